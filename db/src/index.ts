@@ -1,0 +1,3 @@
+export * from "./schema";
+export { createDb, type Db } from "./client";
+export { migrateToLatest } from "./migrate";

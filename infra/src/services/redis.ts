@@ -1,0 +1,90 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import net from "node:net";
+import { pickPort } from "./ports";
+
+export interface RunningRedis {
+  url: string;
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+  /** Simulates a crash: SIGKILL, no shutdown save. */
+  kill(): Promise<void>;
+}
+
+export const REDIS_MISSING_MESSAGE =
+  "redis-server was not found on PATH. Install it with one of:\n" +
+  "  apt-get install redis-server   (Debian/Ubuntu)\n" +
+  "  brew install redis             (macOS)\n" +
+  "  docker compose up redis        (then set REDIS_URL=redis://localhost:6379)\n" +
+  "or point REDIS_URL at an existing Redis.";
+
+export function findRedisServer(): string | null {
+  const r = spawnSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" });
+  const bin = r.stdout.trim();
+  return r.status === 0 && bin ? bin : null;
+}
+
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, "127.0.0.1");
+    sock.setTimeout(500);
+    sock.once("connect", () => sock.write("PING\r\n"));
+    sock.once("data", (d) => {
+      sock.destroy();
+      resolve(d.toString().startsWith("+PONG"));
+    });
+    sock.once("error", () => resolve(false));
+    sock.once("timeout", () => {
+      sock.destroy();
+      resolve(false);
+    });
+  });
+}
+
+function waitExit(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((r) => child.once("exit", () => r()));
+}
+
+/** Spawns `redis-server` with AOF persistence and no eviction, data kept in `dataDir`. */
+export async function startRedisServer(opts: { dataDir: string; port?: number; log?: (l: string) => void }): Promise<RunningRedis> {
+  const bin = findRedisServer();
+  if (!bin) throw new Error(REDIS_MISSING_MESSAGE);
+  const dataDir = path.resolve(opts.dataDir);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const port = await pickPort(opts.port ?? 0);
+  const child = spawn(
+    bin,
+    [
+      "--port", String(port), "--bind", "127.0.0.1", "--dir", dataDir,
+      "--appendonly", "yes", "--appendfsync", "everysec", "--maxmemory-policy", "noeviction",
+      "--save", "", "--daemonize", "no", "--protected-mode", "yes",
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const log = opts.log ?? (() => {});
+  child.stdout?.on("data", (d) => log(String(d).trim()));
+  child.stderr?.on("data", (d) => log(String(d).trim()));
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+    if (await ping(port)) break;
+    await new Promise((r) => setTimeout(r, 50));
+    if (i === 199) throw new Error("redis-server did not answer PING within 10 s");
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    pid: child.pid ?? -1,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      await waitExit(child);
+    },
+    async kill() {
+      child.kill("SIGKILL");
+      await waitExit(child);
+    },
+  };
+}

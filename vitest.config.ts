@@ -1,0 +1,40 @@
+import { defineConfig } from "vitest/config";
+
+const globalSetup = ["./infra/src/testing/global-setup.ts"];
+
+export default defineConfig({
+  test: {
+    globalSetup,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["{db,api,worker,infra}/src/**/*.test.ts"],
+          exclude: ["**/node_modules/**", "**/*.faults.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "faults",
+          include: ["{api,worker,infra}/src/**/*.faults.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["web/e2e/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
