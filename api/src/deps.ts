@@ -1,0 +1,23 @@
+import type { Redis } from "ioredis";
+import type { Db } from "@fixloop/db";
+import type { Queues } from "@fixloop/worker/contract";
+import type { ApiEnv } from "./env";
+import type { Logger } from "./http/logger";
+import type { CurrentUser } from "./auth/auth.middleware";
+
+/** Everything the app needs from the outside world, passed in by main.ts or a test. */
+export interface AppDeps {
+  env: ApiEnv;
+  db: Db;
+  redis: Redis;
+  queues: Queues;
+  logger: Logger;
+}
+
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    user: CurrentUser;
+    requestId: string;
+  };
+}

@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .transform((v) => v === "true" || v === "1");
+const list = z.string().default("").transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean));
+
+/** Every setting of the API process. Documented in README's configuration table. */
+export const ApiEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /** Origin the browser uses; OAuth redirect URIs and CSRF checks derive from it. */
+  PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().min(1),
+  REDIS_URL: z.string().min(1),
+  QUEUE_PREFIX: z.string().default("fixloop"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** `keyId:base64(32 bytes)` pairs, comma separated; the first encrypts, all decrypt (rotation). */
+  TOKEN_ENCRYPTION_KEYS: z.string().min(1),
+  GITHUB_CLIENT_ID: z.string().default(""),
+  GITHUB_CLIENT_SECRET: z.string().default(""),
+  GITHUB_WEB_URL: z.string().url().default("https://github.com"),
+  GITHUB_API_URL: z.string().url().default("https://api.github.com"),
+  ADMIN_GITHUB_LOGINS: list,
+  /** Stand-ins in use (set by the launcher); shown as a badge in the UI. */
+  SANDBOX_SERVICES: list,
+  WEB_DIST_DIR: z.string().optional(),
+  /** Seconds an endpoint waits for a job before answering 202 with the job id. */
+  JOB_WAIT_SECONDS: z.coerce.number().min(0).default(30),
+  SESSION_TTL_DAYS: z.coerce.number().positive().default(30),
+  COOKIE_SECURE: bool.optional(),
+});
+export type ApiEnv = z.infer<typeof ApiEnv>;
+
+export function loadApiEnv(source: Record<string, string | undefined> = process.env): ApiEnv {
+  const parsed = ApiEnv.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid API configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,4 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../deps";
+
+export const prsRoutes = new Hono<AppEnv>();

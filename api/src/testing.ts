@@ -1,0 +1,64 @@
+import crypto from "node:crypto";
+import { afterAll } from "vitest";
+import { createTestDatabase, createTestRedis, testPrefix, testRedisUrl } from "@fixloop/infra/testing/context";
+import { createQueues, redisConnection } from "@fixloop/worker/contract";
+import { createApp } from "./app";
+import type { AppDeps } from "./deps";
+import { loadApiEnv, type ApiEnv } from "./env";
+import { createLogger } from "./http/logger";
+import { SESSION_COOKIE, hashSecret, randomSecret } from "./auth/secrets";
+
+export const TEST_ENCRYPTION_KEYS = `k1:${Buffer.alloc(32, 7).toString("base64")}`;
+
+/**
+ * A real app on this test file's own database and queue prefix. `env` overrides settings,
+ * e.g. the GitHub stand-in's URL.
+ */
+export async function createTestApp(env: Partial<Record<keyof ApiEnv, string>> = {}) {
+  const { db, url } = await createTestDatabase();
+  const redis = createTestRedis();
+  const prefix = testPrefix();
+  const apiEnv = loadApiEnv({
+    NODE_ENV: "test",
+    DATABASE_URL: url,
+    REDIS_URL: testRedisUrl(),
+    QUEUE_PREFIX: prefix,
+    LOG_LEVEL: "silent",
+    TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    PUBLIC_URL: "http://localhost:3000",
+    JOB_WAIT_SECONDS: "10",
+    ...env,
+  });
+  const queues = createQueues(redisConnection(apiEnv.REDIS_URL), prefix);
+  const deps: AppDeps = { env: apiEnv, db, redis, queues, logger: createLogger(apiEnv.LOG_LEVEL, "api") };
+  afterAll(async () => {
+    await queues.close();
+  });
+  const app = createApp(deps, { serveWeb: false });
+  return { app, deps, db, redis, prefix, loginAs: (u?: Partial<TestUser>) => loginAs(deps, u) };
+}
+
+export interface TestUser {
+  githubId: number;
+  username: string;
+  email: string;
+}
+
+/** Creates (or reuses) a user with a live session; returns the headers a signed-in browser would send. */
+export async function loginAs(deps: AppDeps, u: Partial<TestUser> = {}) {
+  const githubId = u.githubId ?? crypto.randomInt(1, 2 ** 31);
+  const username = u.username ?? `user${githubId}`;
+  const user = await deps.db
+    .insertInto("users")
+    .values({ github_id: githubId, username, email: u.email ?? `${username}@example.com`, avatar_url: null })
+    .onConflict((oc) => oc.column("github_id").doUpdateSet({ username }))
+    .returning(["id", "username"])
+    .executeTakeFirstOrThrow();
+  const token = randomSecret();
+  await deps.db
+    .insertInto("sessions")
+    .values({ token_hash: hashSecret(token), user_id: user.id, expires_at: new Date(Date.now() + 86_400_000) })
+    .execute();
+  const headers = { cookie: `${SESSION_COOKIE}=${token}`, origin: "http://localhost:3000" };
+  return { user, headers, token };
+}

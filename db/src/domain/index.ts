@@ -1,0 +1,4 @@
+export * from "./plans";
+export * from "./risk";
+export * from "./statuses";
+export * from "./github-url";

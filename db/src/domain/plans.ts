@@ -1,0 +1,65 @@
+/** The plan catalog: the one place prices, quotas and model access are defined. */
+export type PlanId = "FREE" | "PRO" | "ENTERPRISE";
+export type ModelProvider = "groq" | "openai" | "anthropic" | "openai-compatible";
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  description: string;
+  /** Major currency units per interval (USD). */
+  price: number;
+  currency: "USD";
+  interval: "month";
+  features: string[];
+  aiModels: ModelProvider[];
+  /** Solutions per billing period; -1 is unlimited. */
+  monthlyLimit: number;
+}
+
+export const PLANS: Record<PlanId, Plan> = {
+  FREE: {
+    id: "FREE",
+    name: "Free",
+    description: "For trying Fixloop on your own repositories",
+    price: 0,
+    currency: "USD",
+    interval: "month",
+    features: ["10 AI solutions per month", "Groq models", "Human validation workflow", "Pull request creation"],
+    aiModels: ["groq", "openai-compatible"],
+    monthlyLimit: 10,
+  },
+  PRO: {
+    id: "PRO",
+    name: "Pro",
+    description: "For developers who solve issues every week",
+    price: 15,
+    currency: "USD",
+    interval: "month",
+    features: ["100 AI solutions per month", "Groq, OpenAI and Anthropic models", "Refinements and manual edits", "Priority queue"],
+    aiModels: ["groq", "openai", "anthropic", "openai-compatible"],
+    monthlyLimit: 100,
+  },
+  ENTERPRISE: {
+    id: "ENTERPRISE",
+    name: "Enterprise",
+    description: "For teams that want no limits",
+    price: 50,
+    currency: "USD",
+    interval: "month",
+    features: ["Unlimited AI solutions", "All models", "API access", "Team management"],
+    aiModels: ["groq", "openai", "anthropic", "openai-compatible"],
+    monthlyLimit: -1,
+  },
+};
+
+export const DEFAULT_PLAN: PlanId = "FREE";
+export const FALLBACK_PERIOD_DAYS = 30;
+export const USAGE_NOTIFY_RATIO = 0.8;
+
+export function planAllowsProvider(plan: PlanId, provider: ModelProvider): boolean {
+  return PLANS[plan].aiModels.includes(provider);
+}
+
+export function isPlanId(v: unknown): v is PlanId {
+  return v === "FREE" || v === "PRO" || v === "ENTERPRISE";
+}

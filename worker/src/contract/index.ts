@@ -1,0 +1,4 @@
+export * from "./pipeline";
+export * from "./jobs";
+export * from "./generation";
+export * from "./queues";

@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+/** Queue names. One BullMQ queue each; workers may run any subset. */
+export const QUEUES = {
+  solve: "solve",
+  sync: "sync",
+  fork: "fork",
+  pullRequest: "pull-request",
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+const Uuid = z.string().uuid();
+const Owner = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/);
+const RepoName = z.string().regex(/^[A-Za-z0-9._-]{1,100}$/);
+
+/** One job per solve or refine run; everything else the processor reads from Postgres. */
+export const SolveJob = z.object({ runId: Uuid });
+export type SolveJob = z.infer<typeof SolveJob>;
+
+export const SyncJob = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("repositories"), userId: Uuid }),
+  z.object({ kind: z.literal("issues"), userId: Uuid, owner: Owner, repo: RepoName }),
+  z.object({ kind: z.literal("pull-requests"), userId: Uuid }),
+]);
+export type SyncJob = z.infer<typeof SyncJob>;
+
+export const ForkJob = z.object({ userId: Uuid, owner: Owner, repo: RepoName, issueNumber: z.number().int().positive() });
+export type ForkJob = z.infer<typeof ForkJob>;
+
+export const PullRequestJob = z.object({ userId: Uuid, solutionId: Uuid });
+export type PullRequestJob = z.infer<typeof PullRequestJob>;
+
+export const JOB_SCHEMAS = {
+  [QUEUES.solve]: SolveJob,
+  [QUEUES.sync]: SyncJob,
+  [QUEUES.fork]: ForkJob,
+  [QUEUES.pullRequest]: PullRequestJob,
+} as const;
+
+export type JobPayload<Q extends QueueName> = z.infer<(typeof JOB_SCHEMAS)[Q]>;
+
+/** Deterministic job ids make enqueueing idempotent (BullMQ ignores a second add with the same id). */
+export const jobIds = {
+  solve: (runId: string) => `run-${runId}`,
+  fork: (j: ForkJob) => `fork-${j.userId}-${j.owner}-${j.repo}-${j.issueNumber}`,
+  pullRequest: (solutionId: string) => `pr-${solutionId}`,
+};

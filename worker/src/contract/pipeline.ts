@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+/** The five solve steps, in order. Their ids are the ones the web shows and the events carry. */
+export const STEPS = ["analyzing", "context", "dependencies", "generating", "validating"] as const;
+export const StepId = z.enum(STEPS);
+export type StepId = z.infer<typeof StepId>;
+
+export const STEP_LABELS: Record<StepId, string> = {
+  analyzing: "Analyzing Issue",
+  context: "Gathering Context",
+  dependencies: "Building Dependency Graph",
+  generating: "Generating Solution",
+  validating: "Validating & Finalizing",
+};
+
+export const RunStatus = z.enum(["queued", "running", "completed", "failed", "cancelled"]);
+export type RunStatus = z.infer<typeof RunStatus>;
+export const StepStatus = z.enum(["pending", "running", "completed", "failed", "skipped"]);
+export type StepStatus = z.infer<typeof StepStatus>;
+
+export const StepDetail = z.object({
+  files: z.array(z.string()),
+  info: z.array(z.string()),
+  warnings: z.array(z.string()),
+  score: z.number().min(0).max(100).optional(),
+});
+export type StepDetail = z.infer<typeof StepDetail>;
+
+export const ErrorBody = z.object({ code: z.string(), message: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Events appended by the worker to a run's Redis stream and relayed as SSE by the API. */
+export const RunEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("step"), step: StepId, status: StepStatus, detail: StepDetail, at: z.string() }),
+  z.object({ type: z.literal("completed"), solutionId: z.string(), at: z.string() }),
+  z.object({ type: z.literal("failed"), error: ErrorBody, at: z.string() }),
+  z.object({ type: z.literal("cancelled"), at: z.string() }),
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
+
+export const TERMINAL_EVENTS = new Set<RunEvent["type"]>(["completed", "failed", "cancelled"]);
+
+/** Redis stream holding one run's events; kept for a day after the run ends. */
+export function runEventsKey(prefix: string, runId: string): string {
+  return `${prefix}:run-events:${runId}`;
+}
+export const RUN_EVENTS_TTL_SECONDS = 24 * 60 * 60;

@@ -1,0 +1,67 @@
+import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from "bullmq";
+import { QUEUES, type QueueName, type JobPayload } from "./jobs";
+
+/** Defaults from BullMQ's production checklist: keep failures for inspection, bounded history. */
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: "exponential", delay: 2_000 },
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+export type TypedQueue<Q extends QueueName> = Queue<JobPayload<Q>, unknown, string>;
+
+export interface Queues {
+  prefix: string;
+  solve: TypedQueue<"solve">;
+  sync: TypedQueue<"sync">;
+  fork: TypedQueue<"fork">;
+  pullRequest: TypedQueue<"pull-request">;
+  /** QueueEvents for waiting on job results; one shared connection per queue, created on first use. */
+  events(name: QueueName): QueueEvents;
+  all(): Queue[];
+  close(): Promise<void>;
+}
+
+export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
+  const mk = <Q extends QueueName>(name: Q) =>
+    new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }) as unknown as TypedQueue<Q>;
+  const queues = {
+    solve: mk(QUEUES.solve),
+    sync: mk(QUEUES.sync),
+    fork: mk(QUEUES.fork),
+    pullRequest: mk(QUEUES.pullRequest),
+  };
+  const events = new Map<QueueName, QueueEvents>();
+  return {
+    prefix,
+    ...queues,
+    events(name) {
+      let ev = events.get(name);
+      if (!ev) {
+        ev = new QueueEvents(name, { connection, prefix });
+        events.set(name, ev);
+      }
+      return ev;
+    },
+    all: () => Object.values(queues) as unknown as Queue[],
+    async close() {
+      await Promise.all([...events.values()].map((e) => e.close()));
+      await Promise.all(Object.values(queues).map((q) => q.close()));
+    },
+  };
+}
+
+/** BullMQ connection options from a redis:// URL (workers need maxRetriesPerRequest null). */
+export function redisConnection(url: string): ConnectionOptions {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    username: u.username || undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined,
+    tls: u.protocol === "rediss:" ? {} : undefined,
+    maxRetriesPerRequest: null,
+  };
+}

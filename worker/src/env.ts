@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/** Every setting of a worker process. Documented in README's configuration table. */
+export const WorkerEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().min(1),
+  REDIS_URL: z.string().min(1),
+  QUEUE_PREFIX: z.string().default("fixloop"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TOKEN_ENCRYPTION_KEYS: z.string().min(1),
+  GITHUB_API_URL: z.string().url().default("https://api.github.com"),
+  /** Jobs each worker process runs at once, per queue. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Queues this process serves (comma separated); empty = all. */
+  WORKER_QUEUES: z.string().default(""),
+  GROQ_API_KEY: z.string().default(""),
+  GROQ_BASE_URL: z.string().optional(),
+  OPENAI_API_KEY: z.string().default(""),
+  OPENAI_BASE_URL: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().default(""),
+  ANTHROPIC_BASE_URL: z.string().optional(),
+  /** Self-hosted OpenAI-compatible endpoint (Ollama, vLLM, LM Studio). */
+  OPENAI_COMPATIBLE_BASE_URL: z.string().default(""),
+  OPENAI_COMPATIBLE_API_KEY: z.string().default(""),
+  /** Model ids served by that endpoint, comma separated. */
+  OPENAI_COMPATIBLE_MODELS: z.string().default(""),
+  /** Seconds between sweeps that re-enqueue runs Postgres says are unfinished. */
+  SWEEP_INTERVAL_SECONDS: z.coerce.number().min(1).default(30),
+});
+export type WorkerEnv = z.infer<typeof WorkerEnv>;
+
+export function loadWorkerEnv(source: Record<string, string | undefined> = process.env): WorkerEnv {
+  const parsed = WorkerEnv.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid worker configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

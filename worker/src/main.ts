@@ -1,0 +1,39 @@
+import { Redis } from "ioredis";
+import pino from "pino";
+import { createDb, createTokenCipher } from "@fixloop/db";
+import { QUEUES, createQueues, redisConnection, type QueueName } from "./contract";
+import { loadWorkerEnv } from "./env";
+import { startWorkers } from "./runtime";
+import type { WorkerContext } from "./context";
+
+const env = loadWorkerEnv();
+const logger = pino({ name: "worker", level: env.LOG_LEVEL, redact: ["*.token", "*.accessToken", "*.authorization"] });
+const db = createDb(env.DATABASE_URL, { max: env.WORKER_CONCURRENCY * 4 + 2 });
+const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
+const queues = createQueues(redisConnection(env.REDIS_URL), env.QUEUE_PREFIX);
+const ctx: WorkerContext = { env, db, redis, queues, logger, cipher: createTokenCipher(env.TOKEN_ENCRYPTION_KEYS) };
+
+const served = env.WORKER_QUEUES.split(",").map((s) => s.trim()).filter(Boolean) as QueueName[];
+for (const q of served) if (!Object.values(QUEUES).includes(q)) throw new Error(`Unknown queue in WORKER_QUEUES: ${q}`);
+const running = startWorkers(ctx, { queues: served });
+logger.info({ queues: served.length ? served : Object.values(QUEUES), concurrency: env.WORKER_CONCURRENCY }, "worker started");
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  logger.info({ signal }, "worker draining");
+  const force = setTimeout(() => {
+    logger.warn("drain timed out; unfinished jobs return to the queue when their lock expires");
+    process.exit(1);
+  }, 30_000);
+  force.unref();
+  await running.close();
+  await queues.close().catch(() => {});
+  redis.disconnect();
+  await db.destroy().catch(() => {});
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,0 +1,45 @@
+import { UnrecoverableError, Worker, type Job } from "bullmq";
+import { JOB_SCHEMAS, QUEUES, redisConnection, type QueueName } from "./contract";
+import type { WorkerContext } from "./context";
+import { PROCESSORS } from "./processors";
+
+export interface RunningWorkers {
+  workers: Worker[];
+  /** Stops taking jobs and waits for active ones (BullMQ returns unfinished ones to the queue). */
+  close(): Promise<void>;
+}
+
+/** Starts one BullMQ Worker per served queue; payloads are validated before any processor runs. */
+export function startWorkers(ctx: WorkerContext, opts: { queues?: QueueName[]; concurrency?: number } = {}): RunningWorkers {
+  const names = opts.queues?.length ? opts.queues : (Object.values(QUEUES) as QueueName[]);
+  const connection = redisConnection(ctx.env.REDIS_URL);
+  const workers = names.map((name) => {
+    const processor = PROCESSORS[name];
+    const worker = new Worker(
+      name,
+      async (job: Job, _token?: string, signal?: AbortSignal) => {
+        const parsed = JOB_SCHEMAS[name].safeParse(job.data);
+        if (!parsed.success) throw new UnrecoverableError(`Invalid ${name} job payload: ${parsed.error.issues[0]?.message}`);
+        return processor(job, ctx, signal ?? new AbortController().signal);
+      },
+      {
+        connection,
+        prefix: ctx.queues.prefix,
+        concurrency: opts.concurrency ?? ctx.env.WORKER_CONCURRENCY,
+        // A stalled job (its worker died) goes back to the queue quickly.
+        stalledInterval: 5_000,
+        maxStalledCount: 3,
+        lockDuration: 15_000,
+      },
+    );
+    worker.on("failed", (job, err) => ctx.logger.warn({ queue: name, jobId: job?.id, err: err.message }, "job failed"));
+    worker.on("error", (err) => ctx.logger.error({ queue: name, err: err.message }, "worker error"));
+    return worker;
+  });
+  return {
+    workers,
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+    },
+  };
+}
