@@ -1,6 +1,19 @@
-import { UnrecoverableError, type Job } from "bullmq";
+import type { Job } from "bullmq";
+import { SyncJob } from "../contract";
 import type { WorkerContext } from "../context";
+import { syncRepositories } from "../sync/repositories.sync";
+import { syncIssues } from "../sync/issues.sync";
+import { syncPullRequests } from "../sync/pull-requests.sync";
 
-export async function processSync(job: Job, _ctx: WorkerContext, _signal: AbortSignal): Promise<unknown> {
-  throw new UnrecoverableError(`${job.queueName} jobs are not handled yet`);
+/** One queue for every GitHub read-sync; the payload's kind picks the handler. */
+export async function processSync(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<unknown> {
+  const data = SyncJob.parse(job.data);
+  switch (data.kind) {
+    case "repositories":
+      return syncRepositories(data, ctx, signal);
+    case "issues":
+      return syncIssues(data, ctx, signal);
+    case "pull-requests":
+      return syncPullRequests(data, ctx, signal);
+  }
 }
