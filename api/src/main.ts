@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
 import { Redis } from "ioredis";
-import { createDb } from "@fixloop/db";
+import { createDb, migrateToLatest } from "@fixloop/db";
 import { createQueues, redisConnection } from "@fixloop/worker/contract";
 import { createApp } from "./app";
 import { loadApiEnv } from "./env";
@@ -8,6 +8,8 @@ import { createLogger } from "./http/logger";
 
 const env = loadApiEnv();
 const logger = createLogger(env.LOG_LEVEL, "api");
+// Idempotent and serialised by an advisory lock, so every API process can run it at start.
+await migrateToLatest(env.DATABASE_URL);
 const db = createDb(env.DATABASE_URL, { max: 20 });
 const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false, lazyConnect: false });
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
@@ -33,3 +35,5 @@ async function shutdown(signal: string) {
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
+// Started by the launcher with an IPC channel: its end means the launcher is gone.
+if (process.send) process.on("disconnect", () => void shutdown("launcher exited"));

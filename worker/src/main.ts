@@ -37,3 +37,5 @@ async function shutdown(signal: string) {
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
+// Started by the launcher with an IPC channel: its end means the launcher is gone.
+if (process.send) process.on("disconnect", () => void shutdown("launcher exited"));

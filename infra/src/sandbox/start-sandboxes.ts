@@ -1,0 +1,65 @@
+import path from "node:path";
+
+export interface Sandboxes {
+  /** Names of the stand-ins in use: "github", "models", "payments". */
+  names: string[];
+  /** Settings pointing the product at the stand-ins (base URLs and sandbox credentials). */
+  env: Record<string, string>;
+  github?: { url: string; control: unknown };
+  models?: { url: string; control: unknown };
+  payments?: { url: string; control: unknown };
+  stop(): Promise<void>;
+}
+
+const has = (env: Record<string, string | undefined>, ...keys: string[]) => keys.some((k) => !!env[k]);
+
+/**
+ * Starts a stand-in for each external service that has no credentials configured.
+ * Product code only sees other base URLs; it never knows which services are stand-ins.
+ */
+export async function startSandboxes(opts: {
+  dataDir: string;
+  given: Record<string, string | undefined>;
+  publicUrl: string;
+  log?: (line: string) => void;
+}): Promise<Sandboxes> {
+  const names: string[] = [];
+  const env: Record<string, string> = {};
+  const stops: Array<() => Promise<void>> = [];
+  const out: Sandboxes = { names, env, stop: async () => void (await Promise.allSettled(stops.map((s) => s()))) };
+  try {
+    if (!has(opts.given, "GITHUB_CLIENT_ID")) {
+      const { startGithubSandbox } = await import("./github/index");
+      const gh = await startGithubSandbox({ dataDir: path.join(opts.dataDir, "github-sandbox"), log: opts.log });
+      stops.push(() => gh.stop());
+      Object.assign(env, {
+        GITHUB_CLIENT_ID: gh.clientId,
+        GITHUB_CLIENT_SECRET: gh.clientSecret,
+        GITHUB_WEB_URL: gh.url,
+        GITHUB_API_URL: gh.url,
+      });
+      out.github = gh;
+      names.push("github");
+    }
+    if (!has(opts.given, "GROQ_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_COMPATIBLE_BASE_URL")) {
+      const { startModelSandbox } = await import("./models/index");
+      const models = await startModelSandbox({ log: opts.log });
+      stops.push(() => models.stop());
+      Object.assign(env, models.env);
+      out.models = models;
+      names.push("models");
+    }
+    if (!has(opts.given, "RAZORPAY_KEY_ID")) {
+      const { startRazorpaySandbox } = await import("./razorpay/index");
+      const pay = await startRazorpaySandbox({ webhookUrl: `${opts.publicUrl}/api/payments/webhook` });
+      stops.push(() => pay.stop());
+      Object.assign(env, pay.env);
+      out.payments = pay;
+      names.push("payments");
+    }
+  } catch (err) {
+    await out.stop();
+    throw err;
+  }
+  return out;
+}

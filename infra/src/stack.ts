@@ -1,0 +1,113 @@
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { migrateToLatest } from "@fixloop/db";
+import { ROOT } from "./paths";
+import { startServices, pickPort, type Services } from "./services";
+import { loadOrCreateLocalSecrets } from "./secrets";
+import { spawnTs, waitForHealth, type Child } from "./processes";
+import { startSandboxes, type Sandboxes } from "./sandbox/start-sandboxes";
+
+export interface StackOptions {
+  /** Data for Postgres, Redis, stand-ins and local secrets. */
+  dataDir: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Settings; anything absent falls back to embedded services and stand-ins. */
+  env?: Record<string, string | undefined>;
+  workers?: number;
+  buildWeb?: "if-missing" | "always" | "never";
+  log?: (source: string, line: string) => void;
+  durable?: boolean;
+}
+
+export interface Stack {
+  url: string;
+  env: Record<string, string>;
+  services: Services;
+  sandboxes: Sandboxes;
+  api: Child;
+  workers: Child[];
+  /** Starts one more worker process with the stack's settings. */
+  addWorker(): Child;
+  stop(): Promise<void>;
+}
+
+/** Everything `npm start` runs: services, migrations, stand-ins where no credentials are set, the API and workers. */
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  const given = opts.env ?? {};
+  const log = opts.log ?? (() => {});
+  const services = await startServices({
+    dataDir: opts.dataDir,
+    databaseUrl: given.DATABASE_URL,
+    redisUrl: given.REDIS_URL,
+    durable: opts.durable,
+    log: (l) => log("services", l),
+  });
+  const started: Child[] = [];
+  let sandboxes: Sandboxes | undefined;
+  try {
+    await migrateToLatest(services.databaseUrl);
+    const port = opts.port === 0 ? await pickPort(0) : opts.port;
+    const publicUrl = given.PUBLIC_URL ?? `http://localhost:${port}`;
+    sandboxes = await startSandboxes({ dataDir: opts.dataDir, given, publicUrl, log: (l) => log("sandbox", l) });
+    const secrets = given.TOKEN_ENCRYPTION_KEYS ? {} : loadOrCreateLocalSecrets(opts.dataDir);
+    const env: Record<string, string> = Object.fromEntries(
+      Object.entries({
+        ...secrets,
+        ...sandboxes.env,
+        ...given,
+        DATABASE_URL: services.databaseUrl,
+        REDIS_URL: services.redisUrl,
+        PORT: String(port),
+        PUBLIC_URL: publicUrl,
+        SANDBOX_SERVICES: sandboxes.names.join(","),
+      }).filter((e): e is [string, string] => typeof e[1] === "string"),
+    );
+    buildWebIfNeeded(opts.buildWeb ?? "if-missing", log);
+    const api = spawnTs("api", "api/src/main.ts", env, log);
+    started.push(api);
+    const workers: Child[] = [];
+    const addWorker = () => {
+      const w = spawnTs(`worker-${workers.length + 1}`, "worker/src/main.ts", env, log);
+      workers.push(w);
+      started.push(w);
+      return w;
+    };
+    for (let i = 0; i < (opts.workers ?? 1); i++) addWorker();
+    await Promise.race([
+      waitForHealth(`http://127.0.0.1:${port}`),
+      api.exited.then((code) => {
+        throw new Error(`API exited with code ${code} during start`);
+      }),
+    ]);
+    const sb = sandboxes;
+    return {
+      url: publicUrl,
+      env,
+      services,
+      sandboxes: sb,
+      api,
+      workers,
+      addWorker,
+      async stop() {
+        await Promise.all(started.map((c) => c.stop()));
+        await sb.stop();
+        await services.stop();
+      },
+    };
+  } catch (err) {
+    await Promise.all(started.map((c) => c.stop(2_000)));
+    await sandboxes?.stop();
+    await services.stop();
+    throw err;
+  }
+}
+
+function buildWebIfNeeded(mode: "if-missing" | "always" | "never", log: (s: string, l: string) => void) {
+  const index = path.join(ROOT, "web", "dist", "index.html");
+  if (mode === "never" || (mode === "if-missing" && fs.existsSync(index))) return;
+  log("build", "building the web app (npm run build)...");
+  const r = spawnSync("npm", ["run", "build", "-w", "@fixloop/web"], { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("Building the web app failed");
+}
