@@ -5,7 +5,7 @@ import { createQueues, redisConnection } from "@fixloop/worker/contract";
 import { createApp } from "./app";
 import type { AppDeps } from "./deps";
 import { loadApiEnv, type ApiEnv } from "./env";
-import { createLogger } from "./http/logger";
+import { createLogger, type Logger } from "./http/logger";
 import { SESSION_COOKIE, hashSecret, randomSecret } from "./auth/secrets";
 
 export const TEST_ENCRYPTION_KEYS = `k1:${Buffer.alloc(32, 7).toString("base64")}`;
@@ -14,7 +14,7 @@ export const TEST_ENCRYPTION_KEYS = `k1:${Buffer.alloc(32, 7).toString("base64")
  * A real app on this test file's own database and queue prefix. `env` overrides settings,
  * e.g. the GitHub stand-in's URL.
  */
-export async function createTestApp(env: Partial<Record<keyof ApiEnv, string>> = {}) {
+export async function createTestApp(env: Partial<Record<keyof ApiEnv, string>> = {}, opts: { logger?: Logger } = {}) {
   const { db, url } = await createTestDatabase();
   const redis = createTestRedis();
   const prefix = testPrefix();
@@ -27,10 +27,11 @@ export async function createTestApp(env: Partial<Record<keyof ApiEnv, string>> =
     TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     PUBLIC_URL: "http://localhost:3000",
     JOB_WAIT_SECONDS: "10",
+    RATE_LIMITS_ENABLED: "false",
     ...env,
   });
   const queues = createQueues(redisConnection(apiEnv.REDIS_URL), prefix);
-  const deps: AppDeps = { env: apiEnv, db, redis, queues, logger: createLogger(apiEnv.LOG_LEVEL, "api") };
+  const deps: AppDeps = { env: apiEnv, db, redis, queues, logger: opts.logger ?? createLogger(apiEnv.LOG_LEVEL, "api") };
   afterAll(async () => {
     await queues.close();
   });

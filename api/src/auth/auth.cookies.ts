@@ -1,0 +1,35 @@
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { AppEnv } from "../deps";
+import { SESSION_COOKIE } from "./secrets";
+import { STATE_TTL_MS } from "./auth.repository";
+
+export const STATE_COOKIE = "fixloop_oauth";
+const STATE_PATH = "/api/auth/github";
+
+export function publicUrl(c: Context<AppEnv>): string {
+  return (c.var.deps.env.PUBLIC_URL ?? new URL(c.req.url).origin).replace(/\/+$/, "");
+}
+
+function secure(c: Context<AppEnv>): boolean {
+  return c.var.deps.env.COOKIE_SECURE ?? publicUrl(c).startsWith("https:");
+}
+
+export function setStateCookie(c: Context<AppEnv>, binding: string) {
+  setCookie(c, STATE_COOKIE, binding, { httpOnly: true, sameSite: "Lax", secure: secure(c), path: STATE_PATH, maxAge: STATE_TTL_MS / 1000 });
+}
+
+/** Reads and clears the browser binding: it is good for one callback only. */
+export function takeStateCookie(c: Context<AppEnv>): string | undefined {
+  const v = getCookie(c, STATE_COOKIE);
+  deleteCookie(c, STATE_COOKIE, { path: STATE_PATH, secure: secure(c) });
+  return v;
+}
+
+export function setSessionCookie(c: Context<AppEnv>, token: string, ttlDays: number) {
+  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Lax", secure: secure(c), path: "/", maxAge: Math.floor(ttlDays * 86_400) });
+}
+
+export function clearSessionCookie(c: Context<AppEnv>) {
+  deleteCookie(c, SESSION_COOKIE, { path: "/", secure: secure(c) });
+}

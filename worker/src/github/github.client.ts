@@ -1,0 +1,52 @@
+import { Octokit } from "@octokit/rest";
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import type { Logger } from "pino";
+
+const GithubOctokit = Octokit.plugin(throttling, retry);
+export type GithubClient = InstanceType<typeof GithubOctokit>;
+
+export interface GithubClientOptions {
+  /** REST base URL, e.g. https://api.github.com or a stand-in speaking the same wire format. */
+  baseUrl: string;
+  /** OAuth access token; never logged. */
+  token?: string;
+  logger?: Logger;
+  /** Longest wait (seconds) we accept for a rate-limit reset before giving up with a clear error. */
+  maxRateLimitWaitSeconds?: number;
+  /** Retries of a throttled request before giving up. */
+  maxRateLimitRetries?: number;
+}
+
+/**
+ * Octokit with GitHub's rate-limit etiquette: primary limits (x-ratelimit-*) and secondary limits
+ * (retry-after) are waited out when the wait is short, otherwise the request fails and
+ * `toGithubError` turns it into `github.rate_limited`. 5xx answers are retried with backoff.
+ */
+export function createGithubClient(opts: GithubClientOptions): GithubClient {
+  const maxWait = opts.maxRateLimitWaitSeconds ?? 60;
+  const maxRetries = opts.maxRateLimitRetries ?? 2;
+  const log = opts.logger;
+  const shouldWait = (kind: string) => (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number) => {
+    const wait = retryAfter <= maxWait && retryCount < maxRetries;
+    log?.warn({ kind, retryAfter, retryCount, method: options.method, route: options.url, wait }, "github rate limit hit");
+    return wait;
+  };
+  return new GithubOctokit({
+    baseUrl: opts.baseUrl.replace(/\/+$/, ""),
+    auth: opts.token,
+    userAgent: "fixloop",
+    request: { retries: 2, retryAfter: 1 },
+    retry: { doNotRetry: [304, 400, 401, 403, 404, 409, 410, 422, 429, 451] },
+    throttle: {
+      onRateLimit: shouldWait("primary"),
+      onSecondaryRateLimit: shouldWait("secondary"),
+    },
+    log: {
+      debug: () => {},
+      info: () => {},
+      warn: (msg: string) => log?.warn({ source: "octokit" }, msg),
+      error: (msg: string) => log?.error({ source: "octokit" }, msg),
+    },
+  });
+}

@@ -1,0 +1,45 @@
+/** A GitHub failure translated to our vocabulary; `code` is dotted like the API's error codes. */
+export class GithubError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = "GithubError";
+  }
+}
+
+interface OctokitLikeError {
+  status?: number;
+  message?: string;
+  response?: { headers?: Record<string, string | undefined> };
+}
+
+/** Maps an Octokit RequestError (or anything) to a GithubError with a message a user can act on. */
+export function toGithubError(err: unknown, what = "Resource"): GithubError {
+  if (err instanceof GithubError) return err;
+  const e = err as OctokitLikeError;
+  const status = typeof e?.status === "number" ? e.status : 0;
+  const headers = e?.response?.headers ?? {};
+  if ((status === 403 || status === 429) && (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] || /rate limit/i.test(e.message ?? ""))) {
+    const reset = Number(headers["x-ratelimit-reset"]);
+    const when = Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : "";
+    return new GithubError("github.rate_limited", `GitHub rate limit exhausted${when}; try again later`, 429);
+  }
+  if (status === 401) return new GithubError("github.unauthorized", "GitHub rejected the stored access token; sign in again", 401);
+  if (status === 404) return new GithubError("github.not_found", `${what} not found on GitHub`, 404);
+  if (status === 403) return new GithubError("github.forbidden", "GitHub refused access to this resource", 403);
+  if (status === 422) return new GithubError("github.invalid", `GitHub rejected the request: ${e.message ?? "invalid input"}`, 422);
+  return new GithubError("github.unavailable", "GitHub is unavailable, try again shortly", 502);
+}
+
+/** Job failures carry `code: message` in BullMQ's failedReason so the API can answer with the same code. */
+export function jobFailure(err: GithubError): string {
+  return `${err.code}: ${err.message}`;
+}
+
+export function parseJobFailure(reason: string | undefined): { code: string; message: string } | null {
+  const m = /^([a-z_]+\.[a-z_.]+): (.+)$/s.exec(reason ?? "");
+  return m?.[1] && m[2] ? { code: m[1], message: m[2] } : null;
+}
