@@ -1,4 +1,60 @@
 import { Hono } from "hono";
+import { sql } from "kysely";
 import type { AppEnv } from "../deps";
+import { requireUser } from "../auth/auth.middleware";
+import { validate } from "../http/validate";
+import { decideSolution } from "./validations.decide";
+import { validationErrors } from "./validations.errors";
+import { modifySolution } from "./validations.modify";
+import { presentSolution } from "./validations.present";
+import { refineSolution } from "./validations.refine";
+import { findOwnedSolution, listPendingSolutions } from "./validations.repository";
+import { DecideBody, ModifyBody, RefineBody, SolutionIdParam } from "./validations.schemas";
 
-export const validationsRoutes = new Hono<AppEnv>();
+export const validationsRoutes = new Hono<AppEnv>()
+  .use("/validations/*", requireUser)
+  .get("/validations/pending", async (c) => {
+    const rows = await listPendingSolutions(c.var.deps.db, c.var.user.id);
+    return c.json({ solutions: rows.map(presentSolution) });
+  })
+  .get("/validations/:id", validate("param", SolutionIdParam), async (c) => {
+    const owned = await findOwnedSolution(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
+    return c.json({ solution: presentSolution(owned) });
+  })
+  .delete("/validations/:id", validate("param", SolutionIdParam), async (c) => {
+    const { db } = c.var.deps;
+    const { id } = c.req.valid("param");
+    const { solution } = await findOwnedSolution(db, c.var.user.id, id);
+    if (solution.status === "pr_created") throw validationErrors.hasPullRequest();
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable("solutions").set({ status: "deleted", updated_at: sql`now()` }).where("id", "=", id).execute();
+      // An issue whose only answer is gone is open again.
+      await trx
+        .updateTable("issues")
+        .set({ status: "open", updated_at: sql`now()` })
+        .where("id", "=", solution.issue_id)
+        .where("status", "=", "solved")
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom("solutions").select("id").whereRef("issue_id", "=", "issues.id").where("status", "in", ["pending", "approved"]))),
+        )
+        .execute();
+    });
+    return c.json({ deleted: true, _id: id });
+  })
+  .post("/validations/:id/modify", validate("param", SolutionIdParam), validate("json", ModifyBody), async (c) => {
+    const { db } = c.var.deps;
+    const { id } = c.req.valid("param");
+    await modifySolution(db, c.var.user.id, id, c.req.valid("json"));
+    return c.json({ solution: presentSolution(await findOwnedSolution(db, c.var.user.id, id)) });
+  })
+  .post("/validations/:id/refine", validate("param", SolutionIdParam), validate("json", RefineBody), async (c) => {
+    const { db, queues } = c.var.deps;
+    const result = await refineSolution(db, queues, c.var.user.id, c.req.valid("param").id, c.req.valid("json"));
+    return c.json(result, 202);
+  })
+  .post("/validations/:id/validate", validate("param", SolutionIdParam), validate("json", DecideBody), async (c) => {
+    const result = await decideSolution(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("json"));
+    if (result.kind === "rejected") return c.json({ status: "rejected" as const }, 200);
+    if (result.kind === "created") return c.json({ status: "approved" as const, githubUrl: result.githubUrl }, 200);
+    return c.json({ status: "approved" as const, jobId: result.jobId }, 202);
+  });

@@ -1,0 +1,27 @@
+import type { PullRequest } from "@fixloop/db";
+
+/** A pull request in the spec's shape. */
+export function presentPullRequest(pr: PullRequest) {
+  const meta = (pr.metadata ?? {}) as Record<string, unknown>;
+  return {
+    _id: pr.id,
+    title: pr.title,
+    prNumber: pr.pr_number,
+    repoFullName: pr.repo_full_name,
+    headRepoFullName: pr.head_repo_full_name,
+    branchName: pr.branch_name,
+    baseBranch: pr.base_branch,
+    status: pr.status,
+    createdAt: pr.created_at.toISOString(),
+    htmlUrl: pr.html_url,
+    issueId: pr.issue_id,
+    solutionId: pr.solution_id,
+    syncedAt: pr.synced_at?.toISOString() ?? null,
+    metadata: {
+      labels: Array.isArray(meta.labels) ? (meta.labels as string[]) : [],
+      hasBreakingChanges: meta.hasBreakingChanges === true,
+      generatedWithGuidelines: meta.generatedWithGuidelines === true,
+    },
+  };
+}
+export type PullRequestView = ReturnType<typeof presentPullRequest>;

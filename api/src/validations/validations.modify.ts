@@ -1,0 +1,73 @@
+import { sql } from "kysely";
+import type { Db, FileChange } from "@fixloop/db";
+import { checkChange } from "./validations.check";
+import { validationErrors } from "./validations.errors";
+import { ensureRevisionRecorded, findOwnedSolution } from "./validations.repository";
+import type { ModifyBody } from "./validations.schemas";
+
+const MANUAL = "Manual modification";
+
+/**
+ * Applies hand edits as a new revision. Every edit must start from the current contents, so a
+ * concurrent edit or refinement makes the whole request a 409 and nothing is written.
+ */
+export async function modifySolution(db: Db, userId: string, id: string, body: ModifyBody): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // Lock the row so two concurrent edits cannot both pass the staleness check.
+    await trx.selectFrom("solutions").select("id").where("id", "=", id).where("user_id", "=", userId).forUpdate().execute();
+    const { solution } = await findOwnedSolution(trx, userId, id);
+    if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
+
+    const files: FileChange[] = (solution.files_changed as FileChange[]).map((f) => ({ ...f }));
+    const reasons: string[] = [];
+    const edits: { filename: string; reason: string }[] = [];
+    for (const m of body.modifications) {
+      const file = files.find((f) => f.filename === m.filename);
+      if (!file) throw validationErrors.unknownFile(m.filename);
+      if (file.content !== m.originalContent) throw validationErrors.stale(m.filename);
+      if (file.action === "delete") throw validationErrors.unknownFile(m.filename);
+      file.content = m.modifiedContent;
+      const reason = m.reason?.trim() || body.comments?.trim() || MANUAL;
+      reasons.push(reason);
+      edits.push({ filename: m.filename, reason });
+    }
+
+    await ensureRevisionRecorded(trx, solution);
+    const revision = solution.revision + 1;
+    await trx
+      .insertInto("solution_revisions")
+      .values({
+        solution_id: id,
+        revision,
+        kind: "manual",
+        files_changed: JSON.stringify(files),
+        analysis: solution.analysis,
+        proposed_solution: solution.proposed_solution,
+        reason: [...new Set(reasons)].join("; "),
+      })
+      .execute();
+
+    const check = await checkChange(files);
+    const meta = solution.metadata ?? {};
+    const manualEdits = Array.isArray(meta.manualEdits) ? (meta.manualEdits as unknown[]) : [];
+    const at = new Date().toISOString();
+    await trx
+      .updateTable("solutions")
+      .set({
+        files_changed: JSON.stringify(files),
+        revision,
+        metadata: JSON.stringify({
+          ...meta,
+          validation: check.validation,
+          riskScore: check.riskScore,
+          testSuggestions: check.testSuggestions,
+          advancedValidation: check.advancedValidation,
+          blocked: check.blocked,
+          manualEdits: [...manualEdits, ...edits.map((e) => ({ ...e, revision, at }))],
+        }),
+        updated_at: sql`now()`,
+      })
+      .where("id", "=", id)
+      .execute();
+  });
+}

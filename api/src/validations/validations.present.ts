@@ -1,0 +1,56 @@
+import type { FileChange } from "@fixloop/db";
+import { domain } from "@fixloop/db";
+import type { OwnedSolution } from "./validations.repository";
+
+type Meta = Record<string, unknown>;
+const obj = (v: unknown): Meta => (v && typeof v === "object" && !Array.isArray(v) ? (v as Meta) : {});
+const arr = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+const num = (v: unknown, d: number): number => (typeof v === "number" && Number.isFinite(v) ? v : d);
+
+/** A solution in the spec's shape (`_id`, `issueId` populated, metadata with every validation field). */
+export function presentSolution({ solution: s, issue }: OwnedSolution) {
+  const meta = obj(s.metadata);
+  const validation = obj(meta.validation);
+  const stats = obj(validation.stats);
+  const riskScore = num(meta.riskScore, 0);
+  const classification = obj(meta.classification);
+  const advanced = obj(meta.advancedValidation);
+  const files = arr<FileChange>(s.files_changed);
+  return {
+    _id: s.id,
+    issueId: { _id: issue.id, title: issue.title, issueNumber: issue.issue_number, repoFullName: issue.repo_full_name },
+    analysis: s.analysis,
+    proposedSolution: s.proposed_solution,
+    aiModel: s.ai_model,
+    confidence: num(s.confidence, domain.FALLBACK_CONFIDENCE),
+    filesChanged: files.map((f) => ({ filename: f.filename, action: f.action, content: f.content ?? "", originalContent: f.originalContent ?? "" })),
+    metadata: {
+      repository: typeof meta.repository === "string" ? meta.repository : issue.repo_full_name,
+      classification: { type: String(classification.type ?? "bug"), complexity: String(classification.complexity ?? "medium"), ...classification },
+      validation: {
+        riskLevel: (validation.riskLevel as domain.RiskLevel | undefined) ?? domain.riskLevelFromScore(riskScore),
+        stats: {
+          filesChanged: num(stats.filesChanged, files.length),
+          linesAdded: num(stats.linesAdded, 0),
+          linesRemoved: num(stats.linesRemoved, 0),
+          percentageChanged: num(stats.percentageChanged, 0),
+          newFiles: num(stats.newFiles, files.filter((f) => f.action === "create").length),
+          deletedFiles: num(stats.deletedFiles, files.filter((f) => f.action === "delete").length),
+        },
+        warnings: arr<string>(validation.warnings),
+        suggestions: arr<string>(validation.suggestions),
+      },
+      riskScore,
+      testSuggestions: arr<string>(meta.testSuggestions),
+      refinementCount: s.refinement_count,
+      advancedValidation: { score: num(advanced.score, 100), errors: arr<{ message: string }>(advanced.errors), warnings: arr<{ message: string }>(advanced.warnings) },
+      blocked: arr<{ path: string; reason: string }>(meta.blocked),
+    },
+    status: s.status,
+    revision: s.revision,
+    runId: s.run_id,
+    createdAt: s.created_at.toISOString(),
+    updatedAt: s.updated_at.toISOString(),
+  };
+}
+export type SolutionView = ReturnType<typeof presentSolution>;

@@ -1,0 +1,71 @@
+import type { Db, FileChange, Solution } from "@fixloop/db";
+import { validationErrors } from "./validations.errors";
+
+export interface SolutionIssue {
+  id: string;
+  title: string;
+  issue_number: number;
+  repo_full_name: string;
+  status: string;
+}
+
+export interface OwnedSolution {
+  solution: Solution;
+  issue: SolutionIssue;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const ISSUE_COLS = ["issues.id as i_id", "issues.title as i_title", "issues.issue_number as i_number", "issues.repo_full_name as i_repo", "issues.status as i_status"] as const;
+
+function split(row: Solution & { i_id: string; i_title: string; i_number: number; i_repo: string; i_status: string }): OwnedSolution {
+  const { i_id, i_title, i_number, i_repo, i_status, ...solution } = row;
+  return { solution, issue: { id: i_id, title: i_title, issue_number: i_number, repo_full_name: i_repo, status: i_status } };
+}
+
+/** The caller's solution with its issue; another user's (or a deleted) solution is 404. */
+export async function findOwnedSolution(db: Db, userId: string, id: string): Promise<OwnedSolution> {
+  if (!UUID.test(id)) throw validationErrors.notFound();
+  const row = await db
+    .selectFrom("solutions")
+    .innerJoin("issues", "issues.id", "solutions.issue_id")
+    .selectAll("solutions")
+    .select(ISSUE_COLS)
+    .where("solutions.id", "=", id)
+    .where("solutions.user_id", "=", userId)
+    .where("solutions.status", "!=", "deleted")
+    .executeTakeFirst();
+  if (!row) throw validationErrors.notFound();
+  return split(row);
+}
+
+export async function listPendingSolutions(db: Db, userId: string): Promise<OwnedSolution[]> {
+  const rows = await db
+    .selectFrom("solutions")
+    .innerJoin("issues", "issues.id", "solutions.issue_id")
+    .selectAll("solutions")
+    .select(ISSUE_COLS)
+    .where("solutions.user_id", "=", userId)
+    .where("solutions.status", "=", "pending")
+    .orderBy("solutions.created_at", "desc")
+    .limit(200)
+    .execute();
+  return rows.map(split);
+}
+
+/** Keeps the generated contents as revision history before the first change replaces them. */
+export async function ensureRevisionRecorded(db: Db, s: Solution): Promise<void> {
+  await db
+    .insertInto("solution_revisions")
+    .values({
+      solution_id: s.id,
+      revision: s.revision,
+      kind: s.refinement_count > 0 ? "refinement" : "generated",
+      files_changed: JSON.stringify(s.files_changed as FileChange[]),
+      analysis: s.analysis,
+      proposed_solution: s.proposed_solution,
+      run_id: s.run_id,
+    })
+    .onConflict((oc) => oc.columns(["solution_id", "revision"]).doNothing())
+    .execute();
+}
