@@ -2,6 +2,10 @@ import path from "node:path";
 import url from "node:url";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
+import { bodyLimit } from "hono/body-limit";
+import { AppError } from "./http/errors";
+import { securityHeaders, sameOriginGuard } from "./http/security";
+import { parseRateRules, rateLimit, type RateRule } from "./http/rate-limit";
 import type { AppDeps, AppEnv } from "./deps";
 import { onError } from "./http/on-error";
 import { healthRoutes } from "./health/health.routes";
@@ -55,8 +59,42 @@ export function createApp(deps: AppDeps, opts: { serveWeb?: boolean } = {}) {
     }
   });
   app.onError(onError);
+  installGuards(app, deps);
   app.route("/api", apiRoutes());
   app.all("/api/*", (c) => c.json({ error: { code: "route.not_found", message: "Not found" } }, 404));
   if (opts.serveWeb !== false) app.route("/", webRoutes(deps.env.WEB_DIST_DIR ?? DEFAULT_DIST));
   return app;
+}
+
+const DEFAULT_RATE_RULES: Record<string, RateRule> = {
+  signin: { name: "signin", limit: 30, windowSeconds: 60 },
+  generate: { name: "generate", limit: 30, windowSeconds: 60 },
+  import: { name: "import", limit: 30, windowSeconds: 60 },
+  payments: { name: "payments", limit: 30, windowSeconds: 60 },
+  tokens: { name: "tokens", limit: 20, windowSeconds: 60 },
+};
+
+/** Cross-cutting protections: headers, CSRF, body size limits (checked before parsing) and abuse limits. */
+function installGuards(app: Hono<AppEnv>, deps: AppDeps) {
+  const { env } = deps;
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+  const checkoutUrl = (env as { RAZORPAY_CHECKOUT_URL?: string }).RAZORPAY_CHECKOUT_URL;
+  app.use("*", securityHeaders({ publicUrl, checkoutUrl, imageHosts: [new URL(env.GITHUB_WEB_URL).origin] }));
+  app.use("/api/*", sameOriginGuard({ publicUrl, exempt: [/^\/api\/payments\/webhook$/] }));
+  const tooLarge = (max: number) => () => {
+    throw new AppError(413, "request.too_large", `Request body exceeds ${max} bytes`);
+  };
+  const editPath = /^\/api\/validations\/[^/]+\/modify$/;
+  const jsonLimit = bodyLimit({ maxSize: env.MAX_JSON_BODY_BYTES, onError: tooLarge(env.MAX_JSON_BODY_BYTES) });
+  const editLimit = bodyLimit({ maxSize: env.MAX_EDIT_BODY_BYTES, onError: tooLarge(env.MAX_EDIT_BODY_BYTES) });
+  app.use("/api/*", (c, next) => (editPath.test(c.req.path) ? editLimit(c, next) : jsonLimit(c, next)));
+  if (!env.RATE_LIMITS_ENABLED) return;
+  const rules = parseRateRules(env.RATE_LIMITS, DEFAULT_RATE_RULES);
+  const at = (name: string) => rateLimit(rules[name] ?? (DEFAULT_RATE_RULES[name] as RateRule));
+  for (const p of ["/api/auth/github", "/api/auth/github/callback", "/api/auth/session"]) app.use(p, at("signin"));
+  app.post("/api/ai/generate-solution", at("generate"));
+  app.post("/api/contributions/*", at("import"));
+  app.post("/api/payments/create-order", at("payments"));
+  app.post("/api/payments/verify-payment", at("payments"));
+  app.post("/api/tokens", at("tokens"));
 }

@@ -30,6 +30,22 @@ export const ApiEnv = z.object({
   JOB_WAIT_SECONDS: z.coerce.number().min(0).default(30),
   SESSION_TTL_DAYS: z.coerce.number().positive().default(30),
   COOKIE_SECURE: bool.optional(),
+  /** Abuse limits in Redis per IP and per credential; `name=limit/seconds,...` overrides the defaults. */
+  RATE_LIMITS_ENABLED: bool.default("true"),
+  RATE_LIMITS: z.string().default(""),
+  /** Largest JSON body accepted, in bytes (file edits have their own, larger limit). */
+  MAX_JSON_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
+  MAX_EDIT_BODY_BYTES: z.coerce.number().int().positive().default(8_000_000),
+  /** Razorpay API key id (rzp_test_… or rzp_live_…); also handed to the browser checkout. Empty disables payments. */
+  RAZORPAY_KEY_ID: z.string().default(""),
+  /** Razorpay key secret: authenticates API calls and signs checkout results. */
+  RAZORPAY_KEY_SECRET: z.string().default(""),
+  /** Secret set on the Razorpay webhook; verifies X-Razorpay-Signature. */
+  RAZORPAY_WEBHOOK_SECRET: z.string().default(""),
+  /** Base URL of the Razorpay API (the payment stand-in's URL in sandbox mode). */
+  RAZORPAY_API_URL: z.string().url().default("https://api.razorpay.com"),
+  /** Checkout script the browser loads on demand. */
+  RAZORPAY_CHECKOUT_URL: z.string().url().default("https://checkout.razorpay.com/v1/checkout.js"),
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;
 

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { createTestApp } from "../testing";
+
+describe("HTTP guards", () => {
+  it("sets security headers on every response, with a strict CSP", async () => {
+    const { app } = await createTestApp();
+    const res = await app.request("/api/health");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+  });
+
+  it("refuses a cookie-authenticated state change from another origin", async () => {
+    const t = await createTestApp();
+    const { headers } = await t.loginAs();
+    const res = await t.app.request("/api/auth/logout", { method: "POST", headers: { ...headers, origin: "https://evil.example" } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: { code: "request.cross_origin", message: "Cross-origin request refused" } });
+  });
+
+  it("rejects bodies over the limit before parsing them", async () => {
+    const t = await createTestApp({ MAX_JSON_BODY_BYTES: "1000" });
+    const { headers } = await t.loginAs();
+    const res = await t.app.request("/api/auth/session", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ token: "x".repeat(5000) }),
+    });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe("request.too_large");
+  });
+
+  it("answers 429 with retry-after past the limit", async () => {
+    const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "signin=3/60" });
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 5; i++) {
+      const res = await t.app.request("/api/auth/session", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://localhost:3000" },
+        body: JSON.stringify({ token: "nope" }),
+      });
+      statuses.push(res.status);
+      if (res.status === 429) retryAfter = res.headers.get("retry-after");
+    }
+    expect(statuses.filter((s) => s === 429)).toHaveLength(2);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
+});
