@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { GeneratedSolution } from "../contract/generation";
+import { anthropicProvider } from "./anthropic.provider";
+import type { ModelInfo } from "./catalog";
+import { groqProvider } from "./groq.provider";
+import type { ModelsConfig } from "./models.config";
+import { ModelError, TransientFailure } from "./models.errors";
+import { costUsd } from "./models.list";
+import { backoffMs, DEFAULT_RETRY_POLICY, sleep } from "./models.retry";
+import { openaiProvider } from "./openai.provider";
+import type { ProviderCall, ProviderReply, ProviderRequest } from "./provider";
+
+export interface GenerateRequest {
+  model: ModelInfo;
+  system: string;
+  prompt: string;
+  signal: AbortSignal;
+  maxOutputTokens?: number;
+  onRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
+}
+
+export interface GenerateResult {
+  solution: GeneratedSolution;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+  /** Model requests made, retries and the repair included. */
+  attempts: number;
+  /** Whether the answer needed the one repair round. */
+  repaired: boolean;
+}
+
+const DEFAULT_MAX_OUTPUT_TOKENS = 8_192;
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+function providerFor(cfg: ModelsConfig, model: ModelInfo): ProviderCall {
+  const timeoutMs = cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const missing = (): ModelError => new ModelError("model.auth", `No credentials are configured for ${model.provider}`);
+  switch (model.provider) {
+    case "groq": {
+      if (!cfg.groq) throw missing();
+      return groqProvider({ apiKey: cfg.groq.apiKey, baseURL: cfg.groq.baseURL ?? "https://api.groq.com", timeoutMs });
+    }
+    case "openai": {
+      if (!cfg.openai) throw missing();
+      const baseURL = cfg.openai.baseURL ?? "https://api.openai.com/v1";
+      return openaiProvider({ apiKey: cfg.openai.apiKey, baseURL, timeoutMs, label: "OpenAI", tokenParam: "max_completion_tokens" });
+    }
+    case "anthropic": {
+      if (!cfg.anthropic) throw missing();
+      return anthropicProvider({ apiKey: cfg.anthropic.apiKey, baseURL: cfg.anthropic.baseURL ?? "https://api.anthropic.com", timeoutMs });
+    }
+    case "openai-compatible": {
+      const c = cfg.openaiCompatible;
+      if (!c) throw missing();
+      // The SDK insists on a key; local servers ignore it.
+      return openaiProvider({ apiKey: c.apiKey || "none", baseURL: c.baseURL, timeoutMs, label: "The model server", tokenParam: "max_tokens" });
+    }
+  }
+}
+
+type Parsed = { ok: true; solution: GeneratedSolution } | { ok: false; error: string };
+
+function parseReply(reply: ProviderReply): Parsed {
+  if (!reply.call) return { ok: false, error: "No submit_solution tool call was made." };
+  let args = reply.call.args;
+  if (typeof args === "string") {
+    try {
+      args = JSON.parse(args);
+    } catch (err) {
+      return { ok: false, error: `The arguments are not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  }
+  const result = GeneratedSolution.safeParse(args);
+  return result.success ? { ok: true, solution: result.data } : { ok: false, error: z.prettifyError(result.error) };
+}
+
+/**
+ * Asks the model for a structured solution through a forced `submit_solution` tool call.
+ * Transient failures (429, 5xx, connection) are retried with backoff honouring `retry-after`;
+ * malformed output gets one repair round with the validation error; `signal` aborts the HTTP call.
+ */
+export async function generateSolution(cfg: ModelsConfig, req: GenerateRequest): Promise<GenerateResult> {
+  const policy = { ...DEFAULT_RETRY_POLICY, ...cfg.retry };
+  const call = providerFor(cfg, req.model);
+  const cancelled = (cause?: unknown): ModelError => new ModelError("model.cancelled", "The model call was cancelled", { cause });
+  const base: ProviderRequest = {
+    modelId: req.model.id,
+    system: req.system,
+    prompt: req.prompt,
+    maxOutputTokens: req.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    signal: req.signal,
+  };
+  let next = base;
+  let attempts = 0;
+  let failures = 0;
+  let waited = 0;
+  let repaired = false;
+  let tokensIn = 0;
+  let tokensOut = 0;
+  for (;;) {
+    if (req.signal.aborted) throw cancelled(req.signal.reason);
+    attempts += 1;
+    let reply: ProviderReply;
+    try {
+      reply = await call(next);
+    } catch (err) {
+      if (!(err instanceof TransientFailure)) throw err;
+      failures += 1;
+      const waitMs = err.retryAfterMs ?? backoffMs(policy, failures);
+      if (failures >= policy.maxAttempts || waited + waitMs > policy.maxTotalWaitMs) {
+        throw new ModelError(err.code, `${err.reason}; gave up after ${attempts} attempt(s)`, { cause: err });
+      }
+      req.onRetry?.({ attempt: attempts, reason: err.reason, waitMs });
+      await sleep(waitMs, req.signal).catch((reason: unknown) => {
+        throw cancelled(reason);
+      });
+      waited += waitMs;
+      continue;
+    }
+    tokensIn += reply.tokensIn;
+    tokensOut += reply.tokensOut;
+    const parsed = parseReply(reply);
+    if (parsed.ok) {
+      return { solution: parsed.solution, tokensIn, tokensOut, costUsd: costUsd(req.model, tokensIn, tokensOut), attempts, repaired };
+    }
+    if (repaired) {
+      throw new ModelError("model.malformed_output", `The model's answer was still invalid after a repair attempt: ${parsed.error}`);
+    }
+    repaired = true;
+    next = { ...base, repair: { call: reply.call, text: reply.text, error: parsed.error } };
+  }
+}

@@ -1,0 +1,51 @@
+import type { RetryPolicy } from "./models.retry";
+
+export interface ProviderCredentials {
+  apiKey: string;
+  baseURL?: string;
+}
+
+/** Which providers are usable and how to reach them; built from env by `modelsConfigFromEnv`. */
+export interface ModelsConfig {
+  groq?: ProviderCredentials;
+  openai?: ProviderCredentials;
+  anthropic?: ProviderCredentials;
+  /** A self-hosted server speaking the OpenAI API (Ollama, vLLM, LM Studio). */
+  openaiCompatible?: { baseURL: string; apiKey?: string; models: string[] };
+  /** Overrides of the retry policy for 429/5xx/connection failures. */
+  retry?: Partial<RetryPolicy>;
+  /** Per-request timeout; a timed-out request counts as a transient failure. */
+  timeoutMs?: number;
+}
+
+const text = (v: unknown): string => (typeof v === "string" ? v.trim() : "");
+
+function list(v: unknown): string[] {
+  const items = Array.isArray(v) ? v : text(v).split(",");
+  return items.map(text).filter(Boolean);
+}
+
+function credentials(env: Record<string, unknown>, prefix: string): ProviderCredentials | undefined {
+  const apiKey = text(env[`${prefix}_API_KEY`]);
+  if (!apiKey) return undefined;
+  const baseURL = text(env[`${prefix}_BASE_URL`]);
+  return baseURL ? { apiKey, baseURL } : { apiKey };
+}
+
+/** Reads the provider settings shared by the API's and the worker's env objects. */
+export function modelsConfigFromEnv(env: Record<string, unknown>): ModelsConfig {
+  const cfg: ModelsConfig = {};
+  const groq = credentials(env, "GROQ");
+  const openai = credentials(env, "OPENAI");
+  const anthropic = credentials(env, "ANTHROPIC");
+  if (groq) cfg.groq = groq;
+  if (openai) cfg.openai = openai;
+  if (anthropic) cfg.anthropic = anthropic;
+  const baseURL = text(env.OPENAI_COMPATIBLE_BASE_URL);
+  const models = list(env.OPENAI_COMPATIBLE_MODELS);
+  if (baseURL && models.length > 0) {
+    const apiKey = text(env.OPENAI_COMPATIBLE_API_KEY);
+    cfg.openaiCompatible = apiKey ? { baseURL, apiKey, models } : { baseURL, models };
+  }
+  return cfg;
+}
