@@ -1,0 +1,25 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { meQuery } from "../api/auth.queries";
+import { request } from "../api/errors";
+
+export function useAuth() {
+  const q = useQuery(meQuery());
+  return { user: q.data ?? null, loading: q.isPending };
+}
+
+/** Logout always ends signed out, even when the request fails (spec §8). */
+export function useLogout() {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  return async () => {
+    try {
+      await request("/auth/logout", { method: "POST" });
+    } catch (err) {
+      console.error("Logout request failed", err);
+    }
+    qc.setQueryData(meQuery().queryKey, null);
+    qc.removeQueries({ predicate: (q) => q.queryKey[0] !== "auth" && q.queryKey[0] !== "config" });
+    await navigate({ to: "/" });
+  };
+}

@@ -1,0 +1,4 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { Placeholder } from "../../features/placeholder/Placeholder";
+
+export const Route = createFileRoute("/_app/validations/")({ component: () => <Placeholder title="Pending Validations" /> });

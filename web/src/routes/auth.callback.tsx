@@ -1,0 +1,44 @@
+import { useEffect, useRef } from "react";
+import { createFileRoute, useNavigate } from "@tanstack/react-router";
+import { useQueryClient } from "@tanstack/react-query";
+import { toast } from "sonner";
+import { meQuery } from "../api/auth.queries";
+import { errorMessage, request } from "../api/errors";
+import type { User } from "../api/types";
+import { Spinner } from "../ui/ui";
+import { PENDING_ISSUE_KEY } from "../features/landing/pending-issue";
+
+export const Route = createFileRoute("/auth/callback")({
+  validateSearch: (s: Record<string, unknown>): { token?: string } => (typeof s.token === "string" ? { token: s.token } : {}),
+  component: AuthCallback,
+});
+
+/** Exchanges the one-time login code for the session cookie, then removes it from the address bar. */
+function AuthCallback() {
+  const { token } = Route.useSearch();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    window.history.replaceState(null, "", "/auth/callback");
+    if (!token) {
+      console.error("Sign-in callback arrived without a login code");
+      void navigate({ to: "/", replace: true });
+      return;
+    }
+    request<{ user: User }>("/auth/session", { method: "POST", json: { token } })
+      .then(({ user }) => {
+        qc.setQueryData(meQuery().queryKey, user);
+        const pending = localStorage.getItem(PENDING_ISSUE_KEY);
+        if (pending) void navigate({ to: "/contribute", replace: true });
+        else void navigate({ to: "/dashboard", replace: true });
+      })
+      .catch((err: unknown) => {
+        toast.error(errorMessage(err, "Sign-in failed"));
+        void navigate({ to: "/", replace: true });
+      });
+  }, [token, navigate, qc]);
+  return <Spinner label="Signing you in..." />;
+}

@@ -1,0 +1,33 @@
+import { useCallback, useState, type ReactNode } from "react";
+import type { User } from "../api/types";
+import { CommandPalette } from "./CommandPalette";
+import { PreferencesDialog } from "./PreferencesDialog";
+import { ShortcutsDialog } from "./ShortcutsDialog";
+import { Sidebar } from "./Sidebar";
+import { TopBar } from "./TopBar";
+import { useShortcuts } from "./useShortcuts";
+
+export function AppShell({ user, children }: { user: User; children: ReactNode }) {
+  const [dialog, setDialog] = useState<"palette" | "prefs" | "keys" | null>(null);
+  const close = useCallback(() => setDialog(null), []);
+  const openPalette = useCallback(() => setDialog("palette"), []);
+  const openKeys = useCallback(() => setDialog("keys"), []);
+  useShortcuts(openPalette, openKeys);
+  return (
+    <div className="min-h-dvh">
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2 dark:focus:bg-slate-900">
+        Skip to content
+      </a>
+      <Sidebar user={user} onPreferences={() => setDialog("prefs")} onShortcuts={openKeys} />
+      <div className="pl-14">
+        <TopBar onSearch={openPalette} />
+        <main id="main" className="mx-auto max-w-6xl px-3 py-6 sm:px-6">
+          {children}
+        </main>
+      </div>
+      <CommandPalette open={dialog === "palette"} onClose={close} />
+      <PreferencesDialog open={dialog === "prefs"} onClose={close} />
+      <ShortcutsDialog open={dialog === "keys"} onClose={close} />
+    </div>
+  );
+}

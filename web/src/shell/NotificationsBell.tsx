@@ -1,0 +1,59 @@
+import { useEffect, useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { Bell } from "lucide-react";
+import { notificationsQuery } from "../api/notifications.queries";
+
+/** Recent run and pull-request events of the signed-in user. */
+export function NotificationsBell() {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const { data, isError } = useQuery(notificationsQuery());
+  const items = data?.notifications ?? [];
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+  return (
+    <div ref={ref} className="relative">
+      <button
+        type="button"
+        aria-label={`Notifications${items.length ? ` (${items.length})` : ""}`}
+        aria-expanded={open}
+        onClick={() => setOpen((v) => !v)}
+        className="relative rounded-lg p-2 hover:bg-slate-100 dark:hover:bg-slate-800"
+      >
+        <Bell className="size-5" aria-hidden />
+        {items.length > 0 && <span className="absolute top-1 right-1 size-2 rounded-full bg-red-600" aria-hidden />}
+      </button>
+      {open && (
+        <div className="fixed inset-x-2 top-14 z-40 rounded-xl border border-slate-200 bg-white p-2 shadow-lg sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:mt-1 sm:w-80 dark:border-slate-700 dark:bg-slate-900">
+          <h2 className="px-2 py-1 text-sm font-semibold">Notifications</h2>
+          {isError && <p className="px-2 py-3 text-sm">Notifications could not be loaded.</p>}
+          {!isError && items.length === 0 && <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">No recent activity</p>}
+          <ul className="max-h-80 overflow-y-auto">
+            {items.slice(0, 20).map((n, i) => (
+              <li key={n._id ?? n.id ?? i} className="rounded-md px-2 py-2 text-sm hover:bg-slate-50 dark:hover:bg-slate-800">
+                {n.link ? (
+                  <a href={n.link} className="font-medium underline-offset-2 hover:underline">
+                    {n.title ?? n.type}
+                  </a>
+                ) : (
+                  <p className="font-medium">{n.title ?? n.type}</p>
+                )}
+                {n.message && <p className="text-slate-600 dark:text-slate-400">{n.message}</p>}
+                <p className="text-xs text-slate-500 dark:text-slate-400">{new Date(n.createdAt).toLocaleString()}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import { useEffect, useRef, useState } from "react";
+import { Link } from "@tanstack/react-router";
+import { CreditCard, Keyboard, LogOut, Settings, SlidersHorizontal } from "lucide-react";
+import type { User } from "../api/types";
+import { useLogout } from "../auth/auth";
+
+const item = "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
+
+export function UserMenu({ user, onPreferences, onShortcuts }: { user: User; onPreferences: () => void; onShortcuts: () => void }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const logout = useLogout();
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+  const close = () => setOpen(false);
+  return (
+    <div ref={ref} className="relative border-t border-slate-200 p-2 dark:border-slate-800">
+      <button
+        type="button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={`User menu for ${user.username}`}
+        onClick={() => setOpen((v) => !v)}
+        className="flex w-full items-center gap-2 overflow-hidden rounded-lg p-1 text-left hover:bg-slate-100 dark:hover:bg-slate-800"
+      >
+        {user.avatarUrl ? (
+          <img src={user.avatarUrl} alt="" className="size-8 shrink-0 rounded-full" />
+        ) : (
+          <span className="grid size-8 shrink-0 place-items-center rounded-full bg-violet-700 text-sm text-white">{user.username.slice(0, 1).toUpperCase()}</span>
+        )}
+        <span className="min-w-0 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">
+          <span className="block truncate text-sm font-medium">{user.username}</span>
+          <span className="block truncate text-xs text-slate-600 dark:text-slate-400">{user.email ?? ""}</span>
+        </span>
+      </button>
+      {open && (
+        <div role="menu" aria-label="User menu" className="absolute bottom-full left-2 mb-1 w-60 rounded-xl border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+          <div className="border-b border-slate-200 px-3 py-2 dark:border-slate-700">
+            <p className="truncate text-sm font-medium">{user.username}</p>
+            <p className="truncate text-xs text-slate-600 dark:text-slate-400">{user.email ?? ""}</p>
+          </div>
+          <Link role="menuitem" to="/pricing" className={item} onClick={close}>
+            <CreditCard className="size-4" aria-hidden /> Pricing &amp; Billing
+          </Link>
+          <Link role="menuitem" to="/profile-settings" className={item} onClick={close}>
+            <Settings className="size-4" aria-hidden /> Profile Settings
+          </Link>
+          <button role="menuitem" type="button" className={item} onClick={() => (close(), onPreferences())}>
+            <SlidersHorizontal className="size-4" aria-hidden /> Preferences
+          </button>
+          <button role="menuitem" type="button" className={item} onClick={() => (close(), onShortcuts())}>
+            <Keyboard className="size-4" aria-hidden /> Keyboard Shortcuts
+          </button>
+          <button role="menuitem" type="button" className={item} onClick={() => (close(), void logout())}>
+            <LogOut className="size-4" aria-hidden /> Logout
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
