@@ -1,0 +1,14 @@
+import type { Db } from "@fixloop/db";
+import { getSubscription, totalUsage } from "@fixloop/db/repositories/subscriptions.repository";
+import { currentUsagePeriod, usedInPeriod } from "@fixloop/db/repositories/usage.repository";
+import { notifyUsageThreshold } from "@fixloop/db/repositories/notifications.repository";
+
+/** The caller's subscription and this period's usage, read the same way the quota check counts it. */
+export async function readUsage(db: Db, userId: string) {
+  const subscription = await getSubscription(db, userId);
+  const period = await currentUsagePeriod(db, userId);
+  const [used, total] = await Promise.all([usedInPeriod(db, userId, period.periodStart), totalUsage(db, userId)]);
+  // Usage can also grow outside a solve call's notification hook (e.g. a retried job), so reads catch up.
+  await notifyUsageThreshold(db, userId, { plan: period.plan, periodStart: period.periodStart, used });
+  return { subscription, period, used, total };
+}

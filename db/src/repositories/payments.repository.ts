@@ -1,0 +1,95 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database, Payment, PlanId, Subscription } from "../schema";
+import { PLANS } from "../domain/plans";
+import { activatePlan } from "./subscriptions.repository";
+
+type Conn = Kysely<Database> | Transaction<Database>;
+
+export async function insertPaymentOrder(
+  db: Conn,
+  p: { userId: string; orderId: string; plan: PlanId; amount: number; currency: string },
+): Promise<Payment> {
+  return db
+    .insertInto("payments")
+    .values({ user_id: p.userId, provider_order_id: p.orderId, plan: p.plan, amount: p.amount, currency: p.currency })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The order if it belongs to `userId`; another user's order reads as absent. */
+export async function findUserPayment(db: Conn, userId: string, orderId: string): Promise<Payment | undefined> {
+  return db.selectFrom("payments").selectAll().where("provider_order_id", "=", orderId).where("user_id", "=", userId).executeTakeFirst();
+}
+
+export async function findPaymentByOrder(db: Conn, orderId: string): Promise<Payment | undefined> {
+  return db.selectFrom("payments").selectAll().where("provider_order_id", "=", orderId).executeTakeFirst();
+}
+
+export async function recentPayments(db: Conn, userId: string, limit = 10): Promise<Payment[]> {
+  return db.selectFrom("payments").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").limit(limit).execute();
+}
+
+export interface Activation {
+  payment: Payment;
+  /** True only for the one call that moved the order to paid and changed the plan. */
+  activated: boolean;
+  subscription?: Subscription;
+}
+
+/**
+ * Marks the stored order paid and activates its plan, exactly once: the conditional update on
+ * `activated_at is null` lets one caller win even when the browser's verify and webhooks race.
+ */
+export async function activatePaidOrder(db: Conn, orderId: string, paymentId: string, now = new Date()): Promise<Activation | undefined> {
+  const run = async (trx: Conn): Promise<Activation | undefined> => {
+    const won = await trx
+      .updateTable("payments")
+      .set({ status: "paid", provider_payment_id: paymentId, activated_at: now, failure_reason: null, updated_at: now })
+      .where("provider_order_id", "=", orderId)
+      .where("activated_at", "is", null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!won) {
+      const payment = await findPaymentByOrder(trx, orderId);
+      return payment && { payment, activated: false };
+    }
+    const subscription = await activatePlan(trx, won.user_id, won.plan, now);
+    await trx
+      .insertInto("notifications")
+      .values({
+        user_id: won.user_id,
+        kind: "plan_activated",
+        message: `Your ${PLANS[won.plan].name} plan is active until ${subscription.current_period_end.toISOString().slice(0, 10)}.`,
+        link: "/profile-settings",
+      })
+      .execute();
+    return { payment: won, activated: true, subscription };
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/** Records a failed attempt unless the order was already paid (failures may arrive late). */
+export async function markOrderFailed(db: Conn, orderId: string, reason: string): Promise<boolean> {
+  const r = await db
+    .updateTable("payments")
+    .set({ status: "failed", failure_reason: reason.slice(0, 500), updated_at: new Date() })
+    .where("provider_order_id", "=", orderId)
+    .where("activated_at", "is", null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Stores a webhook event id; false when it was already stored (a redelivery). */
+export async function recordWebhookEvent(db: Conn, e: { eventId: string; provider: string; type: string; payload: unknown }): Promise<boolean> {
+  const row = await db
+    .insertInto("webhook_events")
+    .values({ event_id: e.eventId, provider: e.provider, type: e.type, payload: JSON.stringify(e.payload) })
+    .onConflict((oc) => oc.column("event_id").doNothing())
+    .returning("event_id")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function markWebhookProcessed(db: Conn, eventId: string): Promise<void> {
+  await db.updateTable("webhook_events").set({ processed_at: new Date() }).where("event_id", "=", eventId).execute();
+}

@@ -1,0 +1,59 @@
+import { sql, type Kysely, type Transaction } from "kysely";
+import type { Database, PlanId, Subscription } from "../schema";
+import { FALLBACK_PERIOD_DAYS } from "../domain/plans";
+
+type Conn = Kysely<Database> | Transaction<Database>;
+const DAY_MS = 86_400_000;
+
+export const periodEndFrom = (start: Date) => new Date(start.getTime() + FALLBACK_PERIOD_DAYS * DAY_MS);
+
+/**
+ * The user's subscription row, created as FREE on first read. A paid plan whose period has
+ * ended without a new payment lapses to FREE here (one conditional update, so racing readers agree).
+ */
+export async function getSubscription(db: Conn, userId: string, now = new Date()): Promise<Subscription> {
+  await db
+    .insertInto("subscriptions")
+    .values({ user_id: userId, plan: "FREE", current_period_start: now, current_period_end: periodEndFrom(now) })
+    .onConflict((oc) => oc.column("user_id").doNothing())
+    .execute();
+  const row = await db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
+  if (row.plan === "FREE" || row.current_period_end > now) return row;
+  const lapsed = await db
+    .updateTable("subscriptions")
+    .set({ plan: "FREE", status: "active", current_period_start: row.current_period_end, current_period_end: periodEndFrom(row.current_period_end), updated_at: now })
+    .where("user_id", "=", userId)
+    .where("plan", "=", row.plan)
+    .where("current_period_end", "=", row.current_period_end)
+    .returningAll()
+    .executeTakeFirst();
+  return lapsed ?? db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
+}
+
+/** Puts the user on `plan` for a fresh billing period starting `now`. */
+export async function activatePlan(db: Conn, userId: string, plan: PlanId, now = new Date()): Promise<Subscription> {
+  return db
+    .insertInto("subscriptions")
+    .values({ user_id: userId, plan, status: "active", current_period_start: now, current_period_end: periodEndFrom(now) })
+    .onConflict((oc) =>
+      oc.column("user_id").doUpdateSet({
+        plan,
+        status: "active",
+        current_period_start: now,
+        current_period_end: periodEndFrom(now),
+        updated_at: now,
+      }),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Solutions counted against quota over all periods. */
+export async function totalUsage(db: Conn, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("usage_counters")
+    .select(sql<string>`coalesce(sum(used), 0)`.as("total"))
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}

@@ -1,0 +1,59 @@
+import { hmacHex, nowSeconds, razorpayId, type OrderEntity, type PaymentEntity } from "./state";
+
+export type WebhookEventType = "payment.captured" | "payment.failed" | "order.paid";
+
+/** A webhook exactly as Razorpay sends it: the raw JSON body and its headers. */
+export interface WebhookDelivery {
+  eventId: string;
+  type: WebhookEventType;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Builds a signed event; `eventId` is kept across redeliveries, as Razorpay does. */
+export function buildWebhook(
+  opts: { accountId: string; secret: string; eventId?: string },
+  type: WebhookEventType,
+  payment: PaymentEntity,
+  order: OrderEntity,
+): WebhookDelivery {
+  const payload: Record<string, { entity: unknown }> = { payment: { entity: payment } };
+  if (type === "order.paid") payload.order = { entity: order };
+  const body = JSON.stringify({
+    entity: "event",
+    account_id: opts.accountId,
+    event: type,
+    contains: Object.keys(payload),
+    payload,
+    created_at: nowSeconds(),
+  });
+  const eventId = opts.eventId ?? razorpayId("evt");
+  return {
+    eventId,
+    type,
+    body,
+    headers: {
+      "content-type": "application/json",
+      "x-razorpay-signature": hmacHex(opts.secret, body),
+      "x-razorpay-event-id": eventId,
+      "user-agent": "Razorpay-Webhook/v1",
+    },
+  };
+}
+
+export interface DeliveryResult {
+  eventId: string;
+  type: WebhookEventType;
+  status: number;
+}
+
+/** POSTs the delivery to `url`; a network error counts as status 0 (Razorpay would retry later). */
+export async function deliverWebhook(url: string, d: WebhookDelivery): Promise<DeliveryResult> {
+  try {
+    const res = await fetch(url, { method: "POST", headers: d.headers, body: d.body, signal: AbortSignal.timeout(5_000) });
+    await res.arrayBuffer();
+    return { eventId: d.eventId, type: d.type, status: res.status };
+  } catch {
+    return { eventId: d.eventId, type: d.type, status: 0 };
+  }
+}
