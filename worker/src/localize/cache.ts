@@ -1,0 +1,144 @@
+import { createHash } from "node:crypto";
+import type { ParsedFile } from "./parse";
+import { forEachTerm } from "./tokenize";
+
+/** Token statistics of one file content, with terms interned in the cache's vocabulary. */
+export interface FileStats {
+  /** Number of index terms in the content. */
+  length: number;
+  /** Sorted term ids present in the content. */
+  terms: Uint32Array;
+  /** Occurrences of each term of `terms` (saturated at 65535). */
+  counts: Uint16Array;
+  /** Term ids of identifiers that follow a definition keyword (`class Foo`, `def foo`). */
+  defs: Uint32Array;
+}
+
+export interface LocalizeCacheOptions {
+  /** Upper bound on cached per-file entries (stats and parse results each). Default 200,000. */
+  maxFiles?: number;
+  /** Upper bound on the interned vocabulary; past it the cache starts over. Default 3,000,000. */
+  maxTerms?: number;
+}
+
+/**
+ * Per-content parse results (imports, definitions) and token statistics, keyed by content hash
+ * (or by a caller-provided stable key such as a git blob sha), so that several issues of the
+ * same repository share the work. Memory is bounded: least recently used entries are dropped.
+ */
+export class LocalizeCache {
+  readonly #maxFiles: number;
+  readonly #maxTerms: number;
+  #vocab = new Map<string, number>();
+  #names: string[] = [];
+  #stats = new Map<string, FileStats>();
+  #parsed = new Map<string, ParsedFile | null>();
+
+  constructor(options: LocalizeCacheOptions = {}) {
+    this.#maxFiles = options.maxFiles ?? 200_000;
+    this.#maxTerms = options.maxTerms ?? 3_000_000;
+  }
+
+  /** Id of a term if any cached content contains it. */
+  termId(term: string): number | undefined {
+    return this.#vocab.get(term);
+  }
+
+  termName(id: number): string | undefined {
+    return this.#names[id];
+  }
+
+  get size(): { files: number; parsed: number; terms: number } {
+    return { files: this.#stats.size, parsed: this.#parsed.size, terms: this.#vocab.size };
+  }
+
+  stats(key: string): FileStats | undefined {
+    return touch(this.#stats, key);
+  }
+
+  /** Tokenizes `text` and stores its statistics under `key`. */
+  index(key: string, text: string): FileStats {
+    if (this.#vocab.size > this.#maxTerms) this.clear();
+    const counts = new Map<number, number>();
+    const defs = new Set<number>();
+    let length = 0;
+    forEachTerm(
+      text,
+      (t) => {
+        const id = this.#intern(t);
+        counts.set(id, (counts.get(id) ?? 0) + 1);
+        length++;
+      },
+      (name) => defs.add(this.#intern(name.toLowerCase())),
+    );
+    const terms = Uint32Array.from(counts.keys()).sort();
+    const tf = new Uint16Array(terms.length);
+    terms.forEach((id, i) => {
+      tf[i] = Math.min(65_535, counts.get(id) ?? 0);
+    });
+    const stats: FileStats = { length, terms, counts: tf, defs: Uint32Array.from(defs) };
+    put(this.#stats, key, stats, this.#maxFiles);
+    return stats;
+  }
+
+  parsed(key: string): ParsedFile | null | undefined {
+    return touch(this.#parsed, key);
+  }
+
+  setParsed(key: string, parsed: ParsedFile | null): void {
+    put(this.#parsed, key, parsed, this.#maxFiles);
+  }
+
+  clear(): void {
+    this.#vocab = new Map();
+    this.#names = [];
+    this.#stats = new Map();
+    this.#parsed = new Map();
+  }
+
+  #intern(term: string): number {
+    let id = this.#vocab.get(term);
+    if (id === undefined) {
+      id = this.#vocab.size;
+      this.#vocab.set(term, id);
+      this.#names.push(term);
+    }
+    return id;
+  }
+}
+
+/** Occurrences of term `id` in `stats` (binary search over the sorted term ids). */
+export function termFrequency(stats: FileStats, id: number): number {
+  const { terms } = stats;
+  let lo = 0;
+  let hi = terms.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = terms[mid] ?? 0;
+    if (v === id) return stats.counts[mid] ?? 0;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+export const contentHash = (text: string): string => createHash("sha1").update(text).digest("base64");
+
+function touch<V>(map: Map<string, V>, key: string): V | undefined {
+  const v = map.get(key);
+  if (v !== undefined) {
+    map.delete(key);
+    map.set(key, v);
+  }
+  return v;
+}
+
+function put<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > max) {
+    const oldest = map.keys().next();
+    if (oldest.done) break;
+    map.delete(oldest.value);
+  }
+}

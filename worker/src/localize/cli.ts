@@ -1,0 +1,54 @@
+/**
+ * npm run -s localize -- --repo DIR --issue FILE [--top N] [--budget TOKENS] [--baseline bm25]
+ * Prints only a JSON array of repository-relative paths, best first. Offline; reads DIR only.
+ */
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { bm25Baseline } from "./baseline";
+import { filesFromDirectory } from "./files";
+import { localize } from "./localize";
+
+/** Issue file: JSON `{title, body}`, or text whose first non-empty line is the title. */
+export function splitIssue(text: string): { title: string; body: string } {
+  try {
+    const j = JSON.parse(text) as unknown;
+    if (j && typeof j === "object" && "title" in j) {
+      const { title, body } = j as { title?: unknown; body?: unknown };
+      return { title: String(title ?? ""), body: typeof body === "string" ? body : "" };
+    }
+  } catch {
+    // plain text
+  }
+  const trimmed = text.replace(/^\s+/, "");
+  const nl = trimmed.indexOf("\n");
+  return nl < 0 ? { title: trimmed, body: "" } : { title: trimmed.slice(0, nl).replace(/^#+\s*/, ""), body: trimmed.slice(nl + 1) };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      repo: { type: "string" },
+      issue: { type: "string" },
+      top: { type: "string", default: "10" },
+      budget: { type: "string" },
+      baseline: { type: "string" },
+    },
+  });
+  if (!values.repo || !values.issue) throw new Error("usage: localize --repo DIR --issue FILE [--top N] [--budget TOKENS] [--baseline bm25]");
+  if (values.baseline !== undefined && values.baseline !== "bm25") throw new Error(`unknown baseline: ${values.baseline}`);
+  const top = Number.parseInt(values.top, 10);
+  if (!Number.isInteger(top) || top < 1) throw new Error(`--top must be a positive integer`);
+  const { title, body } = splitIssue(await readFile(values.issue, "utf8"));
+  const files = await filesFromDirectory(values.repo);
+  const input = {
+    files, issueTitle: title, issueBody: body, top,
+    ...(values.budget ? { tokenBudget: Number(values.budget) } : {}),
+  };
+  const ranked = values.baseline ? await bm25Baseline(input) : (await localize(input)).files;
+  process.stdout.write(`${JSON.stringify(ranked.map((f) => f.path))}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 2;
+});

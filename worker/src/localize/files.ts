@@ -1,0 +1,82 @@
+import { lstat, readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { isCodePath, TEXT_EXTENSIONS } from "./languages";
+
+/** A source file of a repository: local directory entry or GitHub blob. */
+export interface RepoFile {
+  /** Repository-relative, `/`-separated. */
+  path: string;
+  size: number;
+  read(): Promise<string>;
+  /**
+   * Optional stable identity of the content (a git blob sha, or a stat fingerprint); when
+   * given, cached statistics are reused without reading the file.
+   */
+  key?: string;
+}
+
+export interface DirectoryOptions {
+  /** Files larger than this are skipped (bytes). Default 1 MiB. */
+  maxBytes?: number;
+  /** Key files by size + mtime + inode so a warm cache avoids reading them. Default true. */
+  statKeys?: boolean;
+}
+
+const SKIP_DIRS = new Set([
+  "node_modules", "vendor", "vendors", "third_party", "third-party", "thirdparty", "bower_components",
+  "site-packages", "__pycache__", "dist", "build", "target", "coverage", "venv",
+  "Pods", "Carthage", "_build", "htmlcov", "generated", "__generated__",
+]);
+const GENERATED = /(?:\.min\.(?:js|css)|\.map|\.lock|-lock\.json|lock\.yaml|_pb2(?:_grpc)?\.pyi?|\.pb\.go|\.g\.dart|\.generated\.\w+|\.designer\.cs|\.bundle\.js|\.d\.ts)$/;
+
+/** Whether a repository path looks like source or documentation worth indexing. */
+export function isIndexablePath(path: string): boolean {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  if (GENERATED.test(base)) return false;
+  if (isCodePath(path)) return true;
+  const dot = base.lastIndexOf(".");
+  return dot > 0 && TEXT_EXTENSIONS.has(base.slice(dot + 1).toLowerCase());
+}
+
+/**
+ * Source files under `dir` (read lazily), skipping `.git` and other hidden folders,
+ * dependency and build folders, vendored and generated files, binaries, symlinks and files
+ * over `maxBytes`. Never writes anything.
+ */
+export async function filesFromDirectory(dir: string, options: DirectoryOptions = {}): Promise<RepoFile[]> {
+  const maxBytes = options.maxBytes ?? 1 << 20;
+  const statKeys = options.statKeys ?? true;
+  const out: RepoFile[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await readdir(rel ? join(dir, rel) : dir, { withFileTypes: true }).catch(() => []);
+    const subdirs: string[] = [];
+    const pending: Promise<void>[] = [];
+    for (const e of entries) {
+      const name = e.name;
+      const path = rel ? `${rel}/${name}` : name;
+      if (e.isDirectory()) {
+        if (!name.startsWith(".") && !SKIP_DIRS.has(name)) subdirs.push(path);
+      } else if (e.isFile() && isIndexablePath(path)) {
+        pending.push(
+          lstat(join(dir, path)).then((st) => {
+            if (!st.isFile() || st.size > maxBytes) return;
+            const abs = join(dir, path);
+            out.push({
+              path,
+              size: st.size,
+              read: () => readFile(abs, "utf8"),
+              ...(statKeys ? { key: `${path}:${st.size}:${st.mtimeMs}:${st.ino}` } : {}),
+            });
+          }, () => undefined),
+        );
+      }
+    }
+    await Promise.all(pending);
+    for (let i = 0; i < subdirs.length; i += 16) await Promise.all(subdirs.slice(i, i + 16).map(walk));
+  };
+  await walk("");
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** True when a text looks binary (NUL bytes in its first 8 KiB). */
+export const looksBinary = (text: string): boolean => text.slice(0, 8192).includes("\u0000");

@@ -1,0 +1,161 @@
+import { topIndices } from "./bm25";
+import { LocalizeCache, termFrequency } from "./cache";
+import { buildCorpus, type Corpus, parseDoc } from "./corpus";
+import type { RepoFile } from "./files";
+import { ImportGraph, resolveImport } from "./graph";
+import { languageOf } from "./languages";
+import { parseIssue } from "./mentions";
+import { RepoPaths } from "./paths";
+import {
+  add, combine, contentSignal, definitionSignal, type Evidence, mentionSignal, pathSignal, queryIds, WEIGHTS,
+} from "./rank";
+import { testFilesNear } from "./tests-near";
+
+export interface LocalizeInput {
+  files: RepoFile[];
+  issueTitle: string;
+  issueBody: string;
+  /** How many files to return. Default 10. */
+  top?: number;
+  /** Budget for the chosen files' contents, in tokens (≈ bytes / 4). Default unlimited. */
+  tokenBudget?: number;
+  cache?: LocalizeCache;
+}
+
+export interface LocalizedFile {
+  path: string;
+  score: number;
+  reasons: string[];
+}
+
+export interface LocalizeResult {
+  files: LocalizedFile[];
+  graph: { nodes: number; edges: number };
+  languages: Record<string, number>;
+  stats: { parsed: number; skipped: number; ms: number };
+  /** Test files that most likely exercise the given source files, best first. */
+  testFilesNear(paths: string[]): string[];
+}
+
+/** Files ranked by the lexical pre-score that are parsed whatever else is found. */
+const PARSE_TOP = 40;
+/** Cap on files parsed because they appear to define an identifier the issue names. */
+const PARSE_DEFINERS = 150;
+/** Best files whose import neighbours get a proximity score. */
+const GRAPH_SEEDS = 8;
+
+/** Ranks the files of a repository by how likely an issue's fix must change them. */
+export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
+  const started = performance.now();
+  const cache = input.cache ?? new LocalizeCache();
+  const issue = parseIssue(input.issueTitle, input.issueBody);
+  const corpus = await buildCorpus(input.files, cache);
+  const { docs, byPath } = corpus;
+  const paths = new RepoPaths(docs.map((d) => d.path));
+
+  const query = queryIds(issue, cache);
+  const idf = new Map<number, number>();
+  const lex = contentSignal(docs, query, idf);
+  const pathS = pathSignal(docs, issue);
+  const mentions = mentionSignal(issue, paths);
+  const pre = combine(docs, lex, pathS, [{ signal: mentions, weight: WEIGHTS.mention, cap: 2 }], byPath);
+
+  // Parse only the promising files: lexical leaders, mentioned files, likely definers.
+  const wanted = new Map<number, string>();
+  for (const [ident] of issue.identifiers) {
+    const id = cache.termId(ident.toLowerCase());
+    if (id !== undefined) wanted.set(id, ident);
+  }
+  const definerHints = docs.flatMap((d, i) => (d.stats.defs.some((id) => wanted.has(id)) ? [i] : []));
+  definerHints.sort((a, b) => (pre.score[b] ?? 0) - (pre.score[a] ?? 0));
+  const toParse = new Set<number>([
+    ...topIndices(pre.score, PARSE_TOP),
+    ...[...mentions.keys()].flatMap((p) => byPath.get(p) ?? []),
+    ...definerHints.slice(0, PARSE_DEFINERS),
+  ]);
+  const graph = new ImportGraph();
+  const definers = new Map<string, string[]>();
+  let parsed = 0;
+  const parseInto = async (i: number): Promise<void> => {
+    const info = await parseDoc(corpus, cache, i);
+    const path = docs[i]?.path;
+    const lang = path ? languageOf(path) : undefined;
+    if (!info || !path || !lang) return;
+    parsed++;
+    graph.addNode(path);
+    for (const name of info.defs) if (issue.identifiers.has(name)) definers.set(name, [...(definers.get(name) ?? []), path]);
+    for (const spec of info.imports) for (const to of resolveImport(lang, path, spec, paths)) graph.addEdge(path, to);
+  };
+  for (const i of toParse) await parseInto(i);
+
+  const defs = definitionSignal(issue, definers);
+  const evidence = [
+    { signal: mentions, weight: WEIGHTS.mention, cap: 2 },
+    { signal: defs, weight: WEIGHTS.def, cap: 2 },
+  ];
+  const mid = combine(docs, lex, pathS, evidence, byPath);
+  const seeds = topIndices(mid.score, GRAPH_SEEDS);
+  const best = mid.score[seeds[0] ?? -1] ?? 0;
+  const near: Evidence = new Map();
+  for (const s of seeds) {
+    const from = docs[s]?.path;
+    if (!from || best <= 0) continue;
+    const w = (mid.score[s] ?? 0) / best;
+    for (const to of graph.importsOf(from)) add(near, to, 0.5 * w, `imported by ${from}`);
+    for (const by of graph.importersOf(from)) add(near, by, 0.3 * w, `imports ${from}`);
+  }
+  const final = combine(docs, lex, pathS, [...evidence, { signal: near, weight: WEIGHTS.graph, cap: 1 }], byPath);
+
+  const top = input.top ?? 10;
+  const budget = input.tokenBudget ?? Number.POSITIVE_INFINITY;
+  const chosen: LocalizedFile[] = [];
+  let used = 0;
+  for (const i of topIndices(final.score, Math.max(top * 4, 50))) {
+    if (chosen.length >= top) break;
+    const file = corpus.files[i];
+    const doc = docs[i];
+    if (!file || !doc) continue;
+    const tokens = Math.ceil(file.size / 4);
+    if (used + tokens > budget) continue;
+    if ((await file.read().then(() => true, () => false)) === false) continue;
+    used += tokens;
+    const reasons = [...(final.reasons.get(i) ?? [])];
+    const lexical = lexicalReason(corpus, i, query, idf, cache);
+    if ((lex[i] ?? 0) > 0.2 && lexical) reasons.push(lexical);
+    if (reasons.length === 0) reasons.push("path match");
+    chosen.push({ path: doc.path, score: Math.round((final.score[i] ?? 0) * 1000) / 1000, reasons });
+  }
+
+  const languages: Record<string, number> = {};
+  for (const d of docs) {
+    const lang = languageOf(d.path);
+    if (lang) languages[lang] = (languages[lang] ?? 0) + 1;
+  }
+  return {
+    files: chosen,
+    graph: { nodes: graph.nodes.size, edges: graph.edgeCount },
+    languages,
+    stats: { parsed, skipped: corpus.skipped, ms: Math.round(performance.now() - started) },
+    testFilesNear: (p) => testFilesNear(docs, graph, p),
+  };
+}
+
+/** "lexical match: tokens a, b, c" for the query terms contributing most to a file. */
+export function lexicalReason(
+  corpus: Corpus,
+  i: number,
+  query: ReadonlyMap<number, number>,
+  idf: ReadonlyMap<number, number>,
+  cache: LocalizeCache,
+): string | undefined {
+  const stats = corpus.docs[i]?.stats;
+  if (!stats) return undefined;
+  const contrib: { id: number; v: number }[] = [];
+  for (const [id, w] of query) {
+    const tf = termFrequency(stats, id);
+    if (tf > 0) contrib.push({ id, v: w * (idf.get(id) ?? 0) * Math.log(1 + tf) });
+  }
+  contrib.sort((a, b) => b.v - a.v);
+  const names = contrib.slice(0, 4).map((c) => cache.termName(c.id)).filter((t) => t !== undefined);
+  return names.length > 0 ? `lexical match: tokens ${names.join(", ")}` : undefined;
+}

@@ -1,0 +1,152 @@
+import { bm25Scores } from "./bm25";
+import type { FileStats, LocalizeCache } from "./cache";
+import { type IssueQuery, mentionSegments } from "./mentions";
+import type { RepoPaths } from "./paths";
+import { pathTerms } from "./tokenize";
+
+/** One indexed file as the ranker sees it. */
+export interface Doc {
+  path: string;
+  stats: FileStats;
+  code: boolean;
+  test: boolean;
+}
+
+/** Per-file evidence from one signal: a score and the reasons behind it. */
+export type Evidence = Map<string, { score: number; reasons: string[] }>;
+
+export const WEIGHTS = { lex: 1, path: 0.6, mention: 2, def: 1.2, graph: 0.3, test: 0.25, nonCode: 0.4 };
+
+const TEST_PATH = /(?:^|\/)(?:tests?|testing|__tests__|spec|specs|test_utils)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+|[^/]*Tests?\.(?:java|kt|cs)|conftest\.py)$/;
+export const isTestPath = (p: string): boolean => TEST_PATH.test(p);
+
+export function add(e: Evidence, path: string, score: number, reason?: string): void {
+  let v = e.get(path);
+  if (!v) {
+    v = { score: 0, reasons: [] };
+    e.set(path, v);
+  }
+  v.score += score;
+  if (reason && !v.reasons.includes(reason)) v.reasons.push(reason);
+}
+
+const normalize = (a: Float64Array): Float64Array => {
+  let max = 0;
+  for (const v of a) if (v > max) max = v;
+  if (max > 0) for (let i = 0; i < a.length; i++) a[i] = (a[i] ?? 0) / max;
+  return a;
+};
+
+/** Query as term ids of the cache vocabulary (terms no file contains are dropped). */
+export function queryIds(issue: IssueQuery, cache: LocalizeCache): Map<number, number> {
+  const q = new Map<number, number>();
+  for (const [t, w] of issue.terms) {
+    const id = cache.termId(t);
+    if (id !== undefined) q.set(id, w);
+  }
+  return q;
+}
+
+/** BM25 over file contents, scaled to [0, 1]. */
+export function contentSignal(
+  docs: readonly Doc[],
+  query: ReadonlyMap<number, number>,
+  idfOut?: Map<number, number>,
+): Float64Array {
+  return normalize(bm25Scores(docs.map((d) => d.stats), query, {}, idfOut));
+}
+
+/** Issue terms found in each path (file-name parts count double), idf-weighted, in [0, 1]. */
+export function pathSignal(docs: readonly Doc[], issue: IssueQuery): Float64Array {
+  const hits: { i: number; t: string; base: boolean }[] = [];
+  const df = new Map<string, number>();
+  docs.forEach((d, i) => {
+    const slash = d.path.lastIndexOf("/");
+    const base = new Set(pathTerms(d.path.slice(slash + 1)));
+    for (const t of pathTerms(d.path)) {
+      if (!issue.terms.has(t)) continue;
+      hits.push({ i, t, base: base.has(t) });
+      df.set(t, (df.get(t) ?? 0) + 1);
+    }
+  });
+  const n = docs.length;
+  const out = new Float64Array(n);
+  for (const { i, t, base } of hits) {
+    const idf = Math.log(1 + n / (df.get(t) ?? 1));
+    out[i] = (out[i] ?? 0) + (base ? 2 : 1) * (issue.terms.get(t) ?? 0) * idf;
+  }
+  return normalize(out);
+}
+
+/** Paths, stack-trace frames and dotted module names of the issue, matched to files. */
+export function mentionSignal(issue: IssueQuery, paths: RepoPaths): Evidence {
+  const e: Evidence = new Map();
+  for (const m of issue.paths) {
+    const segs = mentionSegments(m.text);
+    const { paths: hits, matched } = paths.matchMention(segs);
+    if (hits.length === 0) continue;
+    const frame = m.frame !== undefined && m.frames !== undefined;
+    const base = frame ? 0.6 + (0.6 * ((m.frame ?? 0) + 1)) / (m.frames ?? 1) : 1;
+    const full = matched >= 2 || segs.length === 1;
+    const weight = full ? base / Math.min(hits.length, 3) : (0.3 * base) / hits.length;
+    if (weight < 0.05) continue;
+    const reason = frame ? `in stack trace (frame ${(m.frame ?? 0) + 1} of ${m.frames ?? 1})` : "mentioned in issue";
+    for (const p of hits) add(e, p, weight, reason);
+  }
+  for (const d of issue.dotted) {
+    const segs = d.split(".");
+    for (let k = segs.length; k >= 2; k--) {
+      const hits = paths.bySuffix(segs.slice(0, k).join("/")).filter((p) => /\.(?:py|pyi|java|rb|php|rs|go|ts|js)$/.test(p));
+      if (hits.length === 0) continue;
+      if (hits.length <= 3) for (const p of hits) add(e, p, k === segs.length ? 0.8 : 0.6, `module \`${segs.slice(0, k).join(".")}\` named in issue`);
+      break;
+    }
+  }
+  return e;
+}
+
+/** Files defining identifiers the issue names; an identifier defined in many files counts less. */
+export function definitionSignal(issue: IssueQuery, definers: ReadonlyMap<string, readonly string[]>): Evidence {
+  const e: Evidence = new Map();
+  for (const [name, weight] of issue.identifiers) {
+    const files = definers.get(name);
+    if (!files || files.length === 0) continue;
+    const share = weight / Math.sqrt(files.length);
+    if (share < 0.1) continue;
+    for (const p of files) add(e, p, share, `defines \`${name}\` named in issue`);
+  }
+  return e;
+}
+
+export interface Combined {
+  score: Float64Array;
+  reasons: Map<number, string[]>;
+}
+
+/** Weighted sum of the signals, with test and non-code files discounted. */
+export function combine(
+  docs: readonly Doc[],
+  lex: Float64Array,
+  path: Float64Array,
+  evidence: { signal: Evidence; weight: number; cap: number }[],
+  byPath: ReadonlyMap<string, number>,
+): Combined {
+  const score = new Float64Array(docs.length);
+  const reasons = new Map<number, string[]>();
+  for (let i = 0; i < docs.length; i++) score[i] = WEIGHTS.lex * (lex[i] ?? 0) + WEIGHTS.path * (path[i] ?? 0);
+  for (const { signal, weight, cap } of evidence) {
+    for (const [p, v] of signal) {
+      const i = byPath.get(p);
+      if (i === undefined) continue;
+      score[i] = (score[i] ?? 0) + weight * Math.min(cap, v.score);
+      const r = reasons.get(i) ?? [];
+      for (const x of v.reasons) if (!r.includes(x)) r.push(x);
+      reasons.set(i, r);
+    }
+  }
+  docs.forEach((d, i) => {
+    if (d.test) score[i] = (score[i] ?? 0) * WEIGHTS.test;
+    if (!d.code) score[i] = (score[i] ?? 0) * WEIGHTS.nonCode;
+  });
+  return { score, reasons };
+}
