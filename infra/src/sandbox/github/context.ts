@@ -1,0 +1,36 @@
+import type { GitStore } from "./git-store";
+import type { FaultQueue, RateLimiter } from "./rate-limit";
+import type { StateStore, TokenRecord } from "./state";
+import type { Urls } from "./urls";
+
+export interface RequestLogEntry {
+  method: string;
+  /** Path and query string as received. */
+  path: string;
+  status: number;
+  /** The token from the Authorization header, or null when absent. */
+  token: string | null;
+  at: number;
+}
+
+export interface SandboxDeps {
+  store: StateStore;
+  git: GitStore;
+  urls: Urls;
+  clientId: string;
+  clientSecret: string;
+  limiter: RateLimiter;
+  faults: FaultQueue;
+  requestLog: RequestLogEntry[];
+  log: (line: string) => void;
+}
+
+export type SandboxEnv = {
+  Variables: {
+    /** The token record when the request carried a valid token. */
+    auth: TokenRecord | null;
+    requestId: string;
+    /** Scopes the route accepts, echoed as X-Accepted-OAuth-Scopes. */
+    acceptedScopes: string;
+  };
+};

@@ -1,0 +1,139 @@
+import type { RequestLogEntry, SandboxDeps } from "./context";
+import { issueToken } from "./oauth.routes";
+import { pullsService } from "./pulls.service";
+import type { FaultRule } from "./rate-limit";
+import { isoNow, type IssueRecord, type RepoRecord } from "./state";
+
+export interface SandboxPull {
+  number: number;
+  title: string;
+  body: string | null;
+  user: string;
+  state: "open" | "closed";
+  draft: boolean;
+  merged: boolean;
+  mergeCommitSha: string | null;
+  head: { owner: string; repo: string; ref: string; sha: string };
+  base: { ref: string; sha: string };
+  htmlUrl: string;
+}
+
+export interface NewIssue {
+  title: string;
+  body?: string | null;
+  labels?: string[];
+  state?: "open" | "closed";
+  /** Author login; defaults to the repository owner. */
+  user?: string;
+}
+
+/** In-process controls for tests; everything here acts as GitHub itself would, not through the API. */
+export interface GithubSandboxControl {
+  /** Creates an OAuth token for `login` with exactly `scopes`. */
+  issueToken(login: string, scopes: string[]): string;
+  /** Path of the bare git repository behind `owner/repo` (run `git --git-dir <path> ...`). */
+  gitDir(owner: string, repo: string): string;
+  listPulls(owner: string, repo: string): SandboxPull[];
+  /** Appends issues (numbers continue after the last issue or pull request); returns their numbers. */
+  addIssues(owner: string, repo: string, issues: NewIssue[]): number[];
+  setIssueState(owner: string, repo: string, number: number, state: "open" | "closed", reason?: "completed" | "not_planned"): void;
+  /** Merges the pull request into its base branch with a merge commit; returns the merge commit sha. */
+  mergePull(owner: string, repo: string, number: number): Promise<string>;
+  /** Makes the next matching request(s) fail with a rate-limit or server error. */
+  failNext(rule: FaultRule): void;
+  /** Every request answered so far, oldest first (a live array). */
+  readonly requestLog: RequestLogEntry[];
+  clearRequestLog(): void;
+}
+
+export function createControl(deps: SandboxDeps): GithubSandboxControl {
+  const { store, git, urls } = deps;
+  const pulls = pullsService(deps);
+  const repoOf = (owner: string, name: string): RepoRecord => {
+    const repo = store.repo(owner, name);
+    if (!repo) throw new Error(`github sandbox: no repository ${owner}/${name}`);
+    return repo;
+  };
+  const issueOf = (repo: RepoRecord, number: number): IssueRecord => {
+    const found = store.issue(repo.id, number);
+    if (!found) throw new Error(`github sandbox: no issue #${number} in ${repo.owner}/${repo.name}`);
+    return found;
+  };
+
+  return {
+    issueToken: (login, scopes) => issueToken(store, login, scopes),
+    gitDir: (owner, name) => git.dir(repoOf(owner, name).owner, repoOf(owner, name).name),
+    listPulls(owner, name) {
+      const repo = repoOf(owner, name);
+      return store.issuesOf(repo.id).flatMap((i) => {
+        if (!i.pull) return [];
+        const head = store.repoById(i.pull.headRepoId);
+        return [
+          {
+            number: i.number,
+            title: i.title,
+            body: i.body,
+            user: i.user,
+            state: i.state,
+            draft: i.pull.draft,
+            merged: i.pull.merged,
+            mergeCommitSha: i.pull.mergeCommitSha,
+            head: { owner: head?.owner ?? "", repo: head?.name ?? "", ref: i.pull.headRef, sha: i.pull.headSha },
+            base: { ref: i.pull.baseRef, sha: i.pull.baseSha },
+            htmlUrl: `${urls.html}/${repo.owner}/${repo.name}/pull/${i.number}`,
+          },
+        ];
+      });
+    },
+    addIssues(owner, name, issues) {
+      const repo = repoOf(owner, name);
+      return store.mutate((s) =>
+        issues.map((n) => {
+          const now = isoNow();
+          const number = repo.nextNumber;
+          repo.nextNumber += 1;
+          const closed = n.state === "closed";
+          s.issues.push({
+            id: store.nextId(),
+            pullId: null,
+            repoId: repo.id,
+            number,
+            title: n.title,
+            body: n.body ?? null,
+            user: store.user(n.user ?? repo.owner)?.login ?? repo.owner,
+            labels: (n.labels ?? []).filter((l) => repo.labels.some((x) => x.name === l)),
+            assignees: [],
+            state: closed ? "closed" : "open",
+            stateReason: closed ? "completed" : null,
+            locked: false,
+            comments: 0,
+            createdAt: now,
+            updatedAt: now,
+            closedAt: closed ? now : null,
+            closedBy: closed ? repo.owner : null,
+            pull: null,
+          });
+          return number;
+        }),
+      );
+    },
+    setIssueState(owner, name, number, state, reason) {
+      const issue = issueOf(repoOf(owner, name), number);
+      const now = isoNow();
+      store.mutate(() => {
+        issue.state = state;
+        issue.stateReason = state === "closed" ? (reason ?? "completed") : "reopened";
+        issue.closedAt = state === "closed" ? now : null;
+        issue.closedBy = state === "closed" ? repoOf(owner, name).owner : null;
+        issue.updatedAt = now;
+      });
+    },
+    async mergePull(owner, name, number) {
+      const repo = repoOf(owner, name);
+      return pulls.merge(repo, issueOf(repo, number), repo.owner);
+    },
+    failNext: (rule) => deps.faults.add(rule),
+    requestLog: deps.requestLog,
+    clearRequestLog: () => void deps.requestLog.splice(0),
+  };
+}

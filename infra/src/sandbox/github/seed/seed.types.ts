@@ -1,0 +1,81 @@
+export interface SeedUser {
+  id: number;
+  login: string;
+  name: string;
+  email: string;
+  bio: string | null;
+  company: string | null;
+  location: string | null;
+  createdAt: string;
+}
+
+export interface SeedCommit {
+  message: string;
+  date: string;
+  /** Path → content; null deletes the path. The first commit holds the whole tree. */
+  files: Record<string, string | null>;
+}
+
+export interface SeedIssue {
+  title: string;
+  body: string;
+  labels: string[];
+  user: string;
+  createdAt: string;
+  state: "open" | "closed";
+  stateReason?: "completed" | "not_planned";
+  closedAt?: string;
+  comments?: number;
+}
+
+export interface SeedRepo {
+  owner: string;
+  name: string;
+  description: string;
+  language: string;
+  topics: string[];
+  private: boolean;
+  defaultBranch: string;
+  createdAt: string;
+  /** Paths committed with mode 100755. */
+  executables?: string[];
+  commits: SeedCommit[];
+  /** Numbered 1..n in this order. */
+  issues: SeedIssue[];
+}
+
+export interface SeededFix {
+  /** `owner/name` */
+  repo: string;
+  issueNumber: number;
+  title: string;
+  analysis: string;
+  proposedSolution: string;
+  files: Array<{
+    filename: string;
+    action: "modify" | "create" | "delete";
+    edits?: Array<{ search: string; replace: string }>;
+    content?: string;
+  }>;
+}
+
+export const DEFAULT_LABELS = [
+  { name: "bug", color: "d73a4a", description: "Something isn't working" },
+  { name: "documentation", color: "0075ca", description: "Improvements or additions to documentation" },
+  { name: "enhancement", color: "a2eeef", description: "New feature or request" },
+  { name: "good first issue", color: "7057ff", description: "Good for newcomers" },
+  { name: "help wanted", color: "008672", description: "Extra attention is needed" },
+  { name: "question", color: "d876e3", description: "Further information is requested" },
+];
+
+/** The files of a seed repository after all its commits. */
+export function seedFiles(repo: SeedRepo): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const commit of repo.commits) {
+    for (const [path, content] of Object.entries(commit.files)) {
+      if (content === null) delete files[path];
+      else files[path] = content;
+    }
+  }
+  return files;
+}

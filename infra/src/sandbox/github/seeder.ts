@@ -1,0 +1,79 @@
+import type { GitStore, TreeChange } from "./git-store";
+import { SEED_REPOS, SEED_USERS } from "./seed";
+import { DEFAULT_LABELS, type SeedRepo } from "./seed/seed.types";
+import type { IssueRecord, RepoRecord, StateStore } from "./state";
+
+async function seedGit(git: GitStore, seed: SeedRepo, author: { name: string; email: string }): Promise<string> {
+  const dir = git.dir(seed.owner, seed.name);
+  await git.initBare(dir, seed.defaultBranch);
+  let tree: string | null = null;
+  let head: string | null = null;
+  for (const commit of seed.commits) {
+    const changes: TreeChange[] = Object.entries(commit.files).map(([path, content]) =>
+      content === null
+        ? { path, mode: "100644", type: "blob", sha: null }
+        : { path, mode: seed.executables?.includes(path) ? "100755" : "100644", type: "blob", content },
+    );
+    tree = await git.writeTree(dir, tree, changes);
+    const who = { ...author, date: commit.date };
+    head = await git.commitTree(dir, { tree, parents: head ? [head] : [], message: `${commit.message}\n`, author: who, committer: who });
+  }
+  if (!head) throw new Error(`seed ${seed.owner}/${seed.name} has no commits`);
+  await git.updateRef(dir, `refs/heads/${seed.defaultBranch}`, head);
+  return head;
+}
+
+/** Writes the seed users, repositories (real git history), labels and issues. */
+export async function seedSandbox(store: StateStore, git: GitStore): Promise<void> {
+  store.mutate((s) => s.users.push(...SEED_USERS.map((u) => ({ ...u }))));
+  for (const seed of SEED_REPOS) {
+    const owner = store.user(seed.owner);
+    if (!owner) throw new Error(`seed owner ${seed.owner} is not a seed user`);
+    await seedGit(git, seed, { name: owner.name, email: owner.email });
+    const lastCommit = seed.commits.at(-1)?.date ?? seed.createdAt;
+    store.mutate((s) => {
+      const repo: RepoRecord = {
+        id: store.nextId(),
+        owner: seed.owner,
+        name: seed.name,
+        description: seed.description,
+        private: seed.private,
+        language: seed.language,
+        topics: seed.topics,
+        homepage: null,
+        defaultBranch: seed.defaultBranch,
+        parentId: null,
+        collaborators: [],
+        labels: DEFAULT_LABELS.map((l) => ({ ...l, id: store.nextId(), default: true })),
+        nextNumber: seed.issues.length + 1,
+        createdAt: seed.createdAt,
+        updatedAt: lastCommit,
+        pushedAt: lastCommit,
+      };
+      s.repos.push(repo);
+      seed.issues.forEach((issue, index) => {
+        const record: IssueRecord = {
+          id: store.nextId(),
+          pullId: null,
+          repoId: repo.id,
+          number: index + 1,
+          title: issue.title,
+          body: issue.body,
+          user: issue.user,
+          labels: issue.labels,
+          assignees: [],
+          state: issue.state,
+          stateReason: issue.state === "closed" ? (issue.stateReason ?? "completed") : null,
+          locked: false,
+          comments: issue.comments ?? 0,
+          createdAt: issue.createdAt,
+          updatedAt: issue.closedAt ?? issue.createdAt,
+          closedAt: issue.state === "closed" ? (issue.closedAt ?? issue.createdAt) : null,
+          closedBy: issue.state === "closed" ? seed.owner : null,
+          pull: null,
+        };
+        s.issues.push(record);
+      });
+    });
+  }
+}

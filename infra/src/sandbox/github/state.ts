@@ -1,0 +1,197 @@
+import fs from "node:fs";
+import path from "node:path";
+
+export interface UserRecord {
+  id: number;
+  login: string;
+  name: string;
+  email: string;
+  bio: string | null;
+  company: string | null;
+  location: string | null;
+  createdAt: string;
+}
+
+export interface LabelRecord {
+  id: number;
+  name: string;
+  color: string;
+  description: string | null;
+  default: boolean;
+}
+
+export interface RepoRecord {
+  id: number;
+  owner: string;
+  name: string;
+  description: string | null;
+  private: boolean;
+  language: string | null;
+  topics: string[];
+  homepage: string | null;
+  defaultBranch: string;
+  /** Id of the repository this one was forked from (the direct parent). */
+  parentId: number | null;
+  collaborators: string[];
+  labels: LabelRecord[];
+  nextNumber: number;
+  createdAt: string;
+  updatedAt: string;
+  pushedAt: string;
+}
+
+export interface PullFields {
+  headRepoId: number;
+  headRef: string;
+  headSha: string;
+  baseRef: string;
+  baseSha: string;
+  draft: boolean;
+  maintainerCanModify: boolean;
+  merged: boolean;
+  mergedAt: string | null;
+  mergedBy: string | null;
+  mergeCommitSha: string | null;
+}
+
+/** Issues and pull requests share one number space per repository, as on GitHub. */
+export interface IssueRecord {
+  id: number;
+  /** Separate id of the pull-request object, when this issue is a pull request. */
+  pullId: number | null;
+  repoId: number;
+  number: number;
+  title: string;
+  body: string | null;
+  user: string;
+  labels: string[];
+  assignees: string[];
+  state: "open" | "closed";
+  stateReason: "completed" | "not_planned" | "reopened" | null;
+  locked: boolean;
+  comments: number;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  closedBy: string | null;
+  pull: PullFields | null;
+}
+
+export interface TokenRecord {
+  token: string;
+  login: string;
+  scopes: string[];
+  createdAt: string;
+}
+
+export interface OAuthCodeRecord {
+  code: string;
+  login: string;
+  scopes: string[];
+  clientId: string;
+  redirectUri: string;
+  expiresAt: number;
+  used: boolean;
+}
+
+export interface SandboxState {
+  version: 1;
+  nextId: number;
+  users: UserRecord[];
+  repos: RepoRecord[];
+  issues: IssueRecord[];
+  tokens: TokenRecord[];
+  codes: OAuthCodeRecord[];
+}
+
+export const emptyState = (): SandboxState => ({
+  version: 1,
+  nextId: 1_000_000,
+  users: [],
+  repos: [],
+  issues: [],
+  tokens: [],
+  codes: [],
+});
+
+/** In-memory state with a JSON file behind it; every mutation is saved atomically. */
+export class StateStore {
+  constructor(
+    private readonly file: string,
+    readonly data: SandboxState,
+  ) {}
+
+  static load(file: string): StateStore {
+    const data = JSON.parse(fs.readFileSync(file, "utf8")) as SandboxState;
+    return new StateStore(file, data);
+  }
+
+  static create(file: string): StateStore {
+    const store = new StateStore(file, emptyState());
+    store.save();
+    return store;
+  }
+
+  nextId(): number {
+    this.data.nextId += 1;
+    return this.data.nextId;
+  }
+
+  /** Applies `fn` to the state and writes the file. */
+  mutate<T>(fn: (data: SandboxState) => T): T {
+    const result = fn(this.data);
+    this.save();
+    return result;
+  }
+
+  save(): void {
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    fs.writeFileSync(tmp, JSON.stringify(this.data, null, 1));
+    fs.renameSync(tmp, this.file);
+  }
+
+  user(login: string): UserRecord | undefined {
+    const lower = login.toLowerCase();
+    return this.data.users.find((u) => u.login.toLowerCase() === lower);
+  }
+
+  repo(owner: string, name: string): RepoRecord | undefined {
+    const o = owner.toLowerCase();
+    const n = name.toLowerCase();
+    return this.data.repos.find((r) => r.owner.toLowerCase() === o && r.name.toLowerCase() === n);
+  }
+
+  repoById(id: number): RepoRecord | undefined {
+    return this.data.repos.find((r) => r.id === id);
+  }
+
+  issue(repoId: number, number: number): IssueRecord | undefined {
+    return this.data.issues.find((i) => i.repoId === repoId && i.number === number);
+  }
+
+  issuesOf(repoId: number): IssueRecord[] {
+    return this.data.issues.filter((i) => i.repoId === repoId);
+  }
+
+  token(token: string): TokenRecord | undefined {
+    return this.data.tokens.find((t) => t.token === token);
+  }
+
+  forksOf(repoId: number): RepoRecord[] {
+    return this.data.repos.filter((r) => r.parentId === repoId);
+  }
+
+  /** The root of the fork network (GitHub's `source`). */
+  sourceOf(repo: RepoRecord): RepoRecord {
+    let current = repo;
+    for (let parent = this.parentOf(current); parent; parent = this.parentOf(current)) current = parent;
+    return current;
+  }
+
+  parentOf(repo: RepoRecord): RepoRecord | undefined {
+    return repo.parentId === null ? undefined : this.repoById(repo.parentId);
+  }
+}
+
+export const isoNow = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
