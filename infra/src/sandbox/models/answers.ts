@@ -1,0 +1,87 @@
+import type { GeneratedSolution } from "@fixloop/worker/contract";
+import type { SeededFix } from "../github/seed/seed.types";
+
+const FILE_HEADER = /^\s*#{1,6}\s*File:\s*`?([^`\s]+)`?\s*$/;
+const NUMBERED_LINE = /^\s*\d+\s*(?:\||:|\t)\s?(.*)$/;
+
+interface PromptFile {
+  path: string;
+  lines: string[];
+}
+
+/** The files the pipeline shows as `### File: path` followed by line-numbered content. */
+export function promptFiles(prompt: string): PromptFile[] {
+  const files: PromptFile[] = [];
+  let current: PromptFile | null = null;
+  for (const line of prompt.split("\n")) {
+    const header = FILE_HEADER.exec(line);
+    if (header?.[1]) {
+      current = { path: header[1], lines: [] };
+      files.push(current);
+      continue;
+    }
+    if (!current) continue;
+    const numbered = NUMBERED_LINE.exec(line);
+    if (numbered) current.lines.push(numbered[1] ?? "");
+    else if (line.trim() !== "" || current.lines.length > 0) current = null;
+  }
+  return files;
+}
+
+function issueTitle(prompt: string): string {
+  return /^\s*Title:\s*(.+)$/m.exec(prompt)?.[1]?.trim() ?? "the reported issue";
+}
+
+function commentFor(path: string): ((text: string) => string) | null {
+  const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
+  if (["json", "lock", "svg", "png", "csv"].includes(ext)) return null;
+  if (["py", "rb", "sh", "bash", "yml", "yaml", "toml", "r", "pl", "ex", "exs", "cfg", "ini", "txt"].includes(ext)) return (t) => `# ${t}`;
+  if (["md", "html", "xml", "vue", "svelte"].includes(ext)) return (t) => `<!-- ${t} -->`;
+  if (["sql", "lua", "hs"].includes(ext)) return (t) => `-- ${t}`;
+  if (ext === "css") return (t) => `/* ${t} */`;
+  return (t) => `// ${t}`;
+}
+
+/** A line that occurs once in the file and says something (not a brace or a blank). */
+function anchorLine(lines: string[]): string | undefined {
+  return lines.find((l) => l.trim().replace(/[{}()[\];,]/g, "").length >= 6 && lines.filter((x) => x === l).length === 1);
+}
+
+/** A small, well-formed change to the first commentable file shown in the prompt. */
+export function fallbackSolution(prompt: string): GeneratedSolution {
+  const title = issueTitle(prompt).replace(/\s+/g, " ").slice(0, 120);
+  for (const file of promptFiles(prompt)) {
+    const comment = commentFor(file.path);
+    const anchor = anchorLine(file.lines);
+    if (!comment || anchor === undefined) continue;
+    const indent = /^\s*/.exec(anchor)?.[0] ?? "";
+    return {
+      analysis: `The behaviour described in "${title}" originates around ${file.path}; the code there does not account for the reported case.`,
+      proposedSolution: `Mark the relevant code in ${file.path} for the fix of "${title}" with a minimal, reviewable change.`,
+      confidence: 62,
+      files: [{ filename: file.path, action: "modify", edits: [{ search: anchor, replace: `${indent}${comment(`Fix for: ${title}`)}\n${anchor}` }] }],
+    };
+  }
+  return {
+    analysis: `No source file was shown for "${title}", so the change records the investigation.`,
+    proposedSolution: "Add a note describing the issue for follow-up.",
+    confidence: 40,
+    files: [{ filename: "NOTES.md", action: "create", edits: [], content: `# Notes\n\n- ${title}\n` }],
+  };
+}
+
+/** The seeded fix whose issue title appears in the prompt; the repository name breaks ties. */
+export function seededSolution(fixes: readonly SeededFix[], prompt: string): GeneratedSolution | undefined {
+  const matches = fixes.filter((f) => prompt.includes(f.title));
+  const fix = matches.find((f) => prompt.includes(f.repo)) ?? matches[0];
+  if (!fix) return undefined;
+  return {
+    analysis: fix.analysis,
+    proposedSolution: fix.proposedSolution,
+    confidence: 88,
+    files: fix.files.map((f) => ({ filename: f.filename, action: f.action, edits: f.edits ?? [], ...(f.content !== undefined ? { content: f.content } : {}) })),
+  };
+}
+
+/** A tool call that is valid JSON but misses required fields, as a model cut short would send. */
+export const MALFORMED_ARGUMENTS = JSON.stringify({ analysis: "The issue is caused by", confidence: "high" });

@@ -1,0 +1,101 @@
+import type { GeneratedSolution } from "@fixloop/worker/contract";
+
+export type ModelSandboxProvider = "openai" | "groq" | "anthropic";
+
+/** What a test scripts as the model's answer: a solution, or raw tool-call arguments text. */
+export type ScriptedAnswer = GeneratedSolution | { raw: string };
+
+export interface FaultSpec {
+  status: 429 | 500 | 503 | 529;
+  /** Seconds, sent as `retry-after`. */
+  retryAfter?: number;
+  times?: number;
+}
+
+export interface ReceivedRequest {
+  provider: ModelSandboxProvider;
+  model: string;
+  system: string;
+  /** Every user-side text of the conversation (messages and tool results), joined. */
+  prompt: string;
+  at: number;
+}
+
+/** In-process test controls of one model stand-in; all state belongs to this instance. */
+export class ModelSandboxControl {
+  readonly requests: ReceivedRequest[] = [];
+  abortedRequests = 0;
+  private rules: { matcher: (prompt: string) => boolean; answer: ScriptedAnswer }[] = [];
+  private faults: FaultSpec[] = [];
+  private malformed = 0;
+  private hangs = 0;
+  private latencyMs = 0;
+  private usageOverride: { input: number; output: number } | null = null;
+
+  /** The latest registered rule whose matcher accepts the prompt wins over older ones and the defaults. */
+  respondWith(matcher: (prompt: string) => boolean, answer: ScriptedAnswer): void {
+    this.rules.unshift({ matcher, answer });
+  }
+
+  failNext(spec: FaultSpec): void {
+    for (let i = 0; i < (spec.times ?? 1); i++) this.faults.push(spec);
+  }
+
+  malformedNext(times = 1): void {
+    this.malformed += times;
+  }
+
+  latency(ms: number): void {
+    this.latencyMs = ms;
+  }
+
+  /** The next request is never answered; it ends only when the client aborts it. */
+  hangNext(times = 1): void {
+    this.hangs += times;
+  }
+
+  /** Report these token counts instead of the ones estimated from the text. */
+  usage(tokens: { input: number; output: number } | null): void {
+    this.usageOverride = tokens;
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.abortedRequests = 0;
+    this.rules = [];
+    this.faults = [];
+    this.malformed = 0;
+    this.hangs = 0;
+    this.latencyMs = 0;
+    this.usageOverride = null;
+  }
+
+  /** @internal consumed by the server, one request at a time */
+  takeFault(): FaultSpec | undefined {
+    return this.faults.shift();
+  }
+
+  takeHang(): boolean {
+    if (this.hangs === 0) return false;
+    this.hangs -= 1;
+    return true;
+  }
+
+  takeMalformed(): boolean {
+    if (this.malformed === 0) return false;
+    this.malformed -= 1;
+    return true;
+  }
+
+  currentLatency(): number {
+    return this.latencyMs;
+  }
+
+  scripted(prompt: string): ScriptedAnswer | undefined {
+    return this.rules.find((r) => r.matcher(prompt))?.answer;
+  }
+
+  tokens(estimate: { input: number; output: number }): { input: number; output: number } {
+    return this.usageOverride ?? estimate;
+  }
+}

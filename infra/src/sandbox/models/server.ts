@@ -1,0 +1,184 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { SEEDED_FIXES, type SeededFix } from "../github/seed";
+import { fallbackSolution, MALFORMED_ARGUMENTS, seededSolution } from "./answers";
+import { messagesBadRequest, messagesFault, messagesNotFound, messagesResponse, messagesUnauthorized, parseMessagesRequest } from "./anthropic.wire";
+import { ModelSandboxControl, type ModelSandboxProvider } from "./control";
+import { chatBadRequest, chatFault, chatNotFound, chatToolCallResponse, chatUnauthorized, groqToolUseFailed, parseChatRequest, type ChatFlavor } from "./openai.wire";
+import { estimateTokens, randomId, type WireResponse } from "./wire";
+
+export const SANDBOX_MODEL_API_KEY = "sandbox-model-key";
+
+export interface ModelSandboxOptions {
+  /** 0 or absent picks a free port. */
+  port?: number;
+  host?: string;
+  log?: (line: string) => void;
+  apiKey?: string;
+  /** Answers for known issues; defaults to the GitHub stand-in's seeded fixes. */
+  fixes?: readonly SeededFix[];
+}
+
+/** A running model stand-in speaking the OpenAI, Groq and Anthropic wire formats. */
+export interface ModelSandbox {
+  url: string;
+  /** Provider settings pointing at this stand-in, in the env names the API and worker read. */
+  env: Record<string, string>;
+  /** Base URL of an unauthenticated OpenAI-compatible server (like a local Ollama). */
+  compatibleBaseURL: string;
+  control: ModelSandboxControl;
+  stop(): Promise<void>;
+}
+
+interface Route {
+  provider: ModelSandboxProvider;
+  flavor: ChatFlavor | "anthropic";
+  auth: boolean;
+}
+
+const ROUTES: Record<string, Route> = {
+  "/openai/v1/chat/completions": { provider: "openai", flavor: "openai", auth: true },
+  "/compatible/v1/chat/completions": { provider: "openai", flavor: "openai", auth: false },
+  "/groq/openai/v1/chat/completions": { provider: "groq", flavor: "groq", auth: true },
+  "/anthropic/v1/messages": { provider: "anthropic", flavor: "anthropic", auth: true },
+};
+
+const MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+async function readBody(req: http.IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function send(res: http.ServerResponse, flavor: Route["flavor"], out: WireResponse): void {
+  if (res.writableEnded || res.destroyed) return;
+  const idHeader = flavor === "anthropic" ? { "request-id": randomId("req_") } : { "x-request-id": randomId("req_") };
+  const extra = flavor === "openai" ? { "openai-version": "2020-10-01", "openai-processing-ms": "42" } : {};
+  res.writeHead(out.status, { "content-type": "application/json", ...idHeader, ...extra, ...out.headers });
+  res.end(JSON.stringify(out.body));
+}
+
+function authorized(req: http.IncomingMessage, flavor: Route["flavor"], apiKey: string): boolean {
+  const bearer = req.headers.authorization === `Bearer ${apiKey}`;
+  // Anthropic takes the key as x-api-key; its newer SDKs send it as a bearer token.
+  return flavor === "anthropic" ? req.headers["x-api-key"] === apiKey || bearer : bearer;
+}
+
+export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise<ModelSandbox> {
+  const control = new ModelSandboxControl();
+  const apiKey = opts.apiKey ?? SANDBOX_MODEL_API_KEY;
+  const fixes = opts.fixes ?? SEEDED_FIXES;
+  const log = opts.log ?? (() => {});
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const closed = new Promise<void>((resolve) => res.once("close", resolve));
+    const path = new URL(req.url ?? "/", "http://sandbox").pathname;
+    const route = ROUTES[path];
+    const flavorOf = path.startsWith("/anthropic") ? "anthropic" : path.startsWith("/groq") ? "groq" : "openai";
+    if (!route || req.method !== "POST") {
+      return send(res, flavorOf, flavorOf === "anthropic" ? messagesNotFound() : chatNotFound(flavorOf));
+    }
+    const { flavor } = route;
+    const bad = (m: string): WireResponse => (flavor === "anthropic" ? messagesBadRequest(m) : chatBadRequest(m, flavor));
+    if (route.auth && !authorized(req, flavor, apiKey)) {
+      return send(res, flavor, flavor === "anthropic" ? messagesUnauthorized() : chatUnauthorized(flavor));
+    }
+    if (flavor === "anthropic" && !req.headers["anthropic-version"]) {
+      return send(res, flavor, bad("anthropic-version: header is required"));
+    }
+    const text = await readBody(req);
+    if (text === null) return send(res, flavor, { ...bad("Request too large"), status: 413 });
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return send(res, flavor, bad("We could not parse the JSON body of your request."));
+    }
+    const parsed = flavor === "anthropic" ? parseMessagesRequest(body) : parseChatRequest(body);
+    if (typeof parsed === "string") return send(res, flavor, bad(parsed));
+    control.requests.push({ provider: route.provider, model: parsed.model, system: parsed.system, prompt: parsed.prompt, at: Date.now() });
+
+    const fault = control.takeFault();
+    if (fault) {
+      return send(res, flavor, flavor === "anthropic" ? messagesFault(fault) : chatFault(fault, parsed.model, flavor));
+    }
+    const aborted = (): boolean => {
+      if (res.writableEnded) return false;
+      control.abortedRequests += 1;
+      return true;
+    };
+    if (control.takeHang()) {
+      await closed;
+      aborted();
+      return;
+    }
+    const latency = control.currentLatency();
+    if (latency > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const slept = await Promise.race([new Promise<boolean>((r) => (timer = setTimeout(() => r(true), latency))), closed.then(() => false)]);
+      clearTimeout(timer);
+      if (!slept && aborted()) return;
+    }
+
+    const malformed = control.takeMalformed();
+    const answer = malformed
+      ? { raw: MALFORMED_ARGUMENTS }
+      : (control.scripted(parsed.prompt) ?? seededSolution(fixes, parsed.prompt) ?? fallbackSolution(parsed.prompt));
+    const args = "raw" in answer ? answer.raw : JSON.stringify(answer);
+    const usage = control.tokens({ input: estimateTokens(parsed.all), output: estimateTokens(args) });
+    let json: unknown;
+    try {
+      json = JSON.parse(args);
+    } catch {
+      json = undefined;
+    }
+    if (flavor === "anthropic") {
+      const input = malformed ? { analysis: "The issue is caused by", confidence: "high" } : json;
+      return send(res, flavor, messagesResponse(parsed.model, input && typeof input === "object" && !Array.isArray(input) ? input : null, args, usage));
+    }
+    if (flavor === "groq" && (malformed || json === undefined)) {
+      return send(res, flavor, groqToolUseFailed(`<function=submit_solution>${args}</function>`));
+    }
+    return send(res, flavor, chatToolCallResponse(parsed.model, args, usage, flavor));
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log(`model sandbox: ${req.method} ${req.url} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "Internal server error", type: "server_error" } }));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${opts.host ?? "127.0.0.1"}:${port}`;
+  log(`model sandbox listening on ${url}`);
+  return {
+    url,
+    env: {
+      GROQ_API_KEY: apiKey,
+      GROQ_BASE_URL: `${url}/groq`,
+      OPENAI_API_KEY: apiKey,
+      OPENAI_BASE_URL: `${url}/openai/v1`,
+      ANTHROPIC_API_KEY: apiKey,
+      ANTHROPIC_BASE_URL: `${url}/anthropic`,
+    },
+    compatibleBaseURL: `${url}/compatible/v1`,
+    control,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
