@@ -43,3 +43,6 @@ export function parseJobFailure(reason: string | undefined): { code: string; mes
   const m = /^([a-z_]+\.[a-z_.]+): (.+)$/s.exec(reason ?? "");
   return m?.[1] && m[2] ? { code: m[1], message: m[2] } : null;
 }
+
+const RETRYABLE = new Set(["github.rate_limited", "github.unavailable"]);
+export const isRetryable = (err: GithubError) => RETRYABLE.has(err.code);

@@ -1,11 +1,49 @@
-import { UnrecoverableError } from "bullmq";
 import type { SyncJob } from "../contract";
 import type { WorkerContext } from "../context";
+import { githubForUser } from "../github/github.account";
+import { asGithubJob } from "../github/github.jobs";
+import { countIssues, upsertIssues, type GithubIssue } from "./issues.store";
+import { upsertRepository } from "./repositories.store";
 
+const ISSUES_ROUTE = "GET /repos/{owner}/{repo}/issues";
+
+/**
+ * Mirrors every issue (open and closed, pull requests skipped) of one repository, following Link
+ * pagination to the end. Sorted by last update, so the first page's ETag changes whenever any
+ * issue does: a 304 on it means nothing changed and costs no rate limit.
+ */
 export async function syncIssues(
-  _job: Extract<SyncJob, { kind: "issues" }>,
-  _ctx: WorkerContext,
-  _signal: AbortSignal,
-): Promise<{ count: number }> {
-  throw new UnrecoverableError("issues sync is not handled yet");
+  job: Extract<SyncJob, { kind: "issues" }>,
+  ctx: WorkerContext,
+  signal: AbortSignal,
+): Promise<{ count: number; fetched: number; notModified: boolean }> {
+  return asGithubJob("Repository", async () => {
+    const gh = await githubForUser(ctx, job.userId);
+    const { data: repo } = await gh.client.rest.repos.get({ owner: job.owner, repo: job.repo });
+    const stored = await upsertRepository(ctx.db, job.userId, repo);
+    const params = { owner: repo.owner.login, repo: repo.name, state: "all" as const, sort: "updated" as const, direction: "desc" as const, per_page: 100 };
+    const headers = stored.issues_etag ? { "if-none-match": stored.issues_etag } : {};
+    const issues: GithubIssue[] = [];
+    let etag: string | null = null;
+    let notModified = false;
+    try {
+      for await (const page of gh.client.paginate.iterator(gh.client.rest.issues.listForRepo, { ...params, headers })) {
+        if (signal.aborted) throw new Error("sync aborted");
+        etag ??= page.headers.etag ?? null;
+        for (const i of page.data as GithubIssue[]) if (!i.pull_request) issues.push(i);
+      }
+    } catch (err) {
+      if ((err as { status?: number }).status !== 304) throw err;
+      notModified = true;
+    }
+    if (!notModified) await upsertIssues(ctx.db, job.userId, stored.id, repo.full_name, issues);
+    await ctx.db
+      .updateTable("repositories")
+      .set({ synced_at: new Date(), ...(notModified ? {} : { issues_etag: etag }) })
+      .where("id", "=", stored.id)
+      .execute();
+    const count = await countIssues(ctx.db, job.userId, repo.full_name);
+    ctx.logger.info({ userId: job.userId, repo: repo.full_name, fetched: issues.length, notModified, count }, "issues synced");
+    return { count, fetched: issues.length, notModified };
+  });
 }

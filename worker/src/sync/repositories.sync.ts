@@ -1,11 +1,29 @@
-import { UnrecoverableError } from "bullmq";
 import type { SyncJob } from "../contract";
 import type { WorkerContext } from "../context";
+import { githubForUser } from "../github/github.account";
+import { asGithubJob } from "../github/github.jobs";
+import { upsertRepository } from "./repositories.store";
 
+/** Mirrors the repositories the user's token can see (owned and collaborator), all pages. */
 export async function syncRepositories(
-  _job: Extract<SyncJob, { kind: "repositories" }>,
-  _ctx: WorkerContext,
+  job: Extract<SyncJob, { kind: "repositories" }>,
+  ctx: WorkerContext,
   _signal: AbortSignal,
 ): Promise<{ count: number }> {
-  throw new UnrecoverableError("repositories sync is not handled yet");
+  return asGithubJob("Repository", async () => {
+    const gh = await githubForUser(ctx, job.userId);
+    const repos = await gh.client.paginate(gh.client.rest.repos.listForAuthenticatedUser, {
+      per_page: 100,
+      sort: "full_name",
+      affiliation: "owner,collaborator",
+    });
+    for (const r of repos) await upsertRepository(ctx.db, job.userId, r);
+    const seen = repos.map((r) => String(r.id));
+    // Repositories the token no longer sees (revoked access, deleted) leave the list.
+    let stale = ctx.db.deleteFrom("repositories").where("user_id", "=", job.userId);
+    if (seen.length > 0) stale = stale.where("github_id", "not in", seen);
+    await stale.execute();
+    ctx.logger.info({ userId: job.userId, count: repos.length }, "repositories synced");
+    return { count: repos.length };
+  });
 }

@@ -1,0 +1,37 @@
+import type { Db } from "@fixloop/db";
+
+/** The fields of GitHub's repository object we keep. */
+export interface GithubRepo {
+  id: number;
+  name: string;
+  full_name: string;
+  owner: { login: string };
+  description: string | null;
+  private: boolean;
+  fork: boolean;
+  language?: string | null;
+  html_url: string;
+  default_branch?: string;
+  permissions?: { push?: boolean; admin?: boolean };
+}
+
+export async function upsertRepository(db: Db, userId: string, r: GithubRepo) {
+  const values = {
+    owner: r.owner.login,
+    name: r.name,
+    full_name: r.full_name,
+    description: r.description,
+    is_private: r.private,
+    is_fork: r.fork,
+    language: r.language ?? null,
+    html_url: r.html_url,
+    default_branch: r.default_branch ?? "main",
+    can_push: r.permissions?.push === true,
+  };
+  return db
+    .insertInto("repositories")
+    .values({ user_id: userId, github_id: r.id, ...values })
+    .onConflict((oc) => oc.columns(["user_id", "github_id"]).doUpdateSet({ ...values, updated_at: new Date() }))
+    .returning(["id", "issues_etag"])
+    .executeTakeFirstOrThrow();
+}
