@@ -24,6 +24,10 @@ export const WorkerEnv = z.object({
   OPENAI_COMPATIBLE_API_KEY: z.string().default(""),
   /** Model ids served by that endpoint, comma separated. */
   OPENAI_COMPATIBLE_MODELS: z.string().default(""),
+  /** Most files one pull request may change; larger solutions are refused before any push. */
+  PR_MAX_FILES: z.coerce.number().int().min(1).default(50),
+  /** Most changed lines (added + removed) one pull request may carry. */
+  PR_MAX_CHANGED_LINES: z.coerce.number().int().min(1).default(5000),
   /** Seconds between sweeps that re-enqueue runs Postgres says are unfinished. */
   SWEEP_INTERVAL_SECONDS: z.coerce.number().min(1).default(30),
 });

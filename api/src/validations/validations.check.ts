@@ -1,6 +1,6 @@
 import type { FileChange } from "@fixloop/db";
 import { domain } from "@fixloop/db";
-import { diffLines } from "diff";
+import { lineDelta } from "@fixloop/worker/pull-requests/pull-requests.limits";
 import { deniedPathReason, riskyPathReason } from "@fixloop/worker/pipeline/validation/path-policy";
 
 export interface ChangeCheck {
@@ -27,10 +27,9 @@ export async function checkChange(files: FileChange[]): Promise<ChangeCheck> {
     const risky = riskyPathReason(f.filename);
     if (risky) warnings.push(`${f.filename}: ${risky}`);
     originalLines += lineCount(f.originalContent);
-    for (const part of diffLines(f.action === "create" ? "" : f.originalContent, f.action === "delete" ? "" : f.content)) {
-      if (part.added) added += part.count ?? 0;
-      if (part.removed) removed += part.count ?? 0;
-    }
+    const d = lineDelta(f.action === "create" ? "" : f.originalContent, f.action === "delete" ? "" : f.content);
+    added += d.added;
+    removed += d.removed;
     if (f.action !== "delete" && /<<<<<<<|>>>>>>>/.test(f.content)) warnings.push(`${f.filename}: contains merge conflict markers`);
   }
   const pct = originalLines ? Math.min(100, Math.round(((added + removed) / originalLines) * 100)) : 100;

@@ -1,6 +1,22 @@
-import { UnrecoverableError, type Job } from "bullmq";
+import type { Job } from "bullmq";
+import { PullRequestJob } from "../contract";
 import type { WorkerContext } from "../context";
+import { GithubError, jobFailure, toGithubError } from "../github/github.errors";
+import { openPullRequest } from "../pull-requests/pull-requests.job";
+import { PullRequestError } from "../pull-requests/pull-requests.errors";
 
-export async function processPullRequest(job: Job, _ctx: WorkerContext, _signal: AbortSignal): Promise<unknown> {
-  throw new UnrecoverableError(`${job.queueName} jobs are not handled yet`);
+/** Opens the pull request for an approved solution; the job's return value carries `githubUrl`. */
+export async function processPullRequest(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<unknown> {
+  const data = PullRequestJob.parse(job.data);
+  if (signal.aborted) throw new Error("pull-request job aborted");
+  try {
+    return await openPullRequest(ctx, data);
+  } catch (err) {
+    if (err instanceof PullRequestError) throw err;
+    const gh = toGithubError(err, "Repository");
+    ctx.logger.warn({ jobId: job.id, solutionId: data.solutionId, code: gh.code, status: gh.status }, "pull-request job failed");
+    // Missing or forbidden resources and rejected input do not get better on retry.
+    if (err instanceof GithubError || [401, 403, 404, 422].includes(gh.status)) throw new PullRequestError(gh.code, gh.message);
+    throw new Error(jobFailure(gh));
+  }
 }

@@ -1,11 +1,65 @@
-import { UnrecoverableError } from "bullmq";
+import { sql } from "kysely";
 import type { SyncJob } from "../contract";
 import type { WorkerContext } from "../context";
+import { githubForUser } from "../github/github.account";
+import { jobFailure, toGithubError } from "../github/github.errors";
 
+/**
+ * Refreshes the status (open, closed, merged) and labels of the user's pull requests. Each read
+ * is conditional on the stored ETag, so unchanged pull requests cost a 304 and no rate limit.
+ * Merged is final and not read again.
+ */
 export async function syncPullRequests(
-  _job: Extract<SyncJob, { kind: "pull-requests" }>,
-  _ctx: WorkerContext,
-  _signal: AbortSignal,
-): Promise<{ count: number }> {
-  throw new UnrecoverableError("pull-requests sync is not handled yet");
+  job: Extract<SyncJob, { kind: "pull-requests" }>,
+  ctx: WorkerContext,
+  signal: AbortSignal,
+): Promise<{ count: number; changed: number; notModified: number }> {
+  const rows = await ctx.db
+    .selectFrom("pull_requests")
+    .select(["id", "repo_full_name", "pr_number", "etag", "metadata", "status"])
+    .where("user_id", "=", job.userId)
+    .where("status", "!=", "merged")
+    .execute();
+  if (rows.length === 0) return { count: 0, changed: 0, notModified: 0 };
+  const { client: gh } = await githubForUser(ctx, job.userId);
+  let changed = 0;
+  let notModified = 0;
+  for (const row of rows) {
+    if (signal.aborted) break;
+    const [owner = "", repo = ""] = row.repo_full_name.split("/");
+    try {
+      const res = await gh.rest.pulls.get({
+        owner,
+        repo,
+        pull_number: row.pr_number,
+        headers: row.etag ? { "if-none-match": row.etag } : {},
+      });
+      const pr = res.data;
+      const status = pr.merged_at || pr.merged ? "merged" : pr.state === "closed" ? "closed" : "open";
+      await ctx.db
+        .updateTable("pull_requests")
+        .set({
+          status,
+          title: pr.title,
+          etag: res.headers.etag ?? null,
+          metadata: JSON.stringify({ ...(row.metadata ?? {}), labels: pr.labels.map((l) => l.name) }),
+          synced_at: sql`now()`,
+          updated_at: sql`now()`,
+        })
+        .where("id", "=", row.id)
+        .execute();
+      if (status !== row.status) changed++;
+    } catch (err) {
+      const status = (err as { status?: number }).status;
+      if (status === 304) {
+        notModified++;
+        await ctx.db.updateTable("pull_requests").set({ synced_at: sql`now()` }).where("id", "=", row.id).execute();
+        continue;
+      }
+      // A deleted repository or pull request leaves the stored one as it was last seen.
+      if (status === 404) continue;
+      throw new Error(jobFailure(toGithubError(err, "Pull request")));
+    }
+  }
+  return { count: rows.length, changed, notModified };
 }

@@ -1,0 +1,99 @@
+import type { FileChange } from "@fixloop/db";
+import type { Guidelines } from "./pull-requests.guidelines";
+import { fileChangedLines } from "./pull-requests.limits";
+
+export interface BodyInput {
+  issueNumber: number;
+  issueTitle: string;
+  /** `owner/repo` holding the issue, and the repository the pull request is opened on. */
+  issueRepo: string;
+  baseRepo: string;
+  analysis: string;
+  proposedSolution: string;
+  model: string;
+  confidence: number;
+  files: FileChange[];
+  metadata: Record<string, unknown>;
+  reviewer: string;
+}
+
+type Part = "summary" | "changes" | "testing" | "fixes";
+
+export function fixesLine(i: Pick<BodyInput, "issueNumber" | "issueRepo" | "baseRepo">): string {
+  const same = i.issueRepo.toLowerCase() === i.baseRepo.toLowerCase();
+  return same ? `Fixes #${i.issueNumber}` : `Fixes ${i.issueRepo}#${i.issueNumber}`;
+}
+
+export function prTitle(i: Pick<BodyInput, "issueNumber" | "issueTitle">, g: Guidelines): string {
+  const title = i.issueTitle.trim().replace(/\s+/g, " ").slice(0, 120);
+  if (g.conventionalCommits) return `fix: ${title.charAt(0).toLowerCase()}${title.slice(1)} (#${i.issueNumber})`;
+  return `Fix #${i.issueNumber}: ${title}`;
+}
+
+const VERB = { create: "added", modify: "modified", delete: "deleted" } as const;
+
+function parts(i: BodyInput): Record<Part, string> {
+  const meta = i.metadata;
+  const validation = (meta.validation ?? {}) as { riskLevel?: string; warnings?: string[] };
+  const advanced = (meta.advancedValidation ?? {}) as { score?: number };
+  const edits = Array.isArray(meta.manualEdits) ? meta.manualEdits.length : 0;
+  const refinements = typeof meta.refinementCount === "number" ? meta.refinementCount : 0;
+  const lines = i.files.reduce((n, f) => n + fileChangedLines(f), 0);
+  const testing = [
+    `- Risk: ${validation.riskLevel ?? "unknown"}${typeof meta.riskScore === "number" ? ` (score ${meta.riskScore}/100)` : ""}`,
+    `- Checks run: path policy (no CI, secrets or files outside the repository), change size (${i.files.length} files, ${lines} changed lines)` +
+      (typeof advanced.score === "number" ? `, static validation (score ${advanced.score}/100)` : ""),
+    ...(validation.warnings ?? []).slice(0, 5).map((w) => `- Warning: ${w}`),
+    `- Reviewed and approved by @${i.reviewer}${edits ? ` with ${edits} manual edit${edits === 1 ? "" : "s"}` : ""}${refinements ? ` after ${refinements} refinement${refinements === 1 ? "" : "s"}` : ""}`,
+  ].join("\n");
+  return {
+    summary: `${i.proposedSolution.trim()}\n\n### Analysis\n\n${i.analysis.trim()}`,
+    changes: i.files.map((f) => `- \`${f.filename}\` (${VERB[f.action]}, ${fileChangedLines(f)} lines changed)`).join("\n"),
+    testing,
+    fixes: fixesLine(i),
+  };
+}
+
+const HEADINGS: Record<Part, string> = { summary: "Summary", changes: "Files changed", testing: "Validation", fixes: "Related issue" };
+
+function classify(heading: string): Part | null {
+  const h = heading.toLowerCase();
+  if (/test|verif|validat|\bqa\b/.test(h)) return "testing";
+  if (/issue|related|fixes|closes|ticket|link/.test(h)) return "fixes";
+  if (/change|files|implementation/.test(h)) return "changes";
+  if (/summary|description|what|overview|motivation|context|why|purpose/.test(h)) return "summary";
+  return null;
+}
+
+/** The pull request body; a repository template is filled section by section instead of replaced. */
+export function prBody(i: BodyInput, g: Guidelines): string {
+  const p = parts(i);
+  const footer = `---\nGenerated with ${i.model} (confidence ${Math.round(i.confidence)}%) and reviewed by a human in Fixloop before opening.`;
+  if (!g.template) {
+    const body = (["summary", "changes", "testing"] as const).map((k) => `## ${HEADINGS[k]}\n\n${p[k]}`).join("\n\n");
+    return `${body}\n\n${p.fixes}\n\n${footer}\n`;
+  }
+  const template = g.template.replace(/<!--[\s\S]*?-->/g, "").replace(/\r\n/g, "\n");
+  const used = new Set<Part>();
+  const out: string[] = [];
+  let current: Part | null = null;
+  for (const line of template.split("\n")) {
+    const heading = /^#{1,6}\s+(.+)$/.exec(line);
+    if (heading) {
+      current = classify(heading[1] ?? "");
+      out.push(line);
+      if (current && !used.has(current)) {
+        used.add(current);
+        out.push("", p[current], "");
+      } else current = null;
+      continue;
+    }
+    // Prompt text under a section we filled is replaced; checklists and other sections are kept.
+    if (current && !/^\s*[-*]\s+\[[ xX]\]/.test(line)) continue;
+    out.push(line);
+  }
+  const rest = (["summary", "changes", "testing"] as const).filter((k) => !used.has(k)).map((k) => `## ${HEADINGS[k]}\n\n${p[k]}`);
+  const body = [out.join("\n").replace(/\n{3,}/g, "\n\n").trim(), ...rest].join("\n\n");
+  const withFixes = used.has("fixes") ? body : `${body}\n\n${p.fixes}`;
+  return `${withFixes}\n\n${footer}\n`;
+}

@@ -1,0 +1,29 @@
+import { UnrecoverableError } from "bullmq";
+
+/**
+ * A pull-request job failure the user can act on. It is unrecoverable (retrying cannot help) and
+ * its message is `code: message`, which the API turns back into `{error:{code,message}}`.
+ */
+export class PullRequestError extends UnrecoverableError {
+  constructor(
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(`${code}: ${detail}`);
+    this.name = "PullRequestError";
+  }
+}
+
+export const prErrors = {
+  notApproved: (status: string) => new PullRequestError("pull_request.not_approved", `The solution is ${status}; approve it before opening a pull request`),
+  notFound: () => new PullRequestError("pull_request.solution_not_found", "Solution not found"),
+  denied: (path: string, reason: string) => new PullRequestError("pull_request.path_denied", `${path}: ${reason}`),
+  tooManyFiles: (n: number, max: number) => new PullRequestError("pull_request.too_large", `The change touches ${n} files; at most ${max} are allowed in one pull request`),
+  tooManyLines: (n: number, max: number) => new PullRequestError("pull_request.too_large", `The change has ${n} changed lines; at most ${max} are allowed in one pull request`),
+  symlink: (path: string) => new PullRequestError("pull_request.symlink", `${path} is a symbolic link in the repository; changes through symlinks are refused`),
+  empty: () => new PullRequestError("pull_request.empty", "The solution changes no files"),
+  noWriteAccess: (repo: string) =>
+    new PullRequestError("pull_request.no_write_access", `You cannot push to ${repo}; authorize repository access or import the issue to contribute through a fork`),
+  conflict: (detail: string) => new PullRequestError("pull_request.conflict", `conflict: ${detail}`),
+  noFork: () => new PullRequestError("pull_request.no_fork", "This imported issue has no fork yet; import it again"),
+};

@@ -1,0 +1,134 @@
+import type { FileChange } from "@fixloop/db";
+import type { PullRequestJob } from "../contract";
+import type { WorkerContext } from "../context";
+import { githubForUser } from "../github/github.account";
+import type { GithubClient } from "../github/github.client";
+import { prBody, prTitle } from "./pull-requests.body";
+import { ensureBranch } from "./pull-requests.branch";
+import { prErrors } from "./pull-requests.errors";
+import { GUIDELINE_DIRS, loadGuidelines } from "./pull-requests.guidelines";
+import { assertChangeAllowed } from "./pull-requests.limits";
+import { findPullRequest, loadSolution, savePullRequest } from "./pull-requests.repository";
+import { resolveTarget, type PullRequestTarget } from "./pull-requests.target";
+import { loadTreeEntries } from "./pull-requests.tree";
+
+export interface PullRequestResult {
+  githubUrl: string;
+  prNumber: number;
+  branch: string;
+}
+
+export interface OpenOptions {
+  /** Stop once the branch is pushed (lets a test reproduce a crash between push and pull request). */
+  stopAfterPush?: boolean;
+}
+
+export function branchName(issueNumber: number, title: string): string {
+  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40).replace(/-+$/, "");
+  return `fixloop/issue-${issueNumber}${slug ? `-${slug}` : ""}`;
+}
+
+/**
+ * Opens the pull request for an approved solution. Safe to run any number of times: the branch
+ * commit is recognised by its marker and the pull request by its head, so retries, a crash after
+ * the push and double clicks all end with one branch and one pull request.
+ */
+export async function openPullRequest(ctx: WorkerContext, job: PullRequestJob, opts: OpenOptions = {}): Promise<PullRequestResult | null> {
+  const { solution, issue, reviewer } = await loadSolution(ctx.db, job.userId, job.solutionId);
+  const stored = await findPullRequest(ctx.db, solution.id);
+  if (stored) return { githubUrl: stored.html_url, prNumber: stored.pr_number, branch: stored.branch_name };
+  if (solution.status !== "approved" && solution.status !== "pr_created") throw prErrors.notApproved(solution.status);
+
+  const files = solution.files_changed as FileChange[];
+  assertChangeAllowed(files, { maxFiles: ctx.env.PR_MAX_FILES, maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES });
+
+  const { client: gh } = await githubForUser(ctx, job.userId);
+  const target = await resolveTarget(gh, issue);
+  const base = await gh.rest.git.getCommit({ ...target.head, commit_sha: target.baseSha });
+  const entries = await loadTreeEntries(gh, target.head, base.data.tree.sha, [...files.map((f) => f.filename), ...GUIDELINE_DIRS]);
+  const guidelines = await loadGuidelines(gh, target.head, entries);
+
+  const branch = branchName(issue.issue_number, issue.title);
+  const marker = `Fixloop-Solution: ${solution.id}/r${solution.revision}`;
+  const title = prTitle({ issueNumber: issue.issue_number, issueTitle: issue.title }, guidelines);
+  const trailers = [marker, ...(guidelines.signOff && reviewer.email ? [`Signed-off-by: ${reviewer.username} <${reviewer.email}>`] : [])];
+  await ensureBranch(gh, {
+    head: target.head,
+    branch,
+    baseSha: target.baseSha,
+    baseTreeSha: base.data.tree.sha,
+    entries,
+    generatedOn: solution.base_commit_sha,
+    files,
+    message: `${title}\n\n${trailers.join("\n")}\n`,
+    marker,
+  });
+  if (opts.stopAfterPush) return null;
+
+  const metadata = { ...(solution.metadata ?? {}), refinementCount: solution.refinement_count };
+  const body = prBody(
+    {
+      issueNumber: issue.issue_number,
+      issueTitle: issue.title,
+      issueRepo: target.issueRepo,
+      baseRepo: target.base.fullName,
+      analysis: solution.analysis,
+      proposedSolution: solution.proposed_solution,
+      model: solution.ai_model,
+      confidence: solution.confidence,
+      files,
+      metadata,
+      reviewer: reviewer.username,
+    },
+    guidelines,
+  );
+  const pr = await ensurePull(gh, target, branch, title, body);
+  const hasBreakingChanges = /breaking change/i.test(`${solution.proposed_solution}\n${solution.analysis}`) || (metadata as { classification?: { breaking?: boolean } }).classification?.breaking === true;
+  await savePullRequest(ctx.db, {
+    userId: job.userId,
+    solutionId: solution.id,
+    issueId: issue.id,
+    repoFullName: target.base.fullName,
+    headRepoFullName: target.head.fullName,
+    number: pr.number,
+    title: pr.title,
+    body,
+    branch,
+    baseBranch: target.base.branch,
+    status: pr.merged_at ? "merged" : pr.state === "closed" ? "closed" : "open",
+    htmlUrl: pr.html_url,
+    metadata: { labels: pr.labels.map((l) => l.name), hasBreakingChanges, generatedWithGuidelines: !!(guidelines.template || guidelines.contributing) },
+  });
+  return { githubUrl: pr.html_url, prNumber: pr.number, branch };
+}
+
+interface PullLike {
+  number: number;
+  title: string;
+  html_url: string;
+  state: string;
+  merged_at: string | null;
+  labels: { name?: string }[];
+}
+
+/** The open pull request from our branch, created when there is none. */
+async function ensurePull(gh: GithubClient, t: PullRequestTarget, branch: string, title: string, body: string): Promise<PullLike & { labels: { name: string }[] }> {
+  const head = `${t.head.owner}:${branch}`;
+  const find = async () => {
+    const open = await gh.rest.pulls.list({ owner: t.base.owner, repo: t.base.repo, head, state: "open", per_page: 10 });
+    return open.data[0];
+  };
+  const existing = await find();
+  const norm = (p: PullLike) => ({ ...p, labels: p.labels.map((l) => ({ name: l.name ?? "" })).filter((l) => l.name) });
+  if (existing) return norm(existing);
+  try {
+    const created = await gh.rest.pulls.create({ owner: t.base.owner, repo: t.base.repo, head, base: t.base.branch, title, body, maintainer_can_modify: true });
+    return norm(created.data);
+  } catch (err) {
+    // "A pull request already exists": a concurrent run won the race; use its pull request.
+    if ((err as { status?: number }).status !== 422) throw err;
+    const raced = await find();
+    if (!raced) throw err;
+    return norm(raced);
+  }
+}
