@@ -1,0 +1,54 @@
+/**
+ * One evaluation method over a batch of materialized instances, in its own process so that
+ * its peak RSS is its own. Reads a batch file, writes one JSON line per instance and a final
+ * `{ "maxRssKiB": n }` line to stdout.
+ */
+import { readFile } from "node:fs/promises";
+import { bm25Baseline } from "./baseline";
+import { LocalizeCache } from "./cache";
+import { splitIssue } from "./issue-text";
+import { filesFromDirectory } from "./files";
+import { localize } from "./localize";
+
+export type EvalMethod = "localizer" | "bm25";
+
+export interface BatchItem {
+  id: string;
+  repo: string;
+  dir: string;
+  issueFile: string;
+}
+
+export interface ChildLine {
+  id: string;
+  ranked: string[];
+  seconds: number;
+}
+
+export async function runBatch(method: EvalMethod, items: readonly BatchItem[], shareCache: boolean, top: number): Promise<ChildLine[]> {
+  const caches = new Map<string, LocalizeCache>();
+  const out: ChildLine[] = [];
+  for (const item of items) {
+    const { title, body } = splitIssue(await readFile(item.issueFile, "utf8"));
+    let cache: LocalizeCache | undefined;
+    if (shareCache) {
+      cache = caches.get(item.repo) ?? new LocalizeCache();
+      caches.set(item.repo, cache);
+    }
+    const started = performance.now();
+    const files = await filesFromDirectory(item.dir, { statKeys: false });
+    const input = { files, issueTitle: title, issueBody: body, top, ...(cache ? { cache } : {}) };
+    const ranked = method === "bm25" ? await bm25Baseline(input) : (await localize(input)).files;
+    const seconds = (performance.now() - started) / 1000;
+    out.push({ id: item.id, ranked: ranked.map((f) => f.path), seconds });
+    process.stdout.write(`${JSON.stringify(out[out.length - 1])}\n`);
+  }
+  return out;
+}
+
+const [, , flag, method, batchFile, share, top] = process.argv;
+if (flag === "--child" && (method === "localizer" || method === "bm25") && batchFile) {
+  const items = JSON.parse(await readFile(batchFile, "utf8")) as BatchItem[];
+  await runBatch(method, items, share === "share", Number(top ?? 10));
+  process.stdout.write(`${JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS })}\n`);
+}

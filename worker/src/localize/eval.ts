@@ -1,0 +1,190 @@
+/**
+ * Localization eval on SWE-bench Lite instances (see /work/shared/eval/README.md):
+ *   tsx worker/src/localize/eval.ts --mirror MIRROR_ROOT [--repos a/b,c/d] [--ids x,y]
+ *     [--limit N] [--out /tmp/loc] [--share-cache] [--keep] [--json]
+ * Materializes each instance, runs the localizer and plain BM25 (each in its own process,
+ * repository by repository) and prints recall@1/3/5/10, median/p95 seconds and peak RSS.
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs, promisify } from "node:util";
+import type { BatchItem, ChildLine, EvalMethod } from "./eval-child";
+
+const run = promisify(execFile);
+const EVAL_DIR = "/work/shared/eval";
+const SOURCES: Record<string, string> = {
+  "django/django": "apprent1c3/django",
+  "scikit-learn/scikit-learn": "Agent-Benchmarking/scikit-learn",
+  "matplotlib/matplotlib": "williamlus/matplotlib",
+  "pyvista/pyvista": "giiyms/pyvista",
+};
+const KS = [1, 3, 5, 10] as const;
+
+export interface LocalizationEvalOptions {
+  mirrorRoot: string;
+  data?: string;
+  repos?: string[];
+  ids?: string[];
+  limit?: number;
+  outDir?: string;
+  /** Reuse one LocalizeCache per repository across its issues. Default false (cold). */
+  shareCache?: boolean;
+  /** Keep materialized trees after the run. Default false. */
+  keep?: boolean;
+  methods?: EvalMethod[];
+  log?: (line: string) => void;
+}
+
+export interface MethodFigures {
+  recall: Record<`@${(typeof KS)[number]}`, number>;
+  medianSeconds: number;
+  p95Seconds: number;
+  peakRssMiB: number;
+}
+
+export interface InstanceResult {
+  id: string;
+  repo: string;
+  gold: string[];
+  ranks: Partial<Record<EvalMethod, number | null>>;
+  seconds: Partial<Record<EvalMethod, number>>;
+}
+
+export interface LocalizationEvalResult {
+  instances: number;
+  skipped: { id: string; reason: string }[];
+  methods: Partial<Record<EvalMethod, MethodFigures>>;
+  perInstance: InstanceResult[];
+}
+
+interface Instance {
+  instance_id: string;
+  repo: string;
+}
+
+const quantile = (xs: number[], q: number): number => {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
+};
+
+async function runChild(method: EvalMethod, items: BatchItem[], share: boolean): Promise<{ lines: ChildLine[]; rss: number }> {
+  const dir = await mkdtemp(join(tmpdir(), "loc-eval-"));
+  const batch = join(dir, "batch.json");
+  await writeFile(batch, JSON.stringify(items));
+  const child = fileURLToPath(new URL("./eval-child.ts", import.meta.url));
+  const tsx = import.meta.resolve("tsx");
+  const { stdout } = await run(process.execPath, ["--import", tsx, child, "--child", method, batch, share ? "share" : "cold", "10"], {
+    maxBuffer: 64 << 20,
+  }).finally(() => rm(dir, { recursive: true, force: true }));
+  const lines: ChildLine[] = [];
+  let rss = 0;
+  for (const line of stdout.split("\n")) {
+    if (!line.trim()) continue;
+    const v = JSON.parse(line) as ChildLine | { maxRssKiB: number };
+    if ("maxRssKiB" in v) rss = v.maxRssKiB;
+    else lines.push(v);
+  }
+  return { lines, rss };
+}
+
+export async function runLocalizationEval(opts: LocalizationEvalOptions): Promise<LocalizationEvalResult> {
+  const log = opts.log ?? (() => {});
+  const outDir = opts.outDir ?? "/tmp/loc";
+  const methods = opts.methods ?? ["localizer", "bm25"];
+  let data = JSON.parse(await readFile(opts.data ?? join(EVAL_DIR, "swe-bench-lite-tune.json"), "utf8")) as Instance[];
+  if (opts.repos) data = data.filter((d) => opts.repos?.includes(d.repo));
+  if (opts.ids) data = data.filter((d) => opts.ids?.includes(d.instance_id));
+  if (opts.limit !== undefined) data = data.slice(0, opts.limit);
+  const skipped: LocalizationEvalResult["skipped"] = [];
+  const byRepo = new Map<string, Instance[]>();
+  for (const d of data) {
+    const src = SOURCES[d.repo] ?? d.repo;
+    if (!existsSync(join(opts.mirrorRoot, src.replace("/", "+"), "repo"))) {
+      skipped.push({ id: d.instance_id, reason: `no mirror of ${src}` });
+      continue;
+    }
+    byRepo.set(d.repo, [...(byRepo.get(d.repo) ?? []), d]);
+  }
+  const perInstance: InstanceResult[] = [];
+  const rss: Partial<Record<EvalMethod, number>> = {};
+  for (const [repo, instances] of byRepo) {
+    const items: BatchItem[] = [];
+    const gold = new Map<string, string[]>();
+    for (const d of instances) {
+      const id = d.instance_id;
+      try {
+        await run(join(EVAL_DIR, "materialize.sh"), [id, outDir, opts.mirrorRoot], { maxBuffer: 16 << 20 });
+      } catch (err) {
+        skipped.push({ id, reason: `materialize failed: ${String(err).slice(0, 200)}` });
+        continue;
+      }
+      gold.set(id, (await readFile(join(outDir, `${id}.gold`), "utf8")).split("\n").filter(Boolean));
+      items.push({ id, repo, dir: join(outDir, id), issueFile: join(outDir, `${id}.issue.md`) });
+    }
+    const rows = new Map(items.map((it) => [it.id, { id: it.id, repo, gold: gold.get(it.id) ?? [], ranks: {}, seconds: {} } as InstanceResult]));
+    for (const method of methods) {
+      const { lines, rss: r } = await runChild(method, items, opts.shareCache ?? false);
+      rss[method] = Math.max(rss[method] ?? 0, r);
+      for (const line of lines) {
+        const row = rows.get(line.id);
+        if (!row) continue;
+        const ranks = row.gold.map((g) => line.ranked.indexOf(g)).filter((k) => k >= 0);
+        row.ranks[method] = ranks.length > 0 ? Math.max(...ranks) + 1 : null;
+        row.seconds[method] = line.seconds;
+      }
+    }
+    for (const row of rows.values()) {
+      perInstance.push(row);
+      log(`${row.id}\t${methods.map((m) => `${m}=${row.ranks[m] ?? "-"} ${(row.seconds[m] ?? 0).toFixed(2)}s`).join("\t")}`);
+    }
+    if (!opts.keep) for (const it of items) await rm(it.dir, { recursive: true, force: true });
+  }
+  const figures: LocalizationEvalResult["methods"] = {};
+  for (const m of methods) {
+    const rows = perInstance.filter((r) => r.seconds[m] !== undefined);
+    const recall = Object.fromEntries(
+      KS.map((k) => [`@${k}`, rows.filter((r) => { const rank = r.ranks[m]; return rank != null && rank <= k; }).length / (rows.length || 1)]),
+    ) as MethodFigures["recall"];
+    const secs = rows.map((r) => r.seconds[m] ?? 0);
+    figures[m] = { recall, medianSeconds: quantile(secs, 0.5), p95Seconds: quantile(secs, 0.95), peakRssMiB: Math.round((rss[m] ?? 0) / 1024) };
+  }
+  return { instances: perInstance.length, skipped, methods: figures, perInstance };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({
+    options: {
+      mirror: { type: "string", default: process.env.MIRROR_ROOT ?? "/work/.mirror" },
+      repos: { type: "string" }, ids: { type: "string" }, limit: { type: "string" },
+      out: { type: "string" }, "share-cache": { type: "boolean" }, keep: { type: "boolean" }, json: { type: "boolean" },
+      methods: { type: "string" },
+    },
+  });
+  const result = await runLocalizationEval({
+    mirrorRoot: values.mirror,
+    ...(values.repos ? { repos: values.repos.split(",") } : {}),
+    ...(values.ids ? { ids: values.ids.split(",") } : {}),
+    ...(values.limit ? { limit: Number(values.limit) } : {}),
+    ...(values.out ? { outDir: values.out } : {}),
+    ...(values.methods ? { methods: values.methods.split(",") as EvalMethod[] } : {}),
+    shareCache: values["share-cache"] ?? false,
+    keep: values.keep ?? false,
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
+  if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else {
+    process.stdout.write(`instances: ${result.instances}, skipped: ${result.skipped.length}\n`);
+    process.stdout.write("method      R@1   R@3   R@5   R@10  median_s  p95_s  peak_rss_MiB\n");
+    for (const [m, f] of Object.entries(result.methods)) {
+      const r = f.recall;
+      process.stdout.write(
+        `${m.padEnd(10)} ${[r["@1"], r["@3"], r["@5"], r["@10"]].map((x) => x.toFixed(3)).join(" ")}  ${f.medianSeconds.toFixed(2).padStart(7)}  ${f.p95Seconds.toFixed(2).padStart(5)}  ${f.peakRssMiB}\n`,
+      );
+    }
+  }
+}
