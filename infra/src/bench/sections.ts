@@ -1,0 +1,18 @@
+import type { Services } from "../services";
+import type { Figure } from "./report";
+import { largeRepoSection } from "./large-repo.section";
+
+export interface BenchContext {
+  dir: string;
+  services: Services;
+  /** Localization instance set: "small" (quick subset) or "all". */
+  set: string;
+  mirrors: string;
+}
+
+export interface Section {
+  name: string;
+  run(ctx: BenchContext): Promise<Figure[]>;
+}
+
+export const SECTIONS: Section[] = [largeRepoSection];
