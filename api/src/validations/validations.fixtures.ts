@@ -1,0 +1,75 @@
+import { execFileSync } from "node:child_process";
+import type { Db, FileChange } from "@fixloop/db";
+
+/** Reads a file of a stand-in repository straight from its bare git directory. */
+export function gitShow(gitDir: string, rev: string, path: string): string {
+  return execFileSync("git", ["--git-dir", gitDir, "show", `${rev}:${path}`], { encoding: "utf8" });
+}
+
+export function gitTree(gitDir: string, rev: string): string[] {
+  return execFileSync("git", ["--git-dir", gitDir, "ls-tree", "-r", "--name-only", rev], { encoding: "utf8" }).split("\n").filter(Boolean);
+}
+
+export function gitBranches(gitDir: string): string[] {
+  return execFileSync("git", ["--git-dir", gitDir, "for-each-ref", "--format=%(refname:short)", "refs/heads"], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
+}
+
+export interface SeedSolution {
+  userId: string;
+  repoFullName: string;
+  issueNumber: number;
+  title?: string;
+  files: FileChange[];
+  imported?: { upstream: string; fork: string };
+  status?: "pending" | "approved";
+  metadata?: Record<string, unknown>;
+}
+
+/** An issue and a generated solution for it, as the solve pipeline leaves them. */
+export async function seedSolution(db: Db, s: SeedSolution) {
+  const issue = await db
+    .insertInto("issues")
+    .values({
+      user_id: s.userId,
+      repo_full_name: s.imported?.upstream ?? s.repoFullName,
+      issue_number: s.issueNumber,
+      title: s.title ?? "Pagination skips a todo at every page boundary",
+      body: "The offset is computed in paginate().",
+      labels: JSON.stringify(["bug"]),
+      status: "solved",
+      html_url: `https://github.com/${s.imported?.upstream ?? s.repoFullName}/issues/${s.issueNumber}`,
+      assignees: JSON.stringify([]),
+      is_imported: !!s.imported,
+      upstream_full_name: s.imported?.upstream ?? null,
+      fork_full_name: s.imported?.fork ?? null,
+    })
+    .returning(["id"])
+    .executeTakeFirstOrThrow();
+  const solution = await db
+    .insertInto("solutions")
+    .values({
+      user_id: s.userId,
+      issue_id: issue.id,
+      status: s.status ?? "pending",
+      analysis: "paginate() adds 1 to the start offset after the first page, dropping one item per boundary.",
+      proposed_solution: "Compute the start offset as (page - 1) * perPage.",
+      ai_model: "llama-3.3-70b-versatile",
+      confidence: 88,
+      files_changed: JSON.stringify(s.files),
+      metadata: JSON.stringify({
+        repository: s.repoFullName,
+        classification: { type: "bug", complexity: "simple" },
+        validation: { riskLevel: "low", stats: { filesChanged: s.files.length, linesAdded: 1, linesRemoved: 2, percentageChanged: 3, newFiles: 0, deletedFiles: 0 }, warnings: [], suggestions: ["Add a boundary test"] },
+        riskScore: 18,
+        testSuggestions: ["Page 2 starts right after page 1"],
+        advancedValidation: { score: 96, errors: [], warnings: [] },
+        blocked: [],
+        ...s.metadata,
+      }),
+    })
+    .returning(["id"])
+    .executeTakeFirstOrThrow();
+  return { issueId: issue.id, solutionId: solution.id };
+}

@@ -1,0 +1,181 @@
+import { describe, expect, it } from "vitest";
+import { createTestApp } from "../testing";
+import { seedSolution } from "./validations.fixtures";
+
+const ORIGINAL = "export const start = (page: number, size: number) => (page - 1) * size + (page > 1 ? 1 : 0);\n";
+const PROPOSED = "export const start = (page: number, size: number) => (page - 1) * size;\n";
+
+async function setup() {
+  const t = await createTestApp();
+  const me = await t.loginAs();
+  const other = await t.loginAs();
+  const seeded = await seedSolution(t.db, {
+    userId: me.user.id,
+    repoFullName: "octocat/todo-api",
+    issueNumber: 3,
+    files: [{ filename: "src/paginate.ts", action: "modify", originalContent: ORIGINAL, content: PROPOSED }],
+  });
+  const call = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+    t.app.request(`/api/validations${path}`, {
+      method: init.method ?? "GET",
+      headers: { "content-type": "application/json", ...(init.headers ?? me.headers) },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+  return { ...t, me, other, ...seeded, call };
+}
+
+describe("validations API", () => {
+  it("lists pending solutions with every field the review pages read", async () => {
+    const { call, solutionId, issueId } = await setup();
+    const res = await call("/pending");
+    expect(res.status).toBe(200);
+    const { solutions } = (await res.json()) as { solutions: Record<string, any>[] };
+    expect(solutions).toHaveLength(1);
+    const s = solutions[0]!;
+    expect(s._id).toBe(solutionId);
+    expect(s.issueId).toEqual({ _id: issueId, title: "Pagination skips a todo at every page boundary", issueNumber: 3, repoFullName: "octocat/todo-api" });
+    expect(s).toMatchObject({ aiModel: "llama-3.3-70b-versatile", confidence: 88, status: "pending" });
+    expect(s.filesChanged).toEqual([{ filename: "src/paginate.ts", action: "modify", content: PROPOSED, originalContent: ORIGINAL }]);
+    expect(Object.keys(s.metadata).sort()).toEqual(
+      ["advancedValidation", "blocked", "classification", "refinementCount", "repository", "riskScore", "testSuggestions", "validation"].sort(),
+    );
+    expect(s.metadata.validation.stats).toMatchObject({ filesChanged: 1, linesAdded: 1, linesRemoved: 2 });
+    expect(s.metadata.classification).toMatchObject({ type: "bug", complexity: "simple" });
+    expect(typeof s.createdAt).toBe("string");
+    const one = await call(`/${solutionId}`);
+    expect(((await one.json()) as { solution: { _id: string } }).solution._id).toBe(solutionId);
+  });
+
+  it("answers 404 on every route for another user's solution and changes nothing", async () => {
+    const { call, other, solutionId, db } = await setup();
+    const h = other.headers;
+    const attempts = [
+      call(`/${solutionId}`, { headers: h }),
+      call(`/${solutionId}`, { method: "DELETE", headers: h }),
+      call(`/${solutionId}/modify`, { method: "POST", headers: h, body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "x" }] } }),
+      call(`/${solutionId}/refine`, { method: "POST", headers: h, body: { feedback: "use a helper" } }),
+      call(`/${solutionId}/validate`, { method: "POST", headers: h, body: { status: "approved" } }),
+      call(`/${solutionId}/validate`, { method: "POST", headers: h, body: { status: "rejected" } }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: { code: "solution.not_found", message: "Solution not found" } });
+    }
+    const pending = await call("/pending", { headers: h });
+    expect(((await pending.json()) as { solutions: unknown[] }).solutions).toEqual([]);
+    const row = await db.selectFrom("solutions").select(["status", "revision", "refinement_count"]).where("id", "=", solutionId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: "pending", revision: 1, refinement_count: 0 });
+    expect(await db.selectFrom("validation_decisions").selectAll().execute()).toEqual([]);
+    expect((await call("/not-a-uuid")).status).toBe(404);
+  });
+
+  it("refuses a modification made from stale contents with 409 and keeps the solution as it was", async () => {
+    const { call, solutionId, db } = await setup();
+    const res = await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: { modifications: [{ filename: "src/paginate.ts", originalContent: ORIGINAL, modifiedContent: "// mine\n", reason: "tidy" }] },
+    });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("solution.stale");
+    const row = await db.selectFrom("solutions").select(["revision", "files_changed"]).where("id", "=", solutionId).executeTakeFirstOrThrow();
+    expect(row.revision).toBe(1);
+    expect(row.files_changed[0]?.content).toBe(PROPOSED);
+    expect(await db.selectFrom("solution_revisions").selectAll().execute()).toEqual([]);
+  });
+
+  it("stores a manual edit as a new revision with its reason and re-validates the new contents", async () => {
+    const { call, solutionId, db } = await setup();
+    const edited = "// Pages are 1-based; slice() is end-exclusive.\nexport const start = (page: number, size: number) => (page - 1) * size;\n";
+    const res = await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: edited }] },
+    });
+    expect(res.status).toBe(200);
+    const { solution } = (await res.json()) as { solution: Record<string, any> };
+    expect(solution.filesChanged[0].content).toBe(edited);
+    expect(solution.revision).toBe(2);
+    expect(solution.metadata.validation.stats).toMatchObject({ linesAdded: 2, linesRemoved: 1 });
+    const revisions = await db.selectFrom("solution_revisions").select(["revision", "kind", "reason", "files_changed"]).orderBy("revision").execute();
+    expect(revisions.map((r) => [r.revision, r.kind, r.reason])).toEqual([
+      [1, "generated", null],
+      [2, "manual", "Manual modification"],
+    ]);
+    expect(revisions[0]?.files_changed[0]?.content).toBe(PROPOSED);
+
+    const again = await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: { modifications: [{ filename: "src/paginate.ts", originalContent: edited, modifiedContent: PROPOSED, reason: "Keep it short" }] },
+    });
+    expect(again.status).toBe(200);
+    const last = await db.selectFrom("solution_revisions").select(["reason"]).where("revision", "=", 3).executeTakeFirstOrThrow();
+    expect(last.reason).toBe("Keep it short");
+  });
+
+  it("refuses a modification of a file outside the solution", async () => {
+    const { call, solutionId } = await setup();
+    const res = await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: { modifications: [{ filename: ".github/workflows/ci.yml", originalContent: "", modifiedContent: "on: push" }] },
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it("rejects blank refinement feedback with 400 and starts no run", async () => {
+    const { call, solutionId, db } = await setup();
+    for (const feedback of ["", "   \n\t"]) {
+      const res = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback, refinementInstructions: feedback } });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+    }
+    expect(await db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);
+  });
+
+  it("starts a refine run carrying all feedback so far and the manual edits, without a quota charge", async () => {
+    const { call, solutionId, db, deps } = await setup();
+    await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "// edited\n" + PROPOSED, reason: "explain" }] },
+    });
+    const first = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test", refinementInstructions: "Add a test" } });
+    expect(first.status).toBe(202);
+    const a = (await first.json()) as { refinementCount: number; runId: string };
+    expect(a.refinementCount).toBe(1);
+    expect((await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "again" } })).status).toBe(409);
+
+    await db.updateTable("solve_runs").set({ status: "completed" }).where("id", "=", a.runId).execute();
+    const second = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Name the helper pageStart" } });
+    const b = (await second.json()) as { refinementCount: number; runId: string };
+    expect(b.refinementCount).toBe(2);
+    const run = await db.selectFrom("solve_runs").selectAll().where("id", "=", b.runId).executeTakeFirstOrThrow();
+    expect(run).toMatchObject({ kind: "refine", solution_id: solutionId, model_id: "llama-3.3-70b-versatile", quota_state: "none", status: "queued" });
+    expect(run.input).toMatchObject({ feedback: ["Add a test", "Name the helper pageStart"], manualEdits: [{ filename: "src/paginate.ts", reason: "explain", revision: 2 }] });
+    expect(await deps.queues.solve.getJob(`run-${b.runId}`)).toBeTruthy();
+  });
+
+  it("records a rejection, marks solution and issue, and takes it off the pending list", async () => {
+    const { call, solutionId, issueId, db, me } = await setup();
+    const res = await call(`/${solutionId}/validate`, { method: "POST", body: { status: "rejected", comments: "Wrong file" } });
+    expect(res.status).toBe(200);
+    expect(await db.selectFrom("validation_decisions").select(["status", "comments", "user_id"]).execute()).toEqual([
+      { status: "rejected", comments: "Wrong file", user_id: me.user.id },
+    ]);
+    expect((await db.selectFrom("solutions").select("status").where("id", "=", solutionId).executeTakeFirstOrThrow()).status).toBe("rejected");
+    expect((await db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow()).status).toBe("open");
+    expect(((await (await call("/pending")).json()) as { solutions: unknown[] }).solutions).toEqual([]);
+    expect((await call(`/${solutionId}/validate`, { method: "POST", body: { status: "approved" } })).status).toBe(409);
+  });
+
+  it("deletes a solution: gone from the list and 404 afterwards", async () => {
+    const { call, solutionId } = await setup();
+    expect((await call(`/${solutionId}`, { method: "DELETE" })).status).toBe(200);
+    expect(((await (await call("/pending")).json()) as { solutions: unknown[] }).solutions).toEqual([]);
+    expect((await call(`/${solutionId}`)).status).toBe(404);
+    expect((await call(`/${solutionId}`, { method: "DELETE" })).status).toBe(404);
+  });
+
+  it("answers 401 without a session", async () => {
+    const { app } = await setup();
+    expect((await app.request("/api/validations/pending")).status).toBe(401);
+    expect((await app.request("/api/prs")).status).toBe(401);
+  });
+});
