@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import { ApiError, request } from "./errors";
+import { api } from "./client";
+import { ApiError, unwrap } from "./errors";
 import type { User } from "./types";
 
 /** The signed-in user, or null when the session cookie is missing or expired. */
@@ -8,7 +9,7 @@ export const meQuery = () =>
     queryKey: ["auth", "me"],
     queryFn: async (): Promise<User | null> => {
       try {
-        const { user } = await request<{ user: User }>("/auth/me");
+        const { user } = await unwrap(api.auth.me.$get());
         return user;
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) return null;
@@ -20,8 +21,4 @@ export const meQuery = () =>
   });
 
 export const configQuery = () =>
-  queryOptions({
-    queryKey: ["config"],
-    queryFn: () => request<{ sandbox: string[] }>("/config"),
-    staleTime: Infinity,
-  });
+  queryOptions({ queryKey: ["config"], queryFn: () => unwrap(api.config.$get()), staleTime: Infinity });

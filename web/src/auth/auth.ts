@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { meQuery } from "../api/auth.queries";
-import { request } from "../api/errors";
+import { api } from "../api/client";
+import { unwrap } from "../api/errors";
 
 export function useAuth() {
   const q = useQuery(meQuery());
@@ -14,7 +15,7 @@ export function useLogout() {
   const navigate = useNavigate();
   return async () => {
     try {
-      await request("/auth/logout", { method: "POST" });
+      await unwrap(api.auth.logout.$post());
     } catch (err) {
       console.error("Logout request failed", err);
     }

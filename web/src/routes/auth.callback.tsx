@@ -3,8 +3,8 @@ import { createFileRoute, useNavigate } from "@tanstack/react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { meQuery } from "../api/auth.queries";
-import { errorMessage, request } from "../api/errors";
-import type { User } from "../api/types";
+import { errorMessage, unwrap } from "../api/errors";
+import { api } from "../api/client";
 import { Spinner } from "../ui/ui";
 import { PENDING_ISSUE_KEY } from "../features/landing/pending-issue";
 
@@ -28,7 +28,7 @@ function AuthCallback() {
       void navigate({ to: "/", replace: true });
       return;
     }
-    request<{ user: User }>("/auth/session", { method: "POST", json: { token } })
+    unwrap(api.auth.session.$post({ json: { token } }))
       .then(({ user }) => {
         qc.setQueryData(meQuery().queryKey, user);
         const pending = localStorage.getItem(PENDING_ISSUE_KEY);

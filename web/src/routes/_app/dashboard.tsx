@@ -1,4 +1,4 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "../../features/placeholder/Placeholder";
+import { DashboardPage } from "../../features/dashboard/DashboardPage";
 
-export const Route = createFileRoute("/_app/dashboard")({ component: () => <Placeholder title="Dashboard" /> });
+export const Route = createFileRoute("/_app/dashboard")({ component: DashboardPage });

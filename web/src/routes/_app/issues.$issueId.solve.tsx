@@ -1,4 +1,13 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "../../features/placeholder/Placeholder";
+import { SolvePage } from "../../features/solve/SolvePage";
 
-export const Route = createFileRoute("/_app/issues/$issueId/solve")({ component: () => <Placeholder title="Solve Issue with AI" /> });
+export const Route = createFileRoute("/_app/issues/$issueId/solve")({
+  validateSearch: (s: Record<string, unknown>): { run?: string } => (typeof s.run === "string" && s.run ? { run: s.run } : {}),
+  component: SolveRoute,
+});
+
+function SolveRoute() {
+  const { issueId } = Route.useParams();
+  const { run } = Route.useSearch();
+  return <SolvePage key={issueId} issueId={issueId} runId={run} />;
+}

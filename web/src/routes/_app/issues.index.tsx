@@ -1,4 +1,4 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "../../features/placeholder/Placeholder";
+import { IssuesPage } from "../../features/issues/IssuesPage";
 
-export const Route = createFileRoute("/_app/issues/")({ component: () => <Placeholder title="Issues" /> });
+export const Route = createFileRoute("/_app/issues/")({ component: IssuesPage });

@@ -1,4 +1,20 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "../../features/placeholder/Placeholder";
+import { RepositoriesPage } from "../../features/repositories/RepositoriesPage";
 
-export const Route = createFileRoute("/_app/repositories")({ component: () => <Placeholder title="Repositories" /> });
+interface Search {
+  authorized?: boolean;
+  error?: string;
+}
+
+export const Route = createFileRoute("/_app/repositories")({
+  validateSearch: (s: Record<string, unknown>): Search => ({
+    authorized: s.authorized === true || s.authorized === "true" ? true : undefined,
+    error: typeof s.error === "string" ? s.error : undefined,
+  }),
+  component: RepositoriesRoute,
+});
+
+function RepositoriesRoute() {
+  const { authorized, error } = Route.useSearch();
+  return <RepositoriesPage authorized={authorized} error={error} />;
+}

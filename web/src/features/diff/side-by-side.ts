@@ -1,0 +1,46 @@
+import { diffLines } from "diff";
+
+export interface Row {
+  left: { n: number; text: string; removed: boolean } | null;
+  right: { n: number; text: string; added: boolean } | null;
+}
+
+function lines(s: string): string[] {
+  const out = s.split("\n");
+  if (out.at(-1) === "") out.pop();
+  return out;
+}
+
+/** Pairs removed and added lines so a change reads across, unchanged lines on both sides. */
+export function sideBySide(oldText: string, newText: string): { rows: Row[]; added: number; removed: number } {
+  const rows: Row[] = [];
+  let l = 1;
+  let r = 1;
+  let added = 0;
+  let removed = 0;
+  let pendingRemoved: string[] = [];
+  const flush = (addedLines: string[]) => {
+    const n = Math.max(pendingRemoved.length, addedLines.length);
+    for (let i = 0; i < n; i++) {
+      const a = pendingRemoved[i];
+      const b = addedLines[i];
+      rows.push({ left: a === undefined ? null : { n: l++, text: a, removed: true }, right: b === undefined ? null : { n: r++, text: b, added: true } });
+    }
+    pendingRemoved = [];
+  };
+  for (const part of diffLines(oldText, newText)) {
+    const ls = lines(part.value);
+    if (part.removed) {
+      removed += ls.length;
+      pendingRemoved.push(...ls);
+    } else if (part.added) {
+      added += ls.length;
+      flush(ls);
+    } else {
+      flush([]);
+      for (const t of ls) rows.push({ left: { n: l++, text: t, removed: false }, right: { n: r++, text: t, added: false } });
+    }
+  }
+  flush([]);
+  return { rows, added, removed };
+}

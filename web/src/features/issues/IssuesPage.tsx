@@ -1,0 +1,100 @@
+import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { ExternalLink, RefreshCw, Sparkles } from "lucide-react";
+import { issuesQuery } from "../../api/issues.queries";
+import { errorMessage } from "../../api/errors";
+import type { Issue } from "../../api/types";
+import { Badge, Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
+import { Tabs } from "../../ui/Tabs";
+import { ISSUE_TONE, STATUS_LABEL } from "./issue-status";
+import { isClosedTab } from "@fixloop/db/domain";
+
+type Tab = "open" | "closed" | "all";
+const EMPTY: Record<Tab, string> = { open: "No open issues", closed: "No closed issues", all: "No issues found" };
+
+export function IssuesPage() {
+  const issues = useQuery(issuesQuery());
+  const [tab, setTab] = useState<Tab>("open");
+  const all = issues.data?.issues ?? [];
+  const open = all.filter((i) => !isClosedTab(i.status));
+  const closed = all.filter((i) => isClosedTab(i.status));
+  const shown = tab === "open" ? open : tab === "closed" ? closed : all;
+  return (
+    <>
+      <PageHeader title="Issues">
+        <Button variant="secondary" onClick={() => void issues.refetch()} busy={issues.isFetching}>
+          <RefreshCw className="size-4" aria-hidden /> Refresh
+        </Button>
+      </PageHeader>
+      <Tabs
+        idBase="issues"
+        label="Issue status"
+        value={tab}
+        onChange={setTab}
+        tabs={[
+          { id: "open", label: "Open", count: open.length },
+          { id: "closed", label: "Closed", count: closed.length },
+          { id: "all", label: "All", count: all.length },
+        ]}
+      />
+      <div id="issues-panel" role="tabpanel" aria-labelledby={`issues-tab-${tab}`}>
+        {issues.isPending && <Spinner label="Loading issues..." />}
+        {issues.isError && <EmptyState title="Failed to load issues">{errorMessage(issues.error, "")}</EmptyState>}
+        {issues.data && shown.length === 0 && <EmptyState title={EMPTY[tab]} />}
+        <ul className="space-y-3">
+          {shown.map((i) => (
+            <li key={i._id}>
+              <IssueCard issue={i} />
+            </li>
+          ))}
+        </ul>
+      </div>
+    </>
+  );
+}
+
+function IssueCard({ issue }: { issue: Issue }) {
+  return (
+    <Card>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h2 className="font-semibold">{issue.title}</h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            #{issue.issueNumber} · {issue.repoFullName}
+          </p>
+        </div>
+        <Badge tone={ISSUE_TONE[issue.status]}>{STATUS_LABEL[issue.status]}</Badge>
+      </div>
+      {issue.labels.length > 0 && (
+        <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
+          {issue.labels.map((l) => (
+            <li key={l}>
+              <Badge tone="gray">{l}</Badge>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="mt-3 flex flex-wrap gap-2">
+        {issue.status !== "closed" && (
+          <Link to="/issues/$issueId/solve" params={{ issueId: issue._id }} className={buttonClass("primary")} aria-label={`Solve with AI: ${issue.title}`}>
+            <Sparkles className="size-4" aria-hidden /> Solve with AI
+          </Link>
+        )}
+        {issue.status === "solved" && (
+          <Link to="/validations" className={buttonClass("secondary")}>
+            View Solution
+          </Link>
+        )}
+        {issue.status === "pr_created" && (
+          <Link to="/pull-requests" className={buttonClass("secondary")}>
+            View PR
+          </Link>
+        )}
+        <a href={issue.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("ghost")}>
+          <ExternalLink className="size-4" aria-hidden /> View on GitHub
+        </a>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,117 @@
+import { useEffect, useRef, useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { Download, ExternalLink, Lock, RefreshCw } from "lucide-react";
+import { toast } from "sonner";
+import { errorMessage, request } from "../../api/errors";
+import { repositoriesQuery } from "../../api/repositories.queries";
+import { issuesQuery } from "../../api/issues.queries";
+import type { Repository } from "../../api/types";
+import { Badge, Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
+
+export function RepositoriesPage({ authorized, error }: { authorized?: boolean; error?: string }) {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const repos = useQuery(repositoriesQuery());
+  const handled = useRef(false);
+  const [includePrivate, setIncludePrivate] = useState(false);
+
+  useEffect(() => {
+    if (handled.current || (!authorized && !error)) return;
+    handled.current = true;
+    if (authorized) {
+      toast.success("Repository access authorized successfully!");
+      void qc.invalidateQueries({ queryKey: repositoriesQuery().queryKey });
+    } else toast.error("Failed to authorize repository access");
+    void navigate({ to: "/repositories", search: {}, replace: true });
+  }, [authorized, error, qc, navigate]);
+
+  const authorizeHref = `/api/auth/github/repos?private=${includePrivate}`;
+  return (
+    <>
+      <PageHeader title="Repositories">
+        <Button variant="secondary" onClick={() => void repos.refetch()} busy={repos.isFetching}>
+          <RefreshCw className="size-4" aria-hidden /> Refresh
+        </Button>
+      </PageHeader>
+      {repos.data?.requiresAuthorization && (
+        <Card className="mb-6 border-violet-300 dark:border-violet-800">
+          <h2 className="font-semibold">Authorize repository access</h2>
+          <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+            Fixloop needs read and write access to create branches and pull requests. You choose which repositories on GitHub.
+          </p>
+          <label className="mt-3 flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={includePrivate} onChange={(e) => setIncludePrivate(e.target.checked)} />
+            Include private repositories
+          </label>
+          <a href={authorizeHref} className={`${buttonClass("primary")} mt-3`}>
+            Authorize repository access
+          </a>
+        </Card>
+      )}
+      {repos.isPending && <Spinner label="Loading repositories..." />}
+      {repos.isError && <EmptyState title="Failed to load repositories">{errorMessage(repos.error, "")}</EmptyState>}
+      {repos.data && repos.data.repositories.length === 0 && <EmptyState title="No repositories found" />}
+      <ul className="grid gap-3 md:grid-cols-2">
+        {repos.data?.repositories.map((r) => (
+          <li key={r._id}>
+            <RepositoryCard repo={r} />
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function RepositoryCard({ repo }: { repo: Repository }) {
+  const qc = useQueryClient();
+  const [owner = "", name = ""] = repo.fullName.split("/");
+  const path = `/github/repositories/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+  const sync = useMutation({
+    mutationFn: () => request(`${path}/sync`, { method: "POST" }),
+    onSuccess: () => {
+      toast.success("Repository synced successfully");
+      void qc.invalidateQueries({ queryKey: repositoriesQuery().queryKey });
+    },
+    onError: () => toast.error("Failed to sync repository"),
+  });
+  const fetchIssues = useMutation({
+    mutationFn: () => request<{ count: number } | { jobId: string }>(`${path}/issues`),
+    onSuccess: (body) => {
+      if ("count" in body) toast.success(`Fetched ${body.count} issues`);
+      else toast.info("Fetching issues in the background; they will appear in Issues shortly.");
+      void qc.invalidateQueries({ queryKey: issuesQuery().queryKey });
+    },
+    onError: () => toast.error("Failed to fetch issues"),
+  });
+  return (
+    <Card className="h-full">
+      <div className="flex items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h2 className="truncate font-semibold">{repo.name}</h2>
+          <p className="truncate text-sm text-slate-600 dark:text-slate-400">{repo.fullName}</p>
+        </div>
+        <div className="flex shrink-0 gap-1">
+          {repo.isPrivate && (
+            <Badge tone="gray">
+              <Lock className="mr-1 size-3" aria-hidden /> Private
+            </Badge>
+          )}
+          {repo.language && <Badge tone="blue">{repo.language}</Badge>}
+        </div>
+      </div>
+      {repo.description && <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{repo.description}</p>}
+      <div className="mt-3 flex flex-wrap gap-2">
+        <Button variant="secondary" onClick={() => sync.mutate()} busy={sync.isPending} aria-label={`Sync ${repo.fullName}`}>
+          <RefreshCw className="size-4" aria-hidden /> Sync
+        </Button>
+        <Button onClick={() => fetchIssues.mutate()} busy={fetchIssues.isPending} aria-label={`Fetch issues of ${repo.fullName}`}>
+          <Download className="size-4" aria-hidden /> Fetch Issues
+        </Button>
+        <a href={repo.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("ghost")} aria-label={`Open ${repo.fullName} on GitHub`}>
+          <ExternalLink className="size-4" aria-hidden /> GitHub
+        </a>
+      </div>
+    </Card>
+  );
+}

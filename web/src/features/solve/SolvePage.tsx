@@ -1,0 +1,119 @@
+import { useEffect, useRef, useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { Sparkles, Square } from "lucide-react";
+import { toast } from "sonner";
+import { issueQuery, issuesQuery } from "../../api/issues.queries";
+import { modelsQuery } from "../../api/models.queries";
+import { runQuery } from "../../api/runs.queries";
+import { ApiError, errorMessage, request } from "../../api/errors";
+import type { Run } from "../../api/types";
+import { getDefaultModel } from "../../shell/preferences";
+import { Badge, Button, Card, EmptyState, Spinner } from "../../ui/ui";
+import { ModelPicker, initialModel } from "./ModelPicker";
+import { useLiveRun } from "./run-events";
+import { SolutionResult } from "./SolutionResult";
+import { StepsPanel } from "./StepsPanel";
+import { UpgradePrompt, upgradeReasonFor, type UpgradeReason } from "./UpgradePrompt";
+
+export function SolvePage({ issueId, runId }: { issueId: string; runId?: string }) {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const issue = useQuery(issueQuery(issueId));
+  const models = useQuery(modelsQuery());
+  const [model, setModel] = useState("");
+  const [upgrade, setUpgrade] = useState<UpgradeReason | null>(null);
+  const watchedLive = useRef(false);
+
+  useEffect(() => {
+    if (!model && models.data) setModel(initialModel(models.data.allModels, getDefaultModel()));
+  }, [models.data, model]);
+
+  const setRun = (id: string | undefined) => void navigate({ to: "/issues/$issueId/solve", params: { issueId }, search: id ? { run: id } : {}, replace: true });
+
+  const run = useLiveRun(runId, (r: Run) => {
+    void qc.invalidateQueries({ queryKey: issuesQuery().queryKey });
+    if (r.status === "completed" && watchedLive.current) {
+      const start = r.createdAt ?? r.steps[0]?.startedAt;
+      const secs = start ? Math.round((Date.now() - Date.parse(start)) / 1000) : 0;
+      toast.success(`Solution generated successfully! (${secs}s)`);
+    }
+    if (r.status === "failed") toast.error(r.error?.message ?? "Failed to generate solution");
+  });
+  if (run.data && !watchedLive.current && run.data.status !== "completed") watchedLive.current = true;
+
+  const generate = useMutation({
+    mutationFn: () => request<{ runId: string }>("/ai/generate-solution", { method: "POST", json: { issueId, modelId: model } }),
+    onSuccess: ({ runId: id }) => {
+      watchedLive.current = true;
+      setRun(id);
+    },
+    onError: (err) => {
+      const reason = err instanceof ApiError ? upgradeReasonFor(err.message) : null;
+      if (reason) setUpgrade(reason);
+      else toast.error(errorMessage(err, "Failed to generate solution"));
+    },
+  });
+  const cancel = useMutation({
+    mutationFn: (id: string) => request(`/runs/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
+    onSuccess: (_d, id) => void qc.invalidateQueries({ queryKey: runQuery(id).queryKey }),
+    onError: (err) => toast.error(errorMessage(err, "Failed to cancel")),
+  });
+
+  if (issue.isPending) return <Spinner label="Loading issue..." />;
+  if (issue.isError) return <EmptyState title="Issue not found">{errorMessage(issue.error, "")}</EmptyState>;
+  const i = issue.data.issue;
+  const r = run.data;
+  const active = !!r && (r.status === "queued" || r.status === "running");
+  const onGenerate = () => {
+    const m = models.data?.allModels.find((x) => x.id === model);
+    if (m && !m.allowed) return setUpgrade("model_access");
+    generate.mutate();
+  };
+
+  return (
+    <div className="space-y-4">
+      <Card>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          #{i.issueNumber} · {i.repoFullName}
+        </p>
+        <h1 className="mt-1 text-2xl font-semibold">{i.title}</h1>
+        {i.labels.length > 0 && (
+          <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
+            {i.labels.map((l) => (
+              <li key={l}>
+                <Badge tone="gray">{l}</Badge>
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="mt-3 max-h-64 overflow-auto whitespace-pre-wrap text-sm text-slate-800 dark:text-slate-200">{i.body?.trim() || "No description provided"}</p>
+      </Card>
+      {(!r || r.status === "failed" || r.status === "cancelled") && (
+        <Card>
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+            <ModelPicker models={models.data?.allModels ?? []} value={model} onChange={setModel} disabled={generate.isPending} />
+            <Button onClick={onGenerate} busy={generate.isPending} disabled={!model}>
+              <Sparkles className="size-4" aria-hidden /> Generate Solution
+            </Button>
+          </div>
+          {r?.status === "failed" && (
+            <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
+              The last run failed: {r.error?.message ?? "Failed to generate solution"}
+            </p>
+          )}
+          {r?.status === "cancelled" && <p className="mt-3 text-sm">The last run was cancelled.</p>}
+        </Card>
+      )}
+      {runId && run.isPending && <Spinner label="Connecting to the run..." />}
+      {r && r.status !== "completed" && <StepsPanel run={r} />}
+      {active && (
+        <Button variant="secondary" onClick={() => cancel.mutate(r._id ?? runId ?? "")} busy={cancel.isPending}>
+          <Square className="size-4" aria-hidden /> Cancel
+        </Button>
+      )}
+      {r?.status === "completed" && r.solutionId && <SolutionResult solutionId={r.solutionId} onReset={() => setRun(undefined)} />}
+      <UpgradePrompt reason={upgrade} onClose={() => setUpgrade(null)} />
+    </div>
+  );
+}
