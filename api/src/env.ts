@@ -23,6 +23,16 @@ export const ApiEnv = z.object({
   GITHUB_WEB_URL: z.string().url().default("https://github.com"),
   GITHUB_API_URL: z.string().url().default("https://api.github.com"),
   ADMIN_GITHUB_LOGINS: list,
+  /** Model providers (same keys as the worker's): the model list and plan checks read them; a provider without a key is not listed. */
+  GROQ_API_KEY: z.string().default(""),
+  GROQ_BASE_URL: z.string().optional(),
+  OPENAI_API_KEY: z.string().default(""),
+  OPENAI_BASE_URL: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().default(""),
+  ANTHROPIC_BASE_URL: z.string().optional(),
+  OPENAI_COMPATIBLE_BASE_URL: z.string().default(""),
+  OPENAI_COMPATIBLE_API_KEY: z.string().default(""),
+  OPENAI_COMPATIBLE_MODELS: z.string().default(""),
   /** Stand-ins in use (set by the launcher); shown as a badge in the UI. */
   SANDBOX_SERVICES: list,
   WEB_DIST_DIR: z.string().optional(),

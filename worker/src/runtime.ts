@@ -2,6 +2,8 @@ import { UnrecoverableError, Worker, type Job } from "bullmq";
 import { JOB_SCHEMAS, QUEUES, redisConnection, type QueueName } from "./contract";
 import type { WorkerContext } from "./context";
 import { PROCESSORS } from "./processors";
+import { startCancelSubscriber } from "./pipeline/cancel.subscriber";
+import { startSweeper } from "./pipeline/sweeper";
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -36,9 +38,16 @@ export function startWorkers(ctx: WorkerContext, opts: { queues?: QueueName[]; c
     worker.on("error", (err) => ctx.logger.error({ queue: name, err: err.message }, "worker error"));
     return worker;
   });
+  // Solve runs: cancel requests from any API process, and the sweeper for runs no job holds.
+  const solveWorker = workers.find((w) => w.name === QUEUES.solve);
+  const cancelSub = solveWorker ? startCancelSubscriber(ctx.redis, ctx.queues.prefix, solveWorker, ctx.logger) : null;
+  cancelSub?.catch((err: Error) => ctx.logger.error({ err: err.message }, "cancel subscriber failed to start"));
+  const sweeper = solveWorker ? startSweeper(ctx, ctx.env.SWEEP_INTERVAL_SECONDS) : null;
   return {
     workers,
     async close() {
+      sweeper?.stop();
+      await (await cancelSub?.catch(() => null))?.close();
       await Promise.all(workers.map((w) => w.close()));
     },
   };

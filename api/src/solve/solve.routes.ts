@@ -1,4 +1,73 @@
 import { Hono } from "hono";
+import { z } from "zod";
+import { domain } from "@fixloop/db";
+import { currentUsagePeriod } from "@fixloop/db/repositories/usage.repository";
+import { runCancelChannel } from "@fixloop/worker/contract";
+import { DEFAULT_MODEL_ID, listModels, modelsConfigFromEnv } from "@fixloop/worker/models/index";
 import type { AppEnv } from "../deps";
+import { requireUser } from "../auth/auth.middleware";
+import { validate } from "../http/validate";
+import { presentSolution } from "../validations/validations.present";
+import { findOwnedRun, presentRun, runSteps } from "./runs.repository";
+import { streamRunEvents } from "./runs.sse";
+import { solveErrors } from "./solve.errors";
+import { startRun } from "./solve.service";
+import { cancelRun } from "./solve.cancel";
+import { waitForRunEnd } from "./solve.wait";
 
-export const solveRoutes = new Hono<AppEnv>();
+export const GenerateSolutionBody = z.object({ issueId: z.string().min(1).max(100), modelId: z.string().min(1).max(200).default(DEFAULT_MODEL_ID) });
+export type GenerateSolutionBody = z.infer<typeof GenerateSolutionBody>;
+export const GenerateSolutionQuery = z.object({ wait: z.enum(["true", "false", "1", "0"]).optional() });
+const RunParam = z.object({ id: z.string().min(1).max(100) });
+
+/** Longest a `?wait=true` request follows its run before answering 202 with the run id. */
+const WAIT_LIMIT_MS = 10 * 60_000;
+
+export const solveRoutes = new Hono<AppEnv>()
+  .get("/ai/models", requireUser, async (c) => {
+    const { db, env } = c.var.deps;
+    const { plan } = await currentUsagePeriod(db, c.var.user.id);
+    const sandbox = env.SANDBOX_SERVICES.includes("models");
+    const allModels = listModels(modelsConfigFromEnv(env)).map((m) => ({
+      id: m.id,
+      name: m.name,
+      description: m.description,
+      provider: m.provider,
+      allowed: domain.planAllowsProvider(plan, m.provider),
+      sandbox,
+      isDefault: m.id === DEFAULT_MODEL_ID,
+    }));
+    return c.json({ allModels, defaultModelId: DEFAULT_MODEL_ID, plan });
+  })
+  .post("/ai/generate-solution", requireUser, validate("query", GenerateSolutionQuery), validate("json", GenerateSolutionBody), async (c) => {
+    const deps = c.var.deps;
+    const user = c.var.user;
+    const { runId } = await startRun(deps, user.id, c.req.valid("json"));
+    const wait = c.req.valid("query").wait;
+    if (wait !== "true" && wait !== "1") return c.json({ runId }, 202);
+    const run = await waitForRunEnd(deps.db, deps.redis, deps.queues.prefix, runId, WAIT_LIMIT_MS);
+    if (run.status === "failed") throw solveErrors.runFailed(run.error_code ?? "run.failed", run.error_message ?? "The run failed");
+    if (run.status === "cancelled") throw solveErrors.runCancelled();
+    if (run.status !== "completed" || !run.solution_id) return c.json({ runId }, 202);
+    const solution = await deps.db.selectFrom("solutions").selectAll().where("id", "=", run.solution_id).executeTakeFirstOrThrow();
+    const issue = await deps.db.selectFrom("issues").selectAll().where("id", "=", solution.issue_id).executeTakeFirstOrThrow();
+    return c.json({ runId, solution: presentSolution({ solution, issue }) }, 200);
+  })
+  .get("/runs/:id", requireUser, validate("param", RunParam), async (c) => {
+    const { db } = c.var.deps;
+    const run = await findOwnedRun(db, c.var.user.id, c.req.valid("param").id);
+    if (!run) throw solveErrors.runNotFound();
+    return c.json({ run: presentRun(run, await runSteps(db, run.id)) });
+  })
+  .get("/runs/:id/events", requireUser, validate("param", RunParam), async (c) => {
+    const run = await findOwnedRun(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
+    if (!run) throw solveErrors.runNotFound();
+    return streamRunEvents(c, run.id);
+  })
+  .post("/runs/:id/cancel", requireUser, validate("param", RunParam), async (c) => {
+    const deps = c.var.deps;
+    const run = await findOwnedRun(deps.db, c.var.user.id, c.req.valid("param").id);
+    if (!run) throw solveErrors.runNotFound();
+    const status = await cancelRun(deps, run, runCancelChannel(deps.queues.prefix));
+    return c.json({ runId: run.id, status });
+  });

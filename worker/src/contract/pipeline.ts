@@ -45,3 +45,8 @@ export function runEventsKey(prefix: string, runId: string): string {
   return `${prefix}:run-events:${runId}`;
 }
 export const RUN_EVENTS_TTL_SECONDS = 24 * 60 * 60;
+
+/** Pub/sub channel on which any API process asks the worker holding a run's job to cancel it (message: runId). */
+export function runCancelChannel(prefix: string): string {
+  return `${prefix}:run-cancel`;
+}

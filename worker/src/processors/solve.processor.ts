@@ -1,6 +1,11 @@
-import { UnrecoverableError, type Job } from "bullmq";
+import type { Job } from "bullmq";
+import { SolveJob } from "../contract";
 import type { WorkerContext } from "../context";
+import { processRun } from "../pipeline/run.processor";
 
-export async function processSolve(job: Job, _ctx: WorkerContext, _signal: AbortSignal): Promise<unknown> {
-  throw new UnrecoverableError(`${job.queueName} jobs are not handled yet`);
+/** One job per solve or refine run; everything else is read from Postgres. */
+export async function processSolve(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<unknown> {
+  const { runId } = SolveJob.parse(job.data);
+  const maxAttempts = job.opts.attempts ?? 1;
+  return processRun(runId, ctx, signal, { finalAttempt: job.attemptsMade + 1 >= maxAttempts });
 }

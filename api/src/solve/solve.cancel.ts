@@ -1,0 +1,37 @@
+import type { SolveRun } from "@fixloop/db";
+import { releaseRunQuota } from "@fixloop/db/repositories/usage.repository";
+import { jobIds } from "@fixloop/worker/contract";
+import { openRunEventLog } from "@fixloop/worker/pipeline/run.events";
+import type { AppDeps } from "../deps";
+import { solveErrors } from "./solve.errors";
+
+/**
+ * Cancels a run. A queued run is ended here; a running one is flagged in Postgres and announced
+ * on the cancel channel so the worker holding its job aborts it (down to the model call).
+ */
+export async function cancelRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, run: SolveRun, channel: string): Promise<"cancelled" | "cancelling"> {
+  const { db, redis, queues } = deps;
+  const flagged = await db
+    .updateTable("solve_runs")
+    .set({ cancel_requested_at: new Date() })
+    .where("id", "=", run.id)
+    .where("status", "in", ["queued", "running"])
+    .returning("status")
+    .executeTakeFirst();
+  if (!flagged) throw solveErrors.runFinished(run.status);
+  const ended = await db
+    .updateTable("solve_runs")
+    .set({ status: "cancelled", error_code: "run.cancelled", error_message: "The run was cancelled", finished_at: new Date() })
+    .where("id", "=", run.id)
+    .where("status", "=", "queued")
+    .executeTakeFirst();
+  if (Number(ended.numUpdatedRows) === 1) {
+    await queues.solve.remove(jobIds.solve(run.id)).catch(() => 0);
+    await releaseRunQuota(db, run.id);
+    const log = await openRunEventLog(redis, queues.prefix, run.id);
+    await log.emit({ type: "cancelled", at: new Date().toISOString() });
+    return "cancelled";
+  }
+  await redis.publish(channel, run.id);
+  return "cancelling";
+}

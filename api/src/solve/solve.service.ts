@@ -1,0 +1,72 @@
+import { domain, type Db } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db/repositories/usage.repository";
+import { jobIds, type Queues } from "@fixloop/worker/contract";
+import { findModel, modelsConfigFromEnv } from "@fixloop/worker/models/index";
+import type { ApiEnv } from "../env";
+import { isUuid } from "./runs.repository";
+import { solveErrors } from "./solve.errors";
+
+const ACTIVE = ["queued", "running"] as const;
+
+export interface StartRunDeps {
+  db: Db;
+  queues: Queues;
+  env: ApiEnv;
+}
+
+async function activeRunId(db: Db, issueId: string): Promise<string | undefined> {
+  const r = await db.selectFrom("solve_runs").select("id").where("issue_id", "=", issueId).where("status", "in", ACTIVE).executeTakeFirst();
+  return r?.id;
+}
+
+/**
+ * Checks, in order: the issue is the caller's, it is not closed, the model is known, the plan
+ * allows it, the quota has room. Then creates the run with its quota reservation in one
+ * transaction and enqueues its job. An issue with an active run answers that run instead
+ * (the partial unique index settles races).
+ */
+export async function startRun(deps: StartRunDeps, userId: string, input: { issueId: string; modelId: string }): Promise<{ runId: string; existing: boolean }> {
+  const { db } = deps;
+  const issue = isUuid(input.issueId)
+    ? await db.selectFrom("issues").select(["id", "status", "state"]).where("id", "=", input.issueId).where("user_id", "=", userId).executeTakeFirst()
+    : undefined;
+  if (!issue) throw solveErrors.issueNotFound();
+  if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
+  const model = findModel(modelsConfigFromEnv(deps.env), input.modelId);
+  if (!model) throw solveErrors.unknownModel(input.modelId);
+  const period = await currentUsagePeriod(db, userId);
+  if (!domain.planAllowsProvider(period.plan, model.provider)) throw solveErrors.premiumRequired();
+
+  // A repeated request for an issue already being solved costs nothing and answers the same run.
+  const active = await activeRunId(db, issue.id);
+  if (active) return { runId: active, existing: true };
+
+  let runId: string;
+  try {
+    runId = await db.transaction().execute(async (trx) => {
+      const reserved = await reserveQuota(trx, userId, period.plan, { periodStart: period.periodStart });
+      if (!reserved) throw solveErrors.usageLimit();
+      const run = await trx
+        .insertInto("solve_runs")
+        .values({ user_id: userId, issue_id: issue.id, model_id: model.id, kind: "solve", quota_state: "reserved", quota_period_start: reserved.periodStart })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return run.id;
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === "23505") {
+      const winner = await activeRunId(db, issue.id);
+      if (winner) return { runId: winner, existing: true };
+    }
+    throw err;
+  }
+  try {
+    await deps.queues.solve.add("solve", { runId }, { jobId: jobIds.solve(runId) });
+  } catch (err) {
+    // Without a job the run would wait for the sweeper; fail it now and give the quota back.
+    await db.updateTable("solve_runs").set({ status: "failed", error_code: "queue.unavailable", error_message: "The job queue is unavailable", finished_at: new Date() }).where("id", "=", runId).execute();
+    await releaseRunQuota(db, runId);
+    throw err;
+  }
+  return { runId, existing: false };
+}

@@ -1,0 +1,30 @@
+import type { Redis } from "ioredis";
+import type { Db, SolveRun } from "@fixloop/db";
+import { runEventsKey } from "@fixloop/worker/contract";
+import { parseEntry } from "@fixloop/worker/pipeline/run.events";
+
+const TERMINAL = ["completed", "failed", "cancelled"];
+
+/** Waits (following the run's event stream) until the run ends or the timeout passes; returns the run as stored. */
+export async function waitForRunEnd(db: Db, redis: Redis, prefix: string, runId: string, timeoutMs: number): Promise<SolveRun> {
+  const load = () => db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
+  const reader = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+  reader.on("error", () => {});
+  const deadline = Date.now() + timeoutMs;
+  let last = "0";
+  try {
+    for (;;) {
+      const run = await load();
+      if (TERMINAL.includes(run.status) || Date.now() >= deadline) return run;
+      const block = Math.max(1, Math.min(5_000, deadline - Date.now()));
+      const res = await reader.xread("COUNT", 100, "BLOCK", block, "STREAMS", runEventsKey(prefix, runId), last);
+      for (const [id, fields] of res?.[0]?.[1] ?? []) {
+        last = id;
+        const ev = parseEntry(fields);
+        if (ev && ev.type !== "step") return load();
+      }
+    }
+  } finally {
+    reader.disconnect();
+  }
+}

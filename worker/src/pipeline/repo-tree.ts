@@ -1,0 +1,78 @@
+import type { Redis } from "ioredis";
+import type { GithubClient } from "../github/github.client";
+
+export interface TreeFile {
+  path: string;
+  sha: string;
+  size: number;
+}
+
+export interface RepoSnapshot {
+  owner: string;
+  repo: string;
+  defaultBranch: string;
+  commitSha: string;
+  treeSha: string;
+  truncated: boolean;
+  files: TreeFile[];
+}
+
+const TREE_TTL_SECONDS = 24 * 3600;
+const BLOB_TTL_SECONDS = 6 * 3600;
+/** Blobs above this size are neither cached nor read: they are rarely the code that needs fixing. */
+export const MAX_BLOB_BYTES = 512 * 1024;
+const MAX_SUBTREE_CALLS = 400;
+
+/** The default branch head and its full file list (git trees API, recursive; per-directory walk when truncated). */
+export async function fetchRepoSnapshot(gh: GithubClient, redis: Redis, prefix: string, owner: string, repo: string, signal: AbortSignal): Promise<RepoSnapshot & { cached: boolean }> {
+  const request = { signal };
+  const { data: info } = await gh.rest.repos.get({ owner, repo, request });
+  const branch = info.default_branch;
+  const { data: ref } = await gh.rest.git.getRef({ owner, repo, ref: `heads/${branch}`, request });
+  const commitSha = ref.object.sha;
+  const { data: commit } = await gh.rest.git.getCommit({ owner, repo, commit_sha: commitSha, request });
+  const treeSha = commit.tree.sha;
+  const key = `${prefix}:tree:${owner.toLowerCase()}/${repo.toLowerCase()}:${treeSha}`;
+  const hit = await redis.get(key);
+  if (hit) return { ...(JSON.parse(hit) as RepoSnapshot), cached: true };
+
+  const { data: tree } = await gh.rest.git.getTree({ owner, repo, tree_sha: treeSha, recursive: "1", request });
+  let files: TreeFile[] = tree.tree.filter((e) => e.type === "blob" && e.path && e.sha).map((e) => ({ path: e.path ?? "", sha: e.sha ?? "", size: e.size ?? 0 }));
+  if (tree.truncated) files = await walkTree(gh, owner, repo, treeSha, signal);
+  const snapshot: RepoSnapshot = { owner, repo, defaultBranch: branch, commitSha, treeSha, truncated: tree.truncated, files };
+  await redis.set(key, JSON.stringify(snapshot), "EX", TREE_TTL_SECONDS);
+  return { ...snapshot, cached: false };
+}
+
+async function walkTree(gh: GithubClient, owner: string, repo: string, rootSha: string, signal: AbortSignal): Promise<TreeFile[]> {
+  const files: TreeFile[] = [];
+  const queue: { sha: string; dir: string }[] = [{ sha: rootSha, dir: "" }];
+  let calls = 0;
+  while (queue.length && calls < MAX_SUBTREE_CALLS) {
+    const next = queue.shift();
+    if (!next) break;
+    calls++;
+    const { data } = await gh.rest.git.getTree({ owner, repo, tree_sha: next.sha, request: { signal } });
+    for (const e of data.tree) {
+      if (!e.path || !e.sha) continue;
+      const p = next.dir ? `${next.dir}/${e.path}` : e.path;
+      if (e.type === "tree") queue.push({ sha: e.sha, dir: p });
+      else if (e.type === "blob") files.push({ path: p, sha: e.sha, size: e.size ?? 0 });
+    }
+  }
+  return files;
+}
+
+/** Reads a blob's text through the cache keyed by its SHA (content-addressed, so never stale). */
+export async function readBlob(gh: GithubClient, redis: Redis, prefix: string, owner: string, repo: string, sha: string, signal?: AbortSignal): Promise<string> {
+  const key = `${prefix}:blob:${sha}`;
+  const hit = await redis.get(key);
+  if (hit !== null) {
+    void redis.expire(key, BLOB_TTL_SECONDS);
+    return hit;
+  }
+  const { data } = await gh.rest.git.getBlob({ owner, repo, file_sha: sha, request: { signal } });
+  const text = Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8").toString("utf8");
+  if (text.length <= MAX_BLOB_BYTES) await redis.set(key, text, "EX", BLOB_TTL_SECONDS);
+  return text;
+}

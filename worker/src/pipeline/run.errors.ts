@@ -1,0 +1,36 @@
+import { UnrecoverableError } from "bullmq";
+import { STEP_LABELS, type StepId } from "../contract";
+import { GithubError, isRetryable, toGithubError } from "../github/github.errors";
+import { ModelError } from "../models";
+import { GenerationError } from "./steps/generating";
+
+export class RunCancelled extends Error {
+  constructor() {
+    super("The run was cancelled");
+    this.name = "RunCancelled";
+  }
+}
+
+export interface RunFailure {
+  code: string;
+  message: string;
+  /** Whether another job attempt may succeed (crashes, GitHub hiccups); model errors were already retried by the model client. */
+  retryable: boolean;
+}
+
+/** Turns whatever a step threw into the error the run ends with. */
+export function classifyFailure(err: unknown, step: StepId | null): RunFailure {
+  const where = step ? `${STEP_LABELS[step]}: ` : "";
+  if (err instanceof ModelError) {
+    return { code: err.code, message: `${where}${err.message}`, retryable: err.code === "model.cancelled" };
+  }
+  if (err instanceof GenerationError) return { code: err.code, message: `${where}${err.message}`, retryable: false };
+  if (err instanceof UnrecoverableError) return { code: "run.invalid", message: `${where}${err.message}`, retryable: false };
+  const status = (err as { status?: unknown })?.status;
+  if (err instanceof GithubError || typeof status === "number") {
+    const gh = toGithubError(err, "Repository");
+    return { code: gh.code, message: `${where}${gh.message}`, retryable: isRetryable(gh) };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: "run.step_failed", message: `${where}${message}`, retryable: true };
+}

@@ -1,0 +1,44 @@
+import type { Redis } from "ioredis";
+import { RUN_EVENTS_TTL_SECONDS, RunEvent, runEventsKey } from "../contract";
+
+/** A run's event stream: appends after the state is stored, and knows what it already holds. */
+export interface RunEventLog {
+  /** Appends the event unless an equal step/status (or any terminal) event is already there. */
+  emit(event: RunEvent): Promise<string | null>;
+}
+
+const keyOf = (e: RunEvent) => (e.type === "step" ? `step:${e.step}:${e.status}` : "terminal");
+
+/** Opens a run's log, reading what earlier attempts already appended so a retry never duplicates. */
+export async function openRunEventLog(redis: Redis, prefix: string, runId: string): Promise<RunEventLog> {
+  const key = runEventsKey(prefix, runId);
+  const seen = new Set<string>();
+  const entries = await redis.xrange(key, "-", "+");
+  for (const [, fields] of entries) {
+    const parsed = parseEntry(fields);
+    if (parsed) seen.add(keyOf(parsed));
+  }
+  return {
+    async emit(event) {
+      const k = keyOf(event);
+      if (seen.has(k) || seen.has("terminal")) return null;
+      seen.add(k);
+      const id = await redis.xadd(key, "*", "data", JSON.stringify(event));
+      await redis.expire(key, RUN_EVENTS_TTL_SECONDS);
+      return id;
+    },
+  };
+}
+
+/** Decodes one stream entry's field list (`data <json>`). */
+export function parseEntry(fields: string[]): RunEvent | null {
+  const i = fields.indexOf("data");
+  const raw = i >= 0 ? fields[i + 1] : undefined;
+  if (!raw) return null;
+  try {
+    const r = RunEvent.safeParse(JSON.parse(raw));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,130 @@
+import { UnrecoverableError } from "bullmq";
+import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
+import { releaseRunQuota } from "@fixloop/db/repositories/usage.repository";
+import { STEPS, type StepId } from "../contract";
+import type { WorkerContext } from "../context";
+import { openRunEventLog, type RunEventLog } from "./run.events";
+import { finalizeRun } from "./run.finalize";
+import { claimRun, endRun, loadRun, loadSteps, markStepFailed, markStepRunning, storeStepResult } from "./run.store";
+import { executeStep } from "./run.steps";
+import { classifyFailure, RunCancelled } from "./run.errors";
+import { copyOriginalSteps } from "./run.refine";
+
+export interface AttemptInfo {
+  /** True when BullMQ will not retry this job after a failure. */
+  finalAttempt: boolean;
+}
+
+const now = () => new Date().toISOString();
+
+/** Runs (or resumes) one solve/refine run: every stored step is skipped, each new result is stored, then announced. */
+export async function processRun(runId: string, ctx: WorkerContext, signal: AbortSignal, attempt: AttemptInfo): Promise<{ solutionId: string } | { status: string }> {
+  const log = await openRunEventLog(ctx.redis, ctx.queues.prefix, runId);
+  const existing = await loadRun(ctx.db, runId);
+  if (!existing) throw new UnrecoverableError(`Run ${runId} does not exist`);
+  if (existing.status !== "queued" && existing.status !== "running") {
+    await announceEnd(log, existing);
+    return { status: existing.status };
+  }
+  if (existing.cancel_requested_at) return cancel(ctx, log, existing, null);
+  const run = await claimRun(ctx.db, runId);
+  if (!run) return { status: "ended" };
+  const issue = await ctx.db.selectFrom("issues").selectAll().where("id", "=", run.issue_id).executeTakeFirst();
+  if (!issue) return fail(ctx, log, run, null, { code: "issue.not_found", message: "The issue was deleted" });
+  if (run.kind === "solve") {
+    await ctx.db.updateTable("issues").set({ status: "analyzing", updated_at: new Date() }).where("id", "=", issue.id).where("status", "!=", "closed").execute();
+  }
+  let baseline: FileChange[] | undefined;
+  if (run.kind === "refine") {
+    const reused = await copyOriginalSteps(ctx.db, run);
+    if (!reused.ok) return fail(ctx, log, run, null, { code: "refine.source_missing", message: reused.message });
+    baseline = reused.baseline;
+  }
+
+  const stored = await loadSteps(ctx.db, runId);
+  const outputs: Partial<Record<StepId, unknown>> = {};
+  let current: StepId | null = null;
+  try {
+    for (const step of STEPS) {
+      const prior = stored.get(step);
+      if (prior?.status === "completed" && prior.output !== null) {
+        outputs[step] = prior.output;
+        await log.emit({ type: "step", step, status: "completed", detail: prior.detail, at: (prior.finished_at ?? new Date()).toISOString() });
+        continue;
+      }
+      if (signal.aborted || (await cancelRequested(ctx, runId))) throw new RunCancelled();
+      current = step;
+      const startedAt = new Date();
+      await markStepRunning(ctx.db, runId, step);
+      await log.emit({ type: "step", step, status: "running", detail: { files: [], info: [], warnings: [] }, at: now() });
+      const retries: string[] = [];
+      const result = await executeStep(step, {
+        run,
+        issue,
+        outputs,
+        signal,
+        baseline,
+        onModelRetry: (r) => retries.push(`Provider retry ${r.attempt}: ${r.reason} (waited ${Math.round(r.waitMs / 100) / 10}s)`),
+      }, ctx);
+      if (retries.length) result.detail.warnings.push(...retries);
+      await storeStepResult(ctx.db, runId, step, result, startedAt);
+      outputs[step] = result.output;
+      await log.emit({ type: "step", step, status: "completed", detail: result.detail, at: now() });
+    }
+    const solutionId = await finalizeRun(ctx.db, {
+      runId,
+      analyzing: outputs.analyzing as never,
+      context: outputs.context as never,
+      generating: outputs.generating as never,
+      validating: outputs.validating as never,
+      feedback: latestFeedback(run),
+    });
+    await log.emit({ type: "completed", solutionId, at: now() });
+    return { solutionId };
+  } catch (err) {
+    const fresh = await loadRun(ctx.db, runId);
+    if (fresh?.cancel_requested_at || err instanceof RunCancelled) return cancel(ctx, log, fresh ?? run, current);
+    const failure = classifyFailure(err, current);
+    if (failure.retryable && !attempt.finalAttempt) {
+      ctx.logger.warn({ runId, step: current, code: failure.code, err: (err as Error).message }, "run step failed; the job will retry");
+      throw err;
+    }
+    return fail(ctx, log, run, current, failure);
+  }
+}
+
+async function cancelRequested(ctx: WorkerContext, runId: string): Promise<boolean> {
+  const r = await ctx.db.selectFrom("solve_runs").select("cancel_requested_at").where("id", "=", runId).executeTakeFirst();
+  return Boolean(r?.cancel_requested_at);
+}
+
+function latestFeedback(run: SolveRun): string | undefined {
+  const f = (run.input as { feedback?: unknown }).feedback;
+  return Array.isArray(f) && typeof f[f.length - 1] === "string" ? (f[f.length - 1] as string) : undefined;
+}
+
+async function fail(ctx: WorkerContext, log: RunEventLog, run: SolveRun, step: StepId | null, error: { code: string; message: string }): Promise<never> {
+  if (step) await markStepFailed(ctx.db, run.id, step, failedDetail(error.message));
+  await endRun(ctx.db, run, "failed", error);
+  await releaseRunQuota(ctx.db, run.id);
+  if (step) await log.emit({ type: "step", step, status: "failed", detail: failedDetail(error.message), at: now() });
+  await log.emit({ type: "failed", error, at: now() });
+  throw new UnrecoverableError(`${error.code}: ${error.message}`);
+}
+
+async function cancel(ctx: WorkerContext, log: RunEventLog, run: SolveRun, step: StepId | null): Promise<{ status: string }> {
+  if (step) await markStepFailed(ctx.db, run.id, step, failedDetail("Cancelled"));
+  await endRun(ctx.db, run, "cancelled", { code: "run.cancelled", message: "The run was cancelled" });
+  await releaseRunQuota(ctx.db, run.id);
+  await log.emit({ type: "cancelled", at: now() });
+  return { status: "cancelled" };
+}
+
+const failedDetail = (message: string): StepDetail => ({ files: [], info: [], warnings: [message] });
+
+/** Re-announces a finished run's end (a crash may have come between storing it and appending the event). */
+async function announceEnd(log: RunEventLog, run: SolveRun): Promise<void> {
+  if (run.status === "completed" && run.solution_id) await log.emit({ type: "completed", solutionId: run.solution_id, at: now() });
+  else if (run.status === "failed") await log.emit({ type: "failed", error: { code: run.error_code ?? "run.failed", message: run.error_message ?? "The run failed" }, at: now() });
+  else if (run.status === "cancelled") await log.emit({ type: "cancelled", at: now() });
+}

@@ -1,0 +1,96 @@
+import type { Issue, RunStep, SolveRun, FileChange } from "@fixloop/db";
+import type { StepId } from "../contract";
+import type { WorkerContext } from "../context";
+import { githubForUser } from "../github/github.account";
+import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../models";
+import { fetchRepoSnapshot, readBlob } from "./repo-tree";
+import type { StepResult } from "./run.store";
+import { analyzing, type AnalyzingOutput } from "./steps/analyzing";
+import { context, type ContextOutput } from "./steps/context";
+import { dependencies, type DependenciesOutput } from "./steps/dependencies";
+import { generating, GenerationError, type GeneratingOutput } from "./steps/generating";
+import { validating } from "./steps/validating";
+
+export interface RunInput {
+  run: SolveRun;
+  issue: Issue;
+  outputs: Partial<Record<StepId, unknown>>;
+  signal: AbortSignal;
+  /** Solution being refined (refine runs): its current changes are the baseline. */
+  baseline?: FileChange[];
+  onModelRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
+}
+
+/** Runs one step with what the earlier steps stored; the step functions themselves know nothing of jobs. */
+export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext): Promise<StepResult> {
+  const prefix = ctx.queues.prefix;
+  const [owner = "", repo = ""] = i.issue.repo_full_name.split("/");
+  const gh = async () => (await githubForUser(ctx, i.run.user_id)).client;
+  switch (step) {
+    case "analyzing": {
+      const r = await analyzing({ title: i.issue.title, body: i.issue.body, labels: i.issue.labels });
+      return { output: r.output, detail: r.detail };
+    }
+    case "context": {
+      const snapshot = await fetchRepoSnapshot(await gh(), ctx.redis, prefix, owner, repo, i.signal);
+      const r = context(snapshot);
+      return { output: r.output, detail: r.detail };
+    }
+    case "dependencies": {
+      const a = i.outputs.analyzing as AnalyzingOutput;
+      const c = i.outputs.context as ContextOutput;
+      const client = await gh();
+      const r = await dependencies({ context: c, title: a.title, body: a.body, readBlob: (sha) => readBlob(client, ctx.redis, prefix, c.owner, c.repo, sha, i.signal) });
+      return { output: r.output, detail: r.detail };
+    }
+    case "generating": {
+      const a = i.outputs.analyzing as AnalyzingOutput;
+      const c = i.outputs.context as ContextOutput;
+      const d = i.outputs.dependencies as DependenciesOutput;
+      const models = modelsConfigFromEnv(ctx.env);
+      const model = findModel(models, i.run.model_id || DEFAULT_MODEL_ID);
+      if (!model) throw new GenerationError("model.unknown", `Model ${i.run.model_id} is not configured on this server`);
+      const input = i.run.input as { feedback?: unknown; manualEdits?: unknown };
+      const feedback = Array.isArray(input.feedback) ? input.feedback.filter((f): f is string => typeof f === "string") : [];
+      const manualEdits = (Array.isArray(input.manualEdits) ? input.manualEdits : [])
+        .map((m) => m as { filename?: unknown; reason?: unknown })
+        .filter((m): m is { filename: string; reason?: string } => typeof m.filename === "string");
+      const current = new Map((i.baseline ?? []).map((f) => [f.filename, f.content]));
+      const files = d.files.map((f) => ({ path: f.path, content: current.get(f.path) ?? f.content, reasons: f.reasons }));
+      for (const b of i.baseline ?? []) {
+        if (!files.some((f) => f.path === b.filename) && b.action !== "delete") files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });
+      }
+      const r = await generating({
+        models,
+        model,
+        baseline: i.baseline,
+        signal: i.signal,
+        onRetry: i.onModelRetry,
+        prompt: {
+          repository: `${c.owner}/${c.repo}`,
+          issueNumber: i.issue.issue_number,
+          issueTitle: a.title,
+          issueBody: a.body,
+          labels: a.labels,
+          classification: a.classification,
+          files,
+          repoMap: d.repoMap,
+          feedback,
+          manualEdits,
+        },
+      });
+      return { output: r.output, detail: r.detail, tokensIn: r.output.tokensIn, tokensOut: r.output.tokensOut, costUsd: r.output.costUsd };
+    }
+    case "validating": {
+      const c = i.outputs.context as ContextOutput;
+      const d = i.outputs.dependencies as DependenciesOutput;
+      const g = i.outputs.generating as GeneratingOutput;
+      const r = await validating({ files: g.filesChanged, existingPaths: c.allPaths, testsNear: d.testsNear, unappliedEdits: g.unappliedEdits.length });
+      return { output: r.output, detail: r.detail };
+    }
+  }
+}
+
+/** A refine run reuses the first three steps of the solution's original run. */
+export const REUSABLE_ON_REFINE: readonly StepId[] = ["analyzing", "context", "dependencies"];
+export type StoredSteps = Map<StepId, RunStep>;

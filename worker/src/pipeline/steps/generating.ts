@@ -1,0 +1,109 @@
+import type { FileChange, StepDetail } from "@fixloop/db";
+import { generateSolution, type ModelInfo, type ModelsConfig } from "../../models";
+import { applyGeneratedFiles, type EditFailure } from "../apply-edits";
+import { SYSTEM_PROMPT, buildPrompt, type PromptInput } from "../prompt";
+
+export interface GeneratingOutput {
+  analysis: string;
+  proposedSolution: string;
+  confidence: number;
+  filesChanged: FileChange[];
+  model: { id: string; name: string; provider: string };
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+  attempts: number;
+  repaired: boolean;
+  editRepair: boolean;
+  unappliedEdits: EditFailure[];
+}
+
+export interface GeneratingInput {
+  models: ModelsConfig;
+  model: ModelInfo;
+  prompt: PromptInput;
+  /** A refinement's starting point: the solution's current changes (their originalContent is the base). */
+  baseline?: FileChange[];
+  signal: AbortSignal;
+  onRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
+}
+
+export class GenerationError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+    this.name = "GenerationError";
+  }
+}
+
+function repairPrompt(base: string, failures: EditFailure[]): string {
+  const list = failures.map((f) => `- ${f.filename}: ${f.reason}${f.search ? `\n  search was:\n${f.search}` : ""}`).join("\n");
+  return `${base}\n\nYour previous answer had edits that could not be applied:\n${list}\nAnswer again with search texts copied exactly (without line numbers) from the files above, each occurring once.`;
+}
+
+/** New changes over a refinement's baseline: untouched baseline files stay, originals stay the repository's. */
+function mergeBaseline(changes: FileChange[], baseline: FileChange[]): FileChange[] {
+  const base = new Map(baseline.map((c) => [c.filename, c]));
+  const merged = changes.map((c) => {
+    const b = base.get(c.filename);
+    if (!b) return c;
+    base.delete(c.filename);
+    return { ...c, originalContent: b.originalContent, action: b.action === "create" && c.action === "modify" ? "create" : c.action };
+  });
+  return [...merged, ...base.values()];
+}
+
+/** Step 4: the model call, then its search/replace edits applied to the originals (one repair round for edits that miss). */
+export async function generating(input: GeneratingInput): Promise<{ output: GeneratingOutput; detail: StepDetail }> {
+  const originals = new Map(input.prompt.files.map((f) => [f.path, f.content]));
+  const prompt = buildPrompt(input.prompt);
+  const call = (text: string) =>
+    generateSolution(input.models, { model: input.model, system: SYSTEM_PROMPT, prompt: text, signal: input.signal, onRetry: input.onRetry });
+
+  let result = await call(prompt);
+  let totals = { tokensIn: result.tokensIn, tokensOut: result.tokensOut, costUsd: result.costUsd, attempts: result.attempts };
+  let applied = applyGeneratedFiles(result.solution.files, originals);
+  let editRepair = false;
+  if (applied.failures.length) {
+    editRepair = true;
+    const second = await call(repairPrompt(prompt, applied.failures));
+    totals = {
+      tokensIn: totals.tokensIn + second.tokensIn,
+      tokensOut: totals.tokensOut + second.tokensOut,
+      costUsd: totals.costUsd + second.costUsd,
+      attempts: totals.attempts + second.attempts,
+    };
+    const retried = applyGeneratedFiles(second.solution.files, originals);
+    if (retried.failures.length <= applied.failures.length) {
+      result = second;
+      applied = retried;
+    }
+  }
+  const changes = mergeBaseline(applied.changes, input.baseline ?? []).filter((c) => c.action !== "modify" || c.content !== c.originalContent);
+  if (!changes.length) {
+    throw new GenerationError("generation.no_changes", `The model's edits could not be applied: ${applied.failures.map((f) => `${f.filename}: ${f.reason}`).join("; ") || "no file changed"}`);
+  }
+  const s = result.solution;
+  const warnings = applied.failures.map((f) => `Edit to ${f.filename} not applied: ${f.reason}`);
+  if (result.repaired) warnings.push("The model's first answer was malformed and was repaired");
+  const info = [
+    `Model: ${input.model.name} (${input.model.provider})`,
+    `Tokens: ${totals.tokensIn} in, ${totals.tokensOut} out; cost $${totals.costUsd.toFixed(4)}; ${totals.attempts} request(s)`,
+    `Confidence: ${Math.round(s.confidence)}%`,
+    ...changes.map((c) => `${c.action} ${c.filename}`),
+  ];
+  if (editRepair) info.push("Edits that did not match were sent back for one repair round");
+  return {
+    output: {
+      analysis: s.analysis,
+      proposedSolution: s.proposedSolution,
+      confidence: Math.round(s.confidence),
+      filesChanged: changes,
+      model: { id: input.model.id, name: input.model.name, provider: input.model.provider },
+      ...totals,
+      repaired: result.repaired,
+      editRepair,
+      unappliedEdits: applied.failures,
+    },
+    detail: { files: changes.map((c) => c.filename), info, warnings, score: Math.round(s.confidence) },
+  };
+}

@@ -1,0 +1,45 @@
+import { sql } from "kysely";
+import { jobIds } from "../contract";
+import type { WorkerContext } from "../context";
+
+/** Runs younger than this are left alone: their job may simply not have been picked up yet. */
+const GRACE_SECONDS = 30;
+
+/**
+ * Re-enqueues runs that Postgres says are unfinished but that no BullMQ job holds (e.g. after
+ * Redis lost its data). One sweeper per interval across all workers, by a Redis lock.
+ */
+export async function sweepOnce(ctx: WorkerContext, intervalSeconds: number): Promise<{ requeued: string[] }> {
+  const lock = await ctx.redis.set(`${ctx.queues.prefix}:sweeper-lock`, String(process.pid), "EX", Math.max(1, intervalSeconds - 1), "NX");
+  if (lock !== "OK") return { requeued: [] };
+  const runs = await ctx.db
+    .selectFrom("solve_runs")
+    .select(["id"])
+    .where("status", "in", ["queued", "running"])
+    .where("created_at", "<", sql<Date>`now() - make_interval(secs => ${GRACE_SECONDS})`)
+    .orderBy("created_at")
+    .limit(500)
+    .execute();
+  const requeued: string[] = [];
+  for (const r of runs) {
+    const id = jobIds.solve(r.id);
+    const job = await ctx.queues.solve.getJob(id);
+    const state = job ? await job.getState() : "missing";
+    if (state === "missing" || state === "unknown" || state === "completed" || state === "failed") {
+      // A finished job whose run is unfinished ended without recording it; run it again (steps already stored are skipped).
+      if (job) await job.remove().catch(() => {});
+      await ctx.queues.solve.add("solve", { runId: r.id }, { jobId: id });
+      requeued.push(r.id);
+    }
+  }
+  if (requeued.length) ctx.logger.warn({ runs: requeued }, "sweeper re-enqueued unfinished runs");
+  return { requeued };
+}
+
+export function startSweeper(ctx: WorkerContext, intervalSeconds: number): { stop(): void } {
+  const timer = setInterval(() => {
+    sweepOnce(ctx, intervalSeconds).catch((err: Error) => ctx.logger.warn({ err: err.message }, "sweep failed"));
+  }, intervalSeconds * 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
