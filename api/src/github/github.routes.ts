@@ -1,4 +1,39 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../deps";
+import { requireUser } from "../auth/auth.middleware";
+import { validate } from "../http/validate";
+import { listRepositories, repositoryView, requiresAuthorization } from "./github.repository";
+import { runJob } from "./github.jobs";
 
-export const githubRoutes = new Hono<AppEnv>();
+const RepoParams = z.object({
+  owner: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "Invalid repository owner"),
+  repo: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "Invalid repository name"),
+});
+
+type IssuesResult = { count: number; fetched: number; notModified: boolean };
+
+export const githubRoutes = new Hono<AppEnv>()
+  .get("/github/repositories", requireUser, async (c) => {
+    const deps = c.var.deps;
+    const userId = c.var.user.id;
+    const sync = await runJob<{ count: number }>(deps, "sync", { kind: "repositories", userId });
+    const rows = await listRepositories(deps.db, userId);
+    return c.json({
+      repositories: rows.map(repositoryView),
+      requiresAuthorization: await requiresAuthorization(deps.db, userId),
+      ...(sync.done ? {} : { syncing: true, jobId: sync.jobId }),
+    });
+  })
+  .post("/github/repositories/:owner/:repo/sync", requireUser, validate("param", RepoParams), async (c) => {
+    const { owner, repo } = c.req.valid("param");
+    const out = await runJob<IssuesResult>(c.var.deps, "sync", { kind: "issues", userId: c.var.user.id, owner, repo });
+    if (!out.done) return c.json({ jobId: out.jobId }, 202);
+    return c.json({ success: true, count: out.value.count });
+  })
+  .get("/github/repositories/:owner/:repo/issues", requireUser, validate("param", RepoParams), async (c) => {
+    const { owner, repo } = c.req.valid("param");
+    const out = await runJob<IssuesResult>(c.var.deps, "sync", { kind: "issues", userId: c.var.user.id, owner, repo });
+    if (!out.done) return c.json({ jobId: out.jobId }, 202);
+    return c.json({ count: out.value.count });
+  });

@@ -36,8 +36,7 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
     baseUrl: opts.baseUrl.replace(/\/+$/, ""),
     auth: opts.token,
     userAgent: "fixloop",
-    request: { retries: 2, retryAfter: 1 },
-    retry: { doNotRetry: [304, 400, 401, 403, 404, 409, 410, 422, 429, 451] },
+    retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429, 451] },
     throttle: {
       onRateLimit: shouldWait("primary"),
       onSecondaryRateLimit: shouldWait("secondary"),

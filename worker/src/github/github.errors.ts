@@ -44,5 +44,6 @@ export function parseJobFailure(reason: string | undefined): { code: string; mes
   return m?.[1] && m[2] ? { code: m[1], message: m[2] } : null;
 }
 
-const RETRYABLE = new Set(["github.rate_limited", "github.unavailable"]);
+// The client already waited out short rate limits; a long one is not worth a job retry.
+const RETRYABLE = new Set(["github.unavailable"]);
 export const isRetryable = (err: GithubError) => RETRYABLE.has(err.code);
