@@ -5,11 +5,13 @@ import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { errors } from "../http/errors";
 import { validate } from "../http/validate";
+import { catchUpUsageNotice } from "../payments/payments.usage";
 
 const NotificationParam = z.object({ id: z.uuid() });
 
 export const notificationsRoutes = new Hono<AppEnv>()
   .get("/notifications", requireUser, async (c) => {
+    await catchUpUsageNotice(c.var.deps.db, c.var.user.id);
     const rows = await listNotifications(c.var.deps.db, c.var.user.id);
     return c.json({
       notifications: rows.map((n) => ({

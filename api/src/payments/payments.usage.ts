@@ -8,7 +8,16 @@ export async function readUsage(db: Db, userId: string) {
   const subscription = await getSubscription(db, userId);
   const period = await currentUsagePeriod(db, userId);
   const [used, total] = await Promise.all([usedInPeriod(db, userId, period.periodStart), totalUsage(db, userId)]);
-  // Usage can also grow outside a solve call's notification hook (e.g. a retried job), so reads catch up.
   await notifyUsageThreshold(db, userId, { plan: period.plan, periodStart: period.periodStart, used });
   return { subscription, period, used, total };
+}
+
+/**
+ * Sends the 80% notice if this period's usage has reached it. Quota is taken in the solve path;
+ * reads of usage and notifications call this so the notice appears however the count grew.
+ */
+export async function catchUpUsageNotice(db: Db, userId: string): Promise<void> {
+  const period = await currentUsagePeriod(db, userId);
+  const used = await usedInPeriod(db, userId, period.periodStart);
+  await notifyUsageThreshold(db, userId, { plan: period.plan, periodStart: period.periodStart, used });
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database, PlanId, Subscription } from "../schema";
 import { FALLBACK_PERIOD_DAYS } from "../domain/plans";
+import { currentUsagePeriod } from "./usage.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 const DAY_MS = 86_400_000;
@@ -8,20 +9,25 @@ const DAY_MS = 86_400_000;
 export const periodEndFrom = (start: Date) => new Date(start.getTime() + FALLBACK_PERIOD_DAYS * DAY_MS);
 
 /**
- * The user's subscription row, created as FREE on first read. A paid plan whose period has
- * ended without a new payment lapses to FREE here (one conditional update, so racing readers agree).
+ * The user's subscription row, created as FREE on first read. A period that has ended rolls
+ * forward in 30-day steps, and a paid plan not renewed by then lapses to FREE (one conditional
+ * update, so racing readers agree).
  */
 export async function getSubscription(db: Conn, userId: string, now = new Date()): Promise<Subscription> {
+  // A first row continues the period the quota check already counts in (anchored on sign-up).
+  const { periodStart } = await currentUsagePeriod(db, userId, now);
   await db
     .insertInto("subscriptions")
-    .values({ user_id: userId, plan: "FREE", current_period_start: now, current_period_end: periodEndFrom(now) })
+    .values({ user_id: userId, plan: "FREE", current_period_start: periodStart, current_period_end: periodEndFrom(periodStart) })
     .onConflict((oc) => oc.column("user_id").doNothing())
     .execute();
   const row = await db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
-  if (row.plan === "FREE" || row.current_period_end > now) return row;
+  if (row.current_period_end > now) return row;
+  const step = FALLBACK_PERIOD_DAYS * DAY_MS;
+  const start = new Date(row.current_period_end.getTime() + Math.floor((now.getTime() - row.current_period_end.getTime()) / step) * step);
   const lapsed = await db
     .updateTable("subscriptions")
-    .set({ plan: "FREE", status: "active", current_period_start: row.current_period_end, current_period_end: periodEndFrom(row.current_period_end), updated_at: now })
+    .set({ plan: "FREE", status: "active", current_period_start: start, current_period_end: periodEndFrom(start), updated_at: now })
     .where("user_id", "=", userId)
     .where("plan", "=", row.plan)
     .where("current_period_end", "=", row.current_period_end)
