@@ -122,3 +122,11 @@ test("cancelling while waiting out a retry-after stops at once", async () => {
   expect(Date.now() - started).toBeLessThan(5_000);
   expect(sandbox.control.requests).toHaveLength(1);
 });
+
+test("a solution written as JSON text instead of a tool call is accepted", async () => {
+  const solution = { analysis: "a", proposedSolution: "b", confidence: 70, files: [{ filename: "src/app.ts", action: "modify", edits: [{ search: "42", replace: "43" }] }] };
+  sandbox.control.respondWith(() => true, { raw: `Here is the fix:\n\`\`\`json\n${JSON.stringify(solution)}\n\`\`\`` });
+  const result = await generateSolution(cfg, request("claude-sonnet-4-5"));
+  expect(result.solution).toEqual(solution);
+  expect(result.repaired).toBe(false);
+});

@@ -61,9 +61,17 @@ function providerFor(cfg: ModelsConfig, model: ModelInfo): ProviderCall {
 
 type Parsed = { ok: true; solution: GeneratedSolution } | { ok: false; error: string };
 
+/** A JSON object written as text (self-hosted servers often ignore tool_choice), fences allowed. */
+function jsonInText(text: string): string | null {
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  return start >= 0 && end > start ? text.slice(start, end + 1) : null;
+}
+
 function parseReply(reply: ProviderReply): Parsed {
-  if (!reply.call) return { ok: false, error: "No submit_solution tool call was made." };
-  let args = reply.call.args;
+  const fromText = reply.call ? null : jsonInText(reply.text);
+  if (!reply.call && fromText === null) return { ok: false, error: "No submit_solution tool call was made." };
+  let args = reply.call ? reply.call.args : fromText;
   if (typeof args === "string") {
     try {
       args = JSON.parse(args);
