@@ -8,7 +8,8 @@ import type { RepoRecord } from "./state";
 
 const DOC = `${DOCS_URL.contents}#get-repository-content`;
 
-const wantsRaw = (accept: string | undefined): boolean => /application\/vnd\.github(\.v3)?\.raw/.test(accept ?? "");
+/** The raw media type the client asked for (`application/vnd.github[.v3].raw`), if any. */
+export const rawMediaType = (accept: string | undefined): string | null => /application\/vnd\.github(?:\.v3)?\.raw/.exec(accept ?? "")?.[0] ?? null;
 
 /** Base64 wrapped at 60 characters per line, as GitHub sends file content. */
 export const wrapBase64 = (buf: Buffer): string => (buf.toString("base64").match(/.{1,60}/g) ?? [""]).join("\n") + "\n";
@@ -60,15 +61,15 @@ export function contentsRoutes(deps: SandboxDeps) {
     }
     if (entry.type === "commit") return c.json({ ...links(repo, ref, entry, path), submodule_git_url: "" });
     const data = await git.readBlob(dir, entry.sha);
-    if (wantsRaw(c.req.header("accept"))) {
-      return c.body(new Uint8Array(data), 200, { "content-type": "text/plain; charset=utf-8" });
-    }
+    const raw = rawMediaType(c.req.header("accept"));
+    if (raw) return c.body(new Uint8Array(data), 200, { "content-type": `${raw}; charset=utf-8` });
     if (entry.mode === "120000") return c.json({ ...links(repo, ref, entry, path), target: data.toString("utf8") });
     return c.json({ ...links(repo, ref, entry, path), content: wrapBase64(data), encoding: "base64" });
   }
 
   return new Hono<SandboxEnv>()
     .get("/contents", (c) => content(c, ""))
+    .get("/contents/", (c) => content(c, ""))
     .get("/contents/:path{.+}", (c) => content(c, c.req.param("path")));
 }
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { readableRepo, writableRepo } from "./access";
-import { wrapBase64 } from "./contents.routes";
+import { rawMediaType, wrapBase64 } from "./contents.routes";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, githubErrors } from "./errors";
 import { gitBlob, gitCommit, gitTree } from "./git.payloads";
@@ -31,7 +31,8 @@ export function gitObjectsRoutes(deps: SandboxDeps) {
       const sha = c.req.param("sha");
       if ((await git.objectType(dir, sha)) !== "blob") throw githubErrors.notFound(doc);
       const data = await git.readBlob(dir, sha);
-      if (/vnd\.github(\.v3)?\.raw/.test(c.req.header("accept") ?? "")) return c.body(new Uint8Array(data), 200, { "content-type": "application/octet-stream" });
+      const raw = rawMediaType(c.req.header("accept"));
+      if (raw) return c.body(new Uint8Array(data), 200, { "content-type": `${raw}; charset=utf-8` });
       return c.json(gitBlob(repo, urls, sha, wrapBase64(data), data.length));
     })
     .post("/blobs", async (c) => {

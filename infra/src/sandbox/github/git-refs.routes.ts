@@ -20,13 +20,16 @@ export function gitRefsRoutes(deps: SandboxDeps) {
     return { repo, refs: refs.filter((r) => r.ref.startsWith(`refs/${prefix}`)) };
   }
 
+  const listAll = async (c: Context<SandboxEnv>) => {
+    const { repo, refs } = await list(c, "", "list-matching-references");
+    return c.json(refs.map((r) => gitRef(repo, urls, r)));
+  };
+
   const touched = (repo: RepoRecord) => store.mutate(() => (repo.pushedAt = repo.updatedAt = isoNow()));
 
   return new Hono<SandboxEnv>()
-    .get("/refs", async (c) => {
-      const { repo, refs } = await list(c, "", "list-matching-references");
-      return c.json(refs.map((r) => gitRef(repo, urls, r)));
-    })
+    .get("/refs", listAll)
+    .get("/refs/", listAll)
     .get("/matching-refs/:ref{.*}", async (c) => {
       const { repo, refs } = await list(c, c.req.param("ref") ?? "", "list-matching-references");
       return c.json(refs.map((r) => gitRef(repo, urls, r)));

@@ -212,20 +212,29 @@ export class GitStore {
     const env = { GIT_INDEX_FILE: index };
     try {
       await this.run(gitDir, base ? ["read-tree", base] : ["read-tree", "--empty"], { env });
+      // --replace resolves file/directory conflicts, so only deletions and whole subtrees need explicit removal
+      let pending: string[] = [];
+      const flush = async () => {
+        if (pending.length === 0) return;
+        await this.run(gitDir, ["update-index", "--add", "--replace", "-z", "--index-info"], { env, input: pending.join("\0") + "\0" });
+        pending = [];
+      };
       for (const change of changes) {
         const target = change.path.replace(/^\/+|\/+$/g, "");
-        await this.removePath(gitDir, env, target);
+        if (change.sha === null || change.type === "tree") {
+          await flush();
+          await this.removePath(gitDir, env, target);
+        }
         if (change.sha === null) continue;
         if (change.type === "tree" && change.sha) {
           const entries = await this.lsTree(gitDir, change.sha, true);
-          const lines = entries.filter((e) => e.type !== "tree").map((e) => `${e.mode} ${e.sha}\t${target}/${e.path}`);
-          await this.run(gitDir, ["update-index", "--add", "--replace", "-z", "--index-info"], { env, input: lines.join("\0") + "\0" });
+          pending.push(...entries.filter((e) => e.type !== "tree").map((e) => `${e.mode} ${e.sha}\t${target}/${e.path}`));
           continue;
         }
         const sha = change.content !== undefined ? await this.hashBlob(gitDir, Buffer.from(change.content, "utf8")) : change.sha;
-        const line = `${change.mode} ${sha}\t${target}\0`;
-        await this.run(gitDir, ["update-index", "--add", "--replace", "-z", "--index-info"], { env, input: line });
+        pending.push(`${change.mode} ${sha}\t${target}`);
       }
+      await flush();
       return await this.text(gitDir, ["write-tree"], undefined, env);
     } finally {
       fs.rmSync(index, { force: true });

@@ -1,5 +1,9 @@
 import type { SeededFix, SeedRepo, SeedUser } from "./seed/seed.types";
+import { MARKDOWN_LINT, MARKDOWN_LINT_FIXES } from "./seed/markdown-lint.seed";
+import { SECRET_NOTES, SECRET_NOTES_FIXES } from "./seed/secret-notes.seed";
 import { TODO_API, TODO_API_FIXES } from "./seed/todo-api.seed";
+import { URL_SHORTENER, URL_SHORTENER_FIXES } from "./seed/url-shortener.seed";
+import { WEATHER_CLI, WEATHER_CLI_FIXES } from "./seed/weather-cli.seed";
 
 export { seedFiles, DEFAULT_LABELS } from "./seed/seed.types";
 export type { SeedCommit, SeedIssue, SeededFix, SeedRepo, SeedUser } from "./seed/seed.types";
@@ -38,7 +42,13 @@ export const SEED_USERS: SeedUser[] = [
 ];
 
 /** Seeded repositories, in creation order. */
-export const SEED_REPOS: SeedRepo[] = [TODO_API];
+export const SEED_REPOS: SeedRepo[] = [MARKDOWN_LINT, URL_SHORTENER, WEATHER_CLI, TODO_API, SECRET_NOTES];
 
 /** For each seeded open issue, a known-good fix as search/replace edits (each search occurs once). */
-export const SEEDED_FIXES: SeededFix[] = [...TODO_API_FIXES];
+export const SEEDED_FIXES: SeededFix[] = [
+  ...TODO_API_FIXES,
+  ...WEATHER_CLI_FIXES,
+  ...URL_SHORTENER_FIXES,
+  ...MARKDOWN_LINT_FIXES,
+  ...SECRET_NOTES_FIXES,
+];
