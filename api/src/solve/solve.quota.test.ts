@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { currentUsagePeriod } from "@fixloop/db/repositories/usage.repository";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
+import { insertIssue } from "./solve.testkit";
+
+let models: ModelSandbox;
+let stack: TestStack;
+
+beforeAll(async () => {
+  models = await startModelSandbox();
+  // No workers: runs stay queued, which is all the admission checks need.
+  stack = await createTestStack({ env: models.env, workers: false, logLevel: "warn" });
+});
+afterAll(async () => {
+  await models?.stop();
+});
+
+async function user(login: string) {
+  const me = await stack.signIn(login);
+  return { id: me.user._id, headers: { ...me.headers, "content-type": "application/json" } };
+}
+
+const post = (headers: Record<string, string>, body: unknown) =>
+  stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify(body) });
+
+describe("generate-solution admission", () => {
+  it("accepts exactly one of 50 concurrent requests from a FREE user with 9 of 10 used", async () => {
+    const u = await user("monalisa");
+    const issues = await Promise.all(Array.from({ length: 50 }, (_, i) => insertIssue(stack.db, u.id, { number: 100 + i })));
+    const { periodStart } = await currentUsagePeriod(stack.db, u.id);
+    await stack.db.insertInto("usage_counters").values({ user_id: u.id, period_start: periodStart, used: 9 }).execute();
+    const answers = await Promise.all(issues.map((i) => post(u.headers, { issueId: i.id })));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(49);
+    const refused = (await answers.find((r) => r.status === 429)?.json()) as { error: { code: string; message: string } };
+    expect(refused.error).toEqual({ code: "usage.limit_exceeded", message: "Usage limit exceeded" });
+    const counter = await stack.db.selectFrom("usage_counters").select("used").where("user_id", "=", u.id).executeTakeFirstOrThrow();
+    expect(counter.used).toBe(10);
+    const runs = await stack.db.selectFrom("solve_runs").select(["quota_state"]).where("user_id", "=", u.id).execute();
+    expect(runs).toEqual([{ quota_state: "reserved" }]);
+  });
+
+  it("checks ownership, closed state, model and plan in that order", async () => {
+    const u = await user("octocat");
+    const other = await user("hubot");
+    const open = await insertIssue(stack.db, u.id, { number: 1 });
+    const closed = await insertIssue(stack.db, u.id, { number: 2 });
+    await stack.db.updateTable("issues").set({ status: "closed", state: "closed" }).where("id", "=", closed.id).execute();
+    const cases: [Record<string, string>, unknown, number, string][] = [
+      [other.headers, { issueId: open.id, modelId: "nope" }, 404, "issue.not_found"],
+      [u.headers, { issueId: "not-a-uuid" }, 404, "issue.not_found"],
+      [u.headers, { issueId: closed.id, modelId: "nope" }, 409, "issue.closed"],
+      [u.headers, { issueId: open.id, modelId: "nope" }, 400, "model.unknown"],
+      [u.headers, { issueId: open.id, modelId: "gpt-4.1" }, 403, "plan.model_not_allowed"],
+      [u.headers, { modelId: "gpt-4.1" }, 400, "request.invalid"],
+    ];
+    for (const [headers, body, status, code] of cases) {
+      const res = await post(headers, body);
+      const json = (await res.json()) as { error: { code: string; message: string } };
+      expect([res.status, json.error.code]).toEqual([status, code]);
+      if (code === "plan.model_not_allowed") expect(json.error.message).toBe("Premium subscription required");
+    }
+    expect(await stack.db.selectFrom("solve_runs").select("id").where("user_id", "=", u.id).execute()).toEqual([]);
+    await stack.db.insertInto("subscriptions").values({ user_id: u.id, plan: "PRO" }).execute();
+    const pro = await post(u.headers, { issueId: open.id, modelId: "gpt-4.1" });
+    expect(pro.status).toBe(202);
+  });
+
+  it("lists the configured models with what the caller's plan allows", async () => {
+    const u = await user("monalisa");
+    const res = await stack.app.request("/api/ai/models", { headers: u.headers });
+    const body = (await res.json()) as { allModels: { id: string; provider: string; allowed: boolean }[]; defaultModelId: string };
+    expect(body.defaultModelId).toBe("llama-3.3-70b-versatile");
+    expect(body.allModels.find((m) => m.id === "llama-3.3-70b-versatile")?.allowed).toBe(true);
+    expect(body.allModels.filter((m) => m.provider === "anthropic").every((m) => !m.allowed)).toBe(true);
+    expect(body.allModels.some((m) => m.provider === "openai")).toBe(true);
+  });
+});
