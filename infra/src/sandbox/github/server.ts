@@ -99,7 +99,8 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
     h.set("access-control-expose-headers", EXPOSE);
     h.set("vary", "Accept, Authorization, Cookie, X-GitHub-OTP");
     if (c.req.method === "GET") h.set("cache-control", `${auth ? "private" : "public"}, max-age=60, s-maxage=60`);
-    if (!h.has("content-type")) h.set("content-type", "application/json; charset=utf-8");
+    const type = h.get("content-type");
+    if (!type || type === "application/json") h.set("content-type", "application/json; charset=utf-8");
     deps.requestLog.push({ method: c.req.method, path: url.pathname + url.search, status: c.res.status, token: rawToken, at: Date.now() });
   });
 
