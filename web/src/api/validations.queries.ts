@@ -1,12 +1,13 @@
 import { queryOptions } from "@tanstack/react-query";
-import { request } from "./errors";
-import type { Solution } from "./types";
+import type { InferResponseType } from "hono/client";
+import { api } from "./client";
+import { unwrap } from "./errors";
+
+const one = api.validations[":id"];
+export type SolutionView = InferResponseType<typeof one.$get, 200>["solution"];
 
 export const pendingValidationsQuery = () =>
-  queryOptions({ queryKey: ["validations", "pending"], queryFn: () => request<{ solutions: Solution[] }>("/validations/pending") });
+  queryOptions({ queryKey: ["validations", "pending"], queryFn: () => unwrap(api.validations.pending.$get()) });
 
 export const solutionQuery = (id: string) =>
-  queryOptions({
-    queryKey: ["validations", id],
-    queryFn: () => request<{ solution: Solution }>(`/validations/${encodeURIComponent(id)}`),
-  });
+  queryOptions({ queryKey: ["validations", id], queryFn: () => unwrap(one.$get({ param: { id } })) });

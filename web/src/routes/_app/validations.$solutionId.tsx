@@ -1,4 +1,9 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "../../features/placeholder/Placeholder";
+import { ValidatePage } from "../../features/validations/ValidatePage";
 
-export const Route = createFileRoute("/_app/validations/$solutionId")({ component: () => <Placeholder title="Validate Solution" /> });
+export const Route = createFileRoute("/_app/validations/$solutionId")({ component: ValidateRoute });
+
+function ValidateRoute() {
+  const { solutionId } = Route.useParams();
+  return <ValidatePage key={solutionId} solutionId={solutionId} />;
+}

@@ -1,4 +1,4 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "../../features/placeholder/Placeholder";
+import { ValidationsPage } from "../../features/validations/ValidationsPage";
 
-export const Route = createFileRoute("/_app/validations/")({ component: () => <Placeholder title="Pending Validations" /> });
+export const Route = createFileRoute("/_app/validations/")({ component: ValidationsPage });

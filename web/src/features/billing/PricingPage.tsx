@@ -1,0 +1,76 @@
+import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { toast } from "sonner";
+import { PLANS, type Plan } from "@fixloop/db/domain";
+import { useAuth } from "../../auth/auth";
+import { Button, Spinner } from "../../ui/ui";
+import { FALLBACK_PLANS, plansQuery, subscriptionQuery } from "./billing.queries";
+import { PaymentModal } from "./PaymentModal";
+import { PlanCard } from "./PlanCard";
+import { PricingFaq } from "./PricingFaq";
+
+/** Spec §2 Pricing and §5 plan-selection rules. */
+export function PricingPage() {
+  const navigate = useNavigate();
+  const { user, loading } = useAuth();
+  const plansQ = useQuery(plansQuery());
+  const subQ = useQuery({ ...subscriptionQuery(), enabled: !!user });
+  const [selected, setSelected] = useState<Plan | null>(null);
+  const [paying, setPaying] = useState(false);
+  const plans = plansQ.data ?? (plansQ.isError ? FALLBACK_PLANS : undefined);
+  const currentPlan = user ? (subQ.data?.subscription.plan ?? "FREE") : null;
+
+  function requireSignIn(): boolean {
+    if (user || loading) return !loading;
+    void navigate({ to: "/auth" });
+    return false;
+  }
+
+  function select(plan: Plan) {
+    if (!requireSignIn()) return;
+    if (plan.id === "FREE") {
+      toast.info(currentPlan === "FREE" ? "You are already on the Free plan" : "Your plan returns to Free when the paid period ends");
+      return;
+    }
+    if (plan.id === currentPlan) {
+      toast.info(`You are already on the ${PLANS[plan.id].name} plan`);
+      return;
+    }
+    setSelected(plan);
+  }
+
+  function upgrade() {
+    if (!requireSignIn()) return;
+    if (!selected || selected.id === "FREE") {
+      toast.error("Please select a paid plan to upgrade");
+      return;
+    }
+    setPaying(true);
+  }
+
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-10">
+      <header className="mb-8 text-center">
+        <h1 className="text-3xl font-bold">Plans and pricing</h1>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">Start free. Upgrade when you need premium models or more solutions.</p>
+      </header>
+      {!plans ? (
+        <Spinner label="Loading plans..." />
+      ) : (
+        <div className="grid gap-4 md:grid-cols-3">
+          {plans.map((p) => (
+            <PlanCard key={p.id} plan={p} current={p.id === currentPlan} selected={selected?.id === p.id} onSelect={() => select(p)} />
+          ))}
+        </div>
+      )}
+      <div className="mt-8 flex justify-center">
+        <Button onClick={upgrade} className="px-8">
+          {selected ? `Upgrade to ${selected.name}` : "Upgrade"}
+        </Button>
+      </div>
+      <PricingFaq />
+      <PaymentModal plan={selected} open={paying} onClose={() => setPaying(false)} />
+    </main>
+  );
+}

@@ -1,0 +1,55 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { toast } from "sonner";
+import { api } from "../../api/client";
+import { errorMessage, unwrap } from "../../api/errors";
+import { Button, Card } from "../../ui/ui";
+
+export function DecisionPanel({ solutionId, comments, setComments }: { solutionId: string; comments: string; setComments: (v: string) => void }) {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const decide = useMutation({
+    mutationFn: (status: "approved" | "rejected") =>
+      unwrap(api.validations[":id"].validate.$post({ param: { id: solutionId }, json: { status, comments: comments.trim() || undefined } })),
+    onSuccess: (body) => {
+      if ("githubUrl" in body && body.githubUrl) {
+        toast.success("PR Created Successfully!", {
+          duration: 10_000,
+          description: (
+            <a href={body.githubUrl} target="_blank" rel="noreferrer" className="underline">
+              {body.githubUrl}
+            </a>
+          ),
+        });
+      } else toast.success("Solution validated successfully!");
+      void qc.invalidateQueries({ queryKey: ["validations"] });
+      void qc.invalidateQueries({ queryKey: ["prs"] });
+      void qc.invalidateQueries({ queryKey: ["issues"] });
+      setTimeout(() => void navigate({ to: "/pull-requests" }), 2000);
+    },
+    onError: (err) => toast.error(errorMessage(err, "Validation failed")),
+  });
+  return (
+    <Card>
+      <h2 className="font-semibold">Validation Decision</h2>
+      <label htmlFor="decision-comments" className="mt-2 block text-sm">
+        Comments
+      </label>
+      <textarea
+        id="decision-comments"
+        value={comments}
+        onChange={(e) => setComments(e.target.value)}
+        rows={3}
+        className="mt-1 w-full rounded-lg border border-slate-300 bg-white p-2 text-sm dark:border-slate-600 dark:bg-slate-900"
+      />
+      <div className="mt-2 flex flex-wrap gap-2">
+        <Button onClick={() => decide.mutate("approved")} busy={decide.isPending && decide.variables === "approved"} disabled={decide.isPending || decide.isSuccess}>
+          Approve &amp; Create PR
+        </Button>
+        <Button variant="danger" onClick={() => decide.mutate("rejected")} busy={decide.isPending && decide.variables === "rejected"} disabled={decide.isPending || decide.isSuccess}>
+          Reject
+        </Button>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,116 @@
+import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { AlertTriangle } from "lucide-react";
+import { confidenceBand, RISK_DISPLAY_SCORE } from "@fixloop/db/domain";
+import { ApiError } from "../../api/errors";
+import { solutionQuery } from "../../api/validations.queries";
+import { Badge, Card, EmptyState, Spinner, type Tone } from "../../ui/ui";
+import { CONFIDENCE_TEXT } from "../solve/SolutionResult";
+import { DecisionPanel } from "./DecisionPanel";
+import { EditableFile } from "./EditableFile";
+import { RefinePanel } from "./RefinePanel";
+
+const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
+const complexity = (c: string | undefined) => (c === "simple" || c === "complex" ? c : "medium");
+
+export function ValidatePage({ solutionId }: { solutionId: string }) {
+  const q = useQuery(solutionQuery(solutionId));
+  const [comments, setComments] = useState("");
+  if (q.isPending) return <Spinner label="Loading solution..." />;
+  if (q.isError) return <EmptyState title={q.error instanceof ApiError && q.error.status === 404 ? "Solution not found" : "Failed to load solution"} />;
+  const s = q.data.solution;
+  const m = s.metadata;
+  const v = m.validation;
+  const warnings = [...v.warnings, ...m.advancedValidation.warnings.map((w) => w.message)].slice(0, 3);
+  const stats = v.stats;
+  return (
+    <div className="space-y-4">
+      <header>
+        <h1 className="text-2xl font-semibold">
+          {s.issueId.title} <span className="text-slate-500 dark:text-slate-400">#{s.issueId.issueNumber}</span>
+        </h1>
+        <p className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
+          <span>{m.repository}</span>
+          <span>Model: {s.aiModel}</span>
+          <span>Type: {m.classification.type}</span>
+          <span>Complexity: {complexity(m.classification.complexity)}</span>
+          <span>
+            Confidence: <span className={`font-semibold ${CONFIDENCE_TEXT[confidenceBand(s.confidence)]}`}>{s.confidence}%</span>
+          </span>
+          {m.refinementCount > 0 && <span>Refinements: {m.refinementCount}</span>}
+        </p>
+      </header>
+      <div className="grid gap-4 md:grid-cols-2">
+        <Card>
+          <h2 className="font-semibold">Risk Assessment</h2>
+          <p className="mt-2 flex items-center gap-2">
+            <Badge tone={RISK_TONE[v.riskLevel] ?? "gray"}>{v.riskLevel}</Badge>
+            <span className="text-sm">Risk score {RISK_DISPLAY_SCORE[v.riskLevel]}/100</span>
+          </p>
+          {m.blocked.length > 0 && (
+            <ul className="mt-2 text-sm text-red-700 dark:text-red-400">
+              {m.blocked.map((b) => (
+                <li key={b.path}>Blocked: {b.path} — {b.reason}</li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card>
+          <h2 className="font-semibold">Change Statistics</h2>
+          <dl className="mt-2 grid grid-cols-2 gap-1 text-sm">
+            <dt>Files changed</dt><dd className="text-right tabular-nums">{stats.filesChanged}</dd>
+            <dt>Lines added</dt><dd className="text-right tabular-nums text-green-700 dark:text-green-400">+{stats.linesAdded}</dd>
+            <dt>Lines removed</dt><dd className="text-right tabular-nums text-red-700 dark:text-red-400">-{stats.linesRemoved}</dd>
+            <dt>Percentage changed</dt><dd className="text-right tabular-nums">{stats.percentageChanged}%</dd>
+            {stats.newFiles > 0 && (<><dt>New files</dt><dd className="text-right tabular-nums">{stats.newFiles}</dd></>)}
+            {stats.deletedFiles > 0 && (<><dt>Deleted files</dt><dd className="text-right tabular-nums">{stats.deletedFiles}</dd></>)}
+          </dl>
+        </Card>
+      </div>
+      {warnings.length > 0 && (
+        <Card className="border-amber-300 dark:border-amber-800">
+          <h2 className="font-semibold">Warnings</h2>
+          <ul className="mt-2 space-y-1 text-sm">
+            {warnings.map((w, i) => (
+              <li key={i} className="flex gap-2"><AlertTriangle className="size-4 shrink-0 text-amber-600" aria-hidden /> {w}</li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      {v.suggestions.length > 0 && (
+        <Card>
+          <h2 className="font-semibold">AI Suggestions</h2>
+          <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">{v.suggestions.map((x, i) => <li key={i}>{x}</li>)}</ul>
+        </Card>
+      )}
+      {m.testSuggestions.length > 0 && (
+        <Card>
+          <h2 className="font-semibold">Testing Checklist</h2>
+          <ul className="mt-2 space-y-1 text-sm">
+            {m.testSuggestions.map((t, i) => (
+              <li key={i}>
+                <label className="flex gap-2"><input type="checkbox" /> {t}</label>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      <Card>
+        <h2 className="font-semibold">AI Analysis</h2>
+        <p className="mt-2 whitespace-pre-wrap text-sm">{s.analysis}</p>
+      </Card>
+      <Card>
+        <h2 className="font-semibold">Proposed Solution</h2>
+        <p className="mt-2 whitespace-pre-wrap text-sm">{s.proposedSolution}</p>
+      </Card>
+      <section aria-labelledby="files-title" className="space-y-3">
+        <h2 id="files-title" className="font-semibold">Files Changed</h2>
+        {s.filesChanged.map((f) => (
+          <EditableFile key={`${f.filename}:${s.revision}`} solutionId={s._id} file={f} comments={comments} />
+        ))}
+      </section>
+      <RefinePanel solutionId={s._id} />
+      <DecisionPanel solutionId={s._id} comments={comments} setComments={setComments} />
+    </div>
+  );
+}
