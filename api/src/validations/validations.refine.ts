@@ -4,10 +4,20 @@ import { validationErrors } from "./validations.errors";
 import { ensureRevisionRecorded, findOwnedSolution } from "./validations.repository";
 import type { RefineBody } from "./validations.schemas";
 
+interface ManualEdit {
+  filename: string;
+  reason?: string;
+  revision?: number;
+}
+
+const editsOf = (v: unknown): ManualEdit[] =>
+  (Array.isArray(v) ? v : []).filter((e): e is ManualEdit => !!e && typeof (e as ManualEdit).filename === "string");
+
 /**
  * Starts a refine run: the solve processor reuses the stored analyzing/context/dependencies
  * results and regenerates with every piece of feedback so far (newest last) and the manual edits.
- * A refinement is part of the solution it refines, so it charges no quota.
+ * A finished refinement rewrites the solution's metadata, so the history is carried run to run
+ * in each run's input. A refinement is part of the solution it refines and charges no quota.
  */
 export async function refineSolution(db: Db, queues: Queues, userId: string, id: string, body: RefineBody) {
   const feedback = [body.feedback.trim(), body.refinementInstructions?.trim()]
@@ -17,10 +27,23 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
     await trx.selectFrom("solutions").select("id").where("id", "=", id).where("user_id", "=", userId).forUpdate().execute();
     const { solution } = await findOwnedSolution(trx, userId, id);
     if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
-    const meta = solution.metadata ?? {};
-    const history = [...(Array.isArray(meta.feedbackHistory) ? (meta.feedbackHistory as string[]) : []), feedback];
-    const manualEdits = Array.isArray(meta.manualEdits) ? meta.manualEdits : [];
+    const previous = await trx
+      .selectFrom("solve_runs")
+      .select("input")
+      .where("solution_id", "=", id)
+      .where("kind", "=", "refine")
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    const before = (previous?.input ?? {}) as { feedback?: unknown; manualEdits?: unknown };
+    const history = [...(Array.isArray(before.feedback) ? before.feedback.filter((f): f is string => typeof f === "string") : []), feedback];
+    const key = (e: ManualEdit) => `${e.filename}@${e.revision ?? ""}`;
+    const edits = new Map([...editsOf(before.manualEdits), ...editsOf(solution.metadata?.manualEdits)].map((e) => [key(e), e]));
     await ensureRevisionRecorded(trx, solution);
+    // aiModel holds the model's display name; the run needs its id, kept on the original run.
+    const original = solution.run_id
+      ? await trx.selectFrom("solve_runs").select("model_id").where("id", "=", solution.run_id).executeTakeFirst()
+      : undefined;
 
     const run = await trx
       .insertInto("solve_runs")
@@ -29,8 +52,8 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
         issue_id: solution.issue_id,
         kind: "refine",
         solution_id: id,
-        model_id: solution.ai_model,
-        input: JSON.stringify({ feedback: history, manualEdits, fromRevision: solution.revision }),
+        model_id: original?.model_id ?? solution.ai_model,
+        input: JSON.stringify({ feedback: history, manualEdits: [...edits.values()], fromRevision: solution.revision }),
       })
       .returning("id")
       .executeTakeFirst()
@@ -39,16 +62,8 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
         throw err;
       });
     if (!run) throw validationErrors.runOpen();
-    const updated = await trx
-      .updateTable("solutions")
-      .set((eb) => ({
-        refinement_count: eb("refinement_count", "+", 1),
-        metadata: JSON.stringify({ ...meta, feedbackHistory: history }),
-      }))
-      .where("id", "=", id)
-      .returning("refinement_count")
-      .executeTakeFirstOrThrow();
-    return { runId: run.id, refinementCount: updated.refinement_count };
+    // The run counts the refinement when it finishes; this is the number it will get.
+    return { runId: run.id, refinementCount: solution.refinement_count + 1 };
   });
   await queues.solve.add("solve", { runId: result.runId }, { jobId: jobIds.solve(result.runId) });
   return result;
