@@ -16,7 +16,7 @@ export const notificationsRoutes = new Hono<AppEnv>()
     return c.json({
       notifications: rows.map((n) => ({
         id: n.id,
-        kind: n.kind,
+        type: n.kind,
         message: n.message,
         link: n.link,
         read: n.read_at !== null,

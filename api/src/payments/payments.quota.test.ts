@@ -28,7 +28,7 @@ async function payFor(headers: Record<string, string>, planId: string) {
 }
 
 const notices = async (headers: Record<string, string>) =>
-  ((await (await t.app.request("/api/notifications", { headers })).json()) as { notifications: Array<{ id: string; kind: string; read: boolean }> }).notifications;
+  ((await (await t.app.request("/api/notifications", { headers })).json()) as { notifications: Array<{ id: string; type: string; read: boolean }> }).notifications;
 
 describe("quota and plan changes", () => {
   it("refuses the 11th solution of a FREE month, and a PRO upgrade lifts the limit and unlocks premium models", async () => {
@@ -55,13 +55,13 @@ describe("quota and plan changes", () => {
     const { user, headers } = await t.loginAs();
     await reserve(user.id, 7);
     await stats(headers);
-    expect((await notices(headers)).filter((n) => n.kind === "usage_80")).toHaveLength(0);
+    expect((await notices(headers)).filter((n) => n.type === "usage_80")).toHaveLength(0);
     await reserve(user.id, 1);
     await stats(headers);
     await reserve(user.id, 1);
     await stats(headers);
     await t.app.request("/api/payments/subscription", { headers });
-    const warned = (await notices(headers)).filter((n) => n.kind === "usage_80");
+    const warned = (await notices(headers)).filter((n) => n.type === "usage_80");
     expect(warned).toHaveLength(1);
     const counter = await t.db.selectFrom("usage_counters").select(["used", "notified_80"]).where("user_id", "=", user.id).executeTakeFirstOrThrow();
     expect(counter).toEqual({ used: 9, notified_80: true });
