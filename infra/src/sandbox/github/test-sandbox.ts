@@ -5,33 +5,43 @@ import path from "node:path";
 import { Octokit } from "@octokit/rest";
 import { startGithubSandbox, type GithubSandbox } from "./index";
 
-export interface TestSandbox {
-  sandbox: GithubSandbox;
-  dataDir: string;
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** A stand-in on a free port over a fresh temporary data directory (used by the tests in this folder). */
+export class TestSandbox {
+  private constructor(
+    public sandbox: GithubSandbox,
+    readonly dataDir: string,
+  ) {}
+
+  static async start(): Promise<TestSandbox> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gh-sandbox-"));
+    return new TestSandbox(await startGithubSandbox({ dataDir: dir }), dir);
+  }
+
   /** An Octokit client for `login` with exactly `scopes`, pointed at the stand-in. */
-  octokit(login: string, scopes: string[]): Octokit;
+  octokit(login: string, scopes: string[]): Octokit {
+    return new Octokit({ auth: this.sandbox.control.issueToken(login, scopes), baseUrl: this.sandbox.url, log: quiet });
+  }
+
   /** Runs `git --git-dir <repo> ...` and returns trimmed stdout. */
-  git(owner: string, repo: string, ...args: string[]): string;
-  stop(): Promise<void>;
+  git(owner: string, repo: string, ...args: string[]): string {
+    return execFileSync("git", ["--git-dir", this.sandbox.control.gitDir(owner, repo), ...args], { encoding: "utf8" }).trim();
+  }
+
+  /** Stops the server and starts a new one over the same data directory. */
+  async restart(): Promise<void> {
+    await this.sandbox.stop();
+    this.sandbox = await startGithubSandbox({ dataDir: this.dataDir });
+  }
+
+  async stop(): Promise<void> {
+    await this.sandbox.stop();
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
 }
 
-/** Starts a stand-in on a free port over a fresh temporary data directory (used by the tests in this folder). */
-export async function startTestSandbox(dataDir?: string): Promise<TestSandbox> {
-  const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "gh-sandbox-"));
-  const sandbox = await startGithubSandbox({ dataDir: dir });
-  return {
-    sandbox,
-    dataDir: dir,
-    octokit: (login, scopes) =>
-      new Octokit({ auth: sandbox.control.issueToken(login, scopes), baseUrl: sandbox.url, log: { debug() {}, info() {}, warn() {}, error() {} } }),
-    git: (owner, repo, ...args) =>
-      execFileSync("git", ["--git-dir", sandbox.control.gitDir(owner, repo), ...args], { encoding: "utf8" }).trim(),
-    async stop() {
-      await sandbox.stop();
-      if (!dataDir) fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+export const startTestSandbox = (): Promise<TestSandbox> => TestSandbox.start();
 
 /** Applies search/replace edits the way a patch consumer would; each search must occur exactly once. */
 export function applyEdits(content: string, edits: Array<{ search: string; replace: string }>): string {
