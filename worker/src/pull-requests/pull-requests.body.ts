@@ -60,8 +60,8 @@ function classify(heading: string): Part | null {
   const h = heading.toLowerCase();
   if (/test|verif|validat|\bqa\b/.test(h)) return "testing";
   if (/issue|related|fixes|closes|ticket|link/.test(h)) return "fixes";
-  if (/change|files|implementation/.test(h)) return "changes";
   if (/summary|description|what|overview|motivation|context|why|purpose/.test(h)) return "summary";
+  if (/change|files|implementation/.test(h)) return "changes";
   return null;
 }
 
@@ -81,6 +81,7 @@ export function prBody(i: BodyInput, g: Guidelines): string {
     const heading = /^#{1,6}\s+(.+)$/.exec(line);
     if (heading) {
       current = classify(heading[1] ?? "");
+      if (out.length && out[out.length - 1] !== "") out.push("");
       out.push(line);
       if (current && !used.has(current)) {
         used.add(current);
