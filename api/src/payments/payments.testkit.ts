@@ -2,11 +2,11 @@ import { afterAll } from "vitest";
 import { startRazorpaySandbox } from "@fixloop/infra/sandbox/razorpay/index";
 import { createTestApp } from "../testing";
 
-/** A real app on its own database, wired to a fresh payment stand-in. */
-export async function createPaymentsTestApp() {
+/** A real app on its own database, wired to a fresh payment stand-in (plus any other `env`). */
+export async function createPaymentsTestApp(env: Record<string, string> = {}) {
   const sandbox = await startRazorpaySandbox();
   afterAll(() => sandbox.stop());
-  const t = await createTestApp({ ...sandbox.env, RATE_LIMITS_ENABLED: "false" });
+  const t = await createTestApp({ ...env, ...sandbox.env, RATE_LIMITS_ENABLED: "false" });
   const json = (headers: Record<string, string>, body: unknown) => ({
     method: "POST",
     headers: { ...headers, "content-type": "application/json" },
