@@ -1,4 +1,57 @@
 import { Hono } from "hono";
+import { domain } from "@fixloop/db";
+import { jobIds } from "@fixloop/worker/contract";
+import { githubForUser } from "@fixloop/worker/github/github.account";
+import { jobFailure, toGithubError } from "@fixloop/worker/github/github.errors";
+import type { ImportResult } from "@fixloop/worker/fork/fork.service";
+import { importedIssue } from "@fixloop/worker/fork/fork.service";
 import type { AppEnv } from "../deps";
+import { requireUser } from "../auth/auth.middleware";
+import { githubUserContext } from "../auth/auth.cipher";
+import { AppError } from "../http/errors";
+import { validate } from "../http/validate";
+import { jobError, runJob } from "../github/github.jobs";
+import { IssueRef, ParseUrlRequest } from "./contributions.schemas";
+import { previewIssue } from "./contributions.preview";
 
-export const contributionsRoutes = new Hono<AppEnv>();
+const INVALID_URL = "Invalid URL: use a GitHub issue URL like https://github.com/owner/repo/issues/123 or owner/repo#123";
+
+export const contributionsRoutes = new Hono<AppEnv>()
+  .post("/contributions/parse-url", requireUser, validate("json", ParseUrlRequest), (c) => {
+    const url = c.req.valid("json").url.trim();
+    if (!url) throw new AppError(400, "contributions.url_required", "Please enter a GitHub issue URL");
+    const parsed = domain.parseGithubRef(url);
+    if (!parsed) throw new AppError(400, "contributions.invalid_url", INVALID_URL);
+    return c.json({ parsed });
+  })
+  .post("/contributions/fetch-issue", requireUser, validate("json", IssueRef), async (c) => {
+    const ref = c.req.valid("json");
+    const deps = c.var.deps;
+    const preview = await githubForUser(githubUserContext(deps), c.var.user.id)
+      .then((gh) => previewIssue(gh.client, ref))
+      .catch((err: unknown) => {
+        throw jobError(jobFailure(toGithubError(err, "Issue")));
+      });
+    if (preview.isPullRequest) throw new AppError(400, "github.not_an_issue", `#${ref.issueNumber} is a pull request, not an issue`);
+    const existing = await importedIssue(deps.db, c.var.user.id, preview.repository.fullName, preview.issue.number);
+    return c.json({
+      parsed: { type: "issue" as const, owner: ref.owner, repo: ref.repo, issueNumber: ref.issueNumber },
+      repository: preview.repository,
+      issue: preview.issue,
+      warnings: preview.warnings,
+      alreadyImported: Boolean(existing?.is_imported),
+      existingIssueId: existing?.is_imported ? existing.id : null,
+    });
+  })
+  .post("/contributions/import-issue", requireUser, validate("json", IssueRef), async (c) => {
+    const ref = c.req.valid("json");
+    const userId = c.var.user.id;
+    const known = await importedIssue(c.var.deps.db, userId, `${ref.owner}/${ref.repo}`, ref.issueNumber);
+    if (known?.is_imported && known.fork_full_name) {
+      return c.json({ fork: { isNew: false, fullName: known.fork_full_name }, issue: { _id: known.id }, alreadyImported: true });
+    }
+    const data = { userId, owner: ref.owner, repo: ref.repo, issueNumber: ref.issueNumber };
+    const out = await runJob<ImportResult>(c.var.deps, "fork", data, { jobId: jobIds.fork(data) });
+    if (!out.done) return c.json({ jobId: out.jobId }, 202);
+    return c.json({ fork: out.value.fork, issue: { _id: out.value.issueId }, alreadyImported: false });
+  });

@@ -1,6 +1,9 @@
-import { UnrecoverableError, type Job } from "bullmq";
+import type { Job } from "bullmq";
+import { ForkJob } from "../contract";
 import type { WorkerContext } from "../context";
+import { importIssue } from "../fork/fork.service";
 
-export async function processFork(job: Job, _ctx: WorkerContext, _signal: AbortSignal): Promise<unknown> {
-  throw new UnrecoverableError(`${job.queueName} jobs are not handled yet`);
+/** Import of a public issue: fork (once), wait for it, store the issue. */
+export async function processFork(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<unknown> {
+  return importIssue(ForkJob.parse(job.data), ctx, signal);
 }

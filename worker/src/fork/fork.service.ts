@@ -1,0 +1,69 @@
+import { sql } from "kysely";
+import type { Db } from "@fixloop/db";
+import type { ForkJob } from "../contract";
+import type { WorkerContext } from "../context";
+import { canWrite, githubForUser } from "../github/github.account";
+import { GithubError } from "../github/github.errors";
+import { asGithubJob } from "../github/github.jobs";
+import { issueColumns, type GithubIssue } from "../sync/issues.store";
+import { findFork, waitForFork } from "./fork.github";
+
+export interface ImportResult {
+  fork: { isNew: boolean; fullName: string };
+  issueId: string;
+}
+
+/**
+ * Imports a public issue: forks its repository into the user's account unless a fork exists
+ * (never a second one), waits until the fork has git data, then stores the issue as imported.
+ * Running it again returns the same issue and the same fork.
+ */
+export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: AbortSignal): Promise<ImportResult> {
+  return asGithubJob("Issue", async () => {
+    const gh = await githubForUser(ctx, job.userId);
+    if (!canWrite(gh.scopes)) {
+      throw new GithubError("github.authorization_required", "Authorize repository access first: forking needs the public_repo scope", 403);
+    }
+    const { data: upstream } = await gh.client.rest.repos.get({ owner: job.owner, repo: job.repo });
+    const { data: issue } = await gh.client.rest.issues.get({ owner: upstream.owner.login, repo: upstream.name, issue_number: job.issueNumber });
+    if (issue.pull_request) throw new GithubError("github.not_an_issue", `#${job.issueNumber} is a pull request, not an issue`, 400);
+
+    const known = await importedIssue(ctx.db, job.userId, upstream.full_name, issue.number);
+    if (known?.fork_full_name) return { fork: { isNew: false, fullName: known.fork_full_name }, issueId: known.id };
+
+    let isNew = false;
+    let fork = upstream.owner.login.toLowerCase() === gh.login.toLowerCase() ? upstream : await findFork(gh.client, gh.login, upstream);
+    if (!fork) {
+      fork = (await gh.client.rest.repos.createFork({ owner: upstream.owner.login, repo: upstream.name, default_branch_only: false })).data;
+      isNew = true;
+      ctx.logger.info({ userId: job.userId, upstream: upstream.full_name, fork: fork.full_name }, "fork created");
+    }
+    await waitForFork(gh.client, fork, signal);
+    const issueId = await storeImported(ctx.db, job.userId, upstream.full_name, fork.full_name, issue as GithubIssue);
+    return { fork: { isNew, fullName: fork.full_name }, issueId };
+  });
+}
+
+export async function importedIssue(db: Db, userId: string, repoFullName: string, issueNumber: number) {
+  return db
+    .selectFrom("issues")
+    .select(["id", "fork_full_name", "is_imported"])
+    .where("user_id", "=", userId)
+    .where("repo_full_name", "=", repoFullName)
+    .where("issue_number", "=", issueNumber)
+    .executeTakeFirst();
+}
+
+async function storeImported(db: Db, userId: string, upstream: string, fork: string, issue: GithubIssue): Promise<string> {
+  const cols = issueColumns(issue);
+  const imported = { is_imported: true, upstream_full_name: upstream, fork_full_name: fork };
+  const row = await db
+    .insertInto("issues")
+    .values({ user_id: userId, repo_full_name: upstream, status: issue.state === "closed" ? "closed" : "open", ...cols, ...imported })
+    .onConflict((oc) =>
+      oc.columns(["user_id", "repo_full_name", "issue_number"]).doUpdateSet({ ...cols, ...imported, updated_at: sql`now()` }),
+    )
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
