@@ -63,6 +63,7 @@ describe.each(PROVIDERS)("%s", (id) => {
     const err = await failure(generateSolution(cfg, request(id)));
     expect(err.code).toBe("model.malformed_output");
     expect(err.retryable).toBe(false);
+    if (!id.startsWith("llama")) expect(err.tokensIn).toBeGreaterThan(0);
     expect(sandbox.control.requests).toHaveLength(2);
   });
 

@@ -133,7 +133,10 @@ export async function generateSolution(cfg: ModelsConfig, req: GenerateRequest):
       return { solution: parsed.solution, tokensIn, tokensOut, costUsd: costUsd(req.model, tokensIn, tokensOut), attempts, repaired };
     }
     if (repaired) {
-      throw new ModelError("model.malformed_output", `The model's answer was still invalid after a repair attempt: ${parsed.error}`);
+      const err = new ModelError("model.malformed_output", `The model's answer was still invalid after a repair attempt: ${parsed.error}`);
+      err.tokensIn = tokensIn;
+      err.tokensOut = tokensOut;
+      throw err;
     }
     repaired = true;
     next = { ...base, repair: { call: reply.call, text: reply.text, error: parsed.error } };

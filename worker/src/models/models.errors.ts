@@ -12,6 +12,9 @@ const RETRYABLE: ReadonlySet<ModelErrorCode> = new Set(["model.rate_limited", "m
 export class ModelError extends Error {
   readonly code: ModelErrorCode;
   readonly retryable: boolean;
+  /** Tokens the failed call still consumed (e.g. the rejected answers before malformed_output). */
+  tokensIn = 0;
+  tokensOut = 0;
   constructor(code: ModelErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "ModelError";
