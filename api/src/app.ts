@@ -10,6 +10,7 @@ import type { AppDeps, AppEnv } from "./deps";
 import { onError } from "./http/on-error";
 import { healthRoutes } from "./health/health.routes";
 import { webRoutes } from "./http/static";
+import { adminRoutes } from "./admin/admin.routes";
 import { configRoutes } from "./config/config.routes";
 import { authRoutes } from "./auth/auth.routes";
 import { tokensRoutes } from "./tokens/tokens.routes";
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps, opts: { serveWeb?: boolean } = {}) {
   installGuards(app, deps);
   app.route("/api", apiRoutes());
   app.all("/api/*", (c) => c.json({ error: { code: "route.not_found", message: "Not found" } }, 404));
+  app.route("/", adminRoutes(deps));
   if (opts.serveWeb !== false) app.route("/", webRoutes(deps.env.WEB_DIST_DIR ?? DEFAULT_DIST));
   return app;
 }

@@ -33,6 +33,8 @@ export const ApiEnv = z.object({
   OPENAI_COMPATIBLE_BASE_URL: z.string().default(""),
   OPENAI_COMPATIBLE_API_KEY: z.string().default(""),
   OPENAI_COMPATIBLE_MODELS: z.string().default(""),
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().optional(),
   /** Stand-ins in use (set by the launcher); shown as a badge in the UI. */
   SANDBOX_SERVICES: list,
   WEB_DIST_DIR: z.string().optional(),

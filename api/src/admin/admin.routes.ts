@@ -1,0 +1,38 @@
+import { Hono } from "hono";
+import { createBullBoard } from "@bull-board/api";
+import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
+import { HonoAdapter } from "@bull-board/hono";
+import { serveStatic } from "@hono/node-server/serve-static";
+import type { AppDeps, AppEnv } from "../deps";
+import { requireUser } from "../auth/auth.middleware";
+import { AppError } from "../http/errors";
+import { bindMetricsSource } from "./metrics.collect";
+import { metricsRegistry } from "./metrics.registry";
+
+const BOARD_PATH = "/admin/queues";
+
+/** bull-board for the GitHub logins in ADMIN_GITHUB_LOGINS (others get 404), and Prometheus /metrics. */
+export function adminRoutes(deps: AppDeps) {
+  bindMetricsSource(deps);
+  const board = new HonoAdapter(serveStatic);
+  // @bull-board/hono 9.10.1 types lag @bull-board/api 9.10.2; the runtime contract is the same.
+  createBullBoard({ queues: deps.queues.all().map((q) => new BullMQAdapter(q)), serverAdapter: board as unknown as Parameters<typeof createBullBoard>[0]["serverAdapter"] });
+  board.setBasePath(BOARD_PATH);
+  const admins = new Set(deps.env.ADMIN_GITHUB_LOGINS.map((l) => l.toLowerCase()));
+
+  return new Hono<AppEnv>()
+    .use(`${BOARD_PATH}/*`, requireUser, async (c, next) => {
+      if (!admins.has(c.var.user.username.toLowerCase())) throw new AppError(404, "route.not_found", "Not found");
+      await next();
+    })
+    .use(BOARD_PATH, requireUser, async (c, next) => {
+      if (!admins.has(c.var.user.username.toLowerCase())) throw new AppError(404, "route.not_found", "Not found");
+      await next();
+    })
+    .route(BOARD_PATH, board.registerPlugin())
+    .get("/metrics", async (c) => {
+      const token = deps.env.METRICS_TOKEN;
+      if (token && c.req.header("authorization") !== `Bearer ${token}`) throw new AppError(401, "auth.unauthorized", "Authentication required");
+      return c.text(await metricsRegistry.metrics(), 200, { "content-type": metricsRegistry.contentType });
+    });
+}
