@@ -8,7 +8,7 @@ export interface EditFailure {
 }
 
 /** Applies one edit; the search text must occur exactly once (exactly, or ignoring trailing spaces). */
-function applyOne(text: string, search: string, replace: string): string | string {
+function applyOne(text: string, search: string, replace: string): string {
   const first = text.indexOf(search);
   if (first >= 0) {
     if (text.indexOf(search, first + 1) >= 0) throw new Error("search text occurs more than once");
