@@ -1,0 +1,169 @@
+import fs from "node:fs";
+import path from "node:path";
+import { RequestError } from "@octokit/request-error";
+import { Octokit } from "@octokit/rest";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../../paths";
+import { startTestSandbox, type TestSandbox } from "./test-sandbox";
+
+const SPEC_FILE = path.join(ROOT, "node_modules/@octokit/openapi/generated/api.github.com.deref.json");
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+type Schema = Record<string, unknown>;
+interface Spec {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+}
+
+/** OpenAPI 3.0 → JSON Schema: `nullable` becomes a null alternative; GitHub's overlapping oneOfs are read as anyOf. */
+function toJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toJsonSchema);
+  if (!node || typeof node !== "object") return node;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(node as Schema)) {
+    if (["nullable", "example", "examples", "discriminator", "deprecated", "readOnly", "writeOnly", "externalDocs"].includes(key) || key.startsWith("x-")) continue;
+    if (key === "properties" && value && typeof value === "object") {
+      out.properties = Object.fromEntries(Object.entries(value as Schema).map(([name, sub]) => [name, toJsonSchema(sub)]));
+    } else {
+      out[key === "oneOf" ? "anyOf" : key] = toJsonSchema(value);
+    }
+  }
+  return (node as Schema).nullable === true ? { anyOf: [out, { type: "null" }] } : out;
+}
+
+let spec: Spec;
+let t: TestSandbox;
+const ajv = addFormats(new Ajv({ strict: false, allErrors: true, logger: false }));
+const compiled = new Map<string, ValidateFunction>();
+const checked: string[] = [];
+
+beforeAll(async () => {
+  spec = JSON.parse(fs.readFileSync(SPEC_FILE, "utf8")) as Spec;
+  t = await startTestSandbox();
+}, 120_000);
+afterAll(async () => {
+  await t?.stop();
+  console.log(`OpenAPI contract: ${checked.length} responses validated against api.github.com.deref.json\n  ${checked.join("\n  ")}`);
+});
+
+/** Calls `route` through Octokit and validates the body against the official schema for the status received. */
+async function check(gh: Octokit, route: string, params: Record<string, unknown>, expectedStatus: number): Promise<any> {
+  const [method = "", specPath = ""] = route.split(" ");
+  let status: number;
+  let data: unknown;
+  try {
+    ({ status, data } = await gh.request(route, params));
+  } catch (error) {
+    if (!(error instanceof RequestError)) throw error;
+    status = error.status;
+    data = error.response?.data;
+  }
+  expect(status, `${route} status`).toBe(expectedStatus);
+  const operation = spec.paths[specPath]?.[method.toLowerCase()];
+  const response = operation?.responses[String(status)];
+  expect(response, `${route} ${status} is documented`).toBeDefined();
+  const schema = response?.content?.["application/json"]?.schema;
+  if (!schema) {
+    expect(data === undefined || data === "" || data === null, `${route} ${status} has no body`).toBe(true);
+  } else {
+    const key = `${route} ${status}`;
+    const validate = compiled.get(key) ?? ajv.compile(toJsonSchema(schema) as Schema);
+    compiled.set(key, validate);
+    const ok = validate(data);
+    expect(ok ? [] : validate.errors?.slice(0, 8), `${route} ${status} matches the OpenAPI schema`).toEqual([]);
+  }
+  checked.push(`${route} → ${status}`);
+  return data;
+}
+
+describe("responses match GitHub's OpenAPI description", () => {
+  const o = { owner: "octocat", repo: "todo-api" };
+  const fork = { owner: "octocat", repo: "markdown-lint" };
+  const upstream = { owner: "hubot", repo: "markdown-lint" };
+  let me: Octokit;
+  let state: { head: string; tree: string; blob: string; commit: string; second: string; pr: number } = { head: "", tree: "", blob: "", commit: "", second: "", pr: 0 };
+
+  beforeAll(() => {
+    me = t.octokit("octocat", ["repo", "user"]);
+  });
+
+  it("users, repositories, issues and rate limit", async () => {
+    await check(me, "GET /user", {}, 200);
+    await check(me, "GET /user/emails", {}, 200);
+    await check(me, "GET /user/repos", { per_page: 100 }, 200);
+    await check(me, "GET /users/{username}", { username: "hubot" }, 200);
+    await check(me, "GET /rate_limit", {}, 200);
+    await check(me, "GET /repos/{owner}/{repo}", o, 200);
+    await check(me, "GET /repos/{owner}/{repo}", { owner: "octocat", repo: "missing" }, 404);
+    await check(me, "GET /repos/{owner}/{repo}/labels", o, 200);
+    await check(me, "GET /repos/{owner}/{repo}/issues", { ...o, state: "all" }, 200);
+    await check(me, "GET /repos/{owner}/{repo}/issues/{issue_number}", { ...o, issue_number: 3 }, 200);
+    await check(t.octokit("hubot", []), "GET /user/repos", {}, 200);
+  });
+
+  it("forks", async () => {
+    await check(me, "POST /repos/{owner}/{repo}/forks", upstream, 202);
+    const full = await check(me, "GET /repos/{owner}/{repo}", fork, 200);
+    expect(full.parent.full_name).toBe("hubot/markdown-lint");
+    await check(me, "GET /repos/{owner}/{repo}/forks", upstream, 200);
+  });
+
+  it("git data and contents", async () => {
+    const ref = await check(me, "GET /repos/{owner}/{repo}/git/ref/{ref}", { ...fork, ref: "heads/main" }, 200);
+    state.head = ref.object.sha;
+    await check(me, "GET /repos/{owner}/{repo}/git/matching-refs/{ref}", { ...fork, ref: "heads/" }, 200);
+    const commit = await check(me, "GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...fork, commit_sha: state.head }, 200);
+    state.tree = commit.tree.sha;
+    await check(me, "GET /repos/{owner}/{repo}/git/trees/{tree_sha}", { ...fork, tree_sha: state.tree, recursive: "1" }, 200);
+    await check(me, "GET /repos/{owner}/{repo}/contents/{path}", { ...fork, path: "README.md" }, 200);
+    await check(me, "GET /repos/{owner}/{repo}/contents/{path}", { ...fork, path: "src/rules" }, 200);
+    await check(me, "GET /repos/{owner}/{repo}/contents/{path}", { ...fork, path: "missing.md" }, 404);
+    const blob = await check(me, "POST /repos/{owner}/{repo}/git/blobs", { ...fork, content: "const TRAILING = /[ \\t]+$/;\n", encoding: "utf-8" }, 201);
+    state.blob = blob.sha;
+    await check(me, "GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...fork, file_sha: state.blob }, 200);
+    const tree = await check(me, "POST /repos/{owner}/{repo}/git/trees", { ...fork, base_tree: state.tree, tree: [{ path: "src/rules/trailing-spaces.js", mode: "100644", type: "blob", sha: state.blob }] }, 201);
+    const created = await check(me, "POST /repos/{owner}/{repo}/git/commits", { ...fork, message: "Match trailing tabs", tree: tree.sha, parents: [state.head] }, 201);
+    state.commit = created.sha;
+    await check(me, "POST /repos/{owner}/{repo}/git/refs", { ...fork, ref: "refs/heads/fix-tabs", sha: state.commit }, 201);
+    const second = await check(me, "POST /repos/{owner}/{repo}/git/commits", { ...fork, message: "Follow-up", tree: tree.sha, parents: [state.commit] }, 201);
+    state.second = second.sha;
+    await check(me, "PATCH /repos/{owner}/{repo}/git/refs/{ref}", { ...fork, ref: "heads/fix-tabs", sha: state.second }, 200);
+    await check(me, "POST /repos/{owner}/{repo}/git/refs", { ...fork, ref: "refs/heads/throwaway", sha: state.commit }, 201);
+    await check(me, "DELETE /repos/{owner}/{repo}/git/refs/{ref}", { ...fork, ref: "heads/throwaway" }, 204);
+  });
+
+  it("pull requests, merge and merge-upstream", async () => {
+    const pr = await check(me, "POST /repos/{owner}/{repo}/pulls", { ...upstream, title: "Match trailing tabs", head: "octocat:fix-tabs", base: "main", body: "Fixes #3" }, 201);
+    state.pr = pr.number;
+    await check(me, "POST /repos/{owner}/{repo}/pulls", { ...upstream, title: "again", head: "octocat:fix-tabs", base: "main" }, 422);
+    await check(me, "GET /repos/{owner}/{repo}/pulls", { ...upstream, state: "all" }, 200);
+    await check(me, "GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...upstream, pull_number: state.pr }, 200);
+    await check(me, "GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...upstream, pull_number: 1 }, 404);
+    await check(me, "GET /repos/{owner}/{repo}/issues/{issue_number}", { ...upstream, issue_number: state.pr }, 200);
+    await check(me, "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { ...upstream, pull_number: state.pr, title: "Match trailing tabs as well as spaces" }, 200);
+    await check(t.octokit("hubot", ["public_repo"]), "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", { ...upstream, pull_number: state.pr }, 200);
+    await check(me, "GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...upstream, pull_number: state.pr }, 200);
+    await check(me, "POST /repos/{owner}/{repo}/merge-upstream", { ...fork, branch: "main" }, 200);
+  });
+
+  it("errors", async () => {
+    await check(new Octokit({ baseUrl: t.sandbox.url }), "GET /user", {}, 401);
+  });
+
+  it("the schema check itself rejects a payload with a wrong field type or a missing required field", async () => {
+    const { data } = await me.request("GET /repos/{owner}/{repo}", o);
+    const schema = spec.paths["/repos/{owner}/{repo}"]?.get?.responses["200"]?.content?.["application/json"]?.schema;
+    const validate = ajv.compile(toJsonSchema(schema) as Schema);
+    expect(validate(data)).toBe(true);
+    const { default_branch: _dropped, ...missing } = data;
+    expect(validate(missing)).toBe(false);
+    expect(validate({ ...data, id: String(data.id) })).toBe(false);
+    expect(validate({ ...data, description: null, owner: { ...data.owner, login: 42 } })).toBe(false);
+  });
+
+  it("covered every implemented operation", () => {
+    const routes = new Set(checked.map((c) => c.split(" → ")[0]));
+    expect(routes.size).toBeGreaterThanOrEqual(29);
+  });
+});
