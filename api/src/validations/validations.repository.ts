@@ -46,7 +46,8 @@ export async function listPendingSolutions(db: Db, userId: string): Promise<Owne
     .selectAll("solutions")
     .select(ISSUE_COLS)
     .where("solutions.user_id", "=", userId)
-    .where("solutions.status", "=", "pending")
+    // Approved solutions stay listed until their pull request exists, so a failed attempt can be retried.
+    .where("solutions.status", "in", ["pending", "approved"])
     .orderBy("solutions.created_at", "desc")
     .limit(200)
     .execute();

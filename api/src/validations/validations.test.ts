@@ -167,9 +167,10 @@ describe("validations API", () => {
     expect((await call(`/${solutionId}/validate`, { method: "POST", body: { status: "approved" } })).status).toBe(409);
   });
 
-  it("deletes a solution: gone from the list and 404 afterwards", async () => {
-    const { call, solutionId } = await setup();
+  it("deletes a solution: gone from the list and 404 afterwards, its issue open again", async () => {
+    const { call, solutionId, issueId, db } = await setup();
     expect((await call(`/${solutionId}`, { method: "DELETE" })).status).toBe(200);
+    expect((await db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow()).status).toBe("open");
     expect(((await (await call("/pending")).json()) as { solutions: unknown[] }).solutions).toEqual([]);
     expect((await call(`/${solutionId}`)).status).toBe(404);
     expect((await call(`/${solutionId}`, { method: "DELETE" })).status).toBe(404);

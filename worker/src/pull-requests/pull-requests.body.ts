@@ -30,6 +30,8 @@ export function prTitle(i: Pick<BodyInput, "issueNumber" | "issueTitle">, g: Gui
   return `Fix #${i.issueNumber}: ${title}`;
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 const VERB = { create: "added", modify: "modified", delete: "deleted" } as const;
 
 function parts(i: BodyInput): Record<Part, string> {
@@ -41,7 +43,7 @@ function parts(i: BodyInput): Record<Part, string> {
   const lines = i.files.reduce((n, f) => n + fileChangedLines(f), 0);
   const testing = [
     `- Risk: ${validation.riskLevel ?? "unknown"}${typeof meta.riskScore === "number" ? ` (score ${meta.riskScore}/100)` : ""}`,
-    `- Checks run: path policy (no CI, secrets or files outside the repository), change size (${i.files.length} files, ${lines} changed lines)` +
+    `- Checks run: path policy (no CI, secrets or files outside the repository), change size (${plural(i.files.length, "file")}, ${plural(lines, "changed line")})` +
       (typeof advanced.score === "number" ? `, static validation (score ${advanced.score}/100)` : ""),
     ...(validation.warnings ?? []).slice(0, 5).map((w) => `- Warning: ${w}`),
     `- Reviewed and approved by @${i.reviewer}${edits ? ` with ${edits} manual edit${edits === 1 ? "" : "s"}` : ""}${refinements ? ` after ${refinements} refinement${refinements === 1 ? "" : "s"}` : ""}`,

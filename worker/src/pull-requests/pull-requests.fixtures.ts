@@ -6,7 +6,7 @@ export const BUGGY_LINES = "  // skip the item already shown at the end of the p
 
 /** A whole stack with octocat signed in (repository access granted) and helpers to act on the stand-in. */
 export async function prStack() {
-  const stack = await createTestStack({ workers: ["pull-request", "sync"], logLevel: "warn" });
+  const stack = await createTestStack({ workers: ["pull-request", "sync"], logLevel: "warn", env: { JOB_WAIT_SECONDS: "25" } });
   const octocat = await stack.signIn("octocat", { scopes: ["public_repo"] });
   const control = stack.github.control;
   const upstreamDir = control.gitDir("octocat", "todo-api");

@@ -83,6 +83,10 @@ describe("pull requests from a fork and on a moving base", () => {
     expect(writes(t.control.requestLog)).toEqual([]);
     expect(gitBranches(t.upstreamDir)).toEqual(branchesBefore);
     expect(await t.stack.db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).execute()).toEqual([]);
+    // Approving again retries the job (the failed one is replaced) and meets the same conflict.
+    const retry = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
+    expect(retry.status).toBe(409);
+    expect(writes(t.control.requestLog)).toEqual([]);
   });
 
   it("syncs pull request status with conditional requests: 304 while unchanged, merged after a merge", async () => {

@@ -121,6 +121,32 @@ describe("approving a solution on the user's own repository", () => {
     expect(gitBranches(t.upstreamDir)).toEqual(branchesBefore);
   });
 
+  it("answers 202 with the job id when the job outlasts the wait, and the pull request appears in /api/prs", async () => {
+    const { solutionId } = await seedSolution(t.stack.db, {
+      userId: t.octocat.user._id,
+      repoFullName: "octocat/todo-api",
+      issueNumber: 44,
+      title: "Slow job",
+      files: [{ filename: "docs/slow.md", action: "create", originalContent: "", content: "slow\n" }],
+    });
+    const env = t.stack.deps.env;
+    const wait = env.JOB_WAIT_SECONDS;
+    env.JOB_WAIT_SECONDS = 0;
+    const res = await Promise.resolve(t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } })).finally(() => {
+      env.JOB_WAIT_SECONDS = wait;
+    });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ status: "approved", jobId: `pr-${solutionId}` });
+    const deadline = Date.now() + 20_000;
+    let found: unknown;
+    while (!found && Date.now() < deadline) {
+      const { pullRequests } = (await (await t.api("/prs")).json()) as { pullRequests: { branchName: string }[] };
+      found = pullRequests.find((p) => p.branchName === branchName(44, "Slow job"));
+      if (!found) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(found).toBeTruthy();
+  });
+
   it("waits out a secondary rate limit while opening the pull request and opens exactly one", async () => {
     const { solutionId } = await seedSolution(t.stack.db, {
       userId: t.octocat.user._id,
