@@ -43,7 +43,7 @@ export const ApiEnv = z.object({
   SESSION_TTL_DAYS: z.coerce.number().positive().default(30),
   COOKIE_SECURE: bool.optional(),
   /** Abuse limits in Redis per IP and per credential; `name=limit/seconds,...` overrides the defaults. */
-  RATE_LIMITS_ENABLED: bool.default("true"),
+  RATE_LIMITS_ENABLED: bool.default(true),
   RATE_LIMITS: z.string().default(""),
   /** Largest JSON body accepted, in bytes (file edits have their own, larger limit). */
   MAX_JSON_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
