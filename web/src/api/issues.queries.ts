@@ -1,9 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import { request } from "./errors";
-import type { Issue } from "./types";
+import { api } from "./client";
+import { unwrap } from "./errors";
 
-export const issuesQuery = () =>
-  queryOptions({ queryKey: ["issues"], queryFn: () => request<{ issues: Issue[] }>("/issues") });
+export const issuesQuery = () => queryOptions({ queryKey: ["issues"], queryFn: () => unwrap(api.issues.$get({ query: {} })) });
 
 export const issueQuery = (id: string) =>
-  queryOptions({ queryKey: ["issues", id], queryFn: () => request<{ issue: Issue }>(`/issues/${encodeURIComponent(id)}`) });
+  queryOptions({ queryKey: ["issues", id], queryFn: () => unwrap(api.issues[":id"].$get({ param: { id } })) });

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import { request } from "./errors";
-import type { AiModel } from "./types";
+import { api } from "./client";
+import { unwrap } from "./errors";
 
 export const modelsQuery = () =>
-  queryOptions({ queryKey: ["ai-models"], queryFn: () => request<{ allModels: AiModel[] }>("/ai/models"), staleTime: 5 * 60_000 });
+  queryOptions({ queryKey: ["ai-models"], queryFn: () => unwrap(api.ai.models.$get()), staleTime: 5 * 60_000 });

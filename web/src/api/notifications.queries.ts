@@ -1,10 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import { request } from "./errors";
-import type { Notification } from "./types";
+import { api } from "./client";
+import { unwrap } from "./errors";
 
 export const notificationsQuery = () =>
-  queryOptions({
-    queryKey: ["notifications"],
-    queryFn: () => request<{ notifications: Notification[] }>("/notifications"),
-    refetchInterval: 60_000,
-  });
+  queryOptions({ queryKey: ["notifications"], queryFn: () => unwrap(api.notifications.$get()), refetchInterval: 60_000 });

@@ -1,6 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { request } from "./errors";
-import type { PullRequest } from "./types";
+import { api } from "./client";
+import { unwrap } from "./errors";
 
-export const pullRequestsQuery = () =>
-  queryOptions({ queryKey: ["prs"], queryFn: () => request<{ pullRequests: PullRequest[] }>("/prs") });
+export const pullRequestsQuery = () => queryOptions({ queryKey: ["prs"], queryFn: () => unwrap(api.prs.$get()) });

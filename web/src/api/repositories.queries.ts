@@ -1,9 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import { request } from "./errors";
-import type { Repository } from "./types";
+import { api } from "./client";
+import { unwrap } from "./errors";
 
 export const repositoriesQuery = () =>
-  queryOptions({
-    queryKey: ["repositories"],
-    queryFn: () => request<{ repositories: Repository[]; requiresAuthorization: boolean }>("/github/repositories"),
-  });
+  queryOptions({ queryKey: ["repositories"], queryFn: () => unwrap(api.github.repositories.$get()) });

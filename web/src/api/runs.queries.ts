@@ -1,11 +1,11 @@
 import { queryOptions } from "@tanstack/react-query";
-import { request } from "./errors";
-import type { Run } from "./types";
+import type { InferResponseType } from "hono/client";
+import { api } from "./client";
+import { unwrap } from "./errors";
+
+const one = api.runs[":id"];
+export type Run = InferResponseType<typeof one.$get, 200>["run"];
+export type RunStep = Run["steps"][number];
 
 export const runQuery = (id: string) =>
-  queryOptions({ queryKey: ["runs", id], queryFn: () => request<{ run: Run } | Run>(`/runs/${encodeURIComponent(id)}`).then(asRun) });
-
-/** Accepts both `{run}` and a bare run body. */
-export function asRun(body: { run: Run } | Run): Run {
-  return "run" in body ? body.run : body;
-}
+  queryOptions({ queryKey: ["runs", id], queryFn: () => unwrap(one.$get({ param: { id } })).then((b) => b.run) });

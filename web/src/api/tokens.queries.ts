@@ -1,6 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { request } from "./errors";
-import type { ApiToken } from "./types";
+import { api } from "./client";
+import { unwrap } from "./errors";
 
-export const apiTokensQuery = () =>
-  queryOptions({ queryKey: ["tokens"], queryFn: () => request<{ tokens: ApiToken[] }>("/tokens") });
+export const apiTokensQuery = () => queryOptions({ queryKey: ["tokens"], queryFn: () => unwrap(api.tokens.$get()) });

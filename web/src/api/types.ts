@@ -87,23 +87,6 @@ export interface StepDetail {
   warnings: string[];
   score?: number;
 }
-export interface RunStep {
-  step: StepId;
-  status: StepStatus;
-  detail: StepDetail | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
-export interface Run {
-  _id: string;
-  issueId?: string;
-  status: "queued" | "running" | "completed" | "failed" | "cancelled";
-  currentStep: StepId | null;
-  steps: RunStep[];
-  solutionId: string | null;
-  error: { code: string; message: string } | null;
-  createdAt?: string;
-}
 export interface Notification {
   _id?: string;
   id?: string;

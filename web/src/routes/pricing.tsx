@@ -1,4 +1,14 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "../features/placeholder/Placeholder";
+import { PricingPage } from "../features/billing";
+import { PublicHeader } from "../shell/PublicHeader";
 
-export const Route = createFileRoute("/pricing")({ component: () => <Placeholder title="Pricing" /> });
+export const Route = createFileRoute("/pricing")({ component: PricingRoute });
+
+function PricingRoute() {
+  return (
+    <>
+      <PublicHeader />
+      <PricingPage />
+    </>
+  );
+}

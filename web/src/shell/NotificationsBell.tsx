@@ -9,6 +9,7 @@ export function NotificationsBell() {
   const ref = useRef<HTMLDivElement>(null);
   const { data, isError } = useQuery(notificationsQuery());
   const items = data?.notifications ?? [];
+  const unread = items.filter((n) => !n.read).length;
   useEffect(() => {
     if (!open) return;
     const onDown = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
@@ -24,13 +25,13 @@ export function NotificationsBell() {
     <div ref={ref} className="relative">
       <button
         type="button"
-        aria-label={`Notifications${items.length ? ` (${items.length})` : ""}`}
+        aria-label={`Notifications${unread ? ` (${unread} unread)` : ""}`}
         aria-expanded={open}
         onClick={() => setOpen((v) => !v)}
         className="relative rounded-lg p-2 hover:bg-slate-100 dark:hover:bg-slate-800"
       >
         <Bell className="size-5" aria-hidden />
-        {items.length > 0 && <span className="absolute top-1 right-1 size-2 rounded-full bg-red-600" aria-hidden />}
+        {unread > 0 && <span className="absolute top-1 right-1 size-2 rounded-full bg-red-600" aria-hidden />}
       </button>
       {open && (
         <div className="fixed inset-x-2 top-14 z-40 rounded-xl border border-slate-200 bg-white p-2 shadow-lg sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:mt-1 sm:w-80 dark:border-slate-700 dark:bg-slate-900">
@@ -38,16 +39,16 @@ export function NotificationsBell() {
           {isError && <p className="px-2 py-3 text-sm">Notifications could not be loaded.</p>}
           {!isError && items.length === 0 && <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">No recent activity</p>}
           <ul className="max-h-80 overflow-y-auto">
-            {items.slice(0, 20).map((n, i) => (
-              <li key={n._id ?? n.id ?? i} className="rounded-md px-2 py-2 text-sm hover:bg-slate-50 dark:hover:bg-slate-800">
+            {items.slice(0, 20).map((n) => (
+              <li key={n.id} className="rounded-md px-2 py-2 text-sm hover:bg-slate-50 dark:hover:bg-slate-800">
+                <p className="text-xs font-medium text-slate-600 uppercase dark:text-slate-400">{n.type.replaceAll("_", " ")}</p>
                 {n.link ? (
-                  <a href={n.link} className="font-medium underline-offset-2 hover:underline">
-                    {n.title ?? n.type}
+                  <a href={n.link} className={`underline-offset-2 hover:underline ${n.read ? "" : "font-semibold"}`}>
+                    {n.message}
                   </a>
                 ) : (
-                  <p className="font-medium">{n.title ?? n.type}</p>
+                  <p className={n.read ? "" : "font-semibold"}>{n.message}</p>
                 )}
-                {n.message && <p className="text-slate-600 dark:text-slate-400">{n.message}</p>}
                 <p className="text-xs text-slate-500 dark:text-slate-400">{new Date(n.createdAt).toLocaleString()}</p>
               </li>
             ))}

@@ -15,7 +15,7 @@ export function PreferencesDialog({ open, onClose }: { open: boolean; onClose: (
   );
 }
 
-function PreferencesForm({ onClose }: { onClose: () => void }) {
+export function PreferencesForm({ onClose }: { onClose?: () => void }) {
   const theme = useTheme();
   const models = useQuery(modelsQuery());
   const [model, setModel] = useState(getDefaultModel() ?? "");
@@ -28,7 +28,7 @@ function PreferencesForm({ onClose }: { onClose: () => void }) {
         setDefaultModel(model);
         setTheme(pref);
         toast.success("Preferences saved");
-        onClose();
+        onClose?.();
       }}
       className="space-y-4"
     >
@@ -53,9 +53,11 @@ function PreferencesForm({ onClose }: { onClose: () => void }) {
         </select>
       </label>
       <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          Cancel
-        </Button>
+        {onClose && (
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+        )}
         <Button type="submit">Save</Button>
       </div>
     </form>

@@ -3,10 +3,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { Download, ExternalLink, Lock, RefreshCw } from "lucide-react";
 import { toast } from "sonner";
-import { errorMessage, request } from "../../api/errors";
+import { api } from "../../api/client";
+import { errorMessage, unwrap } from "../../api/errors";
 import { repositoriesQuery } from "../../api/repositories.queries";
 import { issuesQuery } from "../../api/issues.queries";
-import type { Repository } from "../../api/types";
+type Repository = NonNullable<Awaited<ReturnType<ReturnType<typeof repositoriesQuery>["queryFn"] & {}>>>["repositories"][number];
 import { Badge, Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
 
 export function RepositoriesPage({ authorized, error }: { authorized?: boolean; error?: string }) {
@@ -66,9 +67,9 @@ export function RepositoriesPage({ authorized, error }: { authorized?: boolean; 
 function RepositoryCard({ repo }: { repo: Repository }) {
   const qc = useQueryClient();
   const [owner = "", name = ""] = repo.fullName.split("/");
-  const path = `/github/repositories/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+  const param = { owner, repo: name };
   const sync = useMutation({
-    mutationFn: () => request(`${path}/sync`, { method: "POST" }),
+    mutationFn: () => unwrap(api.github.repositories[":owner"][":repo"].sync.$post({ param })),
     onSuccess: () => {
       toast.success("Repository synced successfully");
       void qc.invalidateQueries({ queryKey: repositoriesQuery().queryKey });
@@ -76,7 +77,7 @@ function RepositoryCard({ repo }: { repo: Repository }) {
     onError: () => toast.error("Failed to sync repository"),
   });
   const fetchIssues = useMutation({
-    mutationFn: () => request<{ count: number } | { jobId: string }>(`${path}/issues`),
+    mutationFn: () => unwrap(api.github.repositories[":owner"][":repo"].issues.$get({ param })),
     onSuccess: (body) => {
       if ("count" in body) toast.success(`Fetched ${body.count} issues`);
       else toast.info("Fetching issues in the background; they will appear in Issues shortly.");

@@ -6,8 +6,9 @@ import { toast } from "sonner";
 import { issueQuery, issuesQuery } from "../../api/issues.queries";
 import { modelsQuery } from "../../api/models.queries";
 import { runQuery } from "../../api/runs.queries";
-import { ApiError, errorMessage, request } from "../../api/errors";
-import type { Run } from "../../api/types";
+import { api } from "../../api/client";
+import { ApiError, errorMessage, unwrap } from "../../api/errors";
+import type { Run } from "../../api/runs.queries";
 import { getDefaultModel } from "../../shell/preferences";
 import { Badge, Button, Card, EmptyState, Spinner } from "../../ui/ui";
 import { ModelPicker, initialModel } from "./ModelPicker";
@@ -43,7 +44,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
   if (run.data && !watchedLive.current && run.data.status !== "completed") watchedLive.current = true;
 
   const generate = useMutation({
-    mutationFn: () => request<{ runId: string }>("/ai/generate-solution", { method: "POST", json: { issueId, modelId: model } }),
+    mutationFn: () => unwrap(api.ai["generate-solution"].$post({ query: {}, json: { issueId, modelId: model } })),
     onSuccess: ({ runId: id }) => {
       watchedLive.current = true;
       setRun(id);
@@ -55,7 +56,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
     },
   });
   const cancel = useMutation({
-    mutationFn: (id: string) => request(`/runs/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
+    mutationFn: (id: string) => unwrap(api.runs[":id"].cancel.$post({ param: { id } })),
     onSuccess: (_d, id) => void qc.invalidateQueries({ queryKey: runQuery(id).queryKey }),
     onError: (err) => toast.error(errorMessage(err, "Failed to cancel")),
   });
@@ -108,7 +109,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
       {runId && run.isPending && <Spinner label="Connecting to the run..." />}
       {r && r.status !== "completed" && <StepsPanel run={r} />}
       {active && (
-        <Button variant="secondary" onClick={() => cancel.mutate(r._id ?? runId ?? "")} busy={cancel.isPending}>
+        <Button variant="secondary" onClick={() => cancel.mutate(r._id)} busy={cancel.isPending}>
           <Square className="size-4" aria-hidden /> Cancel
         </Button>
       )}

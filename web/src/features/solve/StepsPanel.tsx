@@ -1,30 +1,30 @@
 import { useEffect, useState } from "react";
 import { CheckCircle2, ChevronDown, Circle, Loader2, XCircle } from "lucide-react";
 import { scoreBand } from "@fixloop/db/domain";
-import type { Run, RunStep, StepId } from "../../api/types";
+import type { Run, RunStep } from "../../api/runs.queries";
+import type { StepId } from "../../api/types";
 import { STEP_IDS, STEP_LABELS, isTerminal } from "./run-events";
 
 const BAR: Record<ReturnType<typeof scoreBand>, string> = { green: "bg-green-600", blue: "bg-blue-600", orange: "bg-orange-500", red: "bg-red-600" };
 const STATE_TEXT = { pending: "Pending", running: "In progress", completed: "Complete", failed: "Failed", skipped: "Complete" } as const;
 
 function useElapsed(run: Run): number {
-  const start = run.createdAt ?? run.steps.find((s) => s.startedAt)?.startedAt ?? null;
-  const endAt = isTerminal(run) ? (run.steps.map((s) => s.finishedAt).filter(Boolean).sort().at(-1) ?? null) : null;
+  const start = run.startedAt ?? run.createdAt;
+  const ended = isTerminal(run);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    if (isTerminal(run)) return;
+    if (ended) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
-  }, [run]);
-  if (!start) return 0;
-  const end = endAt ? Date.parse(endAt) : now;
+  }, [ended]);
+  const end = ended && run.finishedAt ? Date.parse(run.finishedAt) : now;
   return Math.max(0, Math.round((end - Date.parse(start)) / 1000));
 }
 
 /** The five steps as the run's events report them; nothing here is simulated. */
 export function StepsPanel({ run }: { run: Run }) {
   const elapsed = useElapsed(run);
-  const byId = new Map(run.steps.map((s) => [s.step, s]));
+  const byId = new Map(run.steps.map((s) => [s.id, s]));
   return (
     <section aria-labelledby="progress-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
       <div className="mb-3 flex items-center justify-between">
@@ -47,7 +47,7 @@ export function StepsPanel({ run }: { run: Run }) {
 function StepRow({ id, step }: { id: StepId; step: RunStep | undefined }) {
   const status = step?.status ?? "pending";
   const [open, setOpen] = useState(false);
-  const expandable = status !== "pending" && !!step?.detail;
+  const expandable = status !== "pending" && !!step && (step.detail.files.length + step.detail.info.length + step.detail.warnings.length > 0 || step.detail.score !== undefined);
   const Icon = status === "completed" || status === "skipped" ? CheckCircle2 : status === "running" ? Loader2 : status === "failed" ? XCircle : Circle;
   const color = status === "completed" || status === "skipped" ? "text-green-600" : status === "running" ? "text-violet-600 animate-spin" : status === "failed" ? "text-red-600" : "text-slate-400";
   return (

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { asRun, runQuery } from "../../api/runs.queries";
-import type { Run, RunStep, StepDetail, StepId, StepStatus } from "../../api/types";
+import { runQuery, type Run } from "../../api/runs.queries";
+import type { StepDetail, StepId, StepStatus } from "../../api/types";
 
 export const STEP_IDS: StepId[] = ["analyzing", "context", "dependencies", "generating", "validating"];
 export const STEP_LABELS: Record<StepId, string> = {
@@ -22,18 +22,11 @@ interface StepEvent {
   at: string;
 }
 
-/** Folds one `step` event into the cached run. */
+/** Folds one `step` event into the cached run (the run always lists all five steps). */
 export function applyStep(run: Run, e: StepEvent): Run {
-  const existing = run.steps.find((s) => s.step === e.step);
-  const base: RunStep = existing ?? { step: e.step, status: "pending", detail: null, startedAt: null, finishedAt: null };
-  const next: RunStep = {
-    ...base,
-    status: e.status,
-    detail: e.detail,
-    startedAt: base.startedAt ?? e.at,
-    finishedAt: e.status === "running" ? null : e.at,
-  };
-  const steps = existing ? run.steps.map((s) => (s.step === e.step ? next : s)) : [...run.steps, next];
+  const steps = run.steps.map((s) =>
+    s.id === e.step ? { ...s, status: e.status, detail: e.detail, startedAt: s.startedAt ?? e.at, finishedAt: e.status === "running" ? null : e.at } : s,
+  );
   return { ...run, status: run.status === "queued" ? "running" : run.status, currentStep: e.step, steps };
 }
 
@@ -59,23 +52,23 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
       if (r) onEnd?.(r);
     };
     es.addEventListener("snapshot", (m) => {
-      const body = parse(m) as { run: Run } | Run;
-      qc.setQueryData(runQuery(runId).queryKey, asRun(body));
-      if (isTerminal(asRun(body))) es.close();
+      const snapshot = parse(m) as unknown as Run;
+      qc.setQueryData(runQuery(runId).queryKey, snapshot);
+      if (isTerminal(snapshot)) es.close();
     });
     es.addEventListener("step", (m) => update(qc, runId, (r) => applyStep(r, parse(m) as unknown as StepEvent)));
     es.addEventListener("completed", (m) => {
       const { solutionId } = parse(m) as { solutionId: string };
-      update(qc, runId, (r) => ({ ...r, status: "completed", solutionId }));
+      update(qc, runId, (r) => ({ ...r, status: "completed", solutionId, finishedAt: new Date().toISOString() }));
       end();
     });
     es.addEventListener("failed", (m) => {
       const { error } = parse(m) as { error: Run["error"] };
-      update(qc, runId, (r) => ({ ...r, status: "failed", error }));
+      update(qc, runId, (r) => ({ ...r, status: "failed", error, finishedAt: new Date().toISOString() }));
       end();
     });
     es.addEventListener("cancelled", () => {
-      update(qc, runId, (r) => ({ ...r, status: "cancelled" }));
+      update(qc, runId, (r) => ({ ...r, status: "cancelled", finishedAt: new Date().toISOString() }));
       end();
     });
     return () => es.close();

@@ -4,7 +4,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { api } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
-import type { Run } from "../../api/types";
+import type { Run } from "../../api/runs.queries";
 import { Button, Card } from "../../ui/ui";
 import { useLiveRun } from "../solve/run-events";
 import { StepsPanel } from "../solve/StepsPanel";

@@ -1,4 +1,4 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "../../features/placeholder/Placeholder";
+import { ContributePage } from "../../features/contribute/ContributePage";
 
-export const Route = createFileRoute("/_app/contribute")({ component: () => <Placeholder title="Contribute to Open Source" /> });
+export const Route = createFileRoute("/_app/contribute")({ component: ContributePage });

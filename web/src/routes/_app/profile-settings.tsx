@@ -1,4 +1,4 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "../../features/placeholder/Placeholder";
+import { ProfileSettingsPage } from "../../features/profile/ProfileSettingsPage";
 
-export const Route = createFileRoute("/_app/profile-settings")({ component: () => <Placeholder title="Profile Settings" /> });
+export const Route = createFileRoute("/_app/profile-settings")({ component: ProfileSettingsPage });

@@ -1,4 +1,4 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "../../features/placeholder/Placeholder";
+import { PullRequestsPage } from "../../features/prs/PullRequestsPage";
 
-export const Route = createFileRoute("/_app/pull-requests")({ component: () => <Placeholder title="Pull Requests" /> });
+export const Route = createFileRoute("/_app/pull-requests")({ component: PullRequestsPage });

@@ -1,0 +1,113 @@
+import { useEffect, useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { toast } from "sonner";
+import { errorMessage } from "../../api/errors";
+import { Button, Card, PageHeader, Spinner } from "../../ui/ui";
+import { PENDING_ISSUE_KEY } from "../landing/pending-issue";
+import { contributionsApi, type IssuePreview } from "./contribute.api";
+import { IssuePreviewCard } from "./IssuePreviewCard";
+
+type Step = "input" | "preview" | "importing";
+
+export function ContributePage() {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [step, setStep] = useState<Step>("input");
+  const [url, setUrl] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState<IssuePreview | null>(null);
+  const pendingTaken = useRef(false);
+
+  const lookUp = async (raw: string) => {
+    const value = raw.trim();
+    if (!value) return setError("Please enter a GitHub issue URL");
+    setError(null);
+    setBusy(true);
+    try {
+      const { parsed } = await contributionsApi.parse(value).catch((e: unknown) => Promise.reject(new Error(errorMessage(e, "Invalid URL"))));
+      if (parsed.type !== "issue" || parsed.issueNumber === null) throw new Error("Please provide a GitHub issue URL, not just a repository URL");
+      const p = await contributionsApi
+        .fetchIssue({ owner: parsed.owner, repo: parsed.repo, issueNumber: parsed.issueNumber })
+        .catch((e: unknown) => Promise.reject(new Error(errorMessage(e, "Failed to fetch issue details"))));
+      setPreview(p);
+      setStep("preview");
+    } catch (e) {
+      setError(errorMessage(e, "Invalid URL"));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  useEffect(() => {
+    if (pendingTaken.current) return;
+    pendingTaken.current = true;
+    const pending = localStorage.getItem(PENDING_ISSUE_KEY);
+    if (!pending) return;
+    localStorage.removeItem(PENDING_ISSUE_KEY);
+    setUrl(pending);
+    void lookUp(pending);
+  }, []);
+
+  const importIssue = async () => {
+    if (!preview) return;
+    if (preview.alreadyImported && preview.existingIssueId) {
+      toast.info("This issue is already in your dashboard!");
+      return void navigate({ to: "/issues/$issueId/solve", params: { issueId: preview.existingIssueId } });
+    }
+    const { owner, repo, issueNumber } = preview.parsed;
+    setStep("importing");
+    try {
+      const res = await contributionsApi.importIssue({ owner, repo, issueNumber: issueNumber ?? preview.issue.number });
+      toast.success("Issue imported successfully!");
+      if (res.fork.isNew) toast.info(`Fork created: ${res.fork.fullName}`, { duration: 5000 });
+      void qc.invalidateQueries({ queryKey: ["issues"] });
+      void navigate({ to: "/issues/$issueId/solve", params: { issueId: res.issue._id } });
+    } catch (e) {
+      toast.error(errorMessage(e, "Failed to import issue"));
+      setStep("preview");
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title="Contribute to Open Source" />
+      {step === "input" && (
+        <Card>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void lookUp(url);
+            }}
+          >
+            <label htmlFor="contribute-url" className="block text-sm font-medium">
+              GitHub issue URL
+            </label>
+            <div className="mt-1 flex flex-col gap-2 sm:flex-row">
+              <input
+                id="contribute-url"
+                value={url}
+                onChange={(e) => setUrl(e.target.value)}
+                placeholder="https://github.com/owner/repo/issues/123"
+                aria-invalid={!!error}
+                aria-describedby={error ? "contribute-error" : undefined}
+                className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-900"
+              />
+              <Button type="submit" busy={busy}>
+                Preview Issue
+              </Button>
+            </div>
+            {error && (
+              <p id="contribute-error" role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
+                {error}
+              </p>
+            )}
+          </form>
+        </Card>
+      )}
+      {step === "preview" && preview && <IssuePreviewCard preview={preview} busy={false} onImport={() => void importIssue()} onBack={() => setStep("input")} />}
+      {step === "importing" && <Spinner label="Forking the repository and importing the issue..." />}
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import { AlertTriangle, ExternalLink, GitFork } from "lucide-react";
+import { Badge, Button, Card, buttonClass } from "../../ui/ui";
+import type { IssuePreview } from "./contribute.api";
+
+export function IssuePreviewCard({ preview, busy, onImport, onBack }: { preview: IssuePreview; busy: boolean; onImport: () => void; onBack: () => void }) {
+  const { repository: repo, issue } = preview;
+  return (
+    <div className="space-y-4">
+      <button type="button" onClick={onBack} className="text-sm text-violet-800 underline dark:text-violet-300">
+        ← Back
+      </button>
+      <Card>
+        <p className="flex flex-wrap items-center gap-2 text-sm">
+          <a href={repo.htmlUrl} target="_blank" rel="noreferrer" className="font-medium underline">{repo.fullName}</a>
+          {repo.language && <Badge tone="blue">{repo.language}</Badge>}
+        </p>
+        <h2 className="mt-2 text-xl font-semibold">
+          {issue.title} <span className="text-slate-500 dark:text-slate-400">#{issue.number}</span>
+        </h2>
+        {issue.labels.length > 0 && (
+          <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
+            {issue.labels.map((l) => <li key={l}><Badge tone="gray">{l}</Badge></li>)}
+          </ul>
+        )}
+        <p className="mt-3 max-h-64 overflow-auto whitespace-pre-wrap text-sm">{issue.body?.trim() || "No description provided"}</p>
+      </Card>
+      {(preview.warnings ?? []).length > 0 && (
+        <Card className="border-amber-300 dark:border-amber-800">
+          <h2 className="font-semibold">Before you contribute</h2>
+          <ul className="mt-2 space-y-1 text-sm" data-testid="etiquette-warnings">
+            {(preview.warnings ?? []).map((w, i) => (
+              <li key={i} className="flex gap-2"><AlertTriangle className="size-4 shrink-0 text-amber-600" aria-hidden /> {w}</li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      {!preview.alreadyImported && (
+        <div className="flex gap-3 rounded-xl border border-violet-300 bg-violet-50 p-4 text-sm dark:border-violet-800 dark:bg-violet-950/40">
+          <GitFork className="size-5 shrink-0 text-violet-700 dark:text-violet-300" aria-hidden />
+          <p>
+            <strong>Fork Required.</strong> Fixloop forks {repo.fullName} into your account; the pull request goes from your fork to the original repository.
+          </p>
+        </div>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <a href={issue.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("secondary")}>
+          <ExternalLink className="size-4" aria-hidden /> View on GitHub
+        </a>
+        <Button onClick={onImport} busy={busy}>
+          {preview.alreadyImported ? "Continue Solving" : "Import & Solve with AI"}
+        </Button>
+      </div>
+    </div>
+  );
+}
