@@ -17,6 +17,8 @@ export async function readUsage(db: Db, userId: string) {
  * reads of usage and notifications call this so the notice appears however the count grew.
  */
 export async function catchUpUsageNotice(db: Db, userId: string): Promise<void> {
+  // Also lets a lapsed paid plan fall back to FREE while the app is open (the bell polls this).
+  await getSubscription(db, userId);
   const period = await currentUsagePeriod(db, userId);
   const used = await usedInPeriod(db, userId, period.periodStart);
   await notifyUsageThreshold(db, userId, { plan: period.plan, periodStart: period.periodStart, used });
