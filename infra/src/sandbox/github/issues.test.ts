@@ -89,7 +89,7 @@ describe("issues", () => {
 
   it("rejects an invalid state with GitHub's validation error shape", async () => {
     const gh = t.octokit("octocat", []);
-    const error = (await gh.request("GET /repos/{owner}/{repo}/issues", { owner: "octocat", repo: "todo-api", state: "nope" }).catch((e: unknown) => e)) as RequestError;
+    const error = (await gh.request("GET /repos/{owner}/{repo}/issues?state=nope", { owner: "octocat", repo: "todo-api" }).catch((e: unknown) => e)) as RequestError;
     expect(error.status).toBe(422);
     expect(error.response?.data).toMatchObject({ message: "Validation Failed", errors: [{ resource: "Issue", field: "state", code: "invalid" }], documentation_url: expect.any(String) });
   });

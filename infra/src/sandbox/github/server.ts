@@ -76,14 +76,14 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
       await next();
     }
     const res = c.res;
-    if (c.req.method === "GET" && res.status === 200 && res.headers.get("content-type")?.includes("json")) {
+    if (res.status >= 200 && res.status < 300 && /json|vnd\.github/.test(res.headers.get("content-type") ?? "")) {
       const body = await res.clone().arrayBuffer();
       const etag = `W/"${crypto.createHash("sha256").update(Buffer.from(body)).digest("hex").slice(0, 64)}"`;
       const match = (c.req.header("if-none-match") ?? "").split(",").map((s) => s.trim().replace(/^W\//, ""));
-      if (match.includes(etag.replace(/^W\//, ""))) {
+      if (c.req.method === "GET" && res.status === 200 && match.includes(etag.replace(/^W\//, ""))) {
         c.res = new Response(null, { status: 304, headers: res.headers });
       } else {
-        c.res = new Response(body, { status: 200, headers: res.headers });
+        c.res = new Response(body, { status: res.status, headers: res.headers });
       }
       c.res.headers.set("etag", etag);
     }
@@ -100,7 +100,7 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
     h.set("vary", "Accept, Authorization, Cookie, X-GitHub-OTP");
     if (c.req.method === "GET") h.set("cache-control", `${auth ? "private" : "public"}, max-age=60, s-maxage=60`);
     const type = h.get("content-type");
-    if (!type || type === "application/json") h.set("content-type", "application/json; charset=utf-8");
+    if (type === "application/json" || (!type && c.res.status !== 204 && c.res.status !== 304)) h.set("content-type", "application/json; charset=utf-8");
     deps.requestLog.push({ method: c.req.method, path: url.pathname + url.search, status: c.res.status, token: rawToken, at: Date.now() });
   });
 
