@@ -5,7 +5,7 @@ import type { Urls } from "./urls";
 
 export interface RequestLogEntry {
   method: string;
-  /** Path and query string as received. */
+  /** Path and query string; GitHub-style `/repositories/{id}/…` links are logged as `/repos/{owner}/{repo}/…`. */
   path: string;
   status: number;
   /** The token from the Authorization header, or null when absent. */

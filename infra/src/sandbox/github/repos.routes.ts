@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { readableRepo, requireUser, requireWriteScope, viewerOf, writableRepo } from "./access";
+import { canRead, readableRepo, requireUser, requireWriteScope, viewerOf, writableRepo } from "./access";
 import { contentsRoutes } from "./contents.routes";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, githubErrors } from "./errors";
@@ -54,7 +54,7 @@ export function reposRoutes(deps: SandboxDeps) {
     })
     .get("/forks", (c) => {
       const repo = readableRepo(deps, c, `${DOCS_URL.forks}#list-forks`);
-      const forks = store.forksOf(repo.id).filter((f) => !f.private);
+      const forks = store.forksOf(repo.id).filter((f) => canRead(f, c.get("auth")));
       const page = paginate(c, forks, `${urls.api}/repositories/${repo.id}/forks`);
       return c.json(page.items.map((f) => repository(f, store, urls, viewerOf(c))));
     })
