@@ -9,8 +9,17 @@ const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 // control characters other than tab and newline.
 const HIDDEN = /[\p{Cf}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029]/gu;
 
+// Our own fence tags inside untrusted text would let it close the fence and speak as instructions.
+const FENCE_TAG = /<\s*(\/?)\s*(untrusted_[a-z_]*)\s*>/gi;
+
 export function sanitizeUntrusted(text: string): string {
-  return text.replace(/\r\n?/g, "\n").replace(HTML_COMMENT, "").replace(HIDDEN, "").replace(/\n{4,}/g, "\n\n\n").trim();
+  return text
+    .replace(/\r\n?/g, "\n")
+    .replace(HTML_COMMENT, "")
+    .replace(HIDDEN, "")
+    .replace(FENCE_TAG, "[$1$2]")
+    .replace(/\n{4,}/g, "\n\n\n")
+    .trim();
 }
 
 export interface PromptFile {
@@ -52,9 +61,10 @@ export function buildPrompt(p: PromptInput): string {
   const parts: string[] = [];
   parts.push(`Repository: ${p.repository}`);
   parts.push(`Issue #${p.issueNumber} (classified as ${p.classification.type}, ${p.classification.complexity})`);
-  if (p.labels.length) parts.push(`Labels: ${p.labels.map(sanitizeUntrusted).join(", ")}`);
+  // Labels are written by third parties too, so they stay inside the fence.
+  const labels = p.labels.map(sanitizeUntrusted).filter(Boolean);
   parts.push(
-    `<untrusted_issue>\nTitle: ${sanitizeUntrusted(p.issueTitle)}\n\n${sanitizeUntrusted(p.issueBody) || "No description provided"}\n</untrusted_issue>`,
+    `<untrusted_issue>\nTitle: ${sanitizeUntrusted(p.issueTitle)}\n${labels.length ? `Labels: ${labels.join(", ")}\n` : ""}\n${sanitizeUntrusted(p.issueBody) || "No description provided"}\n</untrusted_issue>`,
   );
   if (p.feedback?.length) {
     const items = p.feedback.map((f, i) => `${i + 1}. ${sanitizeUntrusted(f)}`).join("\n");
