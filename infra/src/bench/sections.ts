@@ -1,6 +1,9 @@
 import type { Services } from "../services";
 import type { Figure } from "./report";
 import { largeRepoSection } from "./large-repo.section";
+import { localizeSection } from "./localize.section";
+import { queueSection } from "./queue.section";
+import { webSection } from "./web.section";
 
 export interface BenchContext {
   dir: string;
@@ -15,4 +18,4 @@ export interface Section {
   run(ctx: BenchContext): Promise<Figure[]>;
 }
 
-export const SECTIONS: Section[] = [largeRepoSection];
+export const SECTIONS: Section[] = [localizeSection, largeRepoSection, queueSection, webSection];

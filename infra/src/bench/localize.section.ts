@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import path from "node:path";
+import { runLocalizationEval, type MethodFigures } from "@fixloop/worker/localize/eval";
+import { ROOT } from "../paths";
+import type { Figure } from "./report";
+import type { BenchContext, Section } from "./sections";
+
+/** Repositories of the quick set: small trees, so `--set small` stays within a couple of minutes. */
+const SMALL_REPOS = ["pallets/flask", "psf/requests", "marshmallow-code/marshmallow", "pytest-dev/pytest", "mwaskom/seaborn", "pylint-dev/astroid", "sqlfluff/sqlfluff"];
+const SMALL_PER_REPO = 3;
+const DATA = path.join(ROOT, "../shared/eval/swe-bench-lite-tune.json");
+
+interface Instance {
+  instance_id: string;
+  repo: string;
+}
+
+/** `small`: up to three instances of each small repository; `all`: every instance (the eval skips absent mirrors). */
+function pickIds(set: string): string[] | undefined {
+  if (set === "all") return undefined;
+  const data = JSON.parse(fs.readFileSync(DATA, "utf8")) as Instance[];
+  const ids: string[] = [];
+  for (const repo of SMALL_REPOS) ids.push(...data.filter((d) => d.repo === repo).slice(0, SMALL_PER_REPO).map((d) => d.instance_id));
+  return ids;
+}
+
+function figures(s: string, ours: MethodFigures, bm25: MethodFigures): Figure[] {
+  const base = { section: s, baselineName: "plain BM25" };
+  const recall = (k: 1 | 3 | 5 | 10): Figure => ({
+    ...base,
+    name: `recall@${k}`,
+    value: ours.recall[`@${k}`],
+    unit: "",
+    baseline: bm25.recall[`@${k}`],
+    ...(k === 5 ? { target: ">= 0.75", holds: ours.recall["@5"] >= 0.75 } : {}),
+  });
+  return [
+    recall(1),
+    recall(3),
+    recall(5),
+    recall(10),
+    { ...base, name: "median time per issue", value: ours.medianSeconds, unit: "s", baseline: bm25.medianSeconds, target: "< 2 s", holds: ours.medianSeconds < 2 },
+    { ...base, name: "p95 time per issue", value: ours.p95Seconds, unit: "s", baseline: bm25.p95Seconds },
+    { ...base, name: "peak memory", value: ours.peakRssMiB, unit: "MiB", baseline: bm25.peakRssMiB },
+  ];
+}
+
+export const localizeSection: Section = {
+  name: "localize",
+  async run(ctx: BenchContext): Promise<Figure[]> {
+    if (!ctx.mirrors || !fs.existsSync(ctx.mirrors) || !fs.readdirSync(ctx.mirrors).some((d) => fs.existsSync(path.join(ctx.mirrors, d, "repo")))) {
+      process.stderr.write(`  localize: no repository mirrors under "${ctx.mirrors}" (see /work/shared/eval/README.md; pass --mirrors DIR); section skipped\n`);
+      return [];
+    }
+    if (!fs.existsSync(DATA)) {
+      process.stderr.write(`  localize: eval data ${DATA} not found; section skipped\n`);
+      return [];
+    }
+    const ids = pickIds(ctx.set);
+    const result = await runLocalizationEval({
+      mirrorRoot: ctx.mirrors,
+      data: DATA,
+      ...(ids ? { ids } : {}),
+      outDir: path.join(ctx.dir, "loc"),
+      log: (l) => process.stderr.write(`  ${l}\n`),
+    });
+    if (result.skipped.length) process.stderr.write(`  localize: ${result.skipped.length} instances skipped (${result.skipped[0]?.reason}, ...)\n`);
+    const ours = result.methods.localizer;
+    const bm25 = result.methods.bm25;
+    if (!result.instances || !ours || !bm25) {
+      process.stderr.write("  localize: no instance could be evaluated; section skipped\n");
+      return [];
+    }
+    return figures(`localize (${ctx.set} set, ${result.instances} issues)`, ours, bm25);
+  },
+};

@@ -1,0 +1,108 @@
+import { insertIssue } from "@fixloop/api/solve/solve.testkit";
+import { createQueues, jobIds, redisConnection, type Queues } from "@fixloop/worker/contract";
+import { startBenchStack, type BenchStack } from "./bench-stack";
+import { rawBullmq } from "./raw-bullmq";
+import { percentile, type Figure } from "./report";
+import type { BenchContext, Section } from "./sections";
+
+const LATENCY_RUNS = 30;
+const BURST_RUNS = 40;
+const RUN_TIMEOUT_MS = 120_000;
+const TERMINAL = ["completed", "failed", "cancelled"] as const;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Session {
+  bs: BenchStack;
+  queues: Queues;
+  headers: Record<string, string>;
+  issues: string[];
+}
+
+async function startRun(s: Session): Promise<string> {
+  const issueId = s.issues.pop();
+  if (!issueId) throw new Error("out of seeded issues");
+  const res = await fetch(`${s.bs.api}/api/ai/generate-solution`, { method: "POST", headers: s.headers, body: JSON.stringify({ issueId }) });
+  if (res.status !== 202) throw new Error(`generate-solution answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { runId: string }).runId;
+}
+
+/** Waits until every run has ended; returns the last finish time (ms since epoch) and the failures. */
+async function waitRuns(s: Session, ids: string[]): Promise<{ lastFinish: number; failed: string[] }> {
+  const end = Date.now() + RUN_TIMEOUT_MS;
+  for (;;) {
+    const rows = await s.bs.db.selectFrom("solve_runs").select(["id", "status", "finished_at", "error_code"]).where("id", "in", ids).execute();
+    const done = rows.filter((r) => (TERMINAL as readonly string[]).includes(r.status));
+    if (done.length === ids.length) {
+      const failed = done.filter((r) => r.status !== "completed").map((r) => r.error_code ?? r.status);
+      return { lastFinish: Math.max(...done.map((r) => r.finished_at?.getTime() ?? 0)), failed };
+    }
+    if (Date.now() > end) throw new Error(`runs did not end within ${RUN_TIMEOUT_MS / 1000} s (${done.length}/${ids.length})`);
+    await sleep(done.length === ids.length - 1 ? 5 : 25);
+  }
+}
+
+/** Enqueue-to-start of the product's solve job: `queues.solve.add` (job timestamp, API process) to the worker taking it (processedOn). */
+async function latencies(s: Session, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const runId = await startRun(s);
+    await waitRuns(s, [runId]);
+    const job = await s.queues.solve.getJob(jobIds.solve(runId));
+    if (job?.processedOn && job.timestamp) out.push(job.processedOn - job.timestamp);
+  }
+  return out;
+}
+
+/** Runs per second for a burst of `n` runs started together: first request to last finish. */
+async function throughput(s: Session, n: number, label: string): Promise<number> {
+  const t0 = Date.now();
+  const ids = await Promise.all(Array.from({ length: n }, () => startRun(s)));
+  const { lastFinish, failed } = await waitRuns(s, ids);
+  if (failed.length) process.stderr.write(`  queue ${label}: ${failed.length} runs did not complete (${[...new Set(failed)].join(", ")})\n`);
+  return n / ((lastFinish - t0) / 1000);
+}
+
+async function waitWorkers(queues: Queues, count: number) {
+  const end = Date.now() + 60_000;
+  while ((await queues.solve.getWorkers()).length < count) {
+    if (Date.now() > end) throw new Error(`${count} solve workers did not connect`);
+    await sleep(100);
+  }
+}
+
+export const queueSection: Section = {
+  name: "queue",
+  async run(ctx: BenchContext): Promise<Figure[]> {
+    const bs = await startBenchStack(ctx, "queue");
+    const queues = createQueues(redisConnection(ctx.services.redisUrl), bs.prefix);
+    try {
+      const me = await bs.signIn("octocat");
+      const total = 2 + LATENCY_RUNS + 2 * BURST_RUNS;
+      const issues: string[] = [];
+      for (let i = 0; i < total; i++) issues.push((await insertIssue(bs.db, me.userId, { number: 5000 + i })).id);
+      const s: Session = { bs, queues, headers: { ...me.headers, "content-type": "application/json" }, issues };
+      const workerEnv = { WORKER_QUEUES: "solve", WORKER_CONCURRENCY: "4" };
+      bs.startWorker(workerEnv);
+      await waitWorkers(queues, 1);
+      const warm = await waitRuns(s, [await startRun(s), await startRun(s)]);
+      if (warm.failed.length) throw new Error(`warm-up runs failed: ${warm.failed.join(", ")}`);
+      const lat = await latencies(s, LATENCY_RUNS);
+      const one = await throughput(s, BURST_RUNS, "1 worker");
+      bs.startWorker(workerEnv);
+      await waitWorkers(queues, 2);
+      const two = await throughput(s, BURST_RUNS, "2 workers");
+      const raw = await rawBullmq(ctx.services.redisUrl);
+      const sec = "queue";
+      const p50 = percentile(lat, 50);
+      return [
+        { section: sec, name: "enqueue-to-start p50", value: p50, unit: "ms", baseline: raw.p50, baselineName: "raw BullMQ no-op", target: "< 5 ms", holds: p50 < 5 },
+        { section: sec, name: "enqueue-to-start p99", value: percentile(lat, 99), unit: "ms", baseline: raw.p99, baselineName: "raw BullMQ no-op" },
+        { section: sec, name: "pipeline runs/s, 1 worker process", value: one, unit: "runs/s", baseline: raw.perSecond, baselineName: "raw BullMQ no-op jobs/s" },
+        { section: sec, name: "pipeline runs/s, 2 worker processes", value: two, unit: "runs/s", baseline: one, baselineName: "1 worker process", target: ">= 1.6x", holds: two >= 1.6 * one },
+      ];
+    } finally {
+      await queues.close();
+      await bs.stop();
+    }
+  },
+};
