@@ -20,7 +20,7 @@ function Root() {
   return (
     <>
       <Outlet />
-      <Toaster richColors closeButton position="top-right" theme={theme} />
+      <Toaster closeButton position="top-right" theme={theme} />
     </>
   );
 }

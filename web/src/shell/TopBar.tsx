@@ -17,7 +17,7 @@ export function TopBar({ onSearch }: { onSearch: () => void }) {
       <button
         type="button"
         onClick={onSearch}
-        aria-label="Search issues, repos..."
+        aria-keyshortcuts="Control+K Meta+K"
         className="ml-auto flex min-w-0 flex-1 items-center gap-2 rounded-lg border border-slate-300 px-2 py-1.5 text-sm text-slate-600 sm:max-w-sm dark:border-slate-700 dark:text-slate-400"
       >
         <Search className="size-4 shrink-0" aria-hidden />

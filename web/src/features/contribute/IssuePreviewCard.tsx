@@ -22,7 +22,7 @@ export function IssuePreviewCard({ preview, busy, onImport, onBack }: { preview:
             {issue.labels.map((l) => <li key={l}><Badge tone="gray">{l}</Badge></li>)}
           </ul>
         )}
-        <p className="mt-3 max-h-64 overflow-auto whitespace-pre-wrap text-sm">{issue.body?.trim() || "No description provided"}</p>
+        <p tabIndex={0} aria-label="Issue description" className="mt-3 max-h-64 overflow-auto whitespace-pre-wrap text-sm">{issue.body?.trim() || "No description provided"}</p>
       </Card>
       {(preview.warnings ?? []).length > 0 && (
         <Card className="border-amber-300 dark:border-amber-800">

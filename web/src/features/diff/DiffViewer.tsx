@@ -33,7 +33,7 @@ export function DiffViewer({ filename, oldContent, newContent, action, actions }
         {actions}
       </div>
       {open && (
-        <div className="max-h-96 overflow-auto">
+        <div className="max-h-96 overflow-auto" tabIndex={0} role="region" aria-label={`Diff of ${filename}`}>
           {action === "create" && <p className="px-3 py-1 text-xs text-slate-600 dark:text-slate-400">New file - no previous content</p>}
           {action === "delete" && <p className="px-3 py-1 text-xs text-red-700 dark:text-red-400">File will be deleted</p>}
           <table className="w-full border-collapse font-mono text-xs">

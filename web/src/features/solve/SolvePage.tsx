@@ -88,7 +88,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
             ))}
           </ul>
         )}
-        <p className="mt-3 max-h-64 overflow-auto whitespace-pre-wrap text-sm text-slate-800 dark:text-slate-200">{i.body?.trim() || "No description provided"}</p>
+        <p tabIndex={0} aria-label="Issue description" className="mt-3 max-h-64 overflow-auto whitespace-pre-wrap text-sm text-slate-800 dark:text-slate-200">{i.body?.trim() || "No description provided"}</p>
       </Card>
       {(!r || r.status === "failed" || r.status === "cancelled") && (
         <Card>

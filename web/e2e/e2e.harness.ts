@@ -1,0 +1,87 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { startStack, type Stack } from "@fixloop/infra/stack";
+import type { GithubSandboxControl } from "@fixloop/infra/sandbox/github/control";
+import type { ModelSandboxControl } from "@fixloop/infra/sandbox/models/control";
+import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/infra/testing/context";
+import { ROOT } from "@fixloop/infra/paths";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
+const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+export const SCREENSHOTS = path.join(ROOT, "test-output", "screenshots");
+
+export interface E2E {
+  stack: Stack;
+  browser: Browser;
+  github: GithubSandboxControl;
+  models: ModelSandboxControl;
+  newPage(opts?: { width?: number }): Promise<{ context: BrowserContext; page: Page }>;
+  stop(): Promise<void>;
+}
+
+/** The whole product as `npm start` runs it (API, worker, stand-ins) on this run's Postgres/Redis, plus headless Chromium. */
+export async function startE2E(name: string): Promise<E2E> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `fixloop-e2e-${name}-`));
+  const { url } = await createTestDatabase();
+  const env = { DATABASE_URL: url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: testPrefix(), RATE_LIMITS_ENABLED: "false", LOG_LEVEL: "warn" };
+  const stack = await startStack({ dataDir, port: 0, buildWeb: "if-missing", env, log: (s, l) => process.env.E2E_LOG && console.log(`[${s}] ${l}`) });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  const contexts: BrowserContext[] = [];
+  return {
+    stack,
+    browser,
+    github: stack.sandboxes.github?.control as GithubSandboxControl,
+    models: stack.sandboxes.models?.control as ModelSandboxControl,
+    async newPage(opts = {}) {
+      const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, baseURL: stack.url });
+      contexts.push(context);
+      return { context, page: await context.newPage() };
+    },
+    async stop() {
+      await browser.close().catch(() => {});
+      await stack.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the GitHub stand-in's authorize page as `login`. */
+export async function signIn(page: Page, login: string) {
+  await page.goto("/auth");
+  await page.getByRole("link", { name: "Continue with GitHub" }).click();
+  await page.getByRole("button", { name: `Authorize as ${login}` }).click();
+  await page.waitForURL(/\/dashboard$/);
+}
+
+/** Grants repository access through the stand-in and lands back on /repositories. */
+export async function authorizeRepositories(page: Page, login: string) {
+  await page.goto("/repositories");
+  await page.getByRole("link", { name: "Authorize repository access" }).click();
+  await page.getByRole("button", { name: `Authorize as ${login}` }).click();
+  await page.waitForURL(/\/repositories/);
+}
+
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** axe-core violations of serious or critical impact on the current page. */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const r = await axe.run(document);
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.targets.join(", ")}`);
+}
+
+/** Waits for a toast with exactly or partly this text. */
+export async function toast(page: Page, text: string | RegExp) {
+  await page.locator("[data-sonner-toast]").filter({ hasText: text }).first().waitFor({ timeout: 30_000 });
+}

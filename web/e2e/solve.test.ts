@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { authorizeRepositories, screenshot, seriousA11yViolations, signIn, startE2E, toast, type E2E } from "./e2e.harness";
+
+let e2e: E2E;
+let page: Page;
+
+beforeAll(async () => {
+  e2e = await startE2E("solve");
+  ({ page } = await e2e.newPage());
+});
+afterAll(async () => {
+  await e2e?.stop();
+});
+
+const stepStatus = (id: string) => page.locator(`[data-step="${id}"]`).getAttribute("data-status");
+
+async function openSolve(title: string) {
+  await page.goto("/issues");
+  await page.getByRole("link", { name: `Solve with AI: ${title}` }).click();
+  await page.getByRole("heading", { name: title }).waitFor();
+}
+
+async function generate() {
+  await page.getByRole("button", { name: "Generate Solution" }).click();
+  await page.waitForURL(/[?&]run=/);
+}
+
+async function solveAndReview(title: string) {
+  await openSolve(title);
+  await generate();
+  await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
+  await page.getByRole("link", { name: "Review & Validate" }).click();
+  await page.waitForURL(/\/validations\/[^/]+$/);
+  await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
+}
+
+describe("solving an issue of octocat's repository in the browser", () => {
+  it("signs in through GitHub, authorizes repositories, syncs and fetches issues", async () => {
+    await signIn(page, "octocat");
+    expect(page.url()).not.toContain("token=");
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toMatch(/token|session/i);
+    await screenshot(page, "dashboard-empty");
+
+    await authorizeRepositories(page, "octocat");
+    await toast(page, "Repository access authorized successfully!");
+    await expect.poll(() => page.url()).not.toContain("authorized=");
+    await page.getByRole("button", { name: "Sync octocat/todo-api" }).click();
+    await toast(page, "Repository synced successfully");
+    await page.getByRole("button", { name: "Fetch issues of octocat/todo-api" }).click();
+    await toast(page, /^Fetched \d+ issues$/);
+    await screenshot(page, "repositories");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.goto("/issues");
+    await page.getByRole("link", { name: /^Solve with AI:/ }).first().waitFor();
+    expect(await page.getByRole("link", { name: /^Solve with AI:/ }).count()).toBeGreaterThan(2);
+    await screenshot(page, "issues");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it("shows the five steps advancing from live events, then the diff", async () => {
+    e2e.models.latency(4000);
+    await openSolve("Pagination skips a todo at every page boundary");
+    await generate();
+    // While the model call is in flight, earlier steps are complete and later ones still pending.
+    await page.locator('[data-step="generating"][data-status="running"]').waitFor({ timeout: 60_000 });
+    expect(await stepStatus("analyzing")).toBe("completed");
+    expect(await stepStatus("dependencies")).toBe("completed");
+    expect(await stepStatus("validating")).toBe("pending");
+    const elapsed = Number((await page.getByTestId("elapsed").textContent())?.replace("s", ""));
+    await page.waitForTimeout(1500);
+    expect(Number((await page.getByTestId("elapsed").textContent())?.replace("s", ""))).toBeGreaterThan(elapsed);
+    await page.getByRole("button", { name: /Gathering Context/ }).click();
+    await screenshot(page, "solve-progress");
+    e2e.models.latency(0);
+
+    await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
+    await toast(page, /^Solution generated successfully! \(\d+s\)$/);
+    expect(await page.getByTestId("file-diff").count()).toBeGreaterThan(0);
+    await screenshot(page, "solve-result");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it("edits a file, approves, and the pull request exists on GitHub", async () => {
+    await page.getByRole("link", { name: "Review & Validate" }).click();
+    await page.getByRole("heading", { name: "Risk Assessment" }).waitFor();
+    await screenshot(page, "validate");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const edit = page.getByRole("button", { name: /^Edit This File: / }).first();
+    const filename = ((await edit.getAttribute("aria-label")) ?? "").replace("Edit This File: ", "");
+    await edit.click();
+    const editor = page.getByTestId("file-editor").locator(".cm-content");
+    await editor.click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\n// reviewed in the browser\n");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await toast(page, "Solution modified successfully!");
+    await expect.poll(() => page.locator(`[data-filename="${filename}"]`).textContent()).toContain("reviewed in the browser");
+
+    await page.getByLabel("Comments").fill("Looks right after my edit.");
+    await page.getByRole("button", { name: "Approve & Create PR" }).click();
+    await toast(page, "PR Created Successfully!");
+    await page.waitForURL(/\/pull-requests$/, { timeout: 10_000 });
+    await page.getByRole("heading", { name: /paginate|Pagination/i }).first().waitFor();
+    await screenshot(page, "pull-requests");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const pulls = e2e.github.listPulls("octocat", "todo-api");
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]?.state).toBe("open");
+  });
+
+  it("resumes the live steps after a reload in the middle of a run", async () => {
+    e2e.models.latency(5000);
+    await openSolve("Whitespace-only titles are accepted");
+    await generate();
+    await page.locator('[data-step="generating"][data-status="running"]').waitFor({ timeout: 60_000 });
+    const url = page.url();
+    await page.reload();
+    expect(page.url()).toBe(url);
+    await page.locator('[data-step="analyzing"][data-status="completed"]').waitFor();
+    expect(await stepStatus("validating")).not.toBe("completed");
+    e2e.models.latency(0);
+    await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
+  });
+
+  it("rejects a solution and sends the issue back to the open tab", async () => {
+    await page.getByRole("link", { name: "Review & Validate" }).click();
+    await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
+    await page.getByRole("button", { name: "Reject" }).click();
+    await toast(page, "Solution validated successfully!");
+    await page.waitForURL(/\/pull-requests$/, { timeout: 10_000 });
+    await page.goto("/issues");
+    await page.getByRole("link", { name: "Solve with AI: Whitespace-only titles are accepted" }).waitFor();
+    expect(e2e.github.listPulls("octocat", "todo-api")).toHaveLength(1);
+  });
+
+  it("refines a solution and follows the refinement run live", async () => {
+    await solveAndReview("Todos due today are already marked overdue");
+    const before = page.url();
+    await page.getByLabel("What should the AI change?").fill("Also add a test for a todo due later today.");
+    await page.getByRole("button", { name: "Request Refinement" }).click();
+    await toast(page, /^Solution refined! \(Refinement #1\)$/);
+    await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
+    expect(await page.getByText("Refinements: 1").count()).toBe(1);
+    await page.goto("/validations");
+    await page.getByText("Human Validation Required").waitFor();
+    await screenshot(page, "validations");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(before).toMatch(/\/validations\//);
+  });
+});
