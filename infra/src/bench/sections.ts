@@ -1,6 +1,7 @@
 import type { Services } from "../services";
 import type { Figure } from "./report";
 import { largeRepoSection } from "./large-repo.section";
+import { liveStreamSection } from "./live-stream.section";
 import { localizeSection } from "./localize.section";
 import { queueSection } from "./queue.section";
 import { webSection } from "./web.section";
@@ -18,4 +19,4 @@ export interface Section {
   run(ctx: BenchContext): Promise<Figure[]>;
 }
 
-export const SECTIONS: Section[] = [localizeSection, largeRepoSection, queueSection, webSection];
+export const SECTIONS: Section[] = [localizeSection, largeRepoSection, queueSection, liveStreamSection, webSection];
