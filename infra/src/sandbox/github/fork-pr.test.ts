@@ -59,6 +59,8 @@ describe("import flow: fork, branch and commit through the git data API, pull re
     expect(created).toMatchObject({ ref: `refs/heads/${BRANCH}`, object: { sha: commit.sha, type: "commit" } });
 
     expect(t.git("octocat", "markdown-lint", "rev-parse", BRANCH)).toBe(commit.sha);
+    const { data: fetched } = await gh.rest.git.getRef({ owner: "octocat", repo: "markdown-lint", ref: `heads/${BRANCH}` });
+    expect(fetched.object.sha).toBe(commit.sha);
     expect(t.git("octocat", "markdown-lint", "show", `${BRANCH}:src/rules/heading-increment.js`)).toContain("level > previous + 1");
     expect(t.git("octocat", "markdown-lint", "show", `${BRANCH}:test/heading-increment.test.js`)).toContain("reports a jump of two levels");
     expect(t.git("octocat", "markdown-lint", "diff", "--name-only", forkHead, BRANCH).split("\n").sort()).toEqual(["src/rules/heading-increment.js", "test/heading-increment.test.js"]);
