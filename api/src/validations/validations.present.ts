@@ -6,6 +6,9 @@ type Meta = Record<string, unknown>;
 const obj = (v: unknown): Meta => (v && typeof v === "object" && !Array.isArray(v) ? (v as Meta) : {});
 const arr = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 const num = (v: unknown, d: number): number => (typeof v === "number" && Number.isFinite(v) ? v : d);
+/** Validation findings are stored as strings or `{message}`; the API always answers `{message}`. */
+const messages = (v: unknown): { message: string }[] =>
+  arr<unknown>(v).map((m) => (typeof m === "string" ? { message: m } : { message: String(obj(m).message ?? "") }));
 
 /** A solution in the spec's shape (`_id`, `issueId` populated, metadata with every validation field). */
 export function presentSolution({ solution: s, issue }: OwnedSolution) {
@@ -43,7 +46,7 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
       riskScore,
       testSuggestions: arr<string>(meta.testSuggestions),
       refinementCount: s.refinement_count,
-      advancedValidation: { score: num(advanced.score, 100), errors: arr<{ message: string }>(advanced.errors), warnings: arr<{ message: string }>(advanced.warnings) },
+      advancedValidation: { score: num(advanced.score, 100), errors: messages(advanced.errors), warnings: messages(advanced.warnings) },
       blocked: arr<{ path: string; reason: string }>(meta.blocked),
     },
     status: s.status,
