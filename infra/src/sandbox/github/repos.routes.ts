@@ -64,6 +64,8 @@ export function reposRoutes(deps: SandboxDeps) {
       const source = readableRepo(deps, c, doc);
       requireWriteScope(c, token, source, doc);
       const body = await readJson(c);
+      const org = str(body.organization);
+      if (org && store.user(org)) throw githubErrors.unprocessable(`'${org}' is the login for a user account. You must pass the login for an organization account.`, doc);
       if (body.organization !== undefined) throw githubErrors.invalidField("Fork", "organization", doc);
       if (source.owner.toLowerCase() === token.login.toLowerCase()) {
         throw githubErrors.forbidden("Forking a repository you own into the same account is not supported.", doc);
