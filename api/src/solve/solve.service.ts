@@ -1,5 +1,7 @@
 import { domain, type Db } from "@fixloop/db";
 import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db/repositories/usage.repository";
+import type { Logger } from "../http/logger";
+import { notifyUsageThreshold } from "@fixloop/db/repositories/notifications.repository";
 import { jobIds, type Queues } from "@fixloop/worker/contract";
 import { findModel, modelsConfigFromEnv } from "@fixloop/worker/models/index";
 import type { ApiEnv } from "../env";
@@ -12,6 +14,7 @@ export interface StartRunDeps {
   db: Db;
   queues: Queues;
   env: ApiEnv;
+  logger: Pick<Logger, "warn">;
 }
 
 async function activeRunId(db: Db, issueId: string): Promise<string | undefined> {
@@ -42,10 +45,12 @@ export async function startRun(deps: StartRunDeps, userId: string, input: { issu
   if (active) return { runId: active, existing: true };
 
   let runId: string;
+  let used = 0;
   try {
     runId = await db.transaction().execute(async (trx) => {
       const reserved = await reserveQuota(trx, userId, period.plan, { periodStart: period.periodStart });
       if (!reserved) throw solveErrors.usageLimit();
+      used = reserved.used;
       const run = await trx
         .insertInto("solve_runs")
         .values({ user_id: userId, issue_id: issue.id, model_id: model.id, kind: "solve", quota_state: "reserved", quota_period_start: reserved.periodStart })
@@ -68,5 +73,9 @@ export async function startRun(deps: StartRunDeps, userId: string, input: { issu
     await releaseRunQuota(db, runId);
     throw err;
   }
+  // The 80% notice goes out as soon as the reservation crosses it (once per period).
+  await notifyUsageThreshold(db, userId, { plan: period.plan, periodStart: period.periodStart, used }).catch((err: Error) =>
+    deps.logger.warn({ err: err.message }, "usage notification failed"),
+  );
   return { runId, existing: false };
 }

@@ -23,7 +23,9 @@ export async function currentUsagePeriod(db: Conn, userId: string, now = new Dat
     .select(["users.created_at", "subscriptions.plan", "subscriptions.status", "subscriptions.current_period_start", "subscriptions.current_period_end"])
     .where("users.id", "=", userId)
     .executeTakeFirst();
-  const active = row?.plan && isPlanId(row.plan) && row.status === "active";
+  // A paid plan whose period ended without a renewal counts as FREE (getSubscription records the lapse).
+  const lapsed = !!row?.current_period_end && row.current_period_end <= now;
+  const active = row?.plan && isPlanId(row.plan) && row.status === "active" && !lapsed;
   const plan: PlanId = active && row?.plan ? row.plan : DEFAULT_PLAN;
   const anchor = row?.current_period_start ?? row?.created_at ?? now;
   const inPeriod = row?.current_period_start && row.current_period_end && row.current_period_end > now;
