@@ -1,5 +1,6 @@
 import type { Services } from "../services";
 import type { Figure } from "./report";
+import { apiSection } from "./api.section";
 import { largeRepoSection } from "./large-repo.section";
 import { liveStreamSection } from "./live-stream.section";
 import { localizeSection } from "./localize.section";
@@ -19,4 +20,4 @@ export interface Section {
   run(ctx: BenchContext): Promise<Figure[]>;
 }
 
-export const SECTIONS: Section[] = [localizeSection, largeRepoSection, queueSection, liveStreamSection, webSection];
+export const SECTIONS: Section[] = [localizeSection, largeRepoSection, queueSection, liveStreamSection, apiSection, webSection];

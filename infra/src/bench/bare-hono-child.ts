@@ -1,0 +1,44 @@
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
+import { createDb } from "@fixloop/db";
+import { SESSION_COOKIE, hashSecret } from "@fixloop/api/auth/secrets";
+import { issueView, listIssues } from "@fixloop/api/issues/issues.repository";
+import { findOwnedRun, presentRun, runSteps } from "@fixloop/api/solve/runs.repository";
+
+// Baseline for the API section: a bare Hono app on @hono/node-server running the same SQL as the
+// product routes (session lookup, then the listing or the run with its steps), without middleware.
+const db = createDb(process.env.DATABASE_URL ?? "", { max: 20 });
+
+async function userOf(cookie: string | undefined): Promise<string | undefined> {
+  if (!cookie) return undefined;
+  const row = await db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select(["sessions.id as session_id", "users.id", "users.username", "users.email", "users.avatar_url", "users.github_id", "users.created_at"])
+    .where("sessions.token_hash", "=", hashSecret(cookie))
+    .where("sessions.revoked_at", "is", null)
+    .where("sessions.expires_at", ">", new Date())
+    .executeTakeFirst();
+  return row?.id;
+}
+
+const app = new Hono()
+  .get("/api/issues", async (c) => {
+    const userId = await userOf(getCookie(c, SESSION_COOKIE));
+    if (!userId) return c.json({}, 401);
+    return c.json({ issues: (await listIssues(db, userId)).map(issueView) });
+  })
+  .get("/api/runs/:id", async (c) => {
+    const userId = await userOf(getCookie(c, SESSION_COOKIE));
+    if (!userId) return c.json({}, 401);
+    const run = await findOwnedRun(db, userId, c.req.param("id"));
+    if (!run) return c.json({}, 404);
+    return c.json({ run: presentRun(run, await runSteps(db, run.id)) });
+  });
+
+const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => process.send?.({ url: `http://127.0.0.1:${info.port}` }));
+process.on("disconnect", () => {
+  server.close();
+  void db.destroy().finally(() => process.exit(0));
+});
