@@ -77,7 +77,7 @@ export const queueSection: Section = {
     const queues = createQueues(redisConnection(ctx.services.redisUrl), bs.prefix);
     try {
       const me = await bs.signIn("octocat");
-      const total = 2 + LATENCY_RUNS + 2 * BURST_RUNS;
+      const total = 10 + LATENCY_RUNS + 2 * BURST_RUNS;
       const issues: string[] = [];
       for (let i = 0; i < total; i++) issues.push((await insertIssue(bs.db, me.userId, { number: 5000 + i })).id);
       const s: Session = { bs, queues, headers: { ...me.headers, "content-type": "application/json" }, issues };
@@ -90,13 +90,15 @@ export const queueSection: Section = {
       const one = await throughput(s, BURST_RUNS, "1 worker");
       bs.startWorker(workerEnv);
       await waitWorkers(queues, 2);
+      // Let the new process load and warm its caches, as the first one did.
+      await waitRuns(s, await Promise.all(Array.from({ length: 8 }, () => startRun(s))));
       const two = await throughput(s, BURST_RUNS, "2 workers");
       const raw = await rawBullmq(ctx.services.redisUrl);
       const sec = "queue";
       const p50 = percentile(lat, 50);
       return [
-        { section: sec, name: "enqueue-to-start p50", value: p50, unit: "ms", baseline: raw.p50, baselineName: "raw BullMQ no-op", target: "< 5 ms", holds: p50 < 5 },
-        { section: sec, name: "enqueue-to-start p99", value: percentile(lat, 99), unit: "ms", baseline: raw.p99, baselineName: "raw BullMQ no-op" },
+        { section: sec, name: "enqueue-to-start p50 (whole ms)", value: p50, unit: "ms", baseline: raw.jobP50, baselineName: "raw BullMQ no-op", target: "< 5 ms", holds: p50 < 5 },
+        { section: sec, name: "enqueue-to-start p99 (whole ms)", value: percentile(lat, 99), unit: "ms", baseline: raw.jobP99, baselineName: "raw BullMQ no-op" },
         { section: sec, name: "pipeline runs/s, 1 worker process", value: one, unit: "runs/s", baseline: raw.perSecond, baselineName: "raw BullMQ no-op jobs/s" },
         { section: sec, name: "pipeline runs/s, 2 worker processes", value: two, unit: "runs/s", baseline: one, baselineName: "1 worker process", target: ">= 1.6x", holds: two >= 1.6 * one },
       ];
