@@ -56,7 +56,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
   return (
     <Dialog open={open} onClose={onClose} title="Command palette">
       <input
-        autoFocus
+        data-autofocus
         role="combobox"
         aria-expanded="true"
         aria-controls="palette-list"

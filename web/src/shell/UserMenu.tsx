@@ -3,6 +3,7 @@ import { Link } from "@tanstack/react-router";
 import { CreditCard, Keyboard, LogOut, Settings, SlidersHorizontal } from "lucide-react";
 import type { User } from "../api/types";
 import { useLogout } from "../auth/auth";
+import { Avatar } from "../ui/Avatar";
 
 const item = "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
 
@@ -32,11 +33,7 @@ export function UserMenu({ user, onPreferences, onShortcuts }: { user: User; onP
         onClick={() => setOpen((v) => !v)}
         className="flex w-full items-center gap-2 overflow-hidden rounded-lg p-1 text-left hover:bg-slate-100 dark:hover:bg-slate-800"
       >
-        {user.avatarUrl ? (
-          <img src={user.avatarUrl} alt="" className="size-8 shrink-0 rounded-full" />
-        ) : (
-          <span className="grid size-8 shrink-0 place-items-center rounded-full bg-violet-700 text-sm text-white">{user.username.slice(0, 1).toUpperCase()}</span>
-        )}
+        <Avatar url={user.avatarUrl} name={user.username} />
         <span className="min-w-0 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">
           <span className="block truncate text-sm font-medium">{user.username}</span>
           <span className="block truncate text-xs text-slate-600 dark:text-slate-400">{user.email ?? ""}</span>

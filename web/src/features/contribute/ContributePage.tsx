@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { repositoriesQuery } from "../../api/repositories.queries";
 import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { errorMessage } from "../../api/errors";
@@ -19,6 +20,7 @@ export function ContributePage() {
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState<IssuePreview | null>(null);
   const pendingTaken = useRef(false);
+  const repos = useQuery(repositoriesQuery());
 
   const lookUp = async (raw: string) => {
     const value = raw.trim();
@@ -60,6 +62,10 @@ export function ContributePage() {
     setStep("importing");
     try {
       const res = await contributionsApi.importIssue({ owner, repo, issueNumber: issueNumber ?? preview.issue.number });
+      if (!("issue" in res)) {
+        toast.info("The fork is being created; the issue will appear in Issues shortly.");
+        return void navigate({ to: "/issues" });
+      }
       toast.success("Issue imported successfully!");
       if (res.fork.isNew) toast.info(`Fork created: ${res.fork.fullName}`, { duration: 5000 });
       void qc.invalidateQueries({ queryKey: ["issues"] });
@@ -106,7 +112,7 @@ export function ContributePage() {
           </form>
         </Card>
       )}
-      {step === "preview" && preview && <IssuePreviewCard preview={preview} busy={false} onImport={() => void importIssue()} onBack={() => setStep("input")} />}
+      {step === "preview" && preview && <IssuePreviewCard preview={preview} needsAuthorization={repos.data?.requiresAuthorization ?? false} onImport={() => void importIssue()} onBack={() => setStep("input")} />}
       {step === "importing" && <Spinner label="Forking the repository and importing the issue..." />}
     </>
   );

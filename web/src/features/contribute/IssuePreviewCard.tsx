@@ -2,7 +2,7 @@ import { AlertTriangle, ExternalLink, GitFork } from "lucide-react";
 import { Badge, Button, Card, buttonClass } from "../../ui/ui";
 import type { IssuePreview } from "./contribute.api";
 
-export function IssuePreviewCard({ preview, busy, onImport, onBack }: { preview: IssuePreview; busy: boolean; onImport: () => void; onBack: () => void }) {
+export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack }: { preview: IssuePreview; needsAuthorization: boolean; onImport: () => void; onBack: () => void }) {
   const { repository: repo, issue } = preview;
   return (
     <div className="space-y-4">
@@ -28,8 +28,8 @@ export function IssuePreviewCard({ preview, busy, onImport, onBack }: { preview:
         <Card className="border-amber-300 dark:border-amber-800">
           <h2 className="font-semibold">Before you contribute</h2>
           <ul className="mt-2 space-y-1 text-sm" data-testid="etiquette-warnings">
-            {(preview.warnings ?? []).map((w, i) => (
-              <li key={i} className="flex gap-2"><AlertTriangle className="size-4 shrink-0 text-amber-600" aria-hidden /> {w}</li>
+            {(preview.warnings ?? []).map((w) => (
+              <li key={w.code} className="flex gap-2"><AlertTriangle className="size-4 shrink-0 text-amber-600" aria-hidden /> {w.message}</li>
             ))}
           </ul>
         </Card>
@@ -42,11 +42,19 @@ export function IssuePreviewCard({ preview, busy, onImport, onBack }: { preview:
           </p>
         </div>
       )}
+      {needsAuthorization && !preview.alreadyImported && (
+        <Card className="border-violet-300 dark:border-violet-800">
+          <p className="text-sm">Forking needs repository access on GitHub. Authorize it, then import the issue.</p>
+          <a href="/api/auth/github/repos?private=false" className={`${buttonClass("primary")} mt-2`}>
+            Authorize repository access
+          </a>
+        </Card>
+      )}
       <div className="flex flex-wrap gap-2">
         <a href={issue.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("secondary")}>
           <ExternalLink className="size-4" aria-hidden /> View on GitHub
         </a>
-        <Button onClick={onImport} busy={busy}>
+        <Button onClick={onImport} disabled={needsAuthorization && !preview.alreadyImported}>
           {preview.alreadyImported ? "Continue Solving" : "Import & Solve with AI"}
         </Button>
       </div>

@@ -1,28 +1,13 @@
-import { request } from "../../api/errors";
+import type { InferResponseType } from "hono/client";
+import { api } from "../../api/client";
+import { unwrap } from "../../api/errors";
 
-export interface ParsedRef {
-  type: "issue" | "repository";
-  owner: string;
-  repo: string;
-  issueNumber: number | null;
-}
-export interface IssuePreview {
-  parsed: ParsedRef;
-  repository: { fullName: string; language: string | null; htmlUrl: string; description?: string | null };
-  issue: { title: string; number: number; labels: string[]; body: string | null; htmlUrl: string };
-  alreadyImported: boolean;
-  existingIssueId: string | null;
-  warnings?: string[];
-}
-export interface ImportResult {
-  fork: { isNew: boolean; fullName: string };
-  issue: { _id: string };
-}
+const c = api.contributions;
+export type IssuePreview = InferResponseType<(typeof c)["fetch-issue"]["$post"], 200>;
 type Ref = { owner: string; repo: string; issueNumber: number };
 
-/** Contribution calls, typed from the documented shapes (spec §3). */
 export const contributionsApi = {
-  parse: (url: string) => request<{ parsed: ParsedRef }>("/contributions/parse-url", { method: "POST", json: { url } }),
-  fetchIssue: (ref: Ref) => request<IssuePreview>("/contributions/fetch-issue", { method: "POST", json: ref }),
-  importIssue: (ref: Ref) => request<ImportResult>("/contributions/import-issue", { method: "POST", json: ref }),
+  parse: (url: string) => unwrap(c["parse-url"].$post({ json: { url } })),
+  fetchIssue: (json: Ref) => unwrap(c["fetch-issue"].$post({ json })),
+  importIssue: (json: Ref) => unwrap(c["import-issue"].$post({ json })),
 };

@@ -4,6 +4,7 @@ import { issuesQuery } from "../../api/issues.queries";
 import { pullRequestsQuery } from "../../api/prs.queries";
 import type { User } from "../../api/types";
 import { Card } from "../../ui/ui";
+import { Avatar } from "../../ui/Avatar";
 import { subscriptionQuery, usageStatsQuery } from "../billing";
 import { formatLimit } from "../billing/billing.queries";
 import { successRate } from "../dashboard/success-rate";
@@ -19,7 +20,7 @@ export function OverviewTab({ user }: { user: User }) {
   return (
     <Card>
       <div className="flex items-center gap-4">
-        {user.avatarUrl && <img src={user.avatarUrl} alt="" className="size-16 rounded-full" />}
+        <Avatar url={user.avatarUrl} name={user.username} className="size-16" />
         <div className="min-w-0">
           <h2 className="text-xl font-semibold">{user.username}</h2>
           <p className="truncate text-sm text-slate-600 dark:text-slate-400">{user.email ?? "No public email"}</p>

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { screenshot, seriousA11yViolations, signIn, startE2E, toast, type E2E } from "./e2e.harness";
+
+let e2e: E2E;
+let page: Page;
+
+beforeAll(async () => {
+  e2e = await startE2E("app");
+  ({ page } = await e2e.newPage({ width: 360 }));
+});
+afterAll(async () => {
+  await e2e?.stop();
+});
+
+const overflowsX = (p: Page) => p.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+
+async function hubotIssueUrl(title: string): Promise<string> {
+  const gh = e2e.stack.sandboxes.github;
+  const token = e2e.github.issueToken("hubot", ["repo"]);
+  const res = await fetch(`${gh?.url}/repos/hubot/markdown-lint/issues?state=open&per_page=100`, { headers: { authorization: `Bearer ${token}` } });
+  const issues = (await res.json()) as Array<{ number: number; title: string }>;
+  const found = issues.find((i) => i.title === title);
+  if (!found) throw new Error(`no open issue "${title}" in hubot/markdown-lint`);
+  return `https://github.com/hubot/markdown-lint/issues/${found.number}`;
+}
+
+describe("the web app at 360 px wide", () => {
+  it("sends an unauthenticated visit of a protected route to the landing page after checking", async () => {
+    const { page: p } = await e2e.newPage();
+    await p.route("**/api/auth/me", async (r) => {
+      await new Promise((res) => setTimeout(res, 600));
+      await r.continue();
+    });
+    await p.goto("/validations");
+    await p.getByText("Checking authentication...").waitFor();
+    await p.waitForURL(`${e2e.stack.url}/`);
+    await p.getByRole("heading", { name: /Resolve GitHub issues with AI/ }).waitFor();
+    await p.close();
+  });
+
+  it("renders the public pages accessibly without horizontal scrolling", async () => {
+    for (const [path, name, heading] of [
+      ["/", "landing", /Resolve GitHub issues with AI/],
+      ["/auth", "auth", "Sign in to Fixloop"],
+      ["/pricing", "pricing", "Plans and pricing"],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole("heading", { name: heading }).waitFor();
+      expect(await overflowsX(page), `${path} overflows`).toBe(false);
+      expect(await seriousA11yViolations(page), path).toEqual([]);
+      await screenshot(page, `${name}-360`);
+    }
+  });
+
+  it("imports another account's issue pasted on the landing page: sign-in, preview, fork", async () => {
+    const url = await hubotIssueUrl("heading-increment misses a jump from # to ###");
+    await page.goto("/");
+    await page.getByLabel("Paste GitHub Issue URL").fill(url);
+    await page.getByRole("button", { name: "Import Issue" }).click();
+    await page.waitForURL(/\/auth$/);
+    expect(await page.evaluate(() => localStorage.getItem("pendingIssueUrl"))).toBe(url);
+
+    await page.getByRole("link", { name: "Continue with GitHub" }).click();
+    await page.getByRole("button", { name: "Authorize as octocat" }).click();
+    await page.waitForURL(/\/contribute$/);
+    await page.getByRole("heading", { name: /heading-increment misses a jump/ }).waitFor();
+    await page.getByText("Fork Required.").waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("pendingIssueUrl"))).toBeNull();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "contribute-preview-360");
+
+    // Forking needs the repository grant, asked for right in the preview.
+    expect(await page.getByRole("button", { name: "Import & Solve with AI" }).isDisabled()).toBe(true);
+    await page.getByRole("link", { name: "Authorize repository access" }).click();
+    await page.getByRole("button", { name: "Authorize as octocat" }).click();
+    await toast(page, "Repository access authorized successfully!");
+    await page.goto("/contribute");
+    await page.getByLabel("GitHub issue URL").fill(url);
+    await page.getByRole("button", { name: "Preview Issue" }).click();
+    await page.getByRole("button", { name: "Import & Solve with AI" }).click();
+    await toast(page, "Issue imported successfully!");
+    await toast(page, "Fork created: octocat/markdown-lint");
+    await page.waitForURL(/\/issues\/[^/]+\/solve$/);
+    await page.getByRole("heading", { name: /heading-increment misses a jump/ }).waitFor();
+    const fork = await fetch(`${e2e.stack.sandboxes.github?.url}/repos/octocat/markdown-lint`, {
+      headers: { authorization: `Bearer ${e2e.github.issueToken("octocat", ["repo"])}` },
+    });
+    expect(((await fork.json()) as { fork: boolean }).fork).toBe(true);
+    expect(await overflowsX(page)).toBe(false);
+    await screenshot(page, "solve-360");
+  });
+
+  it("rejects a repository URL on the contribute page with the spec's message", async () => {
+    await page.goto("/contribute");
+    await page.getByLabel("GitHub issue URL").fill("https://github.com/hubot/markdown-lint");
+    await page.getByRole("button", { name: "Preview Issue" }).click();
+    await page.getByText("Please provide a GitHub issue URL, not just a repository URL").waitFor();
+    await page.getByLabel("GitHub issue URL").fill("   ");
+    await page.getByRole("button", { name: "Preview Issue" }).click();
+    await page.getByText("Please enter a GitHub issue URL").waitFor();
+  });
+
+  it("shows the signed-in pages accessibly at 360 px", async () => {
+    for (const [path, name, heading] of [
+      ["/dashboard", "dashboard-360", "Dashboard"],
+      ["/issues", "issues-360", "Issues"],
+      ["/validations", "validations-360", "Pending Validations"],
+      ["/pull-requests", "pull-requests-360", "Pull Requests"],
+      ["/contribute", "contribute-360", "Contribute to Open Source"],
+      ["/profile-settings", "profile-settings-360", "Profile Settings"],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole("heading", { name: heading, exact: true }).waitFor();
+      await page.waitForLoadState("networkidle");
+      expect(await overflowsX(page), `${path} overflows`).toBe(false);
+      expect(await seriousA11yViolations(page), path).toEqual([]);
+      await screenshot(page, name);
+    }
+    await page.getByText("Member Since").waitFor();
+    await page.getByTestId("success-basis").count();
+  });
+
+  it("creates an API token shown once, then revokes it", async () => {
+    await page.goto("/profile-settings");
+    await page.getByRole("tab", { name: "Settings" }).click();
+    await page.getByLabel("Token name").fill("ci");
+    await page.getByRole("button", { name: "Create token" }).click();
+    const secret = (await page.getByTestId("token-secret").textContent()) ?? "";
+    expect(secret.length).toBeGreaterThan(20);
+    const me = await page.request.get("/api/auth/me", { headers: { authorization: `Bearer ${secret}`, cookie: "" } });
+    expect(me.status()).toBe(200);
+    await page.reload();
+    await page.getByRole("tab", { name: "Settings" }).click();
+    await page.getByRole("button", { name: "Revoke token ci" }).click();
+    await toast(page, "Token revoked");
+    expect(await page.getByTestId("token-secret").count()).toBe(0);
+  });
+
+  it("keeps the theme choice across reloads", async () => {
+    await page.goto("/dashboard");
+    await page.getByRole("radio", { name: "Dark" }).click();
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    await page.reload();
+    await page.getByRole("heading", { name: "Dashboard", exact: true }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem("theme-preference"))).toBe("dark");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "dashboard-dark-360");
+    await page.getByRole("radio", { name: "Light" }).click();
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(false);
+  });
+
+  it("opens the command palette with Ctrl+K and the shortcuts dialog with ?", async () => {
+    const { page: p } = await e2e.newPage();
+    await p.context().addCookies(await page.context().cookies());
+    await p.goto("/dashboard");
+    await p.getByRole("heading", { name: "Dashboard", exact: true }).waitFor();
+    await p.keyboard.press("Control+k");
+    const palette = p.getByRole("dialog", { name: "Command palette" });
+    await palette.waitFor();
+    await p.keyboard.type("pull req");
+    await p.keyboard.press("Enter");
+    await p.waitForURL(/\/pull-requests$/);
+    await p.keyboard.press("Shift+?");
+    await p.getByRole("dialog", { name: "Keyboard Shortcuts" }).getByText("Open the command palette").waitFor();
+    await p.keyboard.press("Escape");
+    await p.keyboard.press("g");
+    await p.keyboard.press("i");
+    await p.waitForURL(/\/issues$/);
+    await p.getByRole("button", { name: /User menu for octocat/ }).click();
+    await p.getByRole("menuitem", { name: "Preferences" }).click();
+    await p.getByRole("dialog", { name: "Preferences" }).getByRole("button", { name: "Save" }).click();
+    await toast(p, "Preferences saved");
+    await screenshot(p, "issues-desktop");
+    await p.getByRole("button", { name: /User menu for octocat/ }).click();
+    await p.getByRole("menuitem", { name: "Logout" }).click();
+    await p.waitForURL(`${e2e.stack.url}/`);
+    expect((await p.request.get("/api/auth/me")).status()).toBe(401);
+  });
+});
