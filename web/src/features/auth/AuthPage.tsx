@@ -1,4 +1,6 @@
-import { Link, Navigate } from "@tanstack/react-router";
+import { useEffect } from "react";
+import { Link, Navigate, useNavigate } from "@tanstack/react-router";
+import { toast } from "sonner";
 import { ShieldCheck } from "lucide-react";
 import { GithubIcon } from "../../ui/GithubIcon";
 import { useAuth } from "../../auth/auth";
@@ -6,8 +8,15 @@ import { Logo } from "../../shell/Logo";
 import { ThemeSwitcher } from "../../theme/ThemeSwitcher";
 import { buttonClass, Spinner } from "../../ui/ui";
 
-export function AuthPage() {
+/** `error` is the OAuth failure code the server redirects back with. */
+export function AuthPage({ error }: { error?: string }) {
   const { user, loading } = useAuth();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!error) return;
+    toast.error(error === "oauth.denied" ? "GitHub authorization was cancelled" : "GitHub sign-in failed, please try again");
+    void navigate({ to: "/auth", search: {}, replace: true });
+  }, [error, navigate]);
   if (loading) return <Spinner label="Checking authentication..." />;
   if (user) return <Navigate to="/dashboard" replace />;
   return (

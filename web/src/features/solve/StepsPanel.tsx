@@ -2,8 +2,7 @@ import { useEffect, useState } from "react";
 import { CheckCircle2, ChevronDown, Circle, Loader2, XCircle } from "lucide-react";
 import { scoreBand } from "@fixloop/db/domain";
 import type { Run, RunStep } from "../../api/runs.queries";
-import type { StepId } from "../../api/types";
-import { STEP_IDS, STEP_LABELS, isTerminal } from "./run-events";
+import { isTerminal } from "./run-events";
 
 const BAR: Record<ReturnType<typeof scoreBand>, string> = { green: "bg-green-600", blue: "bg-blue-600", orange: "bg-orange-500", red: "bg-red-600" };
 const STATE_TEXT = { pending: "Pending", running: "In progress", completed: "Complete", failed: "Failed", skipped: "Complete" } as const;
@@ -24,7 +23,6 @@ function useElapsed(run: Run): number {
 /** The five steps as the run's events report them; nothing here is simulated. */
 export function StepsPanel({ run }: { run: Run }) {
   const elapsed = useElapsed(run);
-  const byId = new Map(run.steps.map((s) => [s.id, s]));
   return (
     <section aria-labelledby="progress-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
       <div className="mb-3 flex items-center justify-between">
@@ -36,22 +34,23 @@ export function StepsPanel({ run }: { run: Run }) {
         </span>
       </div>
       <ol className="space-y-2" data-testid="steps">
-        {STEP_IDS.map((id) => (
-          <StepRow key={id} id={id} step={byId.get(id)} />
+        {/* The run lists all five steps in pipeline order, labelled by the contract. */}
+        {run.steps.map((step) => (
+          <StepRow key={step.id} step={step} />
         ))}
       </ol>
     </section>
   );
 }
 
-function StepRow({ id, step }: { id: StepId; step: RunStep | undefined }) {
-  const status = step?.status ?? "pending";
+function StepRow({ step }: { step: RunStep }) {
+  const status = step.status;
   const [open, setOpen] = useState(false);
-  const expandable = status !== "pending" && !!step && (step.detail.files.length + step.detail.info.length + step.detail.warnings.length > 0 || step.detail.score !== undefined);
+  const expandable = status !== "pending" && (step.detail.files.length + step.detail.info.length + step.detail.warnings.length > 0 || step.detail.score !== undefined);
   const Icon = status === "completed" || status === "skipped" ? CheckCircle2 : status === "running" ? Loader2 : status === "failed" ? XCircle : Circle;
   const color = status === "completed" || status === "skipped" ? "text-green-600" : status === "running" ? "text-violet-600 animate-spin" : status === "failed" ? "text-red-600" : "text-slate-400";
   return (
-    <li data-step={id} data-status={status} className="rounded-lg border border-slate-100 dark:border-slate-800">
+    <li data-step={step.id} data-status={status} className="rounded-lg border border-slate-100 dark:border-slate-800">
       <button
         type="button"
         disabled={!expandable}
@@ -60,11 +59,11 @@ function StepRow({ id, step }: { id: StepId; step: RunStep | undefined }) {
         className="flex w-full items-center gap-3 p-2 text-left disabled:cursor-default"
       >
         <Icon className={`size-5 shrink-0 ${color}`} aria-hidden />
-        <span className="flex-1 text-sm font-medium">{STEP_LABELS[id]}</span>
+        <span className="flex-1 text-sm font-medium">{step.label}</span>
         <span className="text-xs text-slate-600 dark:text-slate-400">{STATE_TEXT[status]}</span>
         {expandable && <ChevronDown className={`size-4 transition-transform ${open ? "rotate-180" : ""}`} aria-hidden />}
       </button>
-      {expandable && open && step?.detail && <StepDetailView detail={step.detail} />}
+      {expandable && open && <StepDetailView detail={step.detail} />}
     </li>
   );
 }

@@ -1,16 +1,8 @@
 import { useEffect } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
-import type { StepDetail, StepId, StepStatus } from "../../api/types";
+import type { StepDetail, StepId, StepStatus } from "@fixloop/worker/contract/pipeline";
 
-export const STEP_IDS: StepId[] = ["analyzing", "context", "dependencies", "generating", "validating"];
-export const STEP_LABELS: Record<StepId, string> = {
-  analyzing: "Analyzing Issue",
-  context: "Gathering Context",
-  dependencies: "Building Dependency Graph",
-  generating: "Generating Solution",
-  validating: "Validating & Finalizing",
-};
 
 const TERMINAL = new Set<Run["status"]>(["completed", "failed", "cancelled"]);
 export const isTerminal = (r: Run | undefined) => !!r && TERMINAL.has(r.status);
