@@ -15,17 +15,18 @@ interface Start {
 }
 
 const latencies: number[] = [];
-const abort = new AbortController();
+const requests: http.ClientRequest[] = [];
 let opened = 0;
 let complete = 0;
 let start: Start;
+let finishing = false;
 
 const send = (m: unknown) => process.send?.(m);
 const report = () => send({ latencies, complete, opened });
 
 /** node:http rather than fetch: web streams cost the client more CPU than the servers under test. */
 function subscribe(): void {
-  const req = http.get(start.url, { headers: { accept: "text/event-stream", ...start.headers }, agent, signal: abort.signal }, (res) => {
+  const req = http.get(start.url, { headers: { accept: "text/event-stream", ...start.headers }, agent }, (res) => {
     if (res.statusCode !== 200) {
       send({ error: `stream answered ${res.statusCode}` });
       res.resume();
@@ -54,8 +55,9 @@ function subscribe(): void {
     });
   });
   req.on("error", (err) => {
-    if (err.name !== "AbortError") send({ error: err.message });
+    if (!finishing) send({ error: err.message });
   });
+  requests.push(req);
 }
 
 process.on("message", (m: { start?: Start; finish?: boolean }) => {
@@ -67,7 +69,8 @@ process.on("message", (m: { start?: Start; finish?: boolean }) => {
   }
   if (m.finish) {
     report();
-    abort.abort();
+    finishing = true;
+    for (const req of requests) req.destroy();
     setTimeout(() => process.exit(0), 100);
   }
 });
