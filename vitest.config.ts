@@ -10,7 +10,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["{db,api,worker,infra}/src/**/*.test.ts"],
+          include: ["{db,api,worker,infra,web}/src/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/*.faults.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,

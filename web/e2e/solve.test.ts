@@ -150,5 +150,23 @@ describe("solving an issue of octocat's repository in the browser", () => {
     await screenshot(page, "validations");
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(before).toMatch(/\/validations\//);
+
+    page.once("dialog", (d) => {
+      expect(d.message()).toBe("Are you sure you want to delete this solution?");
+      void d.accept();
+    });
+    await page.getByRole("button", { name: "Delete solution for Todos due today are already marked overdue" }).click();
+    await toast(page, "Solution deleted successfully");
+    await page.getByText("No pending validations").waitFor();
+  });
+
+  it("offers an upgrade instead of starting a run with a model the FREE plan cannot use", async () => {
+    await openSolve("README says port 3000 but the server starts on 8080");
+    const premium = await page.locator("#model option", { hasText: "· Pro" }).first().getAttribute("value");
+    expect(premium).toBeTruthy();
+    await page.getByLabel("AI model").selectOption(premium ?? "");
+    await page.getByRole("button", { name: "Generate Solution" }).click();
+    await page.getByRole("dialog", { name: "Premium subscription required" }).waitFor();
+    expect(page.url()).not.toContain("run=");
   });
 });
