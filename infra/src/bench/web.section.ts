@@ -70,6 +70,8 @@ export const webSection: Section = {
       const bytes = sum(extra(chunk));
       if (bytes > largest.bytes) largest = { route, bytes };
     }
+    const lazy = assets.filter((a) => a.endsWith(".js") && !initial.has(`assets/${a}`)).map((a) => ({ a, bytes: gzip(`assets/${a}`) }));
+    const biggest = lazy.sort((x, y) => y.bytes - x.bytes)[0];
     const s = "web (gzip)";
     const base = { section: s, unit: "KB", baseline: kb(allJs), baselineName: "all JS chunks" };
     return [
@@ -77,6 +79,7 @@ export const webSection: Section = {
       { ...base, name: "JS for / (initial + route chunk)", value: kb(initialJs + homeJs) },
       { section: s, name: "initial CSS", value: kb(sum(css)), unit: "KB" },
       { ...base, name: `largest route chunk (${largest.route}, beyond initial)`, value: kb(largest.bytes) },
+      ...(biggest ? [{ ...base, name: `largest lazy chunk (${biggest.a.replace(/-[\w-]+\.js$/, "")})`, value: kb(biggest.bytes) }] : []),
     ];
   },
 };
