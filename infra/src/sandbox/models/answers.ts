@@ -1,5 +1,6 @@
 import type { GeneratedSolution } from "@fixloop/worker/contract";
 import type { SeededFix } from "../github/seed/seed.types";
+import { SEED_REPOS } from "../github/seed";
 
 const FILE_HEADER = /^\s*#{1,6}\s*File:\s*`?([^`\s]+)`?\s*$/;
 const NUMBERED_LINE = /^\s*\d+\s*(?:\||:|\t)\s?(.*)$/;
@@ -70,9 +71,18 @@ export function fallbackSolution(prompt: string): GeneratedSolution {
   };
 }
 
+/** The title of the seeded issue a fix belongs to (issues are numbered 1..n in seed order). */
+function seededIssueTitle(fix: SeededFix): string | undefined {
+  const repo = SEED_REPOS.find((r) => `${r.owner}/${r.name}` === fix.repo);
+  return repo?.issues[fix.issueNumber - 1]?.title;
+}
+
 /** The seeded fix whose issue title appears in the prompt; the repository name breaks ties. */
 export function seededSolution(fixes: readonly SeededFix[], prompt: string): GeneratedSolution | undefined {
-  const matches = fixes.filter((f) => prompt.includes(f.title));
+  const matches = fixes.filter((f) => {
+    const title = seededIssueTitle(f);
+    return (title !== undefined && prompt.includes(title)) || prompt.includes(f.title);
+  });
   const fix = matches.find((f) => prompt.includes(f.repo)) ?? matches[0];
   if (!fix) return undefined;
   return {
