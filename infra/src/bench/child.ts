@@ -68,3 +68,22 @@ export function treeRssKiB(pid: number): number {
   }
   return total;
 }
+
+const TICKS = 100;
+
+/** CPU seconds (user + system) used so far by a process and its descendants. */
+export function treeCpuSeconds(pid: number): number {
+  let total = 0;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    total += (Number(fields[11]) + Number(fields[12])) / TICKS;
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const kids = fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+      for (const kid of kids ? kids.split(/\s+/) : []) total += treeCpuSeconds(Number(kid));
+    }
+  } catch {
+    // the process ended meanwhile
+  }
+  return total;
+}

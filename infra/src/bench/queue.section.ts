@@ -1,18 +1,23 @@
+import fs from "node:fs";
+import path from "node:path";
 import { insertIssue } from "@fixloop/api/solve/solve.testkit";
 import { createQueues, jobIds, redisConnection, type Queues } from "@fixloop/worker/contract";
 import { startBenchStack, type BenchStack } from "./bench-stack";
+import { treeCpuSeconds } from "./child";
 import { rawBullmq } from "./raw-bullmq";
 import { percentile, type Figure } from "./report";
 import type { BenchContext, Section } from "./sections";
 
 const LATENCY_RUNS = 30;
-const BURST_RUNS = 40;
+const BURST_RUNS = 80;
 const RUN_TIMEOUT_MS = 120_000;
 const TERMINAL = ["completed", "failed", "cancelled"] as const;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Session {
   bs: BenchStack;
+  /** Processes whose CPU use is reported per burst (the bench process hosts the stand-ins). */
+  pids: Record<string, number>;
   queues: Queues;
   headers: Record<string, string>;
   issues: string[];
@@ -55,11 +60,21 @@ async function latencies(s: Session, n: number): Promise<number[]> {
 
 /** Runs per second for a burst of `n` runs started together: first request to last finish. */
 async function throughput(s: Session, n: number, label: string): Promise<number> {
+  const cpu0 = cpuOf(s.pids);
   const t0 = Date.now();
   const ids = await Promise.all(Array.from({ length: n }, () => startRun(s)));
   const { lastFinish, failed } = await waitRuns(s, ids);
+  const cpu1 = cpuOf(s.pids);
+  const used = Object.keys(cpu1).map((k) => `${k} ${((cpu1[k] ?? 0) - (cpu0[k] ?? 0)).toFixed(1)}`);
+  process.stderr.write(`  queue ${label}: CPU seconds during the burst: ${used.join(", ")} (over ${((lastFinish - t0) / 1000).toFixed(1)} s)\n`);
   if (failed.length) process.stderr.write(`  queue ${label}: ${failed.length} runs did not complete (${[...new Set(failed)].join(", ")})\n`);
   return n / ((lastFinish - t0) / 1000);
+}
+
+function cpuOf(pids: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = { "bench+stand-ins": (process.cpuUsage().user + process.cpuUsage().system) / 1e6 };
+  for (const [name, pid] of Object.entries(pids)) out[name] = treeCpuSeconds(pid);
+  return out;
 }
 
 async function waitWorkers(queues: Queues, count: number) {
@@ -68,6 +83,14 @@ async function waitWorkers(queues: Queues, count: number) {
     if (Date.now() > end) throw new Error(`${count} solve workers did not connect`);
     await sleep(100);
   }
+}
+
+function servicePids(ctx: BenchContext): Record<string, number> {
+  const out: Record<string, number> = {};
+  const pgPid = path.join(ctx.dir, "postgres", "postmaster.pid");
+  if (fs.existsSync(pgPid)) out.postgres = Number(fs.readFileSync(pgPid, "utf8").split("\n")[0]);
+  if (ctx.services.redis) out.redis = ctx.services.redis.pid;
+  return out;
 }
 
 export const queueSection: Section = {
@@ -80,15 +103,16 @@ export const queueSection: Section = {
       const total = 10 + LATENCY_RUNS + 2 * BURST_RUNS;
       const issues: string[] = [];
       for (let i = 0; i < total; i++) issues.push((await insertIssue(bs.db, me.userId, { number: 5000 + i })).id);
-      const s: Session = { bs, queues, headers: { ...me.headers, "content-type": "application/json" }, issues };
+      const pids: Record<string, number> = { api: bs.stack.api.proc.pid ?? 0, ...servicePids(ctx) };
+      const s: Session = { bs, pids, queues, headers: { ...me.headers, "content-type": "application/json" }, issues };
       const workerEnv = { WORKER_QUEUES: "solve", WORKER_CONCURRENCY: "4" };
-      bs.startWorker(workerEnv);
+      pids["worker-1"] = bs.startWorker(workerEnv).proc.pid ?? 0;
       await waitWorkers(queues, 1);
       const warm = await waitRuns(s, [await startRun(s), await startRun(s)]);
       if (warm.failed.length) throw new Error(`warm-up runs failed: ${warm.failed.join(", ")}`);
       const lat = await latencies(s, LATENCY_RUNS);
       const one = await throughput(s, BURST_RUNS, "1 worker");
-      bs.startWorker(workerEnv);
+      pids["worker-2"] = bs.startWorker(workerEnv).proc.pid ?? 0;
       await waitWorkers(queues, 2);
       // Let the new process load and warm its caches, as the first one did.
       await waitRuns(s, await Promise.all(Array.from({ length: 8 }, () => startRun(s))));
