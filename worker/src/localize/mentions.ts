@@ -17,6 +17,8 @@ export interface IssueQuery {
   identifiers: Map<string, number>;
   /** Dotted names such as `django.db.models.query` or `sklearn.cluster`. */
   dotted: Set<string>;
+  /** Names imported in the issue's code (`from a.b import C`) → the module they come from. */
+  scopes: Map<string, string>;
 }
 
 const EXTS =
@@ -35,6 +37,13 @@ const SNAKE = /\b_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*\b/g;
 const CALL = /\b([A-Za-z_][A-Za-z0-9_]*)\s*\(/g;
 const DOTTED = /\b[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+\b/g;
 const BACKTICK = /`([^`\n]{1,200})`/g;
+const FROM_IMPORT = /^[ \t>.]*from\s+([A-Za-z_][\w.]*)\s+import\s+\(?([\w \t,]+)\)?/gm;
+/** Names so common in code that defining them says nothing about a file. */
+const COMMON = new Set(
+  ("print len list dict str int float set tuple range isinstance open super type object repr hash " +
+    "main test run get put call init new next iter format join split append update copy items keys " +
+    "values apply value name data args kwargs result error warn").split(" "),
+);
 
 const add = (m: Map<string, number>, k: string, w: number): void => {
   m.set(k, Math.max(m.get(k) ?? 0, w));
@@ -75,12 +84,23 @@ export function parseIssue(title: string, body: string): IssueQuery {
     if (/\.(?:py|js|ts|rs|go|rb|java|com|org|io|html|md|txt)$/.test(m[0])) continue;
     dotted.add(m[0]);
   }
+  const scopes = new Map<string, string>();
+  for (const m of text.matchAll(FROM_IMPORT)) {
+    const mod = m[1] ?? "";
+    for (const n of (m[2] ?? "").split(",")) {
+      const name = n.trim().split(/\s+/)[0] ?? "";
+      if (!/^[A-Za-z_]\w*$/.test(name) || name === "*") continue;
+      scopes.set(name, mod);
+      add(identifiers, name, 1.2);
+    }
+  }
   const code = new Set<string>();
   for (const m of text.matchAll(BACKTICK)) for (const w of (m[1] ?? "").match(/[A-Za-z_]\w*/g) ?? []) code.add(w);
   const titleWords = new Set(title.match(/[A-Za-z_]\w*/g) ?? []);
   const consider = (w: string, base: number): void => {
-    if (w.length < 3 || isStopword(w.toLowerCase())) return;
-    let weight = base;
+    if (w.length < 3 || isStopword(w.toLowerCase()) || COMMON.has(w)) return;
+    // A plain lower-case word is weak evidence even when it looks like a call.
+    let weight = /[A-Z_]/.test(w) ? base : base * 0.6;
     if (code.has(w)) weight += 0.5;
     if (titleWords.has(w)) weight += 0.5;
     add(identifiers, w, weight);
@@ -90,7 +110,7 @@ export function parseIssue(title: string, body: string): IssueQuery {
   for (const m of text.matchAll(CALL)) consider(m[1] ?? "", 0.8);
   for (const d of dotted) for (const part of d.split(".")) if (/[A-Z_]/.test(part)) consider(part, 0.8);
   for (const w of code) if (/^[A-Za-z_]\w*$/.test(w)) consider(w, 0.8);
-  return { terms, paths, identifiers, dotted };
+  return { terms, paths, identifiers, dotted, scopes };
 }
 
 /** Splits a mentioned path into normalized segments (drive letters, `./`, `..` dropped). */

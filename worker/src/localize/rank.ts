@@ -109,9 +109,13 @@ export function mentionSignal(issue: IssueQuery, paths: RepoPaths): Evidence {
 export function definitionSignal(issue: IssueQuery, definers: ReadonlyMap<string, readonly string[]>): Evidence {
   const e: Evidence = new Map();
   for (const [name, weight] of issue.identifiers) {
-    const files = definers.get(name);
+    let files = definers.get(name);
     if (!files || files.length === 0) continue;
-    const share = weight / Math.sqrt(files.length);
+    // `from pkg.mod import Name`: definers inside pkg/mod are the ones meant.
+    const scope = issue.scopes.get(name)?.replace(/\./g, "/");
+    const inScope = scope ? files.filter((p) => p.startsWith(`${scope}/`) || p.includes(`/${scope}/`) || p.replace(/(\/__init__)?\.\w+$/, "").endsWith(scope)) : [];
+    if (inScope.length > 0) files = inScope;
+    const share = (inScope.length > 0 ? 1.5 : 1) * weight / Math.sqrt(files.length);
     if (share < 0.1) continue;
     for (const p of files) add(e, p, share, `defines \`${name}\` named in issue`);
   }

@@ -52,7 +52,7 @@ export function forEachTerm(
       prev = "";
       continue;
     }
-    if (emitDef && DEF_KEYWORDS.has(prev) && word.length > 1) emitDef(word);
+    if (emitDef && DEF_KEYWORDS.has(prev)) emitDef(word);
     prev = word;
     const lower = word.toLowerCase();
     if (lower.length > 1 && !STOP.has(lower)) emit(lower);
