@@ -110,6 +110,11 @@ describe("solving an issue of octocat's repository in the browser", () => {
     const pulls = e2e.github.listPulls("octocat", "todo-api");
     expect(pulls).toHaveLength(1);
     expect(pulls[0]?.state).toBe("open");
+
+    await page.getByRole("button", { name: /^Notifications \(\d+ unread\)$/ }).click();
+    await page.getByText(`#${pulls[0]?.number} opened on octocat/todo-api`, { exact: false }).waitFor();
+    expect(await page.getByRole("button", { name: "Notifications" }).count()).toBe(1);
+    await page.keyboard.press("Escape");
   });
 
   it("resumes the live steps after a reload in the middle of a run", async () => {
@@ -144,7 +149,7 @@ describe("solving an issue of octocat's repository in the browser", () => {
     await page.getByRole("button", { name: "Request Refinement" }).click();
     await toast(page, /^Solution refined! \(Refinement #1\)$/);
     await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
-    expect(await page.getByText("Refinements: 1").count()).toBe(1);
+    await page.getByText("Refinements: 1").waitFor();
     await page.goto("/validations");
     await page.getByText("Human Validation Required").waitFor();
     await screenshot(page, "validations");

@@ -1,15 +1,14 @@
 import { useEffect, useRef, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
 import { Bell } from "lucide-react";
-import { notificationsQuery } from "../api/notifications.queries";
+import { markSeen, seenAt, useNotificationFeed } from "./notifications.feed";
 
 /** Recent run and pull-request events of the signed-in user. */
 export function NotificationsBell() {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  const { data, isError } = useQuery(notificationsQuery());
-  const items = data?.notifications ?? [];
-  const unread = items.filter((n) => !n.read).length;
+  const { items, isError } = useNotificationFeed();
+  const [seen, setSeen] = useState(seenAt);
+  const unread = items.filter((n) => n.at > seen).length;
   useEffect(() => {
     if (!open) return;
     const onDown = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
@@ -27,7 +26,10 @@ export function NotificationsBell() {
         type="button"
         aria-label={`Notifications${unread ? ` (${unread} unread)` : ""}`}
         aria-expanded={open}
-        onClick={() => setOpen((v) => !v)}
+        onClick={() => {
+          if (!open) (markSeen(), setSeen(seenAt()));
+          setOpen((v) => !v);
+        }}
         className="relative rounded-lg p-2 hover:bg-slate-100 dark:hover:bg-slate-800"
       >
         <Bell className="size-5" aria-hidden />
@@ -39,17 +41,17 @@ export function NotificationsBell() {
           {isError && <p className="px-2 py-3 text-sm">Notifications could not be loaded.</p>}
           {!isError && items.length === 0 && <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">No recent activity</p>}
           <ul className="max-h-80 overflow-y-auto">
-            {items.slice(0, 20).map((n) => (
+            {items.map((n) => (
               <li key={n.id} className="rounded-md px-2 py-2 text-sm hover:bg-slate-50 dark:hover:bg-slate-800">
-                <p className="text-xs font-medium text-slate-600 uppercase dark:text-slate-400">{n.type.replaceAll("_", " ")}</p>
+                <p className="text-xs font-medium text-slate-600 uppercase dark:text-slate-400">{n.kind}</p>
                 {n.link ? (
-                  <a href={n.link} className={`underline-offset-2 hover:underline ${n.read ? "" : "font-semibold"}`}>
+                  <a href={n.link} className="underline-offset-2 hover:underline">
                     {n.message}
                   </a>
                 ) : (
-                  <p className={n.read ? "" : "font-semibold"}>{n.message}</p>
+                  <p>{n.message}</p>
                 )}
-                <p className="text-xs text-slate-500 dark:text-slate-400">{new Date(n.createdAt).toLocaleString()}</p>
+                <p className="text-xs text-slate-600 dark:text-slate-400">{new Date(n.at).toLocaleString()}</p>
               </li>
             ))}
           </ul>
