@@ -27,23 +27,6 @@ export async function unwrap<R extends ResponseLike>(res: R | Promise<R>): Promi
   return (await r.json()) as Awaited<ReturnType<R["json"]>>;
 }
 
-/**
- * For endpoints not yet in AppType: same error contract as `unwrap`, body typed by the caller
- * from the documented shape.
- */
-export async function request<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
-  const { json, headers, ...rest } = init;
-  const res = await fetch(`/api${path}`, {
-    credentials: "same-origin",
-    ...rest,
-    headers: json === undefined ? headers : { "content-type": "application/json", ...headers },
-    body: json === undefined ? rest.body : JSON.stringify(json),
-  });
-  if (!res.ok) throw await toError(res);
-  if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
-}
-
 export function errorMessage(err: unknown, fallback: string): string {
   return err instanceof ApiError || err instanceof Error ? err.message || fallback : fallback;
 }
