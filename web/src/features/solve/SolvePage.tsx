@@ -12,7 +12,7 @@ import type { Run } from "../../api/runs.queries";
 import { getDefaultModel } from "../../shell/preferences";
 import { Badge, Button, Card, EmptyState, Spinner } from "../../ui/ui";
 import { ModelPicker, initialModel } from "./ModelPicker";
-import { useLiveRun } from "./run-events";
+import { isTerminal, useLiveRun } from "./run-events";
 import { SolutionResult } from "./SolutionResult";
 import { StepsPanel } from "./StepsPanel";
 import { UpgradePrompt, upgradeReasonFor, type UpgradeReason } from "./UpgradePrompt";
@@ -39,9 +39,9 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
       const secs = start ? Math.round((Date.now() - Date.parse(start)) / 1000) : 0;
       toast.success(`Solution generated successfully! (${secs}s)`);
     }
-    if (r.status === "failed") toast.error(r.error?.message ?? "Failed to generate solution");
+    if (r.status === "failed" && watchedLive.current) toast.error(r.error?.message ?? "Failed to generate solution");
   });
-  if (run.data && !watchedLive.current && run.data.status !== "completed") watchedLive.current = true;
+  if (run.data && !watchedLive.current && !isTerminal(run.data)) watchedLive.current = true;
 
   const generate = useMutation({
     mutationFn: () => unwrap(api.ai["generate-solution"].$post({ query: {}, json: { issueId, modelId: model } })),

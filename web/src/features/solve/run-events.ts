@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
 import type { StepDetail, StepId, StepStatus } from "@fixloop/worker/contract/pipeline";
@@ -34,14 +34,25 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
   const qc = useQueryClient();
   const run = useQuery({ ...runQuery(runId ?? ""), enabled: !!runId });
   const terminal = isTerminal(run.data);
+  const onEndRef = useRef(onEnd);
+  onEndRef.current = onEnd;
+  const endedFor = useRef<string | null>(null);
+
+  // One place reports the end, whether it arrived as an event or the run had already ended when first read.
+  useEffect(() => {
+    if (runId && run.data && terminal && endedFor.current !== runId) {
+      endedFor.current = runId;
+      onEndRef.current?.(run.data);
+    }
+  }, [runId, run.data, terminal]);
+
   useEffect(() => {
     if (!runId || terminal) return;
     const es = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events`);
     const parse = (m: MessageEvent) => JSON.parse(String(m.data)) as Record<string, unknown>;
-    const end = () => {
+    const finish = (patch: Partial<Run>) => {
       es.close();
-      const r = qc.getQueryData(runQuery(runId).queryKey);
-      if (r) onEnd?.(r);
+      update(qc, runId, (r) => ({ ...r, ...patch, finishedAt: new Date().toISOString() }));
     };
     es.addEventListener("snapshot", (m) => {
       const snapshot = parse(m) as unknown as Run;
@@ -49,23 +60,10 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
       if (isTerminal(snapshot)) es.close();
     });
     es.addEventListener("step", (m) => update(qc, runId, (r) => applyStep(r, parse(m) as unknown as StepEvent)));
-    es.addEventListener("completed", (m) => {
-      const { solutionId } = parse(m) as { solutionId: string };
-      update(qc, runId, (r) => ({ ...r, status: "completed", solutionId, finishedAt: new Date().toISOString() }));
-      end();
-    });
-    es.addEventListener("failed", (m) => {
-      const { error } = parse(m) as { error: Run["error"] };
-      update(qc, runId, (r) => ({ ...r, status: "failed", error, finishedAt: new Date().toISOString() }));
-      end();
-    });
-    es.addEventListener("cancelled", () => {
-      update(qc, runId, (r) => ({ ...r, status: "cancelled", finishedAt: new Date().toISOString() }));
-      end();
-    });
+    es.addEventListener("completed", (m) => finish({ status: "completed", solutionId: (parse(m) as { solutionId: string }).solutionId }));
+    es.addEventListener("failed", (m) => finish({ status: "failed", error: (parse(m) as { error: Run["error"] }).error }));
+    es.addEventListener("cancelled", () => finish({ status: "cancelled" }));
     return () => es.close();
-    // onEnd is read at event time; re-subscribing when it changes would replay the stream.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [runId, terminal, qc]);
   return run;
 }
