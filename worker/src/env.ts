@@ -19,6 +19,8 @@ export const WorkerEnv = z.object({
   OPENAI_BASE_URL: z.string().optional(),
   ANTHROPIC_API_KEY: z.string().default(""),
   ANTHROPIC_BASE_URL: z.string().optional(),
+  /** Seconds one model request may take before it counts as a transient failure and is retried. */
+  MODEL_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
   /** Self-hosted OpenAI-compatible endpoint (Ollama, vLLM, LM Studio). */
   OPENAI_COMPATIBLE_BASE_URL: z.string().default(""),
   OPENAI_COMPATIBLE_API_KEY: z.string().default(""),

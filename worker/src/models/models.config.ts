@@ -47,5 +47,7 @@ export function modelsConfigFromEnv(env: Record<string, unknown>): ModelsConfig 
     const apiKey = text(env.OPENAI_COMPATIBLE_API_KEY);
     cfg.openaiCompatible = apiKey ? { baseURL, apiKey, models } : { baseURL, models };
   }
+  const timeoutSeconds = Number(env.MODEL_TIMEOUT_SECONDS);
+  if (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0) cfg.timeoutMs = timeoutSeconds * 1000;
   return cfg;
 }
