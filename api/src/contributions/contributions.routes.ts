@@ -11,6 +11,7 @@ import { githubUserContext } from "../auth/auth.cipher";
 import { AppError } from "../http/errors";
 import { validate } from "../http/validate";
 import { jobError, runJob } from "../github/github.jobs";
+import { requiresAuthorization } from "../github/github.repository";
 import { IssueRef, ParseUrlRequest } from "./contributions.schemas";
 import { previewIssue } from "./contributions.preview";
 
@@ -49,6 +50,10 @@ export const contributionsRoutes = new Hono<AppEnv>()
     const known = await importedIssue(c.var.deps.db, userId, `${ref.owner}/${ref.repo}`, ref.issueNumber);
     if (known?.is_imported && known.fork_full_name) {
       return c.json({ fork: { isNew: false, fullName: known.fork_full_name }, issue: { _id: known.id }, alreadyImported: true });
+    }
+    // Forking writes to the user's account: without the repository grant GitHub would only answer 404s.
+    if (await requiresAuthorization(c.var.deps.db, userId)) {
+      throw new AppError(403, "github.authorization_required", "Authorize repository access first: importing forks the repository into your account");
     }
     const data = { userId, owner: ref.owner, repo: ref.repo, issueNumber: ref.issueNumber };
     const out = await runJob<ImportResult>(c.var.deps, "fork", data, { jobId: jobIds.fork(data) });
