@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ParsedFile } from "./parse";
-import { forEachTerm } from "./tokenize";
+import { forEachWord, pathTerms, wordTerms } from "./tokenize";
 
 /** Token statistics of one file content, with terms interned in the cache's vocabulary. */
 export interface FileStats {
@@ -33,6 +33,10 @@ export class LocalizeCache {
   #names: string[] = [];
   #stats = new Map<string, FileStats>();
   #parsed = new Map<string, ParsedFile | null>();
+  /** Raw word → its term ids; words repeat so much that this saves most tokenizing work. */
+  #words = new Map<string, number[]>();
+  #paths = new Map<string, string[]>();
+  #scratch = new Uint32Array(1 << 16);
 
   constructor(options: LocalizeCacheOptions = {}) {
     this.#maxFiles = options.maxFiles ?? 200_000;
@@ -59,26 +63,44 @@ export class LocalizeCache {
   /** Tokenizes `text` and stores its statistics under `key`. */
   index(key: string, text: string): FileStats {
     if (this.#vocab.size > this.#maxTerms) this.clear();
-    const counts = new Map<number, number>();
+    if (this.#words.size > 1_000_000) this.#words = new Map();
+    const touched: number[] = [];
     const defs = new Set<number>();
     let length = 0;
-    forEachTerm(
-      text,
-      (t) => {
-        const id = this.#intern(t);
-        counts.set(id, (counts.get(id) ?? 0) + 1);
-        length++;
-      },
-      (name) => defs.add(this.#intern(name.toLowerCase())),
-    );
-    const terms = Uint32Array.from(counts.keys()).sort();
-    const tf = new Uint16Array(terms.length);
-    terms.forEach((id, i) => {
-      tf[i] = Math.min(65_535, counts.get(id) ?? 0);
+    forEachWord(text, (word, defined) => {
+      let ids = this.#words.get(word);
+      if (!ids) {
+        ids = wordTerms(word).map((t) => this.#intern(t));
+        this.#words.set(word, ids);
+      }
+      for (const id of ids) {
+        if (id >= this.#scratch.length) this.#grow(id);
+        const seen = this.#scratch[id] ?? 0;
+        this.#scratch[id] = seen + 1;
+        if (seen === 0) touched.push(id);
+      }
+      length += ids.length;
+      if (defined) defs.add(this.#intern(word.toLowerCase()));
     });
-    const stats: FileStats = { length, terms, counts: tf, defs: Uint32Array.from(defs) };
+    const terms = Uint32Array.from(touched).sort();
+    const counts = new Uint16Array(terms.length);
+    terms.forEach((id, i) => {
+      counts[i] = Math.min(65_535, this.#scratch[id] ?? 0);
+      this.#scratch[id] = 0;
+    });
+    const stats: FileStats = { length, terms, counts, defs: Uint32Array.from(defs) };
     put(this.#stats, key, stats, this.#maxFiles);
     return stats;
+  }
+
+  /** Index terms of a path (memoized: paths repeat across issues of a repository). */
+  pathTerms(path: string): string[] {
+    let terms = this.#paths.get(path);
+    if (!terms) {
+      terms = pathTerms(path);
+      put(this.#paths, path, terms, this.#maxFiles);
+    }
+    return terms;
   }
 
   parsed(key: string): ParsedFile | null | undefined {
@@ -94,6 +116,14 @@ export class LocalizeCache {
     this.#names = [];
     this.#stats = new Map();
     this.#parsed = new Map();
+    this.#words = new Map();
+    this.#paths = new Map();
+  }
+
+  #grow(id: number): void {
+    const next = new Uint32Array(Math.max(id + 1, this.#scratch.length * 2));
+    next.set(this.#scratch);
+    this.#scratch = next;
   }
 
   #intern(term: string): number {

@@ -1,4 +1,4 @@
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isCodePath, TEXT_EXTENSIONS } from "./languages";
 
@@ -47,34 +47,35 @@ export async function filesFromDirectory(dir: string, options: DirectoryOptions 
   const maxBytes = options.maxBytes ?? 1 << 20;
   const statKeys = options.statKeys ?? true;
   const out: RepoFile[] = [];
-  const walk = async (rel: string): Promise<void> => {
-    const entries = await readdir(rel ? join(dir, rel) : dir, { withFileTypes: true }).catch(() => []);
-    const subdirs: string[] = [];
-    const pending: Promise<void>[] = [];
+  // Synchronous calls: for tens of thousands of small files they are several times faster
+  // than the promise API, whose per-call overhead dominates.
+  const walk = (rel: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(rel ? join(dir, rel) : dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       const name = e.name;
       const path = rel ? `${rel}/${name}` : name;
       if (e.isDirectory()) {
-        if (!name.startsWith(".") && !SKIP_DIRS.has(name)) subdirs.push(path);
-      } else if (e.isFile() && isIndexablePath(path)) {
-        pending.push(
-          lstat(join(dir, path)).then((st) => {
-            if (!st.isFile() || st.size > maxBytes) return;
-            const abs = join(dir, path);
-            out.push({
-              path,
-              size: st.size,
-              read: () => readFile(abs, "utf8"),
-              ...(statKeys ? { key: `${path}:${st.size}:${st.mtimeMs}:${st.ino}` } : {}),
-            });
-          }, () => undefined),
-        );
+        if (!name.startsWith(".") && !SKIP_DIRS.has(name)) walk(path);
+        continue;
       }
+      if (!e.isFile() || !isIndexablePath(path)) continue;
+      const abs = join(dir, path);
+      const st = lstatSync(abs, { throwIfNoEntry: false });
+      if (!st?.isFile() || st.size > maxBytes) continue;
+      out.push({
+        path,
+        size: st.size,
+        read: async () => readFileSync(abs, "utf8"),
+        ...(statKeys ? { key: `${path}:${st.size}:${st.mtimeMs}:${st.ino}` } : {}),
+      });
     }
-    await Promise.all(pending);
-    for (let i = 0; i < subdirs.length; i += 16) await Promise.all(subdirs.slice(i, i + 16).map(walk));
   };
-  await walk("");
+  walk("");
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

@@ -56,7 +56,7 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
   const query = queryIds(issue, cache);
   const idf = new Map<number, number>();
   const lex = contentSignal(docs, query, idf);
-  const pathS = pathSignal(docs, issue);
+  const pathS = pathSignal(docs, issue, cache);
   const mentions = mentionSignal(issue, paths);
   const pre = combine(docs, lex, pathS, [{ signal: mentions, weight: WEIGHTS.mention, cap: 2 }], byPath);
 

@@ -2,7 +2,6 @@ import { bm25Scores } from "./bm25";
 import type { FileStats, LocalizeCache } from "./cache";
 import { type IssueQuery, mentionSegments } from "./mentions";
 import type { RepoPaths } from "./paths";
-import { pathTerms } from "./tokenize";
 
 /** One indexed file as the ranker sees it. */
 export interface Doc {
@@ -57,15 +56,15 @@ export function contentSignal(
 }
 
 /** Issue terms found in each path (file-name parts count double), idf-weighted, in [0, 1]. */
-export function pathSignal(docs: readonly Doc[], issue: IssueQuery): Float64Array {
+export function pathSignal(docs: readonly Doc[], issue: IssueQuery, cache: LocalizeCache): Float64Array {
   const hits: { i: number; t: string; base: boolean }[] = [];
   const df = new Map<string, number>();
   docs.forEach((d, i) => {
     const slash = d.path.lastIndexOf("/");
-    const base = new Set(pathTerms(d.path.slice(slash + 1)));
-    for (const t of pathTerms(d.path)) {
+    const base = cache.pathTerms(d.path.slice(slash + 1));
+    for (const t of cache.pathTerms(d.path)) {
       if (!issue.terms.has(t)) continue;
-      hits.push({ i, t, base: base.has(t) });
+      hits.push({ i, t, base: base.includes(t) });
       df.set(t, (df.get(t) ?? 0) + 1);
     }
   });

@@ -35,32 +35,48 @@ export function identifierParts(word: string): string[] {
   return parts;
 }
 
+const CAMEL_HINT = /[a-z][A-Z]|[A-Z]{2}[a-z]|[a-zA-Z][0-9]/;
+
+/** Index terms of one identifier: itself lower-cased, then its parts when it has several. */
+export function wordTerms(word: string): string[] {
+  const out: string[] = [];
+  const lower = word.toLowerCase();
+  if (lower.length > 1 && !STOP.has(lower)) out.push(lower);
+  if (word.length > 3 && (word.includes("_") || CAMEL_HINT.test(word))) {
+    const parts = identifierParts(word);
+    if (parts.length > 1) for (const p of parts) if (p.length > 1 && !STOP.has(p)) out.push(p);
+  }
+  return out;
+}
+
 /**
- * Calls `emit` for every index term of `text`: each identifier whole, then its parts when it
- * has several. `emitDef` receives identifiers that follow a definition keyword.
+ * Calls `onWord` for every identifier-like word of `text` (at most 64 characters), telling
+ * whether it follows a definition keyword (`class Foo`, `def foo`).
  */
-export function forEachTerm(
-  text: string,
-  emit: (term: string) => void,
-  emitDef?: (name: string) => void,
-): void {
+export function forEachWord(text: string, onWord: (word: string, defined: boolean) => void): void {
   let prev = "";
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
+  const re = new RegExp(WORD.source, "g");
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const word = m[0];
     if (word.length > 64) {
       prev = "";
       continue;
     }
-    if (emitDef && DEF_KEYWORDS.has(prev)) emitDef(word);
+    onWord(word, DEF_KEYWORDS.has(prev));
     prev = word;
-    const lower = word.toLowerCase();
-    if (lower.length > 1 && !STOP.has(lower)) emit(lower);
-    if (word.length > 3 && (word.includes("_") || /[a-z][A-Z]|[A-Z]{2}[a-z]|[a-zA-Z][0-9]/.test(word))) {
-      const parts = identifierParts(word);
-      if (parts.length > 1) for (const p of parts) if (p.length > 1 && !STOP.has(p)) emit(p);
-    }
   }
+}
+
+/** Calls `emit` for every index term of `text`; `emitDef` gets identifiers being defined. */
+export function forEachTerm(
+  text: string,
+  emit: (term: string) => void,
+  emitDef?: (name: string) => void,
+): void {
+  forEachWord(text, (word, defined) => {
+    if (defined && emitDef) emitDef(word);
+    for (const t of wordTerms(word)) emit(t);
+  });
 }
 
 /** Term counts of a text. */
