@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { createTestApp } from "../testing";
+
+const CHECKOUT = "https://checkout.razorpay.example/v1/checkout.js";
+const csp = (res: Response) => res.headers.get("content-security-policy") ?? "";
+const directive = (res: Response, name: string) => csp(res).split(";").map((d) => d.trim()).find((d) => d.startsWith(`${name} `)) ?? "";
+
+describe("security headers per page", () => {
+  it("sends no referrer from the auth callback (it carries the one-time login code)", async () => {
+    const { app } = await createTestApp();
+    expect((await app.request("/auth/callback?token=abc")).headers.get("referrer-policy")).toBe("no-referrer");
+    expect((await app.request("/api/auth/github")).headers.get("referrer-policy")).toBe("no-referrer");
+    expect((await app.request("/dashboard")).headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("sets HSTS only when served over HTTPS", async () => {
+    const plain = await createTestApp({ PUBLIC_URL: "http://localhost:3000" });
+    expect((await plain.app.request("/api/health")).headers.get("strict-transport-security")).toBeNull();
+    const secure = await createTestApp({ PUBLIC_URL: "https://fixloop.example" });
+    expect((await secure.app.request("/api/health")).headers.get("strict-transport-security")).toMatch(/max-age=\d{7,}/);
+  });
+
+  it("allows the checkout host only on the pricing and profile-settings pages", async () => {
+    const { app } = await createTestApp({ RAZORPAY_CHECKOUT_URL: CHECKOUT });
+    const host = new URL(CHECKOUT).origin;
+    for (const page of ["/pricing", "/profile-settings"]) {
+      const res = await app.request(page);
+      expect(directive(res, "script-src"), page).toBe(`script-src 'self' ${host}`);
+      expect(directive(res, "frame-src"), page).toContain(host);
+    }
+    for (const page of ["/", "/dashboard", "/validate/123", "/pricing/../dashboard", "/api/health", "/auth/callback", "/pricingx"]) {
+      const res = await app.request(page);
+      expect(csp(res), page).not.toContain(host);
+      expect(directive(res, "script-src"), page).toBe("script-src 'self'");
+      expect(csp(res), page).toContain("frame-ancestors 'none'");
+    }
+  });
+});
+
+describe("same-origin guard", () => {
+  it("refuses a cookie-authenticated change with no Origin and a foreign Referer, but lets bearer tokens through", async () => {
+    const t = await createTestApp();
+    const { headers } = await t.loginAs();
+    const noOrigin = await t.app.request("/api/tokens", {
+      method: "POST",
+      headers: { cookie: headers.cookie, referer: "https://evil.example/page", "content-type": "application/json" },
+      body: JSON.stringify({ name: "x" }),
+    });
+    expect(noOrigin.status).toBe(403);
+    const created = await t.app.request("/api/tokens", { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ name: "cli" }) });
+    const { secret } = (await created.json()) as { secret: string };
+    const bearer = await t.app.request("/api/tokens", { method: "GET", headers: { authorization: `Bearer ${secret}`, origin: "https://evil.example" } });
+    expect(bearer.status).toBe(200);
+    expect(await t.db.selectFrom("api_tokens").select("id").execute()).toHaveLength(1);
+  });
+});
+
+describe("rate limits on each abusable route", () => {
+  it("answers 429 with retry-after per credential on generate, import, payments and tokens", async () => {
+    const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "generate=2/60,import=2/60,payments=2/60,tokens=2/60" });
+    const { headers } = await t.loginAs();
+    const json = { ...headers, "content-type": "application/json" };
+    const routes = [
+      ["/api/ai/generate-solution", { issueId: "x" }],
+      ["/api/contributions/parse-url", { url: "https://github.com/o/r/issues/1" }],
+      ["/api/payments/create-order", { planId: "PRO" }],
+      ["/api/tokens", { name: "t" }],
+    ] as const;
+    for (const [path, body] of routes) {
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 4; i++) {
+        last = await t.app.request(path, { method: "POST", headers: json, body: JSON.stringify(body) });
+        statuses.push(last.status);
+      }
+      expect(statuses.slice(0, 2).every((s) => s !== 429), `${path} ${statuses}`).toBe(true);
+      expect(statuses.slice(2), path).toEqual([429, 429]);
+      expect(Number(last?.headers.get("retry-after")), path).toBeGreaterThan(0);
+      expect(((await last?.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    }
+    // The tokens limit held: only the two requests under it created tokens.
+    expect(await t.db.selectFrom("api_tokens").select("id").execute()).toHaveLength(2);
+  });
+});
