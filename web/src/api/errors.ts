@@ -4,6 +4,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** False when the body carried no `{error:{message}}` (a proxy page, an empty body). */
+    readonly fromServer = true,
   ) {
     super(message);
   }
@@ -17,7 +19,8 @@ interface ResponseLike {
 
 async function toError(res: ResponseLike): Promise<ApiError> {
   const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-  return new ApiError(res.status, body?.error?.code ?? `http.${res.status}`, body?.error?.message ?? `Request failed (${res.status})`);
+  const message = body?.error?.message;
+  return new ApiError(res.status, body?.error?.code ?? `http.${res.status}`, message ?? `Request failed (${res.status})`, !!message);
 }
 
 /** Resolves a typed-client response to its JSON body, or throws ApiError. */
@@ -27,6 +30,7 @@ export async function unwrap<R extends ResponseLike>(res: R | Promise<R>): Promi
   return (await r.json()) as Awaited<ReturnType<R["json"]>>;
 }
 
+/** Spec §8: the server's error message when it sent one, otherwise the situation's own text (network failures included). */
 export function errorMessage(err: unknown, fallback: string): string {
-  return err instanceof ApiError || err instanceof Error ? err.message || fallback : fallback;
+  return err instanceof ApiError && err.fromServer && err.message ? err.message : fallback;
 }

@@ -28,18 +28,28 @@ export function ContributePage() {
     setError(null);
     setBusy(true);
     try {
-      const { parsed } = await contributionsApi.parse(value).catch((e: unknown) => Promise.reject(new Error(errorMessage(e, "Invalid URL"))));
-      if (parsed.type !== "issue" || parsed.issueNumber === null) throw new Error("Please provide a GitHub issue URL, not just a repository URL");
-      const p = await contributionsApi
-        .fetchIssue({ owner: parsed.owner, repo: parsed.repo, issueNumber: parsed.issueNumber })
-        .catch((e: unknown) => Promise.reject(new Error(errorMessage(e, "Failed to fetch issue details"))));
-      setPreview(p);
-      setStep("preview");
-    } catch (e) {
-      setError(errorMessage(e, "Invalid URL"));
+      setError(await loadPreview(value));
     } finally {
       setBusy(false);
     }
+  };
+
+  /** Parses, then fetches the preview; answers the error to show, or null once on the preview step. */
+  const loadPreview = async (value: string): Promise<string | null> => {
+    let parsed;
+    try {
+      ({ parsed } = await contributionsApi.parse(value));
+    } catch (e) {
+      return errorMessage(e, "Invalid URL");
+    }
+    if (parsed.type !== "issue" || parsed.issueNumber === null) return "Please provide a GitHub issue URL, not just a repository URL";
+    try {
+      setPreview(await contributionsApi.fetchIssue({ owner: parsed.owner, repo: parsed.repo, issueNumber: parsed.issueNumber }));
+    } catch (e) {
+      return errorMessage(e, "Failed to fetch issue details");
+    }
+    setStep("preview");
+    return null;
   };
 
   useEffect(() => {
