@@ -22,7 +22,7 @@ let models: ModelSandbox;
 let stack: TestStack;
 let holder: pg.Client;
 const workers = workerProcesses();
-let figures = { faultsInjected: 0, runsInFlight: 0, runsLost: 0, duplicateCharges: 0, duplicatePulls: 0 };
+const figures = { faultsInjected: 0, runsInFlight: 0, runsLost: 0, duplicateCharges: 0, duplicatePulls: 0, duplicateForks: 0 };
 
 beforeAll(async () => {
   models = await startModelSandbox();
@@ -63,10 +63,10 @@ const waiting = async () =>
   Number((await holder.query(`select count(*) from pg_locks where locktype = 'advisory' and objid = $1 and not granted`, [HOLD])).rows[0].count);
 
 /** Kills the worker, ends the statements it left blocked, and lifts the hold. */
-async function crash(child: Parameters<typeof workers.kill>[0], trigger: string) {
+async function crash(child: Parameters<typeof workers.kill>[0], trigger: string, table: string) {
   await workers.kill(child);
   await holder.query(`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = $1 and not granted`, [HOLD]);
-  await holder.query(`drop trigger ${trigger} on ${trigger === "hold_steps" ? "run_steps" : "pull_requests"}`);
+  await holder.query(`drop trigger ${trigger} on ${table}`);
   await holder.query(`select pg_advisory_unlock($1)`, [HOLD]);
 }
 
@@ -97,7 +97,7 @@ describe("a worker SIGKILLed inside each of the five steps", () => {
     for (const p of plan) expect(held.find((r) => r.run_id === p.runId && r.step === p.step)?.status).toBe("running");
     const finishedBefore = held.filter((r) => r.status === "completed");
 
-    await crash(first, "hold_steps");
+    await crash(first, "hold_steps", "run_steps");
     figures.faultsInjected += plan.length;
     figures.runsInFlight += plan.length;
     const second = workers.start(workerEnv("solve"));
@@ -143,7 +143,7 @@ describe("a worker SIGKILLed between pushing and recording the pull request", ()
     await until("pull request opened on GitHub, record held", async () => (await waiting()) === 1, 60_000);
     expect(stack.github.control.listPulls("octocat", "todo-api")).toHaveLength(1);
 
-    await crash(first, "hold_pulls");
+    await crash(first, "hold_pulls", "pull_requests");
     figures.faultsInjected += 1;
     const second = workers.start(workerEnv("pull-request"));
     const stored = () => stack.db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).execute();
@@ -156,5 +156,36 @@ describe("a worker SIGKILLed between pushing and recording the pull request", ()
     expect((await stored())[0]?.pr_number).toBe(pulls[0]?.number);
     const solution = await stack.db.selectFrom("solutions").select("status").where("id", "=", solutionId).executeTakeFirstOrThrow();
     expect(solution.status).toBe("pr_created");
+  }, 150_000);
+});
+
+describe("a worker SIGKILLed between forking and storing the imported issue", () => {
+  it("keeps one fork and stores the issue once after a new worker starts", async () => {
+    const me = await stack.signIn("octocat", { scopes: ["public_repo"] });
+    const headers = { ...me.headers, "content-type": "application/json" };
+    const repos = (await (await fetch(`${stack.github.url}/users/hubot/repos`)).json()) as { name: string; private: boolean }[];
+    const repo = repos.find((r) => !r.private)?.name ?? "";
+    const [issueNumber] = stack.github.control.addIssues("hubot", repo, [{ title: "Import me", body: "Steps", labels: ["bug"] }]);
+    const forks = async () => ((await (await fetch(`${stack.github.url}/repos/hubot/${repo}/forks`)).json()) as { owner: { login: string } }[]).filter((f) => f.owner.login === "octocat");
+    expect(await forks()).toHaveLength(0);
+    await holder.query(`select pg_advisory_lock($1)`, [HOLD]);
+    await holder.query(`create trigger hold_issues before insert on issues for each row execute function fault_hold_always()`);
+    const first = workers.start(workerEnv("fork"));
+    const res = await stack.app.request("/api/contributions/import-issue", { method: "POST", headers, body: JSON.stringify({ owner: "hubot", repo, issueNumber }) });
+    expect(res.status).toBeLessThan(500);
+    await until("fork created, issue record held", async () => (await waiting()) === 1, 60_000);
+    expect(await forks()).toHaveLength(1);
+
+    await crash(first, "hold_issues", "issues");
+    figures.faultsInjected += 1;
+    const second = workers.start(workerEnv("fork"));
+    const imported = () => stack.db.selectFrom("issues").selectAll().where("user_id", "=", me.user._id).where("repo_full_name", "=", `hubot/${repo}`).where("issue_number", "=", issueNumber ?? 0).execute();
+    await until("imported issue stored", async () => (await imported()).length === 1, 90_000, 500);
+    await workers.stop(second);
+    const forksAfter = await forks();
+    figures.duplicateForks = forksAfter.length - 1;
+    expect(forksAfter).toHaveLength(1);
+    expect(await imported()).toHaveLength(1);
+    expect((await imported())[0]).toMatchObject({ is_imported: true, fork_full_name: `octocat/${repo}` });
   }, 150_000);
 });
