@@ -101,6 +101,18 @@ describe("the web app at 360 px wide", () => {
     await page.getByText("Please enter a GitHub issue URL").waitFor();
   });
 
+  it("asks to log in first when repository authorization starts after the session ended", async () => {
+    const { context, page: p } = await e2e.newPage();
+    await signIn(p, "hubot");
+    await p.goto("/repositories");
+    await p.getByRole("link", { name: "Authorize repository access" }).waitFor();
+    await context.clearCookies();
+    await p.getByRole("link", { name: "Authorize repository access" }).click();
+    await toast(p, "Please login first");
+    expect(p.url()).not.toContain("/api/auth/github/repos");
+    await p.close();
+  });
+
   it("shows the signed-in pages accessibly at 360 px", async () => {
     for (const [path, name, heading] of [
       ["/dashboard", "dashboard-360", "Dashboard"],

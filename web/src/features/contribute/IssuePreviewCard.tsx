@@ -1,9 +1,11 @@
 import { AlertTriangle, ExternalLink, GitFork } from "lucide-react";
 import { Badge, Button, Card, buttonClass } from "../../ui/ui";
 import type { IssuePreview } from "./contribute.api";
+import { authorizeReposHref, useAuthorizeReposClick } from "../repositories/authorize-repos";
 
 export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack }: { preview: IssuePreview; needsAuthorization: boolean; onImport: () => void; onBack: () => void }) {
   const { repository: repo, issue } = preview;
+  const onAuthorize = useAuthorizeReposClick();
   return (
     <div className="space-y-4">
       <button type="button" onClick={onBack} className="text-sm text-violet-800 underline dark:text-violet-300">
@@ -45,7 +47,7 @@ export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack
       {needsAuthorization && !preview.alreadyImported && (
         <Card className="border-violet-300 dark:border-violet-800">
           <p className="text-sm">Forking needs repository access on GitHub. Authorize it, then import the issue.</p>
-          <a href="/api/auth/github/repos?private=false" className={`${buttonClass("primary")} mt-2`}>
+          <a href={authorizeReposHref(false)} onClick={onAuthorize} className={`${buttonClass("primary")} mt-2`}>
             Authorize repository access
           </a>
         </Card>
