@@ -1,39 +1,78 @@
 import type { Context } from "hono";
-import { streamSSE } from "hono/streaming";
-import type { SolveRun } from "@fixloop/db";
+import type { Redis } from "ioredis";
+import type { Db, SolveRun } from "@fixloop/db";
 import { runEventsKey, type RunEvent } from "@fixloop/worker/contract";
 import { parseEntry } from "@fixloop/worker/pipeline/run.events";
 import type { AppEnv } from "../deps";
+import type { Logger } from "../http/logger";
 import { openSseStreams } from "../admin/metrics.registry";
 import { presentRun, runSteps } from "./runs.repository";
 import { compareIds, runEventHub, type HubEntry } from "./run-events.hub";
+import { HeartbeatTicker } from "./sse.heartbeat";
+import { openSseSink, type SseSink } from "./sse.sink";
 
-/** Without news for this long, a heartbeat comment goes out (proxies drop idle streams) and Postgres is asked whether the run ended. */
+/** Longest silence on a stream: a heartbeat comment goes out (proxies drop idle streams) and Postgres is asked whether the run ended. */
 export const HEARTBEAT_MS = 10_000;
 const STREAM_ID = /^\d+-\d+$/;
-const TERMINAL = new Set<RunEvent["type"]>(["completed", "failed", "cancelled"]);
+const TERMINAL = new Set<string>(["completed", "failed", "cancelled"]);
+const HEARTBEAT = Buffer.from(": heartbeat\n\n");
 
-/** Wire form of an event, serialised once however many streams carry it. */
-const wire = new WeakMap<RunEvent, { event: string; data: string }>();
 function sseOf(ev: RunEvent): { event: string; data: string } {
-  let w = wire.get(ev);
-  if (w) return w;
   switch (ev.type) {
     case "step":
-      w = { event: "step", data: JSON.stringify({ step: ev.step, status: ev.status, detail: ev.detail, at: ev.at }) };
-      break;
+      return { event: "step", data: JSON.stringify({ step: ev.step, status: ev.status, detail: ev.detail, at: ev.at }) };
     case "completed":
-      w = { event: "completed", data: JSON.stringify({ solutionId: ev.solutionId }) };
-      break;
+      return { event: "completed", data: JSON.stringify({ solutionId: ev.solutionId }) };
     case "failed":
-      w = { event: "failed", data: JSON.stringify({ error: ev.error }) };
-      break;
+      return { event: "failed", data: JSON.stringify({ error: ev.error }) };
     case "cancelled":
-      w = { event: "cancelled", data: JSON.stringify({ error: { code: "run.cancelled", message: "The run was cancelled" } }) };
-      break;
+      return { event: "cancelled", data: JSON.stringify({ error: { code: "run.cancelled", message: "The run was cancelled" } }) };
   }
-  wire.set(ev, w);
-  return w;
+}
+
+const frame = (event: string, data: string, id?: string) => Buffer.from(`event: ${event}\ndata: ${data}\n${id ? `id: ${id}\n` : ""}\n`);
+
+/** Wire bytes of an entry, encoded once however many streams carry it (hub entries are shared). */
+const frames = new WeakMap<HubEntry, Buffer>();
+function frameOf(entry: HubEntry): Buffer {
+  let f = frames.get(entry);
+  if (!f) {
+    const w = sseOf(entry.event);
+    f = frame(w.event, w.data, entry.id);
+    frames.set(entry, f);
+  }
+  return f;
+}
+
+/** Concurrent identical reads (many subscribers connecting at once) share one query. */
+const inFlight = new Map<string, Promise<unknown>>();
+function shared<T>(key: string, load: () => Promise<T>): Promise<T> {
+  let p = inFlight.get(key) as Promise<T> | undefined;
+  if (!p) {
+    p = load().finally(() => inFlight.delete(key));
+    inFlight.set(key, p);
+  }
+  return p;
+}
+
+const loadRun = (db: Db, runId: string) => db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
+
+function snapshotOf(db: Db, key: string, runId: string): Promise<{ run: SolveRun; frame: Buffer }> {
+  return shared(`snapshot ${key}`, async () => {
+    const [run, steps] = await Promise.all([loadRun(db, runId), runSteps(db, runId)]);
+    return { run, frame: frame("snapshot", JSON.stringify(presentRun(run, steps))) };
+  });
+}
+
+/** Stored entries after `last` (all of them when `last` is 0-0). */
+function catchUp(redis: Redis, key: string, last: string): Promise<HubEntry[]> {
+  return shared(`range ${key} ${last}`, async () => {
+    const rows = await redis.xrange(key, last === "0-0" ? "-" : `(${last}`, "+");
+    return rows.flatMap(([id, fields]) => {
+      const event = parseEntry(fields);
+      return event ? [{ id, event }] : [];
+    });
+  });
 }
 
 function terminalFromRun(run: SolveRun): RunEvent | null {
@@ -44,6 +83,104 @@ function terminalFromRun(run: SolveRun): RunEvent | null {
   return null;
 }
 
+/** Quiet streams of one run: one Postgres read tells whether it ended; otherwise each gets a heartbeat. */
+const ticker = new HeartbeatTicker<RunStream>(HEARTBEAT_MS / 2, (groups) => {
+  for (const streams of groups.values()) {
+    const first = streams[0];
+    if (!first) continue;
+    loadRun(first.db, first.runId).then(
+      (run) => streams.forEach((s) => void s.quiet(run)),
+      () => streams.forEach((s) => s.quiet(null)),
+    );
+  }
+});
+
+/** One open stream. Live entries are written synchronously as the hub delivers them. */
+class RunStream {
+  wrote = false;
+  sink!: SseSink;
+  /** Live entries held back until the snapshot and catch-up went out; null once live. */
+  private pending: HubEntry[] | null = [];
+  private done = false;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    readonly key: string,
+    readonly runId: string,
+    readonly db: Db,
+    private readonly redis: Redis,
+    private last: string,
+  ) {}
+
+  readonly onEntries = (entries: HubEntry[]) => {
+    if (this.pending) this.pending.push(...entries);
+    else this.send(entries);
+  };
+
+  async start(logger: Logger): Promise<void> {
+    this.unsubscribe = runEventHub(this.redis).subscribe(this.key, this.onEntries);
+    openSseStreams.inc();
+    try {
+      const [snap] = await Promise.all([snapshotOf(this.db, this.key, this.runId), this.sink.ready]);
+      if (this.done) return;
+      this.write(snap.frame);
+      this.send(await catchUp(this.redis, this.key, this.last));
+      const held = this.pending ?? [];
+      this.pending = null;
+      this.send(held);
+      if (this.done) return;
+      ticker.add(this);
+      // Postgres says the run ended but its terminal event may have been lost or expired.
+      if (TERMINAL.has(snap.run.status)) await this.quiet(await loadRun(this.db, this.runId));
+    } catch (err) {
+      logger.warn({ err: err instanceof Error ? err.message : String(err), runId: this.runId }, "run event stream failed");
+      this.finish();
+    }
+  }
+
+  /** Writes entries newer than `last`; ends the stream after a terminal event. */
+  private send(entries: HubEntry[]): void {
+    for (const entry of entries) {
+      if (this.done) return;
+      if (compareIds(entry.id, this.last) <= 0) continue;
+      this.last = entry.id;
+      this.write(frameOf(entry));
+      if (TERMINAL.has(entry.event.type)) return this.finish();
+    }
+  }
+
+  private write(bytes: Buffer): void {
+    this.wrote = true;
+    this.sink.write(bytes);
+  }
+
+  /** Nothing written for a while; `run` is its current row (null when Postgres could not say). */
+  async quiet(run: SolveRun | null): Promise<void> {
+    const end = run && terminalFromRun(run);
+    if (this.done) return;
+    if (!end) return this.sink.write(HEARTBEAT);
+    this.send(await catchUp(this.redis, this.key, this.last));
+    if (this.done) return;
+    const w = sseOf(end);
+    this.write(frame(w.event, w.data));
+    this.finish();
+  }
+
+  private finish(): void {
+    this.sink.end();
+    this.close();
+  }
+
+  /** Idempotent cleanup: on the terminal event or when the client goes away. */
+  close(): void {
+    if (this.done) return;
+    this.done = true;
+    this.unsubscribe?.();
+    ticker.delete(this);
+    openSseStreams.dec();
+  }
+}
+
 /**
  * A snapshot of the run, then its events from the Redis stream after `Last-Event-ID` (all of
  * them on a first connect), ending after the terminal event. Any API process can serve any run.
@@ -51,77 +188,12 @@ function terminalFromRun(run: SolveRun): RunEvent | null {
  * from one XRANGE at connect. Ids at or before the last one sent are skipped, so there is no gap
  * and no duplicate.
  */
-export function streamRunEvents(c: Context<AppEnv>, runId: string) {
-  const { db, redis, queues } = c.var.deps;
+export function streamRunEvents(c: Context<AppEnv>, runId: string): Response {
+  const { db, redis, queues, logger } = c.var.deps;
   const key = runEventsKey(queues.prefix, runId);
   const lastHeader = c.req.header("last-event-id")?.trim() ?? "";
-  c.header("X-Accel-Buffering", "no");
-  c.header("Cache-Control", "no-cache, no-transform");
-  return streamSSE(c, async (stream) => {
-    let open = true;
-    const pending: HubEntry[] = [];
-    let wakeUp: (() => void) | null = null;
-    const unsubscribe = runEventHub(redis).subscribe(key, (entries) => {
-      pending.push(...entries);
-      wakeUp?.();
-    });
-    openSseStreams.inc();
-    stream.onAbort(() => {
-      open = false;
-      wakeUp?.();
-    });
-    let last = STREAM_ID.test(lastHeader) ? lastHeader : "0-0";
-    /** Sends entries newer than `last`; true once the terminal event went out. */
-    const send = async (entries: HubEntry[]): Promise<boolean> => {
-      for (const { id, event } of entries) {
-        if (compareIds(id, last) <= 0) continue;
-        last = id;
-        const w = sseOf(event);
-        await stream.writeSSE({ event: w.event, id, data: w.data });
-        if (TERMINAL.has(event.type)) return true;
-      }
-      return false;
-    };
-    const catchUp = async () => {
-      const rows = await redis.xrange(key, last === "0-0" ? "-" : `(${last}`, "+");
-      return rows.flatMap(([id, fields]) => {
-        const event = parseEntry(fields);
-        return event ? [{ id, event }] : [];
-      });
-    };
-    try {
-      const load = () => db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
-      const run = await load();
-      await stream.writeSSE({ event: "snapshot", data: JSON.stringify(presentRun(run, await runSteps(db, runId))) });
-      if (await send(await catchUp())) return;
-      let checkDb = TERMINAL.has(run.status as RunEvent["type"]);
-      while (open) {
-        if (pending.length && (await send(pending.splice(0)))) return;
-        if (checkDb) {
-          // Quiet and Postgres says the run ended: its terminal event was lost or expired; send it from there.
-          const end = terminalFromRun(await load());
-          if (end) {
-            if (await send(await catchUp())) return;
-            const w = sseOf(end);
-            await stream.writeSSE({ event: w.event, data: w.data });
-            return;
-          }
-          await stream.write(": heartbeat\n\n");
-        }
-        const quiet = await new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => resolve(true), HEARTBEAT_MS);
-          wakeUp = () => {
-            clearTimeout(timer);
-            resolve(false);
-          };
-          if (pending.length || !open) wakeUp();
-        });
-        wakeUp = null;
-        checkDb = quiet;
-      }
-    } finally {
-      unsubscribe();
-      openSseStreams.dec();
-    }
-  });
+  const stream = new RunStream(key, runId, db, redis, STREAM_ID.test(lastHeader) ? lastHeader : "0-0");
+  stream.sink = openSseSink(c, () => stream.close());
+  void stream.start(logger);
+  return stream.sink.response;
 }
