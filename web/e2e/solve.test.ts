@@ -165,13 +165,15 @@ describe("solving an issue of octocat's repository in the browser", () => {
     await page.getByText("No pending validations").waitFor();
   });
 
-  it("offers an upgrade instead of starting a run with a model the FREE plan cannot use", async () => {
+  it("refuses a model the FREE plan cannot use when it is chosen and offers the upgrade", async () => {
     await openSolve("README says port 3000 but the server starts on 8080");
     const premium = await page.locator("#model option", { hasText: "· Pro" }).first().getAttribute("value");
     expect(premium).toBeTruthy();
+    const before = await page.getByLabel("AI model").inputValue();
     await page.getByLabel("AI model").selectOption(premium ?? "");
-    await page.getByRole("button", { name: "Generate Solution" }).click();
     await page.getByRole("dialog", { name: "Premium subscription required" }).waitFor();
+    await page.getByRole("button", { name: "Not now" }).click();
+    expect(await page.getByLabel("AI model").inputValue()).toBe(before);
     expect(page.url()).not.toContain("run=");
   });
 });

@@ -66,6 +66,12 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
   const i = issue.data.issue;
   const r = run.data;
   const active = !!r && (r.status === "queued" || r.status === "running");
+  // Spec §5: choosing a model the plan does not include is refused and explains the upgrade.
+  const onChoose = (id: string) => {
+    const m = models.data?.allModels.find((x) => x.id === id);
+    if (m && !m.allowed) setUpgrade("model_access");
+    else setModel(id);
+  };
   const onGenerate = () => {
     const m = models.data?.allModels.find((x) => x.id === model);
     if (m && !m.allowed) return setUpgrade("model_access");
@@ -93,7 +99,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
       {(!r || r.status === "failed" || r.status === "cancelled") && (
         <Card>
           <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
-            <ModelPicker models={models.data?.allModels ?? []} value={model} onChange={setModel} disabled={generate.isPending} />
+            <ModelPicker models={models.data?.allModels ?? []} value={model} onChange={onChoose} disabled={generate.isPending} />
             <Button onClick={onGenerate} busy={generate.isPending} disabled={!model}>
               <Sparkles className="size-4" aria-hidden /> Generate Solution
             </Button>
