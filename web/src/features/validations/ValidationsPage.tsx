@@ -48,7 +48,7 @@ export function ValidationsPage() {
               <h2 className="font-semibold">{s.issueId.title}</h2>
               <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{s.analysis.slice(0, 200)}{s.analysis.length > 200 ? "…" : ""}</p>
               <p className="mt-2 flex flex-wrap gap-x-3 text-sm text-slate-600 dark:text-slate-400">
-                <span>{s.filesChanged.length} files</span>
+                <span>{s.filesChanged.length} {s.filesChanged.length === 1 ? "file" : "files"}</span>
                 <span>{s.aiModel}</span>
                 <span className={`font-semibold ${CONFIDENCE_TEXT[confidenceBand(s.confidence)]}`}>{s.confidence}% confidence</span>
               </p>
