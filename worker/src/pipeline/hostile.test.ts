@@ -222,7 +222,7 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
       leaks: { prompts: promptLeaks.length, patches: patchLeaks.length, prBodies: prLeaks.length, logs: logLeaks.length },
       deniedPatches,
       blockedPct: deniedPatches ? Math.round((blockedPatches / deniedPatches) * 1000) / 10 : 100,
-      falseBlocks: allowed.length + deniedPatches === outcomes.length ? 0 : outcomes.length - allowed.length - deniedPatches,
+      falseBlocks: outcomes.filter((o) => o.blocked.length && !o.item.answer.some((f) => f.denied)).length,
       approvedAllowed: approved.length,
       pullRequests: pulls.length,
       logLines: stack.logs.length,
