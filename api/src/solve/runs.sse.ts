@@ -193,7 +193,8 @@ export function streamRunEvents(c: Context<AppEnv>, runId: string): Response {
   const key = runEventsKey(queues.prefix, runId);
   const lastHeader = c.req.header("last-event-id")?.trim() ?? "";
   const stream = new RunStream(key, runId, db, redis, STREAM_ID.test(lastHeader) ? lastHeader : "0-0");
-  stream.sink = openSseSink(c, () => stream.close());
+  const { sink, response } = openSseSink(c, () => stream.close());
+  stream.sink = sink;
   void stream.start(logger);
-  return stream.sink.response;
+  return response;
 }

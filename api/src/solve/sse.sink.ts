@@ -5,7 +5,6 @@ import type { Context } from "hono";
 export interface SseSink {
   /** Resolves once the response head may be written (the middleware chain has finished with it). */
   readonly ready: Promise<void>;
-  readonly response: Response;
   write(frame: Uint8Array): void;
   end(): void;
 }
@@ -26,12 +25,12 @@ const MAX_BUFFERED_BYTES = 1 << 20;
  * buffer that may be shared by every subscriber). Elsewhere (`app.request` in tests) a
  * ReadableStream carries the same frames. `onClose` runs once when the client goes away.
  */
-export function openSseSink(c: Context, onClose: () => void): SseSink {
+export function openSseSink(c: Context, onClose: () => void): { sink: SseSink; response: Response } {
   const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
   return outgoing instanceof ServerResponse ? nodeSink(c, outgoing, onClose) : webSink(c, onClose);
 }
 
-function nodeSink(ctx: Context, res: ServerResponse, onClose: () => void): SseSink {
+function nodeSink(ctx: Context, res: ServerResponse, onClose: () => void): { sink: SseSink; response: Response } {
   let c: Context | null = ctx;
   let open = true;
   res.once("close", () => {
@@ -50,9 +49,8 @@ function nodeSink(ctx: Context, res: ServerResponse, onClose: () => void): SseSi
     c = null;
     res.writeHead(200, { ...headers, ...SSE_HEADERS });
   };
-  return {
+  const sink: SseSink = {
     ready: new Promise((r) => setImmediate(r)),
-    response,
     write(frame) {
       if (!open) return;
       if (!res.headersSent) writeHead();
@@ -66,9 +64,10 @@ function nodeSink(ctx: Context, res: ServerResponse, onClose: () => void): SseSi
       res.end();
     },
   };
+  return { sink, response };
 }
 
-function webSink(c: Context, onClose: () => void): SseSink {
+function webSink(c: Context, onClose: () => void): { sink: SseSink; response: Response } {
   let open = true;
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   const gone = () => {
@@ -81,9 +80,8 @@ function webSink(c: Context, onClose: () => void): SseSink {
     cancel: gone,
   });
   c.req.raw.signal.addEventListener("abort", gone, { once: true });
-  return {
+  const sink: SseSink = {
     ready: Promise.resolve(),
-    response: c.body(body, 200, SSE_HEADERS),
     write(frame) {
       if (open) controller?.enqueue(frame);
     },
@@ -93,4 +91,5 @@ function webSink(c: Context, onClose: () => void): SseSink {
       controller?.close();
     },
   };
+  return { sink, response: c.body(body, 200, SSE_HEADERS) };
 }
