@@ -19,6 +19,10 @@ export interface E2E {
   browser: Browser;
   github: GithubSandboxControl;
   models: ModelSandboxControl;
+  /** Every line the API, workers, services and stand-ins logged (at debug level) during the run. */
+  logs: string[];
+  /** Secrets of this run: OAuth tokens the GitHub stand-in issued, session cookies, keys and client secrets. */
+  secrets(): Promise<string[]>;
   newPage(opts?: { width?: number }): Promise<{ context: BrowserContext; page: Page }>;
   stop(): Promise<void>;
 }
@@ -27,8 +31,18 @@ export interface E2E {
 export async function startE2E(name: string): Promise<E2E> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `fixloop-e2e-${name}-`));
   const { url } = await createTestDatabase();
-  const env = { DATABASE_URL: url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: testPrefix(), RATE_LIMITS_ENABLED: "false", LOG_LEVEL: "warn" };
-  const stack = await startStack({ dataDir, port: 0, buildWeb: "if-missing", env, log: (s, l) => process.env.E2E_LOG && console.log(`[${s}] ${l}`) });
+  const env = { DATABASE_URL: url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: testPrefix(), RATE_LIMITS_ENABLED: "false", LOG_LEVEL: "debug" };
+  const logs: string[] = [];
+  const stack = await startStack({
+    dataDir,
+    port: 0,
+    buildWeb: "if-missing",
+    env,
+    log: (s, l) => {
+      logs.push(l);
+      if (process.env.E2E_LOG) console.log(`[${s}] ${l}`);
+    },
+  });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
   const contexts: BrowserContext[] = [];
   return {
@@ -36,6 +50,15 @@ export async function startE2E(name: string): Promise<E2E> {
     browser,
     github: stack.sandboxes.github?.control as GithubSandboxControl,
     models: stack.sandboxes.models?.control as ModelSandboxControl,
+    logs,
+    async secrets() {
+      const state = fs.readFileSync(path.join(dataDir, "github-sandbox", "state.json"), "utf8");
+      const oauthTokens = state.match(/gh[opsu]_[A-Za-z0-9]{20,}/g) ?? [];
+      const cookies = (await Promise.all(contexts.map((c) => c.cookies()))).flat().filter((c) => c.name === "fixloop_session").map((c) => c.value);
+      const keys = (stack.env.TOKEN_ENCRYPTION_KEYS ?? "").split(",").map((k) => k.slice(k.indexOf(":") + 1));
+      const named = ["GITHUB_CLIENT_SECRET", "RAZORPAY_KEY_SECRET", "RAZORPAY_WEBHOOK_SECRET", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GROQ_API_KEY"].map((k) => stack.env[k] ?? "");
+      return [...new Set([...oauthTokens, ...cookies, ...keys, ...named])].filter((s) => s.length >= 12);
+    },
     async newPage(opts = {}) {
       const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, baseURL: stack.url });
       contexts.push(context);

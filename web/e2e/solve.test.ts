@@ -176,4 +176,13 @@ describe("solving an issue of octocat's repository in the browser", () => {
     expect(await page.getByLabel("AI model").inputValue()).toBe(before);
     expect(page.url()).not.toContain("run=");
   });
+
+  it("leaves no token, key or session cookie in any log line of the whole browser run", async () => {
+    const secrets = await e2e.secrets();
+    // At least the OAuth tokens (sign-in and repository grant), the session cookie and the encryption key.
+    expect(secrets.length).toBeGreaterThanOrEqual(4);
+    expect(e2e.logs.length).toBeGreaterThan(100);
+    const leaks = e2e.logs.filter((line) => secrets.some((s) => line.includes(s)));
+    expect(leaks).toEqual([]);
+  });
 });
