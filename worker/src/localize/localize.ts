@@ -7,7 +7,7 @@ import { languageOf } from "./languages";
 import { parseIssue } from "./mentions";
 import { RepoPaths } from "./paths";
 import {
-  add, combine, contentSignal, definitionSignal, type Evidence, mentionSignal, pathSignal, queryIds, WEIGHTS,
+  add, combine, contentSignal, definitionSignal, type Evidence, mentionSignal, pathSignal, queryIds, usageSignal, WEIGHTS,
 } from "./rank";
 import { testFilesNear } from "./tests-near";
 
@@ -58,6 +58,7 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
   const lex = contentSignal(docs, query, idf);
   const pathS = pathSignal(docs, issue, cache);
   const mentions = mentionSignal(issue, paths);
+  const usage = usageSignal(docs, issue, cache);
   const pre = combine(docs, lex, pathS, [{ signal: mentions, weight: WEIGHTS.mention, cap: 2 }], byPath);
 
   // Parse only the promising files: lexical leaders, mentioned files, likely definers.
@@ -92,6 +93,7 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
   const evidence = [
     { signal: mentions, weight: WEIGHTS.mention, cap: 2 },
     { signal: defs, weight: WEIGHTS.def, cap: 2 },
+    { signal: usage, weight: WEIGHTS.usage, cap: 1.5 },
   ];
   const mid = combine(docs, lex, pathS, evidence, byPath);
   const seeds = topIndices(mid.score, GRAPH_SEEDS);

@@ -58,6 +58,11 @@ export class RepoPaths {
     return this.#suffix.get(key.toLowerCase()) ?? [];
   }
 
+  /** Files directly inside directory `dir` (exact, repository-relative). */
+  inDirectory(dir: string): string[] {
+    return this.byDirSuffix(dir).filter((p) => dirname(p) === dir);
+  }
+
   /** Files directly inside directories whose path ends with `key` (lower-case). */
   byDirSuffix(key: string): string[] {
     if (!this.#dirs) {

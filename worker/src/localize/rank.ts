@@ -1,5 +1,5 @@
 import { bm25Scores } from "./bm25";
-import type { FileStats, LocalizeCache } from "./cache";
+import { type FileStats, type LocalizeCache, termFrequency } from "./cache";
 import { type IssueQuery, mentionSegments } from "./mentions";
 import type { RepoPaths } from "./paths";
 
@@ -14,7 +14,7 @@ export interface Doc {
 /** Per-file evidence from one signal: a score and the reasons behind it. */
 export type Evidence = Map<string, { score: number; reasons: string[] }>;
 
-export const WEIGHTS = { lex: 1, path: 0.6, mention: 2, def: 1.2, graph: 0.3, test: 0.25, nonCode: 0.4 };
+export const WEIGHTS = { lex: 1, path: 0.6, mention: 2, def: 1.2, graph: 0.3, usage: 0.4, test: 0.25, nonCode: 0.4, stub: 0.3 };
 
 const TEST_PATH = /(?:^|\/)(?:tests?|testing|__tests__|spec|specs|test_utils)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+|[^/]*Tests?\.(?:java|kt|cs)|conftest\.py)$/;
 export const isTestPath = (p: string): boolean => TEST_PATH.test(p);
@@ -97,7 +97,19 @@ export function mentionSignal(issue: IssueQuery, paths: RepoPaths): Evidence {
     for (let k = segs.length; k >= 2; k--) {
       const hits = paths.bySuffix(segs.slice(0, k).join("/")).filter((p) => /\.(?:py|pyi|java|rb|php|rs|go|ts|js)$/.test(p));
       if (hits.length === 0) continue;
-      if (hits.length <= 3) for (const p of hits) add(e, p, k === segs.length ? 0.8 : 0.6, `module \`${segs.slice(0, k).join(".")}\` named in issue`);
+      const name = segs.slice(0, k).join(".");
+      if (hits.length > 3) break;
+      for (const p of hits) {
+        const pkg = p.match(/^(.*)\/(?:__init__\.py|mod\.rs|index\.[jt]s)$/)?.[1];
+        if (!pkg) {
+          add(e, p, k === segs.length ? 0.8 : 0.6, `module \`${name}\` named in issue`);
+          continue;
+        }
+        // A package: its modules hold the code more often than its __init__ does.
+        const members = paths.inDirectory(pkg).filter((m) => m !== p && /\.(?:py|rs|[jt]s)$/.test(m));
+        add(e, p, 0.4, `package \`${name}\` named in issue`);
+        for (const m of members) add(e, m, 0.5 / Math.sqrt(members.length), `in package \`${name}\` named in issue`);
+      }
       break;
     }
   }
@@ -117,6 +129,25 @@ export function definitionSignal(issue: IssueQuery, definers: ReadonlyMap<string
     const share = (inScope.length > 0 ? 1.5 : 1) * weight / Math.sqrt(files.length);
     if (share < 0.1) continue;
     for (const p of files) add(e, p, share, `defines \`${name}\` named in issue`);
+  }
+  return e;
+}
+
+/** Files using a rare identifier the issue names (config keys, attributes, helpers). */
+export function usageSignal(docs: readonly Doc[], issue: IssueQuery, cache: LocalizeCache): Evidence {
+  const e: Evidence = new Map();
+  for (const [name, weight] of issue.identifiers) {
+    if (weight < 1 || name.length < 5) continue;
+    const id = cache.termId(name.toLowerCase());
+    if (id === undefined) continue;
+    const users: string[] = [];
+    for (const d of docs) {
+      if (d.test || !d.code || termFrequency(d.stats, id) === 0) continue;
+      users.push(d.path);
+      if (users.length > 8) break;
+    }
+    if (users.length === 0 || users.length > 8) continue;
+    for (const p of users) add(e, p, weight / Math.sqrt(users.length), `uses \`${name}\` named in issue`);
   }
   return e;
 }
@@ -150,6 +181,7 @@ export function combine(
   docs.forEach((d, i) => {
     if (d.test) score[i] = (score[i] ?? 0) * WEIGHTS.test;
     if (!d.code) score[i] = (score[i] ?? 0) * WEIGHTS.nonCode;
+    if (d.path.endsWith(".pyi") || d.path.endsWith(".d.ts")) score[i] = (score[i] ?? 0) * WEIGHTS.stub;
   });
   return { score, reasons };
 }
