@@ -45,13 +45,6 @@ export function bm25Scores(
   return scores;
 }
 
-/** Document frequency of a term id. */
-export function documentFrequency(docs: readonly FileStats[], term: number): number {
-  let df = 0;
-  for (const d of docs) if (termFrequency(d, term) > 0) df++;
-  return df;
-}
-
 /** Indices of the `k` largest scores (ties keep input order), best first. */
 export function topIndices(scores: ArrayLike<number>, k: number): number[] {
   const idx: number[] = [];

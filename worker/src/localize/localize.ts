@@ -121,7 +121,7 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     if (used + tokens > budget) continue;
     if ((await file.read().then(() => true, () => false)) === false) continue;
     used += tokens;
-    const reasons = [...(final.reasons.get(i) ?? [])];
+    const reasons = summarize(final.reasons.get(i) ?? []);
     const lexical = lexicalReason(corpus, i, query, idf, cache);
     if ((lex[i] ?? 0) > 0.2 && lexical) reasons.push(lexical);
     if (reasons.length === 0) reasons.push("path match");
@@ -140,6 +140,14 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     stats: { parsed, skipped: corpus.skipped, ms: Math.round(performance.now() - started) },
     testFilesNear: (p) => testFilesNear(docs, graph, p),
   };
+}
+
+/** At most two graph reasons and six in all, strongest kinds first. */
+function summarize(reasons: readonly string[]): string[] {
+  const graph = reasons.filter((r) => r.startsWith("imported by ") || r.startsWith("imports "));
+  const other = reasons.filter((r) => !graph.includes(r));
+  const more = graph.length > 2 ? [`import neighbour of ${graph.length - 2} more top files`] : [];
+  return [...other.slice(0, 4), ...graph.slice(0, 2), ...more];
 }
 
 /** "lexical match: tokens a, b, c" for the query terms contributing most to a file. */

@@ -89,7 +89,7 @@ export function mentionSignal(issue: IssueQuery, paths: RepoPaths): Evidence {
     const full = matched >= 2 || segs.length === 1;
     const weight = full ? base / Math.min(hits.length, 3) : (0.3 * base) / hits.length;
     if (weight < 0.05) continue;
-    const reason = frame ? `in stack trace (frame ${(m.frame ?? 0) + 1} of ${m.frames ?? 1})` : "mentioned in issue";
+    const reason = frame ? "in stack trace" : "mentioned in issue";
     for (const p of hits) add(e, p, weight, reason);
   }
   for (const d of issue.dotted) {
