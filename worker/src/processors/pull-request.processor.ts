@@ -13,6 +13,9 @@ export async function processPullRequest(job: Job, ctx: WorkerContext, signal: A
     return await openPullRequest(ctx, data);
   } catch (err) {
     if (err instanceof PullRequestError) throw err;
+    // Not an answer from GitHub (Octokit errors carry an HTTP status, network failures included):
+    // retry as is instead of blaming GitHub.
+    if (!(err instanceof GithubError) && typeof (err as { status?: unknown }).status !== "number") throw err;
     const gh = toGithubError(err, "Repository");
     ctx.logger.warn({ jobId: job.id, solutionId: data.solutionId, code: gh.code, status: gh.status }, "pull-request job failed");
     // Missing or forbidden resources and rejected input do not get better on retry.
