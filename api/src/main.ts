@@ -13,7 +13,9 @@ await migrateToLatest(env.DATABASE_URL);
 const db = createDb(env.DATABASE_URL, { max: 20 });
 const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false, lazyConnect: false });
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
-const queues = createQueues(redisConnection(env.REDIS_URL), env.QUEUE_PREFIX);
+const queues = createQueues(redisConnection(env.REDIS_URL), env.QUEUE_PREFIX, (err) =>
+  logger.warn({ err: err.message }, "queue connection error"),
+);
 const app = createApp({ env, db, redis, queues, logger });
 
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {

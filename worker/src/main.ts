@@ -11,7 +11,9 @@ const logger = pino({ name: "worker", level: env.LOG_LEVEL, redact: ["*.token", 
 const db = createDb(env.DATABASE_URL, { max: env.WORKER_CONCURRENCY * 4 + 2 });
 const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
-const queues = createQueues(redisConnection(env.REDIS_URL), env.QUEUE_PREFIX);
+const queues = createQueues(redisConnection(env.REDIS_URL), env.QUEUE_PREFIX, (err) =>
+  logger.warn({ err: err.message }, "queue connection error"),
+);
 const ctx: WorkerContext = { env, db, redis, queues, logger, cipher: createTokenCipher(env.TOKEN_ENCRYPTION_KEYS) };
 
 const served = env.WORKER_QUEUES.split(",").map((s) => s.trim()).filter(Boolean) as QueueName[];

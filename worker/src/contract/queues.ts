@@ -23,9 +23,16 @@ export interface Queues {
   close(): Promise<void>;
 }
 
-export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
-  const mk = <Q extends QueueName>(name: Q) =>
-    new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }) as unknown as TypedQueue<Q>;
+/**
+ * Queue handles for enqueueing. Connection errors (e.g. during a Redis outage) go to `onError`
+ * instead of surfacing as unhandled 'error' events; BullMQ reconnects by itself.
+ */
+export function createQueues(connection: ConnectionOptions, prefix: string, onError: (err: Error) => void = () => {}): Queues {
+  const mk = <Q extends QueueName>(name: Q) => {
+    const q = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    q.on("error", onError);
+    return q as unknown as TypedQueue<Q>;
+  };
   const queues = {
     solve: mk(QUEUES.solve),
     sync: mk(QUEUES.sync),
@@ -40,6 +47,7 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
       let ev = events.get(name);
       if (!ev) {
         ev = new QueueEvents(name, { connection, prefix });
+        ev.on("error", onError);
         events.set(name, ev);
       }
       return ev;
