@@ -14,7 +14,7 @@ export interface Doc {
 /** Per-file evidence from one signal: a score and the reasons behind it. */
 export type Evidence = Map<string, { score: number; reasons: string[] }>;
 
-export const WEIGHTS = { lex: 1, path: 0.6, mention: 2, def: 1.2, graph: 0.3, usage: 0.4, test: 0.25, nonCode: 0.4, stub: 0.3 };
+export const WEIGHTS = { lex: 1.8, path: 0.6, mention: 2, def: 1.2, graph: 0.15, usage: 0.4, test: 0.25, nonCode: 0.4, stub: 0.3 };
 
 const TEST_PATH = /(?:^|\/)(?:tests?|testing|__tests__|spec|specs|test_utils)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+|[^/]*Tests?\.(?:java|kt|cs)|conftest\.py)$/;
 export const isTestPath = (p: string): boolean => TEST_PATH.test(p);
@@ -86,8 +86,8 @@ export function mentionSignal(issue: IssueQuery, paths: RepoPaths): Evidence {
     if (hits.length === 0) continue;
     const frame = m.frame !== undefined && m.frames !== undefined;
     const base = frame ? 0.6 + (0.6 * ((m.frame ?? 0) + 1)) / (m.frames ?? 1) : 1;
-    const full = matched >= 2 || segs.length === 1;
-    const weight = full ? base / Math.min(hits.length, 3) : (0.3 * base) / hits.length;
+    // A bare file name is weaker evidence than a path: it may be the reporter's own file.
+    const weight = matched >= 2 ? base / Math.min(hits.length, 3) : segs.length === 1 ? (0.6 * base) / hits.length : (0.3 * base) / hits.length;
     if (weight < 0.05) continue;
     const reason = frame ? "in stack trace" : "mentioned in issue";
     for (const p of hits) add(e, p, weight, reason);
