@@ -1,14 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import { runLocalizationEval, type MethodFigures } from "@fixloop/worker/localize/eval";
-import { ROOT } from "../paths";
+import { evalDir, runLocalizationEval, type MethodFigures } from "@fixloop/worker/localize/eval";
 import type { Figure } from "./report";
 import type { BenchContext, Section } from "./sections";
 
 /** Repositories of the quick set: small trees, so `--set small` stays within a couple of minutes. */
 const SMALL_REPOS = ["pallets/flask", "psf/requests", "marshmallow-code/marshmallow", "pytest-dev/pytest", "mwaskom/seaborn", "pylint-dev/astroid", "sqlfluff/sqlfluff"];
 const SMALL_PER_REPO = 3;
-const DATA = path.join(ROOT, "../shared/eval/swe-bench-lite-tune.json");
+const DATA = path.join(evalDir(), "swe-bench-lite-tune.json");
 
 interface Instance {
   instance_id: string;
@@ -53,7 +52,7 @@ export const localizeSection: Section = {
       return [];
     }
     if (!fs.existsSync(DATA)) {
-      process.stderr.write(`  localize: eval data ${DATA} not found; section skipped\n`);
+      process.stderr.write(`  localize: eval data ${DATA} not found (set FIXLOOP_EVAL_DIR to the folder holding swe-bench-lite-tune.json); section skipped\n`);
       return [];
     }
     const ids = pickIds(ctx.set);

@@ -9,13 +9,22 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import type { BatchItem, ChildLine, EvalMethod } from "./eval-child";
 
 const run = promisify(execFile);
-const EVAL_DIR = "/work/shared/eval";
+/**
+ * The localization data folder: FIXLOOP_EVAL_DIR, else `shared/eval` beside the project root
+ * (where the data ships), else the workplace's copy.
+ */
+export function evalDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [process.env.FIXLOOP_EVAL_DIR, resolve(here, "../../../../shared/eval"), "/work/shared/eval"];
+  return candidates.find((d): d is string => !!d && existsSync(join(d, "swe-bench-lite-tune.json"))) ?? candidates[1] ?? "";
+}
+const EVAL_DIR = evalDir();
 const SOURCES: Record<string, string> = {
   "django/django": "apprent1c3/django",
   "scikit-learn/scikit-learn": "Agent-Benchmarking/scikit-learn",
