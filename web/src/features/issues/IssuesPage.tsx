@@ -1,25 +1,17 @@
-import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ExternalLink, RefreshCw, Sparkles } from "lucide-react";
 import { issuesQuery } from "../../api/issues.queries";
-import { errorMessage } from "../../api/errors";
 import type { Issue } from "../../api/types";
-import { Badge, Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
-import { Tabs } from "../../ui/Tabs";
+import { Badge, Button, Card, PageHeader, buttonClass } from "../../ui/ui";
+import { StatusTabsList } from "../../ui/StatusTabsList";
 import { ISSUE_TONE, STATUS_LABEL } from "./issue-status";
 import { isClosedTab } from "@fixloop/db/domain";
 
-type Tab = "open" | "closed" | "all";
-const EMPTY: Record<Tab, string> = { open: "No open issues", closed: "No closed issues", all: "No issues found" };
+const EMPTY = { open: "No open issues", closed: "No closed issues", all: "No issues found" };
 
 export function IssuesPage() {
   const issues = useQuery(issuesQuery());
-  const [tab, setTab] = useState<Tab>("open");
-  const all = issues.data?.issues ?? [];
-  const open = all.filter((i) => !isClosedTab(i.status));
-  const closed = all.filter((i) => isClosedTab(i.status));
-  const shown = tab === "open" ? open : tab === "closed" ? closed : all;
   return (
     <>
       <PageHeader title="Issues">
@@ -27,29 +19,18 @@ export function IssuesPage() {
           <RefreshCw className="size-4" aria-hidden /> Refresh
         </Button>
       </PageHeader>
-      <Tabs
+      <StatusTabsList
         idBase="issues"
         label="Issue status"
-        value={tab}
-        onChange={setTab}
-        tabs={[
-          { id: "open", label: "Open", count: open.length },
-          { id: "closed", label: "Closed", count: closed.length },
-          { id: "all", label: "All", count: all.length },
-        ]}
+        items={issues.data?.issues}
+        isOpen={(i) => !isClosedTab(i.status)}
+        keyOf={(i) => i._id}
+        render={(i) => <IssueCard issue={i} />}
+        empty={EMPTY}
+        query={issues}
+        loading="Loading issues..."
+        failed="Failed to load issues"
       />
-      <div id="issues-panel" role="tabpanel" aria-labelledby={`issues-tab-${tab}`}>
-        {issues.isPending && <Spinner label="Loading issues..." />}
-        {issues.isError && <EmptyState title="Failed to load issues">{errorMessage(issues.error, "")}</EmptyState>}
-        {issues.data && shown.length === 0 && <EmptyState title={EMPTY[tab]} />}
-        <ul className="space-y-3">
-          {shown.map((i) => (
-            <li key={i._id}>
-              <IssueCard issue={i} />
-            </li>
-          ))}
-        </ul>
-      </div>
     </>
   );
 }
