@@ -3,6 +3,7 @@
  * browser receives, and the pure domain rules (plans, bands, tabs) it renders with.
  */
 export type { AppType } from "./app";
+export { UPGRADE_CODES } from "./solve/solve.errors";
 export type { RunEvent, StepDetail, StepId, StepStatus } from "@fixloop/worker/contract";
 export {
   confidenceBand,

@@ -1,5 +1,5 @@
-import { UnrecoverableError, Worker, type Job } from "bullmq";
-import { JOB_SCHEMAS, QUEUES, redisConnection, type QueueName } from "./contract";
+import { Worker, type Job } from "bullmq";
+import { JOB_SCHEMAS, jobFailed, QUEUES, redisConnection, type QueueName } from "./contract";
 import type { WorkerContext } from "./context";
 import { PROCESSORS } from "./processors";
 import { startCancelSubscriber } from "./pipeline/cancel.subscriber";
@@ -21,7 +21,7 @@ export function startWorkers(ctx: WorkerContext, opts: { queues?: QueueName[]; c
       name,
       async (job: Job, _token?: string, signal?: AbortSignal) => {
         const parsed = JOB_SCHEMAS[name].safeParse(job.data);
-        if (!parsed.success) throw new UnrecoverableError(`Invalid ${name} job payload: ${parsed.error.issues[0]?.message}`);
+        if (!parsed.success) throw jobFailed({ code: "job.invalid_payload", message: `Invalid ${name} job payload: ${parsed.error.issues[0]?.message}`, retryable: false });
         return processor(job, ctx, signal ?? new AbortController().signal);
       },
       {

@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import { domain, importedIssue } from "@fixloop/db";
-import { githubForUser, jobFailure, jobIds, toGithubError, type ImportResult } from "@fixloop/worker/contract";
+import { githubForUser, jobIds, toGithubError, type ImportResult } from "@fixloop/worker/contract";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { githubUserContext } from "../auth/auth.cipher";
 import { AppError } from "../http/errors";
 import { validate } from "../http/validate";
-import { jobError, runJob } from "../github/github.jobs";
+import { failureError, runJob } from "../jobs/jobs.run";
 import { requiresAuthorization } from "../github/github.repository";
 import { IssueRef, ParseUrlRequest } from "./contributions.schemas";
 import { previewIssue } from "./contributions.preview";
@@ -27,7 +27,7 @@ export const contributionsRoutes = new Hono<AppEnv>()
     const preview = await githubForUser(githubUserContext(deps), c.var.user.id)
       .then((gh) => previewIssue(gh.client, ref))
       .catch((err: unknown) => {
-        throw jobError(jobFailure(toGithubError(err, "Issue")));
+        throw failureError(toGithubError(err, "Issue"));
       });
     if (preview.isPullRequest) throw new AppError(400, "github.not_an_issue", `#${ref.issueNumber} is a pull request, not an issue`);
     const existing = await importedIssue(deps.db, c.var.user.id, preview.repository.fullName, preview.issue.number);

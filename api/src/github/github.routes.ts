@@ -4,7 +4,7 @@ import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { listRepositories, repositoryView, requiresAuthorization } from "./github.repository";
-import { runJob } from "./github.jobs";
+import { runJob } from "../jobs/jobs.run";
 
 const RepoParams = z.object({
   owner: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "Invalid repository owner"),

@@ -1,9 +1,8 @@
 import crypto from "node:crypto";
 import { Hono } from "hono";
-import { QUEUES } from "@fixloop/worker/contract";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
-import { jobFailedError, waitForJob } from "./prs.jobs";
+import { runJob } from "../jobs/jobs.run";
 import { presentPullRequest } from "./prs.present";
 
 const list = (c: { var: AppEnv["Variables"] }) =>
@@ -17,13 +16,10 @@ export const prsRoutes = new Hono<AppEnv>()
     return c.json({ pullRequests: rows.map(presentPullRequest) });
   })
   .post("/prs/sync", async (c) => {
-    const { queues, env } = c.var.deps;
     // A fresh id per request: a sync is a read and may run again at any time.
     const jobId = `sync-prs-${c.var.user.id}-${crypto.randomUUID()}`;
-    const job = await queues.sync.add("sync", { kind: "pull-requests", userId: c.var.user.id }, { jobId, attempts: 1 });
-    const outcome = await waitForJob<{ count: number }>(queues, QUEUES.sync, job, env.JOB_WAIT_SECONDS);
-    if (outcome.state === "failed") throw jobFailedError(outcome.reason, "sync.failed");
-    if (outcome.state === "pending") return c.json({ jobId, pullRequests: null }, 202);
+    const outcome = await runJob<{ count: number }>(c.var.deps, "sync", { kind: "pull-requests", userId: c.var.user.id }, { jobId, attempts: 1 });
+    if (!outcome.done) return c.json({ jobId, pullRequests: null }, 202);
     const rows = await list(c);
     return c.json({ jobId, pullRequests: rows.map(presentPullRequest) }, 200);
   });

@@ -1,13 +1,16 @@
 import { AppError } from "../http/errors";
 
-/** Errors of the solve feature; messages are the spec's where it has one (the web keys upgrade prompts on them). */
+/** Codes of the refusals the web answers with an upgrade prompt, keyed by the prompt's reason. */
+export const UPGRADE_CODES = { model_access: "plan.model_not_allowed", usage_limit: "usage.limit_exceeded" } as const;
+
+/** Errors of the solve feature; messages are the spec's where it has one. */
 export const solveErrors = {
   issueNotFound: () => new AppError(404, "issue.not_found", "Issue not found"),
   issueClosed: () => new AppError(409, "issue.closed", "This issue is closed; reopen it to generate a solution"),
   unknownModel: (id: string) => new AppError(400, "model.unknown", `Unknown model: ${id}`),
-  premiumRequired: () => new AppError(403, "plan.model_not_allowed", "Premium subscription required"),
+  premiumRequired: () => new AppError(403, UPGRADE_CODES.model_access, "Premium subscription required"),
   // 429: the request is well-formed and allowed, the caller has simply used up this period's quota.
-  usageLimit: () => new AppError(429, "usage.limit_exceeded", "Usage limit exceeded"),
+  usageLimit: () => new AppError(429, UPGRADE_CODES.usage_limit, "Usage limit exceeded"),
   runNotFound: () => new AppError(404, "run.not_found", "Run not found"),
   runFinished: (status: string) => new AppError(409, "run.finished", `The run has already ${status === "completed" ? "completed" : status === "failed" ? "failed" : "been cancelled"}`),
   runFailed: (code: string, message: string) => new AppError(502, code, message),

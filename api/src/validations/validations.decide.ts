@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { AppDeps } from "../deps";
-import { jobIds, QUEUES } from "@fixloop/worker/contract";
-import { jobFailedError, waitForJob } from "../prs/prs.jobs";
+import { jobIds } from "@fixloop/worker/contract";
+import { runJob } from "../jobs/jobs.run";
 import { validationErrors } from "./validations.errors";
 import { findOwnedSolution } from "./validations.repository";
 import type { DecideBody } from "./validations.schemas";
@@ -37,12 +37,6 @@ export async function decideSolution(deps: AppDeps, userId: string, id: string, 
   if (existingUrl) return { kind: "created", githubUrl: existingUrl };
   if (body.status === "rejected") return { kind: "rejected" };
 
-  const jobId = jobIds.pullRequest(id);
-  const previous = await deps.queues.pullRequest.getJob(jobId);
-  if (previous && (await previous.isFailed())) await previous.remove();
-  const job = await deps.queues.pullRequest.add("pull-request", { userId, solutionId: id }, { jobId });
-  const outcome = await waitForJob<{ githubUrl: string }>(deps.queues, QUEUES.pullRequest, job, deps.env.JOB_WAIT_SECONDS);
-  if (outcome.state === "completed") return { kind: "created", githubUrl: outcome.value.githubUrl };
-  if (outcome.state === "failed") throw jobFailedError(outcome.reason, "pull_request.failed");
-  return { kind: "queued", jobId };
+  const outcome = await runJob<{ githubUrl: string }>(deps, "pull-request", { userId, solutionId: id }, { jobId: jobIds.pullRequest(id) });
+  return outcome.done ? { kind: "created", githubUrl: outcome.value.githubUrl } : { kind: "queued", jobId: outcome.jobId };
 }

@@ -1,9 +1,68 @@
-/** Job failures carry `code: message` in BullMQ's failedReason so the API can answer with the same code. */
-export function jobFailure(err: { code: string; message: string }): string {
-  return `${err.code}: ${err.message}`;
+import { UnrecoverableError } from "bullmq";
+import { z } from "zod";
+
+/** Every code a sync, fork or pull-request job may fail with. The API maps each to an HTTP status once. */
+export const JOB_ERROR_CODES = [
+  "github.not_found",
+  "github.rate_limited",
+  "github.unauthorized",
+  "github.not_connected",
+  "github.authorization_required",
+  "github.forbidden",
+  "github.invalid",
+  "github.unavailable",
+  "github.not_an_issue",
+  "github.fork_timeout",
+  "pull_request.not_approved",
+  "pull_request.solution_not_found",
+  "pull_request.path_denied",
+  "pull_request.too_large",
+  "pull_request.symlink",
+  "pull_request.empty",
+  "pull_request.no_write_access",
+  "pull_request.conflict",
+  "pull_request.no_fork",
+  "job.invalid_payload",
+] as const;
+export type JobErrorCode = (typeof JOB_ERROR_CODES)[number];
+
+/** Why a job failed, as it crosses BullMQ: JSON in the job's failed reason. */
+export const JobFailure = z.object({ code: z.enum(JOB_ERROR_CODES), message: z.string(), retryable: z.boolean() });
+export type JobFailure = z.infer<typeof JobFailure>;
+
+/** A failure retrying cannot fix: BullMQ fails the job at once. */
+export class JobRefusedError extends UnrecoverableError {
+  readonly code: JobErrorCode;
+  constructor(readonly failure: Omit<JobFailure, "retryable">) {
+    super(JSON.stringify({ ...failure, retryable: false }));
+    this.name = "JobRefusedError";
+    this.code = failure.code;
+  }
 }
 
-export function parseJobFailure(reason: string | undefined): { code: string; message: string } | null {
-  const m = /^([a-z_]+\.[a-z_.]+): (.+)$/s.exec(reason ?? "");
-  return m?.[1] && m[2] ? { code: m[1], message: m[2] } : null;
+/** A transient failure: BullMQ retries the job while attempts remain. */
+export class JobRetryableError extends Error {
+  constructor(
+    readonly failure: Omit<JobFailure, "retryable">,
+    options?: ErrorOptions,
+  ) {
+    super(JSON.stringify({ ...failure, retryable: true }), options);
+    this.name = "JobRetryableError";
+  }
+}
+
+/** The error a processor throws for `failure`. */
+export function jobFailed(failure: JobFailure, options?: ErrorOptions): Error {
+  const { retryable, ...rest } = failure;
+  return retryable ? new JobRetryableError(rest, options) : new JobRefusedError(rest);
+}
+
+/** Reads a job's failed reason back; null when the job died of something else (a crash, a timeout). */
+export function parseJobFailure(reason: string | undefined): JobFailure | null {
+  try {
+    const parsed = JobFailure.safeParse(JSON.parse(reason ?? ""));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,5 @@
 import { UnrecoverableError } from "bullmq";
-import { isRetryable, jobFailure, toGithubError } from "../contract";
+import { isRetryable, jobFailed, toGithubError } from "../contract";
 
 /**
  * Runs a job body, turning GitHub failures into job failures whose reason carries our error code.
@@ -12,7 +12,6 @@ export async function asGithubJob<T>(what: string, body: () => Promise<T>): Prom
     if (err instanceof UnrecoverableError) throw err;
     const gh = toGithubError(err, what);
     if (gh.code === "github.unavailable" && !(err as { status?: number }).status) throw err;
-    if (isRetryable(gh)) throw new Error(jobFailure(gh), { cause: err });
-    throw new UnrecoverableError(jobFailure(gh));
+    throw jobFailed({ code: gh.code, message: gh.message, retryable: isRetryable(gh) }, { cause: err });
   }
 }

@@ -1,15 +1,15 @@
-import { UnrecoverableError } from "bullmq";
+import { JobRefusedError, type JobErrorCode } from "../contract";
 
 /**
  * A pull-request job failure the user can act on. It is unrecoverable (retrying cannot help) and
- * its message is `code: message`, which the API turns back into `{error:{code,message}}`.
+ * crosses BullMQ as a structured job failure, which the API answers with the same code.
  */
-export class PullRequestError extends UnrecoverableError {
+export class PullRequestError extends JobRefusedError {
   constructor(
-    readonly code: string,
+    code: JobErrorCode,
     readonly detail: string,
   ) {
-    super(`${code}: ${detail}`);
+    super({ code, message: detail });
     this.name = "PullRequestError";
   }
 }

@@ -165,3 +165,34 @@ describe("approving a solution on the user's own repository", () => {
     expect(t.control.listPulls("octocat", "todo-api").filter((p) => p.head.ref === "fixloop/issue-43-rate-limited")).toHaveLength(1);
   });
 });
+
+describe("a policy refusal of the pull-request job", () => {
+  it("answers 422 with its own code: a change through a symlink is refused before any write", async () => {
+    const gh = t.asUser("octocat");
+    const ref = await gh.rest.git.getRef({ owner: "octocat", repo: "todo-api", ref: "heads/main" });
+    const parent = await gh.rest.git.getCommit({ owner: "octocat", repo: "todo-api", commit_sha: ref.data.object.sha });
+    const tree = await gh.rest.git.createTree({
+      owner: "octocat",
+      repo: "todo-api",
+      base_tree: parent.data.tree.sha,
+      tree: [{ path: "docs/readme-link.md", mode: "120000", type: "blob", content: "../README.md" }],
+    });
+    const commit = await gh.rest.git.createCommit({ owner: "octocat", repo: "todo-api", message: "Link the README", tree: tree.data.sha, parents: [parent.data.sha] });
+    await gh.rest.git.updateRef({ owner: "octocat", repo: "todo-api", ref: "heads/main", sha: commit.data.sha });
+
+    const { solutionId } = await seedSolution(t.stack.db, {
+      userId: t.octocat.user._id,
+      repoFullName: "octocat/todo-api",
+      issueNumber: 45,
+      files: [{ filename: "docs/readme-link.md", action: "modify", originalContent: "../README.md", content: "# Rewritten through the link\n" }],
+    });
+    const branchesBefore = gitBranches(t.upstreamDir);
+    t.control.clearRequestLog();
+    const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
+    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    expect({ status: res.status, code: error.code }).toEqual({ status: 422, code: "pull_request.symlink" });
+    expect(error.message).toContain("docs/readme-link.md");
+    expect(writes(t.control.requestLog)).toEqual([]);
+    expect(gitBranches(t.upstreamDir)).toEqual(branchesBefore);
+  });
+});

@@ -15,7 +15,8 @@ import { ModelPicker, initialModel } from "./ModelPicker";
 import { isTerminal, useLiveRun } from "./run-events";
 import { SolutionResult } from "./SolutionResult";
 import { StepsPanel } from "./StepsPanel";
-import { UpgradePrompt, upgradeReasonFor, type UpgradeReason } from "./UpgradePrompt";
+import { UpgradePrompt } from "./UpgradePrompt";
+import { upgradeReasonFor, type UpgradeReason } from "./upgrade-reason";
 
 export function SolvePage({ issueId, runId }: { issueId: string; runId?: string }) {
   const qc = useQueryClient();
@@ -50,7 +51,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
       setRun(id);
     },
     onError: (err) => {
-      const reason = err instanceof ApiError ? upgradeReasonFor(err.message) : null;
+      const reason = err instanceof ApiError ? upgradeReasonFor(err.code) : null;
       if (reason) setUpgrade(reason);
       else toast.error(errorMessage(err, "Failed to generate solution"));
     },

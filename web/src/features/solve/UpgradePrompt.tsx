@@ -2,7 +2,9 @@ import { Link } from "@tanstack/react-router";
 import { Dialog } from "../../ui/Dialog";
 import { buttonClass } from "../../ui/ui";
 
-export type UpgradeReason = "model_access" | "usage_limit" | "premium_feature";
+import type { UpgradeReason } from "./upgrade-reason";
+
+export type { UpgradeReason };
 
 const TEXT: Record<UpgradeReason, { title: string; body: string }> = {
   model_access: { title: "Premium subscription required", body: "This model is available on the Pro and Enterprise plans. Upgrade to use OpenAI and Anthropic models." },
@@ -27,11 +29,4 @@ export function UpgradePrompt({ reason, onClose }: { reason: UpgradeReason | nul
       </div>
     </Dialog>
   );
-}
-
-/** Maps the server's generate errors to an upgrade reason (spec §8). */
-export function upgradeReasonFor(message: string): UpgradeReason | null {
-  if (message === "Premium subscription required") return "model_access";
-  if (message === "Usage limit exceeded") return "usage_limit";
-  return null;
 }

@@ -1,7 +1,9 @@
+import type { JobErrorCode } from "../job-failure";
+
 /** A GitHub failure translated to our vocabulary; `code` is dotted like the API's error codes. */
 export class GithubError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: JobErrorCode & `github.${string}`,
     message: string,
     readonly status: number,
   ) {
