@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { loadEnv } from "@fixloop/worker/contract";
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -61,11 +62,4 @@ export const ApiEnv = z.object({
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;
 
-export function loadApiEnv(source: Record<string, string | undefined> = process.env): ApiEnv {
-  const parsed = ApiEnv.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid API configuration:\n${lines.join("\n")}`);
-  }
-  return parsed.data;
-}
+export const loadApiEnv = (source: Record<string, string | undefined> = process.env): ApiEnv => loadEnv(ApiEnv, source, "API");

@@ -1,7 +1,7 @@
 import { serve } from "@hono/node-server";
 import { Redis } from "ioredis";
 import { createDb, migrateToLatest } from "@fixloop/db";
-import { createQueues, redisConnection } from "@fixloop/worker/contract";
+import { createQueues, redisConnection, registerShutdown } from "@fixloop/worker/contract";
 import { createApp } from "./app";
 import { loadApiEnv } from "./env";
 import { createLogger } from "./http/logger";
@@ -22,20 +22,13 @@ const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (
   logger.info({ port: info.port }, "api listening");
 });
 
-let closing = false;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  logger.info({ signal }, "api shutting down");
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  server.close();
-  await queues.close().catch(() => {});
-  redis.disconnect();
-  await db.destroy().catch(() => {});
-  process.exit(0);
-}
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
-// Started by the launcher with an IPC channel: its end means the launcher is gone.
-if (process.send) process.on("disconnect", () => void shutdown("launcher exited"));
+registerShutdown({
+  onStart: (signal) => logger.info({ signal }, "api shutting down"),
+  graceMs: 10_000,
+  async close() {
+    server.close();
+    await queues.close().catch(() => {});
+    redis.disconnect();
+    await db.destroy().catch(() => {});
+  },
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { loadEnv } from "./contract/process";
 
 /** Every setting of a worker process. Documented in README's configuration table. */
 export const WorkerEnv = z.object({
@@ -35,11 +36,4 @@ export const WorkerEnv = z.object({
 });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;
 
-export function loadWorkerEnv(source: Record<string, string | undefined> = process.env): WorkerEnv {
-  const parsed = WorkerEnv.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid worker configuration:\n${lines.join("\n")}`);
-  }
-  return parsed.data;
-}
+export const loadWorkerEnv = (source: Record<string, string | undefined> = process.env): WorkerEnv => loadEnv(WorkerEnv, source, "worker");

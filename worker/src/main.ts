@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import pino from "pino";
 import { createDb, createTokenCipher } from "@fixloop/db";
-import { QUEUES, createQueues, redisConnection, type QueueName } from "./contract";
+import { QUEUES, createQueues, redisConnection, registerShutdown, type QueueName } from "./contract";
 import { loadWorkerEnv } from "./env";
 import { startWorkers } from "./runtime";
 import type { WorkerContext } from "./context";
@@ -21,23 +21,14 @@ for (const q of served) if (!Object.values(QUEUES).includes(q)) throw new Error(
 const running = startWorkers(ctx, { queues: served });
 logger.info({ queues: served.length ? served : Object.values(QUEUES), concurrency: env.WORKER_CONCURRENCY }, "worker started");
 
-let closing = false;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  logger.info({ signal }, "worker draining");
-  const force = setTimeout(() => {
-    logger.warn("drain timed out; unfinished jobs return to the queue when their lock expires");
-    process.exit(1);
-  }, 30_000);
-  force.unref();
-  await running.close();
-  await queues.close().catch(() => {});
-  redis.disconnect();
-  await db.destroy().catch(() => {});
-  process.exit(0);
-}
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
-// Started by the launcher with an IPC channel: its end means the launcher is gone.
-if (process.send) process.on("disconnect", () => void shutdown("launcher exited"));
+registerShutdown({
+  onStart: (signal) => logger.info({ signal }, "worker draining"),
+  graceMs: 30_000,
+  onTimeout: () => logger.warn("drain timed out; unfinished jobs return to the queue when their lock expires"),
+  async close() {
+    await running.close();
+    await queues.close().catch(() => {});
+    redis.disconnect();
+    await db.destroy().catch(() => {});
+  },
+});

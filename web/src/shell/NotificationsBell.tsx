@@ -1,25 +1,16 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useState } from "react";
 import { Bell } from "lucide-react";
+import { useDismiss } from "../ui/useDismiss";
 import { markSeen, seenAt, useNotificationFeed } from "./notifications.feed";
 
 /** Recent run and pull-request events of the signed-in user. */
 export function NotificationsBell() {
   const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
+  const closeMenu = useCallback(() => setOpen(false), []);
+  const ref = useDismiss<HTMLDivElement>(open, closeMenu);
   const { items, isError } = useNotificationFeed();
   const [seen, setSeen] = useState(seenAt);
   const unread = items.filter((n) => n.at > seen).length;
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", onDown);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onDown);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
   return (
     <div ref={ref} className="relative">
       <button

@@ -1,27 +1,18 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { CreditCard, Keyboard, LogOut, Settings, SlidersHorizontal } from "lucide-react";
 import type { User } from "../api/types";
 import { useLogout } from "../auth/auth";
 import { Avatar } from "../ui/Avatar";
+import { useDismiss } from "../ui/useDismiss";
 
 const item = "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
 
 export function UserMenu({ user, onPreferences, onShortcuts }: { user: User; onPreferences: () => void; onShortcuts: () => void }) {
   const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
+  const closeMenu = useCallback(() => setOpen(false), []);
+  const ref = useDismiss<HTMLDivElement>(open, closeMenu);
   const logout = useLogout();
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", onDown);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onDown);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
   const close = () => setOpen(false);
   return (
     <div ref={ref} className="relative border-t border-slate-200 p-2 dark:border-slate-800">

@@ -12,3 +12,4 @@ export * from "./github/github.account";
 export * from "./github/github.errors";
 export * from "./change/assess-change";
 export * from "./change/path-policy";
+export * from "./process";

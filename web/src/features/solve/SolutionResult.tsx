@@ -5,6 +5,7 @@ import { solutionQuery } from "../../api/validations.queries";
 import { errorMessage } from "../../api/errors";
 import { Button, Card, Spinner, buttonClass } from "../../ui/ui";
 import { DiffViewer } from "../diff/DiffViewer";
+import { SolutionSummary } from "../solution/SolutionSummary";
 
 export const CONFIDENCE_TEXT = { green: "text-green-700 dark:text-green-400", yellow: "text-yellow-700 dark:text-yellow-300", red: "text-red-700 dark:text-red-400" } as const;
 
@@ -16,23 +17,18 @@ export function SolutionResult({ solutionId, onReset }: { solutionId: string; on
   const confidence = s.confidence ?? FALLBACK_CONFIDENCE;
   return (
     <div className="space-y-4" data-testid="solution-result">
-      <Card>
-        <h2 className="font-semibold">AI Analysis</h2>
-        <p className="mt-2 whitespace-pre-wrap text-sm">{s.analysis}</p>
-        <p className="mt-3 text-sm">
-          Confidence: <span className={`font-semibold ${CONFIDENCE_TEXT[confidenceBand(confidence)]}`}>{confidence}%</span> · Model: {s.aiModel}
-        </p>
-      </Card>
-      <Card>
-        <h2 className="font-semibold">Proposed Solution</h2>
-        <p className="mt-2 whitespace-pre-wrap text-sm">{s.proposedSolution}</p>
-      </Card>
-      <section aria-labelledby="files-title" className="space-y-3">
-        <h2 id="files-title" className="font-semibold">Files Changed</h2>
-        {s.filesChanged.map((f) => (
+      <SolutionSummary
+        analysis={s.analysis}
+        proposedSolution={s.proposedSolution}
+        analysisFooter={
+          <p className="mt-3 text-sm">
+            Confidence: <span className={`font-semibold ${CONFIDENCE_TEXT[confidenceBand(confidence)]}`}>{confidence}%</span> · Model: {s.aiModel}
+          </p>
+        }
+        files={s.filesChanged.map((f) => (
           <DiffViewer key={f.filename} filename={f.filename} action={f.action} oldContent={f.originalContent} newContent={f.content} />
         ))}
-      </section>
+      />
       <Card>
         <h2 className="font-semibold">Next Steps</h2>
         <div className="mt-3 flex flex-wrap gap-2">

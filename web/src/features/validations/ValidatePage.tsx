@@ -8,6 +8,7 @@ import { Badge, Card, EmptyState, Spinner, type Tone } from "../../ui/ui";
 import { CONFIDENCE_TEXT } from "../solve/SolutionResult";
 import { DecisionPanel } from "./DecisionPanel";
 import { EditableFile } from "./EditableFile";
+import { SolutionSummary } from "../solution/SolutionSummary";
 import { RefinePanel } from "./RefinePanel";
 
 const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
@@ -95,20 +96,13 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           </ul>
         </Card>
       )}
-      <Card>
-        <h2 className="font-semibold">AI Analysis</h2>
-        <p className="mt-2 whitespace-pre-wrap text-sm">{s.analysis}</p>
-      </Card>
-      <Card>
-        <h2 className="font-semibold">Proposed Solution</h2>
-        <p className="mt-2 whitespace-pre-wrap text-sm">{s.proposedSolution}</p>
-      </Card>
-      <section aria-labelledby="files-title" className="space-y-3">
-        <h2 id="files-title" className="font-semibold">Files Changed</h2>
-        {s.filesChanged.map((f) => (
+      <SolutionSummary
+        analysis={s.analysis}
+        proposedSolution={s.proposedSolution}
+        files={s.filesChanged.map((f) => (
           <EditableFile key={`${f.filename}:${s.revision}`} solutionId={s._id} file={f} comments={comments} />
         ))}
-      </section>
+      />
       <RefinePanel solutionId={s._id} />
       <DecisionPanel solutionId={s._id} comments={comments} setComments={setComments} />
     </div>
