@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { loadEnv } from "@fixloop/worker/contract";
+import { loadEnv, ProviderEnv } from "@fixloop/worker/contract";
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -24,16 +24,8 @@ export const ApiEnv = z.object({
   GITHUB_WEB_URL: z.string().url().default("https://github.com"),
   GITHUB_API_URL: z.string().url().default("https://api.github.com"),
   ADMIN_GITHUB_LOGINS: list,
-  /** Model providers (same keys as the worker's): the model list and plan checks read them; a provider without a key is not listed. */
-  GROQ_API_KEY: z.string().default(""),
-  GROQ_BASE_URL: z.string().optional(),
-  OPENAI_API_KEY: z.string().default(""),
-  OPENAI_BASE_URL: z.string().optional(),
-  ANTHROPIC_API_KEY: z.string().default(""),
-  ANTHROPIC_BASE_URL: z.string().optional(),
-  OPENAI_COMPATIBLE_BASE_URL: z.string().default(""),
-  OPENAI_COMPATIBLE_API_KEY: z.string().default(""),
-  OPENAI_COMPATIBLE_MODELS: z.string().default(""),
+  /** Model providers (same keys as the worker's). */
+  ...ProviderEnv.shape,
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().optional(),
   /** Stand-ins in use (set by the launcher); shown as a badge in the UI. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { loadEnv } from "./contract/process";
+import { ProviderEnv } from "./contract/models/models.config";
 
 /** Every setting of a worker process. Documented in README's configuration table. */
 export const WorkerEnv = z.object({
@@ -14,19 +15,9 @@ export const WorkerEnv = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** Queues this process serves (comma separated); empty = all. */
   WORKER_QUEUES: z.string().default(""),
-  GROQ_API_KEY: z.string().default(""),
-  GROQ_BASE_URL: z.string().optional(),
-  OPENAI_API_KEY: z.string().default(""),
-  OPENAI_BASE_URL: z.string().optional(),
-  ANTHROPIC_API_KEY: z.string().default(""),
-  ANTHROPIC_BASE_URL: z.string().optional(),
+  ...ProviderEnv.shape,
   /** Seconds one model request may take before it counts as a transient failure and is retried. */
   MODEL_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
-  /** Self-hosted OpenAI-compatible endpoint (Ollama, vLLM, LM Studio). */
-  OPENAI_COMPATIBLE_BASE_URL: z.string().default(""),
-  OPENAI_COMPATIBLE_API_KEY: z.string().default(""),
-  /** Model ids served by that endpoint, comma separated. */
-  OPENAI_COMPATIBLE_MODELS: z.string().default(""),
   /** Most files one pull request may change; larger solutions are refused before any push. */
   PR_MAX_FILES: z.coerce.number().int().min(1).default(50),
   /** Most changed lines (added + removed) one pull request may carry. */

@@ -1,3 +1,24 @@
+import { z } from "zod";
+
+/**
+ * Provider settings, read by the API (model list, plan checks) and the worker (requests) alike;
+ * a provider without a key is not listed.
+ */
+export const ProviderEnv = z.object({
+  GROQ_API_KEY: z.string().default(""),
+  GROQ_BASE_URL: z.string().optional(),
+  OPENAI_API_KEY: z.string().default(""),
+  OPENAI_BASE_URL: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().default(""),
+  ANTHROPIC_BASE_URL: z.string().optional(),
+  /** Self-hosted OpenAI-compatible endpoint (Ollama, vLLM, LM Studio). */
+  OPENAI_COMPATIBLE_BASE_URL: z.string().default(""),
+  OPENAI_COMPATIBLE_API_KEY: z.string().default(""),
+  /** Model ids served by that endpoint, comma separated. */
+  OPENAI_COMPATIBLE_MODELS: z.string().default(""),
+});
+export type ProviderEnv = z.infer<typeof ProviderEnv>;
+
 /** How transient provider failures (429, 5xx, connection) are retried. */
 export interface RetryPolicy {
   /** Model requests allowed for transient failures before giving up, first one included. */
