@@ -10,6 +10,7 @@ export {
   FALLBACK_CONFIDENCE,
   isClosedTab,
   isPlanId,
+  isTerminalRunStatus,
   PLANS,
   RISK_DISPLAY_SCORE,
   scoreBand,

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { IssueStatus, RunStatus } from "./domain/statuses";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -9,8 +10,7 @@ type Json<T> = ColumnType<T, T | string | undefined, T | string>;
 type Numeric = ColumnType<string, number | string | undefined, number | string>;
 type BigIntCol = ColumnType<string, number | string | bigint, number | string | bigint>;
 
-export type IssueStatus = "pending" | "open" | "analyzing" | "solved" | "pr_created" | "failed" | "closed";
-export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
+export type { IssueStatus, RunStatus };
 export type StepId = "analyzing" | "context" | "dependencies" | "generating" | "validating";
 export type StepStatus = "pending" | "running" | "completed" | "failed" | "skipped";
 export type PlanId = "FREE" | "PRO" | "ENTERPRISE";

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { Redis } from "ioredis";
 import type { Db, SolveRun } from "@fixloop/db";
-import { runEventsKey, type RunEvent } from "@fixloop/worker/contract";
-import { parseEntry } from "@fixloop/worker/contract";
+import { isTerminalRunStatus } from "@fixloop/db/domain";
+import { parseEntry, runEventsKey, type RunEvent } from "@fixloop/worker/contract";
 import type { AppEnv } from "../deps";
 import type { Logger } from "../http/logger";
 import { openSseStreams } from "../admin/metrics.registry";
@@ -14,7 +14,6 @@ import { openSseSink, type SseSink } from "./sse.sink";
 /** Longest silence on a stream: a heartbeat comment goes out (proxies drop idle streams) and Postgres is asked whether the run ended. */
 export const HEARTBEAT_MS = 10_000;
 const STREAM_ID = /^\d+-\d+$/;
-const TERMINAL = new Set<string>(["completed", "failed", "cancelled"]);
 const HEARTBEAT = Buffer.from(": heartbeat\n\n");
 
 function sseOf(ev: RunEvent): { event: string; data: string } {
@@ -131,7 +130,7 @@ class RunStream {
       if (this.done) return;
       ticker.add(this);
       // Postgres says the run ended but its terminal event may have been lost or expired.
-      if (TERMINAL.has(snap.run.status)) await this.quiet(await loadRun(this.db, this.runId));
+      if (isTerminalRunStatus(snap.run.status)) await this.quiet(await loadRun(this.db, this.runId));
     } catch (err) {
       logger.warn({ err: err instanceof Error ? err.message : String(err), runId: this.runId }, "run event stream failed");
       this.finish();
@@ -145,7 +144,7 @@ class RunStream {
       if (compareIds(entry.id, this.last) <= 0) continue;
       this.last = entry.id;
       this.write(frameOf(entry));
-      if (TERMINAL.has(entry.event.type)) return this.finish();
+      if (isTerminalRunStatus(entry.event.type)) return this.finish();
     }
   }
 

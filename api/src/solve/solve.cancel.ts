@@ -4,6 +4,7 @@ import { jobIds } from "@fixloop/worker/contract";
 import { openRunEventLog } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";
+import { ACTIVE_RUN_STATUSES } from "@fixloop/db/domain";
 
 /**
  * Cancels a run. A queued run is ended here; a running one is flagged in Postgres and announced
@@ -15,7 +16,7 @@ export async function cancelRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, 
     .updateTable("solve_runs")
     .set({ cancel_requested_at: new Date() })
     .where("id", "=", run.id)
-    .where("status", "in", ["queued", "running"])
+    .where("status", "in", ACTIVE_RUN_STATUSES)
     .returning("status")
     .executeTakeFirst();
   if (!flagged) throw solveErrors.runFinished(run.status);

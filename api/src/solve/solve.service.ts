@@ -8,7 +8,7 @@ import type { ApiEnv } from "../env";
 import { isUuid } from "./runs.repository";
 import { solveErrors } from "./solve.errors";
 
-const ACTIVE = ["queued", "running"] as const;
+const ACTIVE = domain.ACTIVE_RUN_STATUSES;
 
 export interface StartRunDeps {
   db: Db;

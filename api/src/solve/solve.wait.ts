@@ -1,9 +1,8 @@
 import type { Redis } from "ioredis";
 import type { Db, SolveRun } from "@fixloop/db";
-import { runEventsKey } from "@fixloop/worker/contract";
-import { parseEntry } from "@fixloop/worker/contract";
+import { isTerminalRunStatus } from "@fixloop/db/domain";
+import { parseEntry, runEventsKey } from "@fixloop/worker/contract";
 
-const TERMINAL = ["completed", "failed", "cancelled"];
 
 /** Waits (following the run's event stream) until the run ends or the timeout passes; returns the run as stored. */
 export async function waitForRunEnd(db: Db, redis: Redis, prefix: string, runId: string, timeoutMs: number): Promise<SolveRun> {
@@ -15,7 +14,7 @@ export async function waitForRunEnd(db: Db, redis: Redis, prefix: string, runId:
   try {
     for (;;) {
       const run = await load();
-      if (TERMINAL.includes(run.status) || Date.now() >= deadline) return run;
+      if (isTerminalRunStatus(run.status) || Date.now() >= deadline) return run;
       const block = Math.max(1, Math.min(5_000, deadline - Date.now()));
       const res = await reader.xread("COUNT", 100, "BLOCK", block, "STREAMS", runEventsKey(prefix, runId), last);
       for (const [id, fields] of res?.[0]?.[1] ?? []) {

@@ -7,3 +7,15 @@ export const CLOSED_TAB_STATUSES: readonly IssueStatus[] = ["solved", "pr_create
 export function isClosedTab(status: IssueStatus): boolean {
   return CLOSED_TAB_STATUSES.includes(status);
 }
+
+/** A solve or refine run's states; the last three are terminal (nothing changes a run after them). */
+export const RUN_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** A run in these states still has work to do (a sweeper re-enqueues it after a crash). */
+export const ACTIVE_RUN_STATUSES = ["queued", "running"] as const satisfies readonly RunStatus[];
+export const TERMINAL_RUN_STATUSES = ["completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
+export type TerminalRunStatus = (typeof TERMINAL_RUN_STATUSES)[number];
+
+export function isTerminalRunStatus(status: string): status is TerminalRunStatus {
+  return (TERMINAL_RUN_STATUSES as readonly string[]).includes(status);
+}

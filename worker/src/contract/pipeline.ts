@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RUN_STATUSES, TERMINAL_RUN_STATUSES } from "@fixloop/db/domain";
 
 /** The five solve steps, in order. Their ids are the ones the web shows and the events carry. */
 export const STEPS = ["analyzing", "context", "dependencies", "generating", "validating"] as const;
@@ -13,7 +14,7 @@ export const STEP_LABELS: Record<StepId, string> = {
   validating: "Validating & Finalizing",
 };
 
-export const RunStatus = z.enum(["queued", "running", "completed", "failed", "cancelled"]);
+export const RunStatus = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatus>;
 export const StepStatus = z.enum(["pending", "running", "completed", "failed", "skipped"]);
 export type StepStatus = z.infer<typeof StepStatus>;
@@ -38,7 +39,7 @@ export const RunEvent = z.discriminatedUnion("type", [
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
 
-export const TERMINAL_EVENTS = new Set<RunEvent["type"]>(["completed", "failed", "cancelled"]);
+export const TERMINAL_EVENTS = new Set<RunEvent["type"]>(TERMINAL_RUN_STATUSES);
 
 /** Redis stream holding one run's events; kept for a day after the run ends. */
 export function runEventsKey(prefix: string, runId: string): string {

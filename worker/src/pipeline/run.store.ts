@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db, RunStep, SolveRun, StepDetail } from "@fixloop/db";
 import type { StepId } from "../contract";
+import { ACTIVE_RUN_STATUSES } from "@fixloop/db/domain";
 
 /** Claims a run for this attempt: queued/running → running. Null when it already ended. */
 export async function claimRun(db: Db, runId: string): Promise<SolveRun | null> {
@@ -8,7 +9,7 @@ export async function claimRun(db: Db, runId: string): Promise<SolveRun | null> 
     .updateTable("solve_runs")
     .set({ status: "running", started_at: sql`coalesce(started_at, now())`, attempts: sql`attempts + 1` })
     .where("id", "=", runId)
-    .where("status", "in", ["queued", "running"])
+    .where("status", "in", ACTIVE_RUN_STATUSES)
     .returningAll()
     .executeTakeFirst();
   return run ?? null;
@@ -98,7 +99,7 @@ export async function endRun(
       .updateTable("solve_runs")
       .set({ status, error_code: error.code, error_message: error.message, finished_at: new Date() })
       .where("id", "=", run.id)
-      .where("status", "in", ["queued", "running"])
+      .where("status", "in", ACTIVE_RUN_STATUSES)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) return false;
     if (run.kind === "solve") {

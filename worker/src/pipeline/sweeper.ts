@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { jobIds } from "../contract";
 import type { WorkerContext } from "../context";
+import { ACTIVE_RUN_STATUSES } from "@fixloop/db/domain";
 
 /** Runs younger than this are left alone: their job may simply not have been picked up yet. */
 const GRACE_SECONDS = 30;
@@ -15,7 +16,7 @@ export async function sweepOnce(ctx: WorkerContext, intervalSeconds: number): Pr
   const runs = await ctx.db
     .selectFrom("solve_runs")
     .select(["id"])
-    .where("status", "in", ["queued", "running"])
+    .where("status", "in", ACTIVE_RUN_STATUSES)
     .where("created_at", "<", sql<Date>`now() - make_interval(secs => ${GRACE_SECONDS})`)
     .orderBy("created_at")
     .limit(500)

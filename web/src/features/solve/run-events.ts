@@ -1,11 +1,10 @@
 import { useEffect, useRef } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
-import type { StepDetail, StepId, StepStatus } from "@fixloop/api/client";
+import { isTerminalRunStatus, type StepDetail, type StepId, type StepStatus } from "@fixloop/api/client";
 
 
-const TERMINAL = new Set<Run["status"]>(["completed", "failed", "cancelled"]);
-export const isTerminal = (r: Run | undefined) => !!r && TERMINAL.has(r.status);
+export const isTerminal = (r: Run | undefined) => !!r && isTerminalRunStatus(r.status);
 
 interface StepEvent {
   step: StepId;
