@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { SolutionTests } from "@fixloop/worker/contract/tests";
+import type { RepositoryTestSettings, SolutionTests } from "@fixloop/worker/contract/tests";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -111,6 +111,8 @@ export interface RepositoriesTable {
   default_branch: Generated<string>;
   can_push: Generated<boolean>;
   issues_etag: string | null;
+  /** The user's test command override for this repository; null = detect. */
+  test_settings: ColumnType<RepositoryTestSettings | null, RepositoryTestSettings | string | null | undefined, RepositoryTestSettings | string | null>;
   synced_at: NullableTimestamp;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
