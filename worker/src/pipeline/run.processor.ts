@@ -65,6 +65,7 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
         signal,
         baseline,
         onModelRetry: (r) => retries.push(`Provider retry ${r.attempt}: ${r.reason} (waited ${Math.round(r.waitMs / 100) / 10}s)`),
+        onTestsEvent: (e) => log.emit(e),
       }, ctx);
       if (retries.length) result.detail.warnings.push(...retries);
       await storeStepResult(ctx.db, runId, step, result, startedAt);
