@@ -1,5 +1,4 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { RepositoryTestSettings, SolutionTests } from "@fixloop/worker/contract/tests";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -23,7 +22,8 @@ export interface StepDetail {
   info: string[];
   warnings: string[];
   score?: number;
-  tests?: SolutionTests;
+  /** Validating step: test evidence, shaped by the worker contract's `SolutionTests`. */
+  tests?: unknown;
 }
 
 export interface FileChange {
@@ -112,7 +112,7 @@ export interface RepositoriesTable {
   can_push: Generated<boolean>;
   issues_etag: string | null;
   /** The user's test command override for this repository; null = detect. */
-  test_settings: ColumnType<RepositoryTestSettings | null, RepositoryTestSettings | string | null | undefined, RepositoryTestSettings | string | null>;
+  test_settings: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   synced_at: NullableTimestamp;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;

@@ -1,7 +1,7 @@
 import type { FileChange, StepDetail } from "@fixloop/db";
-import type { RepositoryTestSettings, SolutionTests } from "../contract";
+import { RepositoryTestSettings, type SolutionTests } from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../github/github.account";
+import { githubForUser } from "../contract/github/github.account";
 import { better, compareRuns } from "../tests-run/compare";
 import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../tests-run/evidence";
 import { prepareTests, runPatched, type TestsDeps } from "../tests-run/run-tests";
@@ -38,7 +38,8 @@ function repairFeedback(a: Attempt): string {
 
 async function repoSettings(ctx: WorkerContext, userId: string, fullName: string): Promise<RepositoryTestSettings | null> {
   const row = await ctx.db.selectFrom("repositories").select("test_settings").where("user_id", "=", userId).where(({ fn }) => fn("lower", ["full_name"]), "=", fullName.toLowerCase()).executeTakeFirst();
-  return row?.test_settings ?? null;
+  const parsed = RepositoryTestSettings.safeParse(row?.test_settings);
+  return parsed.success ? parsed.data : null;
 }
 
 /** Step 5: static checks, then the repository's tests before and after the patch, with one repair round on regressions. */

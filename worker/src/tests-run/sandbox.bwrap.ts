@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { prlimitArgs, SANDBOX_ENV, SANDBOX_UID, type SandboxResult, type SandboxRunner, type SandboxRunSpec } from "./sandbox";
+import { HOST_ENV, prlimitArgs, SANDBOX_ENV, SANDBOX_UID, type SandboxResult, type SandboxRunner, type SandboxRunSpec } from "./sandbox";
 import { runProcessGroup } from "./sandbox.process";
 
 /** Only what toolchains need from /etc: no shadow, no ssh keys, no machine secrets. */
@@ -69,6 +69,6 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
 export function bwrapRunner(opts: BwrapOptions = {}): SandboxRunner {
   return {
     backend: "bwrap",
-    run: (spec: SandboxRunSpec): Promise<SandboxResult> => runProcessGroup(bwrapArgv(spec, opts), spec, { PATH: process.env.PATH ?? "/usr/bin:/bin" }),
+    run: (spec: SandboxRunSpec): Promise<SandboxResult> => runProcessGroup(bwrapArgv(spec, opts), spec, HOST_ENV),
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { execFile } from "node:child_process";
-import { SANDBOX_ENV, SANDBOX_UID, type SandboxRunner, type SandboxRunSpec } from "./sandbox";
+import { HOST_ENV, SANDBOX_ENV, SANDBOX_UID, type SandboxRunner, type SandboxRunSpec } from "./sandbox";
 import { runProcessGroup } from "./sandbox.process";
 
 /** Image per detected language; `default` for anything else. */
@@ -48,7 +48,7 @@ export function dockerRunner(images: DockerImages): SandboxRunner {
     async run(spec) {
       const name = `fixloop-tests-${randomUUID()}`;
       const image = images[spec.language ?? "default"] ?? images.default ?? DEFAULT_DOCKER_IMAGES.default ?? "debian:bookworm-slim";
-      const r = await runProcessGroup(dockerArgv(spec, image, name), spec, { PATH: process.env.PATH ?? "/usr/bin:/bin" });
+      const r = await runProcessGroup(dockerArgv(spec, image, name), spec, HOST_ENV);
       if (r.timedOut || r.cancelled) await new Promise((res) => execFile("docker", ["rm", "-f", name], () => res(null)));
       return r;
     },

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { insertIssue, readSse, type SseEvent } from "@fixloop/api/solve/solve.testkit";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
+import { insertIssue } from "@fixloop/infra/testing";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { SolutionTests, type TestsEvent } from "../contract";
-import { filesContaining, pushFiles, TAB_TEST } from "./tests-run.fixtures";
+import { SolutionTests, type TestsEvent } from "@fixloop/worker/contract";
+import { readSse, type SseEvent } from "../../test/sse.testkit";
+import { filesContaining, pushFiles, TAB_TEST } from "../../test/tests-run.testkit";
 
 let models: ModelSandbox;
 let stack: TestStack;
