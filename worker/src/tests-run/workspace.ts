@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { SANDBOX_UID } from "./sandbox";
@@ -15,6 +17,8 @@ export interface WorkspaceCache {
   root: string;
   maxBytes: number;
 }
+
+const execFileAsync = promisify(execFile);
 
 const alive = (pid: number) => {
   try {
@@ -70,8 +74,9 @@ export async function baseTree(cache: WorkspaceCache, owner: string, repo: strin
 /** A private, writable copy of a base tree for one run; `dispose` removes it. */
 export async function checkout(cache: WorkspaceCache, baseDir: string): Promise<{ dir: string; dispose: () => Promise<void> }> {
   const dir = path.join(cache.root, "runs", `${process.pid}-${randomUUID()}`);
-  await fs.mkdir(path.dirname(dir), { recursive: true });
-  await fs.cp(baseDir, dir, { recursive: true, verbatimSymlinks: true });
+  await fs.mkdir(dir, { recursive: true });
+  // cp(1) is an order of magnitude faster than fs.cp on many small files, and reflinks where the filesystem can.
+  await execFileAsync("cp", ["-a", "--reflink=auto", `${baseDir}/.`, dir]);
   return { dir, dispose: () => fs.rm(dir, { recursive: true, force: true }) };
 }
 
@@ -98,12 +103,7 @@ export async function handToSandbox(dir: string): Promise<void> {
 }
 
 async function chownTree(dir: string, uid: number): Promise<void> {
-  await fs.lchown(dir, uid, uid);
-  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) await chownTree(p, uid);
-    else await fs.lchown(p, uid, uid);
-  }
+  await execFileAsync("chown", ["-R", "-h", `${uid}:${uid}`, dir]);
 }
 
 const exists = (p: string) => fs.stat(p).then(() => true, () => false);
