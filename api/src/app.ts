@@ -15,6 +15,7 @@ import { configRoutes } from "./config/config.routes";
 import { authRoutes } from "./auth/auth.routes";
 import { tokensRoutes } from "./tokens/tokens.routes";
 import { githubRoutes } from "./github/github.routes";
+import { testSettingsRoutes } from "./github/test-settings.routes";
 import { issuesRoutes } from "./issues/issues.routes";
 import { contributionsRoutes } from "./contributions/contributions.routes";
 import { solveRoutes } from "./solve/solve.routes";
@@ -34,6 +35,7 @@ export function apiRoutes() {
     .route("/", authRoutes)
     .route("/", tokensRoutes)
     .route("/", githubRoutes)
+    .route("/", testSettingsRoutes)
     .route("/", issuesRoutes)
     .route("/", contributionsRoutes)
     .route("/", solveRoutes)

@@ -22,6 +22,8 @@ export interface StepDetail {
   info: string[];
   warnings: string[];
   score?: number;
+  /** Validating step: test evidence, shaped by the worker contract's `SolutionTests`. */
+  tests?: unknown;
 }
 
 export interface FileChange {
@@ -109,6 +111,8 @@ export interface RepositoriesTable {
   default_branch: Generated<string>;
   can_push: Generated<boolean>;
   issues_etag: string | null;
+  /** The user's test command override for this repository; null = detect. */
+  test_settings: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   synced_at: NullableTimestamp;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;

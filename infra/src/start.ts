@@ -1,6 +1,7 @@
 import { DATA_DIR } from "./paths";
 import { REDIS_MISSING_MESSAGE } from "./services";
 import { startStack, type Stack } from "./stack";
+import { bwrapAvailable } from "@fixloop/worker/tests-run";
 
 // `npm start`: the whole product on one port, offline, on embedded defaults.
 const t0 = performance.now();
@@ -45,6 +46,10 @@ console.log(`\nFixloop is running at ${s.url}  (started in ${secs} s)`);
 console.log(`  database: ${process.env.DATABASE_URL ? "DATABASE_URL" : "embedded Postgres (.data/postgres)"}`);
 console.log(`  redis:    ${process.env.REDIS_URL ? "REDIS_URL" : "local redis-server (.data/redis)"}`);
 console.log(`  workers:  ${s.workers.length}`);
+const testsBackend = process.env.SANDBOX_BACKEND || (bwrapAvailable() ? "bwrap" : "off");
+if (testsBackend === "off") {
+  console.log(`  tests:    OFF: ${process.env.SANDBOX_BACKEND ? "SANDBOX_BACKEND=off" : "bwrap (bubblewrap) was not found"}; solutions will not be tested (install it: apt-get install bubblewrap)`);
+} else console.log(`  tests:    repository tests run in a ${testsBackend} sandbox`);
 if (s.sandboxes.names.length) {
   console.log(`  sandbox stand-ins in use (no credentials configured): ${s.sandboxes.names.join(", ")}`);
   if (s.sandboxes.github) console.log(`    GitHub stand-in at ${s.sandboxes.github.url}: sign in as "octocat" or "hubot"`);

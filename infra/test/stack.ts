@@ -65,6 +65,7 @@ export async function createTestStack(opts: TestStackOptions = {}) {
       DATABASE_URL: t.deps.env.DATABASE_URL,
       REDIS_URL: t.deps.env.REDIS_URL,
       TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      WORKSPACE_DIR: path.join(dataDir, "workspaces"),
       ...env,
       QUEUE_PREFIX: t.prefix,
     }),

@@ -24,6 +24,29 @@ export const WorkerEnv = z.object({
   PR_MAX_CHANGED_LINES: z.coerce.number().int().min(1).default(5000),
   /** Seconds between sweeps that re-enqueue runs Postgres says are unfinished. */
   SWEEP_INTERVAL_SECONDS: z.coerce.number().min(1).default(30),
+  /** Where the repository's tests run: bwrap (default on Linux when bwrap is on PATH), docker, or off. */
+  SANDBOX_BACKEND: z.enum(["bwrap", "docker", "off"]).optional(),
+  /** Docker images per language for SANDBOX_BACKEND=docker, e.g. `node=node:20-bookworm-slim,python=python:3.12-slim`. */
+  SANDBOX_DOCKER_IMAGES: z.string().default(""),
+  /** Wall-clock limit of one test run (setup or tests), unless .fixloop.yml or the repository setting says otherwise. */
+  SANDBOX_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
+  /** Address space per sandboxed process, MiB. */
+  SANDBOX_MEMORY_MB: z.coerce.number().int().min(256).default(4096),
+  /** Processes the sandbox may run at once. */
+  SANDBOX_MAX_PROCESSES: z.coerce.number().int().min(16).default(256),
+  /** Largest file a sandboxed process may write, MiB. */
+  SANDBOX_MAX_FILE_MB: z.coerce.number().int().min(1).default(512),
+  /** Test output kept per run (the last KiB), shown as the log tail. */
+  SANDBOX_OUTPUT_KB: z.coerce.number().int().min(4).default(256),
+  /** Extra host directories bound read-only into the sandbox (toolchains outside /usr), comma separated. */
+  SANDBOX_EXTRA_PATHS: z.string().default(""),
+  /** Directory of test workspaces; default `<FIXLOOP_DATA_DIR or .data>/workspaces`. */
+  WORKSPACE_DIR: z.string().optional(),
+  FIXLOOP_DATA_DIR: z.string().default(".data"),
+  /** Size of the cached base trees (least recently used go first), MiB. */
+  WORKSPACE_CACHE_MB: z.coerce.number().int().min(16).default(2048),
+  /** Largest repository materialised for tests, MiB. */
+  WORKSPACE_MAX_REPO_MB: z.coerce.number().int().min(1).default(500),
 });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;
 

@@ -1,4 +1,6 @@
-import { Worker, type Job } from "bullmq";
+import { sweepWorkspaces } from "./tests-run/workspace";
+import { testsConfig } from "./tests-run/tests.config";
+import { UnrecoverableError, Worker, type Job } from "bullmq";
 import { JOB_SCHEMAS, jobFailed, QUEUES, redisConnection, type QueueName } from "./contract";
 import type { WorkerContext } from "./context";
 import { PROCESSORS } from "./processors";
@@ -14,6 +16,13 @@ export interface RunningWorkers {
 /** Starts one BullMQ Worker per served queue; payloads are validated before any processor runs. */
 export function startWorkers(ctx: WorkerContext, opts: { queues?: QueueName[]; concurrency?: number } = {}): RunningWorkers {
   const names = opts.queues?.length ? opts.queues : (Object.values(QUEUES) as QueueName[]);
+  if (names.includes(QUEUES.solve)) {
+    // Half-built base trees and run copies left by a crashed worker would only take space.
+    sweepWorkspaces(testsConfig(ctx.env).cache).then(
+      (n) => n && ctx.logger.info({ removed: n }, "removed workspaces left by an earlier crash"),
+      (err: Error) => ctx.logger.warn({ err: err.message }, "workspace sweep failed"),
+    );
+  }
   const connection = redisConnection(ctx.env.REDIS_URL);
   const workers = names.map((name) => {
     const processor = PROCESSORS[name];

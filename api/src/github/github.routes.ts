@@ -1,15 +1,11 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { listRepositories, repositoryView, requiresAuthorization } from "./github.repository";
 import { runJob } from "../jobs/jobs.run";
+import { RepoParams } from "./github.params";
 
-const RepoParams = z.object({
-  owner: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "Invalid repository owner"),
-  repo: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "Invalid repository name"),
-});
 
 type IssuesResult = { count: number; fetched: number; notModified: boolean };
 

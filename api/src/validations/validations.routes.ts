@@ -6,7 +6,7 @@ import { validate } from "../http/validate";
 import { decideSolution } from "./validations.decide";
 import { validationErrors } from "./validations.errors";
 import { modifySolution } from "./validations.modify";
-import { presentSolution } from "./validations.present";
+import { presentSolution, presentSolutionListItem } from "./validations.present";
 import { refineSolution } from "./validations.refine";
 import { findOwnedSolution, listPendingSolutions } from "./validations.repository";
 import { DecideBody, ModifyBody, RefineBody, SolutionIdParam } from "./validations.schemas";
@@ -15,7 +15,7 @@ export const validationsRoutes = new Hono<AppEnv>()
   .use("/validations/*", requireUser)
   .get("/validations/pending", async (c) => {
     const rows = await listPendingSolutions(c.var.deps.db, c.var.user.id);
-    return c.json({ solutions: rows.map(presentSolution) });
+    return c.json({ solutions: rows.map((r) => presentSolutionListItem(r)) });
   })
   .get("/validations/:id", validate("param", SolutionIdParam), async (c) => {
     const owned = await findOwnedSolution(c.var.deps.db, c.var.user.id, c.req.valid("param").id);

@@ -5,6 +5,7 @@ import { largeRepoSection } from "./large-repo.section";
 import { liveStreamSection } from "./live-stream.section";
 import { localizeSection } from "./localize.section";
 import { queueSection } from "./queue.section";
+import { sandboxSection } from "./sandbox.section";
 import { webSection } from "./web.section";
 
 export interface BenchContext {
@@ -20,4 +21,4 @@ export interface Section {
   run(ctx: BenchContext): Promise<Figure[]>;
 }
 
-export const SECTIONS: Section[] = [localizeSection, largeRepoSection, queueSection, liveStreamSection, apiSection, webSection];
+export const SECTIONS: Section[] = [localizeSection, largeRepoSection, queueSection, liveStreamSection, apiSection, webSection, sandboxSection];

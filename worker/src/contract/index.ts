@@ -2,6 +2,7 @@ export * from "./pipeline";
 export * from "./jobs";
 export * from "./generation";
 export * from "./queues";
+export * from "./tests";
 export * from "./run.events";
 export * from "./job-failure";
 export * from "./models/catalog";

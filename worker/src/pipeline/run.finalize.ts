@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db, FileChange } from "@fixloop/db";
 import { chargeRunQuota } from "@fixloop/db";
-import type { ChangeValidation } from "./validation/validate-change";
+import type { ValidatingOutput } from "./run.tests";
 import type { AnalyzingOutput } from "./steps/analyzing";
 import type { ContextOutput } from "./steps/context";
 import type { GeneratingOutput } from "./steps/generating";
@@ -11,7 +11,7 @@ export interface FinalizeInput {
   analyzing: AnalyzingOutput;
   context: ContextOutput;
   generating: GeneratingOutput;
-  validating: ChangeValidation;
+  validating: ValidatingOutput;
   feedback?: string;
 }
 
@@ -26,9 +26,10 @@ function metadata(i: FinalizeInput, refinementCount: number) {
     refinementCount,
     advancedValidation: v.advancedValidation,
     blocked: v.blocked,
-    model: i.generating.model,
+    model: (i.validating.generating ?? i.generating).model,
     baseCommitSha: i.context.commitSha,
     defaultBranch: i.context.defaultBranch,
+    ...(v.tests ? { tests: v.tests } : {}),
   };
 }
 
@@ -42,7 +43,8 @@ export async function finalizeRun(db: Db, i: FinalizeInput): Promise<string> {
     const run = await trx.selectFrom("solve_runs").selectAll().where("id", "=", i.runId).forUpdate().executeTakeFirstOrThrow();
     if (run.status === "completed" && run.solution_id) return run.solution_id;
     if (run.status !== "running") throw new Error(`run ${run.id} is ${run.status}`);
-    const g = i.generating;
+    // The tests' repair round may have replaced the first generation; confidence is weighed by the test evidence.
+    const g = { ...(i.validating.generating ?? i.generating), confidence: i.validating.confidence ?? (i.validating.generating ?? i.generating).confidence };
     const files = JSON.stringify(g.filesChanged satisfies FileChange[]);
     let solutionId: string;
     if (run.kind === "refine" && run.solution_id) {

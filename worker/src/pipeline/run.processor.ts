@@ -1,7 +1,7 @@
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
 import { releaseRunQuota } from "@fixloop/db";
-import { STEPS, type StepId } from "../contract";
+import { SolutionTests, STEPS, type StepDetail as ContractStepDetail, type StepId } from "../contract";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "../contract";
 import { finalizeRun } from "./run.finalize";
@@ -49,7 +49,7 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
       const prior = stored.get(step);
       if (prior?.status === "completed" && prior.output !== null) {
         outputs[step] = prior.output;
-        await log.emit({ type: "step", step, status: "completed", detail: prior.detail, at: (prior.finished_at ?? new Date()).toISOString() });
+        await log.emit({ type: "step", step, status: "completed", detail: eventDetail(prior.detail), at: (prior.finished_at ?? new Date()).toISOString() });
         continue;
       }
       if (signal.aborted || (await cancelRequested(ctx, runId))) throw new RunCancelled();
@@ -65,11 +65,12 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
         signal,
         baseline,
         onModelRetry: (r) => retries.push(`Provider retry ${r.attempt}: ${r.reason} (waited ${Math.round(r.waitMs / 100) / 10}s)`),
+        onTestsEvent: (e) => log.emit(e),
       }, ctx);
       if (retries.length) result.detail.warnings.push(...retries);
       await storeStepResult(ctx.db, runId, step, result, startedAt);
       outputs[step] = result.output;
-      await log.emit({ type: "step", step, status: "completed", detail: result.detail, at: now() });
+      await log.emit({ type: "step", step, status: "completed", detail: eventDetail(result.detail), at: now() });
     }
     const solutionId = await finalizeRun(ctx.db, {
       runId,
@@ -107,7 +108,7 @@ async function fail(ctx: WorkerContext, log: RunEventLog, run: SolveRun, step: S
   if (step) await markStepFailed(ctx.db, run.id, step, failedDetail(error.message));
   await endRun(ctx.db, run, "failed", error);
   await releaseRunQuota(ctx.db, run.id);
-  if (step) await log.emit({ type: "step", step, status: "failed", detail: failedDetail(error.message), at: now() });
+  if (step) await log.emit({ type: "step", step, status: "failed", detail: eventDetail(failedDetail(error.message)), at: now() });
   await log.emit({ type: "failed", error, at: now() });
   throw new UnrecoverableError(`${error.code}: ${error.message}`);
 }
@@ -118,6 +119,12 @@ async function cancel(ctx: WorkerContext, log: RunEventLog, run: SolveRun, step:
   await releaseRunQuota(ctx.db, run.id);
   await log.emit({ type: "cancelled", at: now() });
   return { status: "cancelled" };
+}
+
+/** A stored step detail as the event carries it (test evidence checked against the contract). */
+function eventDetail(d: StepDetail): ContractStepDetail {
+  const tests = SolutionTests.safeParse(d.tests);
+  return { files: d.files, info: d.info, warnings: d.warnings, ...(d.score === undefined ? {} : { score: d.score }), ...(tests.success ? { tests: tests.data } : {}) };
 }
 
 const failedDetail = (message: string): StepDetail => ({ files: [], info: [], warnings: [message] });

@@ -1,5 +1,5 @@
-import type { Issue, RunStep, SolveRun, FileChange } from "@fixloop/db";
-import type { StepId } from "../contract";
+import type { Issue, RunStep, SolveRun, FileChange, StepDetail } from "@fixloop/db";
+import type { StepId, TestsEvent } from "../contract";
 import type { WorkerContext } from "../context";
 import { githubForUser } from "../contract";
 import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../models";
@@ -9,7 +9,7 @@ import { analyzing, type AnalyzingOutput } from "./steps/analyzing";
 import { context, type ContextOutput } from "./steps/context";
 import { dependencies, type DependenciesOutput } from "./steps/dependencies";
 import { generating, GenerationError, type GeneratingOutput } from "./steps/generating";
-import { validating } from "./steps/validating";
+import { validateWithTests } from "./run.tests";
 
 export interface RunInput {
   run: SolveRun;
@@ -19,6 +19,8 @@ export interface RunInput {
   /** Solution being refined (refine runs): its current changes are the baseline. */
   baseline?: FileChange[];
   onModelRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
+  /** Appends a live `tests` event to the run's stream. */
+  onTestsEvent?: (e: TestsEvent) => Promise<unknown>;
 }
 
 /** Runs one step with what the earlier steps stored; the step functions themselves know nothing of jobs. */
@@ -44,51 +46,56 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
       return { output: r.output, detail: r.detail };
     }
     case "generating": {
-      const a = i.outputs.analyzing as AnalyzingOutput;
-      const c = i.outputs.context as ContextOutput;
-      const d = i.outputs.dependencies as DependenciesOutput;
-      const models = modelsConfigFromEnv(ctx.env);
-      const model = findModel(models, i.run.model_id || DEFAULT_MODEL_ID);
-      if (!model) throw new GenerationError("model.unknown", `Model ${i.run.model_id} is not configured on this server`);
-      const input = i.run.input as { feedback?: unknown; manualEdits?: unknown };
-      const feedback = Array.isArray(input.feedback) ? input.feedback.filter((f): f is string => typeof f === "string") : [];
-      const manualEdits = (Array.isArray(input.manualEdits) ? input.manualEdits : [])
-        .map((m) => m as { filename?: unknown; reason?: unknown })
-        .filter((m): m is { filename: string; reason?: string } => typeof m.filename === "string");
-      const current = new Map((i.baseline ?? []).map((f) => [f.filename, f.content]));
-      const files = d.files.map((f) => ({ path: f.path, content: current.get(f.path) ?? f.content, reasons: f.reasons }));
-      for (const b of i.baseline ?? []) {
-        if (!files.some((f) => f.path === b.filename) && b.action !== "delete") files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });
-      }
-      const r = await generating({
-        models,
-        model,
-        baseline: i.baseline,
-        signal: i.signal,
-        onRetry: i.onModelRetry,
-        prompt: {
-          repository: `${c.owner}/${c.repo}`,
-          issueNumber: i.issue.issue_number,
-          issueTitle: a.title,
-          issueBody: a.body,
-          labels: a.labels,
-          classification: a.classification,
-          files,
-          repoMap: d.repoMap,
-          feedback,
-          manualEdits,
-        },
-      });
+      const r = await generateFor(i, ctx);
       return { output: r.output, detail: r.detail, tokensIn: r.output.tokensIn, tokensOut: r.output.tokensOut, costUsd: r.output.costUsd };
     }
-    case "validating": {
-      const c = i.outputs.context as ContextOutput;
-      const d = i.outputs.dependencies as DependenciesOutput;
-      const g = i.outputs.generating as GeneratingOutput;
-      const r = await validating({ files: g.filesChanged, existingPaths: c.allPaths, testsNear: d.testsNear, unappliedEdits: g.unappliedEdits.length });
-      return { output: r.output, detail: r.detail };
-    }
+    case "validating":
+      return validateWithTests(i, ctx, (extra) => generateFor(i, ctx, extra));
   }
+}
+
+/**
+ * The model call with what the earlier steps stored. `extra` (the tests' repair round) works
+ * like a refinement: its feedback is appended and its files are the baseline to edit.
+ */
+async function generateFor(i: RunInput, ctx: WorkerContext, extra?: { feedback: string; baseline: FileChange[] }): Promise<{ output: GeneratingOutput; detail: StepDetail }> {
+  const a = i.outputs.analyzing as AnalyzingOutput;
+  const c = i.outputs.context as ContextOutput;
+  const d = i.outputs.dependencies as DependenciesOutput;
+  const models = modelsConfigFromEnv(ctx.env);
+  const model = findModel(models, i.run.model_id || DEFAULT_MODEL_ID);
+  if (!model) throw new GenerationError("model.unknown", `Model ${i.run.model_id} is not configured on this server`);
+  const input = i.run.input as { feedback?: unknown; manualEdits?: unknown };
+  const feedback = Array.isArray(input.feedback) ? input.feedback.filter((f): f is string => typeof f === "string") : [];
+  if (extra) feedback.push(extra.feedback);
+  const manualEdits = (Array.isArray(input.manualEdits) ? input.manualEdits : [])
+    .map((m) => m as { filename?: unknown; reason?: unknown })
+    .filter((m): m is { filename: string; reason?: string } => typeof m.filename === "string");
+  const baseline = extra?.baseline ?? i.baseline;
+  const current = new Map((baseline ?? []).map((f) => [f.filename, f.content]));
+  const files = d.files.map((f) => ({ path: f.path, content: current.get(f.path) ?? f.content, reasons: f.reasons }));
+  for (const b of baseline ?? []) {
+    if (!files.some((f) => f.path === b.filename) && b.action !== "delete") files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });
+  }
+  return generating({
+    models,
+    model,
+    baseline,
+    signal: i.signal,
+    onRetry: i.onModelRetry,
+    prompt: {
+      repository: `${c.owner}/${c.repo}`,
+      issueNumber: i.issue.issue_number,
+      issueTitle: a.title,
+      issueBody: a.body,
+      labels: a.labels,
+      classification: a.classification,
+      files,
+      repoMap: d.repoMap,
+      feedback,
+      manualEdits,
+    },
+  });
 }
 
 /** A refine run reuses the first three steps of the solution's original run. */

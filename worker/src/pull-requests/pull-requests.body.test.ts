@@ -28,6 +28,31 @@ describe("pull request body", () => {
     }
   });
 
+  it("carries a short summary of the sandboxed test run: counts before and after, fixed tests, the repair round", () => {
+    const tests = {
+      command: "npm test",
+      backend: "bwrap",
+      base: { passed: 7, failed: 1, errored: 0, durationMs: 120 },
+      patched: { passed: 8, failed: 0, errored: 0, durationMs: 130 },
+      fixed: ["reports trailing tabs"],
+      regressions: [],
+      logTail: "",
+      status: "passed",
+      attempts: [
+        { label: "first", patched: { passed: 6, failed: 2, errored: 0, durationMs: 1 }, fixed: [], regressions: ["accepts clean lines"] },
+        { label: "repair", patched: { passed: 8, failed: 0, errored: 0, durationMs: 1 }, fixed: ["reports trailing tabs"], regressions: [] },
+      ],
+      kept: "repair",
+    };
+    const body = prBody({ ...input, metadata: { ...input.metadata, tests } }, NONE);
+    expect(body).toContain("- Tests (`npm test`, sandboxed): **passed**; before the patch 7 passed, 1 failed, after it 8 passed, 0 failed");
+    expect(body).toContain("Fixed: `reports trailing tabs`");
+    expect(body).toContain("the repaired attempt is the one here");
+    expect(body).toContain("before the manual edits");
+    const skipped = prBody({ ...input, metadata: { ...input.metadata, tests: { ...tests, status: "skipped", reason: "No test command found; add .fixloop.yml", base: null, patched: null, command: null, attempts: [] } } }, NONE);
+    expect(skipped).toContain("- Tests: skipped (No test command found; add .fixloop.yml)");
+  });
+
   it("names the issue's repository when the pull request goes elsewhere", () => {
     expect(fixesLine({ ...input, baseRepo: "hubot/todo-api" })).toBe("Fixes octocat/todo-api#3");
     expect(fixesLine(input)).toBe("Fixes #3");

@@ -1,4 +1,5 @@
 import type { FileChange } from "@fixloop/db";
+import { SolutionTests } from "../contract";
 import type { Guidelines } from "./pull-requests.guidelines";
 import { fileChangedLines } from "./pull-requests.limits";
 
@@ -32,6 +33,25 @@ export function prTitle(i: Pick<BodyInput, "issueNumber" | "issueTitle">, g: Gui
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+const counts = (c: { passed: number; failed: number; errored: number } | null) => (c ? `${c.passed} passed, ${c.failed} failed${c.errored ? `, ${c.errored} errored` : ""}` : "not run");
+const names = (label: string, list: string[]) => (list.length ? [`  - ${label}: ${list.slice(0, 5).map((n) => `\`${n}\``).join(", ")}${list.length > 5 ? ` and ${list.length - 5} more` : ""}`] : []);
+
+/** The test evidence in a few lines (nothing when the solution predates test runs). */
+export function testsSummary(raw: unknown, manualEdits: number): string[] {
+  const parsed = SolutionTests.safeParse(raw);
+  if (!parsed.success) return [];
+  const t = parsed.data;
+  if (t.status === "skipped" || t.status === "error") return [`- Tests: ${t.status} (${t.reason ?? "no reason given"})`];
+  return [
+    `- Tests (\`${t.command ?? ""}\`, sandboxed): **${t.status}**; before the patch ${counts(t.base)}, after it ${counts(t.patched)}`,
+    ...names("Fixed", t.fixed),
+    ...names("New passing tests", t.added ?? []),
+    ...names("Regressions", t.regressions),
+    ...(t.attempts.length > 1 ? [`  - One repair round ran after the first attempt broke tests; the ${t.kept === "repair" ? "repaired" : "first"} attempt is the one here`] : []),
+    ...(manualEdits ? ["  - The tests ran on the generated change, before the manual edits"] : []),
+  ];
+}
+
 const VERB = { create: "added", modify: "modified", delete: "deleted" } as const;
 
 function parts(i: BodyInput): Record<Part, string> {
@@ -45,6 +65,7 @@ function parts(i: BodyInput): Record<Part, string> {
     `- Risk: ${validation.riskLevel ?? "unknown"}${typeof meta.riskScore === "number" ? ` (score ${meta.riskScore}/100)` : ""}`,
     `- Checks run: path policy (no CI, secrets or files outside the repository), change size (${plural(i.files.length, "file")}, ${plural(lines, "changed line")})` +
       (typeof advanced.score === "number" ? `, static validation (score ${advanced.score}/100)` : ""),
+    ...testsSummary(meta.tests, edits),
     ...(validation.warnings ?? []).slice(0, 5).map((w) => `- Warning: ${w}`),
     `- Reviewed and approved by @${i.reviewer}${edits ? ` with ${edits} manual edit${edits === 1 ? "" : "s"}` : ""}${refinements ? ` after ${refinements} refinement${refinements === 1 ? "" : "s"}` : ""}`,
   ].join("\n");

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
+import { insertIssue } from "@fixloop/infra/testing";
+import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
+import { SolutionTests, type TestsEvent } from "@fixloop/worker/contract";
+import { readSse, type SseEvent } from "../../test/sse.testkit";
+import { filesContaining, pushFiles, TAB_TEST } from "../../test/tests-run.testkit";
+
+let models: ModelSandbox;
+let stack: TestStack;
+let headers: Record<string, string>;
+let userId: string;
+
+beforeAll(async () => {
+  models = await startModelSandbox();
+  stack = await createTestStack({ env: models.env, workers: ["solve", "sync"], logLevel: "debug" });
+  const me = await stack.signIn("octocat");
+  headers = { ...me.headers, "content-type": "application/json" };
+  userId = me.user._id;
+  await stack.app.request("/api/github/repositories", { headers }); // imports the user's repositories (test settings belong to one)
+  for (let i = 0; i < 100 && !(await stack.db.selectFrom("repositories").select("id").where("user_id", "=", userId).where("full_name", "=", "octocat/weather-cli").executeTakeFirst()); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // A maintainer added a test for the bug in issue 3: it fails on the base commit.
+  pushFiles(stack, "hubot", "markdown-lint", { "test/trailing-tabs.test.js": TAB_TEST }, "Add a failing test for trailing tabs");
+});
+afterAll(async () => {
+  await models?.stop();
+});
+beforeEach(() => models.control.reset());
+
+const FIX = { search: "const TRAILING = / +$/;\n", replace: "const TRAILING = /[ \\t]+$/;\n" };
+const BREAKING = { search: "const TRAILING = / +$/;\n", replace: "const TRAILING = /\\t+$/;\n" };
+const answer = (edit: { search: string; replace: string }, confidence = 80) => ({
+  analysis: "TRAILING only matches spaces.",
+  proposedSolution: "Match tabs too.",
+  confidence,
+  files: [{ filename: "src/rules/trailing-spaces.js", action: "modify" as const, edits: [edit] }],
+});
+
+async function solve(o: { number?: number; repo?: string; title?: string; body?: string } = {}) {
+  const issue = await insertIssue(stack.db, userId, o);
+  const res = await stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId: issue.id }) });
+  const { runId } = (await res.json()) as { runId: string };
+  const events = await readSse(await stack.app.request(`/api/runs/${runId}/events`, { headers }));
+  const end = events.at(-1) as SseEvent;
+  expect(end.event, JSON.stringify(end.data)).toBe("completed");
+  const solutionId = (end.data as { solutionId: string }).solutionId;
+  const view = await stack.app.request(`/api/validations/${solutionId}`, { headers });
+  const { solution } = (await view.json()) as { solution: { confidence: number; filesChanged: { content: string }[]; metadata: { tests: unknown; riskScore: number } } };
+  return { runId, events, solution, tests: SolutionTests.parse(solution.metadata.tests), testEvents: events.filter((e) => e.event === "tests").map((e) => ({ ...(e.data as Omit<TestsEvent, "type">), id: e.id })) };
+}
+
+describe("proving a fix with the repository's tests (real bubblewrap)", () => {
+  it("runs the tests before and after the patch: the failing test turns green, counted and streamed live with ids", async () => {
+    models.control.respondWith((p) => p.includes("trailing-spaces"), answer(FIX));
+    const { tests, testEvents, solution } = await solve();
+    expect(tests.status).toBe("passed");
+    expect(tests.backend).toBe("bwrap");
+    expect(tests.command).toBe("npm test");
+    expect(tests.base).toMatchObject({ failed: 1 });
+    expect(tests.patched).toMatchObject({ failed: 0, passed: (tests.base?.passed ?? 0) + 1 });
+    expect(tests.fixed).toEqual(["reports trailing tabs"]);
+    expect(tests.regressions).toEqual([]);
+    expect(tests.attempts.map((a) => a.label)).toEqual(["first"]);
+    expect(tests.logTail).toContain("# pass");
+    expect(solution.confidence).toBe(90); // 80 from the model, +10 for a proven fix
+    const phases = testEvents.filter((e) => e.done).map((e) => e.phase);
+    expect(phases).toEqual(["base", "patched"]);
+    expect(testEvents.every((e) => /^\d+-\d+$/.test(e.id ?? ""))).toBe(true);
+    expect(testEvents.map((e) => e.output).join("")).toContain("reports trailing tabs");
+    const lastPatched = testEvents.filter((e) => e.phase === "patched").at(-1);
+    expect(lastPatched?.counts).toMatchObject({ failed: 0 });
+  });
+
+  it("detects a regression, gives the model one repair round with the failing output, and keeps the repaired attempt", async () => {
+    models.control.respondWith((p) => p.includes("trailing-spaces"), answer(BREAKING));
+    models.control.respondWith((p) => p.includes("breaks tests that passed before it"), answer({ search: "const TRAILING = /\\t+$/;\n", replace: "const TRAILING = /[ \\t]+$/;\n" }));
+    const { tests, testEvents, solution } = await solve({ number: 13 });
+    const repairPrompt = models.control.requests.at(-1)?.prompt ?? "";
+    expect(repairPrompt).toContain("reports trailing spaces with their column");
+    expect(tests.attempts).toHaveLength(2);
+    expect(tests.attempts[0]?.regressions).toContain("reports trailing spaces with their column");
+    expect(tests.attempts[1]?.regressions).toEqual([]);
+    expect(tests.kept).toBe("repair");
+    expect(tests.status).toBe("passed");
+    expect(solution.filesChanged[0]?.content).toContain("const TRAILING = /[ \\t]+$/;");
+    expect(testEvents.filter((e) => e.done).map((e) => e.phase)).toEqual(["base", "patched", "repair"]);
+    expect(testEvents[0]?.output).toContain("reused"); // base results of this commit were cached by the first run
+  });
+
+  it("keeps the first attempt when the repair is no better, reports the regression and raises the risk", async () => {
+    models.control.respondWith((p) => p.includes("trailing-spaces"), answer(BREAKING, 70));
+    const { tests, solution } = await solve({ number: 14 });
+    expect(tests.status).toBe("failed");
+    expect(tests.regressions).toContain("reports trailing spaces with their column");
+    expect(tests.attempts).toHaveLength(2);
+    expect(tests.kept).toBe("first");
+    expect(solution.confidence).toBe(45);
+    expect(solution.metadata.riskScore).toBeGreaterThanOrEqual(20); // +15, +5 for the one regression
+  });
+
+  it("stops tests at the repository's timeout (user setting) and says so; the token never lands in a workspace or a log", async () => {
+    const put = await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", { method: "PUT", headers, body: JSON.stringify({ command: "python3 -m unittest discover -s tests -t . -v; sleep 600", setup: null, timeoutSeconds: 5, setupNetwork: false }) });
+    expect(put.status).toBe(200);
+    try {
+      const started = Date.now();
+      const { tests } = await solve({ repo: "octocat/weather-cli", number: 2, title: "Wind speed conversion", body: "See `weather/units.py`." });
+      expect(tests.status).toBe("error");
+      expect(tests.reason).toContain("The tests did not finish within 5 s and were stopped");
+      expect(Date.now() - started).toBeLessThan(60_000);
+    } finally {
+      await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", { method: "PUT", headers, body: JSON.stringify({ command: null, setup: null, timeoutSeconds: null, setupNetwork: false }) });
+    }
+    const account = await stack.db.selectFrom("github_accounts").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
+    const token = stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc);
+    expect(token.length).toBeGreaterThan(10);
+    expect(filesContaining(stack.ctx.env.WORKSPACE_DIR ?? "", token)).toEqual([]);
+    expect(stack.logs.join("")).not.toContain(token);
+  });
+
+  it("rejects bad test settings with a clear error and changes nothing", async () => {
+    const bad = await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", { method: "PUT", headers, body: JSON.stringify({ command: "", setup: null, timeoutSeconds: 1, setupNetwork: false }) });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+    const missing = await stack.app.request("/api/github/repositories/octocat/nope/test-settings", { headers });
+    expect(missing.status).toBe(404);
+    const got = await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", { headers });
+    expect(((await got.json()) as { settings: unknown }).settings).toEqual({ command: null, setup: null, timeoutSeconds: null, setupNetwork: false });
+  });
+
+  it("runs a Python repository's unittest suite and counts it", async () => {
+    const { tests } = await solve({ repo: "octocat/weather-cli", number: 1, title: "Wind speed conversion", body: "See `weather/units.py`." });
+    expect(tests.command).toBe("python3 -m unittest discover -s tests -t . -v");
+    expect(tests.base?.passed).toBeGreaterThan(0);
+    expect(tests.patched).not.toBeNull();
+  });
+});

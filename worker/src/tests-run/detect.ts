@@ -1,0 +1,108 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import type { RepositoryTestSettings } from "../contract";
+
+/** What to run for a repository and where that came from. */
+export interface TestPlan {
+  command: string;
+  setup: string | null;
+  /** Setup may use the network (never the tests). */
+  setupNetwork: boolean;
+  timeoutMs: number | null;
+  language: string;
+  source: "settings" | ".fixloop.yml" | "detected";
+}
+
+export const NO_TEST_COMMAND = "No test command found; add .fixloop.yml";
+
+const FixloopYml = z.object({
+  test: z.string().trim().min(1).optional(),
+  setup: z.string().trim().min(1).optional(),
+  timeout: z.number().int().min(5).max(3600).optional(),
+  network: z.boolean().optional(),
+});
+
+const read = (dir: string, rel: string) => fs.readFile(path.join(dir, rel), "utf8").catch(() => null);
+const has = (dir: string, rel: string) => fs.stat(path.join(dir, rel)).then(() => true, () => false);
+
+/** npm's placeholder `test` script is not a test suite. */
+const NPM_PLACEHOLDER = /no test specified/;
+
+async function detectNode(dir: string): Promise<Pick<TestPlan, "command" | "language"> | null> {
+  const raw = await read(dir, "package.json");
+  if (raw === null) return null;
+  let pkg: { scripts?: Record<string, unknown> };
+  try {
+    pkg = JSON.parse(raw) as typeof pkg;
+  } catch {
+    return null;
+  }
+  const script = pkg.scripts?.test;
+  if (typeof script !== "string" || !script.trim() || NPM_PLACEHOLDER.test(script)) return null;
+  const pm = (await has(dir, "pnpm-lock.yaml")) ? "pnpm" : (await has(dir, "yarn.lock")) ? "yarn" : "npm";
+  return { command: `${pm} test`, language: "node" };
+}
+
+async function detectPython(dir: string): Promise<Pick<TestPlan, "command" | "language"> | null> {
+  const pyproject = (await read(dir, "pyproject.toml")) ?? "";
+  const setupCfg = (await read(dir, "setup.cfg")) ?? "";
+  if ((await has(dir, "pytest.ini")) || (await has(dir, "conftest.py")) || pyproject.includes("[tool.pytest") || setupCfg.includes("[tool:pytest]")) {
+    return { command: "python3 -m pytest -rA", language: "python" };
+  }
+  if (await has(dir, "tox.ini")) return { command: "tox", language: "python" };
+  const python = pyproject || setupCfg || (await has(dir, "setup.py")) || (await has(dir, "requirements.txt"));
+  if (await has(dir, "tests")) return python || (await has(dir, "tests/__init__.py")) ? { command: "python3 -m unittest discover -s tests -t . -v", language: "python" } : null;
+  return python ? { command: "python3 -m unittest discover -v", language: "python" } : null;
+}
+
+async function detectOther(dir: string): Promise<Pick<TestPlan, "command" | "language"> | null> {
+  if (await has(dir, "go.mod")) return { command: "go test -json ./...", language: "go" };
+  if (await has(dir, "Cargo.toml")) return { command: "cargo test", language: "rust" };
+  if (await has(dir, "pom.xml")) return { command: "mvn -q test", language: "java" };
+  if ((await has(dir, "build.gradle")) || (await has(dir, "build.gradle.kts"))) return { command: (await has(dir, "gradlew")) ? "./gradlew test" : "gradle test", language: "java" };
+  const makefile = await read(dir, "Makefile");
+  if (makefile && /^test:/m.test(makefile)) return { command: "make test", language: "default" };
+  return null;
+}
+
+/** The language whose toolchain a command needs (the docker backend's image). */
+function languageOf(command: string): string {
+  if (/\b(npm|pnpm|yarn|node|npx|vitest|jest)\b/.test(command)) return "node";
+  if (/\b(python3?|pytest|tox)\b/.test(command)) return "python";
+  if (/\bgo\b/.test(command)) return "go";
+  if (/\bcargo\b/.test(command)) return "rust";
+  if (/\b(mvn|gradle|gradlew)\b/.test(command)) return "java";
+  return "default";
+}
+
+/** The user's setting, then `.fixloop.yml`, then what the tree looks like. A plain reason when nothing applies. */
+export async function detectTestPlan(dir: string, settings: RepositoryTestSettings | null): Promise<TestPlan | { reason: string }> {
+  const rawYml = (await read(dir, ".fixloop.yml")) ?? (await read(dir, ".fixloop.yaml"));
+  let yml: z.infer<typeof FixloopYml> = {};
+  if (rawYml !== null) {
+    let parsed: unknown;
+    try {
+      parsed = parseYaml(rawYml);
+    } catch (err) {
+      return { reason: `Invalid .fixloop.yml: ${(err as Error).message.split("\n")[0]}` };
+    }
+    const r = FixloopYml.safeParse(parsed ?? {});
+    if (!r.success) return { reason: `Invalid .fixloop.yml: ${r.error.issues.map((i) => `${i.path.join(".") || "file"}: ${i.message}`).join("; ")}` };
+    yml = r.data;
+  }
+  const detected = (await detectNode(dir)) ?? (await detectPython(dir)) ?? (await detectOther(dir));
+  const command = settings?.command ?? yml.test ?? detected?.command;
+  if (!command) return { reason: NO_TEST_COMMAND };
+  const source = settings?.command ? "settings" : yml.test ? ".fixloop.yml" : "detected";
+  const timeoutSeconds = settings?.timeoutSeconds ?? yml.timeout ?? null;
+  return {
+    command,
+    setup: settings?.setup ?? yml.setup ?? null,
+    setupNetwork: settings ? settings.setupNetwork : (yml.network ?? false),
+    timeoutMs: timeoutSeconds ? timeoutSeconds * 1000 : null,
+    language: source === "detected" && detected ? detected.language : languageOf(command),
+    source,
+  };
+}

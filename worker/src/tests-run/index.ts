@@ -1,0 +1,5 @@
+export { bwrapRunner, bwrapArgv } from "./sandbox.bwrap";
+export { runProcessGroup } from "./sandbox.process";
+export { HOST_ENV, type SandboxLimits, type SandboxRunner } from "./sandbox";
+export { baseTree, checkout, handToSandbox, sweepWorkspaces, type WorkspaceCache } from "./workspace";
+export { bwrapAvailable, sandboxBackend } from "./tests.config";

@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import path from "node:path";
+import { HOST_ENV, prlimitArgs, SANDBOX_ENV, SANDBOX_UID, type SandboxResult, type SandboxRunner, type SandboxRunSpec } from "./sandbox";
+import { runProcessGroup } from "./sandbox.process";
+
+/** Only what toolchains need from /etc: no shadow, no ssh keys, no machine secrets. */
+const ETC = ["alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl", "ca-certificates", "localtime", "passwd", "group", "nsswitch.conf", "hosts", "resolv.conf", "mime.types"];
+
+/** Top-level system dirs: distros make some of them symlinks into /usr. */
+function systemDirs(): string[] {
+  const args: string[] = ["--ro-bind", "/usr", "/usr"];
+  for (const d of ["/bin", "/sbin", "/lib", "/lib32", "/lib64"]) {
+    const st = fs.lstatSync(d, { throwIfNoEntry: false });
+    if (!st) continue;
+    if (st.isSymbolicLink()) args.push("--symlink", fs.readlinkSync(d), d);
+    else args.push("--ro-bind", d, d);
+  }
+  args.push("--perms", "0755", "--dir", "/etc");
+  for (const e of ETC) args.push("--ro-bind-try", `/etc/${e}`, `/etc/${e}`);
+  return args;
+}
+
+/** The node running the worker, so `node --test` works inside (its install prefix, read-only). */
+function nodePrefix(): string | null {
+  const bin = path.dirname(fs.realpathSync(process.execPath));
+  const prefix = path.dirname(bin);
+  return prefix === "/usr" || prefix === "/" ? null : prefix;
+}
+
+export interface BwrapOptions {
+  /** Extra host directories bound read-only at the same path (toolchains outside /usr). */
+  extraReadOnly?: string[];
+  bwrapPath?: string;
+}
+
+/** argv running `spec.command` under bubblewrap (exported for tests and the benchmark). */
+export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string[] {
+  const prefix = nodePrefix();
+  const ro = [...(prefix ? [prefix] : []), ...(opts.extraReadOnly ?? [])].flatMap((d) => ["--ro-bind-try", d, d]);
+  const env = { ...SANDBOX_ENV, PATH: [...(prefix ? [`${prefix}/bin`] : []), SANDBOX_ENV.PATH].join(":") };
+  const asRoot = process.getuid?.() === 0;
+  return [
+    opts.bwrapPath ?? "bwrap",
+    // A root worker must not map nobody to root through a user namespace: bwrap mounts as root, then the command drops to the real nobody.
+    ...(asRoot
+      ? ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try", ...(spec.network ? [] : ["--unshare-net"])]
+      : ["--unshare-all", ...(spec.network ? ["--share-net"] : []), "--cap-drop", "ALL", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)]),
+    "--die-with-parent",
+    "--new-session",
+    "--hostname", "sandbox",
+    ...systemDirs(),
+    ...ro,
+    "--proc", "/proc",
+    "--dev", "/dev",
+    "--perms", "1777", "--tmpfs", "/tmp",
+    "--perms", "0777", "--dir", SANDBOX_ENV.HOME ?? "/tmp/home",
+    "--bind", spec.workspace, "/workspace",
+    "--chdir", "/workspace",
+    "--clearenv",
+    ...Object.entries(env).flatMap(([k, v]) => ["--setenv", k, v]),
+    "--",
+    ...(asRoot ? ["setpriv", `--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_UID}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"] : []),
+    ...prlimitArgs(spec.limits),
+    "/bin/sh", "-c", spec.command,
+  ];
+}
+
+/** bubblewrap: namespaces (no network, own pids), nobody, read-only system, only the workspace writable. */
+export function bwrapRunner(opts: BwrapOptions = {}): SandboxRunner {
+  return {
+    backend: "bwrap",
+    run: (spec: SandboxRunSpec): Promise<SandboxResult> => runProcessGroup(bwrapArgv(spec, opts), spec, HOST_ENV),
+  };
+}

@@ -1,0 +1,56 @@
+import { randomUUID } from "node:crypto";
+import { execFile } from "node:child_process";
+import { HOST_ENV, SANDBOX_ENV, SANDBOX_UID, type SandboxRunner, type SandboxRunSpec } from "./sandbox";
+import { runProcessGroup } from "./sandbox.process";
+
+/** Image per detected language; `default` for anything else. */
+export type DockerImages = Record<string, string>;
+
+export const DEFAULT_DOCKER_IMAGES: DockerImages = {
+  node: "node:20-bookworm-slim",
+  python: "python:3.12-slim",
+  go: "golang:1.22-bookworm",
+  rust: "rust:1-slim-bookworm",
+  java: "maven:3-eclipse-temurin-21",
+  default: "debian:bookworm-slim",
+};
+
+/** `node=node:20,python=python:3.12-slim` over the defaults. */
+export function parseDockerImages(setting: string): DockerImages {
+  const images = { ...DEFAULT_DOCKER_IMAGES };
+  for (const pair of setting.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const [lang, image] = pair.split("=").map((s) => s.trim());
+    if (lang && image) images[lang] = image;
+  }
+  return images;
+}
+
+export function dockerArgv(spec: SandboxRunSpec, image: string, name: string): string[] {
+  const l = spec.limits;
+  return [
+    "docker", "run", "--rm", "--init", "--name", name,
+    "--network", spec.network ? "bridge" : "none",
+    "--user", `${SANDBOX_UID}:${SANDBOX_UID}`,
+    "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
+    "--read-only", "--tmpfs", "/tmp:exec",
+    "--memory", String(l.memoryBytes), "--pids-limit", String(l.processes),
+    "--ulimit", `fsize=${l.fileBytes}`,
+    "-v", `${spec.workspace}:/workspace`, "-w", "/workspace",
+    ...Object.entries({ ...SANDBOX_ENV, PATH: `${SANDBOX_ENV.PATH}:/usr/local/go/bin:/usr/local/cargo/bin` }).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
+    image, "/bin/sh", "-c", spec.command,
+  ];
+}
+
+/** Docker (compose deployments): the container is removed by name when the run times out or is cancelled. */
+export function dockerRunner(images: DockerImages): SandboxRunner {
+  return {
+    backend: "docker",
+    async run(spec) {
+      const name = `fixloop-tests-${randomUUID()}`;
+      const image = images[spec.language ?? "default"] ?? images.default ?? DEFAULT_DOCKER_IMAGES.default ?? "debian:bookworm-slim";
+      const r = await runProcessGroup(dockerArgv(spec, image, name), spec, HOST_ENV);
+      if (r.timedOut || r.cancelled) await new Promise((res) => execFile("docker", ["rm", "-f", name], () => res(null)));
+      return r;
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { spawn } from "node:child_process";
+import type { SandboxResult, SandboxRunSpec } from "./sandbox";
+
+/** Keeps the last `max` bytes of a stream of text. */
+export class OutputTail {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+
+  constructor(private readonly max: number) {}
+
+  push(b: Buffer): void {
+    this.chunks.push(b);
+    this.size += b.length;
+    while (this.size > this.max && this.chunks.length) {
+      const first = this.chunks[0] as Buffer;
+      const over = this.size - this.max;
+      this.truncated = true;
+      if (first.length <= over) {
+        this.chunks.shift();
+        this.size -= first.length;
+      } else {
+        this.chunks[0] = first.subarray(over);
+        this.size -= over;
+      }
+    }
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
+
+/**
+ * Runs argv in its own process group; on timeout or abort the whole group is killed (the
+ * sandbox backends make sure nothing inside can leave it). Output goes to `onOutput` as it
+ * comes and its tail to the result.
+ */
+export function runProcessGroup(
+  argv: string[],
+  spec: Pick<SandboxRunSpec, "limits" | "onOutput" | "signal">,
+  env: Record<string, string>,
+  opts: { cwd?: string } = {},
+): Promise<SandboxResult> {
+  const started = Date.now();
+  const tail = new OutputTail(spec.limits.outputBytes);
+  return new Promise((resolve) => {
+    const [cmd = "", ...args] = argv;
+    const child = spawn(cmd, args, { env, cwd: opts.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let timedOut = false;
+    let cancelled = false;
+    const kill = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, spec.limits.timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      kill();
+    };
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
+    const onData = (b: Buffer) => {
+      tail.push(b);
+      spec.onOutput?.(b.toString("utf8"));
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const done = (exitCode: number | null) => {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+      kill();
+      resolve({ exitCode, timedOut, cancelled, output: tail.text(), truncated: tail.truncated, durationMs: Date.now() - started });
+    };
+    child.on("error", (err) => {
+      tail.push(Buffer.from(`\n${err.message}\n`));
+      done(null);
+    });
+    child.on("close", (code) => done(timedOut || cancelled ? null : code));
+  });
+}

@@ -1,0 +1,62 @@
+import type { SandboxBackend } from "../contract";
+
+/** Resource limits of one sandboxed command. */
+export interface SandboxLimits {
+  timeoutMs: number;
+  /** Address space per process (RLIMIT_AS), bytes. */
+  memoryBytes: number;
+  /** Processes of the sandbox user (RLIMIT_NPROC). */
+  processes: number;
+  /** Largest file a process may write (RLIMIT_FSIZE), bytes. */
+  fileBytes: number;
+  /** Output kept in `SandboxResult.output` (the last bytes). */
+  outputBytes: number;
+}
+
+export interface SandboxRunSpec {
+  /** Host directory bound read-write as the working directory. */
+  workspace: string;
+  /** Shell command (`/bin/sh -c`). */
+  command: string;
+  /** Network access; only setup commands may opt in. */
+  network: boolean;
+  limits: SandboxLimits;
+  onOutput?: (chunk: string) => void;
+  signal?: AbortSignal;
+  /** Detected language (the docker backend picks its image by it). */
+  language?: string;
+}
+
+export interface SandboxResult {
+  exitCode: number | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** Last `limits.outputBytes` of stdout+stderr. */
+  output: string;
+  truncated: boolean;
+  durationMs: number;
+}
+
+export interface SandboxRunner {
+  readonly backend: SandboxBackend;
+  run(spec: SandboxRunSpec): Promise<SandboxResult>;
+}
+
+/** The environment every sandboxed command gets: nothing of the worker's. */
+export const SANDBOX_ENV: Record<string, string> = {
+  PATH: "/usr/local/bin:/usr/bin:/bin",
+  HOME: "/tmp/home",
+  LANG: "C.UTF-8",
+  CI: "true",
+};
+
+/** Environment of the launcher itself (bwrap, docker): nothing of the worker's. */
+export const HOST_ENV: Record<string, string> = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" };
+
+/** The unprivileged uid/gid commands run as (nobody). */
+export const SANDBOX_UID = 65534;
+
+/** `prlimit` prefix applying the limits to the command and everything it starts. */
+export function prlimitArgs(l: SandboxLimits): string[] {
+  return ["prlimit", `--as=${l.memoryBytes}`, `--nproc=${l.processes}`, `--fsize=${l.fileBytes}`, "--core=0", "--"];
+}

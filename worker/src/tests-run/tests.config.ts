@@ -1,0 +1,54 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import type { SandboxBackend } from "../contract";
+import type { WorkerEnv } from "../env";
+import type { SandboxLimits, SandboxRunner } from "./sandbox";
+import { bwrapRunner } from "./sandbox.bwrap";
+import { dockerRunner, parseDockerImages } from "./sandbox.docker";
+import type { WorkspaceCache } from "./workspace";
+
+/** Whether `bwrap` is on PATH and can start a sandbox here. */
+export function bwrapAvailable(): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SANDBOX_BACKEND, or bwrap when it is installed on Linux, else off. */
+export function sandboxBackend(env: Pick<WorkerEnv, "SANDBOX_BACKEND">): SandboxBackend {
+  return env.SANDBOX_BACKEND ?? (bwrapAvailable() ? "bwrap" : "off");
+}
+
+export interface TestsConfig {
+  backend: SandboxBackend;
+  runner: SandboxRunner | null;
+  limits: SandboxLimits;
+  cache: WorkspaceCache;
+  maxRepoBytes: number;
+}
+
+const MiB = 1024 * 1024;
+let detected: SandboxBackend | undefined;
+
+export function testsConfig(env: WorkerEnv): TestsConfig {
+  const backend = env.SANDBOX_BACKEND ?? (detected ??= sandboxBackend(env));
+  const extra = env.SANDBOX_EXTRA_PATHS.split(",").map((s) => s.trim()).filter(Boolean);
+  const runner = backend === "bwrap" ? bwrapRunner({ extraReadOnly: extra }) : backend === "docker" ? dockerRunner(parseDockerImages(env.SANDBOX_DOCKER_IMAGES)) : null;
+  return {
+    backend,
+    runner,
+    limits: {
+      timeoutMs: env.SANDBOX_TIMEOUT_SECONDS * 1000,
+      memoryBytes: env.SANDBOX_MEMORY_MB * MiB,
+      processes: env.SANDBOX_MAX_PROCESSES,
+      fileBytes: env.SANDBOX_MAX_FILE_MB * MiB,
+      outputBytes: env.SANDBOX_OUTPUT_KB * 1024,
+    },
+    cache: { root: path.resolve(env.WORKSPACE_DIR ?? path.join(env.FIXLOOP_DATA_DIR, "workspaces")), maxBytes: env.WORKSPACE_CACHE_MB * MiB },
+    maxRepoBytes: env.WORKSPACE_MAX_REPO_MB * MiB,
+  };
+}
