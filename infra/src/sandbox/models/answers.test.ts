@@ -9,8 +9,20 @@ describe("scripted answers", () => {
       const title = repo?.issues[fix.issueNumber - 1]?.title ?? "";
       expect(title).not.toBe("");
       const answer = seededSolution(SEEDED_FIXES, `Repository: ${fix.repo}\nIssue title: ${title}\n`);
-      expect(answer?.files.map((f) => f.filename)).toEqual(fix.files.map((f) => f.filename));
-      expect(answer?.analysis).toBe(fix.analysis);
+      const first = fix.firstAttempt ?? fix;
+      expect(answer?.files).toEqual(first.files.map((f) => ({ edits: [], ...f })));
+      expect(answer?.analysis).toBe(first.analysis);
+    }
+  });
+
+  it("answer the repair round, whose prompt carries the failing tests, with the known fix", () => {
+    const scripted = SEEDED_FIXES.filter((f) => f.firstAttempt);
+    expect(scripted.length).toBeGreaterThan(0);
+    for (const fix of scripted) {
+      const title = SEED_REPOS.find((r) => `${r.owner}/${r.name}` === fix.repo)?.issues[fix.issueNumber - 1]?.title ?? "";
+      const prompt = `Repository: ${fix.repo}\nIssue title: ${title}\n`;
+      expect(seededSolution(SEEDED_FIXES, prompt)?.files).not.toEqual(seededSolution(SEEDED_FIXES, `${prompt}\nThese failing tests broke:\nnot ok 2 - x\n`)?.files);
+      expect(seededSolution(SEEDED_FIXES, `${prompt}\nThe failing tests:\nnot ok 2 - x\n`)?.files).toEqual(fix.files.map((f) => ({ edits: [], ...f })));
     }
   });
 });

@@ -77,7 +77,13 @@ function seededIssueTitle(fix: SeededFix): string | undefined {
   return repo?.issues[fix.issueNumber - 1]?.title;
 }
 
-/** The seeded fix whose issue title appears in the prompt; the repository name breaks ties. */
+/** How the pipeline's repair round is recognised: its prompt carries the output of the failing tests. */
+export const REPAIR_PROMPT = /failing tests?/i;
+
+/**
+ * The seeded fix whose issue title appears in the prompt; the repository name breaks ties. A fix
+ * with a scripted first attempt answers with that attempt, and with the fix in the repair round.
+ */
 export function seededSolution(fixes: readonly SeededFix[], prompt: string): GeneratedSolution | undefined {
   const matches = fixes.filter((f) => {
     const title = seededIssueTitle(f);
@@ -85,11 +91,12 @@ export function seededSolution(fixes: readonly SeededFix[], prompt: string): Gen
   });
   const fix = matches.find((f) => prompt.includes(f.repo)) ?? matches[0];
   if (!fix) return undefined;
+  const answer = fix.firstAttempt && !REPAIR_PROMPT.test(prompt) ? fix.firstAttempt : fix;
   return {
-    analysis: fix.analysis,
-    proposedSolution: fix.proposedSolution,
+    analysis: answer.analysis,
+    proposedSolution: answer.proposedSolution,
     confidence: 88,
-    files: fix.files.map((f) => ({ filename: f.filename, action: f.action, edits: f.edits ?? [], ...(f.content !== undefined ? { content: f.content } : {}) })),
+    files: answer.files.map((f) => ({ filename: f.filename, action: f.action, edits: f.edits ?? [], ...(f.content !== undefined ? { content: f.content } : {}) })),
   };
 }
 

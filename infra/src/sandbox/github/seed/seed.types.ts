@@ -42,6 +42,8 @@ export interface SeedRepo {
   commits: SeedCommit[];
   /** Numbered 1..n in this order. */
   issues: SeedIssue[];
+  /** Names of tests that fail on the seeded default branch: each reproduces an open issue and its known fix turns it green. */
+  failingTests?: string[];
 }
 
 export interface SeededFix {
@@ -57,6 +59,11 @@ export interface SeededFix {
     edits?: Array<{ search: string; replace: string }>;
     content?: string;
   }>;
+  /**
+   * The scripted model's first answer when it differs from the known fix: it breaks a test that passes
+   * on the base tree, so the repair round (whose prompt carries the failing tests) gets the known fix.
+   */
+  firstAttempt?: Pick<SeededFix, "analysis" | "proposedSolution" | "files">;
 }
 
 /** The labels GitHub creates in every new repository. */
