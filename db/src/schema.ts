@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { SolutionTests } from "@fixloop/worker/contract/tests";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -22,6 +23,7 @@ export interface StepDetail {
   info: string[];
   warnings: string[];
   score?: number;
+  tests?: SolutionTests;
 }
 
 export interface FileChange {

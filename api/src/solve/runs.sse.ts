@@ -27,6 +27,8 @@ function sseOf(ev: RunEvent): { event: string; data: string } {
       return { event: "failed", data: JSON.stringify({ error: ev.error }) };
     case "cancelled":
       return { event: "cancelled", data: JSON.stringify({ error: { code: "run.cancelled", message: "The run was cancelled" } }) };
+    case "tests":
+      return { event: "tests", data: JSON.stringify({ phase: ev.phase, output: ev.output, counts: ev.counts, done: ev.done, at: ev.at }) };
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SolutionTests, TestsEvent } from "./tests";
 
 /** The five solve steps, in order. Their ids are the ones the web shows and the events carry. */
 export const STEPS = ["analyzing", "context", "dependencies", "generating", "validating"] as const;
@@ -23,6 +24,8 @@ export const StepDetail = z.object({
   info: z.array(z.string()),
   warnings: z.array(z.string()),
   score: z.number().min(0).max(100).optional(),
+  /** Validating step only: the test evidence (both attempts when a repair round ran). */
+  tests: SolutionTests.optional(),
 });
 export type StepDetail = z.infer<typeof StepDetail>;
 
@@ -35,6 +38,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("completed"), solutionId: z.string(), at: z.string() }),
   z.object({ type: z.literal("failed"), error: ErrorBody, at: z.string() }),
   z.object({ type: z.literal("cancelled"), at: z.string() }),
+  TestsEvent,
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
 

@@ -3,11 +3,11 @@ import { RUN_EVENTS_TTL_SECONDS, RunEvent, runEventsKey } from "../contract";
 
 /** A run's event stream: appends after the state is stored, and knows what it already holds. */
 export interface RunEventLog {
-  /** Appends the event unless an equal step/status (or any terminal) event is already there. */
+  /** Appends the event unless an equal step/status (or any terminal) event is already there; `tests` chunks always append (until a terminal). */
   emit(event: RunEvent): Promise<string | null>;
 }
 
-const keyOf = (e: RunEvent) => (e.type === "step" ? `step:${e.step}:${e.status}` : "terminal");
+const keyOf = (e: RunEvent): string | null => (e.type === "step" ? `step:${e.step}:${e.status}` : e.type === "tests" ? null : "terminal");
 
 /** Opens a run's log, reading what earlier attempts already appended so a retry never duplicates. */
 export async function openRunEventLog(redis: Redis, prefix: string, runId: string): Promise<RunEventLog> {
@@ -16,13 +16,14 @@ export async function openRunEventLog(redis: Redis, prefix: string, runId: strin
   const entries = await redis.xrange(key, "-", "+");
   for (const [, fields] of entries) {
     const parsed = parseEntry(fields);
-    if (parsed) seen.add(keyOf(parsed));
+    const k = parsed && keyOf(parsed);
+    if (k) seen.add(k);
   }
   return {
     async emit(event) {
       const k = keyOf(event);
-      if (seen.has(k) || seen.has("terminal")) return null;
-      seen.add(k);
+      if (seen.has("terminal") || (k && seen.has(k))) return null;
+      if (k) seen.add(k);
       const id = await redis.xadd(key, "*", "data", JSON.stringify(event));
       await redis.expire(key, RUN_EVENTS_TTL_SECONDS);
       return id;

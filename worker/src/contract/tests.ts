@@ -1,0 +1,89 @@
+import { z } from "zod";
+
+/** Which test run a `tests` event belongs to: the base tree, the patched tree, or the repair attempt. */
+export const TestsPhase = z.enum(["base", "patched", "repair"]);
+export type TestsPhase = z.infer<typeof TestsPhase>;
+
+/** Live counts while a phase runs (parsed from the output so far). */
+export const LiveTestCounts = z.object({
+  passed: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  errored: z.number().int().min(0),
+});
+export type LiveTestCounts = z.infer<typeof LiveTestCounts>;
+
+/** Maximum size of one `tests` event's `output` chunk, in bytes. */
+export const TESTS_EVENT_OUTPUT_MAX = 16 * 1024;
+
+/**
+ * Live test output: batched about every 250 ms while a phase runs, plus one `done: true` at its end.
+ * `output` is only what is new since the previous `tests` event of the same run.
+ */
+export const TestsEvent = z.object({
+  type: z.literal("tests"),
+  phase: TestsPhase,
+  output: z.string(),
+  counts: LiveTestCounts,
+  done: z.boolean(),
+  at: z.string(),
+});
+export type TestsEvent = z.infer<typeof TestsEvent>;
+
+export const TestCounts = LiveTestCounts.extend({ durationMs: z.number().int().min(0) });
+export type TestCounts = z.infer<typeof TestCounts>;
+
+export const SandboxBackend = z.enum(["bwrap", "docker", "off"]);
+export type SandboxBackend = z.infer<typeof SandboxBackend>;
+
+export const TestsStatus = z.enum(["passed", "failed", "error", "skipped"]);
+export type TestsStatus = z.infer<typeof TestsStatus>;
+
+export const TestsAttempt = z.object({
+  label: z.enum(["first", "repair"]),
+  patched: TestCounts.nullable(),
+  fixed: z.array(z.string()),
+  regressions: z.array(z.string()),
+});
+export type TestsAttempt = z.infer<typeof TestsAttempt>;
+
+/**
+ * Evidence from running the repository's tests before and after the patch:
+ * `solution.metadata.tests` and the validating step's `tests` detail.
+ * `fixed`: tests failing on base and passing after the patch, plus tests new after the patch that pass.
+ * `regressions`: tests passing on base and failing (or erroring, or gone missing) after it.
+ */
+export const SolutionTests = z.object({
+  command: z.string().nullable(),
+  backend: SandboxBackend,
+  base: TestCounts.nullable(),
+  patched: TestCounts.nullable(),
+  fixed: z.array(z.string()),
+  regressions: z.array(z.string()),
+  logTail: z.string(),
+  status: TestsStatus,
+  reason: z.string().optional(),
+  attempts: z.array(TestsAttempt),
+});
+export type SolutionTests = z.infer<typeof SolutionTests>;
+
+/** The validations list's per-solution badge. */
+export const TestsSummary = z.object({ status: TestsStatus, passed: z.number().int(), failed: z.number().int() });
+export type TestsSummary = z.infer<typeof TestsSummary>;
+
+export function summarizeTests(t: SolutionTests): TestsSummary {
+  const c = t.patched ?? t.base;
+  return { status: t.status, passed: c?.passed ?? 0, failed: (c?.failed ?? 0) + (c?.errored ?? 0) };
+}
+
+/** Per-repository override set by the user (PUT /api/github/repositories/:owner/:repo/test-settings). */
+export const RepositoryTestSettings = z.object({
+  /** Test command run in the sandbox; null = detect (or .fixloop.yml). */
+  command: z.string().trim().min(1).max(500).nullable(),
+  /** Setup command run before the tests (e.g. `npm ci`); null = none/.fixloop.yml. */
+  setup: z.string().trim().min(1).max(500).nullable(),
+  /** Wall-clock limit of one test run, in seconds; null = default. */
+  timeoutSeconds: z.number().int().min(5).max(3600).nullable(),
+  /** Setup may use the network (the test run never does). */
+  setupNetwork: z.boolean(),
+});
+export type RepositoryTestSettings = z.infer<typeof RepositoryTestSettings>;
