@@ -1,5 +1,6 @@
 import type { FileChange } from "@fixloop/db";
 import { domain } from "@fixloop/db";
+import { SolutionTests, summarizeTests } from "@fixloop/worker/contract";
 import type { OwnedSolution } from "./validations.repository";
 
 type Meta = Record<string, unknown>;
@@ -19,6 +20,8 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
   const classification = obj(meta.classification);
   const advanced = obj(meta.advancedValidation);
   const files = arr<FileChange>(s.files_changed);
+  // Solutions made before tests ran (or with evidence in an older shape) have none.
+  const tests = SolutionTests.safeParse(meta.tests).data ?? null;
   return {
     _id: s.id,
     issueId: { _id: issue.id, title: issue.title, issueNumber: issue.issue_number, repoFullName: issue.repo_full_name },
@@ -48,7 +51,9 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
       refinementCount: s.refinement_count,
       advancedValidation: { score: num(advanced.score, 100), errors: messages(advanced.errors), warnings: messages(advanced.warnings) },
       blocked: arr<{ path: string; reason: string }>(meta.blocked),
+      tests,
     },
+    tests: tests && summarizeTests(tests),
     status: s.status,
     revision: s.revision,
     runId: s.run_id,

@@ -2,6 +2,8 @@ import { useEffect, useRef } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
 import type { StepDetail, StepId, StepStatus } from "@fixloop/worker/contract/pipeline";
+import type { TestsEvent } from "@fixloop/worker/contract/tests";
+import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
 
 
 const TERMINAL = new Set<Run["status"]>(["completed", "failed", "cancelled"]);
@@ -27,7 +29,7 @@ function update(qc: QueryClient, runId: string, fn: (r: Run) => Run) {
 }
 
 /**
- * The run, kept current by its SSE stream: a snapshot, then step/terminal events. EventSource
+ * The run, kept current by its SSE stream: a snapshot, then step/tests/terminal events. EventSource
  * reconnects on its own and resumes from Last-Event-ID, so a dropped connection loses nothing.
  */
 export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void) {
@@ -60,6 +62,9 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
       if (isTerminal(snapshot)) es.close();
     });
     es.addEventListener("step", (m) => update(qc, runId, (r) => applyStep(r, parse(m) as unknown as StepEvent)));
+    es.addEventListener("tests", (m) =>
+      qc.setQueryData(runTestsLogQuery(runId).queryKey, (log) => applyTests(log ?? EMPTY_TESTS_LOG, parse(m) as unknown as Omit<TestsEvent, "type">, m.lastEventId || undefined)),
+    );
     es.addEventListener("completed", (m) => finish({ status: "completed", solutionId: (parse(m) as { solutionId: string }).solutionId }));
     es.addEventListener("failed", (m) => finish({ status: "failed", error: (parse(m) as { error: Run["error"] }).error }));
     es.addEventListener("cancelled", () => finish({ status: "cancelled" }));

@@ -9,6 +9,7 @@ import { CONFIDENCE_TEXT } from "../solve/SolutionResult";
 import { DecisionPanel } from "./DecisionPanel";
 import { EditableFile } from "./EditableFile";
 import { RefinePanel } from "./RefinePanel";
+import { TestsPanel } from "./TestsPanel";
 
 const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
 const complexity = (c: string | undefined) => (c === "simple" || c === "complex" ? c : "medium");
@@ -103,12 +104,17 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         <h2 className="font-semibold">Proposed Solution</h2>
         <p className="mt-2 whitespace-pre-wrap text-sm">{s.proposedSolution}</p>
       </Card>
-      <section aria-labelledby="files-title" className="space-y-3">
-        <h2 id="files-title" className="font-semibold">Files Changed</h2>
-        {s.filesChanged.map((f) => (
-          <EditableFile key={`${f.filename}:${s.revision}`} solutionId={s._id} file={f} comments={comments} />
-        ))}
-      </section>
+      <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_22rem]">
+        <section aria-labelledby="files-title" className="min-w-0 space-y-3">
+          <h2 id="files-title" className="font-semibold">Files Changed</h2>
+          {s.filesChanged.map((f) => (
+            <EditableFile key={`${f.filename}:${s.revision}`} solutionId={s._id} file={f} comments={comments} />
+          ))}
+        </section>
+        <div className="xl:sticky xl:top-4 xl:mt-8">
+          <TestsPanel tests={m.tests} />
+        </div>
+      </div>
       <RefinePanel solutionId={s._id} />
       <DecisionPanel solutionId={s._id} comments={comments} setComments={setComments} />
     </div>
