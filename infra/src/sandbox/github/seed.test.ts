@@ -3,19 +3,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../../paths";
 import { SEED_REPOS, SEEDED_FIXES, type SeededFix } from "./seed";
 import { applyEdits, startTestSandbox, type TestSandbox } from "./test-sandbox";
 
 const has = (cmd: string) => spawnSync(cmd, ["--version"], { stdio: "ignore" }).status === 0;
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 
-/** How each seeded repository runs its own test suite here (null: toolchain not installed). */
-const RUNNERS: Record<string, ((dir: string) => string[]) | null> = {
-  "octocat/todo-api": (dir) => [TSX, "--test", ...fs.readdirSync(path.join(dir, "test")).map((f) => path.join(dir, "test", f))],
-  "octocat/weather-cli": has("python3") ? () => ["python3", "-m", "unittest", "discover", "-s", "tests"] : null,
-  "hubot/markdown-lint": () => [process.execPath, "--test", "--test-reporter=tap"],
+/** How each seeded repository runs its own test suite here, as its `npm test` or `.fixloop.yml` says (null: toolchain not installed). */
+const PYTHON_TESTS = () => ["python3", "-m", "unittest", "discover", "-s", "tests", "-v"];
+const RUNNERS: Record<string, (() => string[]) | null> = {
+  "octocat/todo-api": () => ["npm", "test", "--silent"],
+  "octocat/weather-cli": has("python3") ? PYTHON_TESTS : null,
+  "hubot/markdown-lint": () => ["npm", "test", "--silent"],
   "octocat/url-shortener": has("go") ? () => ["go", "test", "./..."] : null,
+  "octocat/secret-notes": has("python3") ? PYTHON_TESTS : null,
 };
 
 let t: TestSandbox;
@@ -52,10 +52,12 @@ function apply(dir: string, fixes: SeededFix[], only?: (file: string) => boolean
 function runTests(full: string, dir: string): { ok: boolean; output: string; failing: string[] } {
   const runner = RUNNERS[full];
   if (!runner) throw new Error(`no runner for ${full}`);
-  const [cmd = "", ...args] = runner(dir);
+  const [cmd = "", ...args] = runner();
   const res = spawnSync(cmd, args, { cwd: dir, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" }, timeout: 60_000 });
-  // TAP lines of failed tests (node --test); other runners report only their exit status here.
-  const failing = [...res.stdout.matchAll(/^\s*not ok \d+ - (.+)$/gm)].map((m) => m[1] ?? "").filter((name) => !name.endsWith(".js"));
+  // Failed tests as node --test (TAP) and unittest name them; go test reports only its exit status here.
+  const tap = [...res.stdout.matchAll(/^\s*not ok \d+ - (.+)$/gm)].map((m) => m[1] ?? "").filter((name) => !/\.[cm]?js$|^test\/?$/.test(name));
+  const unittest = [...res.stderr.matchAll(/^(?:FAIL|ERROR): (\w+)/gm)].map((m) => m[1] ?? "");
+  const failing = [...new Set([...tap, ...unittest])];
   return { ok: res.status === 0, output: `${res.stdout}\n${res.stderr}`, failing };
 }
 

@@ -105,7 +105,7 @@ export const TODO_API_FIXES: SeededFix[] = [
         ],
       },
       {
-        filename: "test/paginate.test.ts",
+        filename: "test/paginate.test.js",
         action: "modify",
         edits: [
           {
