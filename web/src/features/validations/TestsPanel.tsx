@@ -10,7 +10,7 @@ function CountsCell({ counts }: { counts: TestCounts | null }) {
   return (
     <td className="py-1 tabular-nums">
       <span className="text-green-700 dark:text-green-400">{counts.passed} passed</span>, {counts.failed} failed, {counts.errored} errored
-      <span className="text-slate-600 dark:text-slate-400"> · {seconds(counts.durationMs)}</span>
+      <span className="block text-xs text-slate-600 dark:text-slate-400">in {seconds(counts.durationMs)}</span>
     </td>
   );
 }
