@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Loader2 } from "lucide-react";
-import type { LiveTestCounts, SolutionTests, TestsPhase } from "@fixloop/worker/contract/tests";
+import type { LiveTestCounts, SolutionTests, TestsPhase } from "@fixloop/api/client";
 import { testsReason } from "../validations/tests-status";
 import { runTestsLogQuery, type PhaseLog } from "./tests-log";
 

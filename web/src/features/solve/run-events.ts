@@ -1,8 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
-import type { StepDetail, StepId, StepStatus } from "@fixloop/worker/contract/pipeline";
-import type { TestsEvent } from "@fixloop/worker/contract/tests";
+import type { StepDetail, StepId, StepStatus, TestsEvent } from "@fixloop/api/client";
 import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
 
 

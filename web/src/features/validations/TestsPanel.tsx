@@ -1,4 +1,4 @@
-import type { SolutionTests, TestCounts } from "@fixloop/worker/contract/tests";
+import type { SolutionTests, TestCounts } from "@fixloop/api/client";
 import { Card } from "../../ui/ui";
 import { TestsStatusBadge, testsReason } from "./tests-status";
 

@@ -1,4 +1,4 @@
-import type { SolutionTests, TestsStatus, TestsSummary } from "@fixloop/worker/contract/tests";
+import type { SolutionTests, TestsStatus, TestsSummary } from "@fixloop/api/client";
 import { Badge, type Tone } from "../../ui/ui";
 
 const STATUS: Record<TestsStatus, { label: string; tone: Tone }> = {
