@@ -30,4 +30,13 @@ describe("applyTests", () => {
     expect(phase?.output.endsWith("tail\n")).toBe(true);
     expect(phase?.dropped).toBe(5);
   });
+
+  it("starts a phase afresh when it runs again after it had ended (a retried job)", () => {
+    const ended = applyTests(applyTests(EMPTY_TESTS_LOG, ev("base", "first run\n", 1, true), "1-0"), ev("patched", "p\n", 1, true), "2-0");
+    const again = applyTests(ended, ev("base", "second run\n", 1), "3-0");
+    expect(again.phases.map((p) => [p.phase, p.output, p.done])).toEqual([
+      ["base", "second run\n", false],
+      ["patched", "p\n", true],
+    ]);
+  });
 });

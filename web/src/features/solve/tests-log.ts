@@ -40,7 +40,9 @@ function after(id: string, last: string | null): boolean {
 /** Folds one `tests` event into the log; `id` is its SSE id, when it has one. */
 export function applyTests(log: TestsLog, e: Omit<TestsEvent, "type">, id?: string): TestsLog {
   if (id && !after(id, log.lastId)) return log;
-  const current = log.phases.find((p) => p.phase === e.phase) ?? { phase: e.phase, output: "", dropped: 0, counts: e.counts, done: false };
+  const found = log.phases.find((p) => p.phase === e.phase);
+  // Output for a phase that had ended is a new run of it (the job was retried): start it afresh.
+  const current = found && !found.done ? found : { phase: e.phase, output: "", dropped: 0, counts: e.counts, done: false };
   const joined = current.output + e.output;
   const cut = Math.max(0, joined.length - LOG_KEEP_CHARS);
   const next: PhaseLog = { phase: e.phase, output: joined.slice(cut), dropped: current.dropped + cut, counts: e.counts, done: e.done };
