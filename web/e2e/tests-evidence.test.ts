@@ -76,7 +76,10 @@ describe("test evidence in the browser", () => {
     await review();
     const attempts = page.getByTestId("tests-attempts").locator("[data-attempt]");
     expect(await attempts.evaluateAll((els) => els.map((e) => e.getAttribute("data-attempt")))).toEqual(["first", "repair"]);
-    expect(await page.getByTestId("tests-panel").getAttribute("data-status")).toBe("passed");
+    expect(await attempts.first().textContent()).toMatch(/1 regression/);
+    expect(await attempts.last().textContent()).not.toMatch(/regression/);
+    // The repair is kept: no regression left (the base tree's own failing test still fails, so the status stays "failed").
+    expect(await page.getByTestId("tests-regressions").count()).toBe(0);
     await screenshot(page, "validate-tests-repair");
   });
 

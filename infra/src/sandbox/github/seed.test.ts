@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SEED_REPOS, SEEDED_FIXES, type SeededFix } from "./seed";
+import { repairFiles, SEED_REPOS, SEEDED_FIXES, type SeededFix } from "./seed";
 import { applyEdits, startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
 
 const has = (cmd: string) => spawnSync(cmd, ["--version"], { stdio: "ignore" }).status === 0;
@@ -116,7 +116,7 @@ describe("seed", () => {
     }
   }, 180_000);
 
-  it("seeds a failing test that a known fix turns green, and a first answer that breaks a passing test", () => {
+  it("seeds a failing test that a known fix turns green, and a first answer that breaks a passing test and whose repair mends it", () => {
     expect(SEED_REPOS.some((r) => (r.failingTests ?? []).length > 0)).toBe(true);
     const scripted = SEEDED_FIXES.filter((f) => f.firstAttempt && RUNNERS[f.repo]);
     expect(scripted.length).toBeGreaterThan(0);
@@ -126,6 +126,10 @@ describe("seed", () => {
       const first = runTests(fix.repo, dir);
       const failingOnBase = repoOf(fix.repo)?.failingTests ?? [];
       expect(first.failing.filter((name) => !failingOnBase.includes(name)).length, first.output).toBeGreaterThan(0);
+      // The repair round's answer, made on the first attempt's files, leaves only what failed on base.
+      apply(dir, [{ ...fix, files: repairFiles(fix) }]);
+      const repaired = runTests(fix.repo, dir);
+      expect(repaired.failing.filter((name) => !failingOnBase.includes(name)), repaired.output).toEqual([]);
     }
   }, 120_000);
 });

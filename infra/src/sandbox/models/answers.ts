@@ -1,6 +1,6 @@
 import type { GeneratedSolution } from "@fixloop/worker/contract";
 import type { SeededFix } from "../github/seed/seed.types";
-import { SEED_REPOS } from "../github/seed";
+import { repairFiles, SEED_REPOS } from "../github/seed";
 
 const FILE_HEADER = /^\s*#{1,6}\s*File:\s*`?([^`\s]+)`?\s*$/;
 const NUMBERED_LINE = /^\s*\d+\s*(?:\||:|\t)\s?(.*)$/;
@@ -82,7 +82,8 @@ export const REPAIR_PROMPT = /failing tests?/i;
 
 /**
  * The seeded fix whose issue title appears in the prompt; the repository name breaks ties. A fix
- * with a scripted first attempt answers with that attempt, and with the fix in the repair round.
+ * with a scripted first attempt answers with that attempt, and with the fix (made on the first
+ * attempt's files, which that prompt shows) in the repair round.
  */
 export function seededSolution(fixes: readonly SeededFix[], prompt: string): GeneratedSolution | undefined {
   const matches = fixes.filter((f) => {
@@ -91,7 +92,7 @@ export function seededSolution(fixes: readonly SeededFix[], prompt: string): Gen
   });
   const fix = matches.find((f) => prompt.includes(f.repo)) ?? matches[0];
   if (!fix) return undefined;
-  const answer = fix.firstAttempt && !REPAIR_PROMPT.test(prompt) ? fix.firstAttempt : fix;
+  const answer = !fix.firstAttempt ? fix : REPAIR_PROMPT.test(prompt) ? { ...fix, files: repairFiles(fix) } : fix.firstAttempt;
   return {
     analysis: answer.analysis,
     proposedSolution: answer.proposedSolution,

@@ -66,6 +66,19 @@ export interface SeededFix {
   firstAttempt?: Pick<SeededFix, "analysis" | "proposedSolution" | "files">;
 }
 
+/**
+ * The repair round's answer to a fix with a first attempt: the pipeline shows the model its first
+ * attempt's files, so each edit of the fix is made on what the first attempt left there.
+ */
+export function repairFiles(fix: SeededFix): SeededFix["files"] {
+  const first = new Map((fix.firstAttempt?.files ?? []).map((f) => [f.filename, f]));
+  return fix.files.map((file) => {
+    const earlier = first.get(file.filename)?.edits ?? [];
+    if (file.action !== "modify" || earlier.length === 0) return file;
+    return { ...file, edits: (file.edits ?? []).map((e) => ({ search: earlier.find((x) => x.search === e.search)?.replace ?? e.search, replace: e.replace })) };
+  });
+}
+
 /** The labels GitHub creates in every new repository. */
 export const DEFAULT_LABELS = [
   { name: "bug", color: "d73a4a", description: "Something isn't working" },
