@@ -78,7 +78,7 @@ describe("test evidence in the browser", () => {
     expect(await attempts.evaluateAll((els) => els.map((e) => e.getAttribute("data-attempt")))).toEqual(["first", "repair"]);
     expect(await attempts.first().textContent()).toMatch(/1 regression/);
     expect(await attempts.last().textContent()).not.toMatch(/regression/);
-    // The repair is kept: no regression left (the base tree's own failing test still fails, so the status stays "failed").
+    // The repair is kept: no regression left (the base tree's own failing test still fails on both).
     expect(await page.getByTestId("tests-regressions").count()).toBe(0);
     await screenshot(page, "validate-tests-repair");
   });
@@ -92,5 +92,27 @@ describe("test evidence in the browser", () => {
     const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(narrow, "validate-tests-390");
+  });
+
+  it("runs the test command set for the repository on the Repositories page", async () => {
+    await page.goto("/repositories");
+    const card = page.getByRole("listitem").filter({ hasText: "hubot/markdown-lint" });
+    await card.getByText("Test settings").click();
+    await card.getByLabel("Test command").fill("node --test");
+    // A timeout under the server's minimum is refused before anything is sent.
+    await card.getByLabel("Timeout (seconds)").fill("2");
+    expect(await card.getByLabel("Timeout (seconds)").evaluate((el) => (el as HTMLInputElement).validity.valid)).toBe(false);
+    await card.getByLabel("Timeout (seconds)").fill("120");
+    await card.getByRole("button", { name: "Save test settings of hubot/markdown-lint" }).click();
+    await toast(page, "Test settings saved");
+    await page.reload();
+    await card.getByText("Test settings").click();
+    expect(await card.getByLabel("Test command").inputValue()).toBe("node --test");
+    await screenshot(page, "repository-test-settings");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await startSolve("README shows a `--max-length` flag that does not exist");
+    await review();
+    expect(await page.getByTestId("tests-panel").getByText("node --test", { exact: true }).count()).toBe(1);
   });
 });
