@@ -5,58 +5,66 @@ import { authorizeRepositories, screenshot, seriousA11yViolations, signIn, start
 let e2e: E2E;
 let page: Page;
 
+/** Signs `p` in as `login`, grants repository access, syncs `repo` and fetches its issues. */
+async function bringIn(p: Page, login: string, repo: string) {
+  await signIn(p, login);
+  await authorizeRepositories(p, login);
+  await p.getByRole("button", { name: `Sync ${repo}` }).click();
+  await toast(p, "Repository synced successfully");
+  await p.getByRole("button", { name: `Fetch issues of ${repo}` }).click();
+  await toast(p, /^Fetched \d+ issues$/);
+}
+
 beforeAll(async () => {
   e2e = await startE2E("tests-evidence");
   ({ page } = await e2e.newPage());
-  await signIn(page, "hubot");
-  await authorizeRepositories(page, "hubot");
-  await page.getByRole("button", { name: "Sync hubot/markdown-lint" }).click();
-  await toast(page, "Repository synced successfully");
-  await page.getByRole("button", { name: "Fetch issues of hubot/markdown-lint" }).click();
-  await toast(page, /^Fetched \d+ issues$/);
 });
 afterAll(async () => {
   await e2e?.stop();
 });
 
-async function startSolve(title: string) {
-  await page.goto("/issues");
-  await page.getByRole("link", { name: `Solve with AI: ${title}` }).click();
-  await page.getByRole("heading", { name: title }).waitFor();
-  await page.getByRole("button", { name: "Generate Solution" }).click();
-  await page.waitForURL(/[?&]run=/);
+async function startSolve(title: string, p = page) {
+  await p.goto("/issues");
+  await p.getByRole("link", { name: `Solve with AI: ${title}` }).click();
+  await p.getByRole("heading", { name: title }).waitFor();
+  await p.getByRole("button", { name: "Generate Solution" }).click();
+  await p.waitForURL(/[?&]run=/);
 }
 
-async function review() {
-  await page.getByTestId("solution-result").waitFor({ timeout: 120_000 });
-  await page.getByRole("link", { name: "Review & Validate" }).click();
-  await page.getByTestId("tests-panel").waitFor();
+async function review(p = page) {
+  await p.getByTestId("solution-result").waitFor({ timeout: 120_000 });
+  await p.getByRole("link", { name: "Review & Validate" }).click();
+  await p.getByTestId("tests-panel").waitFor();
 }
 
 const phase = (p: string) => page.getByTestId("test-log").locator(`[data-phase="${p}"]`);
 
 describe("test evidence in the browser", () => {
   it("streams the test log live in the Validating step, then shows the fixed test in the Tests panel", async () => {
-    await startSolve("trailing-spaces ignores trailing tabs");
-    // The base tree's suite carries the issue's failing test; its output shows up while the run is live.
-    await phase("base").waitFor({ timeout: 90_000 });
-    expect(await page.getByRole("heading", { name: /^Base tree/ }).count()).toBe(1);
+    // octocat/todo-api's base tree carries the pagination issue's failing test (TypeScript, run offline).
+    const { page: octo } = await e2e.newPage();
+    await bringIn(octo, "octocat", "octocat/todo-api");
+    await startSolve("Pagination skips a todo at every page boundary", octo);
+    const log = octo.getByTestId("test-log");
+    await log.locator('[data-phase="base"]').waitFor({ timeout: 90_000 });
+    expect(await octo.getByRole("heading", { name: /^Base tree/ }).count()).toBe(1);
 
-    await review();
-    const panel = page.getByTestId("tests-panel");
+    await review(octo);
+    const panel = octo.getByTestId("tests-panel");
     expect(await panel.getAttribute("data-status")).toBe("passed");
-    expect(await panel.getByTestId("tests-fixed").textContent()).toContain("reports trailing tabs");
+    expect(await panel.getByTestId("tests-fixed").textContent()).toContain("continues page 2 right after page 1");
     expect(await panel.getByTestId("tests-regressions").count()).toBe(0);
     await panel.getByText("Log tail").click();
-    await screenshot(page, "validate-tests");
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(octo, "validate-tests");
+    expect(await seriousA11yViolations(octo)).toEqual([]);
 
-    await page.goto("/validations");
-    await page.getByTestId("tests-badge").first().waitFor();
-    expect(await page.getByTestId("tests-badge").first().getAttribute("data-status")).toBe("passed");
+    await octo.goto("/validations");
+    await octo.getByTestId("tests-badge").first().waitFor();
+    expect(await octo.getByTestId("tests-badge").first().getAttribute("data-status")).toBe("passed");
   });
 
   it("shows the repair round live, keeps the log across a reload, and lists both attempts", async () => {
+    await bringIn(page, "hubot", "hubot/markdown-lint");
     await startSolve("line-length flags lines that are exactly at the limit");
     // The first answer breaks a passing test; hold the repair answer so the log can be read mid-run.
     await page.locator('[data-step="validating"][data-status="running"]').waitFor({ timeout: 90_000 });
@@ -78,7 +86,7 @@ describe("test evidence in the browser", () => {
     expect(await attempts.evaluateAll((els) => els.map((e) => e.getAttribute("data-attempt")))).toEqual(["first", "repair"]);
     expect(await attempts.first().textContent()).toMatch(/1 regression/);
     expect(await attempts.last().textContent()).not.toMatch(/regression/);
-    // The repair is kept: no regression left (the base tree's own failing test still fails on both).
+    // The repair is kept: no regression left.
     expect(await page.getByTestId("tests-regressions").count()).toBe(0);
     await screenshot(page, "validate-tests-repair");
   });

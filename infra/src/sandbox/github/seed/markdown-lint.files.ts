@@ -221,10 +221,6 @@ test("reports trailing spaces with their column", () => {
 test("accepts clean lines", () => {
   assert.deepEqual(check(["# Title", "", "Some text."]), []);
 });
-
-test("reports trailing tabs", () => {
-  assert.deepEqual(check(["tab\\t"]).map((p) => p.column), [4]);
-});
 `,
   "test/line-length.test.js": `import assert from "node:assert/strict";
 import { test } from "node:test";

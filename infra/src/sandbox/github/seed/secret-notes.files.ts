@@ -13,7 +13,7 @@ short design note under \`notes/\`.
 - Weather alerts for the url-shortener status page.
 - Offline mode for todo-api.
 `,
-  ".fixloop.yml": `test: python3 -m unittest discover -s tests -v
+  ".fixloop.yml": `test: python3 -m unittest discover -s tests -t . -v
 `,
   "tests/test_spelling.py": `"""Words these notes keep getting wrong."""
 import pathlib

@@ -125,6 +125,13 @@ test("returns the first page", () => {
 test("clamps perPage to the maximum", () => {
   assert.equal(paginate(items, 1, 500).perPage, 100);
 });
+
+test("continues page 2 right after page 1", () => {
+  const first = paginate(items, 1, 20).items;
+  const second = paginate(items, 2, 20).items;
+  assert.equal(second[0], (first.at(-1) ?? 0) + 1);
+  assert.deepEqual(paginate(items, 3, 20).items, items.slice(40));
+});
 `,
   "test/validate.test.js": `import assert from "node:assert/strict";
 import { test } from "node:test";

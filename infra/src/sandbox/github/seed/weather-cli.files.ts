@@ -218,8 +218,6 @@ if __name__ == "__main__":
     sys.exit(main())
 `,
   "tests/__init__.py": "",
-  ".fixloop.yml": `test: python3 -m unittest discover -s tests -v
-`,
   "tests/test_units.py": `import unittest
 
 from weather.units import celsius_to_fahrenheit, fahrenheit_to_celsius, kmh_to_mph
