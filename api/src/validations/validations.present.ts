@@ -20,8 +20,8 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
   const classification = obj(meta.classification);
   const advanced = obj(meta.advancedValidation);
   const files = arr<FileChange>(s.files_changed);
-  // Solutions made before tests ran (or with evidence in an older shape) have none.
-  const tests = SolutionTests.safeParse(meta.tests).data ?? null;
+  const parsedTests = SolutionTests.safeParse(meta.tests);
+  const tests = parsedTests.success ? parsedTests.data : null;
   return {
     _id: s.id,
     issueId: { _id: issue.id, title: issue.title, issueNumber: issue.issue_number, repoFullName: issue.repo_full_name },
@@ -51,9 +51,11 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
       refinementCount: s.refinement_count,
       advancedValidation: { score: num(advanced.score, 100), errors: messages(advanced.errors), warnings: messages(advanced.warnings) },
       blocked: arr<{ path: string; reason: string }>(meta.blocked),
+      /** Test evidence (null for solutions from before tests ran). */
       tests,
     },
-    tests: tests && summarizeTests(tests),
+    /** Badge for lists: status and counts after the patch. */
+    tests: tests ? summarizeTests(tests) : null,
     status: s.status,
     revision: s.revision,
     runId: s.run_id,
@@ -62,3 +64,10 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
   };
 }
 export type SolutionView = ReturnType<typeof presentSolution>;
+
+/** A list entry: everything but the test log tail (the detail page has it). */
+export function presentSolutionListItem(owned: OwnedSolution): SolutionView {
+  const v = presentSolution(owned);
+  const t = v.metadata.tests;
+  return t ? { ...v, metadata: { ...v.metadata, tests: { ...t, logTail: "" } } } : v;
+}

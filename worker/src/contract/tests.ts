@@ -43,13 +43,15 @@ export const TestsAttempt = z.object({
   patched: TestCounts.nullable(),
   fixed: z.array(z.string()),
   regressions: z.array(z.string()),
+  /** Tests that did not exist on base and pass after the patch. */
+  added: z.array(z.string()).optional(),
 });
 export type TestsAttempt = z.infer<typeof TestsAttempt>;
 
 /**
  * Evidence from running the repository's tests before and after the patch:
  * `solution.metadata.tests` and the validating step's `tests` detail.
- * `fixed`: tests failing on base and passing after the patch, plus tests new after the patch that pass.
+ * `fixed`: tests failing (or erroring) on base and passing after the patch; `added`: tests new after the patch that pass.
  * `regressions`: tests passing on base and failing (or erroring, or gone missing) after it.
  */
 export const SolutionTests = z.object({
@@ -63,6 +65,9 @@ export const SolutionTests = z.object({
   status: TestsStatus,
   reason: z.string().optional(),
   attempts: z.array(TestsAttempt),
+  added: z.array(z.string()).optional(),
+  /** Which attempt's files the solution carries (repair only when it did better). */
+  kept: z.enum(["first", "repair"]).optional(),
 });
 export type SolutionTests = z.infer<typeof SolutionTests>;
 

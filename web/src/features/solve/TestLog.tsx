@@ -6,6 +6,10 @@ import { testsReason } from "../validations/tests-status";
 import { runTestsLogQuery, type PhaseLog } from "./tests-log";
 
 export const PHASE_LABEL: Record<TestsPhase, string> = { base: "Base tree", patched: "Patched tree", repair: "Repair attempt" };
+const STATUSES: readonly unknown[] = ["passed", "failed", "error", "skipped"] satisfies SolutionTests["status"][];
+/** The validating step's detail carries the evidence the worker checked against the contract when it announced it. */
+const isEvidence = (v: unknown): v is SolutionTests => typeof v === "object" && v !== null && STATUSES.includes((v as { status?: unknown }).status);
+
 /** Lines of each phase kept in the DOM; the cache keeps more (see tests-log.ts). */
 const DOM_LINES = 400;
 
@@ -23,7 +27,7 @@ export function CountsLine({ counts }: { counts: LiveTestCounts }) {
  * The Validating step's live test output, phase by phase, with counts as they update. It follows
  * new output unless the reader scrolled up.
  */
-export function TestLog({ runId, running, evidence }: { runId: string; running: boolean; evidence: SolutionTests | undefined }) {
+export function TestLog({ runId, running, evidence }: { runId: string; running: boolean; evidence: unknown }) {
   const { data: log } = useQuery(runTestsLogQuery(runId));
   const box = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
@@ -32,7 +36,7 @@ export function TestLog({ runId, running, evidence }: { runId: string; running: 
     if (el && follow.current) el.scrollTop = el.scrollHeight;
   }, [log]);
 
-  const reason = evidence && testsReason(evidence);
+  const reason = isEvidence(evidence) ? testsReason(evidence) : null;
   if (log.phases.length === 0) {
     if (reason) return <p className="px-3 pb-3 text-sm text-slate-700 dark:text-slate-300" data-testid="tests-not-run">{reason}</p>;
     return running ? <p className="px-3 pb-3 text-sm text-slate-600 dark:text-slate-400">Waiting for test output...</p> : null;

@@ -19,7 +19,7 @@ function Names({ title, names, tone }: { title: string; names: string[]; tone: "
   if (names.length === 0) return null;
   const color = tone === "green" ? "text-green-800 dark:text-green-300" : "text-red-800 dark:text-red-300";
   return (
-    <div data-testid={tone === "green" ? "tests-fixed" : "tests-regressions"}>
+    <div data-testid={`tests-${title.toLowerCase().replace(/\s+/g, "-")}`}>
       <h3 className="text-sm font-medium">{title}</h3>
       <ul className={`mt-1 space-y-0.5 font-mono text-xs ${color}`}>
         {names.map((n) => (
@@ -72,8 +72,9 @@ export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
           </table>
         )}
         <Names title="Fixed" names={tests.fixed} tone="green" />
+        <Names title="New tests passing" names={tests.added ?? []} tone="green" />
         <Names title="Regressions" names={tests.regressions} tone="red" />
-        {tests.attempts.length > 1 && <Attempts attempts={tests.attempts} />}
+        {tests.attempts.length > 1 && <Attempts attempts={tests.attempts} kept={tests.kept} />}
         {tests.logTail && (
           <details className="text-sm">
             <summary className="cursor-pointer font-medium">Log tail</summary>
@@ -87,7 +88,7 @@ export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
   );
 }
 
-function Attempts({ attempts }: { attempts: SolutionTests["attempts"] }) {
+function Attempts({ attempts, kept }: { attempts: SolutionTests["attempts"]; kept: SolutionTests["kept"] }) {
   return (
     <div>
       <h3 className="text-sm font-medium">Attempts</h3>
@@ -95,6 +96,7 @@ function Attempts({ attempts }: { attempts: SolutionTests["attempts"] }) {
         {attempts.map((a, i) => (
           <li key={i} data-attempt={a.label} className="rounded-lg border border-slate-200 p-2 dark:border-slate-700">
             <span className="font-medium">{a.label === "first" ? "First attempt" : "Repair attempt"}</span>
+            {kept === a.label && <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(kept)</span>}
             {": "}
             {a.patched ? `${a.patched.passed} passed, ${a.patched.failed} failed, ${a.patched.errored} errored` : "not run"}
             {a.fixed.length > 0 && <span className="text-green-700 dark:text-green-400"> · {a.fixed.length} fixed</span>}
