@@ -5,6 +5,7 @@
 export type { AppType } from "./app";
 export { UPGRADE_CODES } from "./solve/solve.errors";
 export type { RunEvent, StepDetail, StepId, StepStatus } from "@fixloop/worker/contract";
+export type { LiveTestCounts, SolutionTests, TestCounts, TestsEvent, TestsPhase, TestsStatus, TestsSummary } from "@fixloop/worker/contract";
 export {
   confidenceBand,
   FALLBACK_CONFIDENCE,

@@ -37,13 +37,40 @@ describe("validations API", () => {
     expect(s).toMatchObject({ aiModel: "llama-3.3-70b-versatile", confidence: 88, status: "pending" });
     expect(s.filesChanged).toEqual([{ filename: "src/paginate.ts", action: "modify", content: PROPOSED, originalContent: ORIGINAL }]);
     expect(Object.keys(s.metadata).sort()).toEqual(
-      ["advancedValidation", "blocked", "classification", "refinementCount", "repository", "riskScore", "testSuggestions", "validation"].sort(),
+      ["advancedValidation", "blocked", "classification", "refinementCount", "repository", "riskScore", "testSuggestions", "tests", "validation"].sort(),
     );
+    expect(s.metadata.tests).toBeNull();
+    expect(s.tests).toBeNull();
     expect(s.metadata.validation.stats).toMatchObject({ filesChanged: 1, linesAdded: 1, linesRemoved: 2 });
     expect(s.metadata.classification).toMatchObject({ type: "bug", complexity: "simple" });
     expect(typeof s.createdAt).toBe("string");
     const one = await call(`/${solutionId}`);
     expect(((await one.json()) as { solution: { _id: string } }).solution._id).toBe(solutionId);
+  });
+
+  it("carries the test evidence on the solution and a test summary on each list item", async () => {
+    const { call, db, me } = await setup();
+    const counts = (passed: number, failed: number) => ({ passed, failed, errored: 0, durationMs: 420 });
+    const tests = {
+      command: "npm test",
+      backend: "bwrap",
+      base: counts(6, 1),
+      patched: counts(7, 0),
+      fixed: ["reports trailing tabs"],
+      regressions: [],
+      logTail: "ok 7 - reports trailing tabs\n",
+      status: "passed",
+      attempts: [{ label: "first", patched: counts(7, 0), fixed: ["reports trailing tabs"], regressions: [] }],
+    };
+    const { solutionId } = await seedSolution(db, { userId: me.user.id, repoFullName: "hubot/markdown-lint", issueNumber: 3, files: [], metadata: { tests } });
+    const one = (await (await call(`/${solutionId}`)).json()) as { solution: Record<string, any> };
+    expect(one.solution.metadata.tests).toEqual(tests);
+    const { solutions } = (await (await call("/pending")).json()) as { solutions: Record<string, any>[] };
+    expect(solutions.find((x) => x._id === solutionId)?.tests).toEqual({ status: "passed", passed: 7, failed: 0 });
+    // Evidence in a shape the contract does not know is left out rather than shown half-read.
+    const { solutionId: odd } = await seedSolution(db, { userId: me.user.id, repoFullName: "hubot/markdown-lint", issueNumber: 4, files: [], metadata: { tests: { status: "passed" } } });
+    const oddOne = (await (await call(`/${odd}`)).json()) as { solution: Record<string, any> };
+    expect([oddOne.solution.metadata.tests, oddOne.solution.tests]).toEqual([null, null]);
   });
 
   it("answers 404 on every route for another user's solution and changes nothing", async () => {

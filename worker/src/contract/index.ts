@@ -14,3 +14,4 @@ export * from "./github/github.errors";
 export * from "./change/assess-change";
 export * from "./change/path-policy";
 export * from "./process";
+export * from "./tests";

@@ -3,19 +3,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../../paths";
-import { SEED_REPOS, SEEDED_FIXES, type SeededFix } from "./seed";
+import { repairFiles, SEED_REPOS, SEEDED_FIXES, type SeededFix } from "./seed";
 import { applyEdits, startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
 
 const has = (cmd: string) => spawnSync(cmd, ["--version"], { stdio: "ignore" }).status === 0;
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 
-/** How each seeded repository runs its own test suite here (null: toolchain not installed). */
-const RUNNERS: Record<string, ((dir: string) => string[]) | null> = {
-  "octocat/todo-api": (dir) => [TSX, "--test", ...fs.readdirSync(path.join(dir, "test")).map((f) => path.join(dir, "test", f))],
-  "octocat/weather-cli": has("python3") ? () => ["python3", "-m", "unittest", "discover", "-s", "tests"] : null,
-  "hubot/markdown-lint": () => [process.execPath, "--test"],
+/** How each seeded repository runs its own test suite here, as its `npm test` or `.fixloop.yml` says (null: toolchain not installed). */
+const PYTHON_TESTS = () => ["python3", "-m", "unittest", "discover", "-s", "tests", "-v"];
+const RUNNERS: Record<string, (() => string[]) | null> = {
+  "octocat/todo-api": () => ["npm", "test", "--silent"],
+  "octocat/weather-cli": has("python3") ? PYTHON_TESTS : null,
+  "hubot/markdown-lint": () => ["npm", "test", "--silent"],
   "octocat/url-shortener": has("go") ? () => ["go", "test", "./..."] : null,
+  "octocat/secret-notes": has("python3") ? PYTHON_TESTS : null,
 };
 
 let t: TestSandbox;
@@ -49,13 +49,19 @@ function apply(dir: string, fixes: SeededFix[], only?: (file: string) => boolean
   }
 }
 
-function runTests(full: string, dir: string): { ok: boolean; output: string } {
+function runTests(full: string, dir: string): { ok: boolean; output: string; failing: string[] } {
   const runner = RUNNERS[full];
   if (!runner) throw new Error(`no runner for ${full}`);
-  const [cmd = "", ...args] = runner(dir);
+  const [cmd = "", ...args] = runner();
   const res = spawnSync(cmd, args, { cwd: dir, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" }, timeout: 60_000 });
-  return { ok: res.status === 0, output: `${res.stdout}\n${res.stderr}` };
+  // Failed tests as node --test (TAP) and unittest name them; go test reports only its exit status here.
+  const tap = [...res.stdout.matchAll(/^\s*not ok \d+ - (.+)$/gm)].map((m) => m[1] ?? "").filter((name) => !/\.[cm]?js$|^test\/?$/.test(name));
+  const unittest = [...res.stderr.matchAll(/^(?:FAIL|ERROR): (\w+)/gm)].map((m) => m[1] ?? "");
+  const failing = [...new Set([...tap, ...unittest])];
+  return { ok: res.status === 0, output: `${res.stdout}\n${res.stderr}`, failing };
 }
+
+const repoOf = (full: string) => SEED_REPOS.find((r) => `${r.owner}/${r.name}` === full);
 
 const isTestFile = (f: string) => /(^|\/)(test|tests)\/|_test\.go$/.test(f);
 
@@ -91,9 +97,11 @@ describe("seed", () => {
   });
 
   const runnable = Object.entries(RUNNERS).filter(([, r]) => r !== null).map(([name]) => name);
-  it.each(runnable)("%s: its tests pass as seeded and after all known fixes, and added tests fail without the fix", (full) => {
+  it.each(runnable)("%s: its tests pass as seeded (but for the declared failing ones) and after all known fixes, and added tests fail without the fix", (full) => {
     const seeded = runTests(full, checkout(full, `${full.replace("/", "_")}-seeded`));
-    expect(seeded.ok, seeded.output).toBe(true);
+    const failing = repoOf(full)?.failingTests ?? [];
+    expect(seeded.ok, seeded.output).toBe(failing.length === 0);
+    expect(seeded.failing.sort(), seeded.output).toEqual([...failing].sort());
 
     const fixes = SEEDED_FIXES.filter((f) => f.repo === full);
     const fixedDir = checkout(full, `${full.replace("/", "_")}-fixed`);
@@ -107,4 +115,21 @@ describe("seed", () => {
       expect(runTests(full, testsOnly).ok).toBe(false);
     }
   }, 180_000);
+
+  it("seeds a failing test that a known fix turns green, and a first answer that breaks a passing test and whose repair mends it", () => {
+    expect(SEED_REPOS.some((r) => (r.failingTests ?? []).length > 0)).toBe(true);
+    const scripted = SEEDED_FIXES.filter((f) => f.firstAttempt && RUNNERS[f.repo]);
+    expect(scripted.length).toBeGreaterThan(0);
+    for (const fix of scripted) {
+      const dir = checkout(fix.repo, `${fix.repo.replace("/", "_")}-first-attempt-${fix.issueNumber}`);
+      apply(dir, [{ ...fix, files: fix.firstAttempt?.files ?? [] }]);
+      const first = runTests(fix.repo, dir);
+      const failingOnBase = repoOf(fix.repo)?.failingTests ?? [];
+      expect(first.failing.filter((name) => !failingOnBase.includes(name)).length, first.output).toBeGreaterThan(0);
+      // The repair round's answer, made on the first attempt's files, leaves only what failed on base.
+      apply(dir, [{ ...fix, files: repairFiles(fix) }]);
+      const repaired = runTests(fix.repo, dir);
+      expect(repaired.failing.filter((name) => !failingOnBase.includes(name)), repaired.output).toEqual([]);
+    }
+  }, 120_000);
 });

@@ -5,7 +5,7 @@ import { TODO_API, TODO_API_FIXES } from "./seed/todo-api.seed";
 import { URL_SHORTENER, URL_SHORTENER_FIXES } from "./seed/url-shortener.seed";
 import { WEATHER_CLI, WEATHER_CLI_FIXES } from "./seed/weather-cli.seed";
 
-export { seedFiles, DEFAULT_LABELS } from "./seed/seed.types";
+export { seedFiles, repairFiles, DEFAULT_LABELS } from "./seed/seed.types";
 export type { SeedCommit, SeedIssue, SeededFix, SeedRepo, SeedUser } from "./seed/seed.types";
 
 export const SEED_USERS: SeedUser[] = [

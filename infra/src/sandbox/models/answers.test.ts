@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SEED_REPOS, SEEDED_FIXES } from "../github/seed";
+import { repairFiles, SEED_REPOS, SEEDED_FIXES } from "../github/seed";
 import { seededSolution } from "./answers";
 
 describe("scripted answers", () => {
@@ -9,8 +9,22 @@ describe("scripted answers", () => {
       const title = repo?.issues[fix.issueNumber - 1]?.title ?? "";
       expect(title).not.toBe("");
       const answer = seededSolution(SEEDED_FIXES, `Repository: ${fix.repo}\nIssue title: ${title}\n`);
-      expect(answer?.files.map((f) => f.filename)).toEqual(fix.files.map((f) => f.filename));
-      expect(answer?.analysis).toBe(fix.analysis);
+      const first = fix.firstAttempt ?? fix;
+      expect(answer?.files).toEqual(first.files.map((f) => ({ edits: [], ...f })));
+      expect(answer?.analysis).toBe(first.analysis);
+    }
+  });
+
+  it("answer the repair round, whose prompt carries the failing tests, with the known fix made on the first attempt's files", () => {
+    const scripted = SEEDED_FIXES.filter((f) => f.firstAttempt);
+    expect(scripted.length).toBeGreaterThan(0);
+    for (const fix of scripted) {
+      const title = SEED_REPOS.find((r) => `${r.owner}/${r.name}` === fix.repo)?.issues[fix.issueNumber - 1]?.title ?? "";
+      const prompt = `Repository: ${fix.repo}\nIssue title: ${title}\n`;
+      expect(seededSolution(SEEDED_FIXES, prompt)?.files).not.toEqual(seededSolution(SEEDED_FIXES, `${prompt}\nThese failing tests broke:\nnot ok 2 - x\n`)?.files);
+      const repair = seededSolution(SEEDED_FIXES, `${prompt}\nFailing tests: x\nnot ok 2 - x\n`);
+      expect(repair?.analysis).toBe(fix.analysis);
+      expect(repair?.files).toEqual(repairFiles(fix).map((f) => ({ edits: [], ...f })));
     }
   });
 });

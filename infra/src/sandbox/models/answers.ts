@@ -1,6 +1,6 @@
 import type { GeneratedSolution } from "@fixloop/worker/contract";
 import type { SeededFix } from "../github/seed/seed.types";
-import { SEED_REPOS } from "../github/seed";
+import { repairFiles, SEED_REPOS } from "../github/seed";
 
 const FILE_HEADER = /^\s*#{1,6}\s*File:\s*`?([^`\s]+)`?\s*$/;
 const NUMBERED_LINE = /^\s*\d+\s*(?:\||:|\t)\s?(.*)$/;
@@ -77,7 +77,14 @@ function seededIssueTitle(fix: SeededFix): string | undefined {
   return repo?.issues[fix.issueNumber - 1]?.title;
 }
 
-/** The seeded fix whose issue title appears in the prompt; the repository name breaks ties. */
+/** How the pipeline's repair round is recognised: its prompt carries the output of the failing tests. */
+export const REPAIR_PROMPT = /failing tests?/i;
+
+/**
+ * The seeded fix whose issue title appears in the prompt; the repository name breaks ties. A fix
+ * with a scripted first attempt answers with that attempt, and with the fix (made on the first
+ * attempt's files, which that prompt shows) in the repair round.
+ */
 export function seededSolution(fixes: readonly SeededFix[], prompt: string): GeneratedSolution | undefined {
   const matches = fixes.filter((f) => {
     const title = seededIssueTitle(f);
@@ -85,11 +92,12 @@ export function seededSolution(fixes: readonly SeededFix[], prompt: string): Gen
   });
   const fix = matches.find((f) => prompt.includes(f.repo)) ?? matches[0];
   if (!fix) return undefined;
+  const answer = !fix.firstAttempt ? fix : REPAIR_PROMPT.test(prompt) ? { ...fix, files: repairFiles(fix) } : fix.firstAttempt;
   return {
-    analysis: fix.analysis,
-    proposedSolution: fix.proposedSolution,
+    analysis: answer.analysis,
+    proposedSolution: answer.proposedSolution,
     confidence: 88,
-    files: fix.files.map((f) => ({ filename: f.filename, action: f.action, edits: f.edits ?? [], ...(f.content !== undefined ? { content: f.content } : {}) })),
+    files: answer.files.map((f) => ({ filename: f.filename, action: f.action, edits: f.edits ?? [], ...(f.content !== undefined ? { content: f.content } : {}) })),
   };
 }
 

@@ -117,8 +117,8 @@ describe("scripted answers", () => {
     expect(SEEDED_FIXES.length).toBeGreaterThan(0);
     for (const fix of SEEDED_FIXES) {
       const answer = seededSolution(SEEDED_FIXES, `Repository: ${fix.repo}\nTitle: ${fix.title}`);
-      expect(GeneratedSolution.parse(answer)).toMatchObject({ analysis: fix.analysis, confidence: 88 });
-      for (const file of fix.files.filter((f) => f.action === "modify")) {
+      expect(GeneratedSolution.parse(answer)).toMatchObject({ analysis: (fix.firstAttempt ?? fix).analysis, confidence: 88 });
+      for (const file of [...fix.files, ...(fix.firstAttempt?.files ?? [])].filter((f) => f.action === "modify")) {
         const content = repos.get(fix.repo)?.[file.filename] ?? "";
         for (const edit of file.edits ?? []) expect(content.split(edit.search).length - 1).toBe(1);
       }

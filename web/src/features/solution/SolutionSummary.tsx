@@ -2,7 +2,26 @@ import type { ReactNode } from "react";
 import { Card } from "../../ui/ui";
 
 /** The analysis, proposed solution and changed files of a solution, as the solve and validate pages show them. */
-export function SolutionSummary({ analysis, proposedSolution, analysisFooter, files }: { analysis: string; proposedSolution: string; analysisFooter?: ReactNode; files: ReactNode }) {
+export function SolutionSummary({
+  analysis,
+  proposedSolution,
+  analysisFooter,
+  files,
+  aside,
+}: {
+  analysis: string;
+  proposedSolution: string;
+  analysisFooter?: ReactNode;
+  files: ReactNode;
+  /** Shown beside the changed files on wide screens, under them on narrow ones (e.g. the Tests panel). */
+  aside?: ReactNode;
+}) {
+  const filesSection = (
+    <section aria-labelledby="files-title" className="min-w-0 space-y-3">
+      <h2 id="files-title" className="font-semibold">Files Changed</h2>
+      {files}
+    </section>
+  );
   return (
     <>
       <Card>
@@ -14,10 +33,14 @@ export function SolutionSummary({ analysis, proposedSolution, analysisFooter, fi
         <h2 className="font-semibold">Proposed Solution</h2>
         <p className="mt-2 whitespace-pre-wrap text-sm">{proposedSolution}</p>
       </Card>
-      <section aria-labelledby="files-title" className="space-y-3">
-        <h2 id="files-title" className="font-semibold">Files Changed</h2>
-        {files}
-      </section>
+      {aside ? (
+        <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_22rem]">
+          {filesSection}
+          <div className="xl:sticky xl:top-4 xl:mt-8">{aside}</div>
+        </div>
+      ) : (
+        filesSection
+      )}
     </>
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { CheckCircle2, ChevronDown, Circle, Loader2, XCircle } from "lucide-react";
 import { scoreBand } from "@fixloop/api/client";
 import type { Run, RunStep } from "../../api/runs.queries";
 import { isTerminal } from "./run-events";
+import { TestLog } from "./TestLog";
 
 const BAR: Record<ReturnType<typeof scoreBand>, string> = { green: "bg-green-600", blue: "bg-blue-600", orange: "bg-orange-500", red: "bg-red-600" };
 const STATE_TEXT = { pending: "Pending", running: "In progress", completed: "Complete", failed: "Failed", skipped: "Complete" } as const;
@@ -36,14 +37,16 @@ export function StepsPanel({ run }: { run: Run }) {
       <ol className="space-y-2" data-testid="steps">
         {/* The run lists all five steps in pipeline order, labelled by the contract. */}
         {run.steps.map((step) => (
-          <StepRow key={step.id} step={step} />
+          <StepRow key={step.id} step={step}>
+            {step.id === "validating" && step.status !== "pending" && <TestLog runId={run._id} running={step.status === "running"} evidence={step.detail.tests} />}
+          </StepRow>
         ))}
       </ol>
     </section>
   );
 }
 
-function StepRow({ step }: { step: RunStep }) {
+function StepRow({ step, children }: { step: RunStep; children?: ReactNode }) {
   const status = step.status;
   const [open, setOpen] = useState(false);
   const expandable = status !== "pending" && (step.detail.files.length + step.detail.info.length + step.detail.warnings.length > 0 || step.detail.score !== undefined);
@@ -64,6 +67,7 @@ function StepRow({ step }: { step: RunStep }) {
         {expandable && <ChevronDown className={`size-4 transition-transform ${open ? "rotate-180" : ""}`} aria-hidden />}
       </button>
       {expandable && open && <StepDetailView detail={step.detail} />}
+      {children}
     </li>
   );
 }

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
-import { isTerminalRunStatus, type StepDetail, type StepId, type StepStatus } from "@fixloop/api/client";
+import { isTerminalRunStatus, type StepDetail, type StepId, type StepStatus, type TestsEvent } from "@fixloop/api/client";
+import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
 
 
 export const isTerminal = (r: Run | undefined) => !!r && isTerminalRunStatus(r.status);
@@ -26,7 +27,7 @@ function update(qc: QueryClient, runId: string, fn: (r: Run) => Run) {
 }
 
 /**
- * The run, kept current by its SSE stream: a snapshot, then step/terminal events. EventSource
+ * The run, kept current by its SSE stream: a snapshot, then step/tests/terminal events. EventSource
  * reconnects on its own and resumes from Last-Event-ID, so a dropped connection loses nothing.
  */
 export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void) {
@@ -59,6 +60,9 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
       if (isTerminal(snapshot)) es.close();
     });
     es.addEventListener("step", (m) => update(qc, runId, (r) => applyStep(r, parse(m) as unknown as StepEvent)));
+    es.addEventListener("tests", (m) =>
+      qc.setQueryData(runTestsLogQuery(runId).queryKey, (log) => applyTests(log ?? EMPTY_TESTS_LOG, parse(m) as unknown as Omit<TestsEvent, "type">, m.lastEventId || undefined)),
+    );
     es.addEventListener("completed", (m) => finish({ status: "completed", solutionId: (parse(m) as { solutionId: string }).solutionId }));
     es.addEventListener("failed", (m) => finish({ status: "failed", error: (parse(m) as { error: Run["error"] }).error }));
     es.addEventListener("cancelled", () => finish({ status: "cancelled" }));

@@ -10,6 +10,7 @@ import { DecisionPanel } from "./DecisionPanel";
 import { EditableFile } from "./EditableFile";
 import { SolutionSummary } from "../solution/SolutionSummary";
 import { RefinePanel } from "./RefinePanel";
+import { TestsPanel } from "./TestsPanel";
 
 const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
 const complexity = (c: string | undefined) => (c === "simple" || c === "complex" ? c : "medium");
@@ -102,6 +103,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         files={s.filesChanged.map((f) => (
           <EditableFile key={`${f.filename}:${s.revision}`} solutionId={s._id} file={f} comments={comments} />
         ))}
+        aside={<TestsPanel tests={m.tests} />}
       />
       <RefinePanel solutionId={s._id} />
       <DecisionPanel solutionId={s._id} comments={comments} setComments={setComments} />

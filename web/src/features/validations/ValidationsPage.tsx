@@ -8,6 +8,7 @@ import { errorMessage, unwrap } from "../../api/errors";
 import { pendingValidationsQuery } from "../../api/validations.queries";
 import { Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
 import { CONFIDENCE_TEXT } from "../solve/SolutionResult";
+import { TestsBadge } from "./tests-status";
 
 export function ValidationsPage() {
   const qc = useQueryClient();
@@ -51,6 +52,7 @@ export function ValidationsPage() {
                 <span>{s.filesChanged.length} {s.filesChanged.length === 1 ? "file" : "files"}</span>
                 <span>{s.aiModel}</span>
                 <span className={`font-semibold ${CONFIDENCE_TEXT[confidenceBand(s.confidence)]}`}>{s.confidence}% confidence</span>
+                <TestsBadge tests={s.tests} />
               </p>
               <div className="mt-3 flex gap-2">
                 <Link to="/validations/$solutionId" params={{ solutionId: s._id }} className={buttonClass("primary")}>Review &amp; Validate</Link>

@@ -124,6 +124,17 @@ export const MARKDOWN_LINT_FIXES: SeededFix[] = [
         edits: [{ search: "    if (line.length >= max) {\n", replace: "    if (line.length > max) {\n" }],
       },
     ],
+    firstAttempt: {
+      analysis: "line-length compares with >=, so a line of exactly max characters is reported.",
+      proposedSolution: "Allow lines up to the limit, with one character to spare for a trailing newline.",
+      files: [
+        {
+          filename: "src/rules/line-length.js",
+          action: "modify",
+          edits: [{ search: "    if (line.length >= max) {\n", replace: "    if (line.length > max + 1) {\n" }],
+        },
+      ],
+    },
   },
   {
     repo: "hubot/markdown-lint",

@@ -22,6 +22,7 @@ export const SECRET_NOTES: SeedRepo = {
       state: "open",
     },
   ],
+  failingTests: ["test_no_common_misspellings"],
 };
 
 export const SECRET_NOTES_FIXES: SeededFix[] = [

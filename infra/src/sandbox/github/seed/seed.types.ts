@@ -42,6 +42,8 @@ export interface SeedRepo {
   commits: SeedCommit[];
   /** Numbered 1..n in this order. */
   issues: SeedIssue[];
+  /** Names of tests that fail on the seeded default branch: each reproduces an open issue and its known fix turns it green. */
+  failingTests?: string[];
 }
 
 export interface SeededFix {
@@ -57,6 +59,24 @@ export interface SeededFix {
     edits?: Array<{ search: string; replace: string }>;
     content?: string;
   }>;
+  /**
+   * The scripted model's first answer when it differs from the known fix: it breaks a test that passes
+   * on the base tree, so the repair round (whose prompt carries the failing tests) gets the known fix.
+   */
+  firstAttempt?: Pick<SeededFix, "analysis" | "proposedSolution" | "files">;
+}
+
+/**
+ * The repair round's answer to a fix with a first attempt: the pipeline shows the model its first
+ * attempt's files, so each edit of the fix is made on what the first attempt left there.
+ */
+export function repairFiles(fix: SeededFix): SeededFix["files"] {
+  const first = new Map((fix.firstAttempt?.files ?? []).map((f) => [f.filename, f]));
+  return fix.files.map((file) => {
+    const earlier = first.get(file.filename)?.edits ?? [];
+    if (file.action !== "modify" || earlier.length === 0) return file;
+    return { ...file, edits: (file.edits ?? []).map((e) => ({ search: earlier.find((x) => x.search === e.search)?.replace ?? e.search, replace: e.replace })) };
+  });
 }
 
 /** The labels GitHub creates in every new repository. */

@@ -39,7 +39,7 @@ export const TODO_API: SeedRepo = {
     },
     {
       title: "Pagination skips a todo at every page boundary",
-      body: "With 45 todos and `perPage=20`, page 1 shows todos 45–26 and page 2 starts at 24: todo 25 never appears on any page. The same happens between every pair of pages.\n\n**Steps to reproduce**\n1. Create 45 todos.\n2. `GET /todos?page=1&perPage=20` and `GET /todos?page=2&perPage=20`.\n\n**Expected:** page 2 starts right after the last item of page 1.\n\nThe offset is computed in `paginate()` in `src/paginate.ts`.",
+      body: "With 45 todos and `perPage=20`, page 1 shows todos 45–26 and page 2 starts at 24: todo 25 never appears on any page. The same happens between every pair of pages.\n\n**Steps to reproduce**\n1. Create 45 todos.\n2. `GET /todos?page=1&perPage=20` and `GET /todos?page=2&perPage=20`.\n\n**Expected:** page 2 starts right after the last item of page 1.\n\nThe offset is computed in `paginate()` in `src/paginate.ts`. The test \"continues page 2 right after page 1\" in `test/paginate.test.js` reproduces it.",
       labels: ["bug", "good first issue"],
       user: "hubot",
       createdAt: "2024-02-19T11:48:09Z",
@@ -83,6 +83,7 @@ export const TODO_API: SeedRepo = {
       comments: 4,
     },
   ],
+  failingTests: ["continues page 2 right after page 1"],
 };
 
 export const TODO_API_FIXES: SeededFix[] = [
@@ -92,7 +93,7 @@ export const TODO_API_FIXES: SeededFix[] = [
     title: "Fix the page offset in paginate()",
     analysis:
       "paginate() adds 1 to the start offset for every page after the first, on the mistaken assumption that the previous page's last item would be repeated. slice(start, end) is end-exclusive, so page n should start exactly at (n - 1) * perPage; the extra 1 drops one item at each boundary.",
-    proposedSolution: "Compute the start offset as (page - 1) * perPage and add a test that pages 1 and 2 are contiguous.",
+    proposedSolution: "Compute the start offset as (page - 1) * perPage; the test that pages 1 and 2 are contiguous then passes.",
     files: [
       {
         filename: "src/paginate.ts",
@@ -101,17 +102,6 @@ export const TODO_API_FIXES: SeededFix[] = [
           {
             search: "  // skip the item already shown at the end of the previous page\n  const start = (current - 1) * size + (current > 1 ? 1 : 0);\n",
             replace: "  const start = (current - 1) * size;\n",
-          },
-        ],
-      },
-      {
-        filename: "test/paginate.test.ts",
-        action: "modify",
-        edits: [
-          {
-            search: 'test("clamps perPage to the maximum", () => {',
-            replace:
-              'test("continues page 2 right after page 1", () => {\n  const first = paginate(items, 1, 20).items;\n  const second = paginate(items, 2, 20).items;\n  assert.equal(second[0], (first.at(-1) ?? 0) + 1);\n  assert.deepEqual(paginate(items, 3, 20).items, items.slice(40));\n});\n\ntest("clamps perPage to the maximum", () => {',
           },
         ],
       },

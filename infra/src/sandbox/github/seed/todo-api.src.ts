@@ -19,11 +19,11 @@ export interface NewTodo {
 export const MAX_TITLE_LENGTH = 200;
 
 export class ValidationError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
+  readonly field: string;
+
+  constructor(field: string, message: string) {
     super(message);
+    this.field = field;
     this.name = "ValidationError";
   }
 }
@@ -96,8 +96,11 @@ export type TodoPatch = Partial<Pick<Todo, "title" | "done" | "due">>;
 export class TodoStore {
   private readonly todos = new Map<number, Todo>();
   private nextId = 1;
+  private readonly clock: () => Date;
 
-  constructor(private readonly clock: () => Date = () => new Date()) {}
+  constructor(clock: () => Date = () => new Date()) {
+    this.clock = clock;
+  }
 
   create(input: NewTodo): Todo {
     const todo: Todo = {

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { authorizeRepositories, screenshot, seriousA11yViolations, signIn, startE2E, toast, type E2E } from "./e2e.harness";
+
+let e2e: E2E;
+let page: Page;
+
+/** Signs `p` in as `login`, grants repository access, syncs `repo` and fetches its issues. */
+async function bringIn(p: Page, login: string, repo: string) {
+  await signIn(p, login);
+  await authorizeRepositories(p, login);
+  await p.getByRole("button", { name: `Sync ${repo}` }).click();
+  await toast(p, "Repository synced successfully");
+  await p.getByRole("button", { name: `Fetch issues of ${repo}` }).click();
+  await toast(p, /^Fetched \d+ issues$/);
+}
+
+beforeAll(async () => {
+  e2e = await startE2E("tests-evidence");
+  ({ page } = await e2e.newPage());
+});
+afterAll(async () => {
+  await e2e?.stop();
+});
+
+async function startSolve(title: string, p = page) {
+  await p.goto("/issues");
+  await p.getByRole("link", { name: `Solve with AI: ${title}` }).click();
+  await p.getByRole("heading", { name: title }).waitFor();
+  await p.getByRole("button", { name: "Generate Solution" }).click();
+  await p.waitForURL(/[?&]run=/);
+}
+
+async function review(p = page) {
+  await p.getByTestId("solution-result").waitFor({ timeout: 120_000 });
+  await p.getByRole("link", { name: "Review & Validate" }).click();
+  await p.getByTestId("tests-panel").waitFor();
+}
+
+const phase = (p: string) => page.getByTestId("test-log").locator(`[data-phase="${p}"]`);
+
+describe("test evidence in the browser", () => {
+  it("streams the test log live in the Validating step, then shows the fixed test in the Tests panel", async () => {
+    // octocat/todo-api's base tree carries the pagination issue's failing test (TypeScript, run offline).
+    const { page: octo } = await e2e.newPage();
+    await bringIn(octo, "octocat", "octocat/todo-api");
+    await startSolve("Pagination skips a todo at every page boundary", octo);
+    const log = octo.getByTestId("test-log");
+    await log.locator('[data-phase="base"]').waitFor({ timeout: 90_000 });
+    expect(await octo.getByRole("heading", { name: /^Base tree/ }).count()).toBe(1);
+
+    await review(octo);
+    const panel = octo.getByTestId("tests-panel");
+    expect(await panel.getAttribute("data-status")).toBe("passed");
+    expect(await panel.getByTestId("tests-fixed").textContent()).toContain("continues page 2 right after page 1");
+    expect(await panel.getByTestId("tests-regressions").count()).toBe(0);
+    await panel.getByText("Log tail").click();
+    await screenshot(octo, "validate-tests");
+    expect(await seriousA11yViolations(octo)).toEqual([]);
+
+    await octo.goto("/validations");
+    await octo.getByTestId("tests-badge").first().waitFor();
+    expect(await octo.getByTestId("tests-badge").first().getAttribute("data-status")).toBe("passed");
+  });
+
+  it("shows the repair round live, keeps the log across a reload, and lists both attempts", async () => {
+    await bringIn(page, "hubot", "hubot/markdown-lint");
+    await startSolve("line-length flags lines that are exactly at the limit");
+    // The first answer breaks a passing test; hold the repair answer so the log can be read mid-run.
+    await page.locator('[data-step="validating"][data-status="running"]').waitFor({ timeout: 90_000 });
+    e2e.models.latency(8000);
+    await page.getByTestId("test-log").locator('[data-phase="patched"][data-done="true"]').waitFor({ timeout: 60_000 });
+    const counts = await phase("patched").getByTestId("tests-counts").textContent();
+    expect(counts).toMatch(/[1-9]\d* failed/);
+    await screenshot(page, "solve-tests-live");
+    const before = await phase("base").locator("pre").textContent();
+    expect(before).not.toBe("");
+
+    await page.reload();
+    await phase("patched").waitFor({ timeout: 30_000 });
+    expect(await phase("base").locator("pre").textContent()).toBe(before);
+    e2e.models.latency(0);
+
+    await review();
+    const attempts = page.getByTestId("tests-attempts").locator("[data-attempt]");
+    expect(await attempts.evaluateAll((els) => els.map((e) => e.getAttribute("data-attempt")))).toEqual(["first", "repair"]);
+    expect(await attempts.first().textContent()).toMatch(/1 regression/);
+    expect(await attempts.last().textContent()).not.toMatch(/regression/);
+    // The repair is kept: no regression left.
+    expect(await page.getByTestId("tests-regressions").count()).toBe(0);
+    await screenshot(page, "validate-tests-repair");
+  });
+
+  it("fits a 390 px wide screen", async () => {
+    const { page: narrow } = await e2e.newPage({ width: 390 });
+    const url = page.url();
+    await signIn(narrow, "hubot");
+    await narrow.goto(url);
+    await narrow.getByTestId("tests-panel").waitFor();
+    const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(narrow, "validate-tests-390");
+  });
+
+  it("runs the test command set for the repository on the Repositories page", async () => {
+    await page.goto("/repositories");
+    const card = page.getByRole("listitem").filter({ hasText: "hubot/markdown-lint" });
+    await card.getByText("Test settings").click();
+    await card.getByLabel("Test command").fill("node --test");
+    // A timeout under the server's minimum is refused before anything is sent.
+    await card.getByLabel("Timeout (seconds)").fill("2");
+    expect(await card.getByLabel("Timeout (seconds)").evaluate((el) => (el as HTMLInputElement).validity.valid)).toBe(false);
+    await card.getByLabel("Timeout (seconds)").fill("120");
+    await card.getByRole("button", { name: "Save test settings of hubot/markdown-lint" }).click();
+    await toast(page, "Test settings saved");
+    await page.reload();
+    await card.getByText("Test settings").click();
+    expect(await card.getByLabel("Test command").inputValue()).toBe("node --test");
+    await screenshot(page, "repository-test-settings");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await startSolve("README shows a `--max-length` flag that does not exist");
+    await review();
+    expect(await page.getByTestId("tests-panel").getByText("node --test", { exact: true }).count()).toBe(1);
+  });
+});

@@ -1,0 +1,109 @@
+import type { SolutionTests, TestCounts } from "@fixloop/api/client";
+import { Card } from "../../ui/ui";
+import { TestsStatusBadge, testsReason } from "./tests-status";
+
+const BACKEND: Record<SolutionTests["backend"], string> = { bwrap: "bubblewrap sandbox", docker: "Docker sandbox", off: "off" };
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function CountsCell({ counts }: { counts: TestCounts | null }) {
+  if (!counts) return <td className="py-1 text-slate-600 dark:text-slate-400">not run</td>;
+  return (
+    <td className="py-1 tabular-nums">
+      <span className="text-green-700 dark:text-green-400">{counts.passed} passed</span>, {counts.failed} failed, {counts.errored} errored
+      <span className="block text-xs text-slate-600 dark:text-slate-400">in {seconds(counts.durationMs)}</span>
+    </td>
+  );
+}
+
+function Names({ title, names, tone }: { title: string; names: string[]; tone: "green" | "red" }) {
+  if (names.length === 0) return null;
+  const color = tone === "green" ? "text-green-800 dark:text-green-300" : "text-red-800 dark:text-red-300";
+  return (
+    <div data-testid={`tests-${title.toLowerCase().replace(/\s+/g, "-")}`}>
+      <h3 className="text-sm font-medium">{title}</h3>
+      <ul className={`mt-1 space-y-0.5 font-mono text-xs ${color}`}>
+        {names.map((n) => (
+          <li key={n} className="break-words">
+            {tone === "green" ? "✓" : "✗"} {n}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The evidence from running the repository's tests before and after the patch. */
+export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
+  if (!tests) {
+    return (
+      <Card>
+        <h2 className="font-semibold">Tests</h2>
+        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">No test results for this solution: it was made before tests were run.</p>
+      </Card>
+    );
+  }
+  const reason = testsReason(tests);
+  return (
+    <Card>
+      <section aria-labelledby="tests-title" data-testid="tests-panel" data-status={tests.status} className="space-y-3">
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 id="tests-title" className="font-semibold">Tests</h2>
+          <TestsStatusBadge status={tests.status} />
+        </div>
+        {reason && <p className="text-sm text-slate-700 dark:text-slate-300">{reason}</p>}
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          <dt className="text-slate-600 dark:text-slate-400">Command</dt>
+          <dd className="break-all font-mono text-xs leading-5">{tests.command ?? "none found"}</dd>
+          <dt className="text-slate-600 dark:text-slate-400">Sandbox</dt>
+          <dd>{BACKEND[tests.backend]}</dd>
+        </dl>
+        {(tests.base || tests.patched) && (
+          <table className="w-full text-left text-sm">
+            <tbody>
+              <tr>
+                <th scope="row" className="w-28 py-1 pr-2 font-medium">Base tree</th>
+                <CountsCell counts={tests.base} />
+              </tr>
+              <tr>
+                <th scope="row" className="py-1 pr-2 font-medium">Patched tree</th>
+                <CountsCell counts={tests.patched} />
+              </tr>
+            </tbody>
+          </table>
+        )}
+        <Names title="Fixed" names={tests.fixed} tone="green" />
+        <Names title="New tests passing" names={tests.added ?? []} tone="green" />
+        <Names title="Regressions" names={tests.regressions} tone="red" />
+        {tests.attempts.length > 1 && <Attempts attempts={tests.attempts} kept={tests.kept} />}
+        {tests.logTail && (
+          <details className="text-sm">
+            <summary className="cursor-pointer font-medium">Log tail</summary>
+            <pre tabIndex={0} className="mt-2 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded-lg border border-slate-200 bg-slate-50 p-3 font-mono text-xs dark:border-slate-700 dark:bg-slate-950">
+              {tests.logTail}
+            </pre>
+          </details>
+        )}
+      </section>
+    </Card>
+  );
+}
+
+function Attempts({ attempts, kept }: { attempts: SolutionTests["attempts"]; kept: SolutionTests["kept"] }) {
+  return (
+    <div>
+      <h3 className="text-sm font-medium">Attempts</h3>
+      <ol className="mt-1 space-y-1 text-sm" data-testid="tests-attempts">
+        {attempts.map((a, i) => (
+          <li key={i} data-attempt={a.label} className="rounded-lg border border-slate-200 p-2 dark:border-slate-700">
+            <span className="font-medium">{a.label === "first" ? "First attempt" : "Repair attempt"}</span>
+            {kept === a.label && <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(kept)</span>}
+            {": "}
+            {a.patched ? `${a.patched.passed} passed, ${a.patched.failed} failed, ${a.patched.errored} errored` : "not run"}
+            {a.fixed.length > 0 && <span className="text-green-700 dark:text-green-400"> · {a.fixed.length} fixed</span>}
+            {a.regressions.length > 0 && <span className="text-red-700 dark:text-red-400"> · {a.regressions.length} {a.regressions.length === 1 ? "regression" : "regressions"}</span>}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
