@@ -1,7 +1,7 @@
 import type { FileChange } from "@fixloop/db";
 import type { GithubClient } from "../github/github.client";
 import { prErrors } from "./pull-requests.errors";
-import { assertNoSymlinks, type TreeEntryLike } from "./pull-requests.limits";
+import { assertNoDirectoryReplaced, assertNoSymlinks, type TreeEntryLike } from "./pull-requests.limits";
 import { readBlob, type RepoRef } from "./pull-requests.tree";
 
 export interface BranchPlan {
@@ -47,6 +47,7 @@ export async function ensureBranch(gh: GithubClient, plan: BranchPlan): Promise<
 
   const { entries } = plan;
   assertNoSymlinks(plan.files, entries);
+  assertNoDirectoryReplaced(plan.files, entries);
   await assertApplies(gh, plan, entries);
 
   const tree = [];

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { FileChange } from "@fixloop/db";
-import { deniedPathReason } from "../pipeline/validation/path-policy";
+import { deniedChangeReason } from "../pipeline/validation/path-policy";
 import { prErrors } from "./pull-requests.errors";
 
 export interface PullRequestLimits {
@@ -40,7 +40,7 @@ export function fileChangedLines(f: FileChange): number {
 export function assertChangeAllowed(files: FileChange[], limits: PullRequestLimits): void {
   if (files.length === 0) throw prErrors.empty();
   for (const f of files) {
-    const reason = deniedPathReason(f.filename);
+    const reason = deniedChangeReason(f);
     if (reason) throw prErrors.denied(f.filename, reason);
   }
   if (new Set(files.map((f) => path.posix.normalize(f.filename))).size !== files.length) {
@@ -66,5 +66,12 @@ export function assertNoSymlinks(files: FileChange[], tree: Map<string, TreeEntr
       const p = parts.slice(0, i).join("/");
       if (tree.get(p)?.mode === "120000") throw prErrors.symlink(p);
     }
+  }
+}
+
+/** Refuses a file written where the base tree has a directory: the commit would delete the whole directory. */
+export function assertNoDirectoryReplaced(files: FileChange[], tree: Map<string, TreeEntryLike>): void {
+  for (const f of files) {
+    if (tree.get(f.filename)?.type === "tree") throw prErrors.denied(f.filename, "A file may not replace a directory");
   }
 }
