@@ -94,7 +94,10 @@ function installGuards(app: Hono<AppEnv>, deps: AppDeps) {
   const rules = parseRateRules(env.RATE_LIMITS, DEFAULT_RATE_RULES);
   const at = (name: string) => rateLimit(rules[name] ?? (DEFAULT_RATE_RULES[name] as RateRule));
   for (const p of ["/api/auth/github", "/api/auth/github/callback", "/api/auth/session"]) app.use(p, at("signin"));
-  app.post("/api/ai/generate-solution", at("generate"));
+  // A refinement is a model run too: it shares generate's budget.
+  const generate = at("generate");
+  app.post("/api/ai/generate-solution", generate);
+  app.post("/api/validations/:id/refine", generate);
   app.post("/api/contributions/*", at("import"));
   app.post("/api/payments/create-order", at("payments"));
   app.post("/api/payments/verify-payment", at("payments"));

@@ -28,7 +28,8 @@ export async function waitForJob<T>(queues: Queues, name: QueueName, job: Job, s
 /** A failed job as an API error, keeping the job's own `code: message` when it has one. */
 export function jobFailedError(reason: string, fallbackCode: string): AppError {
   const parsed = parseJobFailure(reason);
-  if (!parsed) return new AppError(502, fallbackCode, reason || "The job failed");
+  // An unstructured reason is an internal error text (it may name tables or constraints): never echo it.
+  if (!parsed) return new AppError(502, fallbackCode, "The job failed; try again shortly");
   const status = /conflict/.test(parsed.code) ? 409 : /denied|too_large|blocked|invalid/.test(parsed.code) ? 422 : 502;
   return new AppError(status, parsed.code, parsed.message);
 }

@@ -1,9 +1,11 @@
+import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/db/repositories/pull-requests.repository";
 import { AppError } from "../http/errors";
 
 /** Errors of the solve feature; messages are the spec's where it has one (the web keys upgrade prompts on them). */
 export const solveErrors = {
   issueNotFound: () => new AppError(404, "issue.not_found", "Issue not found"),
   issueClosed: () => new AppError(409, "issue.closed", "This issue is closed; reopen it to generate a solution"),
+  pullRequestOpen: () => new AppError(409, "issue.pull_request_open", OPEN_PULL_REQUEST_MESSAGE),
   unknownModel: (id: string) => new AppError(400, "model.unknown", `Unknown model: ${id}`),
   premiumRequired: () => new AppError(403, "plan.model_not_allowed", "Premium subscription required"),
   // 429: the request is well-formed and allowed, the caller has simply used up this period's quota.

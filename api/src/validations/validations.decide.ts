@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import type { AppDeps } from "../deps";
 import { jobIds, QUEUES } from "@fixloop/worker/contract";
+import { findOpenPullRequestForIssue } from "@fixloop/db/repositories/pull-requests.repository";
+import { solveErrors } from "../solve/solve.errors";
 import { jobFailedError, waitForJob } from "../prs/prs.jobs";
 import { validationErrors } from "./validations.errors";
 import { findOwnedSolution } from "./validations.repository";
@@ -26,6 +28,7 @@ export async function decideSolution(deps: AppDeps, userId: string, id: string, 
     // Approving again after a failed pull-request job retries it; anything else must still be pending.
     const allowed = body.status === "approved" ? ["pending", "approved"] : ["pending"];
     if (!allowed.includes(solution.status)) throw validationErrors.notPending(solution.status);
+    if (body.status === "approved" && (await findOpenPullRequestForIssue(trx, solution.issue_id, id))) throw solveErrors.pullRequestOpen();
     await trx.insertInto("validation_decisions").values({ solution_id: id, user_id: userId, status: body.status, comments }).execute();
     await trx.updateTable("solutions").set({ status: body.status, updated_at: sql`now()` }).where("id", "=", id).execute();
     if (body.status === "rejected") {

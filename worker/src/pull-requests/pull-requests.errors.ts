@@ -1,4 +1,5 @@
 import { UnrecoverableError } from "bullmq";
+import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/db/repositories/pull-requests.repository";
 
 /**
  * A pull-request job failure the user can act on. It is unrecoverable (retrying cannot help) and
@@ -25,5 +26,7 @@ export const prErrors = {
   noWriteAccess: (repo: string) =>
     new PullRequestError("pull_request.no_write_access", `You cannot push to ${repo}; authorize repository access or import the issue to contribute through a fork`),
   conflict: (detail: string) => new PullRequestError("pull_request.conflict", `conflict: ${detail}`),
+  pullRequestOpen: () => new PullRequestError("pull_request.conflict_open", OPEN_PULL_REQUEST_MESSAGE),
+  duplicate: () => new PullRequestError("pull_request.conflict_duplicate", "Another pull request record already uses this pull request number"),
   noFork: () => new PullRequestError("pull_request.no_fork", "This imported issue has no fork yet; import it again"),
 };
