@@ -50,5 +50,5 @@ export async function completeOauth(
   }
   const userId = await upsertGithubUser(deps.db, identity);
   deps.logger.info({ userId, login: profile.login }, "signed in with GitHub");
-  return { ok: true, purpose: "signin", loginCode: await createLoginCode(deps.db, userId) };
+  return { ok: true, purpose: "signin", loginCode: await createLoginCode(deps.db, userId, binding) };
 }
