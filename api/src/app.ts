@@ -82,7 +82,16 @@ function installGuards(app: Hono<AppEnv>, deps: AppDeps) {
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
   const checkoutUrl = (env as { RAZORPAY_CHECKOUT_URL?: string }).RAZORPAY_CHECKOUT_URL;
   app.use("*", securityHeaders({ publicUrl, checkoutUrl, imageHosts: [new URL(env.GITHUB_WEB_URL).origin] }));
-  app.use("/api/*", sameOriginGuard({ publicUrl, exempt: [/^\/api\/payments\/webhook$/] }));
+  app.use(
+    "/api/*",
+    sameOriginGuard({
+      publicUrl,
+      exempt: [/^\/api\/payments\/webhook$/],
+      always: [/^\/api\/auth\/session$/],
+      // Listing a repository's issues imports them (spec §7 keeps it a GET).
+      reads: [/^\/api\/github\/repositories\/[^/]+\/[^/]+\/issues$/],
+    }),
+  );
   const tooLarge = (max: number) => () => {
     throw new AppError(413, "request.too_large", `Request body exceeds ${max} bytes`);
   };

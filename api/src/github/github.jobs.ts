@@ -12,6 +12,7 @@ const STATUS: Record<string, ContentfulStatusCode> = {
   "github.not_connected": 401,
   "github.authorization_required": 403,
   "github.forbidden": 403,
+  "github.not_your_repository": 403,
   "github.invalid": 422,
   "github.unavailable": 502,
   "github.not_an_issue": 400,
