@@ -1,4 +1,4 @@
-import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/db/repositories/pull-requests.repository";
+import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/db";
 import { AppError } from "../http/errors";
 
 /** Errors of the solve feature; messages are the spec's where it has one (the web keys upgrade prompts on them). */

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { AppDeps } from "../deps";
 import { jobIds, QUEUES } from "@fixloop/worker/contract";
-import { findOpenPullRequestForIssue } from "@fixloop/db/repositories/pull-requests.repository";
+import { findOpenPullRequestForIssue } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
 import { jobFailedError, waitForJob } from "../prs/prs.jobs";
 import { validationErrors } from "./validations.errors";

@@ -1,5 +1,5 @@
 import type { Db } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota } from "@fixloop/db/repositories/usage.repository";
+import { currentUsagePeriod, reserveQuota } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
 import { jobIds, type Queues } from "@fixloop/worker/contract";
 import { validationErrors } from "./validations.errors";

@@ -1,5 +1,5 @@
 import { UnrecoverableError } from "bullmq";
-import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/db/repositories/pull-requests.repository";
+import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/db";
 
 /**
  * A pull-request job failure the user can act on. It is unrecoverable (retrying cannot help) and

@@ -1,14 +1,14 @@
 import type { FileChange } from "@fixloop/db";
 import type { PullRequestJob } from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../github/github.account";
-import type { GithubClient } from "../github/github.client";
+import { githubForUser } from "../contract";
+import type { GithubClient } from "../contract";
 import { prBody, prTitle } from "./pull-requests.body";
 import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";
 import { GUIDELINE_DIRS, loadGuidelines } from "./pull-requests.guidelines";
 import { assertChangeAllowed } from "./pull-requests.limits";
-import { findOpenPullRequestForIssue } from "@fixloop/db/repositories/pull-requests.repository";
+import { findOpenPullRequestForIssue } from "@fixloop/db";
 import { findPullRequest, loadSolution, savePullRequest } from "./pull-requests.repository";
 import { resolveTarget, type PullRequestTarget } from "./pull-requests.target";
 import { loadTreeEntries } from "./pull-requests.tree";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { FileChange } from "@fixloop/db";
-import { deniedChangeReason } from "../pipeline/validation/path-policy";
+import { deniedChangeReason } from "../contract";
 import { prErrors } from "./pull-requests.errors";
 
 export interface PullRequestLimits {

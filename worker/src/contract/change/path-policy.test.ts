@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deniedChangeReason, deniedPathReason, riskyPathReason } from "./path-policy";
-import { validateChange } from "./validate-change";
+import { assessChange } from "./assess-change";
 
 describe("path policy", () => {
   it.each([
@@ -39,7 +39,7 @@ describe("path policy", () => {
   });
 
   it("makes a patch that replaces .github/workflows with a file critical and blocked", async () => {
-    const check = await validateChange({
+    const check = assessChange({
       files: [
         { filename: ".github/workflows", action: "create", originalContent: "", content: "x\n" },
         { filename: "src/app.ts", action: "modify", originalContent: "a\n", content: "b\n" },
@@ -51,7 +51,7 @@ describe("path policy", () => {
   });
 
   it("blocks a .gitattributes change that adds a filter driver", async () => {
-    const check = await validateChange({
+    const check = assessChange({
       files: [{ filename: ".gitattributes", action: "modify", originalContent: "", content: "*.ts filter=run\n" }],
       existingPaths: null,
     });
