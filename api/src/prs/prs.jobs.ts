@@ -30,6 +30,6 @@ export function jobFailedError(reason: string, fallbackCode: string): AppError {
   const parsed = parseJobFailure(reason);
   // An unstructured reason is an internal error text (it may name tables or constraints): never echo it.
   if (!parsed) return new AppError(502, fallbackCode, "The job failed; try again shortly");
-  const status = /conflict/.test(parsed.code) ? 409 : /denied|too_large|blocked|invalid/.test(parsed.code) ? 422 : 502;
+  const status = /conflict/.test(parsed.code) ? 409 : /denied|too_large|blocked|invalid|binary/.test(parsed.code) ? 422 : 502;
   return new AppError(status, parsed.code, parsed.message);
 }

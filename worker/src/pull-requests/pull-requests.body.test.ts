@@ -58,7 +58,7 @@ describe("pull request body", () => {
 
 describe("change limits", () => {
   const file = (filename: string, content = "x\n"): FileChange => ({ filename, action: "create", originalContent: "", content });
-  const limits = { maxFiles: 50, maxChangedLines: 5000 };
+  const limits = { maxFiles: 50, maxChangedLines: 5000, maxBytes: 1_000_000 };
   const code = (fn: () => void) => {
     try {
       fn();
@@ -91,6 +91,19 @@ describe("change limits", () => {
     const tree = new Map([["src", { path: "src", mode: "040000", type: "tree" }], ["src/app.ts", { path: "src/app.ts", mode: "100644", type: "blob" }]]);
     expect(code(() => assertNoDirectoryReplaced([file("src")], tree))).toBe("pull_request.path_denied");
     expect(code(() => assertNoDirectoryReplaced([file("src/app.ts")], tree))).toBeNull();
+  });
+
+  it("refuses a file or a patch over PR_MAX_BYTES, even on one line", () => {
+    expect(code(() => assertChangeAllowed([file("one-line.txt", "x".repeat(6_000_000))], limits))).toBe("pull_request.too_large");
+    expect(code(() => assertChangeAllowed([file("a.txt", "é".repeat(600)), file("b.txt", "é".repeat(600))], { ...limits, maxBytes: 2000 }))).toBe("pull_request.too_large");
+    expect(code(() => assertChangeAllowed([file("a.txt", "é".repeat(400)), file("b.txt", "é".repeat(400))], { ...limits, maxBytes: 2000 }))).toBeNull();
+  });
+
+  it("refuses binary content unless the file was binary before", () => {
+    const bin = "PNG\u0000\u0001\uFFFD";
+    expect(code(() => assertChangeAllowed([file("logo.png", bin)], limits))).toBe("pull_request.binary_content");
+    expect(code(() => assertChangeAllowed([{ filename: "src/a.ts", action: "modify", originalContent: "text\n", content: bin }], limits))).toBe("pull_request.binary_content");
+    expect(code(() => assertChangeAllowed([{ filename: "logo.png", action: "modify", originalContent: bin, content: bin + "\u0002" }], limits))).toBeNull();
   });
 
   it("refuses writes through a symlinked file or directory", () => {

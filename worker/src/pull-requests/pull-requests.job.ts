@@ -43,7 +43,7 @@ export async function openPullRequest(ctx: WorkerContext, job: PullRequestJob, o
   if (await findOpenPullRequestForIssue(ctx.db, issue.id, solution.id)) throw prErrors.pullRequestOpen();
 
   const files = solution.files_changed as FileChange[];
-  assertChangeAllowed(files, { maxFiles: ctx.env.PR_MAX_FILES, maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES });
+  assertChangeAllowed(files, { maxFiles: ctx.env.PR_MAX_FILES, maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES, maxBytes: ctx.env.PR_MAX_BYTES });
 
   const { client: gh } = await githubForUser(ctx, job.userId);
   const target = await resolveTarget(gh, issue);

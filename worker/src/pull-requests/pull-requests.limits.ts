@@ -6,7 +6,12 @@ import { prErrors } from "./pull-requests.errors";
 export interface PullRequestLimits {
   maxFiles: number;
   maxChangedLines: number;
+  /** Bytes of any one file's new contents, and of all of them together. */
+  maxBytes: number;
 }
+
+/** Text that is not text: NUL bytes, or bytes that were not valid UTF-8 (decoded as U+FFFD). */
+export const looksBinary = (s: string) => s.includes("\0") || s.includes("\uFFFD");
 
 /**
  * Lines added plus removed, by comparing the two files as multisets of lines: exact for pure
@@ -49,6 +54,15 @@ export function assertChangeAllowed(files: FileChange[], limits: PullRequestLimi
   if (files.length > limits.maxFiles) throw prErrors.tooManyFiles(files.length, limits.maxFiles);
   const lines = files.reduce((n, f) => n + fileChangedLines(f), 0);
   if (lines > limits.maxChangedLines) throw prErrors.tooManyLines(lines, limits.maxChangedLines);
+  let total = 0;
+  for (const f of files) {
+    if (f.action === "delete") continue;
+    const bytes = Buffer.byteLength(f.content, "utf8");
+    if (bytes > limits.maxBytes) throw prErrors.tooManyBytes(`${f.filename} has ${bytes} bytes`, limits.maxBytes);
+    total += bytes;
+    if (looksBinary(f.content) && (f.action === "create" || !looksBinary(f.originalContent))) throw prErrors.binary(f.filename);
+  }
+  if (total > limits.maxBytes) throw prErrors.tooManyBytes(`The change has ${total} bytes`, limits.maxBytes);
 }
 
 export interface TreeEntryLike {
