@@ -49,11 +49,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const started: Child[] = [];
   let sandboxes: Sandboxes | undefined;
   try {
+    const secrets: { TOKEN_ENCRYPTION_KEYS?: string } = given.TOKEN_ENCRYPTION_KEYS ? {} : loadOrCreateLocalSecrets(opts.dataDir);
+    // A migration may re-encrypt stored tokens: it reads the keys from this process's environment.
+    process.env.TOKEN_ENCRYPTION_KEYS ??= given.TOKEN_ENCRYPTION_KEYS ?? secrets.TOKEN_ENCRYPTION_KEYS;
     await migrateToLatest(services.databaseUrl);
     const port = opts.port === 0 ? await pickPort(0) : opts.port;
     const publicUrl = given.PUBLIC_URL ?? `http://localhost:${port}`;
     sandboxes = await startSandboxes({ dataDir: opts.dataDir, given, publicUrl, log: (l) => log("sandbox", l) });
-    const secrets = given.TOKEN_ENCRYPTION_KEYS ? {} : loadOrCreateLocalSecrets(opts.dataDir);
     const env: Record<string, string> = Object.fromEntries(
       Object.entries({
         ...secrets,

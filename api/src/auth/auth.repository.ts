@@ -49,7 +49,8 @@ export interface GithubIdentity {
   login: string;
   email: string | null;
   avatarUrl: string | null;
-  token: { keyId: string; value: string };
+  /** Encrypts the access token for its owner (the user id is the cipher's associated data). */
+  seal: (userId: string) => { keyId: string; value: string };
   scopes: string[];
 }
 
@@ -70,7 +71,8 @@ export async function upsertGithubUser(db: Db, who: GithubIdentity): Promise<str
 }
 
 export async function saveGithubToken(db: Db, userId: string, who: GithubIdentity): Promise<void> {
-  const values = { access_token_enc: who.token.value, key_id: who.token.keyId, scopes: who.scopes, login: who.login };
+  const token = who.seal(userId);
+  const values = { access_token_enc: token.value, key_id: token.keyId, scopes: who.scopes, login: who.login };
   await db
     .insertInto("github_accounts")
     .values({ user_id: userId, github_id: who.githubId, ...values })

@@ -51,7 +51,7 @@ describe("GitHub sign-in", () => {
     const account = await db.selectFrom("github_accounts").selectAll().where("user_id", "=", user._id).executeTakeFirstOrThrow();
     expect(account.scopes).toEqual(["read:user", "user:email"]);
     expect(account.access_token_enc).not.toMatch(/gho_/);
-    expect(stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc)).toMatch(/^gho_/);
+    expect(stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc, user._id)).toMatch(/^gho_/);
   });
 
   it("sets the session cookie HttpOnly and SameSite=Lax, and the login code cannot be used twice", async () => {
