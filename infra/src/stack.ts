@@ -50,9 +50,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   let sandboxes: Sandboxes | undefined;
   try {
     const secrets: { TOKEN_ENCRYPTION_KEYS?: string } = given.TOKEN_ENCRYPTION_KEYS ? {} : loadOrCreateLocalSecrets(opts.dataDir);
-    // A migration may re-encrypt stored tokens: it reads the keys from this process's environment.
-    process.env.TOKEN_ENCRYPTION_KEYS ??= given.TOKEN_ENCRYPTION_KEYS ?? secrets.TOKEN_ENCRYPTION_KEYS;
-    await migrateToLatest(services.databaseUrl);
+    // A migration may re-encrypt stored tokens: it gets the keys the app will use.
+    await migrateToLatest(services.databaseUrl, { tokenEncryptionKeys: given.TOKEN_ENCRYPTION_KEYS ?? secrets.TOKEN_ENCRYPTION_KEYS });
     const port = opts.port === 0 ? await pickPort(0) : opts.port;
     const publicUrl = given.PUBLIC_URL ?? `http://localhost:${port}`;
     sandboxes = await startSandboxes({ dataDir: opts.dataDir, given, publicUrl, log: (l) => log("sandbox", l) });

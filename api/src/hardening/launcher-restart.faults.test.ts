@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { superviseTs } from "@fixloop/infra/launcher";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { insertIssue, TEST_ENCRYPTION_KEYS } from "@fixloop/infra/testing";
+import { insertIssue, superviseTs, TEST_ENCRYPTION_KEYS } from "@fixloop/infra/testing";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
 import { until } from "../../test/faults.testkit";
 

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase } from "@fixloop/infra/testing";
 import { up } from "../migrations/2026-11-22T21-00-bind-tokens-to-users";
+import { withMigrationSettings } from "../migration-settings";
 import { createTokenCipher } from "./token-cipher";
 
 const KEY = Buffer.alloc(32, 3);
@@ -20,13 +21,7 @@ describe("the token re-encryption migration", () => {
     const { db } = await createTestDatabase();
     const user = await db.insertInto("users").values({ github_id: 77, username: "u77" }).returning("id").executeTakeFirstOrThrow();
     await db.insertInto("github_accounts").values({ user_id: user.id, github_id: 77, login: "u77", access_token_enc: sealV1("gho_old"), key_id: "k9", scopes: [] }).execute();
-    const before = process.env.TOKEN_ENCRYPTION_KEYS;
-    process.env.TOKEN_ENCRYPTION_KEYS = SPEC;
-    try {
-      await up(db);
-    } finally {
-      process.env.TOKEN_ENCRYPTION_KEYS = before;
-    }
+    await withMigrationSettings({ tokenEncryptionKeys: SPEC }, () => up(db));
     const row = await db.selectFrom("github_accounts").select(["access_token_enc", "key_id"]).where("user_id", "=", user.id).executeTakeFirstOrThrow();
     expect(row.access_token_enc).toMatch(/^v2\./);
     const cipher = createTokenCipher(SPEC);
