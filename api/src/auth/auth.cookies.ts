@@ -18,27 +18,29 @@ function secure(c: Context<AppEnv>): boolean {
   return c.var.deps.env.COOKIE_SECURE ?? publicUrl(c).startsWith("https:");
 }
 
-export function setStateCookie(c: Context<AppEnv>, binding: string) {
-  setCookie(c, STATE_COOKIE, binding, { httpOnly: true, sameSite: "Lax", secure: secure(c), path: STATE_PATH, maxAge: STATE_TTL_MS / 1000 });
+/** A browser binding cookie scoped to one path, good for one read (set, then taken and cleared). */
+function oneTimeCookie(name: string, path: string, ttlMs: number) {
+  return {
+    set(c: Context<AppEnv>, binding: string) {
+      setCookie(c, name, binding, { httpOnly: true, sameSite: "Lax", secure: secure(c), path, maxAge: ttlMs / 1000 });
+    },
+    take(c: Context<AppEnv>): string | undefined {
+      const v = getCookie(c, name);
+      deleteCookie(c, name, { path, secure: secure(c) });
+      return v;
+    },
+  };
 }
 
+const stateCookie = oneTimeCookie(STATE_COOKIE, STATE_PATH, STATE_TTL_MS);
+const loginCookie = oneTimeCookie(LOGIN_COOKIE, LOGIN_PATH, LOGIN_CODE_TTL_MS);
+
+export const setStateCookie = stateCookie.set;
 /** Reads and clears the browser binding: it is good for one callback only. */
-export function takeStateCookie(c: Context<AppEnv>): string | undefined {
-  const v = getCookie(c, STATE_COOKIE);
-  deleteCookie(c, STATE_COOKIE, { path: STATE_PATH, secure: secure(c) });
-  return v;
-}
-
-export function setLoginCookie(c: Context<AppEnv>, binding: string) {
-  setCookie(c, LOGIN_COOKIE, binding, { httpOnly: true, sameSite: "Lax", secure: secure(c), path: LOGIN_PATH, maxAge: LOGIN_CODE_TTL_MS / 1000 });
-}
-
+export const takeStateCookie = stateCookie.take;
+export const setLoginCookie = loginCookie.set;
 /** Reads and clears the login binding: one exchange per sign-in. */
-export function takeLoginCookie(c: Context<AppEnv>): string | undefined {
-  const v = getCookie(c, LOGIN_COOKIE);
-  deleteCookie(c, LOGIN_COOKIE, { path: LOGIN_PATH, secure: secure(c) });
-  return v;
-}
+export const takeLoginCookie = loginCookie.take;
 
 export function setSessionCookie(c: Context<AppEnv>, token: string, ttlDays: number) {
   setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Lax", secure: secure(c), path: "/", maxAge: Math.floor(ttlDays * 86_400) });
