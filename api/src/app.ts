@@ -84,7 +84,16 @@ function installGuards(app: Hono<AppEnv>, deps: AppDeps) {
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
   const checkoutUrl = (env as { RAZORPAY_CHECKOUT_URL?: string }).RAZORPAY_CHECKOUT_URL;
   app.use("*", securityHeaders({ publicUrl, checkoutUrl, imageHosts: [new URL(env.GITHUB_WEB_URL).origin] }));
-  app.use("/api/*", sameOriginGuard({ publicUrl, exempt: [/^\/api\/payments\/webhook$/] }));
+  app.use(
+    "/api/*",
+    sameOriginGuard({
+      publicUrl,
+      exempt: [/^\/api\/payments\/webhook$/],
+      always: [/^\/api\/auth\/session$/],
+      // Listing a repository's issues imports them (spec §7 keeps it a GET).
+      reads: [/^\/api\/github\/repositories\/[^/]+\/[^/]+\/issues$/],
+    }),
+  );
   const tooLarge = (max: number) => () => {
     throw new AppError(413, "request.too_large", `Request body exceeds ${max} bytes`);
   };
@@ -96,7 +105,10 @@ function installGuards(app: Hono<AppEnv>, deps: AppDeps) {
   const rules = parseRateRules(env.RATE_LIMITS, DEFAULT_RATE_RULES);
   const at = (name: string) => rateLimit(rules[name] ?? (DEFAULT_RATE_RULES[name] as RateRule));
   for (const p of ["/api/auth/github", "/api/auth/github/callback", "/api/auth/session"]) app.use(p, at("signin"));
-  app.post("/api/ai/generate-solution", at("generate"));
+  // A refinement is a model run too: it shares generate's budget.
+  const generate = at("generate");
+  app.post("/api/ai/generate-solution", generate);
+  app.post("/api/validations/:id/refine", generate);
   app.post("/api/contributions/*", at("import"));
   app.post("/api/payments/create-order", at("payments"));
   app.post("/api/payments/verify-payment", at("payments"));

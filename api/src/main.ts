@@ -9,7 +9,7 @@ import { createLogger } from "./http/logger";
 const env = loadApiEnv();
 const logger = createLogger(env.LOG_LEVEL, "api");
 // Idempotent and serialised by an advisory lock, so every API process can run it at start.
-await migrateToLatest(env.DATABASE_URL);
+await migrateToLatest(env.DATABASE_URL, { tokenEncryptionKeys: env.TOKEN_ENCRYPTION_KEYS });
 const db = createDb(env.DATABASE_URL, { max: 20 });
 const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false, lazyConnect: false });
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));

@@ -8,3 +8,4 @@ export * from "./repositories/payments.repository";
 export * from "./repositories/subscriptions.repository";
 export * from "./repositories/usage.repository";
 export * from "./repositories/issues.repository";
+export * from "./repositories/pull-requests.repository";

@@ -58,6 +58,8 @@ export interface SessionsTable {
 export interface LoginCodesTable {
   code_hash: string;
   user_id: string;
+  /** Hash of the browser binding of the sign-in that produced the code; null codes are never accepted. */
+  browser_binding_hash: string | null;
   created_at: GeneratedTimestamp;
   expires_at: Timestamp;
   used_at: NullableTimestamp;

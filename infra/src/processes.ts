@@ -46,6 +46,66 @@ export function spawnTs(name: string, entry: string, env: Record<string, string>
   };
 }
 
+export interface SupervisorOptions {
+  /** First restart delay; it doubles per crash in a row, up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** A child that ran this long counts as healthy again: the next crash restarts after `backoffMs`. */
+  stableMs?: number;
+  onLine?: (name: string, line: string) => void;
+}
+
+/**
+ * A child that is started again when it dies without being asked to (a crash, kill -9, OOM),
+ * after an exponential backoff, each restart logged. `proc` is the live process; `stop()` ends
+ * supervision and the child.
+ */
+export function superviseTs(name: string, entry: string, env: Record<string, string>, opts: SupervisorOptions = {}): Child & { restarts: number } {
+  const base = opts.backoffMs ?? 1_000;
+  const max = opts.maxBackoffMs ?? 30_000;
+  const stable = opts.stableMs ?? 60_000;
+  let stopping = false;
+  let delay = base;
+  let timer: NodeJS.Timeout | undefined;
+  let resolveExited: (code: number | null) => void = () => {};
+  const exited = new Promise<number | null>((r) => (resolveExited = r));
+  let current = spawnTs(name, entry, env, opts.onLine);
+  const handle = {
+    name,
+    restarts: 0,
+    exited,
+    get proc() {
+      return current.proc;
+    },
+    kill: (signal: NodeJS.Signals = "SIGKILL") => current.kill(signal),
+    async stop(graceMs?: number) {
+      stopping = true;
+      clearTimeout(timer);
+      await current.stop(graceMs);
+      resolveExited(current.proc.exitCode);
+    },
+  };
+  const watch = (child: Child) => {
+    const startedAt = Date.now();
+    void child.exited.then((code) => {
+      if (stopping) return;
+      if (Date.now() - startedAt >= stable) delay = base;
+      const how = child.proc.signalCode ?? `code ${code}`;
+      opts.onLine?.(name, `${name} exited unexpectedly (${how}); restarting in ${delay} ms`);
+      timer = setTimeout(() => {
+        if (stopping) return;
+        current = spawnTs(name, entry, env, opts.onLine);
+        handle.restarts++;
+        opts.onLine?.(name, `${name} restarted (restart ${handle.restarts}, pid ${current.proc.pid})`);
+        watch(current);
+      }, delay);
+      delay = Math.min(max, delay * 2);
+    });
+  };
+  watch(current);
+  return handle;
+}
+
 export async function waitForHealth(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = "";

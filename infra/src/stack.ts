@@ -5,7 +5,7 @@ import { migrateToLatest } from "@fixloop/db";
 import { ROOT } from "./paths";
 import { startServices, pickPort, type Services } from "./services";
 import { loadOrCreateLocalSecrets } from "./secrets";
-import { spawnTs, waitForHealth, type Child } from "./processes";
+import { spawnTs, superviseTs, waitForHealth, type Child, type SupervisorOptions } from "./processes";
 import { startSandboxes, type Sandboxes } from "./sandbox/start-sandboxes";
 
 export interface StackOptions {
@@ -16,6 +16,8 @@ export interface StackOptions {
   /** Settings; anything absent falls back to embedded services and stand-ins. */
   env?: Record<string, string | undefined>;
   workers?: number;
+  /** Restart backoff of crashed workers (defaults: 1 s doubling to 30 s). */
+  restart?: Omit<SupervisorOptions, "onLine">;
   buildWeb?: "if-missing" | "always" | "never";
   log?: (source: string, line: string) => void;
   durable?: boolean;
@@ -47,11 +49,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const started: Child[] = [];
   let sandboxes: Sandboxes | undefined;
   try {
-    await migrateToLatest(services.databaseUrl);
+    const secrets: { TOKEN_ENCRYPTION_KEYS?: string } = given.TOKEN_ENCRYPTION_KEYS ? {} : loadOrCreateLocalSecrets(opts.dataDir);
+    // A migration may re-encrypt stored tokens: it gets the keys the app will use.
+    await migrateToLatest(services.databaseUrl, { tokenEncryptionKeys: given.TOKEN_ENCRYPTION_KEYS ?? secrets.TOKEN_ENCRYPTION_KEYS });
     const port = opts.port === 0 ? await pickPort(0) : opts.port;
     const publicUrl = given.PUBLIC_URL ?? `http://localhost:${port}`;
     sandboxes = await startSandboxes({ dataDir: opts.dataDir, given, publicUrl, log: (l) => log("sandbox", l) });
-    const secrets = given.TOKEN_ENCRYPTION_KEYS ? {} : loadOrCreateLocalSecrets(opts.dataDir);
     const env: Record<string, string> = Object.fromEntries(
       Object.entries({
         ...secrets,
@@ -69,7 +72,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     started.push(api);
     const workers: Child[] = [];
     const addWorker = () => {
-      const w = spawnTs(`worker-${workers.length + 1}`, "worker/src/main.ts", env, log);
+      // A crashed worker is started again (with backoff, logged); a stopped stack stops it for good.
+      const w = superviseTs(`worker-${workers.length + 1}`, "worker/src/main.ts", env, { onLine: log, ...opts.restart });
       workers.push(w);
       started.push(w);
       return w;

@@ -30,7 +30,7 @@ try {
     workers,
     buildWeb: process.argv.includes("--build") ? "always" : "if-missing",
     log: (source, line) => {
-      const important = source === "services" ? /FATAL|PANIC|ERROR:/.test(line) : /"level":(40|50|60)|error|warn/i.test(line);
+      const important = source === "services" ? /FATAL|PANIC|ERROR:/.test(line) : /"level":(40|50|60)|error|warn|restart/i.test(line);
       if (verbose || important) console.log(`[${source}] ${line}`);
     },
   });

@@ -2,3 +2,4 @@ export { createTestDatabase, createTestRedis, TEST_ENCRYPTION_KEYS, testPrefix, 
 export { insertIssue, seedSolution, type SeedSolution } from "./seed";
 export { gitBranches, gitShow, gitTree } from "./git";
 export { applyEdits, startTestSandbox, TestSandbox } from "./github-sandbox";
+export { superviseTs } from "../src/processes";

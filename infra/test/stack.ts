@@ -103,9 +103,10 @@ export async function createTestStack(opts: TestStackOptions = {}) {
     const cb = await oauth("/api/auth/github", login);
     const code = new URL(cb.headers.get("location") ?? "http://x/").searchParams.get("token");
     if (!code) throw new Error(`sign-in callback answered ${cb.status} ${cb.headers.get("location")}`);
+    const loginBinding = cb.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
     const res = await t.app.request("/api/auth/session", {
       method: "POST",
-      headers: { "content-type": "application/json", origin: publicUrl },
+      headers: { "content-type": "application/json", origin: publicUrl, cookie: loginBinding },
       body: JSON.stringify({ token: code }),
     });
     const session = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`))?.split(";")[0];

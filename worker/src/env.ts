@@ -22,6 +22,8 @@ export const WorkerEnv = z.object({
   PR_MAX_FILES: z.coerce.number().int().min(1).default(50),
   /** Most changed lines (added + removed) one pull request may carry. */
   PR_MAX_CHANGED_LINES: z.coerce.number().int().min(1).default(5000),
+  /** Largest pull request in bytes (UTF-8): any one file's new contents, and all of them together. */
+  PR_MAX_BYTES: z.coerce.number().int().min(1).default(1_000_000),
   /** Seconds between sweeps that re-enqueue runs Postgres says are unfinished. */
   SWEEP_INTERVAL_SECONDS: z.coerce.number().min(1).default(30),
   /** Where the repository's tests run: bwrap (default on Linux when bwrap is on PATH), docker, or off. */

@@ -16,15 +16,19 @@ export interface CurrentUser {
 }
 
 /**
- * Resolves the caller from the session cookie or an `Authorization: Bearer` API token.
- * Requests without a valid one answer 401.
+ * Resolves the caller from an `Authorization: Bearer` API token or else the session cookie.
+ * A request carrying an Authorization header is judged by it alone: an invalid one answers 401
+ * and never falls back to the cookie (the CSRF guard exempts bearer requests).
+ * Requests without a valid credential answer 401.
  */
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const { db } = c.var.deps;
-  const bearer = c.req.header("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const authorization = c.req.header("authorization");
+  const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
   const now = new Date();
   let user: CurrentUser | undefined;
-  if (bearer && bearer.startsWith(API_TOKEN_PREFIX)) {
+  if (authorization !== undefined) {
+    if (!bearer?.startsWith(API_TOKEN_PREFIX)) throw errors.unauthorized();
     const row = await db
       .updateTable("api_tokens")
       .set({ last_used_at: now })

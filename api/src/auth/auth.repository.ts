@@ -49,7 +49,8 @@ export interface GithubIdentity {
   login: string;
   email: string | null;
   avatarUrl: string | null;
-  token: { keyId: string; value: string };
+  /** Encrypts the access token for its owner (the user id is the cipher's associated data). */
+  seal: (userId: string) => { keyId: string; value: string };
   scopes: string[];
 }
 
@@ -70,7 +71,8 @@ export async function upsertGithubUser(db: Db, who: GithubIdentity): Promise<str
 }
 
 export async function saveGithubToken(db: Db, userId: string, who: GithubIdentity): Promise<void> {
-  const values = { access_token_enc: who.token.value, key_id: who.token.keyId, scopes: who.scopes, login: who.login };
+  const token = who.seal(userId);
+  const values = { access_token_enc: token.value, key_id: token.keyId, scopes: who.scopes, login: who.login };
   await db
     .insertInto("github_accounts")
     .values({ user_id: userId, github_id: who.githubId, ...values })
@@ -78,21 +80,25 @@ export async function saveGithubToken(db: Db, userId: string, who: GithubIdentit
     .execute();
 }
 
-export async function createLoginCode(db: Db, userId: string): Promise<string> {
+export async function createLoginCode(db: Db, userId: string, binding: string): Promise<string> {
   const code = randomSecret();
   await db
     .insertInto("login_codes")
-    .values({ code_hash: hashSecret(code), user_id: userId, expires_at: new Date(Date.now() + LOGIN_CODE_TTL_MS) })
+    .values({ code_hash: hashSecret(code), user_id: userId, browser_binding_hash: hashSecret(binding), expires_at: new Date(Date.now() + LOGIN_CODE_TTL_MS) })
     .execute();
   return code;
 }
 
-/** Single use: the conditional update lets exactly one exchange win. */
-export async function consumeLoginCode(db: Db, code: string): Promise<string | null> {
+/**
+ * Single use: the conditional update lets exactly one exchange win. Only the browser that started
+ * the sign-in (same binding as the OAuth state) can exchange the code: no login CSRF.
+ */
+export async function consumeLoginCode(db: Db, code: string, binding: string): Promise<string | null> {
   const row = await db
     .updateTable("login_codes")
     .set({ used_at: new Date() })
     .where("code_hash", "=", hashSecret(code))
+    .where("browser_binding_hash", "=", hashSecret(binding))
     .where("used_at", "is", null)
     .where("expires_at", ">", new Date())
     .returning("user_id")

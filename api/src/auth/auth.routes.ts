@@ -6,7 +6,7 @@ import { requireUser } from "./auth.middleware";
 import { consumeLoginCode, createOauthState, createSession, findUser, revokeSession } from "./auth.repository";
 import { CallbackQuery, ReposAuthQuery, SessionRequest, userView } from "./auth.schemas";
 import { completeOauth, type CallbackOutcome } from "./auth.service";
-import { clearSessionCookie, publicUrl, setSessionCookie, setStateCookie, takeStateCookie } from "./auth.cookies";
+import { clearSessionCookie, publicUrl, setLoginCookie, setSessionCookie, setStateCookie, takeLoginCookie, takeStateCookie } from "./auth.cookies";
 import { SIGNIN_SCOPES, authorizeUrl } from "./oauth.client";
 
 const wantsJson = (c: Context<AppEnv>) => {
@@ -42,11 +42,13 @@ export const authRoutes = new Hono<AppEnv>()
   .get("/auth/github/callback", validate("query", CallbackQuery), async (c) => {
     const binding = takeStateCookie(c);
     const out = await completeOauth(c.var.deps, publicUrl(c), c.req.valid("query"), binding);
+    if (out.ok && out.purpose === "signin" && binding) setLoginCookie(c, binding);
     return answerCallback(c, out);
   })
   .post("/auth/session", validate("json", SessionRequest), async (c) => {
     const { db, env } = c.var.deps;
-    const userId = await consumeLoginCode(db, c.req.valid("json").token);
+    const binding = takeLoginCookie(c);
+    const userId = binding ? await consumeLoginCode(db, c.req.valid("json").token, binding) : null;
     if (!userId) throw new AppError(401, "auth.invalid_code", "The sign-in code is invalid, used or expired; sign in again");
     const user = await findUser(db, userId);
     if (!user) throw errors.unauthorized();

@@ -40,7 +40,8 @@ export async function completeOauth(
   const token = await exchangeCode(deps.env, publicUrl, q.code);
   if (!token) return failure(state.purpose, "oauth.exchange_failed");
   const profile = await fetchProfile(deps.env, token.accessToken);
-  const identity = { ...profile, token: cipherFor(deps).encrypt(token.accessToken), scopes: token.scopes };
+  const cipher = cipherFor(deps);
+  const identity = { ...profile, seal: (userId: string) => cipher.encrypt(token.accessToken, userId), scopes: token.scopes };
   if (state.purpose === "repos") {
     const user = state.userId ? await findUser(deps.db, state.userId) : undefined;
     if (!user || String(user.github_id) !== String(profile.githubId)) return failure("repos", "oauth.account_mismatch");
@@ -50,5 +51,5 @@ export async function completeOauth(
   }
   const userId = await upsertGithubUser(deps.db, identity);
   deps.logger.info({ userId, login: profile.login }, "signed in with GitHub");
-  return { ok: true, purpose: "signin", loginCode: await createLoginCode(deps.db, userId) };
+  return { ok: true, purpose: "signin", loginCode: await createLoginCode(deps.db, userId, binding) };
 }

@@ -51,7 +51,7 @@ describe("GitHub sign-in", () => {
     const account = await db.selectFrom("github_accounts").selectAll().where("user_id", "=", user._id).executeTakeFirstOrThrow();
     expect(account.scopes).toEqual(["read:user", "user:email"]);
     expect(account.access_token_enc).not.toMatch(/gho_/);
-    expect(stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc)).toMatch(/^gho_/);
+    expect(stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc, user._id)).toMatch(/^gho_/);
   });
 
   it("sets the session cookie HttpOnly and SameSite=Lax, and the login code cannot be used twice", async () => {
@@ -61,8 +61,9 @@ describe("GitHub sign-in", () => {
     const loc = new URL(cb.headers.get("location") ?? "");
     expect(loc.pathname).toBe("/auth/callback");
     const token = loc.searchParams.get("token") ?? "";
+    const login = cookiesOf(cb);
     const exchange = () =>
-      app.request("/api/auth/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
+      app.request("/api/auth/session", { method: "POST", headers: { "content-type": "application/json", origin: stack.publicUrl, cookie: login }, body: JSON.stringify({ token }) });
     const first = await exchange();
     expect(first.status).toBe(200);
     const set = first.headers.getSetCookie().find((c) => c.startsWith("fixloop_session=")) ?? "";
@@ -79,8 +80,37 @@ describe("GitHub sign-in", () => {
     const cb = await app.request(a.callback, { headers: { cookie: a.binding } });
     const token = new URL(cb.headers.get("location") ?? "").searchParams.get("token") ?? "";
     await db.updateTable("login_codes").set({ expires_at: new Date(Date.now() - 1000) }).where("used_at", "is", null).execute();
-    const res = await app.request("/api/auth/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
+    const res = await app.request("/api/auth/session", { method: "POST", headers: { "content-type": "application/json", origin: stack.publicUrl, cookie: cookiesOf(cb) }, body: JSON.stringify({ token }) });
     expect(res.status).toBe(401);
+  });
+
+  it("exchanges a login code only in the browser that started the sign-in, and only from our origin", async () => {
+    const a = await authorizeAt("hubot");
+    const cb = await app.request(a.callback, { headers: { cookie: a.binding } });
+    const token = new URL(cb.headers.get("location") ?? "").searchParams.get("token") ?? "";
+    const login = cookiesOf(cb);
+    expect(cb.headers.getSetCookie().join("\n")).toMatch(/fixloop_login=.+HttpOnly/i);
+    const other = await authorizeAt("octocat");
+    const otherCb = await app.request(other.callback, { headers: { cookie: other.binding } });
+    const exchange = (headers: Record<string, string>) =>
+      app.request("/api/auth/session", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ token }) });
+    const sessions = async () => (await db.selectFrom("sessions").select("id").execute()).length;
+    const before = await sessions();
+
+    const noCookie = await exchange({ origin: stack.publicUrl });
+    expect(noCookie.status).toBe(401);
+    expect(((await noCookie.json()) as { error: { code: string } }).error.code).toBe("auth.invalid_code");
+    expect((await exchange({ origin: stack.publicUrl, cookie: cookiesOf(otherCb) })).status).toBe(401);
+    for (const origin of ["https://evil.example", "null"]) {
+      const foreign = await exchange({ origin, cookie: login });
+      expect(foreign.status).toBe(403);
+      expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe("request.cross_origin");
+    }
+    expect((await exchange({ cookie: login })).status).toBe(403);
+    expect(await sessions()).toBe(before);
+
+    // The right browser still signs in with it.
+    expect((await exchange({ origin: stack.publicUrl, cookie: login })).status).toBe(200);
   });
 
   it("rejects a callback without state, or without the browser cookie, and stores nothing", async () => {

@@ -74,3 +74,17 @@ describe("POST /api/contributions/parse-url", () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe("issue references in fetch-issue and import-issue", () => {
+  it.each([true, [2], "1e3", "0x10", " 7", 0, -1, 1.5, null, "", {}])("refuses issueNumber %j with 400", async (issueNumber) => {
+    for (const path of ["/api/contributions/fetch-issue", "/api/contributions/import-issue"]) {
+      const res = await app.request(path, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ owner: "hubot", repo: "markdown-lint", issueNumber }),
+      });
+      expect(res.status, path).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+    }
+  });
+});

@@ -111,6 +111,34 @@ describe("issue sync", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("refuses to sync or list the issues of a repository that is not the user's, and stores nothing", async () => {
+    const { headers, user } = await stack.signIn("hubot", { scopes: ["public_repo"] });
+    for (const res of [
+      await app.request("/api/github/repositories/octocat/todo-api/issues", { headers }),
+      await app.request("/api/github/repositories/octocat/todo-api/sync", { method: "POST", headers }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect((await json<{ error: { code: string } }>(res)).error.code).toBe("github.not_your_repository");
+    }
+    expect(await db.selectFrom("issues").select("id").where("user_id", "=", user._id).where("repo_full_name", "=", "octocat/todo-api").execute()).toEqual([]);
+    expect(await db.selectFrom("repositories").select("id").where("user_id", "=", user._id).where("full_name", "=", "octocat/todo-api").execute()).toEqual([]);
+  });
+
+  it("checks the origin of the issue-importing GET like a write", async () => {
+    const { headers } = await stack.signIn("octocat", { scopes: ["public_repo"] });
+    const cookie = headers.cookie;
+    stack.github.control.clearRequestLog();
+    const foreign: Record<string, string>[] = [{ cookie, origin: "https://evil.example" }, { cookie, origin: "null" }, { cookie, referer: "https://evil.example/x" }, { cookie, "sec-fetch-site": "cross-site" }];
+    for (const h of foreign) {
+      const res = await app.request("/api/github/repositories/octocat/todo-api/issues", { headers: h });
+      expect(res.status).toBe(403);
+      expect((await json<{ error: { code: string } }>(res)).error.code).toBe("request.cross_origin");
+    }
+    expect(stack.github.control.requestLog).toEqual([]);
+    const sameSite = await app.request("/api/github/repositories/octocat/todo-api/issues", { headers: { cookie, "sec-fetch-site": "same-origin" } });
+    expect(sameSite.status).toBe(200);
+  });
+
   it("waits out a secondary rate limit (retry-after) and succeeds", async () => {
     const { headers } = await stack.signIn("octocat", { scopes: ["public_repo"] });
     const repos = await json<{ repositories: RepoItem[] }>(await app.request("/api/github/repositories", { headers }));

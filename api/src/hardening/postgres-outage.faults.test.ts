@@ -72,7 +72,7 @@ describe("Postgres unavailable for 10 s", () => {
   it("answers 503 with a clear error meanwhile, recovers by itself and leaves no half-written run", async () => {
     const me = await loginAs(deps, { username: "octocat" });
     const headers = { ...me.headers, "content-type": "application/json" };
-    const sealed = createTokenCipher(TEST_ENCRYPTION_KEYS).encrypt(github.control.issueToken("octocat", ["read:user", "public_repo"]));
+    const sealed = createTokenCipher(TEST_ENCRYPTION_KEYS).encrypt(github.control.issueToken("octocat", ["read:user", "public_repo"]), me.user.id);
     await db.insertInto("github_accounts").values({ user_id: me.user.id, github_id: 1, login: "octocat", access_token_enc: sealed.value, key_id: sealed.keyId, scopes: ["read:user", "public_repo"] }).execute();
     const issues = await Promise.all(Array.from({ length: 8 }, (_, i) => insertIssue(db, me.user.id, { number: 40 + i })));
     models.control.latency(4_000);

@@ -8,16 +8,26 @@ function withTimeout<T>(p: Promise<T>): Promise<T> {
   return Promise.race([p, new Promise<T>((_, rej) => setTimeout(() => rej(new Error("timeout")), TIMEOUT_MS).unref())]);
 }
 
+/**
+ * Database and Redis reachability, plus the workers BullMQ sees on each queue (its worker
+ * connections in Redis). With a backing service down the answer is 503 `error`; with every
+ * service up but a queue nobody serves it is 200 `degraded`, since accepted jobs would wait.
+ */
 export const healthRoutes = new Hono<AppEnv>().get("/health", async (c) => {
-  const { db, redis } = c.var.deps;
-  const [database, cache] = await Promise.allSettled([
+  const { db, redis, queues } = c.var.deps;
+  const all = queues.all();
+  const [database, cache, seen] = await Promise.allSettled([
     withTimeout(sql`select 1`.execute(db)),
     withTimeout(redis.ping()),
+    withTimeout(Promise.all(all.map(async (q) => [q.name, (await q.getWorkers()).length] as const))),
   ]);
+  const workers = Object.fromEntries(seen.status === "fulfilled" ? seen.value : all.map((q) => [q.name, 0]));
   const checks = {
     database: database.status === "fulfilled" ? "ok" : "error",
     redis: cache.status === "fulfilled" ? "ok" : "error",
+    workers: Object.values(workers).every((n) => n > 0) ? "ok" : "none",
   } as const;
-  const ok = checks.database === "ok" && checks.redis === "ok";
-  return c.json({ status: ok ? "ok" : "error", checks }, ok ? 200 : 503);
+  const up = checks.database === "ok" && checks.redis === "ok";
+  const status = !up ? "error" : checks.workers === "ok" ? "ok" : "degraded";
+  return c.json({ status, checks, workers }, up ? 200 : 503);
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
+import { Worker } from "bullmq";
+import { redisConnection } from "@fixloop/worker/contract";
 import { startRedisServer } from "@fixloop/infra/services";
 import fs from "node:fs";
 import os from "node:os";
@@ -7,11 +9,24 @@ import path from "node:path";
 import { createTestApp } from "../../test/testing";
 
 describe("GET /api/health", () => {
-  it("reports database and redis ok", async () => {
-    const { app } = await createTestApp();
+  it("is degraded while a queue has no worker, and ok once every queue has one", async () => {
+    const { app, deps } = await createTestApp();
     const res = await app.request("/api/health");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok", checks: { database: "ok", redis: "ok" } });
+    expect(await res.json()).toEqual({
+      status: "degraded",
+      checks: { database: "ok", redis: "ok", workers: "none" },
+      workers: { solve: 0, sync: 0, fork: 0, "pull-request": 0 },
+    });
+    const connection = redisConnection(deps.env.REDIS_URL);
+    const workers = deps.queues.all().map((q) => new Worker(q.name, async () => {}, { connection, prefix: deps.queues.prefix }));
+    try {
+      await Promise.all(workers.map((w) => w.waitUntilReady()));
+      const body = await (await app.request("/api/health")).json();
+      expect(body).toEqual({ status: "ok", checks: { database: "ok", redis: "ok", workers: "ok" }, workers: { solve: 1, sync: 1, fork: 1, "pull-request": 1 } });
+    } finally {
+      await Promise.all(workers.map((w) => w.close()));
+    }
   });
 
   it("answers 503 naming redis when Redis is stopped", async () => {
@@ -25,7 +40,7 @@ describe("GET /api/health", () => {
     await own.stop();
     const res = await t.app.request("/api/health");
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: "error", checks: { database: "ok", redis: "error" } });
+    expect(await res.json()).toMatchObject({ status: "error", checks: { database: "ok", redis: "error" } });
     redis.disconnect();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -17,6 +17,11 @@ export function onError(err: Error, c: Context<AppEnv>) {
   if (err instanceof SyntaxError) {
     return c.json({ error: { code: "request.invalid_json", message: "Malformed JSON body" } }, 400);
   }
+  if ((err as { code?: string }).code === "23505") {
+    // A unique violation that a feature did not map itself: a conflict, without the constraint's name.
+    c.var.deps?.logger.warn({ err, requestId: c.var.requestId, path: c.req.path }, "unique violation");
+    return c.json({ error: { code: "request.conflict", message: "This conflicts with data that already exists" } }, 409);
+  }
   const unavailable = isUnavailable(err);
   c.var.deps?.logger.error({ err, requestId: c.var.requestId, path: c.req.path }, "request failed");
   if (unavailable) {

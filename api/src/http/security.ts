@@ -54,21 +54,47 @@ export function securityHeaders(opts: { publicUrl: string; checkoutUrl?: string;
 
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+export interface SameOriginOptions {
+  publicUrl: string;
+  /** Paths that never need the check (signed webhooks). */
+  exempt: RegExp[];
+  /** Paths checked even without a session cookie (the login-code exchange: no login CSRF). */
+  always?: RegExp[];
+  /** GET paths that change state and are checked like writes. */
+  reads?: RegExp[];
+}
+
 /**
  * CSRF: a state-changing request that carries the session cookie must come from our own origin
- * (besides SameSite=Lax cookies). Bearer-token clients and signed webhooks are exempt.
+ * (besides SameSite=Lax cookies). Bearer-token clients and signed webhooks are exempt; a bearer
+ * request never falls back to the cookie (see requireUser), so the exemption cannot be borrowed.
  */
-export function sameOriginGuard(opts: { publicUrl: string; exempt: RegExp[] }) {
+export function sameOriginGuard(opts: SameOriginOptions) {
   const allowed = origin(opts.publicUrl);
+  const matches = (list: RegExp[] | undefined, path: string) => (list ?? []).some((r) => r.test(path));
   return createMiddleware<AppEnv>(async (c, next) => {
-    if (UNSAFE.has(c.req.method) && !opts.exempt.some((r) => r.test(c.req.path))) {
+    const path = c.req.path;
+    const guarded = UNSAFE.has(c.req.method) || (c.req.method === "GET" && matches(opts.reads, path));
+    if (guarded && !matches(opts.exempt, path)) {
       const hasCookie = /(?:^|;\s*)fixloop_session=/.test(c.req.header("cookie") ?? "");
       const bearer = /^Bearer\s/i.test(c.req.header("authorization") ?? "");
-      if (hasCookie && !bearer) {
-        const from = origin(c.req.header("origin")) ?? origin(c.req.header("referer"));
-        if (from !== allowed) throw new AppError(403, "request.cross_origin", "Cross-origin request refused");
+      if ((hasCookie && !bearer) || matches(opts.always, path)) {
+        if (!fromOrigin(c.req.header.bind(c.req), allowed)) throw new AppError(403, "request.cross_origin", "Cross-origin request refused");
       }
     }
     await next();
   });
+}
+
+/**
+ * The Origin header when present (`Origin: null`, sent by sandboxed frames and some redirects, is
+ * cross-origin), else the Referer; a browser GET with neither may still prove itself with
+ * `Sec-Fetch-Site: same-origin`, which pages cannot forge.
+ */
+function fromOrigin(header: (name: string) => string | undefined, allowed: string | null): boolean {
+  const o = header("origin");
+  if (o !== undefined) return o !== "null" && origin(o) === allowed;
+  const referer = header("referer");
+  if (referer !== undefined) return origin(referer) === allowed;
+  return header("sec-fetch-site") === "same-origin";
 }

@@ -1,11 +1,41 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
-import type { ZodType } from "zod";
+import type { ZodType, z } from "zod";
 import { AppError } from "./errors";
+
+/** The first path (within a parsed request value) holding a string with a NUL character, if any. */
+function nulPath(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
+  if (typeof value === "string") return value.includes("\0") ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const p = nulPath(value[i], [...path, i]);
+      if (p) return p;
+    }
+    return null;
+  }
+  if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const p = (k.includes("\0") ? [...path, k] : null) ?? nulPath(v, [...path, k]);
+      if (p) return p;
+    }
+  }
+  return null;
+}
+
+/**
+ * The refinement every request schema gets through `validate`: no string field may contain NUL
+ * (Postgres text cannot store it), so such input is a 400 at the schema and never reaches a query.
+ */
+export function rejectNul<T extends ZodType>(schema: T): T {
+  return schema.superRefine((value: z.output<T>, ctx) => {
+    const path = nulPath(value);
+    if (path) ctx.addIssue({ code: "custom", path, message: "must not contain NUL (\\u0000) characters" });
+  }) as T;
+}
 
 /** zValidator whose failures become the API's 400 `{error:{code:"request.invalid",message}}`. */
 export function validate<T extends ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
-  return zValidator(target, schema, (result) => {
+  return zValidator(target, rejectNul(schema), (result) => {
     if (!result.success) {
       const issue = result.error.issues[0];
       const where = issue && issue.path.length ? `${issue.path.join(".")}: ` : "";

@@ -113,6 +113,9 @@ class RunStream {
     private last: string,
   ) {}
 
+  /** Called once when the stream ends (terminal event or client gone). */
+  onClose?: () => void;
+
   readonly onEntries = (entries: HubEntry[]) => {
     if (this.pending) this.pending.push(...entries);
     else this.send(entries);
@@ -179,6 +182,7 @@ class RunStream {
     this.unsubscribe?.();
     ticker.delete(this);
     openSseStreams.dec();
+    this.onClose?.();
   }
 }
 
@@ -189,11 +193,12 @@ class RunStream {
  * from one XRANGE at connect. Ids at or before the last one sent are skipped, so there is no gap
  * and no duplicate.
  */
-export function streamRunEvents(c: Context<AppEnv>, runId: string): Response {
+export function streamRunEvents(c: Context<AppEnv>, runId: string, onClose?: () => void): Response {
   const { db, redis, queues, logger } = c.var.deps;
   const key = runEventsKey(queues.prefix, runId);
   const lastHeader = c.req.header("last-event-id")?.trim() ?? "";
   const stream = new RunStream(key, runId, db, redis, STREAM_ID.test(lastHeader) ? lastHeader : "0-0");
+  stream.onClose = onClose;
   const { sink, response } = openSseSink(c, () => stream.close());
   stream.sink = sink;
   void stream.start(logger);

@@ -1,3 +1,4 @@
+import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/db";
 import { AppError } from "../http/errors";
 
 /** Codes of the refusals the web answers with an upgrade prompt, keyed by the prompt's reason. */
@@ -7,6 +8,7 @@ export const UPGRADE_CODES = { model_access: "plan.model_not_allowed", usage_lim
 export const solveErrors = {
   issueNotFound: () => new AppError(404, "issue.not_found", "Issue not found"),
   issueClosed: () => new AppError(409, "issue.closed", "This issue is closed; reopen it to generate a solution"),
+  pullRequestOpen: () => new AppError(409, "issue.pull_request_open", OPEN_PULL_REQUEST_MESSAGE),
   unknownModel: (id: string) => new AppError(400, "model.unknown", `Unknown model: ${id}`),
   premiumRequired: () => new AppError(403, UPGRADE_CODES.model_access, "Premium subscription required"),
   // 429: the request is well-formed and allowed, the caller has simply used up this period's quota.

@@ -9,6 +9,7 @@ import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { presentSolution } from "../validations/validations.present";
 import { findOwnedRun, presentRun, runSteps } from "./runs.repository";
+import { acquireStreamSlot } from "./sse.limit";
 import { streamRunEvents } from "./runs.sse";
 import { solveErrors } from "./solve.errors";
 import { startRun } from "./solve.service";
@@ -62,7 +63,8 @@ export const solveRoutes = new Hono<AppEnv>()
   .get("/runs/:id/events", requireUser, validate("param", RunParam), async (c) => {
     const run = await findOwnedRun(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    return streamRunEvents(c, run.id);
+    const release = acquireStreamSlot(c.var.user.id, c.var.deps.env.SSE_MAX_STREAMS_PER_USER);
+    return streamRunEvents(c, run.id, release);
   })
   .post("/runs/:id/cancel", requireUser, validate("param", RunParam), async (c) => {
     const deps = c.var.deps;

@@ -1,4 +1,5 @@
 import { domain, type Db } from "@fixloop/db";
+import { findOpenPullRequestForIssue } from "@fixloop/db";
 import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db";
 import type { Logger } from "../http/logger";
 import { notifyUsageThreshold } from "@fixloop/db";
@@ -23,7 +24,7 @@ async function activeRunId(db: Db, issueId: string): Promise<string | undefined>
 }
 
 /**
- * Checks, in order: the issue is the caller's, it is not closed, the model is known, the plan
+ * Checks, in order: the issue is the caller's, it is not closed and has no open pull request, the model is known, the plan
  * allows it, the quota has room. Then creates the run with its quota reservation in one
  * transaction and enqueues its job. An issue with an active run answers that run instead
  * (the partial unique index settles races).
@@ -35,6 +36,7 @@ export async function startRun(deps: StartRunDeps, userId: string, input: { issu
     : undefined;
   if (!issue) throw solveErrors.issueNotFound();
   if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
+  if (await findOpenPullRequestForIssue(db, issue.id)) throw solveErrors.pullRequestOpen();
   const model = findModel(modelsConfigFromEnv(deps.env), input.modelId);
   if (!model) throw solveErrors.unknownModel(input.modelId);
   const period = await currentUsagePeriod(db, userId);

@@ -2,6 +2,8 @@ import { sql } from "kysely";
 import type { AppDeps } from "../deps";
 import { jobIds } from "@fixloop/worker/contract";
 import { runJob } from "../jobs/jobs.run";
+import { findOpenPullRequestForIssue } from "@fixloop/db";
+import { solveErrors } from "../solve/solve.errors";
 import { validationErrors } from "./validations.errors";
 import { findOwnedSolution } from "./validations.repository";
 import type { DecideBody } from "./validations.schemas";
@@ -26,6 +28,7 @@ export async function decideSolution(deps: AppDeps, userId: string, id: string, 
     // Approving again after a failed pull-request job retries it; anything else must still be pending.
     const allowed = body.status === "approved" ? ["pending", "approved"] : ["pending"];
     if (!allowed.includes(solution.status)) throw validationErrors.notPending(solution.status);
+    if (body.status === "approved" && (await findOpenPullRequestForIssue(trx, solution.issue_id, id))) throw solveErrors.pullRequestOpen();
     await trx.insertInto("validation_decisions").values({ solution_id: id, user_id: userId, status: body.status, comments }).execute();
     await trx.updateTable("solutions").set({ status: body.status, updated_at: sql`now()` }).where("id", "=", id).execute();
     if (body.status === "rejected") {

@@ -1,4 +1,6 @@
 import type { Db } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota } from "@fixloop/db";
+import { solveErrors } from "../solve/solve.errors";
 import { jobIds, type Queues } from "@fixloop/worker/contract";
 import { validationErrors } from "./validations.errors";
 import { ensureRevisionRecorded, findOwnedSolution } from "./validations.repository";
@@ -17,7 +19,9 @@ const editsOf = (v: unknown): ManualEdit[] =>
  * Starts a refine run: the solve processor reuses the stored analyzing/context/dependencies
  * results and regenerates with every piece of feedback so far (newest last) and the manual edits.
  * A finished refinement rewrites the solution's metadata, so the history is carried run to run
- * in each run's input. A refinement is part of the solution it refines and charges no quota.
+ * in each run's input. A refinement is a model run: it reserves one unit of the plan's quota in
+ * the same transaction that creates the run (the same conditional update as generate), charged
+ * when it completes and given back when it fails or is cancelled.
  */
 export async function refineSolution(db: Db, queues: Queues, userId: string, id: string, body: RefineBody) {
   const feedback = [body.feedback.trim(), body.refinementInstructions?.trim()]
@@ -45,11 +49,19 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
       ? await trx.selectFrom("solve_runs").select("model_id").where("id", "=", solution.run_id).executeTakeFirst()
       : undefined;
 
+    const active = await trx.selectFrom("solve_runs").select("id").where("issue_id", "=", solution.issue_id).where("status", "in", ["queued", "running"]).executeTakeFirst();
+    if (active) throw validationErrors.runOpen();
+    const period = await currentUsagePeriod(trx, userId);
+    const reserved = await reserveQuota(trx, userId, period.plan, { periodStart: period.periodStart });
+    if (!reserved) throw solveErrors.usageLimit();
+
     const run = await trx
       .insertInto("solve_runs")
       .values({
         user_id: userId,
         issue_id: solution.issue_id,
+        quota_state: "reserved",
+        quota_period_start: reserved.periodStart,
         kind: "refine",
         solution_id: id,
         model_id: original?.model_id ?? solution.ai_model,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { currentUsagePeriod } from "@fixloop/db";
 import { createTestApp } from "../../test/testing";
 import { seedSolution } from "@fixloop/infra/testing";
 
@@ -157,7 +158,7 @@ describe("validations API", () => {
     expect(await db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);
   });
 
-  it("starts a refine run carrying all feedback so far and the manual edits, without a quota charge", async () => {
+  it("starts a refine run carrying all feedback so far and the manual edits, reserving one unit of quota", async () => {
     const { call, solutionId, db, deps } = await setup();
     await call(`/${solutionId}/modify`, {
       method: "POST",
@@ -176,9 +177,36 @@ describe("validations API", () => {
     const b = (await second.json()) as { refinementCount: number; runId: string };
     expect(b.refinementCount).toBe(2);
     const run = await db.selectFrom("solve_runs").selectAll().where("id", "=", b.runId).executeTakeFirstOrThrow();
-    expect(run).toMatchObject({ kind: "refine", solution_id: solutionId, model_id: "llama-3.3-70b-versatile", quota_state: "none", status: "queued" });
+    expect(run).toMatchObject({ kind: "refine", solution_id: solutionId, model_id: "llama-3.3-70b-versatile", quota_state: "reserved", status: "queued" });
+    expect((await db.selectFrom("usage_counters").select("used").executeTakeFirstOrThrow()).used).toBe(2);
     expect(run.input).toMatchObject({ feedback: ["Add a test", "Name the helper pageStart"], manualEdits: [{ filename: "src/paginate.ts", reason: "explain", revision: 2 }] });
     expect(await deps.queues.solve.getJob(`run-${b.runId}`)).toBeTruthy();
+  });
+
+  it("refuses 15 refinements at 10 of 10 FREE units with the quota error, starting no run and queueing no job", async () => {
+    const { call, solutionId, db, deps, me } = await setup();
+    const { periodStart } = await currentUsagePeriod(db, me.user.id);
+    await db.insertInto("usage_counters").values({ user_id: me.user.id, period_start: periodStart, used: 10 }).execute();
+    const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => call(`/${solutionId}/refine`, { method: "POST", body: { feedback: `try ${i}` } })));
+    for (const res of answers) {
+      expect(res.status).toBe(429);
+      expect(await res.json()).toEqual({ error: { code: "usage.limit_exceeded", message: "Usage limit exceeded" } });
+    }
+    expect(await db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);
+    expect(await deps.queues.solve.getJobCounts()).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
+    expect((await db.selectFrom("usage_counters").select("used").where("user_id", "=", me.user.id).executeTakeFirstOrThrow()).used).toBe(10);
+  });
+
+  it("rate-limits refinements with generate's budget", async () => {
+    const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "generate=3/60" });
+    const me = await t.loginAs();
+    const { solutionId } = await seedSolution(t.db, { userId: me.user.id, repoFullName: "octocat/todo-api", issueNumber: 5, files: [] });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await t.app.request(`/api/validations/${solutionId}/refine`, { method: "POST", headers: { "content-type": "application/json", ...me.headers }, body: JSON.stringify({ feedback: "again" }) });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(3)).toEqual([429, 429]);
   });
 
   it("records a rejection, marks solution and issue, and takes it off the pending list", async () => {

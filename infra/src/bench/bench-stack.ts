@@ -42,9 +42,10 @@ export async function startBenchStack(ctx: BenchContext, name: string): Promise<
     const cb = await fetch(`${api}${back.pathname}${back.search}`, { headers: { cookie: binding }, redirect: "manual" });
     const code = new URL(cb.headers.get("location") ?? "http://x/").searchParams.get("token");
     if (!code) throw new Error(`sign-in callback answered ${cb.status}`);
+    const loginBinding = cb.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
     const res = await fetch(`${api}/api/auth/session`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: stack.url },
+      headers: { "content-type": "application/json", origin: stack.url, cookie: loginBinding },
       body: JSON.stringify({ token: code }),
     });
     const cookie = res.headers.getSetCookie()[0]?.split(";")[0];

@@ -88,7 +88,7 @@ beforeAll(async () => {
     .onConflict((oc) => oc.column("user_id").doUpdateSet({ plan: "ENTERPRISE" }))
     .execute();
   const account = await stack.db.selectFrom("github_accounts").select(["access_token_enc", "key_id"]).where("user_id", "=", userId).executeTakeFirstOrThrow();
-  const githubToken = stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc);
+  const githubToken = stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc, userId);
   const apiToken = (await (await stack.app.request("/api/tokens", { method: "POST", headers, body: JSON.stringify({ name: "ci" }) })).json()) as { secret: string };
   const other = await stack.loginAs({ username: "mallory" });
   await insertIssue(stack.db, other.user.id, { repo: REPO, number: 1, body: `my token is ${OTHER_USERS_SECRET}` });

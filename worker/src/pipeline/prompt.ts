@@ -5,22 +5,30 @@
  */
 
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+// Markdown link reference definitions aimed at `#` or `<>` render as nothing: `[//]: # (hidden)`.
+const MD_COMMENT = /^[ \t]*\[[^\]\n]*\]:[ \t]*(?:#|<>)[^\n]*$/gm;
 // Format characters (zero-width, bidi embeddings/overrides/isolates, tag characters, BOM) and
 // control characters other than tab and newline.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const HIDDEN = /[\p{Cf}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029]/gu;
 
-// Our own fence tags inside untrusted text would let it close the fence and speak as instructions.
-const FENCE_TAG = /<\s*(\/?)\s*(untrusted_[a-z_]*)\s*>/gi;
+// Our own fence tags inside untrusted text would let it close the fence and speak as instructions:
+// any `<` opening one (with or without attributes or the closing `>`) becomes `[`.
+const FENCE_OPEN = /<(?=\s*\/?\s*untrusted)/gi;
 
+/**
+ * Cleans untrusted text until nothing changes: NFKC first (fullwidth `＜` is `<`), then hidden
+ * characters before comments (so `<!\u200b--` cannot turn into a comment after cleaning), then
+ * fence tags. One pass can expose a new match (`<!<!---->--`), hence the loop; each pass only
+ * removes or replaces characters, so it ends.
+ */
 export function sanitizeUntrusted(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .replace(HTML_COMMENT, "")
-    .replace(HIDDEN, "")
-    .replace(FENCE_TAG, "[$1$2]")
-    .replace(/\n{4,}/g, "\n\n\n")
-    .trim();
+  let out = text.replace(/\r\n?/g, "\n");
+  for (let before = ""; before !== out; ) {
+    before = out;
+    out = out.normalize("NFKC").replace(HIDDEN, "").replace(HTML_COMMENT, "").replace(MD_COMMENT, "").replace(FENCE_OPEN, "[");
+  }
+  return out.replace(/\n{4,}/g, "\n\n\n").trim();
 }
 
 export interface PromptFile {

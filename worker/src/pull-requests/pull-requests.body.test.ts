@@ -3,7 +3,7 @@ import type { FileChange } from "@fixloop/db";
 import { fixesLine, prBody, prTitle, type BodyInput } from "./pull-requests.body";
 import type { Guidelines } from "./pull-requests.guidelines";
 import { branchName } from "./pull-requests.job";
-import { assertChangeAllowed, assertNoSymlinks, countChangedLines } from "./pull-requests.limits";
+import { assertChangeAllowed, assertNoDirectoryReplaced, assertNoSymlinks, countChangedLines } from "./pull-requests.limits";
 
 const NONE: Guidelines = { template: null, contributing: null, conventionalCommits: false, signOff: false };
 const input: BodyInput = {
@@ -83,7 +83,7 @@ describe("pull request body", () => {
 
 describe("change limits", () => {
   const file = (filename: string, content = "x\n"): FileChange => ({ filename, action: "create", originalContent: "", content });
-  const limits = { maxFiles: 50, maxChangedLines: 5000 };
+  const limits = { maxFiles: 50, maxChangedLines: 5000, maxBytes: 1_000_000 };
   const code = (fn: () => void) => {
     try {
       fn();
@@ -102,6 +102,33 @@ describe("change limits", () => {
     expect(code(() => assertChangeAllowed([file("big.txt", "l\n".repeat(5001))], limits))).toBe("pull_request.too_large");
     expect(code(() => assertChangeAllowed([file("big.txt", "l\n".repeat(100))], { ...limits, maxChangedLines: 99 }))).toBe("pull_request.too_large");
     expect(code(() => assertChangeAllowed([], limits))).toBe("pull_request.empty");
+  });
+
+  it("refuses protected directories in any spelling, repository-control files and git attribute drivers on its own", () => {
+    for (const p of [".github/workflows", ".github/actions", ".GitHub/Workflows/", ".github", "./.github//workflows/ci.yml", ".github/dependabot.yml", "CODEOWNERS", "docs/CODEOWNERS", ".github/CODEOWNERS", ".gitmodules"]) {
+      expect(code(() => assertChangeAllowed([file(p)], limits)), p).toBe("pull_request.path_denied");
+    }
+    expect(code(() => assertChangeAllowed([{ ...file(".gitattributes", "* filter=x\n"), action: "modify" }], limits))).toBe("pull_request.path_denied");
+    expect(code(() => assertChangeAllowed([{ ...file(".github/workflows"), action: "delete" }], limits))).toBe("pull_request.path_denied");
+  });
+
+  it("refuses a file that would replace a directory of the base tree", () => {
+    const tree = new Map([["src", { path: "src", mode: "040000", type: "tree" }], ["src/app.ts", { path: "src/app.ts", mode: "100644", type: "blob" }]]);
+    expect(code(() => assertNoDirectoryReplaced([file("src")], tree))).toBe("pull_request.path_denied");
+    expect(code(() => assertNoDirectoryReplaced([file("src/app.ts")], tree))).toBeNull();
+  });
+
+  it("refuses a file or a patch over PR_MAX_BYTES, even on one line", () => {
+    expect(code(() => assertChangeAllowed([file("one-line.txt", "x".repeat(6_000_000))], limits))).toBe("pull_request.too_large");
+    expect(code(() => assertChangeAllowed([file("a.txt", "é".repeat(600)), file("b.txt", "é".repeat(600))], { ...limits, maxBytes: 2000 }))).toBe("pull_request.too_large");
+    expect(code(() => assertChangeAllowed([file("a.txt", "é".repeat(400)), file("b.txt", "é".repeat(400))], { ...limits, maxBytes: 2000 }))).toBeNull();
+  });
+
+  it("refuses binary content unless the file was binary before", () => {
+    const bin = "PNG\u0000\u0001\uFFFD";
+    expect(code(() => assertChangeAllowed([file("logo.png", bin)], limits))).toBe("pull_request.binary_content");
+    expect(code(() => assertChangeAllowed([{ filename: "src/a.ts", action: "modify", originalContent: "text\n", content: bin }], limits))).toBe("pull_request.binary_content");
+    expect(code(() => assertChangeAllowed([{ filename: "logo.png", action: "modify", originalContent: bin, content: bin + "\u0002" }], limits))).toBeNull();
   });
 
   it("refuses writes through a symlinked file or directory", () => {

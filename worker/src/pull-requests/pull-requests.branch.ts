@@ -1,11 +1,13 @@
 import type { FileChange } from "@fixloop/db";
 import type { GithubClient } from "../contract";
 import { prErrors } from "./pull-requests.errors";
-import { assertNoSymlinks, type TreeEntryLike } from "./pull-requests.limits";
+import { assertNoDirectoryReplaced, assertNoSymlinks, type TreeEntryLike } from "./pull-requests.limits";
 import { readBlob, type RepoRef } from "./pull-requests.tree";
 
 export interface BranchPlan {
   head: RepoRef;
+  /** Repository pull requests from the branch are opened on (the head itself, or the upstream of a fork). */
+  base: RepoRef;
   branch: string;
   /** Head of the default branch the commit goes on. */
   baseSha: string;
@@ -45,8 +47,12 @@ export async function ensureBranch(gh: GithubClient, plan: BranchPlan): Promise<
     if (commit.data.message.includes(plan.marker)) return { commitSha: tip, reused: true };
   }
 
+  // A branch with someone else's commit and an open pull request is never force-pushed over.
+  if (tip && (await hasOpenPull(gh, plan))) throw prErrors.pullRequestOpen();
+
   const { entries } = plan;
   assertNoSymlinks(plan.files, entries);
+  assertNoDirectoryReplaced(plan.files, entries);
   await assertApplies(gh, plan, entries);
 
   const tree = [];
@@ -77,9 +83,15 @@ export async function ensureBranch(gh: GithubClient, plan: BranchPlan): Promise<
     if (!raced) throw err;
     const c = await gh.rest.git.getCommit({ ...head, commit_sha: raced });
     if (c.data.message.includes(plan.marker)) return { commitSha: raced, reused: true };
+    if (await hasOpenPull(gh, plan)) throw prErrors.pullRequestOpen();
     await gh.rest.git.updateRef({ ...head, ref: `heads/${branch}`, sha, force: true });
   }
   return { commitSha: sha, reused: false };
+}
+
+async function hasOpenPull(gh: GithubClient, plan: BranchPlan): Promise<boolean> {
+  const open = await gh.rest.pulls.list({ owner: plan.base.owner, repo: plan.base.repo, head: `${plan.head.owner}:${plan.branch}`, state: "open", per_page: 1 });
+  return open.data.length > 0;
 }
 
 /** When the base moved since generation, each file must still read as it did then. */

@@ -8,6 +8,7 @@ import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";
 import { GUIDELINE_DIRS, loadGuidelines } from "./pull-requests.guidelines";
 import { assertChangeAllowed } from "./pull-requests.limits";
+import { findOpenPullRequestForIssue } from "@fixloop/db";
 import { findPullRequest, loadSolution, savePullRequest } from "./pull-requests.repository";
 import { resolveTarget, type PullRequestTarget } from "./pull-requests.target";
 import { loadTreeEntries } from "./pull-requests.tree";
@@ -39,8 +40,10 @@ export async function openPullRequest(ctx: WorkerContext, job: PullRequestJob, o
   if (stored) return { githubUrl: stored.html_url, prNumber: stored.pr_number, branch: stored.branch_name };
   if (solution.status !== "approved" && solution.status !== "pr_created") throw prErrors.notApproved(solution.status);
 
+  if (await findOpenPullRequestForIssue(ctx.db, issue.id, solution.id)) throw prErrors.pullRequestOpen();
+
   const files = solution.files_changed as FileChange[];
-  assertChangeAllowed(files, { maxFiles: ctx.env.PR_MAX_FILES, maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES });
+  assertChangeAllowed(files, { maxFiles: ctx.env.PR_MAX_FILES, maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES, maxBytes: ctx.env.PR_MAX_BYTES });
 
   const { client: gh } = await githubForUser(ctx, job.userId);
   const target = await resolveTarget(gh, issue);
@@ -54,6 +57,7 @@ export async function openPullRequest(ctx: WorkerContext, job: PullRequestJob, o
   const trailers = [marker, ...(guidelines.signOff && reviewer.email ? [`Signed-off-by: ${reviewer.username} <${reviewer.email}>`] : [])];
   await ensureBranch(gh, {
     head: target.head,
+    base: target.base,
     branch,
     baseSha: target.baseSha,
     baseTreeSha: base.data.tree.sha,

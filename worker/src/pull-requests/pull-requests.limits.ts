@@ -1,12 +1,17 @@
 import path from "node:path";
 import type { FileChange } from "@fixloop/db";
-import { deniedPathReason } from "../contract";
+import { deniedChangeReason } from "../contract";
 import { prErrors } from "./pull-requests.errors";
 
 export interface PullRequestLimits {
   maxFiles: number;
   maxChangedLines: number;
+  /** Bytes of any one file's new contents, and of all of them together. */
+  maxBytes: number;
 }
+
+/** Text that is not text: NUL bytes, or bytes that were not valid UTF-8 (decoded as U+FFFD). */
+export const looksBinary = (s: string) => s.includes("\0") || s.includes("\uFFFD");
 
 /**
  * Lines added plus removed, by comparing the two files as multisets of lines: exact for pure
@@ -40,7 +45,7 @@ export function fileChangedLines(f: FileChange): number {
 export function assertChangeAllowed(files: FileChange[], limits: PullRequestLimits): void {
   if (files.length === 0) throw prErrors.empty();
   for (const f of files) {
-    const reason = deniedPathReason(f.filename);
+    const reason = deniedChangeReason(f);
     if (reason) throw prErrors.denied(f.filename, reason);
   }
   if (new Set(files.map((f) => path.posix.normalize(f.filename))).size !== files.length) {
@@ -49,6 +54,15 @@ export function assertChangeAllowed(files: FileChange[], limits: PullRequestLimi
   if (files.length > limits.maxFiles) throw prErrors.tooManyFiles(files.length, limits.maxFiles);
   const lines = files.reduce((n, f) => n + fileChangedLines(f), 0);
   if (lines > limits.maxChangedLines) throw prErrors.tooManyLines(lines, limits.maxChangedLines);
+  let total = 0;
+  for (const f of files) {
+    if (f.action === "delete") continue;
+    const bytes = Buffer.byteLength(f.content, "utf8");
+    if (bytes > limits.maxBytes) throw prErrors.tooManyBytes(`${f.filename} has ${bytes} bytes`, limits.maxBytes);
+    total += bytes;
+    if (looksBinary(f.content) && (f.action === "create" || !looksBinary(f.originalContent))) throw prErrors.binary(f.filename);
+  }
+  if (total > limits.maxBytes) throw prErrors.tooManyBytes(`The change has ${total} bytes`, limits.maxBytes);
 }
 
 export interface TreeEntryLike {
@@ -66,5 +80,12 @@ export function assertNoSymlinks(files: FileChange[], tree: Map<string, TreeEntr
       const p = parts.slice(0, i).join("/");
       if (tree.get(p)?.mode === "120000") throw prErrors.symlink(p);
     }
+  }
+}
+
+/** Refuses a file written where the base tree has a directory: the commit would delete the whole directory. */
+export function assertNoDirectoryReplaced(files: FileChange[], tree: Map<string, TreeEntryLike>): void {
+  for (const f of files) {
+    if (tree.get(f.filename)?.type === "tree") throw prErrors.denied(f.filename, "A file may not replace a directory");
   }
 }

@@ -32,6 +32,14 @@ export interface NewPullRequestRow {
 
 /** Stores the pull request and moves solution and issue to pr_created, all at once. */
 export async function savePullRequest(db: Db, r: NewPullRequestRow): Promise<PullRequest> {
+  return insertPullRequest(db, r).catch((err: unknown) => {
+    // Another solution's record holds this pull request: say so without the constraint's name.
+    if ((err as { code?: string }).code === "23505") throw prErrors.duplicate();
+    throw err;
+  });
+}
+
+async function insertPullRequest(db: Db, r: NewPullRequestRow): Promise<PullRequest> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto("pull_requests")

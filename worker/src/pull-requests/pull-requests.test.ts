@@ -196,3 +196,55 @@ describe("a policy refusal of the pull-request job", () => {
     expect(gitBranches(t.upstreamDir)).toEqual(branchesBefore);
   });
 });
+
+describe("a second solution while the issue's pull request is open", () => {
+  it("refuses a new solve and the approval, and never force-pushes over the open pull request's branch", async () => {
+    const userId = t.octocat.user._id;
+    const { solutionId: first, issueId } = await seedSolution(t.stack.db, {
+      userId,
+      repoFullName: "octocat/todo-api",
+      issueNumber: 46,
+      title: "Second solution",
+      files: [{ filename: "docs/first.md", action: "create", originalContent: "", content: "first fix\n" }],
+    });
+    const opened = await t.api(`/validations/${first}/validate`, { method: "POST", body: { status: "approved" } });
+    expect(opened.status).toBe(200);
+    const branch = "fixloop/issue-46-second-solution";
+    const tip = revList(branch)[0];
+
+    const solve = await t.api("/ai/generate-solution", { method: "POST", body: { issueId, modelId: "llama-3.3-70b-versatile" } });
+    expect(solve.status).toBe(409);
+    expect(await solve.json()).toEqual({ error: { code: "issue.pull_request_open", message: "A pull request is open for this issue: update it or close it first" } });
+
+    const second = await t.stack.db
+      .insertInto("solutions")
+      .values({
+        user_id: userId,
+        issue_id: issueId,
+        status: "pending",
+        analysis: "Another take.",
+        proposed_solution: "Another fix.",
+        ai_model: "llama-3.3-70b-versatile",
+        confidence: 70,
+        files_changed: JSON.stringify([{ filename: "docs/second.md", action: "create", originalContent: "", content: "second fix\n" }]),
+        metadata: JSON.stringify({}),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const approve = await t.api(`/validations/${second.id}/validate`, { method: "POST", body: { status: "approved" } });
+    expect(approve.status).toBe(409);
+    expect(((await approve.json()) as { error: { code: string } }).error.code).toBe("issue.pull_request_open");
+    expect(revList(branch)[0]).toBe(tip);
+
+    // The job refuses on its own, and so does the branch step when our database lost the record.
+    await t.stack.db.updateTable("solutions").set({ status: "approved" }).where("id", "=", second.id).execute();
+    const job = { userId, solutionId: second.id };
+    await expect(openPullRequest(t.stack.ctx, job)).rejects.toMatchObject({ code: "pull_request.conflict_open" });
+    await t.stack.db.deleteFrom("pull_requests").where("solution_id", "=", first).execute();
+    const err = await openPullRequest(t.stack.ctx, job).catch((e: Error) => e);
+    expect(err).toMatchObject({ code: "pull_request.conflict_open" });
+    expect(String((err as Error).message)).not.toMatch(/constraint|_uq|duplicate key/);
+    expect(revList(branch)[0]).toBe(tip);
+    expect(gitShow(t.upstreamDir, branch, "docs/first.md")).toBe("first fix\n");
+  });
+});

@@ -1,3 +1,4 @@
+import { UnrecoverableError } from "bullmq";
 import type { SyncJob } from "../contract";
 import type { WorkerContext } from "../context";
 import { githubForUser } from "../contract";
@@ -18,6 +19,11 @@ export async function syncIssues(
   return asGithubJob("Repository", async () => {
     const gh = await githubForUser(ctx, job.userId);
     const { data: repo } = await gh.client.rest.repos.get({ owner: job.owner, repo: job.repo });
+    // Only repositories the user owns or may push to (the ones the repository list shows); any other is imported by URL.
+    const p = repo.permissions;
+    if (!p?.admin && !p?.maintain && !p?.push) {
+      throw new UnrecoverableError(`github.not_your_repository: ${repo.full_name} is not one of your repositories; import its issues by URL instead`);
+    }
     const stored = await upsertRepository(ctx.db, job.userId, repo);
     const params = { owner: repo.owner.login, repo: repo.name, state: "all" as const, sort: "updated" as const, direction: "desc" as const, per_page: 100 };
     const headers = stored.issues_etag ? { "if-none-match": stored.issues_etag } : {};

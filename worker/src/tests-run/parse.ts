@@ -1,7 +1,7 @@
 import type { LiveTestCounts } from "../contract";
 import { jestJsonParser, jestTextParser } from "./parse.jest";
 import { cargoParser, goParser } from "./parse.go-cargo";
-import { nodeSpecParser, nodeTapParser } from "./parse.node";
+import { nodeSpecParser, nodeTapParser } from "./parse.node-test";
 import { pytestParser, unittestParser } from "./parse.python";
 
 export type Outcome = "pass" | "fail" | "error" | "skip";

@@ -1,7 +1,7 @@
 import { diffLines } from "diff";
 import type { FileChange } from "@fixloop/db";
 import { riskLevelFromScore, type RiskLevel } from "@fixloop/db/domain";
-import { deniedPathReason, riskyPathReason } from "./path-policy";
+import { deniedChangeReason, riskyPathReason } from "./path-policy";
 
 export interface ChangeStats {
   filesChanged: number;
@@ -49,7 +49,7 @@ export function assessChange(input: ValidateChangeInput): ChangeValidation {
   for (const f of input.files) {
     if (seen.has(f.filename)) errors.push(`${f.filename} is changed more than once`);
     seen.add(f.filename);
-    const denied = deniedPathReason(f.filename);
+    const denied = deniedChangeReason(f);
     if (denied) {
       blocked.push({ path: f.filename, reason: denied });
       errors.push(`${f.filename}: ${denied}`);

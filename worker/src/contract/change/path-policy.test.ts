@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deniedPathReason } from "./path-policy";
+import { deniedChangeReason, deniedPathReason, riskyPathReason } from "./path-policy";
+import { assessChange } from "./assess-change";
 
 describe("path policy", () => {
   it.each([
@@ -9,7 +10,51 @@ describe("path policy", () => {
   ])("denies %s", (p) => {
     expect(deniedPathReason(p)).toEqual(expect.any(String));
   });
-  it.each(["src/index.ts", "README.md", ".github/ISSUE_TEMPLATE/bug.md", "docs/env.md", "lib/environment.py"])("allows %s", (p) => {
+  it.each(["src/index.ts", "README.md", ".github/ISSUE_TEMPLATE/bug.md", "docs/env.md", "lib/environment.py", "./src/index.ts", "docs/owners.md"])("allows %s", (p) => {
     expect(deniedPathReason(p)).toBeNull();
+  });
+
+  it.each([
+    // The protected directory itself, as a file created, modified or deleted.
+    ".github/workflows", ".github/actions", ".GitHub/Workflows", ".github/workflows/",
+    // A parent of a protected directory replaced by a file.
+    ".github", ".GITHUB",
+    // Spellings that normalize onto a protected path.
+    "./.github/workflows/ci.yml", ".github//workflows/ci.yml", ".github/./workflows/ci.yml", ".github\\workflows\\ci.yml",
+    ".github/workflows/../workflows/ci.yml", "src/../.github/workflows/ci.yml", "src/.GIT/config",
+    // Other repository-control files.
+    ".github/dependabot.yml", ".github/Dependabot.yaml", "CODEOWNERS", ".github/CODEOWNERS", "docs/CODEOWNERS",
+    ".gitmodules", ".GitModules", "Jenkinsfile",
+  ])("denies the protected spelling %s", (p) => {
+    expect(deniedPathReason(p)).toEqual(expect.any(String));
+  });
+
+  it("denies .gitattributes that set filter, diff or merge drivers and flags the rest as risky", () => {
+    const change = (content: string) => ({ filename: ".gitattributes", action: "modify", content });
+    expect(deniedChangeReason(change("* filter=evil\n"))).toEqual(expect.any(String));
+    expect(deniedChangeReason(change("*.png diff=exif\n"))).toEqual(expect.any(String));
+    expect(deniedChangeReason(change("*.lock merge=ours\n"))).toEqual(expect.any(String));
+    expect(deniedChangeReason(change("*.sh text eol=lf\n"))).toBeNull();
+    expect(riskyPathReason(".gitattributes")).toEqual(expect.any(String));
+  });
+
+  it("makes a patch that replaces .github/workflows with a file critical and blocked", async () => {
+    const check = assessChange({
+      files: [
+        { filename: ".github/workflows", action: "create", originalContent: "", content: "x\n" },
+        { filename: "src/app.ts", action: "modify", originalContent: "a\n", content: "b\n" },
+      ],
+      existingPaths: null,
+    });
+    expect(check.validation.riskLevel).toBe("critical");
+    expect(check.blocked.map((b) => b.path)).toEqual([".github/workflows"]);
+  });
+
+  it("blocks a .gitattributes change that adds a filter driver", async () => {
+    const check = assessChange({
+      files: [{ filename: ".gitattributes", action: "modify", originalContent: "", content: "*.ts filter=run\n" }],
+      existingPaths: null,
+    });
+    expect(check.validation.riskLevel).toBe("critical");
   });
 });

@@ -45,7 +45,8 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
       debug: () => {},
       info: () => {},
       warn: (msg: string) => log?.warn({ source: "octokit" }, msg),
-      error: (msg: string) => log?.error({ source: "octokit" }, msg),
+      // A 404 is often the expected answer (does this branch exist?); callers decide whether it is an error.
+      error: (msg: string) => (/ - 404 /.test(msg) ? log?.debug({ source: "octokit" }, msg) : log?.error({ source: "octokit" }, msg)),
     },
   });
 }

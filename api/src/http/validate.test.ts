@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { seedSolution } from "@fixloop/infra/testing";
+import { createTestApp } from "../../test/testing";
+
+const ORIGINAL = "export const a = 1;\n";
+
+describe("NUL characters in request strings", () => {
+  it("answer 400 at the schema for every field and change nothing", async () => {
+    const t = await createTestApp();
+    const me = await t.loginAs();
+    const { solutionId } = await seedSolution(t.db, {
+      userId: me.user.id,
+      repoFullName: "octocat/todo-api",
+      issueNumber: 9,
+      files: [{ filename: "src/a.ts", action: "modify", originalContent: ORIGINAL, content: "export const a = 2;\n" }],
+    });
+    const post = (path: string, body: unknown) =>
+      t.app.request(`/api${path}`, { method: "POST", headers: { ...me.headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const modify = (m: Record<string, string>) => ({ modifications: [{ filename: "src/a.ts", originalContent: "export const a = 2;\n", modifiedContent: "x\n", reason: "r", ...m }] });
+    const cases: [string, unknown][] = [
+      ["/tokens", { name: "ci\u0000token" }],
+      [`/validations/${solutionId}/refine`, { feedback: "use\u0000a helper" }],
+      [`/validations/${solutionId}/refine`, { feedback: "ok", refinementInstructions: "\u0000" }],
+      [`/validations/${solutionId}/modify`, modify({ modifiedContent: "x\u0000\n" })],
+      [`/validations/${solutionId}/modify`, modify({ reason: "why\u0000" })],
+      [`/validations/${solutionId}/validate`, { status: "approved", comments: "lgtm\u0000" }],
+      ["/ai/generate-solution", { issueId: "x\u0000" }],
+    ];
+    for (const [path, body] of cases) {
+      const res = await post(path, body);
+      expect(res.status, path).toBe(400);
+      const { error } = (await res.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe("request.invalid");
+      expect(error.message).toMatch(/NUL/);
+    }
+    expect(await t.db.selectFrom("api_tokens").selectAll().execute()).toEqual([]);
+    expect(await t.db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);
+    const sol = await t.db.selectFrom("solutions").select(["revision", "status"]).where("id", "=", solutionId).executeTakeFirstOrThrow();
+    expect(sol).toEqual({ revision: 1, status: "pending" });
+  });
+});
