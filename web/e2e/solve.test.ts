@@ -131,12 +131,15 @@ describe("solving an issue of octocat's repository in the browser", () => {
     await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
   });
 
-  it("rejects a solution and sends the issue back to the open tab", async () => {
+  it("rejects a solution, says so, stays in the validations list and sends the issue back to the open tab", async () => {
     await page.getByRole("link", { name: "Review & Validate" }).click();
     await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
     await page.getByRole("button", { name: "Reject" }).click();
-    await toast(page, "Solution validated successfully!");
-    await page.waitForURL(/\/pull-requests$/, { timeout: 10_000 });
+    await toast(page, "Solution rejected");
+    await page.waitForURL(/\/validations$/, { timeout: 10_000 });
+    await page.waitForTimeout(2500);
+    expect(new URL(page.url()).pathname).toBe("/validations");
+    expect(await page.locator("[data-sonner-toast]").filter({ hasText: "Solution validated successfully!" }).count()).toBe(0);
     await page.goto("/issues");
     await page.getByRole("link", { name: "Solve with AI: Whitespace-only titles are accepted" }).waitFor();
     expect(e2e.github.listPulls("octocat", "todo-api")).toHaveLength(1);
