@@ -3,11 +3,13 @@ import { RUN_EVENTS_TTL_SECONDS, RunEvent, runEventsKey } from "../contract";
 
 /** A run's event stream: appends after the state is stored, and knows what it already holds. */
 export interface RunEventLog {
-  /** Appends the event unless an equal step/status (or any terminal) event is already there. */
+  /** Appends the event unless an equal step/status (running: with the same detail) or any terminal event is already there. */
   emit(event: RunEvent): Promise<string | null>;
 }
 
-const keyOf = (e: RunEvent) => (e.type === "step" ? `step:${e.step}:${e.status}` : "terminal");
+/** A running step may report progress several times; each distinct report is one event. */
+const keyOf = (e: RunEvent) =>
+  e.type !== "step" ? "terminal" : e.status === "running" ? `step:${e.step}:running:${JSON.stringify(e.detail)}` : `step:${e.step}:${e.status}`;
 
 /** Opens a run's log, reading what earlier attempts already appended so a retry never duplicates. */
 export async function openRunEventLog(redis: Redis, prefix: string, runId: string): Promise<RunEventLog> {

@@ -1,4 +1,4 @@
-import type { Issue, RunStep, SolveRun, FileChange } from "@fixloop/db";
+import type { Issue, RunStep, SolveRun, FileChange, StepDetail } from "@fixloop/db";
 import type { StepId } from "../contract";
 import type { WorkerContext } from "../context";
 import { githubForUser } from "../github/github.account";
@@ -19,6 +19,8 @@ export interface RunInput {
   /** Solution being refined (refine runs): its current changes are the baseline. */
   baseline?: FileChange[];
   onModelRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
+  /** Announces what the running step has done so far (shown live in its expanded row). */
+  report?: (detail: StepDetail) => Promise<void>;
 }
 
 /** Runs one step with what the earlier steps stored; the step functions themselves know nothing of jobs. */
@@ -32,6 +34,7 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
       return { output: r.output, detail: r.detail };
     }
     case "context": {
+      await i.report?.({ files: [], info: [`Reading the file tree of ${i.issue.repo_full_name}`], warnings: [] });
       const snapshot = await fetchRepoSnapshot(await gh(), ctx.redis, prefix, owner, repo, i.signal);
       const r = context(snapshot);
       return { output: r.output, detail: r.detail };
@@ -66,6 +69,7 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
         baseline: i.baseline,
         signal: i.signal,
         onRetry: i.onModelRetry,
+        report: i.report,
         prompt: {
           repository: `${c.owner}/${c.repo}`,
           issueNumber: i.issue.issue_number,
