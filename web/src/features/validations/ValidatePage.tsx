@@ -9,6 +9,8 @@ import { CONFIDENCE_TEXT } from "../solve/SolutionResult";
 import { DecisionPanel } from "./DecisionPanel";
 import { EditableFile } from "./EditableFile";
 import { RefinePanel } from "./RefinePanel";
+import { DiffLayoutToggle } from "../diff/DiffLayoutToggle";
+import { RefinementSummary, refinedChange } from "./RefinementSummary";
 
 const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
 const complexity = (c: string | undefined) => (c === "simple" || c === "complex" ? c : "medium");
@@ -19,6 +21,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
   if (q.isPending) return <Spinner label="Loading solution..." />;
   if (q.isError) return <EmptyState title={q.error instanceof ApiError && q.error.status === 404 ? "Solution not found" : "Failed to load solution"} />;
   const s = q.data.solution;
+  const previous = q.data.previousVersion;
   const m = s.metadata;
   const v = m.validation;
   const warnings = [...v.warnings, ...m.advancedValidation.warnings.map((w) => w.message)].slice(0, 3);
@@ -104,9 +107,13 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         <p className="mt-2 whitespace-pre-wrap text-sm">{s.proposedSolution}</p>
       </Card>
       <section aria-labelledby="files-title" className="space-y-3">
-        <h2 id="files-title" className="font-semibold">Files Changed</h2>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id="files-title" className="font-semibold">Files Changed</h2>
+          <DiffLayoutToggle />
+        </div>
+        {previous && <RefinementSummary previous={previous} files={s.filesChanged} refinement={m.refinementCount} />}
         {s.filesChanged.map((f) => (
-          <EditableFile key={`${f.filename}:${s.revision}`} solutionId={s._id} file={f} comments={comments} />
+          <EditableFile key={`${f.filename}:${s.revision}`} solutionId={s._id} file={f} comments={comments} refined={previous ? refinedChange(previous, f, m.refinementCount) : undefined} />
         ))}
       </section>
       <RefinePanel solutionId={s._id} />
