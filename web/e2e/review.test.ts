@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import type { Locator } from "playwright-core";
-import { generate, openSolve, screenshot, seriousA11yViolations, signInWithTodoApi, solveAndReview, startE2E, type E2E } from "./e2e.harness";
+import {
+  generate,
+  openSolve,
+  screenshot,
+  seriousA11yViolations,
+  signInWithTodoApi,
+  solveAndReview,
+  startE2E,
+  type E2E,
+} from "./e2e.harness";
 
 let e2e: E2E;
 let page: Page;
@@ -24,11 +33,15 @@ describe("following a run", () => {
     await openSolve(page, "Pagination skips a todo at every page boundary");
     await generate(page);
     await page.locator('[data-step="generating"][data-status="running"]').waitFor({ timeout: 60_000 });
-    await step("generating").getByRole("button", { name: /Generating Solution/ }).click();
+    await step("generating")
+      .getByRole("button", { name: /Generating Solution/ })
+      .click();
     const detail = step("generating").getByTestId("step-detail");
     await detail.getByText(/waiting for its answer/).waitFor({ timeout: 5_000 });
     expect(await detail.textContent()).toMatch(/Model: .+/);
-    await step("analyzing").getByRole("button", { name: /Analyzing Issue/ }).click();
+    await step("analyzing")
+      .getByRole("button", { name: /Analyzing Issue/ })
+      .click();
     await step("analyzing").getByTestId("step-detail").waitFor();
     await screenshot(page, "solve-current-step-expanded");
     e2e.models.latency(0);
@@ -43,7 +56,9 @@ describe("following a run", () => {
     await page.getByRole("button", { name: "Cancel", exact: true }).click();
     await page.getByRole("button", { name: "Cancelling…", exact: true }).waitFor({ timeout: 1_000 });
     // The cancel may land before the next frame; either way the spinner never says "In progress" again.
-    await page.locator('[data-step="generating"]:is([data-status="cancelling"], [data-status="cancelled"])').waitFor({ timeout: 1_000 });
+    await page
+      .locator('[data-step="generating"]:is([data-status="cancelling"], [data-status="cancelled"])')
+      .waitFor({ timeout: 1_000 });
     await page.locator('[data-step="generating"][data-status="cancelled"]').waitFor({ timeout: 10_000 });
     await page.getByText("The last run was cancelled.").waitFor();
     expect(await page.getByTestId("steps").locator(".animate-spin").count()).toBe(0);
@@ -61,7 +76,9 @@ describe("following a run", () => {
 /** Whether the element's box lies inside the other's (or the viewport's) visible area. */
 async function inside(el: Locator, box?: Locator): Promise<boolean> {
   const a = await el.boundingBox();
-  const b = box ? await box.boundingBox() : { x: 0, y: 0, width: page.viewportSize()?.width ?? 0, height: page.viewportSize()?.height ?? 0 };
+  const b = box
+    ? await box.boundingBox()
+    : { x: 0, y: 0, width: page.viewportSize()?.width ?? 0, height: page.viewportSize()?.height ?? 0 };
   if (!a || !b) return false;
   return a.y >= b.y - 1 && a.y + Math.min(a.height, 20) <= b.y + b.height + 1;
 }
@@ -69,7 +86,10 @@ async function inside(el: Locator, box?: Locator): Promise<boolean> {
 async function refine(feedback: string, n: number) {
   await page.getByLabel("What should the AI change?").fill(feedback);
   await page.getByRole("button", { name: "Request Refinement" }).click();
-  await page.locator("[data-sonner-toast]").filter({ hasText: `Solution refined! (Refinement #${n})` }).waitFor({ timeout: 90_000 });
+  await page
+    .locator("[data-sonner-toast]")
+    .filter({ hasText: `Solution refined! (Refinement #${n})` })
+    .waitFor({ timeout: 90_000 });
   await page.getByText(`Refinements: ${n}`).waitFor();
 }
 
@@ -83,7 +103,10 @@ describe("reviewing a solution at 1280 px", () => {
     }
     expect(await diff.getAttribute("data-layout")).toBe("split");
 
-    await page.getByRole("button", { name: /^Edit This File: / }).first().click();
+    await page
+      .getByRole("button", { name: /^Edit This File: / })
+      .first()
+      .click();
     const editor = page.getByTestId("file-editor");
     await editor.locator(".cm-content").waitFor();
     await expect.poll(() => inside(editor)).toBe(true);
@@ -128,7 +151,11 @@ describe("reviewing a solution at 1280 px", () => {
 describe("reviewing on a phone (390 x 844)", () => {
   let phone: Page;
   beforeAll(async () => {
-    const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: e2e.stack.url, storageState: await page.context().storageState() });
+    const context = await e2e.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      baseURL: e2e.stack.url,
+      storageState: await page.context().storageState(),
+    });
     phone = await context.newPage();
   });
 
@@ -139,21 +166,35 @@ describe("reviewing on a phone (390 x 844)", () => {
     for (const diff of await phone.getByTestId("file-diff").all()) {
       expect(await diff.getAttribute("data-layout")).toBe("unified");
       const name = diff.getByTestId("file-name");
-      expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
-      expect(await diff.getByRole("button", { expanded: true }).first().getAttribute("title")).toBe(await diff.getAttribute("data-filename"));
+      expect(
+        await name.evaluate(
+          (el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth,
+        ),
+      ).toBe(true);
+      expect(await diff.getByRole("button", { expanded: true }).first().getAttribute("title")).toBe(
+        await diff.getAttribute("data-filename"),
+      );
     }
     for (const region of await phone.getByRole("region", { name: /^Diff of / }).all()) {
-      const [first, box] = await Promise.all([region.locator("[data-change]").first().boundingBox(), region.boundingBox()]);
+      const [first, box] = await Promise.all([
+        region.locator("[data-change]").first().boundingBox(),
+        region.boundingBox(),
+      ]);
       expect(first && box && first.y >= box.y && first.y < box.y + box.height).toBe(true);
     }
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await phone.getByRole("button", { name: /^Edit This File: / }).first().click();
+    await phone
+      .getByRole("button", { name: /^Edit This File: / })
+      .first()
+      .click();
     const editor = phone.getByTestId("file-editor");
     await editor.locator(".cm-content").waitFor();
-    await expect.poll(async () => {
-      const b = await editor.boundingBox();
-      return !!b && b.y >= 0 && b.y < 844;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const b = await editor.boundingBox();
+        return !!b && b.y >= 0 && b.y < 844;
+      })
+      .toBe(true);
     await phone.getByRole("button", { name: "Cancel", exact: true }).click();
     await screenshot(phone, "validate-390");
     expect(await seriousA11yViolations(phone)).toEqual([]);
@@ -161,8 +202,20 @@ describe("reviewing on a phone (390 x 844)", () => {
 
   it("keeps every top-bar control whole and opens the navigation as a drawer with labels", async () => {
     const search = phone.getByTestId("top-search");
-    expect(await search.evaluate((el) => el.scrollWidth <= el.clientWidth && [...el.querySelectorAll("span")].filter((s) => s.getBoundingClientRect().width > 1).every((s) => s.scrollWidth <= s.clientWidth))).toBe(true);
-    for (const control of [search, phone.getByRole("button", { name: /^Notifications/ }), phone.getByRole("button", { name: "Open menu" })]) {
+    expect(
+      await search.evaluate(
+        (el) =>
+          el.scrollWidth <= el.clientWidth &&
+          [...el.querySelectorAll("span")]
+            .filter((s) => s.getBoundingClientRect().width > 1)
+            .every((s) => s.scrollWidth <= s.clientWidth),
+      ),
+    ).toBe(true);
+    for (const control of [
+      search,
+      phone.getByRole("button", { name: /^Notifications/ }),
+      phone.getByRole("button", { name: "Open menu" }),
+    ]) {
       const b = await control.boundingBox();
       expect(b && b.x >= 0 && b.x + b.width <= 390).toBe(true);
     }

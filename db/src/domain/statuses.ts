@@ -7,3 +7,6 @@ export const CLOSED_TAB_STATUSES: readonly IssueStatus[] = ["solved", "pr_create
 export function isClosedTab(status: IssueStatus): boolean {
   return CLOSED_TAB_STATUSES.includes(status);
 }
+
+/** The warning a step that was running when its run was cancelled ends with (the step is stored as failed). */
+export const STEP_CANCELLED = "Cancelled";

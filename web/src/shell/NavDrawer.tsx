@@ -24,7 +24,19 @@ export function trapTab(e: KeyboardEvent<HTMLElement>, box: HTMLElement | null) 
 }
 
 /** The main navigation with labels, as a modal drawer for small screens (Escape or a link closes it). */
-export function NavDrawer({ open, onClose, user, onPreferences, onShortcuts }: { open: boolean; onClose: () => void; user: User; onPreferences: () => void; onShortcuts: () => void }) {
+export function NavDrawer({
+  open,
+  onClose,
+  user,
+  onPreferences,
+  onShortcuts,
+}: {
+  open: boolean;
+  onClose: () => void;
+  user: User;
+  onPreferences: () => void;
+  onShortcuts: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -49,14 +61,24 @@ export function NavDrawer({ open, onClose, user, onPreferences, onShortcuts }: {
         <nav aria-label="Main" className="flex h-full flex-col">
           <div className="flex h-14 items-center justify-between border-b border-slate-200 px-3 dark:border-slate-800">
             <Logo />
-            <button type="button" onClick={onClose} aria-label="Close menu" className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800">
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label="Close menu"
+              className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800"
+            >
               <X className="size-5" aria-hidden />
             </button>
           </div>
           <div className="flex flex-1 flex-col overflow-y-auto pt-3">
             <NavLinks labels="always" onNavigate={onClose} />
           </div>
-          <UserMenu user={user} expanded onPreferences={() => (onClose(), onPreferences())} onShortcuts={() => (onClose(), onShortcuts())} />
+          <UserMenu
+            user={user}
+            expanded
+            onPreferences={() => (onClose(), onPreferences())}
+            onShortcuts={() => (onClose(), onShortcuts())}
+          />
         </nav>
       )}
     </dialog>

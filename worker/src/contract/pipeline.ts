@@ -26,9 +26,6 @@ export const StepDetail = z.object({
 });
 export type StepDetail = z.infer<typeof StepDetail>;
 
-/** The warning a step that was running when its run was cancelled ends with (the step is stored as failed). */
-export const STEP_CANCELLED = "Cancelled";
-
 export const ErrorBody = z.object({ code: z.string(), message: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

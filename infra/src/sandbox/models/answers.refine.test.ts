@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { applyGeneratedFiles } from "@fixloop/worker/pipeline/apply-edits";
-import { buildPrompt, type PromptInput } from "@fixloop/worker/pipeline/prompt";
+import { applyGeneratedFiles, buildPrompt, type PromptInput } from "@fixloop/worker";
 import { SEEDED_FIXES } from "../github/seed";
 import { fallbackSolution, seededSolution } from "./answers";
 import { latestFeedback, refinedSolution, testPathFor } from "./answers.refine";
 
-const DUE = 'export function isOverdue(due: string, now: Date): boolean {\n  // compare calendar days (UTC): a todo is overdue once its due day has passed\n  return due < now.toISOString().slice(0, 10);\n}\n';
-const LIST = 'import { isOverdue } from "./due";\n\nexport function overdue(todos: { due: string }[], now: Date) {\n  return todos.filter((t) => isOverdue(t.due, now));\n}\n';
+const DUE =
+  "export function isOverdue(due: string, now: Date): boolean {\n  // compare calendar days (UTC): a todo is overdue once its due day has passed\n  return due < now.toISOString().slice(0, 10);\n}\n";
+const LIST =
+  'import { isOverdue } from "./due";\n\nexport function overdue(todos: { due: string }[], now: Date) {\n  return todos.filter((t) => isOverdue(t.due, now));\n}\n';
 
 function refinementPrompt(feedback: string[]): { prompt: string; input: PromptInput } {
   const input: PromptInput = {
@@ -39,7 +40,9 @@ function answer(feedback: string[]) {
 
 describe("the model stand-in on refinement feedback", () => {
   it("reads the newest feedback item of the prompt", () => {
-    expect(latestFeedback(refinementPrompt(["Keep it short.", "Also add a test\nfor today."]).prompt)).toBe("Also add a test\nfor today.");
+    expect(latestFeedback(refinementPrompt(["Keep it short.", "Also add a test\nfor today."]).prompt)).toBe(
+      "Also add a test\nfor today.",
+    );
     expect(latestFeedback(buildPrompt({ ...refinementPrompt([]).input, feedback: [] }))).toBeUndefined();
   });
 

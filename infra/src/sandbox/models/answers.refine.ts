@@ -28,8 +28,10 @@ function testContent(file: string, title: string): string {
   const ext = path.extname(file);
   const base = path.basename(file, ext);
   const name = JSON.stringify(`regression: ${title}`);
-  if (ext === ".py") return `from ${base} import *  # noqa: F401,F403\n\n\ndef test_regression():\n    """${title.replace(/"/g, "'")}"""\n    assert True\n`;
-  if (ext === ".go") return `package main\n\nimport "testing"\n\nfunc TestRegression(t *testing.T) {\n\tt.Log(${name})\n}\n`;
+  if (ext === ".py")
+    return `from ${base} import *  # noqa: F401,F403\n\n\ndef test_regression():\n    """${title.replace(/"/g, "'")}"""\n    assert True\n`;
+  if (ext === ".go")
+    return `package main\n\nimport "testing"\n\nfunc TestRegression(t *testing.T) {\n\tt.Log(${name})\n}\n`;
   if (/\.(m|c)?[jt]sx?$/.test(ext)) {
     return `import assert from "node:assert/strict";\nimport { test } from "node:test";\nimport * as subject from "./${base}";\n\ntest(${name}, () => {\n  assert.ok(subject);\n});\n`;
   }
@@ -57,7 +59,8 @@ export function refinedSolution(prompt: string, base: GeneratedSolution): Genera
     const [from, to] = [rename[1], rename[2]];
     const word = new RegExp(`(?<![\\w$])${escape(from)}(?![\\w$])`, "g");
     for (const f of shown) {
-      if (word.test(f.text)) files.push({ filename: f.path, action: "modify", edits: [], content: f.text.replace(word, to) });
+      if (word.test(f.text))
+        files.push({ filename: f.path, action: "modify", edits: [], content: f.text.replace(word, to) });
       word.lastIndex = 0;
     }
     done.push(`renamed ${from} to ${to} in ${files.length} file(s)`);

@@ -11,7 +11,11 @@ export function DiffLayoutToggle() {
   const { preferred, narrow } = useDiffLayout();
   if (narrow) return null;
   return (
-    <div role="group" aria-label="Diff layout" className="inline-flex overflow-hidden rounded-lg border border-slate-300 text-xs dark:border-slate-700">
+    <div
+      role="group"
+      aria-label="Diff layout"
+      className="inline-flex overflow-hidden rounded-lg border border-slate-300 text-xs dark:border-slate-700"
+    >
       {OPTIONS.map(({ value, label, Icon }) => (
         <button
           key={value}

@@ -14,7 +14,8 @@ const MAX_CHARS = 300_000;
 
 function parserFor(filename: string): Parser | null {
   const js = /\.(m|c)?([jt])s(x?)$/.exec(filename);
-  if (js) return jsParser.configure({ dialect: [js[2] === "t" ? "ts" : "", js[3] ? "jsx" : ""].filter(Boolean).join(" ") });
+  if (js)
+    return jsParser.configure({ dialect: [js[2] === "t" ? "ts" : "", js[3] ? "jsx" : ""].filter(Boolean).join(" ") });
   if (/\.pyi?$/.test(filename)) return pyParser;
   return null;
 }

@@ -65,13 +65,21 @@ export function LandingNav() {
         <ul id="landing-menu" className="border-t border-slate-200 px-4 py-2 text-base sm:hidden dark:border-slate-800">
           {SECTIONS.map((s) => (
             <li key={s.href}>
-              <a href={s.href} onClick={close} className="block rounded-lg px-2 py-3 hover:bg-slate-100 dark:hover:bg-slate-800">
+              <a
+                href={s.href}
+                onClick={close}
+                className="block rounded-lg px-2 py-3 hover:bg-slate-100 dark:hover:bg-slate-800"
+              >
                 {s.label}
               </a>
             </li>
           ))}
           <li>
-            <Link to="/pricing" onClick={close} className="block rounded-lg px-2 py-3 hover:bg-slate-100 dark:hover:bg-slate-800">
+            <Link
+              to="/pricing"
+              onClick={close}
+              className="block rounded-lg px-2 py-3 hover:bg-slate-100 dark:hover:bg-slate-800"
+            >
               Pricing
             </Link>
           </li>

@@ -1,7 +1,6 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { Ban, CheckCircle2, ChevronDown, Circle, Loader2, XCircle, type LucideIcon } from "lucide-react";
-import { scoreBand } from "@fixloop/db/domain";
-import { STEP_CANCELLED } from "@fixloop/worker/contract/pipeline";
+import { scoreBand, STEP_CANCELLED } from "@fixloop/api/client";
 import type { Run, RunStep } from "../../api/runs.queries";
 import { isTerminal } from "./run-events";
 
