@@ -1,10 +1,11 @@
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
-import type { Locator } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import {
   generate,
   openSolve,
   screenshot,
+  SCREENSHOTS,
   seriousA11yViolations,
   signInWithTodoApi,
   solveAndReview,
@@ -197,6 +198,7 @@ describe("reviewing on a phone (390 x 844)", () => {
       .toBe(true);
     await phone.getByRole("button", { name: "Cancel", exact: true }).click();
     await screenshot(phone, "validate-390");
+    await phone.getByTestId("file-diff").first().screenshot({ path: path.join(SCREENSHOTS, "diff-390.png") });
     expect(await seriousA11yViolations(phone)).toEqual([]);
   });
 
