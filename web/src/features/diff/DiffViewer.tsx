@@ -47,10 +47,10 @@ export function DiffViewer({ filename, oldContent, newContent, action, actions, 
   // Open each file at its first change, with two lines of context above it.
   useLayoutEffect(() => {
     const box = scroller.current;
-    const first = box?.querySelector<HTMLElement>("[data-change]");
-    if (!box || !first) return;
-    const offset = first.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
-    box.scrollTop = Math.max(0, offset - 2 * first.offsetHeight);
+    let top = box?.querySelector<HTMLElement>("[data-change]");
+    if (!box || !top) return;
+    for (let i = 0; i < 2 && top.previousElementSibling instanceof HTMLElement; i++) top = top.previousElementSibling;
+    box.scrollTop = top.previousElementSibling ? top.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop : 0;
   }, [open, layout, oldText, newText]);
 
   return (
