@@ -15,6 +15,7 @@ export {
   PLANS,
   RISK_DISPLAY_SCORE,
   scoreBand,
+  STEP_CANCELLED,
   USAGE_NOTIFY_RATIO,
   type Plan,
 } from "@fixloop/db/domain";

@@ -108,3 +108,37 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
 export async function toast(page: Page, text: string | RegExp) {
   await page.locator("[data-sonner-toast]").filter({ hasText: text }).first().waitFor({ timeout: 30_000 });
 }
+
+/** Signs in as octocat, grants repository access, syncs octocat/todo-api and fetches its issues. */
+export async function signInWithTodoApi(page: Page) {
+  await signIn(page, "octocat");
+  await authorizeRepositories(page, "octocat");
+  await toast(page, "Repository access authorized successfully!");
+  await page.getByRole("button", { name: "Sync octocat/todo-api" }).click();
+  await toast(page, "Repository synced successfully");
+  await page.getByRole("button", { name: "Fetch issues of octocat/todo-api" }).click();
+  await toast(page, /^Fetched \d+ issues$/);
+}
+
+/** Opens the solve page of an issue from the issues list. */
+export async function openSolve(page: Page, title: string) {
+  await page.goto("/issues");
+  await page.getByRole("link", { name: `Solve with AI: ${title}` }).click();
+  await page.getByRole("heading", { name: title }).waitFor();
+}
+
+/** Starts a run on the open solve page. */
+export async function generate(page: Page) {
+  await page.getByRole("button", { name: "Generate Solution" }).click();
+  await page.waitForURL(/[?&]run=/);
+}
+
+/** Solves an issue and opens its solution's validation page. */
+export async function solveAndReview(page: Page, title: string) {
+  await openSolve(page, title);
+  await generate(page);
+  await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
+  await page.getByRole("link", { name: "Review & Validate" }).click();
+  await page.waitForURL(/\/validations\/[^/]+$/);
+  await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
+}

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { authorizeRepositories, screenshot, seriousA11yViolations, signIn, startE2E, toast, type E2E } from "./e2e.harness";
+import {
+  authorizeRepositories,
+  generate as generateIn,
+  openSolve as openSolveIn,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  solveAndReview as solveAndReviewIn,
+  startE2E,
+  toast,
+  type E2E,
+} from "./e2e.harness";
 
 let e2e: E2E;
 let page: Page;
@@ -15,25 +26,9 @@ afterAll(async () => {
 
 const stepStatus = (id: string) => page.locator(`[data-step="${id}"]`).getAttribute("data-status");
 
-async function openSolve(title: string) {
-  await page.goto("/issues");
-  await page.getByRole("link", { name: `Solve with AI: ${title}` }).click();
-  await page.getByRole("heading", { name: title }).waitFor();
-}
-
-async function generate() {
-  await page.getByRole("button", { name: "Generate Solution" }).click();
-  await page.waitForURL(/[?&]run=/);
-}
-
-async function solveAndReview(title: string) {
-  await openSolve(title);
-  await generate();
-  await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
-  await page.getByRole("link", { name: "Review & Validate" }).click();
-  await page.waitForURL(/\/validations\/[^/]+$/);
-  await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
-}
+const openSolve = (title: string) => openSolveIn(page, title);
+const generate = () => generateIn(page);
+const solveAndReview = (title: string) => solveAndReviewIn(page, title);
 
 describe("solving an issue of octocat's repository in the browser", () => {
   it("signs in through GitHub, authorizes repositories, syncs and fetches issues", async () => {
@@ -131,12 +126,15 @@ describe("solving an issue of octocat's repository in the browser", () => {
     await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
   });
 
-  it("rejects a solution and sends the issue back to the open tab", async () => {
+  it("rejects a solution, says so, stays in the validations list and sends the issue back to the open tab", async () => {
     await page.getByRole("link", { name: "Review & Validate" }).click();
     await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
     await page.getByRole("button", { name: "Reject" }).click();
-    await toast(page, "Solution validated successfully!");
-    await page.waitForURL(/\/pull-requests$/, { timeout: 10_000 });
+    await toast(page, "Solution rejected");
+    await page.waitForURL(/\/validations$/, { timeout: 10_000 });
+    await page.waitForTimeout(2500);
+    expect(new URL(page.url()).pathname).toBe("/validations");
+    expect(await page.locator("[data-sonner-toast]").filter({ hasText: "Solution validated successfully!" }).count()).toBe(0);
     await page.goto("/issues");
     await page.getByRole("link", { name: "Solve with AI: Whitespace-only titles are accepted" }).waitFor();
     expect(e2e.github.listPulls("octocat", "todo-api")).toHaveLength(1);

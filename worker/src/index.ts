@@ -3,4 +3,5 @@ export { startWorkers, type RunningWorkers } from "./runtime";
 export { loadWorkerEnv, WorkerEnv } from "./env";
 export type { WorkerContext } from "./context";
 export { sweepOnce } from "./pipeline/sweeper";
-export { buildPrompt } from "./pipeline/prompt";
+export { buildPrompt, type PromptInput } from "./pipeline/prompt";
+export { applyGeneratedFiles } from "./pipeline/apply-edits";

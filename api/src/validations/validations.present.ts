@@ -34,7 +34,7 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
       repository: typeof meta.repository === "string" ? meta.repository : issue.repo_full_name,
       classification: { type: String(classification.type ?? "bug"), complexity: String(classification.complexity ?? "medium"), ...classification },
       validation: {
-        riskLevel: (validation.riskLevel as domain.RiskLevel | undefined) ?? domain.riskLevelFromScore(riskScore),
+        riskLevel: domain.resolveRiskLevel(validation.riskLevel, riskScore),
         stats: {
           filesChanged: num(stats.filesChanged, files.length),
           linesAdded: num(stats.linesAdded, 0),

@@ -70,3 +70,35 @@ export async function ensureRevisionRecorded(db: Db, s: Solution): Promise<void>
     .onConflict((oc) => oc.columns(["solution_id", "revision"]).doNothing())
     .execute();
 }
+
+export interface PreviousVersion {
+  /** Revision the latest refinement started from. */
+  revision: number;
+  /** Feedback the latest refinement answered. */
+  feedback: string | null;
+  files: { filename: string; action: FileChange["action"]; content: string }[];
+}
+
+/** The version before the solution's latest refinement, so a reviewer sees what that refinement changed. */
+export async function findPreviousVersion(db: Db, solutionId: string): Promise<PreviousVersion | null> {
+  const latest = await db
+    .selectFrom("solution_revisions")
+    .select(["revision", "feedback"])
+    .where("solution_id", "=", solutionId)
+    .where("kind", "=", "refinement")
+    .orderBy("revision", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!latest) return null;
+  const before = await db
+    .selectFrom("solution_revisions")
+    .select(["revision", "files_changed"])
+    .where("solution_id", "=", solutionId)
+    .where("revision", "<", latest.revision)
+    .orderBy("revision", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!before) return null;
+  const files = (Array.isArray(before.files_changed) ? before.files_changed : []) as FileChange[];
+  return { revision: before.revision, feedback: latest.feedback, files: files.map((f) => ({ filename: f.filename, action: f.action, content: f.content ?? "" })) };
+}

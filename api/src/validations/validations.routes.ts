@@ -8,7 +8,7 @@ import { validationErrors } from "./validations.errors";
 import { modifySolution } from "./validations.modify";
 import { presentSolution, presentSolutionListItem } from "./validations.present";
 import { refineSolution } from "./validations.refine";
-import { findOwnedSolution, listPendingSolutions } from "./validations.repository";
+import { findOwnedSolution, findPreviousVersion, listPendingSolutions } from "./validations.repository";
 import { DecideBody, ModifyBody, RefineBody, SolutionIdParam } from "./validations.schemas";
 
 export const validationsRoutes = new Hono<AppEnv>()
@@ -18,8 +18,9 @@ export const validationsRoutes = new Hono<AppEnv>()
     return c.json({ solutions: rows.map((r) => presentSolutionListItem(r)) });
   })
   .get("/validations/:id", validate("param", SolutionIdParam), async (c) => {
-    const owned = await findOwnedSolution(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
-    return c.json({ solution: presentSolution(owned) });
+    const { db } = c.var.deps;
+    const owned = await findOwnedSolution(db, c.var.user.id, c.req.valid("param").id);
+    return c.json({ solution: presentSolution(owned), previousVersion: await findPreviousVersion(db, owned.solution.id) });
   })
   .delete("/validations/:id", validate("param", SolutionIdParam), async (c) => {
     const { db } = c.var.deps;

@@ -10,6 +10,19 @@ export function riskLevelFromScore(score: number): Exclude<RiskLevel, "critical"
 /** Score shown for each level. */
 export const RISK_DISPLAY_SCORE: Record<RiskLevel, number> = { critical: 90, high: 70, medium: 40, low: 20 };
 
+const LEVELS = new Set<unknown>(["low", "medium", "high", "critical"]);
+
+/** A solution's risk level: the stored level, else derived from the stored score, else low. */
+export function resolveRiskLevel(level: unknown, score: unknown): RiskLevel {
+  if (LEVELS.has(level)) return level as RiskLevel;
+  return riskLevelFromScore(typeof score === "number" && Number.isFinite(score) ? score : 0);
+}
+
+/** The one risk figure every page, step and pull request body shows for a level, e.g. "low (score 20/100)". */
+export function riskSummary(level: RiskLevel): string {
+  return `${level} (score ${RISK_DISPLAY_SCORE[level]}/100)`;
+}
+
 /** Step score colour bands: 90+ green, 70+ blue, 50+ orange, else red. */
 export function scoreBand(score: number): "green" | "blue" | "orange" | "red" {
   if (score >= 90) return "green";

@@ -19,3 +19,6 @@ export type TerminalRunStatus = (typeof TERMINAL_RUN_STATUSES)[number];
 export function isTerminalRunStatus(status: string): status is TerminalRunStatus {
   return (TERMINAL_RUN_STATUSES as readonly string[]).includes(status);
 }
+
+/** The warning a step that was running when its run was cancelled ends with (the step is stored as failed). */
+export const STEP_CANCELLED = "Cancelled";

@@ -5,6 +5,7 @@ import { unwrap } from "./errors";
 
 const one = api.validations[":id"];
 export type SolutionView = InferResponseType<typeof one.$get, 200>["solution"];
+export type PreviousVersion = NonNullable<InferResponseType<typeof one.$get, 200>["previousVersion"]>;
 
 export const pendingValidationsQuery = () =>
   queryOptions({ queryKey: ["validations", "pending"], queryFn: () => unwrap(api.validations.pending.$get()) });

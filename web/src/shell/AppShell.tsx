@@ -1,6 +1,7 @@
 import { useCallback, useState, type ReactNode } from "react";
 import type { User } from "../api/types";
 import { CommandPalette } from "./CommandPalette";
+import { NavDrawer } from "./NavDrawer";
 import { PreferencesDialog } from "./PreferencesDialog";
 import { ShortcutsDialog } from "./ShortcutsDialog";
 import { Sidebar } from "./Sidebar";
@@ -8,7 +9,7 @@ import { TopBar } from "./TopBar";
 import { useShortcuts } from "./useShortcuts";
 
 export function AppShell({ user, children }: { user: User; children: ReactNode }) {
-  const [dialog, setDialog] = useState<"palette" | "prefs" | "keys" | null>(null);
+  const [dialog, setDialog] = useState<"palette" | "prefs" | "keys" | "nav" | null>(null);
   const close = useCallback(() => setDialog(null), []);
   const openPalette = useCallback(() => setDialog("palette"), []);
   const openKeys = useCallback(() => setDialog("keys"), []);
@@ -19,8 +20,9 @@ export function AppShell({ user, children }: { user: User; children: ReactNode }
         Skip to content
       </a>
       <Sidebar user={user} onPreferences={() => setDialog("prefs")} onShortcuts={openKeys} />
-      <div className="pl-14">
-        <TopBar onSearch={openPalette} />
+      <NavDrawer open={dialog === "nav"} onClose={close} user={user} onPreferences={() => setDialog("prefs")} onShortcuts={openKeys} />
+      <div className="md:pl-14">
+        <TopBar onSearch={openPalette} onMenu={() => setDialog("nav")} menuOpen={dialog === "nav"} />
         <main id="main" className="mx-auto max-w-6xl px-3 py-6 sm:px-6">
           {children}
         </main>

@@ -8,7 +8,8 @@ import { useDismiss } from "../ui/useDismiss";
 
 const item = "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
 
-export function UserMenu({ user, onPreferences, onShortcuts }: { user: User; onPreferences: () => void; onShortcuts: () => void }) {
+/** `expanded` shows the name at all times (in the drawer) instead of only while the rail is expanded. */
+export function UserMenu({ user, onPreferences, onShortcuts, expanded = false }: { user: User; onPreferences: () => void; onShortcuts: () => void; expanded?: boolean }) {
   const [open, setOpen] = useState(false);
   const closeMenu = useCallback(() => setOpen(false), []);
   const ref = useDismiss<HTMLDivElement>(open, closeMenu);
@@ -25,7 +26,7 @@ export function UserMenu({ user, onPreferences, onShortcuts }: { user: User; onP
         className="flex w-full items-center gap-2 overflow-hidden rounded-lg p-1 text-left hover:bg-slate-100 dark:hover:bg-slate-800"
       >
         <Avatar url={user.avatarUrl} name={user.username} />
-        <span className="min-w-0 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">
+        <span className={`min-w-0 ${expanded ? "" : "opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100"}`}>
           <span className="block truncate text-sm font-medium">{user.username}</span>
           <span className="block truncate text-xs text-slate-600 dark:text-slate-400">{user.email ?? ""}</span>
         </span>

@@ -3,11 +3,19 @@ import { RUN_EVENTS_TTL_SECONDS, RunEvent, runEventsKey } from "./pipeline";
 
 /** A run's event stream: appends after the state is stored, and knows what it already holds. */
 export interface RunEventLog {
-  /** Appends the event unless an equal step/status (or any terminal) event is already there; `tests` chunks always append (until a terminal). */
+  /** Appends the event unless an equal step/status (running: with the same detail) or any terminal event is already there; `tests` chunks always append (until a terminal). */
   emit(event: RunEvent): Promise<string | null>;
 }
 
-const keyOf = (e: RunEvent): string | null => (e.type === "step" ? `step:${e.step}:${e.status}` : e.type === "tests" ? null : "terminal");
+/** A running step may report progress several times; each distinct report is one event. Test output chunks are never de-duplicated. */
+const keyOf = (e: RunEvent): string | null =>
+  e.type === "tests"
+    ? null
+    : e.type !== "step"
+      ? "terminal"
+      : e.status === "running"
+        ? `step:${e.step}:running:${JSON.stringify(e.detail)}`
+        : `step:${e.step}:${e.status}`;
 
 /** Opens a run's log, reading what earlier attempts already appended so a retry never duplicates. */
 export async function openRunEventLog(redis: Redis, prefix: string, runId: string): Promise<RunEventLog> {

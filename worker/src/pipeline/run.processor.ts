@@ -1,11 +1,12 @@
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
 import { releaseRunQuota } from "@fixloop/db";
+import { STEP_CANCELLED } from "@fixloop/db/domain";
 import { SolutionTests, STEPS, type StepDetail as ContractStepDetail, type StepId } from "../contract";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "../contract";
 import { finalizeRun } from "./run.finalize";
-import { claimRun, endRun, loadRun, loadSteps, markStepFailed, markStepRunning, storeStepResult } from "./run.store";
+import { claimRun, endRun, loadRun, loadSteps, markStepFailed, markStepRunning, storeStepProgress, storeStepResult } from "./run.store";
 import { executeStep } from "./run.steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
 import { copyOriginalSteps } from "./run.refine";
@@ -58,13 +59,23 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
       await markStepRunning(ctx.db, runId, step);
       await log.emit({ type: "step", step, status: "running", detail: { files: [], info: [], warnings: [] }, at: now() });
       const retries: string[] = [];
+      let reported: StepDetail = { files: [], info: [], warnings: [] };
+      const report = async (detail: StepDetail) => {
+        reported = detail;
+        await storeStepProgress(ctx.db, runId, step, detail);
+        await log.emit({ type: "step", step, status: "running", detail, at: now() });
+      };
       const result = await executeStep(step, {
         run,
         issue,
         outputs,
         signal,
         baseline,
-        onModelRetry: (r) => retries.push(`Provider retry ${r.attempt}: ${r.reason} (waited ${Math.round(r.waitMs / 100) / 10}s)`),
+        onModelRetry: (r) => {
+          retries.push(`Provider retry ${r.attempt}: ${r.reason} (waited ${Math.round(r.waitMs / 100) / 10}s)`);
+          void report({ ...reported, warnings: [...reported.warnings, ...retries.slice(-1)] }).catch(() => {});
+        },
+        report,
         onTestsEvent: (e) => log.emit(e),
       }, ctx);
       if (retries.length) result.detail.warnings.push(...retries);
@@ -114,7 +125,8 @@ async function fail(ctx: WorkerContext, log: RunEventLog, run: SolveRun, step: S
 }
 
 async function cancel(ctx: WorkerContext, log: RunEventLog, run: SolveRun, step: StepId | null): Promise<{ status: string }> {
-  if (step) await markStepFailed(ctx.db, run.id, step, failedDetail("Cancelled"));
+  if (step) await markStepFailed(ctx.db, run.id, step, failedDetail(STEP_CANCELLED));
+  if (step) await log.emit({ type: "step", step, status: "failed", detail: failedDetail(STEP_CANCELLED), at: now() });
   await endRun(ctx.db, run, "cancelled", { code: "run.cancelled", message: "The run was cancelled" });
   await releaseRunQuota(ctx.db, run.id);
   await log.emit({ type: "cancelled", at: now() });

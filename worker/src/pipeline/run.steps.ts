@@ -21,6 +21,8 @@ export interface RunInput {
   onModelRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
   /** Appends a live `tests` event to the run's stream. */
   onTestsEvent?: (e: TestsEvent) => Promise<unknown>;
+  /** Announces what the running step has done so far (shown live in its expanded row). */
+  report?: (detail: StepDetail) => Promise<void>;
 }
 
 /** Runs one step with what the earlier steps stored; the step functions themselves know nothing of jobs. */
@@ -34,6 +36,7 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
       return { output: r.output, detail: r.detail };
     }
     case "context": {
+      await i.report?.({ files: [], info: [`Reading the file tree of ${i.issue.repo_full_name}`], warnings: [] });
       const snapshot = await fetchRepoSnapshot(await gh(), ctx.redis, prefix, owner, repo, i.signal);
       const r = context(snapshot);
       return { output: r.output, detail: r.detail };
@@ -83,6 +86,7 @@ async function generateFor(i: RunInput, ctx: WorkerContext, extra?: { feedback: 
     baseline,
     signal: i.signal,
     onRetry: i.onModelRetry,
+    report: i.report,
     prompt: {
       repository: `${c.owner}/${c.repo}`,
       issueNumber: i.issue.issue_number,

@@ -37,6 +37,11 @@ export async function markStepRunning(db: Db, runId: string, step: StepId, detai
   });
 }
 
+/** What a running step has reported so far; a reload shows it until the step ends. */
+export async function storeStepProgress(db: Db, runId: string, step: StepId, detail: StepDetail): Promise<void> {
+  await db.updateTable("run_steps").set({ detail: JSON.stringify(detail) }).where("run_id", "=", runId).where("step", "=", step).where("status", "=", "running").execute();
+}
+
 export interface StepResult {
   detail: StepDetail;
   output: unknown;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FileChange } from "@fixloop/db";
+import { RISK_DISPLAY_SCORE } from "@fixloop/db/domain";
 import { fixesLine, prBody, prTitle, type BodyInput } from "./pull-requests.body";
 import type { Guidelines } from "./pull-requests.guidelines";
 import { branchName } from "./pull-requests.job";
@@ -23,7 +24,7 @@ const input: BodyInput = {
 describe("pull request body", () => {
   it("has summary, analysis, files, validation evidence, model and the Fixes line", () => {
     const body = prBody(input, NONE);
-    for (const part of ["## Summary", "Drop the extra one.", "The offset adds one.", "`src/paginate.ts` (modified, 2 lines changed)", "Risk: low (score 18/100)", "static validation (score 96/100)", "with 1 manual edit", "Llama 3.3 70B", "Fixes #3"]) {
+    for (const part of ["## Summary", "Drop the extra one.", "The offset adds one.", "`src/paginate.ts` (modified, 2 lines changed)", "static validation (score 96/100)", "with 1 manual edit", "Llama 3.3 70B", "Fixes #3"]) {
       expect(body).toContain(part);
     }
   });
@@ -51,6 +52,13 @@ describe("pull request body", () => {
     expect(body).toContain("before the manual edits");
     const skipped = prBody({ ...input, metadata: { ...input.metadata, tests: { ...tests, status: "skipped", reason: "No test command found; add .fixloop.yml", base: null, patched: null, command: null, attempts: [] } } }, NONE);
     expect(skipped).toContain("- Tests: skipped (No test command found; add .fixloop.yml)");
+  });
+
+  it("states the same risk score the validation page shows, not the raw score behind the level", () => {
+    expect(prBody(input, NONE)).toContain(`Risk: low (score ${RISK_DISPLAY_SCORE.low}/100)`);
+    expect(prBody(input, NONE)).not.toContain("18/100");
+    const derived = prBody({ ...input, metadata: { ...input.metadata, validation: { warnings: [] }, riskScore: 55 } }, NONE);
+    expect(derived).toContain(`Risk: medium (score ${RISK_DISPLAY_SCORE.medium}/100)`);
   });
 
   it("names the issue's repository when the pull request goes elsewhere", () => {

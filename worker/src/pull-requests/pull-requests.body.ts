@@ -1,4 +1,4 @@
-import type { FileChange } from "@fixloop/db";
+import { domain, type FileChange } from "@fixloop/db";
 import { SolutionTests } from "../contract";
 import type { Guidelines } from "./pull-requests.guidelines";
 import { fileChangedLines } from "./pull-requests.limits";
@@ -56,13 +56,13 @@ const VERB = { create: "added", modify: "modified", delete: "deleted" } as const
 
 function parts(i: BodyInput): Record<Part, string> {
   const meta = i.metadata;
-  const validation = (meta.validation ?? {}) as { riskLevel?: string; warnings?: string[] };
+  const validation = (meta.validation ?? {}) as { riskLevel?: unknown; warnings?: string[] };
   const advanced = (meta.advancedValidation ?? {}) as { score?: number };
   const edits = Array.isArray(meta.manualEdits) ? meta.manualEdits.length : 0;
   const refinements = typeof meta.refinementCount === "number" ? meta.refinementCount : 0;
   const lines = i.files.reduce((n, f) => n + fileChangedLines(f), 0);
   const testing = [
-    `- Risk: ${validation.riskLevel ?? "unknown"}${typeof meta.riskScore === "number" ? ` (score ${meta.riskScore}/100)` : ""}`,
+    `- Risk: ${domain.riskSummary(domain.resolveRiskLevel(validation.riskLevel, meta.riskScore))}`,
     `- Checks run: path policy (no CI, secrets or files outside the repository), change size (${plural(i.files.length, "file")}, ${plural(lines, "changed line")})` +
       (typeof advanced.score === "number" ? `, static validation (score ${advanced.score}/100)` : ""),
     ...testsSummary(meta.tests, edits),

@@ -33,7 +33,7 @@ function issueTitle(prompt: string): string {
   return /^\s*Title:\s*(.+)$/m.exec(prompt)?.[1]?.trim() ?? "the reported issue";
 }
 
-function commentFor(path: string): ((text: string) => string) | null {
+export function commentFor(path: string): ((text: string) => string) | null {
   const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   if (["json", "lock", "svg", "png", "csv"].includes(ext)) return null;
   if (["py", "rb", "sh", "bash", "yml", "yaml", "toml", "r", "pl", "ex", "exs", "cfg", "ini", "txt"].includes(ext)) return (t) => `# ${t}`;
@@ -44,7 +44,7 @@ function commentFor(path: string): ((text: string) => string) | null {
 }
 
 /** A line that occurs once in the file and says something (not a brace or a blank). */
-function anchorLine(lines: string[]): string | undefined {
+export function anchorLine(lines: string[]): string | undefined {
   return lines.find((l) => l.trim().replace(/[{}()[\];,]/g, "").length >= 6 && lines.filter((x) => x === l).length === 1);
 }
 

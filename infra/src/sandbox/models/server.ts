@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SEEDED_FIXES, type SeededFix } from "../github/seed";
 import { fallbackSolution, MALFORMED_ARGUMENTS, seededSolution } from "./answers";
+import { refinedSolution } from "./answers.refine";
 import { messagesBadRequest, messagesFault, messagesNotFound, messagesResponse, messagesUnauthorized, parseMessagesRequest } from "./anthropic.wire";
 import { ModelSandboxControl, type ModelSandboxProvider } from "./control";
 import { chatBadRequest, chatFault, chatNotFound, chatToolCallResponse, chatUnauthorized, groqToolUseFailed, parseChatRequest, type ChatFlavor } from "./openai.wire";
@@ -71,6 +72,12 @@ function authorized(req: http.IncomingMessage, flavor: Route["flavor"], apiKey: 
   return flavor === "anthropic" ? req.headers["x-api-key"] === apiKey || bearer : bearer;
 }
 
+/** The known fix (or a small generic change); a refinement prompt gets what its newest feedback asks for. */
+function scriptedAnswer(fixes: readonly SeededFix[], prompt: string) {
+  const base = seededSolution(fixes, prompt) ?? fallbackSolution(prompt);
+  return refinedSolution(prompt, base) ?? base;
+}
+
 export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise<ModelSandbox> {
   const control = new ModelSandboxControl();
   const apiKey = opts.apiKey ?? SANDBOX_MODEL_API_KEY;
@@ -130,7 +137,7 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
     const malformed = control.takeMalformed();
     const answer = malformed
       ? { raw: MALFORMED_ARGUMENTS }
-      : (control.scripted(parsed.prompt) ?? seededSolution(fixes, parsed.prompt) ?? fallbackSolution(parsed.prompt));
+      : (control.scripted(parsed.prompt) ?? scriptedAnswer(fixes, parsed.prompt));
     const args = "raw" in answer ? answer.raw : JSON.stringify(answer);
     const usage = control.tokens({ input: estimateTokens(parsed.all), output: estimateTokens(args) });
     let json: unknown;

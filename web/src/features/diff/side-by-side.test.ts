@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sideBySide } from "./side-by-side";
+import { sideBySide, unified } from "./side-by-side";
 
 describe("sideBySide", () => {
   it("pairs a changed line across and counts added and removed lines", () => {
@@ -19,5 +19,15 @@ describe("sideBySide", () => {
     const d = sideBySide("", "x\ny");
     expect(d).toMatchObject({ added: 2, removed: 0 });
     expect(d.rows.every((r) => r.left === null)).toBe(true);
+  });
+
+  it("lists a change in one column, removed lines before the lines that replace them", () => {
+    expect(unified("a\nb\nc\n", "a\nB\nc\nd\n")).toEqual([
+      { kind: "context", old: 1, new: 1, text: "a" },
+      { kind: "removed", old: 2, new: null, text: "b" },
+      { kind: "added", old: null, new: 2, text: "B" },
+      { kind: "context", old: 3, new: 3, text: "c" },
+      { kind: "added", old: null, new: 4, text: "d" },
+    ]);
   });
 });

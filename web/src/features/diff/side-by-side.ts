@@ -44,3 +44,27 @@ export function sideBySide(oldText: string, newText: string): { rows: Row[]; add
   flush([]);
   return { rows, added, removed };
 }
+
+export interface UnifiedRow {
+  kind: "context" | "removed" | "added";
+  /** Line number in the old text (context and removed lines). */
+  old: number | null;
+  /** Line number in the new text (context and added lines). */
+  new: number | null;
+  text: string;
+}
+
+/** One column: removed lines, then the lines that replace them, between unchanged lines. */
+export function unified(oldText: string, newText: string): UnifiedRow[] {
+  const rows: UnifiedRow[] = [];
+  let o = 1;
+  let n = 1;
+  for (const part of diffLines(oldText, newText)) {
+    for (const text of lines(part.value)) {
+      if (part.removed) rows.push({ kind: "removed", old: o++, new: null, text });
+      else if (part.added) rows.push({ kind: "added", old: null, new: n++, text });
+      else rows.push({ kind: "context", old: o++, new: n++, text });
+    }
+  }
+  return rows;
+}

@@ -2,11 +2,9 @@ import { useState } from "react";
 import { Link, Navigate, useNavigate } from "@tanstack/react-router";
 import { Brain, FileSearch, GitPullRequest, Languages, ListChecks, ShieldCheck, Zap } from "lucide-react";
 import { useAuth } from "../../auth/auth";
-import { Logo } from "../../shell/Logo";
-import { SandboxBadge } from "../../shell/TopBar";
-import { ThemeSwitcher } from "../../theme/ThemeSwitcher";
 import { buttonClass, Spinner } from "../../ui/ui";
 import { GithubIcon } from "../../ui/GithubIcon";
+import { LandingNav } from "./LandingNav";
 import { PENDING_ISSUE_KEY } from "./pending-issue";
 
 const FEATURES = [
@@ -25,27 +23,10 @@ export function LandingPage() {
   const [url, setUrl] = useState("");
   if (loading) return <Spinner label="Loading..." />;
   if (user) return <Navigate to="/dashboard" replace />;
-  const section = "mx-auto max-w-6xl px-4 py-16";
+  const section = "mx-auto max-w-6xl scroll-mt-14 px-4 py-16";
   return (
     <div className="min-h-dvh">
-      <header className="sticky top-0 z-10 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
-        <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3 text-sm">
-          <Link to="/" aria-label="Fixloop home" className="rounded">
-            <Logo />
-          </Link>
-          <SandboxBadge />
-          <a href="#features" className="hidden sm:inline">Features</a>
-          <a href="#how-it-works" className="hidden sm:inline">How It Works</a>
-          <a href="#benefits" className="hidden sm:inline">Benefits</a>
-          <Link to="/pricing">Pricing</Link>
-          <span className="ml-auto flex items-center gap-3">
-            <ThemeSwitcher />
-            <Link to="/auth" className={buttonClass("primary")}>
-              Get Started
-            </Link>
-          </span>
-        </nav>
-      </header>
+      <LandingNav />
       <main>
         <section className={`${section} text-center`}>
           <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">Resolve GitHub issues with AI, reviewed by you</h1>

@@ -8,6 +8,7 @@ import { errorMessage, unwrap } from "../../api/errors";
 import { repositoriesQuery } from "../../api/repositories.queries";
 import { issuesQuery } from "../../api/issues.queries";
 import { authorizeReposHref, useAuthorizeReposClick } from "./authorize-repos";
+import { TestSettings } from "./TestSettingsForm";
 type Repository = NonNullable<Awaited<ReturnType<ReturnType<typeof repositoriesQuery>["queryFn"] & {}>>>["repositories"][number];
 import { Badge, Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
 
@@ -115,6 +116,7 @@ function RepositoryCard({ repo }: { repo: Repository }) {
           <ExternalLink className="size-4" aria-hidden /> GitHub
         </a>
       </div>
+      <TestSettings owner={owner} repo={name} />
     </Card>
   );
 }

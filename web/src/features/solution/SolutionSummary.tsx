@@ -7,18 +7,28 @@ export function SolutionSummary({
   proposedSolution,
   analysisFooter,
   files,
+  filesAction,
+  filesIntro,
   aside,
 }: {
   analysis: string;
   proposedSolution: string;
   analysisFooter?: ReactNode;
   files: ReactNode;
+  /** Beside the "Files Changed" heading (e.g. the diff layout toggle). */
+  filesAction?: ReactNode;
+  /** Above the files (e.g. what the latest refinement changed). */
+  filesIntro?: ReactNode;
   /** Shown beside the changed files on wide screens, under them on narrow ones (e.g. the Tests panel). */
   aside?: ReactNode;
 }) {
   const filesSection = (
     <section aria-labelledby="files-title" className="min-w-0 space-y-3">
-      <h2 id="files-title" className="font-semibold">Files Changed</h2>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="files-title" className="font-semibold">Files Changed</h2>
+        {filesAction}
+      </div>
+      {filesIntro}
       {files}
     </section>
   );

@@ -67,6 +67,8 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
   const i = issue.data.issue;
   const r = run.data;
   const active = !!r && (r.status === "queued" || r.status === "running");
+  // Shown from the click on; the run's own cancelled event then ends it.
+  const cancelling = !!r && cancel.variables === r._id && !cancel.isError;
   // Spec §5: choosing a model the plan does not include is refused and explains the upgrade.
   const onChoose = (id: string) => {
     const m = models.data?.allModels.find((x) => x.id === id);
@@ -114,10 +116,10 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
         </Card>
       )}
       {runId && run.isPending && <Spinner label="Connecting to the run..." />}
-      {r && r.status !== "completed" && <StepsPanel run={r} />}
+      {r && r.status !== "completed" && <StepsPanel run={r} cancelling={cancelling} />}
       {active && (
-        <Button variant="secondary" onClick={() => cancel.mutate(r._id)} busy={cancel.isPending}>
-          <Square className="size-4" aria-hidden /> Cancel
+        <Button variant="secondary" onClick={() => cancel.mutate(r._id)} busy={cancel.isPending} disabled={cancelling}>
+          <Square className="size-4" aria-hidden /> {cancelling ? "Cancelling…" : "Cancel"}
         </Button>
       )}
       {r?.status === "completed" && r.solutionId && <SolutionResult solutionId={r.solutionId} onReset={() => setRun(undefined)} />}

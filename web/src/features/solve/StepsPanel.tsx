@@ -1,12 +1,37 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { CheckCircle2, ChevronDown, Circle, Loader2, XCircle } from "lucide-react";
-import { scoreBand } from "@fixloop/api/client";
+import { Ban, CheckCircle2, ChevronDown, Circle, Loader2, XCircle, type LucideIcon } from "lucide-react";
+import { scoreBand, STEP_CANCELLED } from "@fixloop/api/client";
 import type { Run, RunStep } from "../../api/runs.queries";
 import { isTerminal } from "./run-events";
 import { TestLog } from "./TestLog";
 
 const BAR: Record<ReturnType<typeof scoreBand>, string> = { green: "bg-green-600", blue: "bg-blue-600", orange: "bg-orange-500", red: "bg-red-600" };
-const STATE_TEXT = { pending: "Pending", running: "In progress", completed: "Complete", failed: "Failed", skipped: "Complete" } as const;
+
+/** A step as the panel shows it: its stored status, or the cancel the user asked for. */
+type Shown = RunStep["status"] | "cancelling" | "cancelled";
+const SHOWN: Record<Shown, { text: string; Icon: LucideIcon; color: string }> = {
+  pending: { text: "Pending", Icon: Circle, color: "text-slate-400" },
+  running: { text: "In progress", Icon: Loader2, color: "text-violet-600 animate-spin" },
+  cancelling: { text: "Cancelling…", Icon: Loader2, color: "text-amber-600 animate-spin" },
+  completed: { text: "Complete", Icon: CheckCircle2, color: "text-green-600" },
+  skipped: { text: "Complete", Icon: CheckCircle2, color: "text-green-600" },
+  failed: { text: "Failed", Icon: XCircle, color: "text-red-600" },
+  cancelled: { text: "Cancelled", Icon: Ban, color: "text-slate-500" },
+};
+
+export function shownStatus(step: RunStep, run: Run, cancelling: boolean): Shown {
+  if (step.status === "failed" && step.detail.warnings.includes(STEP_CANCELLED)) return "cancelled";
+  if (step.status === "running" && run.status === "cancelled") return "cancelled";
+  if (step.status === "running" && cancelling) return "cancelling";
+  return step.status;
+}
+
+function title(run: Run, cancelling: boolean): string {
+  if (run.status === "cancelled") return "Cancelled";
+  if (run.status === "failed") return "Generation failed";
+  if (cancelling) return "Cancelling…";
+  return run.status === "queued" ? "Waiting for a worker..." : "Generating solution";
+}
 
 function useElapsed(run: Run): number {
   const start = run.startedAt ?? run.createdAt;
@@ -21,14 +46,18 @@ function useElapsed(run: Run): number {
   return Math.max(0, Math.round((end - Date.parse(start)) / 1000));
 }
 
-/** The five steps as the run's events report them; nothing here is simulated. */
-export function StepsPanel({ run }: { run: Run }) {
+/**
+ * The five steps as the run's events report them; nothing here is simulated. `cancelling` is set
+ * from the moment the user asks to cancel until the run's end arrives. `extra` adds content below
+ * a step's row (e.g. a live log).
+ */
+export function StepsPanel({ run, cancelling = false, extra }: { run: Run; cancelling?: boolean; extra?: (step: RunStep) => ReactNode }) {
   const elapsed = useElapsed(run);
   return (
     <section aria-labelledby="progress-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
       <div className="mb-3 flex items-center justify-between">
         <h2 id="progress-title" className="font-semibold">
-          {run.status === "queued" ? "Waiting for a worker..." : "Generating solution"}
+          {title(run, cancelling && !isTerminal(run))}
         </h2>
         <span className="font-mono text-sm tabular-nums" aria-label="Elapsed seconds" data-testid="elapsed">
           {elapsed}s
@@ -37,7 +66,8 @@ export function StepsPanel({ run }: { run: Run }) {
       <ol className="space-y-2" data-testid="steps">
         {/* The run lists all five steps in pipeline order, labelled by the contract. */}
         {run.steps.map((step) => (
-          <StepRow key={step.id} step={step}>
+          <StepRow key={step.id} step={step} shown={shownStatus(step, run, cancelling)}>
+            {extra?.(step)}
             {step.id === "validating" && step.status !== "pending" && <TestLog runId={run._id} running={step.status === "running"} evidence={step.detail.tests} />}
           </StepRow>
         ))}
@@ -46,14 +76,14 @@ export function StepsPanel({ run }: { run: Run }) {
   );
 }
 
-function StepRow({ step, children }: { step: RunStep; children?: ReactNode }) {
-  const status = step.status;
+function StepRow({ step, shown, children }: { step: RunStep; shown: Shown; children?: ReactNode }) {
   const [open, setOpen] = useState(false);
-  const expandable = status !== "pending" && (step.detail.files.length + step.detail.info.length + step.detail.warnings.length > 0 || step.detail.score !== undefined);
-  const Icon = status === "completed" || status === "skipped" ? CheckCircle2 : status === "running" ? Loader2 : status === "failed" ? XCircle : Circle;
-  const color = status === "completed" || status === "skipped" ? "text-green-600" : status === "running" ? "text-violet-600 animate-spin" : status === "failed" ? "text-red-600" : "text-slate-400";
+  const current = shown === "running" || shown === "cancelling";
+  // Spec: completed and current steps expand; a current step shows what it has reported so far.
+  const expandable = current || (shown !== "pending" && hasDetail(step.detail));
+  const { text, Icon, color } = SHOWN[shown];
   return (
-    <li data-step={step.id} data-status={status} className="rounded-lg border border-slate-100 dark:border-slate-800">
+    <li data-step={step.id} data-status={shown} className="rounded-lg border border-slate-100 dark:border-slate-800">
       <button
         type="button"
         disabled={!expandable}
@@ -63,19 +93,22 @@ function StepRow({ step, children }: { step: RunStep; children?: ReactNode }) {
       >
         <Icon className={`size-5 shrink-0 ${color}`} aria-hidden />
         <span className="flex-1 text-sm font-medium">{step.label}</span>
-        <span className="text-xs text-slate-600 dark:text-slate-400">{STATE_TEXT[status]}</span>
+        <span className="text-xs text-slate-600 dark:text-slate-400">{text}</span>
         {expandable && <ChevronDown className={`size-4 transition-transform ${open ? "rotate-180" : ""}`} aria-hidden />}
       </button>
-      {expandable && open && <StepDetailView detail={step.detail} />}
+      {expandable && open && <StepDetailView detail={step.detail} current={current} />}
       {children}
     </li>
   );
 }
 
-function StepDetailView({ detail }: { detail: NonNullable<RunStep["detail"]> }) {
+const hasDetail = (d: RunStep["detail"]) => d.files.length + d.info.length + d.warnings.length > 0 || d.score !== undefined;
+
+function StepDetailView({ detail, current }: { detail: RunStep["detail"]; current: boolean }) {
   const more = detail.files.length - 5;
   return (
-    <div className="space-y-2 border-t border-slate-100 p-3 text-sm dark:border-slate-800">
+    <div className="space-y-2 border-t border-slate-100 p-3 text-sm dark:border-slate-800" data-testid="step-detail">
+      {current && !hasDetail(detail) && <p className="text-slate-600 dark:text-slate-400">Started; nothing reported yet.</p>}
       {detail.files.length > 0 && (
         <ul className="font-mono text-xs">
           {detail.files.slice(0, 5).map((f) => (

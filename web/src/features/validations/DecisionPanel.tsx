@@ -12,6 +12,14 @@ export function DecisionPanel({ solutionId, comments, setComments }: { solutionI
     mutationFn: (status: "approved" | "rejected") =>
       unwrap(api.validations[":id"].validate.$post({ param: { id: solutionId }, json: { status, comments: comments.trim() || undefined } })),
     onSuccess: (body) => {
+      void qc.invalidateQueries({ queryKey: ["validations"] });
+      void qc.invalidateQueries({ queryKey: ["prs"] });
+      void qc.invalidateQueries({ queryKey: ["issues"] });
+      if (body.status === "rejected") {
+        toast.success("Solution rejected");
+        void navigate({ to: "/validations" });
+        return;
+      }
       if ("githubUrl" in body && body.githubUrl) {
         toast.success("PR Created Successfully!", {
           duration: 10_000,
@@ -22,9 +30,6 @@ export function DecisionPanel({ solutionId, comments, setComments }: { solutionI
           ),
         });
       } else toast.success("Solution validated successfully!");
-      void qc.invalidateQueries({ queryKey: ["validations"] });
-      void qc.invalidateQueries({ queryKey: ["prs"] });
-      void qc.invalidateQueries({ queryKey: ["issues"] });
       setTimeout(() => void navigate({ to: "/pull-requests" }), 2000);
     },
     onError: (err) => toast.error(errorMessage(err, "Validation failed")),

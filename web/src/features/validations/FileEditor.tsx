@@ -12,10 +12,12 @@ function language(filename: string): Extension[] {
 }
 
 /** CodeMirror 6 over one file; loaded on demand so the editor never weighs on first load. */
-export default function FileEditor({ filename, initial, onChange }: { filename: string; initial: string; onChange: (text: string) => void }) {
+export default function FileEditor({ filename, initial, onChange, onReady }: { filename: string; initial: string; onChange: (text: string) => void; onReady?: () => void }) {
   const host = useRef<HTMLDivElement>(null);
   const change = useRef(onChange);
   change.current = onChange;
+  const ready = useRef(onReady);
+  ready.current = onReady;
   useEffect(() => {
     if (!host.current) return;
     const dark = document.documentElement.classList.contains("dark");
@@ -33,6 +35,8 @@ export default function FileEditor({ filename, initial, onChange }: { filename: 
         ],
       }),
     });
+    view.focus();
+    ready.current?.();
     return () => view.destroy();
   }, [filename, initial]);
   return <div ref={host} className="overflow-hidden rounded-lg border border-slate-300 dark:border-slate-700" data-testid="file-editor" />;

@@ -11,6 +11,8 @@ import { EditableFile } from "./EditableFile";
 import { SolutionSummary } from "../solution/SolutionSummary";
 import { RefinePanel } from "./RefinePanel";
 import { TestsPanel } from "./TestsPanel";
+import { DiffLayoutToggle } from "../diff/DiffLayoutToggle";
+import { RefinementSummary, refinedChange } from "./RefinementSummary";
 
 const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
 const complexity = (c: string | undefined) => (c === "simple" || c === "complex" ? c : "medium");
@@ -21,6 +23,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
   if (q.isPending) return <Spinner label="Loading solution..." />;
   if (q.isError) return <EmptyState title={q.error instanceof ApiError && q.error.status === 404 ? "Solution not found" : "Failed to load solution"} />;
   const s = q.data.solution;
+  const previous = q.data.previousVersion;
   const m = s.metadata;
   const v = m.validation;
   const warnings = [...v.warnings, ...m.advancedValidation.warnings.map((w) => w.message)].slice(0, 3);
@@ -100,8 +103,16 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
       <SolutionSummary
         analysis={s.analysis}
         proposedSolution={s.proposedSolution}
+        filesAction={<DiffLayoutToggle />}
+        filesIntro={previous && <RefinementSummary previous={previous} files={s.filesChanged} refinement={m.refinementCount} />}
         files={s.filesChanged.map((f) => (
-          <EditableFile key={`${f.filename}:${s.revision}`} solutionId={s._id} file={f} comments={comments} />
+          <EditableFile
+            key={`${f.filename}:${s.revision}`}
+            solutionId={s._id}
+            file={f}
+            comments={comments}
+            refined={previous ? refinedChange(previous, f, m.refinementCount) : undefined}
+          />
         ))}
         aside={<TestsPanel tests={m.tests} />}
       />

@@ -26,6 +26,7 @@ export interface GeneratingInput {
   baseline?: FileChange[];
   signal: AbortSignal;
   onRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
+  report?: (detail: StepDetail) => Promise<void>;
 }
 
 export class GenerationError extends Error {
@@ -56,6 +57,8 @@ function mergeBaseline(changes: FileChange[], baseline: FileChange[]): FileChang
 export async function generating(input: GeneratingInput): Promise<{ output: GeneratingOutput; detail: StepDetail }> {
   const originals = new Map(input.prompt.files.map((f) => [f.path, f.content]));
   const prompt = buildPrompt(input.prompt);
+  const asked = [`Model: ${input.model.name} (${input.model.provider})`, `Sent ${input.prompt.files.length} file(s) to the model; waiting for its answer`];
+  await input.report?.({ files: input.prompt.files.map((f) => f.path), info: asked, warnings: [] });
   const call = (text: string) =>
     generateSolution(input.models, { model: input.model, system: SYSTEM_PROMPT, prompt: text, signal: input.signal, onRetry: input.onRetry });
 

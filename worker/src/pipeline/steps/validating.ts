@@ -1,4 +1,5 @@
 import type { FileChange, StepDetail } from "@fixloop/db";
+import { riskSummary } from "@fixloop/db/domain";
 import { validateChange, type ChangeValidation } from "../validation/validate-change";
 
 export interface ValidatingInput {
@@ -19,7 +20,7 @@ export async function validating(input: ValidatingInput): Promise<{ output: Chan
   const s = v.validation.stats;
   const info = [
     `${s.filesChanged} file(s) changed: +${s.linesAdded} / -${s.linesRemoved} lines (${s.percentageChanged}% of touched code)`,
-    `Risk: ${v.validation.riskLevel} (${v.riskScore}/100)`,
+    `Risk: ${riskSummary(v.validation.riskLevel)}`,
     ...(s.newFiles ? [`${s.newFiles} new file(s)`] : []),
     ...(s.deletedFiles ? [`${s.deletedFiles} deleted file(s)`] : []),
     ...v.testSuggestions.slice(0, 3),

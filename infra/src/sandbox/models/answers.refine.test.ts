@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { applyGeneratedFiles, buildPrompt, type PromptInput } from "@fixloop/worker";
+import { SEEDED_FIXES } from "../github/seed";
+import { fallbackSolution, seededSolution } from "./answers";
+import { latestFeedback, refinedSolution, testPathFor } from "./answers.refine";
+
+const DUE =
+  "export function isOverdue(due: string, now: Date): boolean {\n  // compare calendar days (UTC): a todo is overdue once its due day has passed\n  return due < now.toISOString().slice(0, 10);\n}\n";
+const LIST =
+  'import { isOverdue } from "./due";\n\nexport function overdue(todos: { due: string }[], now: Date) {\n  return todos.filter((t) => isOverdue(t.due, now));\n}\n';
+
+function refinementPrompt(feedback: string[]): { prompt: string; input: PromptInput } {
+  const input: PromptInput = {
+    repository: "octocat/todo-api",
+    issueNumber: 5,
+    issueTitle: "Todos due today are already marked overdue",
+    issueBody: "A todo due today shows as overdue in the morning.",
+    labels: ["bug"],
+    classification: { type: "bug", complexity: "simple" },
+    files: [
+      { path: "src/due.ts", content: DUE, reasons: ["changed by the current solution"] },
+      { path: "src/list.ts", content: LIST, reasons: ["imports src/due.ts"] },
+    ],
+    repoMap: "src/due.ts\nsrc/list.ts",
+    feedback,
+  };
+  return { prompt: buildPrompt(input), input };
+}
+
+/** What the pipeline makes of the stand-in's answer to this prompt. */
+function answer(feedback: string[]) {
+  const { prompt, input } = refinementPrompt(feedback);
+  const base = seededSolution(SEEDED_FIXES, prompt) ?? fallbackSolution(prompt);
+  const refined = refinedSolution(prompt, base);
+  if (!refined) throw new Error("no refinement");
+  const applied = applyGeneratedFiles(refined.files, new Map(input.files.map((f) => [f.path, f.content])));
+  expect(applied.failures).toEqual([]);
+  return { refined, changes: applied.changes };
+}
+
+describe("the model stand-in on refinement feedback", () => {
+  it("reads the newest feedback item of the prompt", () => {
+    expect(latestFeedback(refinementPrompt(["Keep it short.", "Also add a test\nfor today."]).prompt)).toBe(
+      "Also add a test\nfor today.",
+    );
+    expect(latestFeedback(buildPrompt({ ...refinementPrompt([]).input, feedback: [] }))).toBeUndefined();
+  });
+
+  it("adds a test file next to the changed file when asked for a test", () => {
+    const { refined, changes } = answer(["Also add a test for a todo due later today."]);
+    expect(changes).toEqual([expect.objectContaining({ filename: "src/due.test.ts", action: "create" })]);
+    expect(changes[0]?.content).toContain('from "./due"');
+    expect(refined.proposedSolution).toContain("added src/due.test.ts");
+  });
+
+  it("renames an identifier in every file shown", () => {
+    const { changes } = answer(["Please rename isOverdue to isPastDue."]);
+    expect(changes.map((c) => c.filename).sort()).toEqual(["src/due.ts", "src/list.ts"]);
+    for (const c of changes) {
+      expect(c.content).toContain("isPastDue");
+      expect(c.content).not.toMatch(/\bisOverdue\b/);
+    }
+  });
+
+  it("records any other feedback as a visible note in the changed file", () => {
+    const { changes } = answer(["Explain the string comparison."]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.filename).toBe("src/due.ts");
+    expect(changes[0]?.content).toContain("// Reviewer: Explain the string comparison.");
+  });
+
+  it("names tests by each language's convention", () => {
+    expect(testPathFor("src/due.ts")).toBe("src/due.test.ts");
+    expect(testPathFor("app/models.py")).toBe("app/test_models.py");
+    expect(testPathFor("cmd/main.go")).toBe("cmd/main_test.go");
+  });
+});

@@ -1,0 +1,86 @@
+import { useEffect, useRef, type KeyboardEvent } from "react";
+import { X } from "lucide-react";
+import type { User } from "../api/types";
+import { Logo } from "./Logo";
+import { NavLinks } from "./Sidebar";
+import { UserMenu } from "./UserMenu";
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Keeps Tab and Shift+Tab inside `box`. */
+export function trapTab(e: KeyboardEvent<HTMLElement>, box: HTMLElement | null) {
+  if (e.key !== "Tab" || !box) return;
+  const items = [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null);
+  const first = items[0];
+  const last = items.at(-1);
+  if (!first || !last) return;
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+/** The main navigation with labels, as a modal drawer for small screens (Escape or a link closes it). */
+export function NavDrawer({
+  open,
+  onClose,
+  user,
+  onPreferences,
+  onShortcuts,
+}: {
+  open: boolean;
+  onClose: () => void;
+  user: User;
+  onPreferences: () => void;
+  onShortcuts: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) {
+      d.showModal();
+      d.querySelector<HTMLElement>('[aria-current="page"]')?.focus();
+    }
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      id="nav-drawer"
+      aria-label="Menu"
+      onClose={onClose}
+      onKeyDown={(e) => trapTab(e, ref.current)}
+      onClick={(e) => e.target === ref.current && onClose()}
+      className="m-0 h-dvh max-h-none w-72 max-w-[85vw] bg-white p-0 text-slate-900 shadow-xl backdrop:bg-black/50 dark:bg-slate-900 dark:text-slate-100"
+    >
+      {open && (
+        <nav aria-label="Main" className="flex h-full flex-col">
+          <div className="flex h-14 items-center justify-between border-b border-slate-200 px-3 dark:border-slate-800">
+            <Logo />
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label="Close menu"
+              className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800"
+            >
+              <X className="size-5" aria-hidden />
+            </button>
+          </div>
+          <div className="flex flex-1 flex-col overflow-y-auto pt-3">
+            <NavLinks labels="always" onNavigate={onClose} />
+          </div>
+          <UserMenu
+            user={user}
+            expanded
+            onPreferences={() => (onClose(), onPreferences())}
+            onShortcuts={() => (onClose(), onShortcuts())}
+          />
+        </nav>
+      )}
+    </dialog>
+  );
+}
