@@ -11,6 +11,7 @@ const STATUS: Record<string, ContentfulStatusCode> = {
   "github.unauthorized": 401,
   "github.not_connected": 401,
   "github.authorization_required": 403,
+  "github.reauthorize_required": 403,
   "github.forbidden": 403,
   "github.invalid": 422,
   "github.unavailable": 502,

@@ -29,6 +29,6 @@ export async function waitForJob<T>(queues: Queues, name: QueueName, job: Job, s
 export function jobFailedError(reason: string, fallbackCode: string): AppError {
   const parsed = parseJobFailure(reason);
   if (!parsed) return new AppError(502, fallbackCode, reason || "The job failed");
-  const status = /conflict/.test(parsed.code) ? 409 : /denied|too_large|blocked|invalid/.test(parsed.code) ? 422 : 502;
+  const status = /conflict/.test(parsed.code) ? 409 : /denied|too_large|blocked|invalid/.test(parsed.code) ? 422 : /reauthorize/.test(parsed.code) ? 403 : 502;
   return new AppError(status, parsed.code, parsed.message);
 }

@@ -165,3 +165,32 @@ describe("approving a solution on the user's own repository", () => {
     expect(t.control.listPulls("octocat", "todo-api").filter((p) => p.head.ref === "fixloop/issue-43-rate-limited")).toHaveLength(1);
   });
 });
+
+describe("approving after the repository grant is gone", () => {
+  const approveAs = async (headers: Record<string, string>, issueNumber: number) => {
+    const { solutionId } = await seedSolution(t.stack.db, {
+      userId: t.octocat.user._id,
+      repoFullName: "octocat/todo-api",
+      issueNumber,
+      title: `Grant ${issueNumber}`,
+      files: [{ filename: `docs/grant-${issueNumber}.md`, action: "create", originalContent: "", content: "grant\n" }],
+    });
+    const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" }, headers });
+    return { status: res.status, body: (await res.json()) as { githubUrl?: string; error?: { code: string; message: string } } };
+  };
+
+  it("keeps the grant across a plain sign-in and opens the pull request", async () => {
+    const again = await t.stack.signIn("octocat");
+    const { status, body } = await approveAs(again.headers, 45);
+    expect(status).toBe(200);
+    expect(body.githubUrl).toMatch(/\/pull\/\d+$/);
+  });
+
+  it("says the access was revoked, with its own code, when GitHub refuses the write for a missing grant", async () => {
+    t.control.revokeGrant("octocat");
+    const again = await t.stack.signIn("octocat");
+    const { status, body } = await approveAs(again.headers, 46);
+    expect(status).toBe(403);
+    expect(body.error).toEqual({ code: "github.reauthorize_required", message: "Repository access was revoked: authorize again" });
+  });
+});
