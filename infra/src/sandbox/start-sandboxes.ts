@@ -37,6 +37,7 @@ export async function startSandboxes(opts: {
         GITHUB_CLIENT_SECRET: gh.clientSecret,
         GITHUB_WEB_URL: gh.url,
         GITHUB_API_URL: gh.url,
+        SANDBOX_EXAMPLE_ISSUE_URLS: gh.exampleIssueUrls().join(","),
       });
       out.github = gh;
       names.push("github");

@@ -25,6 +25,8 @@ export interface GithubSandbox {
   clientSecret: string;
   /** In-process test controls. */
   control: GithubSandboxControl;
+  /** Open issues of hubot's public repositories, as the github.com URLs a signed-in octocat can import on /contribute. */
+  exampleIssueUrls(): string[];
   stop(): Promise<void>;
 }
 
@@ -102,6 +104,15 @@ export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<Gi
     clientId: SANDBOX_CLIENT_ID,
     clientSecret: SANDBOX_CLIENT_SECRET,
     control: createControl(deps),
+    exampleIssueUrls: () =>
+      store.data.repos
+        .filter((r) => r.owner === "hubot" && !r.private)
+        .flatMap((r) =>
+          store
+            .issuesOf(r.id)
+            .filter((i) => i.state === "open" && !i.pull)
+            .map((i) => `https://github.com/${r.owner}/${r.name}/issues/${i.number}`),
+        ),
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
