@@ -42,12 +42,13 @@ async function openSolve(page: Page, title: string) {
 
 async function solveAndReview(title: string) {
   await openSolve(desk, title);
+  const solveUrl = desk.url();
   await desk.getByRole("button", { name: "Generate Solution" }).click();
   await desk.getByTestId("solution-result").waitFor({ timeout: 90_000 });
   await desk.getByRole("link", { name: "Review & Validate" }).click();
   await desk.waitForURL(/\/validations\/[^/]+$/);
   await desk.getByRole("heading", { name: "Validation Decision" }).waitFor();
-  return desk.url();
+  return { solveUrl, reviewUrl: desk.url() };
 }
 
 const HOSTILE_TITLE = "Crash when `limit` is `0`";
@@ -88,7 +89,7 @@ describe("a new user's first walk", () => {
     await fetchIssues(desk);
     for (const [page, width] of both()) {
       await openSolve(page, HOSTILE_TITLE);
-      const heading = page.getByRole("heading", { level: 1 });
+      const heading = page.getByRole("heading", { level: 1, name: /^Crash when/ });
       await heading.waitFor();
       expect(await heading.locator("code").allTextContents()).toEqual(["limit", "0"]);
       const body = page.getByRole("region", { name: "Issue description" });
@@ -108,13 +109,14 @@ describe("a new user's first walk", () => {
 
   it("says a pull request is already open, links it, and lists the last changed issues first", async () => {
     const title = "Whitespace-only titles are accepted";
-    await solveAndReview(title);
+    const { solveUrl } = await solveAndReview(title);
     await desk.getByRole("button", { name: "Approve & Create PR" }).click();
     await toast(desk, "PR Created Successfully!");
     const pr = e2e.github.listPulls("octocat", "todo-api").find((p) => p.state === "open");
     expect(pr).toBeDefined();
     for (const [page, width] of both()) {
-      await openSolve(page, title);
+      // The issue moved to the Closed tab; open its solve page as a bookmark would.
+      await page.goto(solveUrl);
       await page.getByText("A pull request for this issue is already open.").waitFor();
       const link = page.getByRole("link", { name: `View pull request #${pr?.number}` });
       expect(await link.getAttribute("href")).toBe(pr?.htmlUrl);
@@ -189,7 +191,7 @@ describe("a new user's first walk", () => {
   });
 
   it("says repository access was revoked, with the authorize button, when GitHub lost the grant", async () => {
-    const review = await solveAndReview("Todos due today are already marked overdue");
+    const { reviewUrl: review } = await solveAndReview("Todos due today are already marked overdue");
     e2e.github.revokeGrant("octocat");
     await desk.context().clearCookies();
     await signIn(desk, "octocat");
