@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSandbox, type TestSandbox } from "@fixloop/infra/sandbox/github/test-sandbox";
+import { startTestSandbox, type TestSandbox } from "@fixloop/infra/testing";
 import { createGithubClient } from "./github.client";
 
 let t: TestSandbox;
