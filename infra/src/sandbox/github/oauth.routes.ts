@@ -45,7 +45,7 @@ export function revokeGrant(store: StateStore, login: string): void {
   });
 }
 
-const escapeHtml = (s: string): string =>
+export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch);
 
 function page(title: string, body: string): string {
