@@ -11,7 +11,8 @@ describe("the Node.js version the project states", () => {
   const minimum = semver.minVersion(stated)?.version ?? "";
 
   it("satisfies every locked package, so npm install warns no EBADENGINE", () => {
-    const packages: Record<string, { version?: string; engines?: { node?: string } }> = readJson("package-lock.json").packages;
+    const packages: Record<string, { version?: string; engines?: { node?: string } }> =
+      readJson("package-lock.json").packages;
     const refused = Object.entries(packages)
       .filter(([, p]) => typeof p.engines?.node === "string" && !semver.satisfies(minimum, p.engines.node))
       .map(([name, p]) => `${name}@${p.version} needs node ${p.engines?.node}`);
@@ -22,6 +23,8 @@ describe("the Node.js version the project states", () => {
     const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
     const major = semver.major(minimum);
     expect(readme).toContain(`Node.js ${major}.${semver.minor(minimum)} or newer`);
-    expect(fs.readFileSync(path.join(ROOT, "infra/docker/Dockerfile"), "utf8")).toMatch(new RegExp(`FROM node:${major}\\b`));
+    expect(fs.readFileSync(path.join(ROOT, "infra/docker/Dockerfile"), "utf8")).toMatch(
+      new RegExp(`FROM node:${major}\\b`),
+    );
   });
 });

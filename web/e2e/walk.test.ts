@@ -126,7 +126,12 @@ describe("a new user's first walk", () => {
       const recent = page.getByRole("region", { name: "Recent Activity" }).getByRole("listitem");
       await recent.first().waitFor();
       expect(await recent.first().textContent()).toContain(title);
-      expect(await recent.first().getByRole("link", { name: `PR #${pr?.number} open` }).getAttribute("href")).toBe(pr?.htmlUrl);
+      expect(
+        await recent
+          .first()
+          .getByRole("link", { name: `PR #${pr?.number} open` })
+          .getAttribute("href"),
+      ).toBe(pr?.htmlUrl);
       await screenshot(page, `walk-dashboard-${width}`);
     }
   });
@@ -160,8 +165,12 @@ describe("a new user's first walk", () => {
       for (const control of controls) {
         const c = await control.boundingBox();
         if (!box || !c || !(await control.isVisible())) continue;
-        const overlaps = box.x < c.x + c.width && c.x < box.x + box.width && box.y < c.y + c.height && c.y < box.y + box.height;
-        expect(overlaps, `toast covers ${await control.getAttribute("aria-label") ?? await control.textContent()} at ${width}`).toBe(false);
+        const overlaps =
+          box.x < c.x + c.width && c.x < box.x + box.width && box.y < c.y + c.height && c.y < box.y + box.height;
+        expect(
+          overlaps,
+          `toast covers ${(await control.getAttribute("aria-label")) ?? (await control.textContent())} at ${width}`,
+        ).toBe(false);
       }
       await screenshot(page, `walk-toast-${width}`);
     }
@@ -187,6 +196,30 @@ describe("a new user's first walk", () => {
       await screenshot(page, `walk-contribute-${width}`);
       await example.click();
       await page.getByRole("heading", { name: /heading-increment misses a jump/ }).waitFor();
+    }
+  });
+
+  it("links to the GitHub stand-in, which serves the pages and avatars behind every link", async () => {
+    const standIn = e2e.stack.sandboxes.github?.url ?? "missing";
+    for (const [page, width] of both()) {
+      await page.goto("/contribute");
+      await page.getByRole("button", { name: "https://github.com/hubot/markdown-lint/issues/3" }).click();
+      const view = page.getByRole("link", { name: "View on GitHub" });
+      await view.waitFor();
+      expect(await view.getAttribute("href")).toMatch(new RegExp(`^${standIn}/hubot/markdown-lint/issues/3$`));
+      const [issuePage] = await Promise.all([page.waitForEvent("popup"), view.click()]);
+      await issuePage.getByRole("heading", { name: /trailing-spaces ignores trailing tabs/ }).waitFor();
+      await issuePage.close();
+
+      // The signed-in user's avatar comes from the stand-in and loads under the app's CSP.
+      await page.goto("/dashboard");
+      const avatar = page.locator(`img[src^="${standIn}/avatars/"]`).first();
+      await avatar.waitFor();
+      await expect
+        .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+        .toBe(true);
+      expect(await page.locator('img[src*="githubusercontent.com"]').count()).toBe(0);
+      await screenshot(page, `walk-avatar-${width}`);
     }
   });
 

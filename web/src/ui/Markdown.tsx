@@ -7,7 +7,9 @@ import rehypeSanitize from "rehype-sanitize";
 // sanitizer keeps GitHub's allow-list, and unsafe link protocols are dropped by react-markdown.
 const components: Components = {
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer nofollow" />,
-  img: ({ node: _node, alt, ...props }) => <img {...props} alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" />,
+  img: ({ node: _node, alt, ...props }) => (
+    <img {...props} alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" />
+  ),
 };
 
 /** GitHub-flavoured markdown (issue and pull-request bodies), rendered safely. */

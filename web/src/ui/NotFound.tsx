@@ -9,7 +9,19 @@ type ListRoute = "/issues" | "/validations" | "/pull-requests" | "/dashboard";
  * A detail page whose item failed to load: one message (404 → `notFound`, otherwise `failed`)
  * and a button back to the list it came from.
  */
-export function LoadFailure({ error, notFound, failed, to, label }: { error: unknown; notFound: string; failed: string; to: ListRoute; label: string }) {
+export function LoadFailure({
+  error,
+  notFound,
+  failed,
+  to,
+  label,
+}: {
+  error: unknown;
+  notFound: string;
+  failed: string;
+  to: ListRoute;
+  label: string;
+}) {
   const missing = error instanceof ApiError && (error.status === 404 || error.status === 400);
   return (
     <div role="alert">

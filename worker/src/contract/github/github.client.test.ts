@@ -32,7 +32,9 @@ describe("the GitHub client's log", () => {
     const first = await gh.rest.issues.listForRepo({ owner: "octocat", repo: "todo-api" });
     const etag = first.headers.etag ?? "";
     expect(etag).not.toBe("");
-    await expect(gh.rest.issues.listForRepo({ owner: "octocat", repo: "todo-api", headers: { "if-none-match": etag } })).rejects.toMatchObject({ status: 304 });
+    await expect(
+      gh.rest.issues.listForRepo({ owner: "octocat", repo: "todo-api", headers: { "if-none-match": etag } }),
+    ).rejects.toMatchObject({ status: 304 });
     expect(lines.filter((l) => l.level >= ERROR)).toEqual([]);
     expect(lines.filter((l) => / - (404|304) with id /.test(l.msg))).toHaveLength(2);
   });
