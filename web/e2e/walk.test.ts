@@ -213,6 +213,10 @@ describe("a new user's first walk", () => {
 
       // The signed-in user's avatar comes from the stand-in and loads under the app's CSP.
       await page.goto("/dashboard");
+      // Syncs since the pull request changed nothing on GitHub, so that issue is still the last changed.
+      const recent = page.getByRole("region", { name: "Recent Activity" }).getByRole("listitem");
+      await recent.first().waitFor();
+      expect(await recent.first().textContent()).toContain("Whitespace-only titles are accepted");
       const avatar = page.locator(`img[src^="${standIn}/avatars/"]`).first();
       await avatar.waitFor();
       await expect
