@@ -30,6 +30,8 @@ export const ApiEnv = z.object({
   METRICS_TOKEN: z.string().optional(),
   /** Stand-ins in use (set by the launcher); shown as a badge in the UI. */
   SANDBOX_SERVICES: list,
+  /** Issue URLs of the GitHub stand-in worth importing (set by the launcher); offered as examples on /contribute. */
+  SANDBOX_EXAMPLE_ISSUE_URLS: list,
   WEB_DIST_DIR: z.string().optional(),
   /** Seconds an endpoint waits for a job before answering 202 with the job id. */
   JOB_WAIT_SECONDS: z.coerce.number().min(0).default(30),

@@ -40,7 +40,7 @@ describe("paying for PRO in the sandbox checkout", () => {
     await signIn();
     await page.goto(`${stack.url}/pricing`);
     const pro = page.getByRole("region", { name: "Pro plan" });
-    await expect.poll(() => page.getByRole("region", { name: "Free plan" }).getByText("Current plan").isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("region", { name: "Free plan" }).getByText("Current plan", { exact: true }).isVisible()).toBe(true);
 
     await pro.getByRole("button", { name: "Select Pro" }).click();
     await page.getByRole("button", { name: "Upgrade to Pro" }).click();
@@ -51,7 +51,15 @@ describe("paying for PRO in the sandbox checkout", () => {
     await checkout.getByRole("button", { name: /^Pay / }).click();
 
     await page.getByText("Payment successful! Your subscription is now active.").waitFor();
-    await expect.poll(() => pro.getByText("Current plan").isVisible()).toBe(true);
+    await expect.poll(() => pro.getByText("Current plan", { exact: true }).isVisible()).toBe(true);
+    // The paid plan reads as current, with nothing left to upgrade to.
+    await page.getByRole("dialog").getByRole("button", { name: "Close", exact: true }).click();
+    expect(await pro.getByRole("button", { name: "Your current plan" }).getAttribute("aria-disabled")).toBe("true");
+    expect(await page.getByRole("button", { name: "Selected" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Upgrade", exact: true }).isVisible()).toBe(true);
+    // Each card states its monthly solutions once, as its first bullet.
+    expect(await page.getByText(/AI solutions a month/).count()).toBe(0);
+    expect(await pro.getByText("100 AI solutions per month").count()).toBe(1);
 
     const res = await page.request.get(`${stack.url}/api/payments/subscription`);
     const body = (await res.json()) as { subscription: { plan: string }; recentPayments: Array<{ status: string }> };

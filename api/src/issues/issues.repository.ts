@@ -1,6 +1,9 @@
 import type { Db, Issue } from "@fixloop/db";
 
-export function issueView(i: Issue) {
+/** An issue row with the newest open pull request Fixloop opened for it, if any. */
+type IssueRow = Issue & { open_pr_url: string | null; open_pr_number: number | null };
+
+export function issueView(i: IssueRow) {
   return {
     _id: i.id,
     title: i.title,
@@ -11,6 +14,8 @@ export function issueView(i: Issue) {
     status: i.status,
     state: i.state,
     createdAt: (i.github_created_at ?? i.created_at).toISOString(),
+    updatedAt: i.updated_at.toISOString(),
+    openPullRequest: i.open_pr_url && i.open_pr_number !== null ? { htmlUrl: i.open_pr_url, number: i.open_pr_number } : null,
     htmlUrl: i.html_url,
     isImported: i.is_imported,
     upstreamFullName: i.upstream_full_name,
@@ -18,13 +23,28 @@ export function issueView(i: Issue) {
   };
 }
 
-export async function listIssues(db: Db, userId: string, status?: Issue["status"]) {
-  let q = db.selectFrom("issues").selectAll().where("user_id", "=", userId);
+function selectIssues(db: Db) {
+  return db
+    .selectFrom("issues")
+    .selectAll("issues")
+    .select((eb) => {
+      const openPr = eb
+        .selectFrom("pull_requests")
+        .whereRef("pull_requests.issue_id", "=", "issues.id")
+        .where("pull_requests.status", "=", "open")
+        .orderBy("pull_requests.created_at", "desc")
+        .limit(1);
+      return [openPr.select("pull_requests.html_url").as("open_pr_url"), openPr.select("pull_requests.pr_number").as("open_pr_number")];
+    });
+}
+
+export async function listIssues(db: Db, userId: string, status?: Issue["status"]): Promise<IssueRow[]> {
+  let q = selectIssues(db).where("user_id", "=", userId);
   if (status) q = q.where("status", "=", status);
   return q.orderBy("created_at", "desc").orderBy("issue_number", "desc").execute();
 }
 
 /** Another user's issue is indistinguishable from a missing one. */
-export async function findIssue(db: Db, userId: string, id: string) {
-  return db.selectFrom("issues").selectAll().where("user_id", "=", userId).where("id", "=", id).executeTakeFirst();
+export async function findIssue(db: Db, userId: string, id: string): Promise<IssueRow | undefined> {
+  return selectIssues(db).where("user_id", "=", userId).where("issues.id", "=", id).executeTakeFirst();
 }

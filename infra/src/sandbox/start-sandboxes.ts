@@ -30,13 +30,14 @@ export async function startSandboxes(opts: {
   try {
     if (!has(opts.given, "GITHUB_CLIENT_ID")) {
       const { startGithubSandbox } = await import("./github/index");
-      const gh = await startGithubSandbox({ dataDir: path.join(opts.dataDir, "github-sandbox"), log: opts.log });
+      const gh = await startGithubSandbox({ dataDir: path.join(opts.dataDir, "github-sandbox"), log: opts.log, selfLinks: true });
       stops.push(() => gh.stop());
       Object.assign(env, {
         GITHUB_CLIENT_ID: gh.clientId,
         GITHUB_CLIENT_SECRET: gh.clientSecret,
         GITHUB_WEB_URL: gh.url,
         GITHUB_API_URL: gh.url,
+        SANDBOX_EXAMPLE_ISSUE_URLS: gh.exampleIssueUrls().join(","),
       });
       out.github = gh;
       names.push("github");

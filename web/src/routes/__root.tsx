@@ -2,6 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { Outlet, createRootRouteWithContext, Link } from "@tanstack/react-router";
 import { Toaster } from "sonner";
 import { useTheme } from "../theme/theme";
+import { useMediaQuery } from "../ui/useMediaQuery";
 
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: Root,
@@ -17,10 +18,12 @@ export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()(
 
 function Root() {
   const theme = useTheme();
+  // Bottom corner: the top bar (search, bell, theme, sync) stays clickable while a toast shows.
+  const wide = useMediaQuery("(min-width: 640px)");
   return (
     <>
       <Outlet />
-      <Toaster closeButton position="top-right" theme={theme} />
+      <Toaster closeButton position={wide ? "bottom-right" : "bottom-center"} theme={theme} />
     </>
   );
 }

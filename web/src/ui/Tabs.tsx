@@ -19,7 +19,7 @@ export function Tabs<T extends string>({ tabs, value, onChange, idBase, label }:
     }
   };
   return (
-    <div role="tablist" aria-label={label} onKeyDown={onKey} className="mb-4 flex gap-1 overflow-x-auto border-b border-slate-200 dark:border-slate-800">
+    <div role="tablist" aria-label={label} onKeyDown={onKey} className="mb-4 flex gap-1 overflow-x-auto overflow-y-hidden shadow-[inset_0_-1px_0] shadow-slate-200 dark:shadow-slate-800">
       {tabs.map((t) => (
         <button
           key={t.id}
@@ -30,7 +30,7 @@ export function Tabs<T extends string>({ tabs, value, onChange, idBase, label }:
           aria-controls={`${idBase}-panel`}
           tabIndex={t.id === value ? 0 : -1}
           onClick={() => onChange(t.id)}
-          className={`-mb-px border-b-2 px-3 py-2 text-sm whitespace-nowrap ${t.id === value ? "border-violet-700 font-medium text-violet-800 dark:border-violet-300 dark:text-violet-200" : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100"}`}
+          className={`border-b-2 px-3 py-2 text-sm whitespace-nowrap ${t.id === value ? "border-violet-700 font-medium text-violet-800 dark:border-violet-300 dark:text-violet-200" : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100"}`}
         >
           {t.label}
           {t.count !== undefined && <span className="ml-1.5 rounded-full bg-slate-100 px-1.5 text-xs dark:bg-slate-800">{t.count}</span>}

@@ -23,6 +23,7 @@ export const JOB_ERROR_CODES = [
   "pull_request.conflict_open",
   "pull_request.conflict_duplicate",
   "github.not_your_repository",
+  "github.reauthorize_required",
   "pull_request.no_write_access",
   "pull_request.conflict",
   "pull_request.no_fork",

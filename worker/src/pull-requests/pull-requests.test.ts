@@ -248,3 +248,32 @@ describe("a second solution while the issue's pull request is open", () => {
     expect(gitShow(t.upstreamDir, branch, "docs/first.md")).toBe("first fix\n");
   });
 });
+
+describe("approving after the repository grant is gone", () => {
+  const approveAs = async (headers: Record<string, string>, issueNumber: number) => {
+    const { solutionId } = await seedSolution(t.stack.db, {
+      userId: t.octocat.user._id,
+      repoFullName: "octocat/todo-api",
+      issueNumber,
+      title: `Grant ${issueNumber}`,
+      files: [{ filename: `docs/grant-${issueNumber}.md`, action: "create", originalContent: "", content: "grant\n" }],
+    });
+    const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" }, headers });
+    return { status: res.status, body: (await res.json()) as { githubUrl?: string; error?: { code: string; message: string } } };
+  };
+
+  it("keeps the grant across a plain sign-in and opens the pull request", async () => {
+    const again = await t.stack.signIn("octocat");
+    const { status, body } = await approveAs(again.headers, 47);
+    expect(status).toBe(200);
+    expect(body.githubUrl).toMatch(/\/pull\/\d+$/);
+  });
+
+  it("says the access was revoked, with its own code, when GitHub refuses the write for a missing grant", async () => {
+    t.control.revokeGrant("octocat");
+    const again = await t.stack.signIn("octocat");
+    const { status, body } = await approveAs(again.headers, 48);
+    expect(status).toBe(403);
+    expect(body.error).toEqual({ code: "github.reauthorize_required", message: "Repository access was revoked: authorize again" });
+  });
+});

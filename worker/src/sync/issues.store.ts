@@ -72,7 +72,8 @@ export async function upsertIssues(db: Db, userId: string, repositoryId: string 
             when excluded.state = 'closed' and issues.status in ('open', 'pending') then 'closed'
             when excluded.state = 'open' and issues.status = 'closed' then 'open'
             else issues.status end`,
-          updated_at: new Date(),
+          // A sync that finds the issue unchanged on GitHub leaves it out of "recently changed".
+          updated_at: sql`case when excluded.github_updated_at is distinct from issues.github_updated_at then now() else issues.updated_at end`,
         })),
       )
       .execute();

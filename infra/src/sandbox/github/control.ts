@@ -1,5 +1,5 @@
 import type { RequestLogEntry, SandboxDeps } from "./context";
-import { issueToken } from "./oauth.routes";
+import { issueToken, revokeGrant } from "./oauth.routes";
 import { pullsService } from "./pulls.service";
 import type { FaultRule } from "./rate-limit";
 import { isoNow, type IssueRecord, type RepoRecord } from "./state";
@@ -31,6 +31,8 @@ export interface NewIssue {
 export interface GithubSandboxControl {
   /** Creates an OAuth token for `login` with exactly `scopes`. */
   issueToken(login: string, scopes: string[]): string;
+  /** The user revokes the OAuth app's access on GitHub: its grant is forgotten and its tokens die. */
+  revokeGrant(login: string): void;
   /** Path of the bare git repository behind `owner/repo` (run `git --git-dir <path> ...`). */
   gitDir(owner: string, repo: string): string;
   listPulls(owner: string, repo: string): SandboxPull[];
@@ -62,6 +64,7 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
 
   return {
     issueToken: (login, scopes) => issueToken(store, login, scopes),
+    revokeGrant: (login) => revokeGrant(store, login),
     gitDir: (owner, name) => git.dir(repoOf(owner, name).owner, repoOf(owner, name).name),
     listPulls(owner, name) {
       const repo = repoOf(owner, name);

@@ -251,6 +251,11 @@ export class GitStore {
     }
   }
 
+  /** Unified diff between two commits of one repository (the pull-request page shows it). */
+  async diff(gitDir: string, base: string, head: string): Promise<string> {
+    return this.text(gitDir, ["diff", base, head]);
+  }
+
   async diffStat(gitDir: string, base: string, head: string): Promise<{ additions: number; deletions: number; changedFiles: number }> {
     const out = await this.text(gitDir, ["diff", "--numstat", base, head]);
     const stat = { additions: 0, deletions: 0, changedFiles: 0 };

@@ -25,6 +25,8 @@ export interface GithubSandbox {
   clientSecret: string;
   /** In-process test controls. */
   control: GithubSandboxControl;
+  /** Open issues of hubot's public repositories, as the github.com URLs a signed-in octocat can import on /contribute. */
+  exampleIssueUrls(): string[];
   stop(): Promise<void>;
 }
 
@@ -38,6 +40,11 @@ export interface GithubSandboxOptions {
   log?: (line: string) => void;
   /** Host used in html_url fields; defaults to https://github.com so issue URLs parse as GitHub URLs. */
   htmlUrl?: string;
+  /**
+   * html_url and avatar_url point at the stand-in itself, which serves the pages and avatars
+   * behind them (what `npm start` uses, so every link works offline). Overrides `htmlUrl`.
+   */
+  selfLinks?: boolean;
 }
 
 async function openState(dataDir: string, git: GitStore, log: (line: string) => void): Promise<StateStore> {
@@ -96,12 +103,22 @@ export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<Gi
   const { port } = server.address() as AddressInfo;
   const publicHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   deps.urls.api = `http://${publicHost}:${port}`;
+  if (opts.selfLinks) deps.urls.html = deps.urls.api;
   log(`github sandbox: listening on ${deps.urls.api}`);
   return {
     url: deps.urls.api,
     clientId: SANDBOX_CLIENT_ID,
     clientSecret: SANDBOX_CLIENT_SECRET,
     control: createControl(deps),
+    exampleIssueUrls: () =>
+      store.data.repos
+        .filter((r) => r.owner === "hubot" && !r.private)
+        .flatMap((r) =>
+          store
+            .issuesOf(r.id)
+            .filter((i) => i.state === "open" && !i.pull)
+            .map((i) => `https://github.com/${r.owner}/${r.name}/issues/${i.number}`),
+        ),
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

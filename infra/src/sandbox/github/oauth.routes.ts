@@ -21,7 +21,31 @@ export function issueToken(store: StateStore, login: string, scopes: string[]): 
   return token;
 }
 
-const escapeHtml = (s: string): string =>
+/**
+ * Records the scopes a user authorizes and returns everything granted so far: GitHub adds newly
+ * requested scopes to the app's grant and never drops earlier ones on a later authorization.
+ */
+export function grantScopes(store: StateStore, login: string, requested: string[]): string[] {
+  let granted: string[] = [];
+  store.mutate((s) => {
+    s.grants ??= [];
+    const grant = s.grants.find((g) => g.login === login);
+    granted = [...new Set([...(grant?.scopes ?? []), ...requested])];
+    if (grant) grant.scopes = granted;
+    else s.grants.push({ login, scopes: granted });
+  });
+  return granted;
+}
+
+/** The user revokes the app on GitHub: its grant and every token it issued stop working. */
+export function revokeGrant(store: StateStore, login: string): void {
+  store.mutate((s) => {
+    s.grants = (s.grants ?? []).filter((g) => g.login !== login);
+    s.tokens = s.tokens.filter((t) => t.login !== login);
+  });
+}
+
+export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch);
 
 function page(title: string, body: string): string {
@@ -116,7 +140,8 @@ ${hidden(q)}<input type="hidden" name="login" value="${escapeHtml(u.login)}"><bu
       store.mutate(() => {
         record.used = true;
       });
-      const token = issueToken(store, record.login, record.scopes);
-      return reply({ access_token: token, token_type: "bearer", scope: record.scopes.join(",") });
+      const scopes = grantScopes(store, record.login, record.scopes);
+      const token = issueToken(store, record.login, scopes);
+      return reply({ access_token: token, token_type: "bearer", scope: scopes.join(",") });
     });
 }

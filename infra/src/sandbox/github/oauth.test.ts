@@ -94,7 +94,7 @@ describe("OAuth web flow", () => {
     const res = await exchange(code, "*/*");
     expect(res.headers.get("content-type")).toContain("application/x-www-form-urlencoded");
     const fields = new URLSearchParams(await res.text());
-    expect(fields.get("scope")).toBe("repo");
+    expect(fields.get("scope")?.split(",")).toContain("repo");
     expect(fields.get("token_type")).toBe("bearer");
   });
 
@@ -107,6 +107,24 @@ describe("OAuth web flow", () => {
     const back = new URL(res.headers.get("location") ?? "");
     expect(back.searchParams.get("error")).toBe("access_denied");
     expect(back.searchParams.get("state")).toBe("s4");
+  });
+
+  it("gives a later, narrower authorization a token that still carries every scope granted before, as GitHub does", async () => {
+    const wide = (await (await exchange((await authorize("hubot", "read:user public_repo", "s5")).searchParams.get("code") ?? "")).json()) as Record<string, string>;
+    const narrow = (await (await exchange((await authorize("hubot", "read:user", "s6")).searchParams.get("code") ?? "")).json()) as Record<string, string>;
+    expect(narrow.scope?.split(",")).toEqual(expect.arrayContaining(["read:user", "public_repo"]));
+    const user = await fetch(`${t.sandbox.url}/user`, { headers: { authorization: `Bearer ${narrow.access_token}` } });
+    expect(user.headers.get("x-oauth-scopes")?.split(", ")).toContain("public_repo");
+    expect(wide.access_token).not.toBe(narrow.access_token);
+  });
+
+  it("forgets the grant and kills its tokens when the user revokes the app", async () => {
+    const before = (await (await exchange((await authorize("hubot", "public_repo", "s7")).searchParams.get("code") ?? "")).json()) as Record<string, string>;
+    t.sandbox.control.revokeGrant("hubot");
+    const dead = await fetch(`${t.sandbox.url}/user`, { headers: { authorization: `Bearer ${before.access_token}` } });
+    expect(dead.status).toBe(401);
+    const after = (await (await exchange((await authorize("hubot", "read:user", "s8")).searchParams.get("code") ?? "")).json()) as Record<string, string>;
+    expect(after.scope).toBe("read:user");
   });
 
   it("answers 401 Bad credentials for an unknown token", async () => {

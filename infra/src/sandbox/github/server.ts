@@ -11,6 +11,7 @@ import { pullsRoutes } from "./pulls.routes";
 import type { FaultRule } from "./rate-limit";
 import { reposRoutes } from "./repos.routes";
 import { usersRoutes } from "./users.routes";
+import { webRoutes } from "./web.routes";
 
 const EXPOSE =
   "ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Used, X-RateLimit-Resource, X-RateLimit-Reset, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Poll-Interval, X-GitHub-Media-Type, X-GitHub-SSO, X-GitHub-Request-Id, Deprecation, Sunset";
@@ -121,5 +122,7 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
   app.route("/repos/:owner/:repo", pullsRoutes(deps));
   app.route("/repos/:owner/:repo/git", gitRoutes(deps));
   app.route("/raw", rawRoutes(deps));
+  // Last: the web pages behind html_url must never shadow a REST route.
+  app.route("/", webRoutes(deps));
   return app;
 }

@@ -94,6 +94,12 @@ export interface OAuthCodeRecord {
   used: boolean;
 }
 
+/** What a user has granted the OAuth app so far; every new token carries all of it, as on GitHub. */
+export interface GrantRecord {
+  login: string;
+  scopes: string[];
+}
+
 export interface SandboxState {
   version: 1;
   nextId: number;
@@ -102,6 +108,8 @@ export interface SandboxState {
   issues: IssueRecord[];
   tokens: TokenRecord[];
   codes: OAuthCodeRecord[];
+  /** Absent in state files written before grants were kept. */
+  grants?: GrantRecord[];
 }
 
 export const emptyState = (): SandboxState => ({
@@ -112,6 +120,7 @@ export const emptyState = (): SandboxState => ({
   issues: [],
   tokens: [],
   codes: [],
+  grants: [],
 });
 
 /** In-memory state with a JSON file behind it; every mutation is saved atomically. */

@@ -7,7 +7,7 @@ export function simpleUser(user: UserRecord, urls: Urls) {
     login: user.login,
     id: user.id,
     node_id: nodeId("User", user.id),
-    avatar_url: avatarUrl(user.id),
+    avatar_url: avatarUrl(urls, user.id),
     gravatar_id: "",
     url: u,
     html_url: `${urls.html}/${user.login}`,

@@ -1,7 +1,7 @@
 import { Check } from "lucide-react";
 import type { Plan } from "@fixloop/api/client";
 import { Badge, Button } from "../../ui/ui";
-import { formatLimit, formatPrice } from "./billing.queries";
+import { formatPrice } from "./billing.queries";
 
 export function PlanCard({ plan, current, selected, onSelect }: { plan: Plan; current: boolean; selected: boolean; onSelect: () => void }) {
   const ring = selected ? "border-violet-600 ring-2 ring-violet-600" : "border-slate-200 dark:border-slate-800";
@@ -16,7 +16,6 @@ export function PlanCard({ plan, current, selected, onSelect }: { plan: Plan; cu
         <span className="text-3xl font-bold">{formatPrice(plan.price, plan.currency)}</span>
         <span className="text-sm text-slate-600 dark:text-slate-400"> / {plan.interval}</span>
       </p>
-      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{formatLimit(plan.monthlyLimit)} AI solutions a month</p>
       <ul className="mt-4 flex-1 space-y-2 text-sm">
         {plan.features.map((f) => (
           <li key={f} className="flex gap-2">
@@ -25,9 +24,16 @@ export function PlanCard({ plan, current, selected, onSelect }: { plan: Plan; cu
           </li>
         ))}
       </ul>
-      <Button className="mt-5 w-full" variant={selected ? "primary" : "secondary"} aria-pressed={selected} onClick={onSelect}>
-        {selected ? "Selected" : `Select ${plan.name}`}
-      </Button>
+      {current ? (
+        // aria-disabled keeps the click, which explains "You are already on the … plan".
+        <Button className="mt-5 w-full cursor-not-allowed opacity-60" variant="secondary" aria-disabled="true" onClick={onSelect}>
+          Your current plan
+        </Button>
+      ) : (
+        <Button className="mt-5 w-full" variant={selected ? "primary" : "secondary"} aria-pressed={selected} onClick={onSelect}>
+          {selected ? "Selected" : `Select ${plan.name}`}
+        </Button>
+      )}
     </section>
   );
 }

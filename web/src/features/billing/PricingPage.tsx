@@ -16,10 +16,12 @@ export function PricingPage() {
   const { user, loading } = useAuth();
   const plansQ = useQuery(plansQuery());
   const subQ = useQuery({ ...subscriptionQuery(), enabled: !!user });
-  const [selected, setSelected] = useState<Plan | null>(null);
+  const [picked, setSelected] = useState<Plan | null>(null);
   const [paying, setPaying] = useState(false);
   const plans = plansQ.data ?? (plansQ.isError ? FALLBACK_PLANS : undefined);
   const currentPlan = user ? (subQ.data?.subscription.plan ?? "FREE") : null;
+  // Once a payment makes the picked plan current, there is nothing left to upgrade to.
+  const selected = picked && picked.id !== currentPlan ? picked : null;
 
   function requireSignIn(): boolean {
     if (user || loading) return !loading;
@@ -70,7 +72,7 @@ export function PricingPage() {
         </Button>
       </div>
       <PricingFaq />
-      <PaymentModal plan={selected} open={paying} onClose={() => setPaying(false)} />
+      <PaymentModal plan={picked} open={paying} onClose={() => setPaying(false)} />
     </main>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { repositoriesQuery } from "../../api/repositories.queries";
+import { configQuery } from "../../api/auth.queries";
 import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { errorMessage } from "../../api/errors";
@@ -21,6 +22,7 @@ export function ContributePage() {
   const [preview, setPreview] = useState<IssuePreview | null>(null);
   const pendingTaken = useRef(false);
   const repos = useQuery(repositoriesQuery());
+  const examples = useQuery(configQuery()).data?.exampleIssueUrls ?? [];
 
   const lookUp = async (raw: string) => {
     const value = raw.trim();
@@ -120,6 +122,27 @@ export function ContributePage() {
               </p>
             )}
           </form>
+          {examples.length > 0 && (
+            <div className="mt-4 text-sm">
+              <p className="text-slate-700 dark:text-slate-300">Try an issue from the sandbox GitHub:</p>
+              <ul className="mt-1 space-y-1">
+                {examples.map((example) => (
+                  <li key={example}>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setUrl(example);
+                        void lookUp(example);
+                      }}
+                      className="break-all text-left text-violet-800 underline dark:text-violet-300"
+                    >
+                      {example}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
         </Card>
       )}
       {step === "preview" && preview && <IssuePreviewCard preview={preview} needsAuthorization={repos.data?.requiresAuthorization ?? false} onImport={() => void importIssue()} onBack={() => setStep("input")} />}

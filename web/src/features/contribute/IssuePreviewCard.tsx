@@ -1,11 +1,11 @@
 import { AlertTriangle, ExternalLink, GitFork } from "lucide-react";
 import { Badge, Button, Card, buttonClass } from "../../ui/ui";
 import type { IssuePreview } from "./contribute.api";
-import { authorizeReposHref, useAuthorizeReposClick } from "../repositories/authorize-repos";
+import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
+import { InlineMarkdown, Markdown } from "../../ui/Markdown";
 
 export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack }: { preview: IssuePreview; needsAuthorization: boolean; onImport: () => void; onBack: () => void }) {
   const { repository: repo, issue } = preview;
-  const onAuthorize = useAuthorizeReposClick();
   return (
     <div className="space-y-4">
       <button type="button" onClick={onBack} className="text-sm text-violet-800 underline dark:text-violet-300">
@@ -17,14 +17,14 @@ export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack
           {repo.language && <Badge tone="blue">{repo.language}</Badge>}
         </p>
         <h2 className="mt-2 text-xl font-semibold">
-          {issue.title} <span className="text-slate-500 dark:text-slate-400">#{issue.number}</span>
+          <InlineMarkdown>{issue.title}</InlineMarkdown> <span className="text-slate-500 dark:text-slate-400">#{issue.number}</span>
         </h2>
         {issue.labels.length > 0 && (
           <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
             {issue.labels.map((l) => <li key={l}><Badge tone="gray">{l}</Badge></li>)}
           </ul>
         )}
-        <p tabIndex={0} aria-label="Issue description" className="mt-3 max-h-64 overflow-auto whitespace-pre-wrap text-sm">{issue.body?.trim() || "No description provided"}</p>
+        <div tabIndex={0} role="region" aria-label="Issue description" className="mt-3 max-h-64 overflow-auto text-sm">{issue.body?.trim() ? <Markdown>{issue.body}</Markdown> : "No description provided"}</div>
       </Card>
       {(preview.warnings ?? []).length > 0 && (
         <Card className="border-amber-300 dark:border-amber-800">
@@ -47,9 +47,7 @@ export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack
       {needsAuthorization && !preview.alreadyImported && (
         <Card className="border-violet-300 dark:border-violet-800">
           <p className="text-sm">Forking needs repository access on GitHub. Authorize it, then import the issue.</p>
-          <a href={authorizeReposHref(false)} onClick={onAuthorize} className={`${buttonClass("primary")} mt-2`}>
-            Authorize repository access
-          </a>
+          <AuthorizeReposLink className="mt-2" />
         </Card>
       )}
       <div className="flex flex-wrap gap-2">

@@ -8,6 +8,12 @@ import { DASHBOARD_QUERY } from "../../api/query-client";
 import { Badge, Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
 import { STATUS_LABEL, dashboardTone } from "../issues/issue-status";
 import { successRate } from "./success-rate";
+import type { Issue } from "../../api/types";
+import { InlineMarkdown } from "../../ui/Markdown";
+import { OpenPullRequestLink } from "../issues/OpenPullRequest";
+
+/** Recent Activity: the issues that changed last (status, solutions, pull requests), newest first. */
+const recentlyChanged = (issues: Issue[]) => [...issues].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt)).slice(0, 4);
 
 export function DashboardPage() {
   const issues = useQuery({ ...issuesQuery(), ...DASHBOARD_QUERY });
@@ -83,21 +89,18 @@ export function DashboardPage() {
           </>
         ) : (
           <ul className="space-y-2">
-            {allIssues.slice(0, 4).map((i) => (
-              <li key={i._id}>
-                <Link
-                  to="/issues/$issueId/solve"
-                  params={{ issueId: i._id }}
-                  className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-slate-200 p-3 hover:border-violet-400 dark:border-slate-800"
-                >
+            {recentlyChanged(allIssues).map((i) => (
+              <li key={i._id} className="flex flex-wrap items-center gap-2 rounded-xl border border-slate-200 p-3 hover:border-violet-400 dark:border-slate-800">
+                <Link to="/issues/$issueId/solve" params={{ issueId: i._id }} className="flex min-w-0 flex-1 flex-wrap items-center justify-between gap-2">
                   <span className="min-w-0">
-                    <span className="block truncate font-medium">{i.title}</span>
+                    <span className="block truncate font-medium"><InlineMarkdown>{i.title}</InlineMarkdown></span>
                     <span className="text-sm text-slate-600 dark:text-slate-400">
                       #{i.issueNumber} · {i.repoFullName}
                     </span>
                   </span>
                   <Badge tone={dashboardTone(i.status)}>{STATUS_LABEL[i.status]}</Badge>
                 </Link>
+                {i.openPullRequest && <OpenPullRequestLink pr={i.openPullRequest} />}
               </li>
             ))}
           </ul>

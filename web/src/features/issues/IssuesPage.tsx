@@ -7,6 +7,7 @@ import { Badge, Button, Card, PageHeader, buttonClass } from "../../ui/ui";
 import { StatusTabsList } from "../../ui/StatusTabsList";
 import { ISSUE_TONE, STATUS_LABEL } from "./issue-status";
 import { isClosedTab } from "@fixloop/api/client";
+import { InlineMarkdown } from "../../ui/Markdown";
 
 const EMPTY = { open: "No open issues", closed: "No closed issues", all: "No issues found" };
 
@@ -40,7 +41,7 @@ function IssueCard({ issue }: { issue: Issue }) {
     <Card>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <h2 className="font-semibold">{issue.title}</h2>
+          <h2 className="font-semibold"><InlineMarkdown>{issue.title}</InlineMarkdown></h2>
           <p className="text-sm text-slate-600 dark:text-slate-400">
             #{issue.issueNumber} · {issue.repoFullName}
           </p>

@@ -6,6 +6,7 @@ import { errorMessage, unwrap } from "../../api/errors";
 import { pullRequestsQuery } from "../../api/prs.queries";
 import { Badge, Button, Card, PageHeader, buttonClass, type Tone } from "../../ui/ui";
 import { StatusTabsList } from "../../ui/StatusTabsList";
+import { InlineMarkdown } from "../../ui/Markdown";
 
 const EMPTY = { open: "No open pull requests", closed: "No closed pull requests", all: "No pull requests yet" };
 const TONE: Record<string, Tone> = { open: "green", closed: "red", merged: "purple" };
@@ -39,7 +40,7 @@ export function PullRequestsPage() {
           <Card>
             <div className="flex flex-wrap items-start justify-between gap-2">
               <div className="min-w-0">
-                <h2 className="font-semibold">{p.title}</h2>
+                <h2 className="font-semibold"><InlineMarkdown>{p.title}</InlineMarkdown></h2>
                 <p className="text-sm text-slate-600 dark:text-slate-400">
                   #{p.prNumber} · {p.repoFullName} · <code className="text-xs">{p.branchName}</code> → <code className="text-xs">{p.baseBranch}</code>
                 </p>

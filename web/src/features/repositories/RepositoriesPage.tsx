@@ -7,7 +7,7 @@ import { api } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
 import { repositoriesQuery } from "../../api/repositories.queries";
 import { issuesQuery } from "../../api/issues.queries";
-import { authorizeReposHref, useAuthorizeReposClick } from "./authorize-repos";
+import { AuthorizeReposLink } from "./AuthorizeReposLink";
 import { TestSettings } from "./TestSettingsForm";
 type Repository = NonNullable<Awaited<ReturnType<ReturnType<typeof repositoriesQuery>["queryFn"] & {}>>>["repositories"][number];
 import { Badge, Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
@@ -18,7 +18,6 @@ export function RepositoriesPage({ authorized, error }: { authorized?: boolean; 
   const repos = useQuery(repositoriesQuery());
   const handled = useRef(false);
   const [includePrivate, setIncludePrivate] = useState(false);
-  const onAuthorize = useAuthorizeReposClick();
 
   useEffect(() => {
     if (handled.current || (!authorized && !error)) return;
@@ -30,7 +29,6 @@ export function RepositoriesPage({ authorized, error }: { authorized?: boolean; 
     void navigate({ to: "/repositories", search: {}, replace: true });
   }, [authorized, error, qc, navigate]);
 
-  const authorizeHref = authorizeReposHref(includePrivate);
   return (
     <>
       <PageHeader title="Repositories">
@@ -48,9 +46,7 @@ export function RepositoriesPage({ authorized, error }: { authorized?: boolean; 
             <input type="checkbox" checked={includePrivate} onChange={(e) => setIncludePrivate(e.target.checked)} />
             Include private repositories
           </label>
-          <a href={authorizeHref} onClick={onAuthorize} className={`${buttonClass("primary")} mt-3`}>
-            Authorize repository access
-          </a>
+          <AuthorizeReposLink includePrivate={includePrivate} className="mt-3" />
         </Card>
       )}
       {repos.isPending && <Spinner label="Loading repositories..." />}

@@ -10,13 +10,16 @@ import { api } from "../../api/client";
 import { ApiError, errorMessage, unwrap } from "../../api/errors";
 import type { Run } from "../../api/runs.queries";
 import { getDefaultModel } from "../../shell/preferences";
-import { Badge, Button, Card, EmptyState, Spinner } from "../../ui/ui";
+import { Badge, Button, Card, Spinner } from "../../ui/ui";
+import { LoadFailure } from "../../ui/NotFound";
 import { ModelPicker, initialModel } from "./ModelPicker";
 import { isTerminal, useLiveRun } from "./run-events";
 import { SolutionResult } from "./SolutionResult";
 import { StepsPanel } from "./StepsPanel";
 import { UpgradePrompt } from "./UpgradePrompt";
 import { upgradeReasonFor, type UpgradeReason } from "./upgrade-reason";
+import { InlineMarkdown, Markdown } from "../../ui/Markdown";
+import { OpenPullRequestNotice } from "../issues/OpenPullRequest";
 
 export function SolvePage({ issueId, runId }: { issueId: string; runId?: string }) {
   const qc = useQueryClient();
@@ -63,7 +66,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
   });
 
   if (issue.isPending) return <Spinner label="Loading issue..." />;
-  if (issue.isError) return <EmptyState title="Issue not found">{errorMessage(issue.error, "")}</EmptyState>;
+  if (issue.isError) return <LoadFailure error={issue.error} notFound="Issue not found" failed="Failed to load issue" to="/issues" label="Back to Issues" />;
   const i = issue.data.issue;
   const r = run.data;
   const active = !!r && (r.status === "queued" || r.status === "running");
@@ -87,7 +90,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
         <p className="text-sm text-slate-600 dark:text-slate-400">
           #{i.issueNumber} · {i.repoFullName}
         </p>
-        <h1 className="mt-1 text-2xl font-semibold">{i.title}</h1>
+        <h1 className="mt-1 text-2xl font-semibold"><InlineMarkdown>{i.title}</InlineMarkdown></h1>
         {i.labels.length > 0 && (
           <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
             {i.labels.map((l) => (
@@ -97,14 +100,15 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
             ))}
           </ul>
         )}
-        <p tabIndex={0} aria-label="Issue description" className="mt-3 max-h-64 overflow-auto whitespace-pre-wrap text-sm text-slate-800 dark:text-slate-200">{i.body?.trim() || "No description provided"}</p>
+        <div tabIndex={0} role="region" aria-label="Issue description" className="mt-3 max-h-64 overflow-auto text-sm text-slate-800 dark:text-slate-200">{i.body?.trim() ? <Markdown>{i.body}</Markdown> : "No description provided"}</div>
       </Card>
       {(!r || r.status === "failed" || r.status === "cancelled") && (
         <Card>
+          {i.openPullRequest && <OpenPullRequestNotice pr={i.openPullRequest} />}
           <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
             <ModelPicker models={models.data?.allModels ?? []} value={model} onChange={onChoose} disabled={generate.isPending} />
             <Button onClick={onGenerate} busy={generate.isPending} disabled={!model}>
-              <Sparkles className="size-4" aria-hidden /> Generate Solution
+              <Sparkles className="size-4" aria-hidden /> {i.openPullRequest ? "Generate Another Solution" : "Generate Solution"}
             </Button>
           </div>
           {r?.status === "failed" && (

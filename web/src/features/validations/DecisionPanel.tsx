@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { api } from "../../api/client";
-import { errorMessage, unwrap } from "../../api/errors";
+import { ApiError, errorMessage, unwrap } from "../../api/errors";
+import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
 import { Button, Card } from "../../ui/ui";
 
 export function DecisionPanel({ solutionId, comments, setComments }: { solutionId: string; comments: string; setComments: (v: string) => void }) {
@@ -34,6 +35,7 @@ export function DecisionPanel({ solutionId, comments, setComments }: { solutionI
     },
     onError: (err) => toast.error(errorMessage(err, "Validation failed")),
   });
+  const regrant = decide.error instanceof ApiError && decide.error.code === "github.reauthorize_required" ? decide.error.message : null;
   return (
     <Card>
       <h2 className="font-semibold">Validation Decision</h2>
@@ -55,6 +57,12 @@ export function DecisionPanel({ solutionId, comments, setComments }: { solutionI
           Reject
         </Button>
       </div>
+      {regrant && (
+        <div role="alert" className="mt-3 rounded-lg border border-violet-300 bg-violet-50 p-3 text-sm dark:border-violet-800 dark:bg-violet-950/40">
+          <p>{regrant}</p>
+          <AuthorizeReposLink className="mt-2" />
+        </div>
+      )}
     </Card>
   );
 }

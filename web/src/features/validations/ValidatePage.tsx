@@ -2,9 +2,9 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle } from "lucide-react";
 import { confidenceBand, RISK_DISPLAY_SCORE } from "@fixloop/api/client";
-import { ApiError } from "../../api/errors";
 import { solutionQuery } from "../../api/validations.queries";
-import { Badge, Card, EmptyState, Spinner, type Tone } from "../../ui/ui";
+import { Badge, Card, Spinner, type Tone } from "../../ui/ui";
+import { LoadFailure } from "../../ui/NotFound";
 import { CONFIDENCE_TEXT } from "../solve/SolutionResult";
 import { DecisionPanel } from "./DecisionPanel";
 import { EditableFile } from "./EditableFile";
@@ -13,6 +13,7 @@ import { RefinePanel } from "./RefinePanel";
 import { TestsPanel } from "./TestsPanel";
 import { DiffLayoutToggle } from "../diff/DiffLayoutToggle";
 import { RefinementSummary, refinedChange } from "./RefinementSummary";
+import { InlineMarkdown } from "../../ui/Markdown";
 
 const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
 const complexity = (c: string | undefined) => (c === "simple" || c === "complex" ? c : "medium");
@@ -21,7 +22,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
   const q = useQuery(solutionQuery(solutionId));
   const [comments, setComments] = useState("");
   if (q.isPending) return <Spinner label="Loading solution..." />;
-  if (q.isError) return <EmptyState title={q.error instanceof ApiError && q.error.status === 404 ? "Solution not found" : "Failed to load solution"} />;
+  if (q.isError) return <LoadFailure error={q.error} notFound="Solution not found" failed="Failed to load solution" to="/validations" label="Back to Validations" />;
   const s = q.data.solution;
   const previous = q.data.previousVersion;
   const m = s.metadata;
@@ -32,7 +33,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
     <div className="space-y-4">
       <header>
         <h1 className="text-2xl font-semibold">
-          {s.issueId.title} <span className="text-slate-500 dark:text-slate-400">#{s.issueId.issueNumber}</span>
+          <InlineMarkdown>{s.issueId.title}</InlineMarkdown> <span className="text-slate-500 dark:text-slate-400">#{s.issueId.issueNumber}</span>
         </h1>
         <p className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
           <span>{m.repository}</span>

@@ -9,6 +9,7 @@ import { pendingValidationsQuery } from "../../api/validations.queries";
 import { Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
 import { CONFIDENCE_TEXT } from "../solve/SolutionResult";
 import { TestsBadge } from "./tests-status";
+import { InlineMarkdown } from "../../ui/Markdown";
 
 export function ValidationsPage() {
   const qc = useQueryClient();
@@ -46,7 +47,7 @@ export function ValidationsPage() {
         {solutions.map((s) => (
           <li key={s._id}>
             <Card>
-              <h2 className="font-semibold">{s.issueId.title}</h2>
+              <h2 className="font-semibold"><InlineMarkdown>{s.issueId.title}</InlineMarkdown></h2>
               <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{s.analysis.slice(0, 200)}{s.analysis.length > 200 ? "…" : ""}</p>
               <p className="mt-2 flex flex-wrap gap-x-3 text-sm text-slate-600 dark:text-slate-400">
                 <span>{s.filesChanged.length} {s.filesChanged.length === 1 ? "file" : "files"}</span>

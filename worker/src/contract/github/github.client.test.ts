@@ -8,28 +8,41 @@ let t: TestSandbox;
 beforeAll(async () => {
   t = await startTestSandbox();
 });
-afterAll(async () => {
-  await t?.stop();
-});
+afterAll(() => t.stop());
 
-function capture() {
-  const entries: { level: number; msg: string }[] = [];
+function loggedClient() {
+  const lines: Array<{ level: number; msg: string }> = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
-      for (const line of String(chunk).split("\n").filter(Boolean)) entries.push(JSON.parse(line) as { level: number; msg: string });
+      lines.push(JSON.parse(String(chunk)) as { level: number; msg: string });
       done();
     },
   });
-  return { entries, logger: pino({ level: "debug" }, sink) };
+  const logger = pino({ level: "debug" }, sink);
+  const token = t.sandbox.control.issueToken("octocat", ["public_repo"]);
+  return { lines, gh: createGithubClient({ baseUrl: t.sandbox.url, token, logger }) };
 }
 
-describe("GitHub client logging", () => {
-  it("does not log the expected 404 of a branch lookup at error level", async () => {
-    const { entries, logger } = capture();
-    const gh = createGithubClient({ baseUrl: t.sandbox.url, token: t.sandbox.control.issueToken("octocat", ["public_repo"]), logger });
-    const err = await gh.rest.git.getRef({ owner: "octocat", repo: "todo-api", ref: "heads/fixloop/issue-1-nope" }).catch((e: { status: number }) => e);
-    expect(err).toMatchObject({ status: 404 });
-    await new Promise((r) => setImmediate(r));
-    expect(entries.filter((e) => e.level >= 50)).toEqual([]);
+const ERROR = 50;
+
+describe("the GitHub client's log", () => {
+  it("keeps ordinary 404 and 304 replies out of the error level", async () => {
+    const { lines, gh } = loggedClient();
+    await expect(gh.rest.repos.get({ owner: "octocat", repo: "no-such-repo" })).rejects.toMatchObject({ status: 404 });
+    const first = await gh.rest.issues.listForRepo({ owner: "octocat", repo: "todo-api" });
+    const etag = first.headers.etag ?? "";
+    expect(etag).not.toBe("");
+    await expect(
+      gh.rest.issues.listForRepo({ owner: "octocat", repo: "todo-api", headers: { "if-none-match": etag } }),
+    ).rejects.toMatchObject({ status: 304 });
+    expect(lines.filter((l) => l.level >= ERROR)).toEqual([]);
+    expect(lines.filter((l) => / - (404|304) with id /.test(l.msg))).toHaveLength(2);
+  });
+
+  it("still logs a server error at the error level", async () => {
+    const { lines, gh } = loggedClient();
+    t.sandbox.control.failNext({ path: /\/repos\/octocat\/todo-api$/, status: 500, kind: "primary", times: 5 });
+    await expect(gh.rest.repos.get({ owner: "octocat", repo: "todo-api" })).rejects.toMatchObject({ status: 500 });
+    expect(lines.some((l) => l.level >= ERROR && / - 500 with id /.test(l.msg))).toBe(true);
   });
 });

@@ -45,8 +45,13 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
       debug: () => {},
       info: () => {},
       warn: (msg: string) => log?.warn({ source: "octokit" }, msg),
-      // A 404 is often the expected answer (does this branch exist?); callers decide whether it is an error.
-      error: (msg: string) => (/ - 404 /.test(msg) ? log?.debug({ source: "octokit" }, msg) : log?.error({ source: "octokit" }, msg)),
+      // Octokit's request log reports every non-2xx answer as an error. A 304 (the ETag matched)
+      // and a 404 (an expected "not there") are ordinary replies; the caller decides what they mean.
+      error: (msg: string) => {
+        const status = Number(/ - (\d{3}) with id /.exec(msg)?.[1]);
+        if (status === 304 || status === 404) log?.debug({ source: "octokit", status }, msg);
+        else log?.error({ source: "octokit" }, msg);
+      },
     },
   });
 }

@@ -1,0 +1,22 @@
+import { buttonClass } from "../../ui/ui";
+import { authorizeReposHref, useAuthorizeReposClick } from "./authorize-repos";
+
+/** The "Authorize repository access" button: the OAuth upgrade to public_repo (or repo). */
+export function AuthorizeReposLink({
+  includePrivate = false,
+  className = "",
+}: {
+  includePrivate?: boolean;
+  className?: string;
+}) {
+  const onAuthorize = useAuthorizeReposClick();
+  return (
+    <a
+      href={authorizeReposHref(includePrivate)}
+      onClick={onAuthorize}
+      className={`${buttonClass("primary")} ${className}`}
+    >
+      Authorize repository access
+    </a>
+  );
+}
