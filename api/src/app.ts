@@ -17,6 +17,7 @@ import { tokensRoutes } from "./tokens/tokens.routes";
 import { githubRoutes } from "./github/github.routes";
 import { issuesRoutes } from "./issues/issues.routes";
 import { contributionsRoutes } from "./contributions/contributions.routes";
+import { costsRoutes } from "./costs/costs.routes";
 import { solveRoutes } from "./solve/solve.routes";
 import { validationsRoutes } from "./validations/validations.routes";
 import { prsRoutes } from "./prs/prs.routes";
@@ -37,6 +38,7 @@ export function apiRoutes() {
     .route("/", issuesRoutes)
     .route("/", contributionsRoutes)
     .route("/", solveRoutes)
+    .route("/", costsRoutes)
     .route("/", validationsRoutes)
     .route("/", prsRoutes)
     .route("/", paymentsRoutes)

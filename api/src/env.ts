@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CostCapSetting, PricesSetting } from "@fixloop/worker/models/models.env";
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -33,6 +34,11 @@ export const ApiEnv = z.object({
   OPENAI_COMPATIBLE_BASE_URL: z.string().default(""),
   OPENAI_COMPATIBLE_API_KEY: z.string().default(""),
   OPENAI_COMPATIBLE_MODELS: z.string().default(""),
+  /** Prices of those models, `model=input/output` in USD per million tokens, comma separated; unpriced models cost 0. */
+  OPENAI_COMPATIBLE_PRICES: PricesSetting,
+  /** Default spending caps in USD (per run, per monthly period) for users who set none; unset means no cap. */
+  RUN_COST_CAP_USD: CostCapSetting,
+  MONTHLY_COST_CAP_USD: CostCapSetting,
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().optional(),
   /** Stand-ins in use (set by the launcher); shown as a badge in the UI. */

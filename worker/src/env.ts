@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CostCapSetting, PricesSetting } from "./models/models.env";
 
 /** Every setting of a worker process. Documented in README's configuration table. */
 export const WorkerEnv = z.object({
@@ -26,6 +27,11 @@ export const WorkerEnv = z.object({
   OPENAI_COMPATIBLE_API_KEY: z.string().default(""),
   /** Model ids served by that endpoint, comma separated. */
   OPENAI_COMPATIBLE_MODELS: z.string().default(""),
+  /** Prices of those models, `model=input/output` in USD per million tokens, comma separated; unpriced models cost 0. */
+  OPENAI_COMPATIBLE_PRICES: PricesSetting,
+  /** Default spending caps in USD (per run, per monthly period) for users who set none; unset means no cap. */
+  RUN_COST_CAP_USD: CostCapSetting,
+  MONTHLY_COST_CAP_USD: CostCapSetting,
   /** Most files one pull request may change; larger solutions are refused before any push. */
   PR_MAX_FILES: z.coerce.number().int().min(1).default(50),
   /** Most changed lines (added + removed) one pull request may carry. */

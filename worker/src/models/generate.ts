@@ -5,7 +5,7 @@ import type { ModelInfo } from "./catalog";
 import { groqProvider } from "./groq.provider";
 import type { ModelsConfig } from "./models.config";
 import { ModelError, TransientFailure } from "./models.errors";
-import { costUsd } from "./models.list";
+import { costUsd } from "./models.pricing";
 import { backoffMs, DEFAULT_RETRY_POLICY, sleep } from "./models.retry";
 import { openaiProvider } from "./openai.provider";
 import type { ProviderCall, ProviderReply, ProviderRequest } from "./provider";

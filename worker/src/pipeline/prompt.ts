@@ -12,14 +12,41 @@ const HIDDEN = /[\p{Cf}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028
 // Our own fence tags inside untrusted text would let it close the fence and speak as instructions.
 const FENCE_TAG = /<\s*(\/?)\s*(untrusted_[a-z_]*)\s*>/gi;
 
-export function sanitizeUntrusted(text: string): string {
-  return text
+/** What cleaning took out of a text: shown to the user beside the prompt. */
+export interface CleaningReport {
+  /** Each removed character as `U+XXXX` with how often it occurred. */
+  hiddenCharacters: { codePoint: string; count: number }[];
+  htmlComments: string[];
+  fenceTags: string[];
+}
+
+export function cleanUntrusted(text: string): { text: string; removed: CleaningReport } {
+  const htmlComments: string[] = [];
+  const fenceTags: string[] = [];
+  const hidden = new Map<string, number>();
+  const cleaned = text
     .replace(/\r\n?/g, "\n")
-    .replace(HTML_COMMENT, "")
-    .replace(HIDDEN, "")
-    .replace(FENCE_TAG, "[$1$2]")
+    .replace(HTML_COMMENT, (m) => {
+      htmlComments.push(m);
+      return "";
+    })
+    .replace(HIDDEN, (ch) => {
+      const cp = `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+      hidden.set(cp, (hidden.get(cp) ?? 0) + 1);
+      return "";
+    })
+    .replace(FENCE_TAG, (m, slash: string, name: string) => {
+      fenceTags.push(m);
+      return `[${slash}${name}]`;
+    })
     .replace(/\n{4,}/g, "\n\n\n")
     .trim();
+  const hiddenCharacters = [...hidden].map(([codePoint, count]) => ({ codePoint, count }));
+  return { text: cleaned, removed: { hiddenCharacters, htmlComments, fenceTags } };
+}
+
+export function sanitizeUntrusted(text: string): string {
+  return cleanUntrusted(text).text;
 }
 
 export interface PromptFile {

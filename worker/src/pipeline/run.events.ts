@@ -7,7 +7,8 @@ export interface RunEventLog {
   emit(event: RunEvent): Promise<string | null>;
 }
 
-const keyOf = (e: RunEvent) => (e.type === "step" ? `step:${e.step}:${e.status}` : "terminal");
+// A running step may announce itself twice: when it starts, and with its cost estimate once the prompt is known.
+const keyOf = (e: RunEvent) => (e.type === "step" ? `step:${e.step}:${e.status}${e.status === "running" && e.cost?.estimateUsd !== undefined ? ":estimate" : ""}` : "terminal");
 
 /** Opens a run's log, reading what earlier attempts already appended so a retry never duplicates. */
 export async function openRunEventLog(redis: Redis, prefix: string, runId: string): Promise<RunEventLog> {

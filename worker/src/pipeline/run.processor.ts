@@ -1,11 +1,11 @@
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
 import { releaseRunQuota } from "@fixloop/db/repositories/usage.repository";
-import { STEPS, type StepId } from "../contract";
+import { STEPS, type StepCost, type StepId } from "../contract";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "./run.events";
 import { finalizeRun } from "./run.finalize";
-import { claimRun, endRun, loadRun, loadSteps, markStepFailed, markStepRunning, storeStepResult } from "./run.store";
+import { claimRun, endRun, loadRun, loadSteps, markStepFailed, markStepRunning, stepCost, storeStepPrompt, storeStepResult } from "./run.store";
 import { executeStep } from "./run.steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
 import { copyOriginalSteps } from "./run.refine";
@@ -49,7 +49,7 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
       const prior = stored.get(step);
       if (prior?.status === "completed" && prior.output !== null) {
         outputs[step] = prior.output;
-        await log.emit({ type: "step", step, status: "completed", detail: prior.detail, at: (prior.finished_at ?? new Date()).toISOString() });
+        await log.emit({ type: "step", step, status: "completed", detail: prior.detail, at: (prior.finished_at ?? new Date()).toISOString(), cost: stepCost(prior) });
         continue;
       }
       if (signal.aborted || (await cancelRequested(ctx, runId))) throw new RunCancelled();
@@ -58,6 +58,7 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
       await markStepRunning(ctx.db, runId, step);
       await log.emit({ type: "step", step, status: "running", detail: { files: [], info: [], warnings: [] }, at: now() });
       const retries: string[] = [];
+      let estimateUsd: number | undefined;
       const result = await executeStep(step, {
         run,
         issue,
@@ -65,11 +66,18 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
         signal,
         baseline,
         onModelRetry: (r) => retries.push(`Provider retry ${r.attempt}: ${r.reason} (waited ${Math.round(r.waitMs / 100) / 10}s)`),
+        onPrompt: async (record) => {
+          await storeStepPrompt(ctx.db, runId, step, record);
+          estimateUsd = record.estimate.usd;
+          const cost = { tokensIn: 0, tokensOut: 0, usd: 0, estimateUsd: record.estimate.usd };
+          await log.emit({ type: "step", step, status: "running", detail: { files: [], info: [`Estimated cost: $${record.estimate.usd.toFixed(4)} (${record.estimate.tokensIn} tokens in)`], warnings: [] }, at: now(), cost });
+        },
       }, ctx);
       if (retries.length) result.detail.warnings.push(...retries);
       await storeStepResult(ctx.db, runId, step, result, startedAt);
       outputs[step] = result.output;
-      await log.emit({ type: "step", step, status: "completed", detail: result.detail, at: now() });
+      const cost: StepCost = { tokensIn: result.tokensIn ?? 0, tokensOut: result.tokensOut ?? 0, usd: result.costUsd ?? 0, ...(estimateUsd !== undefined ? { estimateUsd } : {}) };
+      await log.emit({ type: "step", step, status: "completed", detail: result.detail, at: now(), cost });
     }
     const solutionId = await finalizeRun(ctx.db, {
       runId,

@@ -5,6 +5,8 @@ import { githubForUser } from "../github/github.account";
 import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../models";
 import { fetchRepoSnapshot, readBlob } from "./repo-tree";
 import type { StepResult } from "./run.store";
+import { loadBudget } from "./run.budget";
+import { promptRecord, type PromptRecord } from "./prompt.record";
 import { analyzing, type AnalyzingOutput } from "./steps/analyzing";
 import { context, type ContextOutput } from "./steps/context";
 import { dependencies, type DependenciesOutput } from "./steps/dependencies";
@@ -19,6 +21,8 @@ export interface RunInput {
   /** Solution being refined (refine runs): its current changes are the baseline. */
   baseline?: FileChange[];
   onModelRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
+  /** Receives what the model is about to see, before the cap check and the request. */
+  onPrompt?: (record: PromptRecord) => Promise<void>;
 }
 
 /** Runs one step with what the earlier steps stored; the step functions themselves know nothing of jobs. */
@@ -60,24 +64,28 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
       for (const b of i.baseline ?? []) {
         if (!files.some((f) => f.path === b.filename) && b.action !== "delete") files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });
       }
+      const prompt = {
+        repository: `${c.owner}/${c.repo}`,
+        issueNumber: i.issue.issue_number,
+        issueTitle: a.title,
+        issueBody: a.body,
+        labels: a.labels,
+        classification: a.classification,
+        files,
+        repoMap: d.repoMap,
+        feedback,
+        manualEdits,
+      };
+      const raw = { title: i.issue.title, body: i.issue.body ?? "", labels: i.issue.labels, feedback };
       const r = await generating({
         models,
         model,
         baseline: i.baseline,
         signal: i.signal,
         onRetry: i.onModelRetry,
-        prompt: {
-          repository: `${c.owner}/${c.repo}`,
-          issueNumber: i.issue.issue_number,
-          issueTitle: a.title,
-          issueBody: a.body,
-          labels: a.labels,
-          classification: a.classification,
-          files,
-          repoMap: d.repoMap,
-          feedback,
-          manualEdits,
-        },
+        budget: await loadBudget(ctx.db, ctx.env, i.run),
+        onPrompt: async (p) => i.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate: p.estimate })),
+        prompt,
       });
       return { output: r.output, detail: r.detail, tokensIn: r.output.tokensIn, tokensOut: r.output.tokensOut, costUsd: r.output.costUsd };
     }

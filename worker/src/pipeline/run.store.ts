@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db, RunStep, SolveRun, StepDetail } from "@fixloop/db";
-import type { StepId } from "../contract";
+import type { StepCost, StepId } from "../contract";
 
 /** Claims a run for this attempt: queued/running → running. Null when it already ended. */
 export async function claimRun(db: Db, runId: string): Promise<SolveRun | null> {
@@ -21,6 +21,13 @@ export async function loadRun(db: Db, runId: string): Promise<SolveRun | undefin
 export async function loadSteps(db: Db, runId: string): Promise<Map<StepId, RunStep>> {
   const rows = await db.selectFrom("run_steps").selectAll().where("run_id", "=", runId).execute();
   return new Map(rows.map((r) => [r.step, r]));
+}
+
+/** A stored step's cost as the step events carry it. */
+export function stepCost(s: Pick<RunStep, "tokens_in" | "tokens_out" | "cost_usd" | "estimate_usd">): StepCost {
+  const cost: StepCost = { tokensIn: s.tokens_in, tokensOut: s.tokens_out, usd: Number(s.cost_usd) };
+  if (s.estimate_usd !== null) cost.estimateUsd = Number(s.estimate_usd);
+  return cost;
 }
 
 const emptyDetail = (): StepDetail => ({ files: [], info: [], warnings: [] });
@@ -75,6 +82,11 @@ export async function storeStepResult(db: Db, runId: string, step: StepId, r: St
         .execute();
     }
   });
+}
+
+/** Keeps what the model is about to see, with the estimate made from it, on the running step. */
+export async function storeStepPrompt(db: Db, runId: string, step: StepId, prompt: { estimate: { usd: number } }): Promise<void> {
+  await db.updateTable("run_steps").set({ prompt: JSON.stringify(prompt), estimate_usd: prompt.estimate.usd }).where("run_id", "=", runId).where("step", "=", step).execute();
 }
 
 export async function markStepFailed(db: Db, runId: string, step: StepId, detail: StepDetail): Promise<void> {
