@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CostCapSetting, PricesSetting } from "@fixloop/worker/models/models.env";
+import { CostCapSetting, PricesSetting } from "@fixloop/worker/contract";
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CostCapSetting, PricesSetting } from "./models/models.env";
+import { CostCapSetting, PricesSetting } from "./contract";
 
 /** Every setting of a worker process. Documented in README's configuration table. */
 export const WorkerEnv = z.object({

@@ -1,4 +1,4 @@
-import type { GithubClient } from "@fixloop/worker/github/github.client";
+import type { GithubClient } from "@fixloop/worker/contract";
 import type { EtiquetteWarning, IssueRef } from "./contributions.schemas";
 
 const mentions = (text: string | null | undefined, n: number) => new RegExp(`(^|[^\\w/])#${n}(?!\\d)`).test(text ?? "");

@@ -1,9 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Db } from "@fixloop/db";
-import { setSpendingCaps, spendingCaps, spentSince } from "@fixloop/db/repositories/costs.repository";
-import { currentUsagePeriod } from "@fixloop/db/repositories/usage.repository";
-import { DEFAULT_MODEL_ID, estimateRange, findModel, modelsConfigFromEnv, TYPICAL_OUTPUT_TOKENS } from "@fixloop/worker/models/index";
+import { currentUsagePeriod, setSpendingCaps, spendingCaps, spentSince } from "@fixloop/db";
+import { DEFAULT_MODEL_ID, estimateRange, findModel, modelsConfigFromEnv, TYPICAL_OUTPUT_TOKENS } from "@fixloop/worker/contract";
 import type { AppEnv } from "../deps";
 import type { ApiEnv } from "../env";
 import { requireUser } from "../auth/auth.middleware";

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { DEFAULT_MODEL_ID, MODEL_CATALOG, costUsd } from "@fixloop/worker/models/index";
-import { insertIssue, readSse } from "../solve/solve.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
+import { DEFAULT_MODEL_ID, MODEL_CATALOG, costUsd } from "@fixloop/worker/contract";
+import { readSse } from "../../test/sse.testkit";
 
 let models: ModelSandbox;
 let stack: TestStack;

@@ -1,7 +1,5 @@
 import type { Db, RunStep, SolveRun } from "@fixloop/db";
-import { STEPS, STEP_LABELS, type StepCost } from "@fixloop/worker/contract";
-import { stepCost } from "@fixloop/worker/pipeline/run.store";
-import type { PromptRecord } from "@fixloop/worker/pipeline/prompt.record";
+import { STEPS, STEP_LABELS, stepCost, type PromptRecord, type StepCost } from "@fixloop/worker/contract";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string) => UUID.test(s);

@@ -1,5 +1,5 @@
 import type { SolveRun } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db/repositories/usage.repository";
+import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db";
 import { jobIds, runEventsKey } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";

@@ -27,6 +27,12 @@ export type SyncJob = z.infer<typeof SyncJob>;
 export const ForkJob = z.object({ userId: Uuid, owner: Owner, repo: RepoName, issueNumber: z.number().int().positive() });
 export type ForkJob = z.infer<typeof ForkJob>;
 
+/** What a finished fork job returns to the API. */
+export interface ImportResult {
+  fork: { isNew: boolean; fullName: string };
+  issueId: string;
+}
+
 export const PullRequestJob = z.object({ userId: Uuid, solutionId: Uuid });
 export type PullRequestJob = z.infer<typeof PullRequestJob>;
 

@@ -35,6 +35,13 @@ export const StepCost = z.object({
 });
 export type StepCost = z.infer<typeof StepCost>;
 
+/** A stored step's cost (run_steps columns) as the step events carry it. */
+export function stepCost(s: { tokens_in: number; tokens_out: number; cost_usd: string; estimate_usd: string | null }): StepCost {
+  const cost: StepCost = { tokensIn: s.tokens_in, tokensOut: s.tokens_out, usd: Number(s.cost_usd) };
+  if (s.estimate_usd !== null) cost.estimateUsd = Number(s.estimate_usd);
+  return cost;
+}
+
 export const ErrorBody = z.object({ code: z.string(), message: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

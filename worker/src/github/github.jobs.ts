@@ -1,5 +1,5 @@
 import { UnrecoverableError } from "bullmq";
-import { isRetryable, jobFailure, toGithubError } from "./github.errors";
+import { isRetryable, jobFailure, toGithubError } from "../contract";
 
 /**
  * Runs a job body, turning GitHub failures into job failures whose reason carries our error code.

@@ -2,6 +2,8 @@
  * Flags text in an issue that reads like instructions to the model rather than a description of
  * a problem. The prompt fences issue text as data either way; the flags tell the reviewer.
  */
+import type { InstructionFlag } from "../contract";
+
 const PATTERNS: { label: string; re: RegExp }[] = [
   { label: "ignore previous instructions", re: /\b(?:ignore|disregard|forget|skip)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|existing)\s+(?:instructions?|prompts?|rules|directions|messages|context)\b/i },
   { label: "ignore your instructions", re: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+)?(?:your|the|these|those)\s+(?:instructions|rules|guidelines|guardrails|system\s+prompt)\b/i },
@@ -13,13 +15,6 @@ const PATTERNS: { label: string; re: RegExp }[] = [
   { label: "secret exfiltration", re: /\b(?:print|reveal|output|send|leak|post|exfiltrate|include)\s+(?:\w+\s+){0,3}(?:environment\s+variables|env\s+vars|secrets?|api[\s_-]?keys?|access\s+tokens?|credentials|\.env\b)/i },
   { label: "jailbreak", re: /\b(?:jailbreak|do\s+anything\s+now|developer\s+mode)\b/i },
 ];
-
-export interface InstructionFlag {
-  /** Which kind of instruction-like text was found. */
-  label: string;
-  /** The matched text with some context, whitespace collapsed. */
-  excerpt: string;
-}
 
 const CONTEXT = 40;
 

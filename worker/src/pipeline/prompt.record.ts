@@ -1,20 +1,6 @@
-import type { CostEstimate, ModelInfo } from "../models";
-import { flagInstructions, type InstructionFlag } from "./prompt.flags";
-import { cleanUntrusted, type CleaningReport, type PromptInput } from "./prompt";
-
-/** What the model saw for one generating step, stored with the step and shown on the validation page. */
-export interface PromptRecord {
-  model: { id: string; name: string; provider: string };
-  system: string;
-  user: string;
-  files: { path: string; reasons: string[] }[];
-  repoMap: string;
-  /** What cleaning took out of the issue text (title, body, labels, feedback). */
-  removed: CleaningReport;
-  /** Instruction-like text found in the issue, hidden parts (HTML comments) included. */
-  flags: InstructionFlag[];
-  estimate: CostEstimate;
-}
+import type { CleaningReport, CostEstimate, InstructionFlag, ModelInfo, PromptRecord } from "../contract";
+import { flagInstructions } from "./prompt.flags";
+import { cleanUntrusted, type PromptInput } from "./prompt";
 
 export interface RawIssueText {
   title: string;

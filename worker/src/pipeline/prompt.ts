@@ -4,6 +4,8 @@
  * take instructions from.
  */
 
+import type { CleaningReport } from "../contract";
+
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 // Format characters (zero-width, bidi embeddings/overrides/isolates, tag characters, BOM) and
 // control characters other than tab and newline.
@@ -11,14 +13,6 @@ const HIDDEN = /[\p{Cf}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028
 
 // Our own fence tags inside untrusted text would let it close the fence and speak as instructions.
 const FENCE_TAG = /<\s*(\/?)\s*(untrusted_[a-z_]*)\s*>/gi;
-
-/** What cleaning took out of a text: shown to the user beside the prompt. */
-export interface CleaningReport {
-  /** Each removed character as `U+XXXX` with how often it occurred. */
-  hiddenCharacters: { codePoint: string; count: number }[];
-  htmlComments: string[];
-  fenceTags: string[];
-}
 
 export function cleanUntrusted(text: string): { text: string; removed: CleaningReport } {
   const htmlComments: string[] = [];

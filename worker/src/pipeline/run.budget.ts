@@ -1,6 +1,5 @@
 import type { Db, SolveRun } from "@fixloop/db";
-import { spendingCaps, spentSince } from "@fixloop/db/repositories/costs.repository";
-import { currentUsagePeriod } from "@fixloop/db/repositories/usage.repository";
+import { currentUsagePeriod, spendingCaps, spentSince } from "@fixloop/db";
 import type { WorkerEnv } from "../env";
 
 /** What a run may still spend before its next model request. */

@@ -1,11 +1,11 @@
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
-import { releaseRunQuota } from "@fixloop/db/repositories/usage.repository";
-import { STEPS, type StepCost, type StepId } from "../contract";
+import { releaseRunQuota } from "@fixloop/db";
+import { STEPS, stepCost, type StepCost, type StepId } from "../contract";
 import type { WorkerContext } from "../context";
-import { openRunEventLog, type RunEventLog } from "./run.events";
+import { openRunEventLog, type RunEventLog } from "../contract";
 import { finalizeRun } from "./run.finalize";
-import { claimRun, endRun, loadRun, loadSteps, markStepFailed, markStepRunning, stepCost, storeStepPrompt, storeStepResult } from "./run.store";
+import { claimRun, endRun, loadRun, loadSteps, markStepFailed, markStepRunning, storeStepPrompt, storeStepResult } from "./run.store";
 import { executeStep } from "./run.steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
 import { copyOriginalSteps } from "./run.refine";

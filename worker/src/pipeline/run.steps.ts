@@ -1,12 +1,13 @@
 import type { Issue, RunStep, SolveRun, FileChange } from "@fixloop/db";
 import type { StepId } from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../github/github.account";
+import { githubForUser } from "../contract";
 import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../models";
 import { fetchRepoSnapshot, readBlob } from "./repo-tree";
 import type { StepResult } from "./run.store";
 import { loadBudget } from "./run.budget";
-import { promptRecord, type PromptRecord } from "./prompt.record";
+import { promptRecord } from "./prompt.record";
+import type { PromptRecord } from "../contract";
 import { analyzing, type AnalyzingOutput } from "./steps/analyzing";
 import { context, type ContextOutput } from "./steps/context";
 import { dependencies, type DependenciesOutput } from "./steps/dependencies";

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db, RunStep, SolveRun, StepDetail } from "@fixloop/db";
-import type { StepCost, StepId } from "../contract";
+import type { StepId } from "../contract";
 
 /** Claims a run for this attempt: queued/running → running. Null when it already ended. */
 export async function claimRun(db: Db, runId: string): Promise<SolveRun | null> {
@@ -21,13 +21,6 @@ export async function loadRun(db: Db, runId: string): Promise<SolveRun | undefin
 export async function loadSteps(db: Db, runId: string): Promise<Map<StepId, RunStep>> {
   const rows = await db.selectFrom("run_steps").selectAll().where("run_id", "=", runId).execute();
   return new Map(rows.map((r) => [r.step, r]));
-}
-
-/** A stored step's cost as the step events carry it. */
-export function stepCost(s: Pick<RunStep, "tokens_in" | "tokens_out" | "cost_usd" | "estimate_usd">): StepCost {
-  const cost: StepCost = { tokensIn: s.tokens_in, tokensOut: s.tokens_out, usd: Number(s.cost_usd) };
-  if (s.estimate_usd !== null) cost.estimateUsd = Number(s.estimate_usd);
-  return cost;
 }
 
 const emptyDetail = (): StepDetail => ({ files: [], info: [], warnings: [] });

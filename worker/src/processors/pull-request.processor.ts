@@ -1,7 +1,7 @@
 import type { Job } from "bullmq";
 import { PullRequestJob } from "../contract";
 import type { WorkerContext } from "../context";
-import { GithubError, jobFailure, toGithubError } from "../github/github.errors";
+import { GithubError, jobFailure, toGithubError } from "../contract";
 import { openPullRequest } from "../pull-requests/pull-requests.job";
 import { PullRequestError } from "../pull-requests/pull-requests.errors";
 

@@ -6,7 +6,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../paths";
-import { startTestSandbox, type TestSandbox } from "./test-sandbox";
+import { startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
 
 const SPEC_FILE = path.join(ROOT, "node_modules/@octokit/openapi/generated/api.github.com.deref.json");
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
