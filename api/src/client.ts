@@ -3,7 +3,7 @@
  * browser receives, and the pure domain rules (plans, bands, tabs) it renders with.
  */
 export type { AppType } from "./app";
-export type { RunEvent, StepDetail, StepId, StepStatus } from "@fixloop/worker/contract";
+export type { PromptRecord, RunEvent, StepCost, StepDetail, StepId, StepStatus } from "@fixloop/worker/contract";
 export {
   confidenceBand,
   FALLBACK_CONFIDENCE,

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
-import { Sparkles, Square } from "lucide-react";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { Play, Sparkles, Square } from "lucide-react";
 import { toast } from "sonner";
 import { issueQuery, issuesQuery } from "../../api/issues.queries";
 import { modelsQuery } from "../../api/models.queries";
@@ -16,6 +16,7 @@ import { isTerminal, useLiveRun } from "./run-events";
 import { SolutionResult } from "./SolutionResult";
 import { StepsPanel } from "./StepsPanel";
 import { UpgradePrompt, upgradeReasonFor, type UpgradeReason } from "./UpgradePrompt";
+import { CostEstimate, RunCostLine } from "./CostEstimate";
 
 export function SolvePage({ issueId, runId }: { issueId: string; runId?: string }) {
   const qc = useQueryClient();
@@ -54,6 +55,14 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
       if (reason) setUpgrade(reason);
       else toast.error(errorMessage(err, "Failed to generate solution"));
     },
+  });
+  const resume = useMutation({
+    mutationFn: (id: string) => unwrap(api.runs[":id"].resume.$post({ param: { id } })),
+    onSuccess: (_d, id) => {
+      watchedLive.current = true;
+      void qc.invalidateQueries({ queryKey: runQuery(id).queryKey });
+    },
+    onError: (err) => toast.error(errorMessage(err, "Failed to resume the run")),
   });
   const cancel = useMutation({
     mutationFn: (id: string) => unwrap(api.runs[":id"].cancel.$post({ param: { id } })),
@@ -104,10 +113,21 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
               <Sparkles className="size-4" aria-hidden /> Generate Solution
             </Button>
           </div>
+          {model && <CostEstimate modelId={model} />}
           {r?.status === "failed" && (
             <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
               The last run failed: {r.error?.message ?? "Failed to generate solution"}
             </p>
+          )}
+          {r?.status === "failed" && r.error?.code.startsWith("cost.") && (
+            <div className="mt-3 flex flex-wrap items-center gap-3">
+              <Button onClick={() => resume.mutate(r._id)} busy={resume.isPending}>
+                <Play className="size-4" aria-hidden /> Resume
+              </Button>
+              <Link to="/profile-settings" className="text-sm underline">
+                Change caps in Profile → Usage
+              </Link>
+            </div>
           )}
           {r?.status === "cancelled" && <p className="mt-3 text-sm">The last run was cancelled.</p>}
         </Card>
@@ -119,6 +139,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
           <Square className="size-4" aria-hidden /> Cancel
         </Button>
       )}
+      {r?.status === "completed" && <RunCostLine run={r} />}
       {r?.status === "completed" && r.solutionId && <SolutionResult solutionId={r.solutionId} onReset={() => setRun(undefined)} />}
       <UpgradePrompt reason={upgrade} onClose={() => setUpgrade(null)} />
     </div>

@@ -8,6 +8,7 @@ import { Badge, Card, EmptyState, Spinner, type Tone } from "../../ui/ui";
 import { CONFIDENCE_TEXT } from "../solve/SolutionResult";
 import { DecisionPanel } from "./DecisionPanel";
 import { EditableFile } from "./EditableFile";
+import { ModelSawPanel } from "./ModelSawPanel";
 import { RefinePanel } from "./RefinePanel";
 
 const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
@@ -103,6 +104,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         <h2 className="font-semibold">Proposed Solution</h2>
         <p className="mt-2 whitespace-pre-wrap text-sm">{s.proposedSolution}</p>
       </Card>
+      {s.runId && <ModelSawPanel runId={s.runId} />}
       <section aria-labelledby="files-title" className="space-y-3">
         <h2 id="files-title" className="font-semibold">Files Changed</h2>
         {s.filesChanged.map((f) => (
