@@ -5,8 +5,6 @@ import { asGithubJob } from "../github/github.jobs";
 import { countIssues, upsertIssues, type GithubIssue } from "./issues.store";
 import { upsertRepository } from "./repositories.store";
 
-const ISSUES_ROUTE = "GET /repos/{owner}/{repo}/issues";
-
 /**
  * Mirrors every issue (open and closed, pull requests skipped) of one repository, following Link
  * pagination to the end. Sorted by last update, so the first page's ETag changes whenever any

@@ -58,7 +58,7 @@ export async function syncPullRequests(
       }
       // A deleted repository or pull request leaves the stored one as it was last seen.
       if (status === 404) continue;
-      throw new Error(jobFailure(toGithubError(err, "Pull request")));
+      throw new Error(jobFailure(toGithubError(err, "Pull request")), { cause: err });
     }
   }
   return { count: rows.length, changed, notModified };

@@ -82,7 +82,7 @@ describe("responses match GitHub's OpenAPI description", () => {
   const fork = { owner: "octocat", repo: "markdown-lint" };
   const upstream = { owner: "hubot", repo: "markdown-lint" };
   let me: Octokit;
-  let state: { head: string; tree: string; blob: string; commit: string; second: string; pr: number } = { head: "", tree: "", blob: "", commit: "", second: "", pr: 0 };
+  const state: { head: string; tree: string; blob: string; commit: string; second: string; pr: number } = { head: "", tree: "", blob: "", commit: "", second: "", pr: 0 };
 
   beforeAll(() => {
     me = t.octokit("octocat", ["repo", "user"]);
