@@ -40,7 +40,9 @@ describe("solving an issue", () => {
     const got = await readSse(res);
     expect(got[0]?.event).toBe("snapshot");
     const steps = got.filter((e) => e.event === "step").map((e) => e.data as { step: string; status: string; detail: { info: string[]; score?: number } });
-    expect(steps.map((s) => `${s.step}:${s.status}`)).toEqual(STEPS.flatMap((s) => [`${s}:running`, `${s}:completed`]));
+    // The generating step announces itself again with its cost estimate once the prompt is known.
+    const running = (s: string) => (s === "generating" ? [`${s}:running`, `${s}:running`] : [`${s}:running`]);
+    expect(steps.map((s) => `${s.step}:${s.status}`)).toEqual(STEPS.flatMap((s) => [...running(s), `${s}:completed`]));
     for (const s of steps.filter((x) => x.status === "completed")) expect(s.detail.info.length).toBeGreaterThan(0);
     const deps = steps.find((s) => s.step === "dependencies" && s.status === "completed");
     expect(JSON.stringify(deps)).toContain("src/rules/trailing-spaces.js");
