@@ -18,6 +18,7 @@ import { githubRoutes } from "./github/github.routes";
 import { testSettingsRoutes } from "./github/test-settings.routes";
 import { issuesRoutes } from "./issues/issues.routes";
 import { contributionsRoutes } from "./contributions/contributions.routes";
+import { costsRoutes } from "./costs/costs.routes";
 import { solveRoutes } from "./solve/solve.routes";
 import { validationsRoutes } from "./validations/validations.routes";
 import { prsRoutes } from "./prs/prs.routes";
@@ -39,6 +40,7 @@ export function apiRoutes() {
     .route("/", issuesRoutes)
     .route("/", contributionsRoutes)
     .route("/", solveRoutes)
+    .route("/", costsRoutes)
     .route("/", validationsRoutes)
     .route("/", prsRoutes)
     .route("/", paymentsRoutes)

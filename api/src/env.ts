@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { loadEnv, ProviderEnv } from "@fixloop/worker/contract";
+import { CostCapSetting, PricesSetting } from "@fixloop/worker/contract";
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -26,6 +27,11 @@ export const ApiEnv = z.object({
   ADMIN_GITHUB_LOGINS: list,
   /** Model providers (same keys as the worker's). */
   ...ProviderEnv.shape,
+  /** Prices of those models, `model=input/output` in USD per million tokens, comma separated; unpriced models cost 0. */
+  OPENAI_COMPATIBLE_PRICES: PricesSetting,
+  /** Default spending caps in USD (per run, per monthly period) for users who set none; unset means no cap. */
+  RUN_COST_CAP_USD: CostCapSetting,
+  MONTHLY_COST_CAP_USD: CostCapSetting,
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().optional(),
   /** Stand-ins in use (set by the launcher); shown as a badge in the UI. */

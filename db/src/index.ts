@@ -7,5 +7,6 @@ export * from "./repositories/notifications.repository";
 export * from "./repositories/payments.repository";
 export * from "./repositories/subscriptions.repository";
 export * from "./repositories/usage.repository";
+export * from "./repositories/costs.repository";
 export * from "./repositories/issues.repository";
 export * from "./repositories/pull-requests.repository";

@@ -40,6 +40,9 @@ export interface UsersTable {
   email: string | null;
   avatar_url: string | null;
   preferences: Json<Record<string, unknown>>;
+  /** Spending caps in USD; null means the operator's default (RUN_COST_CAP_USD, MONTHLY_COST_CAP_USD). */
+  run_cost_cap_usd: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  monthly_cost_cap_usd: ColumnType<string | null, number | string | null | undefined, number | string | null>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }
@@ -215,6 +218,10 @@ export interface RunStepsTable {
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
   duration_ms: number | null;
+  /** What the model was sent (generating step): see PromptRecord in the worker's contract. */
+  prompt: Json<unknown> | null;
+  /** Cost estimated from the prompt before the model call. */
+  estimate_usd: ColumnType<string | null, number | string | null | undefined, number | string | null>;
 }
 
 export interface ValidationDecisionsTable {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { loadEnv } from "./contract/process";
 import { ProviderEnv } from "./contract/models/models.config";
+import { CostCapSetting, PricesSetting } from "./contract";
 
 /** Every setting of a worker process. Documented in README's configuration table. */
 export const WorkerEnv = z.object({
@@ -18,6 +19,11 @@ export const WorkerEnv = z.object({
   ...ProviderEnv.shape,
   /** Seconds one model request may take before it counts as a transient failure and is retried. */
   MODEL_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
+  /** Prices of those models, `model=input/output` in USD per million tokens, comma separated; unpriced models cost 0. */
+  OPENAI_COMPATIBLE_PRICES: PricesSetting,
+  /** Default spending caps in USD (per run, per monthly period) for users who set none; unset means no cap. */
+  RUN_COST_CAP_USD: CostCapSetting,
+  MONTHLY_COST_CAP_USD: CostCapSetting,
   /** Most files one pull request may change; larger solutions are refused before any push. */
   PR_MAX_FILES: z.coerce.number().int().min(1).default(50),
   /** Most changed lines (added + removed) one pull request may carry. */

@@ -1,5 +1,5 @@
 import type { Db, RunStep, SolveRun } from "@fixloop/db";
-import { STEPS, STEP_LABELS } from "@fixloop/worker/contract";
+import { STEPS, STEP_LABELS, stepCost, type PromptRecord, type StepCost } from "@fixloop/worker/contract";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string) => UUID.test(s);
@@ -10,14 +10,24 @@ export async function findOwnedRun(db: Db, userId: string, runId: string): Promi
   return db.selectFrom("solve_runs").selectAll().where("id", "=", runId).where("user_id", "=", userId).executeTakeFirst();
 }
 
-export async function runSteps(db: Db, runId: string): Promise<RunStep[]> {
-  return db.selectFrom("run_steps").selectAll().where("run_id", "=", runId).execute();
+/** A stored step without its large columns (the prompt has its own route). */
+export type StepRow = Omit<RunStep, "prompt" | "output">;
+const STEP_COLUMNS = ["run_id", "step", "status", "detail", "tokens_in", "tokens_out", "cost_usd", "estimate_usd", "started_at", "finished_at", "duration_ms"] as const;
+
+export async function runSteps(db: Db, runId: string): Promise<StepRow[]> {
+  return db.selectFrom("run_steps").select(STEP_COLUMNS).where("run_id", "=", runId).execute();
+}
+
+/** The prompt the run's generating step sent (or was about to send when a cap stopped it). */
+export async function runPrompt(db: Db, runId: string): Promise<PromptRecord | null> {
+  const row = await db.selectFrom("run_steps").select("prompt").where("run_id", "=", runId).where("step", "=", "generating").executeTakeFirst();
+  return (row?.prompt as PromptRecord | null | undefined) ?? null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The run as the API shows it: every step in order with status, detail and timings. */
-export function presentRun(run: SolveRun, steps: RunStep[]) {
+export function presentRun(run: SolveRun, steps: StepRow[]) {
   const byStep = new Map(steps.map((s) => [s.step, s]));
   return {
     _id: run.id,
@@ -48,6 +58,7 @@ export function presentRun(run: SolveRun, steps: RunStep[]) {
         durationMs: s?.duration_ms ?? null,
         tokensIn: s?.tokens_in ?? 0,
         tokensOut: s?.tokens_out ?? 0,
+        cost: s ? stepCost(s) : ({ tokensIn: 0, tokensOut: 0, usd: 0 } as StepCost),
       };
     }),
   };

@@ -19,7 +19,7 @@ const HEARTBEAT = Buffer.from(": heartbeat\n\n");
 function sseOf(ev: RunEvent): { event: string; data: string } {
   switch (ev.type) {
     case "step":
-      return { event: "step", data: JSON.stringify({ step: ev.step, status: ev.status, detail: ev.detail, at: ev.at }) };
+      return { event: "step", data: JSON.stringify({ step: ev.step, status: ev.status, detail: ev.detail, at: ev.at, cost: ev.cost }) };
     case "completed":
       return { event: "completed", data: JSON.stringify({ solutionId: ev.solutionId }) };
     case "failed":

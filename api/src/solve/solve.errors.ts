@@ -16,5 +16,7 @@ export const solveErrors = {
   runNotFound: () => new AppError(404, "run.not_found", "Run not found"),
   runFinished: (status: string) => new AppError(409, "run.finished", `The run has already ${status === "completed" ? "completed" : status === "failed" ? "failed" : "been cancelled"}`),
   runFailed: (code: string, message: string) => new AppError(502, code, message),
+  notResumable: () => new AppError(409, "run.not_resumable", "Only a run stopped by a spending cap can be resumed"),
+  issueBusy: () => new AppError(409, "run.issue_busy", "Another run of this issue is in progress"),
   runCancelled: () => new AppError(409, "run.cancelled", "The run was cancelled"),
 };

@@ -8,12 +8,13 @@ import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { presentSolution } from "../validations/validations.present";
-import { findOwnedRun, presentRun, runSteps } from "./runs.repository";
+import { findOwnedRun, presentRun, runPrompt, runSteps } from "./runs.repository";
 import { acquireStreamSlot } from "./sse.limit";
 import { streamRunEvents } from "./runs.sse";
 import { solveErrors } from "./solve.errors";
 import { startRun } from "./solve.service";
 import { cancelRun } from "./solve.cancel";
+import { resumeRun } from "./solve.resume";
 import { waitForRunEnd } from "./solve.wait";
 
 export const GenerateSolutionBody = z.object({ issueId: z.string().min(1).max(100), modelId: z.string().min(1).max(200).default(DEFAULT_MODEL_ID) });
@@ -72,4 +73,18 @@ export const solveRoutes = new Hono<AppEnv>()
     if (!run) throw solveErrors.runNotFound();
     const status = await cancelRun(deps, run, runCancelChannel(deps.queues.prefix));
     return c.json({ runId: run.id, status });
+  })
+  .post("/runs/:id/resume", requireUser, validate("param", RunParam), async (c) => {
+    const deps = c.var.deps;
+    const run = await findOwnedRun(deps.db, c.var.user.id, c.req.valid("param").id);
+    if (!run) throw solveErrors.runNotFound();
+    await resumeRun(deps, run);
+    return c.json({ runId: run.id, status: "queued" as const }, 202);
+  })
+  /** What the model saw: the exact prompt of the run's generating step, what cleaning removed, flagged text. */
+  .get("/runs/:id/prompt", requireUser, validate("param", RunParam), async (c) => {
+    const { db } = c.var.deps;
+    const run = await findOwnedRun(db, c.var.user.id, c.req.valid("param").id);
+    if (!run) throw solveErrors.runNotFound();
+    return c.json({ runId: run.id, prompt: await runPrompt(db, run.id) });
   });

@@ -40,11 +40,12 @@ describe("solving an issue", () => {
     const got = await readSse(res);
     expect(got[0]?.event).toBe("snapshot");
     const steps = got.filter((e) => e.event === "step").map((e) => e.data as { step: string; status: string; detail: { info: string[]; score?: number } });
-    // A running step may report progress more than once before it completes.
+    // A running step may report progress more than once before it completes (generating also announces its cost estimate).
     const order = steps.map((s) => `${s.step}:${s.status}`).filter((k, i, all) => k !== all[i - 1]);
     expect(order).toEqual(STEPS.flatMap((s) => [`${s}:running`, `${s}:completed`]));
-    const generating = steps.filter((s) => s.step === "generating" && s.status === "running").at(-1);
-    expect(generating?.detail.info.join("\n")).toMatch(/^Model: .+\n.*waiting for its answer$/);
+    const generating = steps.filter((s) => s.step === "generating" && s.status === "running");
+    expect(generating.some((s) => /^Model: .+\n.*waiting for its answer$/.test(s.detail.info.join("\n")))).toBe(true);
+    expect(generating.some((s) => s.cost?.estimateUsd !== undefined)).toBe(true);
     for (const s of steps.filter((x) => x.status === "completed")) expect(s.detail.info.length).toBeGreaterThan(0);
     const deps = steps.find((s) => s.step === "dependencies" && s.status === "completed");
     expect(JSON.stringify(deps)).toContain("src/rules/trailing-spaces.js");

@@ -30,12 +30,28 @@ export const StepDetail = z.object({
 });
 export type StepDetail = z.infer<typeof StepDetail>;
 
+/** What a step's model requests cost: recorded tokens and USD, and the estimate made before the call. */
+export const StepCost = z.object({
+  tokensIn: z.number().int().nonnegative(),
+  tokensOut: z.number().int().nonnegative(),
+  usd: z.number().nonnegative(),
+  estimateUsd: z.number().nonnegative().optional(),
+});
+export type StepCost = z.infer<typeof StepCost>;
+
+/** A stored step's cost (run_steps columns) as the step events carry it. */
+export function stepCost(s: { tokens_in: number; tokens_out: number; cost_usd: string; estimate_usd: string | null }): StepCost {
+  const cost: StepCost = { tokensIn: s.tokens_in, tokensOut: s.tokens_out, usd: Number(s.cost_usd) };
+  if (s.estimate_usd !== null) cost.estimateUsd = Number(s.estimate_usd);
+  return cost;
+}
+
 export const ErrorBody = z.object({ code: z.string(), message: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Events appended by the worker to a run's Redis stream and relayed as SSE by the API. */
 export const RunEvent = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("step"), step: StepId, status: StepStatus, detail: StepDetail, at: z.string() }),
+  z.object({ type: z.literal("step"), step: StepId, status: StepStatus, detail: StepDetail, at: z.string(), cost: StepCost.optional() }),
   z.object({ type: z.literal("completed"), solutionId: z.string(), at: z.string() }),
   z.object({ type: z.literal("failed"), error: ErrorBody, at: z.string() }),
   z.object({ type: z.literal("cancelled"), at: z.string() }),

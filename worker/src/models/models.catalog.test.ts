@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { planAllowsProvider } from "@fixloop/db/domain";
-import { costUsd, DEFAULT_MODEL_ID, findModel, listModels, modelsConfigFromEnv, MODEL_CATALOG } from "./index";
+import { loadWorkerEnv } from "../env";
+import { costUsd, DEFAULT_MODEL_ID, estimatePromptCost, estimateRange, findModel, listModels, modelsConfigFromEnv, MODEL_CATALOG, parsePrices, TYPICAL_OUTPUT_TOKENS } from "./index";
 
 test("providers without credentials are not listed", () => {
   const cfg = modelsConfigFromEnv({ GROQ_API_KEY: "gsk_1", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "   " });
@@ -53,4 +54,28 @@ test("every catalog entry has a price, a context size and a unique id", () => {
     expect(m.outputUsdPerMTok).toBeGreaterThan(0);
     expect(m.contextTokens).toBeGreaterThan(0);
   }
+});
+
+test("self-hosted models cost nothing unless the operator prices them by env", () => {
+  const cfg = modelsConfigFromEnv({
+    OPENAI_COMPATIBLE_BASE_URL: "http://localhost:11434/v1",
+    OPENAI_COMPATIBLE_MODELS: "qwen2.5-coder:7b,llama3.1:8b",
+    OPENAI_COMPATIBLE_PRICES: "qwen2.5-coder:7b=0.1/0.3",
+  });
+  const [qwen, llama31] = listModels(cfg);
+  if (!qwen) throw new Error("qwen missing");
+  expect(qwen).toMatchObject({ inputUsdPerMTok: 0.1, outputUsdPerMTok: 0.3 });
+  expect(llama31).toMatchObject({ inputUsdPerMTok: 0, outputUsdPerMTok: 0 });
+  expect(costUsd(qwen, 1_000_000, 100_000)).toBeCloseTo(0.13, 8);
+  expect(() => parsePrices("qwen=cheap")).toThrow(/qwen=cheap/);
+  expect(() => loadWorkerEnv({ DATABASE_URL: "x", REDIS_URL: "y", TOKEN_ENCRYPTION_KEYS: "k", OPENAI_COMPATIBLE_PRICES: "qwen=1" })).toThrow(/OPENAI_COMPATIBLE_PRICES/);
+});
+
+test("an estimate prices the prompt's tokens and a typical answer; the range spans small to large prompts", () => {
+  const llama = MODEL_CATALOG.find((m) => m.id === DEFAULT_MODEL_ID);
+  if (!llama) throw new Error("default model missing");
+  const e = estimatePromptCost(llama, "x".repeat(4000), "y".repeat(400));
+  expect(e).toEqual({ tokensIn: 1100, tokensOut: TYPICAL_OUTPUT_TOKENS, usd: costUsd(llama, 1100, TYPICAL_OUTPUT_TOKENS) });
+  const r = estimateRange(llama);
+  expect(r.lowUsd).toBeLessThan(r.highUsd);
 });

@@ -4,6 +4,8 @@
  * take instructions from.
  */
 
+import type { CleaningReport } from "../contract";
+
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 // Markdown link reference definitions aimed at `#` or `<>` render as nothing: `[//]: # (hidden)`.
 const MD_COMMENT = /^[ \t]*\[[^\]\n]*\]:[ \t]*(?:#|<>)[^\n]*$/gm;
@@ -17,18 +19,44 @@ const HIDDEN = /[\p{Cf}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028
 const FENCE_OPEN = /<(?=\s*\/?\s*untrusted)/gi;
 
 /**
- * Cleans untrusted text until nothing changes: NFKC first (fullwidth `＜` is `<`), then hidden
- * characters before comments (so `<!\u200b--` cannot turn into a comment after cleaning), then
- * fence tags. One pass can expose a new match (`<!<!---->--`), hence the loop; each pass only
- * removes or replaces characters, so it ends.
+ * Cleans untrusted text until nothing changes, and reports what it removed: NFKC first (fullwidth
+ * `＜` is `<`), then hidden characters before comments (so `<!\u200b--` cannot turn into a comment
+ * after cleaning), then fence tags. One pass can expose a new match (`<!<!---->--`), hence the
+ * loop; each pass only removes or replaces characters, so it ends.
  */
-export function sanitizeUntrusted(text: string): string {
+export function cleanUntrusted(text: string): { text: string; removed: CleaningReport } {
+  const htmlComments: string[] = [];
+  const fenceTags: string[] = [];
+  const hidden = new Map<string, number>();
   let out = text.replace(/\r\n?/g, "\n");
   for (let before = ""; before !== out; ) {
     before = out;
-    out = out.normalize("NFKC").replace(HIDDEN, "").replace(HTML_COMMENT, "").replace(MD_COMMENT, "").replace(FENCE_OPEN, "[");
+    out = out
+      .normalize("NFKC")
+      .replace(HIDDEN, (ch) => {
+        const cp = `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+        hidden.set(cp, (hidden.get(cp) ?? 0) + 1);
+        return "";
+      })
+      .replace(HTML_COMMENT, (m) => {
+        htmlComments.push(m);
+        return "";
+      })
+      .replace(MD_COMMENT, (m) => {
+        htmlComments.push(m);
+        return "";
+      })
+      .replace(FENCE_OPEN, (_m, offset: number, all: string) => {
+        fenceTags.push(/^<[^>\n]{0,60}>?/.exec(all.slice(offset))?.[0] ?? "<");
+        return "[";
+      });
   }
-  return out.replace(/\n{4,}/g, "\n\n\n").trim();
+  const hiddenCharacters = [...hidden].map(([codePoint, count]) => ({ codePoint, count }));
+  return { text: out.replace(/\n{4,}/g, "\n\n\n").trim(), removed: { hiddenCharacters, htmlComments, fenceTags } };
+}
+
+export function sanitizeUntrusted(text: string): string {
+  return cleanUntrusted(text).text;
 }
 
 export interface PromptFile {

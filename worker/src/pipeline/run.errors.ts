@@ -3,6 +3,7 @@ import { STEP_LABELS, type StepId } from "../contract";
 import { GithubError, isRetryable, toGithubError } from "../contract";
 import { ModelError } from "../models";
 import { GenerationError } from "./steps/generating";
+import { CostCapExceeded } from "./run.budget";
 
 export class RunCancelled extends Error {
   constructor() {
@@ -24,6 +25,8 @@ export function classifyFailure(err: unknown, step: StepId | null): RunFailure {
   if (err instanceof ModelError) {
     return { code: err.code, message: `${where}${err.message}`, retryable: err.code === "model.cancelled" };
   }
+  // The cap message stands on its own: it says what to do next.
+  if (err instanceof CostCapExceeded) return { code: err.code, message: err.message, retryable: false };
   if (err instanceof GenerationError) return { code: err.code, message: `${where}${err.message}`, retryable: false };
   if (err instanceof UnrecoverableError) return { code: "run.invalid", message: `${where}${err.message}`, retryable: false };
   const status = (err as { status?: unknown })?.status;

@@ -2,11 +2,11 @@ import { UnrecoverableError } from "bullmq";
 import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
 import { releaseRunQuota } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
-import { SolutionTests, STEPS, type StepDetail as ContractStepDetail, type StepId } from "../contract";
+import { SolutionTests, STEPS, stepCost, type StepCost, type StepDetail as ContractStepDetail, type StepId } from "../contract";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "../contract";
 import { finalizeRun } from "./run.finalize";
-import { claimRun, endRun, loadRun, loadSteps, markStepFailed, markStepRunning, storeStepProgress, storeStepResult } from "./run.store";
+import { claimRun, endRun, loadRun, loadSteps, markStepFailed, markStepRunning, storeStepProgress, storeStepPrompt, storeStepResult } from "./run.store";
 import { executeStep } from "./run.steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
 import { copyOriginalSteps } from "./run.refine";
@@ -50,7 +50,7 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
       const prior = stored.get(step);
       if (prior?.status === "completed" && prior.output !== null) {
         outputs[step] = prior.output;
-        await log.emit({ type: "step", step, status: "completed", detail: eventDetail(prior.detail), at: (prior.finished_at ?? new Date()).toISOString() });
+        await log.emit({ type: "step", step, status: "completed", detail: eventDetail(prior.detail), at: (prior.finished_at ?? new Date()).toISOString(), cost: stepCost(prior) });
         continue;
       }
       if (signal.aborted || (await cancelRequested(ctx, runId))) throw new RunCancelled();
@@ -65,6 +65,7 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
         await storeStepProgress(ctx.db, runId, step, detail);
         await log.emit({ type: "step", step, status: "running", detail, at: now() });
       };
+      let estimateUsd: number | undefined;
       const result = await executeStep(step, {
         run,
         issue,
@@ -77,11 +78,18 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
         },
         report,
         onTestsEvent: (e) => log.emit(e),
+        onPrompt: async (record) => {
+          await storeStepPrompt(ctx.db, runId, step, record);
+          estimateUsd = record.estimate.usd;
+          const cost = { tokensIn: 0, tokensOut: 0, usd: 0, estimateUsd: record.estimate.usd };
+          await log.emit({ type: "step", step, status: "running", detail: { files: [], info: [`Estimated cost: $${record.estimate.usd.toFixed(4)} (${record.estimate.tokensIn} tokens in)`], warnings: [] }, at: now(), cost });
+        },
       }, ctx);
       if (retries.length) result.detail.warnings.push(...retries);
       await storeStepResult(ctx.db, runId, step, result, startedAt);
       outputs[step] = result.output;
-      await log.emit({ type: "step", step, status: "completed", detail: eventDetail(result.detail), at: now() });
+      const cost: StepCost = { tokensIn: result.tokensIn ?? 0, tokensOut: result.tokensOut ?? 0, usd: result.costUsd ?? 0, ...(estimateUsd !== undefined ? { estimateUsd } : {}) };
+      await log.emit({ type: "step", step, status: "completed", detail: eventDetail(result.detail), at: now(), cost });
     }
     const solutionId = await finalizeRun(ctx.db, {
       runId,

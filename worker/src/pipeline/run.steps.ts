@@ -5,6 +5,9 @@ import { githubForUser } from "../contract";
 import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../models";
 import { fetchRepoSnapshot, readBlob } from "./repo-tree";
 import type { StepResult } from "./run.store";
+import { loadBudget } from "./run.budget";
+import { promptRecord } from "./prompt.record";
+import type { PromptRecord } from "../contract";
 import { analyzing, type AnalyzingOutput } from "./steps/analyzing";
 import { context, type ContextOutput } from "./steps/context";
 import { dependencies, type DependenciesOutput } from "./steps/dependencies";
@@ -23,6 +26,8 @@ export interface RunInput {
   onTestsEvent?: (e: TestsEvent) => Promise<unknown>;
   /** Announces what the running step has done so far (shown live in its expanded row). */
   report?: (detail: StepDetail) => Promise<void>;
+  /** Receives what the model is about to see, before the cap check and the request. */
+  onPrompt?: (record: PromptRecord) => Promise<void>;
 }
 
 /** Runs one step with what the earlier steps stored; the step functions themselves know nothing of jobs. */
@@ -80,6 +85,19 @@ async function generateFor(i: RunInput, ctx: WorkerContext, extra?: { feedback: 
   for (const b of baseline ?? []) {
     if (!files.some((f) => f.path === b.filename) && b.action !== "delete") files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });
   }
+  const prompt = {
+    repository: `${c.owner}/${c.repo}`,
+    issueNumber: i.issue.issue_number,
+    issueTitle: a.title,
+    issueBody: a.body,
+    labels: a.labels,
+    classification: a.classification,
+    files,
+    repoMap: d.repoMap,
+    feedback,
+    manualEdits,
+  };
+  const raw = { title: i.issue.title, body: i.issue.body ?? "", labels: i.issue.labels, feedback };
   return generating({
     models,
     model,
@@ -87,18 +105,9 @@ async function generateFor(i: RunInput, ctx: WorkerContext, extra?: { feedback: 
     signal: i.signal,
     onRetry: i.onModelRetry,
     report: i.report,
-    prompt: {
-      repository: `${c.owner}/${c.repo}`,
-      issueNumber: i.issue.issue_number,
-      issueTitle: a.title,
-      issueBody: a.body,
-      labels: a.labels,
-      classification: a.classification,
-      files,
-      repoMap: d.repoMap,
-      feedback,
-      manualEdits,
-    },
+    budget: await loadBudget(ctx.db, ctx.env, i.run),
+    onPrompt: async (p) => i.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate: p.estimate })),
+    prompt,
   });
 }
 

@@ -83,6 +83,11 @@ export async function storeStepResult(db: Db, runId: string, step: StepId, r: St
   });
 }
 
+/** Keeps what the model is about to see, with the estimate made from it, on the running step. */
+export async function storeStepPrompt(db: Db, runId: string, step: StepId, prompt: { estimate: { usd: number } }): Promise<void> {
+  await db.updateTable("run_steps").set({ prompt: JSON.stringify(prompt), estimate_usd: prompt.estimate.usd }).where("run_id", "=", runId).where("step", "=", step).execute();
+}
+
 export async function markStepFailed(db: Db, runId: string, step: StepId, detail: StepDetail): Promise<void> {
   await db
     .updateTable("run_steps")

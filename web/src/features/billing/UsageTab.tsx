@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { USAGE_NOTIFY_RATIO } from "@fixloop/api/client";
 import { Card, Spinner, buttonClass } from "../../ui/ui";
+import { SpendingCaps } from "./SpendingCaps";
 import { FREE_USAGE, formatLimit, usageStatsQuery } from "./billing.queries";
 
 const date = (iso: string) => (iso ? new Date(iso).toLocaleDateString() : "—");
@@ -54,6 +55,7 @@ export function UsageTab() {
           <p className="text-2xl font-semibold">{date(s.lastResetDate)}</p>
         </Card>
       </div>
+      <SpendingCaps />
       <Link to="/pricing" className={buttonClass("secondary")}>
         Compare plans
       </Link>

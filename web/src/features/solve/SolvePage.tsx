@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
-import { Sparkles, Square } from "lucide-react";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { Play, Sparkles, Square } from "lucide-react";
 import { toast } from "sonner";
 import { issueQuery, issuesQuery } from "../../api/issues.queries";
 import { modelsQuery } from "../../api/models.queries";
@@ -20,6 +20,7 @@ import { UpgradePrompt } from "./UpgradePrompt";
 import { upgradeReasonFor, type UpgradeReason } from "./upgrade-reason";
 import { InlineMarkdown, Markdown } from "../../ui/Markdown";
 import { OpenPullRequestNotice } from "../issues/OpenPullRequest";
+import { CostEstimate, RunCostLine } from "./CostEstimate";
 
 export function SolvePage({ issueId, runId }: { issueId: string; runId?: string }) {
   const qc = useQueryClient();
@@ -58,6 +59,14 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
       if (reason) setUpgrade(reason);
       else toast.error(errorMessage(err, "Failed to generate solution"));
     },
+  });
+  const resume = useMutation({
+    mutationFn: (id: string) => unwrap(api.runs[":id"].resume.$post({ param: { id } })),
+    onSuccess: (_d, id) => {
+      watchedLive.current = true;
+      void qc.invalidateQueries({ queryKey: runQuery(id).queryKey });
+    },
+    onError: (err) => toast.error(errorMessage(err, "Failed to resume the run")),
   });
   const cancel = useMutation({
     mutationFn: (id: string) => unwrap(api.runs[":id"].cancel.$post({ param: { id } })),
@@ -111,10 +120,21 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
               <Sparkles className="size-4" aria-hidden /> {i.openPullRequest ? "Generate Another Solution" : "Generate Solution"}
             </Button>
           </div>
+          {model && <CostEstimate modelId={model} />}
           {r?.status === "failed" && (
             <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
               The last run failed: {r.error?.message ?? "Failed to generate solution"}
             </p>
+          )}
+          {r?.status === "failed" && r.error?.code.startsWith("cost.") && (
+            <div className="mt-3 flex flex-wrap items-center gap-3">
+              <Button onClick={() => resume.mutate(r._id)} busy={resume.isPending}>
+                <Play className="size-4" aria-hidden /> Resume
+              </Button>
+              <Link to="/profile-settings" className="text-sm underline">
+                Change caps in Profile → Usage
+              </Link>
+            </div>
           )}
           {r?.status === "cancelled" && <p className="mt-3 text-sm">The last run was cancelled.</p>}
         </Card>
@@ -126,6 +146,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
           <Square className="size-4" aria-hidden /> {cancelling ? "Cancelling…" : "Cancel"}
         </Button>
       )}
+      {r?.status === "completed" && <RunCostLine run={r} />}
       {r?.status === "completed" && r.solutionId && <SolutionResult solutionId={r.solutionId} onReset={() => setRun(undefined)} />}
       <UpgradePrompt reason={upgrade} onClose={() => setUpgrade(null)} />
     </div>

@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Ban, CheckCircle2, ChevronDown, Circle, Loader2, XCircle, type LucideIcon } from "lucide-react";
 import { scoreBand, STEP_CANCELLED } from "@fixloop/api/client";
 import type { Run, RunStep } from "../../api/runs.queries";
+import { formatUsd } from "../../api/costs.queries";
 import { isTerminal } from "./run-events";
 import { TestLog } from "./TestLog";
 
@@ -59,9 +60,12 @@ export function StepsPanel({ run, cancelling = false, extra }: { run: Run; cance
         <h2 id="progress-title" className="font-semibold">
           {title(run, cancelling && !isTerminal(run))}
         </h2>
-        <span className="font-mono text-sm tabular-nums" aria-label="Elapsed seconds" data-testid="elapsed">
-          {elapsed}s
-        </span>
+        <div className="flex items-center gap-3">
+          <CostMeter run={run} />
+          <span className="font-mono text-sm tabular-nums" aria-label="Elapsed seconds" data-testid="elapsed">
+            {elapsed}s
+          </span>
+        </div>
       </div>
       <ol className="space-y-2" data-testid="steps">
         {/* The run lists all five steps in pipeline order, labelled by the contract. */}
@@ -73,6 +77,34 @@ export function StepsPanel({ run, cancelling = false, extra }: { run: Run; cance
         ))}
       </ol>
     </section>
+  );
+}
+
+/** The run's recorded spend, live, with the estimate of a model request under way. */
+function CostMeter({ run }: { run: Run }) {
+  const spent = run.steps.reduce((sum, s) => sum + s.cost.usd, 0);
+  const pending = run.steps.find((s) => s.status === "running" && s.cost.estimateUsd !== undefined && s.cost.usd === 0);
+  return (
+    <span className="font-mono text-sm tabular-nums" data-testid="run-cost" aria-label="Run cost" aria-live="polite">
+      {formatUsd(spent)}
+      {pending?.cost.estimateUsd !== undefined && <span className="text-slate-600 dark:text-slate-400"> (est. +{formatUsd(pending.cost.estimateUsd)})</span>}
+    </span>
+  );
+}
+
+function StepCostText({ cost }: { cost: RunStep["cost"] }) {
+  if (cost.usd > 0 || cost.tokensIn > 0) {
+    return (
+      <span className="font-mono text-xs tabular-nums" data-testid="step-cost" title={`${cost.tokensIn} tokens in, ${cost.tokensOut} out`}>
+        {formatUsd(cost.usd)}
+      </span>
+    );
+  }
+  if (cost.estimateUsd === undefined) return null;
+  return (
+    <span className="font-mono text-xs tabular-nums text-slate-600 dark:text-slate-400" data-testid="step-cost">
+      est. {formatUsd(cost.estimateUsd)}
+    </span>
   );
 }
 
@@ -93,6 +125,7 @@ function StepRow({ step, shown, children }: { step: RunStep; shown: Shown; child
       >
         <Icon className={`size-5 shrink-0 ${color}`} aria-hidden />
         <span className="flex-1 text-sm font-medium">{step.label}</span>
+        <StepCostText cost={step.cost} />
         <span className="text-xs text-slate-600 dark:text-slate-400">{text}</span>
         {expandable && <ChevronDown className={`size-4 transition-transform ${open ? "rotate-180" : ""}`} aria-hidden />}
       </button>

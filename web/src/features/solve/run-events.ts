@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
-import { isTerminalRunStatus, type StepDetail, type StepId, type StepStatus, type TestsEvent } from "@fixloop/api/client";
+import { isTerminalRunStatus, type StepCost, type StepDetail, type StepId, type StepStatus, type TestsEvent } from "@fixloop/api/client";
 import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
 
 
@@ -12,14 +12,17 @@ interface StepEvent {
   status: StepStatus;
   detail: StepDetail;
   at: string;
+  cost?: StepCost;
 }
 
 /** Folds one `step` event into the cached run (the run always lists all five steps). */
 export function applyStep(run: Run, e: StepEvent): Run {
   const steps = run.steps.map((s) =>
-    s.id === e.step ? { ...s, status: e.status, detail: e.detail, startedAt: s.startedAt ?? e.at, finishedAt: e.status === "running" ? null : e.at } : s,
+    s.id === e.step ? { ...s, status: e.status, detail: e.detail, startedAt: s.startedAt ?? e.at, finishedAt: e.status === "running" ? null : e.at, cost: e.cost ?? s.cost } : s,
   );
-  return { ...run, status: run.status === "queued" ? "running" : run.status, currentStep: e.step, steps };
+  const total = (f: (c: StepCost) => number) => steps.reduce((sum, s) => sum + f(s.cost), 0);
+  const costs = { costUsd: total((c) => c.usd), tokensIn: total((c) => c.tokensIn), tokensOut: total((c) => c.tokensOut) };
+  return { ...run, status: run.status === "queued" ? "running" : run.status, currentStep: e.step, steps, ...costs };
 }
 
 function update(qc: QueryClient, runId: string, fn: (r: Run) => Run) {
@@ -44,6 +47,8 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
       endedFor.current = runId;
       onEndRef.current?.(run.data);
     }
+    // A resumed run ends a second time.
+    if (run.data && !terminal) endedFor.current = null;
   }, [runId, run.data, terminal]);
 
   useEffect(() => {

@@ -9,6 +9,7 @@ import { CONFIDENCE_TEXT } from "../solve/SolutionResult";
 import { DecisionPanel } from "./DecisionPanel";
 import { EditableFile } from "./EditableFile";
 import { SolutionSummary } from "../solution/SolutionSummary";
+import { ModelSawPanel } from "./ModelSawPanel";
 import { RefinePanel } from "./RefinePanel";
 import { TestsPanel } from "./TestsPanel";
 import { DiffLayoutToggle } from "../diff/DiffLayoutToggle";
@@ -117,6 +118,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         ))}
         aside={<TestsPanel tests={m.tests} />}
       />
+      {s.runId && <ModelSawPanel runId={s.runId} />}
       <RefinePanel solutionId={s._id} />
       <DecisionPanel solutionId={s._id} comments={comments} setComments={setComments} />
     </div>

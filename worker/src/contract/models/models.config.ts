@@ -29,6 +29,7 @@ export interface RetryPolicy {
   /** Total time spent waiting between attempts; a `retry-after` beyond it fails at once. */
   maxTotalWaitMs: number;
 }
+import { parsePrices, type Price } from "./models.pricing";
 
 export interface ProviderCredentials {
   apiKey: string;
@@ -41,7 +42,7 @@ export interface ModelsConfig {
   openai?: ProviderCredentials;
   anthropic?: ProviderCredentials;
   /** A self-hosted server speaking the OpenAI API (Ollama, vLLM, LM Studio). */
-  openaiCompatible?: { baseURL: string; apiKey?: string; models: string[] };
+  openaiCompatible?: { baseURL: string; apiKey?: string; models: string[]; prices?: Record<string, Price> };
   /** Overrides of the retry policy for 429/5xx/connection failures. */
   retry?: Partial<RetryPolicy>;
   /** Per-request timeout; a timed-out request counts as a transient failure. */
@@ -76,6 +77,8 @@ export function modelsConfigFromEnv(env: Record<string, unknown>): ModelsConfig 
   if (baseURL && models.length > 0) {
     const apiKey = text(env.OPENAI_COMPATIBLE_API_KEY);
     cfg.openaiCompatible = apiKey ? { baseURL, apiKey, models } : { baseURL, models };
+    const prices = text(env.OPENAI_COMPATIBLE_PRICES);
+    if (prices) cfg.openaiCompatible.prices = parsePrices(prices);
   }
   const timeoutSeconds = Number(env.MODEL_TIMEOUT_SECONDS);
   if (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0) cfg.timeoutMs = timeoutSeconds * 1000;

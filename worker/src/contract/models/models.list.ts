@@ -1,5 +1,6 @@
 import { MODEL_CATALOG, OPENAI_COMPATIBLE_CONTEXT_TOKENS, type ModelInfo } from "./catalog";
 import type { ModelsConfig } from "./models.config";
+import { SELF_HOSTED_DEFAULT_PRICE } from "./models.pricing";
 
 function compatibleModels(cfg: ModelsConfig): ModelInfo[] {
   const c = cfg.openaiCompatible;
@@ -15,8 +16,7 @@ function compatibleModels(cfg: ModelsConfig): ModelInfo[] {
     name: id,
     description: `Self-hosted model served at ${host}`,
     provider: "openai-compatible" as const,
-    inputUsdPerMTok: 0,
-    outputUsdPerMTok: 0,
+    ...(c.prices?.[id] ?? SELF_HOSTED_DEFAULT_PRICE),
     contextTokens: OPENAI_COMPATIBLE_CONTEXT_TOKENS,
   }));
 }
@@ -35,10 +35,4 @@ export function listModels(cfg: ModelsConfig): ModelInfo[] {
 
 export function findModel(cfg: ModelsConfig, id: string): ModelInfo | undefined {
   return listModels(cfg).find((m) => m.id === id);
-}
-
-/** USD for the given token counts at the model's list prices. */
-export function costUsd(model: ModelInfo, tokensIn: number, tokensOut: number): number {
-  const usd = (tokensIn * model.inputUsdPerMTok + tokensOut * model.outputUsdPerMTok) / 1_000_000;
-  return Math.round(usd * 1e8) / 1e8;
 }

@@ -1,7 +1,8 @@
 import type { FileChange, StepDetail } from "@fixloop/db";
-import { generateSolution, type ModelInfo, type ModelsConfig } from "../../models";
+import { estimatePromptCost, generateSolution, type CostEstimate, type ModelInfo, type ModelsConfig } from "../../models";
 import { applyGeneratedFiles, type EditFailure } from "../apply-edits";
 import { SYSTEM_PROMPT, buildPrompt, type PromptInput } from "../prompt";
+import { checkBudget, CostCapExceeded, type Budget } from "../run.budget";
 
 export interface GeneratingOutput {
   analysis: string;
@@ -27,6 +28,10 @@ export interface GeneratingInput {
   signal: AbortSignal;
   onRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
   report?: (detail: StepDetail) => Promise<void>;
+  /** Caps and spending so far: every model request is checked against it before it is sent. */
+  budget?: Budget;
+  /** Called with the exact prompt and its estimate before the first request (and before the cap check). */
+  onPrompt?: (prompt: { system: string; user: string; estimate: CostEstimate }) => Promise<void>;
 }
 
 export class GenerationError extends Error {
@@ -53,6 +58,17 @@ function mergeBaseline(changes: FileChange[], baseline: FileChange[]): FileChang
   return [...merged, ...base.values()];
 }
 
+/** The cap message when a further request would pass a cap, else null (the step keeps what it has). */
+function capBlocks(budget: Budget, estimateUsd: number, spentUsd: number): string | null {
+  try {
+    checkBudget(budget, estimateUsd, spentUsd);
+    return null;
+  } catch (err) {
+    if (err instanceof CostCapExceeded) return err.message;
+    throw err;
+  }
+}
+
 /** Step 4: the model call, then its search/replace edits applied to the originals (one repair round for edits that miss). */
 export async function generating(input: GeneratingInput): Promise<{ output: GeneratingOutput; detail: StepDetail }> {
   const originals = new Map(input.prompt.files.map((f) => [f.path, f.content]));
@@ -61,14 +77,21 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
   await input.report?.({ files: input.prompt.files.map((f) => f.path), info: asked, warnings: [] });
   const call = (text: string) =>
     generateSolution(input.models, { model: input.model, system: SYSTEM_PROMPT, prompt: text, signal: input.signal, onRetry: input.onRetry });
+  const estimate = estimatePromptCost(input.model, SYSTEM_PROMPT, prompt);
+  await input.onPrompt?.({ system: SYSTEM_PROMPT, user: prompt, estimate });
+  if (input.budget) checkBudget(input.budget, estimate.usd);
 
   let result = await call(prompt);
   let totals = { tokensIn: result.tokensIn, tokensOut: result.tokensOut, costUsd: result.costUsd, attempts: result.attempts };
   let applied = applyGeneratedFiles(result.solution.files, originals);
   let editRepair = false;
-  if (applied.failures.length) {
+  const capWarnings: string[] = [];
+  const repairText = applied.failures.length ? repairPrompt(prompt, applied.failures) : "";
+  const repairBlocked = repairText && input.budget ? capBlocks(input.budget, estimatePromptCost(input.model, SYSTEM_PROMPT, repairText).usd, totals.costUsd) : null;
+  if (repairBlocked) capWarnings.push(`Edits that did not match were not sent back for repair: ${repairBlocked}`);
+  if (applied.failures.length && !repairBlocked) {
     editRepair = true;
-    const second = await call(repairPrompt(prompt, applied.failures));
+    const second = await call(repairText);
     totals = {
       tokensIn: totals.tokensIn + second.tokensIn,
       tokensOut: totals.tokensOut + second.tokensOut,
@@ -86,7 +109,7 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
     throw new GenerationError("generation.no_changes", `The model's edits could not be applied: ${applied.failures.map((f) => `${f.filename}: ${f.reason}`).join("; ") || "no file changed"}`);
   }
   const s = result.solution;
-  const warnings = applied.failures.map((f) => `Edit to ${f.filename} not applied: ${f.reason}`);
+  const warnings = [...applied.failures.map((f) => `Edit to ${f.filename} not applied: ${f.reason}`), ...capWarnings];
   if (result.repaired) warnings.push("The model's first answer was malformed and was repaired");
   const info = [
     `Model: ${input.model.name} (${input.model.provider})`,

@@ -1,0 +1,51 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Db } from "@fixloop/db";
+import { currentUsagePeriod, setSpendingCaps, spendingCaps, spentSince } from "@fixloop/db";
+import { DEFAULT_MODEL_ID, estimateRange, findModel, modelsConfigFromEnv, TYPICAL_OUTPUT_TOKENS } from "@fixloop/worker/contract";
+import type { AppEnv } from "../deps";
+import type { ApiEnv } from "../env";
+import { requireUser } from "../auth/auth.middleware";
+import { validate } from "../http/validate";
+import { solveErrors } from "../solve/solve.errors";
+
+/** A cap in USD, or null to fall back to the operator's default. */
+const Cap = z.number().nonnegative().max(1_000_000).nullable();
+export const SpendingCapsBody = z.object({ runCapUsd: Cap, monthlyCapUsd: Cap }).strict();
+export type SpendingCapsBody = z.infer<typeof SpendingCapsBody>;
+const EstimateQuery = z.object({ modelId: z.string().min(1).max(200).default(DEFAULT_MODEL_ID) });
+
+/** The caller's caps (own, default, effective) and what this period has cost so far. */
+async function capsView(db: Db, env: ApiEnv, userId: string) {
+  const defaults = { runUsd: env.RUN_COST_CAP_USD, monthlyUsd: env.MONTHLY_COST_CAP_USD };
+  const [caps, period] = await Promise.all([spendingCaps(db, userId, defaults), currentUsagePeriod(db, userId)]);
+  return {
+    runCapUsd: caps.own.runUsd,
+    monthlyCapUsd: caps.own.monthlyUsd,
+    defaults: { runCapUsd: defaults.runUsd ?? null, monthlyCapUsd: defaults.monthlyUsd ?? null },
+    effective: { runCapUsd: caps.effective.runUsd, monthlyCapUsd: caps.effective.monthlyUsd },
+    periodStart: period.periodStart.toISOString(),
+    spentThisPeriodUsd: await spentSince(db, userId, period.periodStart),
+  };
+}
+
+export const costsRoutes = new Hono<AppEnv>()
+  .get("/costs/caps", requireUser, async (c) => c.json(await capsView(c.var.deps.db, c.var.deps.env, c.var.user.id)))
+  .put("/costs/caps", requireUser, validate("json", SpendingCapsBody), async (c) => {
+    const body = c.req.valid("json");
+    await setSpendingCaps(c.var.deps.db, c.var.user.id, { runUsd: body.runCapUsd, monthlyUsd: body.monthlyCapUsd });
+    return c.json(await capsView(c.var.deps.db, c.var.deps.env, c.var.user.id));
+  })
+  /** Before a run: the cost range of a small and a large prompt on this model (the exact prompt is known after localization). */
+  .get("/costs/estimate", requireUser, validate("query", EstimateQuery), async (c) => {
+    const { modelId } = c.req.valid("query");
+    const model = findModel(modelsConfigFromEnv(c.var.deps.env), modelId);
+    if (!model) throw solveErrors.unknownModel(modelId);
+    return c.json({
+      modelId: model.id,
+      ...estimateRange(model),
+      inputUsdPerMTok: model.inputUsdPerMTok,
+      outputUsdPerMTok: model.outputUsdPerMTok,
+      typicalOutputTokens: TYPICAL_OUTPUT_TOKENS,
+    });
+  });

@@ -1,0 +1,46 @@
+import type { SolveRun } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db";
+import { jobIds, runEventsKey } from "@fixloop/worker/contract";
+import type { AppDeps } from "../deps";
+import { solveErrors } from "./solve.errors";
+
+/** Runs stopped by a spending cap end with one of these codes; only they can be resumed. */
+export const isCapStop = (run: Pick<SolveRun, "status" | "error_code">) => run.status === "failed" && (run.error_code ?? "").startsWith("cost.");
+
+/**
+ * Puts a run stopped by a spending cap back in the queue: its quota is reserved again (it was
+ * released when it stopped), its finished steps stay and are skipped, its event stream starts over.
+ */
+export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, run: SolveRun): Promise<void> {
+  const { db, redis, queues } = deps;
+  if (!isCapStop(run)) throw solveErrors.notResumable();
+  const period = await currentUsagePeriod(db, run.user_id);
+  try {
+    await db.transaction().execute(async (trx) => {
+      const reserved = await reserveQuota(trx, run.user_id, period.plan, { periodStart: period.periodStart });
+      if (!reserved) throw solveErrors.usageLimit();
+      const r = await trx
+        .updateTable("solve_runs")
+        .set({ status: "queued", error_code: null, error_message: null, finished_at: null, quota_state: "reserved", quota_period_start: reserved.periodStart })
+        .where("id", "=", run.id)
+        .where("status", "=", "failed")
+        .where("error_code", "like", "cost.%")
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) throw solveErrors.notResumable();
+    });
+  } catch (err) {
+    // The issue has another active run (partial unique index).
+    if ((err as { code?: string }).code === "23505") throw solveErrors.issueBusy();
+    throw err;
+  }
+  try {
+    await redis.del(runEventsKey(queues.prefix, run.id));
+    // The stopped attempt's job is kept as failed; the same id is free only once it is gone.
+    await queues.solve.remove(jobIds.solve(run.id));
+    await queues.solve.add("solve", { runId: run.id }, { jobId: jobIds.solve(run.id) });
+  } catch (err) {
+    await db.updateTable("solve_runs").set({ status: "failed", error_code: "queue.unavailable", error_message: "The job queue is unavailable", finished_at: new Date() }).where("id", "=", run.id).execute();
+    await releaseRunQuota(db, run.id);
+    throw err;
+  }
+}

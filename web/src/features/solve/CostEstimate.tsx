@@ -1,0 +1,29 @@
+import { useQuery } from "@tanstack/react-query";
+import { costEstimateQuery, formatUsd, spendingCapsQuery } from "../../api/costs.queries";
+import type { Run } from "../../api/runs.queries";
+
+/** Before Generate: the cost range on this model (the exact prompt is known only after the files are found) and the caps that apply. */
+export function CostEstimate({ modelId }: { modelId: string }) {
+  const estimate = useQuery(costEstimateQuery(modelId));
+  const caps = useQuery(spendingCapsQuery());
+  if (!estimate.data) return null;
+  const { lowUsd, highUsd } = estimate.data;
+  const run = caps.data?.effective.runCapUsd ?? null;
+  const monthly = caps.data?.effective.monthlyCapUsd ?? null;
+  return (
+    <p className="mt-3 text-sm text-slate-700 dark:text-slate-300" data-testid="cost-estimate">
+      {highUsd === 0 ? "Estimated cost: free on this model." : `Estimated cost: ${formatUsd(lowUsd)} – ${formatUsd(highUsd)}, exact once the relevant files are found.`}
+      {run !== null && ` Per-run cap: ${formatUsd(run)}.`}
+      {monthly !== null && caps.data && ` Monthly cap: ${formatUsd(monthly)} (${formatUsd(caps.data.spentThisPeriodUsd)} spent).`}
+    </p>
+  );
+}
+
+/** After a run: what it cost. */
+export function RunCostLine({ run }: { run: Run }) {
+  return (
+    <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="run-cost-total">
+      This run cost {formatUsd(run.costUsd)} ({run.tokensIn} tokens in, {run.tokensOut} out).
+    </p>
+  );
+}

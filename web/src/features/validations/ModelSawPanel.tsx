@@ -1,0 +1,97 @@
+import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { ChevronDown, ShieldAlert } from "lucide-react";
+import { formatUsd, runPromptQuery } from "../../api/costs.queries";
+import { errorMessage } from "../../api/errors";
+import { Spinner } from "../../ui/ui";
+
+const PRE = "max-h-96 overflow-auto whitespace-pre-wrap rounded-lg bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900";
+
+/** "What the model saw": the exact prompt of the run, what cleaning took out of the issue, and flagged instruction-like text. Loaded when opened. */
+export function ModelSawPanel({ runId }: { runId: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <section className="rounded-xl border border-slate-200 dark:border-slate-800" aria-labelledby="model-saw-title">
+      <h2 id="model-saw-title">
+        <button type="button" aria-expanded={open} aria-controls="model-saw-body" onClick={() => setOpen((v) => !v)} className="flex w-full items-center justify-between p-4 text-left font-semibold">
+          What the model saw
+          <ChevronDown className={`size-4 transition-transform ${open ? "rotate-180" : ""}`} aria-hidden />
+        </button>
+      </h2>
+      {open && (
+        <div id="model-saw-body" className="space-y-4 border-t border-slate-200 p-4 text-sm dark:border-slate-800">
+          <PromptBody runId={runId} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function PromptBody({ runId }: { runId: string }) {
+  const q = useQuery(runPromptQuery(runId));
+  if (q.isPending) return <Spinner label="Loading the prompt..." />;
+  if (q.isError) return <p role="alert">{errorMessage(q.error, "The prompt could not be loaded")}</p>;
+  const p = q.data.prompt;
+  if (!p) return <p>No prompt was recorded for this run.</p>;
+  const r = p.removed;
+  const nothingRemoved = !r.hiddenCharacters.length && !r.htmlComments.length && !r.fenceTags.length;
+  return (
+    <>
+      <p className="text-slate-700 dark:text-slate-300">
+        Sent to {p.model.name} ({p.model.provider}); estimated {p.estimate.tokensIn} tokens in, about {formatUsd(p.estimate.usd)}.
+      </p>
+      {p.flags.length > 0 && (
+        <div role="note" data-testid="instruction-flags" className="rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950/40">
+          <p className="flex items-center gap-2 font-medium">
+            <ShieldAlert className="size-4" aria-hidden /> Instruction-like text in the issue (passed to the model as data only)
+          </p>
+          <ul className="mt-2 list-disc space-y-1 pl-5">
+            {p.flags.map((f, i) => (
+              <li key={i}>
+                <span className="font-medium">{f.label}:</span> <q className="font-mono text-xs">{f.excerpt}</q>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div data-testid="cleaning-report">
+        <h3 className="font-medium">Removed from the issue before prompting</h3>
+        {nothingRemoved ? (
+          <p className="text-slate-600 dark:text-slate-400">Nothing: the issue had no hidden characters, HTML comments or fence tags.</p>
+        ) : (
+          <ul className="mt-1 list-disc space-y-1 pl-5">
+            {r.hiddenCharacters.length > 0 && <li>Hidden characters: {r.hiddenCharacters.map((h) => `${h.codePoint} ×${h.count}`).join(", ")}</li>}
+            {r.htmlComments.map((c, i) => (
+              <li key={`c${i}`}>
+                HTML comment: <code className="font-mono text-xs">{c}</code>
+              </li>
+            ))}
+            {r.fenceTags.map((t, i) => (
+              <li key={`f${i}`}>
+                Fence tag (neutralized): <code className="font-mono text-xs">{t}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div>
+        <h3 className="font-medium">Files and why they were chosen</h3>
+        <ul className="mt-1 list-disc space-y-1 pl-5">
+          {p.files.map((f) => (
+            <li key={f.path}>
+              <code className="font-mono text-xs">{f.path}</code>: {f.reasons.join("; ") || "ranked relevant"}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div>
+        <h3 className="font-medium">System message</h3>
+        <pre className={PRE} data-testid="prompt-system" tabIndex={0}>{p.system}</pre>
+      </div>
+      <div>
+        <h3 className="font-medium">User message (issue, repository map, files)</h3>
+        <pre className={PRE} data-testid="prompt-user" tabIndex={0}>{p.user}</pre>
+      </div>
+    </>
+  );
+}
