@@ -16,6 +16,8 @@ const STATUS: Record<string, ContentfulStatusCode> = {
   "github.unavailable": 502,
   "github.not_an_issue": 400,
   "github.fork_timeout": 504,
+  "contributions.blocked": 409,
+  "contributions.acknowledgement_required": 422,
 };
 
 /** Turns a job's failedReason (`code: message`) back into the API error it stands for. */

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "@fixloop/db";
 import type { ForkJob } from "../contract";
 import type { WorkerContext } from "../context";
+import { assertImportAllowed, checkContribution } from "../contributions/contributions.checks";
 import { canWrite, githubForUser } from "../github/github.account";
 import { GithubError } from "../github/github.errors";
 import { asGithubJob } from "../github/github.jobs";
@@ -14,7 +15,8 @@ export interface ImportResult {
 }
 
 /**
- * Imports a public issue: forks its repository into the user's account unless a fork exists
+ * Imports a public issue: refuses it when the contribution checks block it or raise warnings the
+ * user did not acknowledge, else forks its repository into the user's account unless a fork exists
  * (never a second one), waits until the fork has git data, then stores the issue as imported.
  * Running it again returns the same issue and the same fork.
  */
@@ -30,6 +32,8 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
 
     const known = await importedIssue(ctx.db, job.userId, upstream.full_name, issue.number);
     if (known?.fork_full_name) return { fork: { isNew: false, fullName: known.fork_full_name }, issueId: known.id };
+    const findings = await checkContribution(gh.client, { owner: upstream.owner.login, repo: upstream.name, issue, login: gh.login });
+    assertImportAllowed(findings, job.acknowledgeWarnings);
 
     let isNew = false;
     let fork = upstream.owner.login.toLowerCase() === gh.login.toLowerCase() ? upstream : await findFork(gh.client, gh.login, upstream);
