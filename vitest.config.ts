@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-const globalSetup = ["./infra/src/testing/global-setup.ts"];
+const globalSetup = ["./infra/test/global-setup.ts"];
 
 export default defineConfig({
   test: {

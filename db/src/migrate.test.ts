@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { createTestDatabase } from "@fixloop/infra/testing/context";
+import { createTestDatabase } from "@fixloop/infra/testing";
 import { createDb } from "./client";
 import { migrateToLatest } from "./migrate";
 import { ensureDatabase } from "@fixloop/infra/services";

@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { startStack, type Stack } from "@fixloop/infra/stack";
-import type { GithubSandboxControl } from "@fixloop/infra/sandbox/github/control";
-import type { ModelSandboxControl } from "@fixloop/infra/sandbox/models/control";
-import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/infra/testing/context";
-import { ROOT } from "@fixloop/infra/paths";
+import { startStack, type Stack } from "@fixloop/infra/launcher";
+import type { GithubSandboxControl } from "@fixloop/infra/sandbox";
+import type { ModelSandboxControl } from "@fixloop/infra/sandbox";
+import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/infra/testing";
+import { ROOT } from "@fixloop/infra/launcher";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
 const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { startStack, type Stack } from "@fixloop/infra/stack";
-import type { RazorpaySandboxControl } from "@fixloop/infra/sandbox/razorpay/index";
-import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/infra/testing/context";
+import { startStack, type Stack } from "@fixloop/infra/launcher";
+import type { RazorpaySandboxControl } from "@fixloop/infra/sandbox";
+import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/infra/testing";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => fs.existsSync(p));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../testing";
+import { createTestApp } from "../../test/testing";
 
 describe("operations endpoints", () => {
   it("shows bull-board only to ADMIN_GITHUB_LOGINS users", async () => {

@@ -1,4 +1,4 @@
-import { createGithubClient } from "@fixloop/worker/github/github.client";
+import { createGithubClient } from "@fixloop/worker/contract";
 import type { ApiEnv } from "../env";
 
 export const SIGNIN_SCOPES = ["read:user", "user:email"];

@@ -1,5 +1,4 @@
-import type { GithubClient } from "@fixloop/worker/github/github.client";
-import { checkContribution } from "@fixloop/worker/contributions/contributions.checks";
+import { checkContribution, type GithubClient } from "@fixloop/worker/contract";
 import type { IssueRef } from "./contributions.schemas";
 
 /** Reads the issue and its repository, and checks what the maintainers allow before anyone starts. */

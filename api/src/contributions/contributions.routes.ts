@@ -1,10 +1,6 @@
 import { Hono } from "hono";
-import { domain } from "@fixloop/db";
-import { jobIds } from "@fixloop/worker/contract";
-import { githubForUser } from "@fixloop/worker/github/github.account";
-import { jobFailure, toGithubError } from "@fixloop/worker/github/github.errors";
-import type { ImportResult } from "@fixloop/worker/fork/fork.service";
-import { importedIssue } from "@fixloop/worker/fork/fork.service";
+import { domain, importedIssue } from "@fixloop/db";
+import { githubForUser, jobFailure, jobIds, toGithubError, type ImportResult } from "@fixloop/worker/contract";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { githubUserContext } from "../auth/auth.cipher";

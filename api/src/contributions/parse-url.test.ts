@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../testing";
+import { createTestApp } from "../../test/testing";
 
 const { app, loginAs } = await createTestApp();
 const { headers } = await loginAs();

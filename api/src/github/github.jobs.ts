@@ -1,7 +1,7 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JobsOptions, Queue } from "bullmq";
 import type { QueueName } from "@fixloop/worker/contract";
-import { parseJobFailure } from "@fixloop/worker/github/github.errors";
+import { parseJobFailure } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { AppError } from "../http/errors";
 

@@ -1,5 +1,5 @@
 import type { Db, Repository } from "@fixloop/db";
-import { canWrite } from "@fixloop/worker/github/github.account";
+import { canWrite } from "@fixloop/worker/contract";
 
 export function repositoryView(r: Repository) {
   return {

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRazorpaySandbox, type RazorpaySandbox } from "@fixloop/infra/sandbox/razorpay/index";
+import { startRazorpaySandbox, type RazorpaySandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue } from "../solve/solve.testkit";
-import { seedSolution } from "../validations/validations.fixtures";
-import { body, changedTables, paramValue, query, snapshot, type FuzzBody } from "./fuzz.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
+import { seedSolution } from "@fixloop/infra/testing";
+import { body, changedTables, paramValue, query, snapshot, type FuzzBody } from "../../test/fuzz.testkit";
 
 /**
  * Property-based bad input over every /api route the app declares: bodies, queries and params

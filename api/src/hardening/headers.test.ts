@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../testing";
+import { createTestApp } from "../../test/testing";
 
 const CHECKOUT = "https://checkout.razorpay.example/v1/checkout.js";
 const csp = (res: Response) => res.headers.get("content-security-policy") ?? "";

@@ -5,20 +5,20 @@ import { Redis } from "ioredis";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, createTokenCipher, migrateToLatest, type Db } from "@fixloop/db";
-import { ensureDatabase, startEmbeddedPostgres, type RunningPostgres } from "@fixloop/infra/services/index";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
-import { startGithubSandbox, type GithubSandbox } from "@fixloop/infra/sandbox/github/index";
-import { testPrefix, testRedisUrl } from "@fixloop/infra/testing/context";
+import { ensureDatabase, startEmbeddedPostgres, type RunningPostgres } from "@fixloop/infra/services";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
+import { startGithubSandbox, type GithubSandbox } from "@fixloop/infra/sandbox";
+import { testPrefix, testRedisUrl } from "@fixloop/infra/testing";
 import { createQueues, redisConnection } from "@fixloop/worker/contract";
-import { loadWorkerEnv } from "@fixloop/worker/env";
-import { startWorkers, type RunningWorkers } from "@fixloop/worker/runtime";
+import { loadWorkerEnv } from "@fixloop/worker";
+import { startWorkers, type RunningWorkers } from "@fixloop/worker";
 import { createApp } from "../app";
 import type { AppDeps } from "../deps";
 import { loadApiEnv } from "../env";
 import { createLogger } from "../http/logger";
-import { loginAs, TEST_ENCRYPTION_KEYS } from "../testing";
-import { insertIssue } from "../solve/solve.testkit";
-import { until } from "./faults.testkit";
+import { loginAs, TEST_ENCRYPTION_KEYS } from "../../test/testing";
+import { insertIssue } from "@fixloop/infra/testing";
+import { until } from "../../test/faults.testkit";
 
 /**
  * Postgres (our own embedded cluster for this file) stopped for 10 s while solves run and

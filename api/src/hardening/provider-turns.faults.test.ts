@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue } from "../solve/solve.testkit";
-import { makeEnterprise, usedQuota } from "./faults.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
+import { makeEnterprise, usedQuota } from "../../test/faults.testkit";
 
 /**
  * The model provider misbehaving in turns (429, 500, timeouts, malformed output, outages), run

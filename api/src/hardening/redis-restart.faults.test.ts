@@ -2,11 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRedisServer, type RunningRedis } from "@fixloop/infra/services/index";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { startRedisServer, type RunningRedis } from "@fixloop/infra/services";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue } from "../solve/solve.testkit";
-import { inPool, makeEnterprise, until, usedQuota, workerProcesses } from "./faults.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
+import { inPool, makeEnterprise, until, usedQuota, workerProcesses } from "../../test/faults.testkit";
 
 /**
  * Redis killed with SIGKILL (AOF fsync every second, so the last writes can be lost) while 100

@@ -1,13 +1,13 @@
 import pg from "pg";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
 import { STEPS, runEventsKey } from "@fixloop/worker/contract";
-import { parseEntry } from "@fixloop/worker/pipeline/run.events";
-import { seedSolution } from "../validations/validations.fixtures";
-import { insertIssue } from "../solve/solve.testkit";
-import { makeEnterprise, until, usedQuota, workerProcesses } from "./faults.testkit";
+import { parseEntry } from "@fixloop/worker/contract";
+import { seedSolution } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/infra/testing";
+import { makeEnterprise, until, usedQuota, workerProcesses } from "../../test/faults.testkit";
 
 /**
  * SIGKILL of a real worker process while jobs are mid-step. A trigger makes the worker's own

@@ -4,7 +4,7 @@ import { startRedisServer } from "@fixloop/infra/services";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createTestApp } from "../testing";
+import { createTestApp } from "../../test/testing";
 
 describe("GET /api/health", () => {
   it("reports database and redis ok", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../testing";
+import { createTestApp } from "../../test/testing";
 
 describe("HTTP guards", () => {
   it("sets security headers on every response, with a strict CSP", async () => {

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { listNotifications, markNotificationRead } from "@fixloop/db/repositories/notifications.repository";
+import { listNotifications, markNotificationRead } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { errors } from "../http/errors";

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { currentUsagePeriod } from "@fixloop/db/repositories/usage.repository";
-import { startModelSandbox } from "@fixloop/infra/sandbox/models/index";
-import { insertIssue } from "../solve/solve.testkit";
-import { createPaymentsTestApp } from "./payments.testkit";
+import { currentUsagePeriod } from "@fixloop/db";
+import { startModelSandbox } from "@fixloop/infra/sandbox";
+import { insertIssue } from "@fixloop/infra/testing";
+import { createPaymentsTestApp } from "../../test/payments.testkit";
 
 const models = await startModelSandbox();
 afterAll(() => models.stop());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { domain } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota } from "@fixloop/db/repositories/usage.repository";
-import { createPaymentsTestApp } from "./payments.testkit";
+import { currentUsagePeriod, reserveQuota } from "@fixloop/db";
+import { createPaymentsTestApp } from "../../test/payments.testkit";
 
 const t = await createPaymentsTestApp();
 

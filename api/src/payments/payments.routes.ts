@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { PLANS } from "@fixloop/db/domain";
-import { findUserPayment, activatePaidOrder, insertPaymentOrder, recentPayments } from "@fixloop/db/repositories/payments.repository";
-import { getSubscription } from "@fixloop/db/repositories/subscriptions.repository";
+import { findUserPayment, activatePaidOrder, insertPaymentOrder, recentPayments } from "@fixloop/db";
+import { getSubscription } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";

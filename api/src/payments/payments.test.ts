@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { activatePlan } from "@fixloop/db/repositories/subscriptions.repository";
-import { createPaymentsTestApp } from "./payments.testkit";
+import { activatePlan } from "@fixloop/db";
+import { createPaymentsTestApp } from "../../test/payments.testkit";
 
 const t = await createPaymentsTestApp();
 

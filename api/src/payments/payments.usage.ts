@@ -1,7 +1,7 @@
 import type { Db } from "@fixloop/db";
-import { getSubscription, totalUsage } from "@fixloop/db/repositories/subscriptions.repository";
-import { currentUsagePeriod, usedInPeriod } from "@fixloop/db/repositories/usage.repository";
-import { notifyUsageThreshold } from "@fixloop/db/repositories/notifications.repository";
+import { getSubscription, totalUsage } from "@fixloop/db";
+import { currentUsagePeriod, usedInPeriod } from "@fixloop/db";
+import { notifyUsageThreshold } from "@fixloop/db";
 
 /** The caller's subscription and this period's usage, read the same way the quota check counts it. */
 export async function readUsage(db: Db, userId: string) {

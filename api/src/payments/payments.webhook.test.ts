@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPaymentsTestApp } from "./payments.testkit";
+import { createPaymentsTestApp } from "../../test/payments.testkit";
 
 const t = await createPaymentsTestApp();
 

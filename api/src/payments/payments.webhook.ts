@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Db } from "@fixloop/db";
-import { activatePaidOrder, findPaymentByOrder, markOrderFailed, markWebhookProcessed, recordWebhookEvent } from "@fixloop/db/repositories/payments.repository";
+import { activatePaidOrder, findPaymentByOrder, markOrderFailed, markWebhookProcessed, recordWebhookEvent } from "@fixloop/db";
 import type { Logger } from "../http/logger";
 import { WebhookEvent } from "./payments.schemas";
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { startRazorpaySandbox } from "@fixloop/infra/sandbox/razorpay/index";
+import { startRazorpaySandbox } from "@fixloop/infra/sandbox";
 import { createRazorpayClient } from "./razorpay.client";
-import { createTestApp } from "../testing";
+import { createTestApp } from "../../test/testing";
 
 const sandbox = await startRazorpaySandbox();
 afterAll(() => sandbox.stop());

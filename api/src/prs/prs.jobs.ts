@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
 import type { QueueName, Queues } from "@fixloop/worker/contract";
-import { parseJobFailure } from "@fixloop/worker/github/github.errors";
+import { parseJobFailure } from "@fixloop/worker/contract";
 import { AppError } from "../http/errors";
 
 export type JobOutcome<T> = { state: "completed"; value: T } | { state: "failed"; reason: string } | { state: "pending" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestRedis, testPrefix } from "@fixloop/infra/testing/context";
+import { createTestRedis, testPrefix } from "@fixloop/infra/testing";
 import type { RunEvent } from "@fixloop/worker/contract";
 import { compareIds, RunEventHub, type HubEntry } from "./run-events.hub";
 

@@ -4,7 +4,8 @@ import { serve } from "@hono/node-server";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
 import { runEventsKey } from "@fixloop/worker/contract";
 import { openSseStreams } from "../admin/metrics.registry";
-import { insertIssue, readSse } from "./solve.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
+import { readSse } from "../../test/sse.testkit";
 import { HeartbeatTicker } from "./sse.heartbeat";
 
 // The events route under a real @hono/node-server, where frames go straight to the Node response.

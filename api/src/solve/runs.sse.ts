@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { Redis } from "ioredis";
 import type { Db, SolveRun } from "@fixloop/db";
 import { runEventsKey, type RunEvent } from "@fixloop/worker/contract";
-import { parseEntry } from "@fixloop/worker/pipeline/run.events";
+import { parseEntry } from "@fixloop/worker/contract";
 import type { AppEnv } from "../deps";
 import type { Logger } from "../http/logger";
 import { openSseStreams } from "../admin/metrics.registry";

@@ -1,7 +1,7 @@
 import type { SolveRun } from "@fixloop/db";
-import { releaseRunQuota } from "@fixloop/db/repositories/usage.repository";
+import { releaseRunQuota } from "@fixloop/db";
 import { jobIds } from "@fixloop/worker/contract";
-import { openRunEventLog } from "@fixloop/worker/pipeline/run.events";
+import { openRunEventLog } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";
 

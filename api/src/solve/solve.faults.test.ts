@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import url from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { TEST_ENCRYPTION_KEYS } from "../testing";
-import { parseEntry } from "@fixloop/worker/pipeline/run.events";
+import { TEST_ENCRYPTION_KEYS } from "../../test/testing";
+import { parseEntry } from "@fixloop/worker/contract";
 import { runEventsKey } from "@fixloop/worker/contract";
-import { insertIssue } from "./solve.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
 
 const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../..");
 let models: ModelSandbox;

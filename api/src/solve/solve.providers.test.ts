@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue, readSse } from "./solve.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
+import { readSse } from "../../test/sse.testkit";
 
 let models: ModelSandbox;
 let stack: TestStack;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { currentUsagePeriod } from "@fixloop/db/repositories/usage.repository";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { currentUsagePeriod } from "@fixloop/db";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue } from "./solve.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
 
 let models: ModelSandbox;
 let stack: TestStack;

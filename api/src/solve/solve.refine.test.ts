@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
 import { jobIds } from "@fixloop/worker/contract";
-import { sweepOnce } from "@fixloop/worker/pipeline/sweeper";
-import { insertIssue, readSse } from "./solve.testkit";
+import { sweepOnce } from "@fixloop/worker";
+import { insertIssue } from "@fixloop/infra/testing";
+import { readSse } from "../../test/sse.testkit";
 
 let models: ModelSandbox;
 let stack: TestStack;

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { domain } from "@fixloop/db";
-import { currentUsagePeriod } from "@fixloop/db/repositories/usage.repository";
+import { currentUsagePeriod } from "@fixloop/db";
 import { runCancelChannel } from "@fixloop/worker/contract";
-import { DEFAULT_MODEL_ID, listModels, modelsConfigFromEnv } from "@fixloop/worker/models/index";
+import { DEFAULT_MODEL_ID, listModels, modelsConfigFromEnv } from "@fixloop/worker/contract";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";

@@ -1,9 +1,9 @@
 import { domain, type Db } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db/repositories/usage.repository";
+import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db";
 import type { Logger } from "../http/logger";
-import { notifyUsageThreshold } from "@fixloop/db/repositories/notifications.repository";
+import { notifyUsageThreshold } from "@fixloop/db";
 import { jobIds, type Queues } from "@fixloop/worker/contract";
-import { findModel, modelsConfigFromEnv } from "@fixloop/worker/models/index";
+import { findModel, modelsConfigFromEnv } from "@fixloop/worker/contract";
 import type { ApiEnv } from "../env";
 import { isUuid } from "./runs.repository";
 import { solveErrors } from "./solve.errors";

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
 import { STEPS, runEventsKey } from "@fixloop/worker/contract";
-import { insertIssue, readSse, type SseEvent } from "./solve.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
+import { readSse, type SseEvent } from "../../test/sse.testkit";
 
 let models: ModelSandbox;
 let stack: TestStack;

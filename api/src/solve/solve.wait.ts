@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { Db, SolveRun } from "@fixloop/db";
 import { runEventsKey } from "@fixloop/worker/contract";
-import { parseEntry } from "@fixloop/worker/pipeline/run.events";
+import { parseEntry } from "@fixloop/worker/contract";
 
 const TERMINAL = ["completed", "failed", "cancelled"];
 

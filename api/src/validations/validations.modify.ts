@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db, FileChange } from "@fixloop/db";
-import { validateChange } from "@fixloop/worker/pipeline/validation/validate-change";
+import { assessChange } from "@fixloop/worker/contract";
 import { validationErrors } from "./validations.errors";
 import { ensureRevisionRecorded, findOwnedSolution } from "./validations.repository";
 import type { ModifyBody } from "./validations.schemas";
@@ -48,7 +48,7 @@ export async function modifySolution(db: Db, userId: string, id: string, body: M
       .execute();
 
     // The same deterministic checks as the validating step, on the edited contents.
-    const check = await validateChange({ files, existingPaths: null });
+    const check = assessChange({ files, existingPaths: null });
     const meta = solution.metadata ?? {};
     const manualEdits = Array.isArray(meta.manualEdits) ? (meta.manualEdits as unknown[]) : [];
     const at = new Date().toISOString();

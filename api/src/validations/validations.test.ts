@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../testing";
-import { seedSolution } from "./validations.fixtures";
+import { createTestApp } from "../../test/testing";
+import { seedSolution } from "@fixloop/infra/testing";
 
 const ORIGINAL = "export const start = (page: number, size: number) => (page - 1) * size + (page > 1 ? 1 : 0);\n";
 const PROPOSED = "export const start = (page: number, size: number) => (page - 1) * size;\n";

@@ -1,4 +1,4 @@
-import { insertIssue } from "@fixloop/api/solve/solve.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
 import { STEPS } from "@fixloop/worker/contract";
 import { startBenchStack } from "./bench-stack";
 import { forkBench } from "./child";

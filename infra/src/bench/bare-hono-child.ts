@@ -2,9 +2,9 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { createDb } from "@fixloop/db";
-import { SESSION_COOKIE, hashSecret } from "@fixloop/api/auth/secrets";
-import { issueView, listIssues } from "@fixloop/api/issues/issues.repository";
-import { findOwnedRun, presentRun, runSteps } from "@fixloop/api/solve/runs.repository";
+import { SESSION_COOKIE, hashSecret } from "@fixloop/api/testing";
+import { issueView, listIssues } from "@fixloop/api/testing";
+import { findOwnedRun, presentRun, runSteps } from "@fixloop/api/testing";
 
 // Baseline for the API section: a bare Hono app on @hono/node-server running the same SQL as the
 // product routes (session lookup, then the listing or the run with its steps), without middleware.

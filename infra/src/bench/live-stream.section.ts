@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { insertIssue } from "@fixloop/api/solve/solve.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
 import { runEventsKey } from "@fixloop/worker/contract";
 import { startBenchStack } from "./bench-stack";
 import { forkBench, treeRssKiB } from "./child";

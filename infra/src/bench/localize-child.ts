@@ -1,4 +1,4 @@
-import { filesFromDirectory, localize, bm25Baseline, LocalizeCache } from "@fixloop/worker/localize/index";
+import { filesFromDirectory, localize, bm25Baseline, LocalizeCache } from "@fixloop/worker/localize";
 
 // Child process for the large-repository benchmark: `tsx localize-child.ts DIR TITLE BODY [bm25]`; prints JSON figures.
 const [dir, title, body, mode] = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { evalDir, runLocalizationEval, type MethodFigures } from "@fixloop/worker/localize/eval";
+import { evalDir, runLocalizationEval, type MethodFigures } from "./localize/eval";
 import type { Figure } from "./report";
 import type { BenchContext, Section } from "./sections";
 
@@ -48,7 +48,7 @@ export const localizeSection: Section = {
   name: "localize",
   async run(ctx: BenchContext): Promise<Figure[]> {
     if (!ctx.mirrors || !fs.existsSync(ctx.mirrors) || !fs.readdirSync(ctx.mirrors).some((d) => fs.existsSync(path.join(ctx.mirrors, d, "repo")))) {
-      process.stderr.write(`  localize: no repository mirrors under "${ctx.mirrors}" (see /work/shared/eval/README.md; pass --mirrors DIR); section skipped\n`);
+      process.stderr.write(`  localize: no repository mirrors under "${ctx.mirrors}" (see shared/eval/README.md beside the project; pass --mirrors DIR or set MIRROR_ROOT); section skipped\n`);
       return [];
     }
     if (!fs.existsSync(DATA)) {

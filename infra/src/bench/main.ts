@@ -12,7 +12,7 @@ const { values } = parseArgs({
     only: { type: "string" },
     json: { type: "string" },
     set: { type: "string", default: "small" },
-    mirrors: { type: "string", default: process.env.MIRROR_ROOT ?? "/work/.mirror" },
+    mirrors: { type: "string", default: process.env.MIRROR_ROOT ?? "" },
   },
 });
 const only = values.only ? new Set(values.only.split(",")) : null;

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { insertIssue } from "@fixloop/api/solve/solve.testkit";
+import { insertIssue } from "@fixloop/infra/testing";
 import { createQueues, jobIds, redisConnection, type Queues } from "@fixloop/worker/contract";
 import { startBenchStack, type BenchStack } from "./bench-stack";
 import { treeCpuSeconds } from "./child";

@@ -66,9 +66,18 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
         value={text}
         onChange={(e) => (setText(e.target.value), setIndex(0))}
         onKeyDown={(e) => {
-          if (e.key === "ArrowDown") (e.preventDefault(), setIndex((i) => Math.min(i + 1, entries.length - 1)));
-          if (e.key === "ArrowUp") (e.preventDefault(), setIndex((i) => Math.max(i - 1, 0)));
-          if (e.key === "Enter") (e.preventDefault(), choose(entries[index]));
+          if (e.key === "ArrowDown") {
+            e.preventDefault();
+            setIndex((i) => Math.min(i + 1, entries.length - 1));
+          }
+          if (e.key === "ArrowUp") {
+            e.preventDefault();
+            setIndex((i) => Math.max(i - 1, 0));
+          }
+          if (e.key === "Enter") {
+            e.preventDefault();
+            choose(entries[index]);
+          }
         }}
         className="w-full rounded-lg border border-slate-300 bg-transparent px-3 py-2 dark:border-slate-600"
       />

@@ -27,7 +27,10 @@ export function NotificationsBell() {
         aria-label={`Notifications${unread ? ` (${unread} unread)` : ""}`}
         aria-expanded={open}
         onClick={() => {
-          if (!open) (markSeen(), setSeen(seenAt()));
+          if (!open) {
+            markSeen();
+            setSeen(seenAt());
+          }
           setOpen((v) => !v);
         }}
         className="relative rounded-lg p-2 hover:bg-slate-100 dark:hover:bg-slate-800"

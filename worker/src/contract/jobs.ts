@@ -34,6 +34,12 @@ export const ForkJob = z.object({
 });
 export type ForkJob = z.infer<typeof ForkJob>;
 
+/** What a finished fork job returns to the API. */
+export interface ImportResult {
+  fork: { isNew: boolean; fullName: string };
+  issueId: string;
+}
+
 export const PullRequestJob = z.object({ userId: Uuid, solutionId: Uuid });
 export type PullRequestJob = z.infer<typeof PullRequestJob>;
 

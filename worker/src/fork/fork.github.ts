@@ -1,5 +1,5 @@
-import type { GithubClient } from "../github/github.client";
-import { GithubError } from "../github/github.errors";
+import type { GithubClient } from "../contract";
+import { GithubError } from "../contract";
 
 export interface RepoRef {
   full_name: string;

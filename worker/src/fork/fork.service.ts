@@ -1,18 +1,10 @@
 import { sql } from "kysely";
-import type { Db } from "@fixloop/db";
-import type { ForkJob } from "../contract";
+import { importedIssue, type Db } from "@fixloop/db";
+import { assertImportAllowed, canWrite, checkContribution, GithubError, githubForUser, type ForkJob, type ImportResult } from "../contract";
 import type { WorkerContext } from "../context";
-import { assertImportAllowed, checkContribution } from "../contributions/contributions.checks";
-import { canWrite, githubForUser } from "../github/github.account";
-import { GithubError } from "../github/github.errors";
 import { asGithubJob } from "../github/github.jobs";
 import { issueColumns, type GithubIssue } from "../sync/issues.store";
 import { findFork, waitForFork } from "./fork.github";
-
-export interface ImportResult {
-  fork: { isNew: boolean; fullName: string };
-  issueId: string;
-}
 
 /**
  * Imports a public issue: refuses it when the contribution checks block it or raise warnings the
@@ -46,16 +38,6 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
     const issueId = await storeImported(ctx.db, job.userId, upstream.full_name, fork.full_name, issue as GithubIssue);
     return { fork: { isNew, fullName: fork.full_name }, issueId };
   });
-}
-
-export async function importedIssue(db: Db, userId: string, repoFullName: string, issueNumber: number) {
-  return db
-    .selectFrom("issues")
-    .select(["id", "fork_full_name", "is_imported"])
-    .where("user_id", "=", userId)
-    .where("repo_full_name", "=", repoFullName)
-    .where("issue_number", "=", issueNumber)
-    .executeTakeFirst();
 }
 
 async function storeImported(db: Db, userId: string, upstream: string, fork: string, issue: GithubIssue): Promise<string> {

@@ -1,5 +1,5 @@
 import { UnrecoverableError } from "bullmq";
-import { isRetryable, jobFailure, toGithubError } from "./github.errors";
+import { isRetryable, jobFailure, toGithubError } from "../contract";
 
 /**
  * Runs a job body, turning GitHub failures into job failures whose reason carries our error code.
@@ -12,7 +12,7 @@ export async function asGithubJob<T>(what: string, body: () => Promise<T>): Prom
     if (err instanceof UnrecoverableError) throw err;
     const gh = toGithubError(err, what);
     if (gh.code === "github.unavailable" && !(err as { status?: number }).status) throw err;
-    if (isRetryable(gh)) throw new Error(jobFailure(gh));
+    if (isRetryable(gh)) throw new Error(jobFailure(gh), { cause: err });
     throw new UnrecoverableError(jobFailure(gh));
   }
 }

@@ -4,3 +4,4 @@ export { type DirectoryOptions, filesFromDirectory, type RepoFile } from "./file
 export { type LocalizedFile, type LocalizeInput, type LocalizeResult, localize } from "./localize";
 export { buildImportGraph } from "./repo-graph";
 export { ImportGraph } from "./graph";
+export { splitIssue } from "./issue-text";

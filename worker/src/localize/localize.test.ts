@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bm25Baseline, buildImportGraph, filesFromDirectory, localize, LocalizeCache, type RepoFile } from "./index";
-import { BILLING, POLYGLOT, POLYGLOT_EDGES, writeTree } from "./localize.fixtures";
+import { BILLING, POLYGLOT, POLYGLOT_EDGES, writeTree } from "../../test/localize.fixtures";
 
 const run = promisify(execFile);
 let root: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox/models/index";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { findModel, generateSolution, modelsConfigFromEnv, ModelError, type GenerateRequest, type ModelsConfig } from "./index";
 
 let sandbox: ModelSandbox;

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { GeneratedSolution } from "../contract/generation";
 import { anthropicProvider } from "./anthropic.provider";
-import type { ModelInfo } from "./catalog";
+import type { ModelInfo } from "../contract";
 import { groqProvider } from "./groq.provider";
-import type { ModelsConfig } from "./models.config";
+import type { ModelsConfig } from "../contract";
 import { ModelError, TransientFailure } from "./models.errors";
-import { costUsd } from "./models.list";
+import { costUsd } from "../contract";
 import { backoffMs, DEFAULT_RETRY_POLICY, sleep } from "./models.retry";
 import { openaiProvider } from "./openai.provider";
 import type { ProviderCall, ProviderReply, ProviderRequest } from "./provider";

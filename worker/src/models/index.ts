@@ -1,7 +1,5 @@
 export type { ModelProvider } from "@fixloop/db/domain";
-export { DEFAULT_MODEL_ID, MODEL_CATALOG, type ModelInfo } from "./catalog";
-export { modelsConfigFromEnv, type ModelsConfig, type ProviderCredentials } from "./models.config";
-export { costUsd, findModel, listModels } from "./models.list";
+export { DEFAULT_MODEL_ID, MODEL_CATALOG, type ModelInfo, modelsConfigFromEnv, type ModelsConfig, type ProviderCredentials, costUsd, findModel, listModels } from "../contract";
 export { ModelError, type ModelErrorCode } from "./models.errors";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./models.retry";
 export { generateSolution, type GenerateRequest, type GenerateResult } from "./generate";

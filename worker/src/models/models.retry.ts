@@ -1,13 +1,6 @@
-/** How transient provider failures (429, 5xx, connection) are retried. */
-export interface RetryPolicy {
-  /** Model requests allowed for transient failures before giving up, first one included. */
-  maxAttempts: number;
-  /** First backoff when the provider gives no `retry-after`; doubles each time. */
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** Total time spent waiting between attempts; a `retry-after` beyond it fails at once. */
-  maxTotalWaitMs: number;
-}
+import type { RetryPolicy } from "../contract/models/models.config";
+
+export type { RetryPolicy };
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 5,

@@ -7,6 +7,7 @@
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 // Format characters (zero-width, bidi embeddings/overrides/isolates, tag characters, BOM) and
 // control characters other than tab and newline.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const HIDDEN = /[\p{Cf}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029]/gu;
 
 // Our own fence tags inside untrusted text would let it close the fence and speak as instructions.

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { GithubClient } from "../github/github.client";
+import type { GithubClient } from "../contract";
 
 export interface TreeFile {
   path: string;

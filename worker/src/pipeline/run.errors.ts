@@ -1,6 +1,6 @@
 import { UnrecoverableError } from "bullmq";
 import { STEP_LABELS, type StepId } from "../contract";
-import { GithubError, isRetryable, toGithubError } from "../github/github.errors";
+import { GithubError, isRetryable, toGithubError } from "../contract";
 import { ModelError } from "../models";
 import { GenerationError } from "./steps/generating";
 

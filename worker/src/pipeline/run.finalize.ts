@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db, FileChange } from "@fixloop/db";
-import { chargeRunQuota } from "@fixloop/db/repositories/usage.repository";
+import { chargeRunQuota } from "@fixloop/db";
 import type { ChangeValidation } from "./validation/validate-change";
 import type { AnalyzingOutput } from "./steps/analyzing";
 import type { ContextOutput } from "./steps/context";

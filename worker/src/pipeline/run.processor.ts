@@ -1,9 +1,9 @@
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
-import { releaseRunQuota } from "@fixloop/db/repositories/usage.repository";
+import { releaseRunQuota } from "@fixloop/db";
 import { STEPS, type StepId } from "../contract";
 import type { WorkerContext } from "../context";
-import { openRunEventLog, type RunEventLog } from "./run.events";
+import { openRunEventLog, type RunEventLog } from "../contract";
 import { finalizeRun } from "./run.finalize";
 import { claimRun, endRun, loadRun, loadSteps, markStepFailed, markStepRunning, storeStepResult } from "./run.store";
 import { executeStep } from "./run.steps";

@@ -1,7 +1,7 @@
 import type { Issue, RunStep, SolveRun, FileChange } from "@fixloop/db";
 import type { StepId } from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../github/github.account";
+import { githubForUser } from "../contract";
 import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../models";
 import { fetchRepoSnapshot, readBlob } from "./repo-tree";
 import type { StepResult } from "./run.store";

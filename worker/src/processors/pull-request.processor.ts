@@ -1,7 +1,7 @@
 import type { Job } from "bullmq";
 import { PullRequestJob } from "../contract";
 import type { WorkerContext } from "../context";
-import { GithubError, jobFailure, toGithubError } from "../github/github.errors";
+import { GithubError, jobFailure, toGithubError } from "../contract";
 import { openPullRequest } from "../pull-requests/pull-requests.job";
 import { PullRequestError } from "../pull-requests/pull-requests.errors";
 
@@ -20,6 +20,6 @@ export async function processPullRequest(job: Job, ctx: WorkerContext, signal: A
     ctx.logger.warn({ jobId: job.id, solutionId: data.solutionId, code: gh.code, status: gh.status }, "pull-request job failed");
     // Missing or forbidden resources and rejected input do not get better on retry.
     if (err instanceof GithubError || [401, 403, 404, 422].includes(gh.status)) throw new PullRequestError(gh.code, gh.message);
-    throw new Error(jobFailure(gh));
+    throw new Error(jobFailure(gh), { cause: err });
   }
 }

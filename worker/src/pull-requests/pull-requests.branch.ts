@@ -1,5 +1,5 @@
 import type { FileChange } from "@fixloop/db";
-import type { GithubClient } from "../github/github.client";
+import type { GithubClient } from "../contract";
 import { prErrors } from "./pull-requests.errors";
 import { assertNoSymlinks, type TreeEntryLike } from "./pull-requests.limits";
 import { readBlob, type RepoRef } from "./pull-requests.tree";

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitBranches, gitShow, seedSolution } from "@fixloop/api/validations/validations.fixtures";
+import { gitBranches, gitShow, seedSolution } from "@fixloop/infra/testing";
 import { branchName } from "./pull-requests.job";
-import { prStack, pushCommit, writes } from "./pull-requests.fixtures";
+import { prStack, pushCommit, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {

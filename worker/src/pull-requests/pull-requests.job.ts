@@ -1,8 +1,8 @@
 import type { FileChange } from "@fixloop/db";
 import type { PullRequestJob } from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../github/github.account";
-import type { GithubClient } from "../github/github.client";
+import { githubForUser } from "../contract";
+import type { GithubClient } from "../contract";
 import { prBody, prTitle } from "./pull-requests.body";
 import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { FileChange } from "@fixloop/db";
-import { deniedPathReason } from "../pipeline/validation/path-policy";
+import { deniedPathReason } from "../contract";
 import { prErrors } from "./pull-requests.errors";
 
 export interface PullRequestLimits {

@@ -1,5 +1,5 @@
 import type { Issue } from "@fixloop/db";
-import type { GithubClient } from "../github/github.client";
+import type { GithubClient } from "../contract";
 import { prErrors } from "./pull-requests.errors";
 import { splitRepo, type RepoRef } from "./pull-requests.tree";
 

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitBranches, gitShow, gitTree, seedSolution } from "@fixloop/api/validations/validations.fixtures";
+import { gitBranches, gitShow, gitTree, seedSolution } from "@fixloop/infra/testing";
 import { branchName, openPullRequest } from "./pull-requests.job";
-import { prStack, writes } from "./pull-requests.fixtures";
+import { prStack, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { GithubClient } from "../github/github.client";
+import type { GithubClient } from "../contract";
 import type { TreeEntryLike } from "./pull-requests.limits";
 
 export interface RepoRef {

@@ -1,11 +1,9 @@
 import type { SyncJob } from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../github/github.account";
+import { githubForUser } from "../contract";
 import { asGithubJob } from "../github/github.jobs";
 import { countIssues, upsertIssues, type GithubIssue } from "./issues.store";
 import { upsertRepository } from "./repositories.store";
-
-const ISSUES_ROUTE = "GET /repos/{owner}/{repo}/issues";
 
 /**
  * Mirrors every issue (open and closed, pull requests skipped) of one repository, following Link

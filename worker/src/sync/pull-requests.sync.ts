@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import type { SyncJob } from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../github/github.account";
-import { jobFailure, toGithubError } from "../github/github.errors";
+import { githubForUser } from "../contract";
+import { jobFailure, toGithubError } from "../contract";
 
 /**
  * Refreshes the status (open, closed, merged) and labels of the user's pull requests. Each read
@@ -58,7 +58,7 @@ export async function syncPullRequests(
       }
       // A deleted repository or pull request leaves the stored one as it was last seen.
       if (status === 404) continue;
-      throw new Error(jobFailure(toGithubError(err, "Pull request")));
+      throw new Error(jobFailure(toGithubError(err, "Pull request")), { cause: err });
     }
   }
   return { count: rows.length, changed, notModified };

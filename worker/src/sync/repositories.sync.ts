@@ -1,6 +1,6 @@
 import type { SyncJob } from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../github/github.account";
+import { githubForUser } from "../contract";
 import { asGithubJob } from "../github/github.jobs";
 import { upsertRepository } from "./repositories.store";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../paths";
-import { startTestSandbox, type TestSandbox } from "./test-sandbox";
+import { startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
 
 const SCENARIOS = path.join(ROOT, "node_modules/@octokit/fixtures/scenarios/api.github.com");
 

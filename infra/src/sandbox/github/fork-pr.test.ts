@@ -1,7 +1,7 @@
 import type { RequestError } from "@octokit/request-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED_FIXES } from "./seed";
-import { applyEdits, startTestSandbox, type TestSandbox } from "./test-sandbox";
+import { applyEdits, startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
 
 let t: TestSandbox;
 beforeAll(async () => {

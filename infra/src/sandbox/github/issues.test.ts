@@ -1,6 +1,6 @@
 import { RequestError } from "@octokit/request-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSandbox, type TestSandbox } from "./test-sandbox";
+import { startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
 
 let t: TestSandbox;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSandbox, type TestSandbox } from "./test-sandbox";
+import { startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
 
 const REDIRECT = "http://localhost:5173/api/auth/github/callback";
 

@@ -6,7 +6,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../paths";
-import { startTestSandbox, type TestSandbox } from "./test-sandbox";
+import { startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
 
 const SPEC_FILE = path.join(ROOT, "node_modules/@octokit/openapi/generated/api.github.com.deref.json");
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -85,7 +85,7 @@ describe("responses match GitHub's OpenAPI description", () => {
   const fork = { owner: "octocat", repo: "markdown-lint" };
   const upstream = { owner: "hubot", repo: "markdown-lint" };
   let me: Octokit;
-  let state: { head: string; tree: string; blob: string; commit: string; second: string; pr: number } = { head: "", tree: "", blob: "", commit: "", second: "", pr: 0 };
+  const state: { head: string; tree: string; blob: string; commit: string; second: string; pr: number } = { head: "", tree: "", blob: "", commit: "", second: "", pr: 0 };
 
   beforeAll(() => {
     me = t.octokit("octocat", ["repo", "user"]);

@@ -2,7 +2,7 @@ import { throttling } from "@octokit/plugin-throttling";
 import type { RequestError } from "@octokit/request-error";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSandbox, type TestSandbox } from "./test-sandbox";
+import { startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
 
 let t: TestSandbox;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../paths";
 import { SEED_REPOS, SEEDED_FIXES, type SeededFix } from "./seed";
-import { applyEdits, startTestSandbox, type TestSandbox } from "./test-sandbox";
+import { applyEdits, startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
 
 const has = (cmd: string) => spawnSync(cmd, ["--version"], { stdio: "ignore" }).status === 0;
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");

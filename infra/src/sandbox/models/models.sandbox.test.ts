@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { GeneratedSolution } from "@fixloop/worker/contract";
-import { buildPrompt } from "@fixloop/worker/pipeline/prompt";
+import { buildPrompt } from "@fixloop/worker";
 import { SEED_REPOS, SEEDED_FIXES, seedFiles } from "../github/seed";
 import { fallbackSolution, promptFiles, seededSolution } from "./answers";
 import { SANDBOX_MODEL_API_KEY, startModelSandbox, type ModelSandbox } from "./index";

@@ -1,5 +1,5 @@
 import { Check } from "lucide-react";
-import type { Plan } from "@fixloop/db/domain";
+import type { Plan } from "@fixloop/api/client";
 import { Badge, Button } from "../../ui/ui";
 import { formatLimit, formatPrice } from "./billing.queries";
 

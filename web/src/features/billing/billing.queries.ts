@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { PLANS, type Plan } from "@fixloop/db/domain";
+import { PLANS, type Plan } from "@fixloop/api/client";
 import { api } from "../../api/client";
 import { ApiError, unwrap } from "../../api/errors";
 

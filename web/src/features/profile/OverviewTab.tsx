@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { PLANS } from "@fixloop/db/domain";
+import { PLANS } from "@fixloop/api/client";
 import { issuesQuery } from "../../api/issues.queries";
 import { pullRequestsQuery } from "../../api/prs.queries";
 import type { User } from "../../api/types";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { CheckCircle2, ChevronDown, Circle, Loader2, XCircle } from "lucide-react";
-import { scoreBand } from "@fixloop/db/domain";
+import { scoreBand } from "@fixloop/api/client";
 import type { Run, RunStep } from "../../api/runs.queries";
 import { isTerminal } from "./run-events";
 

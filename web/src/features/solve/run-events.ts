@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
-import type { StepDetail, StepId, StepStatus } from "@fixloop/worker/contract/pipeline";
+import type { StepDetail, StepId, StepStatus } from "@fixloop/api/client";
 
 
 const TERMINAL = new Set<Run["status"]>(["completed", "failed", "cancelled"]);

@@ -1,6 +1,6 @@
 /**
- * Localization eval on SWE-bench Lite instances (see /work/shared/eval/README.md):
- *   tsx worker/src/localize/eval.ts --mirror MIRROR_ROOT [--repos a/b,c/d] [--ids x,y]
+ * Localization eval on SWE-bench Lite instances (see shared/eval/README.md beside the project):
+ *   tsx infra/src/bench/localize/eval.ts --mirror MIRROR_ROOT [--repos a/b,c/d] [--ids x,y]
  *     [--limit N] [--out /tmp/loc] [--share-cache] [--keep] [--json]
  * Materializes each instance, runs the localizer and plain BM25 (each in its own process,
  * repository by repository) and prints recall@1/3/5/10, median/p95 seconds and peak RSS.
@@ -9,19 +9,19 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
+import { ROOT } from "../../paths";
 import type { BatchItem, ChildLine, EvalMethod } from "./eval-child";
 
 const run = promisify(execFile);
 /**
  * The localization data folder: FIXLOOP_EVAL_DIR, else `shared/eval` beside the project root
- * (where the data ships), else the workplace's copy.
+ * (where the data ships).
  */
 export function evalDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [process.env.FIXLOOP_EVAL_DIR, resolve(here, "../../../../shared/eval"), "/work/shared/eval"];
+  const candidates = [process.env.FIXLOOP_EVAL_DIR, resolve(ROOT, "../shared/eval")];
   return candidates.find((d): d is string => !!d && existsSync(join(d, "swe-bench-lite-tune.json"))) ?? candidates[1] ?? "";
 }
 const EVAL_DIR = evalDir();
@@ -168,7 +168,7 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { values } = parseArgs({
     options: {
-      mirror: { type: "string", default: process.env.MIRROR_ROOT ?? "/work/.mirror" },
+      mirror: { type: "string", default: process.env.MIRROR_ROOT ?? "" },
       repos: { type: "string" }, ids: { type: "string" }, limit: { type: "string" },
       out: { type: "string" }, "share-cache": { type: "boolean" }, keep: { type: "boolean" }, json: { type: "boolean" },
       methods: { type: "string" },

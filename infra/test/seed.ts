@@ -1,19 +1,23 @@
-import { execFileSync } from "node:child_process";
 import type { Db, FileChange } from "@fixloop/db";
 
-/** Reads a file of a stand-in repository straight from its bare git directory. */
-export function gitShow(gitDir: string, rev: string, path: string): string {
-  return execFileSync("git", ["--git-dir", gitDir, "show", `${rev}:${path}`], { encoding: "utf8" });
-}
-
-export function gitTree(gitDir: string, rev: string): string[] {
-  return execFileSync("git", ["--git-dir", gitDir, "ls-tree", "-r", "--name-only", rev], { encoding: "utf8" }).split("\n").filter(Boolean);
-}
-
-export function gitBranches(gitDir: string): string[] {
-  return execFileSync("git", ["--git-dir", gitDir, "for-each-ref", "--format=%(refname:short)", "refs/heads"], { encoding: "utf8" })
-    .split("\n")
-    .filter(Boolean);
+/** An issue row of a seeded stand-in repository, owned by `userId`. */
+export async function insertIssue(db: Db, userId: string, o: { repo?: string; number?: number; title?: string; body?: string; labels?: string[] } = {}) {
+  const repo = o.repo ?? "hubot/markdown-lint";
+  const number = o.number ?? 3;
+  return db
+    .insertInto("issues")
+    .values({
+      user_id: userId,
+      repo_full_name: repo,
+      issue_number: number,
+      title: o.title ?? "trailing-spaces ignores trailing tabs",
+      body: o.body ?? "A line ending in a tab (`\"text\\t\"`) is not reported by `trailing-spaces`, although the README says the rule checks for spaces or tabs. The pattern is the `TRAILING` regular expression in `src/rules/trailing-spaces.js`.",
+      labels: JSON.stringify(o.labels ?? ["bug", "good first issue"]),
+      status: "open",
+      html_url: `https://github.com/${repo}/issues/${number}`,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
 }
 
 export interface SeedSolution {

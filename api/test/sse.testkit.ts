@@ -1,5 +1,3 @@
-import type { Db } from "@fixloop/db";
-
 export interface SseEvent {
   event: string;
   id?: string;
@@ -39,22 +37,3 @@ export async function readSse(res: Response, onEvent: (e: SseEvent) => boolean |
   }
 }
 
-/** An issue row of a seeded stand-in repository, owned by `userId`. */
-export async function insertIssue(db: Db, userId: string, o: { repo?: string; number?: number; title?: string; body?: string; labels?: string[] } = {}) {
-  const repo = o.repo ?? "hubot/markdown-lint";
-  const number = o.number ?? 3;
-  return db
-    .insertInto("issues")
-    .values({
-      user_id: userId,
-      repo_full_name: repo,
-      issue_number: number,
-      title: o.title ?? "trailing-spaces ignores trailing tabs",
-      body: o.body ?? "A line ending in a tab (`\"text\\t\"`) is not reported by `trailing-spaces`, although the README says the rule checks for spaces or tabs. The pattern is the `TRAILING` regular expression in `src/rules/trailing-spaces.js`.",
-      labels: JSON.stringify(o.labels ?? ["bug", "good first issue"]),
-      status: "open",
-      html_url: `https://github.com/${repo}/issues/${number}`,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-}

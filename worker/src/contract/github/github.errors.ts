@@ -34,16 +34,6 @@ export function toGithubError(err: unknown, what = "Resource"): GithubError {
   return new GithubError("github.unavailable", "GitHub is unavailable, try again shortly", 502);
 }
 
-/** Job failures carry `code: message` in BullMQ's failedReason so the API can answer with the same code. */
-export function jobFailure(err: GithubError): string {
-  return `${err.code}: ${err.message}`;
-}
-
-export function parseJobFailure(reason: string | undefined): { code: string; message: string } | null {
-  const m = /^([a-z_]+\.[a-z_.]+): (.+)$/s.exec(reason ?? "");
-  return m?.[1] && m[2] ? { code: m[1], message: m[2] } : null;
-}
-
 // The client already waited out short rate limits; a long one is not worth a job retry.
 const RETRYABLE = new Set(["github.unavailable"]);
 export const isRetryable = (err: GithubError) => RETRYABLE.has(err.code);

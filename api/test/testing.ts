@@ -1,14 +1,19 @@
 import crypto from "node:crypto";
 import { afterAll } from "vitest";
-import { createTestDatabase, createTestRedis, testPrefix, testRedisUrl } from "@fixloop/infra/testing/context";
+import { createTestDatabase, createTestRedis, TEST_ENCRYPTION_KEYS, testPrefix, testRedisUrl } from "@fixloop/infra/testing";
 import { createQueues, redisConnection } from "@fixloop/worker/contract";
-import { createApp } from "./app";
-import type { AppDeps } from "./deps";
-import { loadApiEnv, type ApiEnv } from "./env";
-import { createLogger, type Logger } from "./http/logger";
-import { SESSION_COOKIE, hashSecret, randomSecret } from "./auth/secrets";
+import { createApp } from "../src/app";
+import type { AppDeps } from "../src/deps";
+import { loadApiEnv, type ApiEnv } from "../src/env";
+import { createLogger, type Logger } from "../src/http/logger";
+import { SESSION_COOKIE, hashSecret, randomSecret } from "../src/auth/secrets";
 
-export const TEST_ENCRYPTION_KEYS = `k1:${Buffer.alloc(32, 7).toString("base64")}`;
+export { TEST_ENCRYPTION_KEYS };
+export { REDACT_PATHS } from "../src/http/logger";
+export { SESSION_COOKIE, hashSecret } from "../src/auth/secrets";
+// The benchmark's bare-Hono baseline runs the same queries as the real routes.
+export { issueView, listIssues } from "../src/issues/issues.repository";
+export { findOwnedRun, presentRun, runSteps } from "../src/solve/runs.repository";
 
 /**
  * A real app on this test file's own database and queue prefix. `env` overrides settings,

@@ -4,11 +4,7 @@
  * `{ "maxRssKiB": n }` line to stdout.
  */
 import { readFile } from "node:fs/promises";
-import { bm25Baseline } from "./baseline";
-import { LocalizeCache } from "./cache";
-import { splitIssue } from "./issue-text";
-import { filesFromDirectory } from "./files";
-import { localize } from "./localize";
+import { bm25Baseline, filesFromDirectory, localize, LocalizeCache, splitIssue } from "@fixloop/worker/localize";
 
 export type EvalMethod = "localizer" | "bm25";
 

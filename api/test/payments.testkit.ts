@@ -1,6 +1,6 @@
 import { afterAll } from "vitest";
-import { startRazorpaySandbox } from "@fixloop/infra/sandbox/razorpay/index";
-import { createTestApp } from "../testing";
+import { startRazorpaySandbox } from "@fixloop/infra/sandbox";
+import { createTestApp } from "./testing";
 
 /** A real app on its own database, wired to a fresh payment stand-in (plus any other `env`). */
 export async function createPaymentsTestApp(env: Record<string, string> = {}) {

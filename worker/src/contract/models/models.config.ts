@@ -1,4 +1,13 @@
-import type { RetryPolicy } from "./models.retry";
+/** How transient provider failures (429, 5xx, connection) are retried. */
+export interface RetryPolicy {
+  /** Model requests allowed for transient failures before giving up, first one included. */
+  maxAttempts: number;
+  /** First backoff when the provider gives no `retry-after`; doubles each time. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Total time spent waiting between attempts; a `retry-after` beyond it fails at once. */
+  maxTotalWaitMs: number;
+}
 
 export interface ProviderCredentials {
   apiKey: string;

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { migrateToLatest } from "@fixloop/db";
-import { ensureDatabase, startServices, type Services } from "../services";
+import { ensureDatabase, startServices, type Services } from "../src/services";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -2,7 +2,10 @@ import crypto from "node:crypto";
 import { inject, afterAll } from "vitest";
 import { Redis } from "ioredis";
 import { createDb, type Db } from "@fixloop/db";
-import { ensureDatabase } from "../services";
+import { ensureDatabase } from "../src/services";
+
+/** The token-encryption key every test process shares, so a worker can read what the API stored. */
+export const TEST_ENCRYPTION_KEYS = `k1:${Buffer.alloc(32, 7).toString("base64")}`;
 
 export interface TestDatabase {
   url: string;

@@ -3,9 +3,9 @@ import path from "node:path";
 import url from "node:url";
 import { afterAll } from "vitest";
 import type { Db } from "@fixloop/db";
-import { TEST_ENCRYPTION_KEYS } from "../testing";
+import { TEST_ENCRYPTION_KEYS } from "./testing";
 
-const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../..");
+const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../..");
 
 export interface WorkerProcessEnv {
   DATABASE_URL: string;

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Octokit } from "@octokit/rest";
-import { startGithubSandbox, type GithubSandbox } from "./index";
+import { startGithubSandbox, type GithubSandbox } from "../src/sandbox/github/index";
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 

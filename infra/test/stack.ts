@@ -6,13 +6,13 @@ import pino from "pino";
 import { afterAll } from "vitest";
 import { createTokenCipher } from "@fixloop/db";
 import { createTestApp, TEST_ENCRYPTION_KEYS } from "@fixloop/api/testing";
-import { REDACT_PATHS } from "@fixloop/api/http/logger";
-import { SESSION_COOKIE } from "@fixloop/api/auth/secrets";
+import { REDACT_PATHS } from "@fixloop/api/testing";
+import { SESSION_COOKIE } from "@fixloop/api/testing";
 import type { QueueName } from "@fixloop/worker/contract";
-import type { WorkerContext } from "@fixloop/worker/context";
-import { loadWorkerEnv } from "@fixloop/worker/env";
-import { startWorkers, type RunningWorkers } from "@fixloop/worker/runtime";
-import { startGithubSandbox } from "../sandbox/github/index";
+import type { WorkerContext } from "@fixloop/worker";
+import { loadWorkerEnv } from "@fixloop/worker";
+import { startWorkers, type RunningWorkers } from "@fixloop/worker";
+import { startGithubSandbox } from "../src/sandbox/github/index";
 
 export interface TestStackOptions {
   /** Settings for both the app and the workers (e.g. model stand-in URLs); they override the stack's own. */

@@ -1,0 +1,133 @@
+// @ts-check
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+/** Imports of our own packages a file may not make; `allow` lists the faces it may use. */
+const ourPackages = (allow, message) => ({
+  regex: allow.length ? `^@fixloop/(?!(${allow.map((a) => a.replace("@fixloop/", "")).join("|")})$)` : "^@fixloop/",
+  message,
+});
+/** Relative paths that climb into another package's folder. */
+const otherPackagesByPath = {
+  regex: "^(\\.\\./)+(db|api|worker|web|infra)/(src|test)/",
+  message: "Import another package through its package name and public face, not by path.",
+};
+const restrict = (...patterns) => ["error", { patterns: [...patterns, otherPackagesByPath] }];
+
+const TESTS = ["**/*.test.ts", "**/test/**/*.ts", "web/e2e/**/*.ts"];
+const TEST_FACES = ["@fixloop/infra/testing", "@fixloop/infra/testing/stack", "@fixloop/infra/sandbox", "@fixloop/infra/services"];
+
+export default tseslint.config(
+  { ignores: ["**/node_modules/**", "**/dist/**", "web/src/routeTree.gen.ts", ".data/**", "test-output/**"] },
+  {
+    files: ["**/*.{ts,tsx}"],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
+    rules: {
+      // TypeScript checks these (tsc -b runs first), with better knowledge of globals and overloads.
+      "no-undef": "off",
+      "no-redeclare": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-expressions": ["error", { allowShortCircuit: true, allowTernary: true }],
+    },
+  },
+  {
+    // Migrations are typed Kysely<any> on purpose (frozen in time); tests read loose JSON.
+    files: ["db/src/migrations/**/*.ts", ...TESTS],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+
+  // Dependency direction (DESIGN.md): web → api client · api → db, worker contract · worker → db · db → nothing of ours.
+  {
+    files: ["db/src/**/*.ts"],
+    rules: { "no-restricted-imports": restrict(ourPackages([], "db depends on nothing of ours.")) },
+  },
+  {
+    files: ["worker/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": restrict(ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The worker depends on @fixloop/db only.")),
+    },
+  },
+  {
+    files: ["worker/src/contract/*.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The contract depends on @fixloop/db only."),
+        { regex: "^\\.\\./", message: "The contract is shared with the API: it may not import worker internals." },
+      ),
+    },
+  },
+  {
+    files: ["worker/src/contract/*/*.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The contract depends on @fixloop/db only."),
+        { regex: "^\\.\\./\\.\\./", message: "The contract is shared with the API: it may not import worker internals." },
+      ),
+    },
+  },
+  {
+    files: ["api/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        ourPackages(["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker/contract"], "The API depends on @fixloop/db and @fixloop/worker/contract only."),
+      ),
+    },
+  },
+  {
+    files: ["web/src/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": restrict(ourPackages(["@fixloop/api/client"], "The web app uses @fixloop/api/client only.")),
+    },
+  },
+  {
+    files: ["infra/src/sandbox/**/*.ts", "infra/src/services/**/*.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        ourPackages(["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker/contract", "@fixloop/infra/sandbox", "@fixloop/infra/services"], "Stand-ins and services speak wire formats; they use the contract at most."),
+      ),
+    },
+  },
+  // Tests next to the code may also start stacks, stand-ins and workers.
+  {
+    files: ["db/src/**/*.test.ts"],
+    rules: { "no-restricted-imports": restrict(ourPackages(["@fixloop/db", ...TEST_FACES], "db tests use infra's test support only.")) },
+  },
+  {
+    files: ["worker/src/**/*.test.ts", "worker/test/**/*.ts"],
+    rules: {
+      "no-restricted-imports": restrict(ourPackages(["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES], "Worker tests use db, the worker and infra's test support.")),
+    },
+  },
+  {
+    files: ["api/src/**/*.test.ts", "api/test/**/*.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        ourPackages(["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES], "API tests use db, the worker and infra's test support."),
+      ),
+    },
+  },
+
+  {
+    files: ["infra/src/**/*.test.ts"],
+    rules: { "no-restricted-imports": restrict(ourPackages(["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES], "Infra tests use db, the worker and infra's test support.")) },
+  },
+
+  // Env is read in one file per app (STYLE.md habit 8).
+  {
+    files: ["**/*.{ts,tsx}"],
+    ignores: [
+      "api/src/env.ts",
+      "worker/src/env.ts",
+      // The launcher, the benchmark and test support pass the environment on to child processes.
+      "infra/src/start.ts",
+      "infra/src/migrate.ts",
+      "infra/src/processes.ts",
+      "infra/src/sandbox/github/git-store.ts",
+      "infra/src/bench/**",
+      ...TESTS,
+    ],
+    rules: {
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read settings in the app's env.ts and pass them in." }],
+    },
+  },
+);

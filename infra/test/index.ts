@@ -1,0 +1,4 @@
+export { createTestDatabase, createTestRedis, TEST_ENCRYPTION_KEYS, testPrefix, testRedisUrl, type TestDatabase } from "./context";
+export { insertIssue, seedSolution, type SeedSolution } from "./seed";
+export { gitBranches, gitShow, gitTree } from "./git";
+export { applyEdits, startTestSandbox, TestSandbox } from "./github-sandbox";

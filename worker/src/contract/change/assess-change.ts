@@ -1,0 +1,129 @@
+import { diffLines } from "diff";
+import type { FileChange } from "@fixloop/db";
+import { riskLevelFromScore, type RiskLevel } from "@fixloop/db/domain";
+import { deniedPathReason, riskyPathReason } from "./path-policy";
+
+export interface ChangeStats {
+  filesChanged: number;
+  linesAdded: number;
+  linesRemoved: number;
+  percentageChanged: number;
+  newFiles: number;
+  deletedFiles: number;
+}
+
+export interface ChangeValidation {
+  validation: { riskLevel: RiskLevel; stats: ChangeStats; warnings: string[]; suggestions: string[] };
+  riskScore: number;
+  testSuggestions: string[];
+  advancedValidation: { score: number; errors: string[]; warnings: { message: string }[] };
+  /** Paths the patch may not touch; a blocked change must not become a pull request. */
+  blocked: { path: string; reason: string }[];
+}
+
+export interface ValidateChangeInput {
+  files: FileChange[];
+  /** Paths present at the base commit; null when unknown (existence is then not checked). */
+  existingPaths: string[] | null;
+  testFilesNear?: (paths: string[]) => string[];
+  /** Parse errors per changed file, found by the worker's parsers; the assessment itself parses nothing. */
+  syntaxErrors?: Record<string, string[]>;
+}
+
+const LARGE_DELETION_LINES = 200;
+const countLines = (s: string) => (s === "" ? 0 : s.split("\n").length - (s.endsWith("\n") ? 1 : 0));
+
+/** Deterministic checks of a proposed change, outside the model. Used for generated and hand-edited patches alike. */
+export function assessChange(input: ValidateChangeInput): ChangeValidation {
+  const existing = input.existingPaths ? new Set(input.existingPaths) : null;
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const suggestions: string[] = [];
+  const blocked: { path: string; reason: string }[] = [];
+  let risk = 10;
+  let added = 0;
+  let removed = 0;
+  let originalLines = 0;
+  const seen = new Set<string>();
+
+  for (const f of input.files) {
+    if (seen.has(f.filename)) errors.push(`${f.filename} is changed more than once`);
+    seen.add(f.filename);
+    const denied = deniedPathReason(f.filename);
+    if (denied) {
+      blocked.push({ path: f.filename, reason: denied });
+      errors.push(`${f.filename}: ${denied}`);
+      continue;
+    }
+    const risky = riskyPathReason(f.filename);
+    if (risky) {
+      warnings.push(`${f.filename}: ${risky}`);
+      risk += 20;
+    }
+    if (existing) {
+      if (f.action === "create" && existing.has(f.filename)) errors.push(`${f.filename} already exists but is marked as a new file`);
+      if (f.action !== "create" && !existing.has(f.filename)) errors.push(`${f.filename} does not exist in the repository`);
+    }
+    originalLines += countLines(f.originalContent);
+    for (const part of diffLines(f.originalContent, f.action === "delete" ? "" : f.content)) {
+      if (part.added) added += part.count ?? countLines(part.value);
+      else if (part.removed) removed += part.count ?? countLines(part.value);
+    }
+    if (f.action === "modify" && f.content === f.originalContent) warnings.push(`${f.filename} is listed as modified but is unchanged`);
+    if (f.action !== "delete") {
+      for (const e of input.syntaxErrors?.[f.filename] ?? []) errors.push(`${f.filename}: ${e}`);
+    }
+  }
+
+  const stats: ChangeStats = {
+    filesChanged: input.files.length,
+    linesAdded: added,
+    linesRemoved: removed,
+    percentageChanged: Math.min(100, Math.round(((added + removed) / Math.max(1, originalLines)) * 1000) / 10),
+    newFiles: input.files.filter((f) => f.action === "create").length,
+    deletedFiles: input.files.filter((f) => f.action === "delete").length,
+  };
+  if (stats.deletedFiles > 0) {
+    warnings.push(`${stats.deletedFiles} file(s) will be deleted`);
+    risk += 15 * stats.deletedFiles;
+  }
+  if (removed >= LARGE_DELETION_LINES) {
+    warnings.push(`Large deletion: ${removed} lines removed`);
+    risk += 25;
+  }
+  if (stats.percentageChanged > 50 && originalLines > 20) {
+    warnings.push(`${stats.percentageChanged}% of the touched code changes`);
+    risk += 15;
+  }
+  if (stats.filesChanged > 5) {
+    warnings.push(`${stats.filesChanged} files change at once`);
+    risk += 10;
+  }
+  if (errors.length) risk += 20;
+
+  const changed = input.files.map((f) => f.filename);
+  const nearTests = input.testFilesNear?.(changed) ?? [];
+  const touchesTests = changed.some(isTestPath);
+  const testSuggestions = nearTests.length
+    ? nearTests.slice(0, 5).map((t) => `Run and extend ${t}`)
+    : [`Add a test that reproduces the issue next to ${changed[0] ?? "the changed code"}`];
+  if (!touchesTests) suggestions.push("The change has no test; add one that fails before the fix and passes after");
+  if (stats.newFiles) suggestions.push("Check that new files follow the repository's layout and naming");
+  if (warnings.length) suggestions.push("Review the flagged files carefully before approving");
+  if (!suggestions.length) suggestions.push("Run the project's test suite before approving");
+
+  const riskScore = blocked.length ? Math.max(90, Math.min(100, risk)) : Math.min(100, risk);
+  const riskLevel: RiskLevel = blocked.length ? "critical" : riskLevelFromScore(riskScore);
+  const score = Math.max(0, Math.min(100, 100 - errors.length * 25 - warnings.length * 5));
+  return {
+    validation: { riskLevel, stats, warnings, suggestions },
+    riskScore,
+    testSuggestions,
+    advancedValidation: { score, errors, warnings: warnings.map((message) => ({ message })) },
+    blocked,
+  };
+}
+
+export function isTestPath(p: string): boolean {
+  return /(^|\/)(tests?|__tests__|spec)\//i.test(p) || /([._-](test|spec))\.[a-z]+$/i.test(p) || /(^|\/)test_[^/]+\.py$/.test(p);
+}
