@@ -38,6 +38,8 @@ export interface UsersTable {
   email: string | null;
   avatar_url: string | null;
   preferences: Json<Record<string, unknown>>;
+  /** Upstream pull requests open as drafts (default true). */
+  draft_pull_requests: Generated<boolean>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }

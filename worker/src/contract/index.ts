@@ -13,3 +13,4 @@ export * from "./github/github.errors";
 export * from "./change/assess-change";
 export * from "./change/path-policy";
 export * from "./contributions/contributions.checks";
+export * from "./contributions/contributions.policy";

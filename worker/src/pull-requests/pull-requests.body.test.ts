@@ -5,7 +5,7 @@ import type { Guidelines } from "./pull-requests.guidelines";
 import { branchName } from "./pull-requests.job";
 import { assertChangeAllowed, assertNoSymlinks, countChangedLines } from "./pull-requests.limits";
 
-const NONE: Guidelines = { template: null, contributing: null, conventionalCommits: false, signOff: false };
+const NONE: Guidelines = { template: null, contributing: null, conventionalCommits: false, signOff: false, draftRequired: false };
 const input: BodyInput = {
   issueNumber: 3,
   issueTitle: "Pagination skips a todo",
@@ -26,6 +26,22 @@ describe("pull request body", () => {
     for (const part of ["## Summary", "Drop the extra one.", "The offset adds one.", "`src/paginate.ts` (modified, 2 lines changed)", "Risk: low (score 18/100)", "static validation (score 96/100)", "with 1 manual edit", "Llama 3.3 70B", "Fixes #3"]) {
       expect(body).toContain(part);
     }
+  });
+
+  it("discloses the AI assistance and names the reviewer who approved it", () => {
+    const body = prBody(input, NONE);
+    expect(body).toContain("**AI assistance:** this change was generated with Llama 3.3 70B (confidence 88%) in Fixloop. Reviewed and approved by @octocat before opening.");
+    expect(body.trimEnd().endsWith("before opening.")).toBe(true);
+  });
+
+  it("includes the test evidence only when the solve ran the tests", () => {
+    expect(prBody(input, NONE)).not.toContain("Tests:");
+    const tests = { status: "passed", command: "npm test", base: { passed: 11, failed: 1 }, patched: { passed: 13, failed: 0 }, fixed: ["paginates without skipping"], regressions: [] };
+    const body = prBody({ ...input, metadata: { ...input.metadata, tests } }, NONE);
+    for (const line of ["- Tests: passed (`npm test`)", "  - Before the change: 11 passed, 1 failed", "  - After the change: 13 passed, 0 failed", "  - Fixed by the change: 1 (`paginates without skipping`)", "  - Regressions: 0"]) {
+      expect(body).toContain(line);
+    }
+    expect(body.indexOf("Tests: passed")).toBeGreaterThan(body.indexOf("## Validation"));
   });
 
   it("names the issue's repository when the pull request goes elsewhere", () => {

@@ -1,5 +1,6 @@
 import type { FileChange } from "@fixloop/db";
 import type { Guidelines } from "./pull-requests.guidelines";
+import { testLines } from "./pull-requests.evidence";
 import { fileChangedLines } from "./pull-requests.limits";
 
 export interface BodyInput {
@@ -34,6 +35,11 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 const VERB = { create: "added", modify: "modified", delete: "deleted" } as const;
 
+/** Says plainly that a model wrote the change and which person reviewed and approved it. */
+export function disclosure(i: Pick<BodyInput, "model" | "confidence" | "reviewer">): string {
+  return `---\n**AI assistance:** this change was generated with ${i.model} (confidence ${Math.round(i.confidence)}%) in Fixloop. Reviewed and approved by @${i.reviewer} before opening.`;
+}
+
 function parts(i: BodyInput): Record<Part, string> {
   const meta = i.metadata;
   const validation = (meta.validation ?? {}) as { riskLevel?: string; warnings?: string[] };
@@ -45,6 +51,7 @@ function parts(i: BodyInput): Record<Part, string> {
     `- Risk: ${validation.riskLevel ?? "unknown"}${typeof meta.riskScore === "number" ? ` (score ${meta.riskScore}/100)` : ""}`,
     `- Checks run: path policy (no CI, secrets or files outside the repository), change size (${plural(i.files.length, "file")}, ${plural(lines, "changed line")})` +
       (typeof advanced.score === "number" ? `, static validation (score ${advanced.score}/100)` : ""),
+    ...testLines(meta),
     ...(validation.warnings ?? []).slice(0, 5).map((w) => `- Warning: ${w}`),
     `- Reviewed and approved by @${i.reviewer}${edits ? ` with ${edits} manual edit${edits === 1 ? "" : "s"}` : ""}${refinements ? ` after ${refinements} refinement${refinements === 1 ? "" : "s"}` : ""}`,
   ].join("\n");
@@ -70,7 +77,7 @@ function classify(heading: string): Part | null {
 /** The pull request body; a repository template is filled section by section instead of replaced. */
 export function prBody(i: BodyInput, g: Guidelines): string {
   const p = parts(i);
-  const footer = `---\nGenerated with ${i.model} (confidence ${Math.round(i.confidence)}%) and reviewed by a human in Fixloop before opening.`;
+  const footer = disclosure(i);
   if (!g.template) {
     const body = (["summary", "changes", "testing"] as const).map((k) => `## ${HEADINGS[k]}\n\n${p[k]}`).join("\n\n");
     return `${body}\n\n${p.fixes}\n\n${footer}\n`;
