@@ -24,6 +24,7 @@ import { validationsRoutes } from "./validations/validations.routes";
 import { prsRoutes } from "./prs/prs.routes";
 import { paymentsRoutes } from "./payments/payments.routes";
 import { notificationsRoutes } from "./notifications/notifications.routes";
+import { settingsRoutes } from "./settings/settings.routes";
 
 const DEFAULT_DIST = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -44,7 +45,8 @@ export function apiRoutes() {
     .route("/", validationsRoutes)
     .route("/", prsRoutes)
     .route("/", paymentsRoutes)
-    .route("/", notificationsRoutes);
+    .route("/", notificationsRoutes)
+    .route("/", settingsRoutes);
 }
 export type AppType = ReturnType<typeof apiRoutes>;
 

@@ -43,6 +43,8 @@ export interface UsersTable {
   /** Spending caps in USD; null means the operator's default (RUN_COST_CAP_USD, MONTHLY_COST_CAP_USD). */
   run_cost_cap_usd: ColumnType<string | null, number | string | null | undefined, number | string | null>;
   monthly_cost_cap_usd: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  /** Upstream pull requests open as drafts (default true). */
+  draft_pull_requests: Generated<boolean>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }

@@ -8,7 +8,7 @@ import { AppError } from "../http/errors";
 import { validate } from "../http/validate";
 import { failureError, runJob } from "../jobs/jobs.run";
 import { requiresAuthorization } from "../github/github.repository";
-import { IssueRef, ParseUrlRequest } from "./contributions.schemas";
+import { ImportIssueRequest, IssueRef, ParseUrlRequest } from "./contributions.schemas";
 import { previewIssue } from "./contributions.preview";
 
 const INVALID_URL = "Invalid URL: use a GitHub issue URL like https://github.com/owner/repo/issues/123 or owner/repo#123";
@@ -25,7 +25,7 @@ export const contributionsRoutes = new Hono<AppEnv>()
     const ref = c.req.valid("json");
     const deps = c.var.deps;
     const preview = await githubForUser(githubUserContext(deps), c.var.user.id)
-      .then((gh) => previewIssue(gh.client, ref))
+      .then((gh) => previewIssue(gh.client, gh.login, ref))
       .catch((err: unknown) => {
         throw failureError(toGithubError(err, "Issue"));
       });
@@ -35,12 +35,14 @@ export const contributionsRoutes = new Hono<AppEnv>()
       parsed: { type: "issue" as const, owner: ref.owner, repo: ref.repo, issueNumber: ref.issueNumber },
       repository: preview.repository,
       issue: preview.issue,
-      warnings: preview.warnings,
+      findings: preview.findings,
+      blocked: preview.findings.some((f) => f.severity === "blocking"),
+      needsAcknowledgement: preview.findings.some((f) => f.severity === "warning"),
       alreadyImported: Boolean(existing?.is_imported),
       existingIssueId: existing?.is_imported ? existing.id : null,
     });
   })
-  .post("/contributions/import-issue", requireUser, validate("json", IssueRef), async (c) => {
+  .post("/contributions/import-issue", requireUser, validate("json", ImportIssueRequest), async (c) => {
     const ref = c.req.valid("json");
     const userId = c.var.user.id;
     const known = await importedIssue(c.var.deps.db, userId, `${ref.owner}/${ref.repo}`, ref.issueNumber);
@@ -51,7 +53,8 @@ export const contributionsRoutes = new Hono<AppEnv>()
     if (await requiresAuthorization(c.var.deps.db, userId)) {
       throw new AppError(403, "github.authorization_required", "Authorize repository access first: importing forks the repository into your account");
     }
-    const data = { userId, owner: ref.owner, repo: ref.repo, issueNumber: ref.issueNumber };
+    // The fork job checks the issue and the repository's rules again: this endpoint enforces them, not only the UI.
+    const data = { userId, owner: ref.owner, repo: ref.repo, issueNumber: ref.issueNumber, acknowledgeWarnings: ref.acknowledgeWarnings === true };
     const out = await runJob<ImportResult>(c.var.deps, "fork", data, { jobId: jobIds.fork(data) });
     if (!out.done) return c.json({ jobId: out.jobId }, 202);
     return c.json({ fork: out.value.fork, issue: { _id: out.value.issueId }, alreadyImported: false });

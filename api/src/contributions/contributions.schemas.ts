@@ -12,7 +12,8 @@ export const IssueRef = z.object({
 });
 export type IssueRef = z.infer<typeof IssueRef>;
 
-export interface EtiquetteWarning {
-  code: "closed" | "locked" | "assigned" | "linked_pull_request";
-  message: string;
-}
+export const ImportIssueRequest = IssueRef.extend({
+  /** The user has read the warnings (assigned, linked pull request, disclosure or draft required) and goes ahead. */
+  acknowledgeWarnings: z.boolean().optional(),
+});
+export type ImportIssueRequest = z.infer<typeof ImportIssueRequest>;

@@ -18,7 +18,7 @@ async function hubotIssue() {
 }
 
 describe("import of a public issue", () => {
-  it("previews the issue with etiquette warnings", async () => {
+  it("previews the issue with the contribution checks", async () => {
     const { headers } = await stack.signIn("octocat");
     const ref = await hubotIssue();
     const res = await post("/api/contributions/fetch-issue", headers, ref);
@@ -28,11 +28,11 @@ describe("import of a public issue", () => {
     expect(body.issue).toMatchObject({ title: "Import me", number: ref.issueNumber, labels: ["bug"], body: "Steps to reproduce" });
     expect(body.alreadyImported).toBe(false);
     expect(body.existingIssueId).toBeNull();
-    expect(body.warnings).toEqual([]);
+    expect(body.findings).toEqual([]);
 
     stack.github.control.setIssueState("hubot", ref.repo, ref.issueNumber, "closed");
     const closed = await json<Record<string, any>>(await post("/api/contributions/fetch-issue", headers, ref));
-    expect(closed.warnings.map((w: { code: string }) => w.code)).toEqual(["closed"]);
+    expect(closed.findings.map((w: { code: string }) => w.code)).toEqual(["closed"]);
   });
 
   it("answers 404 for an issue that does not exist", async () => {

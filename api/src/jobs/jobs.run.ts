@@ -27,6 +27,8 @@ const STATUS: Record<JobErrorCode, ContentfulStatusCode> = {
   "pull_request.conflict_duplicate": 409,
   "github.not_your_repository": 403,
   "github.reauthorize_required": 403,
+  "contributions.blocked": 409,
+  "contributions.acknowledgement_required": 422,
   "pull_request.no_write_access": 403,
   "pull_request.conflict": 409,
   "pull_request.no_fork": 409,

@@ -18,3 +18,5 @@ export * from "./change/assess-change";
 export * from "./change/path-policy";
 export * from "./process";
 export * from "./tests";
+export * from "./contributions/contributions.checks";
+export * from "./contributions/contributions.policy";

@@ -24,6 +24,8 @@ export const JOB_ERROR_CODES = [
   "pull_request.conflict_duplicate",
   "github.not_your_repository",
   "github.reauthorize_required",
+  "contributions.blocked",
+  "contributions.acknowledgement_required",
   "pull_request.no_write_access",
   "pull_request.conflict",
   "pull_request.no_fork",

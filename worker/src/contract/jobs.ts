@@ -24,7 +24,14 @@ export const SyncJob = z.discriminatedUnion("kind", [
 ]);
 export type SyncJob = z.infer<typeof SyncJob>;
 
-export const ForkJob = z.object({ userId: Uuid, owner: Owner, repo: RepoName, issueNumber: z.number().int().positive() });
+export const ForkJob = z.object({
+  userId: Uuid,
+  owner: Owner,
+  repo: RepoName,
+  issueNumber: z.number().int().positive(),
+  /** The user acknowledged the warnings the contribution checks raised. */
+  acknowledgeWarnings: z.boolean().default(false),
+});
 export type ForkJob = z.infer<typeof ForkJob>;
 
 /** What a finished fork job returns to the API. */

@@ -1,13 +1,14 @@
 import { sql } from "kysely";
 import { importedIssue, type Db } from "@fixloop/db";
-import { canWrite, GithubError, githubForUser, type ForkJob, type ImportResult } from "../contract";
+import { assertImportAllowed, canWrite, checkContribution, GithubError, githubForUser, type ForkJob, type ImportResult } from "../contract";
 import type { WorkerContext } from "../context";
 import { asGithubJob } from "../github/github.jobs";
 import { issueColumns, type GithubIssue } from "../sync/issues.store";
 import { findFork, waitForFork } from "./fork.github";
 
 /**
- * Imports a public issue: forks its repository into the user's account unless a fork exists
+ * Imports a public issue: refuses it when the contribution checks block it or raise warnings the
+ * user did not acknowledge, else forks its repository into the user's account unless a fork exists
  * (never a second one), waits until the fork has git data, then stores the issue as imported.
  * Running it again returns the same issue and the same fork.
  */
@@ -23,6 +24,8 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
 
     const known = await importedIssue(ctx.db, job.userId, upstream.full_name, issue.number);
     if (known?.fork_full_name) return { fork: { isNew: false, fullName: known.fork_full_name }, issueId: known.id };
+    const findings = await checkContribution(gh.client, { owner: upstream.owner.login, repo: upstream.name, issue, login: gh.login });
+    assertImportAllowed(findings, job.acknowledgeWarnings);
 
     let isNew = false;
     let fork = upstream.owner.login.toLowerCase() === gh.login.toLowerCase() ? upstream : await findFork(gh.client, gh.login, upstream);

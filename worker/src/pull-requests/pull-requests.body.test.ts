@@ -6,7 +6,7 @@ import type { Guidelines } from "./pull-requests.guidelines";
 import { branchName } from "./pull-requests.job";
 import { assertChangeAllowed, assertNoDirectoryReplaced, assertNoSymlinks, countChangedLines } from "./pull-requests.limits";
 
-const NONE: Guidelines = { template: null, contributing: null, conventionalCommits: false, signOff: false };
+const NONE: Guidelines = { template: null, contributing: null, conventionalCommits: false, signOff: false, draftRequired: false };
 const input: BodyInput = {
   issueNumber: 3,
   issueTitle: "Pagination skips a todo",
@@ -59,6 +59,12 @@ describe("pull request body", () => {
     expect(prBody(input, NONE)).not.toContain("18/100");
     const derived = prBody({ ...input, metadata: { ...input.metadata, validation: { warnings: [] }, riskScore: 55 } }, NONE);
     expect(derived).toContain(`Risk: medium (score ${RISK_DISPLAY_SCORE.medium}/100)`);
+  });
+
+  it("discloses the AI assistance and names the reviewer who approved it", () => {
+    const body = prBody(input, NONE);
+    expect(body).toContain("**AI assistance:** this change was generated with Llama 3.3 70B (confidence 88%) in Fixloop. Reviewed and approved by @octocat before opening.");
+    expect(body.trimEnd().endsWith("before opening.")).toBe(true);
   });
 
   it("names the issue's repository when the pull request goes elsewhere", () => {

@@ -54,6 +54,11 @@ export function testsSummary(raw: unknown, manualEdits: number): string[] {
 
 const VERB = { create: "added", modify: "modified", delete: "deleted" } as const;
 
+/** Says plainly that a model wrote the change and which person reviewed and approved it. */
+export function disclosure(i: Pick<BodyInput, "model" | "confidence" | "reviewer">): string {
+  return `---\n**AI assistance:** this change was generated with ${i.model} (confidence ${Math.round(i.confidence)}%) in Fixloop. Reviewed and approved by @${i.reviewer} before opening.`;
+}
+
 function parts(i: BodyInput): Record<Part, string> {
   const meta = i.metadata;
   const validation = (meta.validation ?? {}) as { riskLevel?: unknown; warnings?: string[] };
@@ -91,7 +96,7 @@ function classify(heading: string): Part | null {
 /** The pull request body; a repository template is filled section by section instead of replaced. */
 export function prBody(i: BodyInput, g: Guidelines): string {
   const p = parts(i);
-  const footer = `---\nGenerated with ${i.model} (confidence ${Math.round(i.confidence)}%) and reviewed by a human in Fixloop before opening.`;
+  const footer = disclosure(i);
   if (!g.template) {
     const body = (["summary", "changes", "testing"] as const).map((k) => `## ${HEADINGS[k]}\n\n${p[k]}`).join("\n\n");
     return `${body}\n\n${p.fixes}\n\n${footer}\n`;

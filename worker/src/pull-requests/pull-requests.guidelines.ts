@@ -1,4 +1,4 @@
-import type { GithubClient } from "../contract";
+import { matchPolicy, type GithubClient } from "../contract";
 import type { TreeEntryLike } from "./pull-requests.limits";
 import { readBlob, type RepoRef } from "./pull-requests.tree";
 
@@ -13,6 +13,8 @@ export interface Guidelines {
   contributing: string | null;
   conventionalCommits: boolean;
   signOff: boolean;
+  /** The rules ask for AI-assisted pull requests to be opened as drafts. */
+  draftRequired: boolean;
 }
 
 function find(entries: Map<string, TreeEntryLike>, candidates: string[]): TreeEntryLike | undefined {
@@ -38,5 +40,6 @@ export async function loadGuidelines(gh: GithubClient, r: RepoRef, entries: Map<
     contributing,
     conventionalCommits: /conventional\s*commits|conventionalcommits\.org/i.test(text),
     signOff: /signed-off-by|developer certificate of origin|\bDCO\b/i.test(text),
+    draftRequired: matchPolicy(text).some((s) => s.kind === "require-draft"),
   };
 }

@@ -86,7 +86,9 @@ export async function openPullRequest(ctx: WorkerContext, job: PullRequestJob, o
     },
     guidelines,
   );
-  const pr = await ensurePull(gh, target, branch, title, body);
+  // Drafts unless the reviewer turned them off, and always when the repository asks for them.
+  const draft = reviewer.draftPullRequests || guidelines.draftRequired;
+  const pr = await ensurePull(gh, target, branch, { title, body, draft });
   const hasBreakingChanges = /breaking change/i.test(`${solution.proposed_solution}\n${solution.analysis}`) || (metadata as { classification?: { breaking?: boolean } }).classification?.breaking === true;
   await savePullRequest(ctx.db, {
     userId: job.userId,
@@ -116,7 +118,7 @@ interface PullLike {
 }
 
 /** The open pull request from our branch, created when there is none. */
-async function ensurePull(gh: GithubClient, t: PullRequestTarget, branch: string, title: string, body: string): Promise<PullLike & { labels: { name: string }[] }> {
+async function ensurePull(gh: GithubClient, t: PullRequestTarget, branch: string, content: { title: string; body: string; draft: boolean }): Promise<PullLike & { labels: { name: string }[] }> {
   const head = `${t.head.owner}:${branch}`;
   const find = async () => {
     const open = await gh.rest.pulls.list({ owner: t.base.owner, repo: t.base.repo, head, state: "open", per_page: 10 });
@@ -126,7 +128,7 @@ async function ensurePull(gh: GithubClient, t: PullRequestTarget, branch: string
   const norm = (p: PullLike) => ({ ...p, labels: p.labels.map((l) => ({ name: l.name ?? "" })).filter((l) => l.name) });
   if (existing) return norm(existing);
   try {
-    const created = await gh.rest.pulls.create({ owner: t.base.owner, repo: t.base.repo, head, base: t.base.branch, title, body, maintainer_can_modify: true });
+    const created = await gh.rest.pulls.create({ owner: t.base.owner, repo: t.base.repo, head, base: t.base.branch, ...content, maintainer_can_modify: true });
     return norm(created.data);
   } catch (err) {
     // "A pull request already exists": a concurrent run won the race; use its pull request.

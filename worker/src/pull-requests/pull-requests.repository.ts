@@ -2,12 +2,12 @@ import { sql } from "kysely";
 import type { Db, Issue, PullRequest, Solution } from "@fixloop/db";
 import { prErrors } from "./pull-requests.errors";
 
-export async function loadSolution(db: Db, userId: string, solutionId: string): Promise<{ solution: Solution; issue: Issue; reviewer: { username: string; email: string | null } }> {
+export async function loadSolution(db: Db, userId: string, solutionId: string): Promise<{ solution: Solution; issue: Issue; reviewer: { username: string; email: string | null; draftPullRequests: boolean } }> {
   const solution = await db.selectFrom("solutions").selectAll().where("id", "=", solutionId).where("user_id", "=", userId).executeTakeFirst();
   if (!solution || solution.status === "deleted") throw prErrors.notFound();
   const issue = await db.selectFrom("issues").selectAll().where("id", "=", solution.issue_id).executeTakeFirstOrThrow();
-  const reviewer = await db.selectFrom("users").select(["username", "email"]).where("id", "=", userId).executeTakeFirstOrThrow();
-  return { solution, issue, reviewer };
+  const user = await db.selectFrom("users").select(["username", "email", "draft_pull_requests"]).where("id", "=", userId).executeTakeFirstOrThrow();
+  return { solution, issue, reviewer: { username: user.username, email: user.email, draftPullRequests: user.draft_pull_requests } };
 }
 
 export async function findPullRequest(db: Db, solutionId: string): Promise<PullRequest | undefined> {

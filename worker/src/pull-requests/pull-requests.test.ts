@@ -46,9 +46,10 @@ describe("approving a solution on the user's own repository", () => {
     const pulls = t.control.listPulls("octocat", "todo-api").filter((p) => p.head.ref === branch);
     expect(pulls).toHaveLength(1);
     const pr = pulls[0]!;
-    expect(pr).toMatchObject({ state: "open", base: { ref: "main" }, head: { owner: "octocat", repo: "todo-api" } });
+    expect(pr).toMatchObject({ state: "open", draft: true, base: { ref: "main" }, head: { owner: "octocat", repo: "todo-api" } });
     expect(githubUrl).toBe(pr.htmlUrl);
     expect(pr.body).toContain("Fixes #3");
+    expect(pr.body).toContain("Reviewed and approved by @octocat");
     // The repository's template headings are kept and filled in.
     expect(pr.body).toContain("## What does this change?");
     expect(pr.body).toContain("## How was it tested?");

@@ -93,3 +93,14 @@ export function issue(i: IssueRecord, repo: RepoRecord, store: StateStore, urls:
     state_reason: i.stateReason,
   };
 }
+
+/** A timeline `cross-referenced` event: the pull request `source` mentions the issue. */
+export function crossReferenced(source: IssueRecord, repo: RepoRecord, store: StateStore, urls: Urls) {
+  return {
+    event: "cross-referenced",
+    actor: userOrGhost(store, source.user, urls),
+    created_at: source.createdAt,
+    updated_at: source.createdAt,
+    source: { type: "issue", issue: issue(source, repo, store, urls) },
+  };
+}

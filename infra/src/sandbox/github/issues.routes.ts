@@ -3,11 +3,21 @@ import { readableRepo } from "./access";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, githubErrors } from "./errors";
 import { paginate } from "./http";
-import { issue } from "./issues.payloads";
-import type { IssueRecord } from "./state";
+import { crossReferenced, issue } from "./issues.payloads";
+import type { IssueRecord, RepoRecord } from "./state";
 
 const LIST_DOC = `${DOCS_URL.issues}#list-repository-issues`;
 const GET_DOC = `${DOCS_URL.issues}#get-an-issue`;
+const TIMELINE_DOC = "https://docs.github.com/rest/issues/timeline#list-timeline-events-for-an-issue";
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Whether `text`, written in `from`, references issue `n` of `to` the way GitHub links it. */
+function references(text: string, from: RepoRecord, to: RepoRecord, n: number): boolean {
+  const full = `${escape(to.owner)}/${escape(to.name)}`;
+  const same = from.id === to.id ? `(?:^|[^\\w/])#${n}(?!\\d)|` : "";
+  return new RegExp(`${same}(?:^|[^\\w/])${full}#${n}(?!\\d)|github\\.com/${full}/(?:issues|pull)/${n}(?!\\d)`, "i").test(text);
+}
 
 const SORTS: Record<string, (i: IssueRecord) => string | number> = {
   created: (i) => i.createdAt,
@@ -48,6 +58,21 @@ export function issuesRoutes(deps: SandboxDeps) {
       });
       const page = paginate(c, items, `${urls.api}/repositories/${repo.id}/issues`);
       return c.json(page.items.map((i) => issue(i, repo, store, urls)));
+    })
+    // Only cross-references are modelled: pull requests whose title or body mention the issue.
+    .get("/issues/:number{[0-9]+}/timeline", (c) => {
+      const repo = readableRepo(deps, c, TIMELINE_DOC);
+      const target = store.issue(repo.id, Number(c.req.param("number")));
+      if (!target) throw githubErrors.notFound(TIMELINE_DOC);
+      const events = store.data.issues
+        .flatMap((i) => {
+          const from = store.repoById(i.repoId);
+          if (!i.pull || !from || from.private || i.id === target.id) return [];
+          return references(`${i.title}\n${i.body ?? ""}`, from, repo, target.number) ? [{ i, from }] : [];
+        })
+        .sort((a, b) => (a.i.createdAt < b.i.createdAt ? -1 : a.i.createdAt > b.i.createdAt ? 1 : a.i.id - b.i.id));
+      const page = paginate(c, events, `${urls.api}/repositories/${repo.id}/issues/${target.number}/timeline`);
+      return c.json(page.items.map(({ i, from }) => crossReferenced(i, from, store, urls)));
     })
     .get("/issues/:number{[0-9]+}", (c) => {
       const repo = readableRepo(deps, c, GET_DOC);

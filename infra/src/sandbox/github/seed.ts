@@ -1,12 +1,14 @@
 import type { SeededFix, SeedRepo, SeedUser } from "./seed/seed.types";
 import { MARKDOWN_LINT, MARKDOWN_LINT_FIXES } from "./seed/markdown-lint.seed";
+import { POLICY_OWNER } from "./seed/policies.seed";
 import { SECRET_NOTES, SECRET_NOTES_FIXES } from "./seed/secret-notes.seed";
 import { TODO_API, TODO_API_FIXES } from "./seed/todo-api.seed";
 import { URL_SHORTENER, URL_SHORTENER_FIXES } from "./seed/url-shortener.seed";
 import { WEATHER_CLI, WEATHER_CLI_FIXES } from "./seed/weather-cli.seed";
 
 export { seedFiles, repairFiles, DEFAULT_LABELS } from "./seed/seed.types";
-export type { SeedCommit, SeedIssue, SeededFix, SeedRepo, SeedUser } from "./seed/seed.types";
+export type { SeedCommit, SeedIssue, SeededFix, SeedPull, SeedRepo, SeedUser } from "./seed/seed.types";
+export { POLICY_REPOS } from "./seed/policies.seed";
 
 export const SEED_USERS: SeedUser[] = [
   {
@@ -39,6 +41,7 @@ export const SEED_USERS: SeedUser[] = [
     location: "Paris",
     createdAt: "2008-01-14T04:33:35Z",
   },
+  POLICY_OWNER,
 ];
 
 /** Seeded repositories, in creation order. */

@@ -1,9 +1,9 @@
 import type { GitStore, TreeChange } from "./git-store";
-import { SEED_REPOS, SEED_USERS } from "./seed";
+import { POLICY_REPOS, SEED_REPOS, SEED_USERS } from "./seed";
 import { DEFAULT_LABELS, type SeedRepo } from "./seed/seed.types";
-import type { IssueRecord, RepoRecord, StateStore } from "./state";
+import type { IssueRecord, PullFields, RepoRecord, StateStore } from "./state";
 
-async function seedGit(git: GitStore, seed: SeedRepo, author: { name: string; email: string }): Promise<string> {
+async function seedGit(git: GitStore, seed: SeedRepo, author: { name: string; email: string }): Promise<{ head: string; tree: string }> {
   const dir = git.dir(seed.owner, seed.name);
   await git.initBare(dir, seed.defaultBranch);
   let tree: string | null = null;
@@ -18,18 +18,47 @@ async function seedGit(git: GitStore, seed: SeedRepo, author: { name: string; em
     const who = { ...author, date: commit.date };
     head = await git.commitTree(dir, { tree, parents: head ? [head] : [], message: `${commit.message}\n`, author: who, committer: who });
   }
-  if (!head) throw new Error(`seed ${seed.owner}/${seed.name} has no commits`);
+  if (!head || !tree) throw new Error(`seed ${seed.owner}/${seed.name} has no commits`);
   await git.updateRef(dir, `refs/heads/${seed.defaultBranch}`, head);
-  return head;
+  return { head, tree };
+}
+
+/** Commits each seeded pull request's branch on top of the default branch; answers the pull fields. */
+async function seedPullBranches(git: GitStore, seed: SeedRepo, base: { head: string; tree: string }, author: { name: string; email: string }): Promise<PullFields[]> {
+  const dir = git.dir(seed.owner, seed.name);
+  const out: PullFields[] = [];
+  for (const [index, pull] of (seed.pulls ?? []).entries()) {
+    const changes: TreeChange[] = Object.entries(pull.files).map(([path, content]) => ({ path, mode: "100644", type: "blob", content }));
+    const tree = await git.writeTree(dir, base.tree, changes);
+    const who = { ...author, date: pull.createdAt };
+    const headSha = await git.commitTree(dir, { tree, parents: [base.head], message: `${pull.title}\n`, author: who, committer: who });
+    await git.updateRef(dir, `refs/heads/${pull.branch}`, headSha);
+    await git.updateRef(dir, `refs/pull/${seed.issues.length + index + 1}/head`, headSha);
+    out.push({
+      headRepoId: 0,
+      headRef: pull.branch,
+      headSha,
+      baseRef: seed.defaultBranch,
+      baseSha: base.head,
+      draft: false,
+      maintainerCanModify: true,
+      merged: false,
+      mergedAt: null,
+      mergedBy: null,
+      mergeCommitSha: null,
+    });
+  }
+  return out;
 }
 
 /** Writes the seed users, repositories (real git history), labels and issues. */
 export async function seedSandbox(store: StateStore, git: GitStore): Promise<void> {
   store.mutate((s) => s.users.push(...SEED_USERS.map((u) => ({ ...u }))));
-  for (const seed of SEED_REPOS) {
+  for (const seed of [...SEED_REPOS, ...POLICY_REPOS]) {
     const owner = store.user(seed.owner);
     if (!owner) throw new Error(`seed owner ${seed.owner} is not a seed user`);
-    await seedGit(git, seed, { name: owner.name, email: owner.email });
+    const base = await seedGit(git, seed, { name: owner.name, email: owner.email });
+    const pullFields = await seedPullBranches(git, seed, base, { name: owner.name, email: owner.email });
     const lastCommit = seed.commits.at(-1)?.date ?? seed.createdAt;
     store.mutate((s) => {
       const repo: RepoRecord = {
@@ -45,7 +74,7 @@ export async function seedSandbox(store: StateStore, git: GitStore): Promise<voi
         parentId: null,
         collaborators: [],
         labels: DEFAULT_LABELS.map((l) => ({ ...l, id: store.nextId(), default: true })),
-        nextNumber: seed.issues.length + 1,
+        nextNumber: seed.issues.length + pullFields.length + 1,
         createdAt: seed.createdAt,
         updatedAt: lastCommit,
         pushedAt: lastCommit,
@@ -61,10 +90,10 @@ export async function seedSandbox(store: StateStore, git: GitStore): Promise<voi
           body: issue.body,
           user: issue.user,
           labels: issue.labels,
-          assignees: [],
+          assignees: issue.assignees ?? [],
           state: issue.state,
           stateReason: issue.state === "closed" ? (issue.stateReason ?? "completed") : null,
-          locked: false,
+          locked: issue.locked ?? false,
           comments: issue.comments ?? 0,
           createdAt: issue.createdAt,
           updatedAt: issue.closedAt ?? issue.createdAt,
@@ -73,6 +102,30 @@ export async function seedSandbox(store: StateStore, git: GitStore): Promise<voi
           pull: null,
         };
         s.issues.push(record);
+      });
+      (seed.pulls ?? []).forEach((pull, index) => {
+        const fields = pullFields[index];
+        if (!fields) return;
+        s.issues.push({
+          id: store.nextId(),
+          pullId: store.nextId(),
+          repoId: repo.id,
+          number: seed.issues.length + index + 1,
+          title: pull.title,
+          body: pull.body,
+          user: pull.user,
+          labels: [],
+          assignees: [],
+          state: "open",
+          stateReason: null,
+          locked: false,
+          comments: 0,
+          createdAt: pull.createdAt,
+          updatedAt: pull.createdAt,
+          closedAt: null,
+          closedBy: null,
+          pull: { ...fields, headRepoId: repo.id },
+        });
       });
     });
   }

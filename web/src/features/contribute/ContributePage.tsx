@@ -64,7 +64,7 @@ export function ContributePage() {
     void lookUp(pending);
   }, []);
 
-  const importIssue = async () => {
+  const importIssue = async (acknowledgeWarnings: boolean) => {
     if (!preview) return;
     if (preview.alreadyImported && preview.existingIssueId) {
       toast.info("This issue is already in your dashboard!");
@@ -73,7 +73,7 @@ export function ContributePage() {
     const { owner, repo, issueNumber } = preview.parsed;
     setStep("importing");
     try {
-      const res = await contributionsApi.importIssue({ owner, repo, issueNumber: issueNumber ?? preview.issue.number });
+      const res = await contributionsApi.importIssue({ owner, repo, issueNumber: issueNumber ?? preview.issue.number, acknowledgeWarnings });
       if (!("issue" in res)) {
         toast.info("The fork is being created; the issue will appear in Issues shortly.");
         return void navigate({ to: "/issues" });
@@ -145,7 +145,7 @@ export function ContributePage() {
           )}
         </Card>
       )}
-      {step === "preview" && preview && <IssuePreviewCard preview={preview} needsAuthorization={repos.data?.requiresAuthorization ?? false} onImport={() => void importIssue()} onBack={() => setStep("input")} />}
+      {step === "preview" && preview && <IssuePreviewCard preview={preview} needsAuthorization={repos.data?.requiresAuthorization ?? false} onImport={(ack) => void importIssue(ack)} onBack={() => setStep("input")} />}
       {step === "importing" && <Spinner label="Forking the repository and importing the issue..." />}
     </>
   );

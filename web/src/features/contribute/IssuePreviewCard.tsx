@@ -1,11 +1,15 @@
-import { AlertTriangle, ExternalLink, GitFork } from "lucide-react";
+import { useState } from "react";
+import { ExternalLink, GitFork } from "lucide-react";
 import { Badge, Button, Card, buttonClass } from "../../ui/ui";
 import type { IssuePreview } from "./contribute.api";
 import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
 import { InlineMarkdown, Markdown } from "../../ui/Markdown";
+import { ContributionFindings } from "./ContributionFindings";
 
-export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack }: { preview: IssuePreview; needsAuthorization: boolean; onImport: () => void; onBack: () => void }) {
+export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack }: { preview: IssuePreview; needsAuthorization: boolean; onImport: (acknowledgeWarnings: boolean) => void; onBack: () => void }) {
   const { repository: repo, issue } = preview;
+  const [acknowledged, setAcknowledged] = useState(false);
+  const held = !preview.alreadyImported && (preview.blocked || (preview.needsAcknowledgement && !acknowledged));
   return (
     <div className="space-y-4">
       <button type="button" onClick={onBack} className="text-sm text-violet-800 underline dark:text-violet-300">
@@ -26,16 +30,7 @@ export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack
         )}
         <div tabIndex={0} role="region" aria-label="Issue description" className="mt-3 max-h-64 overflow-auto text-sm">{issue.body?.trim() ? <Markdown>{issue.body}</Markdown> : "No description provided"}</div>
       </Card>
-      {(preview.warnings ?? []).length > 0 && (
-        <Card className="border-amber-300 dark:border-amber-800">
-          <h2 className="font-semibold">Before you contribute</h2>
-          <ul className="mt-2 space-y-1 text-sm" data-testid="etiquette-warnings">
-            {(preview.warnings ?? []).map((w) => (
-              <li key={w.code} className="flex gap-2"><AlertTriangle className="size-4 shrink-0 text-amber-600" aria-hidden /> {w.message}</li>
-            ))}
-          </ul>
-        </Card>
-      )}
+      <ContributionFindings findings={preview.findings} acknowledged={acknowledged} onAcknowledge={setAcknowledged} />
       {!preview.alreadyImported && (
         <div className="flex gap-3 rounded-xl border border-violet-300 bg-violet-50 p-4 text-sm dark:border-violet-800 dark:bg-violet-950/40">
           <GitFork className="size-5 shrink-0 text-violet-700 dark:text-violet-300" aria-hidden />
@@ -54,7 +49,7 @@ export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack
         <a href={issue.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("secondary")}>
           <ExternalLink className="size-4" aria-hidden /> View on GitHub
         </a>
-        <Button onClick={onImport} disabled={needsAuthorization && !preview.alreadyImported}>
+        <Button onClick={() => onImport(acknowledged)} disabled={held || (needsAuthorization && !preview.alreadyImported)}>
           {preview.alreadyImported ? "Continue Solving" : "Import & Solve with AI"}
         </Button>
       </div>

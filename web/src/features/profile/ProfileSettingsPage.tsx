@@ -6,6 +6,7 @@ import { Tabs } from "../../ui/Tabs";
 import { BillingTab, UsageTab } from "../billing";
 import { ApiTokens } from "./ApiTokens";
 import { OverviewTab } from "./OverviewTab";
+import { PullRequestSettings } from "./PullRequestSettings";
 
 type Tab = "overview" | "usage" | "billing" | "settings";
 
@@ -38,6 +39,7 @@ export function ProfileSettingsPage() {
               <h2 className="mb-3 font-semibold">Preferences</h2>
               <PreferencesForm />
             </Card>
+            <PullRequestSettings />
             <ApiTokens />
           </>
         )}

@@ -26,6 +26,19 @@ export interface SeedIssue {
   stateReason?: "completed" | "not_planned";
   closedAt?: string;
   comments?: number;
+  assignees?: string[];
+  locked?: boolean;
+}
+
+/** A pull request from a branch of the same repository; numbered after the issues. */
+export interface SeedPull {
+  title: string;
+  body: string;
+  user: string;
+  branch: string;
+  createdAt: string;
+  /** Files changed on the branch, on top of the default branch. */
+  files: Record<string, string>;
 }
 
 export interface SeedRepo {
@@ -44,6 +57,7 @@ export interface SeedRepo {
   issues: SeedIssue[];
   /** Names of tests that fail on the seeded default branch: each reproduces an open issue and its known fix turns it green. */
   failingTests?: string[];
+  pulls?: SeedPull[];
 }
 
 export interface SeededFix {
