@@ -1,6 +1,6 @@
 import { sweepWorkspaces } from "./tests-run/workspace";
 import { testsConfig } from "./tests-run/tests.config";
-import { UnrecoverableError, Worker, type Job } from "bullmq";
+import { Worker, type Job } from "bullmq";
 import { JOB_SCHEMAS, jobFailed, QUEUES, redisConnection, type QueueName } from "./contract";
 import type { WorkerContext } from "./context";
 import { PROCESSORS } from "./processors";

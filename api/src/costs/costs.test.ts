@@ -184,7 +184,7 @@ describe("what the model saw", () => {
 
     // Nothing secret: not the user's GitHub token, not a provider key, not the encryption keys.
     const account = await stack.db.selectFrom("github_accounts").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
-    const githubToken = stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc);
+    const githubToken = stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc, account.user_id);
     const text = JSON.stringify(prompt);
     const secrets = [githubToken, ...Object.entries(models.env).filter(([k]) => k.endsWith("_API_KEY")).map(([, v]) => v), stack.ctx.env.TOKEN_ENCRYPTION_KEYS];
     for (const s of secrets) {

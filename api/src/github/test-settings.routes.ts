@@ -22,7 +22,8 @@ export const testSettingsRoutes = new Hono<AppEnv>()
     const { owner, repo } = c.req.valid("param");
     const row = await ownRepository(c.var.deps.db, c.var.user.id, owner, repo);
     if (!row) throw errors.notFound("Repository");
-    return c.json({ settings: row.test_settings ?? DEFAULTS });
+    const settings: RepositoryTestSettings = RepositoryTestSettings.safeParse(row.test_settings).data ?? DEFAULTS;
+    return c.json({ settings });
   })
   .put("/github/repositories/:owner/:repo/test-settings", requireUser, validate("param", RepoParams), validate("json", RepositoryTestSettings), async (c) => {
     const { owner, repo } = c.req.valid("param");

@@ -39,7 +39,7 @@ describe("solving an issue", () => {
     expect(res.headers.get("x-accel-buffering")).toBe("no");
     const got = await readSse(res);
     expect(got[0]?.event).toBe("snapshot");
-    const steps = got.filter((e) => e.event === "step").map((e) => e.data as { step: string; status: string; detail: { info: string[]; score?: number } });
+    const steps = got.filter((e) => e.event === "step").map((e) => e.data as { step: string; status: string; detail: { info: string[]; score?: number }; cost?: { estimateUsd?: number } });
     // A running step may report progress more than once before it completes (generating also announces its cost estimate).
     const order = steps.map((s) => `${s.step}:${s.status}`).filter((k, i, all) => k !== all[i - 1]);
     expect(order).toEqual(STEPS.flatMap((s) => [`${s}:running`, `${s}:completed`]));

@@ -113,7 +113,7 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
       await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", { method: "PUT", headers, body: JSON.stringify({ command: null, setup: null, timeoutSeconds: null, setupNetwork: false }) });
     }
     const account = await stack.db.selectFrom("github_accounts").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
-    const token = stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc);
+    const token = stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc, account.user_id);
     expect(token.length).toBeGreaterThan(10);
     expect(filesContaining(stack.ctx.env.WORKSPACE_DIR ?? "", token)).toEqual([]);
     expect(stack.logs.join("")).not.toContain(token);

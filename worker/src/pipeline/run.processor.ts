@@ -63,7 +63,7 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
       const report = async (detail: StepDetail) => {
         reported = detail;
         await storeStepProgress(ctx.db, runId, step, detail);
-        await log.emit({ type: "step", step, status: "running", detail, at: now() });
+        await log.emit({ type: "step", step, status: "running", detail: eventDetail(detail), at: now() });
       };
       let estimateUsd: number | undefined;
       const result = await executeStep(step, {
@@ -134,7 +134,7 @@ async function fail(ctx: WorkerContext, log: RunEventLog, run: SolveRun, step: S
 
 async function cancel(ctx: WorkerContext, log: RunEventLog, run: SolveRun, step: StepId | null): Promise<{ status: string }> {
   if (step) await markStepFailed(ctx.db, run.id, step, failedDetail(STEP_CANCELLED));
-  if (step) await log.emit({ type: "step", step, status: "failed", detail: failedDetail(STEP_CANCELLED), at: now() });
+  if (step) await log.emit({ type: "step", step, status: "failed", detail: eventDetail(failedDetail(STEP_CANCELLED)), at: now() });
   await endRun(ctx.db, run, "cancelled", { code: "run.cancelled", message: "The run was cancelled" });
   await releaseRunQuota(ctx.db, run.id);
   await log.emit({ type: "cancelled", at: now() });

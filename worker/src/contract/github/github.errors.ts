@@ -3,7 +3,7 @@ import type { JobErrorCode } from "../job-failure";
 /** A GitHub failure translated to our vocabulary; `code` is dotted like the API's error codes. */
 export class GithubError extends Error {
   constructor(
-    readonly code: JobErrorCode & `github.${string}`,
+    readonly code: JobErrorCode,
     message: string,
     readonly status: number,
   ) {
