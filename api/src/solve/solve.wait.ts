@@ -1,8 +1,7 @@
 import type { Redis } from "ioredis";
 import type { Db, SolveRun } from "@fixloop/db";
 import { isTerminalRunStatus } from "@fixloop/db/domain";
-import { parseEntry, runEventsKey } from "@fixloop/worker/contract";
-
+import { parseEntry, runEventsKey, TERMINAL_EVENTS } from "@fixloop/worker/contract";
 
 /** Waits (following the run's event stream) until the run ends or the timeout passes; returns the run as stored. */
 export async function waitForRunEnd(db: Db, redis: Redis, prefix: string, runId: string, timeoutMs: number): Promise<SolveRun> {
@@ -20,7 +19,7 @@ export async function waitForRunEnd(db: Db, redis: Redis, prefix: string, runId:
       for (const [id, fields] of res?.[0]?.[1] ?? []) {
         last = id;
         const ev = parseEntry(fields);
-        if (ev && ev.type !== "step") return load();
+        if (ev && TERMINAL_EVENTS.has(ev.type)) return load();
       }
     }
   } finally {

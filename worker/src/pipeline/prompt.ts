@@ -16,7 +16,7 @@ const HIDDEN = /[\p{Cf}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028
 
 // Our own fence tags inside untrusted text would let it close the fence and speak as instructions:
 // any `<` opening one (with or without attributes or the closing `>`) becomes `[`.
-const FENCE_OPEN = /<(?=\s*\/?\s*untrusted)/gi;
+const FENCE_OPEN = /<(\s*\/?\s*untrusted[^<>\n]*)(>?)/gi;
 
 /**
  * Cleans untrusted text until nothing changes, and reports what it removed: NFKC first (fullwidth
@@ -46,9 +46,9 @@ export function cleanUntrusted(text: string): { text: string; removed: CleaningR
         htmlComments.push(m);
         return "";
       })
-      .replace(FENCE_OPEN, (_m, offset: number, all: string) => {
-        fenceTags.push(/^<[^>\n]{0,60}>?/.exec(all.slice(offset))?.[0] ?? "<");
-        return "[";
+      .replace(FENCE_OPEN, (m: string, inner: string, close: string) => {
+        fenceTags.push(m);
+        return `[${inner.replace(/^\s*(\/?)\s*/, "$1").trimEnd()}${close ? "]" : ""}`;
       });
   }
   const hiddenCharacters = [...hidden].map(([codePoint, count]) => ({ codePoint, count }));

@@ -1,7 +1,6 @@
-import { UnrecoverableError } from "bullmq";
 import type { SyncJob } from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../contract";
+import { githubForUser, JobRefusedError } from "../contract";
 import { asGithubJob } from "../github/github.jobs";
 import { countIssues, upsertIssues, type GithubIssue } from "./issues.store";
 import { upsertRepository } from "./repositories.store";
@@ -22,7 +21,7 @@ export async function syncIssues(
     // Only repositories the user owns or may push to (the ones the repository list shows); any other is imported by URL.
     const p = repo.permissions;
     if (!p?.admin && !p?.maintain && !p?.push) {
-      throw new UnrecoverableError(`github.not_your_repository: ${repo.full_name} is not one of your repositories; import its issues by URL instead`);
+      throw new JobRefusedError({ code: "github.not_your_repository", message: `${repo.full_name} is not one of your repositories; import its issues by URL instead` });
     }
     const stored = await upsertRepository(ctx.db, job.userId, repo);
     const params = { owner: repo.owner.login, repo: repo.name, state: "all" as const, sort: "updated" as const, direction: "desc" as const, per_page: 100 };
