@@ -22,3 +22,6 @@ export function isTerminalRunStatus(status: string): status is TerminalRunStatus
 
 /** The warning a step that was running when its run was cancelled ends with (the step is stored as failed). */
 export const STEP_CANCELLED = "Cancelled";
+
+/** Why a new solve or approval is refused while the issue has an open pull request. */
+export const OPEN_PULL_REQUEST_MESSAGE = "A pull request is open for this issue: update it or close it first";

@@ -4,7 +4,7 @@ import type { Database } from "../schema";
 type Conn = Kysely<Database> | Transaction<Database>;
 
 /** The refusal shared by a new solve and an approval while another pull request of the issue is open. */
-export const OPEN_PULL_REQUEST_MESSAGE = "A pull request is open for this issue: update it or close it first";
+export { OPEN_PULL_REQUEST_MESSAGE } from "../domain/statuses";
 
 /**
  * The open pull request of an issue, if any, other than the one of `exceptSolutionId`. A second
