@@ -82,7 +82,7 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
           await storeStepPrompt(ctx.db, runId, step, record);
           estimateUsd = record.estimate.usd;
           const cost = { tokensIn: 0, tokensOut: 0, usd: 0, estimateUsd: record.estimate.usd };
-          await log.emit({ type: "step", step, status: "running", detail: { files: [], info: [`Estimated cost: $${record.estimate.usd.toFixed(4)} (${record.estimate.tokensIn} tokens in)`], warnings: [] }, at: now(), cost });
+          await log.emit({ type: "step", step, status: "running", detail: eventDetail({ ...reported, info: [...reported.info, `Estimated cost: $${record.estimate.usd.toFixed(4)} (${record.estimate.tokensIn} tokens in)`] }), at: now(), cost });
         },
       }, ctx);
       if (retries.length) result.detail.warnings.push(...retries);
