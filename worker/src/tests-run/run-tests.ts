@@ -5,7 +5,7 @@ import type { RepositoryTestSettings, SandboxBackend, TestsEvent, TestsPhase } f
 import { detectTestPlan, type TestPlan } from "./detect";
 import type { PhaseRun } from "./compare";
 import { TestOutputParser } from "./parse";
-import type { SandboxLimits, SandboxRunner } from "./sandbox";
+import { sandboxRunUid, type SandboxLimits, type SandboxRunner } from "./sandbox";
 import { TestsEventStream } from "./tests.stream";
 import { baseTree, checkout, handToSandbox, writeInside, type WorkspaceCache } from "./workspace";
 
@@ -43,7 +43,7 @@ const BASE_TTL_SECONDS = 7 * 24 * 3600;
 const timeoutOf = (deps: TestsDeps, plan: TestPlan) => plan.timeoutMs ?? deps.limits.timeoutMs;
 
 /** Runs setup (if any) and the tests in `dir`, streaming output as `tests` events of `phase`. */
-export async function runPhase(deps: TestsDeps, plan: TestPlan, dir: string, phase: TestsPhase): Promise<PhaseRun> {
+export async function runPhase(deps: TestsDeps, plan: TestPlan, dir: string, phase: TestsPhase, uid?: number): Promise<PhaseRun> {
   if (!deps.runner) throw new Error("no sandbox runner");
   const parser = new TestOutputParser();
   const stream = new TestsEventStream(phase, deps.emit, () => parser.counts());
@@ -52,7 +52,7 @@ export async function runPhase(deps: TestsDeps, plan: TestPlan, dir: string, pha
   try {
     if (plan.setup) {
       stream.push(`$ ${plan.setup}\n`);
-      const s = await deps.runner.run({ workspace: dir, command: plan.setup, network: plan.setupNetwork, limits, onOutput: (c) => stream.push(c), signal: deps.signal, language: plan.language });
+      const s = await deps.runner.run({ workspace: dir, command: plan.setup, network: plan.setupNetwork, limits, onOutput: (c) => stream.push(c), signal: deps.signal, language: plan.language, uid });
       if (s.exitCode !== 0) {
         return { counts: { passed: 0, failed: 0, errored: 0, durationMs: Date.now() - started }, results: {}, runners: [], exitCode: s.exitCode, timedOut: s.timedOut, setupFailed: true, logTail: s.output };
       }
@@ -69,6 +69,7 @@ export async function runPhase(deps: TestsDeps, plan: TestPlan, dir: string, pha
       },
       signal: deps.signal,
       language: plan.language,
+      uid,
     });
     const parsed = parser.finish();
     const tail = r.truncated ? `[output truncated to the last ${Math.round(deps.limits.outputBytes / 1024)} KiB]\n${r.output}` : r.output;
@@ -95,22 +96,24 @@ export async function prepareTests(deps: TestsDeps, ref: RepoAtCommit): Promise<
     await deps.emit({ type: "tests", phase: "base", output: `Base results of ${ref.commit.slice(0, 7)} reused from an earlier run of \`${plan.command}\`\n`, counts: run.counts, done: true, at: new Date().toISOString() });
     return { plan, baseDir: base.dir, base: run, baseCached: true, workspaceCached: base.cached };
   }
-  const run = await inCopy(deps, base.dir, [], (dir) => runPhase(deps, plan, dir, "base"));
+  const run = await inCopy(deps, base.dir, [], (dir, uid) => runPhase(deps, plan, dir, "base", uid));
   if (!run.timedOut && !deps.signal?.aborted) await deps.redis.set(key, JSON.stringify(run), "EX", BASE_TTL_SECONDS);
   return { plan, baseDir: base.dir, base: run, baseCached: false, workspaceCached: base.cached };
 }
 
 /** Runs the tests on the base tree with `files` applied. */
 export function runPatched(deps: TestsDeps, prepared: Prepared, files: FileChange[], phase: "patched" | "repair"): Promise<PhaseRun> {
-  return inCopy(deps, prepared.baseDir, files, (dir) => runPhase(deps, prepared.plan, dir, phase));
+  return inCopy(deps, prepared.baseDir, files, (dir, uid) => runPhase(deps, prepared.plan, dir, phase, uid));
 }
 
-async function inCopy<T>(deps: TestsDeps, baseDir: string, files: FileChange[], fn: (dir: string) => Promise<T>): Promise<T> {
+/** Runs `fn` in a private copy of `baseDir` with `files` applied, owned by a uid of its own. */
+async function inCopy<T>(deps: TestsDeps, baseDir: string, files: FileChange[], fn: (dir: string, uid: number) => Promise<T>): Promise<T> {
   const ws = await checkout(deps.cache, baseDir);
+  const uid = sandboxRunUid();
   try {
     for (const f of files) await writeInside(ws.dir, f.filename, f.action === "delete" ? null : f.content);
-    await handToSandbox(ws.dir);
-    return await fn(ws.dir);
+    await handToSandbox(ws.dir, uid);
+    return await fn(ws.dir, uid);
   } finally {
     await ws.dispose();
   }

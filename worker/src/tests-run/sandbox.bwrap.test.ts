@@ -3,7 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SandboxLimits, SandboxRunSpec } from "./sandbox";
+import { SANDBOX_RUN_UID_BASE, sandboxRunUid, type SandboxLimits, type SandboxRunSpec } from "./sandbox";
 import { bwrapRunner } from "./sandbox.bwrap";
 
 const limits: SandboxLimits = { timeoutMs: 20_000, memoryBytes: 4 * 1024 ** 3, processes: 128, fileBytes: 64 * 1024 ** 2, outputBytes: 64 * 1024 };
@@ -79,6 +79,20 @@ describe("the bubblewrap sandbox", () => {
     expect(r.output).toMatch(/fork|Resource temporarily unavailable|retry/i);
     // the worker can still start processes
     expect((await run("echo still-alive")).output).toContain("still-alive");
+  });
+
+  it("gives each run its own process budget, so concurrent runs near the limit do not starve each other", async () => {
+    const busy = "for i in $(seq 30); do sleep 1 & done; wait; echo all-started; id -u";
+    const small = { ...limits, processes: 40 };
+    const shared = await Promise.all([run(busy, { limits: small }), run(busy, { limits: small })]);
+    // one uid for both: 60 processes against a budget of 40
+    expect(shared.map((r) => r.output).join("\n")).toMatch(/fork|Resource temporarily unavailable|retry/i);
+    const own = await Promise.all([run(busy, { limits: small, uid: sandboxRunUid() }), run(busy, { limits: small, uid: sandboxRunUid() })]);
+    for (const r of own) {
+      expect(r.exitCode).toBe(0);
+      expect(r.output).not.toMatch(/fork|Resource temporarily unavailable|retry/i);
+      expect(Number(r.output.trim().split("\n").at(-1))).toBeGreaterThanOrEqual(SANDBOX_RUN_UID_BASE);
+    }
   });
 
   it("kills everything at the timeout, double-forked children included", async () => {

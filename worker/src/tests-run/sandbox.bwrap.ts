@@ -39,6 +39,7 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
   const ro = [...(prefix ? [prefix] : []), ...(opts.extraReadOnly ?? [])].flatMap((d) => ["--ro-bind-try", d, d]);
   const env = { ...SANDBOX_ENV, PATH: [...(prefix ? [`${prefix}/bin`] : []), SANDBOX_ENV.PATH].join(":") };
   const asRoot = process.getuid?.() === 0;
+  const uid = String(spec.uid ?? SANDBOX_UID);
   return [
     opts.bwrapPath ?? "bwrap",
     // A root worker must not map nobody to root through a user namespace: bwrap mounts as root, then the command drops to the real nobody.
@@ -59,13 +60,13 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
     "--clearenv",
     ...Object.entries(env).flatMap(([k, v]) => ["--setenv", k, v]),
     "--",
-    ...(asRoot ? ["setpriv", `--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_UID}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"] : []),
+    ...(asRoot ? ["setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"] : []),
     ...prlimitArgs(spec.limits),
     "/bin/sh", "-c", spec.command,
   ];
 }
 
-/** bubblewrap: namespaces (no network, own pids), nobody, read-only system, only the workspace writable. */
+/** bubblewrap: namespaces (no network, own pids), an unprivileged uid (inside a user namespace when the worker is not root), read-only system, only the workspace writable. */
 export function bwrapRunner(opts: BwrapOptions = {}): SandboxRunner {
   return {
     backend: "bwrap",

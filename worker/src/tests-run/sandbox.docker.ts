@@ -30,7 +30,7 @@ export function dockerArgv(spec: SandboxRunSpec, image: string, name: string): s
   return [
     "docker", "run", "--rm", "--init", "--name", name,
     "--network", spec.network ? "bridge" : "none",
-    "--user", `${SANDBOX_UID}:${SANDBOX_UID}`,
+    "--user", `${spec.uid ?? SANDBOX_UID}:${spec.uid ?? SANDBOX_UID}`,
     "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
     "--read-only", "--tmpfs", "/tmp:exec",
     "--memory", String(l.memoryBytes), "--pids-limit", String(l.processes),

@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import type { SandboxBackend } from "../contract";
 
 /** Resource limits of one sandboxed command. */
@@ -25,6 +26,12 @@ export interface SandboxRunSpec {
   signal?: AbortSignal;
   /** Detected language (the docker backend picks its image by it). */
   language?: string;
+  /**
+   * uid/gid the command runs as (default SANDBOX_UID). RLIMIT_NPROC counts every process of a
+   * uid, so concurrent runs sharing one uid share one process budget and starve each other:
+   * give each run its own (`sandboxRunUid`).
+   */
+  uid?: number;
 }
 
 export interface SandboxResult {
@@ -55,6 +62,15 @@ export const HOST_ENV: Record<string, string> = { PATH: "/usr/local/sbin:/usr/lo
 
 /** The unprivileged uid/gid commands run as (nobody). */
 export const SANDBOX_UID = 65534;
+
+/** Private uids for sandboxed runs: above the ranges distributions hand out (and below nobody's 4294967294). */
+export const SANDBOX_RUN_UID_BASE = 0x4000_0000;
+const SANDBOX_RUN_UID_SPAN = 0x1000_0000;
+
+/** A fresh unprivileged uid for one run, so its process limit is its own. */
+export function sandboxRunUid(): number {
+  return SANDBOX_RUN_UID_BASE + randomInt(SANDBOX_RUN_UID_SPAN);
+}
 
 /** `prlimit` prefix applying the limits to the command and everything it starts. */
 export function prlimitArgs(l: SandboxLimits): string[] {

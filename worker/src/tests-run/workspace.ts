@@ -97,9 +97,9 @@ export async function writeInside(dir: string, rel: string, content: string | nu
   else await fs.writeFile(target, content);
 }
 
-/** Makes a run copy writable by the sandbox user (needed when the worker runs as root and drops to nobody). */
-export async function handToSandbox(dir: string): Promise<void> {
-  if (process.getuid?.() === 0) await chownTree(dir, SANDBOX_UID);
+/** Makes a run copy writable by the sandbox user (needed when the worker runs as root and drops to `uid`). */
+export async function handToSandbox(dir: string, uid = SANDBOX_UID): Promise<void> {
+  if (process.getuid?.() === 0) await chownTree(dir, uid);
 }
 
 async function chownTree(dir: string, uid: number): Promise<void> {
