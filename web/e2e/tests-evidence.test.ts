@@ -26,7 +26,8 @@ afterAll(async () => {
 async function startSolve(title: string, p = page) {
   await p.goto("/issues");
   await p.getByRole("link", { name: `Solve with AI: ${title}` }).click();
-  await p.getByRole("heading", { name: title }).waitFor();
+  // Titles render their inline markdown: `code` shows as code, without the backticks.
+  await p.getByRole("heading", { name: title.replace(/`/g, "") }).waitFor();
   await p.getByRole("button", { name: "Generate Solution" }).click();
   await p.waitForURL(/[?&]run=/);
 }

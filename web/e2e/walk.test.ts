@@ -217,7 +217,7 @@ describe("a new user's first walk", () => {
       const recent = page.getByRole("region", { name: "Recent Activity" }).getByRole("listitem");
       await recent.first().waitFor();
       expect(await recent.first().textContent()).toContain("Whitespace-only titles are accepted");
-      const avatar = page.locator(`img[src^="${standIn}/avatars/"]`).first();
+      const avatar = page.locator(`img[src^="${standIn}/avatars/"]`).filter({ visible: true }).first();
       await avatar.waitFor();
       await expect
         .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))

@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SEEDED_FIXES, type SeededFix } from "../github/seed";
-import { fallbackSolution, MALFORMED_ARGUMENTS, seededSolution } from "./answers";
-import { refinedSolution } from "./answers.refine";
+import { fallbackSolution, MALFORMED_ARGUMENTS, REPAIR_PROMPT, seededSolution } from "./answers";
+import { latestFeedback, refinedSolution } from "./answers.refine";
 import { messagesBadRequest, messagesFault, messagesNotFound, messagesResponse, messagesUnauthorized, parseMessagesRequest } from "./anthropic.wire";
 import { ModelSandboxControl, type ModelSandboxProvider } from "./control";
 import { chatBadRequest, chatFault, chatNotFound, chatToolCallResponse, chatUnauthorized, groqToolUseFailed, parseChatRequest, type ChatFlavor } from "./openai.wire";
@@ -72,9 +72,14 @@ function authorized(req: http.IncomingMessage, flavor: Route["flavor"], apiKey: 
   return flavor === "anthropic" ? req.headers["x-api-key"] === apiKey || bearer : bearer;
 }
 
-/** The known fix (or a small generic change); a refinement prompt gets what its newest feedback asks for. */
+/**
+ * The known fix (or a small generic change); a refinement prompt gets what its newest feedback
+ * asks for, except the tests' repair round, which a seeded fix answers with its repair.
+ */
 function scriptedAnswer(fixes: readonly SeededFix[], prompt: string) {
-  const base = seededSolution(fixes, prompt) ?? fallbackSolution(prompt);
+  const seeded = seededSolution(fixes, prompt);
+  if (seeded && REPAIR_PROMPT.test(latestFeedback(prompt) ?? "")) return seeded;
+  const base = seeded ?? fallbackSolution(prompt);
   return refinedSolution(prompt, base) ?? base;
 }
 
