@@ -217,6 +217,8 @@ describe("a new user's first walk", () => {
       const recent = page.getByRole("region", { name: "Recent Activity" }).getByRole("listitem");
       await recent.first().waitFor();
       expect(await recent.first().textContent()).toContain("Whitespace-only titles are accepted");
+      // At phone width the user menu (with the avatar) lives in the navigation drawer.
+      if (page === phone) await page.getByRole("button", { name: "Open menu" }).click();
       const avatar = page.locator(`img[src^="${standIn}/avatars/"]`).filter({ visible: true }).first();
       await avatar.waitFor();
       await expect
