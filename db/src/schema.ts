@@ -226,6 +226,24 @@ export interface RunStepsTable {
   estimate_usd: ColumnType<string | null, number | string | null | undefined, number | string | null>;
 }
 
+/** One model request and what it cost, recorded when its answer arrived. */
+export interface ModelRequestsTable {
+  id: Generated<string>;
+  run_id: string;
+  user_id: string;
+  step: StepId;
+  /** Why it was sent: the answer, the repair of edits that did not apply, the tests' repair round. */
+  purpose: string;
+  model_id: string;
+  tokens_in: number;
+  tokens_out: number;
+  cost_usd: ColumnType<string, number | string, number | string>;
+  /** HTTP attempts it took (provider retries included). */
+  attempts: Generated<number>;
+  duration_ms: number;
+  created_at: GeneratedTimestamp;
+}
+
 export interface ValidationDecisionsTable {
   id: Generated<string>;
   solution_id: string;
@@ -322,6 +340,7 @@ export interface Database {
   solution_revisions: SolutionRevisionsTable;
   solve_runs: SolveRunsTable;
   run_steps: RunStepsTable;
+  model_requests: ModelRequestsTable;
   validation_decisions: ValidationDecisionsTable;
   pull_requests: PullRequestsTable;
   subscriptions: SubscriptionsTable;

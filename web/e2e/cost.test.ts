@@ -88,6 +88,10 @@ describe("cost and what the model saw, in the browser", () => {
     const flags = (await page.getByTestId("instruction-flags").textContent()) ?? "";
     expect(flags).toContain("ignore previous instructions");
     expect(flags).toContain("you are now");
+    // Every request of the run, as recorded when its answer arrived.
+    const rows = page.getByTestId("model-requests").locator("tbody tr");
+    expect(await rows.count()).toBe(e2e.models.requests.length);
+    expect(await rows.first().textContent()).toMatch(/^generatinganswer12,000 \/ 3,000\$0\.\d{4}/);
     await screenshot(page, "what-the-model-saw");
     expect(await seriousA11yViolations(page)).toEqual([]);
     const text = (await page.locator("#model-saw-body").textContent()) ?? "";

@@ -77,6 +77,44 @@ describe("cost recording", () => {
     expect(view.run.costUsd).toBeCloseTo(expected, 6);
     expect(view.run.steps.find((s) => s.id === "generating")?.cost.usd).toBeCloseTo(expected, 6);
     expect(view.run.steps.find((s) => s.id === "analyzing")?.cost.usd).toBe(0);
+
+    // The request itself is on record, with the same figures.
+    const seen = (await (await stack.app.request(`/api/runs/${runId}/prompt`, { headers })).json()) as { requests: { step: string; purpose: string; tokensIn: number; tokensOut: number; costUsd: number; modelId: string }[] };
+    expect(seen.requests).toHaveLength(1);
+    expect(seen.requests[0]).toMatchObject({ step: "generating", purpose: "answer", tokensIn: 12_000, tokensOut: 3_000, modelId: DEFAULT_MODEL_ID, costUsd: expect.closeTo(expected, 6) });
+  });
+
+  it("records every model request as its answer arrives, those of a step that then fails included, and counts them toward the month", async () => {
+    if (!llama) throw new Error("default model missing");
+    models.control.usage({ input: 1_000, output: 500 });
+    const title = "line-length ignores the max option of nested config";
+    models.control.respondWith((p) => p.includes(title), {
+      analysis: "The limit is read from the wrong key.",
+      proposedSolution: "Read options.max.",
+      confidence: 40,
+      files: [{ filename: "src/rules/line-length.js", action: "modify", edits: [{ search: "text that is nowhere in the file", replace: "x" }] }],
+    });
+    const monthBefore = ((await (await stack.app.request("/api/costs/caps", { headers })).json()) as { spentThisPeriodUsd: number }).spentThisPeriodUsd;
+    const issue = await insertIssue(stack.db, userId, { number: 16, title, body: "See `src/rules/line-length.js`." });
+    const runId = await generate(issue.id);
+    const end = (await follow(runId)).at(-1);
+    expect(end?.event).toBe("failed");
+    expect((end?.data as { error: { code: string } }).error.code).toBe("generation.no_changes");
+
+    // The answer and the repair of its edits: both were paid for, although the step failed.
+    expect(models.control.requests).toHaveLength(2);
+    const rows = await stack.db.selectFrom("model_requests").selectAll().where("run_id", "=", runId).orderBy("created_at").execute();
+    expect(rows.map((r) => [r.step, r.purpose, r.tokens_in, r.tokens_out, r.model_id])).toEqual([
+      ["generating", "answer", 1_000, 500, DEFAULT_MODEL_ID],
+      ["generating", "answer: edit repair", 1_000, 500, DEFAULT_MODEL_ID],
+    ]);
+    const each = costUsd(llama, 1_000, 500);
+    for (const r of rows) expect(Number(r.cost_usd)).toBeCloseTo(each, 6);
+    expect(rows.every((r) => r.user_id === userId && r.duration_ms >= 0)).toBe(true);
+    // No step completed with a model request, so the run's completed-step total stays 0; the month counts what was spent.
+    expect(Number((await run(runId)).cost_usd)).toBe(0);
+    const monthAfter = ((await (await stack.app.request("/api/costs/caps", { headers })).json()) as { spentThisPeriodUsd: number }).spentThisPeriodUsd;
+    expect(monthAfter - monthBefore).toBeCloseTo(2 * each, 6);
   });
 
   it("estimates a range for a model before the prompt is known, and refuses an unknown model", async () => {

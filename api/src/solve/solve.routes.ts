@@ -9,6 +9,7 @@ import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { presentSolution } from "../validations/validations.present";
 import { findOwnedRun, presentRun, runPrompt, runSteps } from "./runs.repository";
+import { runModelRequests } from "@fixloop/db";
 import { acquireStreamSlot } from "./sse.limit";
 import { streamRunEvents } from "./runs.sse";
 import { solveErrors } from "./solve.errors";
@@ -81,10 +82,11 @@ export const solveRoutes = new Hono<AppEnv>()
     await resumeRun(deps, run);
     return c.json({ runId: run.id, status: "queued" as const }, 202);
   })
-  /** What the model saw: the exact prompt of the run's generating step, what cleaning removed, flagged text. */
+  /** What the model saw: the exact prompt of the run's generating step, what cleaning removed, flagged text, and every request with its cost. */
   .get("/runs/:id/prompt", requireUser, validate("param", RunParam), async (c) => {
     const { db } = c.var.deps;
     const run = await findOwnedRun(db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    return c.json({ runId: run.id, prompt: await runPrompt(db, run.id) });
+    const [prompt, requests] = await Promise.all([runPrompt(db, run.id), runModelRequests(db, run.id)]);
+    return c.json({ runId: run.id, prompt, requests });
   });

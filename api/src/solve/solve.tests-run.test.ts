@@ -76,8 +76,11 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
   it("detects a regression, gives the model one repair round with the failing output, and keeps the repaired attempt", async () => {
     models.control.respondWith((p) => p.includes("trailing-spaces"), answer(BREAKING));
     models.control.respondWith((p) => p.includes("breaks tests that passed before it"), answer({ search: "const TRAILING = /\\t+$/;\n", replace: "const TRAILING = /[ \\t]+$/;\n" }));
-    const { tests, testEvents, solution } = await solve({ number: 13 });
+    const { tests, testEvents, solution, runId } = await solve({ number: 13 });
     const repairPrompt = models.control.requests.at(-1)?.prompt ?? "";
+    // Both requests are on record, the repair round under the validating step.
+    const requests = await stack.db.selectFrom("model_requests").select(["step", "purpose"]).where("run_id", "=", runId).orderBy("created_at").execute();
+    expect(requests).toEqual([{ step: "generating", purpose: "answer" }, { step: "validating", purpose: "tests repair" }]);
     expect(repairPrompt).toContain("reports trailing spaces with their column");
     expect(tests.attempts).toHaveLength(2);
     expect(tests.attempts[0]?.regressions).toContain("reports trailing spaces with their column");

@@ -1,12 +1,12 @@
 import type { Db, SolveRun } from "@fixloop/db";
-import { currentUsagePeriod, spendingCaps, spentSince } from "@fixloop/db";
+import { currentUsagePeriod, runSpent, spendingCaps, spentSince } from "@fixloop/db";
 import type { WorkerEnv } from "../env";
 
 /** What a run may still spend before its next model request. */
 export interface Budget {
   runCapUsd: number | null;
   monthlyCapUsd: number | null;
-  /** Recorded so far by this run and, for the month, by all of the user's runs. */
+  /** What this run's model requests cost so far and, for the month, all of the user's (failed runs included). */
   runSpentUsd: number;
   monthSpentUsd: number;
 }
@@ -19,15 +19,15 @@ export class CostCapExceeded extends Error {
 }
 
 export async function loadBudget(db: Db, env: Pick<WorkerEnv, "RUN_COST_CAP_USD" | "MONTHLY_COST_CAP_USD">, run: Pick<SolveRun, "id" | "user_id">): Promise<Budget> {
-  const [caps, period, row] = await Promise.all([
+  const [caps, period, spent] = await Promise.all([
     spendingCaps(db, run.user_id, { runUsd: env.RUN_COST_CAP_USD, monthlyUsd: env.MONTHLY_COST_CAP_USD }),
     currentUsagePeriod(db, run.user_id),
-    db.selectFrom("solve_runs").select("cost_usd").where("id", "=", run.id).executeTakeFirst(),
+    runSpent(db, run.id),
   ]);
   return {
     runCapUsd: caps.effective.runUsd,
     monthlyCapUsd: caps.effective.monthlyUsd,
-    runSpentUsd: Number(row?.cost_usd ?? 0),
+    runSpentUsd: spent,
     monthSpentUsd: await spentSince(db, run.user_id, period.periodStart),
   };
 }

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
-import { releaseRunQuota } from "@fixloop/db";
+import { recordModelRequest, releaseRunQuota } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
 import { SolutionTests, STEPS, stepCost, type StepCost, type StepDetail as ContractStepDetail, type StepId } from "../contract";
 import type { WorkerContext } from "../context";
@@ -78,6 +78,7 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
         },
         report,
         onTestsEvent: (e) => log.emit(e),
+        onModelRequest: (r) => recordModelRequest(ctx.db, { ...r, runId, userId: run.user_id, step }),
         onPrompt: async (record) => {
           await storeStepPrompt(ctx.db, runId, step, record);
           estimateUsd = record.estimate.usd;

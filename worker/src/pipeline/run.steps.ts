@@ -11,7 +11,7 @@ import type { PromptRecord } from "../contract";
 import { analyzing, type AnalyzingOutput } from "./steps/analyzing";
 import { context, type ContextOutput } from "./steps/context";
 import { dependencies, type DependenciesOutput } from "./steps/dependencies";
-import { generating, GenerationError, type GeneratingOutput } from "./steps/generating";
+import { generating, GenerationError, type GeneratingOutput, type ModelRequest } from "./steps/generating";
 import { validateWithTests } from "./run.tests";
 
 export interface RunInput {
@@ -28,6 +28,8 @@ export interface RunInput {
   report?: (detail: StepDetail) => Promise<void>;
   /** Receives what the model is about to see, before the cap check and the request. */
   onPrompt?: (record: PromptRecord) => Promise<void>;
+  /** Records each model request as its answer arrives. */
+  onModelRequest?: (r: ModelRequest) => Promise<void>;
 }
 
 /** Runs one step with what the earlier steps stored; the step functions themselves know nothing of jobs. */
@@ -107,6 +109,8 @@ async function generateFor(i: RunInput, ctx: WorkerContext, extra?: { feedback: 
     report: i.report,
     budget: await loadBudget(ctx.db, ctx.env, i.run),
     onPrompt: async (p) => i.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate: p.estimate })),
+    onRequest: i.onModelRequest,
+    ...(extra ? { purpose: "tests repair" } : {}),
     prompt,
   });
 }

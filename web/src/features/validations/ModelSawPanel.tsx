@@ -32,7 +32,13 @@ function PromptBody({ runId }: { runId: string }) {
   if (q.isPending) return <Spinner label="Loading the prompt..." />;
   if (q.isError) return <p role="alert">{errorMessage(q.error, "The prompt could not be loaded")}</p>;
   const p = q.data.prompt;
-  if (!p) return <p>No prompt was recorded for this run.</p>;
+  if (!p)
+    return (
+      <>
+        <p>No prompt was recorded for this run.</p>
+        <ModelRequests requests={q.data.requests} />
+      </>
+    );
   const r = p.removed;
   const nothingRemoved = !r.hiddenCharacters.length && !r.htmlComments.length && !r.fenceTags.length;
   return (
@@ -40,6 +46,7 @@ function PromptBody({ runId }: { runId: string }) {
       <p className="text-slate-700 dark:text-slate-300">
         Sent to {p.model.name} ({p.model.provider}); estimated {p.estimate.tokensIn} tokens in, about {formatUsd(p.estimate.usd)}.
       </p>
+      <ModelRequests requests={q.data.requests} />
       {p.flags.length > 0 && (
         <div role="note" data-testid="instruction-flags" className="rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950/40">
           <p className="flex items-center gap-2 font-medium">
@@ -93,5 +100,57 @@ function PromptBody({ runId }: { runId: string }) {
         <pre className={PRE} data-testid="prompt-user" tabIndex={0}>{p.user}</pre>
       </div>
     </>
+  );
+}
+
+type ModelRequestRow = { step: string; purpose: string; modelId: string; tokensIn: number; tokensOut: number; costUsd: number; attempts: number; durationMs: number; at: string };
+
+/** Every request the run sent, as recorded when its answer arrived (requests of failed attempts included). */
+function ModelRequests({ requests }: { requests: ModelRequestRow[] }) {
+  if (!requests.length) return <p className="text-slate-600 dark:text-slate-400">No model request was recorded for this run.</p>;
+  const total = requests.reduce((s, r) => s + r.costUsd, 0);
+  const cell = "px-2 py-1.5 text-left";
+  return (
+    <div>
+      <h3 className="font-medium">Model requests</h3>
+      <div className="mt-1 overflow-x-auto">
+        <table data-testid="model-requests" className="w-full min-w-[28rem] text-xs">
+          <thead className="text-slate-600 dark:text-slate-400">
+            <tr>
+              <th scope="col" className={cell}>Step</th>
+              <th scope="col" className={cell}>Purpose</th>
+              <th scope="col" className={`${cell} text-right`}>Tokens in / out</th>
+              <th scope="col" className={`${cell} text-right`}>Cost</th>
+              <th scope="col" className={`${cell} text-right`}>Time</th>
+            </tr>
+          </thead>
+          <tbody>
+            {requests.map((r, i) => (
+              <tr key={i} className="border-t border-slate-200 dark:border-slate-800">
+                <td className={cell}>{r.step}</td>
+                <td className={cell}>
+                  {r.purpose}
+                  {r.attempts > 1 && <span className="text-slate-600 dark:text-slate-400"> ({r.attempts} attempts)</span>}
+                </td>
+                <td className={`${cell} text-right tabular-nums`}>
+                  {r.tokensIn.toLocaleString()} / {r.tokensOut.toLocaleString()}
+                </td>
+                <td className={`${cell} text-right tabular-nums`}>{formatUsd(r.costUsd)}</td>
+                <td className={`${cell} text-right tabular-nums`}>{(r.durationMs / 1000).toFixed(1)} s</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr className="border-t border-slate-300 font-medium dark:border-slate-700">
+              <td className={cell} colSpan={3}>
+                {requests.length} request{requests.length === 1 ? "" : "s"}
+              </td>
+              <td className={`${cell} text-right tabular-nums`}>{formatUsd(total)}</td>
+              <td className={cell} />
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </div>
   );
 }

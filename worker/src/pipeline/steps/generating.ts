@@ -32,6 +32,21 @@ export interface GeneratingInput {
   budget?: Budget;
   /** Called with the exact prompt and its estimate before the first request (and before the cap check). */
   onPrompt?: (prompt: { system: string; user: string; estimate: CostEstimate }) => Promise<void>;
+  /** Why these requests are sent ("answer" unless a caller says otherwise, e.g. the tests' repair round). */
+  purpose?: string;
+  /** Called as each model answer arrives, with what it cost (recorded even if the step fails later). */
+  onRequest?: (r: ModelRequest) => Promise<void>;
+}
+
+/** One model request and what it cost. */
+export interface ModelRequest {
+  purpose: string;
+  modelId: string;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+  attempts: number;
+  durationMs: number;
 }
 
 export class GenerationError extends Error {
@@ -75,13 +90,18 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
   const prompt = buildPrompt(input.prompt);
   const asked = [`Model: ${input.model.name} (${input.model.provider})`, `Sent ${input.prompt.files.length} file(s) to the model; waiting for its answer`];
   await input.report?.({ files: input.prompt.files.map((f) => f.path), info: asked, warnings: [] });
-  const call = (text: string) =>
-    generateSolution(input.models, { model: input.model, system: SYSTEM_PROMPT, prompt: text, signal: input.signal, onRetry: input.onRetry });
+  const purpose = input.purpose ?? "answer";
+  const call = async (text: string, why: string) => {
+    const started = Date.now();
+    const r = await generateSolution(input.models, { model: input.model, system: SYSTEM_PROMPT, prompt: text, signal: input.signal, onRetry: input.onRetry });
+    await input.onRequest?.({ purpose: why, modelId: input.model.id, tokensIn: r.tokensIn, tokensOut: r.tokensOut, costUsd: r.costUsd, attempts: r.attempts, durationMs: Date.now() - started });
+    return r;
+  };
   const estimate = estimatePromptCost(input.model, SYSTEM_PROMPT, prompt);
   await input.onPrompt?.({ system: SYSTEM_PROMPT, user: prompt, estimate });
   if (input.budget) checkBudget(input.budget, estimate.usd);
 
-  let result = await call(prompt);
+  let result = await call(prompt, purpose);
   let totals = { tokensIn: result.tokensIn, tokensOut: result.tokensOut, costUsd: result.costUsd, attempts: result.attempts };
   let applied = applyGeneratedFiles(result.solution.files, originals);
   let editRepair = false;
@@ -91,7 +111,7 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
   if (repairBlocked) capWarnings.push(`Edits that did not match were not sent back for repair: ${repairBlocked}`);
   if (applied.failures.length && !repairBlocked) {
     editRepair = true;
-    const second = await call(repairText);
+    const second = await call(repairText, `${purpose}: edit repair`);
     totals = {
       tokensIn: totals.tokensIn + second.tokensIn,
       tokensOut: totals.tokensOut + second.tokensOut,
