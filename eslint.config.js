@@ -15,7 +15,12 @@ const otherPackagesByPath = {
 const restrict = (...patterns) => ["error", { patterns: [...patterns, otherPackagesByPath] }];
 
 const TESTS = ["**/*.test.ts", "**/test/**/*.ts", "web/e2e/**/*.ts"];
-const TEST_FACES = ["@fixloop/infra/testing", "@fixloop/infra/testing/stack", "@fixloop/infra/sandbox", "@fixloop/infra/services"];
+const TEST_FACES = [
+  "@fixloop/infra/testing",
+  "@fixloop/infra/testing/stack",
+  "@fixloop/infra/sandbox",
+  "@fixloop/infra/services",
+];
 
 export default tseslint.config(
   { ignores: ["**/node_modules/**", "**/dist/**", "web/src/routeTree.gen.ts", ".data/**", "test-output/**"] },
@@ -26,7 +31,10 @@ export default tseslint.config(
       // TypeScript checks these (tsc -b runs first), with better knowledge of globals and overloads.
       "no-undef": "off",
       "no-redeclare": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
       "@typescript-eslint/no-unused-expressions": ["error", { allowShortCircuit: true, allowTernary: true }],
     },
   },
@@ -44,7 +52,9 @@ export default tseslint.config(
   {
     files: ["worker/src/**/*.ts"],
     rules: {
-      "no-restricted-imports": restrict(ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The worker depends on @fixloop/db only.")),
+      "no-restricted-imports": restrict(
+        ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The worker depends on @fixloop/db only."),
+      ),
     },
   },
   {
@@ -61,7 +71,10 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The contract depends on @fixloop/db only."),
-        { regex: "^\\.\\./\\.\\./", message: "The contract is shared with the API: it may not import worker internals." },
+        {
+          regex: "^\\.\\./\\.\\./",
+          message: "The contract is shared with the API: it may not import worker internals.",
+        },
       ),
     },
   },
@@ -69,47 +82,80 @@ export default tseslint.config(
     files: ["api/src/**/*.ts"],
     rules: {
       "no-restricted-imports": restrict(
-        ourPackages(["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker/contract"], "The API depends on @fixloop/db and @fixloop/worker/contract only."),
+        ourPackages(
+          ["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker/contract"],
+          "The API depends on @fixloop/db and @fixloop/worker/contract only.",
+        ),
       ),
     },
   },
   {
     files: ["web/src/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": restrict(ourPackages(["@fixloop/api/client"], "The web app uses @fixloop/api/client only.")),
+      "no-restricted-imports": restrict(
+        ourPackages(["@fixloop/api/client"], "The web app uses @fixloop/api/client only."),
+      ),
     },
   },
   {
     files: ["infra/src/sandbox/**/*.ts", "infra/src/services/**/*.ts"],
     rules: {
       "no-restricted-imports": restrict(
-        ourPackages(["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker/contract", "@fixloop/infra/sandbox", "@fixloop/infra/services"], "Stand-ins and services speak wire formats; they use the contract at most."),
+        ourPackages(
+          [
+            "@fixloop/db",
+            "@fixloop/db/domain",
+            "@fixloop/worker/contract",
+            "@fixloop/infra/sandbox",
+            "@fixloop/infra/services",
+          ],
+          "Stand-ins and services speak wire formats; they use the contract at most.",
+        ),
       ),
     },
   },
   // Tests next to the code may also start stacks, stand-ins and workers.
   {
     files: ["db/src/**/*.test.ts"],
-    rules: { "no-restricted-imports": restrict(ourPackages(["@fixloop/db", ...TEST_FACES], "db tests use infra's test support only.")) },
+    rules: {
+      "no-restricted-imports": restrict(
+        ourPackages(["@fixloop/db", ...TEST_FACES], "db tests use infra's test support only."),
+      ),
+    },
   },
   {
     files: ["worker/src/**/*.test.ts", "worker/test/**/*.ts"],
     rules: {
-      "no-restricted-imports": restrict(ourPackages(["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES], "Worker tests use db, the worker and infra's test support.")),
+      "no-restricted-imports": restrict(
+        ourPackages(
+          ["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES],
+          "Worker tests use db, the worker and infra's test support.",
+        ),
+      ),
     },
   },
   {
     files: ["api/src/**/*.test.ts", "api/test/**/*.ts"],
     rules: {
       "no-restricted-imports": restrict(
-        ourPackages(["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES], "API tests use db, the worker and infra's test support."),
+        ourPackages(
+          ["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES],
+          "API tests use db, the worker and infra's test support.",
+        ),
       ),
     },
   },
 
   {
     files: ["infra/src/**/*.test.ts"],
-    rules: { "no-restricted-imports": restrict(ourPackages(["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES], "Infra tests use db, the worker and infra's test support.")) },
+    rules: {
+      "no-restricted-imports": restrict(
+        ourPackages(
+          ["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES],
+          "Infra tests use db, the worker and infra's test support.",
+        ),
+      ),
+    },
   },
 
   // Env is read in one file per app (STYLE.md habit 8).
@@ -127,7 +173,10 @@ export default tseslint.config(
       ...TESTS,
     ],
     rules: {
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read settings in the app's env.ts and pass them in." }],
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read settings in the app's env.ts and pass them in." },
+      ],
     },
   },
 );

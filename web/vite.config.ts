@@ -25,19 +25,16 @@ function initialJsReport(): Plugin {
       const gzipBytes = [...seen].reduce((n, f) => n + zlib.gzipSync(chunks.get(f) ?? "").length, 0);
       const dir = options.dir ?? "dist";
       fs.writeFileSync(path.join(dir, "initial-js.json"), JSON.stringify({ files: [...seen], gzipBytes }, null, 2));
-      console.log(`\ninitial JS for / : ${(gzipBytes / 1024).toFixed(1)} KB gzip in ${seen.size} files (budget 170 KB)`);
+      console.log(
+        `\ninitial JS for / : ${(gzipBytes / 1024).toFixed(1)} KB gzip in ${seen.size} files (budget 170 KB)`,
+      );
     },
   };
 }
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [
-    tanstackRouter({ target: "react", autoCodeSplitting: true }),
-    react(),
-    tailwindcss(),
-    initialJsReport(),
-  ],
+  plugins: [tanstackRouter({ target: "react", autoCodeSplitting: true }), react(), tailwindcss(), initialJsReport()],
   server: {
     proxy: { "/api": { target: "http://localhost:3000", changeOrigin: false } },
   },

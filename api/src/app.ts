@@ -60,7 +60,13 @@ export function createApp(deps: AppDeps, opts: { serveWeb?: boolean } = {}) {
     await next();
     if (c.req.path.startsWith("/api/")) {
       deps.logger.debug(
-        { requestId: c.var.requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - start) },
+        {
+          requestId: c.var.requestId,
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          ms: Math.round(performance.now() - start),
+        },
         "request",
       );
     }

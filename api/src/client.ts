@@ -5,7 +5,15 @@
 export type { AppType } from "./app";
 export { UPGRADE_CODES } from "./solve/solve.errors";
 export type { PromptRecord, RunEvent, StepCost, StepDetail, StepId, StepStatus } from "@fixloop/worker/contract";
-export type { LiveTestCounts, SolutionTests, TestCounts, TestsEvent, TestsPhase, TestsStatus, TestsSummary } from "@fixloop/worker/contract";
+export type {
+  LiveTestCounts,
+  SolutionTests,
+  TestCounts,
+  TestsEvent,
+  TestsPhase,
+  TestsStatus,
+  TestsSummary,
+} from "@fixloop/worker/contract";
 export {
   confidenceBand,
   FALLBACK_CONFIDENCE,

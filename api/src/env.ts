@@ -2,10 +2,16 @@ import { z } from "zod";
 import { loadEnv, ProviderEnv } from "@fixloop/worker/contract";
 import { CostCapSetting, PricesSetting } from "@fixloop/worker/contract";
 
-const bool = z
-  .enum(["true", "false", "1", "0", ""])
-  .transform((v) => v === "true" || v === "1");
-const list = z.string().default("").transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean));
+const bool = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");
+const list = z
+  .string()
+  .default("")
+  .transform((s) =>
+    s
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
 
 /** Every setting of the API process. Documented in README's configuration table. */
 export const ApiEnv = z.object({
@@ -64,4 +70,5 @@ export const ApiEnv = z.object({
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;
 
-export const loadApiEnv = (source: Record<string, string | undefined> = process.env): ApiEnv => loadEnv(ApiEnv, source, "API");
+export const loadApiEnv = (source: Record<string, string | undefined> = process.env): ApiEnv =>
+  loadEnv(ApiEnv, source, "API");

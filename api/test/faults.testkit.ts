@@ -25,7 +25,14 @@ export function workerProcesses() {
     start(env: WorkerProcessEnv): ChildProcess {
       const child = spawn(process.execPath, ["--import", "tsx", "worker/src/main.ts"], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, NODE_ENV: "test", TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, WORKER_CONCURRENCY: "10", LOG_LEVEL: "warn", ...env },
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: "test",
+          TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+          WORKER_CONCURRENCY: "10",
+          LOG_LEVEL: "warn",
+          ...env,
+        },
         stdio: ["ignore", "inherit", "inherit"],
       });
       children.push(child);

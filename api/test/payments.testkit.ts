@@ -20,8 +20,10 @@ export async function createPaymentsTestApp(env: Record<string, string> = {}) {
     return body.order;
   }
 
-  const verify = (headers: Record<string, string>, body: { orderId: string; paymentId: string; signature: string; planId: string }) =>
-    t.app.request("/api/payments/verify-payment", json(headers, body));
+  const verify = (
+    headers: Record<string, string>,
+    body: { orderId: string; paymentId: string; signature: string; planId: string },
+  ) => t.app.request("/api/payments/verify-payment", json(headers, body));
 
   const postWebhook = (d: { body: string; headers: Record<string, string> }) =>
     t.app.request("/api/payments/webhook", { method: "POST", headers: d.headers, body: d.body });
@@ -29,13 +31,24 @@ export async function createPaymentsTestApp(env: Record<string, string> = {}) {
   async function subscription(headers: Record<string, string>) {
     const res = await t.app.request("/api/payments/subscription", { headers });
     return (await res.json()) as {
-      subscription: { plan: string; status: string; currentPeriodStart: string; currentPeriodEnd: string; monthlyUsage: number };
+      subscription: {
+        plan: string;
+        status: string;
+        currentPeriodStart: string;
+        currentPeriodEnd: string;
+        monthlyUsage: number;
+      };
       recentPayments: Array<{ orderId: string; status: string; plan: string }>;
     };
   }
 
   async function activations(userId: string) {
-    const rows = await t.db.selectFrom("notifications").select("id").where("user_id", "=", userId).where("kind", "=", "plan_activated").execute();
+    const rows = await t.db
+      .selectFrom("notifications")
+      .select("id")
+      .where("user_id", "=", userId)
+      .where("kind", "=", "plan_activated")
+      .execute();
     return rows.length;
   }
 

@@ -36,4 +36,3 @@ export async function readSse(res: Response, onEvent: (e: SseEvent) => boolean |
     await reader.cancel().catch(() => {});
   }
 }
-

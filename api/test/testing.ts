@@ -1,6 +1,12 @@
 import crypto from "node:crypto";
 import { afterAll } from "vitest";
-import { createTestDatabase, createTestRedis, TEST_ENCRYPTION_KEYS, testPrefix, testRedisUrl } from "@fixloop/infra/testing";
+import {
+  createTestDatabase,
+  createTestRedis,
+  TEST_ENCRYPTION_KEYS,
+  testPrefix,
+  testRedisUrl,
+} from "@fixloop/infra/testing";
 import { createQueues, redisConnection } from "@fixloop/worker/contract";
 import { createApp } from "../src/app";
 import type { AppDeps } from "../src/deps";
@@ -36,7 +42,13 @@ export async function createTestApp(env: Partial<Record<keyof ApiEnv, string>> =
     ...env,
   });
   const queues = createQueues(redisConnection(apiEnv.REDIS_URL), prefix);
-  const deps: AppDeps = { env: apiEnv, db, redis, queues, logger: opts.logger ?? createLogger(apiEnv.LOG_LEVEL, "api") };
+  const deps: AppDeps = {
+    env: apiEnv,
+    db,
+    redis,
+    queues,
+    logger: opts.logger ?? createLogger(apiEnv.LOG_LEVEL, "api"),
+  };
   afterAll(async () => {
     await queues.close();
   });

@@ -5,10 +5,27 @@ import path from "node:path";
 import type { TestStack } from "@fixloop/infra/testing/stack";
 
 /** Commits `files` on top of the default branch of a stand-in repository (as a maintainer pushing). */
-export function pushFiles(stack: TestStack, owner: string, repo: string, files: Record<string, string>, message: string): string {
+export function pushFiles(
+  stack: TestStack,
+  owner: string,
+  repo: string,
+  files: Record<string, string>,
+  message: string,
+): string {
   const bare = stack.github.control.gitDir(owner, repo);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-push-"));
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "Maintainer", GIT_AUTHOR_EMAIL: "m@example.com", GIT_COMMITTER_NAME: "Maintainer", GIT_COMMITTER_EMAIL: "m@example.com" } }).trim();
+  const git = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: dir,
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "Maintainer",
+        GIT_AUTHOR_EMAIL: "m@example.com",
+        GIT_COMMITTER_NAME: "Maintainer",
+        GIT_COMMITTER_EMAIL: "m@example.com",
+      },
+    }).trim();
   try {
     git("clone", "-q", bare, ".");
     for (const [name, content] of Object.entries(files)) {

@@ -12,9 +12,21 @@ describe("migrations", () => {
     const result = await migrateToLatest(url);
     expect(result.results?.length).toBeGreaterThan(0);
     const db = createDb(url);
-    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(db);
+    const tables = await sql<{
+      table_name: string;
+    }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(db);
     const names = tables.rows.map((r) => r.table_name);
-    for (const t of ["users", "sessions", "issues", "solve_runs", "run_steps", "solutions", "pull_requests", "payments", "webhook_events"]) {
+    for (const t of [
+      "users",
+      "sessions",
+      "issues",
+      "solve_runs",
+      "run_steps",
+      "solutions",
+      "pull_requests",
+      "payments",
+      "webhook_events",
+    ]) {
       expect(names).toContain(t);
     }
     await db.destroy();
@@ -34,10 +46,22 @@ describe("migrations", () => {
 
   it("enforce one open run per issue", async () => {
     const { db } = await createTestDatabase();
-    const user = await db.insertInto("users").values({ github_id: 1, username: "u" }).returning("id").executeTakeFirstOrThrow();
+    const user = await db
+      .insertInto("users")
+      .values({ github_id: 1, username: "u" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const issue = await db
       .insertInto("issues")
-      .values({ user_id: user.id, repo_full_name: "a/b", issue_number: 1, title: "t", html_url: "https://github.com/a/b/issues/1", labels: "[]", assignees: "[]" })
+      .values({
+        user_id: user.id,
+        repo_full_name: "a/b",
+        issue_number: 1,
+        title: "t",
+        html_url: "https://github.com/a/b/issues/1",
+        labels: "[]",
+        assignees: "[]",
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const run = { user_id: user.id, issue_id: issue.id, model_id: "m", input: "{}" };

@@ -196,7 +196,11 @@ export interface SolveRunsTable {
   error_code: string | null;
   error_message: string | null;
   quota_period_start: NullableTimestamp;
-  quota_state: ColumnType<"none" | "reserved" | "charged" | "released", "none" | "reserved" | "charged" | "released" | undefined, "none" | "reserved" | "charged" | "released">;
+  quota_state: ColumnType<
+    "none" | "reserved" | "charged" | "released",
+    "none" | "reserved" | "charged" | "released" | undefined,
+    "none" | "reserved" | "charged" | "released"
+  >;
   tokens_in: Generated<number>;
   tokens_out: Generated<number>;
   cost_usd: Numeric;
@@ -293,7 +297,11 @@ export interface PaymentsTable {
   plan: PlanId;
   amount: number;
   currency: string;
-  status: ColumnType<"created" | "paid" | "failed", "created" | "paid" | "failed" | undefined, "created" | "paid" | "failed">;
+  status: ColumnType<
+    "created" | "paid" | "failed",
+    "created" | "paid" | "failed" | undefined,
+    "created" | "paid" | "failed"
+  >;
   failure_reason: string | null;
   activated_at: NullableTimestamp;
   created_at: GeneratedTimestamp;

@@ -6,7 +6,9 @@ import { startServices } from "./services";
 // `npm run db:migrate`: migrates DATABASE_URL, or the embedded cluster under .data when unset.
 const services = await startServices({ dataDir: DATA_DIR, databaseUrl: process.env.DATABASE_URL, redisUrl: "unused" });
 // Stored tokens may need re-encrypting: the embedded setup keeps its keys under .data.
-const tokenEncryptionKeys = process.env.TOKEN_ENCRYPTION_KEYS ?? (process.env.DATABASE_URL ? undefined : loadOrCreateLocalSecrets(DATA_DIR).TOKEN_ENCRYPTION_KEYS);
+const tokenEncryptionKeys =
+  process.env.TOKEN_ENCRYPTION_KEYS ??
+  (process.env.DATABASE_URL ? undefined : loadOrCreateLocalSecrets(DATA_DIR).TOKEN_ENCRYPTION_KEYS);
 try {
   const result = await migrateToLatest(services.databaseUrl, { tokenEncryptionKeys });
   const applied = result.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];

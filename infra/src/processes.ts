@@ -17,7 +17,12 @@ const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
  * Runs a TypeScript entry as a child process with an IPC channel: the child shuts down when the
  * channel closes, so no orphan survives the launcher even if it is killed hard.
  */
-export function spawnTs(name: string, entry: string, env: Record<string, string>, onLine?: (name: string, line: string) => void): Child {
+export function spawnTs(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  onLine?: (name: string, line: string) => void,
+): Child {
   const proc = spawn(TSX, [path.join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -60,7 +65,12 @@ export interface SupervisorOptions {
  * after an exponential backoff, each restart logged. `proc` is the live process; `stop()` ends
  * supervision and the child.
  */
-export function superviseTs(name: string, entry: string, env: Record<string, string>, opts: SupervisorOptions = {}): Child & { restarts: number } {
+export function superviseTs(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  opts: SupervisorOptions = {},
+): Child & { restarts: number } {
   const base = opts.backoffMs ?? 1_000;
   const max = opts.maxBackoffMs ?? 30_000;
   const stable = opts.stableMs ?? 60_000;

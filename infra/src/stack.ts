@@ -49,9 +49,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const started: Child[] = [];
   let sandboxes: Sandboxes | undefined;
   try {
-    const secrets: { TOKEN_ENCRYPTION_KEYS?: string } = given.TOKEN_ENCRYPTION_KEYS ? {} : loadOrCreateLocalSecrets(opts.dataDir);
+    const secrets: { TOKEN_ENCRYPTION_KEYS?: string } = given.TOKEN_ENCRYPTION_KEYS
+      ? {}
+      : loadOrCreateLocalSecrets(opts.dataDir);
     // A migration may re-encrypt stored tokens: it gets the keys the app will use.
-    await migrateToLatest(services.databaseUrl, { tokenEncryptionKeys: given.TOKEN_ENCRYPTION_KEYS ?? secrets.TOKEN_ENCRYPTION_KEYS });
+    await migrateToLatest(services.databaseUrl, {
+      tokenEncryptionKeys: given.TOKEN_ENCRYPTION_KEYS ?? secrets.TOKEN_ENCRYPTION_KEYS,
+    });
     const port = opts.port === 0 ? await pickPort(0) : opts.port;
     const publicUrl = given.PUBLIC_URL ?? `http://localhost:${port}`;
     sandboxes = await startSandboxes({ dataDir: opts.dataDir, given, publicUrl, log: (l) => log("sandbox", l) });
@@ -73,7 +77,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const workers: Child[] = [];
     const addWorker = () => {
       // A crashed worker is started again (with backoff, logged); a stopped stack stops it for good.
-      const w = superviseTs(`worker-${workers.length + 1}`, "worker/src/main.ts", env, { onLine: log, ...opts.restart });
+      const w = superviseTs(`worker-${workers.length + 1}`, "worker/src/main.ts", env, {
+        onLine: log,
+        ...opts.restart,
+      });
       workers.push(w);
       started.push(w);
       return w;

@@ -30,7 +30,8 @@ try {
     workers,
     buildWeb: process.argv.includes("--build") ? "always" : "if-missing",
     log: (source, line) => {
-      const important = source === "services" ? /FATAL|PANIC|ERROR:/.test(line) : /"level":(40|50|60)|error|warn|restart/i.test(line);
+      const important =
+        source === "services" ? /FATAL|PANIC|ERROR:/.test(line) : /"level":(40|50|60)|error|warn|restart/i.test(line);
       if (verbose || important) console.log(`[${source}] ${line}`);
     },
   });
@@ -48,11 +49,14 @@ console.log(`  redis:    ${process.env.REDIS_URL ? "REDIS_URL" : "local redis-se
 console.log(`  workers:  ${s.workers.length}`);
 const testsBackend = process.env.SANDBOX_BACKEND || (bwrapAvailable() ? "bwrap" : "off");
 if (testsBackend === "off") {
-  console.log(`  tests:    OFF: ${process.env.SANDBOX_BACKEND ? "SANDBOX_BACKEND=off" : "bwrap (bubblewrap) was not found"}; solutions will not be tested (install it: apt-get install bubblewrap)`);
+  console.log(
+    `  tests:    OFF: ${process.env.SANDBOX_BACKEND ? "SANDBOX_BACKEND=off" : "bwrap (bubblewrap) was not found"}; solutions will not be tested (install it: apt-get install bubblewrap)`,
+  );
 } else console.log(`  tests:    repository tests run in a ${testsBackend} sandbox`);
 if (s.sandboxes.names.length) {
   console.log(`  sandbox stand-ins in use (no credentials configured): ${s.sandboxes.names.join(", ")}`);
-  if (s.sandboxes.github) console.log(`    GitHub stand-in at ${s.sandboxes.github.url}: sign in as "octocat" or "hubot"`);
+  if (s.sandboxes.github)
+    console.log(`    GitHub stand-in at ${s.sandboxes.github.url}: sign in as "octocat" or "hubot"`);
   if (s.sandboxes.models) console.log(`    model stand-in at ${s.sandboxes.models.url}: scripted answers`);
   if (s.sandboxes.payments) console.log(`    payment stand-in at ${s.sandboxes.payments.url}: test checkout`);
 }

@@ -6,11 +6,15 @@ export function gitShow(gitDir: string, rev: string, path: string): string {
 }
 
 export function gitTree(gitDir: string, rev: string): string[] {
-  return execFileSync("git", ["--git-dir", gitDir, "ls-tree", "-r", "--name-only", rev], { encoding: "utf8" }).split("\n").filter(Boolean);
+  return execFileSync("git", ["--git-dir", gitDir, "ls-tree", "-r", "--name-only", rev], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
 }
 
 export function gitBranches(gitDir: string): string[] {
-  return execFileSync("git", ["--git-dir", gitDir, "for-each-ref", "--format=%(refname:short)", "refs/heads"], { encoding: "utf8" })
+  return execFileSync("git", ["--git-dir", gitDir, "for-each-ref", "--format=%(refname:short)", "refs/heads"], {
+    encoding: "utf8",
+  })
     .split("\n")
     .filter(Boolean);
 }

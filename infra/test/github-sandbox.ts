@@ -26,7 +26,9 @@ export class TestSandbox {
 
   /** Runs `git --git-dir <repo> ...` and returns trimmed stdout. */
   git(owner: string, repo: string, ...args: string[]): string {
-    return execFileSync("git", ["--git-dir", this.sandbox.control.gitDir(owner, repo), ...args], { encoding: "utf8" }).trim();
+    return execFileSync("git", ["--git-dir", this.sandbox.control.gitDir(owner, repo), ...args], {
+      encoding: "utf8",
+    }).trim();
   }
 
   /** Stops the server and starts a new one over the same data directory. */
@@ -47,7 +49,8 @@ export const startTestSandbox = (): Promise<TestSandbox> => TestSandbox.start();
 export function applyEdits(content: string, edits: Array<{ search: string; replace: string }>): string {
   return edits.reduce((text, edit) => {
     const first = text.indexOf(edit.search);
-    if (first === -1 || text.indexOf(edit.search, first + 1) !== -1) throw new Error(`search must occur exactly once: ${JSON.stringify(edit.search)}`);
+    if (first === -1 || text.indexOf(edit.search, first + 1) !== -1)
+      throw new Error(`search must occur exactly once: ${JSON.stringify(edit.search)}`);
     return text.slice(0, first) + edit.replace + text.slice(first + edit.search.length);
   }, content);
 }

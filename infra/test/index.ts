@@ -1,4 +1,11 @@
-export { createTestDatabase, createTestRedis, TEST_ENCRYPTION_KEYS, testPrefix, testRedisUrl, type TestDatabase } from "./context";
+export {
+  createTestDatabase,
+  createTestRedis,
+  TEST_ENCRYPTION_KEYS,
+  testPrefix,
+  testRedisUrl,
+  type TestDatabase,
+} from "./context";
 export { insertIssue, seedSolution, type SeedSolution } from "./seed";
 export { gitBranches, gitShow, gitTree } from "./git";
 export { applyEdits, startTestSandbox, TestSandbox } from "./github-sandbox";

@@ -1,7 +1,11 @@
 import type { Db, FileChange } from "@fixloop/db";
 
 /** An issue row of a seeded stand-in repository, owned by `userId`. */
-export async function insertIssue(db: Db, userId: string, o: { repo?: string; number?: number; title?: string; body?: string; labels?: string[] } = {}) {
+export async function insertIssue(
+  db: Db,
+  userId: string,
+  o: { repo?: string; number?: number; title?: string; body?: string; labels?: string[] } = {},
+) {
   const repo = o.repo ?? "hubot/markdown-lint";
   const number = o.number ?? 3;
   return db
@@ -11,7 +15,9 @@ export async function insertIssue(db: Db, userId: string, o: { repo?: string; nu
       repo_full_name: repo,
       issue_number: number,
       title: o.title ?? "trailing-spaces ignores trailing tabs",
-      body: o.body ?? "A line ending in a tab (`\"text\\t\"`) is not reported by `trailing-spaces`, although the README says the rule checks for spaces or tabs. The pattern is the `TRAILING` regular expression in `src/rules/trailing-spaces.js`.",
+      body:
+        o.body ??
+        'A line ending in a tab (`"text\\t"`) is not reported by `trailing-spaces`, although the README says the rule checks for spaces or tabs. The pattern is the `TRAILING` regular expression in `src/rules/trailing-spaces.js`.',
       labels: JSON.stringify(o.labels ?? ["bug", "good first issue"]),
       status: "open",
       html_url: `https://github.com/${repo}/issues/${number}`,
@@ -65,7 +71,19 @@ export async function seedSolution(db: Db, s: SeedSolution) {
       metadata: JSON.stringify({
         repository: s.repoFullName,
         classification: { type: "bug", complexity: "simple" },
-        validation: { riskLevel: "low", stats: { filesChanged: s.files.length, linesAdded: 1, linesRemoved: 2, percentageChanged: 3, newFiles: 0, deletedFiles: 0 }, warnings: [], suggestions: ["Add a boundary test"] },
+        validation: {
+          riskLevel: "low",
+          stats: {
+            filesChanged: s.files.length,
+            linesAdded: 1,
+            linesRemoved: 2,
+            percentageChanged: 3,
+            newFiles: 0,
+            deletedFiles: 0,
+          },
+          warnings: [],
+          suggestions: ["Add a boundary test"],
+        },
         riskScore: 18,
         testSuggestions: ["Page 2 starts right after page 1"],
         advancedValidation: { score: 96, errors: [], warnings: [] },

@@ -75,7 +75,8 @@ export async function createTestStack(opts: TestStackOptions = {}) {
     logger: logger.child({ name: "worker" }),
     cipher: createTokenCipher(TEST_ENCRYPTION_KEYS),
   };
-  const workers: RunningWorkers | null = opts.workers === false ? null : startWorkers(ctx, { queues: opts.workers, concurrency: 4 });
+  const workers: RunningWorkers | null =
+    opts.workers === false ? null : startWorkers(ctx, { queues: opts.workers, concurrency: 4 });
   afterAll(async () => {
     await workers?.close();
     await github.stop();
@@ -86,11 +87,19 @@ export async function createTestStack(opts: TestStackOptions = {}) {
   async function oauth(startPath: string, login: string, headers: Record<string, string> = {}): Promise<Response> {
     const start = await t.app.request(startPath, { headers });
     const authorize = start.headers.get("location");
-    if (start.status !== 302 || !authorize) throw new Error(`${startPath} answered ${start.status}: ${await start.text()}`);
-    const binding = start.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    if (start.status !== 302 || !authorize)
+      throw new Error(`${startPath} answered ${start.status}: ${await start.text()}`);
+    const binding = start.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const form = new URLSearchParams(new URL(authorize).searchParams);
     form.set("login", login);
-    const granted = await fetch(new URL("/login/oauth/authorize", github.url), { method: "POST", body: form, redirect: "manual" });
+    const granted = await fetch(new URL("/login/oauth/authorize", github.url), {
+      method: "POST",
+      body: form,
+      redirect: "manual",
+    });
     const back = granted.headers.get("location");
     if (!back) throw new Error(`sandbox authorize answered ${granted.status}: ${await granted.text()}`);
     const cb = new URL(back);
@@ -103,18 +112,25 @@ export async function createTestStack(opts: TestStackOptions = {}) {
     const cb = await oauth("/api/auth/github", login);
     const code = new URL(cb.headers.get("location") ?? "http://x/").searchParams.get("token");
     if (!code) throw new Error(`sign-in callback answered ${cb.status} ${cb.headers.get("location")}`);
-    const loginBinding = cb.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const loginBinding = cb.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const res = await t.app.request("/api/auth/session", {
       method: "POST",
       headers: { "content-type": "application/json", origin: publicUrl, cookie: loginBinding },
       body: JSON.stringify({ token: code }),
     });
-    const session = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`))?.split(";")[0];
+    const session = res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${SESSION_COOKIE}=`))
+      ?.split(";")[0];
     if (res.status !== 200 || !session) throw new Error(`session exchange answered ${res.status}: ${await res.text()}`);
     const body = (await res.json()) as { user: SignedIn["user"] };
     const headers = { cookie: session, origin: publicUrl };
     const scopes = o.scopes ?? [];
-    if (scopes.includes("repo") || scopes.includes("public_repo")) await authorizeRepos(headers, login, { private: scopes.includes("repo") });
+    if (scopes.includes("repo") || scopes.includes("public_repo"))
+      await authorizeRepos(headers, login, { private: scopes.includes("repo") });
     return { headers, user: body.user };
   }
 

@@ -18,7 +18,9 @@ const overflowsX = (p: Page) => p.evaluate(() => document.documentElement.scroll
 async function hubotIssueUrl(title: string): Promise<string> {
   const gh = e2e.stack.sandboxes.github;
   const token = e2e.github.issueToken("hubot", ["repo"]);
-  const res = await fetch(`${gh?.url}/repos/hubot/markdown-lint/issues?state=open&per_page=100`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${gh?.url}/repos/hubot/markdown-lint/issues?state=open&per_page=100`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const issues = (await res.json()) as Array<{ number: number; title: string }>;
   const found = issues.find((i) => i.title === title);
   if (!found) throw new Error(`no open issue "${title}" in hubot/markdown-lint`);

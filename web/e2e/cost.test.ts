@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { authorizeRepositories, screenshot, seriousA11yViolations, signIn, startE2E, toast, type E2E } from "./e2e.harness";
+import {
+  authorizeRepositories,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  startE2E,
+  toast,
+  type E2E,
+} from "./e2e.harness";
 
 let e2e: E2E;
 let page: Page;
@@ -45,7 +53,11 @@ describe("cost and what the model saw, in the browser", () => {
     await page.goto("/issues");
     await page.getByRole("link", { name: `Solve with AI: ${TITLE}` }).click();
     await page.getByRole("heading", { name: TITLE }).waitFor();
-    await expect.poll(() => page.getByTestId("cost-estimate").textContent()).toMatch(/^Estimated cost: \$\d\.\d{4} – \$\d\.\d{4}, exact once the relevant files are found\. Per-run cap: \$0\.0000\./);
+    await expect
+      .poll(() => page.getByTestId("cost-estimate").textContent())
+      .toMatch(
+        /^Estimated cost: \$\d\.\d{4} – \$\d\.\d{4}, exact once the relevant files are found\. Per-run cap: \$0\.0000\./,
+      );
 
     e2e.models.reset();
     await page.getByRole("button", { name: "Generate Solution" }).click();
@@ -61,13 +73,19 @@ describe("cost and what the model saw, in the browser", () => {
     await page.getByRole("button", { name: "Resume" }).click();
     // While the model works, the meter shows the estimate made from the exact prompt.
     await page.locator('[data-step="generating"][data-status="running"]').waitFor({ timeout: 60_000 });
-    await expect.poll(() => page.getByTestId("run-cost").textContent(), { timeout: 10_000 }).toMatch(/^\$0\.0000 \(est\. \+\$\d\.\d{4}\)$/);
-    expect(await page.locator('[data-step="generating"] [data-testid="step-cost"]').textContent()).toMatch(/^est\. \$\d\.\d{4}$/);
+    await expect
+      .poll(() => page.getByTestId("run-cost").textContent(), { timeout: 10_000 })
+      .toMatch(/^\$0\.0000 \(est\. \+\$\d\.\d{4}\)$/);
+    expect(await page.locator('[data-step="generating"] [data-testid="step-cost"]').textContent()).toMatch(
+      /^est\. \$\d\.\d{4}$/,
+    );
     await screenshot(page, "cost-meter");
     e2e.models.latency(0);
     await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
     // 12,000 tokens in at $0.59/M and 3,000 out at $0.79/M.
-    expect(await page.getByTestId("run-cost-total").textContent()).toBe("This run cost $0.0095 (12000 tokens in, 3000 out).");
+    expect(await page.getByTestId("run-cost-total").textContent()).toBe(
+      "This run cost $0.0095 (12000 tokens in, 3000 out).",
+    );
     expect(e2e.models.requests).toHaveLength(1);
     e2e.models.usage(null);
   });

@@ -9,8 +9,16 @@ import type { ModelSandboxControl } from "@fixloop/infra/sandbox";
 import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/infra/testing";
 import { ROOT } from "@fixloop/infra/launcher";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM =
+  process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
+const FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 export const SCREENSHOTS = path.join(ROOT, "test-output", "screenshots");
 
@@ -31,7 +39,13 @@ export interface E2E {
 export async function startE2E(name: string): Promise<E2E> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `fixloop-e2e-${name}-`));
   const { url } = await createTestDatabase();
-  const env = { DATABASE_URL: url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: testPrefix(), RATE_LIMITS_ENABLED: "false", LOG_LEVEL: "debug" };
+  const env = {
+    DATABASE_URL: url,
+    REDIS_URL: testRedisUrl(),
+    QUEUE_PREFIX: testPrefix(),
+    RATE_LIMITS_ENABLED: "false",
+    LOG_LEVEL: "debug",
+  };
   const logs: string[] = [];
   const stack = await startStack({
     dataDir,
@@ -54,13 +68,26 @@ export async function startE2E(name: string): Promise<E2E> {
     async secrets() {
       const state = fs.readFileSync(path.join(dataDir, "github-sandbox", "state.json"), "utf8");
       const oauthTokens = state.match(/gh[opsu]_[A-Za-z0-9]{20,}/g) ?? [];
-      const cookies = (await Promise.all(contexts.map((c) => c.cookies()))).flat().filter((c) => c.name === "fixloop_session").map((c) => c.value);
+      const cookies = (await Promise.all(contexts.map((c) => c.cookies())))
+        .flat()
+        .filter((c) => c.name === "fixloop_session")
+        .map((c) => c.value);
       const keys = (stack.env.TOKEN_ENCRYPTION_KEYS ?? "").split(",").map((k) => k.slice(k.indexOf(":") + 1));
-      const named = ["GITHUB_CLIENT_SECRET", "RAZORPAY_KEY_SECRET", "RAZORPAY_WEBHOOK_SECRET", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GROQ_API_KEY"].map((k) => stack.env[k] ?? "");
+      const named = [
+        "GITHUB_CLIENT_SECRET",
+        "RAZORPAY_KEY_SECRET",
+        "RAZORPAY_WEBHOOK_SECRET",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "GROQ_API_KEY",
+      ].map((k) => stack.env[k] ?? "");
       return [...new Set([...oauthTokens, ...cookies, ...keys, ...named])].filter((s) => s.length >= 12);
     },
     async newPage(opts = {}) {
-      const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, baseURL: stack.url });
+      const context = await browser.newContext({
+        viewport: { width: opts.width ?? 1280, height: 900 },
+        baseURL: stack.url,
+      });
       contexts.push(context);
       return { context, page: await context.newPage() };
     },
@@ -97,11 +124,25 @@ export async function screenshot(page: Page, name: string) {
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+          ) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
     const r = await axe.run(document);
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)),
+    }));
   });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.targets.join(", ")}`);
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.join(", ")}`);
 }
 
 /** Waits for a toast with exactly or partly this text. */

@@ -7,7 +7,9 @@ import { startStack, type Stack } from "@fixloop/infra/launcher";
 import type { RazorpaySandboxControl } from "@fixloop/infra/sandbox";
 import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/infra/testing";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => fs.existsSync(p));
+const CHROMIUM =
+  process.env.CHROMIUM_PATH ??
+  ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => fs.existsSync(p));
 
 let stack: Stack;
 let browser: Browser;
@@ -17,7 +19,12 @@ beforeAll(async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-e2e-pay-"));
   // The run's Postgres and Redis (global setup), with this file's own database and key prefix.
   const { url } = await createTestDatabase();
-  const env = { DATABASE_URL: url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: testPrefix(), RATE_LIMITS_ENABLED: "false" };
+  const env = {
+    DATABASE_URL: url,
+    REDIS_URL: testRedisUrl(),
+    QUEUE_PREFIX: testPrefix(),
+    RATE_LIMITS_ENABLED: "false",
+  };
   stack = await startStack({ dataDir, port: 0, buildWeb: "if-missing", env });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   page = await browser.newPage();
@@ -31,7 +38,10 @@ afterAll(async () => {
 async function signIn() {
   await page.goto(`${stack.url}/auth`);
   await page.getByRole("link", { name: /Continue with GitHub/ }).click();
-  await page.getByRole("button", { name: /^Authorize as / }).first().click();
+  await page
+    .getByRole("button", { name: /^Authorize as / })
+    .first()
+    .click();
   await page.waitForURL(/\/dashboard/);
 }
 
@@ -40,11 +50,18 @@ describe("paying for PRO in the sandbox checkout", () => {
     await signIn();
     await page.goto(`${stack.url}/pricing`);
     const pro = page.getByRole("region", { name: "Pro plan" });
-    await expect.poll(() => page.getByRole("region", { name: "Free plan" }).getByText("Current plan", { exact: true }).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page.getByRole("region", { name: "Free plan" }).getByText("Current plan", { exact: true }).isVisible(),
+      )
+      .toBe(true);
 
     await pro.getByRole("button", { name: "Select Pro" }).click();
     await page.getByRole("button", { name: "Upgrade to Pro" }).click();
-    await page.getByRole("dialog", { name: "Upgrade to Pro" }).getByRole("button", { name: /^Pay \$15/ }).click();
+    await page
+      .getByRole("dialog", { name: "Upgrade to Pro" })
+      .getByRole("button", { name: /^Pay \$15/ })
+      .click();
 
     const checkout = page.getByTestId("razorpay-sandbox-checkout");
     await checkout.waitFor();
@@ -68,14 +85,22 @@ describe("paying for PRO in the sandbox checkout", () => {
 
     const control = stack.sandboxes.payments?.control as RazorpaySandboxControl | undefined;
     await control?.settled();
-    expect(control?.deliveries.map((d) => [d.type, d.status])).toEqual([["payment.captured", 200], ["order.paid", 200]]);
-    const notices = (await (await page.request.get(`${stack.url}/api/notifications`)).json()) as { notifications: Array<{ type: string }> };
+    expect(control?.deliveries.map((d) => [d.type, d.status])).toEqual([
+      ["payment.captured", 200],
+      ["order.paid", 200],
+    ]);
+    const notices = (await (await page.request.get(`${stack.url}/api/notifications`)).json()) as {
+      notifications: Array<{ type: string }>;
+    };
     expect(notices.notifications.filter((n) => n.type === "plan_activated")).toHaveLength(1);
   });
 
   it("shows the failure view with Try Again when the payment fails", async () => {
     await page.goto(`${stack.url}/pricing`);
-    await page.getByRole("region", { name: "Enterprise plan" }).getByRole("button", { name: "Select Enterprise" }).click();
+    await page
+      .getByRole("region", { name: "Enterprise plan" })
+      .getByRole("button", { name: "Select Enterprise" })
+      .click();
     await page.getByRole("button", { name: "Upgrade to Enterprise" }).click();
     const modal = page.getByRole("dialog", { name: "Upgrade to Enterprise" });
     await modal.getByRole("button", { name: /^Pay \$50/ }).click();

@@ -198,7 +198,10 @@ describe("reviewing on a phone (390 x 844)", () => {
       .toBe(true);
     await phone.getByRole("button", { name: "Cancel", exact: true }).click();
     await screenshot(phone, "validate-390");
-    await phone.getByTestId("file-diff").first().screenshot({ path: path.join(SCREENSHOTS, "diff-390.png") });
+    await phone
+      .getByTestId("file-diff")
+      .first()
+      .screenshot({ path: path.join(SCREENSHOTS, "diff-390.png") });
     expect(await seriousA11yViolations(phone)).toEqual([]);
   });
 

@@ -48,7 +48,10 @@ describe("solving an issue of octocat's repository in the browser", () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.goto("/issues");
-    await page.getByRole("link", { name: /^Solve with AI:/ }).first().waitFor();
+    await page
+      .getByRole("link", { name: /^Solve with AI:/ })
+      .first()
+      .waitFor();
     expect(await page.getByRole("link", { name: /^Solve with AI:/ }).count()).toBeGreaterThan(2);
     await screenshot(page, "issues");
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -92,13 +95,18 @@ describe("solving an issue of octocat's repository in the browser", () => {
     await page.keyboard.type("\n// reviewed in the browser\n");
     await page.getByRole("button", { name: "Save Changes" }).click();
     await toast(page, "Solution modified successfully!");
-    await expect.poll(() => page.locator(`[data-filename="${filename}"]`).textContent()).toContain("reviewed in the browser");
+    await expect
+      .poll(() => page.locator(`[data-filename="${filename}"]`).textContent())
+      .toContain("reviewed in the browser");
 
     await page.getByLabel("Comments").fill("Looks right after my edit.");
     await page.getByRole("button", { name: "Approve & Create PR" }).click();
     await toast(page, "PR Created Successfully!");
     await page.waitForURL(/\/pull-requests$/, { timeout: 10_000 });
-    await page.getByRole("heading", { name: /paginate|Pagination/i }).first().waitFor();
+    await page
+      .getByRole("heading", { name: /paginate|Pagination/i })
+      .first()
+      .waitFor();
     await screenshot(page, "pull-requests");
     expect(await seriousA11yViolations(page)).toEqual([]);
 
@@ -134,7 +142,9 @@ describe("solving an issue of octocat's repository in the browser", () => {
     await page.waitForURL(/\/validations$/, { timeout: 10_000 });
     await page.waitForTimeout(2500);
     expect(new URL(page.url()).pathname).toBe("/validations");
-    expect(await page.locator("[data-sonner-toast]").filter({ hasText: "Solution validated successfully!" }).count()).toBe(0);
+    expect(
+      await page.locator("[data-sonner-toast]").filter({ hasText: "Solution validated successfully!" }).count(),
+    ).toBe(0);
     await page.goto("/issues");
     await page.getByRole("link", { name: "Solve with AI: Whitespace-only titles are accepted" }).waitFor();
     expect(e2e.github.listPulls("octocat", "todo-api")).toHaveLength(1);

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { authorizeRepositories, screenshot, seriousA11yViolations, signIn, startE2E, toast, type E2E } from "./e2e.harness";
+import {
+  authorizeRepositories,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  startE2E,
+  toast,
+  type E2E,
+} from "./e2e.harness";
 
 let e2e: E2E;
 let page: Page;
@@ -84,7 +92,10 @@ describe("test evidence in the browser", () => {
 
     await review();
     const attempts = page.getByTestId("tests-attempts").locator("[data-attempt]");
-    expect(await attempts.evaluateAll((els) => els.map((e) => e.getAttribute("data-attempt")))).toEqual(["first", "repair"]);
+    expect(await attempts.evaluateAll((els) => els.map((e) => e.getAttribute("data-attempt")))).toEqual([
+      "first",
+      "repair",
+    ]);
     expect(await attempts.first().textContent()).toMatch(/1 regression/);
     expect(await attempts.last().textContent()).not.toMatch(/regression/);
     // The repair is kept: no regression left.
@@ -98,7 +109,9 @@ describe("test evidence in the browser", () => {
     await signIn(narrow, "hubot");
     await narrow.goto(url);
     await narrow.getByTestId("tests-panel").waitFor();
-    const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await narrow.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(narrow, "validate-tests-390");
   });
@@ -110,7 +123,9 @@ describe("test evidence in the browser", () => {
     await card.getByLabel("Test command").fill("node --test");
     // A timeout under the server's minimum is refused before anything is sent.
     await card.getByLabel("Timeout (seconds)").fill("2");
-    expect(await card.getByLabel("Timeout (seconds)").evaluate((el) => (el as HTMLInputElement).validity.valid)).toBe(false);
+    expect(await card.getByLabel("Timeout (seconds)").evaluate((el) => (el as HTMLInputElement).validity.valid)).toBe(
+      false,
+    );
     await card.getByLabel("Timeout (seconds)").fill("120");
     await card.getByRole("button", { name: "Save test settings of hubot/markdown-lint" }).click();
     await toast(page, "Test settings saved");

@@ -58,4 +58,5 @@ export const WorkerEnv = z.object({
 });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;
 
-export const loadWorkerEnv = (source: Record<string, string | undefined> = process.env): WorkerEnv => loadEnv(WorkerEnv, source, "worker");
+export const loadWorkerEnv = (source: Record<string, string | undefined> = process.env): WorkerEnv =>
+  loadEnv(WorkerEnv, source, "worker");

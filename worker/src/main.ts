@@ -16,10 +16,15 @@ const queues = createQueues(redisConnection(env.REDIS_URL), env.QUEUE_PREFIX, (e
 );
 const ctx: WorkerContext = { env, db, redis, queues, logger, cipher: createTokenCipher(env.TOKEN_ENCRYPTION_KEYS) };
 
-const served = env.WORKER_QUEUES.split(",").map((s) => s.trim()).filter(Boolean) as QueueName[];
+const served = env.WORKER_QUEUES.split(",")
+  .map((s) => s.trim())
+  .filter(Boolean) as QueueName[];
 for (const q of served) if (!Object.values(QUEUES).includes(q)) throw new Error(`Unknown queue in WORKER_QUEUES: ${q}`);
 const running = startWorkers(ctx, { queues: served });
-logger.info({ queues: served.length ? served : Object.values(QUEUES), concurrency: env.WORKER_CONCURRENCY }, "worker started");
+logger.info(
+  { queues: served.length ? served : Object.values(QUEUES), concurrency: env.WORKER_CONCURRENCY },
+  "worker started",
+);
 
 registerShutdown({
   onStart: (signal) => logger.info({ signal }, "worker draining"),

@@ -14,7 +14,10 @@ export interface RunningWorkers {
 }
 
 /** Starts one BullMQ Worker per served queue; payloads are validated before any processor runs. */
-export function startWorkers(ctx: WorkerContext, opts: { queues?: QueueName[]; concurrency?: number } = {}): RunningWorkers {
+export function startWorkers(
+  ctx: WorkerContext,
+  opts: { queues?: QueueName[]; concurrency?: number } = {},
+): RunningWorkers {
   const names = opts.queues?.length ? opts.queues : (Object.values(QUEUES) as QueueName[]);
   if (names.includes(QUEUES.solve)) {
     // Half-built base trees and run copies left by a crashed worker would only take space.
@@ -30,7 +33,12 @@ export function startWorkers(ctx: WorkerContext, opts: { queues?: QueueName[]; c
       name,
       async (job: Job, _token?: string, signal?: AbortSignal) => {
         const parsed = JOB_SCHEMAS[name].safeParse(job.data);
-        if (!parsed.success) throw jobFailed({ code: "job.invalid_payload", message: `Invalid ${name} job payload: ${parsed.error.issues[0]?.message}`, retryable: false });
+        if (!parsed.success)
+          throw jobFailed({
+            code: "job.invalid_payload",
+            message: `Invalid ${name} job payload: ${parsed.error.issues[0]?.message}`,
+            retryable: false,
+          });
         return processor(job, ctx, signal ?? new AbortController().signal);
       },
       {

@@ -10,19 +10,24 @@ export const POLYGLOT: Record<string, string> = {
   "web/index.ts": "import { format } from './lib/format';\nexport const show = (n: number) => format(n);\n",
   "web/lib/format.ts": "export function format(n: number): string { return String(n); }\n",
   "go.mod": "module example.com/proj\n",
-  "cmd/server/main.go": 'package main\n\nimport (\n\t"fmt"\n\t"example.com/proj/pkg/store"\n)\n\nfunc main() { fmt.Println(store.Open()) }\n',
-  "pkg/store/store.go": "package store\n\nfunc Open() string { return \"ok\" }\n",
-  "src/main/java/com/acme/App.java": "package com.acme;\n\nimport com.acme.util.Strings;\n\npublic class App { void run() { Strings.trim(\"\"); } }\n",
-  "src/main/java/com/acme/util/Strings.java": "package com.acme.util;\n\npublic class Strings { static String trim(String s) { return s; } }\n",
+  "cmd/server/main.go":
+    'package main\n\nimport (\n\t"fmt"\n\t"example.com/proj/pkg/store"\n)\n\nfunc main() { fmt.Println(store.Open()) }\n',
+  "pkg/store/store.go": 'package store\n\nfunc Open() string { return "ok" }\n',
+  "src/main/java/com/acme/App.java":
+    'package com.acme;\n\nimport com.acme.util.Strings;\n\npublic class App { void run() { Strings.trim(""); } }\n',
+  "src/main/java/com/acme/util/Strings.java":
+    "package com.acme.util;\n\npublic class Strings { static String trim(String s) { return s; } }\n",
   "src/main.rs": "mod parser;\nuse crate::parser::Token;\n\nfn main() { let _t: Option<Token> = None; }\n",
   "src/parser.rs": "pub struct Token;\n",
   "lib/app.rb": "require_relative 'helpers/fmt'\n\nmodule App\n  def self.go; Fmt.call; end\nend\n",
   "lib/helpers/fmt.rb": "module Fmt\n  def self.call; end\nend\n",
   "native/main.c": '#include "util.h"\n#include <stdio.h>\n\nint main(void) { return util_add(1, 2); }\n',
   "native/util.h": "int util_add(int a, int b);\n",
-  "Acme/App/Program.cs": "using System;\nusing Acme.Core;\n\nnamespace Acme.App { class Program { static void Main() { new Thing(); } } }\n",
+  "Acme/App/Program.cs":
+    "using System;\nusing Acme.Core;\n\nnamespace Acme.App { class Program { static void Main() { new Thing(); } } }\n",
   "Acme/Core/Thing.cs": "namespace Acme.Core { public class Thing { } }\n",
-  "app/Http/Controller.php": "<?php\nnamespace App\\Http;\n\nuse App\\Models\\Account;\n\nclass Controller { function show() { return new Account(); } }\n",
+  "app/Http/Controller.php":
+    "<?php\nnamespace App\\Http;\n\nuse App\\Models\\Account;\n\nclass Controller { function show() { return new Account(); } }\n",
   "app/Models/Account.php": "<?php\nnamespace App\\Models;\n\nclass Account { }\n",
 };
 
@@ -51,8 +56,10 @@ export const BILLING: Record<string, string> = {
     "from billing.totals import compute_invoice_total\n\n\ndef export_invoice(invoice):\n    total = compute_invoice_total(invoice.lines, invoice.discount)\n    return {'invoice': invoice.id, 'total': total, 'discount': invoice.discount}\n",
   "billing/engine/runner.py": "def run_job(job):\n    return job.execute()\n",
   "billing/engine/__init__.py": "",
-  "tests/test_totals.py": "from billing.totals import compute_invoice_total\n\n\ndef test_invoice_total_negative_discount():\n    assert compute_invoice_total([], -1) == 1\n",
-  "docs/invoices.md": "# Invoices\n\nThe invoice total is computed with a discount. Negative discount, invoice total, discount.\n",
+  "tests/test_totals.py":
+    "from billing.totals import compute_invoice_total\n\n\ndef test_invoice_total_negative_discount():\n    assert compute_invoice_total([], -1) == 1\n",
+  "docs/invoices.md":
+    "# Invoices\n\nThe invoice total is computed with a discount. Negative discount, invoice total, discount.\n",
 };
 
 export async function writeTree(root: string, files: Record<string, string>): Promise<void> {

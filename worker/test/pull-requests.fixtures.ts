@@ -2,11 +2,16 @@ import { createTestStack } from "@fixloop/infra/testing/stack";
 import { gitShow } from "@fixloop/infra/testing";
 import { createGithubClient, type GithubClient } from "../src/contract";
 
-export const BUGGY_LINES = "  // skip the item already shown at the end of the previous page\n  const start = (current - 1) * size + (current > 1 ? 1 : 0);\n";
+export const BUGGY_LINES =
+  "  // skip the item already shown at the end of the previous page\n  const start = (current - 1) * size + (current > 1 ? 1 : 0);\n";
 
 /** A whole stack with octocat signed in (repository access granted) and helpers to act on the stand-in. */
 export async function prStack() {
-  const stack = await createTestStack({ workers: ["pull-request", "sync"], logLevel: "warn", env: { JOB_WAIT_SECONDS: "25" } });
+  const stack = await createTestStack({
+    workers: ["pull-request", "sync"],
+    logLevel: "warn",
+    env: { JOB_WAIT_SECONDS: "25" },
+  });
   const octocat = await stack.signIn("octocat", { scopes: ["public_repo"] });
   const control = stack.github.control;
   const upstreamDir = control.gitDir("octocat", "todo-api");
@@ -16,22 +21,49 @@ export async function prStack() {
       headers: { "content-type": "application/json", ...(init.headers ?? octocat.headers) },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
-  const asUser = (login: string): GithubClient => createGithubClient({ baseUrl: stack.github.url, token: control.issueToken(login, ["public_repo"]) });
+  const asUser = (login: string): GithubClient =>
+    createGithubClient({ baseUrl: stack.github.url, token: control.issueToken(login, ["public_repo"]) });
   const paginate = gitShow(upstreamDir, "main", "src/paginate.ts");
-  return { stack, octocat, control, upstreamDir, api, asUser, paginate, fixedPaginate: paginate.replace(BUGGY_LINES, "  const start = (current - 1) * size;\n") };
+  return {
+    stack,
+    octocat,
+    control,
+    upstreamDir,
+    api,
+    asUser,
+    paginate,
+    fixedPaginate: paginate.replace(BUGGY_LINES, "  const start = (current - 1) * size;\n"),
+  };
 }
 
 /** Commits `files` on top of `branch` of owner/repo as `gh`, like someone pushing to the default branch. */
-export async function pushCommit(gh: GithubClient, owner: string, repo: string, branch: string, files: Record<string, string>): Promise<string> {
+export async function pushCommit(
+  gh: GithubClient,
+  owner: string,
+  repo: string,
+  branch: string,
+  files: Record<string, string>,
+): Promise<string> {
   const ref = await gh.rest.git.getRef({ owner, repo, ref: `heads/${branch}` });
   const parent = await gh.rest.git.getCommit({ owner, repo, commit_sha: ref.data.object.sha });
   const tree = await gh.rest.git.createTree({
     owner,
     repo,
     base_tree: parent.data.tree.sha,
-    tree: Object.entries(files).map(([path, content]) => ({ path, mode: "100644" as const, type: "blob" as const, content })),
+    tree: Object.entries(files).map(([path, content]) => ({
+      path,
+      mode: "100644" as const,
+      type: "blob" as const,
+      content,
+    })),
   });
-  const commit = await gh.rest.git.createCommit({ owner, repo, message: "Upstream change", tree: tree.data.sha, parents: [parent.data.sha] });
+  const commit = await gh.rest.git.createCommit({
+    owner,
+    repo,
+    message: "Upstream change",
+    tree: tree.data.sha,
+    parents: [parent.data.sha],
+  });
   await gh.rest.git.updateRef({ owner, repo, ref: `heads/${branch}`, sha: commit.data.sha });
   return commit.data.sha;
 }

@@ -16,7 +16,10 @@ export function adminRoutes(deps: AppDeps) {
   bindMetricsSource(deps);
   const board = new HonoAdapter(serveStatic);
   // @bull-board/hono 9.10.1 types lag @bull-board/api 9.10.2; the runtime contract is the same.
-  createBullBoard({ queues: deps.queues.all().map((q) => new BullMQAdapter(q)), serverAdapter: board as unknown as Parameters<typeof createBullBoard>[0]["serverAdapter"] });
+  createBullBoard({
+    queues: deps.queues.all().map((q) => new BullMQAdapter(q)),
+    serverAdapter: board as unknown as Parameters<typeof createBullBoard>[0]["serverAdapter"],
+  });
   board.setBasePath(BOARD_PATH);
   const admins = new Set(deps.env.ADMIN_GITHUB_LOGINS.map((l) => l.toLowerCase()));
 
@@ -32,7 +35,8 @@ export function adminRoutes(deps: AppDeps) {
     .route(BOARD_PATH, board.registerPlugin())
     .get("/metrics", async (c) => {
       const token = deps.env.METRICS_TOKEN;
-      if (token && c.req.header("authorization") !== `Bearer ${token}`) throw new AppError(401, "auth.unauthorized", "Authentication required");
+      if (token && c.req.header("authorization") !== `Bearer ${token}`)
+        throw new AppError(401, "auth.unauthorized", "Authentication required");
       return c.text(await metricsRegistry.metrics(), 200, { "content-type": metricsRegistry.contentType });
     });
 }

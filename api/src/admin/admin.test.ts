@@ -22,7 +22,14 @@ describe("operations endpoints", () => {
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toMatch(/fixloop_queue_jobs\{queue="sync",state="waiting"\} 1/);
-    for (const name of ["fixloop_sse_open_streams", "fixloop_runs", "fixloop_run_failures", "fixloop_run_duration_seconds", "fixloop_step_duration_seconds", "fixloop_model_tokens"]) {
+    for (const name of [
+      "fixloop_sse_open_streams",
+      "fixloop_runs",
+      "fixloop_run_failures",
+      "fixloop_run_duration_seconds",
+      "fixloop_step_duration_seconds",
+      "fixloop_model_tokens",
+    ]) {
       expect(text).toContain(`# HELP ${name} `);
     }
   });

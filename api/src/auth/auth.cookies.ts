@@ -43,7 +43,13 @@ export const setLoginCookie = loginCookie.set;
 export const takeLoginCookie = loginCookie.take;
 
 export function setSessionCookie(c: Context<AppEnv>, token: string, ttlDays: number) {
-  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Lax", secure: secure(c), path: "/", maxAge: Math.floor(ttlDays * 86_400) });
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: secure(c),
+    path: "/",
+    maxAge: Math.floor(ttlDays * 86_400),
+  });
 }
 
 export function clearSessionCookie(c: Context<AppEnv>) {

@@ -36,7 +36,14 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
       .whereRef("users.id", "=", "api_tokens.user_id")
       .where("api_tokens.token_hash", "=", hashSecret(bearer))
       .where("api_tokens.revoked_at", "is", null)
-      .returning(["users.id", "users.username", "users.email", "users.avatar_url", "users.github_id", "users.created_at"])
+      .returning([
+        "users.id",
+        "users.username",
+        "users.email",
+        "users.avatar_url",
+        "users.github_id",
+        "users.created_at",
+      ])
       .executeTakeFirst();
     if (row) user = { ...toUser(row), via: "token" };
   } else {
@@ -45,7 +52,15 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
       const row = await db
         .selectFrom("sessions")
         .innerJoin("users", "users.id", "sessions.user_id")
-        .select(["sessions.id as session_id", "users.id", "users.username", "users.email", "users.avatar_url", "users.github_id", "users.created_at"])
+        .select([
+          "sessions.id as session_id",
+          "users.id",
+          "users.username",
+          "users.email",
+          "users.avatar_url",
+          "users.github_id",
+          "users.created_at",
+        ])
         .where("sessions.token_hash", "=", hashSecret(cookie))
         .where("sessions.revoked_at", "is", null)
         .where("sessions.expires_at", ">", now)
@@ -58,6 +73,20 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-function toUser(r: { id: string; username: string; email: string | null; avatar_url: string | null; github_id: string; created_at: Date }) {
-  return { id: r.id, username: r.username, email: r.email, avatarUrl: r.avatar_url, githubId: r.github_id, createdAt: r.created_at };
+function toUser(r: {
+  id: string;
+  username: string;
+  email: string | null;
+  avatar_url: string | null;
+  github_id: string;
+  created_at: Date;
+}) {
+  return {
+    id: r.id,
+    username: r.username,
+    email: r.email,
+    avatarUrl: r.avatar_url,
+    githubId: r.github_id,
+    createdAt: r.created_at,
+  };
 }

@@ -5,7 +5,8 @@ export const STATE_TTL_MS = 10 * 60_000;
 export const LOGIN_CODE_TTL_MS = 60_000;
 
 export type StatePurpose = "signin" | "repos";
-export type StateFailure = "oauth.state_invalid" | "oauth.state_mismatch" | "oauth.state_reused" | "oauth.state_expired";
+export type StateFailure =
+  "oauth.state_invalid" | "oauth.state_mismatch" | "oauth.state_reused" | "oauth.state_expired";
 
 /** Stores a new OAuth state bound to a browser secret; returns both raw values (only hashes are kept). */
 export async function createOauthState(db: Db, purpose: StatePurpose, scopes: string[], userId: string | null) {
@@ -27,7 +28,11 @@ export async function createOauthState(db: Db, purpose: StatePurpose, scopes: st
 
 /** Marks the state used if it exists, matches this browser, is unused and unexpired; otherwise says why not. */
 export async function consumeOauthState(db: Db, state: string, binding: string) {
-  const row = await db.selectFrom("oauth_states").selectAll().where("state_hash", "=", hashSecret(state)).executeTakeFirst();
+  const row = await db
+    .selectFrom("oauth_states")
+    .selectAll()
+    .where("state_hash", "=", hashSecret(state))
+    .executeTakeFirst();
   const fail = (reason: StateFailure) => ({ ok: false as const, reason, purpose: row?.purpose ?? "signin" });
   if (!row) return fail("oauth.state_invalid");
   if (row.browser_binding_hash !== hashSecret(binding)) return fail("oauth.state_mismatch");
@@ -61,7 +66,9 @@ export async function upsertGithubUser(db: Db, who: GithubIdentity): Promise<str
       .insertInto("users")
       .values({ github_id: who.githubId, username: who.login, email: who.email, avatar_url: who.avatarUrl })
       .onConflict((oc) =>
-        oc.column("github_id").doUpdateSet({ username: who.login, email: who.email, avatar_url: who.avatarUrl, updated_at: new Date() }),
+        oc
+          .column("github_id")
+          .doUpdateSet({ username: who.login, email: who.email, avatar_url: who.avatarUrl, updated_at: new Date() }),
       )
       .returning("id")
       .executeTakeFirstOrThrow();
@@ -84,7 +91,12 @@ export async function createLoginCode(db: Db, userId: string, binding: string): 
   const code = randomSecret();
   await db
     .insertInto("login_codes")
-    .values({ code_hash: hashSecret(code), user_id: userId, browser_binding_hash: hashSecret(binding), expires_at: new Date(Date.now() + LOGIN_CODE_TTL_MS) })
+    .values({
+      code_hash: hashSecret(code),
+      user_id: userId,
+      browser_binding_hash: hashSecret(binding),
+      expires_at: new Date(Date.now() + LOGIN_CODE_TTL_MS),
+    })
     .execute();
   return code;
 }
@@ -106,19 +118,38 @@ export async function consumeLoginCode(db: Db, code: string, binding: string): P
   return row?.user_id ?? null;
 }
 
-export async function createSession(db: Db, userId: string, ttlDays: number, userAgent: string | null): Promise<string> {
+export async function createSession(
+  db: Db,
+  userId: string,
+  ttlDays: number,
+  userAgent: string | null,
+): Promise<string> {
   const token = randomSecret();
   await db
     .insertInto("sessions")
-    .values({ token_hash: hashSecret(token), user_id: userId, user_agent: userAgent, expires_at: new Date(Date.now() + ttlDays * 86_400_000) })
+    .values({
+      token_hash: hashSecret(token),
+      user_id: userId,
+      user_agent: userAgent,
+      expires_at: new Date(Date.now() + ttlDays * 86_400_000),
+    })
     .execute();
   return token;
 }
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {
-  await db.updateTable("sessions").set({ revoked_at: new Date() }).where("id", "=", sessionId).where("revoked_at", "is", null).execute();
+  await db
+    .updateTable("sessions")
+    .set({ revoked_at: new Date() })
+    .where("id", "=", sessionId)
+    .where("revoked_at", "is", null)
+    .execute();
 }
 
 export async function findUser(db: Db, userId: string) {
-  return db.selectFrom("users").select(["id", "username", "email", "avatar_url", "github_id", "created_at"]).where("id", "=", userId).executeTakeFirst();
+  return db
+    .selectFrom("users")
+    .select(["id", "username", "email", "avatar_url", "github_id", "created_at"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
 }

@@ -6,7 +6,15 @@ import { requireUser } from "./auth.middleware";
 import { consumeLoginCode, createOauthState, createSession, findUser, revokeSession } from "./auth.repository";
 import { CallbackQuery, ReposAuthQuery, SessionRequest, userView } from "./auth.schemas";
 import { completeOauth, type CallbackOutcome } from "./auth.service";
-import { clearSessionCookie, publicUrl, setLoginCookie, setSessionCookie, setStateCookie, takeLoginCookie, takeStateCookie } from "./auth.cookies";
+import {
+  clearSessionCookie,
+  publicUrl,
+  setLoginCookie,
+  setSessionCookie,
+  setStateCookie,
+  takeLoginCookie,
+  takeStateCookie,
+} from "./auth.cookies";
 import { SIGNIN_SCOPES, authorizeUrl } from "./oauth.client";
 
 const wantsJson = (c: Context<AppEnv>) => {
@@ -49,7 +57,8 @@ export const authRoutes = new Hono<AppEnv>()
     const { db, env } = c.var.deps;
     const binding = takeLoginCookie(c);
     const userId = binding ? await consumeLoginCode(db, c.req.valid("json").token, binding) : null;
-    if (!userId) throw new AppError(401, "auth.invalid_code", "The sign-in code is invalid, used or expired; sign in again");
+    if (!userId)
+      throw new AppError(401, "auth.invalid_code", "The sign-in code is invalid, used or expired; sign in again");
     const user = await findUser(db, userId);
     if (!user) throw errors.unauthorized();
     const token = await createSession(db, userId, env.SESSION_TTL_DAYS, c.req.header("user-agent") ?? null);

@@ -12,7 +12,15 @@ export const CallbackQuery = z.object({
 export const ReposAuthQuery = z.object({ private: z.enum(["true", "false"]).default("false") });
 
 /** The user as the API shows it. */
-export function userView(u: { id: string; username: string; email: string | null; avatar_url?: string | null; avatarUrl?: string | null; created_at?: Date; createdAt?: Date }) {
+export function userView(u: {
+  id: string;
+  username: string;
+  email: string | null;
+  avatar_url?: string | null;
+  avatarUrl?: string | null;
+  created_at?: Date;
+  createdAt?: Date;
+}) {
   return {
     _id: u.id,
     username: u.username,

@@ -1,6 +1,13 @@
 import type { AppDeps } from "../deps";
 import { cipherFor } from "./auth.cipher";
-import { consumeOauthState, createLoginCode, findUser, saveGithubToken, upsertGithubUser, type StatePurpose } from "./auth.repository";
+import {
+  consumeOauthState,
+  createLoginCode,
+  findUser,
+  saveGithubToken,
+  upsertGithubUser,
+  type StatePurpose,
+} from "./auth.repository";
 import { exchangeCode, fetchProfile } from "./oauth.client";
 
 export type CallbackOutcome =
@@ -20,7 +27,12 @@ const MESSAGES: Record<string, string> = {
   "oauth.account_mismatch": "Authorize with the same GitHub account you signed in with",
 };
 
-const failure = (purpose: StatePurpose, code: string): CallbackOutcome => ({ ok: false, purpose, code, message: MESSAGES[code] ?? code });
+const failure = (purpose: StatePurpose, code: string): CallbackOutcome => ({
+  ok: false,
+  purpose,
+  code,
+  message: MESSAGES[code] ?? code,
+});
 
 /**
  * The OAuth callback: the state must exist, belong to this browser, be unused and fresh before
@@ -41,7 +53,11 @@ export async function completeOauth(
   if (!token) return failure(state.purpose, "oauth.exchange_failed");
   const profile = await fetchProfile(deps.env, token.accessToken);
   const cipher = cipherFor(deps);
-  const identity = { ...profile, seal: (userId: string) => cipher.encrypt(token.accessToken, userId), scopes: token.scopes };
+  const identity = {
+    ...profile,
+    seal: (userId: string) => cipher.encrypt(token.accessToken, userId),
+    scopes: token.scopes,
+  };
   if (state.purpose === "repos") {
     const user = state.userId ? await findUser(deps.db, state.userId) : undefined;
     if (!user || String(user.github_id) !== String(profile.githubId)) return failure("repos", "oauth.account_mismatch");

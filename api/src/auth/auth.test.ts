@@ -4,11 +4,30 @@ import { createTestStack } from "@fixloop/infra/testing/stack";
 const stack = await createTestStack({ workers: false });
 const { app, db } = stack;
 
-const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+const cookiesOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 const counts = async () => ({
-  users: (await db.selectFrom("users").select((e) => e.fn.countAll<string>().as("n")).executeTakeFirstOrThrow()).n,
-  codes: (await db.selectFrom("login_codes").select((e) => e.fn.countAll<string>().as("n")).executeTakeFirstOrThrow()).n,
-  accounts: (await db.selectFrom("github_accounts").select((e) => e.fn.countAll<string>().as("n")).executeTakeFirstOrThrow()).n,
+  users: (
+    await db
+      .selectFrom("users")
+      .select((e) => e.fn.countAll<string>().as("n"))
+      .executeTakeFirstOrThrow()
+  ).n,
+  codes: (
+    await db
+      .selectFrom("login_codes")
+      .select((e) => e.fn.countAll<string>().as("n"))
+      .executeTakeFirstOrThrow()
+  ).n,
+  accounts: (
+    await db
+      .selectFrom("github_accounts")
+      .select((e) => e.fn.countAll<string>().as("n"))
+      .executeTakeFirstOrThrow()
+  ).n,
 });
 
 /** Starts sign-in and gets GitHub's answer (code + state) without calling our callback yet. */
@@ -17,9 +36,18 @@ async function authorizeAt(login: string) {
   const binding = cookiesOf(start);
   const form = new URLSearchParams(new URL(start.headers.get("location") ?? "").searchParams);
   form.set("login", login);
-  const granted = await fetch(new URL("/login/oauth/authorize", stack.github.url), { method: "POST", body: form, redirect: "manual" });
+  const granted = await fetch(new URL("/login/oauth/authorize", stack.github.url), {
+    method: "POST",
+    body: form,
+    redirect: "manual",
+  });
   const back = new URL(granted.headers.get("location") ?? "");
-  return { binding, callback: back.pathname + back.search, state: back.searchParams.get("state") ?? "", code: back.searchParams.get("code") ?? "" };
+  return {
+    binding,
+    callback: back.pathname + back.search,
+    state: back.searchParams.get("state") ?? "",
+    code: back.searchParams.get("code") ?? "",
+  };
 }
 
 describe("GitHub sign-in", () => {
@@ -48,7 +76,11 @@ describe("GitHub sign-in", () => {
     expect(body.user).toMatchObject({ username: "octocat", _id: user._id });
     expect(typeof body.user.avatarUrl).toBe("string");
     expect(typeof body.user.createdAt).toBe("string");
-    const account = await db.selectFrom("github_accounts").selectAll().where("user_id", "=", user._id).executeTakeFirstOrThrow();
+    const account = await db
+      .selectFrom("github_accounts")
+      .selectAll()
+      .where("user_id", "=", user._id)
+      .executeTakeFirstOrThrow();
     expect(account.scopes).toEqual(["read:user", "user:email"]);
     expect(account.access_token_enc).not.toMatch(/gho_/);
     expect(stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc, user._id)).toMatch(/^gho_/);
@@ -63,7 +95,11 @@ describe("GitHub sign-in", () => {
     const token = loc.searchParams.get("token") ?? "";
     const login = cookiesOf(cb);
     const exchange = () =>
-      app.request("/api/auth/session", { method: "POST", headers: { "content-type": "application/json", origin: stack.publicUrl, cookie: login }, body: JSON.stringify({ token }) });
+      app.request("/api/auth/session", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: stack.publicUrl, cookie: login },
+        body: JSON.stringify({ token }),
+      });
     const first = await exchange();
     expect(first.status).toBe(200);
     const set = first.headers.getSetCookie().find((c) => c.startsWith("fixloop_session=")) ?? "";
@@ -79,8 +115,16 @@ describe("GitHub sign-in", () => {
     const a = await authorizeAt("hubot");
     const cb = await app.request(a.callback, { headers: { cookie: a.binding } });
     const token = new URL(cb.headers.get("location") ?? "").searchParams.get("token") ?? "";
-    await db.updateTable("login_codes").set({ expires_at: new Date(Date.now() - 1000) }).where("used_at", "is", null).execute();
-    const res = await app.request("/api/auth/session", { method: "POST", headers: { "content-type": "application/json", origin: stack.publicUrl, cookie: cookiesOf(cb) }, body: JSON.stringify({ token }) });
+    await db
+      .updateTable("login_codes")
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where("used_at", "is", null)
+      .execute();
+    const res = await app.request("/api/auth/session", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: stack.publicUrl, cookie: cookiesOf(cb) },
+      body: JSON.stringify({ token }),
+    });
     expect(res.status).toBe(401);
   });
 
@@ -93,7 +137,11 @@ describe("GitHub sign-in", () => {
     const other = await authorizeAt("octocat");
     const otherCb = await app.request(other.callback, { headers: { cookie: other.binding } });
     const exchange = (headers: Record<string, string>) =>
-      app.request("/api/auth/session", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ token }) });
+      app.request("/api/auth/session", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ token }),
+      });
     const sessions = async () => (await db.selectFrom("sessions").select("id").execute()).length;
     const before = await sessions();
 
@@ -143,7 +191,11 @@ describe("GitHub sign-in", () => {
     expect(reused.headers.get("location")).toBe(`${stack.publicUrl}/auth?error=oauth.state_reused`);
 
     const b = await authorizeAt("hubot");
-    await db.updateTable("oauth_states").set({ expires_at: new Date(Date.now() - 1000) }).where("used_at", "is", null).execute();
+    await db
+      .updateTable("oauth_states")
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where("used_at", "is", null)
+      .execute();
     const expired = await app.request(b.callback, { headers: { cookie: b.binding } });
     expect(expired.headers.get("location")).toBe(`${stack.publicUrl}/auth?error=oauth.state_expired`);
     expect(await counts()).toEqual(before);
@@ -161,12 +213,22 @@ describe("GitHub sign-in", () => {
   it("repository authorization adds public_repo (or repo when private is chosen), never workflow", async () => {
     const { headers, user } = await stack.signIn("octocat");
     const start = await app.request("/api/auth/github/repos?private=false", { headers });
-    expect(new URL(start.headers.get("location") ?? "").searchParams.get("scope")).toBe("read:user user:email public_repo");
+    expect(new URL(start.headers.get("location") ?? "").searchParams.get("scope")).toBe(
+      "read:user user:email public_repo",
+    );
     await stack.authorizeRepos(headers, "octocat");
-    let account = await db.selectFrom("github_accounts").select("scopes").where("user_id", "=", user._id).executeTakeFirstOrThrow();
+    let account = await db
+      .selectFrom("github_accounts")
+      .select("scopes")
+      .where("user_id", "=", user._id)
+      .executeTakeFirstOrThrow();
     expect(account.scopes).toContain("public_repo");
     await stack.authorizeRepos(headers, "octocat", { private: true });
-    account = await db.selectFrom("github_accounts").select("scopes").where("user_id", "=", user._id).executeTakeFirstOrThrow();
+    account = await db
+      .selectFrom("github_accounts")
+      .select("scopes")
+      .where("user_id", "=", user._id)
+      .executeTakeFirstOrThrow();
     expect(account.scopes).toContain("repo");
     expect(account.scopes).not.toContain("workflow");
   });

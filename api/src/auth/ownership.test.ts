@@ -5,13 +5,20 @@ const stack = await createTestStack({ workers: ["fork", "sync"] });
 const { app, db, redis, prefix } = stack;
 const json = async <T>(res: Response) => (await res.json()) as T;
 const post = (path: string, headers: Record<string, string>, body: unknown) =>
-  app.request(path, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+  app.request(path, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 const octocat = await stack.signIn("octocat", { scopes: ["public_repo"] });
 const hubot = await stack.signIn("hubot", { scopes: ["public_repo"] });
 
 async function importOne() {
-  const repos = (await (await fetch(`${stack.github.url}/users/hubot/repos`)).json()) as Array<{ name: string; private: boolean }>;
+  const repos = (await (await fetch(`${stack.github.url}/users/hubot/repos`)).json()) as Array<{
+    name: string;
+    private: boolean;
+  }>;
   const repo = repos.find((r) => !r.private)?.name ?? "";
   const [issueNumber] = stack.github.control.addIssues("hubot", repo, [{ title: "Owned by octocat's import" }]);
   const res = await post("/api/contributions/import-issue", octocat.headers, { owner: "hubot", repo, issueNumber });
@@ -26,18 +33,28 @@ describe("ownership", () => {
     const theirs = await app.request(`/api/issues/${issue._id}`, { headers: hubot.headers });
     expect(theirs.status).toBe(404);
     expect((await json<{ error: { code: string } }>(theirs)).error.code).toBe("issue.not_found");
-    const list = await json<{ issues: Array<{ _id: string }> }>(await app.request("/api/issues", { headers: hubot.headers }));
+    const list = await json<{ issues: Array<{ _id: string }> }>(
+      await app.request("/api/issues", { headers: hubot.headers }),
+    );
     expect(list.issues.map((i) => i._id)).not.toContain(issue._id);
     expect((await app.request("/api/issues/not-a-uuid", { headers: hubot.headers })).status).toBe(404);
   });
 
   it("another user's API token cannot be revoked (404), and each list holds only its owner's tokens", async () => {
-    const created = await json<{ token: { _id: string }; secret: string }>(await post("/api/tokens", octocat.headers, { name: "ci" }));
+    const created = await json<{ token: { _id: string }; secret: string }>(
+      await post("/api/tokens", octocat.headers, { name: "ci" }),
+    );
     expect(created.secret).toMatch(/^flp_/);
-    expect((await app.request(`/api/tokens/${created.token._id}`, { method: "DELETE", headers: hubot.headers })).status).toBe(404);
-    const theirs = await json<{ tokens: Array<{ _id: string }> }>(await app.request("/api/tokens", { headers: hubot.headers }));
+    expect(
+      (await app.request(`/api/tokens/${created.token._id}`, { method: "DELETE", headers: hubot.headers })).status,
+    ).toBe(404);
+    const theirs = await json<{ tokens: Array<{ _id: string }> }>(
+      await app.request("/api/tokens", { headers: hubot.headers }),
+    );
     expect(theirs.tokens.map((t) => t._id)).not.toContain(created.token._id);
-    const mine = await json<{ tokens: Array<Record<string, unknown>> }>(await app.request("/api/tokens", { headers: octocat.headers }));
+    const mine = await json<{ tokens: Array<Record<string, unknown>> }>(
+      await app.request("/api/tokens", { headers: octocat.headers }),
+    );
     expect(JSON.stringify(mine)).not.toContain(created.secret);
   });
 });
@@ -48,12 +65,18 @@ describe("personal API tokens", () => {
     expect(res.status).toBe(201);
     const { token, secret } = await json<{ token: { _id: string; prefix: string }; secret: string }>(res);
     expect(secret.startsWith(token.prefix)).toBe(true);
-    const stored = await db.selectFrom("api_tokens").select("token_hash").where("id", "=", token._id).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom("api_tokens")
+      .select("token_hash")
+      .where("id", "=", token._id)
+      .executeTakeFirstOrThrow();
     expect(stored.token_hash).not.toContain(secret);
     const bearer = { authorization: `Bearer ${secret}` };
     const me = await json<{ user: { username: string } }>(await app.request("/api/auth/me", { headers: bearer }));
     expect(me.user.username).toBe("octocat");
-    expect((await app.request(`/api/tokens/${token._id}`, { method: "DELETE", headers: octocat.headers })).status).toBe(200);
+    expect((await app.request(`/api/tokens/${token._id}`, { method: "DELETE", headers: octocat.headers })).status).toBe(
+      200,
+    );
     expect((await app.request("/api/auth/me", { headers: bearer })).status).toBe(401);
     expect((await post("/api/tokens", octocat.headers, { name: "  " })).status).toBe(400);
   });
@@ -61,9 +84,13 @@ describe("personal API tokens", () => {
 
 describe("GitHub tokens never leak", () => {
   it("appear in no log line, no job payload in Redis, no URL and no stored column in clear", async () => {
-    const repos = await json<{ repositories: Array<{ fullName: string; isPrivate: boolean }> }>(await app.request("/api/github/repositories", { headers: octocat.headers }));
+    const repos = await json<{ repositories: Array<{ fullName: string; isPrivate: boolean }> }>(
+      await app.request("/api/github/repositories", { headers: octocat.headers }),
+    );
     const own = repos.repositories.find((r) => r.fullName.startsWith("octocat/") && !r.isPrivate);
-    expect((await app.request(`/api/github/repositories/${own?.fullName}/issues`, { headers: octocat.headers })).status).toBe(200);
+    expect(
+      (await app.request(`/api/github/repositories/${own?.fullName}/issues`, { headers: octocat.headers })).status,
+    ).toBe(200);
     await importOne();
 
     const tokens = [...new Set(stack.github.control.requestLog.map((r) => r.token).filter((t): t is string => !!t))];

@@ -19,7 +19,9 @@ async function apiModuleGraph(): Promise<{ ours: string[]; packages: string[] }>
       {
         name: "npm-packages-external",
         setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith("@fixloop/") ? undefined : { path: args.path, external: true }));
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith("@fixloop/") ? undefined : { path: args.path, external: true },
+          );
         },
       },
     ],
@@ -34,7 +36,9 @@ describe("the API process", () => {
   test("loads of the worker only its contract, and nothing of infra or the web app", async () => {
     const { ours } = await apiModuleGraph();
     expect(ours.length).toBeGreaterThan(20);
-    const outside = ours.filter((p) => !p.startsWith("api/src/") && !p.startsWith("db/src/") && !p.startsWith("worker/src/contract/"));
+    const outside = ours.filter(
+      (p) => !p.startsWith("api/src/") && !p.startsWith("db/src/") && !p.startsWith("worker/src/contract/"),
+    );
     expect(outside).toEqual([]);
   });
 

@@ -11,7 +11,8 @@ import { requiresAuthorization } from "../github/github.repository";
 import { ImportIssueRequest, IssueRef, ParseUrlRequest } from "./contributions.schemas";
 import { previewIssue } from "./contributions.preview";
 
-const INVALID_URL = "Invalid URL: use a GitHub issue URL like https://github.com/owner/repo/issues/123 or owner/repo#123";
+const INVALID_URL =
+  "Invalid URL: use a GitHub issue URL like https://github.com/owner/repo/issues/123 or owner/repo#123";
 
 export const contributionsRoutes = new Hono<AppEnv>()
   .post("/contributions/parse-url", requireUser, validate("json", ParseUrlRequest), (c) => {
@@ -29,7 +30,8 @@ export const contributionsRoutes = new Hono<AppEnv>()
       .catch((err: unknown) => {
         throw failureError(toGithubError(err, "Issue"));
       });
-    if (preview.isPullRequest) throw new AppError(400, "github.not_an_issue", `#${ref.issueNumber} is a pull request, not an issue`);
+    if (preview.isPullRequest)
+      throw new AppError(400, "github.not_an_issue", `#${ref.issueNumber} is a pull request, not an issue`);
     const existing = await importedIssue(deps.db, c.var.user.id, preview.repository.fullName, preview.issue.number);
     return c.json({
       parsed: { type: "issue" as const, owner: ref.owner, repo: ref.repo, issueNumber: ref.issueNumber },
@@ -47,14 +49,28 @@ export const contributionsRoutes = new Hono<AppEnv>()
     const userId = c.var.user.id;
     const known = await importedIssue(c.var.deps.db, userId, `${ref.owner}/${ref.repo}`, ref.issueNumber);
     if (known?.is_imported && known.fork_full_name) {
-      return c.json({ fork: { isNew: false, fullName: known.fork_full_name }, issue: { _id: known.id }, alreadyImported: true });
+      return c.json({
+        fork: { isNew: false, fullName: known.fork_full_name },
+        issue: { _id: known.id },
+        alreadyImported: true,
+      });
     }
     // Forking writes to the user's account: without the repository grant GitHub would only answer 404s.
     if (await requiresAuthorization(c.var.deps.db, userId)) {
-      throw new AppError(403, "github.authorization_required", "Authorize repository access first: importing forks the repository into your account");
+      throw new AppError(
+        403,
+        "github.authorization_required",
+        "Authorize repository access first: importing forks the repository into your account",
+      );
     }
     // The fork job checks the issue and the repository's rules again: this endpoint enforces them, not only the UI.
-    const data = { userId, owner: ref.owner, repo: ref.repo, issueNumber: ref.issueNumber, acknowledgeWarnings: ref.acknowledgeWarnings === true };
+    const data = {
+      userId,
+      owner: ref.owner,
+      repo: ref.repo,
+      issueNumber: ref.issueNumber,
+      acknowledgeWarnings: ref.acknowledgeWarnings === true,
+    };
     const out = await runJob<ImportResult>(c.var.deps, "fork", data, { jobId: jobIds.fork(data) });
     if (!out.done) return c.json({ jobId: out.jobId }, 202);
     return c.json({ fork: out.value.fork, issue: { _id: out.value.issueId }, alreadyImported: false });

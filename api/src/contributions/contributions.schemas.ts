@@ -6,9 +6,15 @@ export const IssueRef = z.object({
   owner: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "Invalid repository owner"),
   repo: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "Invalid repository name"),
   // A JSON number, or its decimal digits as a string (from a parsed URL); never `true`, `[2]` or `1e3`.
-  issueNumber: z.union([z.number(), z.string().regex(/^[1-9][0-9]{0,8}$/, "Invalid issue number").transform(Number)]).pipe(
-    z.number().int("Invalid issue number").positive("Invalid issue number").max(999_999_999),
-  ),
+  issueNumber: z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^[1-9][0-9]{0,8}$/, "Invalid issue number")
+        .transform(Number),
+    ])
+    .pipe(z.number().int("Invalid issue number").positive("Invalid issue number").max(999_999_999)),
 });
 export type IssueRef = z.infer<typeof IssueRef>;
 

@@ -5,14 +5,23 @@ const stack = await createTestStack({ workers: ["fork", "sync"] });
 const { app, db } = stack;
 const json = async <T>(res: Response) => (await res.json()) as T;
 const post = (path: string, headers: Record<string, string>, body: unknown) =>
-  app.request(path, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+  app.request(path, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 /** hubot's public repository and one of its open issues, as GitHub lists them. */
 async function hubotIssue() {
-  const repos = (await (await fetch(`${stack.github.url}/users/hubot/repos`)).json()) as Array<{ name: string; private: boolean }>;
+  const repos = (await (await fetch(`${stack.github.url}/users/hubot/repos`)).json()) as Array<{
+    name: string;
+    private: boolean;
+  }>;
   const repo = repos.find((r) => !r.private);
   if (!repo) throw new Error("no public hubot repository seeded");
-  const [issueNumber] = stack.github.control.addIssues("hubot", repo.name, [{ title: "Import me", body: "Steps to reproduce", labels: ["bug"] }]);
+  const [issueNumber] = stack.github.control.addIssues("hubot", repo.name, [
+    { title: "Import me", body: "Steps to reproduce", labels: ["bug"] },
+  ]);
   if (!issueNumber) throw new Error("issue not added");
   return { owner: "hubot", repo: repo.name, issueNumber };
 }
@@ -25,7 +34,12 @@ describe("import of a public issue", () => {
     expect(res.status).toBe(200);
     const body = await json<Record<string, any>>(res);
     expect(body.repository.fullName).toBe(`hubot/${ref.repo}`);
-    expect(body.issue).toMatchObject({ title: "Import me", number: ref.issueNumber, labels: ["bug"], body: "Steps to reproduce" });
+    expect(body.issue).toMatchObject({
+      title: "Import me",
+      number: ref.issueNumber,
+      labels: ["bug"],
+      body: "Steps to reproduce",
+    });
     expect(body.alreadyImported).toBe(false);
     expect(body.existingIssueId).toBeNull();
     expect(body.findings).toEqual([]);
@@ -37,7 +51,11 @@ describe("import of a public issue", () => {
 
   it("answers 404 for an issue that does not exist", async () => {
     const { headers } = await stack.signIn("octocat");
-    const res = await post("/api/contributions/fetch-issue", headers, { owner: "hubot", repo: "does-not-exist", issueNumber: 1 });
+    const res = await post("/api/contributions/fetch-issue", headers, {
+      owner: "hubot",
+      repo: "does-not-exist",
+      issueNumber: 1,
+    });
     expect(res.status).toBe(404);
   });
 
@@ -65,13 +83,17 @@ describe("import of a public issue", () => {
 
     // Another issue of the same repository reuses the fork.
     const [other] = stack.github.control.addIssues("hubot", ref.repo, [{ title: "Second one" }]);
-    const second = await json<typeof a>(await post("/api/contributions/import-issue", headers, { ...ref, issueNumber: other }));
+    const second = await json<typeof a>(
+      await post("/api/contributions/import-issue", headers, { ...ref, issueNumber: other }),
+    );
     expect(second.fork).toEqual({ isNew: false, fullName: a.fork.fullName });
     expect(second.issue._id).not.toBe(a.issue._id);
     const forkCalls = stack.github.control.requestLog.filter((r) => r.method === "POST" && r.path.endsWith("/forks"));
     expect(forkCalls).toHaveLength(1);
 
-    const got = await json<{ issue: Record<string, unknown> }>(await app.request(`/api/issues/${a.issue._id}`, { headers }));
+    const got = await json<{ issue: Record<string, unknown> }>(
+      await app.request(`/api/issues/${a.issue._id}`, { headers }),
+    );
     expect(got.issue).toMatchObject({
       _id: a.issue._id,
       title: "Import me",
@@ -83,9 +105,16 @@ describe("import of a public issue", () => {
       upstreamFullName: `hubot/${ref.repo}`,
       forkFullName: `octocat/${ref.repo}`,
     });
-    const preview = await json<{ alreadyImported: boolean; existingIssueId: string }>(await post("/api/contributions/fetch-issue", headers, ref));
+    const preview = await json<{ alreadyImported: boolean; existingIssueId: string }>(
+      await post("/api/contributions/fetch-issue", headers, ref),
+    );
     expect(preview).toMatchObject({ alreadyImported: true, existingIssueId: a.issue._id });
-    const rows = await db.selectFrom("issues").select("id").where("user_id", "=", user._id).where("repo_full_name", "=", `hubot/${ref.repo}`).execute();
+    const rows = await db
+      .selectFrom("issues")
+      .select("id")
+      .where("user_id", "=", user._id)
+      .where("repo_full_name", "=", `hubot/${ref.repo}`)
+      .execute();
     expect(rows).toHaveLength(2);
   });
 });

@@ -10,7 +10,10 @@ const parse = async (url: unknown) => {
     headers: { ...headers, "content-type": "application/json" },
     body: JSON.stringify({ url }),
   });
-  return { status: res.status, body: (await res.json()) as { parsed?: unknown; error?: { code: string; message: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { parsed?: unknown; error?: { code: string; message: string } },
+  };
 };
 
 const issue = (owner: string, repo: string, issueNumber: number) => ({ type: "issue", owner, repo, issueNumber });
@@ -65,26 +68,36 @@ describe("POST /api/contributions/parse-url", () => {
   });
 
   it("asks for a URL when the input is blank, and rejects a non-string", async () => {
-    expect(await parse("   ")).toMatchObject({ status: 400, body: { error: { code: "contributions.url_required", message: "Please enter a GitHub issue URL" } } });
+    expect(await parse("   ")).toMatchObject({
+      status: 400,
+      body: { error: { code: "contributions.url_required", message: "Please enter a GitHub issue URL" } },
+    });
     expect((await parse(42)).status).toBe(400);
   });
 
   it("needs a signed-in user", async () => {
-    const res = await app.request("/api/contributions/parse-url", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: "a/b#1" }) });
+    const res = await app.request("/api/contributions/parse-url", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: "a/b#1" }),
+    });
     expect(res.status).toBe(401);
   });
 });
 
 describe("issue references in fetch-issue and import-issue", () => {
-  it.each([true, [2], "1e3", "0x10", " 7", 0, -1, 1.5, null, "", {}])("refuses issueNumber %j with 400", async (issueNumber) => {
-    for (const path of ["/api/contributions/fetch-issue", "/api/contributions/import-issue"]) {
-      const res = await app.request(path, {
-        method: "POST",
-        headers: { ...headers, "content-type": "application/json" },
-        body: JSON.stringify({ owner: "hubot", repo: "markdown-lint", issueNumber }),
-      });
-      expect(res.status, path).toBe(400);
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
-    }
-  });
+  it.each([true, [2], "1e3", "0x10", " 7", 0, -1, 1.5, null, "", {}])(
+    "refuses issueNumber %j with 400",
+    async (issueNumber) => {
+      for (const path of ["/api/contributions/fetch-issue", "/api/contributions/import-issue"]) {
+        const res = await app.request(path, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: JSON.stringify({ owner: "hubot", repo: "markdown-lint", issueNumber }),
+        });
+        expect(res.status, path).toBe(400);
+        expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+      }
+    },
+  );
 });

@@ -2,7 +2,13 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Db } from "@fixloop/db";
 import { currentUsagePeriod, setSpendingCaps, spendingCaps, spentSince } from "@fixloop/db";
-import { DEFAULT_MODEL_ID, estimateRange, findModel, modelsConfigFromEnv, TYPICAL_OUTPUT_TOKENS } from "@fixloop/worker/contract";
+import {
+  DEFAULT_MODEL_ID,
+  estimateRange,
+  findModel,
+  modelsConfigFromEnv,
+  TYPICAL_OUTPUT_TOKENS,
+} from "@fixloop/worker/contract";
 import type { AppEnv } from "../deps";
 import type { ApiEnv } from "../env";
 import { requireUser } from "../auth/auth.middleware";

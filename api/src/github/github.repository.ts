@@ -22,6 +22,10 @@ export async function listRepositories(db: Db, userId: string) {
 
 /** True when the stored token cannot write to repositories (no public_repo/repo yet). */
 export async function requiresAuthorization(db: Db, userId: string): Promise<boolean> {
-  const account = await db.selectFrom("github_accounts").select("scopes").where("user_id", "=", userId).executeTakeFirst();
+  const account = await db
+    .selectFrom("github_accounts")
+    .select("scopes")
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   return !account || !canWrite(account.scopes);
 }

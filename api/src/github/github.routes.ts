@@ -6,7 +6,6 @@ import { listRepositories, repositoryView, requiresAuthorization } from "./githu
 import { runJob } from "../jobs/jobs.run";
 import { RepoParams } from "./github.params";
 
-
 type IssuesResult = { count: number; fetched: number; notModified: boolean };
 
 export const githubRoutes = new Hono<AppEnv>()

@@ -4,7 +4,15 @@ import { createTestStack } from "@fixloop/infra/testing/stack";
 const stack = await createTestStack({ workers: ["sync"] });
 const { app, db } = stack;
 
-interface RepoItem { _id: string; name: string; fullName: string; isPrivate: boolean; canPush: boolean; htmlUrl: string; defaultBranch: string }
+interface RepoItem {
+  _id: string;
+  name: string;
+  fullName: string;
+  isPrivate: boolean;
+  canPush: boolean;
+  htmlUrl: string;
+  defaultBranch: string;
+}
 const json = async <T>(res: Response) => (await res.json()) as T;
 
 /** Issues (not pull requests) GitHub itself reports for a repository. */
@@ -12,7 +20,9 @@ async function githubIssueCount(fullName: string): Promise<number> {
   const token = stack.github.control.issueToken("octocat", ["repo"]);
   let n = 0;
   for (let page = 1; ; page++) {
-    const res = await fetch(`${stack.github.url}/repos/${fullName}/issues?state=all&per_page=100&page=${page}`, { headers: { authorization: `token ${token}` } });
+    const res = await fetch(`${stack.github.url}/repos/${fullName}/issues?state=all&per_page=100&page=${page}`, {
+      headers: { authorization: `token ${token}` },
+    });
     const items = (await res.json()) as Array<{ pull_request?: unknown }>;
     n += items.filter((i) => !i.pull_request).length;
     if (items.length < 100) return n;
@@ -29,11 +39,19 @@ describe("repositories", () => {
     expect(b.repositories.length).toBeGreaterThan(0);
     expect(b.repositories.every((r) => !r.isPrivate)).toBe(true);
     expect(b.repositories[0]).toEqual(
-      expect.objectContaining({ _id: expect.any(String), name: expect.any(String), fullName: expect.stringMatching(/^\w[\w-]*\/[\w.-]+$/), htmlUrl: expect.any(String), defaultBranch: expect.any(String) }),
+      expect.objectContaining({
+        _id: expect.any(String),
+        name: expect.any(String),
+        fullName: expect.stringMatching(/^\w[\w-]*\/[\w.-]+$/),
+        htmlUrl: expect.any(String),
+        defaultBranch: expect.any(String),
+      }),
     );
 
     await stack.authorizeRepos(headers, "octocat", { private: true });
-    const after = await json<{ repositories: RepoItem[]; requiresAuthorization: boolean }>(await app.request("/api/github/repositories", { headers }));
+    const after = await json<{ repositories: RepoItem[]; requiresAuthorization: boolean }>(
+      await app.request("/api/github/repositories", { headers }),
+    );
     expect(after.requiresAuthorization).toBe(false);
     expect(after.repositories.some((r) => r.isPrivate)).toBe(true);
     expect(after.repositories.filter((r) => r.fullName.startsWith("octocat/")).every((r) => r.canPush)).toBe(true);
@@ -53,16 +71,25 @@ describe("issue sync", () => {
     const repos = await json<{ repositories: RepoItem[] }>(await app.request("/api/github/repositories", { headers }));
     const repo = repos.repositories.find((r) => r.fullName.startsWith("octocat/") && !r.isPrivate);
     if (!repo) throw new Error("no public octocat repository seeded");
-    const [n1] = stack.github.control.addIssues("octocat", repo.name, [{ title: "Labelled bug", labels: ["bug"], state: "closed" }]);
+    const [n1] = stack.github.control.addIssues("octocat", repo.name, [
+      { title: "Labelled bug", labels: ["bug"], state: "closed" },
+    ]);
 
     const first = await app.request(`/api/github/repositories/${repo.fullName}/issues`, { headers });
     expect(first.status).toBe(200);
     const expected = await githubIssueCount(repo.fullName);
     expect(await json<{ count: number }>(first)).toEqual({ count: expected });
-    const second = await json<{ count: number }>(await app.request(`/api/github/repositories/${repo.fullName}/issues`, { headers }));
+    const second = await json<{ count: number }>(
+      await app.request(`/api/github/repositories/${repo.fullName}/issues`, { headers }),
+    );
     expect(second.count).toBe(expected);
 
-    const rows = await db.selectFrom("issues").selectAll().where("user_id", "=", user._id).where("repo_full_name", "=", repo.fullName).execute();
+    const rows = await db
+      .selectFrom("issues")
+      .selectAll()
+      .where("user_id", "=", user._id)
+      .where("repo_full_name", "=", repo.fullName)
+      .execute();
     expect(rows).toHaveLength(expected);
     const labelled = rows.find((r) => r.issue_number === n1);
     expect(labelled).toMatchObject({ labels: ["bug"], state: "closed", status: "closed" });
@@ -75,7 +102,11 @@ describe("issue sync", () => {
     const repo = repos.repositories.find((r) => r.fullName.startsWith("octocat/") && !r.isPrivate);
     if (!repo) throw new Error("no public octocat repository seeded");
     await app.request(`/api/github/repositories/${repo.fullName}/sync`, { method: "POST", headers });
-    const stored = await db.selectFrom("repositories").select("issues_etag").where("full_name", "=", repo.fullName).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom("repositories")
+      .select("issues_etag")
+      .where("full_name", "=", repo.fullName)
+      .executeTakeFirstOrThrow();
     expect(stored.issues_etag).toBeTruthy();
     stack.github.control.clearRequestLog();
     const res = await app.request(`/api/github/repositories/${repo.fullName}/sync`, { method: "POST", headers });
@@ -90,15 +121,26 @@ describe("issue sync", () => {
     const repos = await json<{ repositories: RepoItem[] }>(await app.request("/api/github/repositories", { headers }));
     const repo = repos.repositories.filter((r) => r.fullName.startsWith("octocat/") && !r.isPrivate).at(-1);
     if (!repo) throw new Error("no public octocat repository seeded");
-    stack.github.control.addIssues("octocat", repo.name, Array.from({ length: 230 }, (_, i) => ({ title: `Bulk issue ${i}` })));
+    stack.github.control.addIssues(
+      "octocat",
+      repo.name,
+      Array.from({ length: 230 }, (_, i) => ({ title: `Bulk issue ${i}` })),
+    );
     stack.github.control.clearRequestLog();
-    const res = await json<{ count: number }>(await app.request(`/api/github/repositories/${repo.fullName}/issues`, { headers }));
+    const res = await json<{ count: number }>(
+      await app.request(`/api/github/repositories/${repo.fullName}/issues`, { headers }),
+    );
     const expected = await githubIssueCount(repo.fullName);
     expect(expected).toBeGreaterThan(230);
     expect(res.count).toBe(expected);
     const pages = stack.github.control.requestLog.filter((r) => r.path.includes("/issues") && r.status === 200);
     expect(pages.length).toBeGreaterThanOrEqual(3);
-    const numbers = await db.selectFrom("issues").select("issue_number").where("user_id", "=", user._id).where("repo_full_name", "=", repo.fullName).execute();
+    const numbers = await db
+      .selectFrom("issues")
+      .select("issue_number")
+      .where("user_id", "=", user._id)
+      .where("repo_full_name", "=", repo.fullName)
+      .execute();
     expect(new Set(numbers.map((n) => n.issue_number)).size).toBe(expected);
   });
 
@@ -120,22 +162,43 @@ describe("issue sync", () => {
       expect(res.status).toBe(403);
       expect((await json<{ error: { code: string } }>(res)).error.code).toBe("github.not_your_repository");
     }
-    expect(await db.selectFrom("issues").select("id").where("user_id", "=", user._id).where("repo_full_name", "=", "octocat/todo-api").execute()).toEqual([]);
-    expect(await db.selectFrom("repositories").select("id").where("user_id", "=", user._id).where("full_name", "=", "octocat/todo-api").execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom("issues")
+        .select("id")
+        .where("user_id", "=", user._id)
+        .where("repo_full_name", "=", "octocat/todo-api")
+        .execute(),
+    ).toEqual([]);
+    expect(
+      await db
+        .selectFrom("repositories")
+        .select("id")
+        .where("user_id", "=", user._id)
+        .where("full_name", "=", "octocat/todo-api")
+        .execute(),
+    ).toEqual([]);
   });
 
   it("checks the origin of the issue-importing GET like a write", async () => {
     const { headers } = await stack.signIn("octocat", { scopes: ["public_repo"] });
     const cookie = headers.cookie;
     stack.github.control.clearRequestLog();
-    const foreign: Record<string, string>[] = [{ cookie, origin: "https://evil.example" }, { cookie, origin: "null" }, { cookie, referer: "https://evil.example/x" }, { cookie, "sec-fetch-site": "cross-site" }];
+    const foreign: Record<string, string>[] = [
+      { cookie, origin: "https://evil.example" },
+      { cookie, origin: "null" },
+      { cookie, referer: "https://evil.example/x" },
+      { cookie, "sec-fetch-site": "cross-site" },
+    ];
     for (const h of foreign) {
       const res = await app.request("/api/github/repositories/octocat/todo-api/issues", { headers: h });
       expect(res.status).toBe(403);
       expect((await json<{ error: { code: string } }>(res)).error.code).toBe("request.cross_origin");
     }
     expect(stack.github.control.requestLog).toEqual([]);
-    const sameSite = await app.request("/api/github/repositories/octocat/todo-api/issues", { headers: { cookie, "sec-fetch-site": "same-origin" } });
+    const sameSite = await app.request("/api/github/repositories/octocat/todo-api/issues", {
+      headers: { cookie, "sec-fetch-site": "same-origin" },
+    });
     expect(sameSite.status).toBe(200);
   });
 

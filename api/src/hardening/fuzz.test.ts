@@ -56,9 +56,18 @@ interface Case {
 
 describe("bad input on every endpoint", () => {
   it("answers 4xx {error:{code,message}}, never 5xx, and changes nothing when it rejects", async () => {
-    const routes = [...new Map(stack.app.routes
-      .filter((r) => r.path.startsWith("/api/") && !r.path.includes("*") && ["GET", "POST", "PUT", "PATCH", "DELETE"].includes(r.method))
-      .map((r) => [`${r.method} ${r.path}`, r] as const)).values()].filter((r) => !SKIP.has(`${r.method} ${r.path}`));
+    const routes = [
+      ...new Map(
+        stack.app.routes
+          .filter(
+            (r) =>
+              r.path.startsWith("/api/") &&
+              !r.path.includes("*") &&
+              ["GET", "POST", "PUT", "PATCH", "DELETE"].includes(r.method),
+          )
+          .map((r) => [`${r.method} ${r.path}`, r] as const),
+      ).values(),
+    ].filter((r) => !SKIP.has(`${r.method} ${r.path}`));
     expect(routes.length).toBeGreaterThan(25);
 
     let cases = 0;
@@ -77,7 +86,9 @@ describe("bad input on every endpoint", () => {
         fc.asyncProperty(arb, async (c) => {
           cases++;
           const path = route.path.replace(/:([A-Za-z_]+)(\{[^}]*\})?/g, (_, n: string) => enc(c.params[n] ?? "x"));
-          const qs = Object.entries(c.query).map(([k, v]) => `${enc(k)}=${enc(v)}`).join("&");
+          const qs = Object.entries(c.query)
+            .map(([k, v]) => `${enc(k)}=${enc(v)}`)
+            .join("&");
           const h: Record<string, string> = {};
           if (c.auth !== "none") h.cookie = headers.cookie ?? "";
           h.origin = c.auth === "foreign-origin" ? "https://evil.example" : (headers.origin ?? "");
@@ -85,7 +96,11 @@ describe("bad input on every endpoint", () => {
           if (hasBody && c.body?.contentType) h["content-type"] = c.body.contentType;
           const writes = route.method !== "GET";
           const before = writes ? await snapshot(stack.db) : null;
-          const res = await stack.app.request(`${path}${qs ? `?${qs}` : ""}`, { method: route.method, headers: h, body: hasBody ? c.body?.text : undefined });
+          const res = await stack.app.request(`${path}${qs ? `?${qs}` : ""}`, {
+            method: route.method,
+            headers: h,
+            body: hasBody ? c.body?.text : undefined,
+          });
           statuses[res.status] = (statuses[res.status] ?? 0) + 1;
           const what = `${route.method} ${route.path} ${JSON.stringify(c).slice(0, 300)} → ${res.status}`;
           if (res.headers.get("content-type")?.includes("text/event-stream")) {
@@ -105,7 +120,8 @@ describe("bad input on every endpoint", () => {
             } catch {
               failures.push(`${what} not JSON: ${text.slice(0, 100)}`);
             }
-            if (typeof parsed.error?.code !== "string" || typeof parsed.error?.message !== "string") failures.push(`${what} bad error shape ${text.slice(0, 100)}`);
+            if (typeof parsed.error?.code !== "string" || typeof parsed.error?.message !== "string")
+              failures.push(`${what} bad error shape ${text.slice(0, 100)}`);
             if (before) {
               const changed = changedTables(before, await snapshot(stack.db));
               if (changed.length) failures.push(`${what} changed ${changed.join(", ")}`);
@@ -115,7 +131,9 @@ describe("bad input on every endpoint", () => {
         { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
       );
     }
-    console.log(`fuzz figures: ${JSON.stringify({ routes: routes.length, cases, fiveXx, failures: failures.length, statuses })}`);
+    console.log(
+      `fuzz figures: ${JSON.stringify({ routes: routes.length, cases, fiveXx, failures: failures.length, statuses })}`,
+    );
     expect(failures.slice(0, 20)).toEqual([]);
     expect(fiveXx).toBe(0);
   }, 240_000);

@@ -3,7 +3,11 @@ import { createTestApp } from "../../test/testing";
 
 const CHECKOUT = "https://checkout.razorpay.example/v1/checkout.js";
 const csp = (res: Response) => res.headers.get("content-security-policy") ?? "";
-const directive = (res: Response, name: string) => csp(res).split(";").map((d) => d.trim()).find((d) => d.startsWith(`${name} `)) ?? "";
+const directive = (res: Response, name: string) =>
+  csp(res)
+    .split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith(`${name} `)) ?? "";
 
 describe("security headers per page", () => {
   it("sends no referrer from the auth callback (it carries the one-time login code)", async () => {
@@ -17,7 +21,9 @@ describe("security headers per page", () => {
     const plain = await createTestApp({ PUBLIC_URL: "http://localhost:3000" });
     expect((await plain.app.request("/api/health")).headers.get("strict-transport-security")).toBeNull();
     const secure = await createTestApp({ PUBLIC_URL: "https://fixloop.example" });
-    expect((await secure.app.request("/api/health")).headers.get("strict-transport-security")).toMatch(/max-age=\d{7,}/);
+    expect((await secure.app.request("/api/health")).headers.get("strict-transport-security")).toMatch(
+      /max-age=\d{7,}/,
+    );
   });
 
   it("allows the checkout host only on the pricing and profile-settings pages", async () => {
@@ -28,7 +34,15 @@ describe("security headers per page", () => {
       expect(directive(res, "script-src"), page).toBe(`script-src 'self' ${host}`);
       expect(directive(res, "frame-src"), page).toContain(host);
     }
-    for (const page of ["/", "/dashboard", "/validate/123", "/pricing/../dashboard", "/api/health", "/auth/callback", "/pricingx"]) {
+    for (const page of [
+      "/",
+      "/dashboard",
+      "/validate/123",
+      "/pricing/../dashboard",
+      "/api/health",
+      "/auth/callback",
+      "/pricingx",
+    ]) {
       const res = await app.request(page);
       expect(csp(res), page).not.toContain(host);
       expect(directive(res, "script-src"), page).toBe("script-src 'self'");
@@ -47,9 +61,16 @@ describe("same-origin guard", () => {
       body: JSON.stringify({ name: "x" }),
     });
     expect(noOrigin.status).toBe(403);
-    const created = await t.app.request("/api/tokens", { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ name: "cli" }) });
+    const created = await t.app.request("/api/tokens", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ name: "cli" }),
+    });
     const { secret } = (await created.json()) as { secret: string };
-    const bearer = await t.app.request("/api/tokens", { method: "GET", headers: { authorization: `Bearer ${secret}`, origin: "https://evil.example" } });
+    const bearer = await t.app.request("/api/tokens", {
+      method: "GET",
+      headers: { authorization: `Bearer ${secret}`, origin: "https://evil.example" },
+    });
     expect(bearer.status).toBe(200);
     expect(await t.db.selectFrom("api_tokens").select("id").execute()).toHaveLength(1);
   });
@@ -57,7 +78,10 @@ describe("same-origin guard", () => {
 
 describe("rate limits on each abusable route", () => {
   it("answers 429 with retry-after per credential on generate, import, payments and tokens", async () => {
-    const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "generate=2/60,import=2/60,payments=2/60,tokens=2/60" });
+    const t = await createTestApp({
+      RATE_LIMITS_ENABLED: "true",
+      RATE_LIMITS: "generate=2/60,import=2/60,payments=2/60,tokens=2/60",
+    });
     const { headers } = await t.loginAs();
     const json = { ...headers, "content-type": "application/json" };
     const routes = [
@@ -73,7 +97,10 @@ describe("rate limits on each abusable route", () => {
         last = await t.app.request(path, { method: "POST", headers: json, body: JSON.stringify(body) });
         statuses.push(last.status);
       }
-      expect(statuses.slice(0, 2).every((s) => s !== 429), `${path} ${statuses}`).toBe(true);
+      expect(
+        statuses.slice(0, 2).every((s) => s !== 429),
+        `${path} ${statuses}`,
+      ).toBe(true);
       expect(statuses.slice(2), path).toEqual([429, 429]);
       expect(Number(last?.headers.get("retry-after")), path).toBeGreaterThan(0);
       expect(((await last?.json()) as { error: { code: string } }).error.code).toBe("rate_limited");

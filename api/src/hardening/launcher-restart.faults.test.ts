@@ -33,7 +33,8 @@ afterAll(async () => {
   await models?.stop();
 });
 
-const health = async () => (await (await stack.app.request("/api/health")).json()) as { status: string; workers: Record<string, number> };
+const health = async () =>
+  (await (await stack.app.request("/api/health")).json()) as { status: string; workers: Record<string, number> };
 
 describe("a worker killed with SIGKILL under the launcher", () => {
   it("is restarted with no manual step, health reports it again, and the run completes", async () => {
@@ -41,15 +42,26 @@ describe("a worker killed with SIGKILL under the launcher", () => {
     const headers = { ...me.headers, "content-type": "application/json" };
     await until("the worker serves every queue", async () => (await health()).status === "ok", 60_000);
     const issue = await insertIssue(stack.db, me.user._id, { number: 3 });
-    const res = await stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId: issue.id }) });
+    const res = await stack.app.request("/api/ai/generate-solution", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ issueId: issue.id }),
+    });
     expect(res.status).toBe(202);
     const { runId } = (await res.json()) as { runId: string };
-    const status = async () => (await stack.db.selectFrom("solve_runs").select("status").where("id", "=", runId).executeTakeFirstOrThrow()).status;
+    const status = async () =>
+      (await stack.db.selectFrom("solve_runs").select("status").where("id", "=", runId).executeTakeFirstOrThrow())
+        .status;
     await until("the run is picked up", async () => (await status()) !== "queued", 60_000, 50);
 
     const firstPid = worker.proc.pid;
     process.kill(firstPid ?? 0, "SIGKILL");
-    await until("the launcher restarted the worker", async () => worker.restarts >= 1 && worker.proc.pid !== firstPid, 30_000, 50);
+    await until(
+      "the launcher restarted the worker",
+      async () => worker.restarts >= 1 && worker.proc.pid !== firstPid,
+      30_000,
+      50,
+    );
     expect(lines.some((l) => /exited unexpectedly \(SIGKILL\); restarting in \d+ ms/.test(l))).toBe(true);
     await until("health sees the new worker", async () => (await health()).status === "ok", 60_000);
     await until("the run completed", async () => (await status()) === "completed", 110_000, 500);

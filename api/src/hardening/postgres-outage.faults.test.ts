@@ -46,16 +46,43 @@ beforeAll(async () => {
   github = await startGithubSandbox({ dataDir: path.join(dataDir, "github") });
   const prefix = testPrefix();
   const env = loadApiEnv({
-    NODE_ENV: "test", DATABASE_URL: url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix, LOG_LEVEL: "silent",
-    TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, PUBLIC_URL: "http://localhost:3000", JOB_WAIT_SECONDS: "0", RATE_LIMITS_ENABLED: "false", GITHUB_API_URL: github.url, ...models.env,
+    NODE_ENV: "test",
+    DATABASE_URL: url,
+    REDIS_URL: testRedisUrl(),
+    QUEUE_PREFIX: prefix,
+    LOG_LEVEL: "silent",
+    TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    PUBLIC_URL: "http://localhost:3000",
+    JOB_WAIT_SECONDS: "0",
+    RATE_LIMITS_ENABLED: "false",
+    GITHUB_API_URL: github.url,
+    ...models.env,
   });
   db = createDb(url, { max: 20 });
   redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
   const queues = createQueues(redisConnection(env.REDIS_URL), prefix);
   deps = { env, db, redis, queues, logger: createLogger("silent", "api") };
   app = createApp(deps, { serveWeb: false });
-  const workerEnv = loadWorkerEnv({ NODE_ENV: "test", DATABASE_URL: url, REDIS_URL: env.REDIS_URL, QUEUE_PREFIX: prefix, TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, GITHUB_API_URL: github.url, ...models.env });
-  workers = startWorkers({ env: workerEnv, db, redis, queues, logger: pino({ level: "silent" }), cipher: createTokenCipher(TEST_ENCRYPTION_KEYS) }, { queues: ["solve"], concurrency: 10 });
+  const workerEnv = loadWorkerEnv({
+    NODE_ENV: "test",
+    DATABASE_URL: url,
+    REDIS_URL: env.REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    GITHUB_API_URL: github.url,
+    ...models.env,
+  });
+  workers = startWorkers(
+    {
+      env: workerEnv,
+      db,
+      redis,
+      queues,
+      logger: pino({ level: "silent" }),
+      cipher: createTokenCipher(TEST_ENCRYPTION_KEYS),
+    },
+    { queues: ["solve"], concurrency: 10 },
+  );
 }, 120_000);
 afterAll(async () => {
   await workers?.close();
@@ -72,13 +99,32 @@ describe("Postgres unavailable for 10 s", () => {
   it("answers 503 with a clear error meanwhile, recovers by itself and leaves no half-written run", async () => {
     const me = await loginAs(deps, { username: "octocat" });
     const headers = { ...me.headers, "content-type": "application/json" };
-    const sealed = createTokenCipher(TEST_ENCRYPTION_KEYS).encrypt(github.control.issueToken("octocat", ["read:user", "public_repo"]), me.user.id);
-    await db.insertInto("github_accounts").values({ user_id: me.user.id, github_id: 1, login: "octocat", access_token_enc: sealed.value, key_id: sealed.keyId, scopes: ["read:user", "public_repo"] }).execute();
-    const issues = await Promise.all(Array.from({ length: 8 }, (_, i) => insertIssue(db, me.user.id, { number: 40 + i })));
+    const sealed = createTokenCipher(TEST_ENCRYPTION_KEYS).encrypt(
+      github.control.issueToken("octocat", ["read:user", "public_repo"]),
+      me.user.id,
+    );
+    await db
+      .insertInto("github_accounts")
+      .values({
+        user_id: me.user.id,
+        github_id: 1,
+        login: "octocat",
+        access_token_enc: sealed.value,
+        key_id: sealed.keyId,
+        scopes: ["read:user", "public_repo"],
+      })
+      .execute();
+    const issues = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => insertIssue(db, me.user.id, { number: 40 + i })),
+    );
     models.control.latency(4_000);
     const inFlight: string[] = [];
     for (const issue of issues.slice(0, 5)) {
-      const res = await app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId: issue.id }) });
+      const res = await app.request("/api/ai/generate-solution", {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ issueId: issue.id }),
+      });
       expect(res.status).toBe(202);
       inFlight.push(((await res.json()) as { runId: string }).runId);
     }
@@ -94,7 +140,11 @@ describe("Postgres unavailable for 10 s", () => {
       attempted.push(issue.id);
       const calls = [
         app.request("/api/issues", { headers }),
-        app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId: issue.id }) }),
+        app.request("/api/ai/generate-solution", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ issueId: issue.id }),
+        }),
         app.request(`/api/runs/${inFlight[0]}`, { headers }),
       ];
       for (const res of await Promise.all(calls)) {
@@ -105,12 +155,22 @@ describe("Postgres unavailable for 10 s", () => {
     }
     postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "pg"), port: postgres.port, durable: true });
     const upAt = Date.now();
-    await until("the API answers again", async () => (await app.request("/api/issues", { headers })).status === 200, 30_000, 100);
+    await until(
+      "the API answers again",
+      async () => (await app.request("/api/issues", { headers })).status === 200,
+      30_000,
+      100,
+    );
     const recoveryMs = Date.now() - upAt;
     models.control.latency(0);
 
     const runs = () => db.selectFrom("solve_runs").selectAll().execute();
-    await until("every run settled", async () => (await runs()).every((r) => r.status === "completed" || r.status === "failed"), 120_000, 500);
+    await until(
+      "every run settled",
+      async () => (await runs()).every((r) => r.status === "completed" || r.status === "failed"),
+      120_000,
+      500,
+    );
     const all = await runs();
     const figures = {
       outageSeconds: OUTAGE_MS / 1000,
@@ -123,7 +183,8 @@ describe("Postgres unavailable for 10 s", () => {
       runsCreatedDuringOutage: all.filter((r) => attempted.includes(r.issue_id)).length,
     };
     console.log(`postgres outage figures: ${JSON.stringify(figures)}`);
-    for (const a of answers) expect(a).toEqual({ status: 503, code: "service.unavailable", message: expect.stringMatching(/unavailable/) });
+    for (const a of answers)
+      expect(a).toEqual({ status: 503, code: "service.unavailable", message: expect.stringMatching(/unavailable/) });
     expect(figures.runsLost).toBe(0);
     // Nothing half-written: requests refused during the outage left no run, and every run that exists is whole.
     expect(figures.runsCreatedDuringOutage).toBe(0);
@@ -134,7 +195,11 @@ describe("Postgres unavailable for 10 s", () => {
       const steps = await db.selectFrom("run_steps").select("status").where("run_id", "=", r.id).execute();
       expect(steps.map((s) => s.status)).toEqual(Array(5).fill("completed"));
     }
-    const usage = await db.selectFrom("usage_counters").select("used").where("user_id", "=", me.user.id).executeTakeFirstOrThrow();
+    const usage = await db
+      .selectFrom("usage_counters")
+      .select("used")
+      .where("user_id", "=", me.user.id)
+      .executeTakeFirstOrThrow();
     expect(usage.used).toBe(all.length);
   }, 240_000);
 });

@@ -26,7 +26,11 @@ beforeAll(async () => {
   redisDir = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-redis-fault-"));
   redis = await startRedisServer({ dataDir: redisDir });
   models = await startModelSandbox();
-  stack = await createTestStack({ env: { ...models.env, REDIS_URL: redis.url, JOB_WAIT_SECONDS: "0" }, workers: false, logLevel: "warn" });
+  stack = await createTestStack({
+    env: { ...models.env, REDIS_URL: redis.url, JOB_WAIT_SECONDS: "0" },
+    workers: false,
+    logLevel: "warn",
+  });
 }, 120_000);
 afterAll(async () => {
   await redis?.stop();
@@ -39,7 +43,11 @@ describe("Redis killed and restarted on the same AOF data during 100 solves", ()
     const me = await stack.signIn("octocat");
     await makeEnterprise(stack.db, me.user._id);
     const headers = { ...me.headers, "content-type": "application/json" };
-    const issues = await inPool(Array.from({ length: RUNS }, (_, i) => i), 10, (i) => insertIssue(stack.db, me.user._id, { number: 500 + i }));
+    const issues = await inPool(
+      Array.from({ length: RUNS }, (_, i) => i),
+      10,
+      (i) => insertIssue(stack.db, me.user._id, { number: 500 + i }),
+    );
     models.control.latency(300);
     const worker = workers.start({
       DATABASE_URL: stack.deps.env.DATABASE_URL,
@@ -55,7 +63,11 @@ describe("Redis killed and restarted on the same AOF data during 100 solves", ()
     let restart: Promise<void> | null = null;
     const started = Date.now();
     const results = await inPool(issues, 8, async (issue) => {
-      const res = await stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId: issue.id }) });
+      const res = await stack.app.request("/api/ai/generate-solution", {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ issueId: issue.id }),
+      });
       const body = (await res.json()) as { runId?: string; error?: { code: string; message: string } };
       if (++answered === KILL_AFTER) {
         restart = (async () => {
@@ -72,13 +84,22 @@ describe("Redis killed and restarted on the same AOF data during 100 solves", ()
     for (const r of refused) expect(r.status, JSON.stringify(r.error)).toBe(503);
 
     const runs = () => stack.db.selectFrom("solve_runs").selectAll().where("user_id", "=", me.user._id).execute();
-    await until("every run finished", async () => (await runs()).every((r) => r.status === "completed" || r.status === "failed"), 150_000, 1_000);
+    await until(
+      "every run finished",
+      async () => (await runs()).every((r) => r.status === "completed" || r.status === "failed"),
+      150_000,
+      1_000,
+    );
     await workers.stop(worker);
 
     const all = await runs();
     const completed = new Set(all.filter((r) => r.status === "completed").map((r) => r.id));
     const lost = accepted.filter((id) => !completed.has(id));
-    const solutions = await stack.db.selectFrom("solutions").select("issue_id").where("user_id", "=", me.user._id).execute();
+    const solutions = await stack.db
+      .selectFrom("solutions")
+      .select("issue_id")
+      .where("user_id", "=", me.user._id)
+      .execute();
     const figures = {
       enqueues: RUNS,
       accepted: accepted.length,
@@ -98,18 +119,30 @@ describe("Redis killed and restarted on the same AOF data during 100 solves", ()
   it("recovers every accepted run from Postgres when Redis comes back with no data at all", async () => {
     const me = await stack.signIn("octocat");
     const headers = { ...me.headers, "content-type": "application/json" };
-    const issues = await inPool(Array.from({ length: 20 }, (_, i) => i), 10, (i) => insertIssue(stack.db, me.user._id, { number: 800 + i }));
+    const issues = await inPool(
+      Array.from({ length: 20 }, (_, i) => i),
+      10,
+      (i) => insertIssue(stack.db, me.user._id, { number: 800 + i }),
+    );
     const before = await usedQuota(stack.db, me.user._id);
     // Accepted while no worker runs: the jobs exist only in Redis.
     const accepted = await inPool(issues, 8, async (issue) => {
-      const res = await stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId: issue.id }) });
+      const res = await stack.app.request("/api/ai/generate-solution", {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ issueId: issue.id }),
+      });
       expect(res.status).toBe(202);
       return ((await res.json()) as { runId: string }).runId;
     });
     await redis.kill();
     const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-redis-empty-"));
     redis = await startRedisServer({ dataDir: emptyDir, port: redis.port });
-    expect(await stack.deps.queues.solve.getJobCounts("waiting", "active", "delayed")).toEqual({ waiting: 0, active: 0, delayed: 0 });
+    expect(await stack.deps.queues.solve.getJobCounts("waiting", "active", "delayed")).toEqual({
+      waiting: 0,
+      active: 0,
+      delayed: 0,
+    });
     const worker = workers.start({
       DATABASE_URL: stack.deps.env.DATABASE_URL,
       REDIS_URL: redis.url,
@@ -120,9 +153,16 @@ describe("Redis killed and restarted on the same AOF data during 100 solves", ()
       ...models.env,
     });
     const runs = () => stack.db.selectFrom("solve_runs").select(["id", "status"]).where("id", "in", accepted).execute();
-    await until("the sweeper re-enqueued and finished every run", async () => (await runs()).every((r) => r.status === "completed"), 120_000, 1_000);
+    await until(
+      "the sweeper re-enqueued and finished every run",
+      async () => (await runs()).every((r) => r.status === "completed"),
+      120_000,
+      1_000,
+    );
     await workers.stop(worker);
-    console.log(`redis data loss figures: ${JSON.stringify({ accepted: accepted.length, jobsLeftInRedis: 0, runsLost: (await runs()).filter((r) => r.status !== "completed").length })}`);
+    console.log(
+      `redis data loss figures: ${JSON.stringify({ accepted: accepted.length, jobsLeftInRedis: 0, runsLost: (await runs()).filter((r) => r.status !== "completed").length })}`,
+    );
     expect(await usedQuota(stack.db, me.user._id)).toBe(before + accepted.length);
     fs.rmSync(emptyDir, { recursive: true, force: true });
   }, 180_000);

@@ -22,7 +22,14 @@ let models: ModelSandbox;
 let stack: TestStack;
 let holder: pg.Client;
 const workers = workerProcesses();
-const figures = { faultsInjected: 0, runsInFlight: 0, runsLost: 0, duplicateCharges: 0, duplicatePulls: 0, duplicateForks: 0 };
+const figures = {
+  faultsInjected: 0,
+  runsInFlight: 0,
+  runsLost: 0,
+  duplicateCharges: 0,
+  duplicatePulls: 0,
+  duplicateForks: 0,
+};
 
 beforeAll(async () => {
   models = await startModelSandbox();
@@ -60,12 +67,21 @@ const workerEnv = (queues: string) => ({
 });
 
 const waiting = async () =>
-  Number((await holder.query(`select count(*) from pg_locks where locktype = 'advisory' and objid = $1 and not granted`, [HOLD])).rows[0].count);
+  Number(
+    (
+      await holder.query(`select count(*) from pg_locks where locktype = 'advisory' and objid = $1 and not granted`, [
+        HOLD,
+      ])
+    ).rows[0].count,
+  );
 
 /** Kills the worker, ends the statements it left blocked, and lifts the hold. */
 async function crash(child: Parameters<typeof workers.kill>[0], trigger: string, table: string) {
   await workers.kill(child);
-  await holder.query(`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = $1 and not granted`, [HOLD]);
+  await holder.query(
+    `select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = $1 and not granted`,
+    [HOLD],
+  );
   await holder.query(`drop trigger ${trigger} on ${table}`);
   await holder.query(`select pg_advisory_unlock($1)`, [HOLD]);
 }
@@ -76,7 +92,9 @@ describe("a worker SIGKILLed inside each of the five steps", () => {
     await makeEnterprise(stack.db, me.user._id);
     const headers = { ...me.headers, "content-type": "application/json" };
     await holder.query(`select pg_advisory_lock($1)`, [HOLD]);
-    await holder.query(`create trigger hold_steps before update on run_steps for each row execute function fault_hold_step()`);
+    await holder.query(
+      `create trigger hold_steps before update on run_steps for each row execute function fault_hold_step()`,
+    );
     const before = await usedQuota(stack.db, me.user._id);
 
     const first = workers.start(workerEnv("solve"));
@@ -84,7 +102,11 @@ describe("a worker SIGKILLed inside each of the five steps", () => {
     for (const [s, step] of STEPS.entries()) {
       for (let k = 0; k < PER_STEP; k++) {
         const issue = await insertIssue(stack.db, me.user._id, { number: 100 + s * 10 + k });
-        const res = await stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId: issue.id }) });
+        const res = await stack.app.request("/api/ai/generate-solution", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ issueId: issue.id }),
+        });
         expect(res.status).toBe(202);
         const { runId } = (await res.json()) as { runId: string };
         await sql`insert into fault_plan values (${runId}, ${step})`.execute(stack.db);
@@ -93,7 +115,11 @@ describe("a worker SIGKILLed inside each of the five steps", () => {
     }
     const runIds = plan.map((p) => p.runId);
     await until(`${plan.length} runs held inside their step`, async () => (await waiting()) === plan.length, 60_000);
-    const held = await stack.db.selectFrom("run_steps").select(["run_id", "step", "status", "finished_at"]).where("run_id", "in", runIds).execute();
+    const held = await stack.db
+      .selectFrom("run_steps")
+      .select(["run_id", "step", "status", "finished_at"])
+      .where("run_id", "in", runIds)
+      .execute();
     for (const p of plan) expect(held.find((r) => r.run_id === p.runId && r.step === p.step)?.status).toBe("running");
     const finishedBefore = held.filter((r) => r.status === "completed");
 
@@ -114,8 +140,13 @@ describe("a worker SIGKILLed inside each of the five steps", () => {
     const solutions = await stack.db.selectFrom("solutions").select("run_id").where("run_id", "in", runIds).execute();
     expect(solutions.map((s) => s.run_id).sort()).toEqual([...runIds].sort());
     // Steps that had finished before the crash were not run again.
-    const after = await stack.db.selectFrom("run_steps").select(["run_id", "step", "finished_at"]).where("run_id", "in", runIds).execute();
-    for (const f of finishedBefore) expect(after.find((a) => a.run_id === f.run_id && a.step === f.step)?.finished_at).toEqual(f.finished_at);
+    const after = await stack.db
+      .selectFrom("run_steps")
+      .select(["run_id", "step", "finished_at"])
+      .where("run_id", "in", runIds)
+      .execute();
+    for (const f of finishedBefore)
+      expect(after.find((a) => a.run_id === f.run_id && a.step === f.step)?.finished_at).toEqual(f.finished_at);
     for (const id of runIds) {
       const events = (await stack.redis.xrange(runEventsKey(stack.prefix, id), "-", "+")).map(([, f]) => parseEntry(f));
       const names = events.map((e) => (e?.type === "step" ? `${e.step}:${e.status}` : e?.type));
@@ -136,9 +167,15 @@ describe("a worker SIGKILLed between pushing and recording the pull request", ()
       files: [{ filename: "notes/crash.md", action: "create", originalContent: "", content: "survives a crash\n" }],
     });
     await holder.query(`select pg_advisory_lock($1)`, [HOLD]);
-    await holder.query(`create trigger hold_pulls before insert on pull_requests for each row execute function fault_hold_always()`);
+    await holder.query(
+      `create trigger hold_pulls before insert on pull_requests for each row execute function fault_hold_always()`,
+    );
     const first = workers.start(workerEnv("pull-request"));
-    const res = await stack.app.request(`/api/validations/${solutionId}/validate`, { method: "POST", headers, body: JSON.stringify({ status: "approved" }) });
+    const res = await stack.app.request(`/api/validations/${solutionId}/validate`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ status: "approved" }),
+    });
     expect(res.status).toBe(202);
     await until("pull request opened on GitHub, record held", async () => (await waiting()) === 1, 60_000);
     expect(stack.github.control.listPulls("octocat", "todo-api")).toHaveLength(1);
@@ -146,7 +183,8 @@ describe("a worker SIGKILLed between pushing and recording the pull request", ()
     await crash(first, "hold_pulls", "pull_requests");
     figures.faultsInjected += 1;
     const second = workers.start(workerEnv("pull-request"));
-    const stored = () => stack.db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).execute();
+    const stored = () =>
+      stack.db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).execute();
     await until("pull request recorded", async () => (await stored()).length === 1, 90_000, 500);
     await workers.stop(second);
 
@@ -154,7 +192,11 @@ describe("a worker SIGKILLed between pushing and recording the pull request", ()
     figures.duplicatePulls += pulls.length - 1;
     expect(pulls).toHaveLength(1);
     expect((await stored())[0]?.pr_number).toBe(pulls[0]?.number);
-    const solution = await stack.db.selectFrom("solutions").select("status").where("id", "=", solutionId).executeTakeFirstOrThrow();
+    const solution = await stack.db
+      .selectFrom("solutions")
+      .select("status")
+      .where("id", "=", solutionId)
+      .executeTakeFirstOrThrow();
     expect(solution.status).toBe("pr_created");
   }, 150_000);
 });
@@ -163,15 +205,29 @@ describe("a worker SIGKILLed between forking and storing the imported issue", ()
   it("keeps one fork and stores the issue once after a new worker starts", async () => {
     const me = await stack.signIn("octocat", { scopes: ["public_repo"] });
     const headers = { ...me.headers, "content-type": "application/json" };
-    const repos = (await (await fetch(`${stack.github.url}/users/hubot/repos`)).json()) as { name: string; private: boolean }[];
+    const repos = (await (await fetch(`${stack.github.url}/users/hubot/repos`)).json()) as {
+      name: string;
+      private: boolean;
+    }[];
     const repo = repos.find((r) => !r.private)?.name ?? "";
-    const [issueNumber] = stack.github.control.addIssues("hubot", repo, [{ title: "Import me", body: "Steps", labels: ["bug"] }]);
-    const forks = async () => ((await (await fetch(`${stack.github.url}/repos/hubot/${repo}/forks`)).json()) as { owner: { login: string } }[]).filter((f) => f.owner.login === "octocat");
+    const [issueNumber] = stack.github.control.addIssues("hubot", repo, [
+      { title: "Import me", body: "Steps", labels: ["bug"] },
+    ]);
+    const forks = async () =>
+      (
+        (await (await fetch(`${stack.github.url}/repos/hubot/${repo}/forks`)).json()) as { owner: { login: string } }[]
+      ).filter((f) => f.owner.login === "octocat");
     expect(await forks()).toHaveLength(0);
     await holder.query(`select pg_advisory_lock($1)`, [HOLD]);
-    await holder.query(`create trigger hold_issues before insert on issues for each row execute function fault_hold_always()`);
+    await holder.query(
+      `create trigger hold_issues before insert on issues for each row execute function fault_hold_always()`,
+    );
     const first = workers.start(workerEnv("fork"));
-    const res = await stack.app.request("/api/contributions/import-issue", { method: "POST", headers, body: JSON.stringify({ owner: "hubot", repo, issueNumber }) });
+    const res = await stack.app.request("/api/contributions/import-issue", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ owner: "hubot", repo, issueNumber }),
+    });
     expect(res.status).toBeLessThan(500);
     await until("fork created, issue record held", async () => (await waiting()) === 1, 60_000);
     expect(await forks()).toHaveLength(1);
@@ -179,7 +235,14 @@ describe("a worker SIGKILLed between forking and storing the imported issue", ()
     await crash(first, "hold_issues", "issues");
     figures.faultsInjected += 1;
     const second = workers.start(workerEnv("fork"));
-    const imported = () => stack.db.selectFrom("issues").selectAll().where("user_id", "=", me.user._id).where("repo_full_name", "=", `hubot/${repo}`).where("issue_number", "=", issueNumber ?? 0).execute();
+    const imported = () =>
+      stack.db
+        .selectFrom("issues")
+        .selectAll()
+        .where("user_id", "=", me.user._id)
+        .where("repo_full_name", "=", `hubot/${repo}`)
+        .where("issue_number", "=", issueNumber ?? 0)
+        .execute();
     await until("imported issue stored", async () => (await imported()).length === 1, 90_000, 500);
     await workers.stop(second);
     const forksAfter = await forks();

@@ -19,11 +19,17 @@ describe("GET /api/health", () => {
       workers: { solve: 0, sync: 0, fork: 0, "pull-request": 0 },
     });
     const connection = redisConnection(deps.env.REDIS_URL);
-    const workers = deps.queues.all().map((q) => new Worker(q.name, async () => {}, { connection, prefix: deps.queues.prefix }));
+    const workers = deps.queues
+      .all()
+      .map((q) => new Worker(q.name, async () => {}, { connection, prefix: deps.queues.prefix }));
     try {
       await Promise.all(workers.map((w) => w.waitUntilReady()));
       const body = await (await app.request("/api/health")).json();
-      expect(body).toEqual({ status: "ok", checks: { database: "ok", redis: "ok", workers: "ok" }, workers: { solve: 1, sync: 1, fork: 1, "pull-request": 1 } });
+      expect(body).toEqual({
+        status: "ok",
+        checks: { database: "ok", redis: "ok", workers: "ok" },
+        workers: { solve: 1, sync: 1, fork: 1, "pull-request": 1 },
+      });
     } finally {
       await Promise.all(workers.map((w) => w.close()));
     }

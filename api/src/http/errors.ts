@@ -13,7 +13,8 @@ export class AppError extends Error {
   }
 }
 
-export const createError = (status: ContentfulStatusCode, code: string, message: string) => new AppError(status, code, message);
+export const createError = (status: ContentfulStatusCode, code: string, message: string) =>
+  new AppError(status, code, message);
 
 export const errors = {
   unauthorized: () => new AppError(401, "auth.unauthorized", "Authentication required"),

@@ -14,15 +14,23 @@ describe("HTTP guards", () => {
   it("refuses a cookie-authenticated state change from another origin", async () => {
     const t = await createTestApp();
     const { headers } = await t.loginAs();
-    const res = await t.app.request("/api/auth/logout", { method: "POST", headers: { ...headers, origin: "https://evil.example" } });
+    const res = await t.app.request("/api/auth/logout", {
+      method: "POST",
+      headers: { ...headers, origin: "https://evil.example" },
+    });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: { code: "request.cross_origin", message: "Cross-origin request refused" } });
+    expect(await res.json()).toEqual({
+      error: { code: "request.cross_origin", message: "Cross-origin request refused" },
+    });
   });
 
   it("treats Origin: null as cross-origin, even with our own Referer", async () => {
     const t = await createTestApp();
     const { headers } = await t.loginAs();
-    const res = await t.app.request("/api/auth/logout", { method: "POST", headers: { ...headers, origin: "null", referer: "http://localhost:3000/dashboard" } });
+    const res = await t.app.request("/api/auth/logout", {
+      method: "POST",
+      headers: { ...headers, origin: "null", referer: "http://localhost:3000/dashboard" },
+    });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.cross_origin");
   });
@@ -31,7 +39,10 @@ describe("HTTP guards", () => {
     const t = await createTestApp();
     const { headers } = await t.loginAs();
     for (const authorization of ["Bearer not-a-token", "Bearer flp_wrong", "Basic b2N0b2NhdDp4"]) {
-      const write = await t.app.request("/api/auth/logout", { method: "POST", headers: { cookie: headers.cookie ?? "", origin: "https://evil.example", authorization } });
+      const write = await t.app.request("/api/auth/logout", {
+        method: "POST",
+        headers: { cookie: headers.cookie ?? "", origin: "https://evil.example", authorization },
+      });
       expect(write.status, authorization).toBe(authorization.startsWith("Bearer") ? 401 : 403);
       const read = await t.app.request("/api/auth/me", { headers: { cookie: headers.cookie ?? "", authorization } });
       expect(read.status, authorization).toBe(401);

@@ -20,12 +20,18 @@ export function onError(err: Error, c: Context<AppEnv>) {
   if ((err as { code?: string }).code === "23505") {
     // A unique violation that a feature did not map itself: a conflict, without the constraint's name.
     c.var.deps?.logger.warn({ err, requestId: c.var.requestId, path: c.req.path }, "unique violation");
-    return c.json({ error: { code: "request.conflict", message: "This conflicts with data that already exists" } }, 409);
+    return c.json(
+      { error: { code: "request.conflict", message: "This conflicts with data that already exists" } },
+      409,
+    );
   }
   const unavailable = isUnavailable(err);
   c.var.deps?.logger.error({ err, requestId: c.var.requestId, path: c.req.path }, "request failed");
   if (unavailable) {
-    return c.json({ error: { code: "service.unavailable", message: "A backing service is unavailable, try again shortly" } }, 503);
+    return c.json(
+      { error: { code: "service.unavailable", message: "A backing service is unavailable, try again shortly" } },
+      503,
+    );
   }
   return c.json({ error: { code: "internal", message: "Something went wrong" } }, 500);
 }
@@ -36,6 +42,8 @@ function isUnavailable(err: unknown): boolean {
     e.code === "ECONNREFUSED" ||
     e.code === "57P01" ||
     e.code === "57P03" ||
-    /Connection terminated|connect ECONNREFUSED|Connection is closed|timeout exceeded when trying to connect/i.test(e.message ?? "")
+    /Connection terminated|connect ECONNREFUSED|Connection is closed|timeout exceeded when trying to connect/i.test(
+      e.message ?? "",
+    )
   );
 }

@@ -15,7 +15,10 @@ export interface RateRule {
 /** `name=limit/seconds,...` e.g. `generate=20/60,signin=30/60`. */
 export function parseRateRules(spec: string, defaults: Record<string, RateRule>): Record<string, RateRule> {
   const out = { ...defaults };
-  for (const part of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([a-z-]+)=(\d+)\/(\d+)$/.exec(part);
     if (!m || !m[1]) throw new Error(`Invalid RATE_LIMITS entry "${part}" (expected name=limit/seconds)`);
     out[m[1]] = { name: m[1], limit: Number(m[2]), windowSeconds: Number(m[3]) };
@@ -58,7 +61,9 @@ export function rateLimit(rule: RateRule) {
       const counts = res.filter((_, i) => i % 2 === 0).map(([, v]) => Number(v));
       if (counts.some((n) => n > rule.limit)) {
         const retryAfter = rule.windowSeconds - (Math.floor(Date.now() / 1000) % rule.windowSeconds);
-        throw new AppError(429, "rate_limited", `Too many requests, try again in ${retryAfter} s`, { "Retry-After": String(retryAfter) });
+        throw new AppError(429, "rate_limited", `Too many requests, try again in ${retryAfter} s`, {
+          "Retry-After": String(retryAfter),
+        });
       }
     } catch (err) {
       if (err instanceof AppError) throw err;

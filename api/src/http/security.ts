@@ -28,7 +28,12 @@ export function securityHeaders(opts: { publicUrl: string; checkoutUrl?: string;
     h.set("X-Content-Type-Options", "nosniff");
     h.set("X-Frame-Options", "DENY");
     h.set("Cross-Origin-Opener-Policy", c.req.path.startsWith("/api/") ? "same-origin" : "same-origin-allow-popups");
-    h.set("Referrer-Policy", c.req.path.startsWith("/auth/callback") || c.req.path.startsWith("/api/auth/") ? "no-referrer" : "strict-origin-when-cross-origin");
+    h.set(
+      "Referrer-Policy",
+      c.req.path.startsWith("/auth/callback") || c.req.path.startsWith("/api/auth/")
+        ? "no-referrer"
+        : "strict-origin-when-cross-origin",
+    );
     h.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
     if (https) h.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     const isPayment = checkout && PAYMENT_PAGES.some((r) => r.test(c.req.path));
@@ -79,7 +84,8 @@ export function sameOriginGuard(opts: SameOriginOptions) {
       const hasCookie = /(?:^|;\s*)fixloop_session=/.test(c.req.header("cookie") ?? "");
       const bearer = /^Bearer\s/i.test(c.req.header("authorization") ?? "");
       if ((hasCookie && !bearer) || matches(opts.always, path)) {
-        if (!fromOrigin(c.req.header.bind(c.req), allowed)) throw new AppError(403, "request.cross_origin", "Cross-origin request refused");
+        if (!fromOrigin(c.req.header.bind(c.req), allowed))
+          throw new AppError(403, "request.cross_origin", "Cross-origin request refused");
       }
     }
     await next();

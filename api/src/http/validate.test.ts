@@ -15,8 +15,16 @@ describe("NUL characters in request strings", () => {
       files: [{ filename: "src/a.ts", action: "modify", originalContent: ORIGINAL, content: "export const a = 2;\n" }],
     });
     const post = (path: string, body: unknown) =>
-      t.app.request(`/api${path}`, { method: "POST", headers: { ...me.headers, "content-type": "application/json" }, body: JSON.stringify(body) });
-    const modify = (m: Record<string, string>) => ({ modifications: [{ filename: "src/a.ts", originalContent: "export const a = 2;\n", modifiedContent: "x\n", reason: "r", ...m }] });
+      t.app.request(`/api${path}`, {
+        method: "POST",
+        headers: { ...me.headers, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const modify = (m: Record<string, string>) => ({
+      modifications: [
+        { filename: "src/a.ts", originalContent: "export const a = 2;\n", modifiedContent: "x\n", reason: "r", ...m },
+      ],
+    });
     const cases: [string, unknown][] = [
       ["/tokens", { name: "ci\u0000token" }],
       [`/validations/${solutionId}/refine`, { feedback: "use\u0000a helper" }],
@@ -35,7 +43,11 @@ describe("NUL characters in request strings", () => {
     }
     expect(await t.db.selectFrom("api_tokens").selectAll().execute()).toEqual([]);
     expect(await t.db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);
-    const sol = await t.db.selectFrom("solutions").select(["revision", "status"]).where("id", "=", solutionId).executeTakeFirstOrThrow();
+    const sol = await t.db
+      .selectFrom("solutions")
+      .select(["revision", "status"])
+      .where("id", "=", solutionId)
+      .executeTakeFirstOrThrow();
     expect(sol).toEqual({ revision: 1, status: "pending" });
   });
 });

@@ -15,7 +15,8 @@ export function issueView(i: IssueRow) {
     state: i.state,
     createdAt: (i.github_created_at ?? i.created_at).toISOString(),
     updatedAt: i.updated_at.toISOString(),
-    openPullRequest: i.open_pr_url && i.open_pr_number !== null ? { htmlUrl: i.open_pr_url, number: i.open_pr_number } : null,
+    openPullRequest:
+      i.open_pr_url && i.open_pr_number !== null ? { htmlUrl: i.open_pr_url, number: i.open_pr_number } : null,
     htmlUrl: i.html_url,
     isImported: i.is_imported,
     upstreamFullName: i.upstream_full_name,
@@ -34,7 +35,10 @@ function selectIssues(db: Db) {
         .where("pull_requests.status", "=", "open")
         .orderBy("pull_requests.created_at", "desc")
         .limit(1);
-      return [openPr.select("pull_requests.html_url").as("open_pr_url"), openPr.select("pull_requests.pr_number").as("open_pr_number")];
+      return [
+        openPr.select("pull_requests.html_url").as("open_pr_url"),
+        openPr.select("pull_requests.pr_number").as("open_pr_number"),
+      ];
     });
 }
 

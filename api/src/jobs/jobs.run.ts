@@ -36,7 +36,8 @@ const STATUS: Record<JobErrorCode, ContentfulStatusCode> = {
 };
 
 /** A job failure (or the same GitHub failure met inline) as the API error it stands for. */
-export const failureError = (f: { code: JobErrorCode; message: string }) => new AppError(STATUS[f.code], f.code, f.message);
+export const failureError = (f: { code: JobErrorCode; message: string }) =>
+  new AppError(STATUS[f.code], f.code, f.message);
 
 /** A job's failed reason as the API error it stands for; a reason that is no job failure (a crash) is a 502. */
 export function jobError(reason: string | undefined): AppError {
@@ -51,7 +52,12 @@ export type JobOutcome<T> = { done: true; value: T } | { done: false; jobId: str
  * the job id. A job failure becomes the matching API error. With a fixed jobId a finished failed
  * job is cleared first, so a retry from the user really runs again.
  */
-export async function runJob<T, Q extends QueueName = QueueName>(deps: AppDeps, name: Q, data: JobPayload<Q>, opts: JobsOptions = {}): Promise<JobOutcome<T>> {
+export async function runJob<T, Q extends QueueName = QueueName>(
+  deps: AppDeps,
+  name: Q,
+  data: JobPayload<Q>,
+  opts: JobsOptions = {},
+): Promise<JobOutcome<T>> {
   const queue = queueOf(deps, name);
   if (opts.jobId) {
     const old = await queue.getJob(opts.jobId);
@@ -80,6 +86,11 @@ export async function runJob<T, Q extends QueueName = QueueName>(deps: AppDeps, 
 }
 
 function queueOf(deps: AppDeps, name: QueueName): Queue {
-  const q = { solve: deps.queues.solve, sync: deps.queues.sync, fork: deps.queues.fork, "pull-request": deps.queues.pullRequest }[name];
+  const q = {
+    solve: deps.queues.solve,
+    sync: deps.queues.sync,
+    fork: deps.queues.fork,
+    "pull-request": deps.queues.pullRequest,
+  }[name];
   return q as unknown as Queue;
 }

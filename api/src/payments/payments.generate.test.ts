@@ -31,17 +31,27 @@ describe("plans at the generate endpoint", () => {
     expect(((await refused.json()) as { error: { message: string } }).error.message).toBe("Usage limit exceeded");
     expect(await allowedByProvider(headers)).toMatchObject({ groq: true, openai: false, anthropic: false });
     const premium = await generate(headers, { issueId: issue.id, modelId: "gpt-4.1" });
-    expect(((await premium.json()) as { error: { message: string } }).error.message).toBe("Premium subscription required");
+    expect(((await premium.json()) as { error: { message: string } }).error.message).toBe(
+      "Premium subscription required",
+    );
 
     const order = await t.createOrder(headers, "PRO");
     const { response } = t.sandbox.control.pay(order.id);
-    const verified = await t.verify(headers, { orderId: order.id, paymentId: response.razorpay_payment_id, signature: response.razorpay_signature, planId: "PRO" });
+    const verified = await t.verify(headers, {
+      orderId: order.id,
+      paymentId: response.razorpay_payment_id,
+      signature: response.razorpay_signature,
+      planId: "PRO",
+    });
     expect(verified.status).toBe(200);
 
     expect(await allowedByProvider(headers)).toMatchObject({ groq: true, openai: true, anthropic: true });
     const accepted = await generate(headers, { issueId: issue.id, modelId: "claude-sonnet-4-5" });
     expect(accepted.status).toBe(202);
-    const stats = (await (await t.app.request("/api/payments/usage/stats", { headers })).json()) as { monthlySolutions: number; monthlyLimit: number };
+    const stats = (await (await t.app.request("/api/payments/usage/stats", { headers })).json()) as {
+      monthlySolutions: number;
+      monthlyLimit: number;
+    };
     expect(stats).toMatchObject({ monthlySolutions: 1, monthlyLimit: 100 });
   });
 });

@@ -17,18 +17,32 @@ async function reserve(userId: string, times: number) {
 async function stats(headers: Record<string, string>) {
   const res = await t.app.request("/api/payments/usage/stats", { headers });
   expect(res.status).toBe(200);
-  return (await res.json()) as { totalSolutions: number; monthlySolutions: number; monthlyLimit: number; lastResetDate: string };
+  return (await res.json()) as {
+    totalSolutions: number;
+    monthlySolutions: number;
+    monthlyLimit: number;
+    lastResetDate: string;
+  };
 }
 
 async function payFor(headers: Record<string, string>, planId: string) {
   const order = await t.createOrder(headers, planId);
   const { response } = t.sandbox.control.pay(order.id);
-  const res = await t.verify(headers, { orderId: order.id, paymentId: response.razorpay_payment_id, signature: response.razorpay_signature, planId });
+  const res = await t.verify(headers, {
+    orderId: order.id,
+    paymentId: response.razorpay_payment_id,
+    signature: response.razorpay_signature,
+    planId,
+  });
   expect(res.status).toBe(200);
 }
 
 const notices = async (headers: Record<string, string>) =>
-  ((await (await t.app.request("/api/notifications", { headers })).json()) as { notifications: Array<{ id: string; type: string; read: boolean }> }).notifications;
+  (
+    (await (await t.app.request("/api/notifications", { headers })).json()) as {
+      notifications: Array<{ id: string; type: string; read: boolean }>;
+    }
+  ).notifications;
 
 describe("quota and plan changes", () => {
   it("refuses the 11th solution of a FREE month, and a PRO upgrade lifts the limit and unlocks premium models", async () => {
@@ -63,7 +77,11 @@ describe("quota and plan changes", () => {
     await t.app.request("/api/payments/subscription", { headers });
     const warned = (await notices(headers)).filter((n) => n.type === "usage_80");
     expect(warned).toHaveLength(1);
-    const counter = await t.db.selectFrom("usage_counters").select(["used", "notified_80"]).where("user_id", "=", user.id).executeTakeFirstOrThrow();
+    const counter = await t.db
+      .selectFrom("usage_counters")
+      .select(["used", "notified_80"])
+      .where("user_id", "=", user.id)
+      .executeTakeFirstOrThrow();
     expect(counter).toEqual({ used: 9, notified_80: true });
   });
 
@@ -73,7 +91,8 @@ describe("quota and plan changes", () => {
     await reserve(owner.user.id, 8);
     const [notice] = await notices(owner.headers);
     expect(notice?.read).toBe(false);
-    const post = (headers: Record<string, string>, id: string) => t.app.request(`/api/notifications/${id}/read`, { method: "POST", headers });
+    const post = (headers: Record<string, string>, id: string) =>
+      t.app.request(`/api/notifications/${id}/read`, { method: "POST", headers });
     expect((await post(other.headers, notice!.id)).status).toBe(404);
     expect((await post(owner.headers, notice!.id)).status).toBe(200);
     expect((await notices(owner.headers))[0]?.read).toBe(true);
@@ -84,7 +103,11 @@ describe("quota and plan changes", () => {
     const { user, headers } = await t.loginAs();
     await payFor(headers, "PRO");
     const past = new Date(Date.now() - 86_400_000);
-    await t.db.updateTable("subscriptions").set({ current_period_start: new Date(past.getTime() - 30 * 86_400_000), current_period_end: past }).where("user_id", "=", user.id).execute();
+    await t.db
+      .updateTable("subscriptions")
+      .set({ current_period_start: new Date(past.getTime() - 30 * 86_400_000), current_period_end: past })
+      .where("user_id", "=", user.id)
+      .execute();
     const { subscription } = await t.subscription(headers);
     expect(subscription.plan).toBe("FREE");
     expect(new Date(subscription.currentPeriodEnd).getTime()).toBeGreaterThan(Date.now());

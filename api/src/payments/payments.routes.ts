@@ -19,7 +19,11 @@ export const paymentsRoutes = new Hono<AppEnv>()
   .get("/payments/plans", (c) => c.json({ plans: PLAN_LIST }))
   .get("/payments/config", (c) => {
     const { env } = c.var.deps;
-    return c.json({ keyId: env.RAZORPAY_KEY_ID, checkoutUrl: env.RAZORPAY_CHECKOUT_URL, enabled: env.RAZORPAY_KEY_ID !== "" });
+    return c.json({
+      keyId: env.RAZORPAY_KEY_ID,
+      checkoutUrl: env.RAZORPAY_CHECKOUT_URL,
+      enabled: env.RAZORPAY_KEY_ID !== "",
+    });
   })
   .get("/payments/subscription", requireUser, async (c) => {
     const { db } = c.var.deps;
@@ -58,8 +62,18 @@ export const paymentsRoutes = new Hono<AppEnv>()
       throw paymentErrors.orderFailed();
     }
     if (order.amount !== amount || order.currency !== plan.currency) throw paymentErrors.orderFailed();
-    await insertPaymentOrder(db, { userId: c.var.user.id, orderId: order.id, plan: plan.id, amount, currency: plan.currency });
-    return c.json({ order: { id: order.id, amount, currency: plan.currency }, plan: plan.id, keyId: env.RAZORPAY_KEY_ID });
+    await insertPaymentOrder(db, {
+      userId: c.var.user.id,
+      orderId: order.id,
+      plan: plan.id,
+      amount,
+      currency: plan.currency,
+    });
+    return c.json({
+      order: { id: order.id, amount, currency: plan.currency },
+      plan: plan.id,
+      keyId: env.RAZORPAY_KEY_ID,
+    });
   })
   .post("/payments/verify-payment", requireUser, validate("json", VerifyPayment), async (c) => {
     const { db, env } = c.var.deps;

@@ -13,14 +13,23 @@ export const VerifyPayment = z.object({
 });
 export type VerifyPayment = z.infer<typeof VerifyPayment>;
 
-const Entity = z.object({ id: z.string(), order_id: z.string().nullish(), amount: z.number().optional(), currency: z.string().optional() }).passthrough();
+const Entity = z
+  .object({
+    id: z.string(),
+    order_id: z.string().nullish(),
+    amount: z.number().optional(),
+    currency: z.string().optional(),
+  })
+  .passthrough();
 
 /** The part of a Razorpay webhook event we act on. */
 export const WebhookEvent = z.object({
   event: z.string(),
   payload: z
     .object({
-      payment: z.object({ entity: Entity.extend({ error_description: z.string().nullish(), status: z.string().optional() }) }).optional(),
+      payment: z
+        .object({ entity: Entity.extend({ error_description: z.string().nullish(), status: z.string().optional() }) })
+        .optional(),
       order: z.object({ entity: z.object({ id: z.string() }).passthrough() }).optional(),
     })
     .passthrough(),

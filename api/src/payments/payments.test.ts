@@ -8,8 +8,14 @@ describe("plans and orders", () => {
   it("lists the three plans without signing in", async () => {
     const res = await t.app.request("/api/payments/plans");
     expect(res.status).toBe(200);
-    const { plans } = (await res.json()) as { plans: Array<{ id: string; price: number; monthlyLimit: number; aiModels: string[] }> };
-    expect(plans.map((p) => [p.id, p.price, p.monthlyLimit])).toEqual([["FREE", 0, 10], ["PRO", 15, 100], ["ENTERPRISE", 50, -1]]);
+    const { plans } = (await res.json()) as {
+      plans: Array<{ id: string; price: number; monthlyLimit: number; aiModels: string[] }>;
+    };
+    expect(plans.map((p) => [p.id, p.price, p.monthlyLimit])).toEqual([
+      ["FREE", 0, 10],
+      ["PRO", 15, 100],
+      ["ENTERPRISE", 50, -1],
+    ]);
     expect(plans[1]?.aiModels).toEqual(expect.arrayContaining(["groq", "openai", "anthropic"]));
   });
 
@@ -24,23 +30,45 @@ describe("plans and orders", () => {
     const { headers, user } = await t.loginAs();
     const free = await t.app.request("/api/payments/create-order", t.json(headers, { planId: "FREE" }));
     expect(free.status).toBe(400);
-    expect(await free.json()).toEqual({ error: { code: "payments.already_on_plan", message: "You are already on the Free plan" } });
+    expect(await free.json()).toEqual({
+      error: { code: "payments.already_on_plan", message: "You are already on the Free plan" },
+    });
     await activatePlan(t.db, user.id, "PRO");
     const same = await t.app.request("/api/payments/create-order", t.json(headers, { planId: "PRO" }));
-    expect(((await same.json()) as { error: { message: string } }).error.message).toBe("You are already on the Pro plan");
+    expect(((await same.json()) as { error: { message: string } }).error.message).toBe(
+      "You are already on the Pro plan",
+    );
     expect(await t.db.selectFrom("payments").select("id").where("user_id", "=", user.id).execute()).toHaveLength(0);
   });
 
   it("creates the order at the server's price with the plan and user in its notes, ignoring client amounts", async () => {
     const { headers, user } = await t.loginAs();
-    const res = await t.app.request("/api/payments/create-order", t.json(headers, { planId: "PRO", amount: 1, currency: "INR" }));
+    const res = await t.app.request(
+      "/api/payments/create-order",
+      t.json(headers, { planId: "PRO", amount: 1, currency: "INR" }),
+    );
     expect(res.status).toBe(200);
     const { order } = (await res.json()) as { order: { id: string; amount: number; currency: string } };
     expect(order).toMatchObject({ amount: 1500, currency: "USD" });
     const remote = t.sandbox.control.state.orders.get(order.id);
-    expect(remote).toMatchObject({ amount: 1500, currency: "USD", notes: { plan: "PRO", userId: user.id, service: "fixloop" } });
-    const stored = await t.db.selectFrom("payments").selectAll().where("provider_order_id", "=", order.id).executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ user_id: user.id, plan: "PRO", amount: 1500, currency: "USD", status: "created", activated_at: null });
+    expect(remote).toMatchObject({
+      amount: 1500,
+      currency: "USD",
+      notes: { plan: "PRO", userId: user.id, service: "fixloop" },
+    });
+    const stored = await t.db
+      .selectFrom("payments")
+      .selectAll()
+      .where("provider_order_id", "=", order.id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({
+      user_id: user.id,
+      plan: "PRO",
+      amount: 1500,
+      currency: "USD",
+      status: "created",
+      activated_at: null,
+    });
   });
 
   it("answers 401 to an anonymous order and 400 to an unknown plan", async () => {
@@ -63,7 +91,12 @@ describe("verifying a checkout payment", () => {
     const order = await t.createOrder(alice.headers);
     const { response } = t.sandbox.control.pay(order.id);
     const tampered = response.razorpay_signature.replace(/^./, (ch) => (ch === "a" ? "b" : "a"));
-    const res = await t.verify(alice.headers, { orderId: order.id, paymentId: response.razorpay_payment_id, signature: tampered, planId: "PRO" });
+    const res = await t.verify(alice.headers, {
+      orderId: order.id,
+      paymentId: response.razorpay_payment_id,
+      signature: tampered,
+      planId: "PRO",
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toBe("Payment verification failed");
     expect((await t.subscription(alice.headers)).subscription.plan).toBe("FREE");
@@ -74,9 +107,19 @@ describe("verifying a checkout payment", () => {
     const a = await t.createOrder(alice.headers);
     const b = await t.createOrder(alice.headers);
     const paidB = t.sandbox.control.pay(b.id).response;
-    const res = await t.verify(alice.headers, { orderId: a.id, paymentId: paidB.razorpay_payment_id, signature: paidB.razorpay_signature, planId: "PRO" });
+    const res = await t.verify(alice.headers, {
+      orderId: a.id,
+      paymentId: paidB.razorpay_payment_id,
+      signature: paidB.razorpay_signature,
+      planId: "PRO",
+    });
     expect(res.status).toBe(400);
-    const unknown = await t.verify(alice.headers, { orderId: "order_doesnotexist01", paymentId: paidB.razorpay_payment_id, signature: paidB.razorpay_signature, planId: "PRO" });
+    const unknown = await t.verify(alice.headers, {
+      orderId: "order_doesnotexist01",
+      paymentId: paidB.razorpay_payment_id,
+      signature: paidB.razorpay_signature,
+      planId: "PRO",
+    });
     expect(unknown.status).toBe(404);
     expect((await t.subscription(alice.headers)).subscription.plan).toBe("FREE");
   });
@@ -85,7 +128,12 @@ describe("verifying a checkout payment", () => {
     const bob = await t.loginAs();
     const order = await t.createOrder(bob.headers);
     const { response } = t.sandbox.control.pay(order.id);
-    const res = await t.verify(alice.headers, { orderId: order.id, paymentId: response.razorpay_payment_id, signature: response.razorpay_signature, planId: "PRO" });
+    const res = await t.verify(alice.headers, {
+      orderId: order.id,
+      paymentId: response.razorpay_payment_id,
+      signature: response.razorpay_signature,
+      planId: "PRO",
+    });
     expect(res.status).toBe(404);
     expect((await t.subscription(alice.headers)).subscription.plan).toBe("FREE");
     expect((await t.subscription(bob.headers)).subscription.plan).toBe("FREE");
@@ -95,7 +143,12 @@ describe("verifying a checkout payment", () => {
   it("refuses a client plan that differs from the stored order", async () => {
     const order = await t.createOrder(alice.headers, "PRO");
     const { response } = t.sandbox.control.pay(order.id);
-    const res = await t.verify(alice.headers, { orderId: order.id, paymentId: response.razorpay_payment_id, signature: response.razorpay_signature, planId: "ENTERPRISE" });
+    const res = await t.verify(alice.headers, {
+      orderId: order.id,
+      paymentId: response.razorpay_payment_id,
+      signature: response.razorpay_signature,
+      planId: "ENTERPRISE",
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("payments.plan_mismatch");
     expect((await t.subscription(alice.headers)).subscription.plan).toBe("FREE");
@@ -105,7 +158,12 @@ describe("verifying a checkout payment", () => {
     const carol = await t.loginAs();
     const order = await t.createOrder(carol.headers);
     const { response } = t.sandbox.control.pay(order.id);
-    const body = { orderId: order.id, paymentId: response.razorpay_payment_id, signature: response.razorpay_signature, planId: "PRO" };
+    const body = {
+      orderId: order.id,
+      paymentId: response.razorpay_payment_id,
+      signature: response.razorpay_signature,
+      planId: "PRO",
+    };
     const first = await t.verify(carol.headers, body);
     expect(first.status).toBe(200);
     const firstBody = await first.json();
@@ -114,7 +172,9 @@ describe("verifying a checkout payment", () => {
     expect(await second.json()).toEqual(firstBody);
     const { subscription, recentPayments } = await t.subscription(carol.headers);
     expect(subscription.plan).toBe("PRO");
-    expect(new Date(subscription.currentPeriodEnd).getTime() - new Date(subscription.currentPeriodStart).getTime()).toBe(30 * 86_400_000);
+    expect(
+      new Date(subscription.currentPeriodEnd).getTime() - new Date(subscription.currentPeriodStart).getTime(),
+    ).toBe(30 * 86_400_000);
     expect(recentPayments[0]).toMatchObject({ orderId: order.id, status: "paid", plan: "PRO" });
     expect(await t.activations(carol.user.id)).toBe(1);
   });
@@ -123,8 +183,17 @@ describe("verifying a checkout payment", () => {
     const dave = await t.loginAs();
     const order = await t.createOrder(dave.headers);
     const { response, webhooks } = t.sandbox.control.pay(order.id);
-    const body = { orderId: order.id, paymentId: response.razorpay_payment_id, signature: response.razorpay_signature, planId: "PRO" };
-    const results = await Promise.all([t.verify(dave.headers, body), ...webhooks.map((w) => t.postWebhook(w)), t.verify(dave.headers, body)]);
+    const body = {
+      orderId: order.id,
+      paymentId: response.razorpay_payment_id,
+      signature: response.razorpay_signature,
+      planId: "PRO",
+    };
+    const results = await Promise.all([
+      t.verify(dave.headers, body),
+      ...webhooks.map((w) => t.postWebhook(w)),
+      t.verify(dave.headers, body),
+    ]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(await t.activations(dave.user.id)).toBe(1);
   });

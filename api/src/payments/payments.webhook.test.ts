@@ -23,7 +23,11 @@ describe("Razorpay webhooks", () => {
     expect(statuses).toEqual(["activated", "duplicate", "duplicate"]);
     expect((await t.subscription(headers)).subscription.plan).toBe("PRO");
     expect(await t.activations(user.id)).toBe(1);
-    const stored = await t.db.selectFrom("webhook_events").select(["event_id", "processed_at"]).where("event_id", "=", captured.eventId).execute();
+    const stored = await t.db
+      .selectFrom("webhook_events")
+      .select(["event_id", "processed_at"])
+      .where("event_id", "=", captured.eventId)
+      .execute();
     expect(stored).toHaveLength(1);
     expect(stored[0]?.processed_at).toBeInstanceOf(Date);
   });
@@ -32,7 +36,12 @@ describe("Razorpay webhooks", () => {
     const { user, headers, order, response, webhooks } = await paidOrder();
     for (const w of webhooks) expect((await t.postWebhook(w)).status).toBe(200);
     expect((await t.subscription(headers)).subscription.plan).toBe("PRO");
-    const res = await t.verify(headers, { orderId: order.id, paymentId: response.razorpay_payment_id, signature: response.razorpay_signature, planId: "PRO" });
+    const res = await t.verify(headers, {
+      orderId: order.id,
+      paymentId: response.razorpay_payment_id,
+      signature: response.razorpay_signature,
+      planId: "PRO",
+    });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { subscription: { plan: string } }).subscription.plan).toBe("PRO");
     expect(await t.activations(user.id)).toBe(1);
@@ -44,10 +53,15 @@ describe("Razorpay webhooks", () => {
     const forged = { ...d, body: d.body.replace('"status":"captured"', '"status":"captured" ') };
     const res = await t.postWebhook(forged);
     expect(res.status).toBe(400);
-    const unsigned = await t.postWebhook({ body: d.body, headers: { "content-type": "application/json", "x-razorpay-event-id": d.eventId } });
+    const unsigned = await t.postWebhook({
+      body: d.body,
+      headers: { "content-type": "application/json", "x-razorpay-event-id": d.eventId },
+    });
     expect(unsigned.status).toBe(400);
     expect((await t.subscription(headers)).subscription.plan).toBe("FREE");
-    expect(await t.db.selectFrom("webhook_events").select("event_id").where("event_id", "=", d.eventId).execute()).toHaveLength(0);
+    expect(
+      await t.db.selectFrom("webhook_events").select("event_id").where("event_id", "=", d.eventId).execute(),
+    ).toHaveLength(0);
   });
 
   it("records a failed attempt, and a later captured payment on the same order still activates", async () => {
@@ -55,7 +69,11 @@ describe("Razorpay webhooks", () => {
     const order = await t.createOrder(who.headers);
     const failed = t.sandbox.control.pay(order.id, "failure");
     expect((await (await t.postWebhook(failed.webhooks[0]!)).json()) as object).toEqual({ status: "failed_recorded" });
-    const row = await t.db.selectFrom("payments").select(["status", "failure_reason"]).where("provider_order_id", "=", order.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom("payments")
+      .select(["status", "failure_reason"])
+      .where("provider_order_id", "=", order.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: "failed", failure_reason: "Payment failed" });
     const ok = t.sandbox.control.pay(order.id);
     for (const w of ok.webhooks) await t.postWebhook(w);
@@ -70,7 +88,11 @@ describe("Razorpay webhooks", () => {
     const ok = t.sandbox.control.pay(order.id);
     for (const w of ok.webhooks) await t.postWebhook(w);
     await t.postWebhook(failed.webhooks[0]!);
-    const row = await t.db.selectFrom("payments").select(["status", "provider_payment_id"]).where("provider_order_id", "=", order.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom("payments")
+      .select(["status", "provider_payment_id"])
+      .where("provider_order_id", "=", order.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: "paid", provider_payment_id: ok.payment.id });
     expect((await t.subscription(who.headers)).subscription.plan).toBe("PRO");
   });
@@ -80,7 +102,10 @@ describe("Razorpay webhooks", () => {
     // An order made on the same account by something other than Fixloop.
     const res = await fetch(`${t.sandbox.url}/v1/orders`, {
       method: "POST",
-      headers: { authorization: `Basic ${Buffer.from(`${t.sandbox.keyId}:${t.sandbox.keySecret}`).toString("base64")}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${t.sandbox.keyId}:${t.sandbox.keySecret}`).toString("base64")}`,
+        "content-type": "application/json",
+      },
       body: JSON.stringify({ amount: 1500, currency: "USD" }),
     });
     const order = (await res.json()) as { id: string };
@@ -95,11 +120,15 @@ describe("Razorpay webhooks", () => {
     const order = await t.createOrder(who.headers);
     const received: string[] = [];
     const { serve } = await import("@hono/node-server");
-    const server = serve({ port: 0, hostname: "127.0.0.1", fetch: async (req) => {
-      const body = await req.text();
-      received.push(req.headers.get("x-razorpay-event-id") ?? "");
-      return t.app.request("/api/payments/webhook", { method: "POST", headers: req.headers, body });
-    } });
+    const server = serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async (req) => {
+        const body = await req.text();
+        received.push(req.headers.get("x-razorpay-event-id") ?? "");
+        return t.app.request("/api/payments/webhook", { method: "POST", headers: req.headers, body });
+      },
+    });
     await new Promise((r) => server.once("listening", r));
     const port = (server.address() as { port: number }).port;
     t.sandbox.control.webhookUrl = `http://127.0.0.1:${port}/`;
@@ -116,7 +145,10 @@ describe("Razorpay webhooks", () => {
       server.close();
     }
     expect(received).toHaveLength(2);
-    expect(t.sandbox.control.deliveries.slice(-2).map((d) => [d.type, d.status])).toEqual([["payment.captured", 200], ["order.paid", 200]]);
+    expect(t.sandbox.control.deliveries.slice(-2).map((d) => [d.type, d.status])).toEqual([
+      ["payment.captured", 200],
+      ["order.paid", 200],
+    ]);
     expect((await t.subscription(who.headers)).subscription.plan).toBe("PRO");
     expect(await t.activations(who.user.id)).toBe(1);
   });

@@ -1,6 +1,12 @@
 import crypto from "node:crypto";
 import type { Db } from "@fixloop/db";
-import { activatePaidOrder, findPaymentByOrder, markOrderFailed, markWebhookProcessed, recordWebhookEvent } from "@fixloop/db";
+import {
+  activatePaidOrder,
+  findPaymentByOrder,
+  markOrderFailed,
+  markWebhookProcessed,
+  recordWebhookEvent,
+} from "@fixloop/db";
 import type { Logger } from "../http/logger";
 import { WebhookEvent } from "./payments.schemas";
 
@@ -11,7 +17,12 @@ export type WebhookOutcome = "duplicate" | "activated" | "already_active" | "fai
  * effect, so a redelivery is a no-op and a crash leaves nothing half done. Captured payments go
  * through the same exactly-once activation as the browser's verify call, in either order.
  */
-export async function handleWebhook(db: Db, logger: Logger, rawBody: string, eventIdHeader: string | undefined): Promise<WebhookOutcome> {
+export async function handleWebhook(
+  db: Db,
+  logger: Logger,
+  rawBody: string,
+  eventIdHeader: string | undefined,
+): Promise<WebhookOutcome> {
   const parsed = WebhookEvent.safeParse(JSON.parse(rawBody));
   if (!parsed.success) return "ignored";
   const event = parsed.data;
@@ -29,7 +40,9 @@ export async function handleWebhook(db: Db, logger: Logger, rawBody: string, eve
         const r = await activatePaidOrder(trx, ours.provider_order_id, payment.id);
         outcome = r?.activated ? "activated" : "already_active";
       } else if (event.event === "payment.failed") {
-        outcome = (await markOrderFailed(trx, ours.provider_order_id, payment.error_description ?? "Payment failed")) ? "failed_recorded" : "ignored";
+        outcome = (await markOrderFailed(trx, ours.provider_order_id, payment.error_description ?? "Payment failed"))
+          ? "failed_recorded"
+          : "ignored";
       } else if (!matches) {
         logger.warn({ eventId, orderId }, "webhook amount or currency differs from the stored order");
       }

@@ -5,22 +5,35 @@ import { createTestApp } from "../../test/testing";
 
 const sandbox = await startRazorpaySandbox();
 afterAll(() => sandbox.stop());
-const config = (secret = sandbox.keySecret) => ({ RAZORPAY_KEY_ID: sandbox.keyId, RAZORPAY_KEY_SECRET: secret, RAZORPAY_API_URL: sandbox.url });
+const config = (secret = sandbox.keySecret) => ({
+  RAZORPAY_KEY_ID: sandbox.keyId,
+  RAZORPAY_KEY_SECRET: secret,
+  RAZORPAY_API_URL: sandbox.url,
+});
 
 describe("the razorpay SDK pointed at the stand-in", () => {
   it("creates an order over the SDK's own HTTP client with basic auth", async () => {
-    const order = await createRazorpayClient(config()).createOrder({ amount: 1500, currency: "USD", receipt: "r1", notes: { plan: "PRO" } });
+    const order = await createRazorpayClient(config()).createOrder({
+      amount: 1500,
+      currency: "USD",
+      receipt: "r1",
+      notes: { plan: "PRO" },
+    });
     expect(order).toMatchObject({ amount: 1500, currency: "USD" });
     expect(order.id).toMatch(/^order_[A-Za-z0-9]{14}$/);
     expect(sandbox.control.requestLog.at(-1)).toEqual({ method: "POST", path: "/v1/orders", status: 200 });
   });
 
   it("surfaces Razorpay's error shapes for a wrong secret and a too-small amount", async () => {
-    await expect(createRazorpayClient(config("wrong")).createOrder({ amount: 1500, currency: "USD", receipt: "r", notes: {} })).rejects.toMatchObject({
+    await expect(
+      createRazorpayClient(config("wrong")).createOrder({ amount: 1500, currency: "USD", receipt: "r", notes: {} }),
+    ).rejects.toMatchObject({
       statusCode: 401,
       error: { code: "BAD_REQUEST_ERROR", description: "Authentication failed" },
     });
-    await expect(createRazorpayClient(config()).createOrder({ amount: 50, currency: "USD", receipt: "r", notes: {} })).rejects.toMatchObject({
+    await expect(
+      createRazorpayClient(config()).createOrder({ amount: 50, currency: "USD", receipt: "r", notes: {} }),
+    ).rejects.toMatchObject({
       statusCode: 400,
       error: { description: "The amount must be atleast USD 1.00", field: "amount" },
     });
@@ -38,6 +51,8 @@ describe("create-order when the provider refuses", () => {
     });
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({ error: { code: "payments.order_failed", message: "Failed to create order" } });
-    expect(await broken.db.selectFrom("payments").select("id").where("user_id", "=", user.id).execute()).toHaveLength(0);
+    expect(await broken.db.selectFrom("payments").select("id").where("user_id", "=", user.id).execute()).toHaveLength(
+      0,
+    );
   });
 });

@@ -8,7 +8,12 @@ export interface RazorpayOrder {
 }
 
 export interface RazorpayClient {
-  createOrder(input: { amount: number; currency: string; receipt: string; notes: Record<string, string> }): Promise<RazorpayOrder>;
+  createOrder(input: {
+    amount: number;
+    currency: string;
+    receipt: string;
+    notes: Record<string, string>;
+  }): Promise<RazorpayOrder>;
 }
 
 type RazorpayConfig = Pick<ApiEnv, "RAZORPAY_KEY_ID" | "RAZORPAY_KEY_SECRET" | "RAZORPAY_API_URL">;
@@ -26,7 +31,12 @@ export function createRazorpayClient(env: RazorpayConfig): RazorpayClient {
   http.defaults.baseURL = env.RAZORPAY_API_URL.replace(/\/+$/, "");
   return {
     async createOrder(input) {
-      const order = await sdk.orders.create({ amount: input.amount, currency: input.currency, receipt: input.receipt, notes: input.notes });
+      const order = await sdk.orders.create({
+        amount: input.amount,
+        currency: input.currency,
+        receipt: input.receipt,
+        notes: input.notes,
+      });
       return { id: order.id, amount: Number(order.amount), currency: order.currency };
     },
   };

@@ -6,7 +6,13 @@ import { runJob } from "../jobs/jobs.run";
 import { presentPullRequest } from "./prs.present";
 
 const list = (c: { var: AppEnv["Variables"] }) =>
-  c.var.deps.db.selectFrom("pull_requests").selectAll().where("user_id", "=", c.var.user.id).orderBy("created_at", "desc").limit(500).execute();
+  c.var.deps.db
+    .selectFrom("pull_requests")
+    .selectAll()
+    .where("user_id", "=", c.var.user.id)
+    .orderBy("created_at", "desc")
+    .limit(500)
+    .execute();
 
 export const prsRoutes = new Hono<AppEnv>()
   .use("/prs", requireUser)
@@ -18,7 +24,12 @@ export const prsRoutes = new Hono<AppEnv>()
   .post("/prs/sync", async (c) => {
     // A fresh id per request: a sync is a read and may run again at any time.
     const jobId = `sync-prs-${c.var.user.id}-${crypto.randomUUID()}`;
-    const outcome = await runJob<{ count: number }>(c.var.deps, "sync", { kind: "pull-requests", userId: c.var.user.id }, { jobId, attempts: 1 });
+    const outcome = await runJob<{ count: number }>(
+      c.var.deps,
+      "sync",
+      { kind: "pull-requests", userId: c.var.user.id },
+      { jobId, attempts: 1 },
+    );
     if (!outcome.done) return c.json({ jobId, pullRequests: null }, 202);
     const rows = await list(c);
     return c.json({ jobId, pullRequests: rows.map(presentPullRequest) }, 200);

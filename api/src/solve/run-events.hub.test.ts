@@ -3,7 +3,13 @@ import { createTestRedis, testPrefix } from "@fixloop/infra/testing";
 import type { RunEvent } from "@fixloop/worker/contract";
 import { compareIds, RunEventHub, type HubEntry } from "./run-events.hub";
 
-const step = (i: number): RunEvent => ({ type: "step", step: "analyzing", status: "running", detail: { files: [], info: [`n${i}`], warnings: [] }, at: new Date().toISOString() });
+const step = (i: number): RunEvent => ({
+  type: "step",
+  step: "analyzing",
+  status: "running",
+  detail: { files: [], info: [`n${i}`], warnings: [] },
+  at: new Date().toISOString(),
+});
 
 describe("run event hub", () => {
   it("orders stream ids numerically", () => {
@@ -30,7 +36,13 @@ describe("run event hub", () => {
     await redis.xadd(keyB, "*", "data", JSON.stringify(step(99)));
     while (got.b?.length === 0 && performance.now() - t0 < 3_000) await new Promise((r) => setTimeout(r, 5));
     expect(performance.now() - t0).toBeLessThan(1_000);
-    expect(got.a1?.map((e) => e.event.type === "step" && e.event.detail.info[0])).toEqual(["n0", "n1", "n2", "n3", "n4"]);
+    expect(got.a1?.map((e) => e.event.type === "step" && e.event.detail.info[0])).toEqual([
+      "n0",
+      "n1",
+      "n2",
+      "n3",
+      "n4",
+    ]);
     expect(got.a2?.map((e) => e.id)).toEqual(got.a1?.map((e) => e.id));
     expect(got.b).toHaveLength(1);
     offA1();

@@ -89,7 +89,15 @@ export class RunEventHub {
         const cursors = keys.map((k) => this.watched.get(k)?.cursor ?? "$");
         let res: XReadReply;
         try {
-          res = (await reader.xread("COUNT", 1000, "BLOCK", this.blockMs, "STREAMS", ...keys, ...cursors)) as XReadReply;
+          res = (await reader.xread(
+            "COUNT",
+            1000,
+            "BLOCK",
+            this.blockMs,
+            "STREAMS",
+            ...keys,
+            ...cursors,
+          )) as XReadReply;
         } catch {
           await new Promise((r) => setTimeout(r, 500)); // Redis down: retry; SSE heartbeats keep clients informed
           continue;

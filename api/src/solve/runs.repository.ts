@@ -7,12 +7,29 @@ export const isUuid = (s: string) => UUID.test(s);
 /** A run of the caller's, or undefined (another user's run is indistinguishable from a missing one). */
 export async function findOwnedRun(db: Db, userId: string, runId: string): Promise<SolveRun | undefined> {
   if (!isUuid(runId)) return undefined;
-  return db.selectFrom("solve_runs").selectAll().where("id", "=", runId).where("user_id", "=", userId).executeTakeFirst();
+  return db
+    .selectFrom("solve_runs")
+    .selectAll()
+    .where("id", "=", runId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
 }
 
 /** A stored step without its large columns (the prompt has its own route). */
 export type StepRow = Omit<RunStep, "prompt" | "output">;
-const STEP_COLUMNS = ["run_id", "step", "status", "detail", "tokens_in", "tokens_out", "cost_usd", "estimate_usd", "started_at", "finished_at", "duration_ms"] as const;
+const STEP_COLUMNS = [
+  "run_id",
+  "step",
+  "status",
+  "detail",
+  "tokens_in",
+  "tokens_out",
+  "cost_usd",
+  "estimate_usd",
+  "started_at",
+  "finished_at",
+  "duration_ms",
+] as const;
 
 export async function runSteps(db: Db, runId: string): Promise<StepRow[]> {
   return db.selectFrom("run_steps").select(STEP_COLUMNS).where("run_id", "=", runId).execute();
@@ -20,7 +37,12 @@ export async function runSteps(db: Db, runId: string): Promise<StepRow[]> {
 
 /** The prompt the run's generating step sent (or was about to send when a cap stopped it). */
 export async function runPrompt(db: Db, runId: string): Promise<PromptRecord | null> {
-  const row = await db.selectFrom("run_steps").select("prompt").where("run_id", "=", runId).where("step", "=", "generating").executeTakeFirst();
+  const row = await db
+    .selectFrom("run_steps")
+    .select("prompt")
+    .where("run_id", "=", runId)
+    .where("step", "=", "generating")
+    .executeTakeFirst();
   return (row?.prompt as PromptRecord | null | undefined) ?? null;
 }
 

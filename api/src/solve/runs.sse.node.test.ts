@@ -35,12 +35,26 @@ async function newRun(n: number) {
   const issue = await insertIssue(stack.db, userId, { number: 700 + n });
   const run = await stack.db
     .insertInto("solve_runs")
-    .values({ user_id: userId, issue_id: issue.id, model_id: "m", status: "running", current_step: "analyzing", started_at: new Date() })
+    .values({
+      user_id: userId,
+      issue_id: issue.id,
+      model_id: "m",
+      status: "running",
+      current_step: "analyzing",
+      started_at: new Date(),
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return { id: run.id, key: runEventsKey(stack.prefix, run.id) };
 }
-const step = (info: string) => JSON.stringify({ type: "step", step: "analyzing", status: "running", detail: { files: [], info: [info], warnings: [] }, at: new Date().toISOString() });
+const step = (info: string) =>
+  JSON.stringify({
+    type: "step",
+    step: "analyzing",
+    status: "running",
+    detail: { files: [], info: [info], warnings: [] },
+    at: new Date().toISOString(),
+  });
 const openGauge = async () => (await openSseStreams.get()).values[0]?.value ?? 0;
 const waitFor = async (ok: () => Promise<boolean>) => {
   for (let i = 0; i < 200 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 10));
@@ -61,7 +75,12 @@ describe("run events over node:http", () => {
       if (e.event === "step" && (e.data as { detail: { info: string[] } }).detail.info[0] === "stored") {
         void (async () => {
           for (const l of live) await stack.redis.xadd(run.key, "*", "data", step(l));
-          await stack.redis.xadd(run.key, "*", "data", JSON.stringify({ type: "cancelled", at: new Date().toISOString() }));
+          await stack.redis.xadd(
+            run.key,
+            "*",
+            "data",
+            JSON.stringify({ type: "cancelled", at: new Date().toISOString() }),
+          );
         })();
       }
     });
@@ -70,7 +89,9 @@ describe("run events over node:http", () => {
     expect(got.slice(1).map((e) => e.id)).toEqual(stored);
     expect(got[1]?.id).toBe(first);
 
-    const again = await readSse(await fetch(`${base}/api/runs/${run.id}/events`, { headers: { ...headers, "last-event-id": stored[1] ?? "" } }));
+    const again = await readSse(
+      await fetch(`${base}/api/runs/${run.id}/events`, { headers: { ...headers, "last-event-id": stored[1] ?? "" } }),
+    );
     expect(again.map((e) => e.id)).toEqual([undefined, ...stored.slice(2)]);
   });
 
@@ -97,7 +118,9 @@ describe("run events over node:http", () => {
 describe("heartbeat ticker", () => {
   it("reports, grouped by key, only the members that wrote nothing since the previous tick", () => {
     const seen: string[][] = [];
-    const t = new HeartbeatTicker<{ wrote: boolean; key: string; name: string }>(60_000, (g) => seen.push([...g].map(([k, ms]) => `${k}:${ms.map((m) => m.name).join(",")}`)));
+    const t = new HeartbeatTicker<{ wrote: boolean; key: string; name: string }>(60_000, (g) =>
+      seen.push([...g].map(([k, ms]) => `${k}:${ms.map((m) => m.name).join(",")}`)),
+    );
     const a = { wrote: true, key: "r1", name: "a" };
     const b = { wrote: false, key: "r1", name: "b" };
     const c = { wrote: false, key: "r2", name: "c" };

@@ -19,19 +19,29 @@ const HEARTBEAT = Buffer.from(": heartbeat\n\n");
 function sseOf(ev: RunEvent): { event: string; data: string } {
   switch (ev.type) {
     case "step":
-      return { event: "step", data: JSON.stringify({ step: ev.step, status: ev.status, detail: ev.detail, at: ev.at, cost: ev.cost }) };
+      return {
+        event: "step",
+        data: JSON.stringify({ step: ev.step, status: ev.status, detail: ev.detail, at: ev.at, cost: ev.cost }),
+      };
     case "completed":
       return { event: "completed", data: JSON.stringify({ solutionId: ev.solutionId }) };
     case "failed":
       return { event: "failed", data: JSON.stringify({ error: ev.error }) };
     case "cancelled":
-      return { event: "cancelled", data: JSON.stringify({ error: { code: "run.cancelled", message: "The run was cancelled" } }) };
+      return {
+        event: "cancelled",
+        data: JSON.stringify({ error: { code: "run.cancelled", message: "The run was cancelled" } }),
+      };
     case "tests":
-      return { event: "tests", data: JSON.stringify({ phase: ev.phase, output: ev.output, counts: ev.counts, done: ev.done, at: ev.at }) };
+      return {
+        event: "tests",
+        data: JSON.stringify({ phase: ev.phase, output: ev.output, counts: ev.counts, done: ev.done, at: ev.at }),
+      };
   }
 }
 
-const frame = (event: string, data: string, id?: string) => Buffer.from(`event: ${event}\ndata: ${data}\n${id ? `id: ${id}\n` : ""}\n`);
+const frame = (event: string, data: string, id?: string) =>
+  Buffer.from(`event: ${event}\ndata: ${data}\n${id ? `id: ${id}\n` : ""}\n`);
 
 /** Wire bytes of an entry, encoded once however many streams carry it (hub entries are shared). */
 const frames = new WeakMap<HubEntry, Buffer>();
@@ -56,7 +66,8 @@ function shared<T>(key: string, load: () => Promise<T>): Promise<T> {
   return p;
 }
 
-const loadRun = (db: Db, runId: string) => db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
+const loadRun = (db: Db, runId: string) =>
+  db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
 
 function snapshotOf(db: Db, key: string, runId: string): Promise<{ run: SolveRun; frame: Buffer }> {
   return shared(`snapshot ${key}`, async () => {
@@ -79,7 +90,12 @@ function catchUp(redis: Redis, key: string, last: string): Promise<HubEntry[]> {
 function terminalFromRun(run: SolveRun): RunEvent | null {
   const at = (run.finished_at ?? new Date()).toISOString();
   if (run.status === "completed" && run.solution_id) return { type: "completed", solutionId: run.solution_id, at };
-  if (run.status === "failed") return { type: "failed", error: { code: run.error_code ?? "run.failed", message: run.error_message ?? "The run failed" }, at };
+  if (run.status === "failed")
+    return {
+      type: "failed",
+      error: { code: run.error_code ?? "run.failed", message: run.error_message ?? "The run failed" },
+      at,
+    };
   if (run.status === "cancelled") return { type: "cancelled", at };
   return null;
 }
@@ -137,7 +153,10 @@ class RunStream {
       // Postgres says the run ended but its terminal event may have been lost or expired.
       if (isTerminalRunStatus(snap.run.status)) await this.quiet(await loadRun(this.db, this.runId));
     } catch (err) {
-      logger.warn({ err: err instanceof Error ? err.message : String(err), runId: this.runId }, "run event stream failed");
+      logger.warn(
+        { err: err instanceof Error ? err.message : String(err), runId: this.runId },
+        "run event stream failed",
+      );
       this.finish();
     }
   }

@@ -10,7 +10,11 @@ import { ACTIVE_RUN_STATUSES } from "@fixloop/db/domain";
  * Cancels a run. A queued run is ended here; a running one is flagged in Postgres and announced
  * on the cancel channel so the worker holding its job aborts it (down to the model call).
  */
-export async function cancelRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, run: SolveRun, channel: string): Promise<"cancelled" | "cancelling"> {
+export async function cancelRun(
+  deps: Pick<AppDeps, "db" | "redis" | "queues">,
+  run: SolveRun,
+  channel: string,
+): Promise<"cancelled" | "cancelling"> {
   const { db, redis, queues } = deps;
   const flagged = await db
     .updateTable("solve_runs")
@@ -22,7 +26,12 @@ export async function cancelRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, 
   if (!flagged) throw solveErrors.runFinished(run.status);
   const ended = await db
     .updateTable("solve_runs")
-    .set({ status: "cancelled", error_code: "run.cancelled", error_message: "The run was cancelled", finished_at: new Date() })
+    .set({
+      status: "cancelled",
+      error_code: "run.cancelled",
+      error_message: "The run was cancelled",
+      finished_at: new Date(),
+    })
     .where("id", "=", run.id)
     .where("status", "=", "queued")
     .executeTakeFirst();

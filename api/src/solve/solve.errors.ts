@@ -14,7 +14,12 @@ export const solveErrors = {
   // 429: the request is well-formed and allowed, the caller has simply used up this period's quota.
   usageLimit: () => new AppError(429, UPGRADE_CODES.usage_limit, "Usage limit exceeded"),
   runNotFound: () => new AppError(404, "run.not_found", "Run not found"),
-  runFinished: (status: string) => new AppError(409, "run.finished", `The run has already ${status === "completed" ? "completed" : status === "failed" ? "failed" : "been cancelled"}`),
+  runFinished: (status: string) =>
+    new AppError(
+      409,
+      "run.finished",
+      `The run has already ${status === "completed" ? "completed" : status === "failed" ? "failed" : "been cancelled"}`,
+    ),
   runFailed: (code: string, message: string) => new AppError(502, code, message),
   notResumable: () => new AppError(409, "run.not_resumable", "Only a run stopped by a spending cap can be resumed"),
   issueBusy: () => new AppError(409, "run.issue_busy", "Another run of this issue is in progress"),

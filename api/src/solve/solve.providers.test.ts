@@ -24,13 +24,20 @@ beforeEach(() => models.control.reset());
 
 async function start() {
   const issue = await insertIssue(stack.db, userId, { number: n++ });
-  const res = await stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId: issue.id }) });
+  const res = await stack.app.request("/api/ai/generate-solution", {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ issueId: issue.id }),
+  });
   const { runId } = (await res.json()) as { runId: string };
   return { issueId: issue.id, runId };
 }
 
-const used = async () => (await stack.db.selectFrom("usage_counters").select("used").where("user_id", "=", userId).executeTakeFirst())?.used ?? 0;
-const run = (id: string) => stack.db.selectFrom("solve_runs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const used = async () =>
+  (await stack.db.selectFrom("usage_counters").select("used").where("user_id", "=", userId).executeTakeFirst())?.used ??
+  0;
+const run = (id: string) =>
+  stack.db.selectFrom("solve_runs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
 describe("model provider trouble", () => {
   it("succeeds after a 429 with retry-after, and says so in the step detail", async () => {
@@ -38,7 +45,12 @@ describe("model provider trouble", () => {
     const { runId } = await start();
     const got = await readSse(await stack.app.request(`/api/runs/${runId}/events`, { headers }));
     expect(got.at(-1)?.event).toBe("completed");
-    const gen = got.find((e) => e.event === "step" && (e.data as { step: string; status: string }).step === "generating" && (e.data as { status: string }).status === "completed");
+    const gen = got.find(
+      (e) =>
+        e.event === "step" &&
+        (e.data as { step: string; status: string }).step === "generating" &&
+        (e.data as { status: string }).status === "completed",
+    );
     expect(JSON.stringify(gen?.data)).toMatch(/Provider retry 1/);
     expect(models.control.requests.length).toBeGreaterThanOrEqual(2);
   });
@@ -56,7 +68,11 @@ describe("model provider trouble", () => {
     const r = await run(runId);
     expect([r.status, r.quota_state]).toEqual(["failed", "released"]);
     expect(await used()).toBe(before);
-    const issue = await stack.db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow();
+    const issue = await stack.db
+      .selectFrom("issues")
+      .select("status")
+      .where("id", "=", issueId)
+      .executeTakeFirstOrThrow();
     expect(issue.status).toBe("failed");
   });
 

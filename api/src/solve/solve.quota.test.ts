@@ -27,16 +27,24 @@ const post = (headers: Record<string, string>, body: unknown) =>
 describe("generate-solution admission", () => {
   it("accepts exactly one of 50 concurrent requests from a FREE user with 9 of 10 used", async () => {
     const u = await user("monalisa");
-    const issues = await Promise.all(Array.from({ length: 50 }, (_, i) => insertIssue(stack.db, u.id, { number: 100 + i })));
+    const issues = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => insertIssue(stack.db, u.id, { number: 100 + i })),
+    );
     const { periodStart } = await currentUsagePeriod(stack.db, u.id);
     await stack.db.insertInto("usage_counters").values({ user_id: u.id, period_start: periodStart, used: 9 }).execute();
     const answers = await Promise.all(issues.map((i) => post(u.headers, { issueId: i.id })));
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 202)).toHaveLength(1);
     expect(statuses.filter((s) => s === 429)).toHaveLength(49);
-    const refused = (await answers.find((r) => r.status === 429)?.json()) as { error: { code: string; message: string } };
+    const refused = (await answers.find((r) => r.status === 429)?.json()) as {
+      error: { code: string; message: string };
+    };
     expect(refused.error).toEqual({ code: "usage.limit_exceeded", message: "Usage limit exceeded" });
-    const counter = await stack.db.selectFrom("usage_counters").select("used").where("user_id", "=", u.id).executeTakeFirstOrThrow();
+    const counter = await stack.db
+      .selectFrom("usage_counters")
+      .select("used")
+      .where("user_id", "=", u.id)
+      .executeTakeFirstOrThrow();
     expect(counter.used).toBe(10);
     const runs = await stack.db.selectFrom("solve_runs").select(["quota_state"]).where("user_id", "=", u.id).execute();
     expect(runs).toEqual([{ quota_state: "reserved" }]);
@@ -47,7 +55,11 @@ describe("generate-solution admission", () => {
     const other = await user("hubot");
     const open = await insertIssue(stack.db, u.id, { number: 1 });
     const closed = await insertIssue(stack.db, u.id, { number: 2 });
-    await stack.db.updateTable("issues").set({ status: "closed", state: "closed" }).where("id", "=", closed.id).execute();
+    await stack.db
+      .updateTable("issues")
+      .set({ status: "closed", state: "closed" })
+      .where("id", "=", closed.id)
+      .execute();
     const cases: [Record<string, string>, unknown, number, string][] = [
       [other.headers, { issueId: open.id, modelId: "nope" }, 404, "issue.not_found"],
       [u.headers, { issueId: "not-a-uuid" }, 404, "issue.not_found"],
@@ -71,7 +83,10 @@ describe("generate-solution admission", () => {
   it("lists the configured models with what the caller's plan allows", async () => {
     const u = await user("monalisa");
     const res = await stack.app.request("/api/ai/models", { headers: u.headers });
-    const body = (await res.json()) as { allModels: { id: string; provider: string; allowed: boolean }[]; defaultModelId: string };
+    const body = (await res.json()) as {
+      allModels: { id: string; provider: string; allowed: boolean }[];
+      defaultModelId: string;
+    };
     expect(body.defaultModelId).toBe("llama-3.3-70b-versatile");
     expect(body.allModels.find((m) => m.id === "llama-3.3-70b-versatile")?.allowed).toBe(true);
     expect(body.allModels.filter((m) => m.provider === "anthropic").every((m) => !m.allowed)).toBe(true);

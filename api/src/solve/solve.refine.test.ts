@@ -22,14 +22,25 @@ describe("refine runs and the sweeper", () => {
     const me = await stack.signIn("octocat");
     const headers = { ...me.headers, "content-type": "application/json" };
     const issue = await insertIssue(stack.db, me.user._id, { number: 3 });
-    const res = await stack.app.request("/api/ai/generate-solution?wait=true", { method: "POST", headers, body: JSON.stringify({ issueId: issue.id }) });
+    const res = await stack.app.request("/api/ai/generate-solution?wait=true", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ issueId: issue.id }),
+    });
     expect(res.status).toBe(200);
     const { solution } = (await res.json()) as { solution: { _id: string; metadata: { refinementCount: number } } };
     expect(solution.metadata.refinementCount).toBe(0);
 
     const run = await stack.db
       .insertInto("solve_runs")
-      .values({ user_id: me.user._id, issue_id: issue.id, kind: "refine", solution_id: solution._id, model_id: "llama-3.3-70b-versatile", input: JSON.stringify({ feedback: ["Keep the regex readable", "Also cover \\r"], manualEdits: [] }) })
+      .values({
+        user_id: me.user._id,
+        issue_id: issue.id,
+        kind: "refine",
+        solution_id: solution._id,
+        model_id: "llama-3.3-70b-versatile",
+        input: JSON.stringify({ feedback: ["Keep the regex readable", "Also cover \\r"], manualEdits: [] }),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await stack.deps.queues.solve.add("solve", { runId: run.id }, { jobId: jobIds.solve(run.id) });
@@ -37,13 +48,28 @@ describe("refine runs and the sweeper", () => {
     expect(got.at(-1)?.event).toBe("completed");
     expect((got.at(-1)?.data as { solutionId: string }).solutionId).toBe(solution._id);
     const steps = await stack.db.selectFrom("run_steps").selectAll().where("run_id", "=", run.id).execute();
-    for (const s of steps.filter((x) => ["analyzing", "context", "dependencies"].includes(x.step))) expect(s.detail.info[0]).toBe("Reused from the original run");
+    for (const s of steps.filter((x) => ["analyzing", "context", "dependencies"].includes(x.step)))
+      expect(s.detail.info[0]).toBe("Reused from the original run");
     expect(models.control.requests.at(-1)?.prompt).toMatch(/1\. Keep the regex readable\n2\. Also cover/);
-    const sol = await stack.db.selectFrom("solutions").selectAll().where("id", "=", solution._id).executeTakeFirstOrThrow();
+    const sol = await stack.db
+      .selectFrom("solutions")
+      .selectAll()
+      .where("id", "=", solution._id)
+      .executeTakeFirstOrThrow();
     expect([sol.refinement_count, sol.revision]).toEqual([1, 2]);
-    const revs = await stack.db.selectFrom("solution_revisions").select(["kind", "revision"]).where("solution_id", "=", solution._id).orderBy("revision").execute();
-    expect(revs).toEqual([{ kind: "generated", revision: 1 }, { kind: "refinement", revision: 2 }]);
-    expect(await stack.db.selectFrom("solutions").select("id").where("issue_id", "=", issue.id).execute()).toHaveLength(1);
+    const revs = await stack.db
+      .selectFrom("solution_revisions")
+      .select(["kind", "revision"])
+      .where("solution_id", "=", solution._id)
+      .orderBy("revision")
+      .execute();
+    expect(revs).toEqual([
+      { kind: "generated", revision: 1 },
+      { kind: "refinement", revision: 2 },
+    ]);
+    expect(await stack.db.selectFrom("solutions").select("id").where("issue_id", "=", issue.id).execute()).toHaveLength(
+      1,
+    );
   });
 
   it("re-enqueues an unfinished run that no job holds", async () => {
@@ -51,7 +77,12 @@ describe("refine runs and the sweeper", () => {
     const issue = await insertIssue(stack.db, me.user._id, { number: 7 });
     const run = await stack.db
       .insertInto("solve_runs")
-      .values({ user_id: me.user._id, issue_id: issue.id, model_id: "llama-3.3-70b-versatile", created_at: new Date(Date.now() - 120_000) })
+      .values({
+        user_id: me.user._id,
+        issue_id: issue.id,
+        model_id: "llama-3.3-70b-versatile",
+        created_at: new Date(Date.now() - 120_000),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await stack.redis.del(`${stack.prefix}:sweeper-lock`);

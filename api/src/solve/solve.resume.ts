@@ -5,7 +5,8 @@ import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";
 
 /** Runs stopped by a spending cap end with one of these codes; only they can be resumed. */
-export const isCapStop = (run: Pick<SolveRun, "status" | "error_code">) => run.status === "failed" && (run.error_code ?? "").startsWith("cost.");
+export const isCapStop = (run: Pick<SolveRun, "status" | "error_code">) =>
+  run.status === "failed" && (run.error_code ?? "").startsWith("cost.");
 
 /**
  * Puts a run stopped by a spending cap back in the queue: its quota is reserved again (it was
@@ -21,7 +22,14 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, 
       if (!reserved) throw solveErrors.usageLimit();
       const r = await trx
         .updateTable("solve_runs")
-        .set({ status: "queued", error_code: null, error_message: null, finished_at: null, quota_state: "reserved", quota_period_start: reserved.periodStart })
+        .set({
+          status: "queued",
+          error_code: null,
+          error_message: null,
+          finished_at: null,
+          quota_state: "reserved",
+          quota_period_start: reserved.periodStart,
+        })
         .where("id", "=", run.id)
         .where("status", "=", "failed")
         .where("error_code", "like", "cost.%")
@@ -39,7 +47,16 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, 
     await queues.solve.remove(jobIds.solve(run.id));
     await queues.solve.add("solve", { runId: run.id }, { jobId: jobIds.solve(run.id) });
   } catch (err) {
-    await db.updateTable("solve_runs").set({ status: "failed", error_code: "queue.unavailable", error_message: "The job queue is unavailable", finished_at: new Date() }).where("id", "=", run.id).execute();
+    await db
+      .updateTable("solve_runs")
+      .set({
+        status: "failed",
+        error_code: "queue.unavailable",
+        error_message: "The job queue is unavailable",
+        finished_at: new Date(),
+      })
+      .where("id", "=", run.id)
+      .execute();
     await releaseRunQuota(db, run.id);
     throw err;
   }

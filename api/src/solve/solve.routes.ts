@@ -18,7 +18,10 @@ import { cancelRun } from "./solve.cancel";
 import { resumeRun } from "./solve.resume";
 import { waitForRunEnd } from "./solve.wait";
 
-export const GenerateSolutionBody = z.object({ issueId: z.string().min(1).max(100), modelId: z.string().min(1).max(200).default(DEFAULT_MODEL_ID) });
+export const GenerateSolutionBody = z.object({
+  issueId: z.string().min(1).max(100),
+  modelId: z.string().min(1).max(200).default(DEFAULT_MODEL_ID),
+});
 export type GenerateSolutionBody = z.infer<typeof GenerateSolutionBody>;
 export const GenerateSolutionQuery = z.object({ wait: z.enum(["true", "false", "1", "0"]).optional() });
 const RunParam = z.object({ id: z.string().min(1).max(100) });
@@ -42,20 +45,35 @@ export const solveRoutes = new Hono<AppEnv>()
     }));
     return c.json({ allModels, defaultModelId: DEFAULT_MODEL_ID, plan });
   })
-  .post("/ai/generate-solution", requireUser, validate("query", GenerateSolutionQuery), validate("json", GenerateSolutionBody), async (c) => {
-    const deps = c.var.deps;
-    const user = c.var.user;
-    const { runId } = await startRun(deps, user.id, c.req.valid("json"));
-    const wait = c.req.valid("query").wait;
-    if (wait !== "true" && wait !== "1") return c.json({ runId }, 202);
-    const run = await waitForRunEnd(deps.db, deps.redis, deps.queues.prefix, runId, WAIT_LIMIT_MS);
-    if (run.status === "failed") throw solveErrors.runFailed(run.error_code ?? "run.failed", run.error_message ?? "The run failed");
-    if (run.status === "cancelled") throw solveErrors.runCancelled();
-    if (run.status !== "completed" || !run.solution_id) return c.json({ runId }, 202);
-    const solution = await deps.db.selectFrom("solutions").selectAll().where("id", "=", run.solution_id).executeTakeFirstOrThrow();
-    const issue = await deps.db.selectFrom("issues").selectAll().where("id", "=", solution.issue_id).executeTakeFirstOrThrow();
-    return c.json({ runId, solution: presentSolution({ solution, issue }) }, 200);
-  })
+  .post(
+    "/ai/generate-solution",
+    requireUser,
+    validate("query", GenerateSolutionQuery),
+    validate("json", GenerateSolutionBody),
+    async (c) => {
+      const deps = c.var.deps;
+      const user = c.var.user;
+      const { runId } = await startRun(deps, user.id, c.req.valid("json"));
+      const wait = c.req.valid("query").wait;
+      if (wait !== "true" && wait !== "1") return c.json({ runId }, 202);
+      const run = await waitForRunEnd(deps.db, deps.redis, deps.queues.prefix, runId, WAIT_LIMIT_MS);
+      if (run.status === "failed")
+        throw solveErrors.runFailed(run.error_code ?? "run.failed", run.error_message ?? "The run failed");
+      if (run.status === "cancelled") throw solveErrors.runCancelled();
+      if (run.status !== "completed" || !run.solution_id) return c.json({ runId }, 202);
+      const solution = await deps.db
+        .selectFrom("solutions")
+        .selectAll()
+        .where("id", "=", run.solution_id)
+        .executeTakeFirstOrThrow();
+      const issue = await deps.db
+        .selectFrom("issues")
+        .selectAll()
+        .where("id", "=", solution.issue_id)
+        .executeTakeFirstOrThrow();
+      return c.json({ runId, solution: presentSolution({ solution, issue }) }, 200);
+    },
+  )
   .get("/runs/:id", requireUser, validate("param", RunParam), async (c) => {
     const { db } = c.var.deps;
     const run = await findOwnedRun(db, c.var.user.id, c.req.valid("param").id);

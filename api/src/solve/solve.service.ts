@@ -19,7 +19,12 @@ export interface StartRunDeps {
 }
 
 async function activeRunId(db: Db, issueId: string): Promise<string | undefined> {
-  const r = await db.selectFrom("solve_runs").select("id").where("issue_id", "=", issueId).where("status", "in", ACTIVE).executeTakeFirst();
+  const r = await db
+    .selectFrom("solve_runs")
+    .select("id")
+    .where("issue_id", "=", issueId)
+    .where("status", "in", ACTIVE)
+    .executeTakeFirst();
   return r?.id;
 }
 
@@ -29,10 +34,19 @@ async function activeRunId(db: Db, issueId: string): Promise<string | undefined>
  * transaction and enqueues its job. An issue with an active run answers that run instead
  * (the partial unique index settles races).
  */
-export async function startRun(deps: StartRunDeps, userId: string, input: { issueId: string; modelId: string }): Promise<{ runId: string; existing: boolean }> {
+export async function startRun(
+  deps: StartRunDeps,
+  userId: string,
+  input: { issueId: string; modelId: string },
+): Promise<{ runId: string; existing: boolean }> {
   const { db } = deps;
   const issue = isUuid(input.issueId)
-    ? await db.selectFrom("issues").select(["id", "status", "state"]).where("id", "=", input.issueId).where("user_id", "=", userId).executeTakeFirst()
+    ? await db
+        .selectFrom("issues")
+        .select(["id", "status", "state"])
+        .where("id", "=", input.issueId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst()
     : undefined;
   if (!issue) throw solveErrors.issueNotFound();
   if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
@@ -55,7 +69,14 @@ export async function startRun(deps: StartRunDeps, userId: string, input: { issu
       used = reserved.used;
       const run = await trx
         .insertInto("solve_runs")
-        .values({ user_id: userId, issue_id: issue.id, model_id: model.id, kind: "solve", quota_state: "reserved", quota_period_start: reserved.periodStart })
+        .values({
+          user_id: userId,
+          issue_id: issue.id,
+          model_id: model.id,
+          kind: "solve",
+          quota_state: "reserved",
+          quota_period_start: reserved.periodStart,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       return run.id;
@@ -71,13 +92,22 @@ export async function startRun(deps: StartRunDeps, userId: string, input: { issu
     await deps.queues.solve.add("solve", { runId }, { jobId: jobIds.solve(runId) });
   } catch (err) {
     // Without a job the run would wait for the sweeper; fail it now and give the quota back.
-    await db.updateTable("solve_runs").set({ status: "failed", error_code: "queue.unavailable", error_message: "The job queue is unavailable", finished_at: new Date() }).where("id", "=", runId).execute();
+    await db
+      .updateTable("solve_runs")
+      .set({
+        status: "failed",
+        error_code: "queue.unavailable",
+        error_message: "The job queue is unavailable",
+        finished_at: new Date(),
+      })
+      .where("id", "=", runId)
+      .execute();
     await releaseRunQuota(db, runId);
     throw err;
   }
   // The 80% notice goes out as soon as the reservation crosses it (once per period).
-  await notifyUsageThreshold(db, userId, { plan: period.plan, periodStart: period.periodStart, used }).catch((err: Error) =>
-    deps.logger.warn({ err: err.message }, "usage notification failed"),
+  await notifyUsageThreshold(db, userId, { plan: period.plan, periodStart: period.periodStart, used }).catch(
+    (err: Error) => deps.logger.warn({ err: err.message }, "usage notification failed"),
   );
   return { runId, existing: false };
 }

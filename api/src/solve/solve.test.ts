@@ -23,8 +23,15 @@ afterAll(async () => {
 beforeEach(() => models.control.reset());
 
 async function generate(issueId: string, modelId?: string) {
-  const res = await stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId, modelId }) });
-  return { status: res.status, body: (await res.json()) as { runId?: string; error?: { code: string; message: string } } };
+  const res = await stack.app.request("/api/ai/generate-solution", {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ issueId, modelId }),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { runId?: string; error?: { code: string; message: string } },
+  };
 }
 
 const events = (runId: string, extra: Record<string, string> = {}, signal?: AbortSignal) =>
@@ -39,7 +46,17 @@ describe("solving an issue", () => {
     expect(res.headers.get("x-accel-buffering")).toBe("no");
     const got = await readSse(res);
     expect(got[0]?.event).toBe("snapshot");
-    const steps = got.filter((e) => e.event === "step").map((e) => e.data as { step: string; status: string; detail: { info: string[]; score?: number }; cost?: { estimateUsd?: number } });
+    const steps = got
+      .filter((e) => e.event === "step")
+      .map(
+        (e) =>
+          e.data as {
+            step: string;
+            status: string;
+            detail: { info: string[]; score?: number };
+            cost?: { estimateUsd?: number };
+          },
+      );
     // A running step may report progress more than once before it completes (generating also announces its cost estimate).
     const order = steps.map((s) => `${s.step}:${s.status}`).filter((k, i, all) => k !== all[i - 1]);
     expect(order).toEqual(STEPS.flatMap((s) => [`${s}:running`, `${s}:completed`]));
@@ -53,7 +70,11 @@ describe("solving an issue", () => {
     expect(end.event).toBe("completed");
     const solutionId = (end.data as { solutionId: string }).solutionId;
 
-    const sol = await stack.db.selectFrom("solutions").selectAll().where("id", "=", solutionId).executeTakeFirstOrThrow();
+    const sol = await stack.db
+      .selectFrom("solutions")
+      .selectAll()
+      .where("id", "=", solutionId)
+      .executeTakeFirstOrThrow();
     expect(sol.analysis.length).toBeGreaterThan(10);
     expect(sol.files_changed[0]?.filename).toBe("src/rules/trailing-spaces.js");
     expect(sol.files_changed[0]?.content).not.toBe(sol.files_changed[0]?.originalContent);
@@ -64,21 +85,35 @@ describe("solving an issue", () => {
     expect(["low", "medium", "high", "critical"]).toContain(meta.validation.riskLevel);
     expect(meta.advancedValidation.score).toBeGreaterThan(0);
     expect(meta.refinementCount).toBe(0);
-    const issueRow = await stack.db.selectFrom("issues").select("status").where("id", "=", issue.id).executeTakeFirstOrThrow();
+    const issueRow = await stack.db
+      .selectFrom("issues")
+      .select("status")
+      .where("id", "=", issue.id)
+      .executeTakeFirstOrThrow();
     expect(issueRow.status).toBe("solved");
     const run = await stack.app.request(`/api/runs/${body.runId}`, { headers });
-    const view = (await run.json()) as { run: { status: string; quota?: unknown; tokensIn: number; steps: { status: string }[] } };
+    const view = (await run.json()) as {
+      run: { status: string; quota?: unknown; tokensIn: number; steps: { status: string }[] };
+    };
     expect(view.run.status).toBe("completed");
     expect(view.run.tokensIn).toBeGreaterThan(0);
     expect(view.run.steps.every((s) => s.status === "completed")).toBe(true);
-    const runRow = await stack.db.selectFrom("solve_runs").select("quota_state").where("id", "=", body.runId ?? "").executeTakeFirstOrThrow();
+    const runRow = await stack.db
+      .selectFrom("solve_runs")
+      .select("quota_state")
+      .where("id", "=", body.runId ?? "")
+      .executeTakeFirstOrThrow();
     expect(runRow.quota_state).toBe("charged");
     // The prompt fenced the issue as untrusted data.
     expect(models.control.requests.at(-1)?.prompt).toContain("<untrusted_issue>");
   });
 
   it("returns the existing run for a second request on the same issue", async () => {
-    const issue = await insertIssue(stack.db, userId, { number: 4, title: "line-length flags lines that are exactly at the limit", body: "See `src/rules/line-length.js`." });
+    const issue = await insertIssue(stack.db, userId, {
+      number: 4,
+      title: "line-length flags lines that are exactly at the limit",
+      body: "See `src/rules/line-length.js`.",
+    });
     models.control.latency(1500);
     const [a, b] = await Promise.all([generate(issue.id), generate(issue.id)]);
     expect(a.status).toBe(202);
@@ -88,12 +123,19 @@ describe("solving an issue", () => {
   });
 
   it("resumes after a reconnect with Last-Event-ID, delivering every event exactly once", async () => {
-    const issue = await insertIssue(stack.db, userId, { number: 5, title: "README shows a `--max-length` flag that does not exist", body: "See `README.md` and `bin/mdlint.js`." });
+    const issue = await insertIssue(stack.db, userId, {
+      number: 5,
+      title: "README shows a `--max-length` flag that does not exist",
+      body: "See `README.md` and `bin/mdlint.js`.",
+    });
     models.control.latency(1500);
     const { body } = await generate(issue.id);
     const runId = body.runId ?? "";
     const ac = new AbortController();
-    const first = await readSse(await events(runId, {}, ac.signal), (e) => !(e.event === "step" && (e.data as { step: string }).step === "dependencies"));
+    const first = await readSse(
+      await events(runId, {}, ac.signal),
+      (e) => !(e.event === "step" && (e.data as { step: string }).step === "dependencies"),
+    );
     ac.abort();
     const lastId = first.at(-1)?.id ?? "";
     expect(lastId).toMatch(/^\d+-\d+$/);
@@ -114,7 +156,11 @@ describe("solving an issue", () => {
       const res = await stack.app.request(path, { headers: other.headers });
       expect(res.status).toBe(404);
     }
-    const res = await stack.app.request("/api/ai/generate-solution", { method: "POST", headers: { ...other.headers, "content-type": "application/json" }, body: JSON.stringify({ issueId: issue.id }) });
+    const res = await stack.app.request("/api/ai/generate-solution", {
+      method: "POST",
+      headers: { ...other.headers, "content-type": "application/json" },
+      body: JSON.stringify({ issueId: issue.id }),
+    });
     expect(res.status).toBe(404);
     await readSse(await events(body.runId ?? ""));
   });

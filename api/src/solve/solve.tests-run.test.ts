@@ -18,11 +18,27 @@ beforeAll(async () => {
   headers = { ...me.headers, "content-type": "application/json" };
   userId = me.user._id;
   await stack.app.request("/api/github/repositories", { headers }); // imports the user's repositories (test settings belong to one)
-  for (let i = 0; i < 100 && !(await stack.db.selectFrom("repositories").select("id").where("user_id", "=", userId).where("full_name", "=", "octocat/weather-cli").executeTakeFirst()); i++) {
+  for (
+    let i = 0;
+    i < 100 &&
+    !(await stack.db
+      .selectFrom("repositories")
+      .select("id")
+      .where("user_id", "=", userId)
+      .where("full_name", "=", "octocat/weather-cli")
+      .executeTakeFirst());
+    i++
+  ) {
     await new Promise((r) => setTimeout(r, 100));
   }
   // A maintainer added a test for the bug in issue 3: it fails on the base commit.
-  pushFiles(stack, "hubot", "markdown-lint", { "test/trailing-tabs.test.js": TAB_TEST }, "Add a failing test for trailing tabs");
+  pushFiles(
+    stack,
+    "hubot",
+    "markdown-lint",
+    { "test/trailing-tabs.test.js": TAB_TEST },
+    "Add a failing test for trailing tabs",
+  );
 });
 afterAll(async () => {
   await models?.stop();
@@ -40,15 +56,33 @@ const answer = (edit: { search: string; replace: string }, confidence = 80) => (
 
 async function solve(o: { number?: number; repo?: string; title?: string; body?: string } = {}) {
   const issue = await insertIssue(stack.db, userId, o);
-  const res = await stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId: issue.id }) });
+  const res = await stack.app.request("/api/ai/generate-solution", {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ issueId: issue.id }),
+  });
   const { runId } = (await res.json()) as { runId: string };
   const events = await readSse(await stack.app.request(`/api/runs/${runId}/events`, { headers }));
   const end = events.at(-1) as SseEvent;
   expect(end.event, JSON.stringify(end.data)).toBe("completed");
   const solutionId = (end.data as { solutionId: string }).solutionId;
   const view = await stack.app.request(`/api/validations/${solutionId}`, { headers });
-  const { solution } = (await view.json()) as { solution: { confidence: number; filesChanged: { content: string }[]; metadata: { tests: unknown; riskScore: number } } };
-  return { runId, events, solution, tests: SolutionTests.parse(solution.metadata.tests), testEvents: events.filter((e) => e.event === "tests").map((e) => ({ ...(e.data as Omit<TestsEvent, "type">), id: e.id })) };
+  const { solution } = (await view.json()) as {
+    solution: {
+      confidence: number;
+      filesChanged: { content: string }[];
+      metadata: { tests: unknown; riskScore: number };
+    };
+  };
+  return {
+    runId,
+    events,
+    solution,
+    tests: SolutionTests.parse(solution.metadata.tests),
+    testEvents: events
+      .filter((e) => e.event === "tests")
+      .map((e) => ({ ...(e.data as Omit<TestsEvent, "type">), id: e.id })),
+  };
 }
 
 describe("proving a fix with the repository's tests (real bubblewrap)", () => {
@@ -75,12 +109,23 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
 
   it("detects a regression, gives the model one repair round with the failing output, and keeps the repaired attempt", async () => {
     models.control.respondWith((p) => p.includes("trailing-spaces"), answer(BREAKING));
-    models.control.respondWith((p) => p.includes("breaks tests that passed before it"), answer({ search: "const TRAILING = /\\t+$/;\n", replace: "const TRAILING = /[ \\t]+$/;\n" }));
+    models.control.respondWith(
+      (p) => p.includes("breaks tests that passed before it"),
+      answer({ search: "const TRAILING = /\\t+$/;\n", replace: "const TRAILING = /[ \\t]+$/;\n" }),
+    );
     const { tests, testEvents, solution, runId } = await solve({ number: 13 });
     const repairPrompt = models.control.requests.at(-1)?.prompt ?? "";
     // Both requests are on record, the repair round under the validating step.
-    const requests = await stack.db.selectFrom("model_requests").select(["step", "purpose"]).where("run_id", "=", runId).orderBy("created_at").execute();
-    expect(requests).toEqual([{ step: "generating", purpose: "answer" }, { step: "validating", purpose: "tests repair" }]);
+    const requests = await stack.db
+      .selectFrom("model_requests")
+      .select(["step", "purpose"])
+      .where("run_id", "=", runId)
+      .orderBy("created_at")
+      .execute();
+    expect(requests).toEqual([
+      { step: "generating", purpose: "answer" },
+      { step: "validating", purpose: "tests repair" },
+    ]);
     expect(repairPrompt).toContain("reports trailing spaces with their column");
     expect(tests.attempts).toHaveLength(2);
     expect(tests.attempts[0]?.regressions).toContain("reports trailing spaces with their column");
@@ -104,18 +149,40 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
   });
 
   it("stops tests at the repository's timeout (user setting) and says so; the token never lands in a workspace or a log", async () => {
-    const put = await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", { method: "PUT", headers, body: JSON.stringify({ command: "python3 -m unittest discover -s tests -t . -v; sleep 600", setup: null, timeoutSeconds: 5, setupNetwork: false }) });
+    const put = await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({
+        command: "python3 -m unittest discover -s tests -t . -v; sleep 600",
+        setup: null,
+        timeoutSeconds: 5,
+        setupNetwork: false,
+      }),
+    });
     expect(put.status).toBe(200);
     try {
       const started = Date.now();
-      const { tests } = await solve({ repo: "octocat/weather-cli", number: 2, title: "Wind speed conversion", body: "See `weather/units.py`." });
+      const { tests } = await solve({
+        repo: "octocat/weather-cli",
+        number: 2,
+        title: "Wind speed conversion",
+        body: "See `weather/units.py`.",
+      });
       expect(tests.status).toBe("error");
       expect(tests.reason).toContain("The tests did not finish within 5 s and were stopped");
       expect(Date.now() - started).toBeLessThan(60_000);
     } finally {
-      await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", { method: "PUT", headers, body: JSON.stringify({ command: null, setup: null, timeoutSeconds: null, setupNetwork: false }) });
+      await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
+        method: "PUT",
+        headers,
+        body: JSON.stringify({ command: null, setup: null, timeoutSeconds: null, setupNetwork: false }),
+      });
     }
-    const account = await stack.db.selectFrom("github_accounts").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
+    const account = await stack.db
+      .selectFrom("github_accounts")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow();
     const token = stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc, account.user_id);
     expect(token.length).toBeGreaterThan(10);
     expect(filesContaining(stack.ctx.env.WORKSPACE_DIR ?? "", token)).toEqual([]);
@@ -123,17 +190,31 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
   });
 
   it("rejects bad test settings with a clear error and changes nothing", async () => {
-    const bad = await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", { method: "PUT", headers, body: JSON.stringify({ command: "", setup: null, timeoutSeconds: 1, setupNetwork: false }) });
+    const bad = await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ command: "", setup: null, timeoutSeconds: 1, setupNetwork: false }),
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
     const missing = await stack.app.request("/api/github/repositories/octocat/nope/test-settings", { headers });
     expect(missing.status).toBe(404);
     const got = await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", { headers });
-    expect(((await got.json()) as { settings: unknown }).settings).toEqual({ command: null, setup: null, timeoutSeconds: null, setupNetwork: false });
+    expect(((await got.json()) as { settings: unknown }).settings).toEqual({
+      command: null,
+      setup: null,
+      timeoutSeconds: null,
+      setupNetwork: false,
+    });
   });
 
   it("runs a Python repository's unittest suite and counts it", async () => {
-    const { tests } = await solve({ repo: "octocat/weather-cli", number: 1, title: "Wind speed conversion", body: "See `weather/units.py`." });
+    const { tests } = await solve({
+      repo: "octocat/weather-cli",
+      number: 1,
+      title: "Wind speed conversion",
+      body: "See `weather/units.py`.",
+    });
     expect(tests.command).toBe("python3 -m unittest discover -s tests -t . -v");
     expect(tests.base?.passed).toBeGreaterThan(0);
     expect(tests.patched).not.toBeNull();

@@ -4,7 +4,13 @@ import { isTerminalRunStatus } from "@fixloop/db/domain";
 import { parseEntry, runEventsKey, TERMINAL_EVENTS } from "@fixloop/worker/contract";
 
 /** Waits (following the run's event stream) until the run ends or the timeout passes; returns the run as stored. */
-export async function waitForRunEnd(db: Db, redis: Redis, prefix: string, runId: string, timeoutMs: number): Promise<SolveRun> {
+export async function waitForRunEnd(
+  db: Db,
+  redis: Redis,
+  prefix: string,
+  runId: string,
+  timeoutMs: number,
+): Promise<SolveRun> {
   const load = () => db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
   const reader = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
   reader.on("error", () => {});

@@ -8,9 +8,17 @@ describe("live run streams per user", () => {
     const me = await t.loginAs();
     const other = await t.loginAs();
     const issue = await insertIssue(t.db, me.user.id, { number: 1 });
-    const run = await t.db.insertInto("solve_runs").values({ user_id: me.user.id, issue_id: issue.id, model_id: "llama-3.3-70b-versatile" }).returning("id").executeTakeFirstOrThrow();
+    const run = await t.db
+      .insertInto("solve_runs")
+      .values({ user_id: me.user.id, issue_id: issue.id, model_id: "llama-3.3-70b-versatile" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const theirIssue = await insertIssue(t.db, other.user.id, { number: 1 });
-    const theirRun = await t.db.insertInto("solve_runs").values({ user_id: other.user.id, issue_id: theirIssue.id, model_id: "llama-3.3-70b-versatile" }).returning("id").executeTakeFirstOrThrow();
+    const theirRun = await t.db
+      .insertInto("solve_runs")
+      .values({ user_id: other.user.id, issue_id: theirIssue.id, model_id: "llama-3.3-70b-versatile" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const open = (id: string, headers: Record<string, string>) => {
       const ctl = new AbortController();
       return { ctl, res: t.app.request(`/api/runs/${id}/events`, { headers, signal: ctl.signal }) };

@@ -9,7 +9,13 @@ const open = new Map<string, number>();
 /** Takes a slot for `userId` or throws 429; the returned release is idempotent. */
 export function acquireStreamSlot(userId: string, max: number): () => void {
   const n = open.get(userId) ?? 0;
-  if (n >= max) throw new AppError(429, "sse.too_many_streams", `At most ${max} live run streams may be open at once; close one and try again`, { "Retry-After": "5" });
+  if (n >= max)
+    throw new AppError(
+      429,
+      "sse.too_many_streams",
+      `At most ${max} live run streams may be open at once; close one and try again`,
+      { "Retry-After": "5" },
+    );
   open.set(userId, n + 1);
   let released = false;
   return () => {

@@ -9,37 +9,69 @@ import { findOwnedSolution } from "./validations.repository";
 import type { DecideBody } from "./validations.schemas";
 
 export type DecisionResult =
-  | { kind: "rejected" }
-  | { kind: "created"; githubUrl: string }
-  | { kind: "queued"; jobId: string };
+  { kind: "rejected" } | { kind: "created"; githubUrl: string } | { kind: "queued"; jobId: string };
 
 /** Records the reviewer's decision; approval opens the pull request through the pull-request job. */
-export async function decideSolution(deps: AppDeps, userId: string, id: string, body: DecideBody): Promise<DecisionResult> {
+export async function decideSolution(
+  deps: AppDeps,
+  userId: string,
+  id: string,
+  body: DecideBody,
+): Promise<DecisionResult> {
   const { db } = deps;
   const comments = body.comments?.trim() || null;
   const existingUrl = await db.transaction().execute(async (trx) => {
-    await trx.selectFrom("solutions").select("id").where("id", "=", id).where("user_id", "=", userId).forUpdate().execute();
+    await trx
+      .selectFrom("solutions")
+      .select("id")
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .forUpdate()
+      .execute();
     const { solution } = await findOwnedSolution(trx, userId, id);
     if (solution.status === "pr_created") {
       if (body.status === "rejected") throw validationErrors.hasPullRequest();
-      const pr = await trx.selectFrom("pull_requests").select("html_url").where("solution_id", "=", id).executeTakeFirst();
+      const pr = await trx
+        .selectFrom("pull_requests")
+        .select("html_url")
+        .where("solution_id", "=", id)
+        .executeTakeFirst();
       if (pr) return pr.html_url;
     }
     // Approving again after a failed pull-request job retries it; anything else must still be pending.
     const allowed = body.status === "approved" ? ["pending", "approved"] : ["pending"];
     if (!allowed.includes(solution.status)) throw validationErrors.notPending(solution.status);
-    if (body.status === "approved" && (await findOpenPullRequestForIssue(trx, solution.issue_id, id))) throw solveErrors.pullRequestOpen();
-    await trx.insertInto("validation_decisions").values({ solution_id: id, user_id: userId, status: body.status, comments }).execute();
-    await trx.updateTable("solutions").set({ status: body.status, updated_at: sql`now()` }).where("id", "=", id).execute();
+    if (body.status === "approved" && (await findOpenPullRequestForIssue(trx, solution.issue_id, id)))
+      throw solveErrors.pullRequestOpen();
+    await trx
+      .insertInto("validation_decisions")
+      .values({ solution_id: id, user_id: userId, status: body.status, comments })
+      .execute();
+    await trx
+      .updateTable("solutions")
+      .set({ status: body.status, updated_at: sql`now()` })
+      .where("id", "=", id)
+      .execute();
     if (body.status === "rejected") {
       // The issue is unsolved again: it returns to the Open tab and can be solved anew.
-      await trx.updateTable("issues").set({ status: "open", updated_at: sql`now()` }).where("id", "=", solution.issue_id).execute();
+      await trx
+        .updateTable("issues")
+        .set({ status: "open", updated_at: sql`now()` })
+        .where("id", "=", solution.issue_id)
+        .execute();
     }
     return null;
   });
   if (existingUrl) return { kind: "created", githubUrl: existingUrl };
   if (body.status === "rejected") return { kind: "rejected" };
 
-  const outcome = await runJob<{ githubUrl: string }>(deps, "pull-request", { userId, solutionId: id }, { jobId: jobIds.pullRequest(id) });
-  return outcome.done ? { kind: "created", githubUrl: outcome.value.githubUrl } : { kind: "queued", jobId: outcome.jobId };
+  const outcome = await runJob<{ githubUrl: string }>(
+    deps,
+    "pull-request",
+    { userId, solutionId: id },
+    { jobId: jobIds.pullRequest(id) },
+  );
+  return outcome.done
+    ? { kind: "created", githubUrl: outcome.value.githubUrl }
+    : { kind: "queued", jobId: outcome.jobId };
 }

@@ -2,11 +2,18 @@ import { AppError } from "../http/errors";
 
 export const validationErrors = {
   notFound: () => new AppError(404, "solution.not_found", "Solution not found"),
-  notPending: (status: string) => new AppError(409, "solution.not_pending", `The solution is ${status} and can no longer be changed`),
+  notPending: (status: string) =>
+    new AppError(409, "solution.not_pending", `The solution is ${status} and can no longer be changed`),
   stale: (filename: string) =>
-    new AppError(409, "solution.stale", `${filename} changed since you opened it; reload the solution and apply your edit again`),
-  unknownFile: (filename: string) => new AppError(400, "solution.unknown_file", `${filename} is not part of this solution`),
+    new AppError(
+      409,
+      "solution.stale",
+      `${filename} changed since you opened it; reload the solution and apply your edit again`,
+    ),
+  unknownFile: (filename: string) =>
+    new AppError(400, "solution.unknown_file", `${filename} is not part of this solution`),
   deniedPath: (filename: string, reason: string) => new AppError(400, "solution.path_denied", `${filename}: ${reason}`),
   runOpen: () => new AppError(409, "run.already_running", "A run for this issue is already in progress"),
-  hasPullRequest: () => new AppError(409, "solution.has_pull_request", "A pull request was already opened from this solution"),
+  hasPullRequest: () =>
+    new AppError(409, "solution.has_pull_request", "A pull request was already opened from this solution"),
 };

@@ -14,7 +14,13 @@ const MANUAL = "Manual modification";
 export async function modifySolution(db: Db, userId: string, id: string, body: ModifyBody): Promise<void> {
   await db.transaction().execute(async (trx) => {
     // Lock the row so two concurrent edits cannot both pass the staleness check.
-    await trx.selectFrom("solutions").select("id").where("id", "=", id).where("user_id", "=", userId).forUpdate().execute();
+    await trx
+      .selectFrom("solutions")
+      .select("id")
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .forUpdate()
+      .execute();
     const { solution } = await findOwnedSolution(trx, userId, id);
     if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
 

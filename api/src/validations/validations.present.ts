@@ -29,10 +29,19 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
     proposedSolution: s.proposed_solution,
     aiModel: s.ai_model,
     confidence: num(s.confidence, domain.FALLBACK_CONFIDENCE),
-    filesChanged: files.map((f) => ({ filename: f.filename, action: f.action, content: f.content ?? "", originalContent: f.originalContent ?? "" })),
+    filesChanged: files.map((f) => ({
+      filename: f.filename,
+      action: f.action,
+      content: f.content ?? "",
+      originalContent: f.originalContent ?? "",
+    })),
     metadata: {
       repository: typeof meta.repository === "string" ? meta.repository : issue.repo_full_name,
-      classification: { type: String(classification.type ?? "bug"), complexity: String(classification.complexity ?? "medium"), ...classification },
+      classification: {
+        type: String(classification.type ?? "bug"),
+        complexity: String(classification.complexity ?? "medium"),
+        ...classification,
+      },
       validation: {
         riskLevel: domain.resolveRiskLevel(validation.riskLevel, riskScore),
         stats: {
@@ -49,7 +58,11 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
       riskScore,
       testSuggestions: arr<string>(meta.testSuggestions),
       refinementCount: s.refinement_count,
-      advancedValidation: { score: num(advanced.score, 100), errors: messages(advanced.errors), warnings: messages(advanced.warnings) },
+      advancedValidation: {
+        score: num(advanced.score, 100),
+        errors: messages(advanced.errors),
+        warnings: messages(advanced.warnings),
+      },
       blocked: arr<{ path: string; reason: string }>(meta.blocked),
       /** Test evidence (null for solutions from before tests ran). */
       tests,

@@ -28,7 +28,13 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
     .filter((s, i, all): s is string => !!s && all.indexOf(s) === i)
     .join("\n\n");
   const result = await db.transaction().execute(async (trx) => {
-    await trx.selectFrom("solutions").select("id").where("id", "=", id).where("user_id", "=", userId).forUpdate().execute();
+    await trx
+      .selectFrom("solutions")
+      .select("id")
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .forUpdate()
+      .execute();
     const { solution } = await findOwnedSolution(trx, userId, id);
     if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
     const previous = await trx
@@ -40,16 +46,26 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
       .limit(1)
       .executeTakeFirst();
     const before = (previous?.input ?? {}) as { feedback?: unknown; manualEdits?: unknown };
-    const history = [...(Array.isArray(before.feedback) ? before.feedback.filter((f): f is string => typeof f === "string") : []), feedback];
+    const history = [
+      ...(Array.isArray(before.feedback) ? before.feedback.filter((f): f is string => typeof f === "string") : []),
+      feedback,
+    ];
     const key = (e: ManualEdit) => `${e.filename}@${e.revision ?? ""}`;
-    const edits = new Map([...editsOf(before.manualEdits), ...editsOf(solution.metadata?.manualEdits)].map((e) => [key(e), e]));
+    const edits = new Map(
+      [...editsOf(before.manualEdits), ...editsOf(solution.metadata?.manualEdits)].map((e) => [key(e), e]),
+    );
     await ensureRevisionRecorded(trx, solution);
     // aiModel holds the model's display name; the run needs its id, kept on the original run.
     const original = solution.run_id
       ? await trx.selectFrom("solve_runs").select("model_id").where("id", "=", solution.run_id).executeTakeFirst()
       : undefined;
 
-    const active = await trx.selectFrom("solve_runs").select("id").where("issue_id", "=", solution.issue_id).where("status", "in", ["queued", "running"]).executeTakeFirst();
+    const active = await trx
+      .selectFrom("solve_runs")
+      .select("id")
+      .where("issue_id", "=", solution.issue_id)
+      .where("status", "in", ["queued", "running"])
+      .executeTakeFirst();
     if (active) throw validationErrors.runOpen();
     const period = await currentUsagePeriod(trx, userId);
     const reserved = await reserveQuota(trx, userId, period.plan, { periodStart: period.periodStart });

@@ -16,11 +16,22 @@ export interface OwnedSolution {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const ISSUE_COLS = ["issues.id as i_id", "issues.title as i_title", "issues.issue_number as i_number", "issues.repo_full_name as i_repo", "issues.status as i_status"] as const;
+const ISSUE_COLS = [
+  "issues.id as i_id",
+  "issues.title as i_title",
+  "issues.issue_number as i_number",
+  "issues.repo_full_name as i_repo",
+  "issues.status as i_status",
+] as const;
 
-function split(row: Solution & { i_id: string; i_title: string; i_number: number; i_repo: string; i_status: string }): OwnedSolution {
+function split(
+  row: Solution & { i_id: string; i_title: string; i_number: number; i_repo: string; i_status: string },
+): OwnedSolution {
   const { i_id, i_title, i_number, i_repo, i_status, ...solution } = row;
-  return { solution, issue: { id: i_id, title: i_title, issue_number: i_number, repo_full_name: i_repo, status: i_status } };
+  return {
+    solution,
+    issue: { id: i_id, title: i_title, issue_number: i_number, repo_full_name: i_repo, status: i_status },
+  };
 }
 
 /** The caller's solution with its issue; another user's (or a deleted) solution is 404. */
@@ -100,5 +111,9 @@ export async function findPreviousVersion(db: Db, solutionId: string): Promise<P
     .executeTakeFirst();
   if (!before) return null;
   const files = (Array.isArray(before.files_changed) ? before.files_changed : []) as FileChange[];
-  return { revision: before.revision, feedback: latest.feedback, files: files.map((f) => ({ filename: f.filename, action: f.action, content: f.content ?? "" })) };
+  return {
+    revision: before.revision,
+    feedback: latest.feedback,
+    files: files.map((f) => ({ filename: f.filename, action: f.action, content: f.content ?? "" })),
+  };
 }

@@ -20,7 +20,10 @@ export const validationsRoutes = new Hono<AppEnv>()
   .get("/validations/:id", validate("param", SolutionIdParam), async (c) => {
     const { db } = c.var.deps;
     const owned = await findOwnedSolution(db, c.var.user.id, c.req.valid("param").id);
-    return c.json({ solution: presentSolution(owned), previousVersion: await findPreviousVersion(db, owned.solution.id) });
+    return c.json({
+      solution: presentSolution(owned),
+      previousVersion: await findPreviousVersion(db, owned.solution.id),
+    });
   })
   .delete("/validations/:id", validate("param", SolutionIdParam), async (c) => {
     const { db } = c.var.deps;
@@ -28,7 +31,11 @@ export const validationsRoutes = new Hono<AppEnv>()
     const { solution } = await findOwnedSolution(db, c.var.user.id, id);
     if (solution.status === "pr_created") throw validationErrors.hasPullRequest();
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable("solutions").set({ status: "deleted", updated_at: sql`now()` }).where("id", "=", id).execute();
+      await trx
+        .updateTable("solutions")
+        .set({ status: "deleted", updated_at: sql`now()` })
+        .where("id", "=", id)
+        .execute();
       // An issue whose only answer is gone is open again.
       await trx
         .updateTable("issues")
@@ -36,7 +43,14 @@ export const validationsRoutes = new Hono<AppEnv>()
         .where("id", "=", solution.issue_id)
         .where("status", "=", "solved")
         .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom("solutions").select("id").whereRef("issue_id", "=", "issues.id").where("status", "in", ["pending", "approved"]))),
+          not(
+            exists(
+              selectFrom("solutions")
+                .select("id")
+                .whereRef("issue_id", "=", "issues.id")
+                .where("status", "in", ["pending", "approved"]),
+            ),
+          ),
         )
         .execute();
     });

@@ -20,7 +20,10 @@ export const ModifyBody = z.object({
 export type ModifyBody = z.infer<typeof ModifyBody>;
 
 export const RefineBody = z.object({
-  feedback: z.string().max(10_000).refine((s) => s.trim().length > 0, "Feedback must not be blank"),
+  feedback: z
+    .string()
+    .max(10_000)
+    .refine((s) => s.trim().length > 0, "Feedback must not be blank"),
   refinementInstructions: z.string().max(10_000).optional(),
 });
 export type RefineBody = z.infer<typeof RefineBody>;

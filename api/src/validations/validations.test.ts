@@ -34,11 +34,28 @@ describe("validations API", () => {
     expect(solutions).toHaveLength(1);
     const s = solutions[0]!;
     expect(s._id).toBe(solutionId);
-    expect(s.issueId).toEqual({ _id: issueId, title: "Pagination skips a todo at every page boundary", issueNumber: 3, repoFullName: "octocat/todo-api" });
+    expect(s.issueId).toEqual({
+      _id: issueId,
+      title: "Pagination skips a todo at every page boundary",
+      issueNumber: 3,
+      repoFullName: "octocat/todo-api",
+    });
     expect(s).toMatchObject({ aiModel: "llama-3.3-70b-versatile", confidence: 88, status: "pending" });
-    expect(s.filesChanged).toEqual([{ filename: "src/paginate.ts", action: "modify", content: PROPOSED, originalContent: ORIGINAL }]);
+    expect(s.filesChanged).toEqual([
+      { filename: "src/paginate.ts", action: "modify", content: PROPOSED, originalContent: ORIGINAL },
+    ]);
     expect(Object.keys(s.metadata).sort()).toEqual(
-      ["advancedValidation", "blocked", "classification", "refinementCount", "repository", "riskScore", "testSuggestions", "tests", "validation"].sort(),
+      [
+        "advancedValidation",
+        "blocked",
+        "classification",
+        "refinementCount",
+        "repository",
+        "riskScore",
+        "testSuggestions",
+        "tests",
+        "validation",
+      ].sort(),
     );
     expect(s.metadata.tests).toBeNull();
     expect(s.tests).toBeNull();
@@ -63,13 +80,25 @@ describe("validations API", () => {
       status: "passed",
       attempts: [{ label: "first", patched: counts(7, 0), fixed: ["reports trailing tabs"], regressions: [] }],
     };
-    const { solutionId } = await seedSolution(db, { userId: me.user.id, repoFullName: "hubot/markdown-lint", issueNumber: 3, files: [], metadata: { tests } });
+    const { solutionId } = await seedSolution(db, {
+      userId: me.user.id,
+      repoFullName: "hubot/markdown-lint",
+      issueNumber: 3,
+      files: [],
+      metadata: { tests },
+    });
     const one = (await (await call(`/${solutionId}`)).json()) as { solution: Record<string, any> };
     expect(one.solution.metadata.tests).toEqual(tests);
     const { solutions } = (await (await call("/pending")).json()) as { solutions: Record<string, any>[] };
     expect(solutions.find((x) => x._id === solutionId)?.tests).toEqual({ status: "passed", passed: 7, failed: 0 });
     // Evidence in a shape the contract does not know is left out rather than shown half-read.
-    const { solutionId: odd } = await seedSolution(db, { userId: me.user.id, repoFullName: "hubot/markdown-lint", issueNumber: 4, files: [], metadata: { tests: { status: "passed" } } });
+    const { solutionId: odd } = await seedSolution(db, {
+      userId: me.user.id,
+      repoFullName: "hubot/markdown-lint",
+      issueNumber: 4,
+      files: [],
+      metadata: { tests: { status: "passed" } },
+    });
     const oddOne = (await (await call(`/${odd}`)).json()) as { solution: Record<string, any> };
     expect([oddOne.solution.metadata.tests, oddOne.solution.tests]).toEqual([null, null]);
   });
@@ -80,7 +109,11 @@ describe("validations API", () => {
     const attempts = [
       call(`/${solutionId}`, { headers: h }),
       call(`/${solutionId}`, { method: "DELETE", headers: h }),
-      call(`/${solutionId}/modify`, { method: "POST", headers: h, body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "x" }] } }),
+      call(`/${solutionId}/modify`, {
+        method: "POST",
+        headers: h,
+        body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "x" }] },
+      }),
       call(`/${solutionId}/refine`, { method: "POST", headers: h, body: { feedback: "use a helper" } }),
       call(`/${solutionId}/validate`, { method: "POST", headers: h, body: { status: "approved" } }),
       call(`/${solutionId}/validate`, { method: "POST", headers: h, body: { status: "rejected" } }),
@@ -91,7 +124,11 @@ describe("validations API", () => {
     }
     const pending = await call("/pending", { headers: h });
     expect(((await pending.json()) as { solutions: unknown[] }).solutions).toEqual([]);
-    const row = await db.selectFrom("solutions").select(["status", "revision", "refinement_count"]).where("id", "=", solutionId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("solutions")
+      .select(["status", "revision", "refinement_count"])
+      .where("id", "=", solutionId)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: "pending", revision: 1, refinement_count: 0 });
     expect(await db.selectFrom("validation_decisions").selectAll().execute()).toEqual([]);
     expect((await call("/not-a-uuid")).status).toBe(404);
@@ -101,11 +138,19 @@ describe("validations API", () => {
     const { call, solutionId, db } = await setup();
     const res = await call(`/${solutionId}/modify`, {
       method: "POST",
-      body: { modifications: [{ filename: "src/paginate.ts", originalContent: ORIGINAL, modifiedContent: "// mine\n", reason: "tidy" }] },
+      body: {
+        modifications: [
+          { filename: "src/paginate.ts", originalContent: ORIGINAL, modifiedContent: "// mine\n", reason: "tidy" },
+        ],
+      },
     });
     expect(res.status).toBe(409);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("solution.stale");
-    const row = await db.selectFrom("solutions").select(["revision", "files_changed"]).where("id", "=", solutionId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("solutions")
+      .select(["revision", "files_changed"])
+      .where("id", "=", solutionId)
+      .executeTakeFirstOrThrow();
     expect(row.revision).toBe(1);
     expect(row.files_changed[0]?.content).toBe(PROPOSED);
     expect(await db.selectFrom("solution_revisions").selectAll().execute()).toEqual([]);
@@ -113,7 +158,8 @@ describe("validations API", () => {
 
   it("stores a manual edit as a new revision with its reason and re-validates the new contents", async () => {
     const { call, solutionId, db } = await setup();
-    const edited = "// Pages are 1-based; slice() is end-exclusive.\nexport const start = (page: number, size: number) => (page - 1) * size;\n";
+    const edited =
+      "// Pages are 1-based; slice() is end-exclusive.\nexport const start = (page: number, size: number) => (page - 1) * size;\n";
     const res = await call(`/${solutionId}/modify`, {
       method: "POST",
       body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: edited }] },
@@ -123,7 +169,11 @@ describe("validations API", () => {
     expect(solution.filesChanged[0].content).toBe(edited);
     expect(solution.revision).toBe(2);
     expect(solution.metadata.validation.stats).toMatchObject({ linesAdded: 2, linesRemoved: 1 });
-    const revisions = await db.selectFrom("solution_revisions").select(["revision", "kind", "reason", "files_changed"]).orderBy("revision").execute();
+    const revisions = await db
+      .selectFrom("solution_revisions")
+      .select(["revision", "kind", "reason", "files_changed"])
+      .orderBy("revision")
+      .execute();
     expect(revisions.map((r) => [r.revision, r.kind, r.reason])).toEqual([
       [1, "generated", null],
       [2, "manual", "Manual modification"],
@@ -132,10 +182,18 @@ describe("validations API", () => {
 
     const again = await call(`/${solutionId}/modify`, {
       method: "POST",
-      body: { modifications: [{ filename: "src/paginate.ts", originalContent: edited, modifiedContent: PROPOSED, reason: "Keep it short" }] },
+      body: {
+        modifications: [
+          { filename: "src/paginate.ts", originalContent: edited, modifiedContent: PROPOSED, reason: "Keep it short" },
+        ],
+      },
     });
     expect(again.status).toBe(200);
-    const last = await db.selectFrom("solution_revisions").select(["reason"]).where("revision", "=", 3).executeTakeFirstOrThrow();
+    const last = await db
+      .selectFrom("solution_revisions")
+      .select(["reason"])
+      .where("revision", "=", 3)
+      .executeTakeFirstOrThrow();
     expect(last.reason).toBe("Keep it short");
   });
 
@@ -143,7 +201,9 @@ describe("validations API", () => {
     const { call, solutionId } = await setup();
     const res = await call(`/${solutionId}/modify`, {
       method: "POST",
-      body: { modifications: [{ filename: ".github/workflows/ci.yml", originalContent: "", modifiedContent: "on: push" }] },
+      body: {
+        modifications: [{ filename: ".github/workflows/ci.yml", originalContent: "", modifiedContent: "on: push" }],
+      },
     });
     expect(res.status).toBe(400);
   });
@@ -151,7 +211,10 @@ describe("validations API", () => {
   it("rejects blank refinement feedback with 400 and starts no run", async () => {
     const { call, solutionId, db } = await setup();
     for (const feedback of ["", "   \n\t"]) {
-      const res = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback, refinementInstructions: feedback } });
+      const res = await call(`/${solutionId}/refine`, {
+        method: "POST",
+        body: { feedback, refinementInstructions: feedback },
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
     }
@@ -162,9 +225,21 @@ describe("validations API", () => {
     const { call, solutionId, db, deps } = await setup();
     await call(`/${solutionId}/modify`, {
       method: "POST",
-      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "// edited\n" + PROPOSED, reason: "explain" }] },
+      body: {
+        modifications: [
+          {
+            filename: "src/paginate.ts",
+            originalContent: PROPOSED,
+            modifiedContent: "// edited\n" + PROPOSED,
+            reason: "explain",
+          },
+        ],
+      },
     });
-    const first = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test", refinementInstructions: "Add a test" } });
+    const first = await call(`/${solutionId}/refine`, {
+      method: "POST",
+      body: { feedback: "Add a test", refinementInstructions: "Add a test" },
+    });
     expect(first.status).toBe(202);
     const a = (await first.json()) as { refinementCount: number; runId: string };
     expect(a.refinementCount).toBe(1);
@@ -172,38 +247,73 @@ describe("validations API", () => {
     expect((await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "again" } })).status).toBe(409);
 
     await db.updateTable("solve_runs").set({ status: "completed" }).where("id", "=", a.runId).execute();
-    await db.updateTable("solutions").set({ refinement_count: 1, metadata: JSON.stringify({ refinementCount: 1 }) }).where("id", "=", solutionId).execute();
-    const second = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Name the helper pageStart" } });
+    await db
+      .updateTable("solutions")
+      .set({ refinement_count: 1, metadata: JSON.stringify({ refinementCount: 1 }) })
+      .where("id", "=", solutionId)
+      .execute();
+    const second = await call(`/${solutionId}/refine`, {
+      method: "POST",
+      body: { feedback: "Name the helper pageStart" },
+    });
     const b = (await second.json()) as { refinementCount: number; runId: string };
     expect(b.refinementCount).toBe(2);
     const run = await db.selectFrom("solve_runs").selectAll().where("id", "=", b.runId).executeTakeFirstOrThrow();
-    expect(run).toMatchObject({ kind: "refine", solution_id: solutionId, model_id: "llama-3.3-70b-versatile", quota_state: "reserved", status: "queued" });
+    expect(run).toMatchObject({
+      kind: "refine",
+      solution_id: solutionId,
+      model_id: "llama-3.3-70b-versatile",
+      quota_state: "reserved",
+      status: "queued",
+    });
     expect((await db.selectFrom("usage_counters").select("used").executeTakeFirstOrThrow()).used).toBe(2);
-    expect(run.input).toMatchObject({ feedback: ["Add a test", "Name the helper pageStart"], manualEdits: [{ filename: "src/paginate.ts", reason: "explain", revision: 2 }] });
+    expect(run.input).toMatchObject({
+      feedback: ["Add a test", "Name the helper pageStart"],
+      manualEdits: [{ filename: "src/paginate.ts", reason: "explain", revision: 2 }],
+    });
     expect(await deps.queues.solve.getJob(`run-${b.runId}`)).toBeTruthy();
   });
 
   it("refuses 15 refinements at 10 of 10 FREE units with the quota error, starting no run and queueing no job", async () => {
     const { call, solutionId, db, deps, me } = await setup();
     const { periodStart } = await currentUsagePeriod(db, me.user.id);
-    await db.insertInto("usage_counters").values({ user_id: me.user.id, period_start: periodStart, used: 10 }).execute();
-    const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => call(`/${solutionId}/refine`, { method: "POST", body: { feedback: `try ${i}` } })));
+    await db
+      .insertInto("usage_counters")
+      .values({ user_id: me.user.id, period_start: periodStart, used: 10 })
+      .execute();
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        call(`/${solutionId}/refine`, { method: "POST", body: { feedback: `try ${i}` } }),
+      ),
+    );
     for (const res of answers) {
       expect(res.status).toBe(429);
       expect(await res.json()).toEqual({ error: { code: "usage.limit_exceeded", message: "Usage limit exceeded" } });
     }
     expect(await db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);
     expect(await deps.queues.solve.getJobCounts()).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
-    expect((await db.selectFrom("usage_counters").select("used").where("user_id", "=", me.user.id).executeTakeFirstOrThrow()).used).toBe(10);
+    expect(
+      (await db.selectFrom("usage_counters").select("used").where("user_id", "=", me.user.id).executeTakeFirstOrThrow())
+        .used,
+    ).toBe(10);
   });
 
   it("rate-limits refinements with generate's budget", async () => {
     const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "generate=3/60" });
     const me = await t.loginAs();
-    const { solutionId } = await seedSolution(t.db, { userId: me.user.id, repoFullName: "octocat/todo-api", issueNumber: 5, files: [] });
+    const { solutionId } = await seedSolution(t.db, {
+      userId: me.user.id,
+      repoFullName: "octocat/todo-api",
+      issueNumber: 5,
+      files: [],
+    });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await t.app.request(`/api/validations/${solutionId}/refine`, { method: "POST", headers: { "content-type": "application/json", ...me.headers }, body: JSON.stringify({ feedback: "again" }) });
+      const res = await t.app.request(`/api/validations/${solutionId}/refine`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...me.headers },
+        body: JSON.stringify({ feedback: "again" }),
+      });
       statuses.push(res.status);
     }
     expect(statuses.slice(3)).toEqual([429, 429]);
@@ -211,13 +321,20 @@ describe("validations API", () => {
 
   it("records a rejection, marks solution and issue, and takes it off the pending list", async () => {
     const { call, solutionId, issueId, db, me } = await setup();
-    const res = await call(`/${solutionId}/validate`, { method: "POST", body: { status: "rejected", comments: "Wrong file" } });
+    const res = await call(`/${solutionId}/validate`, {
+      method: "POST",
+      body: { status: "rejected", comments: "Wrong file" },
+    });
     expect(res.status).toBe(200);
     expect(await db.selectFrom("validation_decisions").select(["status", "comments", "user_id"]).execute()).toEqual([
       { status: "rejected", comments: "Wrong file", user_id: me.user.id },
     ]);
-    expect((await db.selectFrom("solutions").select("status").where("id", "=", solutionId).executeTakeFirstOrThrow()).status).toBe("rejected");
-    expect((await db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow()).status).toBe("open");
+    expect(
+      (await db.selectFrom("solutions").select("status").where("id", "=", solutionId).executeTakeFirstOrThrow()).status,
+    ).toBe("rejected");
+    expect(
+      (await db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow()).status,
+    ).toBe("open");
     expect(((await (await call("/pending")).json()) as { solutions: unknown[] }).solutions).toEqual([]);
     expect((await call(`/${solutionId}/validate`, { method: "POST", body: { status: "approved" } })).status).toBe(409);
   });
@@ -225,7 +342,9 @@ describe("validations API", () => {
   it("deletes a solution: gone from the list and 404 afterwards, its issue open again", async () => {
     const { call, solutionId, issueId, db } = await setup();
     expect((await call(`/${solutionId}`, { method: "DELETE" })).status).toBe(200);
-    expect((await db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow()).status).toBe("open");
+    expect(
+      (await db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow()).status,
+    ).toBe("open");
     expect(((await (await call("/pending")).json()) as { solutions: unknown[] }).solutions).toEqual([]);
     expect((await call(`/${solutionId}`)).status).toBe(404);
     expect((await call(`/${solutionId}`, { method: "DELETE" })).status).toBe(404);

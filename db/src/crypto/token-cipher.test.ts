@@ -31,7 +31,9 @@ describe("token cipher", () => {
   it("refuses a truncated authentication tag", () => {
     const c = createTokenCipher(k("a", 1));
     const parts = c.encrypt("tok", "u1").value.split(".");
-    parts[2] = Buffer.from(parts[2] ?? "", "base64url").subarray(0, 4).toString("base64url");
+    parts[2] = Buffer.from(parts[2] ?? "", "base64url")
+      .subarray(0, 4)
+      .toString("base64url");
     expect(() => c.decrypt("a", parts.join("."), "u1")).toThrow();
   });
 });

@@ -21,7 +21,10 @@ const aad = (userId: string) => Buffer.from(`fixloop:user:${userId}`, "utf8");
 
 export function parseKeys(spec: string): Map<string, Buffer> {
   const keys = new Map<string, Buffer>();
-  for (const part of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const idx = part.indexOf(":");
     if (idx <= 0) throw new Error("TOKEN_ENCRYPTION_KEYS entries must look like id:base64key");
     const key = Buffer.from(part.slice(idx + 1), "base64");
@@ -46,7 +49,9 @@ export function createTokenCipher(spec: string): TokenCipher {
     if (v !== version || !iv || !tag || !enc) throw new Error("Malformed encrypted value");
     const tagBytes = Buffer.from(tag, "base64url");
     if (tagBytes.length !== TAG_BYTES) throw new Error("Malformed encrypted value");
-    const d = crypto.createDecipheriv("aes-256-gcm", keyOf(keyId), Buffer.from(iv, "base64url"), { authTagLength: TAG_BYTES });
+    const d = crypto.createDecipheriv("aes-256-gcm", keyOf(keyId), Buffer.from(iv, "base64url"), {
+      authTagLength: TAG_BYTES,
+    });
     if (userId !== null) d.setAAD(aad(userId));
     d.setAuthTag(tagBytes);
     return Buffer.concat([d.update(Buffer.from(enc, "base64url")), d.final()]).toString("utf8");
@@ -59,7 +64,10 @@ export function createTokenCipher(spec: string): TokenCipher {
       c.setAAD(aad(userId));
       const enc = Buffer.concat([c.update(plain, "utf8"), c.final()]);
       const tag = c.getAuthTag();
-      return { keyId: currentKeyId, value: ["v2", iv.toString("base64url"), tag.toString("base64url"), enc.toString("base64url")].join(".") };
+      return {
+        keyId: currentKeyId,
+        value: ["v2", iv.toString("base64url"), tag.toString("base64url"), enc.toString("base64url")].join("."),
+      };
     },
     decrypt: (keyId, value, userId) => open(keyId, value, "v2", userId),
     decryptLegacy: (keyId, value) => open(keyId, value, "v1", null),

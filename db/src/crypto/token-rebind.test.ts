@@ -19,10 +19,28 @@ function sealV1(plain: string): string {
 describe("the token re-encryption migration", () => {
   it("re-encrypts stored v1 tokens bound to their user", async () => {
     const { db } = await createTestDatabase();
-    const user = await db.insertInto("users").values({ github_id: 77, username: "u77" }).returning("id").executeTakeFirstOrThrow();
-    await db.insertInto("github_accounts").values({ user_id: user.id, github_id: 77, login: "u77", access_token_enc: sealV1("gho_old"), key_id: "k9", scopes: [] }).execute();
+    const user = await db
+      .insertInto("users")
+      .values({ github_id: 77, username: "u77" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto("github_accounts")
+      .values({
+        user_id: user.id,
+        github_id: 77,
+        login: "u77",
+        access_token_enc: sealV1("gho_old"),
+        key_id: "k9",
+        scopes: [],
+      })
+      .execute();
     await withMigrationSettings({ tokenEncryptionKeys: SPEC }, () => up(db));
-    const row = await db.selectFrom("github_accounts").select(["access_token_enc", "key_id"]).where("user_id", "=", user.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("github_accounts")
+      .select(["access_token_enc", "key_id"])
+      .where("user_id", "=", user.id)
+      .executeTakeFirstOrThrow();
     expect(row.access_token_enc).toMatch(/^v2\./);
     const cipher = createTokenCipher(SPEC);
     expect(cipher.decrypt(row.key_id, row.access_token_enc, user.id)).toBe("gho_old");

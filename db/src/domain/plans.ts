@@ -35,7 +35,12 @@ export const PLANS: Record<PlanId, Plan> = {
     price: 15,
     currency: "USD",
     interval: "month",
-    features: ["100 AI solutions per month", "Groq, OpenAI and Anthropic models", "Refinements and manual edits", "Pull request creation"],
+    features: [
+      "100 AI solutions per month",
+      "Groq, OpenAI and Anthropic models",
+      "Refinements and manual edits",
+      "Pull request creation",
+    ],
     aiModels: ["groq", "openai", "anthropic", "openai-compatible"],
     monthlyLimit: 100,
   },

@@ -100,7 +100,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(now))
     .addUniqueConstraint("repositories_user_github_uq", ["user_id", "github_id"])
     .execute();
-  await db.schema.createIndex("repositories_user_name_idx").on("repositories").columns(["user_id", "full_name"]).execute();
+  await db.schema
+    .createIndex("repositories_user_name_idx")
+    .on("repositories")
+    .columns(["user_id", "full_name"])
+    .execute();
 
   await db.schema
     .createTable("issues")
@@ -115,7 +119,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("labels", "jsonb", (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
     .addColumn("state", "text", (c) => c.notNull().defaultTo("open"))
     .addColumn("status", "text", (c) =>
-      c.notNull().defaultTo("open").check(sql`status in ('pending','open','analyzing','solved','pr_created','failed','closed')`),
+      c
+        .notNull()
+        .defaultTo("open")
+        .check(sql`status in ('pending','open','analyzing','solved','pr_created','failed','closed')`),
     )
     .addColumn("html_url", "text", (c) => c.notNull())
     .addColumn("author_login", "text")
@@ -140,7 +147,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("user_id", "uuid", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("issue_id", "uuid", (c) => c.notNull().references("issues.id").onDelete("cascade"))
     .addColumn("status", "text", (c) =>
-      c.notNull().defaultTo("pending").check(sql`status in ('pending','approved','rejected','pr_created','deleted')`),
+      c
+        .notNull()
+        .defaultTo("pending")
+        .check(sql`status in ('pending','approved','rejected','pr_created','deleted')`),
     )
     .addColumn("analysis", "text", (c) => c.notNull())
     .addColumn("proposed_solution", "text", (c) => c.notNull())
@@ -154,7 +164,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(now))
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex("solutions_user_status_idx").on("solutions").columns(["user_id", "status", "created_at desc"]).execute();
+  await db.schema
+    .createIndex("solutions_user_status_idx")
+    .on("solutions")
+    .columns(["user_id", "status", "created_at desc"])
+    .execute();
   await db.schema.createIndex("solutions_issue_idx").on("solutions").column("issue_id").execute();
 
   await db.schema
@@ -178,18 +192,31 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("id", "uuid", id)
     .addColumn("user_id", "uuid", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("issue_id", "uuid", (c) => c.notNull().references("issues.id").onDelete("cascade"))
-    .addColumn("kind", "text", (c) => c.notNull().defaultTo("solve").check(sql`kind in ('solve','refine')`))
+    .addColumn("kind", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("solve")
+        .check(sql`kind in ('solve','refine')`),
+    )
     .addColumn("solution_id", "uuid", (c) => c.references("solutions.id").onDelete("set null"))
     .addColumn("model_id", "text", (c) => c.notNull())
     .addColumn("status", "text", (c) =>
-      c.notNull().defaultTo("queued").check(sql`status in ('queued','running','completed','failed','cancelled')`),
+      c
+        .notNull()
+        .defaultTo("queued")
+        .check(sql`status in ('queued','running','completed','failed','cancelled')`),
     )
     .addColumn("current_step", "text")
     .addColumn("input", "jsonb", (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn("error_code", "text")
     .addColumn("error_message", "text")
     .addColumn("quota_period_start", "timestamptz")
-    .addColumn("quota_state", "text", (c) => c.notNull().defaultTo("none").check(sql`quota_state in ('none','reserved','charged','released')`))
+    .addColumn("quota_state", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("none")
+        .check(sql`quota_state in ('none','reserved','charged','released')`),
+    )
     .addColumn("tokens_in", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("tokens_out", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("cost_usd", "numeric(12, 6)", (c) => c.notNull().defaultTo(0))
@@ -200,9 +227,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("finished_at", "timestamptz")
     .execute();
   // One open run per issue.
-  await sql`create unique index solve_runs_one_open_per_issue on solve_runs (issue_id) where status in ('queued','running')`.execute(db);
-  await db.schema.createIndex("solve_runs_user_created_idx").on("solve_runs").columns(["user_id", "created_at desc"]).execute();
-  await sql`create index solve_runs_unfinished_idx on solve_runs (created_at) where status in ('queued','running')`.execute(db);
+  await sql`create unique index solve_runs_one_open_per_issue on solve_runs (issue_id) where status in ('queued','running')`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex("solve_runs_user_created_idx")
+    .on("solve_runs")
+    .columns(["user_id", "created_at desc"])
+    .execute();
+  await sql`create index solve_runs_unfinished_idx on solve_runs (created_at) where status in ('queued','running')`.execute(
+    db,
+  );
 
   await db.schema
     .createTable("run_steps")
@@ -210,7 +245,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("step", "text", (c) =>
       c.notNull().check(sql`step in ('analyzing','context','dependencies','generating','validating')`),
     )
-    .addColumn("status", "text", (c) => c.notNull().check(sql`status in ('pending','running','completed','failed','skipped')`))
+    .addColumn("status", "text", (c) =>
+      c.notNull().check(sql`status in ('pending','running','completed','failed','skipped')`),
+    )
     .addColumn("detail", "jsonb", (c) => c.notNull().defaultTo(sql`'{"files":[],"info":[],"warnings":[]}'::jsonb`))
     .addColumn("output", "jsonb")
     .addColumn("tokens_in", "integer", (c) => c.notNull().defaultTo(0))
@@ -233,7 +270,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("comments", "text")
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex("validation_decisions_solution_idx").on("validation_decisions").column("solution_id").execute();
+  await db.schema
+    .createIndex("validation_decisions_solution_idx")
+    .on("validation_decisions")
+    .column("solution_id")
+    .execute();
 
   await db.schema
     .createTable("pull_requests")
@@ -248,7 +289,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("body", "text")
     .addColumn("branch_name", "text", (c) => c.notNull())
     .addColumn("base_branch", "text", (c) => c.notNull())
-    .addColumn("status", "text", (c) => c.notNull().defaultTo("open").check(sql`status in ('open','closed','merged')`))
+    .addColumn("status", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("open")
+        .check(sql`status in ('open','closed','merged')`),
+    )
     .addColumn("html_url", "text", (c) => c.notNull())
     .addColumn("metadata", "jsonb", (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn("etag", "text")
@@ -257,12 +303,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(now))
     .addUniqueConstraint("pull_requests_repo_number_uq", ["repo_full_name", "pr_number"])
     .execute();
-  await db.schema.createIndex("pull_requests_user_created_idx").on("pull_requests").columns(["user_id", "created_at desc"]).execute();
+  await db.schema
+    .createIndex("pull_requests_user_created_idx")
+    .on("pull_requests")
+    .columns(["user_id", "created_at desc"])
+    .execute();
 
   await db.schema
     .createTable("subscriptions")
     .addColumn("user_id", "uuid", (c) => c.primaryKey().references("users.id").onDelete("cascade"))
-    .addColumn("plan", "text", (c) => c.notNull().defaultTo("FREE").check(sql`plan in ('FREE','PRO','ENTERPRISE')`))
+    .addColumn("plan", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("FREE")
+        .check(sql`plan in ('FREE','PRO','ENTERPRISE')`),
+    )
     .addColumn("status", "text", (c) => c.notNull().defaultTo("active"))
     .addColumn("current_period_start", "timestamptz", (c) => c.notNull().defaultTo(now))
     .addColumn("current_period_end", "timestamptz", (c) => c.notNull().defaultTo(sql`now() + interval '30 days'`))
@@ -280,13 +335,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("plan", "text", (c) => c.notNull())
     .addColumn("amount", "integer", (c) => c.notNull())
     .addColumn("currency", "text", (c) => c.notNull())
-    .addColumn("status", "text", (c) => c.notNull().defaultTo("created").check(sql`status in ('created','paid','failed')`))
+    .addColumn("status", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("created")
+        .check(sql`status in ('created','paid','failed')`),
+    )
     .addColumn("failure_reason", "text")
     .addColumn("activated_at", "timestamptz")
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(now))
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex("payments_user_created_idx").on("payments").columns(["user_id", "created_at desc"]).execute();
+  await db.schema
+    .createIndex("payments_user_created_idx")
+    .on("payments")
+    .columns(["user_id", "created_at desc"])
+    .execute();
 
   await db.schema
     .createTable("usage_counters")
@@ -309,7 +373,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("read_at", "timestamptz")
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex("notifications_user_created_idx").on("notifications").columns(["user_id", "created_at desc"]).execute();
+  await db.schema
+    .createIndex("notifications_user_created_idx")
+    .on("notifications")
+    .columns(["user_id", "created_at desc"])
+    .execute();
 
   await db.schema
     .createTable("webhook_events")
@@ -324,9 +392,25 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const t of [
-    "webhook_events", "notifications", "usage_counters", "payments", "subscriptions", "pull_requests",
-    "validation_decisions", "run_steps", "solution_revisions", "solutions", "solve_runs", "issues",
-    "repositories", "github_accounts", "api_tokens", "oauth_states", "login_codes", "sessions", "users",
+    "webhook_events",
+    "notifications",
+    "usage_counters",
+    "payments",
+    "subscriptions",
+    "pull_requests",
+    "validation_decisions",
+    "run_steps",
+    "solution_revisions",
+    "solutions",
+    "solve_runs",
+    "issues",
+    "repositories",
+    "github_accounts",
+    "api_tokens",
+    "oauth_states",
+    "login_codes",
+    "sessions",
+    "users",
   ]) {
     await db.schema.dropTable(t).ifExists().cascade().execute();
   }

@@ -10,7 +10,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("run_cost_cap_usd", "numeric(12, 6)", (c) => c.check(sql`run_cost_cap_usd >= 0`))
     .addColumn("monthly_cost_cap_usd", "numeric(12, 6)", (c) => c.check(sql`monthly_cost_cap_usd >= 0`))
     .execute();
-  await db.schema.alterTable("run_steps").addColumn("prompt", "jsonb").addColumn("estimate_usd", "numeric(12, 6)").execute();
+  await db.schema
+    .alterTable("run_steps")
+    .addColumn("prompt", "jsonb")
+    .addColumn("estimate_usd", "numeric(12, 6)")
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -7,14 +7,23 @@ import { migrationSettings } from "../migration-settings";
  * id. Needs the token keys (passed to migrateToLatest) when any `v1` token is stored.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const rows = await db.selectFrom("github_accounts").select(["user_id", "key_id", "access_token_enc"]).where("access_token_enc", "like", "v1.%").execute();
+  const rows = await db
+    .selectFrom("github_accounts")
+    .select(["user_id", "key_id", "access_token_enc"])
+    .where("access_token_enc", "like", "v1.%")
+    .execute();
   if (rows.length === 0) return;
   const spec = migrationSettings().tokenEncryptionKeys;
-  if (!spec) throw new Error("Re-encrypting the stored GitHub tokens needs TOKEN_ENCRYPTION_KEYS where the migrations run");
+  if (!spec)
+    throw new Error("Re-encrypting the stored GitHub tokens needs TOKEN_ENCRYPTION_KEYS where the migrations run");
   const cipher = createTokenCipher(spec);
   for (const r of rows as { user_id: string; key_id: string; access_token_enc: string }[]) {
     const sealed = cipher.encrypt(cipher.decryptLegacy(r.key_id, r.access_token_enc), r.user_id);
-    await db.updateTable("github_accounts").set({ access_token_enc: sealed.value, key_id: sealed.keyId }).where("user_id", "=", r.user_id).execute();
+    await db
+      .updateTable("github_accounts")
+      .set({ access_token_enc: sealed.value, key_id: sealed.keyId })
+      .where("user_id", "=", r.user_id)
+      .execute();
   }
 }
 

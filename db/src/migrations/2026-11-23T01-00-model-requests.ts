@@ -21,8 +21,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("duration_ms", "integer", (c) => c.notNull())
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("model_requests_run_idx").on("model_requests").columns(["run_id", "created_at"]).execute();
-  await db.schema.createIndex("model_requests_user_idx").on("model_requests").columns(["user_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("model_requests_run_idx")
+    .on("model_requests")
+    .columns(["run_id", "created_at"])
+    .execute();
+  await db.schema
+    .createIndex("model_requests_user_idx")
+    .on("model_requests")
+    .columns(["user_id", "created_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

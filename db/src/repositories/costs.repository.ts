@@ -19,16 +19,31 @@ export interface SpendingCaps {
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
 export async function spendingCaps(db: Conn, userId: string, defaults: CapDefaults): Promise<SpendingCaps> {
-  const row = await db.selectFrom("users").select(["run_cost_cap_usd", "monthly_cost_cap_usd"]).where("id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("users")
+    .select(["run_cost_cap_usd", "monthly_cost_cap_usd"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
   const own = { runUsd: num(row?.run_cost_cap_usd ?? null), monthlyUsd: num(row?.monthly_cost_cap_usd ?? null) };
   return {
     own,
-    effective: { runUsd: own.runUsd ?? defaults.runUsd ?? null, monthlyUsd: own.monthlyUsd ?? defaults.monthlyUsd ?? null },
+    effective: {
+      runUsd: own.runUsd ?? defaults.runUsd ?? null,
+      monthlyUsd: own.monthlyUsd ?? defaults.monthlyUsd ?? null,
+    },
   };
 }
 
-export async function setSpendingCaps(db: Conn, userId: string, caps: { runUsd: number | null; monthlyUsd: number | null }): Promise<void> {
-  await db.updateTable("users").set({ run_cost_cap_usd: caps.runUsd, monthly_cost_cap_usd: caps.monthlyUsd, updated_at: new Date() }).where("id", "=", userId).execute();
+export async function setSpendingCaps(
+  db: Conn,
+  userId: string,
+  caps: { runUsd: number | null; monthlyUsd: number | null },
+): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ run_cost_cap_usd: caps.runUsd, monthly_cost_cap_usd: caps.monthlyUsd, updated_at: new Date() })
+    .where("id", "=", userId)
+    .execute();
 }
 
 /** USD the user's model requests cost since `since` (the start of the usage period), failed runs included. */
@@ -44,7 +59,11 @@ export async function spentSince(db: Conn, userId: string, since: Date): Promise
 
 /** USD the run's model requests cost so far, requests of failed or retried steps included. */
 export async function runSpent(db: Conn, runId: string): Promise<number> {
-  const row = await db.selectFrom("model_requests").select(sql<string>`coalesce(sum(cost_usd), 0)`.as("usd")).where("run_id", "=", runId).executeTakeFirst();
+  const row = await db
+    .selectFrom("model_requests")
+    .select(sql<string>`coalesce(sum(cost_usd), 0)`.as("usd"))
+    .where("run_id", "=", runId)
+    .executeTakeFirst();
   return Number(row?.usd ?? 0);
 }
 
@@ -82,7 +101,13 @@ export async function recordModelRequest(db: Conn, r: ModelRequestRecord): Promi
 
 /** A run's model requests, oldest first. */
 export async function runModelRequests(db: Conn, runId: string) {
-  const rows = await db.selectFrom("model_requests").selectAll().where("run_id", "=", runId).orderBy("created_at").orderBy("id").execute();
+  const rows = await db
+    .selectFrom("model_requests")
+    .selectAll()
+    .where("run_id", "=", runId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
   return rows.map((r) => ({
     step: r.step,
     purpose: r.purpose,

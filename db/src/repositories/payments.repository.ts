@@ -18,7 +18,12 @@ export async function insertPaymentOrder(
 
 /** The order if it belongs to `userId`; another user's order reads as absent. */
 export async function findUserPayment(db: Conn, userId: string, orderId: string): Promise<Payment | undefined> {
-  return db.selectFrom("payments").selectAll().where("provider_order_id", "=", orderId).where("user_id", "=", userId).executeTakeFirst();
+  return db
+    .selectFrom("payments")
+    .selectAll()
+    .where("provider_order_id", "=", orderId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
 }
 
 export async function findPaymentByOrder(db: Conn, orderId: string): Promise<Payment | undefined> {
@@ -26,7 +31,13 @@ export async function findPaymentByOrder(db: Conn, orderId: string): Promise<Pay
 }
 
 export async function recentPayments(db: Conn, userId: string, limit = 10): Promise<Payment[]> {
-  return db.selectFrom("payments").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").limit(limit).execute();
+  return db
+    .selectFrom("payments")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .limit(limit)
+    .execute();
 }
 
 export interface Activation {
@@ -40,7 +51,12 @@ export interface Activation {
  * Marks the stored order paid and activates its plan, exactly once: the conditional update on
  * `activated_at is null` lets one caller win even when the browser's verify and webhooks race.
  */
-export async function activatePaidOrder(db: Conn, orderId: string, paymentId: string, now = new Date()): Promise<Activation | undefined> {
+export async function activatePaidOrder(
+  db: Conn,
+  orderId: string,
+  paymentId: string,
+  now = new Date(),
+): Promise<Activation | undefined> {
   const run = async (trx: Conn): Promise<Activation | undefined> => {
     const won = await trx
       .updateTable("payments")
@@ -80,7 +96,10 @@ export async function markOrderFailed(db: Conn, orderId: string, reason: string)
 }
 
 /** Stores a webhook event id; false when it was already stored (a redelivery). */
-export async function recordWebhookEvent(db: Conn, e: { eventId: string; provider: string; type: string; payload: unknown }): Promise<boolean> {
+export async function recordWebhookEvent(
+  db: Conn,
+  e: { eventId: string; provider: string; type: string; payload: unknown },
+): Promise<boolean> {
   const row = await db
     .insertInto("webhook_events")
     .values({ event_id: e.eventId, provider: e.provider, type: e.type, payload: JSON.stringify(e.payload) })

@@ -18,16 +18,29 @@ export async function getSubscription(db: Conn, userId: string, now = new Date()
   const { periodStart } = await currentUsagePeriod(db, userId, now);
   await db
     .insertInto("subscriptions")
-    .values({ user_id: userId, plan: "FREE", current_period_start: periodStart, current_period_end: periodEndFrom(periodStart) })
+    .values({
+      user_id: userId,
+      plan: "FREE",
+      current_period_start: periodStart,
+      current_period_end: periodEndFrom(periodStart),
+    })
     .onConflict((oc) => oc.column("user_id").doNothing())
     .execute();
   const row = await db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
   if (row.current_period_end > now) return row;
   const step = FALLBACK_PERIOD_DAYS * DAY_MS;
-  const start = new Date(row.current_period_end.getTime() + Math.floor((now.getTime() - row.current_period_end.getTime()) / step) * step);
+  const start = new Date(
+    row.current_period_end.getTime() + Math.floor((now.getTime() - row.current_period_end.getTime()) / step) * step,
+  );
   const lapsed = await db
     .updateTable("subscriptions")
-    .set({ plan: "FREE", status: "active", current_period_start: start, current_period_end: periodEndFrom(start), updated_at: now })
+    .set({
+      plan: "FREE",
+      status: "active",
+      current_period_start: start,
+      current_period_end: periodEndFrom(start),
+      updated_at: now,
+    })
     .where("user_id", "=", userId)
     .where("plan", "=", row.plan)
     .where("current_period_end", "=", row.current_period_end)
@@ -40,7 +53,13 @@ export async function getSubscription(db: Conn, userId: string, now = new Date()
 export async function activatePlan(db: Conn, userId: string, plan: PlanId, now = new Date()): Promise<Subscription> {
   return db
     .insertInto("subscriptions")
-    .values({ user_id: userId, plan, status: "active", current_period_start: now, current_period_end: periodEndFrom(now) })
+    .values({
+      user_id: userId,
+      plan,
+      status: "active",
+      current_period_start: now,
+      current_period_end: periodEndFrom(now),
+    })
     .onConflict((oc) =>
       oc.column("user_id").doUpdateSet({
         plan,

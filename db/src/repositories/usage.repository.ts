@@ -20,7 +20,13 @@ export async function currentUsagePeriod(db: Conn, userId: string, now = new Dat
   const row = await db
     .selectFrom("users")
     .leftJoin("subscriptions", "subscriptions.user_id", "users.id")
-    .select(["users.created_at", "subscriptions.plan", "subscriptions.status", "subscriptions.current_period_start", "subscriptions.current_period_end"])
+    .select([
+      "users.created_at",
+      "subscriptions.plan",
+      "subscriptions.status",
+      "subscriptions.current_period_start",
+      "subscriptions.current_period_end",
+    ])
     .where("users.id", "=", userId)
     .executeTakeFirst();
   // A paid plan whose period ended without a renewal counts as FREE (getSubscription records the lapse).
@@ -75,7 +81,12 @@ export async function releaseQuota(db: Conn, userId: string, periodStart: Date):
 
 /** reserved → charged, once per run; true if this call made the transition. */
 export async function chargeRunQuota(db: Conn, runId: string): Promise<boolean> {
-  const r = await db.updateTable("solve_runs").set({ quota_state: "charged" }).where("id", "=", runId).where("quota_state", "=", "reserved").executeTakeFirst();
+  const r = await db
+    .updateTable("solve_runs")
+    .set({ quota_state: "charged" })
+    .where("id", "=", runId)
+    .where("quota_state", "=", "reserved")
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -97,6 +108,11 @@ export async function releaseRunQuota(db: Kysely<Database>, runId: string): Prom
 
 /** Units used in the caller's current period (reserved and charged alike). */
 export async function usedInPeriod(db: Conn, userId: string, periodStart: Date): Promise<number> {
-  const row = await db.selectFrom("usage_counters").select("used").where("user_id", "=", userId).where("period_start", "=", periodStart).executeTakeFirst();
+  const row = await db
+    .selectFrom("usage_counters")
+    .select("used")
+    .where("user_id", "=", userId)
+    .where("period_start", "=", periodStart)
+    .executeTakeFirst();
   return row?.used ?? 0;
 }

@@ -24,7 +24,15 @@ async function pair(name: string, ours: () => Promise<LoadResult>, bare: () => P
   const s = `API (${CONCURRENCY} clients)`;
   const base = { section: s, baselineName: "bare Hono, same SQL" };
   return [
-    { ...base, name: `${name} requests/s`, value: o.perSecond, unit: "req/s", baseline: b.perSecond, target: ">= 50% of bare", holds: o.perSecond >= 0.5 * b.perSecond },
+    {
+      ...base,
+      name: `${name} requests/s`,
+      value: o.perSecond,
+      unit: "req/s",
+      baseline: b.perSecond,
+      target: ">= 50% of bare",
+      holds: o.perSecond >= 0.5 * b.perSecond,
+    },
     { ...base, name: `${name} p99`, value: o.p99, unit: "ms", baseline: b.p99, target: "< 50 ms", holds: o.p99 < 50 },
   ];
 }
@@ -37,19 +45,38 @@ export const apiSection: Section = {
     try {
       const me = await bs.signIn("octocat");
       const { url: bareUrl } = await bare.next<{ url: string }>((m) => typeof m.url === "string");
-      const issues = await Promise.all(Array.from({ length: ISSUES }, (_, i) => insertIssue(bs.db, me.userId, { number: 100 + i, labels: ["bug"] })));
+      const issues = await Promise.all(
+        Array.from({ length: ISSUES }, (_, i) => insertIssue(bs.db, me.userId, { number: 100 + i, labels: ["bug"] })),
+      );
       const issueId = issues[0]?.id ?? "";
       const run = await bs.db
         .insertInto("solve_runs")
-        .values({ user_id: me.userId, issue_id: issueId, model_id: "bench", status: "completed", started_at: new Date(), finished_at: new Date() })
+        .values({
+          user_id: me.userId,
+          issue_id: issueId,
+          model_id: "bench",
+          status: "completed",
+          started_at: new Date(),
+          finished_at: new Date(),
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       await bs.db
         .insertInto("run_steps")
-        .values(STEPS.map((step) => ({ run_id: run.id, step, status: "completed" as const, detail: JSON.stringify({ files: ["src/a.ts"], info: ["done"], warnings: [] }), started_at: new Date(), finished_at: new Date() })))
+        .values(
+          STEPS.map((step) => ({
+            run_id: run.id,
+            step,
+            status: "completed" as const,
+            detail: JSON.stringify({ files: ["src/a.ts"], info: ["done"], warnings: [] }),
+            started_at: new Date(),
+            finished_at: new Date(),
+          })),
+        )
         .execute();
       const headers = { cookie: me.headers.cookie };
-      const go = (base: string, path: string) => () => loadGet(`${base}${path}`, headers, { concurrency: CONCURRENCY, seconds: SECONDS });
+      const go = (base: string, path: string) => () =>
+        loadGet(`${base}${path}`, headers, { concurrency: CONCURRENCY, seconds: SECONDS });
       // Warm both servers (JIT, pools) before measuring.
       await go(bs.api, "/api/issues")().then(() => go(bareUrl, "/api/issues")());
       return [

@@ -15,7 +15,15 @@ async function userOf(cookie: string | undefined): Promise<string | undefined> {
   const row = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
-    .select(["sessions.id as session_id", "users.id", "users.username", "users.email", "users.avatar_url", "users.github_id", "users.created_at"])
+    .select([
+      "sessions.id as session_id",
+      "users.id",
+      "users.username",
+      "users.email",
+      "users.avatar_url",
+      "users.github_id",
+      "users.created_at",
+    ])
     .where("sessions.token_hash", "=", hashSecret(cookie))
     .where("sessions.revoked_at", "is", null)
     .where("sessions.expires_at", ">", new Date())
@@ -37,7 +45,9 @@ const app = new Hono()
     return c.json({ run: presentRun(run, await runSteps(db, run.id)) });
   });
 
-const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => process.send?.({ url: `http://127.0.0.1:${info.port}` }));
+const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) =>
+  process.send?.({ url: `http://127.0.0.1:${info.port}` }),
+);
 process.on("disconnect", () => {
   server.close();
   void db.destroy().finally(() => process.exit(0));

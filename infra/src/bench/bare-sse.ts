@@ -3,7 +3,12 @@ import http from "node:http";
 /**
  * Baseline: a bare node:http SSE server. `push(data)` writes one event to every open stream.
  */
-export async function startBareSse(): Promise<{ url: string; push(data: string): void; open(): number; stop(): Promise<void> }> {
+export async function startBareSse(): Promise<{
+  url: string;
+  push(data: string): void;
+  open(): number;
+  stop(): Promise<void>;
+}> {
   const clients = new Set<http.ServerResponse>();
   let seq = 0;
   const server = http.createServer((req, res) => {

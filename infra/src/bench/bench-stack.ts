@@ -23,7 +23,13 @@ export async function startBenchStack(ctx: BenchContext, name: string): Promise<
   const dataDir = path.join(ctx.dir, `stack-${name}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const prefix = `bench-${name}`;
-  const env = { DATABASE_URL: ctx.services.databaseUrl, REDIS_URL: ctx.services.redisUrl, QUEUE_PREFIX: prefix, RATE_LIMITS_ENABLED: "false", LOG_LEVEL: "warn" };
+  const env = {
+    DATABASE_URL: ctx.services.databaseUrl,
+    REDIS_URL: ctx.services.redisUrl,
+    QUEUE_PREFIX: prefix,
+    RATE_LIMITS_ENABLED: "false",
+    LOG_LEVEL: "warn",
+  };
   const log = (s: string, l: string) => process.env.BENCH_LOG && process.stderr.write(`  [${s}] ${l}\n`);
   const stack = await startStack({ dataDir, port: 0, workers: 0, buildWeb: "never", env, log });
   const db = createDb(ctx.services.databaseUrl, { max: 20 });
@@ -34,15 +40,28 @@ export async function startBenchStack(ctx: BenchContext, name: string): Promise<
     const start = await fetch(`${api}/api/auth/github`, { redirect: "manual" });
     const authorize = start.headers.get("location");
     if (!authorize) throw new Error(`/api/auth/github answered ${start.status}`);
-    const binding = start.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const binding = start.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const form = new URLSearchParams(new URL(authorize).searchParams);
     form.set("login", login);
-    const granted = await fetch(new URL("/login/oauth/authorize", stack.env.GITHUB_WEB_URL), { method: "POST", body: form, redirect: "manual" });
+    const granted = await fetch(new URL("/login/oauth/authorize", stack.env.GITHUB_WEB_URL), {
+      method: "POST",
+      body: form,
+      redirect: "manual",
+    });
     const back = new URL(granted.headers.get("location") ?? "http://invalid/");
-    const cb = await fetch(`${api}${back.pathname}${back.search}`, { headers: { cookie: binding }, redirect: "manual" });
+    const cb = await fetch(`${api}${back.pathname}${back.search}`, {
+      headers: { cookie: binding },
+      redirect: "manual",
+    });
     const code = new URL(cb.headers.get("location") ?? "http://x/").searchParams.get("token");
     if (!code) throw new Error(`sign-in callback answered ${cb.status}`);
-    const loginBinding = cb.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const loginBinding = cb.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const res = await fetch(`${api}/api/auth/session`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: stack.url, cookie: loginBinding },

@@ -6,11 +6,35 @@ import path from "node:path";
  * realistic sizes (0.5-12 KB) that import each other, grouped in packages, plus docs and tests.
  * Deterministic (seeded), so cold/warm runs and machines compare.
  */
-export function generateLargeRepo(dir: string, count = 50_000): { dir: string; issue: { title: string; body: string }; target: string } {
+export function generateLargeRepo(
+  dir: string,
+  count = 50_000,
+): { dir: string; issue: { title: string; body: string }; target: string } {
   let seed = 42;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)] as T;
-  const words = ["order", "invoice", "user", "session", "cache", "queue", "report", "billing", "token", "export", "import", "search", "index", "audit", "payment", "profile", "render", "schema", "parser", "router"];
+  const words = [
+    "order",
+    "invoice",
+    "user",
+    "session",
+    "cache",
+    "queue",
+    "report",
+    "billing",
+    "token",
+    "export",
+    "import",
+    "search",
+    "index",
+    "audit",
+    "payment",
+    "profile",
+    "render",
+    "schema",
+    "parser",
+    "router",
+  ];
   const langs = [
     { ext: "ts", imp: (m: string) => `import { ${m}Helper } from "../${m}/${m}";` },
     { ext: "py", imp: (m: string) => `from ..${m}.${m} import ${m}_helper` },
@@ -26,7 +50,9 @@ export function generateLargeRepo(dir: string, count = 50_000): { dir: string; i
     const lang = langs[i % langs.length] as (typeof langs)[number];
     const mod = `${pick(words)}_${i}`;
     const file = path.join(dir, "src", pkg, i % 17 === 0 ? `test_${mod}.${lang.ext}` : `${mod}.${lang.ext}`);
-    const imports = Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => lang.imp(`${pick(words)}_${Math.floor(rnd() * count)}`));
+    const imports = Array.from({ length: 1 + Math.floor(rnd() * 5) }, () =>
+      lang.imp(`${pick(words)}_${Math.floor(rnd() * count)}`),
+    );
     const fns = Array.from({ length: 3 + Math.floor(rnd() * 25) }, (_, k) => {
       const name = `${pick(words)}${pick(words)}${k}`;
       return `function ${name}(input) {\n  // ${pick(words)} ${pick(words)} ${pick(words)} handling for ${pick(words)}\n  return input.${pick(words)} + ${k};\n}\n`;
@@ -36,7 +62,10 @@ export function generateLargeRepo(dir: string, count = 50_000): { dir: string; i
   }
   // The file the issue is about.
   const target = path.join(dir, "src", "pkg7", "invoice_rounding.ts");
-  fs.writeFileSync(target, `import { billingHelper } from "../billing/billing";\n\nexport function roundInvoiceTotal(total: number): number {\n  return Math.floor(total * 100) / 100;\n}\n`);
+  fs.writeFileSync(
+    target,
+    `import { billingHelper } from "../billing/billing";\n\nexport function roundInvoiceTotal(total: number): number {\n  return Math.floor(total * 100) / 100;\n}\n`,
+  );
   fs.writeFileSync(path.join(dir, ".complete"), "");
   return describe(dir);
 }

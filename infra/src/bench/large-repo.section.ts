@@ -35,10 +35,44 @@ export const largeRepoSection: Section = {
     const bm25 = runChild(repo.dir, repo.issue.title, repo.issue.body, "bm25");
     const s = "large repository (50k files)";
     return [
-      { section: s, name: "cold time", value: ours.cold.ms / 1000, unit: "s", baseline: bm25.cold.ms / 1000, baselineName: "BM25 all files", target: "< 10 s", holds: ours.cold.ms < 10_000 },
-      { section: s, name: "warm time", value: ours.warm.ms / 1000, unit: "s", baseline: bm25.cold.ms / 1000, baselineName: "BM25 all files", target: "< 2 s", holds: ours.warm.ms < 2_000 },
-      { section: s, name: "peak memory", value: ours.maxRssMb, unit: "MiB", baseline: bm25.maxRssMb, baselineName: "BM25 all files", target: "< 1024 MiB", holds: ours.maxRssMb < 1024 },
-      { section: s, name: "target file rank (1 = first)", value: ours.cold.top.indexOf(repo.target) + 1 || 99, unit: "", baseline: bm25.cold.top.indexOf(repo.target) + 1 || 99, baselineName: "BM25" },
+      {
+        section: s,
+        name: "cold time",
+        value: ours.cold.ms / 1000,
+        unit: "s",
+        baseline: bm25.cold.ms / 1000,
+        baselineName: "BM25 all files",
+        target: "< 10 s",
+        holds: ours.cold.ms < 10_000,
+      },
+      {
+        section: s,
+        name: "warm time",
+        value: ours.warm.ms / 1000,
+        unit: "s",
+        baseline: bm25.cold.ms / 1000,
+        baselineName: "BM25 all files",
+        target: "< 2 s",
+        holds: ours.warm.ms < 2_000,
+      },
+      {
+        section: s,
+        name: "peak memory",
+        value: ours.maxRssMb,
+        unit: "MiB",
+        baseline: bm25.maxRssMb,
+        baselineName: "BM25 all files",
+        target: "< 1024 MiB",
+        holds: ours.maxRssMb < 1024,
+      },
+      {
+        section: s,
+        name: "target file rank (1 = first)",
+        value: ours.cold.top.indexOf(repo.target) + 1 || 99,
+        unit: "",
+        baseline: bm25.cold.top.indexOf(repo.target) + 1 || 99,
+        baselineName: "BM25",
+      },
     ];
   },
 };

@@ -29,7 +29,12 @@ interface Measured {
   received: number;
 }
 
-const stepData = (t: number) => ({ step: "analyzing" as const, status: "running" as const, detail: { files: [], info: [`t=${t.toFixed(3)}`], warnings: [] }, at: new Date(t).toISOString() });
+const stepData = (t: number) => ({
+  step: "analyzing" as const,
+  status: "running" as const,
+  detail: { files: [], info: [`t=${t.toFixed(3)}`], warnings: [] },
+  at: new Date(t).toISOString(),
+});
 
 async function measure(target: Target, count: number): Promise<Measured> {
   const client = forkBench("sse-client-child.ts");
@@ -48,9 +53,15 @@ async function measure(target: Target, count: number): Promise<Measured> {
     const late = setTimeout(() => client.send({ finish: true }), 10_000);
     const r = await result;
     clearTimeout(late);
-    if (r.complete < count) process.stderr.write(`  live-stream: only ${r.complete}/${count} streams got all ${EVENTS} events\n`);
+    if (r.complete < count)
+      process.stderr.write(`  live-stream: only ${r.complete}/${count} streams got all ${EVENTS} events\n`);
     await target.end?.();
-    return { p50: percentile(r.latencies, 50), p99: percentile(r.latencies, 99), perStreamKiB: (open - before) / count, received: r.latencies.length };
+    return {
+      p50: percentile(r.latencies, 50),
+      p99: percentile(r.latencies, 99),
+      perStreamKiB: (open - before) / count,
+      received: r.latencies.length,
+    };
   } finally {
     await client.stop();
   }
@@ -71,7 +82,14 @@ export const liveStreamSection: Section = {
         const issue = await insertIssue(bs.db, me.userId, { number: 9000 + count });
         const run = await bs.db
           .insertInto("solve_runs")
-          .values({ user_id: me.userId, issue_id: issue.id, model_id: "bench", status: "running", current_step: "analyzing", started_at: new Date() })
+          .values({
+            user_id: me.userId,
+            issue_id: issue.id,
+            model_id: "bench",
+            status: "running",
+            current_step: "analyzing",
+            started_at: new Date(),
+          })
           .returning("id")
           .executeTakeFirstOrThrow();
         const key = runEventsKey(bs.prefix, run.id);
@@ -80,24 +98,50 @@ export const liveStreamSection: Section = {
             url: `${bs.api}/api/runs/${run.id}/events`,
             headers: me.headers,
             pid: apiPid,
-            publish: async (t) => void (await redis.xadd(key, "*", "data", JSON.stringify({ type: "step", ...stepData(t) }))),
+            publish: async (t) =>
+              void (await redis.xadd(key, "*", "data", JSON.stringify({ type: "step", ...stepData(t) }))),
             end: async () => {
-              await bs.db.updateTable("solve_runs").set({ status: "cancelled", finished_at: new Date() }).where("id", "=", run.id).execute();
+              await bs.db
+                .updateTable("solve_runs")
+                .set({ status: "cancelled", finished_at: new Date() })
+                .where("id", "=", run.id)
+                .execute();
               await redis.xadd(key, "*", "data", JSON.stringify({ type: "cancelled", at: new Date().toISOString() }));
             },
           },
           count,
         );
-        const base = await measure({ url: bareUrl, headers: {}, pid: bare.proc.pid ?? 0, publish: (t) => bare.send({ push: JSON.stringify(stepData(t)) }) }, count);
+        const base = await measure(
+          {
+            url: bareUrl,
+            headers: {},
+            pid: bare.proc.pid ?? 0,
+            publish: (t) => bare.send({ push: JSON.stringify(stepData(t)) }),
+          },
+          count,
+        );
         const s = `live stream (${count} subscriber${count > 1 ? "s" : ""})`;
         const b = { section: s, unit: "ms", baselineName: "bare node:http SSE" };
         const atMax = count === 1000;
         figures.push(
           { ...b, name: "stored-to-received p50", value: ours.p50, baseline: base.p50 },
-          { ...b, name: "stored-to-received p99", value: ours.p99, baseline: base.p99, ...(atMax ? { target: "< 50 ms", holds: ours.p99 < 50 } : {}) },
+          {
+            ...b,
+            name: "stored-to-received p99",
+            value: ours.p99,
+            baseline: base.p99,
+            ...(atMax ? { target: "< 50 ms", holds: ours.p99 < 50 } : {}),
+          },
         );
         if (count >= 100) {
-          const kib = { section: s, name: "memory per open stream (API RSS delta)", value: ours.perStreamKiB, unit: "KiB", baseline: base.perStreamKiB, baselineName: "bare node:http SSE" };
+          const kib = {
+            section: s,
+            name: "memory per open stream (API RSS delta)",
+            value: ours.perStreamKiB,
+            unit: "KiB",
+            baseline: base.perStreamKiB,
+            baselineName: "bare node:http SSE",
+          };
           figures.push(atMax ? { ...kib, target: "< 64 KiB", holds: ours.perStreamKiB < 64 } : kib);
         }
       }

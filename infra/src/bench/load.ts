@@ -15,7 +15,14 @@ export function pool(rounds: LoadResult[]): LoadResult {
   const latencies = rounds.flatMap((r) => r.latencies);
   const seconds = rounds.reduce((n, r) => n + r.seconds, 0);
   const errors = rounds.reduce((n, r) => n + r.errors, 0);
-  return { perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, latencies, seconds };
+  return {
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+    latencies,
+    seconds,
+  };
 }
 
 function get(url: URL, headers: Record<string, string>, agent: http.Agent): Promise<number> {
@@ -30,7 +37,11 @@ function get(url: URL, headers: Record<string, string>, agent: http.Agent): Prom
 }
 
 /** `concurrency` keep-alive clients each sending GET `url` back to back for `seconds`. */
-export async function loadGet(url: string, headers: Record<string, string>, opts: { concurrency?: number; seconds?: number } = {}): Promise<LoadResult> {
+export async function loadGet(
+  url: string,
+  headers: Record<string, string>,
+  opts: { concurrency?: number; seconds?: number } = {},
+): Promise<LoadResult> {
   const concurrency = opts.concurrency ?? 50;
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
@@ -49,5 +60,12 @@ export async function loadGet(url: string, headers: Record<string, string>, opts
   await Promise.all(Array.from({ length: concurrency }, client));
   const elapsed = (performance.now() - t0) / 1000;
   agent.destroy();
-  return { perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, latencies, seconds: elapsed };
+  return {
+    perSecond: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+    latencies,
+    seconds: elapsed,
+  };
 }

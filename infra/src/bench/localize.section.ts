@@ -5,7 +5,15 @@ import type { Figure } from "./report";
 import type { BenchContext, Section } from "./sections";
 
 /** Repositories of the quick set: small trees, so `--set small` stays within a couple of minutes. */
-const SMALL_REPOS = ["pallets/flask", "psf/requests", "marshmallow-code/marshmallow", "pytest-dev/pytest", "mwaskom/seaborn", "pylint-dev/astroid", "sqlfluff/sqlfluff"];
+const SMALL_REPOS = [
+  "pallets/flask",
+  "psf/requests",
+  "marshmallow-code/marshmallow",
+  "pytest-dev/pytest",
+  "mwaskom/seaborn",
+  "pylint-dev/astroid",
+  "sqlfluff/sqlfluff",
+];
 const SMALL_PER_REPO = 3;
 const DATA = path.join(evalDir(), "swe-bench-lite-tune.json");
 
@@ -19,7 +27,13 @@ function pickIds(set: string): string[] | undefined {
   if (set === "all") return undefined;
   const data = JSON.parse(fs.readFileSync(DATA, "utf8")) as Instance[];
   const ids: string[] = [];
-  for (const repo of SMALL_REPOS) ids.push(...data.filter((d) => d.repo === repo).slice(0, SMALL_PER_REPO).map((d) => d.instance_id));
+  for (const repo of SMALL_REPOS)
+    ids.push(
+      ...data
+        .filter((d) => d.repo === repo)
+        .slice(0, SMALL_PER_REPO)
+        .map((d) => d.instance_id),
+    );
   return ids;
 }
 
@@ -38,7 +52,15 @@ function figures(s: string, ours: MethodFigures, bm25: MethodFigures): Figure[] 
     recall(3),
     recall(5),
     recall(10),
-    { ...base, name: "median time per issue", value: ours.medianSeconds, unit: "s", baseline: bm25.medianSeconds, target: "< 2 s", holds: ours.medianSeconds < 2 },
+    {
+      ...base,
+      name: "median time per issue",
+      value: ours.medianSeconds,
+      unit: "s",
+      baseline: bm25.medianSeconds,
+      target: "< 2 s",
+      holds: ours.medianSeconds < 2,
+    },
     { ...base, name: "p95 time per issue", value: ours.p95Seconds, unit: "s", baseline: bm25.p95Seconds },
     { ...base, name: "peak memory", value: ours.peakRssMiB, unit: "MiB", baseline: bm25.peakRssMiB },
   ];
@@ -47,12 +69,20 @@ function figures(s: string, ours: MethodFigures, bm25: MethodFigures): Figure[] 
 export const localizeSection: Section = {
   name: "localize",
   async run(ctx: BenchContext): Promise<Figure[]> {
-    if (!ctx.mirrors || !fs.existsSync(ctx.mirrors) || !fs.readdirSync(ctx.mirrors).some((d) => fs.existsSync(path.join(ctx.mirrors, d, "repo")))) {
-      process.stderr.write(`  localize: no repository mirrors under "${ctx.mirrors}" (see shared/eval/README.md beside the project; pass --mirrors DIR or set MIRROR_ROOT); section skipped\n`);
+    if (
+      !ctx.mirrors ||
+      !fs.existsSync(ctx.mirrors) ||
+      !fs.readdirSync(ctx.mirrors).some((d) => fs.existsSync(path.join(ctx.mirrors, d, "repo")))
+    ) {
+      process.stderr.write(
+        `  localize: no repository mirrors under "${ctx.mirrors}" (see shared/eval/README.md beside the project; pass --mirrors DIR or set MIRROR_ROOT); section skipped\n`,
+      );
       return [];
     }
     if (!fs.existsSync(DATA)) {
-      process.stderr.write(`  localize: eval data ${DATA} not found (set FIXLOOP_EVAL_DIR to the folder holding swe-bench-lite-tune.json); section skipped\n`);
+      process.stderr.write(
+        `  localize: eval data ${DATA} not found (set FIXLOOP_EVAL_DIR to the folder holding swe-bench-lite-tune.json); section skipped\n`,
+      );
       return [];
     }
     const ids = pickIds(ctx.set);
@@ -63,7 +93,10 @@ export const localizeSection: Section = {
       outDir: path.join(ctx.dir, "loc"),
       log: (l) => process.stderr.write(`  ${l}\n`),
     });
-    if (result.skipped.length) process.stderr.write(`  localize: ${result.skipped.length} instances skipped (${result.skipped[0]?.reason}, ...)\n`);
+    if (result.skipped.length)
+      process.stderr.write(
+        `  localize: ${result.skipped.length} instances skipped (${result.skipped[0]?.reason}, ...)\n`,
+      );
     const ours = result.methods.localizer;
     const bm25 = result.methods.bm25;
     if (!result.instances || !ours || !bm25) {

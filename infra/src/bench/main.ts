@@ -44,6 +44,8 @@ try {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 console.log(printTable(figures));
-console.log(`\n${os.cpus().length} cores, node ${process.version}, total ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+console.log(
+  `\n${os.cpus().length} cores, node ${process.version}, total ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+);
 if (values.json) fs.writeFileSync(values.json, JSON.stringify({ at: new Date().toISOString(), figures }, null, 2));
 process.exit(0);

@@ -26,7 +26,11 @@ interface Session {
 async function startRun(s: Session): Promise<string> {
   const issueId = s.issues.pop();
   if (!issueId) throw new Error("out of seeded issues");
-  const res = await fetch(`${s.bs.api}/api/ai/generate-solution`, { method: "POST", headers: s.headers, body: JSON.stringify({ issueId }) });
+  const res = await fetch(`${s.bs.api}/api/ai/generate-solution`, {
+    method: "POST",
+    headers: s.headers,
+    body: JSON.stringify({ issueId }),
+  });
   if (res.status !== 202) throw new Error(`generate-solution answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { runId: string }).runId;
 }
@@ -35,13 +39,18 @@ async function startRun(s: Session): Promise<string> {
 async function waitRuns(s: Session, ids: string[]): Promise<{ lastFinish: number; failed: string[] }> {
   const end = Date.now() + RUN_TIMEOUT_MS;
   for (;;) {
-    const rows = await s.bs.db.selectFrom("solve_runs").select(["id", "status", "finished_at", "error_code"]).where("id", "in", ids).execute();
+    const rows = await s.bs.db
+      .selectFrom("solve_runs")
+      .select(["id", "status", "finished_at", "error_code"])
+      .where("id", "in", ids)
+      .execute();
     const done = rows.filter((r) => (TERMINAL as readonly string[]).includes(r.status));
     if (done.length === ids.length) {
       const failed = done.filter((r) => r.status !== "completed").map((r) => r.error_code ?? r.status);
       return { lastFinish: Math.max(...done.map((r) => r.finished_at?.getTime() ?? 0)), failed };
     }
-    if (Date.now() > end) throw new Error(`runs did not end within ${RUN_TIMEOUT_MS / 1000} s (${done.length}/${ids.length})`);
+    if (Date.now() > end)
+      throw new Error(`runs did not end within ${RUN_TIMEOUT_MS / 1000} s (${done.length}/${ids.length})`);
     await sleep(done.length === ids.length - 1 ? 5 : 25);
   }
 }
@@ -66,13 +75,20 @@ async function throughput(s: Session, n: number, label: string): Promise<number>
   const { lastFinish, failed } = await waitRuns(s, ids);
   const cpu1 = cpuOf(s.pids);
   const used = Object.keys(cpu1).map((k) => `${k} ${((cpu1[k] ?? 0) - (cpu0[k] ?? 0)).toFixed(1)}`);
-  process.stderr.write(`  queue ${label}: CPU seconds during the burst: ${used.join(", ")} (over ${((lastFinish - t0) / 1000).toFixed(1)} s)\n`);
-  if (failed.length) process.stderr.write(`  queue ${label}: ${failed.length} runs did not complete (${[...new Set(failed)].join(", ")})\n`);
+  process.stderr.write(
+    `  queue ${label}: CPU seconds during the burst: ${used.join(", ")} (over ${((lastFinish - t0) / 1000).toFixed(1)} s)\n`,
+  );
+  if (failed.length)
+    process.stderr.write(
+      `  queue ${label}: ${failed.length} runs did not complete (${[...new Set(failed)].join(", ")})\n`,
+    );
   return n / ((lastFinish - t0) / 1000);
 }
 
 function cpuOf(pids: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = { "bench+stand-ins": (process.cpuUsage().user + process.cpuUsage().system) / 1e6 };
+  const out: Record<string, number> = {
+    "bench+stand-ins": (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+  };
   for (const [name, pid] of Object.entries(pids)) out[name] = treeCpuSeconds(pid);
   return out;
 }
@@ -121,10 +137,42 @@ export const queueSection: Section = {
       const sec = "queue";
       const p50 = percentile(lat, 50);
       return [
-        { section: sec, name: "enqueue-to-start p50 (whole ms)", value: p50, unit: "ms", baseline: raw.jobP50, baselineName: "raw BullMQ no-op", target: "< 5 ms", holds: p50 < 5 },
-        { section: sec, name: "enqueue-to-start p99 (whole ms)", value: percentile(lat, 99), unit: "ms", baseline: raw.jobP99, baselineName: "raw BullMQ no-op" },
-        { section: sec, name: "pipeline runs/s, 1 worker process", value: one, unit: "runs/s", baseline: raw.perSecond, baselineName: "raw BullMQ no-op jobs/s" },
-        { section: sec, name: "pipeline runs/s, 2 worker processes", value: two, unit: "runs/s", baseline: one, baselineName: "1 worker process", target: ">= 1.6x", holds: two >= 1.6 * one },
+        {
+          section: sec,
+          name: "enqueue-to-start p50 (whole ms)",
+          value: p50,
+          unit: "ms",
+          baseline: raw.jobP50,
+          baselineName: "raw BullMQ no-op",
+          target: "< 5 ms",
+          holds: p50 < 5,
+        },
+        {
+          section: sec,
+          name: "enqueue-to-start p99 (whole ms)",
+          value: percentile(lat, 99),
+          unit: "ms",
+          baseline: raw.jobP99,
+          baselineName: "raw BullMQ no-op",
+        },
+        {
+          section: sec,
+          name: "pipeline runs/s, 1 worker process",
+          value: one,
+          unit: "runs/s",
+          baseline: raw.perSecond,
+          baselineName: "raw BullMQ no-op jobs/s",
+        },
+        {
+          section: sec,
+          name: "pipeline runs/s, 2 worker processes",
+          value: two,
+          unit: "runs/s",
+          baseline: one,
+          baselineName: "1 worker process",
+          target: ">= 1.6x",
+          holds: two >= 1.6 * one,
+        },
       ];
     } finally {
       await queues.close();

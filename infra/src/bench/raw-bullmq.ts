@@ -5,7 +5,10 @@ import { percentile } from "./report";
 const now = () => performance.timeOrigin + performance.now();
 
 /** Baseline: enqueue-to-start latency and throughput of no-op BullMQ jobs on the same Redis. */
-export async function rawBullmq(redisUrl: string, jobs = 300): Promise<{ p50: number; p99: number; perSecond: number; jobP50: number; jobP99: number }> {
+export async function rawBullmq(
+  redisUrl: string,
+  jobs = 300,
+): Promise<{ p50: number; p99: number; perSecond: number; jobP50: number; jobP99: number }> {
   const connection = redisConnection(redisUrl);
   const prefix = `bench-raw-${process.pid}`;
   const queue = new Queue("noop", { connection, prefix });
@@ -37,11 +40,19 @@ export async function rawBullmq(redisUrl: string, jobs = 300): Promise<{ p50: nu
   bursting = true;
   const burst = new Promise<void>((r) => (resolveAll = r));
   const t0 = now();
-  await queue.addBulk(Array.from({ length: jobs }, () => ({ name: "noop", data: { t: now() }, opts: { removeOnComplete: true } })));
+  await queue.addBulk(
+    Array.from({ length: jobs }, () => ({ name: "noop", data: { t: now() }, opts: { removeOnComplete: true } })),
+  );
   await burst;
   const perSecond = jobs / ((now() - t0) / 1000);
   await worker.close();
   await queue.obliterate({ force: true });
   await queue.close();
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), perSecond, jobP50: percentile(stamped, 50), jobP99: percentile(stamped, 99) };
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    perSecond,
+    jobP50: percentile(stamped, 50),
+    jobP99: percentile(stamped, 99),
+  };
 }

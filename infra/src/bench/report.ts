@@ -16,7 +16,8 @@ export function ratio(f: Figure): string {
   return `${(f.value / f.baseline).toFixed(2)}x`;
 }
 
-const fmt = (v: number | undefined, unit: string) => (v === undefined ? "" : `${Number.isInteger(v) ? v : v.toFixed(v < 10 ? 3 : 1)} ${unit}`);
+const fmt = (v: number | undefined, unit: string) =>
+  v === undefined ? "" : `${Number.isInteger(v) ? v : v.toFixed(v < 10 ? 3 : 1)} ${unit}`;
 
 export function printTable(figures: Figure[]): string {
   const rows = figures.map((f) => [

@@ -21,4 +21,12 @@ export interface Section {
   run(ctx: BenchContext): Promise<Figure[]>;
 }
 
-export const SECTIONS: Section[] = [localizeSection, largeRepoSection, queueSection, liveStreamSection, apiSection, webSection, sandboxSection];
+export const SECTIONS: Section[] = [
+  localizeSection,
+  largeRepoSection,
+  queueSection,
+  liveStreamSection,
+  apiSection,
+  webSection,
+  sandboxSection,
+];

@@ -30,7 +30,11 @@ export async function startSandboxes(opts: {
   try {
     if (!has(opts.given, "GITHUB_CLIENT_ID")) {
       const { startGithubSandbox } = await import("./github/index");
-      const gh = await startGithubSandbox({ dataDir: path.join(opts.dataDir, "github-sandbox"), log: opts.log, selfLinks: true });
+      const gh = await startGithubSandbox({
+        dataDir: path.join(opts.dataDir, "github-sandbox"),
+        log: opts.log,
+        selfLinks: true,
+      });
       stops.push(() => gh.stop());
       Object.assign(env, {
         GITHUB_CLIENT_ID: gh.clientId,

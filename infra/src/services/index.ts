@@ -43,7 +43,11 @@ export async function startServices(opts: {
       databaseUrl = await ensureDatabase(postgres.url, opts.databaseName ?? "fixloop");
     }
     if (!redisUrl) {
-      redis = await startRedisServer({ dataDir: path.join(opts.dataDir, "redis"), port: opts.redisPort, log: opts.log });
+      redis = await startRedisServer({
+        dataDir: path.join(opts.dataDir, "redis"),
+        port: opts.redisPort,
+        log: opts.log,
+      });
       redisUrl = redis.url;
     }
   } catch (err) {

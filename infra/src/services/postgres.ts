@@ -68,7 +68,8 @@ export async function startEmbeddedPostgres(opts: PostgresOptions): Promise<Runn
   const port = await pickPort(opts.port ?? 0);
   const log = opts.log ?? (() => {});
   const flags = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=500"];
-  if (opts.durable === false) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  if (opts.durable === false)
+    flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,

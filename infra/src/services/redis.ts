@@ -49,7 +49,11 @@ function waitExit(child: ChildProcess): Promise<void> {
 }
 
 /** Spawns `redis-server` with AOF persistence and no eviction, data kept in `dataDir`. */
-export async function startRedisServer(opts: { dataDir: string; port?: number; log?: (l: string) => void }): Promise<RunningRedis> {
+export async function startRedisServer(opts: {
+  dataDir: string;
+  port?: number;
+  log?: (l: string) => void;
+}): Promise<RunningRedis> {
   const bin = findRedisServer();
   if (!bin) throw new Error(REDIS_MISSING_MESSAGE);
   const dataDir = path.resolve(opts.dataDir);
@@ -58,9 +62,24 @@ export async function startRedisServer(opts: { dataDir: string; port?: number; l
   const child = spawn(
     bin,
     [
-      "--port", String(port), "--bind", "127.0.0.1", "--dir", dataDir,
-      "--appendonly", "yes", "--appendfsync", "everysec", "--maxmemory-policy", "noeviction",
-      "--save", "", "--daemonize", "no", "--protected-mode", "yes",
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--dir",
+      dataDir,
+      "--appendonly",
+      "yes",
+      "--appendfsync",
+      "everysec",
+      "--maxmemory-policy",
+      "noeviction",
+      "--save",
+      "",
+      "--daemonize",
+      "no",
+      "--protected-mode",
+      "yes",
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { errorMessage, unwrap } from "./errors";
 
-const response = (status: number, body: string) => new Response(body, { status, headers: { "content-type": "application/json" } });
+const response = (status: number, body: string) =>
+  new Response(body, { status, headers: { "content-type": "application/json" } });
 
 describe("errorMessage", () => {
   it("shows the server's own message when the error body carries one", async () => {
-    const err = await unwrap(response(400, JSON.stringify({ error: { code: "url.invalid", message: "Not a GitHub URL" } }))).catch((e: unknown) => e);
+    const err = await unwrap(
+      response(400, JSON.stringify({ error: { code: "url.invalid", message: "Not a GitHub URL" } })),
+    ).catch((e: unknown) => e);
     expect(errorMessage(err, "Invalid URL")).toBe("Not a GitHub URL");
   });
 
@@ -15,6 +18,8 @@ describe("errorMessage", () => {
   });
 
   it("falls back to the situation's text on a network failure", () => {
-    expect(errorMessage(new TypeError("Failed to fetch"), "Failed to fetch issue details")).toBe("Failed to fetch issue details");
+    expect(errorMessage(new TypeError("Failed to fetch"), "Failed to fetch issue details")).toBe(
+      "Failed to fetch issue details",
+    );
   });
 });

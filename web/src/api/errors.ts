@@ -20,7 +20,12 @@ interface ResponseLike {
 async function toError(res: ResponseLike): Promise<ApiError> {
   const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
   const message = body?.error?.message;
-  return new ApiError(res.status, body?.error?.code ?? `http.${res.status}`, message ?? `Request failed (${res.status})`, !!message);
+  return new ApiError(
+    res.status,
+    body?.error?.code ?? `http.${res.status}`,
+    message ?? `Request failed (${res.status})`,
+    !!message,
+  );
 }
 
 /** Resolves a typed-client response to its JSON body, or throws ApiError. */

@@ -9,7 +9,8 @@ import { Spinner } from "../ui/ui";
 import { PENDING_ISSUE_KEY } from "../features/landing/pending-issue";
 
 export const Route = createFileRoute("/auth/callback")({
-  validateSearch: (s: Record<string, unknown>): { token?: string } => (typeof s.token === "string" ? { token: s.token } : {}),
+  validateSearch: (s: Record<string, unknown>): { token?: string } =>
+    typeof s.token === "string" ? { token: s.token } : {},
   component: AuthCallback,
 });
 

@@ -16,11 +16,20 @@ export function AppShell({ user, children }: { user: User; children: ReactNode }
   useShortcuts(openPalette, openKeys);
   return (
     <div className="min-h-dvh">
-      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2 dark:focus:bg-slate-900">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2 dark:focus:bg-slate-900"
+      >
         Skip to content
       </a>
       <Sidebar user={user} onPreferences={() => setDialog("prefs")} onShortcuts={openKeys} />
-      <NavDrawer open={dialog === "nav"} onClose={close} user={user} onPreferences={() => setDialog("prefs")} onShortcuts={openKeys} />
+      <NavDrawer
+        open={dialog === "nav"}
+        onClose={close}
+        user={user}
+        onPreferences={() => setDialog("prefs")}
+        onShortcuts={openKeys}
+      />
       <div className="md:pl-14">
         <TopBar onSearch={openPalette} onMenu={() => setDialog("nav")} menuOpen={dialog === "nav"} />
         <main id="main" className="mx-auto max-w-6xl px-3 py-6 sm:px-6">

@@ -23,8 +23,18 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
 
   const entries = useMemo<Entry[]>(() => {
     const pages: Entry[] = [
-      ...NAV_ITEMS.map((n) => ({ id: n.to, group: "Pages" as const, label: n.label, go: () => void navigate({ to: n.to }) })),
-      { id: "/profile-settings", group: "Pages", label: "Profile Settings", go: () => void navigate({ to: "/profile-settings" }) },
+      ...NAV_ITEMS.map((n) => ({
+        id: n.to,
+        group: "Pages" as const,
+        label: n.label,
+        go: () => void navigate({ to: n.to }),
+      })),
+      {
+        id: "/profile-settings",
+        group: "Pages",
+        label: "Profile Settings",
+        go: () => void navigate({ to: "/profile-settings" }),
+      },
       { id: "/pricing", group: "Pages", label: "Pricing", go: () => void navigate({ to: "/pricing" }) },
     ];
     const iss: Entry[] = (issues.data?.issues ?? []).map((i) => ({

@@ -33,7 +33,9 @@ export function NotificationsBell() {
         <div className="fixed inset-x-2 top-14 z-40 rounded-xl border border-slate-200 bg-white p-2 shadow-lg sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:mt-1 sm:w-80 dark:border-slate-700 dark:bg-slate-900">
           <h2 className="px-2 py-1 text-sm font-semibold">Notifications</h2>
           {isError && <p className="px-2 py-3 text-sm">Notifications could not be loaded.</p>}
-          {!isError && items.length === 0 && <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">No recent activity</p>}
+          {!isError && items.length === 0 && (
+            <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">No recent activity</p>
+          )}
           <ul className="max-h-80 overflow-y-auto">
             {items.map((n) => (
               <li key={n.id} className="rounded-md px-2 py-2 text-sm hover:bg-slate-50 dark:hover:bg-slate-800">

@@ -20,7 +20,8 @@ export function PreferencesForm({ onClose }: { onClose?: () => void }) {
   const models = useQuery(modelsQuery());
   const [model, setModel] = useState(getDefaultModel() ?? "");
   const [pref, setPref] = useState<ThemePreference>(theme);
-  const field = "mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-800";
+  const field =
+    "mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-800";
   return (
     <form
       onSubmit={(e) => {

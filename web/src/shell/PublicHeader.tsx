@@ -17,9 +17,13 @@ export function PublicHeader() {
       <span className="ml-auto flex items-center gap-3">
         <ThemeSwitcher />
         {user ? (
-          <Link to="/dashboard" className={buttonClass("secondary")}>Dashboard</Link>
+          <Link to="/dashboard" className={buttonClass("secondary")}>
+            Dashboard
+          </Link>
         ) : (
-          <Link to="/auth" className={buttonClass("primary")}>Get Started</Link>
+          <Link to="/auth" className={buttonClass("primary")}>
+            Get Started
+          </Link>
         )}
       </span>
     </header>

@@ -6,7 +6,8 @@ import { UserMenu } from "./UserMenu";
 /** The main links; `labels` "hover" shows them only while the rail is expanded. */
 export function NavLinks({ labels, onNavigate }: { labels: "hover" | "always"; onNavigate?: () => void }) {
   const { pathname } = useLocation();
-  const label = labels === "hover" ? "opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100" : "";
+  const label =
+    labels === "hover" ? "opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100" : "";
   return (
     <ul className="flex flex-1 flex-col gap-1 px-2">
       {NAV_ITEMS.map(({ to, label: text, Icon }) => {
@@ -18,7 +19,9 @@ export function NavLinks({ labels, onNavigate }: { labels: "hover" | "always"; o
               onClick={onNavigate}
               aria-current={active ? "page" : undefined}
               className={`flex items-center gap-3 overflow-hidden rounded-lg px-2.5 py-2 text-sm whitespace-nowrap ${
-                active ? "bg-violet-100 font-medium text-violet-900 dark:bg-violet-900/40 dark:text-violet-100" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+                active
+                  ? "bg-violet-100 font-medium text-violet-900 dark:bg-violet-900/40 dark:text-violet-100"
+                  : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
               }`}
             >
               <Icon className="size-5 shrink-0" aria-hidden />
@@ -32,7 +35,15 @@ export function NavLinks({ labels, onNavigate }: { labels: "hover" | "always"; o
 }
 
 /** Icon rail that expands on hover or keyboard focus (medium screens and up; smaller ones use the drawer). */
-export function Sidebar({ user, onPreferences, onShortcuts }: { user: User; onPreferences: () => void; onShortcuts: () => void }) {
+export function Sidebar({
+  user,
+  onPreferences,
+  onShortcuts,
+}: {
+  user: User;
+  onPreferences: () => void;
+  onShortcuts: () => void;
+}) {
   return (
     <nav
       aria-label="Main"

@@ -6,7 +6,15 @@ import { ThemeSwitcher } from "../theme/ThemeSwitcher";
 import { NotificationsBell } from "./NotificationsBell";
 import { Logo } from "./Logo";
 
-export function TopBar({ onSearch, onMenu, menuOpen }: { onSearch: () => void; onMenu: () => void; menuOpen: boolean }) {
+export function TopBar({
+  onSearch,
+  onMenu,
+  menuOpen,
+}: {
+  onSearch: () => void;
+  onMenu: () => void;
+  menuOpen: boolean;
+}) {
   const mac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
   return (
     <header className="sticky top-0 z-20 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-3 backdrop-blur sm:gap-4 sm:px-4 dark:border-slate-800 dark:bg-slate-950/90">
@@ -34,7 +42,9 @@ export function TopBar({ onSearch, onMenu, menuOpen }: { onSearch: () => void; o
       >
         <Search className="size-4 shrink-0" aria-hidden />
         <span className="sr-only sm:not-sr-only sm:min-w-0 sm:truncate">Search issues, repos...</span>
-        <kbd className="ml-auto hidden rounded border border-slate-300 px-1.5 text-xs sm:inline dark:border-slate-600">{mac ? "⌘" : "Ctrl"} K</kbd>
+        <kbd className="ml-auto hidden rounded border border-slate-300 px-1.5 text-xs sm:inline dark:border-slate-600">
+          {mac ? "⌘" : "Ctrl"} K
+        </kbd>
       </button>
       <NotificationsBell />
       <ThemeSwitcher />
@@ -46,7 +56,10 @@ export function SandboxBadge() {
   const { data } = useQuery(configQuery());
   if (!data?.sandbox.length) return null;
   return (
-    <span title={`Stand-ins in use: ${data.sandbox.join(", ")}`} className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/50 dark:text-amber-100">
+    <span
+      title={`Stand-ins in use: ${data.sandbox.join(", ")}`}
+      className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/50 dark:text-amber-100"
+    >
       Sandbox
     </span>
   );

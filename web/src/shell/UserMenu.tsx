@@ -6,10 +6,21 @@ import { useLogout } from "../auth/auth";
 import { Avatar } from "../ui/Avatar";
 import { useDismiss } from "../ui/useDismiss";
 
-const item = "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
+const item =
+  "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
 
 /** `expanded` shows the name at all times (in the drawer) instead of only while the rail is expanded. */
-export function UserMenu({ user, onPreferences, onShortcuts, expanded = false }: { user: User; onPreferences: () => void; onShortcuts: () => void; expanded?: boolean }) {
+export function UserMenu({
+  user,
+  onPreferences,
+  onShortcuts,
+  expanded = false,
+}: {
+  user: User;
+  onPreferences: () => void;
+  onShortcuts: () => void;
+  expanded?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const closeMenu = useCallback(() => setOpen(false), []);
   const ref = useDismiss<HTMLDivElement>(open, closeMenu);
@@ -26,13 +37,19 @@ export function UserMenu({ user, onPreferences, onShortcuts, expanded = false }:
         className="flex w-full items-center gap-2 overflow-hidden rounded-lg p-1 text-left hover:bg-slate-100 dark:hover:bg-slate-800"
       >
         <Avatar url={user.avatarUrl} name={user.username} />
-        <span className={`min-w-0 ${expanded ? "" : "opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100"}`}>
+        <span
+          className={`min-w-0 ${expanded ? "" : "opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100"}`}
+        >
           <span className="block truncate text-sm font-medium">{user.username}</span>
           <span className="block truncate text-xs text-slate-600 dark:text-slate-400">{user.email ?? ""}</span>
         </span>
       </button>
       {open && (
-        <div role="menu" aria-label="User menu" className="absolute bottom-full left-2 mb-1 w-60 rounded-xl border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+        <div
+          role="menu"
+          aria-label="User menu"
+          className="absolute bottom-full left-2 mb-1 w-60 rounded-xl border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
           <div className="border-b border-slate-200 px-3 py-2 dark:border-slate-700">
             <p className="truncate text-sm font-medium">{user.username}</p>
             <p className="truncate text-xs text-slate-600 dark:text-slate-400">{user.email ?? ""}</p>

@@ -1,4 +1,12 @@
-import { FolderGit2, GitPullRequest, GitFork, LayoutDashboard, ListTodo, ShieldCheck, type LucideIcon } from "lucide-react";
+import {
+  FolderGit2,
+  GitPullRequest,
+  GitFork,
+  LayoutDashboard,
+  ListTodo,
+  ShieldCheck,
+  type LucideIcon,
+} from "lucide-react";
 
 export interface NavItem {
   to: "/dashboard" | "/repositories" | "/issues" | "/contribute" | "/validations" | "/pull-requests";

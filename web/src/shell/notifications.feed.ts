@@ -26,7 +26,13 @@ export function useNotificationFeed(): { items: FeedItem[]; isError: boolean } {
   const prs = useQuery({ ...pullRequestsQuery(), refetchInterval: 60_000 });
   const solutions = useQuery({ ...pendingValidationsQuery(), refetchInterval: 60_000 });
   const items: FeedItem[] = [
-    ...(notices.data?.notifications ?? []).map((n) => ({ id: n.id, kind: n.type.replaceAll("_", " "), message: n.message, link: n.link, at: n.createdAt })),
+    ...(notices.data?.notifications ?? []).map((n) => ({
+      id: n.id,
+      kind: n.type.replaceAll("_", " "),
+      message: n.message,
+      link: n.link,
+      at: n.createdAt,
+    })),
     ...(prs.data?.pullRequests ?? []).map((p) => ({
       id: `pr-${p._id}`,
       kind: "pull request",

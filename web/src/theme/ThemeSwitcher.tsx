@@ -10,7 +10,11 @@ const OPTIONS: { value: ThemePreference; label: string; Icon: typeof Sun }[] = [
 export function ThemeSwitcher() {
   const theme = useTheme();
   return (
-    <div role="radiogroup" aria-label="Theme" className="inline-flex rounded-lg border border-slate-200 p-0.5 dark:border-slate-700">
+    <div
+      role="radiogroup"
+      aria-label="Theme"
+      className="inline-flex rounded-lg border border-slate-200 p-0.5 dark:border-slate-700"
+    >
       {OPTIONS.map(({ value, label, Icon }) => (
         <button
           key={value}

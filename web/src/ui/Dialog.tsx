@@ -2,7 +2,17 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { X } from "lucide-react";
 
 /** A modal on the native <dialog>: focus trap, Escape and backdrop come from the browser; `data-autofocus` marks the element focused on open. */
-export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: ReactNode }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -24,7 +34,12 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
         <div className="p-5">
           <div className="mb-4 flex items-center justify-between">
             <h2 className="text-lg font-semibold">{title}</h2>
-            <button type="button" onClick={onClose} aria-label="Close" className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label="Close"
+              className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
+            >
               <X className="size-4" aria-hidden />
             </button>
           </div>

@@ -13,7 +13,13 @@ const VARIANTS: Record<Variant, string> = {
 export const buttonClass = (variant: Variant = "primary") =>
   `inline-flex items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-medium disabled:cursor-not-allowed ${VARIANTS[variant]}`;
 
-export function Button({ variant = "primary", busy, className = "", children, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; busy?: boolean }) {
+export function Button({
+  variant = "primary",
+  busy,
+  className = "",
+  children,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; busy?: boolean }) {
   return (
     <button type="button" {...rest} disabled={rest.disabled || busy} className={`${buttonClass(variant)} ${className}`}>
       {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
@@ -34,11 +40,21 @@ const TONES: Record<Tone, string> = {
 };
 
 export function Badge({ tone, children }: { tone: Tone; children: ReactNode }) {
-  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${TONES[tone]}`}>{children}</span>;
+  return (
+    <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${TONES[tone]}`}>
+      {children}
+    </span>
+  );
 }
 
 export function Card({ children, className = "" }: { children: ReactNode; className?: string }) {
-  return <section className={`rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 ${className}`}>{children}</section>;
+  return (
+    <section
+      className={`rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 ${className}`}
+    >
+      {children}
+    </section>
+  );
 }
 
 export function Spinner({ label }: { label: string }) {

@@ -40,7 +40,12 @@ export const StepCost = z.object({
 export type StepCost = z.infer<typeof StepCost>;
 
 /** A stored step's cost (run_steps columns) as the step events carry it. */
-export function stepCost(s: { tokens_in: number; tokens_out: number; cost_usd: string; estimate_usd: string | null }): StepCost {
+export function stepCost(s: {
+  tokens_in: number;
+  tokens_out: number;
+  cost_usd: string;
+  estimate_usd: string | null;
+}): StepCost {
   const cost: StepCost = { tokensIn: s.tokens_in, tokensOut: s.tokens_out, usd: Number(s.cost_usd) };
   if (s.estimate_usd !== null) cost.estimateUsd = Number(s.estimate_usd);
   return cost;
@@ -51,7 +56,14 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Events appended by the worker to a run's Redis stream and relayed as SSE by the API. */
 export const RunEvent = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("step"), step: StepId, status: StepStatus, detail: StepDetail, at: z.string(), cost: StepCost.optional() }),
+  z.object({
+    type: z.literal("step"),
+    step: StepId,
+    status: StepStatus,
+    detail: StepDetail,
+    at: z.string(),
+    cost: StepCost.optional(),
+  }),
   z.object({ type: z.literal("completed"), solutionId: z.string(), at: z.string() }),
   z.object({ type: z.literal("failed"), error: ErrorBody, at: z.string() }),
   z.object({ type: z.literal("cancelled"), at: z.string() }),

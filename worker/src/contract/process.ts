@@ -1,7 +1,11 @@
 import type { z } from "zod";
 
 /** Validates a process's settings once at start, naming every bad key in one error. */
-export function loadEnv<S extends z.ZodType>(schema: S, source: Record<string, string | undefined>, what: string): z.infer<S> {
+export function loadEnv<S extends z.ZodType>(
+  schema: S,
+  source: Record<string, string | undefined>,
+  what: string,
+): z.infer<S> {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

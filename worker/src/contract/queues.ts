@@ -27,7 +27,11 @@ export interface Queues {
  * Queue handles for enqueueing. Connection errors (e.g. during a Redis outage) go to `onError`
  * instead of surfacing as unhandled 'error' events; BullMQ reconnects by itself.
  */
-export function createQueues(connection: ConnectionOptions, prefix: string, onError: (err: Error) => void = () => {}): Queues {
+export function createQueues(
+  connection: ConnectionOptions,
+  prefix: string,
+  onError: (err: Error) => void = () => {},
+): Queues {
   const mk = <Q extends QueueName>(name: Q) => {
     const q = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
     q.on("error", onError);

@@ -1,6 +1,14 @@
 import { sql } from "kysely";
 import { importedIssue, type Db } from "@fixloop/db";
-import { assertImportAllowed, canWrite, checkContribution, GithubError, githubForUser, type ForkJob, type ImportResult } from "../contract";
+import {
+  assertImportAllowed,
+  canWrite,
+  checkContribution,
+  GithubError,
+  githubForUser,
+  type ForkJob,
+  type ImportResult,
+} from "../contract";
 import type { WorkerContext } from "../context";
 import { asGithubJob } from "../github/github.jobs";
 import { issueColumns, type GithubIssue } from "../sync/issues.store";
@@ -16,21 +24,44 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
   return asGithubJob("Issue", async () => {
     const gh = await githubForUser(ctx, job.userId);
     if (!canWrite(gh.scopes)) {
-      throw new GithubError("github.authorization_required", "Authorize repository access first: forking needs the public_repo scope", 403);
+      throw new GithubError(
+        "github.authorization_required",
+        "Authorize repository access first: forking needs the public_repo scope",
+        403,
+      );
     }
     const { data: upstream } = await gh.client.rest.repos.get({ owner: job.owner, repo: job.repo });
-    const { data: issue } = await gh.client.rest.issues.get({ owner: upstream.owner.login, repo: upstream.name, issue_number: job.issueNumber });
-    if (issue.pull_request) throw new GithubError("github.not_an_issue", `#${job.issueNumber} is a pull request, not an issue`, 400);
+    const { data: issue } = await gh.client.rest.issues.get({
+      owner: upstream.owner.login,
+      repo: upstream.name,
+      issue_number: job.issueNumber,
+    });
+    if (issue.pull_request)
+      throw new GithubError("github.not_an_issue", `#${job.issueNumber} is a pull request, not an issue`, 400);
 
     const known = await importedIssue(ctx.db, job.userId, upstream.full_name, issue.number);
     if (known?.fork_full_name) return { fork: { isNew: false, fullName: known.fork_full_name }, issueId: known.id };
-    const findings = await checkContribution(gh.client, { owner: upstream.owner.login, repo: upstream.name, issue, login: gh.login });
+    const findings = await checkContribution(gh.client, {
+      owner: upstream.owner.login,
+      repo: upstream.name,
+      issue,
+      login: gh.login,
+    });
     assertImportAllowed(findings, job.acknowledgeWarnings);
 
     let isNew = false;
-    let fork = upstream.owner.login.toLowerCase() === gh.login.toLowerCase() ? upstream : await findFork(gh.client, gh.login, upstream);
+    let fork =
+      upstream.owner.login.toLowerCase() === gh.login.toLowerCase()
+        ? upstream
+        : await findFork(gh.client, gh.login, upstream);
     if (!fork) {
-      fork = (await gh.client.rest.repos.createFork({ owner: upstream.owner.login, repo: upstream.name, default_branch_only: false })).data;
+      fork = (
+        await gh.client.rest.repos.createFork({
+          owner: upstream.owner.login,
+          repo: upstream.name,
+          default_branch_only: false,
+        })
+      ).data;
       isNew = true;
       ctx.logger.info({ userId: job.userId, upstream: upstream.full_name, fork: fork.full_name }, "fork created");
     }
@@ -40,14 +71,28 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
   });
 }
 
-async function storeImported(db: Db, userId: string, upstream: string, fork: string, issue: GithubIssue): Promise<string> {
+async function storeImported(
+  db: Db,
+  userId: string,
+  upstream: string,
+  fork: string,
+  issue: GithubIssue,
+): Promise<string> {
   const cols = issueColumns(issue);
   const imported = { is_imported: true, upstream_full_name: upstream, fork_full_name: fork };
   const row = await db
     .insertInto("issues")
-    .values({ user_id: userId, repo_full_name: upstream, status: issue.state === "closed" ? "closed" : "open", ...cols, ...imported })
+    .values({
+      user_id: userId,
+      repo_full_name: upstream,
+      status: issue.state === "closed" ? "closed" : "open",
+      ...cols,
+      ...imported,
+    })
     .onConflict((oc) =>
-      oc.columns(["user_id", "repo_full_name", "issue_number"]).doUpdateSet({ ...cols, ...imported, updated_at: sql`now()` }),
+      oc
+        .columns(["user_id", "repo_full_name", "issue_number"])
+        .doUpdateSet({ ...cols, ...imported, updated_at: sql`now()` }),
     )
     .returning("id")
     .executeTakeFirstOrThrow();

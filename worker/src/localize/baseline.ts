@@ -14,7 +14,12 @@ export async function bm25Baseline(input: LocalizeInput): Promise<LocalizedFile[
     if (id !== undefined) query.set(id, 1);
   });
   const idf = new Map<number, number>();
-  const scores = bm25Scores(corpus.docs.map((d) => d.stats), query, {}, idf);
+  const scores = bm25Scores(
+    corpus.docs.map((d) => d.stats),
+    query,
+    {},
+    idf,
+  );
   return topIndices(scores, input.top ?? 10).flatMap((i) => {
     const doc = corpus.docs[i];
     if (!doc) return [];

@@ -19,14 +19,19 @@ async function main(): Promise<void> {
       baseline: { type: "string" },
     },
   });
-  if (!values.repo || !values.issue) throw new Error("usage: localize --repo DIR --issue FILE [--top N] [--budget TOKENS] [--baseline bm25]");
-  if (values.baseline !== undefined && values.baseline !== "bm25") throw new Error(`unknown baseline: ${values.baseline}`);
+  if (!values.repo || !values.issue)
+    throw new Error("usage: localize --repo DIR --issue FILE [--top N] [--budget TOKENS] [--baseline bm25]");
+  if (values.baseline !== undefined && values.baseline !== "bm25")
+    throw new Error(`unknown baseline: ${values.baseline}`);
   const top = Number.parseInt(values.top, 10);
   if (!Number.isInteger(top) || top < 1) throw new Error(`--top must be a positive integer`);
   const { title, body } = splitIssue(await readFile(values.issue, "utf8"));
   const files = await filesFromDirectory(values.repo);
   const input = {
-    files, issueTitle: title, issueBody: body, top,
+    files,
+    issueTitle: title,
+    issueBody: body,
+    top,
     ...(values.budget ? { tokenBudget: Number(values.budget) } : {}),
   };
   const ranked = values.baseline ? await bm25Baseline(input) : (await localize(input)).files;

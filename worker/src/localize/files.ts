@@ -23,11 +23,29 @@ export interface DirectoryOptions {
 }
 
 const SKIP_DIRS = new Set([
-  "node_modules", "vendor", "vendors", "third_party", "third-party", "thirdparty", "bower_components",
-  "site-packages", "__pycache__", "dist", "build", "target", "coverage", "venv",
-  "Pods", "Carthage", "_build", "htmlcov", "generated", "__generated__",
+  "node_modules",
+  "vendor",
+  "vendors",
+  "third_party",
+  "third-party",
+  "thirdparty",
+  "bower_components",
+  "site-packages",
+  "__pycache__",
+  "dist",
+  "build",
+  "target",
+  "coverage",
+  "venv",
+  "Pods",
+  "Carthage",
+  "_build",
+  "htmlcov",
+  "generated",
+  "__generated__",
 ]);
-const GENERATED = /(?:\.min\.(?:js|css)|\.map|\.lock|-lock\.json|lock\.yaml|_pb2(?:_grpc)?\.pyi?|\.pb\.go|\.g\.dart|\.generated\.\w+|\.designer\.cs|\.bundle\.js|\.d\.ts)$/;
+const GENERATED =
+  /(?:\.min\.(?:js|css)|\.map|\.lock|-lock\.json|lock\.yaml|_pb2(?:_grpc)?\.pyi?|\.pb\.go|\.g\.dart|\.generated\.\w+|\.designer\.cs|\.bundle\.js|\.d\.ts)$/;
 
 /** Whether a repository path looks like source or documentation worth indexing. */
 export function isIndexablePath(path: string): boolean {

@@ -43,7 +43,21 @@ function link(map: Map<string, Set<string>>, a: string, b: string): void {
   s.add(b);
 }
 
-const JS_EXTS = ["", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", "/index.ts", "/index.tsx", "/index.js", "/index.jsx"];
+const JS_EXTS = [
+  "",
+  ".ts",
+  ".tsx",
+  ".js",
+  ".jsx",
+  ".mjs",
+  ".cjs",
+  ".mts",
+  ".cts",
+  "/index.ts",
+  "/index.tsx",
+  "/index.js",
+  "/index.jsx",
+];
 const MAX_TARGETS = 12;
 
 /** Repository files an import specifier of `from` refers to (empty for external packages). */
@@ -87,13 +101,16 @@ export function resolveImport(lang: LanguageId, from: string, spec: string, path
     case "go": {
       const segs = spec.split("/");
       for (let k = Math.min(segs.length, 6); k >= 1 && segs.length > 1; k--) {
-        const hit = sameLang(paths.byDirSuffix(segs.slice(-k).join("/")), /\.go$/).filter((p) => !p.endsWith("_test.go"));
+        const hit = sameLang(paths.byDirSuffix(segs.slice(-k).join("/")), /\.go$/).filter(
+          (p) => !p.endsWith("_test.go"),
+        );
         if (hit.length > 0) return hit.slice(0, MAX_TARGETS);
       }
       return [];
     }
     case "java": {
-      if (spec.endsWith(".*")) return sameLang(paths.byDirSuffix(spec.slice(0, -2).replace(/\./g, "/")), /\.java$/).slice(0, MAX_TARGETS);
+      if (spec.endsWith(".*"))
+        return sameLang(paths.byDirSuffix(spec.slice(0, -2).replace(/\./g, "/")), /\.java$/).slice(0, MAX_TARGETS);
       const segs = spec.split(".");
       for (let k = segs.length; k >= 2; k--) {
         const hit = sameLang(paths.bySuffix(segs.slice(0, k).join("/")), /\.java$/);
@@ -121,7 +138,9 @@ export function resolveImport(lang: LanguageId, from: string, spec: string, path
     case "cpp": {
       const local = rel(spec, [""]);
       if (local.length > 0) return local;
-      return nearest(paths.matchMention(spec.split("/")).paths.filter((p) => p.toLowerCase().endsWith(spec.toLowerCase())));
+      return nearest(
+        paths.matchMention(spec.split("/")).paths.filter((p) => p.toLowerCase().endsWith(spec.toLowerCase())),
+      );
     }
     case "csharp": {
       const segs = spec.split(".");

@@ -11,5 +11,7 @@ export function splitIssue(text: string): { title: string; body: string } {
   }
   const trimmed = text.replace(/^\s+/, "");
   const nl = trimmed.indexOf("\n");
-  return nl < 0 ? { title: trimmed, body: "" } : { title: trimmed.slice(0, nl).replace(/^#+\s*/, ""), body: trimmed.slice(nl + 1) };
+  return nl < 0
+    ? { title: trimmed, body: "" }
+    : { title: trimmed.slice(0, nl).replace(/^#+\s*/, ""), body: trimmed.slice(nl + 1) };
 }

@@ -6,8 +6,7 @@
  * names, while the statement node types are stable.
  */
 export type LanguageId =
-  | "python" | "typescript" | "tsx" | "javascript" | "go" | "java" | "rust"
-  | "ruby" | "c" | "cpp" | "csharp" | "php";
+  "python" | "typescript" | "tsx" | "javascript" | "go" | "java" | "rust" | "ruby" | "c" | "cpp" | "csharp" | "php";
 
 export interface LanguageSpec {
   id: LanguageId;
@@ -26,13 +25,19 @@ const pythonSpecs = (text: string): string[] => {
   const from = /^\s*from\s+([.\w]+)\s+import\s+\(?([\s\S]*?)\)?\s*$/.exec(text);
   if (from) {
     const mod = from[1] ?? "";
-    const names = (from[2] ?? "").split(",").map((n) => n.trim().split(/\s+/)[0] ?? "").filter((n) => /^\w+$/.test(n));
+    const names = (from[2] ?? "")
+      .split(",")
+      .map((n) => n.trim().split(/\s+/)[0] ?? "")
+      .filter((n) => /^\w+$/.test(n));
     // `from a import b` may import module a.b; the resolver falls back to a.
     const sep = mod.endsWith(".") ? "" : ".";
     return [mod, ...names.map((n) => `${mod}${sep}${n}`)];
   }
   const imp = /^\s*import\s+([\s\S]+)$/.exec(text);
-  return (imp?.[1] ?? "").split(",").map((p) => p.trim().split(/\s+/)[0] ?? "").filter((p) => p !== "");
+  return (imp?.[1] ?? "")
+    .split(",")
+    .map((p) => p.trim().split(/\s+/)[0] ?? "")
+    .filter((p) => p !== "");
 };
 
 const jsImports = `
@@ -66,7 +71,8 @@ const cDefs = `
 
 export const LANGUAGES: Record<LanguageId, LanguageSpec> = {
   python: {
-    id: "python", wasm: "python",
+    id: "python",
+    wasm: "python",
     defs: `
 (function_definition name: (identifier) @def)
 (class_definition name: (identifier) @def)
@@ -78,7 +84,8 @@ export const LANGUAGES: Record<LanguageId, LanguageSpec> = {
   tsx: { id: "tsx", wasm: "tsx", defs: tsDefs, imports: jsImports, specs: (t) => [unquote(t)] },
   javascript: { id: "javascript", wasm: "javascript", defs: jsDefs, imports: jsImports, specs: (t) => [unquote(t)] },
   go: {
-    id: "go", wasm: "go",
+    id: "go",
+    wasm: "go",
     defs: `
 (function_declaration name: (identifier) @def)
 (method_declaration name: (field_identifier) @def)
@@ -87,7 +94,8 @@ export const LANGUAGES: Record<LanguageId, LanguageSpec> = {
     specs: (t) => [unquote(t)],
   },
   java: {
-    id: "java", wasm: "java",
+    id: "java",
+    wasm: "java",
     defs: `
 (class_declaration name: (identifier) @def)
 (interface_declaration name: (identifier) @def)
@@ -97,7 +105,8 @@ export const LANGUAGES: Record<LanguageId, LanguageSpec> = {
     specs: (t) => all(/import\s+(?:static\s+)?(\w+(?:\.\w+)*(?:\.\*)?)/g, t),
   },
   rust: {
-    id: "rust", wasm: "rust",
+    id: "rust",
+    wasm: "rust",
     defs: `
 (function_item name: (identifier) @def)
 (struct_item name: (type_identifier) @def)
@@ -115,7 +124,8 @@ export const LANGUAGES: Record<LanguageId, LanguageSpec> = {
     },
   },
   ruby: {
-    id: "ruby", wasm: "ruby",
+    id: "ruby",
+    wasm: "ruby",
     defs: `
 (method name: (_) @def)
 (singleton_method name: (_) @def)
@@ -130,7 +140,8 @@ export const LANGUAGES: Record<LanguageId, LanguageSpec> = {
   },
   c: { id: "c", wasm: "c", defs: cDefs, imports: `(preproc_include path: (_) @imp)`, specs: (t) => [unquote(t)] },
   cpp: {
-    id: "cpp", wasm: "cpp",
+    id: "cpp",
+    wasm: "cpp",
     defs: `${cDefs}
 (class_specifier name: (type_identifier) @def)
 (namespace_definition name: (_) @def)`,
@@ -138,7 +149,8 @@ export const LANGUAGES: Record<LanguageId, LanguageSpec> = {
     specs: (t) => [unquote(t)],
   },
   csharp: {
-    id: "csharp", wasm: "c_sharp",
+    id: "csharp",
+    wasm: "c_sharp",
     defs: `
 (class_declaration name: (identifier) @def)
 (interface_declaration name: (identifier) @def)
@@ -150,7 +162,8 @@ export const LANGUAGES: Record<LanguageId, LanguageSpec> = {
     specs: (t) => all(/using\s+(?:static\s+)?(?:\w+\s*=\s*)?([\w.]+)\s*;/g, t),
   },
   php: {
-    id: "php", wasm: "php",
+    id: "php",
+    wasm: "php",
     defs: `
 (class_declaration name: (name) @def)
 (interface_declaration name: (name) @def)
@@ -171,12 +184,31 @@ export const LANGUAGES: Record<LanguageId, LanguageSpec> = {
 };
 
 const EXT: Record<string, LanguageId> = {
-  py: "python", pyi: "python",
-  ts: "typescript", mts: "typescript", cts: "typescript", tsx: "tsx",
-  js: "javascript", jsx: "javascript", mjs: "javascript", cjs: "javascript",
-  go: "go", java: "java", rs: "rust", rb: "ruby", rake: "ruby",
-  c: "c", h: "c", cc: "cpp", cpp: "cpp", cxx: "cpp", hpp: "cpp", hh: "cpp", hxx: "cpp",
-  cs: "csharp", php: "php",
+  py: "python",
+  pyi: "python",
+  ts: "typescript",
+  mts: "typescript",
+  cts: "typescript",
+  tsx: "tsx",
+  js: "javascript",
+  jsx: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  go: "go",
+  java: "java",
+  rs: "rust",
+  rb: "ruby",
+  rake: "ruby",
+  c: "c",
+  h: "c",
+  cc: "cpp",
+  cpp: "cpp",
+  cxx: "cpp",
+  hpp: "cpp",
+  hh: "cpp",
+  hxx: "cpp",
+  cs: "csharp",
+  php: "php",
 };
 
 export function languageOf(path: string): LanguageId | undefined {
@@ -187,18 +219,102 @@ export function languageOf(path: string): LanguageId | undefined {
 
 /** Extensions of text files worth indexing besides source code (docs, config, templates). */
 export const TEXT_EXTENSIONS = new Set([
-  "md", "rst", "txt", "json", "yaml", "yml", "toml", "cfg", "ini", "xml", "html", "htm",
-  "css", "scss", "sql", "sh", "bash", "kt", "kts", "scala", "swift", "m", "mm", "lua",
-  "ex", "exs", "erl", "hs", "ml", "dart", "vue", "svelte", "gradle", "proto", "graphql",
-  "tf", "pyx", "pxd", "jinja", "j2", "tmpl", "ejs", "erb", "haml", "r", "jl", "pl", "pm",
-  "zig", "nim", "clj", "cljs", "elm", "fs", "vb", "groovy", "cmake", "mk", "dockerfile",
+  "md",
+  "rst",
+  "txt",
+  "json",
+  "yaml",
+  "yml",
+  "toml",
+  "cfg",
+  "ini",
+  "xml",
+  "html",
+  "htm",
+  "css",
+  "scss",
+  "sql",
+  "sh",
+  "bash",
+  "kt",
+  "kts",
+  "scala",
+  "swift",
+  "m",
+  "mm",
+  "lua",
+  "ex",
+  "exs",
+  "erl",
+  "hs",
+  "ml",
+  "dart",
+  "vue",
+  "svelte",
+  "gradle",
+  "proto",
+  "graphql",
+  "tf",
+  "pyx",
+  "pxd",
+  "jinja",
+  "j2",
+  "tmpl",
+  "ejs",
+  "erb",
+  "haml",
+  "r",
+  "jl",
+  "pl",
+  "pm",
+  "zig",
+  "nim",
+  "clj",
+  "cljs",
+  "elm",
+  "fs",
+  "vb",
+  "groovy",
+  "cmake",
+  "mk",
+  "dockerfile",
 ]);
 
 /** Source-code files (rankable targets); other indexed text counts for less. */
 export function isCodePath(path: string): boolean {
   if (languageOf(path)) return true;
   const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
-  return ["kt", "kts", "scala", "swift", "m", "mm", "lua", "ex", "exs", "erl", "hs", "ml", "dart",
-    "vue", "svelte", "pyx", "pxd", "r", "jl", "pl", "pm", "zig", "nim", "clj", "cljs", "elm",
-    "fs", "vb", "groovy", "sh", "bash"].includes(ext);
+  return [
+    "kt",
+    "kts",
+    "scala",
+    "swift",
+    "m",
+    "mm",
+    "lua",
+    "ex",
+    "exs",
+    "erl",
+    "hs",
+    "ml",
+    "dart",
+    "vue",
+    "svelte",
+    "pyx",
+    "pxd",
+    "r",
+    "jl",
+    "pl",
+    "pm",
+    "zig",
+    "nim",
+    "clj",
+    "cljs",
+    "elm",
+    "fs",
+    "vb",
+    "groovy",
+    "sh",
+    "bash",
+  ].includes(ext);
 }

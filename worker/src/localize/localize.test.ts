@@ -48,7 +48,8 @@ describe("localize", () => {
     const result = await localize({
       files,
       issueTitle: "compute_invoice_total returns the wrong invoice total for a negative discount",
-      issueBody: "Calling `compute_invoice_total(lines, -5)` adds the discount to the invoice total instead of ignoring it.",
+      issueBody:
+        "Calling `compute_invoice_total(lines, -5)` adds the discount to the invoice total instead of ignoring it.",
     });
     expect(result.files[0]?.path).toBe("billing/totals.py");
     expect(result.files[0]?.reasons).toContain("defines `compute_invoice_total` named in issue");
@@ -77,7 +78,11 @@ describe("localize", () => {
 
   it("never returns files outside the repository or files that cannot be read", async () => {
     const real = await filesFromDirectory(billing);
-    const bogus = (path: string): RepoFile => ({ path, size: 10, read: async () => "def compute_invoice_total(): pass" });
+    const bogus = (path: string): RepoFile => ({
+      path,
+      size: 10,
+      read: async () => "def compute_invoice_total(): pass",
+    });
     const missing: RepoFile = { path: "billing/gone.py", size: 10, read: () => Promise.reject(new Error("ENOENT")) };
     const files = [...real, bogus("../outside.py"), bogus("/etc/passwd.py"), bogus("billing/../../x.py"), missing];
     const issue = {
@@ -96,9 +101,14 @@ describe("localize", () => {
     const files = await filesFromDirectory(billing);
     const issue = { issueTitle: "invoice total discount", issueBody: "compute_invoice_total" };
     const all = await localize({ files, ...issue });
-    const budget = Math.ceil((all.files.slice(0, 2).reduce((n, f) => n + (files.find((x) => x.path === f.path)?.size ?? 0), 0)) / 4);
+    const budget = Math.ceil(
+      all.files.slice(0, 2).reduce((n, f) => n + (files.find((x) => x.path === f.path)?.size ?? 0), 0) / 4,
+    );
     const limited = await localize({ files, ...issue, tokenBudget: budget });
-    const used = limited.files.reduce((n, f) => n + Math.ceil((files.find((x) => x.path === f.path)?.size ?? 0) / 4), 0);
+    const used = limited.files.reduce(
+      (n, f) => n + Math.ceil((files.find((x) => x.path === f.path)?.size ?? 0) / 4),
+      0,
+    );
     expect(used).toBeLessThanOrEqual(budget);
     expect(limited.files[0]?.path).toBe(all.files[0]?.path);
   });
@@ -109,7 +119,13 @@ describe("localize", () => {
     await localize({ files, issueTitle: "apply_discount", issueBody: "", cache });
     const reads: string[] = [];
     const counted = files.map((f) => ({ ...f, read: () => (reads.push(f.path), f.read()) }));
-    const second = await localize({ files: counted, issueTitle: "apply_discount is wrong", issueBody: "", cache, top: 1 });
+    const second = await localize({
+      files: counted,
+      issueTitle: "apply_discount is wrong",
+      issueBody: "",
+      cache,
+      top: 1,
+    });
     expect(second.files[0]?.path).toBe("billing/discounts.py");
     expect(reads).toEqual(["billing/discounts.py"]); // only the existence check of the chosen file
   });
@@ -123,7 +139,18 @@ describe("cli", () => {
     const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
     const tsx = import.meta.resolve("tsx");
     for (const extra of [[], ["--baseline", "bm25"]]) {
-      const { stdout } = await run(process.execPath, ["--import", tsx, cli, "--repo", billing, "--issue", issue, "--top", "3", ...extra]);
+      const { stdout } = await run(process.execPath, [
+        "--import",
+        tsx,
+        cli,
+        "--repo",
+        billing,
+        "--issue",
+        issue,
+        "--top",
+        "3",
+        ...extra,
+      ]);
       const parsed = JSON.parse(stdout) as unknown;
       expect(Array.isArray(parsed)).toBe(true);
       expect(stdout.trim()).toBe(JSON.stringify(parsed));

@@ -7,7 +7,16 @@ import { languageOf } from "./languages";
 import { parseIssue } from "./mentions";
 import { RepoPaths } from "./paths";
 import {
-  add, combine, contentSignal, definitionSignal, type Evidence, mentionSignal, pathSignal, queryIds, usageSignal, WEIGHTS,
+  add,
+  combine,
+  contentSignal,
+  definitionSignal,
+  type Evidence,
+  mentionSignal,
+  pathSignal,
+  queryIds,
+  usageSignal,
+  WEIGHTS,
 } from "./rank";
 import { testFilesNear } from "./tests-near";
 
@@ -84,7 +93,8 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     if (!info || !path || !lang) return;
     parsed++;
     graph.addNode(path);
-    for (const name of info.defs) if (issue.identifiers.has(name)) definers.set(name, [...(definers.get(name) ?? []), path]);
+    for (const name of info.defs)
+      if (issue.identifiers.has(name)) definers.set(name, [...(definers.get(name) ?? []), path]);
     for (const spec of info.imports) for (const to of resolveImport(lang, path, spec, paths)) graph.addEdge(path, to);
   };
   for (const i of toParse) await parseInto(i);
@@ -119,7 +129,13 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     if (!file || !doc) continue;
     const tokens = Math.ceil(file.size / 4);
     if (used + tokens > budget) continue;
-    if ((await file.read().then(() => true, () => false)) === false) continue;
+    if (
+      (await file.read().then(
+        () => true,
+        () => false,
+      )) === false
+    )
+      continue;
     used += tokens;
     const reasons = summarize(final.reasons.get(i) ?? []);
     const lexical = lexicalReason(corpus, i, query, idf, cache);
@@ -166,6 +182,9 @@ export function lexicalReason(
     if (tf > 0) contrib.push({ id, v: w * (idf.get(id) ?? 0) * Math.log(1 + tf) });
   }
   contrib.sort((a, b) => b.v - a.v);
-  const names = contrib.slice(0, 4).map((c) => cache.termName(c.id)).filter((t) => t !== undefined);
+  const names = contrib
+    .slice(0, 4)
+    .map((c) => cache.termName(c.id))
+    .filter((t) => t !== undefined);
   return names.length > 0 ? `lexical match: tokens ${names.join(", ")}` : undefined;
 }

@@ -40,9 +40,11 @@ const BACKTICK = /`([^`\n]{1,200})`/g;
 const FROM_IMPORT = /^[ \t>.]*from\s+([A-Za-z_][\w.]*)\s+import\s+\(?([\w \t,]+)\)?/gm;
 /** Names so common in code that defining them says nothing about a file. */
 const COMMON = new Set(
-  ("print len list dict str int float set tuple range isinstance open super type object repr hash " +
+  (
+    "print len list dict str int float set tuple range isinstance open super type object repr hash " +
     "main test run get put call init new next iter format join split append update copy items keys " +
-    "values apply value name data args kwargs result error warn").split(" "),
+    "values apply value name data args kwargs result error warn"
+  ).split(" "),
 );
 
 const add = (m: Map<string, number>, k: string, w: number): void => {
@@ -63,7 +65,8 @@ export function parseIssue(title: string, body: string): IssueQuery {
   for (const re of FRAME_PATTERNS) {
     const group: string[] = [];
     for (const m of text.matchAll(re)) {
-      const p = re === FRAME_PATTERNS[2] ? `${(m[1] ?? "").split(".").slice(0, -1).join("/")}/${m[2] ?? ""}` : (m[1] ?? "");
+      const p =
+        re === FRAME_PATTERNS[2] ? `${(m[1] ?? "").split(".").slice(0, -1).join("/")}/${m[2] ?? ""}` : (m[1] ?? "");
       if (!p) continue;
       group.push(p);
       framePaths.add(p);

@@ -51,7 +51,11 @@ export async function parseSource(id: LanguageId, text: string): Promise<ParsedF
     for (const c of defs.captures(root)) {
       if (c.name !== "def") continue;
       // C++ qualified names (`ns::Type::method`) are defined under their last segment.
-      const name = c.node.text.split(/::|\./).pop()?.replace(/^[~*&\s]+/, "") ?? "";
+      const name =
+        c.node.text
+          .split(/::|\./)
+          .pop()
+          ?.replace(/^[~*&\s]+/, "") ?? "";
       if (/^[A-Za-z_$][\w$]*[?!]?$/.test(name)) names.add(name);
     }
     const specs = new Set<string>();

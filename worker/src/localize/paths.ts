@@ -88,7 +88,12 @@ export class RepoPaths {
     for (const p of candidates) {
       const ps = p.toLowerCase().split("/");
       let k = 0;
-      while (k < ps.length && k < segments.length && ps[ps.length - 1 - k] === segments[segments.length - 1 - k]?.toLowerCase()) k++;
+      while (
+        k < ps.length &&
+        k < segments.length &&
+        ps[ps.length - 1 - k] === segments[segments.length - 1 - k]?.toLowerCase()
+      )
+        k++;
       if (k > bestLen) {
         best = [p];
         bestLen = k;

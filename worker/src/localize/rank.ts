@@ -14,9 +14,20 @@ export interface Doc {
 /** Per-file evidence from one signal: a score and the reasons behind it. */
 export type Evidence = Map<string, { score: number; reasons: string[] }>;
 
-export const WEIGHTS = { lex: 1.8, path: 0.6, mention: 2, def: 1.2, graph: 0.15, usage: 0.4, test: 0.25, nonCode: 0.4, stub: 0.3 };
+export const WEIGHTS = {
+  lex: 1.8,
+  path: 0.6,
+  mention: 2,
+  def: 1.2,
+  graph: 0.15,
+  usage: 0.4,
+  test: 0.25,
+  nonCode: 0.4,
+  stub: 0.3,
+};
 
-const TEST_PATH = /(?:^|\/)(?:tests?|testing|__tests__|spec|specs|test_utils)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+|[^/]*Tests?\.(?:java|kt|cs)|conftest\.py)$/;
+const TEST_PATH =
+  /(?:^|\/)(?:tests?|testing|__tests__|spec|specs|test_utils)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+|[^/]*Tests?\.(?:java|kt|cs)|conftest\.py)$/;
 export const isTestPath = (p: string): boolean => TEST_PATH.test(p);
 
 export function add(e: Evidence, path: string, score: number, reason?: string): void {
@@ -52,7 +63,14 @@ export function contentSignal(
   query: ReadonlyMap<number, number>,
   idfOut?: Map<number, number>,
 ): Float64Array {
-  return normalize(bm25Scores(docs.map((d) => d.stats), query, {}, idfOut));
+  return normalize(
+    bm25Scores(
+      docs.map((d) => d.stats),
+      query,
+      {},
+      idfOut,
+    ),
+  );
 }
 
 /** Issue terms found in each path (file-name parts count double), idf-weighted, in [0, 1]. */
@@ -87,7 +105,12 @@ export function mentionSignal(issue: IssueQuery, paths: RepoPaths): Evidence {
     const frame = m.frame !== undefined && m.frames !== undefined;
     const base = frame ? 0.6 + (0.6 * ((m.frame ?? 0) + 1)) / (m.frames ?? 1) : 1;
     // A bare file name is weaker evidence than a path: it may be the reporter's own file.
-    const weight = matched >= 2 ? base / Math.min(hits.length, 3) : segs.length === 1 ? (0.6 * base) / hits.length : (0.3 * base) / hits.length;
+    const weight =
+      matched >= 2
+        ? base / Math.min(hits.length, 3)
+        : segs.length === 1
+          ? (0.6 * base) / hits.length
+          : (0.3 * base) / hits.length;
     if (weight < 0.05) continue;
     const reason = frame ? "in stack trace" : "mentioned in issue";
     for (const p of hits) add(e, p, weight, reason);
@@ -95,7 +118,9 @@ export function mentionSignal(issue: IssueQuery, paths: RepoPaths): Evidence {
   for (const d of issue.dotted) {
     const segs = d.split(".");
     for (let k = segs.length; k >= 2; k--) {
-      const hits = paths.bySuffix(segs.slice(0, k).join("/")).filter((p) => /\.(?:py|pyi|java|rb|php|rs|go|ts|js)$/.test(p));
+      const hits = paths
+        .bySuffix(segs.slice(0, k).join("/"))
+        .filter((p) => /\.(?:py|pyi|java|rb|php|rs|go|ts|js)$/.test(p));
       if (hits.length === 0) continue;
       const name = segs.slice(0, k).join(".");
       if (hits.length > 3) break;
@@ -124,9 +149,16 @@ export function definitionSignal(issue: IssueQuery, definers: ReadonlyMap<string
     if (!files || files.length === 0) continue;
     // `from pkg.mod import Name`: definers inside pkg/mod are the ones meant.
     const scope = issue.scopes.get(name)?.replace(/\./g, "/");
-    const inScope = scope ? files.filter((p) => p.startsWith(`${scope}/`) || p.includes(`/${scope}/`) || p.replace(/(\/__init__)?\.\w+$/, "").endsWith(scope)) : [];
+    const inScope = scope
+      ? files.filter(
+          (p) =>
+            p.startsWith(`${scope}/`) ||
+            p.includes(`/${scope}/`) ||
+            p.replace(/(\/__init__)?\.\w+$/, "").endsWith(scope),
+        )
+      : [];
     if (inScope.length > 0) files = inScope;
-    const share = (inScope.length > 0 ? 1.5 : 1) * weight / Math.sqrt(files.length);
+    const share = ((inScope.length > 0 ? 1.5 : 1) * weight) / Math.sqrt(files.length);
     if (share < 0.1) continue;
     for (const p of files) add(e, p, share, `defines \`${name}\` named in issue`);
   }

@@ -19,7 +19,8 @@ export async function buildImportGraph(files: readonly RepoFile[]): Promise<Impo
     const parsed = text === undefined ? undefined : await parseSource(lang, text);
     if (!parsed) continue;
     graph.addNode(file.path);
-    for (const spec of parsed.imports) for (const to of resolveImport(lang, file.path, spec, paths)) graph.addEdge(file.path, to);
+    for (const spec of parsed.imports)
+      for (const to of resolveImport(lang, file.path, spec, paths)) graph.addEdge(file.path, to);
   }
   return graph;
 }

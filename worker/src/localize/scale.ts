@@ -41,10 +41,12 @@ export function generateTree(dir: string, count: number): void {
     const n = 3 + Math.floor(rand() * 22);
     if (ext === ".py") {
       lines.push(`from pkg${Math.floor(rand() * 50)}.mod${Math.floor(rand() * 40)} import thing`);
-      for (let k = 0; k < n; k++) lines.push(`def ${pick()}_${pick()}_${k}(x):\n    return x + ${k}  # ${pick()} ${pick()} ${pick()}`);
+      for (let k = 0; k < n; k++)
+        lines.push(`def ${pick()}_${pick()}_${k}(x):\n    return x + ${k}  # ${pick()} ${pick()} ${pick()}`);
     } else {
       lines.push(`import { thing } from "../mod${Math.floor(rand() * 40)}/index";`);
-      for (let k = 0; k < n; k++) lines.push(`function ${pick()}${pick()}${k}(x) { return x + ${k}; } // ${pick()} ${pick()}`);
+      for (let k = 0; k < n; k++)
+        lines.push(`function ${pick()}${pick()}${k}(x) { return x + ${k}; } // ${pick()} ${pick()}`);
     }
     writeFileSync(join(dir, sub, `${pick()}_${i}${ext}`), `${lines.join("\n")}\n`);
   }
@@ -82,7 +84,9 @@ export async function runScaleCheck(dir: string, count = 50_000): Promise<ScaleR
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { values } = parseArgs({ options: { files: { type: "string", default: "50000" }, dir: { type: "string", default: "/tmp/loc-scale" } } });
+  const { values } = parseArgs({
+    options: { files: { type: "string", default: "50000" }, dir: { type: "string", default: "/tmp/loc-scale" } },
+  });
   const count = Number(values.files);
   const result = await runScaleCheck(`${values.dir}-${count}`, count);
   process.stdout.write(`${JSON.stringify(result)}\n`);

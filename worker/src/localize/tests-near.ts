@@ -36,5 +36,8 @@ export function testFilesNear(docs: readonly Doc[], graph: ImportGraph, paths: r
       scores.set(t.path, Math.max(scores.get(t.path) ?? 0, s));
     }
   }
-  return [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 20).map(([p]) => p);
+  return [...scores.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 20)
+    .map(([p]) => p);
 }

@@ -18,8 +18,20 @@ const STOP = new Set(
 
 /** Words after which the next identifier is being defined (a cheap, language-agnostic hint). */
 const DEF_KEYWORDS = new Set([
-  "class", "def", "function", "func", "fn", "struct", "interface", "enum", "trait", "module",
-  "type", "record", "object", "macro_rules",
+  "class",
+  "def",
+  "function",
+  "func",
+  "fn",
+  "struct",
+  "interface",
+  "enum",
+  "trait",
+  "module",
+  "type",
+  "record",
+  "object",
+  "macro_rules",
 ]);
 
 export const isStopword = (t: string): boolean => STOP.has(t);
@@ -68,11 +80,7 @@ export function forEachWord(text: string, onWord: (word: string, defined: boolea
 }
 
 /** Calls `emit` for every index term of `text`; `emitDef` gets identifiers being defined. */
-export function forEachTerm(
-  text: string,
-  emit: (term: string) => void,
-  emitDef?: (name: string) => void,
-): void {
+export function forEachTerm(text: string, emit: (term: string) => void, emitDef?: (name: string) => void): void {
   forEachWord(text, (word, defined) => {
     if (defined && emitDef) emitDef(word);
     for (const t of wordTerms(word)) emit(t);

@@ -1,6 +1,12 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { GENERATED_SOLUTION_JSON_SCHEMA, SUBMIT_SOLUTION_TOOL } from "../contract/generation";
-import { classifySdkError, repairInstruction, TOOL_DESCRIPTION, type ProviderCall, type ProviderRequest } from "./provider";
+import {
+  classifySdkError,
+  repairInstruction,
+  TOOL_DESCRIPTION,
+  type ProviderCall,
+  type ProviderRequest,
+} from "./provider";
 
 function parsedArgs(args: unknown): unknown {
   if (typeof args !== "string") return args;
@@ -17,13 +23,31 @@ function messages(req: ProviderRequest): Anthropic.MessageParam[] {
   if (!repair) return out;
   if (repair.call) {
     const content: Anthropic.ContentBlockParam[] = repair.text ? [{ type: "text", text: repair.text }] : [];
-    content.push({ type: "tool_use", id: repair.call.id, name: SUBMIT_SOLUTION_TOOL, input: parsedArgs(repair.call.args) });
+    content.push({
+      type: "tool_use",
+      id: repair.call.id,
+      name: SUBMIT_SOLUTION_TOOL,
+      input: parsedArgs(repair.call.args),
+    });
     out.push(
       { role: "assistant", content },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: repair.call.id, is_error: true, content: repairInstruction(repair.error) }] },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: repair.call.id,
+            is_error: true,
+            content: repairInstruction(repair.error),
+          },
+        ],
+      },
     );
   } else {
-    out.push({ role: "assistant", content: repair.text || "(no tool call)" }, { role: "user", content: repairInstruction(repair.error) });
+    out.push(
+      { role: "assistant", content: repair.text || "(no tool call)" },
+      { role: "user", content: repairInstruction(repair.error) },
+    );
   }
   return out;
 }

@@ -10,7 +10,15 @@ const SOLUTION: GeneratedSolution = {
   analysis: "The divide helper does not guard against a zero divisor.",
   proposedSolution: "Throw a RangeError when the divisor is zero.",
   confidence: 91,
-  files: [{ filename: "src/math.ts", action: "modify", edits: [{ search: "return a / b;", replace: 'if (b === 0) throw new RangeError("division by zero");\n  return a / b;' }] }],
+  files: [
+    {
+      filename: "src/math.ts",
+      action: "modify",
+      edits: [
+        { search: "return a / b;", replace: 'if (b === 0) throw new RangeError("division by zero");\n  return a / b;' },
+      ],
+    },
+  ],
 };
 
 beforeAll(async () => {
@@ -55,7 +63,10 @@ describe("each provider round-trips a structured solution through its SDK", () =
 });
 
 test("the stand-in answers a seeded issue with its known fix by default", async () => {
-  const result = await ask("llama-3.3-70b-versatile", "Title: Fix the page offset in paginate()\n\nPage 2 skips an item.");
+  const result = await ask(
+    "llama-3.3-70b-versatile",
+    "Title: Fix the page offset in paginate()\n\nPage 2 skips an item.",
+  );
   expect(result.solution.confidence).toBe(88);
   expect(result.solution.files[0]?.filename).toBe("src/paginate.ts");
   expect(result.solution.files[0]?.edits[0]?.replace).toBe("  const start = (current - 1) * size;\n");
@@ -75,7 +86,12 @@ test("cost is the catalog price applied to the reported tokens", async () => {
 
 test("wrong credentials fail at once with model.auth", async () => {
   const bad = { ...cfg, openai: { apiKey: "sk-wrong", baseURL: sandbox.env.OPENAI_BASE_URL ?? "" } };
-  const err = await generateSolution(bad, { model: model("gpt-4.1"), system: "s", prompt: "p", signal: new AbortController().signal }).catch((e: unknown) => e);
+  const err = await generateSolution(bad, {
+    model: model("gpt-4.1"),
+    system: "s",
+    prompt: "p",
+    signal: new AbortController().signal,
+  }).catch((e: unknown) => e);
   expect(err).toMatchObject({ name: "ModelError", code: "model.auth", retryable: false });
   expect(sandbox.control.requests).toHaveLength(0);
 });

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { findModel, generateSolution, modelsConfigFromEnv, ModelError, type GenerateRequest, type ModelsConfig } from "./index";
+import {
+  findModel,
+  generateSolution,
+  modelsConfigFromEnv,
+  ModelError,
+  type GenerateRequest,
+  type ModelsConfig,
+} from "./index";
 
 let sandbox: ModelSandbox;
 let cfg: ModelsConfig;
@@ -15,7 +22,13 @@ beforeEach(() => sandbox.control.reset());
 function request(id: string, extra: Partial<GenerateRequest> = {}): GenerateRequest {
   const model = findModel(cfg, id);
   if (!model) throw new Error(`model ${id} not configured`);
-  return { model, system: "You fix issues.", prompt: "### File: src/app.ts\n1 | export const answer = 42;\n", signal: new AbortController().signal, ...extra };
+  return {
+    model,
+    system: "You fix issues.",
+    prompt: "### File: src/app.ts\n1 | export const answer = 42;\n",
+    signal: new AbortController().signal,
+    ...extra,
+  };
 }
 
 async function failure(p: Promise<unknown>): Promise<ModelError> {
@@ -91,7 +104,9 @@ test("a provider that is down fails with model.unavailable after the allowed att
   await gone.stop();
   const down = { ...modelsConfigFromEnv(gone.env), retry: { maxAttempts: 3, baseDelayMs: 10 } };
   const attempts: number[] = [];
-  const err = await failure(generateSolution(down, { ...request("llama-3.3-70b-versatile"), onRetry: (r) => attempts.push(r.attempt) }));
+  const err = await failure(
+    generateSolution(down, { ...request("llama-3.3-70b-versatile"), onRetry: (r) => attempts.push(r.attempt) }),
+  );
   expect(err.code).toBe("model.unavailable");
   expect(err.retryable).toBe(true);
   expect(attempts).toEqual([1, 2]);
@@ -108,7 +123,9 @@ test("a retry-after beyond the total wait budget fails at once as rate limited",
 
 test("persistent 503s give up after maxAttempts", async () => {
   sandbox.control.failNext({ status: 503, times: 10 });
-  const err = await failure(generateSolution({ ...cfg, retry: { maxAttempts: 3, baseDelayMs: 10 } }, request("claude-sonnet-4-5")));
+  const err = await failure(
+    generateSolution({ ...cfg, retry: { maxAttempts: 3, baseDelayMs: 10 } }, request("claude-sonnet-4-5")),
+  );
   expect(err.code).toBe("model.unavailable");
   expect(sandbox.control.requests).toHaveLength(3);
 });
@@ -117,7 +134,9 @@ test("cancelling while waiting out a retry-after stops at once", async () => {
   sandbox.control.failNext({ status: 429, retryAfter: 30 });
   const controller = new AbortController();
   const started = Date.now();
-  const pending = failure(generateSolution(cfg, request("gpt-4.1", { signal: controller.signal, onRetry: () => controller.abort() })));
+  const pending = failure(
+    generateSolution(cfg, request("gpt-4.1", { signal: controller.signal, onRetry: () => controller.abort() })),
+  );
   const err = await pending;
   expect(err.code).toBe("model.cancelled");
   expect(Date.now() - started).toBeLessThan(5_000);
@@ -125,7 +144,12 @@ test("cancelling while waiting out a retry-after stops at once", async () => {
 });
 
 test("a solution written as JSON text instead of a tool call is accepted", async () => {
-  const solution = { analysis: "a", proposedSolution: "b", confidence: 70, files: [{ filename: "src/app.ts", action: "modify", edits: [{ search: "42", replace: "43" }] }] };
+  const solution = {
+    analysis: "a",
+    proposedSolution: "b",
+    confidence: 70,
+    files: [{ filename: "src/app.ts", action: "modify", edits: [{ search: "42", replace: "43" }] }],
+  };
   sandbox.control.respondWith(() => true, { raw: `Here is the fix:\n\`\`\`json\n${JSON.stringify(solution)}\n\`\`\`` });
   const result = await generateSolution(cfg, request("claude-sonnet-4-5"));
   expect(result.solution).toEqual(solution);

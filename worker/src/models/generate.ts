@@ -44,17 +44,33 @@ function providerFor(cfg: ModelsConfig, model: ModelInfo): ProviderCall {
     case "openai": {
       if (!cfg.openai) throw missing();
       const baseURL = cfg.openai.baseURL ?? "https://api.openai.com/v1";
-      return openaiProvider({ apiKey: cfg.openai.apiKey, baseURL, timeoutMs, label: "OpenAI", tokenParam: "max_completion_tokens" });
+      return openaiProvider({
+        apiKey: cfg.openai.apiKey,
+        baseURL,
+        timeoutMs,
+        label: "OpenAI",
+        tokenParam: "max_completion_tokens",
+      });
     }
     case "anthropic": {
       if (!cfg.anthropic) throw missing();
-      return anthropicProvider({ apiKey: cfg.anthropic.apiKey, baseURL: cfg.anthropic.baseURL ?? "https://api.anthropic.com", timeoutMs });
+      return anthropicProvider({
+        apiKey: cfg.anthropic.apiKey,
+        baseURL: cfg.anthropic.baseURL ?? "https://api.anthropic.com",
+        timeoutMs,
+      });
     }
     case "openai-compatible": {
       const c = cfg.openaiCompatible;
       if (!c) throw missing();
       // The SDK insists on a key; local servers ignore it.
-      return openaiProvider({ apiKey: c.apiKey || "none", baseURL: c.baseURL, timeoutMs, label: "The model server", tokenParam: "max_tokens" });
+      return openaiProvider({
+        apiKey: c.apiKey || "none",
+        baseURL: c.baseURL,
+        timeoutMs,
+        label: "The model server",
+        tokenParam: "max_tokens",
+      });
     }
   }
 }
@@ -76,7 +92,10 @@ function parseReply(reply: ProviderReply): Parsed {
     try {
       args = JSON.parse(args);
     } catch (err) {
-      return { ok: false, error: `The arguments are not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
+      return {
+        ok: false,
+        error: `The arguments are not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
+      };
     }
   }
   const result = GeneratedSolution.safeParse(args);
@@ -91,7 +110,8 @@ function parseReply(reply: ProviderReply): Parsed {
 export async function generateSolution(cfg: ModelsConfig, req: GenerateRequest): Promise<GenerateResult> {
   const policy = { ...DEFAULT_RETRY_POLICY, ...cfg.retry };
   const call = providerFor(cfg, req.model);
-  const cancelled = (cause?: unknown): ModelError => new ModelError("model.cancelled", "The model call was cancelled", { cause });
+  const cancelled = (cause?: unknown): ModelError =>
+    new ModelError("model.cancelled", "The model call was cancelled", { cause });
   const base: ProviderRequest = {
     modelId: req.model.id,
     system: req.system,
@@ -130,10 +150,20 @@ export async function generateSolution(cfg: ModelsConfig, req: GenerateRequest):
     tokensOut += reply.tokensOut;
     const parsed = parseReply(reply);
     if (parsed.ok) {
-      return { solution: parsed.solution, tokensIn, tokensOut, costUsd: costUsd(req.model, tokensIn, tokensOut), attempts, repaired };
+      return {
+        solution: parsed.solution,
+        tokensIn,
+        tokensOut,
+        costUsd: costUsd(req.model, tokensIn, tokensOut),
+        attempts,
+        repaired,
+      };
     }
     if (repaired) {
-      const err = new ModelError("model.malformed_output", `The model's answer was still invalid after a repair attempt: ${parsed.error}`);
+      const err = new ModelError(
+        "model.malformed_output",
+        `The model's answer was still invalid after a repair attempt: ${parsed.error}`,
+      );
       err.tokensIn = tokensIn;
       err.tokensOut = tokensOut;
       throw err;

@@ -1,7 +1,18 @@
 import { expect, test } from "vitest";
 import { planAllowsProvider } from "@fixloop/db/domain";
 import { loadWorkerEnv } from "../env";
-import { costUsd, DEFAULT_MODEL_ID, estimatePromptCost, estimateRange, findModel, listModels, modelsConfigFromEnv, MODEL_CATALOG, parsePrices, TYPICAL_OUTPUT_TOKENS } from "./index";
+import {
+  costUsd,
+  DEFAULT_MODEL_ID,
+  estimatePromptCost,
+  estimateRange,
+  findModel,
+  listModels,
+  modelsConfigFromEnv,
+  MODEL_CATALOG,
+  parsePrices,
+  TYPICAL_OUTPUT_TOKENS,
+} from "./index";
 
 test("providers without credentials are not listed", () => {
   const cfg = modelsConfigFromEnv({ GROQ_API_KEY: "gsk_1", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "   " });
@@ -21,22 +32,38 @@ test("the default model is Groq's Llama 3.3 70B versatile and is listed first", 
 });
 
 test("base URLs are read with their keys", () => {
-  const cfg = modelsConfigFromEnv({ OPENAI_API_KEY: "o", OPENAI_BASE_URL: "http://proxy/v1", GROQ_BASE_URL: "http://ignored" });
+  const cfg = modelsConfigFromEnv({
+    OPENAI_API_KEY: "o",
+    OPENAI_BASE_URL: "http://proxy/v1",
+    GROQ_BASE_URL: "http://ignored",
+  });
   expect(cfg).toEqual({ openai: { apiKey: "o", baseURL: "http://proxy/v1" } });
 });
 
 test("each configured OpenAI-compatible model gets its own entry, from a string or a parsed list", () => {
-  const fromString = modelsConfigFromEnv({ OPENAI_COMPATIBLE_BASE_URL: "http://localhost:11434/v1", OPENAI_COMPATIBLE_MODELS: "qwen2.5-coder:7b, llama3.1:8b ," });
-  const fromList = modelsConfigFromEnv({ OPENAI_COMPATIBLE_BASE_URL: "http://localhost:11434/v1", OPENAI_COMPATIBLE_MODELS: ["qwen2.5-coder:7b", "llama3.1:8b"] });
+  const fromString = modelsConfigFromEnv({
+    OPENAI_COMPATIBLE_BASE_URL: "http://localhost:11434/v1",
+    OPENAI_COMPATIBLE_MODELS: "qwen2.5-coder:7b, llama3.1:8b ,",
+  });
+  const fromList = modelsConfigFromEnv({
+    OPENAI_COMPATIBLE_BASE_URL: "http://localhost:11434/v1",
+    OPENAI_COMPATIBLE_MODELS: ["qwen2.5-coder:7b", "llama3.1:8b"],
+  });
   expect(fromList).toEqual(fromString);
   const models = listModels(fromString);
   expect(models.map((m) => m.id)).toEqual(["qwen2.5-coder:7b", "llama3.1:8b"]);
-  expect(models[0]).toMatchObject({ provider: "openai-compatible", inputUsdPerMTok: 0, description: expect.stringContaining("localhost:11434") });
+  expect(models[0]).toMatchObject({
+    provider: "openai-compatible",
+    inputUsdPerMTok: 0,
+    description: expect.stringContaining("localhost:11434"),
+  });
   expect(planAllowsProvider("FREE", "openai-compatible")).toBe(true);
 });
 
 test("an OpenAI-compatible server without models is not listed", () => {
-  expect(modelsConfigFromEnv({ OPENAI_COMPATIBLE_BASE_URL: "http://localhost:11434/v1" }).openaiCompatible).toBeUndefined();
+  expect(
+    modelsConfigFromEnv({ OPENAI_COMPATIBLE_BASE_URL: "http://localhost:11434/v1" }).openaiCompatible,
+  ).toBeUndefined();
 });
 
 test("cost is computed per million tokens from catalog prices", () => {
@@ -68,14 +95,25 @@ test("self-hosted models cost nothing unless the operator prices them by env", (
   expect(llama31).toMatchObject({ inputUsdPerMTok: 0, outputUsdPerMTok: 0 });
   expect(costUsd(qwen, 1_000_000, 100_000)).toBeCloseTo(0.13, 8);
   expect(() => parsePrices("qwen=cheap")).toThrow(/qwen=cheap/);
-  expect(() => loadWorkerEnv({ DATABASE_URL: "x", REDIS_URL: "y", TOKEN_ENCRYPTION_KEYS: "k", OPENAI_COMPATIBLE_PRICES: "qwen=1" })).toThrow(/OPENAI_COMPATIBLE_PRICES/);
+  expect(() =>
+    loadWorkerEnv({
+      DATABASE_URL: "x",
+      REDIS_URL: "y",
+      TOKEN_ENCRYPTION_KEYS: "k",
+      OPENAI_COMPATIBLE_PRICES: "qwen=1",
+    }),
+  ).toThrow(/OPENAI_COMPATIBLE_PRICES/);
 });
 
 test("an estimate prices the prompt's tokens and a typical answer; the range spans small to large prompts", () => {
   const llama = MODEL_CATALOG.find((m) => m.id === DEFAULT_MODEL_ID);
   if (!llama) throw new Error("default model missing");
   const e = estimatePromptCost(llama, "x".repeat(4000), "y".repeat(400));
-  expect(e).toEqual({ tokensIn: 1100, tokensOut: TYPICAL_OUTPUT_TOKENS, usd: costUsd(llama, 1100, TYPICAL_OUTPUT_TOKENS) });
+  expect(e).toEqual({
+    tokensIn: 1100,
+    tokensOut: TYPICAL_OUTPUT_TOKENS,
+    usd: costUsd(llama, 1100, TYPICAL_OUTPUT_TOKENS),
+  });
   const r = estimateRange(llama);
   expect(r.lowUsd).toBeLessThan(r.highUsd);
 });

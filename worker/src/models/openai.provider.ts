@@ -1,7 +1,13 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { GENERATED_SOLUTION_JSON_SCHEMA, SUBMIT_SOLUTION_TOOL } from "../contract/generation";
-import { classifySdkError, repairInstruction, TOOL_DESCRIPTION, type ProviderCall, type ProviderRequest } from "./provider";
+import {
+  classifySdkError,
+  repairInstruction,
+  TOOL_DESCRIPTION,
+  type ProviderCall,
+  type ProviderRequest,
+} from "./provider";
 
 /** Chat messages in the OpenAI wire format, shared with Groq's OpenAI-compatible API. */
 export function chatMessages(req: ProviderRequest): ChatCompletionMessageParam[] {
@@ -14,7 +20,13 @@ export function chatMessages(req: ProviderRequest): ChatCompletionMessageParam[]
   if (repair.call) {
     const args = typeof repair.call.args === "string" ? repair.call.args : JSON.stringify(repair.call.args);
     messages.push(
-      { role: "assistant", content: repair.text || null, tool_calls: [{ id: repair.call.id, type: "function", function: { name: SUBMIT_SOLUTION_TOOL, arguments: args } }] },
+      {
+        role: "assistant",
+        content: repair.text || null,
+        tool_calls: [
+          { id: repair.call.id, type: "function", function: { name: SUBMIT_SOLUTION_TOOL, arguments: args } },
+        ],
+      },
       { role: "tool", tool_call_id: repair.call.id, content: repairInstruction(repair.error) },
     );
   } else {
@@ -29,7 +41,11 @@ export function chatMessages(req: ProviderRequest): ChatCompletionMessageParam[]
 export const CHAT_TOOLS = [
   {
     type: "function" as const,
-    function: { name: SUBMIT_SOLUTION_TOOL, description: TOOL_DESCRIPTION, parameters: GENERATED_SOLUTION_JSON_SCHEMA as Record<string, unknown> },
+    function: {
+      name: SUBMIT_SOLUTION_TOOL,
+      description: TOOL_DESCRIPTION,
+      parameters: GENERATED_SOLUTION_JSON_SCHEMA as Record<string, unknown>,
+    },
   },
 ];
 

@@ -50,19 +50,24 @@ export function classifySdkError(err: unknown, sdk: SdkErrorClasses, signal: Abo
     return new ModelError("model.cancelled", `The ${label} request was cancelled`, { cause: err });
   }
   if (err instanceof sdk.APIConnectionError) {
-    return new TransientFailure("model.unavailable", `${label} could not be reached: ${err.message}`, undefined, { cause: err });
+    return new TransientFailure("model.unavailable", `${label} could not be reached: ${err.message}`, undefined, {
+      cause: err,
+    });
   }
   if (err instanceof sdk.APIError && err.status !== undefined) {
     const status = err.status;
     const wait = retryAfterMs(err.headers);
-    if (status === 429) return new TransientFailure("model.rate_limited", `${label} rate limit (429)`, wait, { cause: err });
+    if (status === 429)
+      return new TransientFailure("model.rate_limited", `${label} rate limit (429)`, wait, { cause: err });
     if (status >= 500 || status === 408 || status === 409) {
       return new TransientFailure("model.unavailable", `${label} answered ${status}`, wait, { cause: err });
     }
     if (status === 401 || status === 403) {
       return new ModelError("model.auth", `${label} rejected the credentials (${status})`, { cause: err });
     }
-    return new ModelError("model.bad_request", `${label} refused the request (${status}): ${err.message}`, { cause: err });
+    return new ModelError("model.bad_request", `${label} refused the request (${status}): ${err.message}`, {
+      cause: err,
+    });
   }
   return err;
 }

@@ -14,7 +14,11 @@ function applyOne(text: string, search: string, replace: string): string {
     if (text.indexOf(search, first + 1) >= 0) throw new Error("search text occurs more than once");
     return text.slice(0, first) + replace + text.slice(first + search.length);
   }
-  const strip = (s: string) => s.split("\n").map((l) => l.trimEnd()).join("\n");
+  const strip = (s: string) =>
+    s
+      .split("\n")
+      .map((l) => l.trimEnd())
+      .join("\n");
   const loose = strip(text);
   const at = loose.indexOf(strip(search));
   if (at < 0) throw new Error("search text not found");
@@ -35,11 +39,20 @@ export function applyGeneratedFiles(
   for (const f of files) {
     const original = originals.get(f.filename);
     if (f.action === "create") {
-      changes.push({ filename: f.filename, action: "create", content: f.content ?? f.edits.map((e) => e.replace).join("\n"), originalContent: "" });
+      changes.push({
+        filename: f.filename,
+        action: "create",
+        content: f.content ?? f.edits.map((e) => e.replace).join("\n"),
+        originalContent: "",
+      });
       continue;
     }
     if (original === undefined) {
-      failures.push({ filename: f.filename, search: "", reason: `${f.filename} is not among the files the model was shown` });
+      failures.push({
+        filename: f.filename,
+        search: "",
+        reason: `${f.filename} is not among the files the model was shown`,
+      });
       continue;
     }
     if (f.action === "delete") {

@@ -7,7 +7,12 @@ import { jobIds, runCancelChannel } from "../contract";
  * Listens for cancel requests from any API process; the worker holding the run's job aborts it
  * (BullMQ's cancelJob fires the job's AbortSignal, which reaches the model call).
  */
-export async function startCancelSubscriber(redis: Redis, prefix: string, solveWorker: Worker, logger: Logger): Promise<{ close(): Promise<void> }> {
+export async function startCancelSubscriber(
+  redis: Redis,
+  prefix: string,
+  solveWorker: Worker,
+  logger: Logger,
+): Promise<{ close(): Promise<void> }> {
   const sub = redis.duplicate();
   sub.on("error", (err) => logger.warn({ err: err.message }, "cancel subscriber connection error"));
   await sub.subscribe(runCancelChannel(prefix));

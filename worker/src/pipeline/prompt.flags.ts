@@ -5,14 +5,23 @@
 import type { InstructionFlag } from "../contract";
 
 const PATTERNS: { label: string; re: RegExp }[] = [
-  { label: "ignore previous instructions", re: /\b(?:ignore|disregard|forget|skip)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|existing)\s+(?:instructions?|prompts?|rules|directions|messages|context)\b/i },
-  { label: "ignore your instructions", re: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+)?(?:your|the|these|those)\s+(?:instructions|rules|guidelines|guardrails|system\s+prompt)\b/i },
+  {
+    label: "ignore previous instructions",
+    re: /\b(?:ignore|disregard|forget|skip)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|existing)\s+(?:instructions?|prompts?|rules|directions|messages|context)\b/i,
+  },
+  {
+    label: "ignore your instructions",
+    re: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+)?(?:your|the|these|those)\s+(?:instructions|rules|guidelines|guardrails|system\s+prompt)\b/i,
+  },
   { label: "you are now", re: /\byou\s+are\s+now\b/i },
   { label: "system prompt", re: /\bsystem\s+prompt\b/i },
   { label: "new instructions", re: /\bnew\s+instructions?\s*:/i },
   { label: "act as / pretend", re: /\b(?:pretend\s+(?:to\s+be|you\s+are)|from\s+now\s+on,?\s+you)\b/i },
   { label: "role marker", re: /(?:^|\n)\s*(?:system|assistant|developer)\s*:|<\|im_start\|>|\[\/?INST\]/i },
-  { label: "secret exfiltration", re: /\b(?:print|reveal|output|send|leak|post|exfiltrate|include)\s+(?:\w+\s+){0,3}(?:environment\s+variables|env\s+vars|secrets?|api[\s_-]?keys?|access\s+tokens?|credentials|\.env\b)/i },
+  {
+    label: "secret exfiltration",
+    re: /\b(?:print|reveal|output|send|leak|post|exfiltrate|include)\s+(?:\w+\s+){0,3}(?:environment\s+variables|env\s+vars|secrets?|api[\s_-]?keys?|access\s+tokens?|credentials|\.env\b)/i,
+  },
   { label: "jailbreak", re: /\b(?:jailbreak|do\s+anything\s+now|developer\s+mode)\b/i },
 ];
 

@@ -11,7 +11,8 @@ export interface RawIssueText {
 
 function mergeReports(reports: CleaningReport[]): CleaningReport {
   const hidden = new Map<string, number>();
-  for (const r of reports) for (const h of r.hiddenCharacters) hidden.set(h.codePoint, (hidden.get(h.codePoint) ?? 0) + h.count);
+  for (const r of reports)
+    for (const h of r.hiddenCharacters) hidden.set(h.codePoint, (hidden.get(h.codePoint) ?? 0) + h.count);
   return {
     hiddenCharacters: [...hidden].map(([codePoint, count]) => ({ codePoint, count })),
     htmlComments: reports.flatMap((r) => r.htmlComments),
@@ -28,7 +29,14 @@ export function inspectIssue(raw: RawIssueText): { removed: CleaningReport; flag
   return { removed, flags: flagInstructions(readable) };
 }
 
-export function promptRecord(o: { model: ModelInfo; system: string; user: string; input: PromptInput; raw: RawIssueText; estimate: CostEstimate }): PromptRecord {
+export function promptRecord(o: {
+  model: ModelInfo;
+  system: string;
+  user: string;
+  input: PromptInput;
+  raw: RawIssueText;
+  estimate: CostEstimate;
+}): PromptRecord {
   return {
     model: { id: o.model.id, name: o.model.name, provider: o.model.provider },
     system: o.system,

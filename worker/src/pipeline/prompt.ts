@@ -29,7 +29,7 @@ export function cleanUntrusted(text: string): { text: string; removed: CleaningR
   const fenceTags: string[] = [];
   const hidden = new Map<string, number>();
   let out = text.replace(/\r\n?/g, "\n");
-  for (let before = ""; before !== out; ) {
+  for (let before = ""; before !== out;) {
     before = out;
     out = out
       .normalize("NFKC")
@@ -105,7 +105,9 @@ export function buildPrompt(p: PromptInput): string {
   );
   if (p.feedback?.length) {
     const items = p.feedback.map((f, i) => `${i + 1}. ${sanitizeUntrusted(f)}`).join("\n");
-    parts.push(`Reviewer feedback on the previous solution, oldest first (address all of it, newest wins on conflicts):\n<untrusted_feedback>\n${items}\n</untrusted_feedback>`);
+    parts.push(
+      `Reviewer feedback on the previous solution, oldest first (address all of it, newest wins on conflicts):\n<untrusted_feedback>\n${items}\n</untrusted_feedback>`,
+    );
   }
   if (p.manualEdits?.length) {
     parts.push(
@@ -114,7 +116,9 @@ export function buildPrompt(p: PromptInput): string {
     );
   }
   parts.push(`Repository map (files that may matter):\n${p.repoMap}`);
-  parts.push(`Why these files were chosen:\n${p.files.map((f) => `- ${f.path}: ${f.reasons.join("; ") || "ranked relevant"}`).join("\n")}`);
+  parts.push(
+    `Why these files were chosen:\n${p.files.map((f) => `- ${f.path}: ${f.reasons.join("; ") || "ranked relevant"}`).join("\n")}`,
+  );
   parts.push(`Relevant files, with line numbers for reference:`);
   for (const f of p.files) parts.push(`### File: ${f.path}\n${numberLines(f.content)}`);
   parts.push(`Call submit_solution with your analysis, proposed solution, confidence and file changes.`);

@@ -24,7 +24,14 @@ export const MAX_BLOB_BYTES = 512 * 1024;
 const MAX_SUBTREE_CALLS = 400;
 
 /** The default branch head and its full file list (git trees API, recursive; per-directory walk when truncated). */
-export async function fetchRepoSnapshot(gh: GithubClient, redis: Redis, prefix: string, owner: string, repo: string, signal: AbortSignal): Promise<RepoSnapshot & { cached: boolean }> {
+export async function fetchRepoSnapshot(
+  gh: GithubClient,
+  redis: Redis,
+  prefix: string,
+  owner: string,
+  repo: string,
+  signal: AbortSignal,
+): Promise<RepoSnapshot & { cached: boolean }> {
   const request = { signal };
   const { data: info } = await gh.rest.repos.get({ owner, repo, request });
   const branch = info.default_branch;
@@ -37,14 +44,30 @@ export async function fetchRepoSnapshot(gh: GithubClient, redis: Redis, prefix: 
   if (hit) return { ...(JSON.parse(hit) as RepoSnapshot), cached: true };
 
   const { data: tree } = await gh.rest.git.getTree({ owner, repo, tree_sha: treeSha, recursive: "1", request });
-  let files: TreeFile[] = tree.tree.filter((e) => e.type === "blob" && e.path && e.sha).map((e) => ({ path: e.path ?? "", sha: e.sha ?? "", size: e.size ?? 0 }));
+  let files: TreeFile[] = tree.tree
+    .filter((e) => e.type === "blob" && e.path && e.sha)
+    .map((e) => ({ path: e.path ?? "", sha: e.sha ?? "", size: e.size ?? 0 }));
   if (tree.truncated) files = await walkTree(gh, owner, repo, treeSha, signal);
-  const snapshot: RepoSnapshot = { owner, repo, defaultBranch: branch, commitSha, treeSha, truncated: tree.truncated, files };
+  const snapshot: RepoSnapshot = {
+    owner,
+    repo,
+    defaultBranch: branch,
+    commitSha,
+    treeSha,
+    truncated: tree.truncated,
+    files,
+  };
   await redis.set(key, JSON.stringify(snapshot), "EX", TREE_TTL_SECONDS);
   return { ...snapshot, cached: false };
 }
 
-async function walkTree(gh: GithubClient, owner: string, repo: string, rootSha: string, signal: AbortSignal): Promise<TreeFile[]> {
+async function walkTree(
+  gh: GithubClient,
+  owner: string,
+  repo: string,
+  rootSha: string,
+  signal: AbortSignal,
+): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
   const queue: { sha: string; dir: string }[] = [{ sha: rootSha, dir: "" }];
   let calls = 0;
@@ -64,7 +87,15 @@ async function walkTree(gh: GithubClient, owner: string, repo: string, rootSha: 
 }
 
 /** Reads a blob's text through the cache keyed by its SHA (content-addressed, so never stale). */
-export async function readBlob(gh: GithubClient, redis: Redis, prefix: string, owner: string, repo: string, sha: string, signal?: AbortSignal): Promise<string> {
+export async function readBlob(
+  gh: GithubClient,
+  redis: Redis,
+  prefix: string,
+  owner: string,
+  repo: string,
+  sha: string,
+  signal?: AbortSignal,
+): Promise<string> {
   const key = `${prefix}:blob:${sha}`;
   const hit = await redis.get(key);
   if (hit !== null) {

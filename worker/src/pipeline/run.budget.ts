@@ -12,13 +12,20 @@ export interface Budget {
 }
 
 export class CostCapExceeded extends Error {
-  constructor(readonly code: "cost.run_cap_exceeded" | "cost.monthly_cap_exceeded", message: string) {
+  constructor(
+    readonly code: "cost.run_cap_exceeded" | "cost.monthly_cap_exceeded",
+    message: string,
+  ) {
     super(message);
     this.name = "CostCapExceeded";
   }
 }
 
-export async function loadBudget(db: Db, env: Pick<WorkerEnv, "RUN_COST_CAP_USD" | "MONTHLY_COST_CAP_USD">, run: Pick<SolveRun, "id" | "user_id">): Promise<Budget> {
+export async function loadBudget(
+  db: Db,
+  env: Pick<WorkerEnv, "RUN_COST_CAP_USD" | "MONTHLY_COST_CAP_USD">,
+  run: Pick<SolveRun, "id" | "user_id">,
+): Promise<Budget> {
   const [caps, period, spent] = await Promise.all([
     spendingCaps(db, run.user_id, { runUsd: env.RUN_COST_CAP_USD, monthlyUsd: env.MONTHLY_COST_CAP_USD }),
     currentUsagePeriod(db, run.user_id),
@@ -39,7 +46,10 @@ const RAISE = "Raise the cap in Profile → Usage, then resume the run.";
 export function checkBudget(b: Budget, estimateUsd: number, extraUsd = 0): void {
   const run = b.runSpentUsd + extraUsd + estimateUsd;
   if (b.runCapUsd !== null && run > b.runCapUsd) {
-    throw new CostCapExceeded("cost.run_cap_exceeded", `This run would cost about ${usd(run)}, over your per-run cap of ${usd(b.runCapUsd)}. ${RAISE}`);
+    throw new CostCapExceeded(
+      "cost.run_cap_exceeded",
+      `This run would cost about ${usd(run)}, over your per-run cap of ${usd(b.runCapUsd)}. ${RAISE}`,
+    );
   }
   const month = b.monthSpentUsd + extraUsd + estimateUsd;
   if (b.monthlyCapUsd !== null && month > b.monthlyCapUsd) {

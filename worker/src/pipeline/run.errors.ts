@@ -28,7 +28,8 @@ export function classifyFailure(err: unknown, step: StepId | null): RunFailure {
   // The cap message stands on its own: it says what to do next.
   if (err instanceof CostCapExceeded) return { code: err.code, message: err.message, retryable: false };
   if (err instanceof GenerationError) return { code: err.code, message: `${where}${err.message}`, retryable: false };
-  if (err instanceof UnrecoverableError) return { code: "run.invalid", message: `${where}${err.message}`, retryable: false };
+  if (err instanceof UnrecoverableError)
+    return { code: "run.invalid", message: `${where}${err.message}`, retryable: false };
   const status = (err as { status?: unknown })?.status;
   if (err instanceof GithubError || typeof status === "number") {
     const gh = toGithubError(err, "Repository");

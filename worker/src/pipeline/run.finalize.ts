@@ -40,15 +40,28 @@ function metadata(i: FinalizeInput, refinementCount: number) {
  */
 export async function finalizeRun(db: Db, i: FinalizeInput): Promise<string> {
   return db.transaction().execute(async (trx) => {
-    const run = await trx.selectFrom("solve_runs").selectAll().where("id", "=", i.runId).forUpdate().executeTakeFirstOrThrow();
+    const run = await trx
+      .selectFrom("solve_runs")
+      .selectAll()
+      .where("id", "=", i.runId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     if (run.status === "completed" && run.solution_id) return run.solution_id;
     if (run.status !== "running") throw new Error(`run ${run.id} is ${run.status}`);
     // The tests' repair round may have replaced the first generation; confidence is weighed by the test evidence.
-    const g = { ...(i.validating.generating ?? i.generating), confidence: i.validating.confidence ?? (i.validating.generating ?? i.generating).confidence };
+    const g = {
+      ...(i.validating.generating ?? i.generating),
+      confidence: i.validating.confidence ?? (i.validating.generating ?? i.generating).confidence,
+    };
     const files = JSON.stringify(g.filesChanged satisfies FileChange[]);
     let solutionId: string;
     if (run.kind === "refine" && run.solution_id) {
-      const prev = await trx.selectFrom("solutions").select(["refinement_count", "revision"]).where("id", "=", run.solution_id).forUpdate().executeTakeFirstOrThrow();
+      const prev = await trx
+        .selectFrom("solutions")
+        .select(["refinement_count", "revision"])
+        .where("id", "=", run.solution_id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
       const count = prev.refinement_count + 1;
       const s = await trx
         .updateTable("solutions")
@@ -69,7 +82,16 @@ export async function finalizeRun(db: Db, i: FinalizeInput): Promise<string> {
       solutionId = s.id;
       await trx
         .insertInto("solution_revisions")
-        .values({ solution_id: s.id, revision: s.revision, kind: "refinement", files_changed: files, analysis: g.analysis, proposed_solution: g.proposedSolution, feedback: i.feedback ?? null, run_id: run.id })
+        .values({
+          solution_id: s.id,
+          revision: s.revision,
+          kind: "refinement",
+          files_changed: files,
+          analysis: g.analysis,
+          proposed_solution: g.proposedSolution,
+          feedback: i.feedback ?? null,
+          run_id: run.id,
+        })
         .execute();
     } else {
       const s = await trx
@@ -91,11 +113,28 @@ export async function finalizeRun(db: Db, i: FinalizeInput): Promise<string> {
       solutionId = s.id;
       await trx
         .insertInto("solution_revisions")
-        .values({ solution_id: s.id, revision: 1, kind: "generated", files_changed: files, analysis: g.analysis, proposed_solution: g.proposedSolution, run_id: run.id })
+        .values({
+          solution_id: s.id,
+          revision: 1,
+          kind: "generated",
+          files_changed: files,
+          analysis: g.analysis,
+          proposed_solution: g.proposedSolution,
+          run_id: run.id,
+        })
         .execute();
-      await trx.updateTable("issues").set({ status: "solved", updated_at: new Date() }).where("id", "=", run.issue_id).where("status", "in", ["analyzing", "open", "pending", "failed"]).execute();
+      await trx
+        .updateTable("issues")
+        .set({ status: "solved", updated_at: new Date() })
+        .where("id", "=", run.issue_id)
+        .where("status", "in", ["analyzing", "open", "pending", "failed"])
+        .execute();
     }
-    await trx.updateTable("solve_runs").set({ status: "completed", solution_id: solutionId, finished_at: new Date() }).where("id", "=", run.id).execute();
+    await trx
+      .updateTable("solve_runs")
+      .set({ status: "completed", solution_id: solutionId, finished_at: new Date() })
+      .where("id", "=", run.id)
+      .execute();
     await chargeRunQuota(trx, run.id);
     return solutionId;
   });

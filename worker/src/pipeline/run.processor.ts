@@ -2,11 +2,28 @@ import { UnrecoverableError } from "bullmq";
 import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
 import { recordModelRequest, releaseRunQuota } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
-import { SolutionTests, STEPS, stepCost, type StepCost, type StepDetail as ContractStepDetail, type StepId } from "../contract";
+import {
+  SolutionTests,
+  STEPS,
+  stepCost,
+  type StepCost,
+  type StepDetail as ContractStepDetail,
+  type StepId,
+} from "../contract";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "../contract";
 import { finalizeRun } from "./run.finalize";
-import { claimRun, endRun, loadRun, loadSteps, markStepFailed, markStepRunning, storeStepProgress, storeStepPrompt, storeStepResult } from "./run.store";
+import {
+  claimRun,
+  endRun,
+  loadRun,
+  loadSteps,
+  markStepFailed,
+  markStepRunning,
+  storeStepProgress,
+  storeStepPrompt,
+  storeStepResult,
+} from "./run.store";
 import { executeStep } from "./run.steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
 import { copyOriginalSteps } from "./run.refine";
@@ -19,7 +36,12 @@ export interface AttemptInfo {
 const now = () => new Date().toISOString();
 
 /** Runs (or resumes) one solve/refine run: every stored step is skipped, each new result is stored, then announced. */
-export async function processRun(runId: string, ctx: WorkerContext, signal: AbortSignal, attempt: AttemptInfo): Promise<{ solutionId: string } | { status: string }> {
+export async function processRun(
+  runId: string,
+  ctx: WorkerContext,
+  signal: AbortSignal,
+  attempt: AttemptInfo,
+): Promise<{ solutionId: string } | { status: string }> {
   const log = await openRunEventLog(ctx.redis, ctx.queues.prefix, runId);
   const existing = await loadRun(ctx.db, runId);
   if (!existing) throw new UnrecoverableError(`Run ${runId} does not exist`);
@@ -33,7 +55,12 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
   const issue = await ctx.db.selectFrom("issues").selectAll().where("id", "=", run.issue_id).executeTakeFirst();
   if (!issue) return fail(ctx, log, run, null, { code: "issue.not_found", message: "The issue was deleted" });
   if (run.kind === "solve") {
-    await ctx.db.updateTable("issues").set({ status: "analyzing", updated_at: new Date() }).where("id", "=", issue.id).where("status", "!=", "closed").execute();
+    await ctx.db
+      .updateTable("issues")
+      .set({ status: "analyzing", updated_at: new Date() })
+      .where("id", "=", issue.id)
+      .where("status", "!=", "closed")
+      .execute();
   }
   let baseline: FileChange[] | undefined;
   if (run.kind === "refine") {
@@ -50,14 +77,27 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
       const prior = stored.get(step);
       if (prior?.status === "completed" && prior.output !== null) {
         outputs[step] = prior.output;
-        await log.emit({ type: "step", step, status: "completed", detail: eventDetail(prior.detail), at: (prior.finished_at ?? new Date()).toISOString(), cost: stepCost(prior) });
+        await log.emit({
+          type: "step",
+          step,
+          status: "completed",
+          detail: eventDetail(prior.detail),
+          at: (prior.finished_at ?? new Date()).toISOString(),
+          cost: stepCost(prior),
+        });
         continue;
       }
       if (signal.aborted || (await cancelRequested(ctx, runId))) throw new RunCancelled();
       current = step;
       const startedAt = new Date();
       await markStepRunning(ctx.db, runId, step);
-      await log.emit({ type: "step", step, status: "running", detail: { files: [], info: [], warnings: [] }, at: now() });
+      await log.emit({
+        type: "step",
+        step,
+        status: "running",
+        detail: { files: [], info: [], warnings: [] },
+        at: now(),
+      });
       const retries: string[] = [];
       let reported: StepDetail = { files: [], info: [], warnings: [] };
       const report = async (detail: StepDetail) => {
@@ -66,30 +106,52 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
         await log.emit({ type: "step", step, status: "running", detail: eventDetail(detail), at: now() });
       };
       let estimateUsd: number | undefined;
-      const result = await executeStep(step, {
-        run,
-        issue,
-        outputs,
-        signal,
-        baseline,
-        onModelRetry: (r) => {
-          retries.push(`Provider retry ${r.attempt}: ${r.reason} (waited ${Math.round(r.waitMs / 100) / 10}s)`);
-          void report({ ...reported, warnings: [...reported.warnings, ...retries.slice(-1)] }).catch(() => {});
+      const result = await executeStep(
+        step,
+        {
+          run,
+          issue,
+          outputs,
+          signal,
+          baseline,
+          onModelRetry: (r) => {
+            retries.push(`Provider retry ${r.attempt}: ${r.reason} (waited ${Math.round(r.waitMs / 100) / 10}s)`);
+            void report({ ...reported, warnings: [...reported.warnings, ...retries.slice(-1)] }).catch(() => {});
+          },
+          report,
+          onTestsEvent: (e) => log.emit(e),
+          onModelRequest: (r) => recordModelRequest(ctx.db, { ...r, runId, userId: run.user_id, step }),
+          onPrompt: async (record) => {
+            await storeStepPrompt(ctx.db, runId, step, record);
+            estimateUsd = record.estimate.usd;
+            const cost = { tokensIn: 0, tokensOut: 0, usd: 0, estimateUsd: record.estimate.usd };
+            await log.emit({
+              type: "step",
+              step,
+              status: "running",
+              detail: eventDetail({
+                ...reported,
+                info: [
+                  ...reported.info,
+                  `Estimated cost: $${record.estimate.usd.toFixed(4)} (${record.estimate.tokensIn} tokens in)`,
+                ],
+              }),
+              at: now(),
+              cost,
+            });
+          },
         },
-        report,
-        onTestsEvent: (e) => log.emit(e),
-        onModelRequest: (r) => recordModelRequest(ctx.db, { ...r, runId, userId: run.user_id, step }),
-        onPrompt: async (record) => {
-          await storeStepPrompt(ctx.db, runId, step, record);
-          estimateUsd = record.estimate.usd;
-          const cost = { tokensIn: 0, tokensOut: 0, usd: 0, estimateUsd: record.estimate.usd };
-          await log.emit({ type: "step", step, status: "running", detail: eventDetail({ ...reported, info: [...reported.info, `Estimated cost: $${record.estimate.usd.toFixed(4)} (${record.estimate.tokensIn} tokens in)`] }), at: now(), cost });
-        },
-      }, ctx);
+        ctx,
+      );
       if (retries.length) result.detail.warnings.push(...retries);
       await storeStepResult(ctx.db, runId, step, result, startedAt);
       outputs[step] = result.output;
-      const cost: StepCost = { tokensIn: result.tokensIn ?? 0, tokensOut: result.tokensOut ?? 0, usd: result.costUsd ?? 0, ...(estimateUsd !== undefined ? { estimateUsd } : {}) };
+      const cost: StepCost = {
+        tokensIn: result.tokensIn ?? 0,
+        tokensOut: result.tokensOut ?? 0,
+        usd: result.costUsd ?? 0,
+        ...(estimateUsd !== undefined ? { estimateUsd } : {}),
+      };
       await log.emit({ type: "step", step, status: "completed", detail: eventDetail(result.detail), at: now(), cost });
     }
     const solutionId = await finalizeRun(ctx.db, {
@@ -107,7 +169,10 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
     if (fresh?.cancel_requested_at || err instanceof RunCancelled) return cancel(ctx, log, fresh ?? run, current);
     const failure = classifyFailure(err, current);
     if (failure.retryable && !attempt.finalAttempt) {
-      ctx.logger.warn({ runId, step: current, code: failure.code, err: (err as Error).message }, "run step failed; the job will retry");
+      ctx.logger.warn(
+        { runId, step: current, code: failure.code, err: (err as Error).message },
+        "run step failed; the job will retry",
+      );
       throw err;
     }
     return fail(ctx, log, run, current, failure);
@@ -115,7 +180,11 @@ export async function processRun(runId: string, ctx: WorkerContext, signal: Abor
 }
 
 async function cancelRequested(ctx: WorkerContext, runId: string): Promise<boolean> {
-  const r = await ctx.db.selectFrom("solve_runs").select("cancel_requested_at").where("id", "=", runId).executeTakeFirst();
+  const r = await ctx.db
+    .selectFrom("solve_runs")
+    .select("cancel_requested_at")
+    .where("id", "=", runId)
+    .executeTakeFirst();
   return Boolean(r?.cancel_requested_at);
 }
 
@@ -124,18 +193,43 @@ function latestFeedback(run: SolveRun): string | undefined {
   return Array.isArray(f) && typeof f[f.length - 1] === "string" ? (f[f.length - 1] as string) : undefined;
 }
 
-async function fail(ctx: WorkerContext, log: RunEventLog, run: SolveRun, step: StepId | null, error: { code: string; message: string }): Promise<never> {
+async function fail(
+  ctx: WorkerContext,
+  log: RunEventLog,
+  run: SolveRun,
+  step: StepId | null,
+  error: { code: string; message: string },
+): Promise<never> {
   if (step) await markStepFailed(ctx.db, run.id, step, failedDetail(error.message));
   await endRun(ctx.db, run, "failed", error);
   await releaseRunQuota(ctx.db, run.id);
-  if (step) await log.emit({ type: "step", step, status: "failed", detail: eventDetail(failedDetail(error.message)), at: now() });
+  if (step)
+    await log.emit({
+      type: "step",
+      step,
+      status: "failed",
+      detail: eventDetail(failedDetail(error.message)),
+      at: now(),
+    });
   await log.emit({ type: "failed", error, at: now() });
   throw new UnrecoverableError(`${error.code}: ${error.message}`);
 }
 
-async function cancel(ctx: WorkerContext, log: RunEventLog, run: SolveRun, step: StepId | null): Promise<{ status: string }> {
+async function cancel(
+  ctx: WorkerContext,
+  log: RunEventLog,
+  run: SolveRun,
+  step: StepId | null,
+): Promise<{ status: string }> {
   if (step) await markStepFailed(ctx.db, run.id, step, failedDetail(STEP_CANCELLED));
-  if (step) await log.emit({ type: "step", step, status: "failed", detail: eventDetail(failedDetail(STEP_CANCELLED)), at: now() });
+  if (step)
+    await log.emit({
+      type: "step",
+      step,
+      status: "failed",
+      detail: eventDetail(failedDetail(STEP_CANCELLED)),
+      at: now(),
+    });
   await endRun(ctx.db, run, "cancelled", { code: "run.cancelled", message: "The run was cancelled" });
   await releaseRunQuota(ctx.db, run.id);
   await log.emit({ type: "cancelled", at: now() });
@@ -145,14 +239,26 @@ async function cancel(ctx: WorkerContext, log: RunEventLog, run: SolveRun, step:
 /** A stored step detail as the event carries it (test evidence checked against the contract). */
 function eventDetail(d: StepDetail): ContractStepDetail {
   const tests = SolutionTests.safeParse(d.tests);
-  return { files: d.files, info: d.info, warnings: d.warnings, ...(d.score === undefined ? {} : { score: d.score }), ...(tests.success ? { tests: tests.data } : {}) };
+  return {
+    files: d.files,
+    info: d.info,
+    warnings: d.warnings,
+    ...(d.score === undefined ? {} : { score: d.score }),
+    ...(tests.success ? { tests: tests.data } : {}),
+  };
 }
 
 const failedDetail = (message: string): StepDetail => ({ files: [], info: [], warnings: [message] });
 
 /** Re-announces a finished run's end (a crash may have come between storing it and appending the event). */
 async function announceEnd(log: RunEventLog, run: SolveRun): Promise<void> {
-  if (run.status === "completed" && run.solution_id) await log.emit({ type: "completed", solutionId: run.solution_id, at: now() });
-  else if (run.status === "failed") await log.emit({ type: "failed", error: { code: run.error_code ?? "run.failed", message: run.error_message ?? "The run failed" }, at: now() });
+  if (run.status === "completed" && run.solution_id)
+    await log.emit({ type: "completed", solutionId: run.solution_id, at: now() });
+  else if (run.status === "failed")
+    await log.emit({
+      type: "failed",
+      error: { code: run.error_code ?? "run.failed", message: run.error_message ?? "The run failed" },
+      at: now(),
+    });
   else if (run.status === "cancelled") await log.emit({ type: "cancelled", at: now() });
 }

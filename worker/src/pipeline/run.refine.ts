@@ -8,18 +8,42 @@ const REUSED: readonly StepId[] = ["analyzing", "context", "dependencies"];
  * (marked as reused) so only generation and validation run again. Returns the solution's current
  * changes as the baseline.
  */
-export async function copyOriginalSteps(db: Db, run: SolveRun): Promise<{ ok: true; baseline: FileChange[] } | { ok: false; message: string }> {
+export async function copyOriginalSteps(
+  db: Db,
+  run: SolveRun,
+): Promise<{ ok: true; baseline: FileChange[] } | { ok: false; message: string }> {
   if (!run.solution_id) return { ok: false, message: "The refinement has no solution to refine" };
-  const solution = await db.selectFrom("solutions").select(["run_id", "files_changed"]).where("id", "=", run.solution_id).executeTakeFirst();
-  if (!solution?.run_id) return { ok: false, message: "The solution being refined no longer exists or has no original run" };
-  const original = await db.selectFrom("run_steps").selectAll().where("run_id", "=", solution.run_id).where("step", "in", REUSED).where("status", "=", "completed").execute();
-  if (original.length !== REUSED.length) return { ok: false, message: "The original run's analysis is incomplete; start a new solve instead" };
+  const solution = await db
+    .selectFrom("solutions")
+    .select(["run_id", "files_changed"])
+    .where("id", "=", run.solution_id)
+    .executeTakeFirst();
+  if (!solution?.run_id)
+    return { ok: false, message: "The solution being refined no longer exists or has no original run" };
+  const original = await db
+    .selectFrom("run_steps")
+    .selectAll()
+    .where("run_id", "=", solution.run_id)
+    .where("step", "in", REUSED)
+    .where("status", "=", "completed")
+    .execute();
+  if (original.length !== REUSED.length)
+    return { ok: false, message: "The original run's analysis is incomplete; start a new solve instead" };
   const at = new Date();
   for (const s of original) {
     const detail: StepDetail = { ...s.detail, info: ["Reused from the original run", ...s.detail.info] };
     await db
       .insertInto("run_steps")
-      .values({ run_id: run.id, step: s.step, status: "completed", detail: JSON.stringify(detail), output: JSON.stringify(s.output), started_at: at, finished_at: at, duration_ms: 0 })
+      .values({
+        run_id: run.id,
+        step: s.step,
+        status: "completed",
+        detail: JSON.stringify(detail),
+        output: JSON.stringify(s.output),
+        started_at: at,
+        finished_at: at,
+        duration_ms: 0,
+      })
       .onConflict((oc) => oc.columns(["run_id", "step"]).doNothing())
       .execute();
   }

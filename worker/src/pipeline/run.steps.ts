@@ -52,12 +52,23 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
       const a = i.outputs.analyzing as AnalyzingOutput;
       const c = i.outputs.context as ContextOutput;
       const client = await gh();
-      const r = await dependencies({ context: c, title: a.title, body: a.body, readBlob: (sha) => readBlob(client, ctx.redis, prefix, c.owner, c.repo, sha, i.signal) });
+      const r = await dependencies({
+        context: c,
+        title: a.title,
+        body: a.body,
+        readBlob: (sha) => readBlob(client, ctx.redis, prefix, c.owner, c.repo, sha, i.signal),
+      });
       return { output: r.output, detail: r.detail };
     }
     case "generating": {
       const r = await generateFor(i, ctx);
-      return { output: r.output, detail: r.detail, tokensIn: r.output.tokensIn, tokensOut: r.output.tokensOut, costUsd: r.output.costUsd };
+      return {
+        output: r.output,
+        detail: r.detail,
+        tokensIn: r.output.tokensIn,
+        tokensOut: r.output.tokensOut,
+        costUsd: r.output.costUsd,
+      };
     }
     case "validating":
       return validateWithTests(i, ctx, (extra) => generateFor(i, ctx, extra));
@@ -68,7 +79,11 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
  * The model call with what the earlier steps stored. `extra` (the tests' repair round) works
  * like a refinement: its feedback is appended and its files are the baseline to edit.
  */
-async function generateFor(i: RunInput, ctx: WorkerContext, extra?: { feedback: string; baseline: FileChange[] }): Promise<{ output: GeneratingOutput; detail: StepDetail }> {
+async function generateFor(
+  i: RunInput,
+  ctx: WorkerContext,
+  extra?: { feedback: string; baseline: FileChange[] },
+): Promise<{ output: GeneratingOutput; detail: StepDetail }> {
   const a = i.outputs.analyzing as AnalyzingOutput;
   const c = i.outputs.context as ContextOutput;
   const d = i.outputs.dependencies as DependenciesOutput;
@@ -76,7 +91,9 @@ async function generateFor(i: RunInput, ctx: WorkerContext, extra?: { feedback: 
   const model = findModel(models, i.run.model_id || DEFAULT_MODEL_ID);
   if (!model) throw new GenerationError("model.unknown", `Model ${i.run.model_id} is not configured on this server`);
   const input = i.run.input as { feedback?: unknown; manualEdits?: unknown };
-  const feedback = Array.isArray(input.feedback) ? input.feedback.filter((f): f is string => typeof f === "string") : [];
+  const feedback = Array.isArray(input.feedback)
+    ? input.feedback.filter((f): f is string => typeof f === "string")
+    : [];
   if (extra) feedback.push(extra.feedback);
   const manualEdits = (Array.isArray(input.manualEdits) ? input.manualEdits : [])
     .map((m) => m as { filename?: unknown; reason?: unknown })
@@ -85,7 +102,8 @@ async function generateFor(i: RunInput, ctx: WorkerContext, extra?: { feedback: 
   const current = new Map((baseline ?? []).map((f) => [f.filename, f.content]));
   const files = d.files.map((f) => ({ path: f.path, content: current.get(f.path) ?? f.content, reasons: f.reasons }));
   for (const b of baseline ?? []) {
-    if (!files.some((f) => f.path === b.filename) && b.action !== "delete") files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });
+    if (!files.some((f) => f.path === b.filename) && b.action !== "delete")
+      files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });
   }
   const prompt = {
     repository: `${c.owner}/${c.repo}`,
@@ -108,7 +126,8 @@ async function generateFor(i: RunInput, ctx: WorkerContext, extra?: { feedback: 
     onRetry: i.onModelRetry,
     report: i.report,
     budget: await loadBudget(ctx.db, ctx.env, i.run),
-    onPrompt: async (p) => i.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate: p.estimate })),
+    onPrompt: async (p) =>
+      i.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate: p.estimate })),
     onRequest: i.onModelRequest,
     ...(extra ? { purpose: "tests repair" } : {}),
     prompt,

@@ -26,12 +26,21 @@ export async function loadSteps(db: Db, runId: string): Promise<Map<StepId, RunS
 
 const emptyDetail = (): StepDetail => ({ files: [], info: [], warnings: [] });
 
-export async function markStepRunning(db: Db, runId: string, step: StepId, detail: StepDetail = emptyDetail()): Promise<void> {
+export async function markStepRunning(
+  db: Db,
+  runId: string,
+  step: StepId,
+  detail: StepDetail = emptyDetail(),
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto("run_steps")
       .values({ run_id: runId, step, status: "running", detail: JSON.stringify(detail), started_at: new Date() })
-      .onConflict((oc) => oc.columns(["run_id", "step"]).doUpdateSet({ status: "running", detail: JSON.stringify(detail), started_at: new Date() }))
+      .onConflict((oc) =>
+        oc
+          .columns(["run_id", "step"])
+          .doUpdateSet({ status: "running", detail: JSON.stringify(detail), started_at: new Date() }),
+      )
       .execute();
     await trx.updateTable("solve_runs").set({ current_step: step }).where("id", "=", runId).execute();
   });
@@ -39,7 +48,13 @@ export async function markStepRunning(db: Db, runId: string, step: StepId, detai
 
 /** What a running step has reported so far; a reload shows it until the step ends. */
 export async function storeStepProgress(db: Db, runId: string, step: StepId, detail: StepDetail): Promise<void> {
-  await db.updateTable("run_steps").set({ detail: JSON.stringify(detail) }).where("run_id", "=", runId).where("step", "=", step).where("status", "=", "running").execute();
+  await db
+    .updateTable("run_steps")
+    .set({ detail: JSON.stringify(detail) })
+    .where("run_id", "=", runId)
+    .where("step", "=", step)
+    .where("status", "=", "running")
+    .execute();
 }
 
 export interface StepResult {
@@ -51,7 +66,13 @@ export interface StepResult {
 }
 
 /** Stores a finished step's detail and full output; a retried job resumes after it. */
-export async function storeStepResult(db: Db, runId: string, step: StepId, r: StepResult, startedAt: Date): Promise<void> {
+export async function storeStepResult(
+  db: Db,
+  runId: string,
+  step: StepId,
+  r: StepResult,
+  startedAt: Date,
+): Promise<void> {
   const finished = new Date();
   await db.transaction().execute(async (trx) => {
     await trx
@@ -84,8 +105,18 @@ export async function storeStepResult(db: Db, runId: string, step: StepId, r: St
 }
 
 /** Keeps what the model is about to see, with the estimate made from it, on the running step. */
-export async function storeStepPrompt(db: Db, runId: string, step: StepId, prompt: { estimate: { usd: number } }): Promise<void> {
-  await db.updateTable("run_steps").set({ prompt: JSON.stringify(prompt), estimate_usd: prompt.estimate.usd }).where("run_id", "=", runId).where("step", "=", step).execute();
+export async function storeStepPrompt(
+  db: Db,
+  runId: string,
+  step: StepId,
+  prompt: { estimate: { usd: number } },
+): Promise<void> {
+  await db
+    .updateTable("run_steps")
+    .set({ prompt: JSON.stringify(prompt), estimate_usd: prompt.estimate.usd })
+    .where("run_id", "=", runId)
+    .where("step", "=", step)
+    .execute();
 }
 
 export async function markStepFailed(db: Db, runId: string, step: StepId, detail: StepDetail): Promise<void> {
@@ -114,7 +145,12 @@ export async function endRun(
     if (Number(r.numUpdatedRows) !== 1) return false;
     if (run.kind === "solve") {
       const next = status === "failed" ? "failed" : "open";
-      await trx.updateTable("issues").set({ status: next, updated_at: new Date() }).where("id", "=", run.issue_id).where("status", "=", "analyzing").execute();
+      await trx
+        .updateTable("issues")
+        .set({ status: next, updated_at: new Date() })
+        .where("id", "=", run.issue_id)
+        .where("status", "=", "analyzing")
+        .execute();
     }
     return true;
   });

@@ -17,7 +17,11 @@ import { validating } from "./steps/validating";
 import type { ChangeValidation } from "./validation/validate-change";
 
 /** What the validating step stores: the static checks, the test evidence and, when the repair round won, its generation. */
-export type ValidatingOutput = ChangeValidation & { tests: SolutionTests; confidence?: number; generating?: GeneratingOutput };
+export type ValidatingOutput = ChangeValidation & {
+  tests: SolutionTests;
+  confidence?: number;
+  generating?: GeneratingOutput;
+};
 
 type Regenerate = (extra: { feedback: string; baseline: FileChange[] }) => Promise<{ output: GeneratingOutput }>;
 
@@ -25,19 +29,34 @@ type Regenerate = (extra: { feedback: string; baseline: FileChange[] }) => Promi
 export const REPAIR_OUTPUT_MAX = 8 * 1024;
 
 function repairFeedback(a: Attempt): string {
-  const failing = Object.entries(a.run.results).filter(([, o]) => o === "fail" || o === "error").map(([n]) => n);
+  const failing = Object.entries(a.run.results)
+    .filter(([, o]) => o === "fail" || o === "error")
+    .map(([n]) => n);
   const log = a.run.logTail.length > REPAIR_OUTPUT_MAX ? a.run.logTail.slice(-REPAIR_OUTPUT_MAX) : a.run.logTail;
   return [
     "The repository's tests were run on your patch and it breaks tests that passed before it.",
-    a.cmp.regressions.length ? `Tests that passed before and fail now: ${a.cmp.regressions.slice(0, 20).join(", ")}` : "",
+    a.cmp.regressions.length
+      ? `Tests that passed before and fail now: ${a.cmp.regressions.slice(0, 20).join(", ")}`
+      : "",
     failing.length ? `Failing tests: ${failing.slice(0, 20).join(", ")}` : "",
     `Test output (last ${Math.round(REPAIR_OUTPUT_MAX / 1024)} KiB):\n${log}`,
     "Fix the patch so these tests pass again while still resolving the issue.",
-  ].filter(Boolean).join("\n");
+  ]
+    .filter(Boolean)
+    .join("\n");
 }
 
-async function repoSettings(ctx: WorkerContext, userId: string, fullName: string): Promise<RepositoryTestSettings | null> {
-  const row = await ctx.db.selectFrom("repositories").select("test_settings").where("user_id", "=", userId).where(({ fn }) => fn("lower", ["full_name"]), "=", fullName.toLowerCase()).executeTakeFirst();
+async function repoSettings(
+  ctx: WorkerContext,
+  userId: string,
+  fullName: string,
+): Promise<RepositoryTestSettings | null> {
+  const row = await ctx.db
+    .selectFrom("repositories")
+    .select("test_settings")
+    .where("user_id", "=", userId)
+    .where(({ fn }) => fn("lower", ["full_name"]), "=", fullName.toLowerCase())
+    .executeTakeFirst();
   const parsed = RepositoryTestSettings.safeParse(row?.test_settings);
   return parsed.success ? parsed.data : null;
 }
@@ -47,20 +66,45 @@ export async function validateWithTests(i: RunInput, ctx: WorkerContext, regener
   const c = i.outputs.context as ContextOutput;
   const d = i.outputs.dependencies as DependenciesOutput;
   const first = i.outputs.generating as GeneratingOutput;
-  const check = (g: GeneratingOutput) => validating({ files: g.filesChanged, existingPaths: c.allPaths, testsNear: d.testsNear, unappliedEdits: g.unappliedEdits.length });
+  const check = (g: GeneratingOutput) =>
+    validating({
+      files: g.filesChanged,
+      existingPaths: c.allPaths,
+      testsNear: d.testsNear,
+      unappliedEdits: g.unappliedEdits.length,
+    });
   const cfg = testsConfig(ctx.env);
   let kept = first;
   let tokens = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
   let tests: SolutionTests;
   const staticFirst = await check(first);
   if (!cfg.runner) tests = noTests(cfg.backend, "skipped", "Tests are off on this server (SANDBOX_BACKEND=off)");
-  else if (staticFirst.output.blocked.length) tests = noTests(cfg.backend, "skipped", "The patch is blocked by policy; its tests were not run");
+  else if (staticFirst.output.blocked.length)
+    tests = noTests(cfg.backend, "skipped", "The patch is blocked by policy; its tests were not run");
   else {
-    const deps: TestsDeps = { runner: cfg.runner, backend: cfg.backend, cache: cfg.cache, limits: cfg.limits, redis: ctx.redis, prefix: ctx.queues.prefix, emit: (e) => i.onTestsEvent?.(e) ?? Promise.resolve(), signal: i.signal };
+    const deps: TestsDeps = {
+      runner: cfg.runner,
+      backend: cfg.backend,
+      cache: cfg.cache,
+      limits: cfg.limits,
+      redis: ctx.redis,
+      prefix: ctx.queues.prefix,
+      emit: (e) => i.onTestsEvent?.(e) ?? Promise.resolve(),
+      signal: i.signal,
+    };
     try {
       const gh = (await githubForUser(ctx, i.run.user_id)).client;
       const settings = await repoSettings(ctx, i.run.user_id, `${c.owner}/${c.repo}`);
-      const prepared = await prepareTests(deps, { owner: c.owner, repo: c.repo, commit: c.commitSha, settings, fetch: (dir) => fetchTreeInto(gh, c.owner, c.repo, c.commitSha, dir, { maxBytes: cfg.maxRepoBytes, signal: i.signal }).then(() => undefined) });
+      const prepared = await prepareTests(deps, {
+        owner: c.owner,
+        repo: c.repo,
+        commit: c.commitSha,
+        settings,
+        fetch: (dir) =>
+          fetchTreeInto(gh, c.owner, c.repo, c.commitSha, dir, { maxBytes: cfg.maxRepoBytes, signal: i.signal }).then(
+            () => undefined,
+          ),
+      });
       if ("reason" in prepared) tests = noTests(cfg.backend, "skipped", prepared.reason);
       else {
         const timeoutMs = prepared.plan.timeoutMs ?? cfg.limits.timeoutMs;
@@ -70,12 +114,18 @@ export async function validateWithTests(i: RunInput, ctx: WorkerContext, regener
         };
         const attempts = [await attempt("first", first.filesChanged)];
         let best = attempts[0] as Attempt;
-        if (!i.signal.aborted && (best.cmp.regressions.length || (best.run.exitCode !== 0 && !best.run.timedOut && !best.run.setupFailed && prepared.base.exitCode === 0))) {
-          const repaired = await regenerate({ feedback: repairFeedback(best), baseline: first.filesChanged }).catch((err: unknown) => {
-            if (i.signal.aborted) throw new RunCancelled();
-            ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "test repair generation failed");
-            return null;
-          });
+        if (
+          !i.signal.aborted &&
+          (best.cmp.regressions.length ||
+            (best.run.exitCode !== 0 && !best.run.timedOut && !best.run.setupFailed && prepared.base.exitCode === 0))
+        ) {
+          const repaired = await regenerate({ feedback: repairFeedback(best), baseline: first.filesChanged }).catch(
+            (err: unknown) => {
+              if (i.signal.aborted) throw new RunCancelled();
+              ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "test repair generation failed");
+              return null;
+            },
+          );
           if (repaired) {
             const g = repaired.output;
             tokens = { tokensIn: g.tokensIn, tokensOut: g.tokensOut, costUsd: g.costUsd };
@@ -91,7 +141,8 @@ export async function validateWithTests(i: RunInput, ctx: WorkerContext, regener
       }
     } catch (err) {
       if (i.signal.aborted || err instanceof RunCancelled) throw new RunCancelled();
-      const reason = err instanceof WorkspaceError ? err.message : `The tests could not be run: ${(err as Error).message}`;
+      const reason =
+        err instanceof WorkspaceError ? err.message : `The tests could not be run: ${(err as Error).message}`;
       ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "test run failed");
       tests = noTests(cfg.backend, "error", reason);
     }
@@ -99,7 +150,17 @@ export async function validateWithTests(i: RunInput, ctx: WorkerContext, regener
   const checked = kept === first ? staticFirst : await check(kept);
   const weighed = weighEvidence(checked.output, kept.confidence, tests);
   const lines = evidenceLines(tests);
-  const detail: StepDetail = { ...checked.detail, info: [...checked.detail.info, ...lines.info], warnings: [...checked.detail.warnings, ...lines.warnings], tests };
-  const output: ValidatingOutput = { ...weighed.validation, tests, confidence: weighed.confidence, ...(kept !== first ? { generating: kept } : {}) };
+  const detail: StepDetail = {
+    ...checked.detail,
+    info: [...checked.detail.info, ...lines.info],
+    warnings: [...checked.detail.warnings, ...lines.warnings],
+    tests,
+  };
+  const output: ValidatingOutput = {
+    ...weighed.validation,
+    tests,
+    confidence: weighed.confidence,
+    ...(kept !== first ? { generating: kept } : {}),
+  };
   return { output, detail, ...tokens };
 }

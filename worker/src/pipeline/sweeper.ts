@@ -11,7 +11,13 @@ const GRACE_SECONDS = 30;
  * Redis lost its data). One sweeper per interval across all workers, by a Redis lock.
  */
 export async function sweepOnce(ctx: WorkerContext, intervalSeconds: number): Promise<{ requeued: string[] }> {
-  const lock = await ctx.redis.set(`${ctx.queues.prefix}:sweeper-lock`, String(process.pid), "EX", Math.max(1, intervalSeconds - 1), "NX");
+  const lock = await ctx.redis.set(
+    `${ctx.queues.prefix}:sweeper-lock`,
+    String(process.pid),
+    "EX",
+    Math.max(1, intervalSeconds - 1),
+    "NX",
+  );
   if (lock !== "OK") return { requeued: [] };
   const runs = await ctx.db
     .selectFrom("solve_runs")

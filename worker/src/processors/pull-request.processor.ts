@@ -17,9 +17,13 @@ export async function processPullRequest(job: Job, ctx: WorkerContext, signal: A
     // retry as is instead of blaming GitHub.
     if (!(err instanceof GithubError) && typeof (err as { status?: unknown }).status !== "number") throw err;
     const gh = toGithubError(err, "Repository", { write: true });
-    ctx.logger.warn({ jobId: job.id, solutionId: data.solutionId, code: gh.code, status: gh.status }, "pull-request job failed");
+    ctx.logger.warn(
+      { jobId: job.id, solutionId: data.solutionId, code: gh.code, status: gh.status },
+      "pull-request job failed",
+    );
     // Missing or forbidden resources and rejected input do not get better on retry.
-    if (err instanceof GithubError || [401, 403, 404, 422].includes(gh.status)) throw new PullRequestError(gh.code, gh.message);
+    if (err instanceof GithubError || [401, 403, 404, 422].includes(gh.status))
+      throw new PullRequestError(gh.code, gh.message);
     throw jobFailed({ code: gh.code, message: gh.message, retryable: true }, { cause: err });
   }
 }

@@ -4,9 +4,20 @@ import { RISK_DISPLAY_SCORE } from "@fixloop/db/domain";
 import { fixesLine, prBody, prTitle, type BodyInput } from "./pull-requests.body";
 import type { Guidelines } from "./pull-requests.guidelines";
 import { branchName } from "./pull-requests.job";
-import { assertChangeAllowed, assertNoDirectoryReplaced, assertNoSymlinks, countChangedLines } from "./pull-requests.limits";
+import {
+  assertChangeAllowed,
+  assertNoDirectoryReplaced,
+  assertNoSymlinks,
+  countChangedLines,
+} from "./pull-requests.limits";
 
-const NONE: Guidelines = { template: null, contributing: null, conventionalCommits: false, signOff: false, draftRequired: false };
+const NONE: Guidelines = {
+  template: null,
+  contributing: null,
+  conventionalCommits: false,
+  signOff: false,
+  draftRequired: false,
+};
 const input: BodyInput = {
   issueNumber: 3,
   issueTitle: "Pagination skips a todo",
@@ -17,14 +28,28 @@ const input: BodyInput = {
   model: "Llama 3.3 70B",
   confidence: 88,
   files: [{ filename: "src/paginate.ts", action: "modify", originalContent: "a\nb\n", content: "a\nc\n" }],
-  metadata: { validation: { riskLevel: "low", warnings: [] }, riskScore: 18, advancedValidation: { score: 96 }, manualEdits: [{ filename: "src/paginate.ts" }] },
+  metadata: {
+    validation: { riskLevel: "low", warnings: [] },
+    riskScore: 18,
+    advancedValidation: { score: 96 },
+    manualEdits: [{ filename: "src/paginate.ts" }],
+  },
   reviewer: "octocat",
 };
 
 describe("pull request body", () => {
   it("has summary, analysis, files, validation evidence, model and the Fixes line", () => {
     const body = prBody(input, NONE);
-    for (const part of ["## Summary", "Drop the extra one.", "The offset adds one.", "`src/paginate.ts` (modified, 2 lines changed)", "static validation (score 96/100)", "with 1 manual edit", "Llama 3.3 70B", "Fixes #3"]) {
+    for (const part of [
+      "## Summary",
+      "Drop the extra one.",
+      "The offset adds one.",
+      "`src/paginate.ts` (modified, 2 lines changed)",
+      "static validation (score 96/100)",
+      "with 1 manual edit",
+      "Llama 3.3 70B",
+      "Fixes #3",
+    ]) {
       expect(body).toContain(part);
     }
   });
@@ -40,30 +65,64 @@ describe("pull request body", () => {
       logTail: "",
       status: "passed",
       attempts: [
-        { label: "first", patched: { passed: 6, failed: 2, errored: 0, durationMs: 1 }, fixed: [], regressions: ["accepts clean lines"] },
-        { label: "repair", patched: { passed: 8, failed: 0, errored: 0, durationMs: 1 }, fixed: ["reports trailing tabs"], regressions: [] },
+        {
+          label: "first",
+          patched: { passed: 6, failed: 2, errored: 0, durationMs: 1 },
+          fixed: [],
+          regressions: ["accepts clean lines"],
+        },
+        {
+          label: "repair",
+          patched: { passed: 8, failed: 0, errored: 0, durationMs: 1 },
+          fixed: ["reports trailing tabs"],
+          regressions: [],
+        },
       ],
       kept: "repair",
     };
     const body = prBody({ ...input, metadata: { ...input.metadata, tests } }, NONE);
-    expect(body).toContain("- Tests (`npm test`, sandboxed): **passed**; before the patch 7 passed, 1 failed, after it 8 passed, 0 failed");
+    expect(body).toContain(
+      "- Tests (`npm test`, sandboxed): **passed**; before the patch 7 passed, 1 failed, after it 8 passed, 0 failed",
+    );
     expect(body).toContain("Fixed: `reports trailing tabs`");
     expect(body).toContain("the repaired attempt is the one here");
     expect(body).toContain("before the manual edits");
-    const skipped = prBody({ ...input, metadata: { ...input.metadata, tests: { ...tests, status: "skipped", reason: "No test command found; add .fixloop.yml", base: null, patched: null, command: null, attempts: [] } } }, NONE);
+    const skipped = prBody(
+      {
+        ...input,
+        metadata: {
+          ...input.metadata,
+          tests: {
+            ...tests,
+            status: "skipped",
+            reason: "No test command found; add .fixloop.yml",
+            base: null,
+            patched: null,
+            command: null,
+            attempts: [],
+          },
+        },
+      },
+      NONE,
+    );
     expect(skipped).toContain("- Tests: skipped (No test command found; add .fixloop.yml)");
   });
 
   it("states the same risk score the validation page shows, not the raw score behind the level", () => {
     expect(prBody(input, NONE)).toContain(`Risk: low (score ${RISK_DISPLAY_SCORE.low}/100)`);
     expect(prBody(input, NONE)).not.toContain("18/100");
-    const derived = prBody({ ...input, metadata: { ...input.metadata, validation: { warnings: [] }, riskScore: 55 } }, NONE);
+    const derived = prBody(
+      { ...input, metadata: { ...input.metadata, validation: { warnings: [] }, riskScore: 55 } },
+      NONE,
+    );
     expect(derived).toContain(`Risk: medium (score ${RISK_DISPLAY_SCORE.medium}/100)`);
   });
 
   it("discloses the AI assistance and names the reviewer who approved it", () => {
     const body = prBody(input, NONE);
-    expect(body).toContain("**AI assistance:** this change was generated with Llama 3.3 70B (confidence 88%) in Fixloop. Reviewed and approved by @octocat before opening.");
+    expect(body).toContain(
+      "**AI assistance:** this change was generated with Llama 3.3 70B (confidence 88%) in Fixloop. Reviewed and approved by @octocat before opening.",
+    );
     expect(body.trimEnd().endsWith("before opening.")).toBe(true);
   });
 
@@ -73,7 +132,8 @@ describe("pull request body", () => {
   });
 
   it("fills a repository template section by section and keeps its checklist", () => {
-    const template = "## What does this change?\n\n<!-- One or two sentences. -->\n\n## How was it tested?\n\n- [ ] `npm test` passes\n\n## Notes\n\nAnything else.\n";
+    const template =
+      "## What does this change?\n\n<!-- One or two sentences. -->\n\n## How was it tested?\n\n- [ ] `npm test` passes\n\n## Notes\n\nAnything else.\n";
     const body = prBody(input, { ...NONE, template });
     expect(body).not.toContain("<!--");
     expect(body.indexOf("## What does this change?")).toBeLessThan(body.indexOf("Drop the extra one."));
@@ -96,7 +156,12 @@ describe("pull request body", () => {
 });
 
 describe("change limits", () => {
-  const file = (filename: string, content = "x\n"): FileChange => ({ filename, action: "create", originalContent: "", content });
+  const file = (filename: string, content = "x\n"): FileChange => ({
+    filename,
+    action: "create",
+    originalContent: "",
+    content,
+  });
   const limits = { maxFiles: 50, maxChangedLines: 5000, maxBytes: 1_000_000 };
   const code = (fn: () => void) => {
     try {
@@ -108,45 +173,119 @@ describe("change limits", () => {
   };
 
   it("refuses denied and escaping paths, more than 50 files and more than 5,000 changed lines", () => {
-    expect(code(() => assertChangeAllowed([file(".github/workflows/ci.yml")], limits))).toBe("pull_request.path_denied");
+    expect(code(() => assertChangeAllowed([file(".github/workflows/ci.yml")], limits))).toBe(
+      "pull_request.path_denied",
+    );
     expect(code(() => assertChangeAllowed([file("../outside.txt")], limits))).toBe("pull_request.path_denied");
     expect(code(() => assertChangeAllowed([file("src/../../x")], limits))).toBe("pull_request.path_denied");
-    expect(code(() => assertChangeAllowed(Array.from({ length: 51 }, (_, i) => file(`f${i}.txt`)), limits))).toBe("pull_request.too_large");
-    expect(code(() => assertChangeAllowed(Array.from({ length: 50 }, (_, i) => file(`f${i}.txt`)), limits))).toBeNull();
-    expect(code(() => assertChangeAllowed([file("big.txt", "l\n".repeat(5001))], limits))).toBe("pull_request.too_large");
-    expect(code(() => assertChangeAllowed([file("big.txt", "l\n".repeat(100))], { ...limits, maxChangedLines: 99 }))).toBe("pull_request.too_large");
+    expect(
+      code(() =>
+        assertChangeAllowed(
+          Array.from({ length: 51 }, (_, i) => file(`f${i}.txt`)),
+          limits,
+        ),
+      ),
+    ).toBe("pull_request.too_large");
+    expect(
+      code(() =>
+        assertChangeAllowed(
+          Array.from({ length: 50 }, (_, i) => file(`f${i}.txt`)),
+          limits,
+        ),
+      ),
+    ).toBeNull();
+    expect(code(() => assertChangeAllowed([file("big.txt", "l\n".repeat(5001))], limits))).toBe(
+      "pull_request.too_large",
+    );
+    expect(
+      code(() => assertChangeAllowed([file("big.txt", "l\n".repeat(100))], { ...limits, maxChangedLines: 99 })),
+    ).toBe("pull_request.too_large");
     expect(code(() => assertChangeAllowed([], limits))).toBe("pull_request.empty");
   });
 
   it("refuses protected directories in any spelling, repository-control files and git attribute drivers on its own", () => {
-    for (const p of [".github/workflows", ".github/actions", ".GitHub/Workflows/", ".github", "./.github//workflows/ci.yml", ".github/dependabot.yml", "CODEOWNERS", "docs/CODEOWNERS", ".github/CODEOWNERS", ".gitmodules"]) {
-      expect(code(() => assertChangeAllowed([file(p)], limits)), p).toBe("pull_request.path_denied");
+    for (const p of [
+      ".github/workflows",
+      ".github/actions",
+      ".GitHub/Workflows/",
+      ".github",
+      "./.github//workflows/ci.yml",
+      ".github/dependabot.yml",
+      "CODEOWNERS",
+      "docs/CODEOWNERS",
+      ".github/CODEOWNERS",
+      ".gitmodules",
+    ]) {
+      expect(
+        code(() => assertChangeAllowed([file(p)], limits)),
+        p,
+      ).toBe("pull_request.path_denied");
     }
-    expect(code(() => assertChangeAllowed([{ ...file(".gitattributes", "* filter=x\n"), action: "modify" }], limits))).toBe("pull_request.path_denied");
-    expect(code(() => assertChangeAllowed([{ ...file(".github/workflows"), action: "delete" }], limits))).toBe("pull_request.path_denied");
+    expect(
+      code(() => assertChangeAllowed([{ ...file(".gitattributes", "* filter=x\n"), action: "modify" }], limits)),
+    ).toBe("pull_request.path_denied");
+    expect(code(() => assertChangeAllowed([{ ...file(".github/workflows"), action: "delete" }], limits))).toBe(
+      "pull_request.path_denied",
+    );
   });
 
   it("refuses a file that would replace a directory of the base tree", () => {
-    const tree = new Map([["src", { path: "src", mode: "040000", type: "tree" }], ["src/app.ts", { path: "src/app.ts", mode: "100644", type: "blob" }]]);
+    const tree = new Map([
+      ["src", { path: "src", mode: "040000", type: "tree" }],
+      ["src/app.ts", { path: "src/app.ts", mode: "100644", type: "blob" }],
+    ]);
     expect(code(() => assertNoDirectoryReplaced([file("src")], tree))).toBe("pull_request.path_denied");
     expect(code(() => assertNoDirectoryReplaced([file("src/app.ts")], tree))).toBeNull();
   });
 
   it("refuses a file or a patch over PR_MAX_BYTES, even on one line", () => {
-    expect(code(() => assertChangeAllowed([file("one-line.txt", "x".repeat(6_000_000))], limits))).toBe("pull_request.too_large");
-    expect(code(() => assertChangeAllowed([file("a.txt", "é".repeat(600)), file("b.txt", "é".repeat(600))], { ...limits, maxBytes: 2000 }))).toBe("pull_request.too_large");
-    expect(code(() => assertChangeAllowed([file("a.txt", "é".repeat(400)), file("b.txt", "é".repeat(400))], { ...limits, maxBytes: 2000 }))).toBeNull();
+    expect(code(() => assertChangeAllowed([file("one-line.txt", "x".repeat(6_000_000))], limits))).toBe(
+      "pull_request.too_large",
+    );
+    expect(
+      code(() =>
+        assertChangeAllowed([file("a.txt", "é".repeat(600)), file("b.txt", "é".repeat(600))], {
+          ...limits,
+          maxBytes: 2000,
+        }),
+      ),
+    ).toBe("pull_request.too_large");
+    expect(
+      code(() =>
+        assertChangeAllowed([file("a.txt", "é".repeat(400)), file("b.txt", "é".repeat(400))], {
+          ...limits,
+          maxBytes: 2000,
+        }),
+      ),
+    ).toBeNull();
   });
 
   it("refuses binary content unless the file was binary before", () => {
     const bin = "PNG\u0000\u0001\uFFFD";
     expect(code(() => assertChangeAllowed([file("logo.png", bin)], limits))).toBe("pull_request.binary_content");
-    expect(code(() => assertChangeAllowed([{ filename: "src/a.ts", action: "modify", originalContent: "text\n", content: bin }], limits))).toBe("pull_request.binary_content");
-    expect(code(() => assertChangeAllowed([{ filename: "logo.png", action: "modify", originalContent: bin, content: bin + "\u0002" }], limits))).toBeNull();
+    expect(
+      code(() =>
+        assertChangeAllowed(
+          [{ filename: "src/a.ts", action: "modify", originalContent: "text\n", content: bin }],
+          limits,
+        ),
+      ),
+    ).toBe("pull_request.binary_content");
+    expect(
+      code(() =>
+        assertChangeAllowed(
+          [{ filename: "logo.png", action: "modify", originalContent: bin, content: bin + "\u0002" }],
+          limits,
+        ),
+      ),
+    ).toBeNull();
   });
 
   it("refuses writes through a symlinked file or directory", () => {
-    const tree = new Map([["docs", { path: "docs", mode: "120000", type: "blob" }], ["link.txt", { path: "link.txt", mode: "120000", type: "blob" }]]);
+    const tree = new Map([
+      ["docs", { path: "docs", mode: "120000", type: "blob" }],
+      ["link.txt", { path: "link.txt", mode: "120000", type: "blob" }],
+    ]);
     expect(code(() => assertNoSymlinks([file("docs/readme.md")], tree))).toBe("pull_request.symlink");
     expect(code(() => assertNoSymlinks([file("link.txt")], tree))).toBe("pull_request.symlink");
     expect(code(() => assertNoSymlinks([file("src/ok.ts")], tree))).toBeNull();

@@ -33,21 +33,35 @@ export function prTitle(i: Pick<BodyInput, "issueNumber" | "issueTitle">, g: Gui
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-const counts = (c: { passed: number; failed: number; errored: number } | null) => (c ? `${c.passed} passed, ${c.failed} failed${c.errored ? `, ${c.errored} errored` : ""}` : "not run");
-const names = (label: string, list: string[]) => (list.length ? [`  - ${label}: ${list.slice(0, 5).map((n) => `\`${n}\``).join(", ")}${list.length > 5 ? ` and ${list.length - 5} more` : ""}`] : []);
+const counts = (c: { passed: number; failed: number; errored: number } | null) =>
+  c ? `${c.passed} passed, ${c.failed} failed${c.errored ? `, ${c.errored} errored` : ""}` : "not run";
+const names = (label: string, list: string[]) =>
+  list.length
+    ? [
+        `  - ${label}: ${list
+          .slice(0, 5)
+          .map((n) => `\`${n}\``)
+          .join(", ")}${list.length > 5 ? ` and ${list.length - 5} more` : ""}`,
+      ]
+    : [];
 
 /** The test evidence in a few lines (nothing when the solution predates test runs). */
 export function testsSummary(raw: unknown, manualEdits: number): string[] {
   const parsed = SolutionTests.safeParse(raw);
   if (!parsed.success) return [];
   const t = parsed.data;
-  if (t.status === "skipped" || t.status === "error") return [`- Tests: ${t.status} (${t.reason ?? "no reason given"})`];
+  if (t.status === "skipped" || t.status === "error")
+    return [`- Tests: ${t.status} (${t.reason ?? "no reason given"})`];
   return [
     `- Tests (\`${t.command ?? ""}\`, sandboxed): **${t.status}**; before the patch ${counts(t.base)}, after it ${counts(t.patched)}`,
     ...names("Fixed", t.fixed),
     ...names("New passing tests", t.added ?? []),
     ...names("Regressions", t.regressions),
-    ...(t.attempts.length > 1 ? [`  - One repair round ran after the first attempt broke tests; the ${t.kept === "repair" ? "repaired" : "first"} attempt is the one here`] : []),
+    ...(t.attempts.length > 1
+      ? [
+          `  - One repair round ran after the first attempt broke tests; the ${t.kept === "repair" ? "repaired" : "first"} attempt is the one here`,
+        ]
+      : []),
     ...(manualEdits ? ["  - The tests ran on the generated change, before the manual edits"] : []),
   ];
 }
@@ -76,13 +90,20 @@ function parts(i: BodyInput): Record<Part, string> {
   ].join("\n");
   return {
     summary: `${i.proposedSolution.trim()}\n\n### Analysis\n\n${i.analysis.trim()}`,
-    changes: i.files.map((f) => `- \`${f.filename}\` (${VERB[f.action]}, ${fileChangedLines(f)} lines changed)`).join("\n"),
+    changes: i.files
+      .map((f) => `- \`${f.filename}\` (${VERB[f.action]}, ${fileChangedLines(f)} lines changed)`)
+      .join("\n"),
     testing,
     fixes: fixesLine(i),
   };
 }
 
-const HEADINGS: Record<Part, string> = { summary: "Summary", changes: "Files changed", testing: "Validation", fixes: "Related issue" };
+const HEADINGS: Record<Part, string> = {
+  summary: "Summary",
+  changes: "Files changed",
+  testing: "Validation",
+  fixes: "Related issue",
+};
 
 function classify(heading: string): Part | null {
   const h = heading.toLowerCase();
@@ -121,8 +142,16 @@ export function prBody(i: BodyInput, g: Guidelines): string {
     if (current && !/^\s*[-*]\s+\[[ xX]\]/.test(line)) continue;
     out.push(line);
   }
-  const rest = (["summary", "changes", "testing"] as const).filter((k) => !used.has(k)).map((k) => `## ${HEADINGS[k]}\n\n${p[k]}`);
-  const body = [out.join("\n").replace(/\n{3,}/g, "\n\n").trim(), ...rest].join("\n\n");
+  const rest = (["summary", "changes", "testing"] as const)
+    .filter((k) => !used.has(k))
+    .map((k) => `## ${HEADINGS[k]}\n\n${p[k]}`);
+  const body = [
+    out
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim(),
+    ...rest,
+  ].join("\n\n");
   const withFixes = used.has("fixes") ? body : `${body}\n\n${p.fixes}`;
   return `${withFixes}\n\n${footer}\n`;
 }

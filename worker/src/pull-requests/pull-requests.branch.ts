@@ -39,7 +39,10 @@ async function findBranchTip(gh: GithubClient, r: RepoRef, branch: string): Prom
  * A branch already carrying our commit is kept as is (retry, crash after push, double click).
  * Every check runs before the first write, so a refused change leaves nothing behind.
  */
-export async function ensureBranch(gh: GithubClient, plan: BranchPlan): Promise<{ commitSha: string; reused: boolean }> {
+export async function ensureBranch(
+  gh: GithubClient,
+  plan: BranchPlan,
+): Promise<{ commitSha: string; reused: boolean }> {
   const { head, branch } = plan;
   const tip = await findBranchTip(gh, head, branch);
   if (tip) {
@@ -63,11 +66,20 @@ export async function ensureBranch(gh: GithubClient, plan: BranchPlan): Promise<
       tree.push({ path: f.filename, mode, type: "blob" as const, sha: null });
       continue;
     }
-    const blob = await gh.rest.git.createBlob({ ...head, content: Buffer.from(f.content, "utf8").toString("base64"), encoding: "base64" });
+    const blob = await gh.rest.git.createBlob({
+      ...head,
+      content: Buffer.from(f.content, "utf8").toString("base64"),
+      encoding: "base64",
+    });
     tree.push({ path: f.filename, mode, type: "blob" as const, sha: blob.data.sha });
   }
   const newTree = await gh.rest.git.createTree({ ...head, base_tree: plan.baseTreeSha, tree });
-  const commit = await gh.rest.git.createCommit({ ...head, message: plan.message, tree: newTree.data.sha, parents: [plan.baseSha] });
+  const commit = await gh.rest.git.createCommit({
+    ...head,
+    message: plan.message,
+    tree: newTree.data.sha,
+    parents: [plan.baseSha],
+  });
   const sha = commit.data.sha;
   if (tip) {
     // Our namespace (fixloop/...) but not our commit: an abandoned earlier attempt; replace it.
@@ -90,7 +102,13 @@ export async function ensureBranch(gh: GithubClient, plan: BranchPlan): Promise<
 }
 
 async function hasOpenPull(gh: GithubClient, plan: BranchPlan): Promise<boolean> {
-  const open = await gh.rest.pulls.list({ owner: plan.base.owner, repo: plan.base.repo, head: `${plan.head.owner}:${plan.branch}`, state: "open", per_page: 1 });
+  const open = await gh.rest.pulls.list({
+    owner: plan.base.owner,
+    repo: plan.base.repo,
+    head: `${plan.head.owner}:${plan.branch}`,
+    state: "open",
+    per_page: 1,
+  });
   return open.data.length > 0;
 }
 
@@ -109,6 +127,7 @@ async function assertApplies(gh: GithubClient, plan: BranchPlan, entries: Map<st
     if (!blob) throw prErrors.conflict(`${f.filename} no longer exists on the default branch`);
     if (!moved) continue;
     const now = await readBlob(gh, plan.head, blob);
-    if (now !== f.originalContent) throw prErrors.conflict(`${f.filename} changed on the default branch since the solution was generated`);
+    if (now !== f.originalContent)
+      throw prErrors.conflict(`${f.filename} changed on the default branch since the solution was generated`);
   }
 }

@@ -16,19 +16,47 @@ export class PullRequestError extends JobRefusedError {
 }
 
 export const prErrors = {
-  notApproved: (status: string) => new PullRequestError("pull_request.not_approved", `The solution is ${status}; approve it before opening a pull request`),
+  notApproved: (status: string) =>
+    new PullRequestError(
+      "pull_request.not_approved",
+      `The solution is ${status}; approve it before opening a pull request`,
+    ),
   notFound: () => new PullRequestError("pull_request.solution_not_found", "Solution not found"),
   denied: (path: string, reason: string) => new PullRequestError("pull_request.path_denied", `${path}: ${reason}`),
-  tooManyFiles: (n: number, max: number) => new PullRequestError("pull_request.too_large", `The change touches ${n} files; at most ${max} are allowed in one pull request`),
-  tooManyLines: (n: number, max: number) => new PullRequestError("pull_request.too_large", `The change has ${n} changed lines; at most ${max} are allowed in one pull request`),
-  tooManyBytes: (what: string, max: number) => new PullRequestError("pull_request.too_large", `${what}; at most ${max} bytes are allowed in one pull request`),
-  binary: (path: string) => new PullRequestError("pull_request.binary_content", `${path}: binary content is refused unless the file was binary before`),
-  symlink: (path: string) => new PullRequestError("pull_request.symlink", `${path} is a symbolic link in the repository; changes through symlinks are refused`),
+  tooManyFiles: (n: number, max: number) =>
+    new PullRequestError(
+      "pull_request.too_large",
+      `The change touches ${n} files; at most ${max} are allowed in one pull request`,
+    ),
+  tooManyLines: (n: number, max: number) =>
+    new PullRequestError(
+      "pull_request.too_large",
+      `The change has ${n} changed lines; at most ${max} are allowed in one pull request`,
+    ),
+  tooManyBytes: (what: string, max: number) =>
+    new PullRequestError("pull_request.too_large", `${what}; at most ${max} bytes are allowed in one pull request`),
+  binary: (path: string) =>
+    new PullRequestError(
+      "pull_request.binary_content",
+      `${path}: binary content is refused unless the file was binary before`,
+    ),
+  symlink: (path: string) =>
+    new PullRequestError(
+      "pull_request.symlink",
+      `${path} is a symbolic link in the repository; changes through symlinks are refused`,
+    ),
   empty: () => new PullRequestError("pull_request.empty", "The solution changes no files"),
   noWriteAccess: (repo: string) =>
-    new PullRequestError("pull_request.no_write_access", `You cannot push to ${repo}; authorize repository access or import the issue to contribute through a fork`),
+    new PullRequestError(
+      "pull_request.no_write_access",
+      `You cannot push to ${repo}; authorize repository access or import the issue to contribute through a fork`,
+    ),
   conflict: (detail: string) => new PullRequestError("pull_request.conflict", `conflict: ${detail}`),
   pullRequestOpen: () => new PullRequestError("pull_request.conflict_open", OPEN_PULL_REQUEST_MESSAGE),
-  duplicate: () => new PullRequestError("pull_request.conflict_duplicate", "Another pull request record already uses this pull request number"),
+  duplicate: () =>
+    new PullRequestError(
+      "pull_request.conflict_duplicate",
+      "Another pull request record already uses this pull request number",
+    ),
   noFork: () => new PullRequestError("pull_request.no_fork", "This imported issue has no fork yet; import it again"),
 };

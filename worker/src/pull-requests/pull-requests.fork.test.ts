@@ -9,7 +9,8 @@ beforeAll(async () => {
   t = await prStack();
 });
 
-const rev = (dir: string, r: string) => execFileSync("git", ["--git-dir", dir, "rev-parse", r], { encoding: "utf8" }).trim();
+const rev = (dir: string, r: string) =>
+  execFileSync("git", ["--git-dir", dir, "rev-parse", r], { encoding: "utf8" }).trim();
 
 describe("pull requests from a fork and on a moving base", () => {
   it("brings the fork up to date, pushes the branch to it and opens the pull request on upstream", async () => {
@@ -17,7 +18,9 @@ describe("pull requests from a fork and on a moving base", () => {
     await hubotGh.rest.repos.createFork({ owner: "octocat", repo: "todo-api" });
     const forkDir = t.control.gitDir("hubot", "todo-api");
     // Upstream moves on after the fork was made; the fix must still land on upstream's head.
-    const upstreamHead = await pushCommit(t.asUser("octocat"), "octocat", "todo-api", "main", { "NOTES.md": "moved\n" });
+    const upstreamHead = await pushCommit(t.asUser("octocat"), "octocat", "todo-api", "main", {
+      "NOTES.md": "moved\n",
+    });
     const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
     const validate = gitShow(t.upstreamDir, "main", "src/validate.ts");
     const fixed = validate.replace("title.length === 0", "title.trim().length === 0");
@@ -30,7 +33,11 @@ describe("pull requests from a fork and on a moving base", () => {
       imported: { upstream: "octocat/todo-api", fork: "hubot/todo-api" },
       files: [{ filename: "src/validate.ts", action: "modify", originalContent: validate, content: fixed }],
     });
-    const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", headers: hubot.headers, body: { status: "approved" } });
+    const res = await t.api(`/validations/${solutionId}/validate`, {
+      method: "POST",
+      headers: hubot.headers,
+      body: { status: "approved" },
+    });
     expect(res.status).toBe(200);
 
     const branch = branchName(4, "Whitespace-only titles are accepted");
@@ -42,10 +49,23 @@ describe("pull requests from a fork and on a moving base", () => {
 
     const pulls = t.control.listPulls("octocat", "todo-api").filter((p) => p.head.ref === branch);
     expect(pulls).toHaveLength(1);
-    expect(pulls[0]).toMatchObject({ head: { owner: "hubot", repo: "todo-api" }, base: { ref: "main" }, user: "hubot" });
+    expect(pulls[0]).toMatchObject({
+      head: { owner: "hubot", repo: "todo-api" },
+      base: { ref: "main" },
+      user: "hubot",
+    });
     expect(pulls[0]?.body).toContain("Fixes #4");
-    const row = await t.stack.db.selectFrom("pull_requests").selectAll().where("issue_id", "=", issueId).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ repo_full_name: "octocat/todo-api", head_repo_full_name: "hubot/todo-api", base_branch: "main", branch_name: branch });
+    const row = await t.stack.db
+      .selectFrom("pull_requests")
+      .selectAll()
+      .where("issue_id", "=", issueId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      repo_full_name: "octocat/todo-api",
+      head_repo_full_name: "hubot/todo-api",
+      base_branch: "main",
+      branch_name: branch,
+    });
   });
 
   it("commits on the new head when the default branch moved but the files still apply", async () => {
@@ -55,10 +75,23 @@ describe("pull requests from a fork and on a moving base", () => {
       repoFullName: "octocat/todo-api",
       issueNumber: 5,
       title: "Todos due today are already marked overdue",
-      files: [{ filename: "src/due.ts", action: "modify", originalContent: due, content: due.replace("< now.getTime()", "+ 86_400_000 <= now.getTime()") }],
+      files: [
+        {
+          filename: "src/due.ts",
+          action: "modify",
+          originalContent: due,
+          content: due.replace("< now.getTime()", "+ 86_400_000 <= now.getTime()"),
+        },
+      ],
     });
-    await t.stack.db.updateTable("solutions").set({ base_commit_sha: rev(t.upstreamDir, "main") }).where("id", "=", solutionId).execute();
-    const head = await pushCommit(t.asUser("octocat"), "octocat", "todo-api", "main", { "CHANGELOG.md": "unrelated\n" });
+    await t.stack.db
+      .updateTable("solutions")
+      .set({ base_commit_sha: rev(t.upstreamDir, "main") })
+      .where("id", "=", solutionId)
+      .execute();
+    const head = await pushCommit(t.asUser("octocat"), "octocat", "todo-api", "main", {
+      "CHANGELOG.md": "unrelated\n",
+    });
     const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
     expect(res.status).toBe(200);
     expect(rev(t.upstreamDir, `${branchName(5, "Todos due today are already marked overdue")}^`)).toBe(head);
@@ -71,7 +104,14 @@ describe("pull requests from a fork and on a moving base", () => {
       repoFullName: "octocat/todo-api",
       issueNumber: 6,
       title: "Conflicting fix",
-      files: [{ filename: "src/due.ts", action: "modify", originalContent: stale, content: "export const isOverdue = () => true;\n" }],
+      files: [
+        {
+          filename: "src/due.ts",
+          action: "modify",
+          originalContent: stale,
+          content: "export const isOverdue = () => true;\n",
+        },
+      ],
     });
     const branchesBefore = gitBranches(t.upstreamDir);
     t.control.clearRequestLog();
@@ -82,7 +122,9 @@ describe("pull requests from a fork and on a moving base", () => {
     expect(error.message).toMatch(/conflict: src\/due\.ts changed/);
     expect(writes(t.control.requestLog)).toEqual([]);
     expect(gitBranches(t.upstreamDir)).toEqual(branchesBefore);
-    expect(await t.stack.db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).execute()).toEqual([]);
+    expect(
+      await t.stack.db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).execute(),
+    ).toEqual([]);
     // Approving again retries the job (the failed one is replaced) and meets the same conflict.
     const retry = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
     expect(retry.status).toBe(409);
@@ -97,13 +139,21 @@ describe("pull requests from a fork and on a moving base", () => {
       title: "Sync me",
       files: [{ filename: "docs/sync.md", action: "create", originalContent: "", content: "sync\n" }],
     });
-    expect((await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } })).status).toBe(200);
-    const row = await t.stack.db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).executeTakeFirstOrThrow();
+    expect(
+      (await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } })).status,
+    ).toBe(200);
+    const row = await t.stack.db
+      .selectFrom("pull_requests")
+      .selectAll()
+      .where("solution_id", "=", solutionId)
+      .executeTakeFirstOrThrow();
 
     const sync = async () => {
       const res = await t.api("/prs/sync", { method: "POST" });
       expect(res.status).toBe(200);
-      return ((await res.json()) as { pullRequests: { prNumber: number; status: string }[] }).pullRequests.find((p) => p.prNumber === row.pr_number);
+      return ((await res.json()) as { pullRequests: { prNumber: number; status: string }[] }).pullRequests.find(
+        (p) => p.prNumber === row.pr_number,
+      );
     };
     expect((await sync())?.status).toBe("open");
     t.control.clearRequestLog();

@@ -25,7 +25,12 @@ export interface OpenOptions {
 }
 
 export function branchName(issueNumber: number, title: string): string {
-  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40).replace(/-+$/, "");
+  const slug = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
   return `fixloop/issue-${issueNumber}${slug ? `-${slug}` : ""}`;
 }
 
@@ -34,7 +39,11 @@ export function branchName(issueNumber: number, title: string): string {
  * commit is recognised by its marker and the pull request by its head, so retries, a crash after
  * the push and double clicks all end with one branch and one pull request.
  */
-export async function openPullRequest(ctx: WorkerContext, job: PullRequestJob, opts: OpenOptions = {}): Promise<PullRequestResult | null> {
+export async function openPullRequest(
+  ctx: WorkerContext,
+  job: PullRequestJob,
+  opts: OpenOptions = {},
+): Promise<PullRequestResult | null> {
   const { solution, issue, reviewer } = await loadSolution(ctx.db, job.userId, job.solutionId);
   const stored = await findPullRequest(ctx.db, solution.id);
   if (stored) return { githubUrl: stored.html_url, prNumber: stored.pr_number, branch: stored.branch_name };
@@ -43,18 +52,28 @@ export async function openPullRequest(ctx: WorkerContext, job: PullRequestJob, o
   if (await findOpenPullRequestForIssue(ctx.db, issue.id, solution.id)) throw prErrors.pullRequestOpen();
 
   const files = solution.files_changed as FileChange[];
-  assertChangeAllowed(files, { maxFiles: ctx.env.PR_MAX_FILES, maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES, maxBytes: ctx.env.PR_MAX_BYTES });
+  assertChangeAllowed(files, {
+    maxFiles: ctx.env.PR_MAX_FILES,
+    maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES,
+    maxBytes: ctx.env.PR_MAX_BYTES,
+  });
 
   const { client: gh } = await githubForUser(ctx, job.userId);
   const target = await resolveTarget(gh, issue);
   const base = await gh.rest.git.getCommit({ ...target.head, commit_sha: target.baseSha });
-  const entries = await loadTreeEntries(gh, target.head, base.data.tree.sha, [...files.map((f) => f.filename), ...GUIDELINE_DIRS]);
+  const entries = await loadTreeEntries(gh, target.head, base.data.tree.sha, [
+    ...files.map((f) => f.filename),
+    ...GUIDELINE_DIRS,
+  ]);
   const guidelines = await loadGuidelines(gh, target.head, entries);
 
   const branch = branchName(issue.issue_number, issue.title);
   const marker = `Fixloop-Solution: ${solution.id}/r${solution.revision}`;
   const title = prTitle({ issueNumber: issue.issue_number, issueTitle: issue.title }, guidelines);
-  const trailers = [marker, ...(guidelines.signOff && reviewer.email ? [`Signed-off-by: ${reviewer.username} <${reviewer.email}>`] : [])];
+  const trailers = [
+    marker,
+    ...(guidelines.signOff && reviewer.email ? [`Signed-off-by: ${reviewer.username} <${reviewer.email}>`] : []),
+  ];
   await ensureBranch(gh, {
     head: target.head,
     base: target.base,
@@ -89,7 +108,9 @@ export async function openPullRequest(ctx: WorkerContext, job: PullRequestJob, o
   // Drafts unless the reviewer turned them off, and always when the repository asks for them.
   const draft = reviewer.draftPullRequests || guidelines.draftRequired;
   const pr = await ensurePull(gh, target, branch, { title, body, draft });
-  const hasBreakingChanges = /breaking change/i.test(`${solution.proposed_solution}\n${solution.analysis}`) || (metadata as { classification?: { breaking?: boolean } }).classification?.breaking === true;
+  const hasBreakingChanges =
+    /breaking change/i.test(`${solution.proposed_solution}\n${solution.analysis}`) ||
+    (metadata as { classification?: { breaking?: boolean } }).classification?.breaking === true;
   await savePullRequest(ctx.db, {
     userId: job.userId,
     solutionId: solution.id,
@@ -103,7 +124,11 @@ export async function openPullRequest(ctx: WorkerContext, job: PullRequestJob, o
     baseBranch: target.base.branch,
     status: pr.merged_at ? "merged" : pr.state === "closed" ? "closed" : "open",
     htmlUrl: pr.html_url,
-    metadata: { labels: pr.labels.map((l) => l.name), hasBreakingChanges, generatedWithGuidelines: !!(guidelines.template || guidelines.contributing) },
+    metadata: {
+      labels: pr.labels.map((l) => l.name),
+      hasBreakingChanges,
+      generatedWithGuidelines: !!(guidelines.template || guidelines.contributing),
+    },
   });
   return { githubUrl: pr.html_url, prNumber: pr.number, branch };
 }
@@ -118,17 +143,35 @@ interface PullLike {
 }
 
 /** The open pull request from our branch, created when there is none. */
-async function ensurePull(gh: GithubClient, t: PullRequestTarget, branch: string, content: { title: string; body: string; draft: boolean }): Promise<PullLike & { labels: { name: string }[] }> {
+async function ensurePull(
+  gh: GithubClient,
+  t: PullRequestTarget,
+  branch: string,
+  content: { title: string; body: string; draft: boolean },
+): Promise<PullLike & { labels: { name: string }[] }> {
   const head = `${t.head.owner}:${branch}`;
   const find = async () => {
-    const open = await gh.rest.pulls.list({ owner: t.base.owner, repo: t.base.repo, head, state: "open", per_page: 10 });
+    const open = await gh.rest.pulls.list({
+      owner: t.base.owner,
+      repo: t.base.repo,
+      head,
+      state: "open",
+      per_page: 10,
+    });
     return open.data[0];
   };
   const existing = await find();
   const norm = (p: PullLike) => ({ ...p, labels: p.labels.map((l) => ({ name: l.name ?? "" })).filter((l) => l.name) });
   if (existing) return norm(existing);
   try {
-    const created = await gh.rest.pulls.create({ owner: t.base.owner, repo: t.base.repo, head, base: t.base.branch, ...content, maintainer_can_modify: true });
+    const created = await gh.rest.pulls.create({
+      owner: t.base.owner,
+      repo: t.base.repo,
+      head,
+      base: t.base.branch,
+      ...content,
+      maintainer_can_modify: true,
+    });
     return norm(created.data);
   } catch (err) {
     // "A pull request already exists": a concurrent run won the race; use its pull request.

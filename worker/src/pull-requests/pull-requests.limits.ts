@@ -60,7 +60,8 @@ export function assertChangeAllowed(files: FileChange[], limits: PullRequestLimi
     const bytes = Buffer.byteLength(f.content, "utf8");
     if (bytes > limits.maxBytes) throw prErrors.tooManyBytes(`${f.filename} has ${bytes} bytes`, limits.maxBytes);
     total += bytes;
-    if (looksBinary(f.content) && (f.action === "create" || !looksBinary(f.originalContent))) throw prErrors.binary(f.filename);
+    if (looksBinary(f.content) && (f.action === "create" || !looksBinary(f.originalContent)))
+      throw prErrors.binary(f.filename);
   }
   if (total > limits.maxBytes) throw prErrors.tooManyBytes(`The change has ${total} bytes`, limits.maxBytes);
 }

@@ -2,12 +2,33 @@ import { sql } from "kysely";
 import type { Db, Issue, PullRequest, Solution } from "@fixloop/db";
 import { prErrors } from "./pull-requests.errors";
 
-export async function loadSolution(db: Db, userId: string, solutionId: string): Promise<{ solution: Solution; issue: Issue; reviewer: { username: string; email: string | null; draftPullRequests: boolean } }> {
-  const solution = await db.selectFrom("solutions").selectAll().where("id", "=", solutionId).where("user_id", "=", userId).executeTakeFirst();
+export async function loadSolution(
+  db: Db,
+  userId: string,
+  solutionId: string,
+): Promise<{
+  solution: Solution;
+  issue: Issue;
+  reviewer: { username: string; email: string | null; draftPullRequests: boolean };
+}> {
+  const solution = await db
+    .selectFrom("solutions")
+    .selectAll()
+    .where("id", "=", solutionId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!solution || solution.status === "deleted") throw prErrors.notFound();
   const issue = await db.selectFrom("issues").selectAll().where("id", "=", solution.issue_id).executeTakeFirstOrThrow();
-  const user = await db.selectFrom("users").select(["username", "email", "draft_pull_requests"]).where("id", "=", userId).executeTakeFirstOrThrow();
-  return { solution, issue, reviewer: { username: user.username, email: user.email, draftPullRequests: user.draft_pull_requests } };
+  const user = await db
+    .selectFrom("users")
+    .select(["username", "email", "draft_pull_requests"])
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return {
+    solution,
+    issue,
+    reviewer: { username: user.username, email: user.email, draftPullRequests: user.draft_pull_requests },
+  };
 }
 
 export async function findPullRequest(db: Db, solutionId: string): Promise<PullRequest | undefined> {
@@ -59,11 +80,21 @@ async function insertPullRequest(db: Db, r: NewPullRequestRow): Promise<PullRequ
         metadata: JSON.stringify(r.metadata),
         synced_at: sql`now()`,
       })
-      .onConflict((oc) => oc.column("solution_id").doUpdateSet({ pr_number: r.number, html_url: r.htmlUrl, updated_at: sql`now()` }))
+      .onConflict((oc) =>
+        oc.column("solution_id").doUpdateSet({ pr_number: r.number, html_url: r.htmlUrl, updated_at: sql`now()` }),
+      )
       .returningAll()
       .executeTakeFirstOrThrow();
-    await trx.updateTable("solutions").set({ status: "pr_created", updated_at: sql`now()` }).where("id", "=", r.solutionId).execute();
-    await trx.updateTable("issues").set({ status: "pr_created", updated_at: sql`now()` }).where("id", "=", r.issueId).execute();
+    await trx
+      .updateTable("solutions")
+      .set({ status: "pr_created", updated_at: sql`now()` })
+      .where("id", "=", r.solutionId)
+      .execute();
+    await trx
+      .updateTable("issues")
+      .set({ status: "pr_created", updated_at: sql`now()` })
+      .where("id", "=", r.issueId)
+      .execute();
     return row;
   });
 }

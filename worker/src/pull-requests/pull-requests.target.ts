@@ -30,7 +30,12 @@ export async function resolveTarget(gh: GithubClient, issue: Issue): Promise<Pul
     const head = await defaultBranchHead(gh, base);
     if (head.repo.permissions && !head.repo.permissions.push) throw prErrors.noWriteAccess(issue.repo_full_name);
     const fullName = head.repo.full_name;
-    return { base: { ...base, fullName, branch: head.branch }, head: { ...base, fullName }, baseSha: head.sha, issueRepo: fullName };
+    return {
+      base: { ...base, fullName, branch: head.branch },
+      head: { ...base, fullName },
+      baseSha: head.sha,
+      issueRepo: fullName,
+    };
   }
   const upstreamName = issue.upstream_full_name ?? issue.repo_full_name;
   if (!issue.fork_full_name) throw prErrors.noFork();

@@ -10,7 +10,12 @@ export interface RepoRef {
  * The entries of `treeSha` that matter for `paths`: every changed path and each of its parent
  * directories. One recursive read normally; a directory walk when GitHub truncates big trees.
  */
-export async function loadTreeEntries(gh: GithubClient, r: RepoRef, treeSha: string, paths: string[]): Promise<Map<string, TreeEntryLike>> {
+export async function loadTreeEntries(
+  gh: GithubClient,
+  r: RepoRef,
+  treeSha: string,
+  paths: string[],
+): Promise<Map<string, TreeEntryLike>> {
   const full = await gh.rest.git.getTree({ ...r, tree_sha: treeSha, recursive: "1" });
   const entries = new Map<string, TreeEntryLike>();
   if (!full.data.truncated) {

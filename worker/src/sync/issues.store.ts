@@ -42,7 +42,13 @@ export function issueColumns(i: GithubIssue) {
  * Inserts or refreshes issues of one repository. GitHub's state moves an untouched issue between
  * open and closed; statuses Fixloop set itself (analyzing, solved, pr_created, failed) are kept.
  */
-export async function upsertIssues(db: Db, userId: string, repositoryId: string | null, repoFullName: string, issues: GithubIssue[]) {
+export async function upsertIssues(
+  db: Db,
+  userId: string,
+  repositoryId: string | null,
+  repoFullName: string,
+  issues: GithubIssue[],
+) {
   for (let i = 0; i < issues.length; i += 200) {
     const rows = issues.slice(i, i + 200).map((issue) => ({
       user_id: userId,

@@ -21,10 +21,20 @@ export async function syncIssues(
     // Only repositories the user owns or may push to (the ones the repository list shows); any other is imported by URL.
     const p = repo.permissions;
     if (!p?.admin && !p?.maintain && !p?.push) {
-      throw new JobRefusedError({ code: "github.not_your_repository", message: `${repo.full_name} is not one of your repositories; import its issues by URL instead` });
+      throw new JobRefusedError({
+        code: "github.not_your_repository",
+        message: `${repo.full_name} is not one of your repositories; import its issues by URL instead`,
+      });
     }
     const stored = await upsertRepository(ctx.db, job.userId, repo);
-    const params = { owner: repo.owner.login, repo: repo.name, state: "all" as const, sort: "updated" as const, direction: "desc" as const, per_page: 100 };
+    const params = {
+      owner: repo.owner.login,
+      repo: repo.name,
+      state: "all" as const,
+      sort: "updated" as const,
+      direction: "desc" as const,
+      per_page: 100,
+    };
     const headers = stored.issues_etag ? { "if-none-match": stored.issues_etag } : {};
     const issues: GithubIssue[] = [];
     let etag: string | null = null;
@@ -46,7 +56,10 @@ export async function syncIssues(
       .where("id", "=", stored.id)
       .execute();
     const count = await countIssues(ctx.db, job.userId, repo.full_name);
-    ctx.logger.info({ userId: job.userId, repo: repo.full_name, fetched: issues.length, notModified, count }, "issues synced");
+    ctx.logger.info(
+      { userId: job.userId, repo: repo.full_name, fetched: issues.length, notModified, count },
+      "issues synced",
+    );
     return { count, fetched: issues.length, notModified };
   });
 }

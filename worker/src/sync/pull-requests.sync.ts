@@ -53,7 +53,11 @@ export async function syncPullRequests(
       const status = (err as { status?: number }).status;
       if (status === 304) {
         notModified++;
-        await ctx.db.updateTable("pull_requests").set({ synced_at: sql`now()` }).where("id", "=", row.id).execute();
+        await ctx.db
+          .updateTable("pull_requests")
+          .set({ synced_at: sql`now()` })
+          .where("id", "=", row.id)
+          .execute();
         continue;
       }
       // A deleted repository or pull request leaves the stored one as it was last seen.

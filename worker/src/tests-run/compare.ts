@@ -34,7 +34,10 @@ export function compareRuns(base: PhaseRun | null, patched: PhaseRun): Compariso
     return {
       fixed: !was && is && !base.timedOut ? [`test command (exit code ${base.exitCode} before, 0 after)`] : [],
       added: [],
-      regressions: was && !is ? [`test command (exit code 0 before, ${patched.exitCode ?? (patched.timedOut ? "timeout" : "none")} after)`] : [],
+      regressions:
+        was && !is
+          ? [`test command (exit code 0 before, ${patched.exitCode ?? (patched.timedOut ? "timeout" : "none")} after)`]
+          : [],
     };
   }
   const fixed: string[] = [];
@@ -53,23 +56,50 @@ export function compareRuns(base: PhaseRun | null, patched: PhaseRun): Compariso
 }
 
 /** Passed: no regression and every test failing after the patch already failed before it (or the command exits 0). */
-export function statusOf(base: PhaseRun | null, patched: PhaseRun, cmp: Comparison, timeoutMs: number): { status: TestsStatus; reason?: string } {
-  if (patched.setupFailed) return { status: "error", reason: `The setup command failed (exit code ${patched.exitCode ?? "none"})` };
-  if (patched.timedOut) return { status: "error", reason: `The tests did not finish within ${Math.round(timeoutMs / 1000)} s and were stopped` };
+export function statusOf(
+  base: PhaseRun | null,
+  patched: PhaseRun,
+  cmp: Comparison,
+  timeoutMs: number,
+): { status: TestsStatus; reason?: string } {
+  if (patched.setupFailed)
+    return { status: "error", reason: `The setup command failed (exit code ${patched.exitCode ?? "none"})` };
+  if (patched.timedOut)
+    return {
+      status: "error",
+      reason: `The tests did not finish within ${Math.round(timeoutMs / 1000)} s and were stopped`,
+    };
   const exitOnly = named(patched) ? undefined : "Unrecognised test output: judged by the exit code only";
-  if (cmp.regressions.length) return { status: "failed", reason: `${cmp.regressions.length} test(s) that passed before the patch fail after it` };
+  if (cmp.regressions.length)
+    return { status: "failed", reason: `${cmp.regressions.length} test(s) that passed before the patch fail after it` };
   if (patched.exitCode === 0) return { status: "passed", ...(exitOnly ? { reason: exitOnly } : {}) };
   if (!exitOnly && base) {
-    const failing = Object.entries(patched.results).filter(([, o]) => bad(o)).map(([n]) => n);
-    if (failing.every((n) => bad(base.results[n]))) return { status: "passed", reason: `${failing.length} test(s) already failed before the patch` };
-    return { status: "failed", reason: `${failing.filter((n) => !bad(base.results[n])).length} new failing test(s) after the patch` };
+    const failing = Object.entries(patched.results)
+      .filter(([, o]) => bad(o))
+      .map(([n]) => n);
+    if (failing.every((n) => bad(base.results[n])))
+      return { status: "passed", reason: `${failing.length} test(s) already failed before the patch` };
+    return {
+      status: "failed",
+      reason: `${failing.filter((n) => !bad(base.results[n])).length} new failing test(s) after the patch`,
+    };
   }
-  return { status: "failed", reason: exitOnly ? `${exitOnly}; the test command exited with ${patched.exitCode ?? "no code"}` : `The test command exited with ${patched.exitCode ?? "no code"}` };
+  return {
+    status: "failed",
+    reason: exitOnly
+      ? `${exitOnly}; the test command exited with ${patched.exitCode ?? "no code"}`
+      : `The test command exited with ${patched.exitCode ?? "no code"}`,
+  };
 }
 
 /** Orders attempts: fewer regressions, then fewer failures, then more passes. */
 export function better(a: { cmp: Comparison; run: PhaseRun }, b: { cmp: Comparison; run: PhaseRun }): boolean {
-  const key = (x: typeof a) => [x.run.timedOut || x.run.setupFailed ? 1 : 0, x.cmp.regressions.length, x.run.counts.failed + x.run.counts.errored, -x.run.counts.passed];
+  const key = (x: typeof a) => [
+    x.run.timedOut || x.run.setupFailed ? 1 : 0,
+    x.cmp.regressions.length,
+    x.run.counts.failed + x.run.counts.errored,
+    -x.run.counts.passed,
+  ];
   const ka = key(a);
   const kb = key(b);
   for (let i = 0; i < ka.length; i++) if ((ka[i] ?? 0) !== (kb[i] ?? 0)) return (ka[i] ?? 0) < (kb[i] ?? 0);

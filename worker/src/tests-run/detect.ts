@@ -25,7 +25,11 @@ const FixloopYml = z.object({
 });
 
 const read = (dir: string, rel: string) => fs.readFile(path.join(dir, rel), "utf8").catch(() => null);
-const has = (dir: string, rel: string) => fs.stat(path.join(dir, rel)).then(() => true, () => false);
+const has = (dir: string, rel: string) =>
+  fs.stat(path.join(dir, rel)).then(
+    () => true,
+    () => false,
+  );
 
 /** npm's placeholder `test` script is not a test suite. */
 const NPM_PLACEHOLDER = /no test specified/;
@@ -48,12 +52,20 @@ async function detectNode(dir: string): Promise<Pick<TestPlan, "command" | "lang
 async function detectPython(dir: string): Promise<Pick<TestPlan, "command" | "language"> | null> {
   const pyproject = (await read(dir, "pyproject.toml")) ?? "";
   const setupCfg = (await read(dir, "setup.cfg")) ?? "";
-  if ((await has(dir, "pytest.ini")) || (await has(dir, "conftest.py")) || pyproject.includes("[tool.pytest") || setupCfg.includes("[tool:pytest]")) {
+  if (
+    (await has(dir, "pytest.ini")) ||
+    (await has(dir, "conftest.py")) ||
+    pyproject.includes("[tool.pytest") ||
+    setupCfg.includes("[tool:pytest]")
+  ) {
     return { command: "python3 -m pytest -rA", language: "python" };
   }
   if (await has(dir, "tox.ini")) return { command: "tox", language: "python" };
   const python = pyproject || setupCfg || (await has(dir, "setup.py")) || (await has(dir, "requirements.txt"));
-  if (await has(dir, "tests")) return python || (await has(dir, "tests/__init__.py")) ? { command: "python3 -m unittest discover -s tests -t . -v", language: "python" } : null;
+  if (await has(dir, "tests"))
+    return python || (await has(dir, "tests/__init__.py"))
+      ? { command: "python3 -m unittest discover -s tests -t . -v", language: "python" }
+      : null;
   return python ? { command: "python3 -m unittest discover -v", language: "python" } : null;
 }
 
@@ -61,7 +73,8 @@ async function detectOther(dir: string): Promise<Pick<TestPlan, "command" | "lan
   if (await has(dir, "go.mod")) return { command: "go test -json ./...", language: "go" };
   if (await has(dir, "Cargo.toml")) return { command: "cargo test", language: "rust" };
   if (await has(dir, "pom.xml")) return { command: "mvn -q test", language: "java" };
-  if ((await has(dir, "build.gradle")) || (await has(dir, "build.gradle.kts"))) return { command: (await has(dir, "gradlew")) ? "./gradlew test" : "gradle test", language: "java" };
+  if ((await has(dir, "build.gradle")) || (await has(dir, "build.gradle.kts")))
+    return { command: (await has(dir, "gradlew")) ? "./gradlew test" : "gradle test", language: "java" };
   const makefile = await read(dir, "Makefile");
   if (makefile && /^test:/m.test(makefile)) return { command: "make test", language: "default" };
   return null;
@@ -78,7 +91,10 @@ function languageOf(command: string): string {
 }
 
 /** The user's setting, then `.fixloop.yml`, then what the tree looks like. A plain reason when nothing applies. */
-export async function detectTestPlan(dir: string, settings: RepositoryTestSettings | null): Promise<TestPlan | { reason: string }> {
+export async function detectTestPlan(
+  dir: string,
+  settings: RepositoryTestSettings | null,
+): Promise<TestPlan | { reason: string }> {
   const rawYml = (await read(dir, ".fixloop.yml")) ?? (await read(dir, ".fixloop.yaml"));
   let yml: z.infer<typeof FixloopYml> = {};
   if (rawYml !== null) {
@@ -89,7 +105,10 @@ export async function detectTestPlan(dir: string, settings: RepositoryTestSettin
       return { reason: `Invalid .fixloop.yml: ${(err as Error).message.split("\n")[0]}` };
     }
     const r = FixloopYml.safeParse(parsed ?? {});
-    if (!r.success) return { reason: `Invalid .fixloop.yml: ${r.error.issues.map((i) => `${i.path.join(".") || "file"}: ${i.message}`).join("; ")}` };
+    if (!r.success)
+      return {
+        reason: `Invalid .fixloop.yml: ${r.error.issues.map((i) => `${i.path.join(".") || "file"}: ${i.message}`).join("; ")}`,
+      };
     yml = r.data;
   }
   const detected = (await detectNode(dir)) ?? (await detectPython(dir)) ?? (await detectOther(dir));

@@ -13,13 +13,42 @@ export interface Attempt {
 const LOG_TAIL_MAX = 16 * 1024;
 const tailOf = (s: string) => (s.length > LOG_TAIL_MAX ? s.slice(-LOG_TAIL_MAX) : s);
 
-export function noTests(backend: SandboxBackend, status: "skipped" | "error", reason: string, command: string | null = null): SolutionTests {
-  return { command, backend, base: null, patched: null, fixed: [], regressions: [], logTail: "", status, reason, attempts: [] };
+export function noTests(
+  backend: SandboxBackend,
+  status: "skipped" | "error",
+  reason: string,
+  command: string | null = null,
+): SolutionTests {
+  return {
+    command,
+    backend,
+    base: null,
+    patched: null,
+    fixed: [],
+    regressions: [],
+    logTail: "",
+    status,
+    reason,
+    attempts: [],
+  };
 }
 
-const attemptOf = (a: Attempt): TestsAttempt => ({ label: a.label, patched: a.run.counts, fixed: a.cmp.fixed, regressions: a.cmp.regressions, added: a.cmp.added });
+const attemptOf = (a: Attempt): TestsAttempt => ({
+  label: a.label,
+  patched: a.run.counts,
+  fixed: a.cmp.fixed,
+  regressions: a.cmp.regressions,
+  added: a.cmp.added,
+});
 
-export function solutionTests(backend: SandboxBackend, command: string, base: PhaseRun, attempts: Attempt[], kept: Attempt, timeoutMs: number): SolutionTests {
+export function solutionTests(
+  backend: SandboxBackend,
+  command: string,
+  base: PhaseRun,
+  attempts: Attempt[],
+  kept: Attempt,
+  timeoutMs: number,
+): SolutionTests {
   const s = statusOf(base, kept.run, kept.cmp, timeoutMs);
   const baseNote = base.timedOut ? "the base run timed out" : base.setupFailed ? "setup failed on the base tree" : null;
   const reason = [s.reason, baseNote && `Note: ${baseNote}`].filter(Boolean).join(". ") || undefined;
@@ -49,7 +78,11 @@ export function solutionTests(backend: SandboxBackend, command: string, base: Ph
  * - skipped: unchanged (no evidence either way).
  * Scores stay within 0..100; a blocked (critical) change stays critical.
  */
-export function weighEvidence(v: ChangeValidation, confidence: number, t: SolutionTests): { validation: ChangeValidation; confidence: number } {
+export function weighEvidence(
+  v: ChangeValidation,
+  confidence: number,
+  t: SolutionTests,
+): { validation: ChangeValidation; confidence: number } {
   let risk = 0;
   let conf = 0;
   const proved = t.fixed.length + (t.added?.length ?? 0) > 0;
@@ -69,20 +102,35 @@ export function weighEvidence(v: ChangeValidation, confidence: number, t: Soluti
   const riskScore = Math.max(0, Math.min(100, v.riskScore + risk));
   const critical = v.validation.riskLevel === "critical";
   return {
-    validation: { ...v, riskScore, validation: { ...v.validation, riskLevel: critical ? "critical" : riskLevelFromScore(riskScore) } },
+    validation: {
+      ...v,
+      riskScore,
+      validation: { ...v.validation, riskLevel: critical ? "critical" : riskLevelFromScore(riskScore) },
+    },
     confidence: Math.max(0, Math.min(100, confidence + conf)),
   };
 }
 
 /** Step detail lines for the evidence. */
 export function evidenceLines(t: SolutionTests): { info: string[]; warnings: string[] } {
-  const c = (x: SolutionTests["base"]) => (x ? `${x.passed} passed, ${x.failed} failed, ${x.errored} errored` : "not run");
-  const info = t.command ? [`Tests (${t.backend}): \`${t.command}\``, `Before the patch: ${c(t.base)}`, `After the patch: ${c(t.patched)}`] : [];
-  if (t.fixed.length) info.push(`Fixed: ${t.fixed.slice(0, 5).join(", ")}${t.fixed.length > 5 ? ` and ${t.fixed.length - 5} more` : ""}`);
-  if (t.added?.length) info.push(`New passing tests: ${t.added.slice(0, 5).join(", ")}${t.added.length > 5 ? ` and ${t.added.length - 5} more` : ""}`);
-  if (t.attempts.length > 1) info.push(`A repair round ran; the ${t.kept === "repair" ? "repaired" : "first"} attempt was kept`);
+  const c = (x: SolutionTests["base"]) =>
+    x ? `${x.passed} passed, ${x.failed} failed, ${x.errored} errored` : "not run";
+  const info = t.command
+    ? [`Tests (${t.backend}): \`${t.command}\``, `Before the patch: ${c(t.base)}`, `After the patch: ${c(t.patched)}`]
+    : [];
+  if (t.fixed.length)
+    info.push(`Fixed: ${t.fixed.slice(0, 5).join(", ")}${t.fixed.length > 5 ? ` and ${t.fixed.length - 5} more` : ""}`);
+  if (t.added?.length)
+    info.push(
+      `New passing tests: ${t.added.slice(0, 5).join(", ")}${t.added.length > 5 ? ` and ${t.added.length - 5} more` : ""}`,
+    );
+  if (t.attempts.length > 1)
+    info.push(`A repair round ran; the ${t.kept === "repair" ? "repaired" : "first"} attempt was kept`);
   const warnings: string[] = [];
-  if (t.regressions.length) warnings.push(`Regressions: ${t.regressions.slice(0, 5).join(", ")}${t.regressions.length > 5 ? ` and ${t.regressions.length - 5} more` : ""}`);
+  if (t.regressions.length)
+    warnings.push(
+      `Regressions: ${t.regressions.slice(0, 5).join(", ")}${t.regressions.length > 5 ? ` and ${t.regressions.length - 5} more` : ""}`,
+    );
   if (t.status === "skipped" || t.status === "error") warnings.push(`Tests ${t.status}: ${t.reason ?? ""}`.trim());
   else if (t.reason) (t.status === "failed" ? warnings : info).push(t.reason);
   return { info, warnings };

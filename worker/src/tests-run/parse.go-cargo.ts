@@ -16,7 +16,8 @@ export function goParser(): LineParser {
         if (e.Action === "pass" && name) t.results.set(name, "pass");
         else if (e.Action === "fail") {
           if (name) t.results.set(name, "fail");
-          else if (![...t.results.keys()].some((k) => k.startsWith(`${e.Package ?? ""}/`))) t.results.set(`${e.Package ?? ""} (build)`, "error");
+          else if (![...t.results.keys()].some((k) => k.startsWith(`${e.Package ?? ""}/`)))
+            t.results.set(`${e.Package ?? ""} (build)`, "error");
         } else if (e.Action === "skip" && name) t.results.set(name, "skip");
         return true;
       }

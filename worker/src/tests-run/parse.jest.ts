@@ -5,7 +5,14 @@ interface JestJson {
   testResults?: { name?: string; assertionResults?: { fullName?: string; title?: string; status?: string }[] }[];
 }
 
-const JEST_STATUS: Record<string, Outcome> = { passed: "pass", failed: "fail", pending: "skip", skipped: "skip", todo: "skip", disabled: "skip" };
+const JEST_STATUS: Record<string, Outcome> = {
+  passed: "pass",
+  failed: "fail",
+  pending: "skip",
+  skipped: "skip",
+  todo: "skip",
+  disabled: "skip",
+};
 
 /** jest --json / vitest --reporter=json: one JSON document with every assertion. */
 export function jestJsonParser(): LineParser {

@@ -1,6 +1,13 @@
 import type { LineParser, Outcome, Tally } from "./parse";
 
-const PYTEST: Record<string, Outcome> = { PASSED: "pass", XPASS: "pass", FAILED: "fail", XFAIL: "skip", ERROR: "error", SKIPPED: "skip" };
+const PYTEST: Record<string, Outcome> = {
+  PASSED: "pass",
+  XPASS: "pass",
+  FAILED: "fail",
+  XFAIL: "skip",
+  ERROR: "error",
+  SKIPPED: "skip",
+};
 
 /** pytest: `-rA` summary lines, `-v` lines, and the final `= 1 failed, 2 passed in 0.1s =` line. */
 export function pytestParser(): LineParser {
@@ -23,7 +30,13 @@ export function pytestParser(): LineParser {
   };
 }
 
-const UNITTEST: Record<string, Outcome> = { ok: "pass", FAIL: "fail", ERROR: "error", "unexpected success": "fail", "expected failure": "skip" };
+const UNITTEST: Record<string, Outcome> = {
+  ok: "pass",
+  FAIL: "fail",
+  ERROR: "error",
+  "unexpected success": "fail",
+  "expected failure": "skip",
+};
 const outcomeOf = (s: string): Outcome | undefined => UNITTEST[s] ?? (s.startsWith("skipped") ? "skip" : undefined);
 
 /** python -m unittest (-v lines, FAIL:/ERROR: headers, the `Ran N tests` / `FAILED (failures=1)` summary). */
@@ -67,7 +80,11 @@ export function unittestParser(): LineParser {
         const n = (k: string) => Number(new RegExp(`${k}=(\\d+)`).exec(f[2] ?? "")?.[1] ?? 0);
         const failed = n("failures") + n("unexpected successes");
         const errored = n("errors");
-        t.summary = { passed: Math.max(0, ran - failed - errored - n("skipped") - n("expected failures")), failed, errored };
+        t.summary = {
+          passed: Math.max(0, ran - failed - errored - n("skipped") - n("expected failures")),
+          failed,
+          errored,
+        };
         return true;
       }
       return false;

@@ -28,7 +28,12 @@ ok 3 - later # SKIP
 # pass 2
 # fail 1
 `);
-    expect(r.results).toEqual({ "rules > reports tabs": "pass", "rules > accepts clean lines": "fail", "top level": "pass", later: "skip" });
+    expect(r.results).toEqual({
+      "rules > reports tabs": "pass",
+      "rules > accepts clean lines": "fail",
+      "top level": "pass",
+      later: "skip",
+    });
     expect(r.counts).toEqual({ passed: 2, failed: 1, errored: 0 });
   });
 
@@ -43,7 +48,11 @@ ok 3 - later # SKIP
 
 ✖ accepts clean lines (1.2ms)
 `);
-    expect(r.results).toEqual({ "rules > reports tabs": "pass", "rules > accepts clean lines": "fail", "top level": "pass" });
+    expect(r.results).toEqual({
+      "rules > reports tabs": "pass",
+      "rules > accepts clean lines": "fail",
+      "top level": "pass",
+    });
   });
 
   it("reads python unittest -v, including a result printed on a later line", () => {
@@ -57,20 +66,50 @@ Ran 4 tests in 0.001s
 
 FAILED (failures=1, errors=1, skipped=1)
 `);
-    expect(r.results).toEqual({ "tests.test_units.UnitsTest.test_a": "pass", "tests.test_units.UnitsTest.test_b": "fail", "tests.test_units.UnitsTest.test_c": "error", "tests.test_units.UnitsTest.test_d": "skip" });
+    expect(r.results).toEqual({
+      "tests.test_units.UnitsTest.test_a": "pass",
+      "tests.test_units.UnitsTest.test_b": "fail",
+      "tests.test_units.UnitsTest.test_c": "error",
+      "tests.test_units.UnitsTest.test_d": "skip",
+    });
     expect(r.counts).toEqual({ passed: 1, failed: 1, errored: 1 });
   });
 
   it("reads pytest -rA, go test -json and cargo test", () => {
-    expect(parse("PASSED tests/test_x.py::test_a\nFAILED tests/test_x.py::test_b - AssertionError\n===== 1 failed, 1 passed in 0.12s =====\n").results).toEqual({ "tests/test_x.py::test_a": "pass", "tests/test_x.py::test_b": "fail" });
-    expect(parse('{"Action":"pass","Package":"ex/a","Test":"TestA"}\n{"Action":"fail","Package":"ex/a","Test":"TestB"}\n{"Action":"fail","Package":"ex/b"}\n').results).toEqual({ "ex/a/TestA": "pass", "ex/a/TestB": "fail", "ex/b (build)": "error" });
-    expect(parse("test util::adds ... ok\ntest util::subs ... FAILED\ntest util::later ... ignored\n").results).toEqual({ "util::adds": "pass", "util::subs": "fail", "util::later": "skip" });
+    expect(
+      parse(
+        "PASSED tests/test_x.py::test_a\nFAILED tests/test_x.py::test_b - AssertionError\n===== 1 failed, 1 passed in 0.12s =====\n",
+      ).results,
+    ).toEqual({ "tests/test_x.py::test_a": "pass", "tests/test_x.py::test_b": "fail" });
+    expect(
+      parse(
+        '{"Action":"pass","Package":"ex/a","Test":"TestA"}\n{"Action":"fail","Package":"ex/a","Test":"TestB"}\n{"Action":"fail","Package":"ex/b"}\n',
+      ).results,
+    ).toEqual({ "ex/a/TestA": "pass", "ex/a/TestB": "fail", "ex/b (build)": "error" });
+    expect(parse("test util::adds ... ok\ntest util::subs ... FAILED\ntest util::later ... ignored\n").results).toEqual(
+      { "util::adds": "pass", "util::subs": "fail", "util::later": "skip" },
+    );
   });
 
   it("reads jest's JSON and vitest's summary; unknown output gives no runner", () => {
-    const json = JSON.stringify({ numTotalTests: 2, testResults: [{ name: "/w/a.test.js", assertionResults: [{ fullName: "adds", status: "passed" }, { fullName: "subs", status: "failed" }] }] });
+    const json = JSON.stringify({
+      numTotalTests: 2,
+      testResults: [
+        {
+          name: "/w/a.test.js",
+          assertionResults: [
+            { fullName: "adds", status: "passed" },
+            { fullName: "subs", status: "failed" },
+          ],
+        },
+      ],
+    });
     expect(parse(`${json}\n`).results).toEqual({ "/w/a.test.js > adds": "pass", "/w/a.test.js > subs": "fail" });
-    expect(parse(" ✓ test/a.test.ts (3 tests) 5ms\n      Tests  1 failed | 3 passed (4)\n").counts).toEqual({ passed: 3, failed: 1, errored: 0 });
+    expect(parse(" ✓ test/a.test.ts (3 tests) 5ms\n      Tests  1 failed | 3 passed (4)\n").counts).toEqual({
+      passed: 3,
+      failed: 1,
+      errored: 0,
+    });
     expect(parse("building...\nall good\n").runners).toEqual([]);
   });
 });

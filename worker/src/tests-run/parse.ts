@@ -18,7 +18,16 @@ export interface LineParser {
   line(l: string, t: Tally): boolean;
 }
 
-const PARSERS: (() => LineParser)[] = [nodeTapParser, nodeSpecParser, pytestParser, unittestParser, goParser, cargoParser, jestJsonParser, jestTextParser];
+const PARSERS: (() => LineParser)[] = [
+  nodeTapParser,
+  nodeSpecParser,
+  pytestParser,
+  unittestParser,
+  goParser,
+  cargoParser,
+  jestJsonParser,
+  jestTextParser,
+];
 
 export interface ParsedRun {
   /** Runners whose format was recognised; empty = unknown runner (exit code only). */

@@ -43,7 +43,13 @@ const BASE_TTL_SECONDS = 7 * 24 * 3600;
 const timeoutOf = (deps: TestsDeps, plan: TestPlan) => plan.timeoutMs ?? deps.limits.timeoutMs;
 
 /** Runs setup (if any) and the tests in `dir`, streaming output as `tests` events of `phase`. */
-export async function runPhase(deps: TestsDeps, plan: TestPlan, dir: string, phase: TestsPhase, uid?: number): Promise<PhaseRun> {
+export async function runPhase(
+  deps: TestsDeps,
+  plan: TestPlan,
+  dir: string,
+  phase: TestsPhase,
+  uid?: number,
+): Promise<PhaseRun> {
   if (!deps.runner) throw new Error("no sandbox runner");
   const parser = new TestOutputParser();
   const stream = new TestsEventStream(phase, deps.emit, () => parser.counts());
@@ -52,9 +58,26 @@ export async function runPhase(deps: TestsDeps, plan: TestPlan, dir: string, pha
   try {
     if (plan.setup) {
       stream.push(`$ ${plan.setup}\n`);
-      const s = await deps.runner.run({ workspace: dir, command: plan.setup, network: plan.setupNetwork, limits, onOutput: (c) => stream.push(c), signal: deps.signal, language: plan.language, uid });
+      const s = await deps.runner.run({
+        workspace: dir,
+        command: plan.setup,
+        network: plan.setupNetwork,
+        limits,
+        onOutput: (c) => stream.push(c),
+        signal: deps.signal,
+        language: plan.language,
+        uid,
+      });
       if (s.exitCode !== 0) {
-        return { counts: { passed: 0, failed: 0, errored: 0, durationMs: Date.now() - started }, results: {}, runners: [], exitCode: s.exitCode, timedOut: s.timedOut, setupFailed: true, logTail: s.output };
+        return {
+          counts: { passed: 0, failed: 0, errored: 0, durationMs: Date.now() - started },
+          results: {},
+          runners: [],
+          exitCode: s.exitCode,
+          timedOut: s.timedOut,
+          setupFailed: true,
+          logTail: s.output,
+        };
       }
     }
     stream.push(`$ ${plan.command}\n`);
@@ -72,20 +95,36 @@ export async function runPhase(deps: TestsDeps, plan: TestPlan, dir: string, pha
       uid,
     });
     const parsed = parser.finish();
-    const tail = r.truncated ? `[output truncated to the last ${Math.round(deps.limits.outputBytes / 1024)} KiB]\n${r.output}` : r.output;
-    return { counts: { ...parsed.counts, durationMs: r.durationMs }, results: parsed.results, runners: parsed.runners, exitCode: r.exitCode, timedOut: r.timedOut, setupFailed: false, logTail: tail };
+    const tail = r.truncated
+      ? `[output truncated to the last ${Math.round(deps.limits.outputBytes / 1024)} KiB]\n${r.output}`
+      : r.output;
+    return {
+      counts: { ...parsed.counts, durationMs: r.durationMs },
+      results: parsed.results,
+      runners: parsed.runners,
+      exitCode: r.exitCode,
+      timedOut: r.timedOut,
+      setupFailed: false,
+      logTail: tail,
+    };
   } finally {
     await stream.end();
   }
 }
 
 const baseKey = (deps: TestsDeps, ref: RepoAtCommit, plan: TestPlan) => {
-  const what = createHash("sha256").update(JSON.stringify([deps.backend, plan.command, plan.setup, plan.setupNetwork, plan.timeoutMs])).digest("hex").slice(0, 16);
+  const what = createHash("sha256")
+    .update(JSON.stringify([deps.backend, plan.command, plan.setup, plan.setupNetwork, plan.timeoutMs]))
+    .digest("hex")
+    .slice(0, 16);
   return `${deps.prefix}:tests-base:${ref.owner.toLowerCase()}/${ref.repo.toLowerCase()}@${ref.commit}:${what}`;
 };
 
 /** The base tree on disk, its test plan (or why there is none) and its test results (cached per commit + command). */
-export async function prepareTests(deps: TestsDeps, ref: RepoAtCommit): Promise<Prepared | { reason: string; command: string | null }> {
+export async function prepareTests(
+  deps: TestsDeps,
+  ref: RepoAtCommit,
+): Promise<Prepared | { reason: string; command: string | null }> {
   const base = await baseTree(deps.cache, ref.owner, ref.repo, ref.commit, ref.fetch);
   const plan = await detectTestPlan(base.dir, ref.settings);
   if ("reason" in plan) return { reason: plan.reason, command: null };
@@ -93,7 +132,14 @@ export async function prepareTests(deps: TestsDeps, ref: RepoAtCommit): Promise<
   const hit = await deps.redis.get(key);
   if (hit) {
     const run = JSON.parse(hit) as PhaseRun;
-    await deps.emit({ type: "tests", phase: "base", output: `Base results of ${ref.commit.slice(0, 7)} reused from an earlier run of \`${plan.command}\`\n`, counts: run.counts, done: true, at: new Date().toISOString() });
+    await deps.emit({
+      type: "tests",
+      phase: "base",
+      output: `Base results of ${ref.commit.slice(0, 7)} reused from an earlier run of \`${plan.command}\`\n`,
+      counts: run.counts,
+      done: true,
+      at: new Date().toISOString(),
+    });
     return { plan, baseDir: base.dir, base: run, baseCached: true, workspaceCached: base.cached };
   }
   const run = await inCopy(deps, base.dir, [], (dir, uid) => runPhase(deps, plan, dir, "base", uid));
@@ -102,12 +148,22 @@ export async function prepareTests(deps: TestsDeps, ref: RepoAtCommit): Promise<
 }
 
 /** Runs the tests on the base tree with `files` applied. */
-export function runPatched(deps: TestsDeps, prepared: Prepared, files: FileChange[], phase: "patched" | "repair"): Promise<PhaseRun> {
+export function runPatched(
+  deps: TestsDeps,
+  prepared: Prepared,
+  files: FileChange[],
+  phase: "patched" | "repair",
+): Promise<PhaseRun> {
   return inCopy(deps, prepared.baseDir, files, (dir, uid) => runPhase(deps, prepared.plan, dir, phase, uid));
 }
 
 /** Runs `fn` in a private copy of `baseDir` with `files` applied, owned by a uid of its own. */
-async function inCopy<T>(deps: TestsDeps, baseDir: string, files: FileChange[], fn: (dir: string, uid: number) => Promise<T>): Promise<T> {
+async function inCopy<T>(
+  deps: TestsDeps,
+  baseDir: string,
+  files: FileChange[],
+  fn: (dir: string, uid: number) => Promise<T>,
+): Promise<T> {
   const ws = await checkout(deps.cache, baseDir);
   const uid = sandboxRunUid();
   try {

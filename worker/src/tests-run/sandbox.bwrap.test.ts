@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_RUN_UID_BASE, sandboxRunUid, type SandboxLimits, type SandboxRunSpec } from "./sandbox";
 import { bwrapRunner } from "./sandbox.bwrap";
 
-const limits: SandboxLimits = { timeoutMs: 20_000, memoryBytes: 4 * 1024 ** 3, processes: 128, fileBytes: 64 * 1024 ** 2, outputBytes: 64 * 1024 };
+const limits: SandboxLimits = {
+  timeoutMs: 20_000,
+  memoryBytes: 4 * 1024 ** 3,
+  processes: 128,
+  fileBytes: 64 * 1024 ** 2,
+  outputBytes: 64 * 1024,
+};
 const runner = bwrapRunner();
 let root: string;
 let workspace: string;
@@ -23,24 +29,32 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const run = (command: string, extra: Partial<SandboxRunSpec> = {}) => runner.run({ workspace, command, network: false, limits, ...extra });
+const run = (command: string, extra: Partial<SandboxRunSpec> = {}) =>
+  runner.run({ workspace, command, network: false, limits, ...extra });
 
 describe("the bubblewrap sandbox", () => {
   it("runs node and python3 inside, as nobody, in the workspace, with only PATH/HOME/LANG/CI in the environment", async () => {
     process.env.FIXLOOP_TEST_SECRET = "worker-env-secret";
-    const r = await run("node -e 'console.log(process.version)' && python3 -c 'print(\"py-ok\")' && id -u && pwd && env | sort");
+    const r = await run(
+      "node -e 'console.log(process.version)' && python3 -c 'print(\"py-ok\")' && id -u && pwd && env | sort",
+    );
     expect(r.exitCode).toBe(0);
     expect(r.output).toContain(process.version);
     expect(r.output).toContain("py-ok");
     expect(r.output).toMatch(/^65534$/m);
     expect(r.output).toContain("/workspace");
-    const env = r.output.split("\n").filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split("=")[0]);
+    const env = r.output
+      .split("\n")
+      .filter((l) => /^[A-Z_]+=/.test(l))
+      .map((l) => l.split("=")[0]);
     expect(env.filter((k) => !["PWD", "SHLVL", "_"].includes(k ?? "")).sort()).toEqual(["CI", "HOME", "LANG", "PATH"]);
     expect(r.output).not.toContain("worker-env-secret");
   });
 
   it("cannot read the data dir, the worker's environment or host secrets", async () => {
-    const r = await run(`cat ${secretFile}; cat /proc/1/environ | tr '\\0' '\\n'; cat /proc/${process.pid}/environ; cat /etc/shadow; ls /root; ls ${path.dirname(secretFile)}; echo done`);
+    const r = await run(
+      `cat ${secretFile}; cat /proc/1/environ | tr '\\0' '\\n'; cat /proc/${process.pid}/environ; cat /etc/shadow; ls /root; ls ${path.dirname(secretFile)}; echo done`,
+    );
     expect(r.output).toContain("done");
     expect(r.output).not.toContain("TOP-SECRET-DATA-DIR");
     expect(r.output).not.toContain("worker-env-secret");
@@ -63,7 +77,9 @@ describe("the bubblewrap sandbox", () => {
   });
 
   it("cannot write outside the workspace; inside it can", async () => {
-    const r = await run(`echo x > ${root}/escaped.txt; echo x > /usr/escaped.txt; echo x > /etc/escaped; echo x > ../escaped.txt; echo ok > inside.txt; echo done`);
+    const r = await run(
+      `echo x > ${root}/escaped.txt; echo x > /usr/escaped.txt; echo x > /etc/escaped; echo x > ../escaped.txt; echo ok > inside.txt; echo done`,
+    );
     expect(r.output).toContain("done");
     expect(fs.existsSync(path.join(root, "escaped.txt"))).toBe(false);
     expect(fs.existsSync("/usr/escaped.txt")).toBe(false);
@@ -74,7 +90,9 @@ describe("the bubblewrap sandbox", () => {
 
   it("survives a fork bomb: the process limit stops it and the run ends", async () => {
     const started = Date.now();
-    const r = await run("bomb() { bomb | bomb & }; bomb; sleep 2; echo after-bomb", { limits: { ...limits, timeoutMs: 15_000 } });
+    const r = await run("bomb() { bomb | bomb & }; bomb; sleep 2; echo after-bomb", {
+      limits: { ...limits, timeoutMs: 15_000 },
+    });
     expect(Date.now() - started).toBeLessThan(16_000);
     expect(r.output).toMatch(/fork|Resource temporarily unavailable|retry/i);
     // the worker can still start processes
@@ -87,7 +105,10 @@ describe("the bubblewrap sandbox", () => {
     const shared = await Promise.all([run(busy, { limits: small }), run(busy, { limits: small })]);
     // one uid for both: 60 processes against a budget of 40
     expect(shared.map((r) => r.output).join("\n")).toMatch(/fork|Resource temporarily unavailable|retry/i);
-    const own = await Promise.all([run(busy, { limits: small, uid: sandboxRunUid() }), run(busy, { limits: small, uid: sandboxRunUid() })]);
+    const own = await Promise.all([
+      run(busy, { limits: small, uid: sandboxRunUid() }),
+      run(busy, { limits: small, uid: sandboxRunUid() }),
+    ]);
     for (const r of own) {
       expect(r.exitCode).toBe(0);
       expect(r.output).not.toMatch(/fork|Resource temporarily unavailable|retry/i);
@@ -98,22 +119,30 @@ describe("the bubblewrap sandbox", () => {
   it("kills everything at the timeout, double-forked children included", async () => {
     const marker = `fixloop-orphan-${process.pid}-${Date.now()}`;
     const started = Date.now();
-    const r = await run(`(setsid sh -c 'exec -a ${marker} sleep 600' &) ; sleep 600`, { limits: { ...limits, timeoutMs: 1_500 } });
+    const r = await run(`(setsid sh -c 'exec -a ${marker} sleep 600' &) ; sleep 600`, {
+      limits: { ...limits, timeoutMs: 1_500 },
+    });
     expect(r.timedOut).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
     await new Promise((res) => setTimeout(res, 300));
-    const alive = fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)).some((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    });
+    const alive = fs
+      .readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .some((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
+        } catch {
+          return false;
+        }
+      });
     expect(alive).toBe(false);
   });
 
   it("keeps only the last bytes of a flood of output and caps file size", async () => {
-    const r = await run("yes line-of-output | head -c 5000000; echo THE-END; head -c 100000000 /dev/zero > big.bin; echo size=$(stat -c %s big.bin)", { limits: { ...limits, outputBytes: 8 * 1024, fileBytes: 1024 * 1024 } });
+    const r = await run(
+      "yes line-of-output | head -c 5000000; echo THE-END; head -c 100000000 /dev/zero > big.bin; echo size=$(stat -c %s big.bin)",
+      { limits: { ...limits, outputBytes: 8 * 1024, fileBytes: 1024 * 1024 } },
+    );
     expect(r.truncated).toBe(true);
     expect(Buffer.byteLength(r.output)).toBeLessThanOrEqual(8 * 1024);
     expect(r.output).toContain("THE-END");

@@ -1,10 +1,32 @@
 import fs from "node:fs";
 import path from "node:path";
-import { HOST_ENV, prlimitArgs, SANDBOX_ENV, SANDBOX_UID, type SandboxResult, type SandboxRunner, type SandboxRunSpec } from "./sandbox";
+import {
+  HOST_ENV,
+  prlimitArgs,
+  SANDBOX_ENV,
+  SANDBOX_UID,
+  type SandboxResult,
+  type SandboxRunner,
+  type SandboxRunSpec,
+} from "./sandbox";
 import { runProcessGroup } from "./sandbox.process";
 
 /** Only what toolchains need from /etc: no shadow, no ssh keys, no machine secrets. */
-const ETC = ["alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl", "ca-certificates", "localtime", "passwd", "group", "nsswitch.conf", "hosts", "resolv.conf", "mime.types"];
+const ETC = [
+  "alternatives",
+  "ld.so.cache",
+  "ld.so.conf",
+  "ld.so.conf.d",
+  "ssl",
+  "ca-certificates",
+  "localtime",
+  "passwd",
+  "group",
+  "nsswitch.conf",
+  "hosts",
+  "resolv.conf",
+  "mime.types",
+];
 
 /** Top-level system dirs: distros make some of them symlinks into /usr. */
 function systemDirs(): string[] {
@@ -44,25 +66,65 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
     opts.bwrapPath ?? "bwrap",
     // A root worker must not map nobody to root through a user namespace: bwrap mounts as root, then the command drops to the real nobody.
     ...(asRoot
-      ? ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try", ...(spec.network ? [] : ["--unshare-net"])]
-      : ["--unshare-all", ...(spec.network ? ["--share-net"] : []), "--cap-drop", "ALL", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)]),
+      ? [
+          "--unshare-ipc",
+          "--unshare-pid",
+          "--unshare-uts",
+          "--unshare-cgroup-try",
+          ...(spec.network ? [] : ["--unshare-net"]),
+        ]
+      : [
+          "--unshare-all",
+          ...(spec.network ? ["--share-net"] : []),
+          "--cap-drop",
+          "ALL",
+          "--uid",
+          String(SANDBOX_UID),
+          "--gid",
+          String(SANDBOX_UID),
+        ]),
     "--die-with-parent",
     "--new-session",
-    "--hostname", "sandbox",
+    "--hostname",
+    "sandbox",
     ...systemDirs(),
     ...ro,
-    "--proc", "/proc",
-    "--dev", "/dev",
-    "--perms", "1777", "--tmpfs", "/tmp",
-    "--perms", "0777", "--dir", SANDBOX_ENV.HOME ?? "/tmp/home",
-    "--bind", spec.workspace, "/workspace",
-    "--chdir", "/workspace",
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--perms",
+    "1777",
+    "--tmpfs",
+    "/tmp",
+    "--perms",
+    "0777",
+    "--dir",
+    SANDBOX_ENV.HOME ?? "/tmp/home",
+    "--bind",
+    spec.workspace,
+    "/workspace",
+    "--chdir",
+    "/workspace",
     "--clearenv",
     ...Object.entries(env).flatMap(([k, v]) => ["--setenv", k, v]),
     "--",
-    ...(asRoot ? ["setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"] : []),
+    ...(asRoot
+      ? [
+          "setpriv",
+          `--reuid=${uid}`,
+          `--regid=${uid}`,
+          "--clear-groups",
+          "--inh-caps=-all",
+          "--bounding-set=-all",
+          "--no-new-privs",
+          "--",
+        ]
+      : []),
     ...prlimitArgs(spec.limits),
-    "/bin/sh", "-c", spec.command,
+    "/bin/sh",
+    "-c",
+    spec.command,
   ];
 }
 

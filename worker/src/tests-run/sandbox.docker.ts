@@ -18,7 +18,10 @@ export const DEFAULT_DOCKER_IMAGES: DockerImages = {
 /** `node=node:20,python=python:3.12-slim` over the defaults. */
 export function parseDockerImages(setting: string): DockerImages {
   const images = { ...DEFAULT_DOCKER_IMAGES };
-  for (const pair of setting.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of setting
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [lang, image] = pair.split("=").map((s) => s.trim());
     if (lang && image) images[lang] = image;
   }
@@ -28,16 +31,40 @@ export function parseDockerImages(setting: string): DockerImages {
 export function dockerArgv(spec: SandboxRunSpec, image: string, name: string): string[] {
   const l = spec.limits;
   return [
-    "docker", "run", "--rm", "--init", "--name", name,
-    "--network", spec.network ? "bridge" : "none",
-    "--user", `${spec.uid ?? SANDBOX_UID}:${spec.uid ?? SANDBOX_UID}`,
-    "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
-    "--read-only", "--tmpfs", "/tmp:exec",
-    "--memory", String(l.memoryBytes), "--pids-limit", String(l.processes),
-    "--ulimit", `fsize=${l.fileBytes}`,
-    "-v", `${spec.workspace}:/workspace`, "-w", "/workspace",
-    ...Object.entries({ ...SANDBOX_ENV, PATH: `${SANDBOX_ENV.PATH}:/usr/local/go/bin:/usr/local/cargo/bin` }).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
-    image, "/bin/sh", "-c", spec.command,
+    "docker",
+    "run",
+    "--rm",
+    "--init",
+    "--name",
+    name,
+    "--network",
+    spec.network ? "bridge" : "none",
+    "--user",
+    `${spec.uid ?? SANDBOX_UID}:${spec.uid ?? SANDBOX_UID}`,
+    "--cap-drop",
+    "ALL",
+    "--security-opt",
+    "no-new-privileges",
+    "--read-only",
+    "--tmpfs",
+    "/tmp:exec",
+    "--memory",
+    String(l.memoryBytes),
+    "--pids-limit",
+    String(l.processes),
+    "--ulimit",
+    `fsize=${l.fileBytes}`,
+    "-v",
+    `${spec.workspace}:/workspace`,
+    "-w",
+    "/workspace",
+    ...Object.entries({ ...SANDBOX_ENV, PATH: `${SANDBOX_ENV.PATH}:/usr/local/go/bin:/usr/local/cargo/bin` }).flatMap(
+      ([k, v]) => ["-e", `${k}=${v}`],
+    ),
+    image,
+    "/bin/sh",
+    "-c",
+    spec.command,
   ];
 }
 
@@ -47,9 +74,11 @@ export function dockerRunner(images: DockerImages): SandboxRunner {
     backend: "docker",
     async run(spec) {
       const name = `fixloop-tests-${randomUUID()}`;
-      const image = images[spec.language ?? "default"] ?? images.default ?? DEFAULT_DOCKER_IMAGES.default ?? "debian:bookworm-slim";
+      const image =
+        images[spec.language ?? "default"] ?? images.default ?? DEFAULT_DOCKER_IMAGES.default ?? "debian:bookworm-slim";
       const r = await runProcessGroup(dockerArgv(spec, image, name), spec, HOST_ENV);
-      if (r.timedOut || r.cancelled) await new Promise((res) => execFile("docker", ["rm", "-f", name], () => res(null)));
+      if (r.timedOut || r.cancelled)
+        await new Promise((res) => execFile("docker", ["rm", "-f", name], () => res(null)));
       return r;
     },
   };

@@ -75,7 +75,14 @@ export function runProcessGroup(
       clearTimeout(timer);
       spec.signal?.removeEventListener("abort", onAbort);
       kill();
-      resolve({ exitCode, timedOut, cancelled, output: tail.text(), truncated: tail.truncated, durationMs: Date.now() - started });
+      resolve({
+        exitCode,
+        timedOut,
+        cancelled,
+        output: tail.text(),
+        truncated: tail.truncated,
+        durationMs: Date.now() - started,
+      });
     };
     child.on("error", (err) => {
       tail.push(Buffer.from(`\n${err.message}\n`));

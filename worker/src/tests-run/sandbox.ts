@@ -58,7 +58,9 @@ export const SANDBOX_ENV: Record<string, string> = {
 };
 
 /** Environment of the launcher itself (bwrap, docker): nothing of the worker's. */
-export const HOST_ENV: Record<string, string> = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" };
+export const HOST_ENV: Record<string, string> = {
+  PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+};
 
 /** The unprivileged uid/gid commands run as (nobody). */
 export const SANDBOX_UID = 65534;

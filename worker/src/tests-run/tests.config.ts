@@ -36,8 +36,15 @@ let detected: SandboxBackend | undefined;
 
 export function testsConfig(env: WorkerEnv): TestsConfig {
   const backend = env.SANDBOX_BACKEND ?? (detected ??= sandboxBackend(env));
-  const extra = env.SANDBOX_EXTRA_PATHS.split(",").map((s) => s.trim()).filter(Boolean);
-  const runner = backend === "bwrap" ? bwrapRunner({ extraReadOnly: extra }) : backend === "docker" ? dockerRunner(parseDockerImages(env.SANDBOX_DOCKER_IMAGES)) : null;
+  const extra = env.SANDBOX_EXTRA_PATHS.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const runner =
+    backend === "bwrap"
+      ? bwrapRunner({ extraReadOnly: extra })
+      : backend === "docker"
+        ? dockerRunner(parseDockerImages(env.SANDBOX_DOCKER_IMAGES))
+        : null;
   return {
     backend,
     runner,
@@ -48,7 +55,10 @@ export function testsConfig(env: WorkerEnv): TestsConfig {
       fileBytes: env.SANDBOX_MAX_FILE_MB * MiB,
       outputBytes: env.SANDBOX_OUTPUT_KB * 1024,
     },
-    cache: { root: path.resolve(env.WORKSPACE_DIR ?? path.join(env.FIXLOOP_DATA_DIR, "workspaces")), maxBytes: env.WORKSPACE_CACHE_MB * MiB },
+    cache: {
+      root: path.resolve(env.WORKSPACE_DIR ?? path.join(env.FIXLOOP_DATA_DIR, "workspaces")),
+      maxBytes: env.WORKSPACE_CACHE_MB * MiB,
+    },
     maxRepoBytes: env.WORKSPACE_MAX_REPO_MB * MiB,
   };
 }

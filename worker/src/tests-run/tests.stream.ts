@@ -35,21 +35,35 @@ export class TestsEventStream {
   private flush(done: boolean): void {
     while (Buffer.byteLength(this.buffer) > TESTS_EVENT_OUTPUT_MAX) this.send(this.takeChunk(), false);
     let output = this.takeChunk();
-    if (done && this.dropped) output += `\n[${this.dropped} more characters of output not streamed; the end is kept in the log tail]\n`;
+    if (done && this.dropped)
+      output += `\n[${this.dropped} more characters of output not streamed; the end is kept in the log tail]\n`;
     if (output || done) this.send(output, done);
   }
 
   private takeChunk(): string {
     let out = this.buffer.slice(0, TESTS_EVENT_OUTPUT_MAX);
-    while (Buffer.byteLength(out) > TESTS_EVENT_OUTPUT_MAX) out = out.slice(0, out.length - Math.ceil((Buffer.byteLength(out) - TESTS_EVENT_OUTPUT_MAX) / 3) - 1);
+    while (Buffer.byteLength(out) > TESTS_EVENT_OUTPUT_MAX)
+      out = out.slice(0, out.length - Math.ceil((Buffer.byteLength(out) - TESTS_EVENT_OUTPUT_MAX) / 3) - 1);
     this.buffer = this.buffer.slice(out.length);
     this.streamed += out.length;
     return out;
   }
 
   private send(output: string, done: boolean): void {
-    const event: TestsEvent = { type: "tests", phase: this.phase, output, counts: this.counts(), done, at: new Date().toISOString() };
-    this.chain = this.chain.then(() => this.emit(event)).then(() => undefined, () => undefined);
+    const event: TestsEvent = {
+      type: "tests",
+      phase: this.phase,
+      output,
+      counts: this.counts(),
+      done,
+      at: new Date().toISOString(),
+    };
+    this.chain = this.chain
+      .then(() => this.emit(event))
+      .then(
+        () => undefined,
+        () => undefined,
+      );
   }
 
   /** Sends what is left and the final event; resolves once every event is stored. */

@@ -45,10 +45,17 @@ export async function sweepWorkspaces(cache: WorkspaceCache): Promise<number> {
   return removed;
 }
 
-const keyOf = (owner: string, repo: string, commit: string) => `${owner.toLowerCase()}__${repo.toLowerCase()}@${commit}`;
+const keyOf = (owner: string, repo: string, commit: string) =>
+  `${owner.toLowerCase()}__${repo.toLowerCase()}@${commit}`;
 
 /** The cached base tree of owner/repo@commit, built by `build(dir)` on a miss. */
-export async function baseTree(cache: WorkspaceCache, owner: string, repo: string, commit: string, build: (dir: string) => Promise<void>): Promise<{ dir: string; cached: boolean }> {
+export async function baseTree(
+  cache: WorkspaceCache,
+  owner: string,
+  repo: string,
+  commit: string,
+  build: (dir: string) => Promise<void>,
+): Promise<{ dir: string; cached: boolean }> {
   if (!/^[0-9a-f]{7,64}$/i.test(commit)) throw new Error(`Not a commit sha: ${commit}`);
   const dir = path.join(cache.root, "base", keyOf(owner, repo, commit));
   if (await exists(dir)) {
@@ -72,7 +79,10 @@ export async function baseTree(cache: WorkspaceCache, owner: string, repo: strin
 }
 
 /** A private, writable copy of a base tree for one run; `dispose` removes it. */
-export async function checkout(cache: WorkspaceCache, baseDir: string): Promise<{ dir: string; dispose: () => Promise<void> }> {
+export async function checkout(
+  cache: WorkspaceCache,
+  baseDir: string,
+): Promise<{ dir: string; dispose: () => Promise<void> }> {
   const dir = path.join(cache.root, "runs", `${process.pid}-${randomUUID()}`);
   await fs.mkdir(dir, { recursive: true });
   // cp(1) is an order of magnitude faster than fs.cp on many small files, and reflinks where the filesystem can.
@@ -83,7 +93,8 @@ export async function checkout(cache: WorkspaceCache, baseDir: string): Promise<
 /** Writes `content` at `rel` inside `dir`, refusing paths that leave it (`..`, absolute, through a symlink). */
 export async function writeInside(dir: string, rel: string, content: string | null): Promise<void> {
   const norm = path.posix.normalize(rel);
-  if (!rel || path.posix.isAbsolute(rel) || norm.startsWith("..") || norm.split("/").includes(".git")) throw new Error(`Refusing to write outside the workspace: ${rel}`);
+  if (!rel || path.posix.isAbsolute(rel) || norm.startsWith("..") || norm.split("/").includes(".git"))
+    throw new Error(`Refusing to write outside the workspace: ${rel}`);
   let cur = dir;
   for (const part of norm.split("/").slice(0, -1)) {
     cur = path.join(cur, part);
@@ -92,7 +103,8 @@ export async function writeInside(dir: string, rel: string, content: string | nu
     if (!st) await fs.mkdir(cur);
   }
   const target = path.join(dir, norm);
-  if ((await fs.lstat(target).catch(() => null))?.isSymbolicLink()) throw new Error(`Refusing to write through a symlink: ${rel}`);
+  if ((await fs.lstat(target).catch(() => null))?.isSymbolicLink())
+    throw new Error(`Refusing to write through a symlink: ${rel}`);
   if (content === null) await fs.rm(target, { force: true });
   else await fs.writeFile(target, content);
 }
@@ -106,7 +118,11 @@ async function chownTree(dir: string, uid: number): Promise<void> {
   await execFileAsync("chown", ["-R", "-h", `${uid}:${uid}`, dir]);
 }
 
-const exists = (p: string) => fs.stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  fs.stat(p).then(
+    () => true,
+    () => false,
+  );
 
 async function sizeOf(dir: string): Promise<number> {
   let total = 0;

@@ -21,7 +21,12 @@ export interface ChildLine {
   seconds: number;
 }
 
-export async function runBatch(method: EvalMethod, items: readonly BatchItem[], shareCache: boolean, top: number): Promise<ChildLine[]> {
+export async function runBatch(
+  method: EvalMethod,
+  items: readonly BatchItem[],
+  shareCache: boolean,
+  top: number,
+): Promise<ChildLine[]> {
   const caches = new Map<string, LocalizeCache>();
   const out: ChildLine[] = [];
   for (const item of items) {

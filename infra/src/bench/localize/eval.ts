@@ -22,7 +22,9 @@ const run = promisify(execFile);
  */
 export function evalDir(): string {
   const candidates = [process.env.FIXLOOP_EVAL_DIR, resolve(ROOT, "../shared/eval")];
-  return candidates.find((d): d is string => !!d && existsSync(join(d, "swe-bench-lite-tune.json"))) ?? candidates[1] ?? "";
+  return (
+    candidates.find((d): d is string => !!d && existsSync(join(d, "swe-bench-lite-tune.json"))) ?? candidates[1] ?? ""
+  );
 }
 const EVAL_DIR = evalDir();
 const SOURCES: Record<string, string> = {
@@ -81,15 +83,23 @@ const quantile = (xs: number[], q: number): number => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
 };
 
-async function runChild(method: EvalMethod, items: BatchItem[], share: boolean): Promise<{ lines: ChildLine[]; rss: number }> {
+async function runChild(
+  method: EvalMethod,
+  items: BatchItem[],
+  share: boolean,
+): Promise<{ lines: ChildLine[]; rss: number }> {
   const dir = await mkdtemp(join(tmpdir(), "loc-eval-"));
   const batch = join(dir, "batch.json");
   await writeFile(batch, JSON.stringify(items));
   const child = fileURLToPath(new URL("./eval-child.ts", import.meta.url));
   const tsx = import.meta.resolve("tsx");
-  const { stdout } = await run(process.execPath, ["--import", tsx, child, "--child", method, batch, share ? "share" : "cold", "10"], {
-    maxBuffer: 64 << 20,
-  }).finally(() => rm(dir, { recursive: true, force: true }));
+  const { stdout } = await run(
+    process.execPath,
+    ["--import", tsx, child, "--child", method, batch, share ? "share" : "cold", "10"],
+    {
+      maxBuffer: 64 << 20,
+    },
+  ).finally(() => rm(dir, { recursive: true, force: true }));
   const lines: ChildLine[] = [];
   let rss = 0;
   for (const line of stdout.split("\n")) {
@@ -135,7 +145,12 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
       gold.set(id, (await readFile(join(outDir, `${id}.gold`), "utf8")).split("\n").filter(Boolean));
       items.push({ id, repo, dir: join(outDir, id), issueFile: join(outDir, `${id}.issue.md`) });
     }
-    const rows = new Map(items.map((it) => [it.id, { id: it.id, repo, gold: gold.get(it.id) ?? [], ranks: {}, seconds: {} } as InstanceResult]));
+    const rows = new Map(
+      items.map((it) => [
+        it.id,
+        { id: it.id, repo, gold: gold.get(it.id) ?? [], ranks: {}, seconds: {} } as InstanceResult,
+      ]),
+    );
     for (const method of methods) {
       const { lines, rss: r } = await runChild(method, items, opts.shareCache ?? false);
       rss[method] = Math.max(rss[method] ?? 0, r);
@@ -149,7 +164,9 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
     }
     for (const row of rows.values()) {
       perInstance.push(row);
-      log(`${row.id}\t${methods.map((m) => `${m}=${row.ranks[m] ?? "-"} ${(row.seconds[m] ?? 0).toFixed(2)}s`).join("\t")}`);
+      log(
+        `${row.id}\t${methods.map((m) => `${m}=${row.ranks[m] ?? "-"} ${(row.seconds[m] ?? 0).toFixed(2)}s`).join("\t")}`,
+      );
     }
     if (!opts.keep) for (const it of items) await rm(it.dir, { recursive: true, force: true });
   }
@@ -157,10 +174,21 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
   for (const m of methods) {
     const rows = perInstance.filter((r) => r.seconds[m] !== undefined);
     const recall = Object.fromEntries(
-      KS.map((k) => [`@${k}`, rows.filter((r) => { const rank = r.ranks[m]; return rank != null && rank <= k; }).length / (rows.length || 1)]),
+      KS.map((k) => [
+        `@${k}`,
+        rows.filter((r) => {
+          const rank = r.ranks[m];
+          return rank != null && rank <= k;
+        }).length / (rows.length || 1),
+      ]),
     ) as MethodFigures["recall"];
     const secs = rows.map((r) => r.seconds[m] ?? 0);
-    figures[m] = { recall, medianSeconds: quantile(secs, 0.5), p95Seconds: quantile(secs, 0.95), peakRssMiB: Math.round((rss[m] ?? 0) / 1024) };
+    figures[m] = {
+      recall,
+      medianSeconds: quantile(secs, 0.5),
+      p95Seconds: quantile(secs, 0.95),
+      peakRssMiB: Math.round((rss[m] ?? 0) / 1024),
+    };
   }
   return { instances: perInstance.length, skipped, methods: figures, perInstance };
 }
@@ -169,8 +197,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { values } = parseArgs({
     options: {
       mirror: { type: "string", default: process.env.MIRROR_ROOT ?? "" },
-      repos: { type: "string" }, ids: { type: "string" }, limit: { type: "string" },
-      out: { type: "string" }, "share-cache": { type: "boolean" }, keep: { type: "boolean" }, json: { type: "boolean" },
+      repos: { type: "string" },
+      ids: { type: "string" },
+      limit: { type: "string" },
+      out: { type: "string" },
+      "share-cache": { type: "boolean" },
+      keep: { type: "boolean" },
+      json: { type: "boolean" },
       methods: { type: "string" },
     },
   });

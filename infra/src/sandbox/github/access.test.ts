@@ -8,16 +8,30 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e: RequestError) => e.status);
+const statusOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: RequestError) => e.status,
+  );
 
 describe("visibility and permissions", () => {
   it("shows a private repository only to its owner with the repo scope", async () => {
     const ownerRepo = t.octokit("octocat", ["repo"]);
     const { data } = await ownerRepo.rest.repos.get({ owner: "octocat", repo: "secret-notes" });
-    expect(data).toMatchObject({ private: true, visibility: "private", permissions: { admin: true, push: true, pull: true } });
-    expect(await statusOf(t.octokit("octocat", ["public_repo"]).rest.repos.get({ owner: "octocat", repo: "secret-notes" }))).toBe(404);
-    expect(await statusOf(t.octokit("hubot", ["repo"]).rest.repos.get({ owner: "octocat", repo: "secret-notes" }))).toBe(404);
-    expect(await statusOf(t.octokit("hubot", ["repo"]).rest.issues.listForRepo({ owner: "octocat", repo: "secret-notes" }))).toBe(404);
+    expect(data).toMatchObject({
+      private: true,
+      visibility: "private",
+      permissions: { admin: true, push: true, pull: true },
+    });
+    expect(
+      await statusOf(t.octokit("octocat", ["public_repo"]).rest.repos.get({ owner: "octocat", repo: "secret-notes" })),
+    ).toBe(404);
+    expect(
+      await statusOf(t.octokit("hubot", ["repo"]).rest.repos.get({ owner: "octocat", repo: "secret-notes" })),
+    ).toBe(404);
+    expect(
+      await statusOf(t.octokit("hubot", ["repo"]).rest.issues.listForRepo({ owner: "octocat", repo: "secret-notes" })),
+    ).toBe(404);
   });
 
   it("lists the user's repositories with Link pagination, private ones only with the repo scope", async () => {
@@ -26,20 +40,25 @@ describe("visibility and permissions", () => {
     expect(full.headers.link).toContain('rel="next"');
     const all = await t.octokit("octocat", ["repo"]).paginate("GET /user/repos", { per_page: 2 });
     expect(all.map((r) => r.name).sort()).toEqual(["secret-notes", "todo-api", "url-shortener", "weather-cli"]);
-    const publicOnly = await t.octokit("octocat", ["public_repo"]).rest.repos.listForAuthenticatedUser({ per_page: 100 });
+    const publicOnly = await t
+      .octokit("octocat", ["public_repo"])
+      .rest.repos.listForAuthenticatedUser({ per_page: 100 });
     expect(publicOnly.data.map((r) => r.name).sort()).toEqual(["todo-api", "url-shortener", "weather-cli"]);
   });
 
   it("needs public_repo or repo for writes (404 without, like GitHub) and push permission (403)", async () => {
     const readOnly = t.octokit("octocat", ["read:user"]);
     const { data: main } = await readOnly.rest.git.getRef({ owner: "octocat", repo: "todo-api", ref: "heads/main" });
-    const create = (gh: ReturnType<TestSandbox["octokit"]>, ref: string) => gh.rest.git.createRef({ owner: "octocat", repo: "todo-api", ref, sha: main.object.sha });
+    const create = (gh: ReturnType<TestSandbox["octokit"]>, ref: string) =>
+      gh.rest.git.createRef({ owner: "octocat", repo: "todo-api", ref, sha: main.object.sha });
     const noScope = (await create(readOnly, "refs/heads/a").catch((e: unknown) => e)) as RequestError;
     expect(noScope.status).toBe(404);
     expect(noScope.response?.headers["x-accepted-oauth-scopes"]).toBe("public_repo, repo");
     expect(await statusOf(create(t.octokit("hubot", ["public_repo"]), "refs/heads/b"))).toBe(403);
     expect(await statusOf(create(t.octokit("octocat", ["public_repo"]), "refs/heads/c"))).toBe(200);
-    expect(await statusOf(t.octokit("hubot", ["read:user"]).rest.repos.createFork({ owner: "octocat", repo: "todo-api" }))).toBe(404);
+    expect(
+      await statusOf(t.octokit("hubot", ["read:user"]).rest.repos.createFork({ owner: "octocat", repo: "todo-api" })),
+    ).toBe(404);
   });
 
   it("answers /user, /user/emails and /rate_limit for the token's user", async () => {
@@ -61,25 +80,55 @@ describe("visibility and permissions", () => {
 describe("contents and git data", () => {
   it("serves file content as base64, directories as arrays, raw on request, 404 for missing paths", async () => {
     const gh = t.octokit("hubot", []);
-    const { data: file } = await gh.rest.repos.getContent({ owner: "octocat", repo: "url-shortener", path: "shortener/code.go" });
+    const { data: file } = await gh.rest.repos.getContent({
+      owner: "octocat",
+      repo: "url-shortener",
+      path: "shortener/code.go",
+    });
     if (Array.isArray(file) || file.type !== "file") throw new Error("expected a file");
     expect(file).toMatchObject({ encoding: "base64", path: "shortener/code.go", name: "code.go" });
     expect(Buffer.from(file.content, "base64").toString()).toContain("func Encode(id uint64) string");
     expect(file.sha).toBe(t.git("octocat", "url-shortener", "rev-parse", "main:shortener/code.go"));
-    const { data: dir } = await gh.rest.repos.getContent({ owner: "octocat", repo: "url-shortener", path: "shortener" });
+    const { data: dir } = await gh.rest.repos.getContent({
+      owner: "octocat",
+      repo: "url-shortener",
+      path: "shortener",
+    });
     expect(Array.isArray(dir) && dir.map((e) => e.name)).toContain("store.go");
-    const raw = await gh.rest.repos.getContent({ owner: "octocat", repo: "url-shortener", path: "go.mod", mediaType: { format: "raw" } });
+    const raw = await gh.rest.repos.getContent({
+      owner: "octocat",
+      repo: "url-shortener",
+      path: "go.mod",
+      mediaType: { format: "raw" },
+    });
     expect(String(raw.data)).toContain("module github.com/octocat/url-shortener");
-    expect(await statusOf(gh.rest.repos.getContent({ owner: "octocat", repo: "url-shortener", path: "nope.go" }))).toBe(404);
-    expect(await statusOf(gh.rest.repos.getContent({ owner: "octocat", repo: "url-shortener", path: "go.mod", ref: "no-such-branch" }))).toBe(404);
+    expect(await statusOf(gh.rest.repos.getContent({ owner: "octocat", repo: "url-shortener", path: "nope.go" }))).toBe(
+      404,
+    );
+    expect(
+      await statusOf(
+        gh.rest.repos.getContent({ owner: "octocat", repo: "url-shortener", path: "go.mod", ref: "no-such-branch" }),
+      ),
+    ).toBe(404);
   });
 
   it("returns recursive trees with a truncated flag and builds trees that delete paths", async () => {
     const gh = t.octokit("octocat", ["public_repo"]);
-    const { data: tree } = await gh.rest.git.getTree({ owner: "octocat", repo: "weather-cli", tree_sha: "main", recursive: "1" });
+    const { data: tree } = await gh.rest.git.getTree({
+      owner: "octocat",
+      repo: "weather-cli",
+      tree_sha: "main",
+      recursive: "1",
+    });
     expect(tree.truncated).toBe(false);
-    expect(tree.tree.map((e) => e.path)).toEqual(expect.arrayContaining(["weather", "weather/units.py", ".github/workflows/ci.yml"]));
-    expect(tree.tree.find((e) => e.path === "weather/units.py")).toMatchObject({ type: "blob", mode: "100644", size: expect.any(Number) });
+    expect(tree.tree.map((e) => e.path)).toEqual(
+      expect.arrayContaining(["weather", "weather/units.py", ".github/workflows/ci.yml"]),
+    );
+    expect(tree.tree.find((e) => e.path === "weather/units.py")).toMatchObject({
+      type: "blob",
+      mode: "100644",
+      size: expect.any(Number),
+    });
     const { data: next } = await gh.rest.git.createTree({
       owner: "octocat",
       repo: "weather-cli",
@@ -99,13 +148,31 @@ describe("contents and git data", () => {
     const gh = t.octokit("octocat", ["public_repo"]);
     const repo = { owner: "octocat", repo: "url-shortener" };
     const { data: main } = await gh.rest.git.getRef({ ...repo, ref: "heads/main" });
-    const bad = (await gh.rest.git.createRef({ ...repo, ref: "heads/x", sha: main.object.sha }).catch((e: unknown) => e)) as RequestError;
-    expect([bad.status, (bad.response?.data as { message: string }).message]).toEqual([422, "Reference name must start with 'refs' and have at least two slashes."]);
-    const exists = (await gh.rest.git.createRef({ ...repo, ref: "refs/heads/main", sha: main.object.sha }).catch((e: unknown) => e)) as RequestError;
-    expect([exists.status, (exists.response?.data as { message: string }).message]).toEqual([422, "Reference already exists"]);
+    const bad = (await gh.rest.git
+      .createRef({ ...repo, ref: "heads/x", sha: main.object.sha })
+      .catch((e: unknown) => e)) as RequestError;
+    expect([bad.status, (bad.response?.data as { message: string }).message]).toEqual([
+      422,
+      "Reference name must start with 'refs' and have at least two slashes.",
+    ]);
+    const exists = (await gh.rest.git
+      .createRef({ ...repo, ref: "refs/heads/main", sha: main.object.sha })
+      .catch((e: unknown) => e)) as RequestError;
+    expect([exists.status, (exists.response?.data as { message: string }).message]).toEqual([
+      422,
+      "Reference already exists",
+    ]);
 
-    const { data: tree } = await gh.rest.git.createTree({ ...repo, tree: [{ path: "only.txt", mode: "100644", type: "blob", content: "x\n" }] });
-    const { data: orphan } = await gh.rest.git.createCommit({ ...repo, message: "orphan", tree: tree.sha, parents: [] });
+    const { data: tree } = await gh.rest.git.createTree({
+      ...repo,
+      tree: [{ path: "only.txt", mode: "100644", type: "blob", content: "x\n" }],
+    });
+    const { data: orphan } = await gh.rest.git.createCommit({
+      ...repo,
+      message: "orphan",
+      tree: tree.sha,
+      parents: [],
+    });
     await gh.rest.git.createRef({ ...repo, ref: "refs/heads/topic", sha: main.object.sha });
     expect(await statusOf(gh.rest.git.updateRef({ ...repo, ref: "heads/topic", sha: orphan.sha }))).toBe(422);
     const forced = await gh.rest.git.updateRef({ ...repo, ref: "heads/topic", sha: orphan.sha, force: true });
@@ -113,6 +180,8 @@ describe("contents and git data", () => {
     expect(t.git("octocat", "url-shortener", "rev-parse", "topic")).toBe(orphan.sha);
     await gh.rest.git.deleteRef({ ...repo, ref: "heads/topic" });
     expect(await statusOf(gh.rest.git.getRef({ ...repo, ref: "heads/topic" }))).toBe(404);
-    expect(await statusOf(gh.rest.git.createCommit({ ...repo, message: "m", tree: tree.sha, parents: ["0".repeat(40)] }))).toBe(422);
+    expect(
+      await statusOf(gh.rest.git.createCommit({ ...repo, message: "m", tree: tree.sha, parents: ["0".repeat(40)] })),
+    ).toBe(422);
   });
 });

@@ -39,7 +39,11 @@ export function readableRepo(deps: SandboxDeps, c: Ctx, doc = DOCS_URL.repos): R
 }
 
 /** A repository the caller may write to: scope missing → 404, push permission missing → 403. */
-export function writableRepo(deps: SandboxDeps, c: Ctx, doc = DOCS_URL.repos): { repo: RepoRecord; token: TokenRecord } {
+export function writableRepo(
+  deps: SandboxDeps,
+  c: Ctx,
+  doc = DOCS_URL.repos,
+): { repo: RepoRecord; token: TokenRecord } {
   const token = requireUser(c, doc);
   const repo = readableRepo(deps, c, doc);
   requireWriteScope(c, token, repo, doc);

@@ -9,7 +9,8 @@ import type { RepoRecord } from "./state";
 const DOC = `${DOCS_URL.contents}#get-repository-content`;
 
 /** The raw media type the client asked for (`application/vnd.github[.v3].raw`), if any. */
-export const rawMediaType = (accept: string | undefined): string | null => /application\/vnd\.github(?:\.v3)?\.raw/.exec(accept ?? "")?.[0] ?? null;
+export const rawMediaType = (accept: string | undefined): string | null =>
+  /application\/vnd\.github(?:\.v3)?\.raw/.exec(accept ?? "")?.[0] ?? null;
 
 /** Base64 wrapped at 60 characters per line, as GitHub sends file content. */
 export const wrapBase64 = (buf: Buffer): string => (buf.toString("base64").match(/.{1,60}/g) ?? [""]).join("\n") + "\n";
@@ -22,7 +23,14 @@ export function contentsRoutes(deps: SandboxDeps) {
     const self = `${urls.api}/repos/${repoPath}/contents/${path}?ref=${ref}`;
     const gitUrl = `${urls.api}/repos/${repoPath}/git/${entry.type === "tree" ? "trees" : "blobs"}/${entry.sha}`;
     const html = `${urls.html}/${repoPath}/${entry.type === "tree" ? "tree" : "blob"}/${ref}/${path}`;
-    const type = entry.type === "tree" ? "dir" : entry.type === "commit" ? "submodule" : entry.mode === "120000" ? "symlink" : "file";
+    const type =
+      entry.type === "tree"
+        ? "dir"
+        : entry.type === "commit"
+          ? "submodule"
+          : entry.mode === "120000"
+            ? "symlink"
+            : "file";
     return {
       name: path.split("/").pop() ?? path,
       path,

@@ -38,7 +38,13 @@ export interface GithubSandboxControl {
   listPulls(owner: string, repo: string): SandboxPull[];
   /** Appends issues (numbers continue after the last issue or pull request); returns their numbers. */
   addIssues(owner: string, repo: string, issues: NewIssue[]): number[];
-  setIssueState(owner: string, repo: string, number: number, state: "open" | "closed", reason?: "completed" | "not_planned"): void;
+  setIssueState(
+    owner: string,
+    repo: string,
+    number: number,
+    state: "open" | "closed",
+    reason?: "completed" | "not_planned",
+  ): void;
   /** Merges the pull request into its base branch with a merge commit; returns the merge commit sha. */
   mergePull(owner: string, repo: string, number: number): Promise<string>;
   /** Makes the next matching request(s) fail with a rate-limit or server error. */

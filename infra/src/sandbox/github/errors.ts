@@ -34,7 +34,7 @@ export const githubErrors = {
   invalidField: (resource: string, field: string, doc = DOCS) =>
     new GithubError(422, "Validation Failed", doc, [{ resource, field, code: "invalid" }]),
   missingField: (resource: string, field: string, doc = DOCS) =>
-    new GithubError(422, "Invalid request.\n\n\"" + field + "\" wasn't supplied.", doc),
+    new GithubError(422, 'Invalid request.\n\n"' + field + "\" wasn't supplied.", doc),
 };
 
 export const DOCS_URL = {

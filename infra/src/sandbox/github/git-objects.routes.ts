@@ -17,7 +17,7 @@ function identity(value: unknown, fallback: GitIdentity, doc: string): GitIdenti
   const v = value as Record<string, unknown>;
   const name = str(v.name);
   const email = str(v.email);
-  if (!name || !email) throw githubErrors.unprocessable("Invalid request.\n\n\"name\", \"email\" weren't supplied.", doc);
+  if (!name || !email) throw githubErrors.unprocessable('Invalid request.\n\n"name", "email" weren\'t supplied.', doc);
   return { name, email, date: str(v.date) ?? fallback.date };
 }
 
@@ -53,9 +53,18 @@ export function gitObjectsRoutes(deps: SandboxDeps) {
       const dir = git.dir(repo.owner, repo.name);
       const wanted = c.req.param("sha");
       const type = await git.objectType(dir, wanted);
-      const tree = type === "tree" ? wanted : await git.run(dir, ["rev-parse", "--verify", "--quiet", `${wanted}^{tree}`]).then((b) => b.toString().trim(), () => null);
+      const tree =
+        type === "tree"
+          ? wanted
+          : await git.run(dir, ["rev-parse", "--verify", "--quiet", `${wanted}^{tree}`]).then(
+              (b) => b.toString().trim(),
+              () => null,
+            );
       if (!tree) throw githubErrors.notFound(doc);
-      const recursive = (c.req.query("recursive") ?? "") !== "" && c.req.query("recursive") !== "0" && c.req.query("recursive") !== "false";
+      const recursive =
+        (c.req.query("recursive") ?? "") !== "" &&
+        c.req.query("recursive") !== "0" &&
+        c.req.query("recursive") !== "false";
       const entries = await git.lsTree(dir, tree, recursive);
       const truncated = entries.length > TREE_LIMIT;
       return c.json(gitTree(repo, urls, tree, entries.slice(0, TREE_LIMIT), truncated));
@@ -77,19 +86,33 @@ export function gitObjectsRoutes(deps: SandboxDeps) {
         const path = str(e.path);
         const mode = str(e.mode);
         const type = str(e.type) ?? (mode === "040000" ? "tree" : mode === "160000" ? "commit" : "blob");
-        if (!path || !mode || !MODES.has(mode) || !TYPES.has(type)) throw githubErrors.unprocessable("Invalid tree info", doc);
+        if (!path || !mode || !MODES.has(mode) || !TYPES.has(type))
+          throw githubErrors.unprocessable("Invalid tree info", doc);
         const hasSha = "sha" in e;
-        if (hasSha === (e.content !== undefined)) throw githubErrors.unprocessable("Must supply either tree.sha or tree.content. Request will be rejected if both are present.", doc);
+        if (hasSha === (e.content !== undefined))
+          throw githubErrors.unprocessable(
+            "Must supply either tree.sha or tree.content. Request will be rejected if both are present.",
+            doc,
+          );
         if (hasSha && e.sha !== null) {
           const sha = str(e.sha) ?? "";
           const actual = await git.objectType(dir, sha);
-          if (type !== "commit" && actual !== type) throw githubErrors.unprocessable(`tree.sha ${sha} is not a valid ${type}`, doc);
+          if (type !== "commit" && actual !== type)
+            throw githubErrors.unprocessable(`tree.sha ${sha} is not a valid ${type}`, doc);
         }
-        changes.push({ path, mode, type: type as TreeChange["type"], sha: hasSha ? (e.sha as string | null) : undefined, content: str(e.content) });
+        changes.push({
+          path,
+          mode,
+          type: type as TreeChange["type"],
+          sha: hasSha ? (e.sha as string | null) : undefined,
+          content: str(e.content),
+        });
       }
       const sha = await git.writeTree(dir, baseTree, changes);
       const entries = await git.lsTree(dir, sha);
-      return c.json(gitTree(repo, urls, sha, entries, false), 201, { location: `${urls.api}/repos/${repo.owner}/${repo.name}/git/trees/${sha}` });
+      return c.json(gitTree(repo, urls, sha, entries, false), 201, {
+        location: `${urls.api}/repos/${repo.owner}/${repo.name}/git/trees/${sha}`,
+      });
     })
     .get("/commits/:sha", async (c) => {
       const doc = `${DOCS_URL.commits}#get-a-commit-object`;
@@ -108,17 +131,25 @@ export function gitObjectsRoutes(deps: SandboxDeps) {
       const tree = str(body.tree);
       if (message === undefined) throw githubErrors.missingField("Commit", "message", doc);
       if (!tree) throw githubErrors.missingField("Commit", "tree", doc);
-      if ((await git.objectType(dir, tree)) !== "tree") throw githubErrors.unprocessable("Tree SHA does not exist", doc);
+      if ((await git.objectType(dir, tree)) !== "tree")
+        throw githubErrors.unprocessable("Tree SHA does not exist", doc);
       const parents = body.parents === undefined ? [] : body.parents;
-      if (!Array.isArray(parents) || parents.some((p) => typeof p !== "string")) throw githubErrors.invalidField("Commit", "parents", doc);
+      if (!Array.isArray(parents) || parents.some((p) => typeof p !== "string"))
+        throw githubErrors.invalidField("Commit", "parents", doc);
       for (const p of parents as string[]) {
-        if ((await git.objectType(dir, p)) !== "commit") throw githubErrors.unprocessable("Parent SHA does not exist or is not a commit object", doc);
+        if ((await git.objectType(dir, p)) !== "commit")
+          throw githubErrors.unprocessable("Parent SHA does not exist or is not a commit object", doc);
       }
       const user = store.user(token.login);
-      const me: GitIdentity = { name: user?.name ?? token.login, email: user?.email ?? `${token.login}@users.noreply.github.com` };
+      const me: GitIdentity = {
+        name: user?.name ?? token.login,
+        email: user?.email ?? `${token.login}@users.noreply.github.com`,
+      };
       const author = identity(body.author, me, doc);
       const committer = identity(body.committer, author, doc);
       const sha = await git.commitTree(dir, { tree, parents: parents as string[], message, author, committer });
-      return c.json(gitCommit(repo, urls, await git.readCommit(dir, sha)), 201, { location: `${urls.api}/repos/${repo.owner}/${repo.name}/git/commits/${sha}` });
+      return c.json(gitCommit(repo, urls, await git.readCommit(dir, sha)), 201, {
+        location: `${urls.api}/repos/${repo.owner}/${repo.name}/git/commits/${sha}`,
+      });
     });
 }

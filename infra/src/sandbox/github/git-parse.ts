@@ -27,7 +27,13 @@ export interface ParsedCommit {
 export function parseTreeLine(line: string): TreeEntry {
   const tab = line.indexOf("\t");
   const [mode = "", type = "", sha = "", size = "-"] = line.slice(0, tab).split(/\s+/);
-  return { mode, type: type as TreeEntry["type"], sha, size: size === "-" ? null : Number(size), path: line.slice(tab + 1) };
+  return {
+    mode,
+    type: type as TreeEntry["type"],
+    sha,
+    size: size === "-" ? null : Number(size),
+    path: line.slice(tab + 1),
+  };
 }
 
 const IDENT = /^(.*) <(.*)> (\d+) ([+-]\d{4})$/;
@@ -43,7 +49,14 @@ export function parseCommit(sha: string, raw: string): ParsedCommit {
   const split = raw.indexOf("\n\n");
   const header = split === -1 ? raw : raw.slice(0, split);
   const message = split === -1 ? "" : raw.slice(split + 2);
-  const commit: ParsedCommit = { sha, tree: "", parents: [], author: parseIdent(""), committer: parseIdent(""), message };
+  const commit: ParsedCommit = {
+    sha,
+    tree: "",
+    parents: [],
+    author: parseIdent(""),
+    committer: parseIdent(""),
+    message,
+  };
   for (const line of header.split("\n")) {
     if (line.startsWith(" ")) continue;
     const space = line.indexOf(" ");

@@ -57,16 +57,24 @@ export function gitRefsRoutes(deps: SandboxDeps) {
       const sha = str(body.sha);
       if (!ref) throw githubErrors.missingField("Reference", "ref", doc("create-a-reference"));
       if (!sha) throw githubErrors.missingField("Reference", "sha", doc("create-a-reference"));
-      if (!VALID_REF.test(ref)) throw githubErrors.unprocessable("Reference name must start with 'refs' and have at least two slashes.", doc("create-a-reference"));
+      if (!VALID_REF.test(ref))
+        throw githubErrors.unprocessable(
+          "Reference name must start with 'refs' and have at least two slashes.",
+          doc("create-a-reference"),
+        );
       const dir = dirOf(repo);
       return git.lock(dir, async () => {
-        if (!(await git.objectType(dir, sha))) throw githubErrors.unprocessable("Object does not exist", doc("create-a-reference"));
-        if ((await git.refs(dir)).some((r) => r.ref === ref)) throw githubErrors.unprocessable("Reference already exists", doc("create-a-reference"));
+        if (!(await git.objectType(dir, sha)))
+          throw githubErrors.unprocessable("Object does not exist", doc("create-a-reference"));
+        if ((await git.refs(dir)).some((r) => r.ref === ref))
+          throw githubErrors.unprocessable("Reference already exists", doc("create-a-reference"));
         await git.updateRef(dir, ref, sha);
         touched(repo);
         const created = (await git.refs(dir)).find((r) => r.ref === ref);
         if (!created) throw new Error(`ref ${ref} vanished after creation`);
-        return c.json(gitRef(repo, urls, created), 201, { location: `${urls.api}/repos/${repo.owner}/${repo.name}/git/${ref}` });
+        return c.json(gitRef(repo, urls, created), 201, {
+          location: `${urls.api}/repos/${repo.owner}/${repo.name}/git/${ref}`,
+        });
       });
     })
     .patch("/refs/:ref{.+}", async (c) => {
@@ -79,7 +87,8 @@ export function gitRefsRoutes(deps: SandboxDeps) {
       return git.lock(dir, async () => {
         const current = (await git.refs(dir)).find((r) => r.ref === name);
         if (!current) throw githubErrors.unprocessable("Reference does not exist", doc("update-a-reference"));
-        if ((await git.objectType(dir, sha)) !== "commit") throw githubErrors.unprocessable("Object does not exist", doc("update-a-reference"));
+        if ((await git.objectType(dir, sha)) !== "commit")
+          throw githubErrors.unprocessable("Object does not exist", doc("update-a-reference"));
         if (body.force !== true && !(await git.isAncestor(dir, current.sha, sha))) {
           throw githubErrors.unprocessable("Update is not a fast forward", doc("update-a-reference"));
         }
@@ -93,7 +102,8 @@ export function gitRefsRoutes(deps: SandboxDeps) {
       const name = `refs/${c.req.param("ref")}`;
       const dir = dirOf(repo);
       return git.lock(dir, async () => {
-        if (!(await git.refs(dir)).some((r) => r.ref === name)) throw githubErrors.unprocessable("Reference does not exist", doc("delete-a-reference"));
+        if (!(await git.refs(dir)).some((r) => r.ref === name))
+          throw githubErrors.unprocessable("Reference does not exist", doc("delete-a-reference"));
         await git.deleteRef(dir, name);
         touched(repo);
         return c.body(null, 204);

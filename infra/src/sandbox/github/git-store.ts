@@ -45,7 +45,11 @@ export class GitStore {
     return path.join(this.root, owner.toLowerCase(), `${name.toLowerCase()}.git`);
   }
 
-  async run(gitDir: string | null, args: string[], opts: { input?: Buffer | string; env?: Record<string, string> } = {}): Promise<Buffer> {
+  async run(
+    gitDir: string | null,
+    args: string[],
+    opts: { input?: Buffer | string; env?: Record<string, string> } = {},
+  ): Promise<Buffer> {
     const full = gitDir ? ["--git-dir", gitDir, ...args] : args;
     const env: Record<string, string | undefined> = { ...process.env, ...BASE_ENV, ...opts.env };
     delete env.GIT_DIR;
@@ -146,7 +150,9 @@ export class GitStore {
         const [ref = "", sha = "", type = ""] = line.split(" ");
         return { ref, sha, type };
       })
-      .filter((r) => r.ref.startsWith("refs/heads/") || r.ref.startsWith("refs/tags/") || r.ref.startsWith("refs/pull/"));
+      .filter(
+        (r) => r.ref.startsWith("refs/heads/") || r.ref.startsWith("refs/tags/") || r.ref.startsWith("refs/pull/"),
+      );
   }
 
   async updateRef(gitDir: string, ref: string, sha: string, oldSha?: string): Promise<void> {
@@ -171,7 +177,10 @@ export class GitStore {
     await this.run(gitDir, ["fetch", "--quiet", "--no-tags", sourceDir, refspec]);
   }
 
-  async commitTree(gitDir: string, opts: { tree: string; parents: string[]; message: string; author: GitIdentity; committer?: GitIdentity }): Promise<string> {
+  async commitTree(
+    gitDir: string,
+    opts: { tree: string; parents: string[]; message: string; author: GitIdentity; committer?: GitIdentity },
+  ): Promise<string> {
     const committer = opts.committer ?? opts.author;
     const env: Record<string, string> = {
       GIT_AUTHOR_NAME: opts.author.name,
@@ -195,7 +204,10 @@ export class GitStore {
       let pending: string[] = [];
       const flush = async () => {
         if (pending.length === 0) return;
-        await this.run(gitDir, ["update-index", "--add", "--replace", "-z", "--index-info"], { env, input: pending.join("\0") + "\0" });
+        await this.run(gitDir, ["update-index", "--add", "--replace", "-z", "--index-info"], {
+          env,
+          input: pending.join("\0") + "\0",
+        });
         pending = [];
       };
       for (const change of changes) {
@@ -207,10 +219,13 @@ export class GitStore {
         if (change.sha === null) continue;
         if (change.type === "tree" && change.sha) {
           const entries = await this.lsTree(gitDir, change.sha, true);
-          pending.push(...entries.filter((e) => e.type !== "tree").map((e) => `${e.mode} ${e.sha}\t${target}/${e.path}`));
+          pending.push(
+            ...entries.filter((e) => e.type !== "tree").map((e) => `${e.mode} ${e.sha}\t${target}/${e.path}`),
+          );
           continue;
         }
-        const sha = change.content !== undefined ? await this.hashBlob(gitDir, Buffer.from(change.content, "utf8")) : change.sha;
+        const sha =
+          change.content !== undefined ? await this.hashBlob(gitDir, Buffer.from(change.content, "utf8")) : change.sha;
         pending.push(`${change.mode} ${sha}\t${target}`);
       }
       await flush();
@@ -256,7 +271,11 @@ export class GitStore {
     return this.text(gitDir, ["diff", base, head]);
   }
 
-  async diffStat(gitDir: string, base: string, head: string): Promise<{ additions: number; deletions: number; changedFiles: number }> {
+  async diffStat(
+    gitDir: string,
+    base: string,
+    head: string,
+  ): Promise<{ additions: number; deletions: number; changedFiles: number }> {
     const out = await this.text(gitDir, ["diff", "--numstat", base, head]);
     const stat = { additions: 0, deletions: 0, changedFiles: 0 };
     for (const line of out.split("\n").filter(Boolean)) {

@@ -14,7 +14,11 @@ export function gitRef(repo: RepoRecord, urls: Urls, ref: { ref: string; sha: st
     ref: ref.ref,
     node_id: Buffer.from(`04:Ref${repo.id}:${ref.ref}`).toString("base64"),
     url: `${api(repo, urls)}/git/${ref.ref}`,
-    object: { sha: ref.sha, type: ref.type, url: `${api(repo, urls)}/git/${objectPath[ref.type] ?? "commits"}/${ref.sha}` },
+    object: {
+      sha: ref.sha,
+      type: ref.type,
+      url: `${api(repo, urls)}/git/${objectPath[ref.type] ?? "commits"}/${ref.sha}`,
+    },
   };
 }
 

@@ -91,7 +91,12 @@ export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<Gi
       const repo = m ? store.repoById(Number(m[1])) : undefined;
       if (!m || !repo) return app.fetch(req);
       url.pathname = `/repos/${repo.owner}/${repo.name}${m[2] ?? ""}`;
-      const init: RequestInit & { duplex: "half" } = { method: req.method, headers: req.headers, body: req.body, duplex: "half" };
+      const init: RequestInit & { duplex: "half" } = {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        duplex: "half",
+      };
       return app.fetch(new Request(url, init));
     },
   });

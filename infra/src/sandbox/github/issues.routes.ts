@@ -16,7 +16,10 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 function references(text: string, from: RepoRecord, to: RepoRecord, n: number): boolean {
   const full = `${escape(to.owner)}/${escape(to.name)}`;
   const same = from.id === to.id ? `(?:^|[^\\w/])#${n}(?!\\d)|` : "";
-  return new RegExp(`${same}(?:^|[^\\w/])${full}#${n}(?!\\d)|github\\.com/${full}/(?:issues|pull)/${n}(?!\\d)`, "i").test(text);
+  return new RegExp(
+    `${same}(?:^|[^\\w/])${full}#${n}(?!\\d)|github\\.com/${full}/(?:issues|pull)/${n}(?!\\d)`,
+    "i",
+  ).test(text);
 }
 
 const SORTS: Record<string, (i: IssueRecord) => string | number> = {
@@ -27,57 +30,68 @@ const SORTS: Record<string, (i: IssueRecord) => string | number> = {
 
 export function issuesRoutes(deps: SandboxDeps) {
   const { store, urls } = deps;
-  return new Hono<SandboxEnv>()
-    .get("/issues", (c) => {
-      const repo = readableRepo(deps, c, LIST_DOC);
-      const q = (k: string) => c.req.query(k);
-      const state = q("state") ?? "open";
-      if (!["open", "closed", "all"].includes(state)) throw githubErrors.invalidField("Issue", "state", LIST_DOC);
-      const sortKey = q("sort") ?? "created";
-      const sortBy = SORTS[sortKey];
-      if (!sortBy) throw githubErrors.invalidField("Issue", "sort", LIST_DOC);
-      const direction = q("direction") ?? "desc";
-      const wanted = (q("labels") ?? "").split(",").map((l) => l.trim().toLowerCase()).filter(Boolean);
-      const since = q("since");
-      const items = store.issuesOf(repo.id).filter((i) => {
-        if (state !== "all" && i.state !== state) return false;
-        if (wanted.length && !wanted.every((w) => i.labels.some((l) => l.toLowerCase() === w))) return false;
-        if (since && i.updatedAt < since) return false;
-        const creator = q("creator");
-        if (creator && i.user.toLowerCase() !== creator.toLowerCase()) return false;
-        const assignee = q("assignee");
-        if (assignee === "none" && i.assignees.length > 0) return false;
-        if (assignee && assignee !== "*" && assignee !== "none" && !i.assignees.some((a) => a.toLowerCase() === assignee.toLowerCase())) return false;
-        return true;
-      });
-      items.sort((a, b) => {
-        const x = sortBy(a);
-        const y = sortBy(b);
-        const cmp = x < y ? -1 : x > y ? 1 : a.number - b.number;
-        return direction === "asc" ? cmp : -cmp;
-      });
-      const page = paginate(c, items, `${urls.api}/repositories/${repo.id}/issues`);
-      return c.json(page.items.map((i) => issue(i, repo, store, urls)));
-    })
-    // Only cross-references are modelled: pull requests whose title or body mention the issue.
-    .get("/issues/:number{[0-9]+}/timeline", (c) => {
-      const repo = readableRepo(deps, c, TIMELINE_DOC);
-      const target = store.issue(repo.id, Number(c.req.param("number")));
-      if (!target) throw githubErrors.notFound(TIMELINE_DOC);
-      const events = store.data.issues
-        .flatMap((i) => {
-          const from = store.repoById(i.repoId);
-          if (!i.pull || !from || from.private || i.id === target.id) return [];
-          return references(`${i.title}\n${i.body ?? ""}`, from, repo, target.number) ? [{ i, from }] : [];
-        })
-        .sort((a, b) => (a.i.createdAt < b.i.createdAt ? -1 : a.i.createdAt > b.i.createdAt ? 1 : a.i.id - b.i.id));
-      const page = paginate(c, events, `${urls.api}/repositories/${repo.id}/issues/${target.number}/timeline`);
-      return c.json(page.items.map(({ i, from }) => crossReferenced(i, from, store, urls)));
-    })
-    .get("/issues/:number{[0-9]+}", (c) => {
-      const repo = readableRepo(deps, c, GET_DOC);
-      const found = store.issue(repo.id, Number(c.req.param("number")));
-      if (!found) throw githubErrors.notFound(GET_DOC);
-      return c.json(issue(found, repo, store, urls));
-    });
+  return (
+    new Hono<SandboxEnv>()
+      .get("/issues", (c) => {
+        const repo = readableRepo(deps, c, LIST_DOC);
+        const q = (k: string) => c.req.query(k);
+        const state = q("state") ?? "open";
+        if (!["open", "closed", "all"].includes(state)) throw githubErrors.invalidField("Issue", "state", LIST_DOC);
+        const sortKey = q("sort") ?? "created";
+        const sortBy = SORTS[sortKey];
+        if (!sortBy) throw githubErrors.invalidField("Issue", "sort", LIST_DOC);
+        const direction = q("direction") ?? "desc";
+        const wanted = (q("labels") ?? "")
+          .split(",")
+          .map((l) => l.trim().toLowerCase())
+          .filter(Boolean);
+        const since = q("since");
+        const items = store.issuesOf(repo.id).filter((i) => {
+          if (state !== "all" && i.state !== state) return false;
+          if (wanted.length && !wanted.every((w) => i.labels.some((l) => l.toLowerCase() === w))) return false;
+          if (since && i.updatedAt < since) return false;
+          const creator = q("creator");
+          if (creator && i.user.toLowerCase() !== creator.toLowerCase()) return false;
+          const assignee = q("assignee");
+          if (assignee === "none" && i.assignees.length > 0) return false;
+          if (
+            assignee &&
+            assignee !== "*" &&
+            assignee !== "none" &&
+            !i.assignees.some((a) => a.toLowerCase() === assignee.toLowerCase())
+          )
+            return false;
+          return true;
+        });
+        items.sort((a, b) => {
+          const x = sortBy(a);
+          const y = sortBy(b);
+          const cmp = x < y ? -1 : x > y ? 1 : a.number - b.number;
+          return direction === "asc" ? cmp : -cmp;
+        });
+        const page = paginate(c, items, `${urls.api}/repositories/${repo.id}/issues`);
+        return c.json(page.items.map((i) => issue(i, repo, store, urls)));
+      })
+      // Only cross-references are modelled: pull requests whose title or body mention the issue.
+      .get("/issues/:number{[0-9]+}/timeline", (c) => {
+        const repo = readableRepo(deps, c, TIMELINE_DOC);
+        const target = store.issue(repo.id, Number(c.req.param("number")));
+        if (!target) throw githubErrors.notFound(TIMELINE_DOC);
+        const events = store.data.issues
+          .flatMap((i) => {
+            const from = store.repoById(i.repoId);
+            if (!i.pull || !from || from.private || i.id === target.id) return [];
+            return references(`${i.title}\n${i.body ?? ""}`, from, repo, target.number) ? [{ i, from }] : [];
+          })
+          .sort((a, b) => (a.i.createdAt < b.i.createdAt ? -1 : a.i.createdAt > b.i.createdAt ? 1 : a.i.id - b.i.id));
+        const page = paginate(c, events, `${urls.api}/repositories/${repo.id}/issues/${target.number}/timeline`);
+        return c.json(page.items.map(({ i, from }) => crossReferenced(i, from, store, urls)));
+      })
+      .get("/issues/:number{[0-9]+}", (c) => {
+        const repo = readableRepo(deps, c, GET_DOC);
+        const found = store.issue(repo.id, Number(c.req.param("number")));
+        if (!found) throw githubErrors.notFound(GET_DOC);
+        return c.json(issue(found, repo, store, urls));
+      })
+  );
 }

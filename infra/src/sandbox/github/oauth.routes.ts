@@ -5,12 +5,15 @@ import type { SandboxDeps, SandboxEnv } from "./context";
 import { isoNow, type StateStore } from "./state";
 
 const CODE_TTL_MS = 10 * 60 * 1000;
-const ERROR_DOCS = "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors";
+const ERROR_DOCS =
+  "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors";
 const BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 const randomBase62 = (n: number): string => Array.from(crypto.randomBytes(n), (b) => BASE62[b % 62]).join("");
 
-export const parseScopes = (raw: string | undefined): string[] => [...new Set((raw ?? "").split(/[\s,]+/).filter(Boolean))];
+export const parseScopes = (raw: string | undefined): string[] => [
+  ...new Set((raw ?? "").split(/[\s,]+/).filter(Boolean)),
+];
 
 /** Creates a `gho_` token for `login` with exactly `scopes`, as the OAuth exchange does. */
 export function issueToken(store: StateStore, login: string, scopes: string[]): string {
@@ -64,7 +67,8 @@ async function formFields(c: Context<SandboxEnv>): Promise<Fields> {
   const type = c.req.header("content-type") ?? "";
   if (type.includes("application/json")) {
     const json: unknown = await c.req.json().catch(() => ({}));
-    if (json && typeof json === "object") for (const [k, v] of Object.entries(json)) if (typeof v === "string") fields[k] = v;
+    if (json && typeof json === "object")
+      for (const [k, v] of Object.entries(json)) if (typeof v === "string") fields[k] = v;
   } else {
     const text = await c.req.text();
     for (const [k, v] of new URLSearchParams(text)) fields[k] = v;
@@ -86,18 +90,30 @@ export function oauthRoutes(deps: SandboxDeps) {
         return c.html(page("Not Found", "<h1>404</h1><p>Unknown OAuth application (client_id).</p>"), 404);
       }
       if (!q.redirect_uri || !/^https?:\/\//.test(q.redirect_uri)) {
-        return c.html(page("Redirect URI mismatch", "<h1>Redirect URI mismatch</h1><p>The redirect_uri is missing or invalid.</p>"), 400);
+        return c.html(
+          page("Redirect URI mismatch", "<h1>Redirect URI mismatch</h1><p>The redirect_uri is missing or invalid.</p>"),
+          400,
+        );
       }
       const scopes = parseScopes(q.scope);
       const users = store.data.users
         .map(
-          (u) => `<form class="card" method="post" action="/login/oauth/authorize"><span><strong>${escapeHtml(u.login)}</strong> ${escapeHtml(u.name)}</span>
+          (
+            u,
+          ) => `<form class="card" method="post" action="/login/oauth/authorize"><span><strong>${escapeHtml(u.login)}</strong> ${escapeHtml(u.name)}</span>
 ${hidden(q)}<input type="hidden" name="login" value="${escapeHtml(u.login)}"><button type="submit">Authorize as ${escapeHtml(u.login)}</button></form>`,
         )
         .join("\n");
-      const scopeText = scopes.length ? scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(" ") : "public data only";
+      const scopeText = scopes.length
+        ? scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(" ")
+        : "public data only";
       const cancel = `<form method="post" action="/login/oauth/authorize">${hidden(q)}<input type="hidden" name="deny" value="1"><button class="secondary" type="submit">Cancel</button></form>`;
-      return c.html(page("Authorize application", `<h1>Authorize Fixloop (sandbox)</h1><p>Requested scopes: ${scopeText}</p>${users}${cancel}`));
+      return c.html(
+        page(
+          "Authorize application",
+          `<h1>Authorize Fixloop (sandbox)</h1><p>Requested scopes: ${scopeText}</p>${users}${cancel}`,
+        ),
+      );
     })
     .post("/authorize", async (c) => {
       const f = await formFields(c);
@@ -113,7 +129,15 @@ ${hidden(q)}<input type="hidden" name="login" value="${escapeHtml(u.login)}"><bu
         const code = randomBase62(20);
         store.mutate((s) => {
           s.codes = s.codes.filter((x) => !x.used && x.expiresAt > Date.now());
-          s.codes.push({ code, login: user.login, scopes: parseScopes(f.scope), clientId: deps.clientId, redirectUri: f.redirect_uri ?? "", expiresAt: Date.now() + CODE_TTL_MS, used: false });
+          s.codes.push({
+            code,
+            login: user.login,
+            scopes: parseScopes(f.scope),
+            clientId: deps.clientId,
+            redirectUri: f.redirect_uri ?? "",
+            expiresAt: Date.now() + CODE_TTL_MS,
+            used: false,
+          });
         });
         target.searchParams.set("code", code);
       }
@@ -126,16 +150,30 @@ ${hidden(q)}<input type="hidden" name="login" value="${escapeHtml(u.login)}"><bu
       const reply = (body: Record<string, string>) =>
         wantsJson
           ? c.json(body, 200)
-          : c.body(new URLSearchParams(body).toString(), 200, { "content-type": "application/x-www-form-urlencoded; charset=utf-8" });
+          : c.body(new URLSearchParams(body).toString(), 200, {
+              "content-type": "application/x-www-form-urlencoded; charset=utf-8",
+            });
       if (f.client_id !== deps.clientId || f.client_secret !== deps.clientSecret) {
-        return reply({ error: "incorrect_client_credentials", error_description: "The client_id and/or client_secret passed are incorrect.", error_uri: `${ERROR_DOCS}/#incorrect-client-credentials` });
+        return reply({
+          error: "incorrect_client_credentials",
+          error_description: "The client_id and/or client_secret passed are incorrect.",
+          error_uri: `${ERROR_DOCS}/#incorrect-client-credentials`,
+        });
       }
       const record = store.data.codes.find((x) => x.code === f.code);
       if (!record || record.used || record.expiresAt < Date.now() || record.clientId !== f.client_id) {
-        return reply({ error: "bad_verification_code", error_description: "The code passed is incorrect or expired.", error_uri: `${ERROR_DOCS}/#bad-verification-code` });
+        return reply({
+          error: "bad_verification_code",
+          error_description: "The code passed is incorrect or expired.",
+          error_uri: `${ERROR_DOCS}/#bad-verification-code`,
+        });
       }
       if (f.redirect_uri && f.redirect_uri !== record.redirectUri) {
-        return reply({ error: "redirect_uri_mismatch", error_description: "The redirect_uri MUST match the registered callback URL for this application.", error_uri: `${ERROR_DOCS}/#redirect-uri-mismatch2` });
+        return reply({
+          error: "redirect_uri_mismatch",
+          error_description: "The redirect_uri MUST match the registered callback URL for this application.",
+          error_uri: `${ERROR_DOCS}/#redirect-uri-mismatch2`,
+        });
       }
       store.mutate(() => {
         record.used = true;

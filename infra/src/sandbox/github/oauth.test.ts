@@ -40,7 +40,12 @@ async function exchange(code: string, accept = "application/json") {
   const res = await fetch(`${t.sandbox.url}/login/oauth/access_token`, {
     method: "POST",
     headers: { accept, "content-type": "application/json" },
-    body: JSON.stringify({ client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret, code, redirect_uri: REDIRECT }),
+    body: JSON.stringify({
+      client_id: t.sandbox.clientId,
+      client_secret: t.sandbox.clientSecret,
+      code,
+      redirect_uri: REDIRECT,
+    }),
   });
   expect(res.status).toBe(200);
   return res;
@@ -48,7 +53,9 @@ async function exchange(code: string, accept = "application/json") {
 
 describe("OAuth web flow", () => {
   it("lists the sandbox users with an Authorize button each", async () => {
-    const res = await fetch(authorizeUrl({ client_id: t.sandbox.clientId, redirect_uri: REDIRECT, scope: "read:user", state: "s1" }));
+    const res = await fetch(
+      authorizeUrl({ client_id: t.sandbox.clientId, redirect_uri: REDIRECT, scope: "read:user", state: "s1" }),
+    );
     const html = await res.text();
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(html).toContain("Authorize as octocat");
@@ -101,7 +108,13 @@ describe("OAuth web flow", () => {
   it("redirects with error=access_denied when the user cancels", async () => {
     const res = await fetch(`${t.sandbox.url}/login/oauth/authorize`, {
       method: "POST",
-      body: new URLSearchParams({ client_id: t.sandbox.clientId, redirect_uri: REDIRECT, scope: "", state: "s4", deny: "1" }),
+      body: new URLSearchParams({
+        client_id: t.sandbox.clientId,
+        redirect_uri: REDIRECT,
+        scope: "",
+        state: "s4",
+        deny: "1",
+      }),
       redirect: "manual",
     });
     const back = new URL(res.headers.get("location") ?? "");
@@ -110,8 +123,12 @@ describe("OAuth web flow", () => {
   });
 
   it("gives a later, narrower authorization a token that still carries every scope granted before, as GitHub does", async () => {
-    const wide = (await (await exchange((await authorize("hubot", "read:user public_repo", "s5")).searchParams.get("code") ?? "")).json()) as Record<string, string>;
-    const narrow = (await (await exchange((await authorize("hubot", "read:user", "s6")).searchParams.get("code") ?? "")).json()) as Record<string, string>;
+    const wide = (await (
+      await exchange((await authorize("hubot", "read:user public_repo", "s5")).searchParams.get("code") ?? "")
+    ).json()) as Record<string, string>;
+    const narrow = (await (
+      await exchange((await authorize("hubot", "read:user", "s6")).searchParams.get("code") ?? "")
+    ).json()) as Record<string, string>;
     expect(narrow.scope?.split(",")).toEqual(expect.arrayContaining(["read:user", "public_repo"]));
     const user = await fetch(`${t.sandbox.url}/user`, { headers: { authorization: `Bearer ${narrow.access_token}` } });
     expect(user.headers.get("x-oauth-scopes")?.split(", ")).toContain("public_repo");
@@ -119,11 +136,15 @@ describe("OAuth web flow", () => {
   });
 
   it("forgets the grant and kills its tokens when the user revokes the app", async () => {
-    const before = (await (await exchange((await authorize("hubot", "public_repo", "s7")).searchParams.get("code") ?? "")).json()) as Record<string, string>;
+    const before = (await (
+      await exchange((await authorize("hubot", "public_repo", "s7")).searchParams.get("code") ?? "")
+    ).json()) as Record<string, string>;
     t.sandbox.control.revokeGrant("hubot");
     const dead = await fetch(`${t.sandbox.url}/user`, { headers: { authorization: `Bearer ${before.access_token}` } });
     expect(dead.status).toBe(401);
-    const after = (await (await exchange((await authorize("hubot", "read:user", "s8")).searchParams.get("code") ?? "")).json()) as Record<string, string>;
+    const after = (await (
+      await exchange((await authorize("hubot", "read:user", "s8")).searchParams.get("code") ?? "")
+    ).json()) as Record<string, string>;
     expect(after.scope).toBe("read:user");
   });
 

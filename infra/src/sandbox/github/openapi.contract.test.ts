@@ -13,7 +13,10 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 type Schema = Record<string, unknown>;
 interface Spec {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>
+  >;
 }
 
 /** OpenAPI 3.0 → JSON Schema: `nullable` becomes a null alternative; GitHub's overlapping oneOfs are read as anyOf. */
@@ -22,9 +25,24 @@ function toJsonSchema(node: unknown): unknown {
   if (!node || typeof node !== "object") return node;
   const out: Schema = {};
   for (const [key, value] of Object.entries(node as Schema)) {
-    if (["nullable", "example", "examples", "discriminator", "deprecated", "readOnly", "writeOnly", "externalDocs"].includes(key) || key.startsWith("x-")) continue;
+    if (
+      [
+        "nullable",
+        "example",
+        "examples",
+        "discriminator",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "externalDocs",
+      ].includes(key) ||
+      key.startsWith("x-")
+    )
+      continue;
     if (key === "properties" && value && typeof value === "object") {
-      out.properties = Object.fromEntries(Object.entries(value as Schema).map(([name, sub]) => [name, toJsonSchema(sub)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value as Schema).map(([name, sub]) => [name, toJsonSchema(sub)]),
+      );
     } else {
       out[key === "oneOf" ? "anyOf" : key] = toJsonSchema(value);
     }
@@ -44,11 +62,18 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await t?.stop();
-  console.log(`OpenAPI contract: ${checked.length} responses validated against api.github.com.deref.json\n  ${checked.join("\n  ")}`);
+  console.log(
+    `OpenAPI contract: ${checked.length} responses validated against api.github.com.deref.json\n  ${checked.join("\n  ")}`,
+  );
 });
 
 /** Calls `route` through Octokit and validates the body against the official schema for the status received. */
-async function check(gh: Octokit, route: string, params: Record<string, unknown>, expectedStatus: number): Promise<any> {
+async function check(
+  gh: Octokit,
+  route: string,
+  params: Record<string, unknown>,
+  expectedStatus: number,
+): Promise<any> {
   const [method = "", specPath = ""] = route.split(" ");
   let status: number;
   let data: unknown;
@@ -85,7 +110,14 @@ describe("responses match GitHub's OpenAPI description", () => {
   const fork = { owner: "octocat", repo: "markdown-lint" };
   const upstream = { owner: "hubot", repo: "markdown-lint" };
   let me: Octokit;
-  const state: { head: string; tree: string; blob: string; commit: string; second: string; pr: number } = { head: "", tree: "", blob: "", commit: "", second: "", pr: 0 };
+  const state: { head: string; tree: string; blob: string; commit: string; second: string; pr: number } = {
+    head: "",
+    tree: "",
+    blob: "",
+    commit: "",
+    second: "",
+    pr: 0,
+  };
 
   beforeAll(() => {
     me = t.octokit("octocat", ["repo", "user"]);
@@ -116,56 +148,174 @@ describe("responses match GitHub's OpenAPI description", () => {
     const ref = await check(me, "GET /repos/{owner}/{repo}/git/ref/{ref}", { ...fork, ref: "heads/main" }, 200);
     state.head = ref.object.sha;
     await check(me, "GET /repos/{owner}/{repo}/git/matching-refs/{ref}", { ...fork, ref: "heads/" }, 200);
-    const commit = await check(me, "GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...fork, commit_sha: state.head }, 200);
+    const commit = await check(
+      me,
+      "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
+      { ...fork, commit_sha: state.head },
+      200,
+    );
     state.tree = commit.tree.sha;
-    await check(me, "GET /repos/{owner}/{repo}/git/trees/{tree_sha}", { ...fork, tree_sha: state.tree, recursive: "1" }, 200);
+    await check(
+      me,
+      "GET /repos/{owner}/{repo}/git/trees/{tree_sha}",
+      { ...fork, tree_sha: state.tree, recursive: "1" },
+      200,
+    );
     await check(me, "GET /repos/{owner}/{repo}/contents/{path}", { ...fork, path: "README.md" }, 200);
     await check(me, "GET /repos/{owner}/{repo}/contents/{path}", { ...fork, path: "src/rules" }, 200);
     await check(me, "GET /repos/{owner}/{repo}/contents/{path}", { ...fork, path: "missing.md" }, 404);
-    const blob = await check(me, "POST /repos/{owner}/{repo}/git/blobs", { ...fork, content: "const TRAILING = /[ \\t]+$/;\n", encoding: "utf-8" }, 201);
+    const blob = await check(
+      me,
+      "POST /repos/{owner}/{repo}/git/blobs",
+      { ...fork, content: "const TRAILING = /[ \\t]+$/;\n", encoding: "utf-8" },
+      201,
+    );
     state.blob = blob.sha;
     await check(me, "GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...fork, file_sha: state.blob }, 200);
-    const tree = await check(me, "POST /repos/{owner}/{repo}/git/trees", { ...fork, base_tree: state.tree, tree: [{ path: "src/rules/trailing-spaces.js", mode: "100644", type: "blob", sha: state.blob }] }, 201);
-    const created = await check(me, "POST /repos/{owner}/{repo}/git/commits", { ...fork, message: "Match trailing tabs", tree: tree.sha, parents: [state.head] }, 201);
+    const tree = await check(
+      me,
+      "POST /repos/{owner}/{repo}/git/trees",
+      {
+        ...fork,
+        base_tree: state.tree,
+        tree: [{ path: "src/rules/trailing-spaces.js", mode: "100644", type: "blob", sha: state.blob }],
+      },
+      201,
+    );
+    const created = await check(
+      me,
+      "POST /repos/{owner}/{repo}/git/commits",
+      { ...fork, message: "Match trailing tabs", tree: tree.sha, parents: [state.head] },
+      201,
+    );
     state.commit = created.sha;
-    await check(me, "POST /repos/{owner}/{repo}/git/refs", { ...fork, ref: "refs/heads/fix-tabs", sha: state.commit }, 201);
-    const second = await check(me, "POST /repos/{owner}/{repo}/git/commits", { ...fork, message: "Follow-up", tree: tree.sha, parents: [state.commit] }, 201);
+    await check(
+      me,
+      "POST /repos/{owner}/{repo}/git/refs",
+      { ...fork, ref: "refs/heads/fix-tabs", sha: state.commit },
+      201,
+    );
+    const second = await check(
+      me,
+      "POST /repos/{owner}/{repo}/git/commits",
+      { ...fork, message: "Follow-up", tree: tree.sha, parents: [state.commit] },
+      201,
+    );
     state.second = second.sha;
-    await check(me, "PATCH /repos/{owner}/{repo}/git/refs/{ref}", { ...fork, ref: "heads/fix-tabs", sha: state.second }, 200);
-    await check(me, "POST /repos/{owner}/{repo}/git/refs", { ...fork, ref: "refs/heads/throwaway", sha: state.commit }, 201);
+    await check(
+      me,
+      "PATCH /repos/{owner}/{repo}/git/refs/{ref}",
+      { ...fork, ref: "heads/fix-tabs", sha: state.second },
+      200,
+    );
+    await check(
+      me,
+      "POST /repos/{owner}/{repo}/git/refs",
+      { ...fork, ref: "refs/heads/throwaway", sha: state.commit },
+      201,
+    );
     await check(me, "DELETE /repos/{owner}/{repo}/git/refs/{ref}", { ...fork, ref: "heads/throwaway" }, 204);
   });
 
   it("pull requests, merge and merge-upstream", async () => {
-    const pr = await check(me, "POST /repos/{owner}/{repo}/pulls", { ...upstream, title: "Match trailing tabs", head: "octocat:fix-tabs", base: "main", body: "Fixes #3" }, 201);
+    const pr = await check(
+      me,
+      "POST /repos/{owner}/{repo}/pulls",
+      { ...upstream, title: "Match trailing tabs", head: "octocat:fix-tabs", base: "main", body: "Fixes #3" },
+      201,
+    );
     state.pr = pr.number;
-    await check(me, "POST /repos/{owner}/{repo}/pulls", { ...upstream, title: "again", head: "octocat:fix-tabs", base: "main" }, 422);
+    await check(
+      me,
+      "POST /repos/{owner}/{repo}/pulls",
+      { ...upstream, title: "again", head: "octocat:fix-tabs", base: "main" },
+      422,
+    );
     await check(me, "GET /repos/{owner}/{repo}/pulls", { ...upstream, state: "all" }, 200);
     await check(me, "GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...upstream, pull_number: state.pr }, 200);
     await check(me, "GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...upstream, pull_number: 1 }, 404);
     await check(me, "GET /repos/{owner}/{repo}/issues/{issue_number}", { ...upstream, issue_number: state.pr }, 200);
-    await check(me, "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { ...upstream, pull_number: state.pr, title: "Match trailing tabs as well as spaces" }, 200);
-    await check(t.octokit("hubot", ["public_repo"]), "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", { ...upstream, pull_number: state.pr }, 200);
+    await check(
+      me,
+      "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
+      { ...upstream, pull_number: state.pr, title: "Match trailing tabs as well as spaces" },
+      200,
+    );
+    await check(
+      t.octokit("hubot", ["public_repo"]),
+      "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
+      { ...upstream, pull_number: state.pr },
+      200,
+    );
     await check(me, "GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...upstream, pull_number: state.pr }, 200);
     await check(me, "POST /repos/{owner}/{repo}/merge-upstream", { ...fork, branch: "main" }, 200);
   });
 
   it("contribution checks: timeline cross-references, contribution files and draft pull requests", async () => {
     const kit = { owner: "opencommons", repo: "welcome-kit" };
-    const events = await check(me, "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline", { ...kit, issue_number: 5 }, 200);
-    expect(events).toEqual([expect.objectContaining({ event: "cross-referenced", source: expect.objectContaining({ type: "issue", issue: expect.objectContaining({ number: 6, state: "open" }) }) })]);
+    const events = await check(
+      me,
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline",
+      { ...kit, issue_number: 5 },
+      200,
+    );
+    expect(events).toEqual([
+      expect.objectContaining({
+        event: "cross-referenced",
+        source: expect.objectContaining({
+          type: "issue",
+          issue: expect.objectContaining({ number: 6, state: "open" }),
+        }),
+      }),
+    ]);
     await check(me, "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline", { ...kit, issue_number: 1 }, 200);
     await check(me, "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline", { ...kit, issue_number: 99 }, 404);
-    await check(me, "GET /repos/{owner}/{repo}/contents/{path}", { owner: "opencommons", repo: "no-robots", path: "AI_POLICY.md" }, 200);
-    await check(me, "GET /repos/{owner}/{repo}/contents/{path}", { ...kit, path: ".github/PULL_REQUEST_TEMPLATE.md" }, 200);
+    await check(
+      me,
+      "GET /repos/{owner}/{repo}/contents/{path}",
+      { owner: "opencommons", repo: "no-robots", path: "AI_POLICY.md" },
+      200,
+    );
+    await check(
+      me,
+      "GET /repos/{owner}/{repo}/contents/{path}",
+      { ...kit, path: ".github/PULL_REQUEST_TEMPLATE.md" },
+      200,
+    );
     const main = await me.request("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...o, ref: "heads/main" });
-    const parent = await me.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...o, commit_sha: main.data.object.sha });
-    const tree = await me.request("POST /repos/{owner}/{repo}/git/trees", { ...o, base_tree: parent.data.tree.sha, tree: [{ path: "DRAFT.md", mode: "100644", type: "blob", content: "draft\n" }] });
-    const commit = await me.request("POST /repos/{owner}/{repo}/git/commits", { ...o, message: "Draft", tree: tree.data.sha, parents: [main.data.object.sha] });
-    await me.request("POST /repos/{owner}/{repo}/git/refs", { ...o, ref: "refs/heads/draft-check", sha: commit.data.sha });
-    const draft = await check(me, "POST /repos/{owner}/{repo}/pulls", { ...o, title: "Draft follow-up", head: "draft-check", base: "main", body: "Draft", draft: true }, 201);
+    const parent = await me.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
+      ...o,
+      commit_sha: main.data.object.sha,
+    });
+    const tree = await me.request("POST /repos/{owner}/{repo}/git/trees", {
+      ...o,
+      base_tree: parent.data.tree.sha,
+      tree: [{ path: "DRAFT.md", mode: "100644", type: "blob", content: "draft\n" }],
+    });
+    const commit = await me.request("POST /repos/{owner}/{repo}/git/commits", {
+      ...o,
+      message: "Draft",
+      tree: tree.data.sha,
+      parents: [main.data.object.sha],
+    });
+    await me.request("POST /repos/{owner}/{repo}/git/refs", {
+      ...o,
+      ref: "refs/heads/draft-check",
+      sha: commit.data.sha,
+    });
+    const draft = await check(
+      me,
+      "POST /repos/{owner}/{repo}/pulls",
+      { ...o, title: "Draft follow-up", head: "draft-check", base: "main", body: "Draft", draft: true },
+      201,
+    );
     expect(draft.draft).toBe(true);
-    const got = await check(me, "GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...o, pull_number: draft.number }, 200);
+    const got = await check(
+      me,
+      "GET /repos/{owner}/{repo}/pulls/{pull_number}",
+      { ...o, pull_number: draft.number },
+      200,
+    );
     expect(got.draft).toBe(true);
   });
 

@@ -16,7 +16,14 @@ type PullIssue = IssueRecord & { pull: PullFields };
 
 export const isPull = (i: IssueRecord): i is PullIssue => i.pull !== null;
 
-function branch(repo: RepoRecord | undefined, ref: string, sha: string, store: StateStore, urls: Urls, viewer: string | null) {
+function branch(
+  repo: RepoRecord | undefined,
+  ref: string,
+  sha: string,
+  store: StateStore,
+  urls: Urls,
+  viewer: string | null,
+) {
   const owner = repo ? store.user(repo.owner) : undefined;
   return {
     label: `${repo?.owner ?? "unknown"}:${ref}`,
@@ -93,7 +100,14 @@ export function pullSimple(i: PullIssue, repo: RepoRecord, store: StateStore, ur
 }
 
 /** The single-object form ("pull-request"), with merge state and diff counts. */
-export function pullFull(i: PullIssue, repo: RepoRecord, store: StateStore, urls: Urls, viewer: string | null, stats: PullStats) {
+export function pullFull(
+  i: PullIssue,
+  repo: RepoRecord,
+  store: StateStore,
+  urls: Urls,
+  viewer: string | null,
+  stats: PullStats,
+) {
   const mergedBy = i.pull.mergedBy ? store.user(i.pull.mergedBy) : undefined;
   const open = i.state === "open";
   return {

@@ -31,7 +31,8 @@ export function pullsRoutes(deps: SandboxDeps) {
     .get("/pulls", async (c) => {
       const repo = readableRepo(deps, c, doc("list-pull-requests"));
       const state = c.req.query("state") ?? "open";
-      if (!["open", "closed", "all"].includes(state)) throw githubErrors.invalidField("PullRequest", "state", doc("list-pull-requests"));
+      if (!["open", "closed", "all"].includes(state))
+        throw githubErrors.invalidField("PullRequest", "state", doc("list-pull-requests"));
       const head = c.req.query("head");
       const baseRef = c.req.query("base");
       const pulls = store.issuesOf(repo.id).filter(isPull);
@@ -64,7 +65,10 @@ export function pullsRoutes(deps: SandboxDeps) {
       const base = str(body.base);
       const missing = [!title && "title", !head && "head", !base && "base"].filter((f): f is string => Boolean(f));
       if (missing.length || !title || !head || !base) {
-        throw githubErrors.validation(missing.map((field) => ({ resource: "PullRequest", code: "missing_field", field })), d);
+        throw githubErrors.validation(
+          missing.map((field) => ({ resource: "PullRequest", code: "missing_field", field })),
+          d,
+        );
       }
       const pr = await service.create(repo, {
         login: token.login,
@@ -89,16 +93,27 @@ export function pullsRoutes(deps: SandboxDeps) {
       requireWriteScope(c, token, repo, doc("update-a-pull-request"));
       const pr = findPull(repo, c, "update-a-pull-request");
       const canEdit = pr.user === token.login || repo.owner === token.login || repo.collaborators.includes(token.login);
-      if (!canEdit) throw githubErrors.forbidden("Must have push access to update this pull request.", doc("update-a-pull-request"));
+      if (!canEdit)
+        throw githubErrors.forbidden(
+          "Must have push access to update this pull request.",
+          doc("update-a-pull-request"),
+        );
       const body = await readJson(c);
       const state = str(body.state);
-      if (state && state !== "open" && state !== "closed") throw githubErrors.invalidField("PullRequest", "state", doc("update-a-pull-request"));
-      if (state === "open" && pr.pull.merged) throw githubErrors.unprocessable("Cannot reopen a merged pull request", doc("update-a-pull-request"));
+      if (state && state !== "open" && state !== "closed")
+        throw githubErrors.invalidField("PullRequest", "state", doc("update-a-pull-request"));
+      if (state === "open" && pr.pull.merged)
+        throw githubErrors.unprocessable("Cannot reopen a merged pull request", doc("update-a-pull-request"));
       const now = isoNow();
       store.mutate(() => {
         if (str(body.title)) pr.title = str(body.title) ?? pr.title;
         if (body.body !== undefined) pr.body = str(body.body) ?? null;
-        if (state && state !== pr.state) Object.assign(pr, { state, closedAt: state === "closed" ? now : null, closedBy: state === "closed" ? token.login : null });
+        if (state && state !== pr.state)
+          Object.assign(pr, {
+            state,
+            closedAt: state === "closed" ? now : null,
+            closedBy: state === "closed" ? token.login : null,
+          });
         pr.updatedAt = now;
       });
       return full(c, repo, pr);
@@ -106,7 +121,8 @@ export function pullsRoutes(deps: SandboxDeps) {
     .put("/pulls/:number{[0-9]+}/merge", async (c) => {
       const { repo, token } = writableRepo(deps, c, doc("merge-a-pull-request"));
       const pr = findPull(repo, c, "merge-a-pull-request");
-      if (pr.pull.merged) throw githubErrors.unprocessable("Pull Request is not mergeable", doc("merge-a-pull-request"));
+      if (pr.pull.merged)
+        throw githubErrors.unprocessable("Pull Request is not mergeable", doc("merge-a-pull-request"));
       const body = await readJson(c);
       const sha = await service.merge(repo, pr, token.login, str(body.commit_title));
       return c.json({ sha, merged: true, message: "Pull Request successfully merged" });

@@ -17,7 +17,8 @@ export interface CreatePullInput {
   maintainerCanModify?: boolean;
 }
 
-const headInvalid = () => githubErrors.validation([{ resource: "PullRequest", field: "head", code: "invalid" }], CREATE_DOC);
+const headInvalid = () =>
+  githubErrors.validation([{ resource: "PullRequest", field: "head", code: "invalid" }], CREATE_DOC);
 
 /** Pull-request operations over real git objects; the head is copied into the base repo as refs/pull/N/head. */
 export function pullsService(deps: SandboxDeps) {
@@ -28,30 +29,58 @@ export function pullsService(deps: SandboxDeps) {
     if (headRepo) return store.repo(owner, headRepo);
     if (owner.toLowerCase() === base.owner.toLowerCase()) return base;
     const network = store.sourceOf(base).id;
-    return store.data.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && store.sourceOf(r).id === network);
+    return store.data.repos.find(
+      (r) => r.owner.toLowerCase() === owner.toLowerCase() && store.sourceOf(r).id === network,
+    );
   }
 
   async function create(base: RepoRecord, input: CreatePullInput): Promise<IssueRecord> {
-    const [owner, ref] = input.head.includes(":") ? (input.head.split(":", 2) as [string, string]) : [base.owner, input.head];
+    const [owner, ref] = input.head.includes(":")
+      ? (input.head.split(":", 2) as [string, string])
+      : [base.owner, input.head];
     const headRepo = findHeadRepo(base, owner, input.headRepo);
-    if (!headRepo || (headRepo.private && headRepo.owner !== input.login && !headRepo.collaborators.includes(input.login))) throw headInvalid();
+    if (
+      !headRepo ||
+      (headRepo.private && headRepo.owner !== input.login && !headRepo.collaborators.includes(input.login))
+    )
+      throw headInvalid();
     const baseDir = dirOf(base);
     return git.lock(baseDir, async () => {
       const headSha = await git.resolve(dirOf(headRepo), `refs/heads/${ref}`);
       if (!headSha) throw headInvalid();
       const baseSha = await git.resolve(baseDir, `refs/heads/${input.base}`);
-      if (!baseSha) throw githubErrors.validation([{ resource: "PullRequest", field: "base", code: "invalid" }], CREATE_DOC);
+      if (!baseSha)
+        throw githubErrors.validation([{ resource: "PullRequest", field: "base", code: "invalid" }], CREATE_DOC);
       const duplicate = store
         .issuesOf(base.id)
-        .find((i) => i.pull && i.state === "open" && i.pull.headRepoId === headRepo.id && i.pull.headRef === ref && i.pull.baseRef === input.base);
+        .find(
+          (i) =>
+            i.pull &&
+            i.state === "open" &&
+            i.pull.headRepoId === headRepo.id &&
+            i.pull.headRef === ref &&
+            i.pull.baseRef === input.base,
+        );
       if (duplicate) {
-        throw githubErrors.validation([{ resource: "PullRequest", code: "custom", message: `A pull request already exists for ${headRepo.owner}:${ref}.` }], CREATE_DOC);
+        throw githubErrors.validation(
+          [
+            {
+              resource: "PullRequest",
+              code: "custom",
+              message: `A pull request already exists for ${headRepo.owner}:${ref}.`,
+            },
+          ],
+          CREATE_DOC,
+        );
       }
       const number = base.nextNumber;
       await git.fetch(baseDir, dirOf(headRepo), `+refs/heads/${ref}:refs/pull/${number}/head`);
       if (await git.isAncestor(baseDir, headSha, baseSha)) {
         await git.deleteRef(baseDir, `refs/pull/${number}/head`);
-        throw githubErrors.validation([{ resource: "PullRequest", code: "custom", message: `No commits between ${input.base} and ${input.head}` }], CREATE_DOC);
+        throw githubErrors.validation(
+          [{ resource: "PullRequest", code: "custom", message: `No commits between ${input.base} and ${input.head}` }],
+          CREATE_DOC,
+        );
       }
       const now = isoNow();
       const pull: PullFields = {
@@ -121,17 +150,25 @@ export function pullsService(deps: SandboxDeps) {
     const diff = await git.diffStat(dir, from, pr.pull.headSha);
     const commits = await git.countCommits(dir, pr.pull.baseSha, pr.pull.headSha);
     const mergeable = pr.state === "open" ? (await git.mergeTree(dir, pr.pull.baseSha, pr.pull.headSha)).clean : null;
-    return { commits, additions: diff.additions, deletions: diff.deletions, changedFiles: diff.changedFiles, mergeable };
+    return {
+      commits,
+      additions: diff.additions,
+      deletions: diff.deletions,
+      changedFiles: diff.changedFiles,
+      mergeable,
+    };
   }
 
   /** Merges with a merge commit on the base branch and closes issues the body says it fixes. */
   async function merge(base: RepoRecord, pr: IssueRecord, by: string, commitTitle?: string): Promise<string> {
-    if (!isPull(pr) || pr.state !== "open") throw githubErrors.conflict("Pull Request is not mergeable", `${DOCS_URL.pulls}#merge-a-pull-request`);
+    if (!isPull(pr) || pr.state !== "open")
+      throw githubErrors.conflict("Pull Request is not mergeable", `${DOCS_URL.pulls}#merge-a-pull-request`);
     await refresh(base, pr);
     const dir = dirOf(base);
     return git.lock(dir, async () => {
       const baseSha = await git.resolve(dir, `refs/heads/${pr.pull.baseRef}`);
-      if (!baseSha) throw githubErrors.unprocessable("Base branch was deleted", `${DOCS_URL.pulls}#merge-a-pull-request`);
+      if (!baseSha)
+        throw githubErrors.unprocessable("Base branch was deleted", `${DOCS_URL.pulls}#merge-a-pull-request`);
       const merged = await git.mergeTree(dir, baseSha, pr.pull.headSha);
       if (!merged.clean) throw githubErrors.conflict("Merge conflict", `${DOCS_URL.pulls}#merge-a-pull-request`);
       const headRepo = store.repoById(pr.pull.headRepoId);
@@ -154,7 +191,13 @@ export function pullsService(deps: SandboxDeps) {
         for (const m of `${pr.title}\n${pr.body ?? ""}`.matchAll(CLOSING)) {
           const target = store.issue(base.id, Number(m[1]));
           if (target && !target.pull && target.state === "open") {
-            Object.assign(target, { state: "closed", stateReason: "completed", closedAt: now, updatedAt: now, closedBy: by });
+            Object.assign(target, {
+              state: "closed",
+              stateReason: "completed",
+              closedAt: now,
+              updatedAt: now,
+              closedBy: by,
+            });
           }
         }
       });

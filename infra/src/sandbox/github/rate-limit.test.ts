@@ -61,11 +61,14 @@ describe("rate-limit simulation", () => {
 
   it("counts requests per token and logs the token used", async () => {
     const token = t.sandbox.control.issueToken("hubot", []);
-    const call = () => fetch(`${t.sandbox.url}/repos/octocat/todo-api`, { headers: { authorization: `token ${token}` } });
+    const call = () =>
+      fetch(`${t.sandbox.url}/repos/octocat/todo-api`, { headers: { authorization: `token ${token}` } });
     const first = await call();
     const second = await call();
     expect(Number(first.headers.get("x-ratelimit-used")) + 1).toBe(Number(second.headers.get("x-ratelimit-used")));
-    expect(Number(second.headers.get("x-ratelimit-remaining"))).toBe(5000 - Number(second.headers.get("x-ratelimit-used")));
+    expect(Number(second.headers.get("x-ratelimit-remaining"))).toBe(
+      5000 - Number(second.headers.get("x-ratelimit-used")),
+    );
     expect(second.headers.get("x-ratelimit-resource")).toBe("core");
     expect(t.sandbox.control.requestLog.filter((r) => r.token === token)).toHaveLength(2);
   });

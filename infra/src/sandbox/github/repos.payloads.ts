@@ -115,7 +115,8 @@ export function fullRepository(repo: RepoRecord, store: StateStore, urls: Urls, 
   const base = repository(repo, store, urls, viewer);
   const parent = store.parentOf(repo);
   const network = store.sourceOf(repo);
-  const countNetwork = (root: RepoRecord): number => store.forksOf(root.id).reduce((n, f) => n + 1 + countNetwork(f), 0);
+  const countNetwork = (root: RepoRecord): number =>
+    store.forksOf(root.id).reduce((n, f) => n + 1 + countNetwork(f), 0);
   return {
     ...base,
     allow_squash_merge: true,

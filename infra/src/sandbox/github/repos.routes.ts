@@ -8,18 +8,31 @@ import { label } from "./issues.payloads";
 import { fullRepository, repository } from "./repos.payloads";
 import { isoNow, type RepoRecord } from "./state";
 
-const MERGE_UPSTREAM_DOC = "https://docs.github.com/rest/branches/branches#sync-a-fork-branch-with-the-upstream-repository";
+const MERGE_UPSTREAM_DOC =
+  "https://docs.github.com/rest/branches/branches#sync-a-fork-branch-with-the-upstream-repository";
 
 export function reposRoutes(deps: SandboxDeps) {
   const { store, git, urls } = deps;
 
-  async function fork(source: RepoRecord, login: string, opts: { name?: string; defaultBranchOnly: boolean }): Promise<RepoRecord> {
-    const existing = store.data.repos.find((r) => r.owner.toLowerCase() === login.toLowerCase() && r.parentId === source.id);
+  async function fork(
+    source: RepoRecord,
+    login: string,
+    opts: { name?: string; defaultBranchOnly: boolean },
+  ): Promise<RepoRecord> {
+    const existing = store.data.repos.find(
+      (r) => r.owner.toLowerCase() === login.toLowerCase() && r.parentId === source.id,
+    );
     if (existing) return existing;
     let name = opts.name ?? source.name;
     for (let n = 1; store.repo(login, name); n += 1) name = `${opts.name ?? source.name}-${n}`;
     const target = git.dir(login, name);
-    const args = ["clone", "--quiet", "--bare", "--no-hardlinks", ...(opts.defaultBranchOnly ? ["--single-branch", "--branch", source.defaultBranch] : [])];
+    const args = [
+      "clone",
+      "--quiet",
+      "--bare",
+      "--no-hardlinks",
+      ...(opts.defaultBranchOnly ? ["--single-branch", "--branch", source.defaultBranch] : []),
+    ];
     await git.run(null, [...args, git.dir(source.owner, source.name), target]);
     const now = isoNow();
     return store.mutate((s) => {
@@ -65,7 +78,11 @@ export function reposRoutes(deps: SandboxDeps) {
       requireWriteScope(c, token, source, doc);
       const body = await readJson(c);
       const org = str(body.organization);
-      if (org && store.user(org)) throw githubErrors.unprocessable(`'${org}' is the login for a user account. You must pass the login for an organization account.`, doc);
+      if (org && store.user(org))
+        throw githubErrors.unprocessable(
+          `'${org}' is the login for a user account. You must pass the login for an organization account.`,
+          doc,
+        );
       if (body.organization !== undefined) throw githubErrors.invalidField("Fork", "organization", doc);
       if (source.owner.toLowerCase() === token.login.toLowerCase()) {
         throw githubErrors.forbidden("Forking a repository you own into the same account is not supported.", doc);
@@ -92,12 +109,20 @@ export function reposRoutes(deps: SandboxDeps) {
         await git.fetch(dir, upstreamDir, `+refs/heads/${branch}:refs/sandbox/upstream`);
         try {
           if (await git.isAncestor(dir, upstream, ours)) {
-            return c.json({ message: `This branch is not behind the upstream ${baseBranch}.`, merge_type: "none", base_branch: baseBranch });
+            return c.json({
+              message: `This branch is not behind the upstream ${baseBranch}.`,
+              merge_type: "none",
+              base_branch: baseBranch,
+            });
           }
           if (await git.isAncestor(dir, ours, upstream)) {
             await git.updateRef(dir, `refs/heads/${branch}`, upstream, ours);
             store.mutate(() => (repo.pushedAt = isoNow()));
-            return c.json({ message: `Successfully fetched and fast-forwarded from upstream ${baseBranch}.`, merge_type: "fast-forward", base_branch: baseBranch });
+            return c.json({
+              message: `Successfully fetched and fast-forwarded from upstream ${baseBranch}.`,
+              merge_type: "fast-forward",
+              base_branch: baseBranch,
+            });
           }
           const merged = await git.mergeTree(dir, ours, upstream);
           if (!merged.clean) throw githubErrors.conflict("There are merge conflicts", MERGE_UPSTREAM_DOC);
@@ -106,7 +131,11 @@ export function reposRoutes(deps: SandboxDeps) {
           const sha = await git.commitTree(dir, { tree: merged.tree, parents: [ours, upstream], message, author });
           await git.updateRef(dir, `refs/heads/${branch}`, sha, ours);
           store.mutate(() => (repo.pushedAt = isoNow()));
-          return c.json({ message: `Successfully fetched and merged from upstream ${baseBranch}.`, merge_type: "merge", base_branch: baseBranch });
+          return c.json({
+            message: `Successfully fetched and merged from upstream ${baseBranch}.`,
+            merge_type: "merge",
+            base_branch: baseBranch,
+          });
         } finally {
           await git.deleteRef(dir, "refs/sandbox/upstream");
         }

@@ -53,9 +53,16 @@ function runTests(full: string, dir: string): { ok: boolean; output: string; fai
   const runner = RUNNERS[full];
   if (!runner) throw new Error(`no runner for ${full}`);
   const [cmd = "", ...args] = runner();
-  const res = spawnSync(cmd, args, { cwd: dir, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" }, timeout: 60_000 });
+  const res = spawnSync(cmd, args, {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NODE_OPTIONS: "" },
+    timeout: 60_000,
+  });
   // Failed tests as node --test (TAP) and unittest name them; go test reports only its exit status here.
-  const tap = [...res.stdout.matchAll(/^\s*not ok \d+ - (.+)$/gm)].map((m) => m[1] ?? "").filter((name) => !/\.[cm]?js$|^test\/?$/.test(name));
+  const tap = [...res.stdout.matchAll(/^\s*not ok \d+ - (.+)$/gm)]
+    .map((m) => m[1] ?? "")
+    .filter((name) => !/\.[cm]?js$|^test\/?$/.test(name));
   const unittest = [...res.stderr.matchAll(/^(?:FAIL|ERROR): (\w+)/gm)].map((m) => m[1] ?? "");
   const failing = [...new Set([...tap, ...unittest])];
   return { ok: res.status === 0, output: `${res.stdout}\n${res.stderr}`, failing };
@@ -72,7 +79,9 @@ describe("seed", () => {
     );
     const fixed = SEEDED_FIXES.map((f) => `${f.repo}#${f.issueNumber}`);
     expect(fixed.sort()).toEqual(open.sort());
-    expect(SEED_REPOS.filter((r) => !r.private).map((r) => r.owner)).toEqual(expect.arrayContaining(["octocat", "hubot"]));
+    expect(SEED_REPOS.filter((r) => !r.private).map((r) => r.owner)).toEqual(
+      expect.arrayContaining(["octocat", "hubot"]),
+    );
   });
 
   it("gives each seeded repository a README, a CI workflow and labelled issues", () => {
@@ -85,36 +94,45 @@ describe("seed", () => {
     }
   });
 
-  it.each(SEEDED_FIXES.map((f) => [`${f.repo}#${f.issueNumber}`, f] as const))("fix %s applies to the seeded files: every search occurs exactly once", (_, fix) => {
-    const [owner = "", repo = ""] = fix.repo.split("/");
-    for (const file of fix.files.filter((f) => f.action === "modify")) {
-      const content = t.git(owner, repo, "show", `main:${file.filename}`) + "\n";
-      for (const edit of file.edits ?? []) {
-        expect(content.split(edit.search).length - 1, `${file.filename}: ${edit.search}`).toBe(1);
+  it.each(SEEDED_FIXES.map((f) => [`${f.repo}#${f.issueNumber}`, f] as const))(
+    "fix %s applies to the seeded files: every search occurs exactly once",
+    (_, fix) => {
+      const [owner = "", repo = ""] = fix.repo.split("/");
+      for (const file of fix.files.filter((f) => f.action === "modify")) {
+        const content = t.git(owner, repo, "show", `main:${file.filename}`) + "\n";
+        for (const edit of file.edits ?? []) {
+          expect(content.split(edit.search).length - 1, `${file.filename}: ${edit.search}`).toBe(1);
+        }
+        expect(applyEdits(content, file.edits ?? [])).not.toBe(content);
       }
-      expect(applyEdits(content, file.edits ?? [])).not.toBe(content);
-    }
-  });
+    },
+  );
 
-  const runnable = Object.entries(RUNNERS).filter(([, r]) => r !== null).map(([name]) => name);
-  it.each(runnable)("%s: its tests pass as seeded (but for the declared failing ones) and after all known fixes, and added tests fail without the fix", (full) => {
-    const seeded = runTests(full, checkout(full, `${full.replace("/", "_")}-seeded`));
-    const failing = repoOf(full)?.failingTests ?? [];
-    expect(seeded.ok, seeded.output).toBe(failing.length === 0);
-    expect(seeded.failing.sort(), seeded.output).toEqual([...failing].sort());
+  const runnable = Object.entries(RUNNERS)
+    .filter(([, r]) => r !== null)
+    .map(([name]) => name);
+  it.each(runnable)(
+    "%s: its tests pass as seeded (but for the declared failing ones) and after all known fixes, and added tests fail without the fix",
+    (full) => {
+      const seeded = runTests(full, checkout(full, `${full.replace("/", "_")}-seeded`));
+      const failing = repoOf(full)?.failingTests ?? [];
+      expect(seeded.ok, seeded.output).toBe(failing.length === 0);
+      expect(seeded.failing.sort(), seeded.output).toEqual([...failing].sort());
 
-    const fixes = SEEDED_FIXES.filter((f) => f.repo === full);
-    const fixedDir = checkout(full, `${full.replace("/", "_")}-fixed`);
-    apply(fixedDir, fixes);
-    const fixed = runTests(full, fixedDir);
-    expect(fixed.ok, fixed.output).toBe(true);
+      const fixes = SEEDED_FIXES.filter((f) => f.repo === full);
+      const fixedDir = checkout(full, `${full.replace("/", "_")}-fixed`);
+      apply(fixedDir, fixes);
+      const fixed = runTests(full, fixedDir);
+      expect(fixed.ok, fixed.output).toBe(true);
 
-    if (fixes.some((f) => f.files.some((file) => isTestFile(file.filename)))) {
-      const testsOnly = checkout(full, `${full.replace("/", "_")}-tests-only`);
-      apply(testsOnly, fixes, isTestFile);
-      expect(runTests(full, testsOnly).ok).toBe(false);
-    }
-  }, 180_000);
+      if (fixes.some((f) => f.files.some((file) => isTestFile(file.filename)))) {
+        const testsOnly = checkout(full, `${full.replace("/", "_")}-tests-only`);
+        apply(testsOnly, fixes, isTestFile);
+        expect(runTests(full, testsOnly).ok).toBe(false);
+      }
+    },
+    180_000,
+  );
 
   it("seeds a failing test that a known fix turns green, and a first answer that breaks a passing test and whose repair mends it", () => {
     expect(SEED_REPOS.some((r) => (r.failingTests ?? []).length > 0)).toBe(true);
@@ -129,7 +147,10 @@ describe("seed", () => {
       // The repair round's answer, made on the first attempt's files, leaves only what failed on base.
       apply(dir, [{ ...fix, files: repairFiles(fix) }]);
       const repaired = runTests(fix.repo, dir);
-      expect(repaired.failing.filter((name) => !failingOnBase.includes(name)), repaired.output).toEqual([]);
+      expect(
+        repaired.failing.filter((name) => !failingOnBase.includes(name)),
+        repaired.output,
+      ).toEqual([]);
     }
   }, 120_000);
 });

@@ -3,7 +3,11 @@ import { POLICY_REPOS, SEED_REPOS, SEED_USERS } from "./seed";
 import { DEFAULT_LABELS, type SeedRepo } from "./seed/seed.types";
 import type { IssueRecord, PullFields, RepoRecord, StateStore } from "./state";
 
-async function seedGit(git: GitStore, seed: SeedRepo, author: { name: string; email: string }): Promise<{ head: string; tree: string }> {
+async function seedGit(
+  git: GitStore,
+  seed: SeedRepo,
+  author: { name: string; email: string },
+): Promise<{ head: string; tree: string }> {
   const dir = git.dir(seed.owner, seed.name);
   await git.initBare(dir, seed.defaultBranch);
   let tree: string | null = null;
@@ -16,7 +20,13 @@ async function seedGit(git: GitStore, seed: SeedRepo, author: { name: string; em
     );
     tree = await git.writeTree(dir, tree, changes);
     const who = { ...author, date: commit.date };
-    head = await git.commitTree(dir, { tree, parents: head ? [head] : [], message: `${commit.message}\n`, author: who, committer: who });
+    head = await git.commitTree(dir, {
+      tree,
+      parents: head ? [head] : [],
+      message: `${commit.message}\n`,
+      author: who,
+      committer: who,
+    });
   }
   if (!head || !tree) throw new Error(`seed ${seed.owner}/${seed.name} has no commits`);
   await git.updateRef(dir, `refs/heads/${seed.defaultBranch}`, head);
@@ -24,14 +34,30 @@ async function seedGit(git: GitStore, seed: SeedRepo, author: { name: string; em
 }
 
 /** Commits each seeded pull request's branch on top of the default branch; answers the pull fields. */
-async function seedPullBranches(git: GitStore, seed: SeedRepo, base: { head: string; tree: string }, author: { name: string; email: string }): Promise<PullFields[]> {
+async function seedPullBranches(
+  git: GitStore,
+  seed: SeedRepo,
+  base: { head: string; tree: string },
+  author: { name: string; email: string },
+): Promise<PullFields[]> {
   const dir = git.dir(seed.owner, seed.name);
   const out: PullFields[] = [];
   for (const [index, pull] of (seed.pulls ?? []).entries()) {
-    const changes: TreeChange[] = Object.entries(pull.files).map(([path, content]) => ({ path, mode: "100644", type: "blob", content }));
+    const changes: TreeChange[] = Object.entries(pull.files).map(([path, content]) => ({
+      path,
+      mode: "100644",
+      type: "blob",
+      content,
+    }));
     const tree = await git.writeTree(dir, base.tree, changes);
     const who = { ...author, date: pull.createdAt };
-    const headSha = await git.commitTree(dir, { tree, parents: [base.head], message: `${pull.title}\n`, author: who, committer: who });
+    const headSha = await git.commitTree(dir, {
+      tree,
+      parents: [base.head],
+      message: `${pull.title}\n`,
+      author: who,
+      committer: who,
+    });
     await git.updateRef(dir, `refs/heads/${pull.branch}`, headSha);
     await git.updateRef(dir, `refs/pull/${seed.issues.length + index + 1}/head`, headSha);
     out.push({

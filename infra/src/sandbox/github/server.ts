@@ -24,7 +24,11 @@ function tokenFrom(header: string | undefined): string | null {
   return m?.[1] ?? null;
 }
 
-function faultResponse(rule: FaultRule, id: string, login: string | null): { status: number; body: object; headers: Record<string, string> } {
+function faultResponse(
+  rule: FaultRule,
+  id: string,
+  login: string | null,
+): { status: number; body: object; headers: Record<string, string> } {
   const retryAfter = rule.retryAfter ?? 60;
   if (rule.status === 500) return { status: 500, body: { message: "Server Error" }, headers: {} };
   if (rule.kind === "primary") {
@@ -36,7 +40,10 @@ function faultResponse(rule: FaultRule, id: string, login: string | null): { sta
         documentation_url: DOCS_URL.rateLimits,
         status: String(rule.status),
       },
-      headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) + retryAfter) },
+      headers: {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) + retryAfter),
+      },
     };
   }
   return {
@@ -71,7 +78,11 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
       const f = faultResponse(fault, id, auth?.login ?? null);
       c.res = c.json(f.body, f.status as ContentfulStatusCode, f.headers);
     } else if (counted && bucket.used >= bucket.limit) {
-      const f = faultResponse({ status: 403, kind: "primary", retryAfter: bucket.reset - Math.floor(Date.now() / 1000) }, id, auth?.login ?? null);
+      const f = faultResponse(
+        { status: 403, kind: "primary", retryAfter: bucket.reset - Math.floor(Date.now() / 1000) },
+        id,
+        auth?.login ?? null,
+      );
       c.res = c.json(f.body, 403, { ...f.headers, "x-ratelimit-reset": String(bucket.reset) });
     } else {
       await next();
@@ -101,19 +112,30 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
     h.set("vary", "Accept, Authorization, Cookie, X-GitHub-OTP");
     if (c.req.method === "GET") h.set("cache-control", `${auth ? "private" : "public"}, max-age=60, s-maxage=60`);
     const type = h.get("content-type");
-    if (type === "application/json" || (!type && c.res.status !== 204 && c.res.status !== 304)) h.set("content-type", "application/json; charset=utf-8");
-    deps.requestLog.push({ method: c.req.method, path: url.pathname + url.search, status: c.res.status, token: rawToken, at: Date.now() });
+    if (type === "application/json" || (!type && c.res.status !== 204 && c.res.status !== 304))
+      h.set("content-type", "application/json; charset=utf-8");
+    deps.requestLog.push({
+      method: c.req.method,
+      path: url.pathname + url.search,
+      status: c.res.status,
+      token: rawToken,
+      at: Date.now(),
+    });
   });
 
   app.onError((err, c) => {
     if (err instanceof GithubError) {
       return c.json(err.body(), err.status as ContentfulStatusCode, err.headers);
     }
-    deps.log(`github sandbox: ${c.req.method} ${c.req.path} failed (${c.get("requestId")}): ${err.stack ?? err.message}`);
+    deps.log(
+      `github sandbox: ${c.req.method} ${c.req.path} failed (${c.get("requestId")}): ${err.stack ?? err.message}`,
+    );
     return c.json({ message: "Server Error" }, 500);
   });
 
-  app.notFound((c) => c.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" }, 404));
+  app.notFound((c) =>
+    c.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" }, 404),
+  );
 
   app.route("/login/oauth", oauthRoutes(deps));
   app.route("/", usersRoutes(deps));

@@ -5,7 +5,8 @@ export interface Urls {
 }
 
 /** GitHub's classic global node id: base64 of `0<len>:<Kind><id>`. */
-export const nodeId = (kind: string, id: number): string => Buffer.from(`0${kind.length}:${kind}${id}`).toString("base64");
+export const nodeId = (kind: string, id: number): string =>
+  Buffer.from(`0${kind.length}:${kind}${id}`).toString("base64");
 
 /** GitHub's avatar host; a stand-in whose html links point at itself serves the avatars too. */
 export const avatarUrl = (urls: Urls, id: number): string =>

@@ -30,13 +30,25 @@ export function usersRoutes(deps: SandboxDeps) {
       c.set("acceptedScopes", "user, user:email");
       const user = store.user(token.login);
       if (!user) throw githubErrors.badCredentials();
-      if (!hasScope(token, "user", "user:email")) throw githubErrors.notFound("https://docs.github.com/rest/users/emails#list-email-addresses-for-the-authenticated-user");
+      if (!hasScope(token, "user", "user:email"))
+        throw githubErrors.notFound(
+          "https://docs.github.com/rest/users/emails#list-email-addresses-for-the-authenticated-user",
+        );
       return c.json(userEmails(user));
     })
     .get("/users/:login", (c) => {
       const user = store.user(c.req.param("login"));
       if (!user) throw githubErrors.notFound(`${DOCS_URL.users}#get-a-user`);
-      const { plan: _plan, private_gists: _pg, total_private_repos: _tp, owned_private_repos: _op, disk_usage: _du, collaborators: _co, two_factor_authentication: _tf, ...pub } = privateUser(user, store.data, urls);
+      const {
+        plan: _plan,
+        private_gists: _pg,
+        total_private_repos: _tp,
+        owned_private_repos: _op,
+        disk_usage: _du,
+        collaborators: _co,
+        two_factor_authentication: _tf,
+        ...pub
+      } = privateUser(user, store.data, urls);
       return c.json({ ...pub, user_view_type: "public" });
     })
     .get("/user/repos", (c) => {
@@ -47,7 +59,10 @@ export function usersRoutes(deps: SandboxDeps) {
       }
       const type = q("type") ?? "all";
       const visibility = q("visibility") ?? (type === "public" || type === "private" ? type : "all");
-      const affiliation = (q("affiliation") ?? (type === "owner" ? "owner" : type === "member" ? "collaborator" : "owner,collaborator,organization_member")).split(",");
+      const affiliation = (
+        q("affiliation") ??
+        (type === "owner" ? "owner" : type === "member" ? "collaborator" : "owner,collaborator,organization_member")
+      ).split(",");
       const me = token.login.toLowerCase();
       const repos = store.data.repos.filter((r) => {
         const own = r.owner.toLowerCase() === me;
@@ -90,7 +105,9 @@ export function usersRoutes(deps: SandboxDeps) {
       const user = store.user(c.req.param("login"));
       if (!user) throw githubErrors.notFound();
       const viewer = c.get("auth");
-      const repos = store.data.repos.filter((r) => r.owner === user.login && !r.private).sort((a, b) => a.name.localeCompare(b.name));
+      const repos = store.data.repos
+        .filter((r) => r.owner === user.login && !r.private)
+        .sort((a, b) => a.name.localeCompare(b.name));
       const page = paginate(c, repos, `${urls.api}/users/${user.login}/repos`);
       return c.json(page.items.map((r) => repository(r, store, urls, viewer?.login ?? null)));
     });

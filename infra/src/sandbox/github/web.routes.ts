@@ -8,7 +8,6 @@ import type { IssueRecord, RepoRecord } from "./state";
 // pages for a user, a repository, an issue and a pull request, and generated avatars, so every
 // link a sandbox user clicks works offline. Public repositories only, like a signed-out visit.
 
-
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1f2328}

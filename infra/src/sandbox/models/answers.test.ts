@@ -19,9 +19,12 @@ describe("scripted answers", () => {
     const scripted = SEEDED_FIXES.filter((f) => f.firstAttempt);
     expect(scripted.length).toBeGreaterThan(0);
     for (const fix of scripted) {
-      const title = SEED_REPOS.find((r) => `${r.owner}/${r.name}` === fix.repo)?.issues[fix.issueNumber - 1]?.title ?? "";
+      const title =
+        SEED_REPOS.find((r) => `${r.owner}/${r.name}` === fix.repo)?.issues[fix.issueNumber - 1]?.title ?? "";
       const prompt = `Repository: ${fix.repo}\nIssue title: ${title}\n`;
-      expect(seededSolution(SEEDED_FIXES, prompt)?.files).not.toEqual(seededSolution(SEEDED_FIXES, `${prompt}\nThese failing tests broke:\nnot ok 2 - x\n`)?.files);
+      expect(seededSolution(SEEDED_FIXES, prompt)?.files).not.toEqual(
+        seededSolution(SEEDED_FIXES, `${prompt}\nThese failing tests broke:\nnot ok 2 - x\n`)?.files,
+      );
       const repair = seededSolution(SEEDED_FIXES, `${prompt}\nFailing tests: x\nnot ok 2 - x\n`);
       expect(repair?.analysis).toBe(fix.analysis);
       expect(repair?.files).toEqual(repairFiles(fix).map((f) => ({ edits: [], ...f })));

@@ -36,7 +36,8 @@ function issueTitle(prompt: string): string {
 export function commentFor(path: string): ((text: string) => string) | null {
   const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   if (["json", "lock", "svg", "png", "csv"].includes(ext)) return null;
-  if (["py", "rb", "sh", "bash", "yml", "yaml", "toml", "r", "pl", "ex", "exs", "cfg", "ini", "txt"].includes(ext)) return (t) => `# ${t}`;
+  if (["py", "rb", "sh", "bash", "yml", "yaml", "toml", "r", "pl", "ex", "exs", "cfg", "ini", "txt"].includes(ext))
+    return (t) => `# ${t}`;
   if (["md", "html", "xml", "vue", "svelte"].includes(ext)) return (t) => `<!-- ${t} -->`;
   if (["sql", "lua", "hs"].includes(ext)) return (t) => `-- ${t}`;
   if (ext === "css") return (t) => `/* ${t} */`;
@@ -45,7 +46,9 @@ export function commentFor(path: string): ((text: string) => string) | null {
 
 /** A line that occurs once in the file and says something (not a brace or a blank). */
 export function anchorLine(lines: string[]): string | undefined {
-  return lines.find((l) => l.trim().replace(/[{}()[\];,]/g, "").length >= 6 && lines.filter((x) => x === l).length === 1);
+  return lines.find(
+    (l) => l.trim().replace(/[{}()[\];,]/g, "").length >= 6 && lines.filter((x) => x === l).length === 1,
+  );
 }
 
 /** A small, well-formed change to the first commentable file shown in the prompt. */
@@ -60,7 +63,13 @@ export function fallbackSolution(prompt: string): GeneratedSolution {
       analysis: `The behaviour described in "${title}" originates around ${file.path}; the code there does not account for the reported case.`,
       proposedSolution: `Mark the relevant code in ${file.path} for the fix of "${title}" with a minimal, reviewable change.`,
       confidence: 62,
-      files: [{ filename: file.path, action: "modify", edits: [{ search: anchor, replace: `${indent}${comment(`Fix for: ${title}`)}\n${anchor}` }] }],
+      files: [
+        {
+          filename: file.path,
+          action: "modify",
+          edits: [{ search: anchor, replace: `${indent}${comment(`Fix for: ${title}`)}\n${anchor}` }],
+        },
+      ],
     };
   }
   return {
@@ -92,12 +101,21 @@ export function seededSolution(fixes: readonly SeededFix[], prompt: string): Gen
   });
   const fix = matches.find((f) => prompt.includes(f.repo)) ?? matches[0];
   if (!fix) return undefined;
-  const answer = !fix.firstAttempt ? fix : REPAIR_PROMPT.test(prompt) ? { ...fix, files: repairFiles(fix) } : fix.firstAttempt;
+  const answer = !fix.firstAttempt
+    ? fix
+    : REPAIR_PROMPT.test(prompt)
+      ? { ...fix, files: repairFiles(fix) }
+      : fix.firstAttempt;
   return {
     analysis: answer.analysis,
     proposedSolution: answer.proposedSolution,
     confidence: 88,
-    files: answer.files.map((f) => ({ filename: f.filename, action: f.action, edits: f.edits ?? [], ...(f.content !== undefined ? { content: f.content } : {}) })),
+    files: answer.files.map((f) => ({
+      filename: f.filename,
+      action: f.action,
+      edits: f.edits ?? [],
+      ...(f.content !== undefined ? { content: f.content } : {}),
+    })),
   };
 }
 

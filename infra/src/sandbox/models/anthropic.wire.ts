@@ -27,30 +27,47 @@ export function parseMessagesRequest(body: unknown): MessagesRequest | string {
   const all: string[] = [];
   for (const m of b.messages) {
     const msg = asRecord(m);
-    if (!msg || (msg.role !== "user" && msg.role !== "assistant")) return "messages: Input should be 'user' or 'assistant'";
+    if (!msg || (msg.role !== "user" && msg.role !== "assistant"))
+      return "messages: Input should be 'user' or 'assistant'";
     const text = contentText(msg.content);
     all.push(text);
     if (msg.role === "user") user.push(text);
   }
   const system = contentText(b.system);
-  return { model: b.model, system, prompt: user.join("\n\n"), all: [system, ...all].join("\n") + JSON.stringify(b.tools ?? []) };
+  return {
+    model: b.model,
+    system,
+    prompt: user.join("\n\n"),
+    all: [system, ...all].join("\n") + JSON.stringify(b.tools ?? []),
+  };
 }
 
 export function messagesFault(fault: FaultSpec): WireResponse {
-  const headers: Record<string, string> = fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {};
+  const headers: Record<string, string> =
+    fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {};
   if (fault.status === 429) {
-    return error(429, "rate_limit_error", "This request would exceed the rate limit for your organization of 50 requests per minute. Please reduce the prompt length or the maximum tokens requested, or try again later.", {
-      "anthropic-ratelimit-requests-limit": "50",
-      "anthropic-ratelimit-requests-remaining": "0",
-      ...headers,
-    });
+    return error(
+      429,
+      "rate_limit_error",
+      "This request would exceed the rate limit for your organization of 50 requests per minute. Please reduce the prompt length or the maximum tokens requested, or try again later.",
+      {
+        "anthropic-ratelimit-requests-limit": "50",
+        "anthropic-ratelimit-requests-remaining": "0",
+        ...headers,
+      },
+    );
   }
   if (fault.status === 500) return error(500, "api_error", "Internal server error", headers);
   return error(fault.status, "overloaded_error", "Overloaded", headers);
 }
 
 /** A tool_use answer, or a text-only answer when `input` is not an object. */
-export function messagesResponse(model: string, input: unknown, text: string, usage: { input: number; output: number }): WireResponse {
+export function messagesResponse(
+  model: string,
+  input: unknown,
+  text: string,
+  usage: { input: number; output: number },
+): WireResponse {
   const content =
     input && typeof input === "object"
       ? [{ type: "tool_use", id: randomId("toolu_"), name: SUBMIT_SOLUTION_TOOL, input }]
@@ -66,7 +83,13 @@ export function messagesResponse(model: string, input: unknown, text: string, us
       content,
       stop_reason: content[0]?.type === "tool_use" ? "tool_use" : "end_turn",
       stop_sequence: null,
-      usage: { input_tokens: usage.input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: usage.output, service_tier: "standard" },
+      usage: {
+        input_tokens: usage.input,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: usage.output,
+        service_tier: "standard",
+      },
     },
   };
 }

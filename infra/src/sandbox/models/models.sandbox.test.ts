@@ -22,8 +22,16 @@ const chatBody = (prompt: string) => ({
   tool_choice: { type: "function", function: { name: "submit_solution" } },
 });
 
-function post(path: string, body: unknown, headers: Record<string, string> = { authorization: `Bearer ${SANDBOX_MODEL_API_KEY}` }) {
-  return fetch(`${sandbox.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+function post(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = { authorization: `Bearer ${SANDBOX_MODEL_API_KEY}` },
+) {
+  return fetch(`${sandbox.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 describe("OpenAI chat completions wire format", () => {
@@ -31,7 +39,11 @@ describe("OpenAI chat completions wire format", () => {
     const res = await post("/openai/v1/chat/completions", chatBody("### File: a.ts\n1 | const value = compute();"));
     expect(res.status).toBe(200);
     expect(res.headers.get("x-request-id")).toMatch(/^req_/);
-    const json = (await res.json()) as { object: string; choices: { message: { tool_calls: { type: string; function: { name: string; arguments: string } }[] } }[]; usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } };
+    const json = (await res.json()) as {
+      object: string;
+      choices: { message: { tool_calls: { type: string; function: { name: string; arguments: string } }[] } }[];
+      usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+    };
     expect(json.object).toBe("chat.completion");
     const call = json.choices[0]?.message.tool_calls[0];
     expect(call?.function.name).toBe("submit_solution");
@@ -51,7 +63,9 @@ describe("OpenAI chat completions wire format", () => {
     const res = await post("/openai/v1/chat/completions", chatBody("x"));
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("7");
-    expect(await res.json()).toMatchObject({ error: { code: "rate_limit_exceeded", message: expect.stringContaining("try again in 7s") } });
+    expect(await res.json()).toMatchObject({
+      error: { code: "rate_limit_exceeded", message: expect.stringContaining("try again in 7s") },
+    });
     expect((await post("/openai/v1/chat/completions", chatBody("x"))).status).toBe(200);
   });
 
@@ -71,7 +85,9 @@ describe("Groq wire format", () => {
     sandbox.control.malformedNext(1);
     const res = await post("/groq/openai/v1/chat/completions", { ...chatBody("x"), model: "llama-3.3-70b-versatile" });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: { code: "tool_use_failed", failed_generation: expect.stringContaining("submit_solution") } });
+    expect(await res.json()).toMatchObject({
+      error: { code: "tool_use_failed", failed_generation: expect.stringContaining("submit_solution") },
+    });
   });
 
   test("a 503 answers Service Unavailable", async () => {
@@ -84,13 +100,23 @@ describe("Groq wire format", () => {
 
 describe("Anthropic messages wire format", () => {
   const headers = { "x-api-key": SANDBOX_MODEL_API_KEY, "anthropic-version": "2023-06-01" };
-  const body = { model: "claude-sonnet-4-5", max_tokens: 1024, system: "sys", messages: [{ role: "user", content: "### File: x.py\n1 | total = price * qty" }] };
+  const body = {
+    model: "claude-sonnet-4-5",
+    max_tokens: 1024,
+    system: "sys",
+    messages: [{ role: "user", content: "### File: x.py\n1 | total = price * qty" }],
+  };
 
   test("the answer is a tool_use block with usage", async () => {
     const res = await post("/anthropic/v1/messages", body, headers);
     expect(res.status).toBe(200);
     expect(res.headers.get("request-id")).toMatch(/^req_/);
-    const json = (await res.json()) as { type: string; stop_reason: string; content: { type: string; name: string; input: unknown }[]; usage: { input_tokens: number; output_tokens: number } };
+    const json = (await res.json()) as {
+      type: string;
+      stop_reason: string;
+      content: { type: string; name: string; input: unknown }[];
+      usage: { input_tokens: number; output_tokens: number };
+    };
     expect(json).toMatchObject({ type: "message", stop_reason: "tool_use" });
     expect(json.content[0]).toMatchObject({ type: "tool_use", name: "submit_solution" });
     expect(GeneratedSolution.parse(json.content[0]?.input).files[0]?.edits[0]?.replace).toContain("# Fix for:");
@@ -100,7 +126,10 @@ describe("Anthropic messages wire format", () => {
   test("missing max_tokens, a wrong key and overload answer Anthropic's error shapes", async () => {
     const missing = await post("/anthropic/v1/messages", { ...body, max_tokens: undefined }, headers);
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toMatchObject({ type: "error", error: { type: "invalid_request_error", message: "max_tokens: Field required" } });
+    expect(await missing.json()).toMatchObject({
+      type: "error",
+      error: { type: "invalid_request_error", message: "max_tokens: Field required" },
+    });
     const denied = await post("/anthropic/v1/messages", body, { ...headers, "x-api-key": "bad" });
     expect(denied.status).toBe(401);
     expect(await denied.json()).toMatchObject({ type: "error", error: { type: "authentication_error" } });
@@ -117,7 +146,10 @@ describe("scripted answers", () => {
     expect(SEEDED_FIXES.length).toBeGreaterThan(0);
     for (const fix of SEEDED_FIXES) {
       const answer = seededSolution(SEEDED_FIXES, `Repository: ${fix.repo}\nTitle: ${fix.title}`);
-      expect(GeneratedSolution.parse(answer)).toMatchObject({ analysis: (fix.firstAttempt ?? fix).analysis, confidence: 88 });
+      expect(GeneratedSolution.parse(answer)).toMatchObject({
+        analysis: (fix.firstAttempt ?? fix).analysis,
+        confidence: 88,
+      });
       for (const file of [...fix.files, ...(fix.firstAttempt?.files ?? [])].filter((f) => f.action === "modify")) {
         const content = repos.get(fix.repo)?.[file.filename] ?? "";
         for (const edit of file.edits ?? []) expect(content.split(edit.search).length - 1).toBe(1);
@@ -151,11 +183,22 @@ describe("scripted answers", () => {
   test("a registered answer wins for matching prompts only, and state is per instance", async () => {
     const other = await startModelSandbox();
     try {
-      const mine = { analysis: "a", proposedSolution: "b", confidence: 50, files: [{ filename: "f", action: "delete" as const, edits: [] }] };
+      const mine = {
+        analysis: "a",
+        proposedSolution: "b",
+        confidence: 50,
+        files: [{ filename: "f", action: "delete" as const, edits: [] }],
+      };
       sandbox.control.respondWith((p) => p.includes("magic"), mine);
       const args = async (url: string, prompt: string) => {
-        const res = await fetch(`${url}/openai/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${SANDBOX_MODEL_API_KEY}` }, body: JSON.stringify(chatBody(prompt)) });
-        const json = (await res.json()) as { choices: { message: { tool_calls: { function: { arguments: string } }[] } }[] };
+        const res = await fetch(`${url}/openai/v1/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${SANDBOX_MODEL_API_KEY}` },
+          body: JSON.stringify(chatBody(prompt)),
+        });
+        const json = (await res.json()) as {
+          choices: { message: { tool_calls: { function: { arguments: string } }[] } }[];
+        };
         return JSON.parse(json.choices[0]?.message.tool_calls[0]?.function.arguments ?? "") as unknown;
       };
       expect(await args(sandbox.url, "the magic word")).toEqual(mine);

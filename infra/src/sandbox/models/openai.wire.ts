@@ -11,7 +11,14 @@ export interface ChatRequest {
   all: string;
 }
 
-function error(status: number, headers: Record<string, string>, message: string, type: string, code: string | null, flavor: ChatFlavor): WireResponse {
+function error(
+  status: number,
+  headers: Record<string, string>,
+  message: string,
+  type: string,
+  code: string | null,
+  flavor: ChatFlavor,
+): WireResponse {
   const err = flavor === "openai" ? { message, type, param: null, code } : { message, type, ...(code ? { code } : {}) };
   return { status, headers, body: { error: err } };
 }
@@ -22,12 +29,26 @@ export function chatBadRequest(message: string, flavor: ChatFlavor): WireRespons
 
 export function chatUnauthorized(flavor: ChatFlavor): WireResponse {
   return flavor === "openai"
-    ? error(401, {}, "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_request_error", "invalid_api_key", flavor)
+    ? error(
+        401,
+        {},
+        "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.",
+        "invalid_request_error",
+        "invalid_api_key",
+        flavor,
+      )
     : error(401, {}, "Invalid API Key", "invalid_request_error", "invalid_api_key", flavor);
 }
 
 export function chatNotFound(flavor: ChatFlavor): WireResponse {
-  return error(404, {}, "Unknown request URL. Please check the URL for typos.", "invalid_request_error", "unknown_url", flavor);
+  return error(
+    404,
+    {},
+    "Unknown request URL. Please check the URL for typos.",
+    "invalid_request_error",
+    "unknown_url",
+    flavor,
+  );
 }
 
 /** Parses a chat completions body; a string is the 400 message for a bad one. */
@@ -47,26 +68,54 @@ export function parseChatRequest(body: unknown): ChatRequest | string {
     if (msg.role === "system" || msg.role === "developer") system.push(text);
     else if (msg.role === "user" || msg.role === "tool") user.push(text);
   }
-  return { model: b.model, system: system.join("\n\n"), prompt: user.join("\n\n"), all: all.join("\n") + JSON.stringify(b.tools ?? []) };
+  return {
+    model: b.model,
+    system: system.join("\n\n"),
+    prompt: user.join("\n\n"),
+    all: all.join("\n") + JSON.stringify(b.tools ?? []),
+  };
 }
 
 export function chatFault(fault: FaultSpec, model: string, flavor: ChatFlavor): WireResponse {
-  const headers: Record<string, string> = fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {};
+  const headers: Record<string, string> =
+    fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {};
   if (fault.status === 429) {
     const wait = fault.retryAfter ?? 1;
     const message =
       flavor === "openai"
         ? `Rate limit reached for ${model} in organization org-sandbox on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in ${wait}s. Visit https://platform.openai.com/account/rate-limits to learn more.`
         : `Rate limit reached for model \`${model}\` in organization \`org_sandbox\` service tier \`on_demand\` on requests per minute (RPM): Limit 30, Used 30, Requested 1. Please try again in ${wait}s.`;
-    const limits = flavor === "openai" ? { "x-ratelimit-limit-requests": "500", "x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": `${wait}s` } : { "x-ratelimit-limit-requests": "30", "x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": `${wait}s` };
+    const limits =
+      flavor === "openai"
+        ? {
+            "x-ratelimit-limit-requests": "500",
+            "x-ratelimit-remaining-requests": "0",
+            "x-ratelimit-reset-requests": `${wait}s`,
+          }
+        : {
+            "x-ratelimit-limit-requests": "30",
+            "x-ratelimit-remaining-requests": "0",
+            "x-ratelimit-reset-requests": `${wait}s`,
+          };
     return error(429, { ...limits, ...headers }, message, "requests", "rate_limit_exceeded", flavor);
   }
   if (fault.status === 500) {
-    const message = flavor === "openai" ? "The server had an error while processing your request. Sorry about that!" : "Internal Server Error";
+    const message =
+      flavor === "openai"
+        ? "The server had an error while processing your request. Sorry about that!"
+        : "Internal Server Error";
     return error(500, headers, message, flavor === "openai" ? "server_error" : "internal_server_error", null, flavor);
   }
-  const message = flavor === "openai" ? "The engine is currently overloaded, please try again later." : "Service Unavailable";
-  return error(fault.status, headers, message, flavor === "openai" ? "server_error" : "internal_server_error", null, flavor);
+  const message =
+    flavor === "openai" ? "The engine is currently overloaded, please try again later." : "Service Unavailable";
+  return error(
+    fault.status,
+    headers,
+    message,
+    flavor === "openai" ? "server_error" : "internal_server_error",
+    null,
+    flavor,
+  );
 }
 
 /** Groq's answer when the model's forced tool call does not parse. */
@@ -85,10 +134,22 @@ export function groqToolUseFailed(failedGeneration: string): WireResponse {
   };
 }
 
-export function chatToolCallResponse(model: string, args: string, usage: { input: number; output: number }, flavor: ChatFlavor): WireResponse {
+export function chatToolCallResponse(
+  model: string,
+  args: string,
+  usage: { input: number; output: number },
+  flavor: ChatFlavor,
+): WireResponse {
   const created = Math.floor(Date.now() / 1000);
-  const toolCall = { id: flavor === "openai" ? randomId("call_") : randomId("call_", 9), type: "function", function: { name: SUBMIT_SOLUTION_TOOL, arguments: args } };
-  const message = flavor === "openai" ? { role: "assistant", content: null, tool_calls: [toolCall], refusal: null, annotations: [] } : { role: "assistant", tool_calls: [toolCall] };
+  const toolCall = {
+    id: flavor === "openai" ? randomId("call_") : randomId("call_", 9),
+    type: "function",
+    function: { name: SUBMIT_SOLUTION_TOOL, arguments: args },
+  };
+  const message =
+    flavor === "openai"
+      ? { role: "assistant", content: null, tool_calls: [toolCall], refusal: null, annotations: [] }
+      : { role: "assistant", tool_calls: [toolCall] };
   // OpenAI reports "stop" when tool_choice names the function; Groq reports "tool_calls".
   const choice = { index: 0, message, logprobs: null, finish_reason: flavor === "openai" ? "stop" : "tool_calls" };
   const total = usage.input + usage.output;
@@ -105,7 +166,12 @@ export function chatToolCallResponse(model: string, args: string, usage: { input
             completion_tokens: usage.output,
             total_tokens: total,
             prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-            completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+            completion_tokens_details: {
+              reasoning_tokens: 0,
+              audio_tokens: 0,
+              accepted_prediction_tokens: 0,
+              rejected_prediction_tokens: 0,
+            },
           },
           service_tier: "default",
           system_fingerprint: "fp_sandbox",
@@ -116,7 +182,15 @@ export function chatToolCallResponse(model: string, args: string, usage: { input
           created,
           model,
           choices: [choice],
-          usage: { queue_time: 0.01, prompt_tokens: usage.input, prompt_time: 0.02, completion_tokens: usage.output, completion_time: 0.2, total_tokens: total, total_time: 0.22 },
+          usage: {
+            queue_time: 0.01,
+            prompt_tokens: usage.input,
+            prompt_time: 0.02,
+            completion_tokens: usage.output,
+            completion_time: 0.2,
+            total_tokens: total,
+            total_time: 0.22,
+          },
           system_fingerprint: "fp_sandbox",
           x_groq: { id: randomId("req_") },
           service_tier: "on_demand",

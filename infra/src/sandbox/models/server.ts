@@ -3,9 +3,25 @@ import type { AddressInfo } from "node:net";
 import { SEEDED_FIXES, type SeededFix } from "../github/seed";
 import { fallbackSolution, MALFORMED_ARGUMENTS, REPAIR_PROMPT, seededSolution } from "./answers";
 import { latestFeedback, refinedSolution } from "./answers.refine";
-import { messagesBadRequest, messagesFault, messagesNotFound, messagesResponse, messagesUnauthorized, parseMessagesRequest } from "./anthropic.wire";
+import {
+  messagesBadRequest,
+  messagesFault,
+  messagesNotFound,
+  messagesResponse,
+  messagesUnauthorized,
+  parseMessagesRequest,
+} from "./anthropic.wire";
 import { ModelSandboxControl, type ModelSandboxProvider } from "./control";
-import { chatBadRequest, chatFault, chatNotFound, chatToolCallResponse, chatUnauthorized, groqToolUseFailed, parseChatRequest, type ChatFlavor } from "./openai.wire";
+import {
+  chatBadRequest,
+  chatFault,
+  chatNotFound,
+  chatToolCallResponse,
+  chatUnauthorized,
+  groqToolUseFailed,
+  parseChatRequest,
+  type ChatFlavor,
+} from "./openai.wire";
 import { estimateTokens, randomId, type WireResponse } from "./wire";
 
 export const SANDBOX_MODEL_API_KEY = "sandbox-model-key";
@@ -98,7 +114,8 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
       return send(res, flavorOf, flavorOf === "anthropic" ? messagesNotFound() : chatNotFound(flavorOf));
     }
     const { flavor } = route;
-    const bad = (m: string): WireResponse => (flavor === "anthropic" ? messagesBadRequest(m) : chatBadRequest(m, flavor));
+    const bad = (m: string): WireResponse =>
+      flavor === "anthropic" ? messagesBadRequest(m) : chatBadRequest(m, flavor);
     if (route.auth && !authorized(req, flavor, apiKey)) {
       return send(res, flavor, flavor === "anthropic" ? messagesUnauthorized() : chatUnauthorized(flavor));
     }
@@ -115,7 +132,13 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
     }
     const parsed = flavor === "anthropic" ? parseMessagesRequest(body) : parseChatRequest(body);
     if (typeof parsed === "string") return send(res, flavor, bad(parsed));
-    control.requests.push({ provider: route.provider, model: parsed.model, system: parsed.system, prompt: parsed.prompt, at: Date.now() });
+    control.requests.push({
+      provider: route.provider,
+      model: parsed.model,
+      system: parsed.system,
+      prompt: parsed.prompt,
+      at: Date.now(),
+    });
 
     const fault = control.takeFault();
     if (fault) {
@@ -134,7 +157,10 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
     const latency = control.currentLatency();
     if (latency > 0) {
       let timer: NodeJS.Timeout | undefined;
-      const slept = await Promise.race([new Promise<boolean>((r) => (timer = setTimeout(() => r(true), latency))), closed.then(() => false)]);
+      const slept = await Promise.race([
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(true), latency))),
+        closed.then(() => false),
+      ]);
       clearTimeout(timer);
       if (!slept && aborted()) return;
     }
@@ -153,7 +179,16 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
     }
     if (flavor === "anthropic") {
       const input = malformed ? { analysis: "The issue is caused by", confidence: "high" } : json;
-      return send(res, flavor, messagesResponse(parsed.model, input && typeof input === "object" && !Array.isArray(input) ? input : null, args, usage));
+      return send(
+        res,
+        flavor,
+        messagesResponse(
+          parsed.model,
+          input && typeof input === "object" && !Array.isArray(input) ? input : null,
+          args,
+          usage,
+        ),
+      );
     }
     if (flavor === "groq" && (malformed || json === undefined)) {
       return send(res, flavor, groqToolUseFailed(`<function=submit_solution>${args}</function>`));
@@ -163,7 +198,9 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      log(`model sandbox: ${req.method} ${req.url} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      log(
+        `model sandbox: ${req.method} ${req.url} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message: "Internal server error", type: "server_error" } }));
     });

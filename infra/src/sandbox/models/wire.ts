@@ -6,7 +6,8 @@ export interface WireResponse {
   body: unknown;
 }
 
-export const randomId = (prefix: string, bytes = 12): string => `${prefix}${crypto.randomBytes(bytes).toString("base64url")}`;
+export const randomId = (prefix: string, bytes = 12): string =>
+  `${prefix}${crypto.randomBytes(bytes).toString("base64url")}`;
 
 /** Roughly four characters a token, the usual rule of thumb for English and code. */
 export const estimateTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));

@@ -3,7 +3,13 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createRazorpayApp, signedCheckoutResponse, type CheckoutResult } from "./server";
 import { RazorpayState, razorpayId, type PaymentEntity } from "./state";
-import { buildWebhook, deliverWebhook, type DeliveryResult, type WebhookDelivery, type WebhookEventType } from "./webhooks";
+import {
+  buildWebhook,
+  deliverWebhook,
+  type DeliveryResult,
+  type WebhookDelivery,
+  type WebhookEventType,
+} from "./webhooks";
 
 export type { WebhookDelivery, WebhookEventType, DeliveryResult } from "./webhooks";
 export type { OrderEntity, PaymentEntity } from "./state";
@@ -17,7 +23,10 @@ export interface RazorpaySandboxControl {
   autoWebhooks: boolean;
   deliveries: DeliveryResult[];
   /** Pays an order as the checkout modal would, without a browser; webhooks are returned, not sent. */
-  pay(orderId: string, outcome?: "success" | "failure"): {
+  pay(
+    orderId: string,
+    outcome?: "success" | "failure",
+  ): {
     payment: PaymentEntity;
     response: ReturnType<typeof signedCheckoutResponse>;
     webhooks: WebhookDelivery[];
@@ -43,7 +52,9 @@ export interface RazorpaySandbox {
 const secret = (n: number) => crypto.randomBytes(n).toString("base64url").slice(0, n);
 
 /** Starts the payment stand-in on `port` (0 or absent picks a free one). */
-export async function startRazorpaySandbox(opts: { port?: number; webhookUrl?: string; log?: (line: string) => void } = {}): Promise<RazorpaySandbox> {
+export async function startRazorpaySandbox(
+  opts: { port?: number; webhookUrl?: string; log?: (line: string) => void } = {},
+): Promise<RazorpaySandbox> {
   const keyId = razorpayId("rzp_test");
   const keySecret = secret(24);
   const webhookSecret = secret(32);
@@ -62,7 +73,11 @@ export async function startRazorpaySandbox(opts: { port?: number; webhookUrl?: s
       const order = state.orders.get(orderId);
       if (!order) throw new Error(`No such order ${orderId}`);
       const payment = state.pay(order, outcome);
-      return { payment, response: signedCheckoutResponse(keySecret, orderId, payment.id), webhooks: eventsFor(payment) };
+      return {
+        payment,
+        response: signedCheckoutResponse(keySecret, orderId, payment.id),
+        webhooks: eventsFor(payment),
+      };
     },
     webhook(type, paymentId, eventId) {
       const payment = state.payments.get(paymentId);
@@ -75,7 +90,8 @@ export async function startRazorpaySandbox(opts: { port?: number; webhookUrl?: s
       if (!target) throw new Error("No webhook URL configured");
       const r = await deliverWebhook(target, d);
       control.deliveries.push(r);
-      if (r.status < 200 || r.status >= 300) opts.log?.(`razorpay sandbox: webhook ${d.type} ${d.eventId} answered ${r.status}`);
+      if (r.status < 200 || r.status >= 300)
+        opts.log?.(`razorpay sandbox: webhook ${d.type} ${d.eventId} answered ${r.status}`);
       return r;
     },
     async settled() {
@@ -99,7 +115,13 @@ export async function startRazorpaySandbox(opts: { port?: number; webhookUrl?: s
     void run.finally(() => pending.delete(run));
   }
 
-  const app = createRazorpayApp({ state, creds: { keyId, keySecret }, origin: () => url, onCheckout, requestLog: control.requestLog });
+  const app = createRazorpayApp({
+    state,
+    creds: { keyId, keySecret },
+    origin: () => url,
+    onCheckout,
+    requestLog: control.requestLog,
+  });
   const server = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: "127.0.0.1" });
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);

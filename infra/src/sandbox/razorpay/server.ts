@@ -46,7 +46,8 @@ function stringNotes(v: unknown): Record<string, string> {
   if (v === undefined || v === null) return {};
   if (typeof v !== "object" || Array.isArray(v)) throw razorpayErrors.field("notes", "The notes must be an array.");
   const entries = Object.entries(v as Record<string, unknown>);
-  if (entries.length > 15) throw razorpayErrors.field("notes", "Number of fields in notes should be less than or equal to 15");
+  if (entries.length > 15)
+    throw razorpayErrors.field("notes", "Number of fields in notes should be less than or equal to 15");
   return Object.fromEntries(entries.map(([k, x]) => [k, String(x)]));
 }
 
@@ -58,7 +59,13 @@ export function createRazorpayApp(deps: RazorpayAppDeps): Hono {
     deps.requestLog.push({ method: c.req.method, path: c.req.path, status: c.res.status });
   });
   app.onError((err, c) => {
-    const e = err instanceof RazorpayError ? err : new RazorpayError(500, "We are facing some trouble completing your request at the moment. Please try again shortly.");
+    const e =
+      err instanceof RazorpayError
+        ? err
+        : new RazorpayError(
+            500,
+            "We are facing some trouble completing your request at the moment. Please try again shortly.",
+          );
     return c.json(e.body(), e.status);
   });
   app.notFound((c) => c.json(razorpayErrors.notFound().body(), 404));
@@ -77,7 +84,8 @@ export function createRazorpayApp(deps: RazorpayAppDeps): Hono {
     if (amount < 100) throw razorpayErrors.field("amount", `The amount must be atleast ${currency} 1.00`);
     if (!/^[A-Z]{3}$/.test(currency)) throw razorpayErrors.field("currency", "The currency is invalid.");
     const receipt = typeof b.receipt === "string" ? b.receipt : null;
-    if (receipt && receipt.length > 40) throw razorpayErrors.field("receipt", "The receipt may not be greater than 40 characters.");
+    if (receipt && receipt.length > 40)
+      throw razorpayErrors.field("receipt", "The receipt may not be greater than 40 characters.");
     return c.json(deps.state.createOrder({ amount, currency, receipt, notes: stringNotes(b.notes) }));
   });
 
@@ -95,7 +103,10 @@ export function createRazorpayApp(deps: RazorpayAppDeps): Hono {
 
   // Browser side: the checkout script and the call its modal makes.
   app.get("/v1/checkout.js", (c) =>
-    c.body(checkoutScript(deps.origin()), 200, { "content-type": "application/javascript; charset=utf-8", "cache-control": "no-store" }),
+    c.body(checkoutScript(deps.origin()), 200, {
+      "content-type": "application/javascript; charset=utf-8",
+      "cache-control": "no-store",
+    }),
   );
   app.use("/v1/checkout/*", cors({ origin: "*", allowMethods: ["POST", "OPTIONS"], allowHeaders: ["content-type"] }));
   app.post("/v1/checkout/pay", async (c) => {

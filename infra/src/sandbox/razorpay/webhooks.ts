@@ -50,7 +50,12 @@ export interface DeliveryResult {
 /** POSTs the delivery to `url`; a network error counts as status 0 (Razorpay would retry later). */
 export async function deliverWebhook(url: string, d: WebhookDelivery): Promise<DeliveryResult> {
   try {
-    const res = await fetch(url, { method: "POST", headers: d.headers, body: d.body, signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: d.headers,
+      body: d.body,
+      signal: AbortSignal.timeout(5_000),
+    });
     await res.arrayBuffer();
     return { eventId: d.eventId, type: d.type, status: res.status };
   } catch {

@@ -14,7 +14,9 @@ export function AuthPage({ error }: { error?: string }) {
   const navigate = useNavigate();
   useEffect(() => {
     if (!error) return;
-    toast.error(error === "oauth.denied" ? "GitHub authorization was cancelled" : "GitHub sign-in failed, please try again");
+    toast.error(
+      error === "oauth.denied" ? "GitHub authorization was cancelled" : "GitHub sign-in failed, please try again",
+    );
     void navigate({ to: "/auth", search: {}, replace: true });
   }, [error, navigate]);
   if (loading) return <Spinner label="Checking authentication..." />;
@@ -38,8 +40,8 @@ export function AuthPage({ error }: { error?: string }) {
             <ShieldCheck className="size-5 text-violet-700 dark:text-violet-300" aria-hidden /> Why GitHub?
           </h2>
           <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
-            Fixloop works on your GitHub issues and opens pull requests for you. Signing in only reads your profile and email;
-            repository access is a separate grant you give later, for the repositories you choose.
+            Fixloop works on your GitHub issues and opens pull requests for you. Signing in only reads your profile and
+            email; repository access is a separate grant you give later, for the repositories you choose.
           </p>
         </section>
         <p className="mt-6 text-sm text-slate-600 dark:text-slate-400">

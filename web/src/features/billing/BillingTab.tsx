@@ -25,7 +25,8 @@ export function BillingTab() {
               {plan.name}
             </p>
             <p className="text-sm text-slate-700 dark:text-slate-300">
-              {formatPrice(plan.price, plan.currency)} / {plan.interval} · {formatLimit(plan.monthlyLimit)} solutions a month
+              {formatPrice(plan.price, plan.currency)} / {plan.interval} · {formatLimit(plan.monthlyLimit)} solutions a
+              month
             </p>
             {sub && (
               <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
@@ -39,7 +40,11 @@ export function BillingTab() {
             </Link>
           )}
         </div>
-        {q.isError && <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Billing could not be loaded; showing Free plan defaults.</p>}
+        {q.isError && (
+          <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
+            Billing could not be loaded; showing Free plan defaults.
+          </p>
+        )}
       </Card>
       <Card>
         <h2 className="mb-3 font-semibold">Recent payments</h2>

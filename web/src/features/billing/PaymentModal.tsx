@@ -33,7 +33,12 @@ export function PaymentModal({ plan, open, onClose }: { plan: Plan | null; open:
     mutationFn: (v: { r: CheckoutResponse; planId: Plan["id"] }) =>
       unwrap(
         api.payments["verify-payment"].$post({
-          json: { orderId: v.r.razorpay_order_id, paymentId: v.r.razorpay_payment_id, signature: v.r.razorpay_signature, planId: v.planId },
+          json: {
+            orderId: v.r.razorpay_order_id,
+            paymentId: v.r.razorpay_payment_id,
+            signature: v.r.razorpay_signature,
+            planId: v.planId,
+          },
         }),
       ),
   });
@@ -118,19 +123,30 @@ export function PaymentModal({ plan, open, onClose }: { plan: Plan | null; open:
   const price = formatPrice(plan.price, plan.currency);
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
-      <div role="dialog" aria-modal="true" aria-labelledby="payment-title" className="w-full max-w-md rounded-xl bg-white p-5 text-slate-900 shadow-xl dark:bg-slate-900 dark:text-slate-100">
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="payment-title"
+        className="w-full max-w-md rounded-xl bg-white p-5 text-slate-900 shadow-xl dark:bg-slate-900 dark:text-slate-100"
+      >
         <div className="mb-4 flex items-center justify-between">
           <h2 id="payment-title" className="text-lg font-semibold">
             Upgrade to {plan.name}
           </h2>
-          <button type="button" onClick={close} aria-label="Close" className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+          <button
+            type="button"
+            onClick={close}
+            aria-label="Close"
+            className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
+          >
             <X className="size-4" aria-hidden />
           </button>
         </div>
         {step === "order" && (
           <div className="space-y-4">
             <p className="text-sm text-slate-700 dark:text-slate-300">
-              {plan.name}: {price} per {plan.interval}, {plan.monthlyLimit < 0 ? "unlimited" : plan.monthlyLimit} AI solutions a month.
+              {plan.name}: {price} per {plan.interval}, {plan.monthlyLimit < 0 ? "unlimited" : plan.monthlyLimit} AI
+              solutions a month.
             </p>
             <ul className="list-disc pl-5 text-sm text-slate-700 dark:text-slate-300">
               {plan.features.map((f) => (
@@ -145,7 +161,9 @@ export function PaymentModal({ plan, open, onClose }: { plan: Plan | null; open:
         {step === "payment" && (
           <div className="space-y-4 text-center" role="status">
             <Loader2 className="mx-auto size-8 animate-spin text-violet-700" aria-hidden />
-            <p className="text-sm">{verify.isPending ? "Verifying your payment..." : "Complete the payment in the checkout window."}</p>
+            <p className="text-sm">
+              {verify.isPending ? "Verifying your payment..." : "Complete the payment in the checkout window."}
+            </p>
             <Button variant="secondary" onClick={() => fail(attempt.current)}>
               Cancel if taking too long
             </Button>

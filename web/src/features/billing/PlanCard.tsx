@@ -3,10 +3,23 @@ import type { Plan } from "@fixloop/api/client";
 import { Badge, Button } from "../../ui/ui";
 import { formatPrice } from "./billing.queries";
 
-export function PlanCard({ plan, current, selected, onSelect }: { plan: Plan; current: boolean; selected: boolean; onSelect: () => void }) {
+export function PlanCard({
+  plan,
+  current,
+  selected,
+  onSelect,
+}: {
+  plan: Plan;
+  current: boolean;
+  selected: boolean;
+  onSelect: () => void;
+}) {
   const ring = selected ? "border-violet-600 ring-2 ring-violet-600" : "border-slate-200 dark:border-slate-800";
   return (
-    <section aria-label={`${plan.name} plan`} className={`flex flex-col rounded-xl border bg-white p-5 dark:bg-slate-900 ${ring}`}>
+    <section
+      aria-label={`${plan.name} plan`}
+      className={`flex flex-col rounded-xl border bg-white p-5 dark:bg-slate-900 ${ring}`}
+    >
       <div className="flex items-center justify-between">
         <h2 className="text-lg font-semibold">{plan.name}</h2>
         {current && <Badge tone="purple">Current plan</Badge>}
@@ -26,11 +39,21 @@ export function PlanCard({ plan, current, selected, onSelect }: { plan: Plan; cu
       </ul>
       {current ? (
         // aria-disabled keeps the click, which explains "You are already on the … plan".
-        <Button className="mt-5 w-full cursor-not-allowed opacity-60" variant="secondary" aria-disabled="true" onClick={onSelect}>
+        <Button
+          className="mt-5 w-full cursor-not-allowed opacity-60"
+          variant="secondary"
+          aria-disabled="true"
+          onClick={onSelect}
+        >
           Your current plan
         </Button>
       ) : (
-        <Button className="mt-5 w-full" variant={selected ? "primary" : "secondary"} aria-pressed={selected} onClick={onSelect}>
+        <Button
+          className="mt-5 w-full"
+          variant={selected ? "primary" : "secondary"}
+          aria-pressed={selected}
+          onClick={onSelect}
+        >
           {selected ? "Selected" : `Select ${plan.name}`}
         </Button>
       )}

@@ -32,7 +32,11 @@ export function PricingPage() {
   function select(plan: Plan) {
     if (!requireSignIn()) return;
     if (plan.id === "FREE") {
-      toast.info(currentPlan === "FREE" ? "You are already on the Free plan" : "Your plan returns to Free when the paid period ends");
+      toast.info(
+        currentPlan === "FREE"
+          ? "You are already on the Free plan"
+          : "Your plan returns to Free when the paid period ends",
+      );
       return;
     }
     if (plan.id === currentPlan) {
@@ -55,14 +59,22 @@ export function PricingPage() {
     <main className="mx-auto max-w-6xl px-4 py-10">
       <header className="mb-8 text-center">
         <h1 className="text-3xl font-bold">Plans and pricing</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-400">Start free. Upgrade when you need premium models or more solutions.</p>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">
+          Start free. Upgrade when you need premium models or more solutions.
+        </p>
       </header>
       {!plans ? (
         <Spinner label="Loading plans..." />
       ) : (
         <div className="grid gap-4 md:grid-cols-3">
           {plans.map((p) => (
-            <PlanCard key={p.id} plan={p} current={p.id === currentPlan} selected={selected?.id === p.id} onSelect={() => select(p)} />
+            <PlanCard
+              key={p.id}
+              plan={p}
+              current={p.id === currentPlan}
+              selected={selected?.id === p.id}
+              onSelect={() => select(p)}
+            />
           ))}
         </div>
       )}

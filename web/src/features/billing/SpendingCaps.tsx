@@ -6,7 +6,8 @@ import { formatUsd, spendingCapsQuery } from "../../api/costs.queries";
 import { errorMessage, unwrap } from "../../api/errors";
 import { Button, Card, Spinner } from "../../ui/ui";
 
-const INPUT = "w-40 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
+const INPUT =
+  "w-40 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
 const asText = (v: number | null) => (v === null ? "" : String(v));
 
 /** An empty field means "use the default"; anything else must be a non-negative amount. */
@@ -29,7 +30,8 @@ export function SpendingCaps() {
     setMonthly(asText(caps.data.monthlyCapUsd));
   }, [caps.data]);
   const save = useMutation({
-    mutationFn: (body: { runCapUsd: number | null; monthlyCapUsd: number | null }) => unwrap(api.costs.caps.$put({ json: body })),
+    mutationFn: (body: { runCapUsd: number | null; monthlyCapUsd: number | null }) =>
+      unwrap(api.costs.caps.$put({ json: body })),
     onSuccess: (data) => {
       qc.setQueryData(spendingCapsQuery().queryKey, data);
       toast.success("Spending caps saved");
@@ -43,7 +45,8 @@ export function SpendingCaps() {
     e.preventDefault();
     const r = parseCap(run);
     const m = parseCap(monthly);
-    if (r === "invalid" || m === "invalid") return void toast.error("A cap is an amount in USD, 0 or more (leave it empty for the default)");
+    if (r === "invalid" || m === "invalid")
+      return void toast.error("A cap is an amount in USD, 0 or more (leave it empty for the default)");
     save.mutate({ runCapUsd: r, monthlyCapUsd: m });
   };
   const fallback = (v: number | null) => (v === null ? "no cap" : formatUsd(v));
@@ -51,23 +54,39 @@ export function SpendingCaps() {
     <Card>
       <h2 className="font-semibold">Spending caps</h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        Model cost this period: <span data-testid="period-spend">{formatUsd(d.spentThisPeriodUsd)}</span>. A run that would pass a cap stops before its model
-        request; raise the cap and resume it.
+        Model cost this period: <span data-testid="period-spend">{formatUsd(d.spentThisPeriodUsd)}</span>. A run that
+        would pass a cap stops before its model request; raise the cap and resume it.
       </p>
       <form onSubmit={onSubmit} className="mt-3 flex flex-wrap items-end gap-4">
         <div>
           <label htmlFor="run-cap" className="block text-sm font-medium">
             Per-run cap (USD)
           </label>
-          <input id="run-cap" inputMode="decimal" className={INPUT} value={run} placeholder={fallback(d.defaults.runCapUsd)} onChange={(e) => setRun(e.target.value)} />
+          <input
+            id="run-cap"
+            inputMode="decimal"
+            className={INPUT}
+            value={run}
+            placeholder={fallback(d.defaults.runCapUsd)}
+            onChange={(e) => setRun(e.target.value)}
+          />
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">Default: {fallback(d.defaults.runCapUsd)}</p>
         </div>
         <div>
           <label htmlFor="monthly-cap" className="block text-sm font-medium">
             Monthly cap (USD)
           </label>
-          <input id="monthly-cap" inputMode="decimal" className={INPUT} value={monthly} placeholder={fallback(d.defaults.monthlyCapUsd)} onChange={(e) => setMonthly(e.target.value)} />
-          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">Default: {fallback(d.defaults.monthlyCapUsd)}</p>
+          <input
+            id="monthly-cap"
+            inputMode="decimal"
+            className={INPUT}
+            value={monthly}
+            placeholder={fallback(d.defaults.monthlyCapUsd)}
+            onChange={(e) => setMonthly(e.target.value)}
+          />
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            Default: {fallback(d.defaults.monthlyCapUsd)}
+          </p>
         </div>
         <Button type="submit" busy={save.isPending}>
           Save caps

@@ -21,7 +21,10 @@ export function UsageTab() {
         <h2 className="font-semibold">This month</h2>
         <p className="mt-2 text-3xl font-bold" data-testid="monthly-usage">
           {s.monthlySolutions}
-          <span className="text-base font-normal text-slate-600 dark:text-slate-400"> / {formatLimit(s.monthlyLimit)} solutions</span>
+          <span className="text-base font-normal text-slate-600 dark:text-slate-400">
+            {" "}
+            / {formatLimit(s.monthlyLimit)} solutions
+          </span>
         </p>
         {!unlimited && (
           <div
@@ -37,13 +40,19 @@ export function UsageTab() {
         )}
         {!unlimited && ratio >= USAGE_NOTIFY_RATIO && (
           <p className="mt-3 text-sm text-orange-700 dark:text-orange-300">
-            {ratio >= 1 ? "You have used all the solutions of this period." : "You have used over 80% of this period's solutions."}{" "}
+            {ratio >= 1
+              ? "You have used all the solutions of this period."
+              : "You have used over 80% of this period's solutions."}{" "}
             <Link to="/pricing" className="underline">
               Upgrade
             </Link>
           </p>
         )}
-        {q.isError && <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Usage could not be loaded; showing defaults.</p>}
+        {q.isError && (
+          <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
+            Usage could not be loaded; showing defaults.
+          </p>
+        )}
       </Card>
       <div className="grid gap-4 sm:grid-cols-2">
         <Card>

@@ -17,7 +17,11 @@ export const plansQuery = () =>
   });
 
 export const paymentsConfigQuery = () =>
-  queryOptions({ queryKey: ["payments-config"], queryFn: () => unwrap(api.payments.config.$get()), staleTime: Infinity });
+  queryOptions({
+    queryKey: ["payments-config"],
+    queryFn: () => unwrap(api.payments.config.$get()),
+    staleTime: Infinity,
+  });
 
 export const subscriptionQuery = () =>
   queryOptions({ queryKey: ["subscription"], queryFn: () => unwrap(api.payments.subscription.$get()) });
@@ -29,9 +33,16 @@ export type SubscriptionData = Awaited<ReturnType<NonNullable<ReturnType<typeof 
 export type UsageStats = Awaited<ReturnType<NonNullable<ReturnType<typeof usageStatsQuery>["queryFn"]>>>;
 
 /** Spec §8: a failed subscription read shows FREE defaults; failed usage stats show zeros with limit 10. */
-export const FREE_USAGE: UsageStats = { totalSolutions: 0, monthlySolutions: 0, monthlyLimit: PLANS.FREE.monthlyLimit, lastResetDate: "" };
+export const FREE_USAGE: UsageStats = {
+  totalSolutions: 0,
+  monthlySolutions: 0,
+  monthlyLimit: PLANS.FREE.monthlyLimit,
+  lastResetDate: "",
+};
 
 export const formatPrice = (amount: number, currency: string) =>
-  new Intl.NumberFormat("en", { style: "currency", currency, minimumFractionDigits: amount % 1 === 0 ? 0 : 2 }).format(amount);
+  new Intl.NumberFormat("en", { style: "currency", currency, minimumFractionDigits: amount % 1 === 0 ? 0 : 2 }).format(
+    amount,
+  );
 
 export const formatLimit = (limit: number) => (limit < 0 ? "Unlimited" : String(limit));

@@ -44,9 +44,12 @@ export function ContributePage() {
     } catch (e) {
       return errorMessage(e, "Invalid URL");
     }
-    if (parsed.type !== "issue" || parsed.issueNumber === null) return "Please provide a GitHub issue URL, not just a repository URL";
+    if (parsed.type !== "issue" || parsed.issueNumber === null)
+      return "Please provide a GitHub issue URL, not just a repository URL";
     try {
-      setPreview(await contributionsApi.fetchIssue({ owner: parsed.owner, repo: parsed.repo, issueNumber: parsed.issueNumber }));
+      setPreview(
+        await contributionsApi.fetchIssue({ owner: parsed.owner, repo: parsed.repo, issueNumber: parsed.issueNumber }),
+      );
     } catch (e) {
       return errorMessage(e, "Failed to fetch issue details");
     }
@@ -73,7 +76,12 @@ export function ContributePage() {
     const { owner, repo, issueNumber } = preview.parsed;
     setStep("importing");
     try {
-      const res = await contributionsApi.importIssue({ owner, repo, issueNumber: issueNumber ?? preview.issue.number, acknowledgeWarnings });
+      const res = await contributionsApi.importIssue({
+        owner,
+        repo,
+        issueNumber: issueNumber ?? preview.issue.number,
+        acknowledgeWarnings,
+      });
       if (!("issue" in res)) {
         toast.info("The fork is being created; the issue will appear in Issues shortly.");
         return void navigate({ to: "/issues" });
@@ -145,7 +153,14 @@ export function ContributePage() {
           )}
         </Card>
       )}
-      {step === "preview" && preview && <IssuePreviewCard preview={preview} needsAuthorization={repos.data?.requiresAuthorization ?? false} onImport={(ack) => void importIssue(ack)} onBack={() => setStep("input")} />}
+      {step === "preview" && preview && (
+        <IssuePreviewCard
+          preview={preview}
+          needsAuthorization={repos.data?.requiresAuthorization ?? false}
+          onImport={(ack) => void importIssue(ack)}
+          onBack={() => setStep("input")}
+        />
+      )}
       {step === "importing" && <Spinner label="Forking the repository and importing the issue..." />}
     </>
   );

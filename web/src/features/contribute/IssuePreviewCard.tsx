@@ -6,7 +6,17 @@ import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
 import { InlineMarkdown, Markdown } from "../../ui/Markdown";
 import { ContributionFindings } from "./ContributionFindings";
 
-export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack }: { preview: IssuePreview; needsAuthorization: boolean; onImport: (acknowledgeWarnings: boolean) => void; onBack: () => void }) {
+export function IssuePreviewCard({
+  preview,
+  needsAuthorization,
+  onImport,
+  onBack,
+}: {
+  preview: IssuePreview;
+  needsAuthorization: boolean;
+  onImport: (acknowledgeWarnings: boolean) => void;
+  onBack: () => void;
+}) {
   const { repository: repo, issue } = preview;
   const [acknowledged, setAcknowledged] = useState(false);
   const held = !preview.alreadyImported && (preview.blocked || (preview.needsAcknowledgement && !acknowledged));
@@ -17,25 +27,35 @@ export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack
       </button>
       <Card>
         <p className="flex flex-wrap items-center gap-2 text-sm">
-          <a href={repo.htmlUrl} target="_blank" rel="noreferrer" className="font-medium underline">{repo.fullName}</a>
+          <a href={repo.htmlUrl} target="_blank" rel="noreferrer" className="font-medium underline">
+            {repo.fullName}
+          </a>
           {repo.language && <Badge tone="blue">{repo.language}</Badge>}
         </p>
         <h2 className="mt-2 text-xl font-semibold">
-          <InlineMarkdown>{issue.title}</InlineMarkdown> <span className="text-slate-500 dark:text-slate-400">#{issue.number}</span>
+          <InlineMarkdown>{issue.title}</InlineMarkdown>{" "}
+          <span className="text-slate-500 dark:text-slate-400">#{issue.number}</span>
         </h2>
         {issue.labels.length > 0 && (
           <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
-            {issue.labels.map((l) => <li key={l}><Badge tone="gray">{l}</Badge></li>)}
+            {issue.labels.map((l) => (
+              <li key={l}>
+                <Badge tone="gray">{l}</Badge>
+              </li>
+            ))}
           </ul>
         )}
-        <div tabIndex={0} role="region" aria-label="Issue description" className="mt-3 max-h-64 overflow-auto text-sm">{issue.body?.trim() ? <Markdown>{issue.body}</Markdown> : "No description provided"}</div>
+        <div tabIndex={0} role="region" aria-label="Issue description" className="mt-3 max-h-64 overflow-auto text-sm">
+          {issue.body?.trim() ? <Markdown>{issue.body}</Markdown> : "No description provided"}
+        </div>
       </Card>
       <ContributionFindings findings={preview.findings} acknowledged={acknowledged} onAcknowledge={setAcknowledged} />
       {!preview.alreadyImported && (
         <div className="flex gap-3 rounded-xl border border-violet-300 bg-violet-50 p-4 text-sm dark:border-violet-800 dark:bg-violet-950/40">
           <GitFork className="size-5 shrink-0 text-violet-700 dark:text-violet-300" aria-hidden />
           <p>
-            <strong>Fork Required.</strong> Fixloop forks {repo.fullName} into your account; the pull request goes from your fork to the original repository.
+            <strong>Fork Required.</strong> Fixloop forks {repo.fullName} into your account; the pull request goes from
+            your fork to the original repository.
           </p>
         </div>
       )}
@@ -49,7 +69,10 @@ export function IssuePreviewCard({ preview, needsAuthorization, onImport, onBack
         <a href={issue.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("secondary")}>
           <ExternalLink className="size-4" aria-hidden /> View on GitHub
         </a>
-        <Button onClick={() => onImport(acknowledged)} disabled={held || (needsAuthorization && !preview.alreadyImported)}>
+        <Button
+          onClick={() => onImport(acknowledged)}
+          disabled={held || (needsAuthorization && !preview.alreadyImported)}
+        >
           {preview.alreadyImported ? "Continue Solving" : "Import & Solve with AI"}
         </Button>
       </div>

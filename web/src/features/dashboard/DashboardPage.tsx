@@ -13,7 +13,8 @@ import { InlineMarkdown } from "../../ui/Markdown";
 import { OpenPullRequestLink } from "../issues/OpenPullRequest";
 
 /** Recent Activity: the issues that changed last (status, solutions, pull requests), newest first. */
-const recentlyChanged = (issues: Issue[]) => [...issues].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt)).slice(0, 4);
+const recentlyChanged = (issues: Issue[]) =>
+  [...issues].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt)).slice(0, 4);
 
 export function DashboardPage() {
   const issues = useQuery({ ...issuesQuery(), ...DASHBOARD_QUERY });
@@ -23,7 +24,9 @@ export function DashboardPage() {
     return (
       <div role="alert" className="mx-auto max-w-md py-16 text-center">
         <h1 className="text-xl font-semibold">Failed to load dashboard</h1>
-        <p className="mt-2 text-slate-700 dark:text-slate-300">There was an error loading your data. Please try refreshing the page.</p>
+        <p className="mt-2 text-slate-700 dark:text-slate-300">
+          There was an error loading your data. Please try refreshing the page.
+        </p>
         <Button className="mt-4" onClick={() => window.location.reload()}>
           Refresh Page
         </Button>
@@ -54,7 +57,9 @@ export function DashboardPage() {
           <p className="text-sm text-slate-600 dark:text-slate-400">Success Rate</p>
           <p className="text-3xl font-semibold">{rate.percent === null ? "—" : `${rate.percent}%`}</p>
           <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="success-basis">
-            {rate.completed === 0 ? "No completed solutions yet" : `${rate.landed} open or merged PRs of ${rate.completed} completed solutions`}
+            {rate.completed === 0
+              ? "No completed solutions yet"
+              : `${rate.landed} open or merged PRs of ${rate.completed} completed solutions`}
           </p>
         </div>
       </div>
@@ -73,14 +78,17 @@ export function DashboardPage() {
         </div>
       </Card>
       <section className="mt-6" aria-labelledby="recent-title">
-        <h2 id="recent-title" className="mb-3 font-semibold">Recent Activity</h2>
+        <h2 id="recent-title" className="mb-3 font-semibold">
+          Recent Activity
+        </h2>
         {allIssues.length === 0 ? (
           <>
             <EmptyState title="No issues yet">Sync a repository or import an issue to get started.</EmptyState>
             <Card className="mt-4">
               <h3 className="font-semibold">Welcome to Fixloop</h3>
               <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-                Authorize repository access, fetch issues, then let a model propose a fix you review before the pull request is opened.
+                Authorize repository access, fetch issues, then let a model propose a fix you review before the pull
+                request is opened.
               </p>
               <Link to="/repositories" className={`${buttonClass("primary")} mt-3`}>
                 Get started
@@ -90,10 +98,19 @@ export function DashboardPage() {
         ) : (
           <ul className="space-y-2">
             {recentlyChanged(allIssues).map((i) => (
-              <li key={i._id} className="flex flex-wrap items-center gap-2 rounded-xl border border-slate-200 p-3 hover:border-violet-400 dark:border-slate-800">
-                <Link to="/issues/$issueId/solve" params={{ issueId: i._id }} className="flex min-w-0 flex-1 flex-wrap items-center justify-between gap-2">
+              <li
+                key={i._id}
+                className="flex flex-wrap items-center gap-2 rounded-xl border border-slate-200 p-3 hover:border-violet-400 dark:border-slate-800"
+              >
+                <Link
+                  to="/issues/$issueId/solve"
+                  params={{ issueId: i._id }}
+                  className="flex min-w-0 flex-1 flex-wrap items-center justify-between gap-2"
+                >
                   <span className="min-w-0">
-                    <span className="block truncate font-medium"><InlineMarkdown>{i.title}</InlineMarkdown></span>
+                    <span className="block truncate font-medium">
+                      <InlineMarkdown>{i.title}</InlineMarkdown>
+                    </span>
                     <span className="text-sm text-slate-600 dark:text-slate-400">
                       #{i.issueNumber} · {i.repoFullName}
                     </span>

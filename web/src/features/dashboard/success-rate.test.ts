@@ -7,7 +7,10 @@ const pr = (status: PullRequest["status"]) => ({ status }) as PullRequest;
 
 describe("successRate", () => {
   it("is open or merged pull requests over completed solutions", () => {
-    const r = successRate([issue("solved"), issue("pr_created"), issue("pr_created"), issue("open"), issue("failed")], [pr("open"), pr("merged"), pr("closed")]);
+    const r = successRate(
+      [issue("solved"), issue("pr_created"), issue("pr_created"), issue("open"), issue("failed")],
+      [pr("open"), pr("merged"), pr("closed")],
+    );
     expect(r).toEqual({ percent: 67, landed: 2, completed: 3 });
   });
 

@@ -26,7 +26,9 @@ function useHighlighted(filename: string, oldText: string, newText: string) {
   const [lines, setLines] = useState<{ old: Token[][] | null; new: Token[][] | null }>({ old: null, new: null });
   useEffect(() => {
     let live = true;
-    void loadHighlighter().then((h) => live && setLines({ old: h.highlightLines(filename, oldText), new: h.highlightLines(filename, newText) }));
+    void loadHighlighter().then(
+      (h) => live && setLines({ old: h.highlightLines(filename, oldText), new: h.highlightLines(filename, newText) }),
+    );
     return () => {
       live = false;
     };
@@ -34,7 +36,15 @@ function useHighlighted(filename: string, oldText: string, newText: string) {
   return lines;
 }
 
-export function DiffViewer({ filename, oldContent, newContent, action, actions, marker, oldLabel = "previous content" }: FileDiffInput) {
+export function DiffViewer({
+  filename,
+  oldContent,
+  newContent,
+  action,
+  actions,
+  marker,
+  oldLabel = "previous content",
+}: FileDiffInput) {
   const [open, setOpen] = useState(true);
   const { layout } = useDiffLayout();
   const oldText = action === "create" ? "" : oldContent;
@@ -50,15 +60,33 @@ export function DiffViewer({ filename, oldContent, newContent, action, actions, 
     let top = box?.querySelector<HTMLElement>("[data-change]");
     if (!box || !top) return;
     for (let i = 0; i < 2 && top.previousElementSibling instanceof HTMLElement; i++) top = top.previousElementSibling;
-    box.scrollTop = top.previousElementSibling ? top.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop : 0;
+    box.scrollTop = top.previousElementSibling
+      ? top.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop
+      : 0;
   }, [open, layout, oldText, newText]);
 
   return (
-    <div className="overflow-hidden rounded-xl border border-slate-200 dark:border-slate-800" data-testid="file-diff" data-filename={filename} data-layout={layout}>
+    <div
+      className="overflow-hidden rounded-xl border border-slate-200 dark:border-slate-800"
+      data-testid="file-diff"
+      data-filename={filename}
+      data-layout={layout}
+    >
       <div className="flex flex-wrap items-center gap-2 bg-slate-50 px-3 py-2 dark:bg-slate-900">
-        <button type="button" aria-expanded={open} onClick={() => setOpen((v) => !v)} title={filename} className="flex min-w-0 flex-1 basis-48 items-start gap-2 text-left">
-          <ChevronDown className={`mt-0.5 size-4 shrink-0 transition-transform ${open ? "" : "-rotate-90"}`} aria-hidden />
-          <span className="min-w-0 font-mono text-sm break-all" data-testid="file-name">{filename}</span>
+        <button
+          type="button"
+          aria-expanded={open}
+          onClick={() => setOpen((v) => !v)}
+          title={filename}
+          className="flex min-w-0 flex-1 basis-48 items-start gap-2 text-left"
+        >
+          <ChevronDown
+            className={`mt-0.5 size-4 shrink-0 transition-transform ${open ? "" : "-rotate-90"}`}
+            aria-hidden
+          />
+          <span className="min-w-0 font-mono text-sm break-all" data-testid="file-name">
+            {filename}
+          </span>
         </button>
         {marker}
         <Badge tone={ACTION_TONE[action]}>{action}</Badge>
@@ -67,12 +95,24 @@ export function DiffViewer({ filename, oldContent, newContent, action, actions, 
         {actions}
       </div>
       {open && (
-        <div ref={scroller} className="max-h-96 overflow-auto" tabIndex={0} role="region" aria-label={`Diff of ${filename}`}>
-          {action === "create" && <p className="px-3 py-1 text-xs text-slate-600 dark:text-slate-400">New file - no previous content</p>}
-          {action === "delete" && <p className="px-3 py-1 text-xs text-red-700 dark:text-red-400">File will be deleted</p>}
+        <div
+          ref={scroller}
+          className="max-h-96 overflow-auto"
+          tabIndex={0}
+          role="region"
+          aria-label={`Diff of ${filename}`}
+        >
+          {action === "create" && (
+            <p className="px-3 py-1 text-xs text-slate-600 dark:text-slate-400">New file - no previous content</p>
+          )}
+          {action === "delete" && (
+            <p className="px-3 py-1 text-xs text-red-700 dark:text-red-400">File will be deleted</p>
+          )}
           <table className="w-full border-collapse font-mono text-xs">
             <caption className="sr-only">
-              {rows ? `Changes to ${filename}, removed lines marked -, added lines marked +` : `Changes to ${filename}: ${oldLabel} on the left, new content on the right`}
+              {rows
+                ? `Changes to ${filename}, removed lines marked -, added lines marked +`
+                : `Changes to ${filename}: ${oldLabel} on the left, new content on the right`}
             </caption>
             <tbody>
               {rows
@@ -96,7 +136,15 @@ function Code({ text, tokens }: { text: string; tokens: Token[] | undefined }) {
   if (!tokens) return <>{text}</>;
   return (
     <>
-      {tokens.map((t, i) => (t.cls ? <span key={i} className={t.cls}>{t.text}</span> : t.text))}
+      {tokens.map((t, i) =>
+        t.cls ? (
+          <span key={i} className={t.cls}>
+            {t.text}
+          </span>
+        ) : (
+          t.text
+        ),
+      )}
     </>
   );
 }

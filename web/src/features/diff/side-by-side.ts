@@ -24,7 +24,10 @@ export function sideBySide(oldText: string, newText: string): { rows: Row[]; add
     for (let i = 0; i < n; i++) {
       const a = pendingRemoved[i];
       const b = addedLines[i];
-      rows.push({ left: a === undefined ? null : { n: l++, text: a, removed: true }, right: b === undefined ? null : { n: r++, text: b, added: true } });
+      rows.push({
+        left: a === undefined ? null : { n: l++, text: a, removed: true },
+        right: b === undefined ? null : { n: r++, text: b, added: true },
+      });
     }
     pendingRemoved = [];
   };
@@ -38,7 +41,8 @@ export function sideBySide(oldText: string, newText: string): { rows: Row[]; add
       flush(ls);
     } else {
       flush([]);
-      for (const t of ls) rows.push({ left: { n: l++, text: t, removed: false }, right: { n: r++, text: t, added: false } });
+      for (const t of ls)
+        rows.push({ left: { n: l++, text: t, removed: false }, right: { n: r++, text: t, added: false } });
     }
   }
   flush([]);

@@ -41,7 +41,9 @@ function IssueCard({ issue }: { issue: Issue }) {
     <Card>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <h2 className="font-semibold"><InlineMarkdown>{issue.title}</InlineMarkdown></h2>
+          <h2 className="font-semibold">
+            <InlineMarkdown>{issue.title}</InlineMarkdown>
+          </h2>
           <p className="text-sm text-slate-600 dark:text-slate-400">
             #{issue.issueNumber} · {issue.repoFullName}
           </p>
@@ -59,7 +61,12 @@ function IssueCard({ issue }: { issue: Issue }) {
       )}
       <div className="mt-3 flex flex-wrap gap-2">
         {issue.status !== "closed" && (
-          <Link to="/issues/$issueId/solve" params={{ issueId: issue._id }} className={buttonClass("primary")} aria-label={`Solve with AI: ${issue.title}`}>
+          <Link
+            to="/issues/$issueId/solve"
+            params={{ issueId: issue._id }}
+            className={buttonClass("primary")}
+            aria-label={`Solve with AI: ${issue.title}`}
+          >
             <Sparkles className="size-4" aria-hidden /> Solve with AI
           </Link>
         )}

@@ -17,7 +17,9 @@ export function LegalPage({ kind }: { kind: keyof typeof TEXT }) {
     <main className="mx-auto max-w-2xl px-4 py-12">
       <h1 className="text-3xl font-semibold">{t.title}</h1>
       <p className="mt-4 text-slate-700 dark:text-slate-300">{t.body}</p>
-      <Link to="/" className="mt-6 inline-block underline">Back to home</Link>
+      <Link to="/" className="mt-6 inline-block underline">
+        Back to home
+      </Link>
     </main>
   );
 }

@@ -36,7 +36,9 @@ export function ApiTokens() {
       <h2 className="flex items-center gap-2 font-semibold">
         <KeyRound className="size-4" aria-hidden /> API tokens
       </h2>
-      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">Use a token as <code>Authorization: Bearer …</code> to call the API from scripts.</p>
+      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+        Use a token as <code>Authorization: Bearer …</code> to call the API from scripts.
+      </p>
       <form
         className="mt-3 flex flex-col gap-2 sm:flex-row"
         onSubmit={(e) => {
@@ -44,7 +46,9 @@ export function ApiTokens() {
           if (name.trim()) create.mutate();
         }}
       >
-        <label htmlFor="token-name" className="sr-only">Token name</label>
+        <label htmlFor="token-name" className="sr-only">
+          Token name
+        </label>
         <input
           id="token-name"
           value={name}
@@ -52,14 +56,25 @@ export function ApiTokens() {
           placeholder="Token name, e.g. CI"
           className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900"
         />
-        <Button type="submit" busy={create.isPending} disabled={!name.trim()}>Create token</Button>
+        <Button type="submit" busy={create.isPending} disabled={!name.trim()}>
+          Create token
+        </Button>
       </form>
       {secret && (
-        <div role="status" className="mt-3 rounded-lg border border-green-300 bg-green-50 p-3 text-sm dark:border-green-800 dark:bg-green-950/40">
+        <div
+          role="status"
+          className="mt-3 rounded-lg border border-green-300 bg-green-50 p-3 text-sm dark:border-green-800 dark:bg-green-950/40"
+        >
           <p className="font-medium">Copy your token now. It will not be shown again.</p>
           <div className="mt-2 flex items-center gap-2">
-            <code className="min-w-0 flex-1 break-all" data-testid="token-secret">{secret}</code>
-            <Button variant="secondary" aria-label="Copy token" onClick={() => void navigator.clipboard?.writeText(secret).then(() => toast.success("Copied"))}>
+            <code className="min-w-0 flex-1 break-all" data-testid="token-secret">
+              {secret}
+            </code>
+            <Button
+              variant="secondary"
+              aria-label="Copy token"
+              onClick={() => void navigator.clipboard?.writeText(secret).then(() => toast.success("Copied"))}
+            >
               <Copy className="size-4" aria-hidden />
             </Button>
           </div>
@@ -67,16 +82,24 @@ export function ApiTokens() {
       )}
       {tokens.isPending && <Spinner label="Loading tokens..." />}
       <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
-        {active.length === 0 && tokens.data && <li className="py-2 text-sm text-slate-600 dark:text-slate-400">No API tokens yet</li>}
+        {active.length === 0 && tokens.data && (
+          <li className="py-2 text-sm text-slate-600 dark:text-slate-400">No API tokens yet</li>
+        )}
         {active.map((t) => (
           <li key={t._id} className="flex items-center justify-between gap-2 py-2 text-sm">
             <span className="min-w-0">
               <span className="block font-medium">{t.name}</span>
               <span className="text-xs text-slate-600 dark:text-slate-400">
-                <code>{t.prefix}…</code> · created {new Date(t.createdAt).toLocaleDateString()} · {t.lastUsedAt ? `last used ${new Date(t.lastUsedAt).toLocaleDateString()}` : "never used"}
+                <code>{t.prefix}…</code> · created {new Date(t.createdAt).toLocaleDateString()} ·{" "}
+                {t.lastUsedAt ? `last used ${new Date(t.lastUsedAt).toLocaleDateString()}` : "never used"}
               </span>
             </span>
-            <Button variant="secondary" aria-label={`Revoke token ${t.name}`} busy={revoke.isPending && revoke.variables === t._id} onClick={() => revoke.mutate(t._id)}>
+            <Button
+              variant="secondary"
+              aria-label={`Revoke token ${t.name}`}
+              busy={revoke.isPending && revoke.variables === t._id}
+              onClick={() => revoke.mutate(t._id)}
+            >
               <Trash2 className="size-4" aria-hidden />
             </Button>
           </li>

@@ -29,7 +29,9 @@ export function OverviewTab({ user }: { user: User }) {
       <dl className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <div className={item}>
           <dt className="text-sm text-slate-600 dark:text-slate-400">Member Since</dt>
-          <dd className="font-semibold">{new Date(user.createdAt).toLocaleDateString(undefined, { year: "numeric", month: "long", day: "numeric" })}</dd>
+          <dd className="font-semibold">
+            {new Date(user.createdAt).toLocaleDateString(undefined, { year: "numeric", month: "long", day: "numeric" })}
+          </dd>
         </div>
         <div className={item}>
           <dt className="text-sm text-slate-600 dark:text-slate-400">Plan</dt>
@@ -39,12 +41,20 @@ export function OverviewTab({ user }: { user: User }) {
         </div>
         <div className={item}>
           <dt className="text-sm text-slate-600 dark:text-slate-400">Solutions generated</dt>
-          <dd className="font-semibold">{usage.data ? `${usage.data.totalSolutions} total · ${usage.data.monthlySolutions} this month` : "—"}</dd>
+          <dd className="font-semibold">
+            {usage.data ? `${usage.data.totalSolutions} total · ${usage.data.monthlySolutions} this month` : "—"}
+          </dd>
         </div>
         <div className={item}>
           <dt className="text-sm text-slate-600 dark:text-slate-400">Success Rate</dt>
           <dd className="font-semibold">{rate?.percent == null ? "—" : `${rate.percent}%`}</dd>
-          {rate && <dd className="text-xs text-slate-600 dark:text-slate-400">{rate.completed === 0 ? "No completed solutions yet" : `${rate.landed} open or merged PRs of ${rate.completed} completed solutions`}</dd>}
+          {rate && (
+            <dd className="text-xs text-slate-600 dark:text-slate-400">
+              {rate.completed === 0
+                ? "No completed solutions yet"
+                : `${rate.landed} open or merged PRs of ${rate.completed} completed solutions`}
+            </dd>
+          )}
         </div>
       </dl>
     </Card>

@@ -40,21 +40,30 @@ export function PullRequestsPage() {
           <Card>
             <div className="flex flex-wrap items-start justify-between gap-2">
               <div className="min-w-0">
-                <h2 className="font-semibold"><InlineMarkdown>{p.title}</InlineMarkdown></h2>
+                <h2 className="font-semibold">
+                  <InlineMarkdown>{p.title}</InlineMarkdown>
+                </h2>
                 <p className="text-sm text-slate-600 dark:text-slate-400">
-                  #{p.prNumber} · {p.repoFullName} · <code className="text-xs">{p.branchName}</code> → <code className="text-xs">{p.baseBranch}</code>
+                  #{p.prNumber} · {p.repoFullName} · <code className="text-xs">{p.branchName}</code> →{" "}
+                  <code className="text-xs">{p.baseBranch}</code>
                 </p>
               </div>
               <span className="flex items-center gap-1">
                 <Badge tone={TONE[p.status] ?? "gray"}>{p.status}</Badge>
-                {p.status === "merged" && <GitMerge className="size-4 text-purple-700 dark:text-purple-300" aria-label="Merged" />}
+                {p.status === "merged" && (
+                  <GitMerge className="size-4 text-purple-700 dark:text-purple-300" aria-label="Merged" />
+                )}
               </span>
             </div>
-            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">Created {new Date(p.createdAt).toLocaleString()}</p>
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              Created {new Date(p.createdAt).toLocaleString()}
+            </p>
             {p.metadata.labels.length > 0 && (
               <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
                 {p.metadata.labels.map((l) => (
-                  <li key={l}><Badge tone="gray">{l}</Badge></li>
+                  <li key={l}>
+                    <Badge tone="gray">{l}</Badge>
+                  </li>
                 ))}
               </ul>
             )}

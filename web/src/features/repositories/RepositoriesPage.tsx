@@ -9,7 +9,9 @@ import { repositoriesQuery } from "../../api/repositories.queries";
 import { issuesQuery } from "../../api/issues.queries";
 import { AuthorizeReposLink } from "./AuthorizeReposLink";
 import { TestSettings } from "./TestSettingsForm";
-type Repository = NonNullable<Awaited<ReturnType<ReturnType<typeof repositoriesQuery>["queryFn"] & {}>>>["repositories"][number];
+type Repository = NonNullable<
+  Awaited<ReturnType<ReturnType<typeof repositoriesQuery>["queryFn"] & {}>>
+>["repositories"][number];
 import { Badge, Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
 
 export function RepositoriesPage({ authorized, error }: { authorized?: boolean; error?: string }) {
@@ -40,7 +42,8 @@ export function RepositoriesPage({ authorized, error }: { authorized?: boolean; 
         <Card className="mb-6 border-violet-300 dark:border-violet-800">
           <h2 className="font-semibold">Authorize repository access</h2>
           <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-            Fixloop needs read and write access to create branches and pull requests. You choose which repositories on GitHub.
+            Fixloop needs read and write access to create branches and pull requests. You choose which repositories on
+            GitHub.
           </p>
           <label className="mt-3 flex items-center gap-2 text-sm">
             <input type="checkbox" checked={includePrivate} onChange={(e) => setIncludePrivate(e.target.checked)} />
@@ -102,13 +105,28 @@ function RepositoryCard({ repo }: { repo: Repository }) {
       </div>
       {repo.description && <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{repo.description}</p>}
       <div className="mt-3 flex flex-wrap gap-2">
-        <Button variant="secondary" onClick={() => sync.mutate()} busy={sync.isPending} aria-label={`Sync ${repo.fullName}`}>
+        <Button
+          variant="secondary"
+          onClick={() => sync.mutate()}
+          busy={sync.isPending}
+          aria-label={`Sync ${repo.fullName}`}
+        >
           <RefreshCw className="size-4" aria-hidden /> Sync
         </Button>
-        <Button onClick={() => fetchIssues.mutate()} busy={fetchIssues.isPending} aria-label={`Fetch issues of ${repo.fullName}`}>
+        <Button
+          onClick={() => fetchIssues.mutate()}
+          busy={fetchIssues.isPending}
+          aria-label={`Fetch issues of ${repo.fullName}`}
+        >
           <Download className="size-4" aria-hidden /> Fetch Issues
         </Button>
-        <a href={repo.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("ghost")} aria-label={`Open ${repo.fullName} on GitHub`}>
+        <a
+          href={repo.htmlUrl}
+          target="_blank"
+          rel="noreferrer"
+          className={buttonClass("ghost")}
+          aria-label={`Open ${repo.fullName} on GitHub`}
+        >
           <ExternalLink className="size-4" aria-hidden /> GitHub
         </a>
       </div>

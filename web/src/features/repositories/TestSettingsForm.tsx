@@ -10,7 +10,10 @@ type Settings = Awaited<ReturnType<typeof fetchSettings>>;
 const fetchSettings = (param: { owner: string; repo: string }) => unwrap(route.$get({ param })).then((b) => b.settings);
 
 export const testSettingsQuery = (owner: string, repo: string) =>
-  queryOptions({ queryKey: ["repositories", owner, repo, "test-settings"], queryFn: () => fetchSettings({ owner, repo }) });
+  queryOptions({
+    queryKey: ["repositories", owner, repo, "test-settings"],
+    queryFn: () => fetchSettings({ owner, repo }),
+  });
 
 const blankToNull = (s: string) => (s.trim() === "" ? null : s.trim());
 
@@ -22,7 +25,11 @@ export function TestSettings({ owner, repo }: { owner: string; repo: string }) {
     <details className="mt-3 text-sm" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="cursor-pointer font-medium">Test settings</summary>
       {q.isPending && open && <p className="mt-2 text-slate-600 dark:text-slate-400">Loading test settings...</p>}
-      {q.isError && <p role="alert" className="mt-2 text-red-700 dark:text-red-400">{errorMessage(q.error, "Failed to load test settings")}</p>}
+      {q.isError && (
+        <p role="alert" className="mt-2 text-red-700 dark:text-red-400">
+          {errorMessage(q.error, "Failed to load test settings")}
+        </p>
+      )}
       {q.data && <SettingsForm owner={owner} repo={repo} saved={q.data} />}
     </details>
   );
@@ -45,28 +52,63 @@ function SettingsForm({ owner, repo, saved }: { owner: string; repo: string; sav
   const id = `${owner}-${repo}-tests`;
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate({ command: blankToNull(command), setup: blankToNull(setup), timeoutSeconds: timeout.trim() ? Number(timeout) : null, setupNetwork: network });
+    save.mutate({
+      command: blankToNull(command),
+      setup: blankToNull(setup),
+      timeoutSeconds: timeout.trim() ? Number(timeout) : null,
+      setupNetwork: network,
+    });
   };
-  const field = "mt-1 w-full rounded-lg border border-slate-300 bg-white px-2 py-1.5 font-mono text-xs dark:border-slate-600 dark:bg-slate-950";
+  const field =
+    "mt-1 w-full rounded-lg border border-slate-300 bg-white px-2 py-1.5 font-mono text-xs dark:border-slate-600 dark:bg-slate-950";
   return (
     <form onSubmit={onSubmit} className="mt-2 space-y-2">
       <p className="text-slate-600 dark:text-slate-400">Leave blank to use .fixloop.yml or what Fixloop detects.</p>
       <label className="block" htmlFor={`${id}-command`}>
         Test command
-        <input id={`${id}-command`} className={field} value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npm test" maxLength={500} />
+        <input
+          id={`${id}-command`}
+          className={field}
+          value={command}
+          onChange={(e) => setCommand(e.target.value)}
+          placeholder="npm test"
+          maxLength={500}
+        />
       </label>
       <label className="block" htmlFor={`${id}-setup`}>
         Setup command
-        <input id={`${id}-setup`} className={field} value={setup} onChange={(e) => setSetup(e.target.value)} placeholder="npm ci" maxLength={500} />
+        <input
+          id={`${id}-setup`}
+          className={field}
+          value={setup}
+          onChange={(e) => setSetup(e.target.value)}
+          placeholder="npm ci"
+          maxLength={500}
+        />
       </label>
       <label className="block" htmlFor={`${id}-timeout`}>
         Timeout (seconds)
-        <input id={`${id}-timeout`} className={field} type="number" min={5} max={3600} value={timeout} onChange={(e) => setTimeoutSeconds(e.target.value)} placeholder="default" />
+        <input
+          id={`${id}-timeout`}
+          className={field}
+          type="number"
+          min={5}
+          max={3600}
+          value={timeout}
+          onChange={(e) => setTimeoutSeconds(e.target.value)}
+          placeholder="default"
+        />
       </label>
       <label className="flex items-center gap-2">
-        <input type="checkbox" checked={network} onChange={(e) => setNetwork(e.target.checked)} /> Setup may use the network (tests never do)
+        <input type="checkbox" checked={network} onChange={(e) => setNetwork(e.target.checked)} /> Setup may use the
+        network (tests never do)
       </label>
-      <Button type="submit" variant="secondary" busy={save.isPending} aria-label={`Save test settings of ${owner}/${repo}`}>
+      <Button
+        type="submit"
+        variant="secondary"
+        busy={save.isPending}
+        aria-label={`Save test settings of ${owner}/${repo}`}
+      >
         Save
       </Button>
     </form>

@@ -25,7 +25,9 @@ export function SolutionSummary({
   const filesSection = (
     <section aria-labelledby="files-title" className="min-w-0 space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="files-title" className="font-semibold">Files Changed</h2>
+        <h2 id="files-title" className="font-semibold">
+          Files Changed
+        </h2>
         {filesAction}
       </div>
       {filesIntro}

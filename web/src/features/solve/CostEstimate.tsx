@@ -12,9 +12,13 @@ export function CostEstimate({ modelId }: { modelId: string }) {
   const monthly = caps.data?.effective.monthlyCapUsd ?? null;
   return (
     <p className="mt-3 text-sm text-slate-700 dark:text-slate-300" data-testid="cost-estimate">
-      {highUsd === 0 ? "Estimated cost: free on this model." : `Estimated cost: ${formatUsd(lowUsd)} – ${formatUsd(highUsd)}, exact once the relevant files are found.`}
+      {highUsd === 0
+        ? "Estimated cost: free on this model."
+        : `Estimated cost: ${formatUsd(lowUsd)} – ${formatUsd(highUsd)}, exact once the relevant files are found.`}
       {run !== null && ` Per-run cap: ${formatUsd(run)}.`}
-      {monthly !== null && caps.data && ` Monthly cap: ${formatUsd(monthly)} (${formatUsd(caps.data.spentThisPeriodUsd)} spent).`}
+      {monthly !== null &&
+        caps.data &&
+        ` Monthly cap: ${formatUsd(monthly)} (${formatUsd(caps.data.spentThisPeriodUsd)} spent).`}
     </p>
   );
 }

@@ -13,7 +13,17 @@ export function initialModel(models: AiModel[], preferred: string | null): strin
   );
 }
 
-export function ModelPicker({ models, value, onChange, disabled }: { models: AiModel[]; value: string; onChange: (id: string) => void; disabled?: boolean }) {
+export function ModelPicker({
+  models,
+  value,
+  onChange,
+  disabled,
+}: {
+  models: AiModel[];
+  value: string;
+  onChange: (id: string) => void;
+  disabled?: boolean;
+}) {
   const current = models.find((m) => m.id === value);
   return (
     <div className="min-w-0 flex-1">

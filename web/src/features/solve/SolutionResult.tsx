@@ -7,7 +7,11 @@ import { Button, Card, Spinner, buttonClass } from "../../ui/ui";
 import { DiffViewer } from "../diff/DiffViewer";
 import { SolutionSummary } from "../solution/SolutionSummary";
 
-export const CONFIDENCE_TEXT = { green: "text-green-700 dark:text-green-400", yellow: "text-yellow-700 dark:text-yellow-300", red: "text-red-700 dark:text-red-400" } as const;
+export const CONFIDENCE_TEXT = {
+  green: "text-green-700 dark:text-green-400",
+  yellow: "text-yellow-700 dark:text-yellow-300",
+  red: "text-red-700 dark:text-red-400",
+} as const;
 
 export function SolutionResult({ solutionId, onReset }: { solutionId: string; onReset: () => void }) {
   const q = useQuery(solutionQuery(solutionId));
@@ -22,11 +26,19 @@ export function SolutionResult({ solutionId, onReset }: { solutionId: string; on
         proposedSolution={s.proposedSolution}
         analysisFooter={
           <p className="mt-3 text-sm">
-            Confidence: <span className={`font-semibold ${CONFIDENCE_TEXT[confidenceBand(confidence)]}`}>{confidence}%</span> · Model: {s.aiModel}
+            Confidence:{" "}
+            <span className={`font-semibold ${CONFIDENCE_TEXT[confidenceBand(confidence)]}`}>{confidence}%</span> ·
+            Model: {s.aiModel}
           </p>
         }
         files={s.filesChanged.map((f) => (
-          <DiffViewer key={f.filename} filename={f.filename} action={f.action} oldContent={f.originalContent} newContent={f.content} />
+          <DiffViewer
+            key={f.filename}
+            filename={f.filename}
+            action={f.action}
+            oldContent={f.originalContent}
+            newContent={f.content}
+          />
         ))}
       />
       <Card>

@@ -35,7 +35,8 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
     if (!model && models.data) setModel(initialModel(models.data.allModels, getDefaultModel()));
   }, [models.data, model]);
 
-  const setRun = (id: string | undefined) => void navigate({ to: "/issues/$issueId/solve", params: { issueId }, search: id ? { run: id } : {}, replace: true });
+  const setRun = (id: string | undefined) =>
+    void navigate({ to: "/issues/$issueId/solve", params: { issueId }, search: id ? { run: id } : {}, replace: true });
 
   const run = useLiveRun(runId, (r: Run) => {
     void qc.invalidateQueries({ queryKey: issuesQuery().queryKey });
@@ -75,7 +76,16 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
   });
 
   if (issue.isPending) return <Spinner label="Loading issue..." />;
-  if (issue.isError) return <LoadFailure error={issue.error} notFound="Issue not found" failed="Failed to load issue" to="/issues" label="Back to Issues" />;
+  if (issue.isError)
+    return (
+      <LoadFailure
+        error={issue.error}
+        notFound="Issue not found"
+        failed="Failed to load issue"
+        to="/issues"
+        label="Back to Issues"
+      />
+    );
   const i = issue.data.issue;
   const r = run.data;
   const active = !!r && (r.status === "queued" || r.status === "running");
@@ -99,7 +109,9 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
         <p className="text-sm text-slate-600 dark:text-slate-400">
           #{i.issueNumber} · {i.repoFullName}
         </p>
-        <h1 className="mt-1 text-2xl font-semibold"><InlineMarkdown>{i.title}</InlineMarkdown></h1>
+        <h1 className="mt-1 text-2xl font-semibold">
+          <InlineMarkdown>{i.title}</InlineMarkdown>
+        </h1>
         {i.labels.length > 0 && (
           <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
             {i.labels.map((l) => (
@@ -109,15 +121,28 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
             ))}
           </ul>
         )}
-        <div tabIndex={0} role="region" aria-label="Issue description" className="mt-3 max-h-64 overflow-auto text-sm text-slate-800 dark:text-slate-200">{i.body?.trim() ? <Markdown>{i.body}</Markdown> : "No description provided"}</div>
+        <div
+          tabIndex={0}
+          role="region"
+          aria-label="Issue description"
+          className="mt-3 max-h-64 overflow-auto text-sm text-slate-800 dark:text-slate-200"
+        >
+          {i.body?.trim() ? <Markdown>{i.body}</Markdown> : "No description provided"}
+        </div>
       </Card>
       {(!r || r.status === "failed" || r.status === "cancelled") && (
         <Card>
           {i.openPullRequest && <OpenPullRequestNotice pr={i.openPullRequest} />}
           <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
-            <ModelPicker models={models.data?.allModels ?? []} value={model} onChange={onChoose} disabled={generate.isPending} />
+            <ModelPicker
+              models={models.data?.allModels ?? []}
+              value={model}
+              onChange={onChoose}
+              disabled={generate.isPending}
+            />
             <Button onClick={onGenerate} busy={generate.isPending} disabled={!model}>
-              <Sparkles className="size-4" aria-hidden /> {i.openPullRequest ? "Generate Another Solution" : "Generate Solution"}
+              <Sparkles className="size-4" aria-hidden />{" "}
+              {i.openPullRequest ? "Generate Another Solution" : "Generate Solution"}
             </Button>
           </div>
           {model && <CostEstimate modelId={model} />}
@@ -147,7 +172,9 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
         </Button>
       )}
       {r?.status === "completed" && <RunCostLine run={r} />}
-      {r?.status === "completed" && r.solutionId && <SolutionResult solutionId={r.solutionId} onReset={() => setRun(undefined)} />}
+      {r?.status === "completed" && r.solutionId && (
+        <SolutionResult solutionId={r.solutionId} onReset={() => setRun(undefined)} />
+      )}
       <UpgradePrompt reason={upgrade} onClose={() => setUpgrade(null)} />
     </div>
   );

@@ -6,7 +6,12 @@ import { formatUsd } from "../../api/costs.queries";
 import { isTerminal } from "./run-events";
 import { TestLog } from "./TestLog";
 
-const BAR: Record<ReturnType<typeof scoreBand>, string> = { green: "bg-green-600", blue: "bg-blue-600", orange: "bg-orange-500", red: "bg-red-600" };
+const BAR: Record<ReturnType<typeof scoreBand>, string> = {
+  green: "bg-green-600",
+  blue: "bg-blue-600",
+  orange: "bg-orange-500",
+  red: "bg-red-600",
+};
 
 /** A step as the panel shows it: its stored status, or the cancel the user asked for. */
 type Shown = RunStep["status"] | "cancelling" | "cancelled";
@@ -52,7 +57,15 @@ function useElapsed(run: Run): number {
  * from the moment the user asks to cancel until the run's end arrives. `extra` adds content below
  * a step's row (e.g. a live log).
  */
-export function StepsPanel({ run, cancelling = false, extra }: { run: Run; cancelling?: boolean; extra?: (step: RunStep) => ReactNode }) {
+export function StepsPanel({
+  run,
+  cancelling = false,
+  extra,
+}: {
+  run: Run;
+  cancelling?: boolean;
+  extra?: (step: RunStep) => ReactNode;
+}) {
   const elapsed = useElapsed(run);
   return (
     <section aria-labelledby="progress-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
@@ -72,7 +85,9 @@ export function StepsPanel({ run, cancelling = false, extra }: { run: Run; cance
         {run.steps.map((step) => (
           <StepRow key={step.id} step={step} shown={shownStatus(step, run, cancelling)}>
             {extra?.(step)}
-            {step.id === "validating" && step.status !== "pending" && <TestLog runId={run._id} running={step.status === "running"} evidence={step.detail.tests} />}
+            {step.id === "validating" && step.status !== "pending" && (
+              <TestLog runId={run._id} running={step.status === "running"} evidence={step.detail.tests} />
+            )}
           </StepRow>
         ))}
       </ol>
@@ -87,7 +102,9 @@ function CostMeter({ run }: { run: Run }) {
   return (
     <span className="font-mono text-sm tabular-nums" data-testid="run-cost" aria-label="Run cost" aria-live="polite">
       {formatUsd(spent)}
-      {pending?.cost.estimateUsd !== undefined && <span className="text-slate-600 dark:text-slate-400"> (est. +{formatUsd(pending.cost.estimateUsd)})</span>}
+      {pending?.cost.estimateUsd !== undefined && (
+        <span className="text-slate-600 dark:text-slate-400"> (est. +{formatUsd(pending.cost.estimateUsd)})</span>
+      )}
     </span>
   );
 }
@@ -95,7 +112,11 @@ function CostMeter({ run }: { run: Run }) {
 function StepCostText({ cost }: { cost: RunStep["cost"] }) {
   if (cost.usd > 0 || cost.tokensIn > 0) {
     return (
-      <span className="font-mono text-xs tabular-nums" data-testid="step-cost" title={`${cost.tokensIn} tokens in, ${cost.tokensOut} out`}>
+      <span
+        className="font-mono text-xs tabular-nums"
+        data-testid="step-cost"
+        title={`${cost.tokensIn} tokens in, ${cost.tokensOut} out`}
+      >
         {formatUsd(cost.usd)}
       </span>
     );
@@ -127,7 +148,9 @@ function StepRow({ step, shown, children }: { step: RunStep; shown: Shown; child
         <span className="flex-1 text-sm font-medium">{step.label}</span>
         <StepCostText cost={step.cost} />
         <span className="text-xs text-slate-600 dark:text-slate-400">{text}</span>
-        {expandable && <ChevronDown className={`size-4 transition-transform ${open ? "rotate-180" : ""}`} aria-hidden />}
+        {expandable && (
+          <ChevronDown className={`size-4 transition-transform ${open ? "rotate-180" : ""}`} aria-hidden />
+        )}
       </button>
       {expandable && open && <StepDetailView detail={step.detail} current={current} />}
       {children}
@@ -135,13 +158,16 @@ function StepRow({ step, shown, children }: { step: RunStep; shown: Shown; child
   );
 }
 
-const hasDetail = (d: RunStep["detail"]) => d.files.length + d.info.length + d.warnings.length > 0 || d.score !== undefined;
+const hasDetail = (d: RunStep["detail"]) =>
+  d.files.length + d.info.length + d.warnings.length > 0 || d.score !== undefined;
 
 function StepDetailView({ detail, current }: { detail: RunStep["detail"]; current: boolean }) {
   const more = detail.files.length - 5;
   return (
     <div className="space-y-2 border-t border-slate-100 p-3 text-sm dark:border-slate-800" data-testid="step-detail">
-      {current && !hasDetail(detail) && <p className="text-slate-600 dark:text-slate-400">Started; nothing reported yet.</p>}
+      {current && !hasDetail(detail) && (
+        <p className="text-slate-600 dark:text-slate-400">Started; nothing reported yet.</p>
+      )}
       {detail.files.length > 0 && (
         <ul className="font-mono text-xs">
           {detail.files.slice(0, 5).map((f) => (
@@ -151,14 +177,25 @@ function StepDetailView({ detail, current }: { detail: RunStep["detail"]; curren
         </ul>
       )}
       {detail.info.map((line, i) => (
-        <p key={i} className="text-slate-700 dark:text-slate-300">{line}</p>
+        <p key={i} className="text-slate-700 dark:text-slate-300">
+          {line}
+        </p>
       ))}
       {detail.warnings.map((w, i) => (
-        <p key={i} className="text-amber-800 dark:text-amber-300">⚠ {w}</p>
+        <p key={i} className="text-amber-800 dark:text-amber-300">
+          ⚠ {w}
+        </p>
       ))}
       {detail.score !== undefined && (
         <div className="flex items-center gap-2">
-          <div className="h-2 flex-1 rounded-full bg-slate-200 dark:bg-slate-700" role="meter" aria-label="Score" aria-valuemin={0} aria-valuemax={100} aria-valuenow={detail.score}>
+          <div
+            className="h-2 flex-1 rounded-full bg-slate-200 dark:bg-slate-700"
+            role="meter"
+            aria-label="Score"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={detail.score}
+          >
             <div className={`h-2 rounded-full ${BAR[scoreBand(detail.score)]}`} style={{ width: `${detail.score}%` }} />
           </div>
           <span className="text-xs tabular-nums">{detail.score}/100</span>

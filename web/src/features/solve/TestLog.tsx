@@ -5,10 +5,15 @@ import type { LiveTestCounts, SolutionTests, TestsPhase } from "@fixloop/api/cli
 import { testsReason } from "../validations/tests-status";
 import { runTestsLogQuery, type PhaseLog } from "./tests-log";
 
-export const PHASE_LABEL: Record<TestsPhase, string> = { base: "Base tree", patched: "Patched tree", repair: "Repair attempt" };
+export const PHASE_LABEL: Record<TestsPhase, string> = {
+  base: "Base tree",
+  patched: "Patched tree",
+  repair: "Repair attempt",
+};
 const STATUSES: readonly unknown[] = ["passed", "failed", "error", "skipped"] satisfies SolutionTests["status"][];
 /** The validating step's detail carries the evidence the worker checked against the contract when it announced it. */
-const isEvidence = (v: unknown): v is SolutionTests => typeof v === "object" && v !== null && STATUSES.includes((v as { status?: unknown }).status);
+const isEvidence = (v: unknown): v is SolutionTests =>
+  typeof v === "object" && v !== null && STATUSES.includes((v as { status?: unknown }).status);
 
 /** Lines of each phase kept in the DOM; the cache keeps more (see tests-log.ts). */
 const DOM_LINES = 400;
@@ -38,8 +43,15 @@ export function TestLog({ runId, running, evidence }: { runId: string; running: 
 
   const reason = isEvidence(evidence) ? testsReason(evidence) : null;
   if (log.phases.length === 0) {
-    if (reason) return <p className="px-3 pb-3 text-sm text-slate-700 dark:text-slate-300" data-testid="tests-not-run">{reason}</p>;
-    return running ? <p className="px-3 pb-3 text-sm text-slate-600 dark:text-slate-400">Waiting for test output...</p> : null;
+    if (reason)
+      return (
+        <p className="px-3 pb-3 text-sm text-slate-700 dark:text-slate-300" data-testid="tests-not-run">
+          {reason}
+        </p>
+      );
+    return running ? (
+      <p className="px-3 pb-3 text-sm text-slate-600 dark:text-slate-400">Waiting for test output...</p>
+    ) : null;
   }
   return (
     <div className="space-y-2 border-t border-slate-100 p-3 dark:border-slate-800">
@@ -76,7 +88,9 @@ function PhaseBlock({ log }: { log: PhaseLog }) {
           <CountsLine counts={log.counts} />
         </span>
       </h3>
-      {(hidden > 0 || log.dropped > 0) && <p className="text-slate-600 dark:text-slate-400">... earlier output not shown</p>}
+      {(hidden > 0 || log.dropped > 0) && (
+        <p className="text-slate-600 dark:text-slate-400">... earlier output not shown</p>
+      )}
       <pre className="whitespace-pre-wrap break-all">{lines.slice(hidden).join("\n")}</pre>
     </section>
   );

@@ -7,8 +7,14 @@ import type { UpgradeReason } from "./upgrade-reason";
 export type { UpgradeReason };
 
 const TEXT: Record<UpgradeReason, { title: string; body: string }> = {
-  model_access: { title: "Premium subscription required", body: "This model is available on the Pro and Enterprise plans. Upgrade to use OpenAI and Anthropic models." },
-  usage_limit: { title: "Usage limit exceeded", body: "You have used all the solutions of your plan for this month. Upgrade for a larger monthly quota." },
+  model_access: {
+    title: "Premium subscription required",
+    body: "This model is available on the Pro and Enterprise plans. Upgrade to use OpenAI and Anthropic models.",
+  },
+  usage_limit: {
+    title: "Usage limit exceeded",
+    body: "You have used all the solutions of your plan for this month. Upgrade for a larger monthly quota.",
+  },
   premium_feature: { title: "Premium feature", body: "This feature is part of the Pro and Enterprise plans." },
 };
 

@@ -1,9 +1,15 @@
 import { useEffect, useRef } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
-import { isTerminalRunStatus, type StepCost, type StepDetail, type StepId, type StepStatus, type TestsEvent } from "@fixloop/api/client";
+import {
+  isTerminalRunStatus,
+  type StepCost,
+  type StepDetail,
+  type StepId,
+  type StepStatus,
+  type TestsEvent,
+} from "@fixloop/api/client";
 import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
-
 
 export const isTerminal = (r: Run | undefined) => !!r && isTerminalRunStatus(r.status);
 
@@ -18,10 +24,23 @@ interface StepEvent {
 /** Folds one `step` event into the cached run (the run always lists all five steps). */
 export function applyStep(run: Run, e: StepEvent): Run {
   const steps = run.steps.map((s) =>
-    s.id === e.step ? { ...s, status: e.status, detail: e.detail, startedAt: s.startedAt ?? e.at, finishedAt: e.status === "running" ? null : e.at, cost: e.cost ?? s.cost } : s,
+    s.id === e.step
+      ? {
+          ...s,
+          status: e.status,
+          detail: e.detail,
+          startedAt: s.startedAt ?? e.at,
+          finishedAt: e.status === "running" ? null : e.at,
+          cost: e.cost ?? s.cost,
+        }
+      : s,
   );
   const total = (f: (c: StepCost) => number) => steps.reduce((sum, s) => sum + f(s.cost), 0);
-  const costs = { costUsd: total((c) => c.usd), tokensIn: total((c) => c.tokensIn), tokensOut: total((c) => c.tokensOut) };
+  const costs = {
+    costUsd: total((c) => c.usd),
+    tokensIn: total((c) => c.tokensIn),
+    tokensOut: total((c) => c.tokensOut),
+  };
   return { ...run, status: run.status === "queued" ? "running" : run.status, currentStep: e.step, steps, ...costs };
 }
 
@@ -66,10 +85,16 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
     });
     es.addEventListener("step", (m) => update(qc, runId, (r) => applyStep(r, parse(m) as unknown as StepEvent)));
     es.addEventListener("tests", (m) =>
-      qc.setQueryData(runTestsLogQuery(runId).queryKey, (log) => applyTests(log ?? EMPTY_TESTS_LOG, parse(m) as unknown as Omit<TestsEvent, "type">, m.lastEventId || undefined)),
+      qc.setQueryData(runTestsLogQuery(runId).queryKey, (log) =>
+        applyTests(log ?? EMPTY_TESTS_LOG, parse(m) as unknown as Omit<TestsEvent, "type">, m.lastEventId || undefined),
+      ),
     );
-    es.addEventListener("completed", (m) => finish({ status: "completed", solutionId: (parse(m) as { solutionId: string }).solutionId }));
-    es.addEventListener("failed", (m) => finish({ status: "failed", error: (parse(m) as { error: Run["error"] }).error }));
+    es.addEventListener("completed", (m) =>
+      finish({ status: "completed", solutionId: (parse(m) as { solutionId: string }).solutionId }),
+    );
+    es.addEventListener("failed", (m) =>
+      finish({ status: "failed", error: (parse(m) as { error: Run["error"] }).error }),
+    );
     es.addEventListener("cancelled", () => finish({ status: "cancelled" }));
     return () => es.close();
   }, [runId, terminal, qc]);

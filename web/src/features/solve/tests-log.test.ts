@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { applyTests, EMPTY_TESTS_LOG, LOG_KEEP_CHARS } from "./tests-log";
 
-const ev = (phase: "base" | "patched" | "repair", output: string, passed: number, done = false) => ({ phase, output, counts: { passed, failed: 0, errored: 0 }, done, at: "2026-01-01T00:00:00Z" });
+const ev = (phase: "base" | "patched" | "repair", output: string, passed: number, done = false) => ({
+  phase,
+  output,
+  counts: { passed, failed: 0, errored: 0 },
+  done,
+  at: "2026-01-01T00:00:00Z",
+});
 
 describe("applyTests", () => {
   it("appends each phase's output in the order the phases started and keeps the latest counts", () => {
@@ -32,7 +38,11 @@ describe("applyTests", () => {
   });
 
   it("starts a phase afresh when it runs again after it had ended (a retried job)", () => {
-    const ended = applyTests(applyTests(EMPTY_TESTS_LOG, ev("base", "first run\n", 1, true), "1-0"), ev("patched", "p\n", 1, true), "2-0");
+    const ended = applyTests(
+      applyTests(EMPTY_TESTS_LOG, ev("base", "first run\n", 1, true), "1-0"),
+      ev("patched", "p\n", 1, true),
+      "2-0",
+    );
     const again = applyTests(ended, ev("base", "second run\n", 1), "3-0");
     expect(again.phases.map((p) => [p.phase, p.output, p.done])).toEqual([
       ["base", "second run\n", false],

@@ -27,7 +27,12 @@ export const EMPTY_TESTS_LOG: TestsLog = { phases: [], lastId: null };
  * replays the stream from its start, so the log comes back whole.
  */
 export const runTestsLogQuery = (runId: string) =>
-  queryOptions({ queryKey: ["run-tests-log", runId], queryFn: () => EMPTY_TESTS_LOG, initialData: EMPTY_TESTS_LOG, staleTime: Infinity });
+  queryOptions({
+    queryKey: ["run-tests-log", runId],
+    queryFn: () => EMPTY_TESTS_LOG,
+    initialData: EMPTY_TESTS_LOG,
+    staleTime: Infinity,
+  });
 
 /** Redis stream ids (`ms-seq`) in order. */
 function after(id: string, last: string | null): boolean {
@@ -42,10 +47,19 @@ export function applyTests(log: TestsLog, e: Omit<TestsEvent, "type">, id?: stri
   if (id && !after(id, log.lastId)) return log;
   const found = log.phases.find((p) => p.phase === e.phase);
   // Output for a phase that had ended is a new run of it (the job was retried): start it afresh.
-  const current = found && !found.done ? found : { phase: e.phase, output: "", dropped: 0, counts: e.counts, done: false };
+  const current =
+    found && !found.done ? found : { phase: e.phase, output: "", dropped: 0, counts: e.counts, done: false };
   const joined = current.output + e.output;
   const cut = Math.max(0, joined.length - LOG_KEEP_CHARS);
-  const next: PhaseLog = { phase: e.phase, output: joined.slice(cut), dropped: current.dropped + cut, counts: e.counts, done: e.done };
-  const phases = log.phases.some((p) => p.phase === e.phase) ? log.phases.map((p) => (p.phase === e.phase ? next : p)) : [...log.phases, next];
+  const next: PhaseLog = {
+    phase: e.phase,
+    output: joined.slice(cut),
+    dropped: current.dropped + cut,
+    counts: e.counts,
+    done: e.done,
+  };
+  const phases = log.phases.some((p) => p.phase === e.phase)
+    ? log.phases.map((p) => (p.phase === e.phase ? next : p))
+    : [...log.phases, next];
   return { phases, lastId: id ?? log.lastId };
 }

@@ -6,12 +6,25 @@ import { ApiError, errorMessage, unwrap } from "../../api/errors";
 import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
 import { Button, Card } from "../../ui/ui";
 
-export function DecisionPanel({ solutionId, comments, setComments }: { solutionId: string; comments: string; setComments: (v: string) => void }) {
+export function DecisionPanel({
+  solutionId,
+  comments,
+  setComments,
+}: {
+  solutionId: string;
+  comments: string;
+  setComments: (v: string) => void;
+}) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const decide = useMutation({
     mutationFn: (status: "approved" | "rejected") =>
-      unwrap(api.validations[":id"].validate.$post({ param: { id: solutionId }, json: { status, comments: comments.trim() || undefined } })),
+      unwrap(
+        api.validations[":id"].validate.$post({
+          param: { id: solutionId },
+          json: { status, comments: comments.trim() || undefined },
+        }),
+      ),
     onSuccess: (body) => {
       void qc.invalidateQueries({ queryKey: ["validations"] });
       void qc.invalidateQueries({ queryKey: ["prs"] });
@@ -35,7 +48,10 @@ export function DecisionPanel({ solutionId, comments, setComments }: { solutionI
     },
     onError: (err) => toast.error(errorMessage(err, "Validation failed")),
   });
-  const regrant = decide.error instanceof ApiError && decide.error.code === "github.reauthorize_required" ? decide.error.message : null;
+  const regrant =
+    decide.error instanceof ApiError && decide.error.code === "github.reauthorize_required"
+      ? decide.error.message
+      : null;
   return (
     <Card>
       <h2 className="font-semibold">Validation Decision</h2>
@@ -50,15 +66,27 @@ export function DecisionPanel({ solutionId, comments, setComments }: { solutionI
         className="mt-1 w-full rounded-lg border border-slate-300 bg-white p-2 text-sm dark:border-slate-600 dark:bg-slate-900"
       />
       <div className="mt-2 flex flex-wrap gap-2">
-        <Button onClick={() => decide.mutate("approved")} busy={decide.isPending && decide.variables === "approved"} disabled={decide.isPending || decide.isSuccess}>
+        <Button
+          onClick={() => decide.mutate("approved")}
+          busy={decide.isPending && decide.variables === "approved"}
+          disabled={decide.isPending || decide.isSuccess}
+        >
           Approve &amp; Create PR
         </Button>
-        <Button variant="danger" onClick={() => decide.mutate("rejected")} busy={decide.isPending && decide.variables === "rejected"} disabled={decide.isPending || decide.isSuccess}>
+        <Button
+          variant="danger"
+          onClick={() => decide.mutate("rejected")}
+          busy={decide.isPending && decide.variables === "rejected"}
+          disabled={decide.isPending || decide.isSuccess}
+        >
           Reject
         </Button>
       </div>
       {regrant && (
-        <div role="alert" className="mt-3 rounded-lg border border-violet-300 bg-violet-50 p-3 text-sm dark:border-violet-800 dark:bg-violet-950/40">
+        <div
+          role="alert"
+          className="mt-3 rounded-lg border border-violet-300 bg-violet-50 p-3 text-sm dark:border-violet-800 dark:bg-violet-950/40"
+        >
           <p>{regrant}</p>
           <AuthorizeReposLink className="mt-2" />
         </div>

@@ -17,7 +17,17 @@ export interface RefinementChange {
   before: PreviousVersion["files"][number] | undefined;
 }
 
-export function EditableFile({ solutionId, file, comments, refined }: { solutionId: string; file: File; comments: string; refined?: RefinementChange }) {
+export function EditableFile({
+  solutionId,
+  file,
+  comments,
+  refined,
+}: {
+  solutionId: string;
+  file: File;
+  comments: string;
+  refined?: RefinementChange;
+}) {
   const qc = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [againstPrevious, setAgainstPrevious] = useState(false);
@@ -30,7 +40,14 @@ export function EditableFile({ solutionId, file, comments, refined }: { solution
         api.validations[":id"].modify.$post({
           param: { id: solutionId },
           json: {
-            modifications: [{ filename: file.filename, originalContent: file.content, modifiedContent: text, reason: comments.trim() || "Manual modification" }],
+            modifications: [
+              {
+                filename: file.filename,
+                originalContent: file.content,
+                modifiedContent: text,
+                reason: comments.trim() || "Manual modification",
+              },
+            ],
             comments: comments.trim() || undefined,
           },
         }),
@@ -62,12 +79,23 @@ export function EditableFile({ solutionId, file, comments, refined }: { solution
         actions={
           <>
             {refined?.before && (
-              <Button variant="ghost" className="py-1 text-xs" aria-pressed={againstPrevious} onClick={() => setAgainstPrevious((v) => !v)}>
-                <GitCompare className="size-3" aria-hidden /> {againstPrevious ? "Compare with repository" : "Compare with previous version"}
+              <Button
+                variant="ghost"
+                className="py-1 text-xs"
+                aria-pressed={againstPrevious}
+                onClick={() => setAgainstPrevious((v) => !v)}
+              >
+                <GitCompare className="size-3" aria-hidden />{" "}
+                {againstPrevious ? "Compare with repository" : "Compare with previous version"}
               </Button>
             )}
             {file.action !== "delete" && !editing && (
-              <Button variant="ghost" className="py-1 text-xs" onClick={() => (setText(file.content), setEditing(true))} aria-label={`Edit This File: ${file.filename}`}>
+              <Button
+                variant="ghost"
+                className="py-1 text-xs"
+                onClick={() => (setText(file.content), setEditing(true))}
+                aria-label={`Edit This File: ${file.filename}`}
+              >
                 <Pencil className="size-3" aria-hidden /> Edit This File
               </Button>
             )}
@@ -75,7 +103,10 @@ export function EditableFile({ solutionId, file, comments, refined }: { solution
         }
       />
       {editing && (
-        <div ref={editorBox} className="scroll-mt-16 space-y-2 rounded-xl border border-violet-300 p-3 dark:border-violet-800">
+        <div
+          ref={editorBox}
+          className="scroll-mt-16 space-y-2 rounded-xl border border-violet-300 p-3 dark:border-violet-800"
+        >
           <Suspense fallback={<Spinner label="Loading editor..." />}>
             <FileEditor filename={file.filename} initial={file.content} onChange={setText} onReady={showEditor} />
           </Suspense>

@@ -6,13 +6,24 @@ import { python } from "@codemirror/lang-python";
 import { oneDark } from "@codemirror/theme-one-dark";
 
 function language(filename: string): Extension[] {
-  if (/\.(m|c)?[jt]sx?$/.test(filename)) return [javascript({ jsx: /x$/.test(filename), typescript: /\.(m|c)?tsx?$/.test(filename) })];
+  if (/\.(m|c)?[jt]sx?$/.test(filename))
+    return [javascript({ jsx: /x$/.test(filename), typescript: /\.(m|c)?tsx?$/.test(filename) })];
   if (/\.py$/.test(filename)) return [python()];
   return [];
 }
 
 /** CodeMirror 6 over one file; loaded on demand so the editor never weighs on first load. */
-export default function FileEditor({ filename, initial, onChange, onReady }: { filename: string; initial: string; onChange: (text: string) => void; onReady?: () => void }) {
+export default function FileEditor({
+  filename,
+  initial,
+  onChange,
+  onReady,
+}: {
+  filename: string;
+  initial: string;
+  onChange: (text: string) => void;
+  onReady?: () => void;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const change = useRef(onChange);
   change.current = onChange;
@@ -39,5 +50,11 @@ export default function FileEditor({ filename, initial, onChange, onReady }: { f
     ready.current?.();
     return () => view.destroy();
   }, [filename, initial]);
-  return <div ref={host} className="overflow-hidden rounded-lg border border-slate-300 dark:border-slate-700" data-testid="file-editor" />;
+  return (
+    <div
+      ref={host}
+      className="overflow-hidden rounded-lg border border-slate-300 dark:border-slate-700"
+      data-testid="file-editor"
+    />
+  );
 }

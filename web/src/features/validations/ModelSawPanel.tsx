@@ -13,7 +13,13 @@ export function ModelSawPanel({ runId }: { runId: string }) {
   return (
     <section className="rounded-xl border border-slate-200 dark:border-slate-800" aria-labelledby="model-saw-title">
       <h2 id="model-saw-title">
-        <button type="button" aria-expanded={open} aria-controls="model-saw-body" onClick={() => setOpen((v) => !v)} className="flex w-full items-center justify-between p-4 text-left font-semibold">
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls="model-saw-body"
+          onClick={() => setOpen((v) => !v)}
+          className="flex w-full items-center justify-between p-4 text-left font-semibold"
+        >
           What the model saw
           <ChevronDown className={`size-4 transition-transform ${open ? "rotate-180" : ""}`} aria-hidden />
         </button>
@@ -44,13 +50,19 @@ function PromptBody({ runId }: { runId: string }) {
   return (
     <>
       <p className="text-slate-700 dark:text-slate-300">
-        Sent to {p.model.name} ({p.model.provider}); estimated {p.estimate.tokensIn} tokens in, about {formatUsd(p.estimate.usd)}.
+        Sent to {p.model.name} ({p.model.provider}); estimated {p.estimate.tokensIn} tokens in, about{" "}
+        {formatUsd(p.estimate.usd)}.
       </p>
       <ModelRequests requests={q.data.requests} />
       {p.flags.length > 0 && (
-        <div role="note" data-testid="instruction-flags" className="rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950/40">
+        <div
+          role="note"
+          data-testid="instruction-flags"
+          className="rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950/40"
+        >
           <p className="flex items-center gap-2 font-medium">
-            <ShieldAlert className="size-4" aria-hidden /> Instruction-like text in the issue (passed to the model as data only)
+            <ShieldAlert className="size-4" aria-hidden /> Instruction-like text in the issue (passed to the model as
+            data only)
           </p>
           <ul className="mt-2 list-disc space-y-1 pl-5">
             {p.flags.map((f, i) => (
@@ -64,10 +76,14 @@ function PromptBody({ runId }: { runId: string }) {
       <div data-testid="cleaning-report">
         <h3 className="font-medium">Removed from the issue before prompting</h3>
         {nothingRemoved ? (
-          <p className="text-slate-600 dark:text-slate-400">Nothing: the issue had no hidden characters, HTML comments or fence tags.</p>
+          <p className="text-slate-600 dark:text-slate-400">
+            Nothing: the issue had no hidden characters, HTML comments or fence tags.
+          </p>
         ) : (
           <ul className="mt-1 list-disc space-y-1 pl-5">
-            {r.hiddenCharacters.length > 0 && <li>Hidden characters: {r.hiddenCharacters.map((h) => `${h.codePoint} ×${h.count}`).join(", ")}</li>}
+            {r.hiddenCharacters.length > 0 && (
+              <li>Hidden characters: {r.hiddenCharacters.map((h) => `${h.codePoint} ×${h.count}`).join(", ")}</li>
+            )}
             {r.htmlComments.map((c, i) => (
               <li key={`c${i}`}>
                 HTML comment: <code className="font-mono text-xs">{c}</code>
@@ -93,21 +109,36 @@ function PromptBody({ runId }: { runId: string }) {
       </div>
       <div>
         <h3 className="font-medium">System message</h3>
-        <pre className={PRE} data-testid="prompt-system" tabIndex={0}>{p.system}</pre>
+        <pre className={PRE} data-testid="prompt-system" tabIndex={0}>
+          {p.system}
+        </pre>
       </div>
       <div>
         <h3 className="font-medium">User message (issue, repository map, files)</h3>
-        <pre className={PRE} data-testid="prompt-user" tabIndex={0}>{p.user}</pre>
+        <pre className={PRE} data-testid="prompt-user" tabIndex={0}>
+          {p.user}
+        </pre>
       </div>
     </>
   );
 }
 
-type ModelRequestRow = { step: string; purpose: string; modelId: string; tokensIn: number; tokensOut: number; costUsd: number; attempts: number; durationMs: number; at: string };
+type ModelRequestRow = {
+  step: string;
+  purpose: string;
+  modelId: string;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+  attempts: number;
+  durationMs: number;
+  at: string;
+};
 
 /** Every request the run sent, as recorded when its answer arrived (requests of failed attempts included). */
 function ModelRequests({ requests }: { requests: ModelRequestRow[] }) {
-  if (!requests.length) return <p className="text-slate-600 dark:text-slate-400">No model request was recorded for this run.</p>;
+  if (!requests.length)
+    return <p className="text-slate-600 dark:text-slate-400">No model request was recorded for this run.</p>;
   const total = requests.reduce((s, r) => s + r.costUsd, 0);
   const cell = "px-2 py-1.5 text-left";
   return (
@@ -117,11 +148,21 @@ function ModelRequests({ requests }: { requests: ModelRequestRow[] }) {
         <table data-testid="model-requests" className="w-full min-w-[28rem] text-xs">
           <thead className="text-slate-600 dark:text-slate-400">
             <tr>
-              <th scope="col" className={cell}>Step</th>
-              <th scope="col" className={cell}>Purpose</th>
-              <th scope="col" className={`${cell} text-right`}>Tokens in / out</th>
-              <th scope="col" className={`${cell} text-right`}>Cost</th>
-              <th scope="col" className={`${cell} text-right`}>Time</th>
+              <th scope="col" className={cell}>
+                Step
+              </th>
+              <th scope="col" className={cell}>
+                Purpose
+              </th>
+              <th scope="col" className={`${cell} text-right`}>
+                Tokens in / out
+              </th>
+              <th scope="col" className={`${cell} text-right`}>
+                Cost
+              </th>
+              <th scope="col" className={`${cell} text-right`}>
+                Time
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -130,7 +171,9 @@ function ModelRequests({ requests }: { requests: ModelRequestRow[] }) {
                 <td className={cell}>{r.step}</td>
                 <td className={cell}>
                   {r.purpose}
-                  {r.attempts > 1 && <span className="text-slate-600 dark:text-slate-400"> ({r.attempts} attempts)</span>}
+                  {r.attempts > 1 && (
+                    <span className="text-slate-600 dark:text-slate-400"> ({r.attempts} attempts)</span>
+                  )}
                 </td>
                 <td className={`${cell} text-right tabular-nums`}>
                   {r.tokensIn.toLocaleString()} / {r.tokensOut.toLocaleString()}

@@ -16,7 +16,13 @@ export function RefinePanel({ solutionId }: { solutionId: string }) {
   const [feedback, setFeedback] = useState("");
   const [pending, setPending] = useState<{ runId: string; count: number } | null>(null);
   const refine = useMutation({
-    mutationFn: () => unwrap(api.validations[":id"].refine.$post({ param: { id: solutionId }, json: { feedback, refinementInstructions: feedback } })),
+    mutationFn: () =>
+      unwrap(
+        api.validations[":id"].refine.$post({
+          param: { id: solutionId },
+          json: { feedback, refinementInstructions: feedback },
+        }),
+      ),
     onSuccess: (body) => setPending({ runId: body.runId, count: body.refinementCount }),
     onError: (err) => toast.error(errorMessage(err, "Refinement failed")),
   });

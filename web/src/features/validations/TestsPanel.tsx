@@ -2,14 +2,19 @@ import type { SolutionTests, TestCounts } from "@fixloop/api/client";
 import { Card } from "../../ui/ui";
 import { TestsStatusBadge, testsReason } from "./tests-status";
 
-const BACKEND: Record<SolutionTests["backend"], string> = { bwrap: "bubblewrap sandbox", docker: "Docker sandbox", off: "off" };
+const BACKEND: Record<SolutionTests["backend"], string> = {
+  bwrap: "bubblewrap sandbox",
+  docker: "Docker sandbox",
+  off: "off",
+};
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 function CountsCell({ counts }: { counts: TestCounts | null }) {
   if (!counts) return <td className="py-1 text-slate-600 dark:text-slate-400">not run</td>;
   return (
     <td className="py-1 tabular-nums">
-      <span className="text-green-700 dark:text-green-400">{counts.passed} passed</span>, {counts.failed} failed, {counts.errored} errored
+      <span className="text-green-700 dark:text-green-400">{counts.passed} passed</span>, {counts.failed} failed,{" "}
+      {counts.errored} errored
       <span className="block text-xs text-slate-600 dark:text-slate-400">in {seconds(counts.durationMs)}</span>
     </td>
   );
@@ -38,7 +43,9 @@ export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
     return (
       <Card>
         <h2 className="font-semibold">Tests</h2>
-        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">No test results for this solution: it was made before tests were run.</p>
+        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+          No test results for this solution: it was made before tests were run.
+        </p>
       </Card>
     );
   }
@@ -47,7 +54,9 @@ export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
     <Card>
       <section aria-labelledby="tests-title" data-testid="tests-panel" data-status={tests.status} className="space-y-3">
         <div className="flex flex-wrap items-center gap-2">
-          <h2 id="tests-title" className="font-semibold">Tests</h2>
+          <h2 id="tests-title" className="font-semibold">
+            Tests
+          </h2>
           <TestsStatusBadge status={tests.status} />
         </div>
         {reason && <p className="text-sm text-slate-700 dark:text-slate-300">{reason}</p>}
@@ -61,11 +70,15 @@ export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
           <table className="w-full text-left text-sm">
             <tbody>
               <tr>
-                <th scope="row" className="w-28 py-1 pr-2 font-medium">Base tree</th>
+                <th scope="row" className="w-28 py-1 pr-2 font-medium">
+                  Base tree
+                </th>
                 <CountsCell counts={tests.base} />
               </tr>
               <tr>
-                <th scope="row" className="py-1 pr-2 font-medium">Patched tree</th>
+                <th scope="row" className="py-1 pr-2 font-medium">
+                  Patched tree
+                </th>
                 <CountsCell counts={tests.patched} />
               </tr>
             </tbody>
@@ -78,7 +91,10 @@ export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
         {tests.logTail && (
           <details className="text-sm">
             <summary className="cursor-pointer font-medium">Log tail</summary>
-            <pre tabIndex={0} className="mt-2 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded-lg border border-slate-200 bg-slate-50 p-3 font-mono text-xs dark:border-slate-700 dark:bg-slate-950">
+            <pre
+              tabIndex={0}
+              className="mt-2 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded-lg border border-slate-200 bg-slate-50 p-3 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
+            >
               {tests.logTail}
             </pre>
           </details>
@@ -98,9 +114,18 @@ function Attempts({ attempts, kept }: { attempts: SolutionTests["attempts"]; kep
             <span className="font-medium">{a.label === "first" ? "First attempt" : "Repair attempt"}</span>
             {kept === a.label && <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(kept)</span>}
             {": "}
-            {a.patched ? `${a.patched.passed} passed, ${a.patched.failed} failed, ${a.patched.errored} errored` : "not run"}
-            {a.fixed.length > 0 && <span className="text-green-700 dark:text-green-400"> · {a.fixed.length} fixed</span>}
-            {a.regressions.length > 0 && <span className="text-red-700 dark:text-red-400"> · {a.regressions.length} {a.regressions.length === 1 ? "regression" : "regressions"}</span>}
+            {a.patched
+              ? `${a.patched.passed} passed, ${a.patched.failed} failed, ${a.patched.errored} errored`
+              : "not run"}
+            {a.fixed.length > 0 && (
+              <span className="text-green-700 dark:text-green-400"> · {a.fixed.length} fixed</span>
+            )}
+            {a.regressions.length > 0 && (
+              <span className="text-red-700 dark:text-red-400">
+                {" "}
+                · {a.regressions.length} {a.regressions.length === 1 ? "regression" : "regressions"}
+              </span>
+            )}
           </li>
         ))}
       </ol>

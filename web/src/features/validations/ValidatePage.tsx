@@ -23,7 +23,16 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
   const q = useQuery(solutionQuery(solutionId));
   const [comments, setComments] = useState("");
   if (q.isPending) return <Spinner label="Loading solution..." />;
-  if (q.isError) return <LoadFailure error={q.error} notFound="Solution not found" failed="Failed to load solution" to="/validations" label="Back to Validations" />;
+  if (q.isError)
+    return (
+      <LoadFailure
+        error={q.error}
+        notFound="Solution not found"
+        failed="Failed to load solution"
+        to="/validations"
+        label="Back to Validations"
+      />
+    );
   const s = q.data.solution;
   const previous = q.data.previousVersion;
   const m = s.metadata;
@@ -34,7 +43,8 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
     <div className="space-y-4">
       <header>
         <h1 className="text-2xl font-semibold">
-          <InlineMarkdown>{s.issueId.title}</InlineMarkdown> <span className="text-slate-500 dark:text-slate-400">#{s.issueId.issueNumber}</span>
+          <InlineMarkdown>{s.issueId.title}</InlineMarkdown>{" "}
+          <span className="text-slate-500 dark:text-slate-400">#{s.issueId.issueNumber}</span>
         </h1>
         <p className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
           <span>{m.repository}</span>
@@ -42,7 +52,8 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           <span>Type: {m.classification.type}</span>
           <span>Complexity: {complexity(m.classification.complexity)}</span>
           <span>
-            Confidence: <span className={`font-semibold ${CONFIDENCE_TEXT[confidenceBand(s.confidence)]}`}>{s.confidence}%</span>
+            Confidence:{" "}
+            <span className={`font-semibold ${CONFIDENCE_TEXT[confidenceBand(s.confidence)]}`}>{s.confidence}%</span>
           </span>
           {m.refinementCount > 0 && <span>Refinements: {m.refinementCount}</span>}
         </p>
@@ -57,7 +68,9 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           {m.blocked.length > 0 && (
             <ul className="mt-2 text-sm text-red-700 dark:text-red-400">
               {m.blocked.map((b) => (
-                <li key={b.path}>Blocked: {b.path} — {b.reason}</li>
+                <li key={b.path}>
+                  Blocked: {b.path} — {b.reason}
+                </li>
               ))}
             </ul>
           )}
@@ -65,12 +78,26 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         <Card>
           <h2 className="font-semibold">Change Statistics</h2>
           <dl className="mt-2 grid grid-cols-2 gap-1 text-sm">
-            <dt>Files changed</dt><dd className="text-right tabular-nums">{stats.filesChanged}</dd>
-            <dt>Lines added</dt><dd className="text-right tabular-nums text-green-700 dark:text-green-400">+{stats.linesAdded}</dd>
-            <dt>Lines removed</dt><dd className="text-right tabular-nums text-red-700 dark:text-red-400">-{stats.linesRemoved}</dd>
-            <dt>Percentage changed</dt><dd className="text-right tabular-nums">{stats.percentageChanged}%</dd>
-            {stats.newFiles > 0 && (<><dt>New files</dt><dd className="text-right tabular-nums">{stats.newFiles}</dd></>)}
-            {stats.deletedFiles > 0 && (<><dt>Deleted files</dt><dd className="text-right tabular-nums">{stats.deletedFiles}</dd></>)}
+            <dt>Files changed</dt>
+            <dd className="text-right tabular-nums">{stats.filesChanged}</dd>
+            <dt>Lines added</dt>
+            <dd className="text-right tabular-nums text-green-700 dark:text-green-400">+{stats.linesAdded}</dd>
+            <dt>Lines removed</dt>
+            <dd className="text-right tabular-nums text-red-700 dark:text-red-400">-{stats.linesRemoved}</dd>
+            <dt>Percentage changed</dt>
+            <dd className="text-right tabular-nums">{stats.percentageChanged}%</dd>
+            {stats.newFiles > 0 && (
+              <>
+                <dt>New files</dt>
+                <dd className="text-right tabular-nums">{stats.newFiles}</dd>
+              </>
+            )}
+            {stats.deletedFiles > 0 && (
+              <>
+                <dt>Deleted files</dt>
+                <dd className="text-right tabular-nums">{stats.deletedFiles}</dd>
+              </>
+            )}
           </dl>
         </Card>
       </div>
@@ -79,7 +106,9 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           <h2 className="font-semibold">Warnings</h2>
           <ul className="mt-2 space-y-1 text-sm">
             {warnings.map((w, i) => (
-              <li key={i} className="flex gap-2"><AlertTriangle className="size-4 shrink-0 text-amber-600" aria-hidden /> {w}</li>
+              <li key={i} className="flex gap-2">
+                <AlertTriangle className="size-4 shrink-0 text-amber-600" aria-hidden /> {w}
+              </li>
             ))}
           </ul>
         </Card>
@@ -87,7 +116,11 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
       {v.suggestions.length > 0 && (
         <Card>
           <h2 className="font-semibold">AI Suggestions</h2>
-          <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">{v.suggestions.map((x, i) => <li key={i}>{x}</li>)}</ul>
+          <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
+            {v.suggestions.map((x, i) => (
+              <li key={i}>{x}</li>
+            ))}
+          </ul>
         </Card>
       )}
       {m.testSuggestions.length > 0 && (
@@ -96,7 +129,9 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           <ul className="mt-2 space-y-1 text-sm">
             {m.testSuggestions.map((t, i) => (
               <li key={i}>
-                <label className="flex gap-2"><input type="checkbox" /> {t}</label>
+                <label className="flex gap-2">
+                  <input type="checkbox" /> {t}
+                </label>
               </li>
             ))}
           </ul>
@@ -106,7 +141,9 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         analysis={s.analysis}
         proposedSolution={s.proposedSolution}
         filesAction={<DiffLayoutToggle />}
-        filesIntro={previous && <RefinementSummary previous={previous} files={s.filesChanged} refinement={m.refinementCount} />}
+        filesIntro={
+          previous && <RefinementSummary previous={previous} files={s.filesChanged} refinement={m.refinementCount} />
+        }
         files={s.filesChanged.map((f) => (
           <EditableFile
             key={`${f.filename}:${s.revision}`}

@@ -28,11 +28,16 @@ export function ValidationsPage() {
     <>
       <PageHeader title="Pending Validations" />
       {solutions.length > 0 && (
-        <div role="status" className="mb-4 flex items-start gap-3 rounded-xl border border-violet-300 bg-violet-50 p-4 dark:border-violet-800 dark:bg-violet-950/40">
+        <div
+          role="status"
+          className="mb-4 flex items-start gap-3 rounded-xl border border-violet-300 bg-violet-50 p-4 dark:border-violet-800 dark:bg-violet-950/40"
+        >
           <ShieldAlert className="size-5 shrink-0 text-violet-700 dark:text-violet-300" aria-hidden />
           <div>
             <p className="font-semibold">Human Validation Required</p>
-            <p className="text-sm text-slate-700 dark:text-slate-300">The AI drafts, you decide: review each solution before a pull request is opened.</p>
+            <p className="text-sm text-slate-700 dark:text-slate-300">
+              The AI drafts, you decide: review each solution before a pull request is opened.
+            </p>
           </div>
         </div>
       )}
@@ -40,23 +45,36 @@ export function ValidationsPage() {
       {q.isError && <EmptyState title="Failed to load validations">{errorMessage(q.error, "")}</EmptyState>}
       {q.data && solutions.length === 0 && (
         <EmptyState title="No pending validations">
-          <Link to="/issues" className={buttonClass("primary")}>Go to Issues</Link>
+          <Link to="/issues" className={buttonClass("primary")}>
+            Go to Issues
+          </Link>
         </EmptyState>
       )}
       <ul className="space-y-3">
         {solutions.map((s) => (
           <li key={s._id}>
             <Card>
-              <h2 className="font-semibold"><InlineMarkdown>{s.issueId.title}</InlineMarkdown></h2>
-              <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{s.analysis.slice(0, 200)}{s.analysis.length > 200 ? "…" : ""}</p>
+              <h2 className="font-semibold">
+                <InlineMarkdown>{s.issueId.title}</InlineMarkdown>
+              </h2>
+              <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+                {s.analysis.slice(0, 200)}
+                {s.analysis.length > 200 ? "…" : ""}
+              </p>
               <p className="mt-2 flex flex-wrap gap-x-3 text-sm text-slate-600 dark:text-slate-400">
-                <span>{s.filesChanged.length} {s.filesChanged.length === 1 ? "file" : "files"}</span>
+                <span>
+                  {s.filesChanged.length} {s.filesChanged.length === 1 ? "file" : "files"}
+                </span>
                 <span>{s.aiModel}</span>
-                <span className={`font-semibold ${CONFIDENCE_TEXT[confidenceBand(s.confidence)]}`}>{s.confidence}% confidence</span>
+                <span className={`font-semibold ${CONFIDENCE_TEXT[confidenceBand(s.confidence)]}`}>
+                  {s.confidence}% confidence
+                </span>
                 <TestsBadge tests={s.tests} />
               </p>
               <div className="mt-3 flex gap-2">
-                <Link to="/validations/$solutionId" params={{ solutionId: s._id }} className={buttonClass("primary")}>Review &amp; Validate</Link>
+                <Link to="/validations/$solutionId" params={{ solutionId: s._id }} className={buttonClass("primary")}>
+                  Review &amp; Validate
+                </Link>
                 <Button
                   variant="secondary"
                   aria-label={`Delete solution for ${s.issueId.title}`}

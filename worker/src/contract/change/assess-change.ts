@@ -61,15 +61,18 @@ export function assessChange(input: ValidateChangeInput): ChangeValidation {
       risk += 20;
     }
     if (existing) {
-      if (f.action === "create" && existing.has(f.filename)) errors.push(`${f.filename} already exists but is marked as a new file`);
-      if (f.action !== "create" && !existing.has(f.filename)) errors.push(`${f.filename} does not exist in the repository`);
+      if (f.action === "create" && existing.has(f.filename))
+        errors.push(`${f.filename} already exists but is marked as a new file`);
+      if (f.action !== "create" && !existing.has(f.filename))
+        errors.push(`${f.filename} does not exist in the repository`);
     }
     originalLines += countLines(f.originalContent);
     for (const part of diffLines(f.originalContent, f.action === "delete" ? "" : f.content)) {
       if (part.added) added += part.count ?? countLines(part.value);
       else if (part.removed) removed += part.count ?? countLines(part.value);
     }
-    if (f.action === "modify" && f.content === f.originalContent) warnings.push(`${f.filename} is listed as modified but is unchanged`);
+    if (f.action === "modify" && f.content === f.originalContent)
+      warnings.push(`${f.filename} is listed as modified but is unchanged`);
     if (f.action !== "delete") {
       for (const e of input.syntaxErrors?.[f.filename] ?? []) errors.push(`${f.filename}: ${e}`);
     }
@@ -125,5 +128,9 @@ export function assessChange(input: ValidateChangeInput): ChangeValidation {
 }
 
 export function isTestPath(p: string): boolean {
-  return /(^|\/)(tests?|__tests__|spec)\//i.test(p) || /([._-](test|spec))\.[a-z]+$/i.test(p) || /(^|\/)test_[^/]+\.py$/.test(p);
+  return (
+    /(^|\/)(tests?|__tests__|spec)\//i.test(p) ||
+    /([._-](test|spec))\.[a-z]+$/i.test(p) ||
+    /(^|\/)test_[^/]+\.py$/.test(p)
+  );
 }

@@ -4,27 +4,62 @@ import { assessChange } from "./assess-change";
 
 describe("path policy", () => {
   it.each([
-    ".github/workflows/ci.yml", ".github/WORKFLOWS/x.yml", ".github/actions/setup/action.yml", "../etc/passwd",
-    "a/../../b", "/etc/passwd", ".env", "config/.env.production", "keys/server.pem", ".gitlab-ci.yml",
-    ".circleci/config.yml", ".git/config", "src\\..\\x", "deploy/id_rsa", "",
+    ".github/workflows/ci.yml",
+    ".github/WORKFLOWS/x.yml",
+    ".github/actions/setup/action.yml",
+    "../etc/passwd",
+    "a/../../b",
+    "/etc/passwd",
+    ".env",
+    "config/.env.production",
+    "keys/server.pem",
+    ".gitlab-ci.yml",
+    ".circleci/config.yml",
+    ".git/config",
+    "src\\..\\x",
+    "deploy/id_rsa",
+    "",
   ])("denies %s", (p) => {
     expect(deniedPathReason(p)).toEqual(expect.any(String));
   });
-  it.each(["src/index.ts", "README.md", ".github/ISSUE_TEMPLATE/bug.md", "docs/env.md", "lib/environment.py", "./src/index.ts", "docs/owners.md"])("allows %s", (p) => {
+  it.each([
+    "src/index.ts",
+    "README.md",
+    ".github/ISSUE_TEMPLATE/bug.md",
+    "docs/env.md",
+    "lib/environment.py",
+    "./src/index.ts",
+    "docs/owners.md",
+  ])("allows %s", (p) => {
     expect(deniedPathReason(p)).toBeNull();
   });
 
   it.each([
     // The protected directory itself, as a file created, modified or deleted.
-    ".github/workflows", ".github/actions", ".GitHub/Workflows", ".github/workflows/",
+    ".github/workflows",
+    ".github/actions",
+    ".GitHub/Workflows",
+    ".github/workflows/",
     // A parent of a protected directory replaced by a file.
-    ".github", ".GITHUB",
+    ".github",
+    ".GITHUB",
     // Spellings that normalize onto a protected path.
-    "./.github/workflows/ci.yml", ".github//workflows/ci.yml", ".github/./workflows/ci.yml", ".github\\workflows\\ci.yml",
-    ".github/workflows/../workflows/ci.yml", "src/../.github/workflows/ci.yml", "src/.GIT/config",
+    "./.github/workflows/ci.yml",
+    ".github//workflows/ci.yml",
+    ".github/./workflows/ci.yml",
+    ".github\\workflows\\ci.yml",
+    ".github/workflows/../workflows/ci.yml",
+    "src/../.github/workflows/ci.yml",
+    "src/.GIT/config",
     // Other repository-control files.
-    ".github/dependabot.yml", ".github/Dependabot.yaml", "CODEOWNERS", ".github/CODEOWNERS", "docs/CODEOWNERS",
-    ".gitmodules", ".GitModules", "Jenkinsfile",
+    ".github/dependabot.yml",
+    ".github/Dependabot.yaml",
+    "CODEOWNERS",
+    ".github/CODEOWNERS",
+    "docs/CODEOWNERS",
+    ".gitmodules",
+    ".GitModules",
+    "Jenkinsfile",
   ])("denies the protected spelling %s", (p) => {
     expect(deniedPathReason(p)).toEqual(expect.any(String));
   });

@@ -12,7 +12,8 @@ import path from "node:path";
  */
 export function deniedPathReason(file: string): string | null {
   if (!file || file.includes("\0")) return "Empty or invalid path";
-  if (path.posix.isAbsolute(file) || /^[A-Za-z]:/.test(file) || file.startsWith("\\")) return "Absolute or non-POSIX path";
+  if (path.posix.isAbsolute(file) || /^[A-Za-z]:/.test(file) || file.startsWith("\\"))
+    return "Absolute or non-POSIX path";
   const raw = file.split(/[\\/]/);
   if (raw.includes("..")) return "Path escapes the repository root";
   if (file.includes("\\")) return "Absolute or non-POSIX path";
@@ -23,10 +24,12 @@ export function deniedPathReason(file: string): string | null {
     if (overlaps(segments, rule.segments)) return rule.reason;
   }
   const given = file.replace(/^\.\//, "");
-  if (given !== raw.filter((s) => s !== "" && s !== ".").join("/")) return "Path is not in canonical form (no empty or `.` segments, no trailing slash)";
+  if (given !== raw.filter((s) => s !== "" && s !== ".").join("/"))
+    return "Path is not in canonical form (no empty or `.` segments, no trailing slash)";
   const base = segments[segments.length - 1] ?? "";
   if (base === ".env" || base.startsWith(".env.")) return "Environment files (.env*) may not be changed";
-  if (SECRET_FILES.has(base) || SECRET_EXT.some((e) => base.endsWith(e))) return "Key or credential files may not be changed";
+  if (SECRET_FILES.has(base) || SECRET_EXT.some((e) => base.endsWith(e)))
+    return "Key or credential files may not be changed";
   return null;
 }
 
@@ -57,7 +60,10 @@ export function deniedContentReason(file: string, content: string): string | nul
 
 /** The path policy plus the content rules, for one change of a patch. */
 export function deniedChangeReason(change: { filename: string; action: string; content: string }): string | null {
-  return deniedPathReason(change.filename) ?? (change.action === "delete" ? null : deniedContentReason(change.filename, change.content));
+  return (
+    deniedPathReason(change.filename) ??
+    (change.action === "delete" ? null : deniedContentReason(change.filename, change.content))
+  );
 }
 
 const rule = (p: string, reason: string) => ({ segments: p.split("/"), reason });
@@ -71,11 +77,30 @@ const PROTECTED = [
   rule("docs/codeowners", "Code owners (CODEOWNERS) may not be changed"),
   rule(".gitmodules", "Submodule configuration (.gitmodules) may not be changed"),
   ...[
-    ".gitlab-ci.yml", ".circleci", ".travis.yml", "azure-pipelines.yml", "jenkinsfile", ".buildkite",
-    "bitbucket-pipelines.yml", ".drone.yml", "appveyor.yml", ".woodpecker", ".woodpecker.yml",
+    ".gitlab-ci.yml",
+    ".circleci",
+    ".travis.yml",
+    "azure-pipelines.yml",
+    "jenkinsfile",
+    ".buildkite",
+    "bitbucket-pipelines.yml",
+    ".drone.yml",
+    "appveyor.yml",
+    ".woodpecker",
+    ".woodpecker.yml",
   ].map((c) => rule(c, `CI configuration (${c}) may not be changed`)),
 ];
-const SECRET_FILES = new Set(["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".npmrc", ".pypirc", ".netrc", "credentials", ".htpasswd"]);
+const SECRET_FILES = new Set([
+  "id_rsa",
+  "id_dsa",
+  "id_ecdsa",
+  "id_ed25519",
+  ".npmrc",
+  ".pypirc",
+  ".netrc",
+  "credentials",
+  ".htpasswd",
+]);
 const SECRET_EXT = [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"];
 
 /** Changes that raise risk without being denied. */
@@ -88,4 +113,13 @@ export function riskyPathReason(file: string): string | null {
   if (/^(dockerfile|docker-compose\.ya?ml|makefile)$/.test(base)) return "Build or deployment file changed";
   return null;
 }
-const LOCKFILES = new Set(["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "cargo.lock", "go.sum", "gemfile.lock", "composer.lock"]);
+const LOCKFILES = new Set([
+  "package-lock.json",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "poetry.lock",
+  "cargo.lock",
+  "go.sum",
+  "gemfile.lock",
+  "composer.lock",
+]);

@@ -13,7 +13,15 @@ export const POLICY_FILES = [
   ".github/pull_request_template.md",
 ];
 
-export type FindingCode = "closed" | "locked" | "ai_refused" | "assigned" | "linked_pull_request" | "ai_disclosure_required" | "ai_draft_required" | "ai_policy_note";
+export type FindingCode =
+  | "closed"
+  | "locked"
+  | "ai_refused"
+  | "assigned"
+  | "linked_pull_request"
+  | "ai_disclosure_required"
+  | "ai_draft_required"
+  | "ai_policy_note";
 /** blocking stops the import; warning needs an acknowledgement; note is shown only. */
 export type FindingSeverity = "blocking" | "warning" | "note";
 
@@ -47,8 +55,16 @@ export interface ContributionTarget {
 
 const POLICY: Record<PolicyKind, { code: FindingCode; severity: FindingSeverity; says: string }> = {
   refuse: { code: "ai_refused", severity: "blocking", says: "does not accept AI-assisted contributions" },
-  "require-draft": { code: "ai_draft_required", severity: "warning", says: "asks for AI-assisted pull requests to be opened as drafts" },
-  "require-disclosure": { code: "ai_disclosure_required", severity: "warning", says: "requires AI assistance to be disclosed" },
+  "require-draft": {
+    code: "ai_draft_required",
+    severity: "warning",
+    says: "asks for AI-assisted pull requests to be opened as drafts",
+  },
+  "require-disclosure": {
+    code: "ai_disclosure_required",
+    severity: "warning",
+    says: "requires AI assistance to be disclosed",
+  },
   note: { code: "ai_policy_note", severity: "note", says: "mentions AI-assisted contributions" },
 };
 
@@ -72,15 +88,29 @@ export async function readPolicyFiles(gh: GithubClient, owner: string, repo: str
 }
 
 /** Numbers of the open pull requests that reference the issue (GitHub's timeline cross-references). */
-export async function linkedOpenPulls(gh: GithubClient, owner: string, repo: string, issueNumber: number): Promise<string[]> {
-  const events = await gh.paginate(gh.rest.issues.listEventsForTimeline, { owner, repo, issue_number: issueNumber, per_page: 100 });
+export async function linkedOpenPulls(
+  gh: GithubClient,
+  owner: string,
+  repo: string,
+  issueNumber: number,
+): Promise<string[]> {
+  const events = await gh.paginate(gh.rest.issues.listEventsForTimeline, {
+    owner,
+    repo,
+    issue_number: issueNumber,
+    per_page: 100,
+  });
   const linked = new Set<string>();
   for (const e of events) {
     if (!("event" in e) || e.event !== "cross-referenced" || !("source" in e)) continue;
     const source = e.source.issue;
     if (!source?.pull_request || source.state !== "open") continue;
     const sourceRepo = source.repository_url.split("/repos/")[1] ?? "";
-    linked.add(sourceRepo.toLowerCase() === `${owner}/${repo}`.toLowerCase() ? `#${source.number}` : `${sourceRepo}#${source.number}`);
+    linked.add(
+      sourceRepo.toLowerCase() === `${owner}/${repo}`.toLowerCase()
+        ? `#${source.number}`
+        : `${sourceRepo}#${source.number}`,
+    );
   }
   return [...linked];
 }
@@ -94,7 +124,12 @@ export function policyFindings(files: PolicyFile[]): Finding[] {
       if (seen.has(statement.kind)) continue;
       seen.add(statement.kind);
       const p = POLICY[statement.kind];
-      findings.push({ code: p.code, severity: p.severity, message: `${file.path} ${p.says}: "${statement.sentence}"`, source: { path: file.path, sentence: statement.sentence } });
+      findings.push({
+        code: p.code,
+        severity: p.severity,
+        message: `${file.path} ${p.says}: "${statement.sentence}"`,
+        source: { path: file.path, sentence: statement.sentence },
+      });
     }
   }
   return findings;
@@ -105,13 +140,36 @@ export function policyFindings(files: PolicyFile[]): Finding[] {
  * else, no open pull request linked to it, and what the repository's contribution rules say about AI.
  */
 export async function checkContribution(gh: GithubClient, t: ContributionTarget): Promise<Finding[]> {
-  const [files, linked] = await Promise.all([readPolicyFiles(gh, t.owner, t.repo), linkedOpenPulls(gh, t.owner, t.repo, t.issue.number)]);
+  const [files, linked] = await Promise.all([
+    readPolicyFiles(gh, t.owner, t.repo),
+    linkedOpenPulls(gh, t.owner, t.repo, t.issue.number),
+  ]);
   const findings: Finding[] = [];
-  if (t.issue.state === "closed") findings.push({ code: "closed", severity: "blocking", message: "This issue is closed: the maintainers no longer expect a fix for it" });
-  if (t.issue.locked) findings.push({ code: "locked", severity: "blocking", message: "This issue is locked: the maintainers have closed it to outside contributions" });
+  if (t.issue.state === "closed")
+    findings.push({
+      code: "closed",
+      severity: "blocking",
+      message: "This issue is closed: the maintainers no longer expect a fix for it",
+    });
+  if (t.issue.locked)
+    findings.push({
+      code: "locked",
+      severity: "blocking",
+      message: "This issue is locked: the maintainers have closed it to outside contributions",
+    });
   const others = (t.issue.assignees ?? []).map((a) => a.login).filter((l) => l.toLowerCase() !== t.login.toLowerCase());
-  if (others.length) findings.push({ code: "assigned", severity: "warning", message: `This issue is assigned to ${others.join(", ")}; ask before working on it` });
-  if (linked.length) findings.push({ code: "linked_pull_request", severity: "warning", message: `An open pull request already references this issue: ${linked.join(", ")}` });
+  if (others.length)
+    findings.push({
+      code: "assigned",
+      severity: "warning",
+      message: `This issue is assigned to ${others.join(", ")}; ask before working on it`,
+    });
+  if (linked.length)
+    findings.push({
+      code: "linked_pull_request",
+      severity: "warning",
+      message: `An open pull request already references this issue: ${linked.join(", ")}`,
+    });
   findings.push(...policyFindings(files));
   return findings.sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
 }
@@ -119,9 +177,18 @@ export async function checkContribution(gh: GithubClient, t: ContributionTarget)
 /** Refuses an import the findings rule out, or one whose warnings were not acknowledged. */
 export function assertImportAllowed(findings: Finding[], acknowledgeWarnings: boolean): void {
   const blocking = findings.filter((f) => f.severity === "blocking");
-  if (blocking.length) throw new GithubError("contributions.blocked", `This issue cannot be imported. ${blocking.map((f) => f.message).join(". ")}`, 409);
+  if (blocking.length)
+    throw new GithubError(
+      "contributions.blocked",
+      `This issue cannot be imported. ${blocking.map((f) => f.message).join(". ")}`,
+      409,
+    );
   const warnings = findings.filter((f) => f.severity === "warning");
   if (warnings.length && !acknowledgeWarnings) {
-    throw new GithubError("contributions.acknowledgement_required", `Acknowledge the warnings before importing (acknowledgeWarnings: true). ${warnings.map((f) => f.message).join(". ")}`, 422);
+    throw new GithubError(
+      "contributions.acknowledgement_required",
+      `Acknowledge the warnings before importing (acknowledgeWarnings: true). ${warnings.map((f) => f.message).join(". ")}`,
+      422,
+    );
   }
 }

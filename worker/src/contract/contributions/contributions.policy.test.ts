@@ -45,6 +45,11 @@ describe("AI-policy matcher", () => {
   });
 
   it("splits paragraphs into sentences and joins wrapped lines", () => {
-    expect(sentences("# Title\n\nFirst one. Second\nline continues! Third?\n\n1. Item")).toEqual(["First one.", "Second line continues!", "Third?", "Item"]);
+    expect(sentences("# Title\n\nFirst one. Second\nline continues! Third?\n\n1. Item")).toEqual([
+      "First one.",
+      "Second line continues!",
+      "Third?",
+      "Item",
+    ]);
   });
 });

@@ -24,9 +24,14 @@ export async function githubForUser(ctx: GithubUserContext, userId: string): Pro
     .select(["login", "access_token_enc", "key_id", "scopes"])
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (!account) throw new GithubError("github.not_connected", "No GitHub account is connected; sign in with GitHub", 401);
+  if (!account)
+    throw new GithubError("github.not_connected", "No GitHub account is connected; sign in with GitHub", 401);
   const token = ctx.cipher.decrypt(account.key_id, account.access_token_enc, userId);
-  return { client: createGithubClient({ baseUrl: ctx.env.GITHUB_API_URL, token, logger: ctx.logger }), login: account.login, scopes: account.scopes };
+  return {
+    client: createGithubClient({ baseUrl: ctx.env.GITHUB_API_URL, token, logger: ctx.logger }),
+    login: account.login,
+    scopes: account.scopes,
+  };
 }
 
 export const WRITE_SCOPES = ["public_repo", "repo"];

@@ -27,11 +27,16 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
   const maxWait = opts.maxRateLimitWaitSeconds ?? 60;
   const maxRetries = opts.maxRateLimitRetries ?? 2;
   const log = opts.logger;
-  const shouldWait = (kind: string) => (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number) => {
-    const wait = retryAfter <= maxWait && retryCount < maxRetries;
-    log?.warn({ kind, retryAfter, retryCount, method: options.method, route: options.url, wait }, "github rate limit hit");
-    return wait;
-  };
+  const shouldWait =
+    (kind: string) =>
+    (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number) => {
+      const wait = retryAfter <= maxWait && retryCount < maxRetries;
+      log?.warn(
+        { kind, retryAfter, retryCount, method: options.method, route: options.url, wait },
+        "github rate limit hit",
+      );
+      return wait;
+    };
   return new GithubOctokit({
     baseUrl: opts.baseUrl.replace(/\/+$/, ""),
     auth: opts.token,

@@ -43,16 +43,22 @@ export function toGithubError(err: unknown, what = "Resource", opts: { write?: b
   const e = err as OctokitLikeError;
   const status = typeof e?.status === "number" ? e.status : 0;
   const headers = e?.response?.headers ?? {};
-  if (opts.write && missingGrant(status, headers)) return new GithubError("github.reauthorize_required", REAUTHORIZE_MESSAGE, 403);
-  if ((status === 403 || status === 429) && (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] || /rate limit/i.test(e.message ?? ""))) {
+  if (opts.write && missingGrant(status, headers))
+    return new GithubError("github.reauthorize_required", REAUTHORIZE_MESSAGE, 403);
+  if (
+    (status === 403 || status === 429) &&
+    (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] || /rate limit/i.test(e.message ?? ""))
+  ) {
     const reset = Number(headers["x-ratelimit-reset"]);
     const when = Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : "";
     return new GithubError("github.rate_limited", `GitHub rate limit exhausted${when}; try again later`, 429);
   }
-  if (status === 401) return new GithubError("github.unauthorized", "GitHub rejected the stored access token; sign in again", 401);
+  if (status === 401)
+    return new GithubError("github.unauthorized", "GitHub rejected the stored access token; sign in again", 401);
   if (status === 404) return new GithubError("github.not_found", `${what} not found on GitHub`, 404);
   if (status === 403) return new GithubError("github.forbidden", "GitHub refused access to this resource", 403);
-  if (status === 422) return new GithubError("github.invalid", `GitHub rejected the request: ${e.message ?? "invalid input"}`, 422);
+  if (status === 422)
+    return new GithubError("github.invalid", `GitHub rejected the request: ${e.message ?? "invalid input"}`, 422);
   return new GithubError("github.unavailable", "GitHub is unavailable, try again shortly", 502);
 }
 

@@ -2,7 +2,10 @@ import { z } from "zod";
 import { parsePrices } from "./models.pricing";
 
 /** Env schemas of cost settings, shared by the API's and the worker's env. */
-export const CostCapSetting = z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().nonnegative().optional());
+export const CostCapSetting = z.preprocess(
+  (v) => (v === "" ? undefined : v),
+  z.coerce.number().nonnegative().optional(),
+);
 
 export const PricesSetting = z
   .string()

@@ -72,7 +72,10 @@ function classifyComplexity(body: string, type: IssueType): { complexity: Comple
   if (/\b(typo|one.?line|simple|small|minor|rename)\b/i.test(body) || type === "docs") points -= 1;
   if (type === "security") points += 1;
   const complexity: Complexity = points >= 4 ? "complex" : points >= 1 ? "medium" : "simple";
-  return { complexity, why: `${body.length} characters, ${paths} path(s) mentioned, ${Math.floor(blocks)} code block(s)` };
+  return {
+    complexity,
+    why: `${body.length} characters, ${paths} path(s) mentioned, ${Math.floor(blocks)} code block(s)`,
+  };
 }
 
 /** Step 1: cleans the untrusted issue text, then classifies type and complexity from labels and text. */
@@ -96,7 +99,13 @@ export async function analyzing(input: AnalyzingInput): Promise<{ output: Analyz
   ];
   const score = Math.max(40, Math.min(100, 60 + (labels.length ? 20 : 0) + (body.length > 80 ? 20 : body ? 10 : 0)));
   return {
-    output: { classification: { type: type.type, complexity: complexity.complexity }, title, body, labels, removedCharacters: Math.max(0, removed) },
+    output: {
+      classification: { type: type.type, complexity: complexity.complexity },
+      title,
+      body,
+      labels,
+      removedCharacters: Math.max(0, removed),
+    },
     detail: { files: [], info, warnings, score },
   };
 }

@@ -14,9 +14,12 @@ export interface ContextOutput {
   languages: { language: string; files: number; percent: number }[];
 }
 
-const VENDORED = /(^|\/)(node_modules|vendor|third_party|third-party|bower_components|\.yarn|\.pnpm-store|Pods|\.venv|venv|site-packages|dist|build|out|target|coverage|\.next|\.nuxt|__pycache__|\.git)\//;
-const GENERATED = /(\.min\.(js|css)|\.map|\.pb\.go|_pb2\.py|_generated\.\w+|\.generated\.\w+|\.g\.dart|\.designer\.cs|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|cargo\.lock|poetry\.lock|go\.sum|composer\.lock|gemfile\.lock))$/i;
-const BINARY = /\.(png|jpe?g|gif|bmp|ico|webp|svgz|tiff?|psd|pdf|zip|gz|tgz|bz2|xz|7z|rar|jar|war|class|so|dylib|dll|exe|bin|o|a|lib|obj|wasm|woff2?|ttf|otf|eot|mp[34]|mov|avi|webm|ogg|wav|flac|sqlite|db|pyc|pyo|dat|npy|pkl|parquet|h5)$/i;
+const VENDORED =
+  /(^|\/)(node_modules|vendor|third_party|third-party|bower_components|\.yarn|\.pnpm-store|Pods|\.venv|venv|site-packages|dist|build|out|target|coverage|\.next|\.nuxt|__pycache__|\.git)\//;
+const GENERATED =
+  /(\.min\.(js|css)|\.map|\.pb\.go|_pb2\.py|_generated\.\w+|\.generated\.\w+|\.g\.dart|\.designer\.cs|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|cargo\.lock|poetry\.lock|go\.sum|composer\.lock|gemfile\.lock))$/i;
+const BINARY =
+  /\.(png|jpe?g|gif|bmp|ico|webp|svgz|tiff?|psd|pdf|zip|gz|tgz|bz2|xz|7z|rar|jar|war|class|so|dylib|dll|exe|bin|o|a|lib|obj|wasm|woff2?|ttf|otf|eot|mp[34]|mov|avi|webm|ogg|wav|flac|sqlite|db|pyc|pyo|dat|npy|pkl|parquet|h5)$/i;
 
 export type ExclusionReason = "vendored" | "generated" | "binary" | "too large";
 
@@ -28,7 +31,8 @@ export function exclusionReason(f: TreeFile): ExclusionReason | null {
   return null;
 }
 
-const MANIFESTS = /(^|\/)(package\.json|pyproject\.toml|setup\.py|go\.mod|cargo\.toml|pom\.xml|build\.gradle(\.kts)?|gemfile|composer\.json|\w+\.csproj|cmakelists\.txt|readme\.md)$/i;
+const MANIFESTS =
+  /(^|\/)(package\.json|pyproject\.toml|setup\.py|go\.mod|cargo\.toml|pom\.xml|build\.gradle(\.kts)?|gemfile|composer\.json|\w+\.csproj|cmakelists\.txt|readme\.md)$/i;
 
 /** Step 2: the repository's structure at the default branch head, minus files not worth reading. */
 export function context(snapshot: RepoSnapshot & { cached?: boolean }): { output: ContextOutput; detail: StepDetail } {
@@ -48,11 +52,18 @@ export function context(snapshot: RepoSnapshot & { cached?: boolean }): { output
   const languages = [...byLang.entries()]
     .sort((a, b) => b[1] - a[1])
     .map(([language, files]) => ({ language, files, percent: Math.round((files / Math.max(1, codeFiles)) * 100) }));
-  const excluded = Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`);
+  const excluded = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${k}`);
   const info = [
     `${snapshot.files.length} files at ${snapshot.defaultBranch}@${snapshot.commitSha.slice(0, 7)}${snapshot.cached ? " (tree from cache)" : ""}`,
     `${kept.length} files kept for analysis${excluded.length ? `; excluded ${excluded.join(", ")}` : ""}`,
-    languages.length ? `Languages: ${languages.slice(0, 5).map((l) => `${l.language} ${l.percent}%`).join(", ")}` : "No source files in a supported language",
+    languages.length
+      ? `Languages: ${languages
+          .slice(0, 5)
+          .map((l) => `${l.language} ${l.percent}%`)
+          .join(", ")}`
+      : "No source files in a supported language",
   ];
   const warnings: string[] = [];
   if (snapshot.truncated) warnings.push("GitHub truncated the recursive tree; it was listed directory by directory");
@@ -69,6 +80,14 @@ export function context(snapshot: RepoSnapshot & { cached?: boolean }): { output
       files: kept,
       languages,
     },
-    detail: { files: kept.filter((f) => MANIFESTS.test(f.path)).map((f) => f.path).slice(0, 20), info, warnings, score },
+    detail: {
+      files: kept
+        .filter((f) => MANIFESTS.test(f.path))
+        .map((f) => f.path)
+        .slice(0, 20),
+      info,
+      warnings,
+      score,
+    },
   };
 }

@@ -39,16 +39,25 @@ export function repoMap(paths: string[], chosen: string[], maxLines = 60): strin
     dirs.set(d, (dirs.get(d) ?? 0) + 1);
   }
   const hot = new Set(chosen.map((p) => (p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : ".")));
-  const ordered = [...dirs.entries()].sort((a, b) => Number(hot.has(b[0])) - Number(hot.has(a[0])) || a[0].localeCompare(b[0]));
+  const ordered = [...dirs.entries()].sort(
+    (a, b) => Number(hot.has(b[0])) - Number(hot.has(a[0])) || a[0].localeCompare(b[0]),
+  );
   const lines = ordered.slice(0, maxLines).map(([d, n]) => `${d}/ (${n} files)`);
   if (ordered.length > maxLines) lines.push(`... and ${ordered.length - maxLines} more directories`);
   return lines.join("\n");
 }
 
 /** Step 3: ranks files with the localizer (tree-sitter import graph + lexical + mentions), reading blobs lazily. */
-export async function dependencies(input: DependenciesInput): Promise<{ output: DependenciesOutput; detail: StepDetail }> {
+export async function dependencies(
+  input: DependenciesInput,
+): Promise<{ output: DependenciesOutput; detail: StepDetail }> {
   const bySha = new Map(input.context.files.map((f) => [f.path, f]));
-  const files: RepoFile[] = input.context.files.map((f) => ({ path: f.path, size: f.size, key: f.sha, read: () => input.readBlob(f.sha) }));
+  const files: RepoFile[] = input.context.files.map((f) => ({
+    path: f.path,
+    size: f.size,
+    key: f.sha,
+    read: () => input.readBlob(f.sha),
+  }));
   const started = performance.now();
   const result = await localize({
     files,
@@ -85,7 +94,10 @@ export async function dependencies(input: DependenciesInput): Promise<{ output: 
     output: {
       files: chosen,
       testsNear,
-      repoMap: repoMap(input.context.files.map((f) => f.path), chosen.map((f) => f.path)),
+      repoMap: repoMap(
+        input.context.files.map((f) => f.path),
+        chosen.map((f) => f.path),
+      ),
       graph: { nodes: size(result.graph.nodes), edges: size(result.graph.edges) },
     },
     detail: { files: chosen.map((f) => f.path), info, warnings, score: best },

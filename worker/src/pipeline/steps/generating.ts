@@ -1,5 +1,11 @@
 import type { FileChange, StepDetail } from "@fixloop/db";
-import { estimatePromptCost, generateSolution, type CostEstimate, type ModelInfo, type ModelsConfig } from "../../models";
+import {
+  estimatePromptCost,
+  generateSolution,
+  type CostEstimate,
+  type ModelInfo,
+  type ModelsConfig,
+} from "../../models";
 import { applyGeneratedFiles, type EditFailure } from "../apply-edits";
 import { SYSTEM_PROMPT, buildPrompt, type PromptInput } from "../prompt";
 import { checkBudget, CostCapExceeded, type Budget } from "../run.budget";
@@ -50,14 +56,19 @@ export interface ModelRequest {
 }
 
 export class GenerationError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = "GenerationError";
   }
 }
 
 function repairPrompt(base: string, failures: EditFailure[]): string {
-  const list = failures.map((f) => `- ${f.filename}: ${f.reason}${f.search ? `\n  search was:\n${f.search}` : ""}`).join("\n");
+  const list = failures
+    .map((f) => `- ${f.filename}: ${f.reason}${f.search ? `\n  search was:\n${f.search}` : ""}`)
+    .join("\n");
   return `${base}\n\nYour previous answer had edits that could not be applied:\n${list}\nAnswer again with search texts copied exactly (without line numbers) from the files above, each occurring once.`;
 }
 
@@ -68,7 +79,11 @@ function mergeBaseline(changes: FileChange[], baseline: FileChange[]): FileChang
     const b = base.get(c.filename);
     if (!b) return c;
     base.delete(c.filename);
-    return { ...c, originalContent: b.originalContent, action: b.action === "create" && c.action === "modify" ? "create" : c.action };
+    return {
+      ...c,
+      originalContent: b.originalContent,
+      action: b.action === "create" && c.action === "modify" ? "create" : c.action,
+    };
   });
   return [...merged, ...base.values()];
 }
@@ -88,13 +103,30 @@ function capBlocks(budget: Budget, estimateUsd: number, spentUsd: number): strin
 export async function generating(input: GeneratingInput): Promise<{ output: GeneratingOutput; detail: StepDetail }> {
   const originals = new Map(input.prompt.files.map((f) => [f.path, f.content]));
   const prompt = buildPrompt(input.prompt);
-  const asked = [`Model: ${input.model.name} (${input.model.provider})`, `Sent ${input.prompt.files.length} file(s) to the model; waiting for its answer`];
+  const asked = [
+    `Model: ${input.model.name} (${input.model.provider})`,
+    `Sent ${input.prompt.files.length} file(s) to the model; waiting for its answer`,
+  ];
   await input.report?.({ files: input.prompt.files.map((f) => f.path), info: asked, warnings: [] });
   const purpose = input.purpose ?? "answer";
   const call = async (text: string, why: string) => {
     const started = Date.now();
-    const r = await generateSolution(input.models, { model: input.model, system: SYSTEM_PROMPT, prompt: text, signal: input.signal, onRetry: input.onRetry });
-    await input.onRequest?.({ purpose: why, modelId: input.model.id, tokensIn: r.tokensIn, tokensOut: r.tokensOut, costUsd: r.costUsd, attempts: r.attempts, durationMs: Date.now() - started });
+    const r = await generateSolution(input.models, {
+      model: input.model,
+      system: SYSTEM_PROMPT,
+      prompt: text,
+      signal: input.signal,
+      onRetry: input.onRetry,
+    });
+    await input.onRequest?.({
+      purpose: why,
+      modelId: input.model.id,
+      tokensIn: r.tokensIn,
+      tokensOut: r.tokensOut,
+      costUsd: r.costUsd,
+      attempts: r.attempts,
+      durationMs: Date.now() - started,
+    });
     return r;
   };
   const estimate = estimatePromptCost(input.model, SYSTEM_PROMPT, prompt);
@@ -102,12 +134,20 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
   if (input.budget) checkBudget(input.budget, estimate.usd);
 
   let result = await call(prompt, purpose);
-  let totals = { tokensIn: result.tokensIn, tokensOut: result.tokensOut, costUsd: result.costUsd, attempts: result.attempts };
+  let totals = {
+    tokensIn: result.tokensIn,
+    tokensOut: result.tokensOut,
+    costUsd: result.costUsd,
+    attempts: result.attempts,
+  };
   let applied = applyGeneratedFiles(result.solution.files, originals);
   let editRepair = false;
   const capWarnings: string[] = [];
   const repairText = applied.failures.length ? repairPrompt(prompt, applied.failures) : "";
-  const repairBlocked = repairText && input.budget ? capBlocks(input.budget, estimatePromptCost(input.model, SYSTEM_PROMPT, repairText).usd, totals.costUsd) : null;
+  const repairBlocked =
+    repairText && input.budget
+      ? capBlocks(input.budget, estimatePromptCost(input.model, SYSTEM_PROMPT, repairText).usd, totals.costUsd)
+      : null;
   if (repairBlocked) capWarnings.push(`Edits that did not match were not sent back for repair: ${repairBlocked}`);
   if (applied.failures.length && !repairBlocked) {
     editRepair = true;
@@ -124,9 +164,14 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
       applied = retried;
     }
   }
-  const changes = mergeBaseline(applied.changes, input.baseline ?? []).filter((c) => c.action !== "modify" || c.content !== c.originalContent);
+  const changes = mergeBaseline(applied.changes, input.baseline ?? []).filter(
+    (c) => c.action !== "modify" || c.content !== c.originalContent,
+  );
   if (!changes.length) {
-    throw new GenerationError("generation.no_changes", `The model's edits could not be applied: ${applied.failures.map((f) => `${f.filename}: ${f.reason}`).join("; ") || "no file changed"}`);
+    throw new GenerationError(
+      "generation.no_changes",
+      `The model's edits could not be applied: ${applied.failures.map((f) => `${f.filename}: ${f.reason}`).join("; ") || "no file changed"}`,
+    );
   }
   const s = result.solution;
   const warnings = [...applied.failures.map((f) => `Edit to ${f.filename} not applied: ${f.reason}`), ...capWarnings];

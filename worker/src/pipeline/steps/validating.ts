@@ -30,5 +30,8 @@ export async function validating(input: ValidatingInput): Promise<{ output: Chan
     ...v.advancedValidation.errors.filter((e) => !v.blocked.some((b) => e.startsWith(b.path))),
     ...v.validation.warnings,
   ];
-  return { output: v, detail: { files: input.files.map((f) => f.filename), info, warnings, score: v.advancedValidation.score } };
+  return {
+    output: v,
+    detail: { files: input.files.map((f) => f.filename), info, warnings, score: v.advancedValidation.score },
+  };
 }

@@ -12,7 +12,9 @@ async function parserFor(id: LanguageId): Promise<Parser> {
     p = (async () => {
       // web-tree-sitter must be initialised once per process; the localizer owns that.
       await parseSource(id, "");
-      const language = await Language.load(require.resolve(`tree-sitter-wasms/out/tree-sitter-${LANGUAGES[id].wasm}.wasm`));
+      const language = await Language.load(
+        require.resolve(`tree-sitter-wasms/out/tree-sitter-${LANGUAGES[id].wasm}.wasm`),
+      );
       const parser = new Parser();
       parser.setLanguage(language);
       return parser;

@@ -35,7 +35,7 @@ export const MARKDOWN_LINT: SeedRepo = {
     },
     {
       title: "trailing-spaces ignores trailing tabs",
-      body: "A line ending in a tab (`\"text\\t\"`) is not reported by `trailing-spaces`, although the README says the rule checks for spaces or tabs. The pattern is the `TRAILING` regular expression in `src/rules/trailing-spaces.js`.",
+      body: 'A line ending in a tab (`"text\\t"`) is not reported by `trailing-spaces`, although the README says the rule checks for spaces or tabs. The pattern is the `TRAILING` regular expression in `src/rules/trailing-spaces.js`.',
       labels: ["bug", "good first issue"],
       user: "monalisa",
       createdAt: "2024-02-08T08:14:03Z",
@@ -82,7 +82,12 @@ export const MARKDOWN_LINT_FIXES: SeededFix[] = [
       {
         filename: "src/rules/heading-increment.js",
         action: "modify",
-        edits: [{ search: "    if (previous > 0 && level > previous + 2) {\n", replace: "    if (previous > 0 && level > previous + 1) {\n" }],
+        edits: [
+          {
+            search: "    if (previous > 0 && level > previous + 2) {\n",
+            replace: "    if (previous > 0 && level > previous + 1) {\n",
+          },
+        ],
       },
       {
         filename: "test/heading-increment.test.js",
@@ -140,13 +145,19 @@ export const MARKDOWN_LINT_FIXES: SeededFix[] = [
     repo: "hubot/markdown-lint",
     issueNumber: 5,
     title: "Use the real --max-line-length flag in the README",
-    analysis: "bin/mdlint.js parses --max-line-length; the README example uses --max-length, which is taken as a file name.",
+    analysis:
+      "bin/mdlint.js parses --max-line-length; the README example uses --max-length, which is taken as a file name.",
     proposedSolution: "Change the README example to --max-line-length.",
     files: [
       {
         filename: "README.md",
         action: "modify",
-        edits: [{ search: "    npx mdlint --max-length 100 README.md\n", replace: "    npx mdlint --max-line-length 100 README.md\n" }],
+        edits: [
+          {
+            search: "    npx mdlint --max-length 100 README.md\n",
+            replace: "    npx mdlint --max-line-length 100 README.md\n",
+          },
+        ],
       },
     ],
   },

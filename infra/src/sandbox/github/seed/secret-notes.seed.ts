@@ -14,8 +14,8 @@ export const SECRET_NOTES: SeedRepo = {
   commits: [{ message: "Start a notes repository", date: "2024-01-02T09:05:00Z", files: SECRET_NOTES_FILES }],
   issues: [
     {
-      title: "Typo in README: \"recieve\"",
-      body: "The last paragraph of `README.md` says \"we recieve feedback\"; it should be \"receive\".",
+      title: 'Typo in README: "recieve"',
+      body: 'The last paragraph of `README.md` says "we recieve feedback"; it should be "receive".',
       labels: ["documentation"],
       user: "octocat",
       createdAt: "2024-01-03T10:00:00Z",
@@ -29,9 +29,15 @@ export const SECRET_NOTES_FIXES: SeededFix[] = [
   {
     repo: "octocat/secret-notes",
     issueNumber: 1,
-    title: "Fix the spelling of \"receive\"",
-    analysis: "README.md misspells \"receive\" as \"recieve\".",
+    title: 'Fix the spelling of "receive"',
+    analysis: 'README.md misspells "receive" as "recieve".',
     proposedSolution: "Correct the word in the README.",
-    files: [{ filename: "README.md", action: "modify", edits: [{ search: "we recieve feedback", replace: "we receive feedback" }] }],
+    files: [
+      {
+        filename: "README.md",
+        action: "modify",
+        edits: [{ search: "we recieve feedback", replace: "we receive feedback" }],
+      },
+    ],
   },
 ];

@@ -89,7 +89,13 @@ export function repairFiles(fix: SeededFix): SeededFix["files"] {
   return fix.files.map((file) => {
     const earlier = first.get(file.filename)?.edits ?? [];
     if (file.action !== "modify" || earlier.length === 0) return file;
-    return { ...file, edits: (file.edits ?? []).map((e) => ({ search: earlier.find((x) => x.search === e.search)?.replace ?? e.search, replace: e.replace })) };
+    return {
+      ...file,
+      edits: (file.edits ?? []).map((e) => ({
+        search: earlier.find((x) => x.search === e.search)?.replace ?? e.search,
+        replace: e.replace,
+      })),
+    };
   });
 }
 

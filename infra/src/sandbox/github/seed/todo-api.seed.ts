@@ -11,9 +11,7 @@ export const TODO_API: SeedRepo = {
   private: false,
   defaultBranch: "main",
   createdAt: "2023-09-04T08:12:44Z",
-  commits: [
-    { message: "Initial commit", date: "2023-09-04T08:15:02Z", files: { ...TODO_API_FILES, ...TODO_API_SRC } },
-  ],
+  commits: [{ message: "Initial commit", date: "2023-09-04T08:15:02Z", files: { ...TODO_API_FILES, ...TODO_API_SRC } }],
   issues: [
     {
       title: "Add DELETE /todos/:id",
@@ -39,7 +37,7 @@ export const TODO_API: SeedRepo = {
     },
     {
       title: "Pagination skips a todo at every page boundary",
-      body: "With 45 todos and `perPage=20`, page 1 shows todos 45–26 and page 2 starts at 24: todo 25 never appears on any page. The same happens between every pair of pages.\n\n**Steps to reproduce**\n1. Create 45 todos.\n2. `GET /todos?page=1&perPage=20` and `GET /todos?page=2&perPage=20`.\n\n**Expected:** page 2 starts right after the last item of page 1.\n\nThe offset is computed in `paginate()` in `src/paginate.ts`. The test \"continues page 2 right after page 1\" in `test/paginate.test.js` reproduces it.",
+      body: 'With 45 todos and `perPage=20`, page 1 shows todos 45–26 and page 2 starts at 24: todo 25 never appears on any page. The same happens between every pair of pages.\n\n**Steps to reproduce**\n1. Create 45 todos.\n2. `GET /todos?page=1&perPage=20` and `GET /todos?page=2&perPage=20`.\n\n**Expected:** page 2 starts right after the last item of page 1.\n\nThe offset is computed in `paginate()` in `src/paginate.ts`. The test "continues page 2 right after page 1" in `test/paginate.test.js` reproduces it.',
       labels: ["bug", "good first issue"],
       user: "hubot",
       createdAt: "2024-02-19T11:48:09Z",
@@ -93,14 +91,16 @@ export const TODO_API_FIXES: SeededFix[] = [
     title: "Fix the page offset in paginate()",
     analysis:
       "paginate() adds 1 to the start offset for every page after the first, on the mistaken assumption that the previous page's last item would be repeated. slice(start, end) is end-exclusive, so page n should start exactly at (n - 1) * perPage; the extra 1 drops one item at each boundary.",
-    proposedSolution: "Compute the start offset as (page - 1) * perPage; the test that pages 1 and 2 are contiguous then passes.",
+    proposedSolution:
+      "Compute the start offset as (page - 1) * perPage; the test that pages 1 and 2 are contiguous then passes.",
     files: [
       {
         filename: "src/paginate.ts",
         action: "modify",
         edits: [
           {
-            search: "  // skip the item already shown at the end of the previous page\n  const start = (current - 1) * size + (current > 1 ? 1 : 0);\n",
+            search:
+              "  // skip the item already shown at the end of the previous page\n  const start = (current - 1) * size + (current > 1 ? 1 : 0);\n",
             replace: "  const start = (current - 1) * size;\n",
           },
         ],
@@ -111,8 +111,10 @@ export const TODO_API_FIXES: SeededFix[] = [
     repo: "octocat/todo-api",
     issueNumber: 4,
     title: "Reject blank titles and trim the rest",
-    analysis: "validateTitle() only checks title.length === 0, so a string of spaces passes, and the untrimmed title is stored as sent.",
-    proposedSolution: "Trim the title first, reject it when the trimmed value is empty, apply the length limit to the trimmed value and return it.",
+    analysis:
+      "validateTitle() only checks title.length === 0, so a string of spaces passes, and the untrimmed title is stored as sent.",
+    proposedSolution:
+      "Trim the title first, reject it when the trimmed value is empty, apply the length limit to the trimmed value and return it.",
     files: [
       {
         filename: "src/validate.ts",
@@ -132,8 +134,10 @@ export const TODO_API_FIXES: SeededFix[] = [
     repo: "octocat/todo-api",
     issueNumber: 5,
     title: "Only mark a todo overdue after its due day",
-    analysis: "isOverdue() turns the due date into midnight UTC at the start of that day and compares it with the current instant, so any time on the due day already counts as overdue.",
-    proposedSolution: "Compare calendar days: the todo is overdue when its due date is before today's UTC date (YYYY-MM-DD strings compare correctly as text).",
+    analysis:
+      "isOverdue() turns the due date into midnight UTC at the start of that day and compares it with the current instant, so any time on the due day already counts as overdue.",
+    proposedSolution:
+      "Compare calendar days: the todo is overdue when its due date is before today's UTC date (YYYY-MM-DD strings compare correctly as text).",
     files: [
       {
         filename: "src/due.ts",
@@ -141,7 +145,8 @@ export const TODO_API_FIXES: SeededFix[] = [
         edits: [
           {
             search: "  return new Date(due).getTime() < now.getTime();\n",
-            replace: "  // compare calendar days (UTC): a todo is overdue once its due day has passed\n  return due < now.toISOString().slice(0, 10);\n",
+            replace:
+              "  // compare calendar days (UTC): a todo is overdue once its due day has passed\n  return due < now.toISOString().slice(0, 10);\n",
           },
         ],
       },
@@ -151,7 +156,8 @@ export const TODO_API_FIXES: SeededFix[] = [
     repo: "octocat/todo-api",
     issueNumber: 6,
     title: "Document the real default port",
-    analysis: "The README was written when the server listened on 3000; src/server.ts now reads PORT and defaults to 8080.",
+    analysis:
+      "The README was written when the server listened on 3000; src/server.ts now reads PORT and defaults to 8080.",
     proposedSolution: "Update the Running section to say 8080 and mention the PORT environment variable.",
     files: [
       {
@@ -160,7 +166,8 @@ export const TODO_API_FIXES: SeededFix[] = [
         edits: [
           {
             search: "    npm start          # listens on http://localhost:3000\n",
-            replace: "    npm start          # listens on http://localhost:8080\n\nSet `PORT` to listen on another port, e.g. `PORT=3000 npm start`.\n",
+            replace:
+              "    npm start          # listens on http://localhost:8080\n\nSet `PORT` to listen on another port, e.g. `PORT=3000 npm start`.\n",
           },
         ],
       },

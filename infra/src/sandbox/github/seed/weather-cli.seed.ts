@@ -34,7 +34,7 @@ export const WEATHER_CLI: SeedRepo = {
     },
     {
       title: "IndexError for wind directions just below north (e.g. 350°)",
-      body: "When the windiest reading has a direction between 348.75° and 360°, `weather today` crashes:\n\n```\n  File \"weather/compass.py\", line 12, in compass_point\n    return POINTS[index]\nIndexError: list index out of range\n```\n\nThose directions should map to `N`. See `compass_point()` in `weather/compass.py`.",
+      body: 'When the windiest reading has a direction between 348.75° and 360°, `weather today` crashes:\n\n```\n  File "weather/compass.py", line 12, in compass_point\n    return POINTS[index]\nIndexError: list index out of range\n```\n\nThose directions should map to `N`. See `compass_point()` in `weather/compass.py`.',
       labels: ["bug", "good first issue"],
       user: "octocat",
       createdAt: "2024-02-03T21:18:33Z",
@@ -67,7 +67,8 @@ export const WEATHER_CLI_FIXES: SeededFix[] = [
     repo: "octocat/weather-cli",
     issueNumber: 2,
     title: "Subtract 273.15 when converting Kelvin to Celsius",
-    analysis: "ABSOLUTE_ZERO_C is -273.15, and kelvin_to_celsius() subtracts it, which adds 273.15 instead of subtracting it: 293.15 K becomes 566.3.",
+    analysis:
+      "ABSOLUTE_ZERO_C is -273.15, and kelvin_to_celsius() subtracts it, which adds 273.15 instead of subtracting it: 293.15 K becomes 566.3.",
     proposedSolution: "Add ABSOLUTE_ZERO_C to the Kelvin value (C = K - 273.15) and cover the conversion with a test.",
     files: [
       {
@@ -81,7 +82,8 @@ export const WEATHER_CLI_FIXES: SeededFix[] = [
         edits: [
           {
             search: "from weather.units import celsius_to_fahrenheit, fahrenheit_to_celsius, kmh_to_mph\n",
-            replace: "from weather.units import celsius_to_fahrenheit, fahrenheit_to_celsius, kelvin_to_celsius, kmh_to_mph\n",
+            replace:
+              "from weather.units import celsius_to_fahrenheit, fahrenheit_to_celsius, kelvin_to_celsius, kmh_to_mph\n",
           },
           {
             search: "    def test_kmh_to_mph(self):\n",
@@ -96,13 +98,19 @@ export const WEATHER_CLI_FIXES: SeededFix[] = [
     repo: "octocat/weather-cli",
     issueNumber: 3,
     title: "Wrap the compass index back to north",
-    analysis: "compass_point() rounds degrees / 22.5 to the nearest point; for 348.75° and above this gives 16, one past the last entry of POINTS.",
+    analysis:
+      "compass_point() rounds degrees / 22.5 to the nearest point; for 348.75° and above this gives 16, one past the last entry of POINTS.",
     proposedSolution: "Take the rounded index modulo 16 so directions just below 360° map to N.",
     files: [
       {
         filename: "weather/compass.py",
         action: "modify",
-        edits: [{ search: "    index = int((degrees % 360) / 22.5 + 0.5)\n", replace: "    index = int((degrees % 360) / 22.5 + 0.5) % len(POINTS)\n" }],
+        edits: [
+          {
+            search: "    index = int((degrees % 360) / 22.5 + 0.5)\n",
+            replace: "    index = int((degrees % 360) / 22.5 + 0.5) % len(POINTS)\n",
+          },
+        ],
       },
     ],
   },
@@ -110,8 +118,10 @@ export const WEATHER_CLI_FIXES: SeededFix[] = [
     repo: "octocat/weather-cli",
     issueNumber: 4,
     title: "Return an empty summary when there are no readings",
-    analysis: "daily_summary() calls max() and min() on the readings without checking for an empty list, which raises ValueError.",
-    proposedSolution: "Return a summary whose values are None when there are no readings; format_summary() already prints 'no hourly data available' for it.",
+    analysis:
+      "daily_summary() calls max() and min() on the readings without checking for an empty list, which raises ValueError.",
+    proposedSolution:
+      "Return a summary whose values are None when there are no readings; format_summary() already prints 'no hourly data available' for it.",
     files: [
       {
         filename: "weather/forecast.py",
