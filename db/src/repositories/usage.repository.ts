@@ -91,19 +91,23 @@ export async function chargeRunQuota(db: Conn, runId: string): Promise<boolean> 
 }
 
 /** reserved → released, once per run, giving the unit back in the same transaction. */
-export async function releaseRunQuota(db: Kysely<Database>, runId: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const run = await trx
-      .updateTable("solve_runs")
-      .set({ quota_state: "released" })
-      .where("id", "=", runId)
-      .where("quota_state", "=", "reserved")
-      .returning(["user_id", "quota_period_start"])
-      .executeTakeFirst();
-    if (!run) return false;
-    if (run.quota_period_start) await releaseQuota(trx, run.user_id, run.quota_period_start);
-    return true;
-  });
+export async function releaseRunQuota(db: Conn, runId: string): Promise<boolean> {
+  // Inside a caller's transaction (e.g. ending the run), the release commits with it.
+  if (db.isTransaction) return releaseIn(db, runId);
+  return db.transaction().execute((trx) => releaseIn(trx, runId));
+}
+
+async function releaseIn(trx: Conn, runId: string): Promise<boolean> {
+  const run = await trx
+    .updateTable("solve_runs")
+    .set({ quota_state: "released" })
+    .where("id", "=", runId)
+    .where("quota_state", "=", "reserved")
+    .returning(["user_id", "quota_period_start"])
+    .executeTakeFirst();
+  if (!run) return false;
+  if (run.quota_period_start) await releaseQuota(trx, run.user_id, run.quota_period_start);
+  return true;
 }
 
 /** Units used in the caller's current period (reserved and charged alike). */

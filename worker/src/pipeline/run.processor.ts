@@ -1,6 +1,6 @@
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
-import { recordModelRequest, releaseRunQuota } from "@fixloop/db";
+import { recordModelRequest } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
 import {
   SolutionTests,
@@ -202,7 +202,6 @@ async function fail(
 ): Promise<never> {
   if (step) await markStepFailed(ctx.db, run.id, step, failedDetail(error.message));
   await endRun(ctx.db, run, "failed", error);
-  await releaseRunQuota(ctx.db, run.id);
   if (step)
     await log.emit({
       type: "step",
@@ -231,7 +230,6 @@ async function cancel(
       at: now(),
     });
   await endRun(ctx.db, run, "cancelled", { code: "run.cancelled", message: "The run was cancelled" });
-  await releaseRunQuota(ctx.db, run.id);
   await log.emit({ type: "cancelled", at: now() });
   return { status: "cancelled" };
 }

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Db, RunStep, SolveRun, StepDetail } from "@fixloop/db";
+import { releaseRunQuota, type Db, type RunStep, type SolveRun, type StepDetail } from "@fixloop/db";
 import type { StepId } from "../contract";
 import { ACTIVE_RUN_STATUSES } from "@fixloop/db/domain";
 
@@ -128,7 +128,7 @@ export async function markStepFailed(db: Db, runId: string, step: StepId, detail
     .execute();
 }
 
-/** Ends a run as failed or cancelled (once); the issue goes to `failed` unless another run solved it. */
+/** Ends a run as failed or cancelled (once) with its quota unit released; the issue goes to `failed` unless another run solved it. */
 export async function endRun(
   db: Db,
   run: Pick<SolveRun, "id" | "issue_id" | "kind">,
@@ -142,6 +142,8 @@ export async function endRun(
       .where("id", "=", run.id)
       .where("status", "in", ACTIVE_RUN_STATUSES)
       .executeTakeFirst();
+    // A run that ends unfinished gives its quota unit back in the same commit: no reader sees it failed yet charged.
+    await releaseRunQuota(trx, run.id);
     if (Number(r.numUpdatedRows) !== 1) return false;
     if (run.kind === "solve") {
       const next = status === "failed" ? "failed" : "open";
