@@ -24,20 +24,25 @@ export async function cancelRun(
     .returning("status")
     .executeTakeFirst();
   if (!flagged) throw solveErrors.runFinished(run.status);
-  const ended = await db
-    .updateTable("solve_runs")
-    .set({
-      status: "cancelled",
-      error_code: "run.cancelled",
-      error_message: "The run was cancelled",
-      finished_at: new Date(),
-    })
-    .where("id", "=", run.id)
-    .where("status", "=", "queued")
-    .executeTakeFirst();
-  if (Number(ended.numUpdatedRows) === 1) {
+  // A queued run ends here, its quota unit given back in the same commit.
+  const ended = await db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable("solve_runs")
+      .set({
+        status: "cancelled",
+        error_code: "run.cancelled",
+        error_message: "The run was cancelled",
+        finished_at: new Date(),
+      })
+      .where("id", "=", run.id)
+      .where("status", "=", "queued")
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    await releaseRunQuota(trx, run.id);
+    return true;
+  });
+  if (ended) {
     await queues.solve.remove(jobIds.solve(run.id)).catch(() => 0);
-    await releaseRunQuota(db, run.id);
     const log = await openRunEventLog(redis, queues.prefix, run.id);
     await log.emit({ type: "cancelled", at: new Date().toISOString() });
     return "cancelled";

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
+import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
+import { insertIssue } from "@fixloop/infra/testing";
+import { readSse } from "../../test/sse.testkit";
+
+// No worker serves this stack's queues, so a started run stays queued until it is cancelled.
+let models: ModelSandbox;
+let stack: TestStack;
+
+beforeAll(async () => {
+  models = await startModelSandbox();
+  stack = await createTestStack({ env: models.env, workers: false, logLevel: "warn" });
+});
+afterAll(async () => {
+  await models?.stop();
+});
+
+describe("cancelling a queued run", () => {
+  it("ends it at once with its quota unit given back, removes its job and announces it", async () => {
+    const me = await stack.signIn("octocat");
+    const headers = { ...me.headers, "content-type": "application/json" };
+    const used = async () =>
+      (await stack.db.selectFrom("usage_counters").select("used").where("user_id", "=", me.user._id).executeTakeFirst())
+        ?.used ?? 0;
+    const issue = await insertIssue(stack.db, me.user._id, { number: 41 });
+    const started = await stack.app.request("/api/ai/generate-solution", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ issueId: issue.id }),
+    });
+    expect(started.status).toBe(202);
+    const { runId } = (await started.json()) as { runId: string };
+    expect(await used()).toBe(1);
+    expect(await stack.deps.queues.solve.getJobCounts("waiting", "prioritized", "delayed")).not.toEqual({
+      waiting: 0,
+      prioritized: 0,
+      delayed: 0,
+    });
+
+    const res = await stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ runId, status: "cancelled" });
+    const run = await stack.db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
+    expect([run.status, run.error_code, run.quota_state]).toEqual(["cancelled", "run.cancelled", "released"]);
+    expect(await used()).toBe(0);
+    expect(await stack.deps.queues.solve.getJobCounts("waiting", "prioritized", "delayed")).toEqual({
+      waiting: 0,
+      prioritized: 0,
+      delayed: 0,
+    });
+    const events = await readSse(await stack.app.request(`/api/runs/${runId}/events`, { headers }));
+    expect(events.at(-1)?.event).toBe("cancelled");
+
+    // Cancelling again changes nothing and says the run has ended.
+    const again = await stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers });
+    expect(again.status).toBe(409);
+    expect(await used()).toBe(0);
+  });
+});
