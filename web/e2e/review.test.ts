@@ -55,8 +55,13 @@ describe("following a run", () => {
     await generate(page);
     await page.locator('[data-step="generating"][data-status="running"]').waitFor({ timeout: 60_000 });
     await page.getByRole("button", { name: "Cancel", exact: true }).click();
-    await page.getByRole("button", { name: "Cancelling…", exact: true }).waitFor({ timeout: 1_000 });
-    // The cancel may land before the next frame; either way the spinner never says "In progress" again.
+    // At once: "Cancelling…", or already the cancelled step when the worker aborted within the second.
+    await page
+      .getByRole("button", { name: "Cancelling…", exact: true })
+      .or(page.locator('[data-step="generating"][data-status="cancelled"]'))
+      .first()
+      .waitFor({ timeout: 1_000 });
+    // Either way the spinner never says "In progress" again.
     await page
       .locator('[data-step="generating"]:is([data-status="cancelling"], [data-status="cancelled"])')
       .waitFor({ timeout: 1_000 });
