@@ -1,22 +1,7 @@
 import type { StepDetail } from "@fixloop/db";
 import { localize } from "../../localize";
 import type { RepoFile } from "../../localize/files";
-import type { ContextOutput } from "./context";
-
-export interface ChosenFile {
-  path: string;
-  score: number;
-  reasons: string[];
-  content: string;
-}
-
-export interface DependenciesOutput {
-  files: ChosenFile[];
-  /** Test files near each chosen file in the import graph (the validating step suggests them). */
-  testsNear: Record<string, string[]>;
-  repoMap: string;
-  graph: { nodes: number; edges: number };
-}
+import type { ChosenFile, ContextOutput, DependenciesOutput } from "../../contract";
 
 export interface DependenciesInput {
   context: ContextOutput;
