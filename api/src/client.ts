@@ -4,7 +4,10 @@
  */
 export type { AppType } from "./app";
 export { UPGRADE_CODES } from "./solve/solve.errors";
-export type { PromptRecord, RunEvent, StepCost, StepDetail, StepId, StepStatus } from "@fixloop/worker/contract";
+/** The run events' wire schema: the web parses every SSE message of a run with it. */
+export { RUN_EVENT_TYPES, RunEvent } from "@fixloop/worker/contract/events";
+export type { StepCost, StepDetail, StepEvent, StepId, StepStatus } from "@fixloop/worker/contract/events";
+export type { PromptRecord } from "@fixloop/worker/contract";
 export type {
   LiveTestCounts,
   SolutionTests,

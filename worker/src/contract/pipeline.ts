@@ -54,22 +54,33 @@ export function stepCost(s: {
 export const ErrorBody = z.object({ code: z.string(), message: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** Events appended by the worker to a run's Redis stream and relayed as SSE by the API. */
+/** A step started, reported progress, finished or failed. */
+export const StepEvent = z.object({
+  type: z.literal("step"),
+  step: StepId,
+  status: StepStatus,
+  detail: StepDetail,
+  at: z.string(),
+  cost: StepCost.optional(),
+});
+export type StepEvent = z.infer<typeof StepEvent>;
+
+/**
+ * Events appended by the worker to a run's Redis stream and relayed as SSE by the API: each
+ * becomes one SSE message named by its `type`, with the event itself as its data. A new kind of
+ * event is one more member here (the web's handler is exhaustive over them).
+ */
 export const RunEvent = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("step"),
-    step: StepId,
-    status: StepStatus,
-    detail: StepDetail,
-    at: z.string(),
-    cost: StepCost.optional(),
-  }),
+  StepEvent,
   z.object({ type: z.literal("completed"), solutionId: z.string(), at: z.string() }),
   z.object({ type: z.literal("failed"), error: ErrorBody, at: z.string() }),
   z.object({ type: z.literal("cancelled"), at: z.string() }),
   TestsEvent,
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
+
+/** Every event type, in the union's order: the SSE event names. */
+export const RUN_EVENT_TYPES = RunEvent.options.map((o) => o.shape.type.value);
 
 export const TERMINAL_EVENTS = new Set<RunEvent["type"]>(TERMINAL_RUN_STATUSES);
 
