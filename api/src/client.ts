@@ -4,8 +4,8 @@
  */
 export type { AppType } from "./app";
 export { UPGRADE_CODES } from "./solve/solve.errors";
-/** The run events' wire schema: the web parses every SSE message of a run with it. */
-export { RUN_EVENT_TYPES, RunEvent } from "@fixloop/worker/contract/events";
+/** The wire schemas of a run's event stream: the web parses every SSE message with them. */
+export { RUN_EVENT_TYPES, RunEvent, RunView } from "@fixloop/worker/contract/events";
 export type { StepCost, StepDetail, StepEvent, StepId, StepStatus } from "@fixloop/worker/contract/events";
 export type { PromptRecord } from "@fixloop/worker/contract";
 export type {

@@ -86,11 +86,11 @@ export async function runJob<T, Q extends QueueName = QueueName>(
 }
 
 function queueOf(deps: AppDeps, name: QueueName): Queue {
-  const q = {
+  const byName: Record<QueueName, Queue> = {
     solve: deps.queues.solve,
     sync: deps.queues.sync,
     fork: deps.queues.fork,
     "pull-request": deps.queues.pullRequest,
-  }[name];
-  return q as unknown as Queue;
+  };
+  return byName[name];
 }

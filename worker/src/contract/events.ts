@@ -2,5 +2,15 @@
  * The run events as the browser receives them: the wire schema and the types it is read with.
  * Only zod and db/domain behind it, so the web app can bundle it.
  */
-export { RUN_EVENT_TYPES, RunEvent, StepEvent, StepCost, StepDetail, StepId, StepStatus, ErrorBody } from "./pipeline";
+export {
+  RUN_EVENT_TYPES,
+  RunEvent,
+  RunView,
+  StepEvent,
+  StepCost,
+  StepDetail,
+  StepId,
+  StepStatus,
+  ErrorBody,
+} from "./pipeline";
 export { TestsEvent, TestsPhase, LiveTestCounts, SolutionTests } from "./tests";

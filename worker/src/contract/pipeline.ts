@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { StepDetail as StoredStepDetail } from "@fixloop/db";
 import { RUN_STATUSES, TERMINAL_RUN_STATUSES } from "@fixloop/db/domain";
 import { SolutionTests, TestsEvent } from "./tests";
 
@@ -29,6 +30,18 @@ export const StepDetail = z.object({
   tests: SolutionTests.optional(),
 });
 export type StepDetail = z.infer<typeof StepDetail>;
+
+/** A stored step detail as runs and events carry it: test evidence that does not match the contract is left out. */
+export function stepDetailOf(d: StoredStepDetail): StepDetail {
+  const tests = SolutionTests.safeParse(d.tests);
+  return {
+    files: d.files,
+    info: d.info,
+    warnings: d.warnings,
+    ...(d.score === undefined ? {} : { score: d.score }),
+    ...(tests.success ? { tests: tests.data } : {}),
+  };
+}
 
 /** What a step's model requests cost: recorded tokens and USD, and the estimate made before the call. */
 export const StepCost = z.object({
@@ -78,6 +91,44 @@ export const RunEvent = z.discriminatedUnion("type", [
   TestsEvent,
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
+
+/**
+ * A run as the API shows it (GET /api/runs/:id and the first `snapshot` message of its event
+ * stream): every step in order.
+ */
+export const RunView = z.object({
+  _id: z.string(),
+  id: z.string(),
+  kind: z.enum(["solve", "refine"]),
+  issueId: z.string(),
+  modelId: z.string(),
+  status: RunStatus,
+  currentStep: StepId.nullable(),
+  solutionId: z.string().nullable(),
+  error: ErrorBody.nullable(),
+  tokensIn: z.number(),
+  tokensOut: z.number(),
+  costUsd: z.number(),
+  attempts: z.number(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  steps: z.array(
+    z.object({
+      id: StepId,
+      label: z.string(),
+      status: StepStatus,
+      detail: StepDetail,
+      startedAt: z.string().nullable(),
+      finishedAt: z.string().nullable(),
+      durationMs: z.number().nullable(),
+      tokensIn: z.number(),
+      tokensOut: z.number(),
+      cost: StepCost,
+    }),
+  ),
+});
+export type RunView = z.infer<typeof RunView>;
 
 /** Every event type, in the union's order: the SSE event names. */
 export const RUN_EVENT_TYPES = RunEvent.options.map((o) => o.shape.type.value);

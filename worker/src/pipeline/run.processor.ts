@@ -2,15 +2,7 @@ import { UnrecoverableError } from "bullmq";
 import type { FileChange, RunStep, SolveRun, StepDetail } from "@fixloop/db";
 import { recordModelRequest } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
-import {
-  latestFeedback,
-  SolutionTests,
-  stepCost,
-  type StepCost,
-  type StepDetail as ContractStepDetail,
-  type StepId,
-  type StepOutputs,
-} from "../contract";
+import { latestFeedback, stepCost, stepDetailOf, type StepCost, type StepId, type StepOutputs } from "../contract";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "../contract";
 import { finalizeRun } from "./run.finalize";
@@ -125,7 +117,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
         type: "step",
         step: step.id,
         status: "completed",
-        detail: eventDetail(prior.detail),
+        detail: stepDetailOf(prior.detail),
         at: (prior.finished_at ?? new Date()).toISOString(),
         cost: stepCost(prior),
       });
@@ -151,7 +143,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   const report = async (detail: StepDetail) => {
     reported = detail;
     await storeStepProgress(ctx.db, runId, step.id, detail);
-    await log.emit({ type: "step", step: step.id, status: "running", detail: eventDetail(detail), at: now() });
+    await log.emit({ type: "step", step: step.id, status: "running", detail: stepDetailOf(detail), at: now() });
   };
   let estimateUsd: number | undefined;
   const result = await step.run(
@@ -173,7 +165,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
           type: "step",
           step: step.id,
           status: "running",
-          detail: eventDetail({
+          detail: stepDetailOf({
             ...reported,
             info: [
               ...reported.info,
@@ -200,7 +192,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
     type: "step",
     step: step.id,
     status: "completed",
-    detail: eventDetail(result.detail),
+    detail: stepDetailOf(result.detail),
     at: now(),
     cost,
   });
@@ -229,7 +221,7 @@ async function fail(
       type: "step",
       step,
       status: "failed",
-      detail: eventDetail(failedDetail(error.message)),
+      detail: stepDetailOf(failedDetail(error.message)),
       at: now(),
     });
   await log.emit({ type: "failed", error, at: now() });
@@ -248,24 +240,12 @@ async function cancel(
       type: "step",
       step,
       status: "failed",
-      detail: eventDetail(failedDetail(STEP_CANCELLED)),
+      detail: stepDetailOf(failedDetail(STEP_CANCELLED)),
       at: now(),
     });
   await endRun(ctx.db, run, "cancelled", { code: "run.cancelled", message: "The run was cancelled" });
   await log.emit({ type: "cancelled", at: now() });
   return { status: "cancelled" };
-}
-
-/** A stored step detail as the event carries it (test evidence checked against the contract). */
-function eventDetail(d: StepDetail): ContractStepDetail {
-  const tests = SolutionTests.safeParse(d.tests);
-  return {
-    files: d.files,
-    info: d.info,
-    warnings: d.warnings,
-    ...(d.score === undefined ? {} : { score: d.score }),
-    ...(tests.success ? { tests: tests.data } : {}),
-  };
 }
 
 const failedDetail = (message: string): StepDetail => ({ files: [], info: [], warnings: [message] });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RUN_EVENT_TYPES, type RunEvent } from "@fixloop/api/client";
 import type { Run } from "../../api/runs.queries";
-import { applyStep, parseRunEvent } from "./run-events";
+import { applyStep, parseRunEvent, parseRunSnapshot } from "./run-events";
 
 const step = (id: string) => ({
   id,
@@ -109,5 +109,29 @@ describe("parseRunEvent", () => {
     ];
     for (const [name, data] of bad) expect(parseRunEvent(name, data), `${name} ${data}`).toBeNull();
     expect(warn).toHaveBeenCalledTimes(bad.length);
+  });
+
+  it("reads the snapshot as a whole run and ignores one that is not", () => {
+    const snapshot = {
+      ...run,
+      id: "r1",
+      kind: "solve",
+      issueId: "i1",
+      modelId: "m1",
+      solutionId: null,
+      error: null,
+      tokensIn: 0,
+      tokensOut: 0,
+      costUsd: 0,
+      attempts: 1,
+      startedAt: null,
+      finishedAt: null,
+      steps: run.steps.map((s) => ({ ...s, id: "context", durationMs: null, tokensIn: 0, tokensOut: 0 })),
+    };
+    expect(parseRunSnapshot(JSON.stringify(snapshot))).toEqual(snapshot);
+    expect(warn).not.toHaveBeenCalled();
+    expect(parseRunSnapshot(JSON.stringify({ ...snapshot, status: "sleeping" }))).toBeNull();
+    expect(parseRunSnapshot(JSON.stringify({ ...snapshot, steps: null }))).toBeNull();
+    expect(warn).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,7 +1,15 @@
 import { useEffect, useRef } from "react";
+import type { z } from "zod";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
-import { isTerminalRunStatus, RUN_EVENT_TYPES, RunEvent, type StepCost, type StepEvent } from "@fixloop/api/client";
+import {
+  isTerminalRunStatus,
+  RUN_EVENT_TYPES,
+  RunEvent,
+  RunView,
+  type StepCost,
+  type StepEvent,
+} from "@fixloop/api/client";
 import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
 
 export const isTerminal = (r: Run | undefined) => !!r && isTerminalRunStatus(r.status);
@@ -34,6 +42,16 @@ export function applyStep(run: Run, e: Omit<StepEvent, "type">): Run {
  * console warning) when its data is not JSON, not a run event, or not of the type it was sent as.
  */
 export function parseRunEvent(name: string, data: unknown): RunEvent | null {
+  const parsed = parseJson(name, data, RunEvent);
+  if (!parsed || parsed.type === name) return parsed;
+  console.warn(`Ignored a run event "${name}" that carries a "${parsed.type}" event`);
+  return null;
+}
+
+/** The stream's first message: the whole run; null (with a console warning) when malformed. */
+export const parseRunSnapshot = (data: unknown): RunView | null => parseJson("snapshot", data, RunView);
+
+function parseJson<T>(name: string, data: unknown, schema: z.ZodType<T>): T | null {
   let json: unknown;
   try {
     json = JSON.parse(String(data));
@@ -41,9 +59,9 @@ export function parseRunEvent(name: string, data: unknown): RunEvent | null {
     console.warn(`Ignored a run event "${name}" whose data is not JSON`);
     return null;
   }
-  const parsed = RunEvent.safeParse(json);
-  if (parsed.success && parsed.data.type === name) return parsed.data;
-  console.warn(`Ignored a malformed run event "${name}"`, parsed.error?.issues ?? "its type does not match");
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  console.warn(`Ignored a malformed run event "${name}"`, parsed.error.issues);
   return null;
 }
 
@@ -76,13 +94,13 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
   useEffect(() => {
     if (!runId || terminal) return;
     const es = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events`);
-    const parse = (m: MessageEvent) => JSON.parse(String(m.data)) as Record<string, unknown>;
     const finish = (patch: Partial<Run>) => {
       es.close();
       update(qc, runId, (r) => ({ ...r, ...patch, finishedAt: new Date().toISOString() }));
     };
     es.addEventListener("snapshot", (m) => {
-      const snapshot = parse(m) as unknown as Run;
+      const snapshot = parseRunSnapshot(m.data);
+      if (!snapshot) return;
       qc.setQueryData(runQuery(runId).queryKey, snapshot);
       if (isTerminal(snapshot)) es.close();
     });
