@@ -13,6 +13,7 @@ import { context, type ContextOutput } from "./steps/context";
 import { dependencies, type DependenciesOutput } from "./steps/dependencies";
 import { generating, GenerationError, type GeneratingOutput, type ModelRequest } from "./steps/generating";
 import { validateWithTests } from "./run.tests";
+import { embeddingRerankFor } from "./embeddings.rerank";
 
 export interface RunInput {
   run: SolveRun;
@@ -52,11 +53,14 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
       const a = i.outputs.analyzing as AnalyzingOutput;
       const c = i.outputs.context as ContextOutput;
       const client = await gh();
+      const read = (sha: string) => readBlob(client, ctx.redis, prefix, c.owner, c.repo, sha, i.signal);
+      const rerank = embeddingRerankFor(ctx, c, a, read, i.signal);
       const r = await dependencies({
         context: c,
         title: a.title,
         body: a.body,
-        readBlob: (sha) => readBlob(client, ctx.redis, prefix, c.owner, c.repo, sha, i.signal),
+        readBlob: read,
+        ...(rerank ? { rerank } : {}),
       });
       return { output: r.output, detail: r.detail };
     }

@@ -2,6 +2,7 @@ import type { StepDetail } from "@fixloop/db";
 import { localize } from "../../localize";
 import type { RepoFile } from "../../localize/files";
 import type { ContextOutput } from "./context";
+import { rerankPool, type PoolRerank } from "./dependencies.rerank";
 
 export interface ChosenFile {
   path: string;
@@ -25,6 +26,8 @@ export interface DependenciesInput {
   readBlob: (sha: string) => Promise<string>;
   top?: number;
   tokenBudget?: number;
+  /** Reorders the localizer's best candidates before the top files are chosen (the embedding rerank). */
+  rerank?: PoolRerank;
 }
 
 const DEFAULT_TOP = 8;
@@ -59,16 +62,19 @@ export async function dependencies(
     read: () => input.readBlob(f.sha),
   }));
   const started = performance.now();
+  const top = input.top ?? DEFAULT_TOP;
+  const tokenBudget = input.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
   const result = await localize({
     files,
     issueTitle: input.title,
     issueBody: input.body,
-    top: input.top ?? DEFAULT_TOP,
-    tokenBudget: input.tokenBudget ?? DEFAULT_TOKEN_BUDGET,
+    top: input.rerank ? Math.max(top, input.rerank.pool) : top,
+    ...(input.rerank ? {} : { tokenBudget }),
   });
+  const pool = input.rerank ? await rerankPool(result.files, bySha, input.rerank, top, tokenBudget) : undefined;
   const chosen: ChosenFile[] = [];
-  const warnings: string[] = [];
-  for (const f of result.files) {
+  const warnings: string[] = [...(pool?.warnings ?? [])];
+  for (const f of pool?.files ?? result.files) {
     const entry = bySha.get(f.path);
     if (!entry) {
       warnings.push(`${f.path} was ranked but is not in the tree; dropped`);
@@ -86,7 +92,8 @@ export async function dependencies(
   const ms = Math.round(performance.now() - started);
   const info = [
     `Import graph: ${size(result.graph.nodes)} files, ${size(result.graph.edges)} import edges`,
-    `Verified ${chosen.length} of ${result.files.length} ranked files exist at ${input.context.commitSha.slice(0, 7)} (${ms} ms)`,
+    ...(pool?.info ?? []),
+    `Verified ${chosen.length} of ${(pool?.files ?? result.files).length} ranked files exist at ${input.context.commitSha.slice(0, 7)} (${ms} ms)`,
     ...chosen.map((f) => `${f.path}: ${f.reasons.join("; ") || "ranked relevant"}`),
   ];
   const best = chosen[0]?.reasons.some((r) => /mention/i.test(r)) ? 95 : chosen.length ? 80 : 30;
