@@ -46,6 +46,7 @@ export function fixedIssue(message: string): number | undefined {
 /**
  * Issue text from a commit message when the issue itself is not at hand: the subject without its
  * `scope:` prefix, the body without issue references, trailers, file paths or diff lines.
+ * Empty when nothing but references is left.
  */
 export function commitIssueText(subject: string, body: string): string {
   const title = subject
@@ -71,6 +72,7 @@ export function commitIssueText(subject: string, body: string): string {
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
+  if (!title) return text ? `${text}\n` : "";
   return text ? `${title}\n\n${text}\n` : `${title}\n`;
 }
 

@@ -41,7 +41,8 @@ for (const line of readFileSync(0, "utf8").split("\n")) {
   const issue = fixedIssue(`${subject}\n${body}`);
   const changed = git("diff-tree", "--no-commit-id", "--name-only", "-r", `${fix}^`, fix).split("\n").filter(Boolean);
   const gold = changed.filter(isGoldSource);
-  if (!issue || gold.length === 0 || gold.length > 3) {
+  const text = commitIssueText(subject, body);
+  if (!issue || gold.length === 0 || gold.length > 3 || !text) {
     process.stderr.write(`${repo} ${sha}: skipped (issue ${issue ?? "none"}, ${gold.length} source files)\n`);
     continue;
   }
@@ -50,7 +51,7 @@ for (const line of readFileSync(0, "utf8").split("\n")) {
     repo,
     base_commit: git("rev-parse", `${fix}^`).trim(),
     fix_commit: fix,
-    problem_statement: commitIssueText(subject, body),
+    problem_statement: text,
     text_source: "commit",
     language: language as Language,
     gold,
