@@ -89,6 +89,7 @@ describe("fixture loader", () => {
     ["an unknown language", { language: "python" }, /language/],
     ["a short commit id", { base_commit: "abc123" }, /base_commit/],
     ["an unknown text source", { text_source: "guess" }, /text_source/],
+    ["an issue text without its address", { text_source: "issue" }, /issue_url/],
   ])("refuses %s, naming the field", async (_, over, message) => {
     const file = join(scratch, "bad.json");
     writeFileSync(file, JSON.stringify([fixture(over as Partial<Fixture>)]));

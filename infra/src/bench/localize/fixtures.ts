@@ -22,6 +22,8 @@ export interface Fixture {
   fix_commit: string;
   problem_statement: string;
   text_source: "issue" | "commit";
+  /** Where the issue text comes from, when `text_source` is "issue". */
+  issue_url?: string;
   language: Language;
   gold: string[];
 }
@@ -85,6 +87,7 @@ function check(f: unknown, i: number): Fixture {
   if (!/^[\w.-]+\/[\w.-]+$/.test(o.repo as string)) throw bad("repo must be owner/name");
   if (!/^[0-9a-f]{40}$/.test(o.base_commit as string)) throw bad("base_commit must be a full commit id");
   if (o.text_source !== "issue" && o.text_source !== "commit") throw bad('text_source must be "issue" or "commit"');
+  if (o.text_source === "issue" && typeof o.issue_url !== "string") throw bad("an issue's text needs its issue_url");
   if (!LANGUAGES.includes(o.language as Language)) throw bad(`language must be one of ${LANGUAGES.join(", ")}`);
   const gold = o.gold;
   if (!Array.isArray(gold) || !gold.length || !gold.every((g) => typeof g === "string" && isGoldSource(g)))
