@@ -23,6 +23,7 @@ export { SESSION_COOKIE, hashSecret } from "../src/auth/secrets";
 // The benchmark's bare-Hono baseline runs the same queries as the real routes.
 export { issueView, listIssues } from "../src/issues/issues.repository";
 export { findOwnedRun, presentRun, runSteps } from "../src/solve/runs.repository";
+export { userOfSession } from "../src/auth/auth.repository";
 
 /**
  * A real app on this test file's own database and queue prefix. `env` overrides settings,

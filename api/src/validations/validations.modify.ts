@@ -3,7 +3,7 @@ import type { FileChange, Solution } from "@fixloop/db";
 import { assessChange } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { validationErrors } from "./validations.errors";
-import { ensureRevisionRecorded, findOwnedSolution } from "./validations.repository";
+import { ensureRevisionRecorded, findOwnedSolution, lockOwnedSolution } from "./validations.repository";
 import type { ModifyBody } from "./validations.schemas";
 import { checkSyntax } from "./validations.syntax";
 
@@ -19,15 +19,8 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
   const before = await findOwnedSolution(db, userId, id);
   const syntaxErrors = await checkSyntax(deps, applyModifications(before.solution, body).files);
   await db.transaction().execute(async (trx) => {
-    // Lock the row so two concurrent edits cannot both pass the staleness check.
-    await trx
-      .selectFrom("solutions")
-      .select("id")
-      .where("id", "=", id)
-      .where("user_id", "=", userId)
-      .forUpdate()
-      .execute();
-    const { solution } = await findOwnedSolution(trx, userId, id);
+    // The row lock keeps two concurrent edits from both passing the staleness check.
+    const { solution } = await lockOwnedSolution(trx, userId, id);
     const { files, reasons, edits } = applyModifications(solution, body);
     if (solution.revision !== before.solution.revision) throw validationErrors.stale(edits[0]?.filename ?? "");
 

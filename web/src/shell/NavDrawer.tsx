@@ -1,6 +1,7 @@
-import { useEffect, useRef, type KeyboardEvent } from "react";
+import type { KeyboardEvent } from "react";
 import { X } from "lucide-react";
 import type { User } from "../api/types";
+import { useModalDialog } from "../ui/useModalDialog";
 import { Logo } from "./Logo";
 import { NavLinks } from "./Sidebar";
 import { UserMenu } from "./UserMenu";
@@ -37,16 +38,7 @@ export function NavDrawer({
   onPreferences: () => void;
   onShortcuts: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) {
-      d.showModal();
-      d.querySelector<HTMLElement>('[aria-current="page"]')?.focus();
-    }
-    if (!open && d.open) d.close();
-  }, [open]);
+  const ref = useModalDialog(open, '[aria-current="page"]');
   return (
     <dialog
       ref={ref}
