@@ -1,6 +1,6 @@
 import type { KeyboardEvent } from "react";
-import { X } from "lucide-react";
 import type { User } from "../api/types";
+import { CloseButton } from "../ui/Dialog";
 import { useModalDialog } from "../ui/useModalDialog";
 import { Logo } from "./Logo";
 import { NavLinks } from "./Sidebar";
@@ -53,14 +53,7 @@ export function NavDrawer({
         <nav aria-label="Main" className="flex h-full flex-col">
           <div className="flex h-14 items-center justify-between border-b border-slate-200 px-3 dark:border-slate-800">
             <Logo />
-            <button
-              type="button"
-              onClick={onClose}
-              aria-label="Close menu"
-              className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800"
-            >
-              <X className="size-5" aria-hidden />
-            </button>
+            <CloseButton onClose={onClose} label="Close menu" large />
           </div>
           <div className="flex flex-1 flex-col overflow-y-auto pt-3">
             <NavLinks labels="always" onNavigate={onClose} />

@@ -39,14 +39,29 @@ export function DialogHeader({ id, onClose, children }: { id?: string; onClose: 
       <h2 id={id} className="text-lg font-semibold">
         {children}
       </h2>
-      <button
-        type="button"
-        onClick={onClose}
-        aria-label="Close"
-        className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
-      >
-        <X className="size-4" aria-hidden />
-      </button>
+      <CloseButton onClose={onClose} />
     </div>
+  );
+}
+
+/** The X that closes a dialog or drawer; `large` for a drawer's header. */
+export function CloseButton({
+  onClose,
+  label = "Close",
+  large,
+}: {
+  onClose: () => void;
+  label?: string;
+  large?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClose}
+      aria-label={label}
+      className={`rounded hover:bg-slate-100 dark:hover:bg-slate-800 ${large ? "p-2" : "p-1"}`}
+    >
+      <X className={large ? "size-5" : "size-4"} aria-hidden />
+    </button>
   );
 }
