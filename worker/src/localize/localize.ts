@@ -18,6 +18,7 @@ import {
   usageSignal,
   WEIGHTS,
 } from "./rank";
+import { addTopSymbols, type RankedSymbol } from "./symbols.rank";
 import { testFilesNear } from "./tests-near";
 
 export interface LocalizeInput {
@@ -29,12 +30,18 @@ export interface LocalizeInput {
   /** Budget for the chosen files' contents, in tokens (≈ bytes / 4). Default unlimited. */
   tokenBudget?: number;
   cache?: LocalizeCache;
+  /** Files over this many characters are shown as skeletons, so they count at most this much against the budget. */
+  viewChars?: number;
+  /** How many top symbols (functions, classes) to return per file. Default 0. */
+  symbols?: number;
 }
 
 export interface LocalizedFile {
   path: string;
   score: number;
   reasons: string[];
+  /** Its functions and classes most likely to change, best first (when asked for). */
+  symbols?: RankedSymbol[];
 }
 
 export interface LocalizeResult {
@@ -127,7 +134,7 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     const file = corpus.files[i];
     const doc = docs[i];
     if (!file || !doc) continue;
-    const tokens = Math.ceil(file.size / 4);
+    const tokens = Math.ceil(Math.min(file.size, input.viewChars ?? Number.POSITIVE_INFINITY) / 4);
     if (used + tokens > budget) continue;
     if (
       (await file.read().then(
@@ -143,6 +150,8 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     if (reasons.length === 0) reasons.push("path match");
     chosen.push({ path: doc.path, score: Math.round((final.score[i] ?? 0) * 1000) / 1000, reasons });
   }
+  if (input.symbols)
+    await addTopSymbols(chosen, corpus, issue, `${input.issueTitle}\n${input.issueBody}`, input.symbols);
 
   const languages: Record<string, number> = {};
   for (const d of docs) {
