@@ -5,7 +5,7 @@ import {
   type StepRerank,
   type ToolSpec,
 } from "../../contract";
-import { callTool, estimatePromptCost, type ModelInfo, type ModelsConfig } from "../../models";
+import { callTool, costUsd, estimatePromptCost, ModelError, type ModelInfo, type ModelsConfig } from "../../models";
 import { fileView } from "../file-view";
 import { sanitizeUntrusted } from "../prompt";
 import { checkBudget, CostCapExceeded, type Budget } from "../run.budget";
@@ -120,6 +120,21 @@ export async function rerankWithModel(input: RerankInput): Promise<RerankResult>
     };
   } catch (err) {
     if (input.signal.aborted) throw err;
-    return fallback("failed", `Model rerank failed (${(err as Error).message}); kept the no-model ranking`);
+    // A malformed answer was still paid for.
+    const spent =
+      err instanceof ModelError ? { tokensIn: err.tokensIn ?? 0, tokensOut: err.tokensOut ?? 0 } : undefined;
+    const cost = spent ? { ...spent, usd: costUsd(input.model, spent.tokensIn, spent.tokensOut) } : none;
+    if (spent && spent.tokensIn + spent.tokensOut > 0)
+      await input.onRequest?.({
+        purpose: "rerank",
+        modelId: input.model.id,
+        tokensIn: cost.tokensIn,
+        tokensOut: cost.tokensOut,
+        costUsd: cost.usd,
+        attempts: 2,
+        durationMs: Date.now() - started,
+      });
+    const why = (err as Error).message.replace(/\s+/g, " ");
+    return fallback("failed", `Model rerank failed (${why}); kept the no-model ranking`, cost);
   }
 }
