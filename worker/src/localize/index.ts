@@ -8,3 +8,4 @@ export { splitIssue } from "./issue-text";
 export { ELIDED, skeleton } from "./skeleton";
 export { type FileSymbol, fileSymbols, innermostAt } from "./symbols";
 export { bm25Texts, type RankedSymbol, rankSymbols, stackFrames } from "./symbols.rank";
+export { termCounts } from "./tokenize";
