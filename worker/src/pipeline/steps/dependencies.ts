@@ -90,7 +90,8 @@ export async function dependencies(
     files,
     issueTitle: input.title,
     issueBody: input.body,
-    top: Math.max(top, RERANK_CANDIDATES),
+    // Spare candidates for files the token budget skips; the rerank looks at more.
+    top: input.rerank ? Math.max(top, RERANK_CANDIDATES) : top * 2,
     symbols: SYMBOLS_PER_FILE,
   });
   const warnings: string[] = [];
