@@ -86,12 +86,13 @@ export async function dependencies(
   }));
   const started = performance.now();
   const top = input.top ?? DEFAULT_TOP;
+  const budget = input.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
   const result = await localize({
     files,
     issueTitle: input.title,
     issueBody: input.body,
-    // Spare candidates for files the token budget skips; the rerank looks at more.
-    top: input.rerank ? Math.max(top, RERANK_CANDIDATES) : top * 2,
+    // Without a rerank the localizer applies the budget itself and reads no spare candidates.
+    ...(input.rerank ? { top: Math.max(top, RERANK_CANDIDATES) } : { top, tokenBudget: budget }),
     symbols: SYMBOLS_PER_FILE,
   });
   const warnings: string[] = [];
@@ -122,7 +123,7 @@ export async function dependencies(
   const byPath = new Map(ranked.map((f) => [f.path, f]));
   const order = rerank ? rerank.order.flatMap((p) => byPath.get(p) ?? []) : ranked;
   const picked = new Map((rerank?.detail.picks ?? []).map((p) => [p.path, p.reason]));
-  const chosen: ChosenFile[] = withinBudget(order, top, input.tokenBudget ?? DEFAULT_TOKEN_BUDGET).map((f) => ({
+  const chosen: ChosenFile[] = withinBudget(order, top, budget).map((f) => ({
     path: f.path,
     score: f.score,
     reasons: picked.has(f.path) ? [`picked by the model: ${picked.get(f.path)}`, ...f.reasons] : f.reasons,
