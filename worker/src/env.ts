@@ -26,6 +26,14 @@ export const WorkerEnv = z.object({
   /** Default spending caps in USD (per run, per monthly period) for users who set none; unset means no cap. */
   RUN_COST_CAP_USD: CostCapSetting,
   MONTHLY_COST_CAP_USD: CostCapSetting,
+  /** OpenAI-compatible embeddings endpoint (`…/v1`); with EMBEDDINGS_MODEL it turns on the embedding rerank of localized files. */
+  EMBEDDINGS_BASE_URL: z.string().default(""),
+  /** Embedding model id served there, e.g. `text-embedding-3-small` or a self-hosted code embedding model. */
+  EMBEDDINGS_MODEL: z.string().default(""),
+  /** Key for that endpoint; empty for servers that take none. */
+  EMBEDDINGS_API_KEY: z.string().default(""),
+  /** How many of the localizer's best files the embedding rerank reorders. */
+  EMBEDDINGS_RERANK_TOP: z.coerce.number().int().min(2).max(200).default(30),
   /** Most files one pull request may change; larger solutions are refused before any push. */
   PR_MAX_FILES: z.coerce.number().int().min(1).default(50),
   /** Most changed lines (added + removed) one pull request may carry. */

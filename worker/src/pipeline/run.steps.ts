@@ -16,6 +16,7 @@ import { rerankWithModel } from "./steps/rerank-model";
 import { fileView, FULL_FILE_CHARS } from "./file-view";
 import { generating, GenerationError, type GeneratingOutput, type ModelRequest } from "./steps/generating";
 import { validateWithTests } from "./run.tests";
+import { embeddingRerankFor } from "./embeddings.rerank";
 
 export interface RunInput {
   run: SolveRun;
@@ -58,14 +59,17 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
       const models = modelsConfigFromEnv(ctx.env);
       const model = findModel(models, i.run.model_id || DEFAULT_MODEL_ID);
       const budget = model && ctx.env.MODEL_RERANK === "on" ? await loadBudget(ctx.db, ctx.env, i.run) : undefined;
+      const read = (sha: string) => readBlob(client, ctx.redis, prefix, c.owner, c.repo, sha, i.signal);
+      const rerank = embeddingRerankFor(ctx, c, a, read, i.signal);
       const r = await dependencies({
         context: c,
         title: a.title,
         body: a.body,
-        readBlob: (sha) => readBlob(client, ctx.redis, prefix, c.owner, c.repo, sha, i.signal),
+        readBlob: read,
+        ...(rerank ? { rerank } : {}),
         ...(model && budget
           ? {
-              rerank: (candidates) =>
+              modelRerank: (candidates) =>
                 rerankWithModel({
                   models,
                   model,

@@ -4,6 +4,7 @@ import { localize, type LocalizedFile } from "../../localize";
 import type { RepoFile } from "../../localize/files";
 import { FULL_FILE_CHARS } from "../file-view";
 import type { ContextOutput } from "./context";
+import { rerankPool, type PoolRerank } from "./dependencies.rerank";
 import { RERANK_CANDIDATES, type RerankInput, type RerankResult } from "./rerank-model";
 
 export interface ChosenFile {
@@ -30,8 +31,10 @@ export interface DependenciesInput {
   readBlob: (sha: string) => Promise<string>;
   top?: number;
   tokenBudget?: number;
+  /** Reorders the localizer's best candidates before the top files are chosen (the embedding rerank). */
+  rerank?: PoolRerank;
   /** The model-assisted rerank of the top candidates, when a model is at hand. */
-  rerank?: (candidates: RerankInput["candidates"]) => Promise<RerankResult>;
+  modelRerank?: (candidates: RerankInput["candidates"]) => Promise<RerankResult>;
 }
 
 const DEFAULT_TOP = 8;
@@ -92,13 +95,18 @@ export async function dependencies(
     issueTitle: input.title,
     issueBody: input.body,
     // Without a rerank the localizer applies the budget itself and reads no spare candidates.
-    ...(input.rerank ? { top: Math.max(top, RERANK_CANDIDATES) } : { top, tokenBudget: budget }),
+    top: Math.max(top, input.rerank?.pool ?? 0, input.modelRerank ? RERANK_CANDIDATES : 0),
+    ...(input.rerank || input.modelRerank ? {} : { tokenBudget: budget }),
     symbols: SYMBOLS_PER_FILE,
   });
-  const warnings: string[] = [];
+  const keep = input.modelRerank ? Math.max(top, RERANK_CANDIDATES) : top;
+  const pool = input.rerank
+    ? await rerankPool(result.files, bySha, input.rerank, keep, input.modelRerank ? Infinity : budget)
+    : undefined;
+  const warnings: string[] = [...(pool?.warnings ?? [])];
   const contents = new Map<string, string>();
   const ranked: Ranked[] = [];
-  for (const f of result.files) {
+  for (const f of pool?.files ?? result.files) {
     const entry = bySha.get(f.path);
     if (!entry) {
       warnings.push(`${f.path} was ranked but is not in the tree; dropped`);
@@ -112,8 +120,8 @@ export async function dependencies(
     }
   }
   const symbolNames = (f: LocalizedFile) => (f.symbols ?? []).map((s) => s.name);
-  const rerank = input.rerank
-    ? await input.rerank(
+  const rerank = input.modelRerank
+    ? await input.modelRerank(
         ranked
           .slice(0, RERANK_CANDIDATES)
           .map((f) => ({ path: f.path, content: contents.get(f.path) ?? "", symbols: symbolNames(f) })),
@@ -146,6 +154,7 @@ export async function dependencies(
   const ms = Math.round(performance.now() - started);
   const info = [
     `Import graph: ${size(result.graph.nodes)} files, ${size(result.graph.edges)} import edges`,
+    ...(pool?.info ?? []),
     `Verified ${ranked.length} of ${result.files.length} ranked files exist at ${input.context.commitSha.slice(0, 7)}; chose ${chosen.length} (${ms} ms)`,
     ...(rerank && rerank.detail.status !== "failed" ? [rerank.detail.note] : []),
     ...chosen.map((f) => `${f.path}: ${f.reasons.join("; ") || "ranked relevant"}`),
