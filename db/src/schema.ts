@@ -24,6 +24,9 @@ export interface StepDetail {
   score?: number;
   /** Validating step: test evidence, shaped by the worker contract's `SolutionTests`. */
   tests?: unknown;
+  /** Dependencies step: top symbols and the model rerank, shaped by the worker contract's `StepSymbol` / `StepRerank`. */
+  symbols?: unknown;
+  rerank?: unknown;
 }
 
 export interface FileChange {

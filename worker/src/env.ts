@@ -19,6 +19,8 @@ export const WorkerEnv = z.object({
   ...ProviderEnv.shape,
   /** Seconds one model request may take before it counts as a transient failure and is retried. */
   MODEL_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
+  /** `on`: step 3 asks the run's model once which of the top candidate files to edit (a cheap extra request per solve). */
+  MODEL_RERANK: z.enum(["on", "off"]).default("off"),
   /** Prices of those models, `model=input/output` in USD per million tokens, comma separated; unpriced models cost 0. */
   OPENAI_COMPATIBLE_PRICES: PricesSetting,
   /** Default spending caps in USD (per run, per monthly period) for users who set none; unset means no cap. */

@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { SEEDED_FIXES, type SeededFix } from "../github/seed";
 import { fallbackSolution, MALFORMED_ARGUMENTS, REPAIR_PROMPT, seededSolution } from "./answers";
 import { latestFeedback, refinedSolution } from "./answers.refine";
+import { chosenFiles } from "./answers.rerank";
+import { CHOOSE_FILES_TOOL } from "@fixloop/worker/contract";
 import {
   messagesBadRequest,
   messagesFault,
@@ -181,7 +183,9 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
     const malformed = control.takeMalformed();
     const answer = malformed
       ? { raw: MALFORMED_ARGUMENTS }
-      : (control.scripted(parsed.prompt) ?? scriptedAnswer(fixes, parsed.prompt));
+      : parsed.tool === CHOOSE_FILES_TOOL
+        ? chosenFiles(fixes, parsed.prompt)
+        : (control.scripted(parsed.prompt) ?? scriptedAnswer(fixes, parsed.prompt));
     const args = "raw" in answer ? answer.raw : JSON.stringify(answer);
     const usage = control.tokens({ input: estimateTokens(parsed.all), output: estimateTokens(args) });
     let json: unknown;
@@ -200,13 +204,14 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
           input && typeof input === "object" && !Array.isArray(input) ? input : null,
           args,
           usage,
+          parsed.tool,
         ),
       );
     }
     if (flavor === "groq" && (malformed || json === undefined)) {
-      return send(res, flavor, groqToolUseFailed(`<function=submit_solution>${args}</function>`));
+      return send(res, flavor, groqToolUseFailed(`<function=${parsed.tool}>${args}</function>`));
     }
-    return send(res, flavor, chatToolCallResponse(parsed.model, args, usage, flavor));
+    return send(res, flavor, chatToolCallResponse(parsed.model, args, usage, flavor, parsed.tool));
   }
 
   /** Deterministic embeddings in the OpenAI wire format; every request is counted. */
