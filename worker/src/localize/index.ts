@@ -9,3 +9,4 @@ export { ELIDED, skeleton } from "./skeleton";
 export { type FileSymbol, fileSymbols, innermostAt } from "./symbols";
 export { bm25Texts, type RankedSymbol, rankSymbols, stackFrames } from "./symbols.rank";
 export { termCounts } from "./tokenize";
+export { limitFiles, type LimitedFiles } from "./limit";

@@ -66,6 +66,7 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
         title: a.title,
         body: a.body,
         readBlob: read,
+        maxFiles: ctx.env.LOCALIZE_MAX_FILES,
         ...(rerank ? { rerank } : {}),
         ...(model && budget
           ? {

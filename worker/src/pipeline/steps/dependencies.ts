@@ -1,6 +1,6 @@
 import type { StepDetail } from "@fixloop/db";
 import type { StepSymbol } from "../../contract";
-import { localize, type LocalizedFile } from "../../localize";
+import { limitFiles, localize, type LocalizedFile } from "../../localize";
 import type { RepoFile } from "../../localize/files";
 import { FULL_FILE_CHARS } from "../file-view";
 import type { ContextOutput } from "./context";
@@ -31,6 +31,8 @@ export interface DependenciesInput {
   readBlob: (sha: string) => Promise<string>;
   top?: number;
   tokenBudget?: number;
+  /** Most files searched; a larger repository is searched in part (LOCALIZE_MAX_FILES). */
+  maxFiles?: number;
   /** Reorders the localizer's best candidates before the top files are chosen (the embedding rerank). */
   rerank?: PoolRerank;
   /** The model-assisted rerank of the top candidates, when a model is at hand. */
@@ -81,12 +83,13 @@ export async function dependencies(
   input: DependenciesInput,
 ): Promise<{ output: DependenciesOutput; detail: StepDetail; cost?: RerankResult["cost"] }> {
   const bySha = new Map(input.context.files.map((f) => [f.path, f]));
-  const files: RepoFile[] = input.context.files.map((f) => ({
-    path: f.path,
-    size: f.size,
-    key: f.sha,
-    read: () => input.readBlob(f.sha),
-  }));
+  const limited = limitFiles(
+    input.context.files.map((f) => ({ path: f.path, size: f.size, key: f.sha, read: () => input.readBlob(f.sha) })),
+    input.title,
+    input.body,
+    input.maxFiles ?? Number.POSITIVE_INFINITY,
+  );
+  const files: RepoFile[] = limited.files;
   const started = performance.now();
   const top = input.top ?? DEFAULT_TOP;
   const budget = input.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
@@ -103,7 +106,7 @@ export async function dependencies(
   const pool = input.rerank
     ? await rerankPool(result.files, bySha, input.rerank, keep, input.modelRerank ? Infinity : budget)
     : undefined;
-  const warnings: string[] = [...(pool?.warnings ?? [])];
+  const warnings: string[] = [...(limited.note ? [limited.note] : []), ...(pool?.warnings ?? [])];
   const contents = new Map<string, string>();
   const ranked: Ranked[] = [];
   for (const f of pool?.files ?? result.files) {
