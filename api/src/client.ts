@@ -6,7 +6,15 @@ export type { AppType } from "./app";
 export { UPGRADE_CODES } from "./solve/solve.errors";
 /** The wire schemas of a run's event stream: the web parses every SSE message with them. */
 export { RUN_EVENT_TYPES, RunEvent, RunView } from "@fixloop/worker/contract/events";
-export type { StepCost, StepDetail, StepEvent, StepId, StepStatus } from "@fixloop/worker/contract/events";
+export type {
+  StepCost,
+  StepDetail,
+  StepEvent,
+  StepId,
+  StepRerank,
+  StepStatus,
+  StepSymbol,
+} from "@fixloop/worker/contract/events";
 export type { PromptRecord } from "@fixloop/worker/contract";
 export type {
   LiveTestCounts,

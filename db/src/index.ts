@@ -10,3 +10,4 @@ export * from "./repositories/usage.repository";
 export * from "./repositories/costs.repository";
 export * from "./repositories/issues.repository";
 export * from "./repositories/pull-requests.repository";
+export * from "./repositories/embeddings.repository";

@@ -1,8 +1,9 @@
 import type { SolveRun } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota } from "@fixloop/db";
 import { jobIds, runEventsKey } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";
+import { failUnqueuedRun } from "./runs.repository";
 
 /** Runs stopped by a spending cap end with one of these codes; only they can be resumed. */
 export const isCapStop = (run: Pick<SolveRun, "status" | "error_code">) =>
@@ -47,17 +48,7 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, 
     await queues.solve.remove(jobIds.solve(run.id));
     await queues.solve.add("solve", { runId: run.id }, { jobId: jobIds.solve(run.id) });
   } catch (err) {
-    await db
-      .updateTable("solve_runs")
-      .set({
-        status: "failed",
-        error_code: "queue.unavailable",
-        error_message: "The job queue is unavailable",
-        finished_at: new Date(),
-      })
-      .where("id", "=", run.id)
-      .execute();
-    await releaseRunQuota(db, run.id);
+    await failUnqueuedRun(db, run.id);
     throw err;
   }
 }

@@ -1,12 +1,12 @@
 import { domain, type Db } from "@fixloop/db";
 import { findOpenPullRequestForIssue } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota } from "@fixloop/db";
 import type { Logger } from "../http/logger";
 import { notifyUsageThreshold } from "@fixloop/db";
 import { jobIds, type Queues } from "@fixloop/worker/contract";
 import { findModel, modelsConfigFromEnv } from "@fixloop/worker/contract";
 import type { ApiEnv } from "../env";
-import { isUuid } from "./runs.repository";
+import { failUnqueuedRun, isUuid } from "./runs.repository";
 import { solveErrors } from "./solve.errors";
 
 const ACTIVE = domain.ACTIVE_RUN_STATUSES;
@@ -92,17 +92,7 @@ export async function startRun(
     await deps.queues.solve.add("solve", { runId }, { jobId: jobIds.solve(runId) });
   } catch (err) {
     // Without a job the run would wait for the sweeper; fail it now and give the quota back.
-    await db
-      .updateTable("solve_runs")
-      .set({
-        status: "failed",
-        error_code: "queue.unavailable",
-        error_message: "The job queue is unavailable",
-        finished_at: new Date(),
-      })
-      .where("id", "=", runId)
-      .execute();
-    await releaseRunQuota(db, runId);
+    await failUnqueuedRun(db, runId);
     throw err;
   }
   // The 80% notice goes out as soon as the reservation crosses it (once per period).

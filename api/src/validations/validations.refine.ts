@@ -10,7 +10,7 @@ import {
   type RefineInput,
 } from "@fixloop/worker/contract";
 import { validationErrors } from "./validations.errors";
-import { ensureRevisionRecorded, findOwnedSolution } from "./validations.repository";
+import { ensureRevisionRecorded, lockOwnedSolution } from "./validations.repository";
 import type { RefineBody } from "./validations.schemas";
 
 /**
@@ -26,14 +26,7 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
     .filter((s, i, all): s is string => !!s && all.indexOf(s) === i)
     .join("\n\n");
   const result = await db.transaction().execute(async (trx) => {
-    await trx
-      .selectFrom("solutions")
-      .select("id")
-      .where("id", "=", id)
-      .where("user_id", "=", userId)
-      .forUpdate()
-      .execute();
-    const { solution } = await findOwnedSolution(trx, userId, id);
+    const { solution } = await lockOwnedSolution(trx, userId, id);
     if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
     const previous = await trx
       .selectFrom("solve_runs")

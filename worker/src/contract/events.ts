@@ -11,6 +11,8 @@ export {
   StepDetail,
   StepId,
   StepStatus,
+  StepSymbol,
+  StepRerank,
   ErrorBody,
 } from "./pipeline";
 export { TestsEvent, TestsPhase, LiveTestCounts, SolutionTests } from "./tests";

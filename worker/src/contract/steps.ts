@@ -45,6 +45,8 @@ export const ChosenFile = z.object({
   score: z.number(),
   reasons: z.array(z.string()),
   content: z.string(),
+  /** Its functions and classes most likely to change, best first (a long file's skeleton shows them in full). */
+  symbols: z.array(z.string()).optional(),
 });
 export type ChosenFile = z.infer<typeof ChosenFile>;
 

@@ -17,11 +17,15 @@ import { fetchRepoSnapshot, readBlob } from "./repo-tree";
 import type { StepResult } from "./run.store";
 import { loadBudget } from "./run.budget";
 import { promptRecord } from "./prompt.record";
+import type { PromptFile } from "./prompt";
 import { analyzing } from "./steps/analyzing";
 import { context } from "./steps/context";
 import { dependencies } from "./steps/dependencies";
+import { rerankWithModel } from "./steps/rerank-model";
+import { fileView, FULL_FILE_CHARS } from "./file-view";
 import { generating, GenerationError, type ModelRequest } from "./steps/generating";
 import { validateWithTests } from "./run.tests";
+import { embeddingRerankFor } from "./embeddings.rerank";
 
 /** What a step gets besides the earlier steps' outputs: the run, its issue, and the processor's hooks. */
 export interface StepEnv {
@@ -84,12 +88,39 @@ const STEP_LIST: { [K in StepId]: PipelineStep<K> } = {
     output: StepOutputs.shape.dependencies,
     run: async ({ analyzing: a, context: c }, env, ctx) => {
       const client = (await githubForUser(ctx, env.run.user_id)).client;
-      return dependencies({
+      const models = modelsConfigFromEnv(ctx.env);
+      const model = findModel(models, env.run.model_id || DEFAULT_MODEL_ID);
+      const budget = model && ctx.env.MODEL_RERANK === "on" ? await loadBudget(ctx.db, ctx.env, env.run) : undefined;
+      const read = (sha: string) => readBlob(client, ctx.redis, ctx.queues.prefix, c.owner, c.repo, sha, env.signal);
+      const rerank = embeddingRerankFor(ctx, c, a, read, env.signal);
+      const r = await dependencies({
         context: c,
         title: a.title,
         body: a.body,
-        readBlob: (sha) => readBlob(client, ctx.redis, ctx.queues.prefix, c.owner, c.repo, sha, env.signal),
+        readBlob: read,
+        maxFiles: ctx.env.LOCALIZE_MAX_FILES,
+        ...(rerank ? { rerank } : {}),
+        ...(model && budget
+          ? {
+              modelRerank: (candidates) =>
+                rerankWithModel({
+                  models,
+                  model,
+                  budget,
+                  signal: env.signal,
+                  title: a.title,
+                  body: a.body,
+                  candidates,
+                  ...(env.onModelRequest ? { onRequest: env.onModelRequest } : {}),
+                }),
+            }
+          : {}),
       });
+      return {
+        output: r.output,
+        detail: r.detail,
+        ...(r.cost ? { tokensIn: r.cost.tokensIn, tokensOut: r.cost.tokensOut, costUsd: r.cost.usd } : {}),
+      };
     },
   },
   generating: {
@@ -133,7 +164,12 @@ async function generateFor(
   const manualEdits = request.manualEdits.map((m) => ({ filename: m.filename, reason: m.reason }));
   const baseline = extra?.baseline ?? env.baseline;
   const current = new Map((baseline ?? []).map((f) => [f.filename, f.content]));
-  const files = d.files.map((f) => ({ path: f.path, content: current.get(f.path) ?? f.content, reasons: f.reasons }));
+  const files: PromptFile[] = [];
+  for (const f of d.files) {
+    const content = current.get(f.path) ?? f.content;
+    const view = await fileView(f.path, content, FULL_FILE_CHARS, f.symbols ?? []);
+    files.push({ path: f.path, content, reasons: f.reasons, ...(view.partial ? { skeleton: view.text } : {}) });
+  }
   for (const b of baseline ?? []) {
     if (!files.some((f) => f.path === b.filename) && b.action !== "delete")
       files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });

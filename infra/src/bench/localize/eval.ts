@@ -1,7 +1,8 @@
 /**
  * Localization eval on SWE-bench Lite instances (see shared/eval/README.md beside the project):
  *   tsx infra/src/bench/localize/eval.ts --mirror MIRROR_ROOT [--repos a/b,c/d] [--ids x,y]
- *     [--limit N] [--out /tmp/loc] [--share-cache] [--keep] [--json]
+ *     [--limit N] [--out /tmp/loc] [--share-cache] [--keep] [--json] [--nonpy]
+ * (`--nonpy`: the JavaScript/TypeScript/Go/Rust fixture set of infra/bench-data instead).
  * Materializes each instance, runs the localizer and plain BM25 (each in its own process,
  * repository by repository) and prints recall@1/3/5/10, median/p95 seconds and peak RSS.
  */
@@ -14,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { ROOT } from "../../paths";
 import type { BatchItem, ChildLine, EvalMethod } from "./eval-child";
+import { type Fixture, loadFixtures, materializeFixture, mirrorGitDir } from "./fixtures";
 
 const run = promisify(execFile);
 /**
@@ -38,6 +40,8 @@ const KS = [1, 3, 5, 10] as const;
 export interface LocalizationEvalOptions {
   mirrorRoot: string;
   data?: string;
+  /** Instances that carry their own gold paths (the non-Python set); replaces `data` when given. */
+  fixtures?: Fixture[];
   repos?: string[];
   ids?: string[];
   limit?: number;
@@ -55,14 +59,21 @@ export interface MethodFigures {
   medianSeconds: number;
   p95Seconds: number;
   peakRssMiB: number;
+  /** Function-level recall@10: mean share of gold functions/classes in the first 10 ranked symbols. */
+  symbolRecall10: number;
+  /** Instances with at least one gold function/class. */
+  symbolInstances: number;
 }
 
 export interface InstanceResult {
   id: string;
   repo: string;
+  language?: string;
   gold: string[];
   ranks: Partial<Record<EvalMethod, number | null>>;
   seconds: Partial<Record<EvalMethod, number>>;
+  /** Function-level recall@10 per method (null: no gold function or class). */
+  symbolRecall10?: Partial<Record<EvalMethod, number | null>>;
 }
 
 export interface LocalizationEvalResult {
@@ -75,6 +86,8 @@ export interface LocalizationEvalResult {
 interface Instance {
   instance_id: string;
   repo: string;
+  patch?: string;
+  language?: string;
 }
 
 const quantile = (xs: number[], q: number): number => {
@@ -115,7 +128,10 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
   const log = opts.log ?? (() => {});
   const outDir = opts.outDir ?? "/tmp/loc";
   const methods = opts.methods ?? ["localizer", "bm25"];
-  let data = JSON.parse(await readFile(opts.data ?? join(EVAL_DIR, "swe-bench-lite-tune.json"), "utf8")) as Instance[];
+  const fixtures = new Map(opts.fixtures?.map((f) => [f.instance_id, f]));
+  let data: Instance[] =
+    opts.fixtures ??
+    (JSON.parse(await readFile(opts.data ?? join(EVAL_DIR, "swe-bench-lite-tune.json"), "utf8")) as Instance[]);
   if (opts.repos) data = data.filter((d) => opts.repos?.includes(d.repo));
   if (opts.ids) data = data.filter((d) => opts.ids?.includes(d.instance_id));
   if (opts.limit !== undefined) data = data.slice(0, opts.limit);
@@ -123,7 +139,7 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
   const byRepo = new Map<string, Instance[]>();
   for (const d of data) {
     const src = SOURCES[d.repo] ?? d.repo;
-    if (!existsSync(join(opts.mirrorRoot, src.replace("/", "+"), "repo"))) {
+    if (!mirrorGitDir(opts.mirrorRoot, src)) {
       skipped.push({ id: d.instance_id, reason: `no mirror of ${src}` });
       continue;
     }
@@ -136,20 +152,36 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
     const gold = new Map<string, string[]>();
     for (const d of instances) {
       const id = d.instance_id;
+      const fixture = fixtures.get(id);
       try {
-        await run(join(EVAL_DIR, "materialize.sh"), [id, outDir, opts.mirrorRoot], { maxBuffer: 16 << 20 });
+        if (fixture) await materializeFixture(fixture, opts.mirrorRoot, outDir);
+        else await run(join(EVAL_DIR, "materialize.sh"), [id, outDir, opts.mirrorRoot], { maxBuffer: 16 << 20 });
       } catch (err) {
         skipped.push({ id, reason: `materialize failed: ${String(err).slice(0, 200)}` });
         continue;
       }
-      gold.set(id, (await readFile(join(outDir, `${id}.gold`), "utf8")).split("\n").filter(Boolean));
-      items.push({ id, repo, dir: join(outDir, id), issueFile: join(outDir, `${id}.issue.md`) });
+      gold.set(id, fixture?.gold ?? (await readFile(join(outDir, `${id}.gold`), "utf8")).split("\n").filter(Boolean));
+      items.push({
+        id,
+        repo,
+        dir: join(outDir, id),
+        issueFile: join(outDir, `${id}.issue.md`),
+        ...(d.patch ? { patch: d.patch } : {}),
+      });
     }
+    const languages = new Map(instances.map((d) => [d.instance_id, d.language]));
     const rows = new Map(
-      items.map((it) => [
-        it.id,
-        { id: it.id, repo, gold: gold.get(it.id) ?? [], ranks: {}, seconds: {} } as InstanceResult,
-      ]),
+      items.map((it) => {
+        const language = languages.get(it.id);
+        const row: InstanceResult = {
+          id: it.id,
+          repo,
+          gold: gold.get(it.id) ?? [],
+          ranks: {},
+          seconds: {},
+        };
+        return [it.id, language ? { ...row, language } : row];
+      }),
     );
     for (const method of methods) {
       const { lines, rss: r } = await runChild(method, items, opts.shareCache ?? false);
@@ -160,6 +192,8 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
         const ranks = row.gold.map((g) => line.ranked.indexOf(g)).filter((k) => k >= 0);
         row.ranks[method] = ranks.length > 0 ? Math.max(...ranks) + 1 : null;
         row.seconds[method] = line.seconds;
+        if (line.symbolRecall10 !== undefined)
+          row.symbolRecall10 = { ...row.symbolRecall10, [method]: line.symbolRecall10 };
       }
     }
     for (const row of rows.values()) {
@@ -170,27 +204,39 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
     }
     if (!opts.keep) for (const it of items) await rm(it.dir, { recursive: true, force: true });
   }
+  return { instances: perInstance.length, skipped, methods: methodFigures(perInstance, methods, rss), perInstance };
+}
+
+/** Recall@k and time quantiles of each method over `rows` (a whole run, or one repository's or language's share). */
+export function methodFigures(
+  rows: readonly InstanceResult[],
+  methods: readonly EvalMethod[],
+  rss: Partial<Record<EvalMethod, number>> = {},
+): LocalizationEvalResult["methods"] {
   const figures: LocalizationEvalResult["methods"] = {};
   for (const m of methods) {
-    const rows = perInstance.filter((r) => r.seconds[m] !== undefined);
+    const done = rows.filter((r) => r.seconds[m] !== undefined);
     const recall = Object.fromEntries(
       KS.map((k) => [
         `@${k}`,
-        rows.filter((r) => {
+        done.filter((r) => {
           const rank = r.ranks[m];
           return rank != null && rank <= k;
-        }).length / (rows.length || 1),
+        }).length / (done.length || 1),
       ]),
     ) as MethodFigures["recall"];
-    const secs = rows.map((r) => r.seconds[m] ?? 0);
+    const secs = done.map((r) => r.seconds[m] ?? 0);
+    const sym = done.flatMap((r) => (typeof r.symbolRecall10?.[m] === "number" ? [r.symbolRecall10[m] ?? 0] : []));
     figures[m] = {
+      symbolRecall10: sym.reduce((a, b) => a + b, 0) / (sym.length || 1),
+      symbolInstances: sym.length,
       recall,
       medianSeconds: quantile(secs, 0.5),
       p95Seconds: quantile(secs, 0.95),
       peakRssMiB: Math.round((rss[m] ?? 0) / 1024),
     };
   }
-  return { instances: perInstance.length, skipped, methods: figures, perInstance };
+  return figures;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -205,6 +251,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       keep: { type: "boolean" },
       json: { type: "boolean" },
       methods: { type: "string" },
+      nonpy: { type: "boolean" },
     },
   });
   const result = await runLocalizationEval({
@@ -214,6 +261,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     ...(values.limit ? { limit: Number(values.limit) } : {}),
     ...(values.out ? { outDir: values.out } : {}),
     ...(values.methods ? { methods: values.methods.split(",") as EvalMethod[] } : {}),
+    ...(values.nonpy ? { fixtures: await loadFixtures() } : {}),
     shareCache: values["share-cache"] ?? false,
     keep: values.keep ?? false,
     log: (l) => process.stderr.write(`${l}\n`),
@@ -221,11 +269,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else {
     process.stdout.write(`instances: ${result.instances}, skipped: ${result.skipped.length}\n`);
-    process.stdout.write("method      R@1   R@3   R@5   R@10  median_s  p95_s  peak_rss_MiB\n");
+    process.stdout.write("method      R@1   R@3   R@5   R@10  median_s  p95_s  peak_rss_MiB  fn_R@10\n");
     for (const [m, f] of Object.entries(result.methods)) {
       const r = f.recall;
       process.stdout.write(
-        `${m.padEnd(10)} ${[r["@1"], r["@3"], r["@5"], r["@10"]].map((x) => x.toFixed(3)).join(" ")}  ${f.medianSeconds.toFixed(2).padStart(7)}  ${f.p95Seconds.toFixed(2).padStart(5)}  ${f.peakRssMiB}\n`,
+        `${m.padEnd(10)} ${[r["@1"], r["@3"], r["@5"], r["@10"]].map((x) => x.toFixed(3)).join(" ")}  ${f.medianSeconds.toFixed(2).padStart(7)}  ${f.p95Seconds.toFixed(2).padStart(5)}  ${String(f.peakRssMiB).padStart(12)}  ${f.symbolRecall10.toFixed(3)} (${f.symbolInstances})\n`,
       );
     }
   }
