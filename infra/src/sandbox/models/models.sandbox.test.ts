@@ -76,7 +76,7 @@ describe("OpenAI chat completions wire format", () => {
   });
 
   test("an unknown path answers 404", async () => {
-    expect((await post("/openai/v1/embeddings", {})).status).toBe(404);
+    expect((await post("/openai/v1/audio/speech", {})).status).toBe(404);
   });
 });
 
