@@ -1,5 +1,5 @@
 import type { SolveRun } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
 import { jobIds, runEventsKey } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";
@@ -20,21 +20,7 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, 
     await db.transaction().execute(async (trx) => {
       const reserved = await reserveQuota(trx, run.user_id, period.plan, { periodStart: period.periodStart });
       if (!reserved) throw solveErrors.usageLimit();
-      const r = await trx
-        .updateTable("solve_runs")
-        .set({
-          status: "queued",
-          error_code: null,
-          error_message: null,
-          finished_at: null,
-          quota_state: "reserved",
-          quota_period_start: reserved.periodStart,
-        })
-        .where("id", "=", run.id)
-        .where("status", "=", "failed")
-        .where("error_code", "like", "cost.%")
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) throw solveErrors.notResumable();
+      if (!(await runs.requeueCapStop(trx, run.id, reserved.periodStart))) throw solveErrors.notResumable();
     });
   } catch (err) {
     // The issue has another active run (partial unique index).
@@ -47,17 +33,7 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, 
     await queues.solve.remove(jobIds.solve(run.id));
     await queues.solve.add("solve", { runId: run.id }, { jobId: jobIds.solve(run.id) });
   } catch (err) {
-    await db
-      .updateTable("solve_runs")
-      .set({
-        status: "failed",
-        error_code: "queue.unavailable",
-        error_message: "The job queue is unavailable",
-        finished_at: new Date(),
-      })
-      .where("id", "=", run.id)
-      .execute();
-    await releaseRunQuota(db, run.id);
+    await runs.failUnqueued(db, run.id);
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { domain, type Db } from "@fixloop/db";
 import { findOpenPullRequestForIssue } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota, releaseRunQuota } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
 import type { Logger } from "../http/logger";
 import { notifyUsageThreshold } from "@fixloop/db";
 import { jobIds, type Queues } from "@fixloop/worker/contract";
@@ -67,19 +67,13 @@ export async function startRun(
       const reserved = await reserveQuota(trx, userId, period.plan, { periodStart: period.periodStart });
       if (!reserved) throw solveErrors.usageLimit();
       used = reserved.used;
-      const run = await trx
-        .insertInto("solve_runs")
-        .values({
-          user_id: userId,
-          issue_id: issue.id,
-          model_id: model.id,
-          kind: "solve",
-          quota_state: "reserved",
-          quota_period_start: reserved.periodStart,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      return run.id;
+      return runs.create(trx, {
+        user_id: userId,
+        issue_id: issue.id,
+        model_id: model.id,
+        kind: "solve",
+        quotaPeriodStart: reserved.periodStart,
+      });
     });
   } catch (err) {
     if ((err as { code?: string }).code === "23505") {
@@ -92,17 +86,7 @@ export async function startRun(
     await deps.queues.solve.add("solve", { runId }, { jobId: jobIds.solve(runId) });
   } catch (err) {
     // Without a job the run would wait for the sweeper; fail it now and give the quota back.
-    await db
-      .updateTable("solve_runs")
-      .set({
-        status: "failed",
-        error_code: "queue.unavailable",
-        error_message: "The job queue is unavailable",
-        finished_at: new Date(),
-      })
-      .where("id", "=", runId)
-      .execute();
-    await releaseRunQuota(db, runId);
+    await runs.failUnqueued(db, runId);
     throw err;
   }
   // The 80% notice goes out as soon as the reservation crosses it (once per period).

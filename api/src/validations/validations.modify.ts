@@ -1,5 +1,4 @@
-import { sql } from "kysely";
-import type { Db, FileChange } from "@fixloop/db";
+import { solutions, type Db, type FileChange } from "@fixloop/db";
 import { assessChange } from "@fixloop/worker/contract";
 import { validationErrors } from "./validations.errors";
 import { ensureRevisionRecorded, findOwnedSolution } from "./validations.repository";
@@ -39,42 +38,22 @@ export async function modifySolution(db: Db, userId: string, id: string, body: M
     }
 
     await ensureRevisionRecorded(trx, solution);
-    const revision = solution.revision + 1;
-    await trx
-      .insertInto("solution_revisions")
-      .values({
-        solution_id: id,
-        revision,
-        kind: "manual",
-        files_changed: JSON.stringify(files),
-        analysis: solution.analysis,
-        proposed_solution: solution.proposed_solution,
-        reason: [...new Set(reasons)].join("; "),
-      })
-      .execute();
-
     // The same deterministic checks as the validating step, on the edited contents.
     const check = assessChange({ files, existingPaths: null });
-    const meta = solution.metadata ?? {};
-    const manualEdits = Array.isArray(meta.manualEdits) ? (meta.manualEdits as unknown[]) : [];
+    const revision = solution.revision + 1;
     const at = new Date().toISOString();
-    await trx
-      .updateTable("solutions")
-      .set({
-        files_changed: JSON.stringify(files),
-        revision,
-        metadata: JSON.stringify({
-          ...meta,
-          validation: check.validation,
-          riskScore: check.riskScore,
-          testSuggestions: check.testSuggestions,
-          advancedValidation: check.advancedValidation,
-          blocked: check.blocked,
-          manualEdits: [...manualEdits, ...edits.map((e) => ({ ...e, revision, at }))],
-        }),
-        updated_at: sql`now()`,
-      })
-      .where("id", "=", id)
-      .execute();
+    await solutions.recordManualEdit(trx, solution, {
+      filesChanged: files,
+      reason: [...new Set(reasons)].join("; "),
+      metadata: {
+        ...solution.metadata,
+        validation: check.validation,
+        riskScore: check.riskScore,
+        testSuggestions: check.testSuggestions,
+        advancedValidation: check.advancedValidation,
+        blocked: check.blocked,
+        manualEdits: [...(solution.metadata.manualEdits ?? []), ...edits.map((e) => ({ ...e, revision, at }))],
+      },
+    });
   });
 }
