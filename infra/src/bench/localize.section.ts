@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { evalDir, runLocalizationEval, type MethodFigures } from "./localize/eval";
+import { evalDir, type LocalizationEvalResult, runLocalizationEval, type MethodFigures } from "./localize/eval";
+import { loadFixtures, NONPY_DATA } from "./localize/fixtures";
+import { type GroupFigures, groupFigures, groupTable } from "./localize/groups";
 import type { Figure } from "./report";
 import type { BenchContext, Section } from "./sections";
 
@@ -37,7 +39,7 @@ function pickIds(set: string): string[] | undefined {
   return ids;
 }
 
-function figures(s: string, ours: MethodFigures, bm25: MethodFigures): Figure[] {
+function figures(s: string, ours: MethodFigures, bm25: MethodFigures, targets = true): Figure[] {
   const base = { section: s, baselineName: "plain BM25" };
   const recall = (k: 1 | 3 | 5 | 10): Figure => ({
     ...base,
@@ -45,7 +47,7 @@ function figures(s: string, ours: MethodFigures, bm25: MethodFigures): Figure[] 
     value: ours.recall[`@${k}`],
     unit: "",
     baseline: bm25.recall[`@${k}`],
-    ...(k === 5 ? { target: ">= 0.75", holds: ours.recall["@5"] >= 0.75 } : {}),
+    ...(k === 5 && targets ? { target: ">= 0.75", holds: ours.recall["@5"] >= 0.75 } : {}),
   });
   return [
     recall(1),
@@ -58,12 +60,50 @@ function figures(s: string, ours: MethodFigures, bm25: MethodFigures): Figure[] 
       value: ours.medianSeconds,
       unit: "s",
       baseline: bm25.medianSeconds,
-      target: "< 2 s",
-      holds: ours.medianSeconds < 2,
+      ...(targets ? { target: "< 2 s", holds: ours.medianSeconds < 2 } : {}),
     },
     { ...base, name: "p95 time per issue", value: ours.p95Seconds, unit: "s", baseline: bm25.p95Seconds },
     { ...base, name: "peak memory", value: ours.peakRssMiB, unit: "MiB", baseline: bm25.peakRssMiB },
   ];
+}
+
+const log = (l: string) => process.stderr.write(`  ${l}\n`);
+
+/**
+ * The non-Python fixture set (JavaScript, TypeScript, Go, Rust): its own figures and one pair of
+ * recall rows per language. Instances whose repository has no mirror are skipped, each repository
+ * with one line saying how to bring it.
+ */
+async function nonPython(ctx: BenchContext): Promise<{ figures: Figure[]; result?: LocalizationEvalResult }> {
+  const fixtures = await loadFixtures(NONPY_DATA);
+  const result = await runLocalizationEval({
+    mirrorRoot: ctx.mirrors,
+    fixtures,
+    outDir: path.join(ctx.dir, "loc-nonpy"),
+    log,
+  });
+  const repoOf = new Map(fixtures.map((f) => [f.instance_id, f.repo]));
+  const skipped = new Map<string, { n: number; reason: string }>();
+  for (const s of result.skipped) {
+    const repo = repoOf.get(s.id) ?? s.id;
+    skipped.set(repo, { n: (skipped.get(repo)?.n ?? 0) + 1, reason: s.reason });
+  }
+  for (const [repo, { n, reason }] of skipped)
+    log(`localize non-Python: ${n} issue(s) of ${repo} skipped (${reason}; fetch its mirror into ${ctx.mirrors})`);
+  const ours = result.methods.localizer;
+  const bm25 = result.methods.bm25;
+  if (!result.instances || !ours || !bm25) {
+    log(`localize non-Python: no instance of ${NONPY_DATA} could be evaluated; skipped`);
+    return { figures: [] };
+  }
+  const out = figures(`localize non-Python (${result.instances} issues)`, ours, bm25, false).slice(0, 6);
+  for (const g of groupFigures("non-Python", result.perInstance, (r) => r.language ?? "?"))
+    out.push(
+      ...figures(`localize ${g.group} (${g.issues} issues)`, g.ours, g.bm25, false).filter((f) =>
+        ["recall@1", "recall@5", "median time per issue"].includes(f.name),
+      ),
+    );
+  return { figures: out, result };
 }
 
 export const localizeSection: Section = {
@@ -79,30 +119,44 @@ export const localizeSection: Section = {
       );
       return [];
     }
-    if (!fs.existsSync(DATA)) {
-      process.stderr.write(
-        `  localize: eval data ${DATA} not found (set FIXLOOP_EVAL_DIR to the folder holding swe-bench-lite-tune.json); section skipped\n`,
-      );
-      return [];
+    const swe = await sweBench(ctx);
+    const nonPy = await nonPython(ctx);
+    const groups: GroupFigures[] = [];
+    if (swe.result) groups.push(...groupFigures(`swe-bench ${ctx.set}`, swe.result.perInstance, (r) => r.repo));
+    if (nonPy.result) {
+      groups.push(...groupFigures("non-Python", nonPy.result.perInstance, (r) => r.repo));
+      groups.push(...groupFigures("non-Python", nonPy.result.perInstance, (r) => `(${r.language ?? "?"})`));
     }
-    const ids = pickIds(ctx.set);
-    const result = await runLocalizationEval({
-      mirrorRoot: ctx.mirrors,
-      data: DATA,
-      ...(ids ? { ids } : {}),
-      outDir: path.join(ctx.dir, "loc"),
-      log: (l) => process.stderr.write(`  ${l}\n`),
-    });
-    if (result.skipped.length)
-      process.stderr.write(
-        `  localize: ${result.skipped.length} instances skipped (${result.skipped[0]?.reason}, ...)\n`,
-      );
-    const ours = result.methods.localizer;
-    const bm25 = result.methods.bm25;
-    if (!result.instances || !ours || !bm25) {
-      process.stderr.write("  localize: no instance could be evaluated; section skipped\n");
-      return [];
-    }
-    return figures(`localize (${ctx.set} set, ${result.instances} issues)`, ours, bm25);
+    if (groups.length)
+      ctx.appendix.push(groupTable("localize per repository (recall, ours vs plain BM25 in the same run)", groups));
+    return [...swe.figures, ...nonPy.figures];
   },
 };
+
+async function sweBench(ctx: BenchContext): Promise<{ figures: Figure[]; result?: LocalizationEvalResult }> {
+  if (!fs.existsSync(DATA)) {
+    process.stderr.write(
+      `  localize: eval data ${DATA} not found (set FIXLOOP_EVAL_DIR to the folder holding swe-bench-lite-tune.json); SWE-bench set skipped\n`,
+    );
+    return { figures: [] };
+  }
+  const ids = pickIds(ctx.set);
+  const result = await runLocalizationEval({
+    mirrorRoot: ctx.mirrors,
+    data: DATA,
+    ...(ids ? { ids } : {}),
+    outDir: path.join(ctx.dir, "loc"),
+    log,
+  });
+  if (result.skipped.length)
+    process.stderr.write(
+      `  localize: ${result.skipped.length} instances skipped (${result.skipped[0]?.reason}, ...)\n`,
+    );
+  const ours = result.methods.localizer;
+  const bm25 = result.methods.bm25;
+  if (!result.instances || !ours || !bm25) {
+    process.stderr.write("  localize: no SWE-bench instance could be evaluated; SWE-bench set skipped\n");
+    return { figures: [] };
+  }
+  return { figures: figures(`localize (${ctx.set} set, ${result.instances} issues)`, ours, bm25), result };
+}

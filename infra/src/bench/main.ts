@@ -25,7 +25,7 @@ if (!chosen.length) {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-bench-"));
 fs.chmodSync(dir, 0o755);
 const services = await startServices({ dataDir: dir, durable: false, databaseName: "bench" });
-const ctx: BenchContext = { dir, services, set: values.set ?? "small", mirrors: values.mirrors ?? "" };
+const ctx: BenchContext = { dir, services, set: values.set ?? "small", mirrors: values.mirrors ?? "", appendix: [] };
 const figures: Figure[] = [];
 const t0 = performance.now();
 try {
@@ -44,6 +44,7 @@ try {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 console.log(printTable(figures));
+for (const table of ctx.appendix) console.log(`\n${table}`);
 console.log(
   `\n${os.cpus().length} cores, node ${process.version}, total ${((performance.now() - t0) / 1000).toFixed(0)} s`,
 );

@@ -14,6 +14,8 @@ export interface BenchContext {
   /** Localization instance set: "small" (quick subset) or "all". */
   set: string;
   mirrors: string;
+  /** Extra tables a section prints after the main one (e.g. per-repository figures). */
+  appendix: string[];
 }
 
 export interface Section {

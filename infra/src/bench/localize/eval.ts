@@ -1,7 +1,8 @@
 /**
  * Localization eval on SWE-bench Lite instances (see shared/eval/README.md beside the project):
  *   tsx infra/src/bench/localize/eval.ts --mirror MIRROR_ROOT [--repos a/b,c/d] [--ids x,y]
- *     [--limit N] [--out /tmp/loc] [--share-cache] [--keep] [--json]
+ *     [--limit N] [--out /tmp/loc] [--share-cache] [--keep] [--json] [--nonpy]
+ * (`--nonpy`: the JavaScript/TypeScript/Go/Rust fixture set of infra/bench-data instead).
  * Materializes each instance, runs the localizer and plain BM25 (each in its own process,
  * repository by repository) and prints recall@1/3/5/10, median/p95 seconds and peak RSS.
  */
@@ -14,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { ROOT } from "../../paths";
 import type { BatchItem, ChildLine, EvalMethod } from "./eval-child";
+import { type Fixture, loadFixtures, materializeFixture, mirrorGitDir } from "./fixtures";
 
 const run = promisify(execFile);
 /**
@@ -38,6 +40,8 @@ const KS = [1, 3, 5, 10] as const;
 export interface LocalizationEvalOptions {
   mirrorRoot: string;
   data?: string;
+  /** Instances that carry their own gold paths (the non-Python set); replaces `data` when given. */
+  fixtures?: Fixture[];
   repos?: string[];
   ids?: string[];
   limit?: number;
@@ -60,6 +64,7 @@ export interface MethodFigures {
 export interface InstanceResult {
   id: string;
   repo: string;
+  language?: string;
   gold: string[];
   ranks: Partial<Record<EvalMethod, number | null>>;
   seconds: Partial<Record<EvalMethod, number>>;
@@ -75,6 +80,7 @@ export interface LocalizationEvalResult {
 interface Instance {
   instance_id: string;
   repo: string;
+  language?: string;
 }
 
 const quantile = (xs: number[], q: number): number => {
@@ -115,7 +121,10 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
   const log = opts.log ?? (() => {});
   const outDir = opts.outDir ?? "/tmp/loc";
   const methods = opts.methods ?? ["localizer", "bm25"];
-  let data = JSON.parse(await readFile(opts.data ?? join(EVAL_DIR, "swe-bench-lite-tune.json"), "utf8")) as Instance[];
+  const fixtures = new Map(opts.fixtures?.map((f) => [f.instance_id, f]));
+  let data: Instance[] =
+    opts.fixtures ??
+    (JSON.parse(await readFile(opts.data ?? join(EVAL_DIR, "swe-bench-lite-tune.json"), "utf8")) as Instance[]);
   if (opts.repos) data = data.filter((d) => opts.repos?.includes(d.repo));
   if (opts.ids) data = data.filter((d) => opts.ids?.includes(d.instance_id));
   if (opts.limit !== undefined) data = data.slice(0, opts.limit);
@@ -123,7 +132,7 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
   const byRepo = new Map<string, Instance[]>();
   for (const d of data) {
     const src = SOURCES[d.repo] ?? d.repo;
-    if (!existsSync(join(opts.mirrorRoot, src.replace("/", "+"), "repo"))) {
+    if (!mirrorGitDir(opts.mirrorRoot, src)) {
       skipped.push({ id: d.instance_id, reason: `no mirror of ${src}` });
       continue;
     }
@@ -136,20 +145,24 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
     const gold = new Map<string, string[]>();
     for (const d of instances) {
       const id = d.instance_id;
+      const fixture = fixtures.get(id);
       try {
-        await run(join(EVAL_DIR, "materialize.sh"), [id, outDir, opts.mirrorRoot], { maxBuffer: 16 << 20 });
+        if (fixture) await materializeFixture(fixture, opts.mirrorRoot, outDir);
+        else await run(join(EVAL_DIR, "materialize.sh"), [id, outDir, opts.mirrorRoot], { maxBuffer: 16 << 20 });
       } catch (err) {
         skipped.push({ id, reason: `materialize failed: ${String(err).slice(0, 200)}` });
         continue;
       }
-      gold.set(id, (await readFile(join(outDir, `${id}.gold`), "utf8")).split("\n").filter(Boolean));
+      gold.set(id, fixture?.gold ?? (await readFile(join(outDir, `${id}.gold`), "utf8")).split("\n").filter(Boolean));
       items.push({ id, repo, dir: join(outDir, id), issueFile: join(outDir, `${id}.issue.md`) });
     }
+    const languages = new Map(instances.map((d) => [d.instance_id, d.language]));
     const rows = new Map(
-      items.map((it) => [
-        it.id,
-        { id: it.id, repo, gold: gold.get(it.id) ?? [], ranks: {}, seconds: {} } as InstanceResult,
-      ]),
+      items.map((it) => {
+        const language = languages.get(it.id);
+        const row: InstanceResult = { id: it.id, repo, gold: gold.get(it.id) ?? [], ranks: {}, seconds: {} };
+        return [it.id, language ? { ...row, language } : row];
+      }),
     );
     for (const method of methods) {
       const { lines, rss: r } = await runChild(method, items, opts.shareCache ?? false);
@@ -170,19 +183,28 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
     }
     if (!opts.keep) for (const it of items) await rm(it.dir, { recursive: true, force: true });
   }
+  return { instances: perInstance.length, skipped, methods: methodFigures(perInstance, methods, rss), perInstance };
+}
+
+/** Recall@k and time quantiles of each method over `rows` (a whole run, or one repository's or language's share). */
+export function methodFigures(
+  rows: readonly InstanceResult[],
+  methods: readonly EvalMethod[],
+  rss: Partial<Record<EvalMethod, number>> = {},
+): LocalizationEvalResult["methods"] {
   const figures: LocalizationEvalResult["methods"] = {};
   for (const m of methods) {
-    const rows = perInstance.filter((r) => r.seconds[m] !== undefined);
+    const done = rows.filter((r) => r.seconds[m] !== undefined);
     const recall = Object.fromEntries(
       KS.map((k) => [
         `@${k}`,
-        rows.filter((r) => {
+        done.filter((r) => {
           const rank = r.ranks[m];
           return rank != null && rank <= k;
-        }).length / (rows.length || 1),
+        }).length / (done.length || 1),
       ]),
     ) as MethodFigures["recall"];
-    const secs = rows.map((r) => r.seconds[m] ?? 0);
+    const secs = done.map((r) => r.seconds[m] ?? 0);
     figures[m] = {
       recall,
       medianSeconds: quantile(secs, 0.5),
@@ -190,7 +212,7 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
       peakRssMiB: Math.round((rss[m] ?? 0) / 1024),
     };
   }
-  return { instances: perInstance.length, skipped, methods: figures, perInstance };
+  return figures;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -205,6 +227,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       keep: { type: "boolean" },
       json: { type: "boolean" },
       methods: { type: "string" },
+      nonpy: { type: "boolean" },
     },
   });
   const result = await runLocalizationEval({
@@ -214,6 +237,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     ...(values.limit ? { limit: Number(values.limit) } : {}),
     ...(values.out ? { outDir: values.out } : {}),
     ...(values.methods ? { methods: values.methods.split(",") as EvalMethod[] } : {}),
+    ...(values.nonpy ? { fixtures: await loadFixtures() } : {}),
     shareCache: values["share-cache"] ?? false,
     keep: values.keep ?? false,
     log: (l) => process.stderr.write(`${l}\n`),
