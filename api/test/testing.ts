@@ -7,7 +7,10 @@ import {
   testPrefix,
   testRedisUrl,
 } from "@fixloop/infra/testing";
-import { createQueues, redisConnection } from "@fixloop/worker/contract";
+import pino from "pino";
+import { createTokenCipher } from "@fixloop/db";
+import { createQueues, redisConnection, type QueueName } from "@fixloop/worker/contract";
+import { loadWorkerEnv, startWorkers } from "@fixloop/worker";
 import { createApp } from "../src/app";
 import type { AppDeps } from "../src/deps";
 import { loadApiEnv, type ApiEnv } from "../src/env";
@@ -20,6 +23,7 @@ export { SESSION_COOKIE, hashSecret } from "../src/auth/secrets";
 // The benchmark's bare-Hono baseline runs the same queries as the real routes.
 export { issueView, listIssues } from "../src/issues/issues.repository";
 export { findOwnedRun, presentRun, runSteps } from "../src/solve/runs.repository";
+export { userOfSession } from "../src/auth/auth.repository";
 
 /**
  * A real app on this test file's own database and queue prefix. `env` overrides settings,
@@ -54,6 +58,30 @@ export async function createTestApp(env: Partial<Record<keyof ApiEnv, string>> =
   });
   const app = createApp(deps, { serveWeb: false });
   return { app, deps, db, redis, prefix, loginAs: (u?: Partial<TestUser>) => loginAs(deps, u) };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** In-process workers serving `queues` (default all) on a test app's database, Redis and queue prefix; closed after the file. */
+export function startTestWorkers(t: TestApp, queues?: QueueName[]) {
+  const env = loadWorkerEnv({
+    NODE_ENV: "test",
+    DATABASE_URL: t.deps.env.DATABASE_URL,
+    REDIS_URL: t.deps.env.REDIS_URL,
+    QUEUE_PREFIX: t.prefix,
+    TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+  });
+  const ctx = {
+    env,
+    db: t.db,
+    redis: t.redis,
+    queues: t.deps.queues,
+    logger: pino({ level: "silent" }),
+    cipher: createTokenCipher(TEST_ENCRYPTION_KEYS),
+  };
+  const workers = startWorkers(ctx, { queues, concurrency: 2 });
+  afterAll(() => workers.close());
+  return workers;
 }
 
 export interface TestUser {

@@ -92,9 +92,11 @@ describe("solving an issue of octocat's repository in the browser", () => {
     const editor = page.getByTestId("file-editor").locator(".cm-content");
     await editor.click();
     await page.keyboard.press("Control+End");
-    await page.keyboard.type("\n// reviewed in the browser\n");
+    await page.keyboard.type("\n// reviewed in the browser\nexport const unfinished = ;\n");
     await page.getByRole("button", { name: "Save Changes" }).click();
     await toast(page, "Solution modified successfully!");
+    // The edit is saved; the worker's syntax check shows among the warnings, and does not block approval.
+    await page.getByText(`${filename}: does not parse as`, { exact: false }).waitFor();
     await expect
       .poll(() => page.locator(`[data-filename="${filename}"]`).textContent())
       .toContain("reviewed in the browser");

@@ -8,7 +8,7 @@ export const BUGGY_LINES =
 /** A whole stack with octocat signed in (repository access granted) and helpers to act on the stand-in. */
 export async function prStack() {
   const stack = await createTestStack({
-    workers: ["pull-request", "sync"],
+    workers: ["pull-request", "sync", "syntax-check"],
     logLevel: "warn",
     env: { JOB_WAIT_SECONDS: "25" },
   });

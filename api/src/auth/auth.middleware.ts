@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../deps";
 import { errors } from "../http/errors";
+import { userOfApiToken, userOfSession } from "./auth.repository";
 import { API_TOKEN_PREFIX, SESSION_COOKIE, hashSecret } from "./secrets";
 
 export interface CurrentUser {
@@ -25,68 +26,15 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const { db } = c.var.deps;
   const authorization = c.req.header("authorization");
   const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  const now = new Date();
   let user: CurrentUser | undefined;
   if (authorization !== undefined) {
     if (!bearer?.startsWith(API_TOKEN_PREFIX)) throw errors.unauthorized();
-    const row = await db
-      .updateTable("api_tokens")
-      .set({ last_used_at: now })
-      .from("users")
-      .whereRef("users.id", "=", "api_tokens.user_id")
-      .where("api_tokens.token_hash", "=", hashSecret(bearer))
-      .where("api_tokens.revoked_at", "is", null)
-      .returning([
-        "users.id",
-        "users.username",
-        "users.email",
-        "users.avatar_url",
-        "users.github_id",
-        "users.created_at",
-      ])
-      .executeTakeFirst();
-    if (row) user = { ...toUser(row), via: "token" };
+    user = await userOfApiToken(db, hashSecret(bearer));
   } else {
     const cookie = getCookie(c, SESSION_COOKIE);
-    if (cookie) {
-      const row = await db
-        .selectFrom("sessions")
-        .innerJoin("users", "users.id", "sessions.user_id")
-        .select([
-          "sessions.id as session_id",
-          "users.id",
-          "users.username",
-          "users.email",
-          "users.avatar_url",
-          "users.github_id",
-          "users.created_at",
-        ])
-        .where("sessions.token_hash", "=", hashSecret(cookie))
-        .where("sessions.revoked_at", "is", null)
-        .where("sessions.expires_at", ">", now)
-        .executeTakeFirst();
-      if (row) user = { ...toUser(row), via: "session", sessionId: row.session_id };
-    }
+    if (cookie) user = await userOfSession(db, hashSecret(cookie));
   }
   if (!user) throw errors.unauthorized();
   c.set("user", user);
   await next();
 });
-
-function toUser(r: {
-  id: string;
-  username: string;
-  email: string | null;
-  avatar_url: string | null;
-  github_id: string;
-  created_at: Date;
-}) {
-  return {
-    id: r.id,
-    username: r.username,
-    email: r.email,
-    avatarUrl: r.avatar_url,
-    githubId: r.github_id,
-    createdAt: r.created_at,
-  };
-}

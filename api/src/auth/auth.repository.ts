@@ -1,4 +1,5 @@
 import type { Db } from "@fixloop/db";
+import type { CurrentUser } from "./auth.middleware";
 import { hashSecret, randomSecret } from "./secrets";
 
 export const STATE_TTL_MS = 10 * 60_000;
@@ -152,4 +153,58 @@ export async function findUser(db: Db, userId: string) {
     .select(["id", "username", "email", "avatar_url", "github_id", "created_at"])
     .where("id", "=", userId)
     .executeTakeFirst();
+}
+
+const USER_COLUMNS = [
+  "users.id",
+  "users.username",
+  "users.email",
+  "users.avatar_url",
+  "users.github_id",
+  "users.created_at",
+] as const;
+
+function toUser(r: {
+  id: string;
+  username: string;
+  email: string | null;
+  avatar_url: string | null;
+  github_id: string;
+  created_at: Date;
+}) {
+  return {
+    id: r.id,
+    username: r.username,
+    email: r.email,
+    avatarUrl: r.avatar_url,
+    githubId: r.github_id,
+    createdAt: r.created_at,
+  };
+}
+
+/** The owner of a live API token, noting the token's use. */
+export async function userOfApiToken(db: Db, tokenHash: string): Promise<CurrentUser | undefined> {
+  const row = await db
+    .updateTable("api_tokens")
+    .set({ last_used_at: new Date() })
+    .from("users")
+    .whereRef("users.id", "=", "api_tokens.user_id")
+    .where("api_tokens.token_hash", "=", tokenHash)
+    .where("api_tokens.revoked_at", "is", null)
+    .returning(USER_COLUMNS)
+    .executeTakeFirst();
+  return row && { ...toUser(row), via: "token" };
+}
+
+/** The user of a live, unexpired session. */
+export async function userOfSession(db: Db, tokenHash: string): Promise<CurrentUser | undefined> {
+  const row = await db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select(["sessions.id as session_id", ...USER_COLUMNS])
+    .where("sessions.token_hash", "=", tokenHash)
+    .where("sessions.revoked_at", "is", null)
+    .where("sessions.expires_at", ">", new Date())
+    .executeTakeFirst();
+  return row && { ...toUser(row), via: "session", sessionId: row.session_id };
 }

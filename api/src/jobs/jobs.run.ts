@@ -33,6 +33,7 @@ const STATUS: Record<JobErrorCode, ContentfulStatusCode> = {
   "pull_request.conflict": 409,
   "pull_request.no_fork": 409,
   "job.invalid_payload": 400,
+  "syntax_check.failed": 502,
 };
 
 /** A job failure (or the same GitHub failure met inline) as the API error it stands for. */
@@ -91,6 +92,7 @@ function queueOf(deps: AppDeps, name: QueueName): Queue {
     sync: deps.queues.sync,
     fork: deps.queues.fork,
     "pull-request": deps.queues.pullRequest,
+    "syntax-check": deps.queues.syntaxCheck,
   }[name];
   return q as unknown as Queue;
 }

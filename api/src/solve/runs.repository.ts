@@ -1,4 +1,4 @@
-import type { Db, RunStep, SolveRun } from "@fixloop/db";
+import { releaseRunQuota, type Db, type RunStep, type SolveRun } from "@fixloop/db";
 import { STEPS, STEP_LABELS, stepCost, type PromptRecord, type StepCost } from "@fixloop/worker/contract";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -3,6 +3,7 @@ import { currentUsagePeriod } from "@fixloop/db";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
 import { insertIssue } from "@fixloop/infra/testing";
+import { createTestApp } from "../../test/testing";
 
 let models: ModelSandbox;
 let stack: TestStack;
@@ -91,5 +92,24 @@ describe("generate-solution admission", () => {
     expect(body.allModels.find((m) => m.id === "llama-3.3-70b-versatile")?.allowed).toBe(true);
     expect(body.allModels.filter((m) => m.provider === "anthropic").every((m) => !m.allowed)).toBe(true);
     expect(body.allModels.some((m) => m.provider === "openai")).toBe(true);
+  });
+});
+
+describe("generate-solution when the job queue refuses the job", () => {
+  it("fails the run as queue.unavailable and gives its quota unit back", async () => {
+    const t = await createTestApp(models.env);
+    const me = await t.loginAs();
+    const issue = await insertIssue(t.db, me.user.id, { number: 7 });
+    await t.deps.queues.solve.close();
+    const res = await t.app.request("/api/ai/generate-solution", {
+      method: "POST",
+      headers: { ...me.headers, "content-type": "application/json" },
+      body: JSON.stringify({ issueId: issue.id }),
+    });
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    const runs = await t.db.selectFrom("solve_runs").select(["status", "error_code", "quota_state"]).execute();
+    expect(runs).toEqual([{ status: "failed", error_code: "queue.unavailable", quota_state: "released" }]);
+    const counter = await t.db.selectFrom("usage_counters").select("used").executeTakeFirstOrThrow();
+    expect(counter.used).toBe(0);
   });
 });

@@ -4,7 +4,7 @@ import { runJob } from "../jobs/jobs.run";
 import { findOpenPullRequestForIssue, solutions } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
 import { validationErrors } from "./validations.errors";
-import { findOwnedSolution } from "./validations.repository";
+import { lockOwnedSolution } from "./validations.repository";
 import type { DecideBody } from "./validations.schemas";
 
 export type DecisionResult =
@@ -20,14 +20,7 @@ export async function decideSolution(
   const { db } = deps;
   const comments = body.comments?.trim() || null;
   const existingUrl = await db.transaction().execute(async (trx) => {
-    await trx
-      .selectFrom("solutions")
-      .select("id")
-      .where("id", "=", id)
-      .where("user_id", "=", userId)
-      .forUpdate()
-      .execute();
-    const { solution } = await findOwnedSolution(trx, userId, id);
+    const { solution } = await lockOwnedSolution(trx, userId, id);
     if (solution.status === "pr_created") {
       if (body.status === "rejected") throw validationErrors.hasPullRequest();
       const pr = await trx

@@ -1,45 +1,36 @@
-import { solutions, type Db, type FileChange } from "@fixloop/db";
+import { solutions, type FileChange } from "@fixloop/db";
 import { assessChange } from "@fixloop/worker/contract";
+import type { AppDeps } from "../deps";
 import { validationErrors } from "./validations.errors";
-import { ensureRevisionRecorded, findOwnedSolution } from "./validations.repository";
+import {
+  ensureRevisionRecorded,
+  findOwnedSolution,
+  lockOwnedSolution,
+  type SolutionRow,
+} from "./validations.repository";
 import type { ModifyBody } from "./validations.schemas";
+import { checkSyntax } from "./validations.syntax";
 
 const MANUAL = "Manual modification";
 
 /**
  * Applies hand edits as a new revision. Every edit must start from the current contents, so a
- * concurrent edit or refinement makes the whole request a 409 and nothing is written.
+ * concurrent edit or refinement makes the whole request a 409 and nothing is written. The edited
+ * files are parsed by a worker first, outside the row lock; a change meanwhile is a 409 too.
  */
-export async function modifySolution(db: Db, userId: string, id: string, body: ModifyBody): Promise<void> {
+export async function modifySolution(deps: AppDeps, userId: string, id: string, body: ModifyBody): Promise<void> {
+  const { db } = deps;
+  const before = await findOwnedSolution(db, userId, id);
+  const syntaxErrors = await checkSyntax(deps, applyModifications(before.solution, body).files);
   await db.transaction().execute(async (trx) => {
-    // Lock the row so two concurrent edits cannot both pass the staleness check.
-    await trx
-      .selectFrom("solutions")
-      .select("id")
-      .where("id", "=", id)
-      .where("user_id", "=", userId)
-      .forUpdate()
-      .execute();
-    const { solution } = await findOwnedSolution(trx, userId, id);
-    if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
-
-    const files: FileChange[] = (solution.files_changed as FileChange[]).map((f) => ({ ...f }));
-    const reasons: string[] = [];
-    const edits: { filename: string; reason: string }[] = [];
-    for (const m of body.modifications) {
-      const file = files.find((f) => f.filename === m.filename);
-      if (!file) throw validationErrors.unknownFile(m.filename);
-      if (file.content !== m.originalContent) throw validationErrors.stale(m.filename);
-      if (file.action === "delete") throw validationErrors.unknownFile(m.filename);
-      file.content = m.modifiedContent;
-      const reason = m.reason?.trim() || body.comments?.trim() || MANUAL;
-      reasons.push(reason);
-      edits.push({ filename: m.filename, reason });
-    }
+    // The row lock keeps two concurrent edits from both passing the staleness check.
+    const { solution } = await lockOwnedSolution(trx, userId, id);
+    const { files, reasons, edits } = applyModifications(solution, body);
+    if (solution.revision !== before.solution.revision) throw validationErrors.stale(edits[0]?.filename ?? "");
 
     await ensureRevisionRecorded(trx, solution);
     // The same deterministic checks as the validating step, on the edited contents.
-    const check = assessChange({ files, existingPaths: null });
+    const check = assessChange({ files, existingPaths: null, syntaxErrors });
     const revision = solution.revision + 1;
     const at = new Date().toISOString();
     await solutions.recordManualEdit(trx, solution, {
@@ -56,4 +47,23 @@ export async function modifySolution(db: Db, userId: string, id: string, body: M
       },
     });
   });
+}
+
+/** The solution's files with the edits applied; refuses edits of unknown, deleted or changed files. */
+function applyModifications(solution: SolutionRow, body: ModifyBody) {
+  if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
+  const files: FileChange[] = (solution.files_changed as FileChange[]).map((f) => ({ ...f }));
+  const reasons: string[] = [];
+  const edits: { filename: string; reason: string }[] = [];
+  for (const m of body.modifications) {
+    const file = files.find((f) => f.filename === m.filename);
+    if (!file) throw validationErrors.unknownFile(m.filename);
+    if (file.content !== m.originalContent) throw validationErrors.stale(m.filename);
+    if (file.action === "delete") throw validationErrors.unknownFile(m.filename);
+    file.content = m.modifiedContent;
+    const reason = m.reason?.trim() || body.comments?.trim() || MANUAL;
+    reasons.push(reason);
+    edits.push({ filename: m.filename, reason });
+  }
+  return { files, reasons, edits };
 }

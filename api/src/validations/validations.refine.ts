@@ -3,7 +3,7 @@ import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
 import { jobIds, type Queues } from "@fixloop/worker/contract";
 import { validationErrors } from "./validations.errors";
-import { ensureRevisionRecorded, findOwnedSolution } from "./validations.repository";
+import { ensureRevisionRecorded, lockOwnedSolution } from "./validations.repository";
 import type { RefineBody } from "./validations.schemas";
 
 interface ManualEdit {
@@ -28,14 +28,7 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
     .filter((s, i, all): s is string => !!s && all.indexOf(s) === i)
     .join("\n\n");
   const result = await db.transaction().execute(async (trx) => {
-    await trx
-      .selectFrom("solutions")
-      .select("id")
-      .where("id", "=", id)
-      .where("user_id", "=", userId)
-      .forUpdate()
-      .execute();
-    const { solution } = await findOwnedSolution(trx, userId, id);
+    const { solution } = await lockOwnedSolution(trx, userId, id);
     if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
     const previous = await trx
       .selectFrom("solve_runs")

@@ -53,6 +53,19 @@ export async function findOwnedSolution(db: Db, userId: string, id: string): Pro
   return split(row);
 }
 
+/** findOwnedSolution inside a transaction, with the row locked until it ends so concurrent changes queue. */
+export async function lockOwnedSolution(trx: Db, userId: string, id: string): Promise<OwnedSolution> {
+  if (!UUID.test(id)) throw validationErrors.notFound();
+  await trx
+    .selectFrom("solutions")
+    .select("id")
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .forUpdate()
+    .execute();
+  return findOwnedSolution(trx, userId, id);
+}
+
 export async function listPendingSolutions(db: Db, userId: string): Promise<OwnedSolution[]> {
   const rows = await db
     .selectFrom("solutions")

@@ -36,7 +36,7 @@ export const validationsRoutes = new Hono<AppEnv>()
   .post("/validations/:id/modify", validate("param", SolutionIdParam), validate("json", ModifyBody), async (c) => {
     const { db } = c.var.deps;
     const { id } = c.req.valid("param");
-    await modifySolution(db, c.var.user.id, id, c.req.valid("json"));
+    await modifySolution(c.var.deps, c.var.user.id, id, c.req.valid("json"));
     return c.json({ solution: presentSolution(await findOwnedSolution(db, c.var.user.id, id)) });
   })
   .post("/validations/:id/refine", validate("param", SolutionIdParam), validate("json", RefineBody), async (c) => {

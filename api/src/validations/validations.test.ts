@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { currentUsagePeriod } from "@fixloop/db";
-import { createTestApp } from "../../test/testing";
+import { SYNTAX_NOT_CHECKED } from "@fixloop/worker/contract";
+import { createTestApp, startTestWorkers } from "../../test/testing";
 import { seedSolution } from "@fixloop/infra/testing";
 
 const ORIGINAL = "export const start = (page: number, size: number) => (page - 1) * size + (page > 1 ? 1 : 0);\n";
 const PROPOSED = "export const start = (page: number, size: number) => (page - 1) * size;\n";
 
-async function setup() {
-  const t = await createTestApp();
+/** A test app with a worker parsing manual edits; `env` overrides the app's settings. */
+async function setup(opts: { env?: Record<string, string>; worker?: boolean } = {}) {
+  const t = await createTestApp(opts.env);
+  if (opts.worker !== false) startTestWorkers(t, ["syntax-check"]);
   const me = await t.loginAs();
   const other = await t.loginAs();
   const seeded = await seedSolution(t.db, {
@@ -195,6 +198,47 @@ describe("validations API", () => {
       .where("revision", "=", 3)
       .executeTakeFirstOrThrow();
     expect(last.reason).toBe("Keep it short");
+  });
+
+  it("saves an edit that does not parse, with the worker's syntax error among the validation errors", async () => {
+    const { call, solutionId } = await setup();
+    const broken = "export const start = (page: number, size: number) => (page - 1) * size;\nexport const end = (;\n";
+    const res = await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: broken }] },
+    });
+    expect(res.status).toBe(200);
+    const { solution } = (await res.json()) as { solution: Record<string, any> };
+    expect(solution.filesChanged[0].content).toBe(broken);
+    expect(solution.revision).toBe(2);
+    expect(solution.metadata.advancedValidation.errors).toEqual([
+      { message: "src/paginate.ts: does not parse as typescript (syntax error near line 2)" },
+    ]);
+    expect(solution.metadata.validation.warnings).not.toContain(SYNTAX_NOT_CHECKED);
+
+    // Fixing the edit clears the error again.
+    const fixed = await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: { modifications: [{ filename: "src/paginate.ts", originalContent: broken, modifiedContent: PROPOSED }] },
+    });
+    const after = (await fixed.json()) as { solution: Record<string, any> };
+    expect(after.solution.metadata.advancedValidation.errors).toEqual([]);
+  });
+
+  it("saves the edit marked 'syntax not checked' when no worker answers within the wait, and leaves no job behind", async () => {
+    const { call, solutionId, deps } = await setup({ env: { JOB_WAIT_SECONDS: "1" }, worker: false });
+    const started = Date.now();
+    const res = await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "(\n" }] },
+    });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(res.status).toBe(200);
+    const { solution } = (await res.json()) as { solution: Record<string, any> };
+    expect(solution.filesChanged[0].content).toBe("(\n");
+    expect(solution.metadata.validation.warnings).toContain(SYNTAX_NOT_CHECKED);
+    expect(solution.metadata.advancedValidation.errors).toEqual([]);
+    expect(await deps.queues.syntaxCheck.getJobCounts()).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
   });
 
   it("refuses a modification of a file outside the solution", async () => {

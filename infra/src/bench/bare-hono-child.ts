@@ -4,31 +4,14 @@ import { getCookie } from "hono/cookie";
 import { createDb } from "@fixloop/db";
 import { SESSION_COOKIE, hashSecret } from "@fixloop/api/testing";
 import { issueView, listIssues } from "@fixloop/api/testing";
-import { findOwnedRun, presentRun, runSteps } from "@fixloop/api/testing";
+import { findOwnedRun, presentRun, runSteps, userOfSession } from "@fixloop/api/testing";
 
 // Baseline for the API section: a bare Hono app on @hono/node-server running the same SQL as the
 // product routes (session lookup, then the listing or the run with its steps), without middleware.
 const db = createDb(process.env.DATABASE_URL ?? "", { max: 20 });
 
 async function userOf(cookie: string | undefined): Promise<string | undefined> {
-  if (!cookie) return undefined;
-  const row = await db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.id", "sessions.user_id")
-    .select([
-      "sessions.id as session_id",
-      "users.id",
-      "users.username",
-      "users.email",
-      "users.avatar_url",
-      "users.github_id",
-      "users.created_at",
-    ])
-    .where("sessions.token_hash", "=", hashSecret(cookie))
-    .where("sessions.revoked_at", "is", null)
-    .where("sessions.expires_at", ">", new Date())
-    .executeTakeFirst();
-  return row?.id;
+  return cookie ? (await userOfSession(db, hashSecret(cookie)))?.id : undefined;
 }
 
 const app = new Hono()

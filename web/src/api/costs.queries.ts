@@ -16,6 +16,8 @@ export const costEstimateQuery = (modelId: string) =>
     staleTime: 5 * 60_000,
   });
 
+export type RunPrompt = InferResponseType<(typeof api.runs)[":id"]["prompt"]["$get"], 200>;
+
 /** What the model saw in a run (its generating step's prompt). */
 export const runPromptQuery = (runId: string) =>
   queryOptions({

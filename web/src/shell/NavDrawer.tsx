@@ -1,6 +1,7 @@
-import { useEffect, useRef, type KeyboardEvent } from "react";
-import { X } from "lucide-react";
+import type { KeyboardEvent } from "react";
 import type { User } from "../api/types";
+import { CloseButton } from "../ui/Dialog";
+import { useModalDialog } from "../ui/useModalDialog";
 import { Logo } from "./Logo";
 import { NavLinks } from "./Sidebar";
 import { UserMenu } from "./UserMenu";
@@ -37,16 +38,7 @@ export function NavDrawer({
   onPreferences: () => void;
   onShortcuts: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) {
-      d.showModal();
-      d.querySelector<HTMLElement>('[aria-current="page"]')?.focus();
-    }
-    if (!open && d.open) d.close();
-  }, [open]);
+  const ref = useModalDialog(open, '[aria-current="page"]');
   return (
     <dialog
       ref={ref}
@@ -61,14 +53,7 @@ export function NavDrawer({
         <nav aria-label="Main" className="flex h-full flex-col">
           <div className="flex h-14 items-center justify-between border-b border-slate-200 px-3 dark:border-slate-800">
             <Logo />
-            <button
-              type="button"
-              onClick={onClose}
-              aria-label="Close menu"
-              className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800"
-            >
-              <X className="size-5" aria-hidden />
-            </button>
+            <CloseButton onClose={onClose} label="Close menu" large />
           </div>
           <div className="flex flex-1 flex-col overflow-y-auto pt-3">
             <NavLinks labels="always" onNavigate={onClose} />

@@ -1,5 +1,6 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { X } from "lucide-react";
+import { useModalDialog } from "./useModalDialog";
 
 /** A modal on the native <dialog>: focus trap, Escape and backdrop come from the browser; `data-autofocus` marks the element focused on open. */
 export function Dialog({
@@ -13,16 +14,7 @@ export function Dialog({
   title: string;
   children: ReactNode;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) {
-      d.showModal();
-      d.querySelector<HTMLElement>("[data-autofocus]")?.focus();
-    }
-    if (!open && d.open) d.close();
-  }, [open]);
+  const ref = useModalDialog(open, "[data-autofocus]");
   return (
     <dialog
       ref={ref}
@@ -32,20 +24,44 @@ export function Dialog({
     >
       {open && (
         <div className="p-5">
-          <div className="mb-4 flex items-center justify-between">
-            <h2 className="text-lg font-semibold">{title}</h2>
-            <button
-              type="button"
-              onClick={onClose}
-              aria-label="Close"
-              className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
-            >
-              <X className="size-4" aria-hidden />
-            </button>
-          </div>
+          <DialogHeader onClose={onClose}>{title}</DialogHeader>
           {children}
         </div>
       )}
     </dialog>
+  );
+}
+
+/** A dialog's title with its Close button. */
+export function DialogHeader({ id, onClose, children }: { id?: string; onClose: () => void; children: ReactNode }) {
+  return (
+    <div className="mb-4 flex items-center justify-between">
+      <h2 id={id} className="text-lg font-semibold">
+        {children}
+      </h2>
+      <CloseButton onClose={onClose} />
+    </div>
+  );
+}
+
+/** The X that closes a dialog or drawer; `large` for a drawer's header. */
+export function CloseButton({
+  onClose,
+  label = "Close",
+  large,
+}: {
+  onClose: () => void;
+  label?: string;
+  large?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClose}
+      aria-label={label}
+      className={`rounded hover:bg-slate-100 dark:hover:bg-slate-800 ${large ? "p-2" : "p-1"}`}
+    >
+      <X className={large ? "size-5" : "size-4"} aria-hidden />
+    </button>
   );
 }

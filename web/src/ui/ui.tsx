@@ -83,3 +83,17 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
     </div>
   );
 }
+
+/** Label chips of an issue or pull request; nothing when there are none. */
+export function LabelList({ labels }: { labels: string[] }) {
+  if (!labels.length) return null;
+  return (
+    <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
+      {labels.map((l) => (
+        <li key={l}>
+          <Badge tone="gray">{l}</Badge>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,7 +1,7 @@
 import { UnrecoverableError } from "bullmq";
 import { z } from "zod";
 
-/** Every code a sync, fork or pull-request job may fail with. The API maps each to an HTTP status once. */
+/** Every code a sync, fork, pull-request or syntax-check job may fail with. The API maps each to an HTTP status once. */
 export const JOB_ERROR_CODES = [
   "github.not_found",
   "github.rate_limited",
@@ -30,6 +30,7 @@ export const JOB_ERROR_CODES = [
   "pull_request.conflict",
   "pull_request.no_fork",
   "job.invalid_payload",
+  "syntax_check.failed",
 ] as const;
 export type JobErrorCode = (typeof JOB_ERROR_CODES)[number];
 

@@ -6,6 +6,7 @@ export const QUEUES = {
   sync: "sync",
   fork: "fork",
   pullRequest: "pull-request",
+  syntaxCheck: "syntax-check",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -43,11 +44,23 @@ export interface ImportResult {
 export const PullRequestJob = z.object({ userId: Uuid, solutionId: Uuid });
 export type PullRequestJob = z.infer<typeof PullRequestJob>;
 
+/** The files of a hand-edited solution, parsed by the worker (the API process loads no parsers). */
+export const SyntaxCheckJob = z.object({
+  files: z.array(z.object({ filename: z.string().min(1).max(1000), content: z.string(), originalContent: z.string() })),
+});
+export type SyntaxCheckJob = z.infer<typeof SyntaxCheckJob>;
+
+/** What a finished syntax-check job returns: parse errors per file, only for files that have some. */
+export interface SyntaxCheckResult {
+  syntaxErrors: Record<string, string[]>;
+}
+
 export const JOB_SCHEMAS = {
   [QUEUES.solve]: SolveJob,
   [QUEUES.sync]: SyncJob,
   [QUEUES.fork]: ForkJob,
   [QUEUES.pullRequest]: PullRequestJob,
+  [QUEUES.syntaxCheck]: SyntaxCheckJob,
 } as const;
 
 export type JobPayload<Q extends QueueName> = z.infer<(typeof JOB_SCHEMAS)[Q]>;

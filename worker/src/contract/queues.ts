@@ -17,6 +17,7 @@ export interface Queues {
   sync: TypedQueue<"sync">;
   fork: TypedQueue<"fork">;
   pullRequest: TypedQueue<"pull-request">;
+  syntaxCheck: TypedQueue<"syntax-check">;
   /** QueueEvents for waiting on job results; one shared connection per queue, created on first use. */
   events(name: QueueName): QueueEvents;
   all(): Queue[];
@@ -42,6 +43,7 @@ export function createQueues(
     sync: mk(QUEUES.sync),
     fork: mk(QUEUES.fork),
     pullRequest: mk(QUEUES.pullRequest),
+    syntaxCheck: mk(QUEUES.syntaxCheck),
   };
   const events = new Map<QueueName, QueueEvents>();
   return {

@@ -14,6 +14,11 @@ export interface FileStats {
   defs: Uint32Array;
 }
 
+/** Statistics of one chunk of a file, starting at 1-based `line`. */
+export interface ChunkStats extends FileStats {
+  line: number;
+}
+
 export interface LocalizeCacheOptions {
   /** Upper bound on cached per-file entries (stats and parse results each). Default 200,000. */
   maxFiles?: number;
@@ -33,6 +38,7 @@ export class LocalizeCache {
   #names: string[] = [];
   #stats = new Map<string, FileStats>();
   #parsed = new Map<string, ParsedFile | null>();
+  #chunks = new Map<string, ChunkStats[]>();
   /** Raw word → its term ids; words repeat so much that this saves most tokenizing work. */
   #words = new Map<string, number[]>();
   #paths = new Map<string, string[]>();
@@ -62,6 +68,22 @@ export class LocalizeCache {
 
   /** Tokenizes `text` and stores its statistics under `key`. */
   index(key: string, text: string): FileStats {
+    const stats = this.statsOf(text);
+    put(this.#stats, key, stats, this.#maxFiles);
+    return stats;
+  }
+
+  /** Statistics of the function-sized chunks of a content (see chunks.ts), if cached. */
+  chunks(key: string): ChunkStats[] | undefined {
+    return touch(this.#chunks, key);
+  }
+
+  setChunks(key: string, chunks: ChunkStats[]): void {
+    put(this.#chunks, key, chunks, this.#maxFiles);
+  }
+
+  /** Tokenizes `text` without storing it. */
+  statsOf(text: string): FileStats {
     if (this.#vocab.size > this.#maxTerms) this.clear();
     if (this.#words.size > 1_000_000) this.#words = new Map();
     const touched: number[] = [];
@@ -88,9 +110,7 @@ export class LocalizeCache {
       counts[i] = Math.min(65_535, this.#scratch[id] ?? 0);
       this.#scratch[id] = 0;
     });
-    const stats: FileStats = { length, terms, counts, defs: Uint32Array.from(defs) };
-    put(this.#stats, key, stats, this.#maxFiles);
-    return stats;
+    return { length, terms, counts, defs: Uint32Array.from(defs) };
   }
 
   /** Index terms of a path (memoized: paths repeat across issues of a repository). */
@@ -116,6 +136,7 @@ export class LocalizeCache {
     this.#names = [];
     this.#stats = new Map();
     this.#parsed = new Map();
+    this.#chunks = new Map();
     this.#words = new Map();
     this.#paths = new Map();
   }

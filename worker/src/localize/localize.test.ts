@@ -47,9 +47,9 @@ describe("localize", () => {
     const files = await filesFromDirectory(billing);
     const result = await localize({
       files,
-      issueTitle: "compute_invoice_total returns the wrong invoice total for a negative discount",
+      issueTitle: "compute_invoice_total adds negative discounts",
       issueBody:
-        "Calling `compute_invoice_total(lines, -5)` adds the discount to the invoice total instead of ignoring it.",
+        "Calling `compute_invoice_total(lines, -5)` returns 105 instead of 100: a negative discount should be ignored.",
     });
     expect(result.files[0]?.path).toBe("billing/totals.py");
     expect(result.files[0]?.reasons).toContain("defines `compute_invoice_total` named in issue");
@@ -61,7 +61,7 @@ describe("localize", () => {
     const files = await filesFromDirectory(billing);
     const result = await localize({
       files,
-      issueTitle: "Crash when exporting an invoice",
+      issueTitle: "AttributeError in run_job",
       issueBody: [
         "Traceback (most recent call last):",
         '  File "/home/me/venv/lib/python3.11/site-packages/billing/export.py", line 5, in export_invoice',
@@ -134,7 +134,7 @@ describe("localize", () => {
 describe("cli", () => {
   it("prints only a JSON array of paths and writes nothing inside the repository", async () => {
     const issue = join(root, "issue.md");
-    await writeFile(issue, "compute_invoice_total is wrong\n\nThe invoice total ignores the discount.\n");
+    await writeFile(issue, "compute_invoice_total adds negative discounts\n\nCalling `compute_invoice_total(lines, -5)` returns 105 instead of 100.\n");
     const before = await listing(billing);
     const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
     const tsx = import.meta.resolve("tsx");

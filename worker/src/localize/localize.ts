@@ -1,5 +1,6 @@
-import { topIndices } from "./bm25";
+import { bm25Scores, topIndices } from "./bm25";
 import { LocalizeCache, termFrequency } from "./cache";
+import { chunkSignals } from "./chunks";
 import { buildCorpus, type Corpus, parseDoc } from "./corpus";
 import type { RepoFile } from "./files";
 import { ImportGraph, resolveImport } from "./graph";
@@ -15,10 +16,12 @@ import {
   mentionSignal,
   pathSignal,
   queryIds,
+  RESCORE,
   usageSignal,
   WEIGHTS,
 } from "./rank";
 import { testFilesNear } from "./tests-near";
+import { forEachTerm } from "./tokenize";
 
 export interface LocalizeInput {
   files: RepoFile[];
@@ -52,6 +55,8 @@ const PARSE_TOP = 40;
 const PARSE_DEFINERS = 150;
 /** Best files whose import neighbours get a proximity score. */
 const GRAPH_SEEDS = 8;
+/** Best files of the first stage that are cut into functions and rescored. */
+const RESCORE_CANDIDATES = 100;
 
 /** Ranks the files of a repository by how likely an issue's fix must change them. */
 export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
@@ -116,7 +121,45 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     for (const to of graph.importsOf(from)) add(near, to, 0.5 * w, `imported by ${from}`);
     for (const by of graph.importersOf(from)) add(near, by, 0.3 * w, `imports ${from}`);
   }
-  const final = combine(docs, lex, pathS, [...evidence, { signal: near, weight: WEIGHTS.graph, cap: 1 }], byPath);
+  const first = combine(docs, lex, pathS, [...evidence, { signal: near, weight: WEIGHTS.graph, cap: 1 }], byPath);
+
+  // Second stage: the title on its own and function-level matches, over the first stage's best.
+  const titleQuery = new Map<number, number>();
+  forEachTerm(input.issueTitle, (t) => {
+    const id = cache.termId(t);
+    if (id !== undefined) titleQuery.set(id, 1);
+  });
+  const title = scaled(
+    bm25Scores(
+      docs.map((d) => d.stats),
+      titleQuery,
+    ),
+  );
+  const candidates = topIndices(first.score, RESCORE_CANDIDATES);
+  const chunks = await chunkSignals(corpus, cache, candidates, query, titleQuery, idf);
+  const final = combine(
+    docs,
+    lex,
+    pathS,
+    [
+      { signal: mentions, weight: RESCORE.mention, cap: RESCORE.mentionCap },
+      { signal: defs, weight: RESCORE.def, cap: RESCORE.defCap },
+      { signal: usage, weight: RESCORE.usage, cap: RESCORE.usageCap },
+      { signal: near, weight: RESCORE.graph, cap: 1 },
+    ],
+    byPath,
+    {
+      lexWeight: RESCORE.lex,
+      pathWeight: RESCORE.path,
+      docs: RESCORE.docs,
+      test: RESCORE.test,
+      dense: [
+        { values: title, weight: RESCORE.title },
+        { values: chunks.issue, weight: RESCORE.chunk },
+        { values: chunks.title, weight: RESCORE.chunkTitle },
+      ],
+    },
+  );
 
   const top = input.top ?? 10;
   const budget = input.tokenBudget ?? Number.POSITIVE_INFINITY;
@@ -140,6 +183,9 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     const reasons = summarize(final.reasons.get(i) ?? []);
     const lexical = lexicalReason(corpus, i, query, idf, cache);
     if ((lex[i] ?? 0) > 0.2 && lexical) reasons.push(lexical);
+    const line = chunks.bestLine.get(i);
+    if ((chunks.issue[i] ?? 0) > 0.6 && line !== undefined) reasons.push(`code near line ${line} matches the issue`);
+    if ((title[i] ?? 0) > 0.6) reasons.push("matches the issue title");
     if (reasons.length === 0) reasons.push("path match");
     chosen.push({ path: doc.path, score: Math.round((final.score[i] ?? 0) * 1000) / 1000, reasons });
   }
@@ -156,6 +202,13 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     stats: { parsed, skipped: corpus.skipped, ms: Math.round(performance.now() - started) },
     testFilesNear: (p) => testFilesNear(docs, graph, p),
   };
+}
+
+function scaled(a: Float64Array): Float64Array {
+  let max = 0;
+  for (const v of a) if (v > max) max = v;
+  if (max > 0) for (let i = 0; i < a.length; i++) a[i] = (a[i] ?? 0) / max;
+  return a;
 }
 
 /** At most two graph reasons and six in all, strongest kinds first. */

@@ -189,17 +189,54 @@ export interface Combined {
   reasons: Map<number, string[]>;
 }
 
-/** Weighted sum of the signals, with test and non-code files discounted. */
+/** A per-file signal in [0, 1] with its weight in a sum. */
+export interface Dense {
+  values: ArrayLike<number>;
+  weight: number;
+}
+
+/** Weights of the final rescoring: the same signals plus the title and function-level ones. */
+export const RESCORE = {
+  lex: 2.5,
+  path: 0.85,
+  mention: 2.6,
+  mentionCap: 1.5,
+  def: 0.4,
+  defCap: 2,
+  usage: 0.4,
+  usageCap: 1,
+  graph: 0.17,
+  title: 1.35,
+  chunk: 0.35,
+  chunkTitle: 0.6,
+  test: 0.15,
+  /** Added to files under docs/, examples/, benchmarks/ (before the discounts). */
+  docs: -2.5,
+};
+
+const DOCS_PATH = /(?:^|\/)(?:docs?|examples?|benchmarks?|asv_bench|tutorials?)\//;
+export const isDocsPath = (p: string): boolean => DOCS_PATH.test(p);
+
+/**
+ * Weighted sum of the signals, with test and non-code files discounted. `dense` adds further
+ * per-file signals; `lexWeight`/`pathWeight`/`docs` override the first-stage weights.
+ */
 export function combine(
   docs: readonly Doc[],
   lex: Float64Array,
   path: Float64Array,
   evidence: { signal: Evidence; weight: number; cap: number }[],
   byPath: ReadonlyMap<string, number>,
+  extra: { dense?: Dense[]; lexWeight?: number; pathWeight?: number; docs?: number; test?: number } = {},
 ): Combined {
   const score = new Float64Array(docs.length);
   const reasons = new Map<number, string[]>();
-  for (let i = 0; i < docs.length; i++) score[i] = WEIGHTS.lex * (lex[i] ?? 0) + WEIGHTS.path * (path[i] ?? 0);
+  const lw = extra.lexWeight ?? WEIGHTS.lex;
+  const pw = extra.pathWeight ?? WEIGHTS.path;
+  for (let i = 0; i < docs.length; i++) score[i] = lw * (lex[i] ?? 0) + pw * (path[i] ?? 0);
+  for (const { values, weight } of extra.dense ?? [])
+    for (let i = 0; i < docs.length; i++) score[i] = (score[i] ?? 0) + weight * (values[i] ?? 0);
+  if (extra.docs) docs.forEach((d, i) => isDocsPath(d.path) && (score[i] = (score[i] ?? 0) + (extra.docs ?? 0)));
   for (const { signal, weight, cap } of evidence) {
     for (const [p, v] of signal) {
       const i = byPath.get(p);
@@ -211,7 +248,7 @@ export function combine(
     }
   }
   docs.forEach((d, i) => {
-    if (d.test) score[i] = (score[i] ?? 0) * WEIGHTS.test;
+    if (d.test) score[i] = (score[i] ?? 0) * (extra.test ?? WEIGHTS.test);
     if (!d.code) score[i] = (score[i] ?? 0) * WEIGHTS.nonCode;
     if (d.path.endsWith(".pyi") || d.path.endsWith(".d.ts")) score[i] = (score[i] ?? 0) * WEIGHTS.stub;
   });

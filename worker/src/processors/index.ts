@@ -5,6 +5,7 @@ import { processSolve } from "./solve.processor";
 import { processSync } from "./sync.processor";
 import { processFork } from "./fork.processor";
 import { processPullRequest } from "./pull-request.processor";
+import { processSyntaxCheck } from "./syntax-check.processor";
 
 /** A processor is a plain async function of the job, the context and an AbortSignal. */
 export type Processor = (job: Job, ctx: WorkerContext, signal: AbortSignal) => Promise<unknown>;
@@ -14,4 +15,5 @@ export const PROCESSORS: Record<QueueName, Processor> = {
   [QUEUES.sync]: processSync,
   [QUEUES.fork]: processFork,
   [QUEUES.pullRequest]: processPullRequest,
+  [QUEUES.syntaxCheck]: processSyntaxCheck,
 };

@@ -1,12 +1,13 @@
 import { useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
-import { CheckCircle2, Loader2, X, XCircle } from "lucide-react";
+import { CheckCircle2, Loader2, XCircle } from "lucide-react";
 import type { Plan } from "@fixloop/api/client";
 import { api } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
 import { modelsQuery } from "../../api/models.queries";
 import { useAuth } from "../../auth/auth";
+import { DialogHeader } from "../../ui/Dialog";
 import { Button } from "../../ui/ui";
 import { formatPrice, paymentsConfigQuery, subscriptionQuery, usageStatsQuery } from "./billing.queries";
 import { loadCheckoutScript, type CheckoutResponse } from "./checkout";
@@ -129,19 +130,9 @@ export function PaymentModal({ plan, open, onClose }: { plan: Plan | null; open:
         aria-labelledby="payment-title"
         className="w-full max-w-md rounded-xl bg-white p-5 text-slate-900 shadow-xl dark:bg-slate-900 dark:text-slate-100"
       >
-        <div className="mb-4 flex items-center justify-between">
-          <h2 id="payment-title" className="text-lg font-semibold">
-            Upgrade to {plan.name}
-          </h2>
-          <button
-            type="button"
-            onClick={close}
-            aria-label="Close"
-            className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
-          >
-            <X className="size-4" aria-hidden />
-          </button>
-        </div>
+        <DialogHeader id="payment-title" onClose={close}>
+          Upgrade to {plan.name}
+        </DialogHeader>
         {step === "order" && (
           <div className="space-y-4">
             <p className="text-sm text-slate-700 dark:text-slate-300">

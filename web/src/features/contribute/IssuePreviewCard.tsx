@@ -1,9 +1,10 @@
 import { useState } from "react";
 import { ExternalLink, GitFork } from "lucide-react";
-import { Badge, Button, Card, buttonClass } from "../../ui/ui";
+import { Badge, Button, Card, LabelList, buttonClass } from "../../ui/ui";
+import { IssueDescription } from "../issues/IssueDescription";
 import type { IssuePreview } from "./contribute.api";
 import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
-import { InlineMarkdown, Markdown } from "../../ui/Markdown";
+import { InlineMarkdown } from "../../ui/Markdown";
 import { ContributionFindings } from "./ContributionFindings";
 
 export function IssuePreviewCard({
@@ -36,18 +37,8 @@ export function IssuePreviewCard({
           <InlineMarkdown>{issue.title}</InlineMarkdown>{" "}
           <span className="text-slate-500 dark:text-slate-400">#{issue.number}</span>
         </h2>
-        {issue.labels.length > 0 && (
-          <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
-            {issue.labels.map((l) => (
-              <li key={l}>
-                <Badge tone="gray">{l}</Badge>
-              </li>
-            ))}
-          </ul>
-        )}
-        <div tabIndex={0} role="region" aria-label="Issue description" className="mt-3 max-h-64 overflow-auto text-sm">
-          {issue.body?.trim() ? <Markdown>{issue.body}</Markdown> : "No description provided"}
-        </div>
+        <LabelList labels={issue.labels} />
+        <IssueDescription body={issue.body} />
       </Card>
       <ContributionFindings findings={preview.findings} acknowledged={acknowledged} onAcknowledge={setAcknowledged} />
       {!preview.alreadyImported && (

@@ -3,7 +3,7 @@ import { Link } from "@tanstack/react-router";
 import { ExternalLink, RefreshCw, Sparkles } from "lucide-react";
 import { issuesQuery } from "../../api/issues.queries";
 import type { Issue } from "../../api/types";
-import { Badge, Button, Card, PageHeader, buttonClass } from "../../ui/ui";
+import { Badge, Button, Card, LabelList, PageHeader, buttonClass } from "../../ui/ui";
 import { StatusTabsList } from "../../ui/StatusTabsList";
 import { ISSUE_TONE, STATUS_LABEL } from "./issue-status";
 import { isClosedTab } from "@fixloop/api/client";
@@ -50,15 +50,7 @@ function IssueCard({ issue }: { issue: Issue }) {
         </div>
         <Badge tone={ISSUE_TONE[issue.status]}>{STATUS_LABEL[issue.status]}</Badge>
       </div>
-      {issue.labels.length > 0 && (
-        <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
-          {issue.labels.map((l) => (
-            <li key={l}>
-              <Badge tone="gray">{l}</Badge>
-            </li>
-          ))}
-        </ul>
-      )}
+      <LabelList labels={issue.labels} />
       <div className="mt-3 flex flex-wrap gap-2">
         {issue.status !== "closed" && (
           <Link

@@ -4,7 +4,7 @@ import { toast } from "sonner";
 import { api } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
 import { pullRequestsQuery } from "../../api/prs.queries";
-import { Badge, Button, Card, PageHeader, buttonClass, type Tone } from "../../ui/ui";
+import { Badge, Button, Card, LabelList, PageHeader, buttonClass, type Tone } from "../../ui/ui";
 import { StatusTabsList } from "../../ui/StatusTabsList";
 import { InlineMarkdown } from "../../ui/Markdown";
 
@@ -58,15 +58,7 @@ export function PullRequestsPage() {
             <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
               Created {new Date(p.createdAt).toLocaleString()}
             </p>
-            {p.metadata.labels.length > 0 && (
-              <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
-                {p.metadata.labels.map((l) => (
-                  <li key={l}>
-                    <Badge tone="gray">{l}</Badge>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <LabelList labels={p.metadata.labels} />
             {p.metadata.hasBreakingChanges && (
               <p className="mt-2 flex items-center gap-1 text-sm text-amber-800 dark:text-amber-300">
                 <AlertTriangle className="size-4" aria-hidden /> Contains Breaking Changes

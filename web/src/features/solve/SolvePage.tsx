@@ -10,7 +10,8 @@ import { api } from "../../api/client";
 import { ApiError, errorMessage, unwrap } from "../../api/errors";
 import type { Run } from "../../api/runs.queries";
 import { getDefaultModel } from "../../shell/preferences";
-import { Badge, Button, Card, Spinner } from "../../ui/ui";
+import { Button, Card, LabelList, Spinner } from "../../ui/ui";
+import { IssueDescription } from "../issues/IssueDescription";
 import { LoadFailure } from "../../ui/NotFound";
 import { ModelPicker, initialModel } from "./ModelPicker";
 import { isTerminal, useLiveRun } from "./run-events";
@@ -18,7 +19,7 @@ import { SolutionResult } from "./SolutionResult";
 import { StepsPanel } from "./StepsPanel";
 import { UpgradePrompt } from "./UpgradePrompt";
 import { upgradeReasonFor, type UpgradeReason } from "./upgrade-reason";
-import { InlineMarkdown, Markdown } from "../../ui/Markdown";
+import { InlineMarkdown } from "../../ui/Markdown";
 import { OpenPullRequestNotice } from "../issues/OpenPullRequest";
 import { CostEstimate, RunCostLine } from "./CostEstimate";
 
@@ -112,23 +113,8 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
         <h1 className="mt-1 text-2xl font-semibold">
           <InlineMarkdown>{i.title}</InlineMarkdown>
         </h1>
-        {i.labels.length > 0 && (
-          <ul className="mt-2 flex flex-wrap gap-1" aria-label="Labels">
-            {i.labels.map((l) => (
-              <li key={l}>
-                <Badge tone="gray">{l}</Badge>
-              </li>
-            ))}
-          </ul>
-        )}
-        <div
-          tabIndex={0}
-          role="region"
-          aria-label="Issue description"
-          className="mt-3 max-h-64 overflow-auto text-sm text-slate-800 dark:text-slate-200"
-        >
-          {i.body?.trim() ? <Markdown>{i.body}</Markdown> : "No description provided"}
-        </div>
+        <LabelList labels={i.labels} />
+        <IssueDescription body={i.body} />
       </Card>
       {(!r || r.status === "failed" || r.status === "cancelled") && (
         <Card>

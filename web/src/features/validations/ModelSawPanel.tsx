@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ChevronDown, ShieldAlert } from "lucide-react";
-import { formatUsd, runPromptQuery } from "../../api/costs.queries";
+import { formatUsd, runPromptQuery, type RunPrompt } from "../../api/costs.queries";
 import { errorMessage } from "../../api/errors";
 import { Spinner } from "../../ui/ui";
 
@@ -123,17 +123,7 @@ function PromptBody({ runId }: { runId: string }) {
   );
 }
 
-type ModelRequestRow = {
-  step: string;
-  purpose: string;
-  modelId: string;
-  tokensIn: number;
-  tokensOut: number;
-  costUsd: number;
-  attempts: number;
-  durationMs: number;
-  at: string;
-};
+type ModelRequestRow = RunPrompt["requests"][number];
 
 /** Every request the run sent, as recorded when its answer arrived (requests of failed attempts included). */
 function ModelRequests({ requests }: { requests: ModelRequestRow[] }) {

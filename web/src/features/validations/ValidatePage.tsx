@@ -37,7 +37,12 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
   const previous = q.data.previousVersion;
   const m = s.metadata;
   const v = m.validation;
-  const warnings = [...v.warnings, ...m.advancedValidation.warnings.map((w) => w.message)].slice(0, 3);
+  // Errors first (e.g. a hand edit that does not parse); the two warning lists repeat each other.
+  const warnings = [
+    ...new Set(
+      [...m.advancedValidation.errors, ...m.advancedValidation.warnings].map((w) => w.message).concat(v.warnings),
+    ),
+  ].slice(0, 3);
   const stats = v.stats;
   return (
     <div className="space-y-4">

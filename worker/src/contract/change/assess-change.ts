@@ -26,11 +26,15 @@ export interface ValidateChangeInput {
   /** Paths present at the base commit; null when unknown (existence is then not checked). */
   existingPaths: string[] | null;
   testFilesNear?: (paths: string[]) => string[];
-  /** Parse errors per changed file, found by the worker's parsers; the assessment itself parses nothing. */
-  syntaxErrors?: Record<string, string[]>;
+  /**
+   * Parse errors per changed file, found by the worker's parsers; the assessment itself parses nothing.
+   * null: the parsers did not answer in time, and the assessment says the syntax was not checked.
+   */
+  syntaxErrors?: Record<string, string[]> | null;
 }
 
 const LARGE_DELETION_LINES = 200;
+export const SYNTAX_NOT_CHECKED = "Syntax not checked: no worker answered in time";
 const countLines = (s: string) => (s === "" ? 0 : s.split("\n").length - (s.endsWith("\n") ? 1 : 0));
 
 /** Deterministic checks of a proposed change, outside the model. Used for generated and hand-edited patches alike. */
@@ -86,6 +90,7 @@ export function assessChange(input: ValidateChangeInput): ChangeValidation {
     newFiles: input.files.filter((f) => f.action === "create").length,
     deletedFiles: input.files.filter((f) => f.action === "delete").length,
   };
+  if (input.syntaxErrors === null) warnings.push(SYNTAX_NOT_CHECKED);
   if (stats.deletedFiles > 0) {
     warnings.push(`${stats.deletedFiles} file(s) will be deleted`);
     risk += 15 * stats.deletedFiles;

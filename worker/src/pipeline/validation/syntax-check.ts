@@ -63,3 +63,16 @@ export async function syntaxErrors(path: string, content: string, original: stri
   if (before.length >= after.length) return [];
   return [`does not parse as ${id} (syntax error near line ${after.join(", ")})`];
 }
+
+/** Syntax errors per file of a change, for the files that have some; deleted files are not parsed. */
+export async function syntaxErrorsOf(
+  files: { filename: string; content: string; originalContent: string; action?: string }[],
+): Promise<Record<string, string[]>> {
+  const found: Record<string, string[]> = {};
+  for (const f of files) {
+    if (f.action === "delete") continue;
+    const errors = await syntaxErrors(f.filename, f.content, f.originalContent);
+    if (errors.length) found[f.filename] = errors;
+  }
+  return found;
+}

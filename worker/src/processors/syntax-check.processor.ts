@@ -1,0 +1,16 @@
+import type { Job } from "bullmq";
+import { jobFailed, SyntaxCheckJob, type SyntaxCheckResult } from "../contract";
+import type { WorkerContext } from "../context";
+import { syntaxErrorsOf } from "../pipeline/validation/syntax-check";
+
+/** Parses hand-edited files for the API, which waits for the answer while the user's request is open. */
+export async function processSyntaxCheck(job: Job, ctx: WorkerContext): Promise<SyntaxCheckResult> {
+  const { files } = SyntaxCheckJob.parse(job.data);
+  try {
+    return { syntaxErrors: await syntaxErrorsOf(files) };
+  } catch (err) {
+    ctx.logger.error({ err: err instanceof Error ? err.message : String(err) }, "syntax check failed");
+    // The API is waiting; a retry would answer after it gave up.
+    throw jobFailed({ code: "syntax_check.failed", message: "The syntax check could not run", retryable: false });
+  }
+}
