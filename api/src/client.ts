@@ -4,7 +4,16 @@
  */
 export type { AppType } from "./app";
 export { UPGRADE_CODES } from "./solve/solve.errors";
-export type { PromptRecord, RunEvent, StepCost, StepDetail, StepId, StepStatus } from "@fixloop/worker/contract";
+export type {
+  PromptRecord,
+  RunEvent,
+  StepCost,
+  StepDetail,
+  StepId,
+  StepRerank,
+  StepStatus,
+  StepSymbol,
+} from "@fixloop/worker/contract";
 export type {
   LiveTestCounts,
   SolutionTests,

@@ -16,3 +16,4 @@ export * as runs from "./repositories/runs.repository";
 export * as solutions from "./repositories/solutions.repository";
 export * as pullRequests from "./repositories/pull-requests.repository";
 export * from "./repositories/json-columns";
+export * from "./repositories/embeddings.repository";

@@ -22,6 +22,9 @@ export interface StepDetail {
   score?: number;
   /** Validating step: test evidence, shaped by the worker contract's `SolutionTests`. */
   tests?: unknown;
+  /** Dependencies step: top symbols and the model rerank, shaped by the worker contract's `StepSymbol` / `StepRerank`. */
+  symbols?: unknown;
+  rerank?: unknown;
 }
 
 export interface FileChange {
@@ -246,6 +249,23 @@ export interface ModelRequestsTable {
   created_at: GeneratedTimestamp;
 }
 
+/**
+ * One embedded chunk of a file (lines start_line..end_line of the blob). `embedding` is pgvector's
+ * `vector` or `real[]`, whichever the migration could create; read it through the embeddings repository.
+ */
+export interface EmbeddingChunksTable {
+  repository: string;
+  blob_sha: string;
+  /** Chunking version: a new way of cutting files never reuses the old vectors. */
+  chunker: string;
+  model: string;
+  chunk: number;
+  start_line: number;
+  end_line: number;
+  embedding: ColumnType<string, string, string>;
+  created_at: GeneratedTimestamp;
+}
+
 export interface ValidationDecisionsTable {
   id: Generated<string>;
   solution_id: string;
@@ -347,6 +367,7 @@ export interface Database {
   solve_runs: SolveRunsTable;
   run_steps: RunStepsTable;
   model_requests: ModelRequestsTable;
+  embedding_chunks: EmbeddingChunksTable;
   validation_decisions: ValidationDecisionsTable;
   pull_requests: PullRequestsTable;
   subscriptions: SubscriptionsTable;

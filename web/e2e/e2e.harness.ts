@@ -36,7 +36,7 @@ export interface E2E {
 }
 
 /** The whole product as `npm start` runs it (API, worker, stand-ins) on this run's Postgres/Redis, plus headless Chromium. */
-export async function startE2E(name: string): Promise<E2E> {
+export async function startE2E(name: string, extraEnv: Record<string, string> = {}): Promise<E2E> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `fixloop-e2e-${name}-`));
   const { url } = await createTestDatabase();
   const env = {
@@ -45,6 +45,7 @@ export async function startE2E(name: string): Promise<E2E> {
     QUEUE_PREFIX: testPrefix(),
     RATE_LIMITS_ENABLED: "false",
     LOG_LEVEL: "debug",
+    ...extraEnv,
   };
   const logs: string[] = [];
   const stack = await startStack({

@@ -19,11 +19,23 @@ export const WorkerEnv = z.object({
   ...ProviderEnv.shape,
   /** Seconds one model request may take before it counts as a transient failure and is retried. */
   MODEL_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
+  /** `on`: step 3 asks the run's model once which of the top candidate files to edit (a cheap extra request per solve). */
+  MODEL_RERANK: z.enum(["on", "off"]).default("off"),
   /** Prices of those models, `model=input/output` in USD per million tokens, comma separated; unpriced models cost 0. */
   OPENAI_COMPATIBLE_PRICES: PricesSetting,
   /** Default spending caps in USD (per run, per monthly period) for users who set none; unset means no cap. */
   RUN_COST_CAP_USD: CostCapSetting,
   MONTHLY_COST_CAP_USD: CostCapSetting,
+  /** Most files the localizer searches; a larger repository is searched in part, with a note in step 3. */
+  LOCALIZE_MAX_FILES: z.coerce.number().int().min(100).default(100_000),
+  /** OpenAI-compatible embeddings endpoint (`…/v1`); with EMBEDDINGS_MODEL it turns on the embedding rerank of localized files. */
+  EMBEDDINGS_BASE_URL: z.string().default(""),
+  /** Embedding model id served there, e.g. `text-embedding-3-small` or a self-hosted code embedding model. */
+  EMBEDDINGS_MODEL: z.string().default(""),
+  /** Key for that endpoint; empty for servers that take none. */
+  EMBEDDINGS_API_KEY: z.string().default(""),
+  /** How many of the localizer's best files the embedding rerank reorders. */
+  EMBEDDINGS_RERANK_TOP: z.coerce.number().int().min(2).max(200).default(30),
   /** Most files one pull request may change; larger solutions are refused before any push. */
   PR_MAX_FILES: z.coerce.number().int().min(1).default(50),
   /** Most changed lines (added + removed) one pull request may carry. */

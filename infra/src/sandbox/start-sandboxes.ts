@@ -51,6 +51,11 @@ export async function startSandboxes(opts: {
       const models = await startModelSandbox({ log: opts.log });
       stops.push(() => models.stop());
       Object.assign(env, models.env);
+      // The stand-in serves embeddings too; the rerank still runs only when EMBEDDINGS_MODEL is set.
+      if (!has(opts.given, "EMBEDDINGS_BASE_URL")) {
+        const { EMBEDDINGS_MODEL: _model, ...endpoint } = models.embeddingsEnv;
+        Object.assign(env, endpoint);
+      }
       out.models = models;
       names.push("models");
     }

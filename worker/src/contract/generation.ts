@@ -56,3 +56,39 @@ export const GENERATED_SOLUTION_JSON_SCHEMA = {
     },
   },
 } as const;
+
+/** A forced tool call: its name, what it is for, and the JSON schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  schema: { type: "object"; required: readonly string[]; properties: Record<string, unknown> };
+}
+
+/** The files a model picks to edit from a ranked list, each with why (the model-assisted rerank). */
+export const ChosenFiles = z.object({
+  files: z.array(z.object({ path: z.string().min(1), reason: z.string().default("") })).max(50),
+});
+export type ChosenFiles = z.infer<typeof ChosenFiles>;
+
+export const CHOOSE_FILES_TOOL = "choose_files";
+
+export const CHOOSE_FILES_JSON_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["files"],
+  properties: {
+    files: {
+      type: "array",
+      description: "The files the fix must edit, most likely first.",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["path", "reason"],
+        properties: {
+          path: { type: "string", description: "A path exactly as listed." },
+          reason: { type: "string", description: "Why this file must change, in one sentence." },
+        },
+      },
+    },
+  },
+} as const;

@@ -20,6 +20,28 @@ export type RunStatus = z.infer<typeof RunStatus>;
 export const StepStatus = z.enum(["pending", "running", "completed", "failed", "skipped"]);
 export type StepStatus = z.infer<typeof StepStatus>;
 
+/** A function or class the localizer expects the fix to touch, with its evidence. */
+export const StepSymbol = z.object({
+  path: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+  reasons: z.array(z.string()),
+});
+export type StepSymbol = z.infer<typeof StepSymbol>;
+
+/** The model-assisted rerank: what it started from, what the model picked, or why it did not run. */
+export const StepRerank = z.object({
+  status: z.enum(["applied", "skipped", "failed"]),
+  note: z.string(),
+  /** The no-model ranking it started from, best first. */
+  before: z.array(z.string()),
+  /** The model's picks, in its order, with its reasons (empty unless applied). */
+  picks: z.array(z.object({ path: z.string(), reason: z.string() })),
+});
+export type StepRerank = z.infer<typeof StepRerank>;
+
 export const StepDetail = z.object({
   files: z.array(z.string()),
   info: z.array(z.string()),
@@ -27,6 +49,10 @@ export const StepDetail = z.object({
   score: z.number().min(0).max(100).optional(),
   /** Validating step only: the test evidence (both attempts when a repair round ran). */
   tests: SolutionTests.optional(),
+  /** Dependencies step: the top functions and classes of the chosen files. */
+  symbols: z.array(StepSymbol).optional(),
+  /** Dependencies step: the model-assisted rerank, when a model was at hand. */
+  rerank: StepRerank.optional(),
 });
 export type StepDetail = z.infer<typeof StepDetail>;
 

@@ -5,3 +5,8 @@ export { type LocalizedFile, type LocalizeInput, type LocalizeResult, localize }
 export { buildImportGraph } from "./repo-graph";
 export { ImportGraph } from "./graph";
 export { splitIssue } from "./issue-text";
+export { ELIDED, skeleton } from "./skeleton";
+export { type FileSymbol, fileSymbols, innermostAt } from "./symbols";
+export { bm25Texts, type RankedSymbol, rankSymbols, stackFrames } from "./symbols.rank";
+export { termCounts } from "./tokenize";
+export { limitFiles, type LimitedFiles } from "./limit";

@@ -134,7 +134,10 @@ describe("localize", () => {
 describe("cli", () => {
   it("prints only a JSON array of paths and writes nothing inside the repository", async () => {
     const issue = join(root, "issue.md");
-    await writeFile(issue, "compute_invoice_total adds negative discounts\n\nCalling `compute_invoice_total(lines, -5)` returns 105 instead of 100.\n");
+    await writeFile(
+      issue,
+      "compute_invoice_total adds negative discounts\n\nCalling `compute_invoice_total(lines, -5)` returns 105 instead of 100.\n",
+    );
     const before = await listing(billing);
     const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
     const tsx = import.meta.resolve("tsx");

@@ -20,6 +20,7 @@ import {
   usageSignal,
   WEIGHTS,
 } from "./rank";
+import { addTopSymbols, type RankedSymbol } from "./symbols.rank";
 import { testFilesNear } from "./tests-near";
 import { forEachTerm } from "./tokenize";
 
@@ -32,12 +33,16 @@ export interface LocalizeInput {
   /** Budget for the chosen files' contents, in tokens (≈ bytes / 4). Default unlimited. */
   tokenBudget?: number;
   cache?: LocalizeCache;
+  /** How many top symbols (functions, classes) to return per file. Default 0. */
+  symbols?: number;
 }
 
 export interface LocalizedFile {
   path: string;
   score: number;
   reasons: string[];
+  /** Its functions and classes most likely to change, best first (when asked for). */
+  symbols?: RankedSymbol[];
 }
 
 export interface LocalizeResult {
@@ -189,6 +194,8 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     if (reasons.length === 0) reasons.push("path match");
     chosen.push({ path: doc.path, score: Math.round((final.score[i] ?? 0) * 1000) / 1000, reasons });
   }
+  if (input.symbols)
+    await addTopSymbols(chosen, corpus, issue, `${input.issueTitle}\n${input.issueBody}`, input.symbols);
 
   const languages: Record<string, number> = {};
   for (const d of docs) {

@@ -8,7 +8,7 @@ export interface ParsedFile {
   imports: string[];
 }
 
-interface Loaded {
+export interface Loaded {
   parser: Parser;
   defs: Query;
   imports: Query;
@@ -28,7 +28,8 @@ async function load(id: LanguageId): Promise<Loaded> {
   return { parser, defs: new Query(language, spec.defs), imports: new Query(language, spec.imports) };
 }
 
-function loader(id: LanguageId): Promise<Loaded> {
+/** The parser (and grammar) of one language, loaded once per process. */
+export function loader(id: LanguageId): Promise<Loaded> {
   let p = loaded.get(id);
   if (!p) {
     p = load(id);

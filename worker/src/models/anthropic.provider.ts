@@ -1,12 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { GENERATED_SOLUTION_JSON_SCHEMA, SUBMIT_SOLUTION_TOOL } from "../contract/generation";
-import {
-  classifySdkError,
-  repairInstruction,
-  TOOL_DESCRIPTION,
-  type ProviderCall,
-  type ProviderRequest,
-} from "./provider";
+import { classifySdkError, repairInstruction, toolOf, type ProviderCall, type ProviderRequest } from "./provider";
 
 function parsedArgs(args: unknown): unknown {
   if (typeof args !== "string") return args;
@@ -26,7 +19,7 @@ function messages(req: ProviderRequest): Anthropic.MessageParam[] {
     content.push({
       type: "tool_use",
       id: repair.call.id,
-      name: SUBMIT_SOLUTION_TOOL,
+      name: toolOf(req).name,
       input: parsedArgs(repair.call.args),
     });
     out.push(
@@ -38,7 +31,7 @@ function messages(req: ProviderRequest): Anthropic.MessageParam[] {
             type: "tool_result",
             tool_use_id: repair.call.id,
             is_error: true,
-            content: repairInstruction(repair.error),
+            content: repairInstruction(repair.error, toolOf(req).name),
           },
         ],
       },
@@ -46,35 +39,35 @@ function messages(req: ProviderRequest): Anthropic.MessageParam[] {
   } else {
     out.push(
       { role: "assistant", content: repair.text || "(no tool call)" },
-      { role: "user", content: repairInstruction(repair.error) },
+      { role: "user", content: repairInstruction(repair.error, toolOf(req).name) },
     );
   }
   return out;
 }
 
-const TOOL: Anthropic.Tool = {
-  name: SUBMIT_SOLUTION_TOOL,
-  description: TOOL_DESCRIPTION,
-  input_schema: { ...GENERATED_SOLUTION_JSON_SCHEMA, required: [...GENERATED_SOLUTION_JSON_SCHEMA.required] },
+const anthropicTool = (req: ProviderRequest): Anthropic.Tool => {
+  const t = toolOf(req);
+  return { name: t.name, description: t.description, input_schema: { ...t.schema, required: [...t.schema.required] } };
 };
 
 /** Anthropic messages with a forced `submit_solution` tool_use block. */
 export function anthropicProvider(opts: { apiKey: string; baseURL: string; timeoutMs: number }): ProviderCall {
   const client = new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs });
   return async (req) => {
+    const tool = anthropicTool(req);
     try {
       const res = await client.messages.create(
         {
           model: req.modelId,
           system: req.system,
           messages: messages(req),
-          tools: [TOOL],
-          tool_choice: { type: "tool", name: SUBMIT_SOLUTION_TOOL },
+          tools: [tool],
+          tool_choice: { type: "tool", name: tool.name },
           max_tokens: req.maxOutputTokens,
         },
         { signal: req.signal },
       );
-      const block = res.content.find((b) => b.type === "tool_use" && b.name === SUBMIT_SOLUTION_TOOL);
+      const block = res.content.find((b) => b.type === "tool_use" && b.name === tool.name);
       const text = res.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
       const u = res.usage;
       return {

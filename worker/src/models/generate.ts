@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GeneratedSolution } from "../contract/generation";
+import { GeneratedSolution, type ToolSpec } from "../contract/generation";
 import { anthropicProvider } from "./anthropic.provider";
 import type { ModelInfo } from "../contract";
 import { groqProvider } from "./groq.provider";
@@ -8,7 +8,7 @@ import { ModelError, TransientFailure } from "./models.errors";
 import { costUsd } from "../contract";
 import { backoffMs, DEFAULT_RETRY_POLICY, sleep } from "./models.retry";
 import { openaiProvider } from "./openai.provider";
-import type { ProviderCall, ProviderReply, ProviderRequest } from "./provider";
+import { SOLUTION_TOOL, type ProviderCall, type ProviderReply, type ProviderRequest } from "./provider";
 
 export interface GenerateRequest {
   model: ModelInfo;
@@ -75,7 +75,7 @@ function providerFor(cfg: ModelsConfig, model: ModelInfo): ProviderCall {
   }
 }
 
-type Parsed = { ok: true; solution: GeneratedSolution } | { ok: false; error: string };
+type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** A JSON object written as text (self-hosted servers often ignore tool_choice), fences allowed. */
 function jsonInText(text: string): string | null {
@@ -84,9 +84,9 @@ function jsonInText(text: string): string | null {
   return start >= 0 && end > start ? text.slice(start, end + 1) : null;
 }
 
-function parseReply(reply: ProviderReply): Parsed {
+function parseReply<T>(reply: ProviderReply, tool: ToolSpec, schema: z.ZodType<T>): Parsed<T> {
   const fromText = reply.call ? null : jsonInText(reply.text);
-  if (!reply.call && fromText === null) return { ok: false, error: "No submit_solution tool call was made." };
+  if (!reply.call && fromText === null) return { ok: false, error: `No ${tool.name} tool call was made.` };
   let args = reply.call ? reply.call.args : fromText;
   if (typeof args === "string") {
     try {
@@ -98,16 +98,27 @@ function parseReply(reply: ProviderReply): Parsed {
       };
     }
   }
-  const result = GeneratedSolution.safeParse(args);
-  return result.success ? { ok: true, solution: result.data } : { ok: false, error: z.prettifyError(result.error) };
+  const result = schema.safeParse(args);
+  return result.success ? { ok: true, value: result.data } : { ok: false, error: z.prettifyError(result.error) };
+}
+
+/** Asks the model for a structured solution through a forced `submit_solution` tool call. */
+export async function generateSolution(cfg: ModelsConfig, req: GenerateRequest): Promise<GenerateResult> {
+  const { value, ...rest } = await callTool(cfg, req, SOLUTION_TOOL, GeneratedSolution);
+  return { solution: value, ...rest };
 }
 
 /**
- * Asks the model for a structured solution through a forced `submit_solution` tool call.
+ * One forced tool call whose arguments must match `schema`.
  * Transient failures (429, 5xx, connection) are retried with backoff honouring `retry-after`;
  * malformed output gets one repair round with the validation error; `signal` aborts the HTTP call.
  */
-export async function generateSolution(cfg: ModelsConfig, req: GenerateRequest): Promise<GenerateResult> {
+export async function callTool<T>(
+  cfg: ModelsConfig,
+  req: GenerateRequest,
+  tool: ToolSpec,
+  schema: z.ZodType<T>,
+): Promise<Omit<GenerateResult, "solution"> & { value: T }> {
   const policy = { ...DEFAULT_RETRY_POLICY, ...cfg.retry };
   const call = providerFor(cfg, req.model);
   const cancelled = (cause?: unknown): ModelError =>
@@ -118,6 +129,7 @@ export async function generateSolution(cfg: ModelsConfig, req: GenerateRequest):
     prompt: req.prompt,
     maxOutputTokens: req.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     signal: req.signal,
+    ...(tool === SOLUTION_TOOL ? {} : { tool }),
   };
   let next = base;
   let attempts = 0;
@@ -148,10 +160,10 @@ export async function generateSolution(cfg: ModelsConfig, req: GenerateRequest):
     }
     tokensIn += reply.tokensIn;
     tokensOut += reply.tokensOut;
-    const parsed = parseReply(reply);
+    const parsed = parseReply(reply, tool, schema);
     if (parsed.ok) {
       return {
-        solution: parsed.solution,
+        value: parsed.value,
         tokensIn,
         tokensOut,
         costUsd: costUsd(req.model, tokensIn, tokensOut),

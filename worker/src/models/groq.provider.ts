@@ -1,7 +1,6 @@
 import Groq from "groq-sdk";
-import { SUBMIT_SOLUTION_TOOL } from "../contract/generation";
-import { CHAT_TOOLS, chatMessages } from "./openai.provider";
-import { classifySdkError, type ProviderCall, type ProviderReply } from "./provider";
+import { chatMessages, chatTools } from "./openai.provider";
+import { classifySdkError, toolOf, type ProviderCall, type ProviderReply } from "./provider";
 
 interface ToolUseFailed {
   code?: unknown;
@@ -26,20 +25,21 @@ function toolUseFailed(err: unknown): ProviderReply | null {
 export function groqProvider(opts: { apiKey: string; baseURL: string; timeoutMs: number }): ProviderCall {
   const client = new Groq({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs });
   return async (req) => {
+    const tool = toolOf(req);
     try {
       const res = await client.chat.completions.create(
         {
           model: req.modelId,
           messages: chatMessages(req) as Groq.Chat.ChatCompletionMessageParam[],
-          tools: CHAT_TOOLS,
-          tool_choice: { type: "function", function: { name: SUBMIT_SOLUTION_TOOL } },
+          tools: chatTools(tool),
+          tool_choice: { type: "function", function: { name: tool.name } },
           temperature: 0.2,
           max_completion_tokens: req.maxOutputTokens,
         },
         { signal: req.signal },
       );
       const message = res.choices[0]?.message;
-      const call = message?.tool_calls?.find((c) => c.function.name === SUBMIT_SOLUTION_TOOL);
+      const call = message?.tool_calls?.find((c) => c.function.name === tool.name);
       return {
         call: call ? { id: call.id, args: call.function.arguments } : null,
         text: message?.content ?? "",

@@ -21,4 +21,4 @@ export {
 } from "../contract";
 export { ModelError, type ModelErrorCode } from "./models.errors";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./models.retry";
-export { generateSolution, type GenerateRequest, type GenerateResult } from "./generate";
+export { callTool, generateSolution, type GenerateRequest, type GenerateResult } from "./generate";

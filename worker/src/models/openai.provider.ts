@@ -1,16 +1,11 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { GENERATED_SOLUTION_JSON_SCHEMA, SUBMIT_SOLUTION_TOOL } from "../contract/generation";
-import {
-  classifySdkError,
-  repairInstruction,
-  TOOL_DESCRIPTION,
-  type ProviderCall,
-  type ProviderRequest,
-} from "./provider";
+import type { ToolSpec } from "../contract/generation";
+import { classifySdkError, repairInstruction, toolOf, type ProviderCall, type ProviderRequest } from "./provider";
 
 /** Chat messages in the OpenAI wire format, shared with Groq's OpenAI-compatible API. */
 export function chatMessages(req: ProviderRequest): ChatCompletionMessageParam[] {
+  const tool = toolOf(req).name;
   const messages: ChatCompletionMessageParam[] = [
     { role: "system", content: req.system },
     { role: "user", content: req.prompt },
@@ -23,29 +18,24 @@ export function chatMessages(req: ProviderRequest): ChatCompletionMessageParam[]
       {
         role: "assistant",
         content: repair.text || null,
-        tool_calls: [
-          { id: repair.call.id, type: "function", function: { name: SUBMIT_SOLUTION_TOOL, arguments: args } },
-        ],
+        tool_calls: [{ id: repair.call.id, type: "function", function: { name: tool, arguments: args } }],
       },
-      { role: "tool", tool_call_id: repair.call.id, content: repairInstruction(repair.error) },
+      { role: "tool", tool_call_id: repair.call.id, content: repairInstruction(repair.error, tool) },
     );
   } else {
     messages.push(
       { role: "assistant", content: repair.text || "(no tool call)" },
-      { role: "user", content: repairInstruction(repair.error) },
+      { role: "user", content: repairInstruction(repair.error, tool) },
     );
   }
   return messages;
 }
 
-export const CHAT_TOOLS = [
+/** The chat `tools` list offering one tool. */
+export const chatTools = (tool: ToolSpec) => [
   {
     type: "function" as const,
-    function: {
-      name: SUBMIT_SOLUTION_TOOL,
-      description: TOOL_DESCRIPTION,
-      parameters: GENERATED_SOLUTION_JSON_SCHEMA as Record<string, unknown>,
-    },
+    function: { name: tool.name, description: tool.description, parameters: tool.schema as Record<string, unknown> },
   },
 ];
 
@@ -62,20 +52,21 @@ export interface OpenAIProviderOptions {
 export function openaiProvider(opts: OpenAIProviderOptions): ProviderCall {
   const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs });
   return async (req) => {
+    const tool = toolOf(req);
     try {
       const res = await client.chat.completions.create(
         {
           model: req.modelId,
           messages: chatMessages(req),
-          tools: CHAT_TOOLS,
-          tool_choice: { type: "function", function: { name: SUBMIT_SOLUTION_TOOL } },
+          tools: chatTools(tool),
+          tool_choice: { type: "function", function: { name: tool.name } },
           temperature: 0.2,
           [opts.tokenParam]: req.maxOutputTokens,
         },
         { signal: req.signal },
       );
       const message = res.choices[0]?.message;
-      const call = message?.tool_calls?.find((c) => c.type === "function" && c.function.name === SUBMIT_SOLUTION_TOOL);
+      const call = message?.tool_calls?.find((c) => c.type === "function" && c.function.name === tool.name);
       return {
         call: call?.type === "function" ? { id: call.id, args: call.function.arguments } : null,
         text: message?.content ?? "",

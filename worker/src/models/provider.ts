@@ -1,3 +1,4 @@
+import { GENERATED_SOLUTION_JSON_SCHEMA, SUBMIT_SOLUTION_TOOL, type ToolSpec } from "../contract/generation";
 import { ModelError, TransientFailure } from "./models.errors";
 import { retryAfterMs } from "./models.retry";
 
@@ -15,6 +16,8 @@ export interface ProviderRequest {
   maxOutputTokens: number;
   signal: AbortSignal;
   repair?: { call: ToolCall | null; text: string; error: string };
+  /** The tool the model must call; `submit_solution` when absent. */
+  tool?: ToolSpec;
 }
 
 export interface ProviderReply {
@@ -30,8 +33,16 @@ export type ProviderCall = (req: ProviderRequest) => Promise<ProviderReply>;
 export const TOOL_DESCRIPTION =
   "Submit the fix: root cause analysis, the proposed solution, your confidence (0-100) and the changed files as search/replace edits (full content for new files).";
 
-export function repairInstruction(error: string): string {
-  return `Your answer did not match the submit_solution schema:\n${error}\nCall submit_solution again with arguments that match the schema exactly.`;
+export const SOLUTION_TOOL: ToolSpec = {
+  name: SUBMIT_SOLUTION_TOOL,
+  description: TOOL_DESCRIPTION,
+  schema: GENERATED_SOLUTION_JSON_SCHEMA,
+};
+
+export const toolOf = (req: ProviderRequest): ToolSpec => req.tool ?? SOLUTION_TOOL;
+
+export function repairInstruction(error: string, tool = SUBMIT_SOLUTION_TOOL): string {
+  return `Your answer did not match the ${tool} schema:\n${error}\nCall ${tool} again with arguments that match the schema exactly.`;
 }
 
 interface SdkErrorClasses {

@@ -29,10 +29,12 @@ function applyOne(text: string, search: string, replace: string): string {
 /**
  * Turns the model's edits into full new file contents against the originals.
  * `originals` maps existing paths to their text; unknown paths are treated as absent.
+ * `partial` names files the model saw only in part (skeletons): rewriting them whole is refused.
  */
 export function applyGeneratedFiles(
   files: GeneratedSolution["files"],
   originals: Map<string, string>,
+  partial: ReadonlySet<string> = new Set(),
 ): { changes: FileChange[]; failures: EditFailure[] } {
   const changes: FileChange[] = [];
   const failures: EditFailure[] = [];
@@ -59,7 +61,16 @@ export function applyGeneratedFiles(
       changes.push({ filename: f.filename, action: "delete", content: "", originalContent: original });
       continue;
     }
-    let text = f.content !== undefined && f.edits.length === 0 ? f.content : original;
+    const rewrite = f.content !== undefined && f.edits.length === 0;
+    if (rewrite && partial.has(f.filename)) {
+      failures.push({
+        filename: f.filename,
+        search: "",
+        reason: `only part of ${f.filename} was shown; change it with search/replace edits, not its whole content`,
+      });
+      continue;
+    }
+    let text = rewrite ? (f.content ?? original) : original;
     for (const e of f.edits) {
       try {
         text = applyOne(text, e.search, e.replace);

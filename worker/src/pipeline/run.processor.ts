@@ -2,8 +2,11 @@ import { UnrecoverableError } from "bullmq";
 import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
 import { issues, recordModelRequest } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
+import { z } from "zod";
 import {
   SolutionTests,
+  StepRerank,
+  StepSymbol,
   STEPS,
   stepCost,
   type StepCost,
@@ -232,12 +235,16 @@ async function cancel(
 /** A stored step detail as the event carries it (test evidence checked against the contract). */
 function eventDetail(d: StepDetail): ContractStepDetail {
   const tests = SolutionTests.safeParse(d.tests);
+  const symbols = z.array(StepSymbol).safeParse(d.symbols);
+  const rerank = StepRerank.safeParse(d.rerank);
   return {
     files: d.files,
     info: d.info,
     warnings: d.warnings,
     ...(d.score === undefined ? {} : { score: d.score }),
     ...(tests.success ? { tests: tests.data } : {}),
+    ...(symbols.success ? { symbols: symbols.data } : {}),
+    ...(rerank.success ? { rerank: rerank.data } : {}),
   };
 }
 

@@ -7,12 +7,16 @@ import { fetchRepoSnapshot, readBlob } from "./repo-tree";
 import type { StepResult } from "./run.store";
 import { loadBudget } from "./run.budget";
 import { promptRecord } from "./prompt.record";
+import type { PromptFile } from "./prompt";
 import type { PromptRecord } from "../contract";
 import { analyzing, type AnalyzingOutput } from "./steps/analyzing";
 import { context, type ContextOutput } from "./steps/context";
 import { dependencies, type DependenciesOutput } from "./steps/dependencies";
+import { rerankWithModel } from "./steps/rerank-model";
+import { fileView, FULL_FILE_CHARS } from "./file-view";
 import { generating, GenerationError, type GeneratingOutput, type ModelRequest } from "./steps/generating";
 import { validateWithTests } from "./run.tests";
+import { embeddingRerankFor } from "./embeddings.rerank";
 
 export interface RunInput {
   run: SolveRun;
@@ -52,13 +56,39 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
       const a = i.outputs.analyzing as AnalyzingOutput;
       const c = i.outputs.context as ContextOutput;
       const client = await gh();
+      const models = modelsConfigFromEnv(ctx.env);
+      const model = findModel(models, i.run.model_id || DEFAULT_MODEL_ID);
+      const budget = model && ctx.env.MODEL_RERANK === "on" ? await loadBudget(ctx.db, ctx.env, i.run) : undefined;
+      const read = (sha: string) => readBlob(client, ctx.redis, prefix, c.owner, c.repo, sha, i.signal);
+      const rerank = embeddingRerankFor(ctx, c, a, read, i.signal);
       const r = await dependencies({
         context: c,
         title: a.title,
         body: a.body,
-        readBlob: (sha) => readBlob(client, ctx.redis, prefix, c.owner, c.repo, sha, i.signal),
+        readBlob: read,
+        maxFiles: ctx.env.LOCALIZE_MAX_FILES,
+        ...(rerank ? { rerank } : {}),
+        ...(model && budget
+          ? {
+              modelRerank: (candidates) =>
+                rerankWithModel({
+                  models,
+                  model,
+                  budget,
+                  signal: i.signal,
+                  title: a.title,
+                  body: a.body,
+                  candidates,
+                  ...(i.onModelRequest ? { onRequest: i.onModelRequest } : {}),
+                }),
+            }
+          : {}),
       });
-      return { output: r.output, detail: r.detail };
+      return {
+        output: r.output,
+        detail: r.detail,
+        ...(r.cost ? { tokensIn: r.cost.tokensIn, tokensOut: r.cost.tokensOut, costUsd: r.cost.usd } : {}),
+      };
     }
     case "generating": {
       const r = await generateFor(i, ctx);
@@ -100,7 +130,12 @@ async function generateFor(
     .filter((m): m is { filename: string; reason?: string } => typeof m.filename === "string");
   const baseline = extra?.baseline ?? i.baseline;
   const current = new Map((baseline ?? []).map((f) => [f.filename, f.content]));
-  const files = d.files.map((f) => ({ path: f.path, content: current.get(f.path) ?? f.content, reasons: f.reasons }));
+  const files: PromptFile[] = [];
+  for (const f of d.files) {
+    const content = current.get(f.path) ?? f.content;
+    const view = await fileView(f.path, content, FULL_FILE_CHARS, f.symbols ?? []);
+    files.push({ path: f.path, content, reasons: f.reasons, ...(view.partial ? { skeleton: view.text } : {}) });
+  }
   for (const b of baseline ?? []) {
     if (!files.some((f) => f.path === b.filename) && b.action !== "delete")
       files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });

@@ -5,6 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { bm25Baseline, filesFromDirectory, localize, LocalizeCache, splitIssue } from "@fixloop/worker/localize";
+import { bm25Symbols, goldSymbols, localizerSymbols, symbolRecall } from "./symbols-eval";
 
 export type EvalMethod = "localizer" | "bm25";
 
@@ -13,12 +14,16 @@ export interface BatchItem {
   repo: string;
   dir: string;
   issueFile: string;
+  /** The gold patch, for function-level figures. */
+  patch?: string;
 }
 
 export interface ChildLine {
   id: string;
   ranked: string[];
   seconds: number;
+  /** Share of the gold functions/classes in the first 10 ranked symbols (null: no gold symbol). */
+  symbolRecall10?: number | null;
 }
 
 export async function runBatch(
@@ -39,9 +44,15 @@ export async function runBatch(
     const started = performance.now();
     const files = await filesFromDirectory(item.dir, { statKeys: false });
     const input = { files, issueTitle: title, issueBody: body, top, ...(cache ? { cache } : {}) };
-    const ranked = method === "bm25" ? await bm25Baseline(input) : (await localize(input)).files;
+    const ranked = method === "bm25" ? await bm25Baseline(input) : (await localize({ ...input, symbols: 5 })).files;
     const seconds = (performance.now() - started) / 1000;
-    out.push({ id: item.id, ranked: ranked.map((f) => f.path), seconds });
+    const line: ChildLine = { id: item.id, ranked: ranked.map((f) => f.path), seconds };
+    if (item.patch) {
+      const symbols =
+        method === "bm25" ? await bm25Symbols(item.dir, line.ranked, `${title}\n${body}`) : localizerSymbols(ranked);
+      line.symbolRecall10 = symbolRecall(await goldSymbols(item.dir, item.patch), symbols, 10) ?? null;
+    }
+    out.push(line);
     process.stdout.write(`${JSON.stringify(out[out.length - 1])}\n`);
   }
   return out;

@@ -59,6 +59,10 @@ export interface MethodFigures {
   medianSeconds: number;
   p95Seconds: number;
   peakRssMiB: number;
+  /** Function-level recall@10: mean share of gold functions/classes in the first 10 ranked symbols. */
+  symbolRecall10: number;
+  /** Instances with at least one gold function/class. */
+  symbolInstances: number;
 }
 
 export interface InstanceResult {
@@ -68,6 +72,8 @@ export interface InstanceResult {
   gold: string[];
   ranks: Partial<Record<EvalMethod, number | null>>;
   seconds: Partial<Record<EvalMethod, number>>;
+  /** Function-level recall@10 per method (null: no gold function or class). */
+  symbolRecall10?: Partial<Record<EvalMethod, number | null>>;
 }
 
 export interface LocalizationEvalResult {
@@ -80,6 +86,7 @@ export interface LocalizationEvalResult {
 interface Instance {
   instance_id: string;
   repo: string;
+  patch?: string;
   language?: string;
 }
 
@@ -154,13 +161,25 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
         continue;
       }
       gold.set(id, fixture?.gold ?? (await readFile(join(outDir, `${id}.gold`), "utf8")).split("\n").filter(Boolean));
-      items.push({ id, repo, dir: join(outDir, id), issueFile: join(outDir, `${id}.issue.md`) });
+      items.push({
+        id,
+        repo,
+        dir: join(outDir, id),
+        issueFile: join(outDir, `${id}.issue.md`),
+        ...(d.patch ? { patch: d.patch } : {}),
+      });
     }
     const languages = new Map(instances.map((d) => [d.instance_id, d.language]));
     const rows = new Map(
       items.map((it) => {
         const language = languages.get(it.id);
-        const row: InstanceResult = { id: it.id, repo, gold: gold.get(it.id) ?? [], ranks: {}, seconds: {} };
+        const row: InstanceResult = {
+          id: it.id,
+          repo,
+          gold: gold.get(it.id) ?? [],
+          ranks: {},
+          seconds: {},
+        };
         return [it.id, language ? { ...row, language } : row];
       }),
     );
@@ -173,6 +192,8 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
         const ranks = row.gold.map((g) => line.ranked.indexOf(g)).filter((k) => k >= 0);
         row.ranks[method] = ranks.length > 0 ? Math.max(...ranks) + 1 : null;
         row.seconds[method] = line.seconds;
+        if (line.symbolRecall10 !== undefined)
+          row.symbolRecall10 = { ...row.symbolRecall10, [method]: line.symbolRecall10 };
       }
     }
     for (const row of rows.values()) {
@@ -205,7 +226,10 @@ export function methodFigures(
       ]),
     ) as MethodFigures["recall"];
     const secs = done.map((r) => r.seconds[m] ?? 0);
+    const sym = done.flatMap((r) => (typeof r.symbolRecall10?.[m] === "number" ? [r.symbolRecall10[m] ?? 0] : []));
     figures[m] = {
+      symbolRecall10: sym.reduce((a, b) => a + b, 0) / (sym.length || 1),
+      symbolInstances: sym.length,
       recall,
       medianSeconds: quantile(secs, 0.5),
       p95Seconds: quantile(secs, 0.95),
@@ -245,11 +269,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else {
     process.stdout.write(`instances: ${result.instances}, skipped: ${result.skipped.length}\n`);
-    process.stdout.write("method      R@1   R@3   R@5   R@10  median_s  p95_s  peak_rss_MiB\n");
+    process.stdout.write("method      R@1   R@3   R@5   R@10  median_s  p95_s  peak_rss_MiB  fn_R@10\n");
     for (const [m, f] of Object.entries(result.methods)) {
       const r = f.recall;
       process.stdout.write(
-        `${m.padEnd(10)} ${[r["@1"], r["@3"], r["@5"], r["@10"]].map((x) => x.toFixed(3)).join(" ")}  ${f.medianSeconds.toFixed(2).padStart(7)}  ${f.p95Seconds.toFixed(2).padStart(5)}  ${f.peakRssMiB}\n`,
+        `${m.padEnd(10)} ${[r["@1"], r["@3"], r["@5"], r["@10"]].map((x) => x.toFixed(3)).join(" ")}  ${f.medianSeconds.toFixed(2).padStart(7)}  ${f.p95Seconds.toFixed(2).padStart(5)}  ${String(f.peakRssMiB).padStart(12)}  ${f.symbolRecall10.toFixed(3)} (${f.symbolInstances})\n`,
       );
     }
   }

@@ -4,6 +4,8 @@ import { repairFiles, SEED_REPOS } from "../github/seed";
 
 const FILE_HEADER = /^\s*#{1,6}\s*File:\s*`?([^`\s]+)`?\s*$/;
 const NUMBERED_LINE = /^\s*\d+\s*(?:\||:|\t)\s?(.*)$/;
+/** A skeleton's marker for lines left out (`   |     … lines 12-40`). */
+const ELIDED_LINES = /^\s*\|\s*… lines? \d+/;
 
 interface PromptFile {
   path: string;
@@ -22,6 +24,7 @@ export function promptFiles(prompt: string): PromptFile[] {
       continue;
     }
     if (!current) continue;
+    if (ELIDED_LINES.test(line)) continue;
     const numbered = NUMBERED_LINE.exec(line);
     if (numbered) current.lines.push(numbered[1] ?? "");
     else if (line.trim() !== "" || current.lines.length > 0) current = null;

@@ -7,6 +7,8 @@ export interface MessagesRequest {
   system: string;
   prompt: string;
   all: string;
+  /** The tool the request forces (or offers first). */
+  tool: string;
 }
 
 function error(status: number, type: string, message: string, headers: Record<string, string> = {}): WireResponse {
@@ -39,7 +41,15 @@ export function parseMessagesRequest(body: unknown): MessagesRequest | string {
     system,
     prompt: user.join("\n\n"),
     all: [system, ...all].join("\n") + JSON.stringify(b.tools ?? []),
+    tool: forcedTool(b.tool_choice, b.tools),
   };
+}
+
+function forcedTool(choice: unknown, tools: unknown): string {
+  const named = asRecord(choice)?.name;
+  if (typeof named === "string") return named;
+  const first = asRecord(Array.isArray(tools) ? tools[0] : undefined)?.name;
+  return typeof first === "string" ? first : SUBMIT_SOLUTION_TOOL;
 }
 
 export function messagesFault(fault: FaultSpec): WireResponse {
@@ -67,10 +77,11 @@ export function messagesResponse(
   input: unknown,
   text: string,
   usage: { input: number; output: number },
+  tool = SUBMIT_SOLUTION_TOOL,
 ): WireResponse {
   const content =
     input && typeof input === "object"
-      ? [{ type: "tool_use", id: randomId("toolu_"), name: SUBMIT_SOLUTION_TOOL, input }]
+      ? [{ type: "tool_use", id: randomId("toolu_"), name: tool, input }]
       : [{ type: "text", text, citations: null }];
   return {
     status: 200,

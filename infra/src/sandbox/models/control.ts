@@ -21,10 +21,20 @@ export interface ReceivedRequest {
   at: number;
 }
 
+/** One `POST /v1/embeddings` the stand-in received. */
+export interface ReceivedEmbeddingsRequest {
+  model: string;
+  inputs: string[];
+  at: number;
+}
+
 /** In-process test controls of one model stand-in; all state belongs to this instance. */
 export class ModelSandboxControl {
   readonly requests: ReceivedRequest[] = [];
   abortedRequests = 0;
+  /** Embedding requests, apart from the chat requests above. */
+  readonly embeddingRequests: ReceivedEmbeddingsRequest[] = [];
+  private embeddingFaults: FaultSpec[] = [];
   private rules: { matcher: (prompt: string) => boolean; answer: ScriptedAnswer }[] = [];
   private faults: FaultSpec[] = [];
   private malformed = 0;
@@ -39,6 +49,11 @@ export class ModelSandboxControl {
 
   failNext(spec: FaultSpec): void {
     for (let i = 0; i < (spec.times ?? 1); i++) this.faults.push(spec);
+  }
+
+  /** The next embedding requests fail like this (chat requests are not affected). */
+  failEmbeddingsNext(spec: FaultSpec): void {
+    for (let i = 0; i < (spec.times ?? 1); i++) this.embeddingFaults.push(spec);
   }
 
   malformedNext(times = 1): void {
@@ -62,6 +77,8 @@ export class ModelSandboxControl {
   reset(): void {
     this.requests.length = 0;
     this.abortedRequests = 0;
+    this.embeddingRequests.length = 0;
+    this.embeddingFaults = [];
     this.rules = [];
     this.faults = [];
     this.malformed = 0;
@@ -73,6 +90,10 @@ export class ModelSandboxControl {
   /** @internal consumed by the server, one request at a time */
   takeFault(): FaultSpec | undefined {
     return this.faults.shift();
+  }
+
+  takeEmbeddingFault(): FaultSpec | undefined {
+    return this.embeddingFaults.shift();
   }
 
   takeHang(): boolean {

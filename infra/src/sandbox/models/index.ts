@@ -1,8 +1,16 @@
-export { startModelSandbox, SANDBOX_MODEL_API_KEY, type ModelSandbox, type ModelSandboxOptions } from "./server";
+export {
+  startModelSandbox,
+  SANDBOX_MODEL_API_KEY,
+  SANDBOX_EMBEDDING_MODEL,
+  type ModelSandbox,
+  type ModelSandboxOptions,
+} from "./server";
 export {
   ModelSandboxControl,
   type FaultSpec,
   type ReceivedRequest,
+  type ReceivedEmbeddingsRequest,
   type ScriptedAnswer,
   type ModelSandboxProvider,
 } from "./control";
+export { sandboxEmbedding, SANDBOX_EMBEDDING_DIMS } from "./embeddings.wire";

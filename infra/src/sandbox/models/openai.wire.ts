@@ -9,6 +9,8 @@ export interface ChatRequest {
   system: string;
   prompt: string;
   all: string;
+  /** The tool the request forces (or offers first). */
+  tool: string;
 }
 
 function error(
@@ -73,7 +75,15 @@ export function parseChatRequest(body: unknown): ChatRequest | string {
     system: system.join("\n\n"),
     prompt: user.join("\n\n"),
     all: all.join("\n") + JSON.stringify(b.tools ?? []),
+    tool: forcedTool(b.tool_choice, b.tools),
   };
+}
+
+function forcedTool(choice: unknown, tools: unknown): string {
+  const named = asRecord(asRecord(choice)?.function)?.name;
+  if (typeof named === "string") return named;
+  const first = asRecord(asRecord(Array.isArray(tools) ? tools[0] : undefined)?.function)?.name;
+  return typeof first === "string" ? first : SUBMIT_SOLUTION_TOOL;
 }
 
 export function chatFault(fault: FaultSpec, model: string, flavor: ChatFlavor): WireResponse {
@@ -139,12 +149,13 @@ export function chatToolCallResponse(
   args: string,
   usage: { input: number; output: number },
   flavor: ChatFlavor,
+  tool = SUBMIT_SOLUTION_TOOL,
 ): WireResponse {
   const created = Math.floor(Date.now() / 1000);
   const toolCall = {
     id: flavor === "openai" ? randomId("call_") : randomId("call_", 9),
     type: "function",
-    function: { name: SUBMIT_SOLUTION_TOOL, arguments: args },
+    function: { name: tool, arguments: args },
   };
   const message =
     flavor === "openai"

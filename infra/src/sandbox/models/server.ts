@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { SEEDED_FIXES, type SeededFix } from "../github/seed";
 import { fallbackSolution, MALFORMED_ARGUMENTS, REPAIR_PROMPT, seededSolution } from "./answers";
 import { latestFeedback, refinedSolution } from "./answers.refine";
+import { chosenFiles } from "./answers.rerank";
+import { CHOOSE_FILES_TOOL } from "@fixloop/worker/contract";
 import {
   messagesBadRequest,
   messagesFault,
@@ -11,6 +13,7 @@ import {
   messagesUnauthorized,
   parseMessagesRequest,
 } from "./anthropic.wire";
+import { embeddingsResponse, parseEmbeddingsRequest } from "./embeddings.wire";
 import { ModelSandboxControl, type ModelSandboxProvider } from "./control";
 import {
   chatBadRequest,
@@ -43,6 +46,8 @@ export interface ModelSandbox {
   env: Record<string, string>;
   /** Base URL of an unauthenticated OpenAI-compatible server (like a local Ollama). */
   compatibleBaseURL: string;
+  /** Embedding settings (EMBEDDINGS_*) pointing at this stand-in's `/v1/embeddings`. */
+  embeddingsEnv: Record<string, string>;
   control: ModelSandboxControl;
   stop(): Promise<void>;
 }
@@ -59,6 +64,14 @@ const ROUTES: Record<string, Route> = {
   "/groq/openai/v1/chat/completions": { provider: "groq", flavor: "groq", auth: true },
   "/anthropic/v1/messages": { provider: "anthropic", flavor: "anthropic", auth: true },
 };
+
+/** `POST /v1/embeddings` paths, and whether they check the API key. */
+const EMBEDDING_ROUTES: Record<string, { auth: boolean }> = {
+  "/openai/v1/embeddings": { auth: true },
+  "/compatible/v1/embeddings": { auth: false },
+};
+
+export const SANDBOX_EMBEDDING_MODEL = "text-embedding-3-small";
 
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
@@ -108,6 +121,8 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const closed = new Promise<void>((resolve) => res.once("close", resolve));
     const path = new URL(req.url ?? "/", "http://sandbox").pathname;
+    const embeddings = EMBEDDING_ROUTES[path];
+    if (embeddings && req.method === "POST") return handleEmbeddings(req, res, embeddings.auth);
     const route = ROUTES[path];
     const flavorOf = path.startsWith("/anthropic") ? "anthropic" : path.startsWith("/groq") ? "groq" : "openai";
     if (!route || req.method !== "POST") {
@@ -168,7 +183,9 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
     const malformed = control.takeMalformed();
     const answer = malformed
       ? { raw: MALFORMED_ARGUMENTS }
-      : (control.scripted(parsed.prompt) ?? scriptedAnswer(fixes, parsed.prompt));
+      : parsed.tool === CHOOSE_FILES_TOOL
+        ? chosenFiles(fixes, parsed.prompt)
+        : (control.scripted(parsed.prompt) ?? scriptedAnswer(fixes, parsed.prompt));
     const args = "raw" in answer ? answer.raw : JSON.stringify(answer);
     const usage = control.tokens({ input: estimateTokens(parsed.all), output: estimateTokens(args) });
     let json: unknown;
@@ -187,13 +204,33 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
           input && typeof input === "object" && !Array.isArray(input) ? input : null,
           args,
           usage,
+          parsed.tool,
         ),
       );
     }
     if (flavor === "groq" && (malformed || json === undefined)) {
-      return send(res, flavor, groqToolUseFailed(`<function=submit_solution>${args}</function>`));
+      return send(res, flavor, groqToolUseFailed(`<function=${parsed.tool}>${args}</function>`));
     }
-    return send(res, flavor, chatToolCallResponse(parsed.model, args, usage, flavor));
+    return send(res, flavor, chatToolCallResponse(parsed.model, args, usage, flavor, parsed.tool));
+  }
+
+  /** Deterministic embeddings in the OpenAI wire format; every request is counted. */
+  async function handleEmbeddings(req: http.IncomingMessage, res: http.ServerResponse, auth: boolean): Promise<void> {
+    if (auth && !authorized(req, "openai", apiKey)) return send(res, "openai", chatUnauthorized("openai"));
+    const text = await readBody(req);
+    if (text === null) return send(res, "openai", { ...chatBadRequest("Request too large", "openai"), status: 413 });
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return send(res, "openai", chatBadRequest("We could not parse the JSON body of your request.", "openai"));
+    }
+    const parsed = parseEmbeddingsRequest(body);
+    if (typeof parsed === "string") return send(res, "openai", chatBadRequest(parsed, "openai"));
+    control.embeddingRequests.push({ model: parsed.model, inputs: parsed.inputs, at: Date.now() });
+    const fault = control.takeEmbeddingFault();
+    if (fault) return send(res, "openai", chatFault(fault, parsed.model, "openai"));
+    return send(res, "openai", embeddingsResponse(parsed));
   }
 
   const server = http.createServer((req, res) => {
@@ -223,6 +260,11 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
       ANTHROPIC_BASE_URL: `${url}/anthropic`,
     },
     compatibleBaseURL: `${url}/compatible/v1`,
+    embeddingsEnv: {
+      EMBEDDINGS_BASE_URL: `${url}/openai/v1`,
+      EMBEDDINGS_API_KEY: apiKey,
+      EMBEDDINGS_MODEL: SANDBOX_EMBEDDING_MODEL,
+    },
     control,
     stop: () =>
       new Promise<void>((resolve) => {

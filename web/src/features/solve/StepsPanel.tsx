@@ -4,6 +4,7 @@ import { scoreBand, STEP_CANCELLED } from "@fixloop/api/client";
 import type { Run, RunStep } from "../../api/runs.queries";
 import { formatUsd } from "../../api/costs.queries";
 import { isTerminal } from "./run-events";
+import { LocalizedSymbols } from "./LocalizedSymbols";
 import { TestLog } from "./TestLog";
 
 const BAR: Record<ReturnType<typeof scoreBand>, string> = {
@@ -176,6 +177,7 @@ function StepDetailView({ detail, current }: { detail: RunStep["detail"]; curren
           {more > 0 && <li className="text-slate-600 dark:text-slate-400">...and {more} more files</li>}
         </ul>
       )}
+      <LocalizedSymbols symbols={detail.symbols} rerank={detail.rerank} />
       {detail.info.map((line, i) => (
         <p key={i} className="text-slate-700 dark:text-slate-300">
           {line}

@@ -102,6 +102,7 @@ function capBlocks(budget: Budget, estimateUsd: number, spentUsd: number): strin
 /** Step 4: the model call, then its search/replace edits applied to the originals (one repair round for edits that miss). */
 export async function generating(input: GeneratingInput): Promise<{ output: GeneratingOutput; detail: StepDetail }> {
   const originals = new Map(input.prompt.files.map((f) => [f.path, f.content]));
+  const partial = new Set(input.prompt.files.flatMap((f) => (f.skeleton ? [f.path] : [])));
   const prompt = buildPrompt(input.prompt);
   const asked = [
     `Model: ${input.model.name} (${input.model.provider})`,
@@ -140,7 +141,7 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
     costUsd: result.costUsd,
     attempts: result.attempts,
   };
-  let applied = applyGeneratedFiles(result.solution.files, originals);
+  let applied = applyGeneratedFiles(result.solution.files, originals, partial);
   let editRepair = false;
   const capWarnings: string[] = [];
   const repairText = applied.failures.length ? repairPrompt(prompt, applied.failures) : "";
@@ -158,7 +159,7 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
       costUsd: totals.costUsd + second.costUsd,
       attempts: totals.attempts + second.attempts,
     };
-    const retried = applyGeneratedFiles(second.solution.files, originals);
+    const retried = applyGeneratedFiles(second.solution.files, originals, partial);
     if (retried.failures.length <= applied.failures.length) {
       result = second;
       applied = retried;

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { setSpendingCaps } from "@fixloop/db";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
+import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
+import { insertIssue } from "@fixloop/infra/testing";
+import type { StepRerank, StepSymbol } from "@fixloop/worker/contract";
+import { readSse } from "../../test/sse.testkit";
+
+let models: ModelSandbox;
+let stack: TestStack;
+let headers: Record<string, string>;
+let userId: string;
+let n = 40;
+
+beforeAll(async () => {
+  models = await startModelSandbox();
+  stack = await createTestStack({ env: { ...models.env, MODEL_RERANK: "on" }, workers: ["solve"], logLevel: "warn" });
+  const me = await stack.signIn("octocat");
+  headers = { ...me.headers, "content-type": "application/json" };
+  userId = me.user._id;
+});
+afterAll(async () => {
+  await models?.stop();
+});
+beforeEach(async () => {
+  models.control.reset();
+  await setSpendingCaps(stack.db, userId, { runUsd: null, monthlyUsd: null });
+});
+
+/** The seeded line-length issue, without the hint naming the file. */
+async function solve() {
+  const issue = await insertIssue(stack.db, userId, {
+    number: n++,
+    title: "line-length flags lines that are exactly at the limit",
+    body: "With the default limit of 80, a line of exactly 80 characters is reported as too long. Only lines longer than the limit should be reported.",
+  });
+  const res = await stack.app.request("/api/ai/generate-solution", {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ issueId: issue.id }),
+  });
+  const { runId } = (await res.json()) as { runId: string };
+  const events = await readSse(await stack.app.request(`/api/runs/${runId}/events`, { headers }));
+  const step = await stack.db
+    .selectFrom("run_steps")
+    .select("detail")
+    .where("run_id", "=", runId)
+    .where("step", "=", "dependencies")
+    .executeTakeFirstOrThrow();
+  const detail = step.detail as {
+    files: string[];
+    info: string[];
+    warnings: string[];
+    rerank?: StepRerank;
+    symbols?: StepSymbol[];
+  };
+  const requests = await stack.db
+    .selectFrom("model_requests")
+    .select(["step", "purpose"])
+    .where("run_id", "=", runId)
+    .orderBy("created_at")
+    .execute();
+  return { end: events.at(-1)?.event, detail, requests };
+}
+
+describe("model-assisted rerank in step 3", () => {
+  it("puts the file the model picks first and shows the no-model ranking beside it", async () => {
+    const { end, detail, requests } = await solve();
+    expect(end).toBe("completed");
+    expect(detail.rerank?.status).toBe("applied");
+    expect(detail.rerank?.picks.map((p) => p.path)).toEqual(["src/rules/line-length.js"]);
+    expect(detail.rerank?.before).toContain("src/rules/line-length.js");
+    expect(detail.rerank?.before.length).toBeGreaterThan(1);
+    expect(detail.files[0]).toBe("src/rules/line-length.js");
+    expect(detail.info.some((l) => l.startsWith("Model rerank by"))).toBe(true);
+    expect(requests[0]).toEqual({ step: "dependencies", purpose: "rerank" });
+    expect(requests.some((r) => r.step === "generating")).toBe(true);
+    const rerankPrompt = models.control.requests[0]?.prompt ?? "";
+    expect(rerankPrompt).toContain("### File: src/rules/line-length.js");
+    expect(detail.symbols?.some((s) => s.path === detail.files[0] && s.reasons.length > 0)).toBe(true);
+  });
+
+  it("falls back to the no-model ranking with a note when the model answers nonsense twice", async () => {
+    models.control.malformedNext(2);
+    const { end, detail, requests } = await solve();
+    expect(end).toBe("completed");
+    expect(detail.rerank?.status).toBe("failed");
+    expect(detail.rerank?.picks).toEqual([]);
+    expect(detail.warnings.join("\n")).toMatch(/Model rerank failed .*kept the no-model ranking/);
+    expect(detail.files[0]).toBe(detail.rerank?.before[0]);
+    expect(requests.some((r) => r.step === "generating")).toBe(true);
+  });
+
+  it("is skipped with a note when the run's cost cap would be passed", async () => {
+    await setSpendingCaps(stack.db, userId, { runUsd: 0.0000001, monthlyUsd: null });
+    const { detail, requests } = await solve();
+    expect(detail.rerank?.status).toBe("skipped");
+    expect(detail.rerank?.note).toMatch(/Model rerank skipped: .*per-run cap/);
+    expect(requests).toEqual([]);
+    expect(models.control.requests).toEqual([]);
+  });
+});
