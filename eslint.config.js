@@ -83,7 +83,7 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(
-          ["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker/contract"],
+          ["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker/contract", "@fixloop/worker/contract/events"],
           "The API depends on @fixloop/db and @fixloop/worker/contract only.",
         ),
       ),

@@ -4,16 +4,18 @@
  */
 export type { AppType } from "./app";
 export { UPGRADE_CODES } from "./solve/solve.errors";
+/** The wire schemas of a run's event stream: the web parses every SSE message with them. */
+export { RUN_EVENT_TYPES, RunEvent, RunView } from "@fixloop/worker/contract/events";
 export type {
-  PromptRecord,
-  RunEvent,
   StepCost,
   StepDetail,
+  StepEvent,
   StepId,
   StepRerank,
   StepStatus,
   StepSymbol,
-} from "@fixloop/worker/contract";
+} from "@fixloop/worker/contract/events";
+export type { PromptRecord } from "@fixloop/worker/contract";
 export type {
   LiveTestCounts,
   SolutionTests,

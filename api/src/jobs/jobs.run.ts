@@ -87,12 +87,12 @@ export async function runJob<T, Q extends QueueName = QueueName>(
 }
 
 function queueOf(deps: AppDeps, name: QueueName): Queue {
-  const q = {
+  const byName: Record<QueueName, Queue> = {
     solve: deps.queues.solve,
     sync: deps.queues.sync,
     fork: deps.queues.fork,
     "pull-request": deps.queues.pullRequest,
     "syntax-check": deps.queues.syntaxCheck,
-  }[name];
-  return q as unknown as Queue;
+  };
+  return byName[name];
 }

@@ -1,5 +1,5 @@
-import { releaseRunQuota, type Db, type RunStep, type SolveRun } from "@fixloop/db";
-import { STEPS, STEP_LABELS, stepCost, type PromptRecord, type StepCost } from "@fixloop/worker/contract";
+import type { Db, RunStep, SolveRun } from "@fixloop/db";
+import { STEPS, STEP_LABELS, stepCost, stepDetailOf, type PromptRecord, type RunView } from "@fixloop/worker/contract";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string) => UUID.test(s);
@@ -49,7 +49,7 @@ export async function runPrompt(db: Db, runId: string): Promise<PromptRecord | n
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The run as the API shows it: every step in order with status, detail and timings. */
-export function presentRun(run: SolveRun, steps: StepRow[]) {
+export function presentRun(run: SolveRun, steps: StepRow[]): RunView {
   const byStep = new Map(steps.map((s) => [s.step, s]));
   return {
     _id: run.id,
@@ -74,15 +74,14 @@ export function presentRun(run: SolveRun, steps: StepRow[]) {
         id,
         label: STEP_LABELS[id],
         status: s?.status ?? "pending",
-        detail: s?.detail ?? { files: [], info: [], warnings: [] },
+        detail: s ? stepDetailOf(s.detail) : { files: [], info: [], warnings: [] },
         startedAt: iso(s?.started_at ?? null),
         finishedAt: iso(s?.finished_at ?? null),
         durationMs: s?.duration_ms ?? null,
         tokensIn: s?.tokens_in ?? 0,
         tokensOut: s?.tokens_out ?? 0,
-        cost: s ? stepCost(s) : ({ tokensIn: 0, tokensOut: 0, usd: 0 } as StepCost),
+        cost: s ? stepCost(s) : { tokensIn: 0, tokensOut: 0, usd: 0 },
       };
     }),
   };
 }
-export type RunView = ReturnType<typeof presentRun>;

@@ -16,28 +16,9 @@ export const HEARTBEAT_MS = 10_000;
 const STREAM_ID = /^\d+-\d+$/;
 const HEARTBEAT = Buffer.from(": heartbeat\n\n");
 
-function sseOf(ev: RunEvent): { event: string; data: string } {
-  switch (ev.type) {
-    case "step":
-      return {
-        event: "step",
-        data: JSON.stringify({ step: ev.step, status: ev.status, detail: ev.detail, at: ev.at, cost: ev.cost }),
-      };
-    case "completed":
-      return { event: "completed", data: JSON.stringify({ solutionId: ev.solutionId }) };
-    case "failed":
-      return { event: "failed", data: JSON.stringify({ error: ev.error }) };
-    case "cancelled":
-      return {
-        event: "cancelled",
-        data: JSON.stringify({ error: { code: "run.cancelled", message: "The run was cancelled" } }),
-      };
-    case "tests":
-      return {
-        event: "tests",
-        data: JSON.stringify({ phase: ev.phase, output: ev.output, counts: ev.counts, done: ev.done, at: ev.at }),
-      };
-  }
+/** One run event as an SSE message: named by its type, the event itself as data (the contract's RunEvent is the wire type). */
+function sseOf(ev: RunEvent): { event: RunEvent["type"]; data: string } {
+  return { event: ev.type, data: JSON.stringify(ev) };
 }
 
 const frame = (event: string, data: string, id?: string) =>

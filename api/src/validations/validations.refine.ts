@@ -1,19 +1,17 @@
 import type { Db } from "@fixloop/db";
 import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
-import { jobIds, type Queues } from "@fixloop/worker/contract";
+import {
+  jobIds,
+  manualEditsOf,
+  refineInputOf,
+  type ManualEdit,
+  type Queues,
+  type RefineInput,
+} from "@fixloop/worker/contract";
 import { validationErrors } from "./validations.errors";
 import { ensureRevisionRecorded, lockOwnedSolution } from "./validations.repository";
 import type { RefineBody } from "./validations.schemas";
-
-interface ManualEdit {
-  filename: string;
-  reason?: string;
-  revision?: number;
-}
-
-const editsOf = (v: unknown): ManualEdit[] =>
-  (Array.isArray(v) ? v : []).filter((e): e is ManualEdit => !!e && typeof (e as ManualEdit).filename === "string");
 
 /**
  * Starts a refine run: the solve processor reuses the stored analyzing/context/dependencies
@@ -38,15 +36,16 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
       .orderBy("created_at", "desc")
       .limit(1)
       .executeTakeFirst();
-    const before = (previous?.input ?? {}) as { feedback?: unknown; manualEdits?: unknown };
-    const history = [
-      ...(Array.isArray(before.feedback) ? before.feedback.filter((f): f is string => typeof f === "string") : []),
-      feedback,
-    ];
+    const before = refineInputOf(previous?.input);
     const key = (e: ManualEdit) => `${e.filename}@${e.revision ?? ""}`;
     const edits = new Map(
-      [...editsOf(before.manualEdits), ...editsOf(solution.metadata?.manualEdits)].map((e) => [key(e), e]),
+      [...before.manualEdits, ...manualEditsOf(solution.metadata?.manualEdits)].map((e) => [key(e), e]),
     );
+    const input: RefineInput = {
+      feedback: [...before.feedback, feedback],
+      manualEdits: [...edits.values()],
+      fromRevision: solution.revision,
+    };
     await ensureRevisionRecorded(trx, solution);
     // aiModel holds the model's display name; the run needs its id, kept on the original run.
     const original = solution.run_id
@@ -72,7 +71,7 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
         kind: "refine",
         solution_id: id,
         model_id: original?.model_id ?? solution.ai_model,
-        input: JSON.stringify({ feedback: history, manualEdits: [...edits.values()], fromRevision: solution.revision }),
+        input: JSON.stringify(input),
       })
       .catch((err: { code?: string }) => {
         if (err.code === "23505") throw validationErrors.runOpen();

@@ -1,4 +1,5 @@
-export type RiskLevel = "low" | "medium" | "high" | "critical";
+export const RISK_LEVELS = ["low", "medium", "high", "critical"] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
 
 /** Risk level from a 0-100 score when none is supplied: above 70 high, above 40 medium, else low. */
 export function riskLevelFromScore(score: number): Exclude<RiskLevel, "critical"> {
@@ -10,7 +11,7 @@ export function riskLevelFromScore(score: number): Exclude<RiskLevel, "critical"
 /** Score shown for each level. */
 export const RISK_DISPLAY_SCORE: Record<RiskLevel, number> = { critical: 90, high: 70, medium: 40, low: 20 };
 
-const LEVELS = new Set<unknown>(["low", "medium", "high", "critical"]);
+const LEVELS = new Set<unknown>(RISK_LEVELS);
 
 /** A solution's risk level: the stored level, else derived from the stored score, else low. */
 export function resolveRiskLevel(level: unknown, score: unknown): RiskLevel {

@@ -20,3 +20,5 @@ export * from "./process";
 export * from "./tests";
 export * from "./contributions/contributions.checks";
 export * from "./contributions/contributions.policy";
+export * from "./steps";
+export * from "./refine";

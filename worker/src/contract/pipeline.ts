@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { StepDetail as StoredStepDetail } from "@fixloop/db";
 import { RUN_STATUSES, TERMINAL_RUN_STATUSES } from "@fixloop/db/domain";
 import { SolutionTests, TestsEvent } from "./tests";
 
@@ -56,6 +57,22 @@ export const StepDetail = z.object({
 });
 export type StepDetail = z.infer<typeof StepDetail>;
 
+/** A stored step detail as runs and events carry it: test evidence that does not match the contract is left out. */
+export function stepDetailOf(d: StoredStepDetail): StepDetail {
+  const tests = SolutionTests.safeParse(d.tests);
+  const symbols = z.array(StepSymbol).safeParse(d.symbols);
+  const rerank = StepRerank.safeParse(d.rerank);
+  return {
+    files: d.files,
+    info: d.info,
+    warnings: d.warnings,
+    ...(d.score === undefined ? {} : { score: d.score }),
+    ...(tests.success ? { tests: tests.data } : {}),
+    ...(symbols.success ? { symbols: symbols.data } : {}),
+    ...(rerank.success ? { rerank: rerank.data } : {}),
+  };
+}
+
 /** What a step's model requests cost: recorded tokens and USD, and the estimate made before the call. */
 export const StepCost = z.object({
   tokensIn: z.number().int().nonnegative(),
@@ -80,22 +97,71 @@ export function stepCost(s: {
 export const ErrorBody = z.object({ code: z.string(), message: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** Events appended by the worker to a run's Redis stream and relayed as SSE by the API. */
+/** A step started, reported progress, finished or failed. */
+export const StepEvent = z.object({
+  type: z.literal("step"),
+  step: StepId,
+  status: StepStatus,
+  detail: StepDetail,
+  at: z.string(),
+  cost: StepCost.optional(),
+});
+export type StepEvent = z.infer<typeof StepEvent>;
+
+/**
+ * Events appended by the worker to a run's Redis stream and relayed as SSE by the API: each
+ * becomes one SSE message named by its `type`, with the event itself as its data. A new kind of
+ * event is one more member here (the web's handler is exhaustive over them).
+ */
 export const RunEvent = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("step"),
-    step: StepId,
-    status: StepStatus,
-    detail: StepDetail,
-    at: z.string(),
-    cost: StepCost.optional(),
-  }),
+  StepEvent,
   z.object({ type: z.literal("completed"), solutionId: z.string(), at: z.string() }),
   z.object({ type: z.literal("failed"), error: ErrorBody, at: z.string() }),
   z.object({ type: z.literal("cancelled"), at: z.string() }),
   TestsEvent,
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
+
+/**
+ * A run as the API shows it (GET /api/runs/:id and the first `snapshot` message of its event
+ * stream): every step in order.
+ */
+export const RunView = z.object({
+  _id: z.string(),
+  id: z.string(),
+  kind: z.enum(["solve", "refine"]),
+  issueId: z.string(),
+  modelId: z.string(),
+  status: RunStatus,
+  currentStep: StepId.nullable(),
+  solutionId: z.string().nullable(),
+  error: ErrorBody.nullable(),
+  tokensIn: z.number(),
+  tokensOut: z.number(),
+  costUsd: z.number(),
+  attempts: z.number(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  steps: z.array(
+    z.object({
+      id: StepId,
+      label: z.string(),
+      status: StepStatus,
+      detail: StepDetail,
+      startedAt: z.string().nullable(),
+      finishedAt: z.string().nullable(),
+      durationMs: z.number().nullable(),
+      tokensIn: z.number(),
+      tokensOut: z.number(),
+      cost: StepCost,
+    }),
+  ),
+});
+export type RunView = z.infer<typeof RunView>;
+
+/** Every event type, in the union's order: the SSE event names. */
+export const RUN_EVENT_TYPES = RunEvent.options.map((o) => o.shape.type.value);
 
 export const TERMINAL_EVENTS = new Set<RunEvent["type"]>(TERMINAL_RUN_STATUSES);
 

@@ -34,9 +34,9 @@ export function createQueues(
   onError: (err: Error) => void = () => {},
 ): Queues {
   const mk = <Q extends QueueName>(name: Q) => {
-    const q = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    const q: TypedQueue<Q> = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
     q.on("error", onError);
-    return q as unknown as TypedQueue<Q>;
+    return q;
   };
   const queues = {
     solve: mk(QUEUES.solve),
@@ -58,7 +58,7 @@ export function createQueues(
       }
       return ev;
     },
-    all: () => Object.values(queues) as unknown as Queue[],
+    all: (): Queue[] => Object.values(queues),
     async close() {
       await Promise.all([...events.values()].map((e) => e.close()));
       await Promise.all(Object.values(queues).map((q) => q.close()));

@@ -1,11 +1,5 @@
 import type { FileChange } from "@fixloop/db";
-import type { GeneratedSolution } from "../contract";
-
-export interface EditFailure {
-  filename: string;
-  search: string;
-  reason: string;
-}
+import type { EditFailure, GeneratedSolution } from "../contract";
 
 /** Applies one edit; the search text must occur exactly once (exactly, or ignoring trailing spaces). */
 function applyOne(text: string, search: string, replace: string): string {

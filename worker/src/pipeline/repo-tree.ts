@@ -1,11 +1,5 @@
 import type { Redis } from "ioredis";
-import type { GithubClient } from "../contract";
-
-export interface TreeFile {
-  path: string;
-  sha: string;
-  size: number;
-}
+import type { GithubClient, TreeFile } from "../contract";
 
 export interface RepoSnapshot {
   owner: string;

@@ -1,8 +1,5 @@
 import { runs, type Db, type SolutionMetadata } from "@fixloop/db";
-import type { ValidatingOutput } from "./run.tests";
-import type { AnalyzingOutput } from "./steps/analyzing";
-import type { ContextOutput } from "./steps/context";
-import type { GeneratingOutput } from "./steps/generating";
+import type { AnalyzingOutput, ContextOutput, GeneratingOutput, ValidatingOutput } from "../contract";
 
 export interface FinalizeInput {
   runId: string;

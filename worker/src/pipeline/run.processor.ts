@@ -1,18 +1,8 @@
 import { UnrecoverableError } from "bullmq";
-import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
+import type { FileChange, RunStep, SolveRun, StepDetail } from "@fixloop/db";
 import { issues, recordModelRequest } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
-import { z } from "zod";
-import {
-  SolutionTests,
-  StepRerank,
-  StepSymbol,
-  STEPS,
-  stepCost,
-  type StepCost,
-  type StepDetail as ContractStepDetail,
-  type StepId,
-} from "../contract";
+import { latestFeedback, stepCost, stepDetailOf, type StepCost, type StepId, type StepOutputs } from "../contract";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "../contract";
 import { finalizeRun } from "./run.finalize";
@@ -27,7 +17,7 @@ import {
   storeStepPrompt,
   storeStepResult,
 } from "./run.store";
-import { executeStep } from "./run.steps";
+import { PIPELINE, type PipelineStep, type StepEnv } from "./run.steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
 import { copyOriginalSteps } from "./run.refine";
 
@@ -68,101 +58,23 @@ export async function processRun(
   }
 
   const stored = await loadSteps(ctx.db, runId);
-  const outputs: Partial<Record<StepId, unknown>> = {};
-  let current: StepId | null = null;
+  const state: RunState = { ctx, log, stored, done: {}, current: null, env: { run, issue, signal, baseline } };
   try {
-    for (const step of STEPS) {
-      const prior = stored.get(step);
-      if (prior?.status === "completed" && prior.output !== null) {
-        outputs[step] = prior.output;
-        await log.emit({
-          type: "step",
-          step,
-          status: "completed",
-          detail: eventDetail(prior.detail),
-          at: (prior.finished_at ?? new Date()).toISOString(),
-          cost: stepCost(prior),
-        });
-        continue;
-      }
-      if (signal.aborted || (await cancelRequested(ctx, runId))) throw new RunCancelled();
-      current = step;
-      const startedAt = new Date();
-      await markStepRunning(ctx.db, runId, step);
-      await log.emit({
-        type: "step",
-        step,
-        status: "running",
-        detail: { files: [], info: [], warnings: [] },
-        at: now(),
-      });
-      const retries: string[] = [];
-      let reported: StepDetail = { files: [], info: [], warnings: [] };
-      const report = async (detail: StepDetail) => {
-        reported = detail;
-        await storeStepProgress(ctx.db, runId, step, detail);
-        await log.emit({ type: "step", step, status: "running", detail: eventDetail(detail), at: now() });
-      };
-      let estimateUsd: number | undefined;
-      const result = await executeStep(
-        step,
-        {
-          run,
-          issue,
-          outputs,
-          signal,
-          baseline,
-          onModelRetry: (r) => {
-            retries.push(`Provider retry ${r.attempt}: ${r.reason} (waited ${Math.round(r.waitMs / 100) / 10}s)`);
-            void report({ ...reported, warnings: [...reported.warnings, ...retries.slice(-1)] }).catch(() => {});
-          },
-          report,
-          onTestsEvent: (e) => log.emit(e),
-          onModelRequest: (r) => recordModelRequest(ctx.db, { ...r, runId, userId: run.user_id, step }),
-          onPrompt: async (record) => {
-            await storeStepPrompt(ctx.db, runId, step, record);
-            estimateUsd = record.estimate.usd;
-            const cost = { tokensIn: 0, tokensOut: 0, usd: 0, estimateUsd: record.estimate.usd };
-            await log.emit({
-              type: "step",
-              step,
-              status: "running",
-              detail: eventDetail({
-                ...reported,
-                info: [
-                  ...reported.info,
-                  `Estimated cost: $${record.estimate.usd.toFixed(4)} (${record.estimate.tokensIn} tokens in)`,
-                ],
-              }),
-              at: now(),
-              cost,
-            });
-          },
-        },
-        ctx,
-      );
-      if (retries.length) result.detail.warnings.push(...retries);
-      await storeStepResult(ctx.db, runId, step, result, startedAt);
-      outputs[step] = result.output;
-      const cost: StepCost = {
-        tokensIn: result.tokensIn ?? 0,
-        tokensOut: result.tokensOut ?? 0,
-        usd: result.costUsd ?? 0,
-        ...(estimateUsd !== undefined ? { estimateUsd } : {}),
-      };
-      await log.emit({ type: "step", step, status: "completed", detail: eventDetail(result.detail), at: now(), cost });
-    }
+    for (const step of PIPELINE) await runStep(step, state);
+    const { analyzing, context, generating, validating } = state.done;
+    if (!analyzing || !context || !generating || !validating) throw new Error("A step ended without its output");
     const solutionId = await finalizeRun(ctx.db, {
       runId,
-      analyzing: outputs.analyzing as never,
-      context: outputs.context as never,
-      generating: outputs.generating as never,
-      validating: outputs.validating as never,
-      feedback: latestFeedback(run),
+      analyzing,
+      context,
+      generating,
+      validating,
+      feedback: latestFeedback(run.input),
     });
     await log.emit({ type: "completed", solutionId, at: now() });
     return { solutionId };
   } catch (err) {
+    const current = state.current;
     const fresh = await loadRun(ctx.db, runId);
     if (fresh?.cancel_requested_at || err instanceof RunCancelled) return cancel(ctx, log, fresh ?? run, current);
     const failure = classifyFailure(err, current);
@@ -177,6 +89,110 @@ export async function processRun(
   }
 }
 
+/** One run's progress through the step list: what is stored, what is done, and the step under way. */
+interface RunState {
+  ctx: WorkerContext;
+  log: RunEventLog;
+  stored: Map<StepId, RunStep>;
+  done: Partial<StepOutputs>;
+  current: StepId | null;
+  env: Pick<StepEnv, "run" | "issue" | "signal" | "baseline">;
+}
+
+/** Skips a step whose output is stored (announcing it again), else runs it, stores its result and announces it. */
+async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Promise<void> {
+  const { ctx, log, env } = s;
+  const runId = env.run.id;
+  const prior = s.stored.get(step.id);
+  if (prior?.status === "completed" && prior.output !== null) {
+    const decoded = step.output.safeParse(prior.output);
+    if (decoded.success) {
+      s.done[step.id] = decoded.data;
+      await log.emit({
+        type: "step",
+        step: step.id,
+        status: "completed",
+        detail: stepDetailOf(prior.detail),
+        at: (prior.finished_at ?? new Date()).toISOString(),
+        cost: stepCost(prior),
+      });
+      return;
+    }
+    ctx.logger.warn({ runId, step: step.id }, "stored step output no longer decodes; the step runs again");
+  }
+  if (env.signal.aborted || (await cancelRequested(ctx, runId))) throw new RunCancelled();
+  s.current = step.id;
+  const input = step.input(s.done);
+  if (!input) throw new Error(`The ${step.id} step is missing an earlier step's output`);
+  const startedAt = new Date();
+  await markStepRunning(ctx.db, runId, step.id);
+  await log.emit({
+    type: "step",
+    step: step.id,
+    status: "running",
+    detail: { files: [], info: [], warnings: [] },
+    at: now(),
+  });
+  const retries: string[] = [];
+  let reported: StepDetail = { files: [], info: [], warnings: [] };
+  const report = async (detail: StepDetail) => {
+    reported = detail;
+    await storeStepProgress(ctx.db, runId, step.id, detail);
+    await log.emit({ type: "step", step: step.id, status: "running", detail: stepDetailOf(detail), at: now() });
+  };
+  let estimateUsd: number | undefined;
+  const result = await step.run(
+    input,
+    {
+      ...env,
+      onModelRetry: (r) => {
+        retries.push(`Provider retry ${r.attempt}: ${r.reason} (waited ${Math.round(r.waitMs / 100) / 10}s)`);
+        void report({ ...reported, warnings: [...reported.warnings, ...retries.slice(-1)] }).catch(() => {});
+      },
+      report,
+      onTestsEvent: (e) => log.emit(e),
+      onModelRequest: (r) => recordModelRequest(ctx.db, { ...r, runId, userId: env.run.user_id, step: step.id }),
+      onPrompt: async (record) => {
+        await storeStepPrompt(ctx.db, runId, step.id, record);
+        estimateUsd = record.estimate.usd;
+        const cost = { tokensIn: 0, tokensOut: 0, usd: 0, estimateUsd: record.estimate.usd };
+        await log.emit({
+          type: "step",
+          step: step.id,
+          status: "running",
+          detail: stepDetailOf({
+            ...reported,
+            info: [
+              ...reported.info,
+              `Estimated cost: $${record.estimate.usd.toFixed(4)} (${record.estimate.tokensIn} tokens in)`,
+            ],
+          }),
+          at: now(),
+          cost,
+        });
+      },
+    },
+    ctx,
+  );
+  if (retries.length) result.detail.warnings.push(...retries);
+  await storeStepResult(ctx.db, runId, step.id, result, startedAt);
+  s.done[step.id] = result.output;
+  const cost: StepCost = {
+    tokensIn: result.tokensIn ?? 0,
+    tokensOut: result.tokensOut ?? 0,
+    usd: result.costUsd ?? 0,
+    ...(estimateUsd !== undefined ? { estimateUsd } : {}),
+  };
+  await log.emit({
+    type: "step",
+    step: step.id,
+    status: "completed",
+    detail: stepDetailOf(result.detail),
+    at: now(),
+    cost,
+  });
+}
+
 async function cancelRequested(ctx: WorkerContext, runId: string): Promise<boolean> {
   const r = await ctx.db
     .selectFrom("solve_runs")
@@ -184,11 +200,6 @@ async function cancelRequested(ctx: WorkerContext, runId: string): Promise<boole
     .where("id", "=", runId)
     .executeTakeFirst();
   return Boolean(r?.cancel_requested_at);
-}
-
-function latestFeedback(run: SolveRun): string | undefined {
-  const f = (run.input as { feedback?: unknown }).feedback;
-  return Array.isArray(f) && typeof f[f.length - 1] === "string" ? (f[f.length - 1] as string) : undefined;
 }
 
 async function fail(
@@ -205,7 +216,7 @@ async function fail(
       type: "step",
       step,
       status: "failed",
-      detail: eventDetail(failedDetail(error.message)),
+      detail: stepDetailOf(failedDetail(error.message)),
       at: now(),
     });
   await log.emit({ type: "failed", error, at: now() });
@@ -224,28 +235,12 @@ async function cancel(
       type: "step",
       step,
       status: "failed",
-      detail: eventDetail(failedDetail(STEP_CANCELLED)),
+      detail: stepDetailOf(failedDetail(STEP_CANCELLED)),
       at: now(),
     });
   await endRun(ctx.db, run, "cancelled", { code: "run.cancelled", message: "The run was cancelled" });
   await log.emit({ type: "cancelled", at: now() });
   return { status: "cancelled" };
-}
-
-/** A stored step detail as the event carries it (test evidence checked against the contract). */
-function eventDetail(d: StepDetail): ContractStepDetail {
-  const tests = SolutionTests.safeParse(d.tests);
-  const symbols = z.array(StepSymbol).safeParse(d.symbols);
-  const rerank = StepRerank.safeParse(d.rerank);
-  return {
-    files: d.files,
-    info: d.info,
-    warnings: d.warnings,
-    ...(d.score === undefined ? {} : { score: d.score }),
-    ...(tests.success ? { tests: tests.data } : {}),
-    ...(symbols.success ? { symbols: symbols.data } : {}),
-    ...(rerank.success ? { rerank: rerank.data } : {}),
-  };
 }
 
 const failedDetail = (message: string): StepDetail => ({ files: [], info: [], warnings: [message] });

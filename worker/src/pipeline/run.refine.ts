@@ -1,7 +1,5 @@
 import type { Db, FileChange, SolveRun, StepDetail } from "@fixloop/db";
-import type { StepId } from "../contract";
-
-const REUSED: readonly StepId[] = ["analyzing", "context", "dependencies"];
+import { REUSED_ON_REFINE as REUSED } from "../contract";
 
 /**
  * A refine run starts from the solution's original run: its first three step results are copied

@@ -1,27 +1,36 @@
-import type { Issue, RunStep, SolveRun, FileChange, StepDetail } from "@fixloop/db";
-import type { StepId, TestsEvent } from "../contract";
+import type { z } from "zod";
+import type { Issue, SolveRun, FileChange, StepDetail } from "@fixloop/db";
+import {
+  githubForUser,
+  refineInputOf,
+  STEPS,
+  StepOutputs,
+  type PromptRecord,
+  type StepId,
+  type StepInput,
+  type StepOutput,
+  type TestsEvent,
+} from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../contract";
 import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../models";
 import { fetchRepoSnapshot, readBlob } from "./repo-tree";
 import type { StepResult } from "./run.store";
 import { loadBudget } from "./run.budget";
 import { promptRecord } from "./prompt.record";
 import type { PromptFile } from "./prompt";
-import type { PromptRecord } from "../contract";
-import { analyzing, type AnalyzingOutput } from "./steps/analyzing";
-import { context, type ContextOutput } from "./steps/context";
-import { dependencies, type DependenciesOutput } from "./steps/dependencies";
+import { analyzing } from "./steps/analyzing";
+import { context } from "./steps/context";
+import { dependencies } from "./steps/dependencies";
 import { rerankWithModel } from "./steps/rerank-model";
 import { fileView, FULL_FILE_CHARS } from "./file-view";
-import { generating, GenerationError, type GeneratingOutput, type ModelRequest } from "./steps/generating";
+import { generating, GenerationError, type ModelRequest } from "./steps/generating";
 import { validateWithTests } from "./run.tests";
 import { embeddingRerankFor } from "./embeddings.rerank";
 
-export interface RunInput {
+/** What a step gets besides the earlier steps' outputs: the run, its issue, and the processor's hooks. */
+export interface StepEnv {
   run: SolveRun;
   issue: Issue;
-  outputs: Partial<Record<StepId, unknown>>;
   signal: AbortSignal;
   /** Solution being refined (refine runs): its current changes are the baseline. */
   baseline?: FileChange[];
@@ -36,31 +45,54 @@ export interface RunInput {
   onModelRequest?: (r: ModelRequest) => Promise<void>;
 }
 
-/** Runs one step with what the earlier steps stored; the step functions themselves know nothing of jobs. */
-export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext): Promise<StepResult> {
-  const prefix = ctx.queues.prefix;
-  const [owner = "", repo = ""] = i.issue.repo_full_name.split("/");
-  const gh = async () => (await githubForUser(ctx, i.run.user_id)).client;
-  switch (step) {
-    case "analyzing": {
-      const r = await analyzing({ title: i.issue.title, body: i.issue.body, labels: i.issue.labels });
-      return { output: r.output, detail: r.detail };
-    }
-    case "context": {
-      await i.report?.({ files: [], info: [`Reading the file tree of ${i.issue.repo_full_name}`], warnings: [] });
-      const snapshot = await fetchRepoSnapshot(await gh(), ctx.redis, prefix, owner, repo, i.signal);
-      const r = context(snapshot);
-      return { output: r.output, detail: r.detail };
-    }
-    case "dependencies": {
-      const a = i.outputs.analyzing as AnalyzingOutput;
-      const c = i.outputs.context as ContextOutput;
-      const client = await gh();
+/** A finished step: its typed output, what it shows, and what its model requests cost. */
+export interface StepOutcome<O> extends StepResult {
+  output: O;
+}
+
+/** One solve step as data: the processor runs the list in order and knows no step by name. */
+export interface PipelineStep<K extends StepId> {
+  id: K;
+  /** Picks what the step reads from the outputs so far; null when one of them is missing. */
+  input(done: Partial<StepOutputs>): StepInput<K> | null;
+  /** Decodes the step's stored output when a run resumes (or a refinement reuses it). */
+  output: z.ZodType<StepOutput<K>>;
+  run(input: StepInput<K>, env: StepEnv, ctx: WorkerContext): Promise<StepOutcome<StepOutput<K>>>;
+}
+export type AnyPipelineStep = { [K in StepId]: PipelineStep<K> }[StepId];
+
+const none = () => ({});
+const owner = (i: Issue) => i.repo_full_name.split("/");
+
+const STEP_LIST: { [K in StepId]: PipelineStep<K> } = {
+  analyzing: {
+    id: "analyzing",
+    input: none,
+    output: StepOutputs.shape.analyzing,
+    run: (_, env) => analyzing({ title: env.issue.title, body: env.issue.body, labels: env.issue.labels }),
+  },
+  context: {
+    id: "context",
+    input: none,
+    output: StepOutputs.shape.context,
+    run: async (_, env, ctx) => {
+      const [repoOwner = "", repo = ""] = owner(env.issue);
+      await env.report?.({ files: [], info: [`Reading the file tree of ${env.issue.repo_full_name}`], warnings: [] });
+      const gh = (await githubForUser(ctx, env.run.user_id)).client;
+      return context(await fetchRepoSnapshot(gh, ctx.redis, ctx.queues.prefix, repoOwner, repo, env.signal));
+    },
+  },
+  dependencies: {
+    id: "dependencies",
+    input: ({ analyzing, context }) => (analyzing && context ? { analyzing, context } : null),
+    output: StepOutputs.shape.dependencies,
+    run: async ({ analyzing: a, context: c }, env, ctx) => {
+      const client = (await githubForUser(ctx, env.run.user_id)).client;
       const models = modelsConfigFromEnv(ctx.env);
-      const model = findModel(models, i.run.model_id || DEFAULT_MODEL_ID);
-      const budget = model && ctx.env.MODEL_RERANK === "on" ? await loadBudget(ctx.db, ctx.env, i.run) : undefined;
-      const read = (sha: string) => readBlob(client, ctx.redis, prefix, c.owner, c.repo, sha, i.signal);
-      const rerank = embeddingRerankFor(ctx, c, a, read, i.signal);
+      const model = findModel(models, env.run.model_id || DEFAULT_MODEL_ID);
+      const budget = model && ctx.env.MODEL_RERANK === "on" ? await loadBudget(ctx.db, ctx.env, env.run) : undefined;
+      const read = (sha: string) => readBlob(client, ctx.redis, ctx.queues.prefix, c.owner, c.repo, sha, env.signal);
+      const rerank = embeddingRerankFor(ctx, c, a, read, env.signal);
       const r = await dependencies({
         context: c,
         title: a.title,
@@ -75,11 +107,11 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
                   models,
                   model,
                   budget,
-                  signal: i.signal,
+                  signal: env.signal,
                   title: a.title,
                   body: a.body,
                   candidates,
-                  ...(i.onModelRequest ? { onRequest: i.onModelRequest } : {}),
+                  ...(env.onModelRequest ? { onRequest: env.onModelRequest } : {}),
                 }),
             }
           : {}),
@@ -89,46 +121,48 @@ export async function executeStep(step: StepId, i: RunInput, ctx: WorkerContext)
         detail: r.detail,
         ...(r.cost ? { tokensIn: r.cost.tokensIn, tokensOut: r.cost.tokensOut, costUsd: r.cost.usd } : {}),
       };
-    }
-    case "generating": {
-      const r = await generateFor(i, ctx);
-      return {
-        output: r.output,
-        detail: r.detail,
-        tokensIn: r.output.tokensIn,
-        tokensOut: r.output.tokensOut,
-        costUsd: r.output.costUsd,
-      };
-    }
-    case "validating":
-      return validateWithTests(i, ctx, (extra) => generateFor(i, ctx, extra));
-  }
-}
+    },
+  },
+  generating: {
+    id: "generating",
+    input: ({ analyzing, context, dependencies }) =>
+      analyzing && context && dependencies ? { analyzing, context, dependencies } : null,
+    output: StepOutputs.shape.generating,
+    run: async (input, env, ctx) => {
+      const r = await generateFor(input, env, ctx);
+      return { ...r, tokensIn: r.output.tokensIn, tokensOut: r.output.tokensOut, costUsd: r.output.costUsd };
+    },
+  },
+  validating: {
+    id: "validating",
+    input: ({ analyzing, context, dependencies, generating }) =>
+      analyzing && context && dependencies && generating ? { analyzing, context, dependencies, generating } : null,
+    output: StepOutputs.shape.validating,
+    run: (input, env, ctx) => validateWithTests(input, env, ctx, (extra) => generateFor(input, env, ctx, extra)),
+  },
+};
+
+/** The five steps in their order. */
+export const PIPELINE: readonly AnyPipelineStep[] = STEPS.map((id) => STEP_LIST[id]);
 
 /**
  * The model call with what the earlier steps stored. `extra` (the tests' repair round) works
  * like a refinement: its feedback is appended and its files are the baseline to edit.
  */
 async function generateFor(
-  i: RunInput,
+  { analyzing: a, context: c, dependencies: d }: StepInput<"generating">,
+  env: StepEnv,
   ctx: WorkerContext,
   extra?: { feedback: string; baseline: FileChange[] },
-): Promise<{ output: GeneratingOutput; detail: StepDetail }> {
-  const a = i.outputs.analyzing as AnalyzingOutput;
-  const c = i.outputs.context as ContextOutput;
-  const d = i.outputs.dependencies as DependenciesOutput;
+): Promise<StepOutcome<StepOutput<"generating">>> {
   const models = modelsConfigFromEnv(ctx.env);
-  const model = findModel(models, i.run.model_id || DEFAULT_MODEL_ID);
-  if (!model) throw new GenerationError("model.unknown", `Model ${i.run.model_id} is not configured on this server`);
-  const input = i.run.input as { feedback?: unknown; manualEdits?: unknown };
-  const feedback = Array.isArray(input.feedback)
-    ? input.feedback.filter((f): f is string => typeof f === "string")
-    : [];
+  const model = findModel(models, env.run.model_id || DEFAULT_MODEL_ID);
+  if (!model) throw new GenerationError("model.unknown", `Model ${env.run.model_id} is not configured on this server`);
+  const request = refineInputOf(env.run.input);
+  const feedback = [...request.feedback];
   if (extra) feedback.push(extra.feedback);
-  const manualEdits = (Array.isArray(input.manualEdits) ? input.manualEdits : [])
-    .map((m) => m as { filename?: unknown; reason?: unknown })
-    .filter((m): m is { filename: string; reason?: string } => typeof m.filename === "string");
-  const baseline = extra?.baseline ?? i.baseline;
+  const manualEdits = request.manualEdits.map((m) => ({ filename: m.filename, reason: m.reason }));
+  const baseline = extra?.baseline ?? env.baseline;
   const current = new Map((baseline ?? []).map((f) => [f.filename, f.content]));
   const files: PromptFile[] = [];
   for (const f of d.files) {
@@ -142,7 +176,7 @@ async function generateFor(
   }
   const prompt = {
     repository: `${c.owner}/${c.repo}`,
-    issueNumber: i.issue.issue_number,
+    issueNumber: env.issue.issue_number,
     issueTitle: a.title,
     issueBody: a.body,
     labels: a.labels,
@@ -152,23 +186,19 @@ async function generateFor(
     feedback,
     manualEdits,
   };
-  const raw = { title: i.issue.title, body: i.issue.body ?? "", labels: i.issue.labels, feedback };
+  const raw = { title: env.issue.title, body: env.issue.body ?? "", labels: env.issue.labels, feedback };
   return generating({
     models,
     model,
     baseline,
-    signal: i.signal,
-    onRetry: i.onModelRetry,
-    report: i.report,
-    budget: await loadBudget(ctx.db, ctx.env, i.run),
+    signal: env.signal,
+    onRetry: env.onModelRetry,
+    report: env.report,
+    budget: await loadBudget(ctx.db, ctx.env, env.run),
     onPrompt: async (p) =>
-      i.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate: p.estimate })),
-    onRequest: i.onModelRequest,
+      env.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate: p.estimate })),
+    onRequest: env.onModelRequest,
     ...(extra ? { purpose: "tests repair" } : {}),
     prompt,
   });
 }
-
-/** A refine run reuses the first three steps of the solution's original run. */
-export const REUSABLE_ON_REFINE: readonly StepId[] = ["analyzing", "context", "dependencies"];
-export type StoredSteps = Map<StepId, RunStep>;

@@ -1,5 +1,11 @@
 import type { FileChange, StepDetail } from "@fixloop/db";
-import { RepositoryTestSettings, type SolutionTests } from "../contract";
+import {
+  RepositoryTestSettings,
+  type GeneratingOutput,
+  type SolutionTests,
+  type StepInput,
+  type ValidatingOutput,
+} from "../contract";
 import type { WorkerContext } from "../context";
 import { githubForUser } from "../contract/github/github.account";
 import { better, compareRuns } from "../tests-run/compare";
@@ -8,20 +14,8 @@ import { prepareTests, runPatched, type TestsDeps } from "../tests-run/run-tests
 import { testsConfig } from "../tests-run/tests.config";
 import { fetchTreeInto, WorkspaceError } from "../tests-run/workspace.github";
 import { RunCancelled } from "./run.errors";
-import type { RunInput } from "./run.steps";
-import type { StepResult } from "./run.store";
-import type { ContextOutput } from "./steps/context";
-import type { DependenciesOutput } from "./steps/dependencies";
-import type { GeneratingOutput } from "./steps/generating";
+import type { StepEnv, StepOutcome } from "./run.steps";
 import { validating } from "./steps/validating";
-import type { ChangeValidation } from "./validation/validate-change";
-
-/** What the validating step stores: the static checks, the test evidence and, when the repair round won, its generation. */
-export type ValidatingOutput = ChangeValidation & {
-  tests: SolutionTests;
-  confidence?: number;
-  generating?: GeneratingOutput;
-};
 
 type Regenerate = (extra: { feedback: string; baseline: FileChange[] }) => Promise<{ output: GeneratingOutput }>;
 
@@ -62,10 +56,12 @@ async function repoSettings(
 }
 
 /** Step 5: static checks, then the repository's tests before and after the patch, with one repair round on regressions. */
-export async function validateWithTests(i: RunInput, ctx: WorkerContext, regenerate: Regenerate): Promise<StepResult> {
-  const c = i.outputs.context as ContextOutput;
-  const d = i.outputs.dependencies as DependenciesOutput;
-  const first = i.outputs.generating as GeneratingOutput;
+export async function validateWithTests(
+  { context: c, dependencies: d, generating: first }: StepInput<"validating">,
+  i: StepEnv,
+  ctx: WorkerContext,
+  regenerate: Regenerate,
+): Promise<StepOutcome<ValidatingOutput>> {
   const check = (g: GeneratingOutput) =>
     validating({
       files: g.filesChanged,

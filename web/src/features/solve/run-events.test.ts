@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RUN_EVENT_TYPES, type RunEvent } from "@fixloop/api/client";
 import type { Run } from "../../api/runs.queries";
-import { applyStep } from "./run-events";
+import { applyStep, parseRunEvent, parseRunSnapshot } from "./run-events";
 
 const step = (id: string) => ({
   id,
@@ -59,5 +60,78 @@ describe("applyStep", () => {
     expect(
       applyStep(done, { step: "context", status: "completed", detail, at: "2026-01-01T00:00:03Z" }).steps[1]?.cost.usd,
     ).toBe(0.0031);
+  });
+});
+
+describe("parseRunEvent", () => {
+  const at = "2026-01-01T00:00:01Z";
+  const examples: RunEvent[] = [
+    { type: "step", step: "context", status: "running", detail: { files: [], info: ["reading"], warnings: [] }, at },
+    {
+      type: "step",
+      step: "generating",
+      status: "completed",
+      detail: { files: ["a.ts"], info: [], warnings: [], score: 80 },
+      at,
+      cost: { tokensIn: 10, tokensOut: 5, usd: 0.001, estimateUsd: 0.002 },
+    },
+    { type: "completed", solutionId: "s1", at },
+    { type: "failed", error: { code: "model.timeout", message: "The model did not answer" }, at },
+    { type: "cancelled", at },
+    {
+      type: "tests",
+      phase: "patched",
+      output: "ok 1 - adds\n",
+      counts: { passed: 1, failed: 0, errored: 0 },
+      done: false,
+      at,
+    },
+  ];
+  const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+  afterEach(() => warn.mockClear());
+
+  it("accepts every kind of run event as the API sends it", () => {
+    expect(new Set(examples.map((e) => e.type))).toEqual(new Set(RUN_EVENT_TYPES));
+    for (const e of examples) expect(parseRunEvent(e.type, JSON.stringify(e))).toEqual(e);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("ignores a malformed message with a console warning instead of throwing", () => {
+    const bad: [string, string][] = [
+      ["step", "{not json"],
+      ["step", JSON.stringify({ type: "step", step: "context", status: "running", at })],
+      ["step", JSON.stringify({ type: "step", step: "nowhere", status: "running", detail: examples[0], at })],
+      ["completed", JSON.stringify({ type: "completed", at })],
+      ["failed", JSON.stringify({ type: "failed", error: "boom", at })],
+      ["tests", JSON.stringify({ type: "tests", phase: "patched", output: 3, at })],
+      ["completed", JSON.stringify(examples[4])],
+      ["step", "null"],
+    ];
+    for (const [name, data] of bad) expect(parseRunEvent(name, data), `${name} ${data}`).toBeNull();
+    expect(warn).toHaveBeenCalledTimes(bad.length);
+  });
+
+  it("reads the snapshot as a whole run and ignores one that is not", () => {
+    const snapshot = {
+      ...run,
+      id: "r1",
+      kind: "solve",
+      issueId: "i1",
+      modelId: "m1",
+      solutionId: null,
+      error: null,
+      tokensIn: 0,
+      tokensOut: 0,
+      costUsd: 0,
+      attempts: 1,
+      startedAt: null,
+      finishedAt: null,
+      steps: run.steps.map((s) => ({ ...s, id: "context", durationMs: null, tokensIn: 0, tokensOut: 0 })),
+    };
+    expect(parseRunSnapshot(JSON.stringify(snapshot))).toEqual(snapshot);
+    expect(warn).not.toHaveBeenCalled();
+    expect(parseRunSnapshot(JSON.stringify({ ...snapshot, status: "sleeping" }))).toBeNull();
+    expect(parseRunSnapshot(JSON.stringify({ ...snapshot, steps: null }))).toBeNull();
+    expect(warn).toHaveBeenCalledTimes(2);
   });
 });

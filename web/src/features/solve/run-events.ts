@@ -1,28 +1,21 @@
 import { useEffect, useRef } from "react";
+import type { z } from "zod";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
 import {
   isTerminalRunStatus,
+  RUN_EVENT_TYPES,
+  RunEvent,
+  RunView,
   type StepCost,
-  type StepDetail,
-  type StepId,
-  type StepStatus,
-  type TestsEvent,
+  type StepEvent,
 } from "@fixloop/api/client";
 import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
 
 export const isTerminal = (r: Run | undefined) => !!r && isTerminalRunStatus(r.status);
 
-interface StepEvent {
-  step: StepId;
-  status: StepStatus;
-  detail: StepDetail;
-  at: string;
-  cost?: StepCost;
-}
-
 /** Folds one `step` event into the cached run (the run always lists all five steps). */
-export function applyStep(run: Run, e: StepEvent): Run {
+export function applyStep(run: Run, e: Omit<StepEvent, "type">): Run {
   const steps = run.steps.map((s) =>
     s.id === e.step
       ? {
@@ -42,6 +35,34 @@ export function applyStep(run: Run, e: StepEvent): Run {
     tokensOut: total((c) => c.tokensOut),
   };
   return { ...run, status: run.status === "queued" ? "running" : run.status, currentStep: e.step, steps, ...costs };
+}
+
+/**
+ * One SSE message of a run's stream checked against the wire schema: the event, or null (with a
+ * console warning) when its data is not JSON, not a run event, or not of the type it was sent as.
+ */
+export function parseRunEvent(name: string, data: unknown): RunEvent | null {
+  const parsed = parseJson(name, data, RunEvent);
+  if (!parsed || parsed.type === name) return parsed;
+  console.warn(`Ignored a run event "${name}" that carries a "${parsed.type}" event`);
+  return null;
+}
+
+/** The stream's first message: the whole run; null (with a console warning) when malformed. */
+export const parseRunSnapshot = (data: unknown): RunView | null => parseJson("snapshot", data, RunView);
+
+function parseJson<T>(name: string, data: unknown, schema: z.ZodType<T>): T | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(String(data));
+  } catch {
+    console.warn(`Ignored a run event "${name}" whose data is not JSON`);
+    return null;
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  console.warn(`Ignored a malformed run event "${name}"`, parsed.error.issues);
+  return null;
 }
 
 function update(qc: QueryClient, runId: string, fn: (r: Run) => Run) {
@@ -73,29 +94,36 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
   useEffect(() => {
     if (!runId || terminal) return;
     const es = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events`);
-    const parse = (m: MessageEvent) => JSON.parse(String(m.data)) as Record<string, unknown>;
     const finish = (patch: Partial<Run>) => {
       es.close();
       update(qc, runId, (r) => ({ ...r, ...patch, finishedAt: new Date().toISOString() }));
     };
     es.addEventListener("snapshot", (m) => {
-      const snapshot = parse(m) as unknown as Run;
+      const snapshot = parseRunSnapshot(m.data);
+      if (!snapshot) return;
       qc.setQueryData(runQuery(runId).queryKey, snapshot);
       if (isTerminal(snapshot)) es.close();
     });
-    es.addEventListener("step", (m) => update(qc, runId, (r) => applyStep(r, parse(m) as unknown as StepEvent)));
-    es.addEventListener("tests", (m) =>
-      qc.setQueryData(runTestsLogQuery(runId).queryKey, (log) =>
-        applyTests(log ?? EMPTY_TESTS_LOG, parse(m) as unknown as Omit<TestsEvent, "type">, m.lastEventId || undefined),
-      ),
-    );
-    es.addEventListener("completed", (m) =>
-      finish({ status: "completed", solutionId: (parse(m) as { solutionId: string }).solutionId }),
-    );
-    es.addEventListener("failed", (m) =>
-      finish({ status: "failed", error: (parse(m) as { error: Run["error"] }).error }),
-    );
-    es.addEventListener("cancelled", () => finish({ status: "cancelled" }));
+    const apply = (e: RunEvent, id: string | undefined) => {
+      switch (e.type) {
+        case "step":
+          return update(qc, runId, (r) => applyStep(r, e));
+        case "tests":
+          return qc.setQueryData(runTestsLogQuery(runId).queryKey, (log) => applyTests(log ?? EMPTY_TESTS_LOG, e, id));
+        case "completed":
+          return finish({ status: "completed", solutionId: e.solutionId });
+        case "failed":
+          return finish({ status: "failed", error: e.error });
+        case "cancelled":
+          return finish({ status: "cancelled" });
+      }
+    };
+    for (const name of RUN_EVENT_TYPES) {
+      es.addEventListener(name, (m) => {
+        const e = parseRunEvent(name, m.data);
+        if (e) apply(e, m.lastEventId || undefined);
+      });
+    }
     return () => es.close();
   }, [runId, terminal, qc]);
   return run;

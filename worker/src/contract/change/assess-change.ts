@@ -1,25 +1,37 @@
 import { diffLines } from "diff";
 import type { FileChange } from "@fixloop/db";
-import { riskLevelFromScore, type RiskLevel } from "@fixloop/db/domain";
+import { z } from "zod";
+import { RISK_LEVELS, riskLevelFromScore, type RiskLevel } from "@fixloop/db/domain";
 import { deniedChangeReason, riskyPathReason } from "./path-policy";
 
-export interface ChangeStats {
-  filesChanged: number;
-  linesAdded: number;
-  linesRemoved: number;
-  percentageChanged: number;
-  newFiles: number;
-  deletedFiles: number;
-}
+export const ChangeStats = z.object({
+  filesChanged: z.number(),
+  linesAdded: z.number(),
+  linesRemoved: z.number(),
+  percentageChanged: z.number(),
+  newFiles: z.number(),
+  deletedFiles: z.number(),
+});
+export type ChangeStats = z.infer<typeof ChangeStats>;
 
-export interface ChangeValidation {
-  validation: { riskLevel: RiskLevel; stats: ChangeStats; warnings: string[]; suggestions: string[] };
-  riskScore: number;
-  testSuggestions: string[];
-  advancedValidation: { score: number; errors: string[]; warnings: { message: string }[] };
+export const ChangeValidation = z.object({
+  validation: z.object({
+    riskLevel: z.enum(RISK_LEVELS),
+    stats: ChangeStats,
+    warnings: z.array(z.string()),
+    suggestions: z.array(z.string()),
+  }),
+  riskScore: z.number(),
+  testSuggestions: z.array(z.string()),
+  advancedValidation: z.object({
+    score: z.number(),
+    errors: z.array(z.string()),
+    warnings: z.array(z.object({ message: z.string() })),
+  }),
   /** Paths the patch may not touch; a blocked change must not become a pull request. */
-  blocked: { path: string; reason: string }[];
-}
+  blocked: z.array(z.object({ path: z.string(), reason: z.string() })),
+});
+export type ChangeValidation = z.infer<typeof ChangeValidation>;
 
 export interface ValidateChangeInput {
   files: FileChange[];

@@ -1,23 +1,11 @@
 import type { StepDetail } from "@fixloop/db";
+import { ISSUE_TYPES, type AnalyzingOutput, type Complexity, type IssueType } from "../../contract";
 import { sanitizeUntrusted } from "../prompt";
-
-export const ISSUE_TYPES = ["bug", "feature", "docs", "refactor", "performance", "security", "test", "chore"] as const;
-export type IssueType = (typeof ISSUE_TYPES)[number];
-export type Complexity = "simple" | "medium" | "complex";
 
 export interface AnalyzingInput {
   title: string;
   body: string | null;
   labels: string[];
-}
-
-export interface AnalyzingOutput {
-  classification: { type: IssueType; complexity: Complexity };
-  /** Issue text with hidden characters, bidi controls and HTML comments removed; later steps read only this. */
-  title: string;
-  body: string;
-  labels: string[];
-  removedCharacters: number;
 }
 
 const LABEL_TYPES: [RegExp, IssueType][] = [

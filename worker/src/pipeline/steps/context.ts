@@ -1,18 +1,7 @@
 import type { StepDetail } from "@fixloop/db";
 import { languageOf } from "../../localize/languages";
-import { MAX_BLOB_BYTES, type RepoSnapshot, type TreeFile } from "../repo-tree";
-
-export interface ContextOutput {
-  owner: string;
-  repo: string;
-  defaultBranch: string;
-  commitSha: string;
-  treeSha: string;
-  /** Every path at the head (existence checks); `files` is what is worth reading. */
-  allPaths: string[];
-  files: TreeFile[];
-  languages: { language: string; files: number; percent: number }[];
-}
+import type { ContextOutput, TreeFile } from "../../contract";
+import { MAX_BLOB_BYTES, type RepoSnapshot } from "../repo-tree";
 
 const VENDORED =
   /(^|\/)(node_modules|vendor|third_party|third-party|bower_components|\.yarn|\.pnpm-store|Pods|\.venv|venv|site-packages|dist|build|out|target|coverage|\.next|\.nuxt|__pycache__|\.git)\//;

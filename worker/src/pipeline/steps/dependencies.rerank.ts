@@ -1,5 +1,5 @@
 import type { LocalizedFile } from "../../localize";
-import type { TreeFile } from "../repo-tree";
+import type { TreeFile } from "../../contract";
 
 export interface PoolFile extends LocalizedFile {
   sha: string;

@@ -2,27 +2,10 @@ import type { StepDetail } from "@fixloop/db";
 import type { StepSymbol } from "../../contract";
 import { limitFiles, localize, type LocalizedFile } from "../../localize";
 import type { RepoFile } from "../../localize/files";
+import type { ChosenFile, ContextOutput, DependenciesOutput } from "../../contract";
 import { FULL_FILE_CHARS } from "../file-view";
-import type { ContextOutput } from "./context";
 import { rerankPool, type PoolRerank } from "./dependencies.rerank";
 import { RERANK_CANDIDATES, type RerankInput, type RerankResult } from "./rerank-model";
-
-export interface ChosenFile {
-  path: string;
-  score: number;
-  reasons: string[];
-  content: string;
-  /** Its functions and classes most likely to change, best first (a long file's skeleton shows them in full). */
-  symbols?: string[];
-}
-
-export interface DependenciesOutput {
-  files: ChosenFile[];
-  /** Test files near each chosen file in the import graph (the validating step suggests them). */
-  testsNear: Record<string, string[]>;
-  repoMap: string;
-  graph: { nodes: number; edges: number };
-}
 
 export interface DependenciesInput {
   context: ContextOutput;

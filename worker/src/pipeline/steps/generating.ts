@@ -6,24 +6,10 @@ import {
   type ModelInfo,
   type ModelsConfig,
 } from "../../models";
-import { applyGeneratedFiles, type EditFailure } from "../apply-edits";
+import type { EditFailure, GeneratingOutput } from "../../contract";
+import { applyGeneratedFiles } from "../apply-edits";
 import { SYSTEM_PROMPT, buildPrompt, type PromptInput } from "../prompt";
 import { checkBudget, CostCapExceeded, type Budget } from "../run.budget";
-
-export interface GeneratingOutput {
-  analysis: string;
-  proposedSolution: string;
-  confidence: number;
-  filesChanged: FileChange[];
-  model: { id: string; name: string; provider: string };
-  tokensIn: number;
-  tokensOut: number;
-  costUsd: number;
-  attempts: number;
-  repaired: boolean;
-  editRepair: boolean;
-  unappliedEdits: EditFailure[];
-}
 
 export interface GeneratingInput {
   models: ModelsConfig;
