@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { IssueStatus, RunStatus } from "./domain/statuses";
+import type { IssueStatus, PullRequestStatus, RunStatus, SolutionStatus } from "./domain/statuses";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -10,12 +10,10 @@ type Json<T> = ColumnType<T, T | string | undefined, T | string>;
 type Numeric = ColumnType<string, number | string | undefined, number | string>;
 type BigIntCol = ColumnType<string, number | string | bigint, number | string | bigint>;
 
-export type { IssueStatus, RunStatus };
+export type { IssueStatus, PullRequestStatus, RunStatus, SolutionStatus };
 export type StepId = "analyzing" | "context" | "dependencies" | "generating" | "validating";
 export type StepStatus = "pending" | "running" | "completed" | "failed" | "skipped";
 export type PlanId = "FREE" | "PRO" | "ENTERPRISE";
-export type SolutionStatus = "pending" | "approved" | "rejected" | "pr_created" | "deleted";
-export type PullRequestStatus = "open" | "closed" | "merged";
 
 export interface StepDetail {
   files: string[];
@@ -387,6 +385,7 @@ export type IssueUpdate = Updateable<IssuesTable>;
 export type Repository = Selectable<RepositoriesTable>;
 export type Solution = Selectable<SolutionsTable>;
 export type SolveRun = Selectable<SolveRunsTable>;
+export type NewSolveRun = Insertable<SolveRunsTable>;
 export type RunStep = Selectable<RunStepsTable>;
 export type PullRequest = Selectable<PullRequestsTable>;
 export type Subscription = Selectable<SubscriptionsTable>;

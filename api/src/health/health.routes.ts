@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { sql } from "kysely";
 import type { AppEnv } from "../deps";
+import { pingDatabase } from "./health.repository";
 
 const TIMEOUT_MS = 2_000;
 
@@ -17,7 +17,7 @@ export const healthRoutes = new Hono<AppEnv>().get("/health", async (c) => {
   const { db, redis, queues } = c.var.deps;
   const all = queues.all();
   const [database, cache, seen] = await Promise.allSettled([
-    withTimeout(sql`select 1`.execute(db)),
+    withTimeout(pingDatabase(db)),
     withTimeout(redis.ping()),
     withTimeout(Promise.all(all.map(async (q) => [q.name, (await q.getWorkers()).length] as const))),
   ]);

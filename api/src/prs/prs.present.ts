@@ -1,8 +1,8 @@
-import type { PullRequest } from "@fixloop/db";
+import type { PullRequestRow } from "./prs.repository";
 
 /** A pull request in the spec's shape. */
-export function presentPullRequest(pr: PullRequest) {
-  const meta = (pr.metadata ?? {}) as Record<string, unknown>;
+export function presentPullRequest(pr: PullRequestRow) {
+  const meta = pr.metadata;
   return {
     _id: pr.id,
     title: pr.title,
@@ -18,7 +18,7 @@ export function presentPullRequest(pr: PullRequest) {
     solutionId: pr.solution_id,
     syncedAt: pr.synced_at?.toISOString() ?? null,
     metadata: {
-      labels: Array.isArray(meta.labels) ? (meta.labels as string[]) : [],
+      labels: meta.labels ?? [],
       hasBreakingChanges: meta.hasBreakingChanges === true,
       generatedWithGuidelines: meta.generatedWithGuidelines === true,
     },

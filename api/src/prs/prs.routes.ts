@@ -4,15 +4,9 @@ import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { runJob } from "../jobs/jobs.run";
 import { presentPullRequest } from "./prs.present";
+import { listPullRequests } from "./prs.repository";
 
-const list = (c: { var: AppEnv["Variables"] }) =>
-  c.var.deps.db
-    .selectFrom("pull_requests")
-    .selectAll()
-    .where("user_id", "=", c.var.user.id)
-    .orderBy("created_at", "desc")
-    .limit(500)
-    .execute();
+const list = (c: { var: AppEnv["Variables"] }) => listPullRequests(c.var.deps.db, c.var.user.id);
 
 export const prsRoutes = new Hono<AppEnv>()
   .use("/prs", requireUser)

@@ -3,25 +3,17 @@ import { z } from "zod";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
+import { draftPullRequests, setDraftPullRequests } from "./settings.repository";
 
 export const PullRequestSettings = z.object({ draftPullRequests: z.boolean() }).strict();
 export type PullRequestSettings = z.infer<typeof PullRequestSettings>;
 
 export const settingsRoutes = new Hono<AppEnv>()
   .get("/settings/pull-requests", requireUser, async (c) => {
-    const row = await c.var.deps.db
-      .selectFrom("users")
-      .select("draft_pull_requests")
-      .where("id", "=", c.var.user.id)
-      .executeTakeFirstOrThrow();
-    return c.json({ draftPullRequests: row.draft_pull_requests });
+    return c.json({ draftPullRequests: await draftPullRequests(c.var.deps.db, c.var.user.id) });
   })
   .put("/settings/pull-requests", requireUser, validate("json", PullRequestSettings), async (c) => {
     const { draftPullRequests } = c.req.valid("json");
-    await c.var.deps.db
-      .updateTable("users")
-      .set({ draft_pull_requests: draftPullRequests, updated_at: new Date() })
-      .where("id", "=", c.var.user.id)
-      .execute();
+    await setDraftPullRequests(c.var.deps.db, c.var.user.id, draftPullRequests);
     return c.json({ draftPullRequests });
   });

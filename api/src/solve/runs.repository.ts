@@ -1,4 +1,4 @@
-import { releaseRunQuota, type Db, type RunStep, type SolveRun } from "@fixloop/db";
+import type { Db, RunStep, SolveRun } from "@fixloop/db";
 import { STEPS, STEP_LABELS, stepCost, stepDetailOf, type PromptRecord, type RunView } from "@fixloop/worker/contract";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -84,20 +84,4 @@ export function presentRun(run: SolveRun, steps: StepRow[]): RunView {
       };
     }),
   };
-}
-/** A run whose job could not be queued: failed, with its quota unit given back, in one transaction. */
-export async function failUnqueuedRun(db: Db, runId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("solve_runs")
-      .set({
-        status: "failed",
-        error_code: "queue.unavailable",
-        error_message: "The job queue is unavailable",
-        finished_at: new Date(),
-      })
-      .where("id", "=", runId)
-      .execute();
-    await releaseRunQuota(trx, runId);
-  });
 }

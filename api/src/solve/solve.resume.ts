@@ -1,9 +1,8 @@
 import type { SolveRun } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
 import { jobIds, runEventsKey } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";
-import { failUnqueuedRun } from "./runs.repository";
 
 /** Runs stopped by a spending cap end with one of these codes; only they can be resumed. */
 export const isCapStop = (run: Pick<SolveRun, "status" | "error_code">) =>
@@ -21,21 +20,7 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, 
     await db.transaction().execute(async (trx) => {
       const reserved = await reserveQuota(trx, run.user_id, period.plan, { periodStart: period.periodStart });
       if (!reserved) throw solveErrors.usageLimit();
-      const r = await trx
-        .updateTable("solve_runs")
-        .set({
-          status: "queued",
-          error_code: null,
-          error_message: null,
-          finished_at: null,
-          quota_state: "reserved",
-          quota_period_start: reserved.periodStart,
-        })
-        .where("id", "=", run.id)
-        .where("status", "=", "failed")
-        .where("error_code", "like", "cost.%")
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) throw solveErrors.notResumable();
+      if (!(await runs.requeueCapStop(trx, run.id, reserved.periodStart))) throw solveErrors.notResumable();
     });
   } catch (err) {
     // The issue has another active run (partial unique index).
@@ -48,7 +33,7 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, 
     await queues.solve.remove(jobIds.solve(run.id));
     await queues.solve.add("solve", { runId: run.id }, { jobId: jobIds.solve(run.id) });
   } catch (err) {
-    await failUnqueuedRun(db, run.id);
+    await runs.failUnqueued(db, run.id);
     throw err;
   }
 }

@@ -8,6 +8,7 @@ import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { presentSolution } from "../validations/validations.present";
+import { findOwnedSolution } from "../validations/validations.repository";
 import { findOwnedRun, presentRun, runPrompt, runSteps } from "./runs.repository";
 import { runModelRequests } from "@fixloop/db";
 import { acquireStreamSlot } from "./sse.limit";
@@ -61,17 +62,8 @@ export const solveRoutes = new Hono<AppEnv>()
         throw solveErrors.runFailed(run.error_code ?? "run.failed", run.error_message ?? "The run failed");
       if (run.status === "cancelled") throw solveErrors.runCancelled();
       if (run.status !== "completed" || !run.solution_id) return c.json({ runId }, 202);
-      const solution = await deps.db
-        .selectFrom("solutions")
-        .selectAll()
-        .where("id", "=", run.solution_id)
-        .executeTakeFirstOrThrow();
-      const issue = await deps.db
-        .selectFrom("issues")
-        .selectAll()
-        .where("id", "=", solution.issue_id)
-        .executeTakeFirstOrThrow();
-      return c.json({ runId, solution: presentSolution({ solution, issue }) }, 200);
+      const owned = await findOwnedSolution(deps.db, user.id, run.solution_id);
+      return c.json({ runId, solution: presentSolution(owned) }, 200);
     },
   )
   .get("/runs/:id", requireUser, validate("param", RunParam), async (c) => {

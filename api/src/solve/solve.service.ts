@@ -1,12 +1,12 @@
 import { domain, type Db } from "@fixloop/db";
 import { findOpenPullRequestForIssue } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
 import type { Logger } from "../http/logger";
 import { notifyUsageThreshold } from "@fixloop/db";
 import { jobIds, type Queues } from "@fixloop/worker/contract";
 import { findModel, modelsConfigFromEnv } from "@fixloop/worker/contract";
 import type { ApiEnv } from "../env";
-import { failUnqueuedRun, isUuid } from "./runs.repository";
+import { isUuid } from "./runs.repository";
 import { solveErrors } from "./solve.errors";
 
 const ACTIVE = domain.ACTIVE_RUN_STATUSES;
@@ -67,19 +67,13 @@ export async function startRun(
       const reserved = await reserveQuota(trx, userId, period.plan, { periodStart: period.periodStart });
       if (!reserved) throw solveErrors.usageLimit();
       used = reserved.used;
-      const run = await trx
-        .insertInto("solve_runs")
-        .values({
-          user_id: userId,
-          issue_id: issue.id,
-          model_id: model.id,
-          kind: "solve",
-          quota_state: "reserved",
-          quota_period_start: reserved.periodStart,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      return run.id;
+      return runs.create(trx, {
+        user_id: userId,
+        issue_id: issue.id,
+        model_id: model.id,
+        kind: "solve",
+        quotaPeriodStart: reserved.periodStart,
+      });
     });
   } catch (err) {
     if ((err as { code?: string }).code === "23505") {
@@ -92,7 +86,7 @@ export async function startRun(
     await deps.queues.solve.add("solve", { runId }, { jobId: jobIds.solve(runId) });
   } catch (err) {
     // Without a job the run would wait for the sweeper; fail it now and give the quota back.
-    await failUnqueuedRun(db, runId);
+    await runs.failUnqueued(db, runId);
     throw err;
   }
   // The 80% notice goes out as soon as the reservation crosses it (once per period).

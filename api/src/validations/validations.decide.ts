@@ -1,8 +1,7 @@
-import { sql } from "kysely";
 import type { AppDeps } from "../deps";
 import { jobIds } from "@fixloop/worker/contract";
 import { runJob } from "../jobs/jobs.run";
-import { findOpenPullRequestForIssue } from "@fixloop/db";
+import { findOpenPullRequestForIssue, solutions } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
 import { validationErrors } from "./validations.errors";
 import { lockOwnedSolution } from "./validations.repository";
@@ -36,23 +35,7 @@ export async function decideSolution(
     if (!allowed.includes(solution.status)) throw validationErrors.notPending(solution.status);
     if (body.status === "approved" && (await findOpenPullRequestForIssue(trx, solution.issue_id, id)))
       throw solveErrors.pullRequestOpen();
-    await trx
-      .insertInto("validation_decisions")
-      .values({ solution_id: id, user_id: userId, status: body.status, comments })
-      .execute();
-    await trx
-      .updateTable("solutions")
-      .set({ status: body.status, updated_at: sql`now()` })
-      .where("id", "=", id)
-      .execute();
-    if (body.status === "rejected") {
-      // The issue is unsolved again: it returns to the Open tab and can be solved anew.
-      await trx
-        .updateTable("issues")
-        .set({ status: "open", updated_at: sql`now()` })
-        .where("id", "=", solution.issue_id)
-        .execute();
-    }
+    await solutions.decide(trx, solution, userId, { status: body.status, comments });
     return null;
   });
   if (existingUrl) return { kind: "created", githubUrl: existingUrl };

@@ -1,9 +1,13 @@
-import { sql } from "kysely";
-import type { FileChange, Solution } from "@fixloop/db";
+import { solutions, type FileChange } from "@fixloop/db";
 import { assessChange } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { validationErrors } from "./validations.errors";
-import { ensureRevisionRecorded, findOwnedSolution, lockOwnedSolution } from "./validations.repository";
+import {
+  ensureRevisionRecorded,
+  findOwnedSolution,
+  lockOwnedSolution,
+  type SolutionRow,
+} from "./validations.repository";
 import type { ModifyBody } from "./validations.schemas";
 import { checkSyntax } from "./validations.syntax";
 
@@ -25,48 +29,28 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
     if (solution.revision !== before.solution.revision) throw validationErrors.stale(edits[0]?.filename ?? "");
 
     await ensureRevisionRecorded(trx, solution);
-    const revision = solution.revision + 1;
-    await trx
-      .insertInto("solution_revisions")
-      .values({
-        solution_id: id,
-        revision,
-        kind: "manual",
-        files_changed: JSON.stringify(files),
-        analysis: solution.analysis,
-        proposed_solution: solution.proposed_solution,
-        reason: [...new Set(reasons)].join("; "),
-      })
-      .execute();
-
     // The same deterministic checks as the validating step, on the edited contents.
     const check = assessChange({ files, existingPaths: null, syntaxErrors });
-    const meta = solution.metadata ?? {};
-    const manualEdits = Array.isArray(meta.manualEdits) ? (meta.manualEdits as unknown[]) : [];
+    const revision = solution.revision + 1;
     const at = new Date().toISOString();
-    await trx
-      .updateTable("solutions")
-      .set({
-        files_changed: JSON.stringify(files),
-        revision,
-        metadata: JSON.stringify({
-          ...meta,
-          validation: check.validation,
-          riskScore: check.riskScore,
-          testSuggestions: check.testSuggestions,
-          advancedValidation: check.advancedValidation,
-          blocked: check.blocked,
-          manualEdits: [...manualEdits, ...edits.map((e) => ({ ...e, revision, at }))],
-        }),
-        updated_at: sql`now()`,
-      })
-      .where("id", "=", id)
-      .execute();
+    await solutions.recordManualEdit(trx, solution, {
+      filesChanged: files,
+      reason: [...new Set(reasons)].join("; "),
+      metadata: {
+        ...solution.metadata,
+        validation: check.validation,
+        riskScore: check.riskScore,
+        testSuggestions: check.testSuggestions,
+        advancedValidation: check.advancedValidation,
+        blocked: check.blocked,
+        manualEdits: [...(solution.metadata.manualEdits ?? []), ...edits.map((e) => ({ ...e, revision, at }))],
+      },
+    });
   });
 }
 
 /** The solution's files with the edits applied; refuses edits of unknown, deleted or changed files. */
-function applyModifications(solution: Solution, body: ModifyBody) {
+function applyModifications(solution: SolutionRow, body: ModifyBody) {
   if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
   const files: FileChange[] = (solution.files_changed as FileChange[]).map((f) => ({ ...f }));
   const reasons: string[] = [];

@@ -1,5 +1,5 @@
 import type { Db } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
 import {
   jobIds,
@@ -63,27 +63,22 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
     const reserved = await reserveQuota(trx, userId, period.plan, { periodStart: period.periodStart });
     if (!reserved) throw solveErrors.usageLimit();
 
-    const run = await trx
-      .insertInto("solve_runs")
-      .values({
+    const runId = await runs
+      .create(trx, {
         user_id: userId,
         issue_id: solution.issue_id,
-        quota_state: "reserved",
-        quota_period_start: reserved.periodStart,
+        quotaPeriodStart: reserved.periodStart,
         kind: "refine",
         solution_id: id,
         model_id: original?.model_id ?? solution.ai_model,
         input: JSON.stringify(input),
       })
-      .returning("id")
-      .executeTakeFirst()
       .catch((err: { code?: string }) => {
         if (err.code === "23505") throw validationErrors.runOpen();
         throw err;
       });
-    if (!run) throw validationErrors.runOpen();
     // The run counts the refinement when it finishes; this is the number it will get.
-    return { runId: run.id, refinementCount: solution.refinement_count + 1 };
+    return { runId, refinementCount: solution.refinement_count + 1 };
   });
   await queues.solve.add("solve", { runId: result.runId }, { jobId: jobIds.solve(result.runId) });
   return result;

@@ -1,4 +1,4 @@
-import type { Db, FileChange, Solution } from "@fixloop/db";
+import { solutionMetadata, type Db, type FileChange, type Solution, type SolutionMetadata } from "@fixloop/db";
 import { validationErrors } from "./validations.errors";
 
 export interface SolutionIssue {
@@ -9,8 +9,11 @@ export interface SolutionIssue {
   status: string;
 }
 
+/** A solution row with its metadata decoded. */
+export type SolutionRow = Omit<Solution, "metadata"> & { metadata: SolutionMetadata };
+
 export interface OwnedSolution {
-  solution: Solution;
+  solution: SolutionRow;
   issue: SolutionIssue;
 }
 
@@ -29,7 +32,7 @@ function split(
 ): OwnedSolution {
   const { i_id, i_title, i_number, i_repo, i_status, ...solution } = row;
   return {
-    solution,
+    solution: { ...solution, metadata: solutionMetadata.read(solution.metadata) },
     issue: { id: i_id, title: i_title, issue_number: i_number, repo_full_name: i_repo, status: i_status },
   };
 }
@@ -79,7 +82,7 @@ export async function listPendingSolutions(db: Db, userId: string): Promise<Owne
 }
 
 /** Keeps the generated contents as revision history before the first change replaces them. */
-export async function ensureRevisionRecorded(db: Db, s: Solution): Promise<void> {
+export async function ensureRevisionRecorded(db: Db, s: SolutionRow): Promise<void> {
   await db
     .insertInto("solution_revisions")
     .values({

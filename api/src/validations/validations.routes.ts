@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { sql } from "kysely";
+import { solutions } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
@@ -30,30 +30,7 @@ export const validationsRoutes = new Hono<AppEnv>()
     const { id } = c.req.valid("param");
     const { solution } = await findOwnedSolution(db, c.var.user.id, id);
     if (solution.status === "pr_created") throw validationErrors.hasPullRequest();
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("solutions")
-        .set({ status: "deleted", updated_at: sql`now()` })
-        .where("id", "=", id)
-        .execute();
-      // An issue whose only answer is gone is open again.
-      await trx
-        .updateTable("issues")
-        .set({ status: "open", updated_at: sql`now()` })
-        .where("id", "=", solution.issue_id)
-        .where("status", "=", "solved")
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom("solutions")
-                .select("id")
-                .whereRef("issue_id", "=", "issues.id")
-                .where("status", "in", ["pending", "approved"]),
-            ),
-          ),
-        )
-        .execute();
-    });
+    await solutions.remove(db, solution);
     return c.json({ deleted: true, _id: id });
   })
   .post("/validations/:id/modify", validate("param", SolutionIdParam), validate("json", ModifyBody), async (c) => {

@@ -8,6 +8,14 @@ export function isClosedTab(status: IssueStatus): boolean {
   return CLOSED_TAB_STATUSES.includes(status);
 }
 
+export const SOLUTION_STATUSES = ["pending", "approved", "rejected", "pr_created", "deleted"] as const;
+export type SolutionStatus = (typeof SOLUTION_STATUSES)[number];
+/** A solution still answering its issue (not rejected, deleted, or turned into a pull request yet). */
+export const ANSWERING_SOLUTION_STATUSES = ["pending", "approved"] as const satisfies readonly SolutionStatus[];
+
+export const PULL_REQUEST_STATUSES = ["open", "closed", "merged"] as const;
+export type PullRequestStatus = (typeof PULL_REQUEST_STATUSES)[number];
+
 /** A solve or refine run's states; the last three are terminal (nothing changes a run after them). */
 export const RUN_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];

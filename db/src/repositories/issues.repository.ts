@@ -1,7 +1,11 @@
-import type { Db } from "../client";
+import { sql, type Kysely, type Transaction } from "kysely";
+import { ANSWERING_SOLUTION_STATUSES } from "../domain/statuses";
+import type { Database, NewIssue } from "../schema";
+
+type Conn = Kysely<Database> | Transaction<Database>;
 
 /** The issue a user already imported from `repoFullName`, with its fork, if any. */
-export async function importedIssue(db: Db, userId: string, repoFullName: string, issueNumber: number) {
+export async function importedIssue(db: Conn, userId: string, repoFullName: string, issueNumber: number) {
   return db
     .selectFrom("issues")
     .select(["id", "fork_full_name", "is_imported"])
@@ -9,4 +13,164 @@ export async function importedIssue(db: Db, userId: string, repoFullName: string
     .where("repo_full_name", "=", repoFullName)
     .where("issue_number", "=", issueNumber)
     .executeTakeFirst();
+}
+
+/** A solve run started on the issue: → analyzing (a closed issue stays closed). */
+export async function markAnalyzing(db: Conn, issueId: string): Promise<void> {
+  await db
+    .updateTable("issues")
+    .set({ status: "analyzing", updated_at: sql`now()` })
+    .where("id", "=", issueId)
+    .where("status", "!=", "closed")
+    .execute();
+}
+
+/** A solve run ended unfinished: analyzing → failed, or → open when it was cancelled. */
+export async function endAnalysis(db: Conn, issueId: string, outcome: "failed" | "cancelled"): Promise<void> {
+  await db
+    .updateTable("issues")
+    .set({ status: outcome === "failed" ? "failed" : "open", updated_at: sql`now()` })
+    .where("id", "=", issueId)
+    .where("status", "=", "analyzing")
+    .execute();
+}
+
+/** A solve run produced a solution: → solved, unless the issue is closed or already has a pull request. */
+export async function markSolved(db: Conn, issueId: string): Promise<void> {
+  await db
+    .updateTable("issues")
+    .set({ status: "solved", updated_at: sql`now()` })
+    .where("id", "=", issueId)
+    .where("status", "in", ["analyzing", "open", "pending", "failed"])
+    .execute();
+}
+
+/** Its solution was rejected: the issue is unsolved again and returns to the Open tab. */
+export async function reopen(db: Conn, issueId: string): Promise<void> {
+  await db
+    .updateTable("issues")
+    .set({ status: "open", updated_at: sql`now()` })
+    .where("id", "=", issueId)
+    .execute();
+}
+
+/** A solution was deleted: a solved issue with no pending or approved solution left is open again. */
+export async function reopenIfUnanswered(db: Conn, issueId: string): Promise<void> {
+  await db
+    .updateTable("issues")
+    .set({ status: "open", updated_at: sql`now()` })
+    .where("id", "=", issueId)
+    .where("status", "=", "solved")
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("solutions")
+            .select("id")
+            .whereRef("issue_id", "=", "issues.id")
+            .where("status", "in", ANSWERING_SOLUTION_STATUSES),
+        ),
+      ),
+    )
+    .execute();
+}
+
+/** A pull request was opened for one of its solutions: → pr_created. */
+export async function markPullRequestCreated(db: Conn, issueId: string): Promise<void> {
+  await db
+    .updateTable("issues")
+    .set({ status: "pr_created", updated_at: sql`now()` })
+    .where("id", "=", issueId)
+    .execute();
+}
+
+/** The columns GitHub's issue object fills. */
+export type GithubIssueColumns = Pick<
+  NewIssue,
+  | "github_id"
+  | "issue_number"
+  | "title"
+  | "body"
+  | "labels"
+  | "state"
+  | "html_url"
+  | "author_login"
+  | "is_locked"
+  | "assignees"
+  | "github_created_at"
+  | "github_updated_at"
+> & { issue_number: number; title: string; state: string; html_url: string };
+
+const statusFromState = (state: string) => (state === "closed" ? ("closed" as const) : ("open" as const));
+
+/** An issue imported from someone else's repository, worked on in the user's fork; a repeated import refreshes it. */
+export async function recordImported(
+  db: Conn,
+  userId: string,
+  repos: { upstream: string; fork: string },
+  cols: GithubIssueColumns,
+): Promise<string> {
+  const imported = { is_imported: true, upstream_full_name: repos.upstream, fork_full_name: repos.fork };
+  const row = await db
+    .insertInto("issues")
+    .values({
+      user_id: userId,
+      repo_full_name: repos.upstream,
+      status: statusFromState(cols.state),
+      ...cols,
+      ...imported,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(["user_id", "repo_full_name", "issue_number"])
+        .doUpdateSet({ ...cols, ...imported, updated_at: sql`now()` }),
+    )
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Inserts or refreshes synced issues of one repository. GitHub's state moves an untouched issue
+ * between open and closed; statuses Fixloop set itself (analyzing, solved, pr_created, failed) are kept.
+ */
+export async function upsertSynced(
+  db: Conn,
+  userId: string,
+  repo: { id: string | null; fullName: string },
+  issues: GithubIssueColumns[],
+): Promise<void> {
+  if (issues.length === 0) return;
+  const rows = issues.map((cols) => ({
+    user_id: userId,
+    repository_id: repo.id,
+    repo_full_name: repo.fullName,
+    status: statusFromState(cols.state),
+    ...cols,
+  }));
+  await db
+    .insertInto("issues")
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(["user_id", "repo_full_name", "issue_number"]).doUpdateSet((eb) => ({
+        repository_id: sql`coalesce(excluded.repository_id, issues.repository_id)`,
+        github_id: eb.ref("excluded.github_id"),
+        title: eb.ref("excluded.title"),
+        body: eb.ref("excluded.body"),
+        labels: eb.ref("excluded.labels"),
+        state: eb.ref("excluded.state"),
+        html_url: eb.ref("excluded.html_url"),
+        author_login: eb.ref("excluded.author_login"),
+        is_locked: eb.ref("excluded.is_locked"),
+        assignees: eb.ref("excluded.assignees"),
+        github_created_at: eb.ref("excluded.github_created_at"),
+        github_updated_at: eb.ref("excluded.github_updated_at"),
+        status: sql`case
+          when excluded.state = 'closed' and issues.status in ('open', 'pending') then 'closed'
+          when excluded.state = 'open' and issues.status = 'closed' then 'open'
+          else issues.status end`,
+        // A sync that finds the issue unchanged on GitHub leaves it out of "recently changed".
+        updated_at: sql`case when excluded.github_updated_at is distinct from issues.github_updated_at then now() else issues.updated_at end`,
+      })),
+    )
+    .execute();
 }

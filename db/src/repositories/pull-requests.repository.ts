@@ -1,5 +1,9 @@
-import type { Kysely, Transaction } from "kysely";
-import type { Database } from "../schema";
+import { sql, type Kysely, type Transaction } from "kysely";
+import type { PullRequestStatus } from "../domain/statuses";
+import type { Database, PullRequest } from "../schema";
+import * as issues from "./issues.repository";
+import { pullRequestMetadata, type PullRequestMetadata } from "./json-columns";
+import * as solutions from "./solutions.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -22,4 +26,92 @@ export async function findOpenPullRequestForIssue(
     .where("status", "=", "open");
   if (exceptSolutionId) q = q.where("solution_id", "<>", exceptSolutionId);
   return q.executeTakeFirst();
+}
+
+export interface NewPullRequestRow {
+  userId: string;
+  solutionId: string;
+  issueId: string;
+  repoFullName: string;
+  headRepoFullName: string;
+  number: number;
+  title: string;
+  body: string;
+  branch: string;
+  baseBranch: string;
+  status: PullRequestStatus;
+  htmlUrl: string;
+  metadata: PullRequestMetadata;
+}
+
+/** Stores the pull request and moves solution and issue to pr_created, all in one transaction. */
+export async function record(db: Kysely<Database>, r: NewPullRequestRow): Promise<PullRequest> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto("pull_requests")
+      .values({
+        user_id: r.userId,
+        solution_id: r.solutionId,
+        issue_id: r.issueId,
+        repo_full_name: r.repoFullName,
+        head_repo_full_name: r.headRepoFullName,
+        pr_number: r.number,
+        title: r.title,
+        body: r.body,
+        branch_name: r.branch,
+        base_branch: r.baseBranch,
+        status: r.status,
+        html_url: r.htmlUrl,
+        metadata: pullRequestMetadata.write(r.metadata),
+        synced_at: sql`now()`,
+      })
+      .onConflict((oc) =>
+        oc.column("solution_id").doUpdateSet({ pr_number: r.number, html_url: r.htmlUrl, updated_at: sql`now()` }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await solutions.markPullRequestCreated(trx, r.solutionId);
+    await issues.markPullRequestCreated(trx, r.issueId);
+    return { ...row, metadata: pullRequestMetadata.read(row.metadata) };
+  });
+}
+
+/** The user's pull requests a sync reads again (merged is final). */
+export async function listToSync(db: Conn, userId: string) {
+  const rows = await db
+    .selectFrom("pull_requests")
+    .select(["id", "repo_full_name", "pr_number", "etag", "metadata", "status"])
+    .where("user_id", "=", userId)
+    .where("status", "!=", "merged")
+    .execute();
+  return rows.map((r) => ({ ...r, metadata: pullRequestMetadata.read(r.metadata) }));
+}
+
+/** What GitHub answered for a pull request: its state, title and labels. */
+export async function refresh(
+  db: Conn,
+  id: string,
+  seen: { status: PullRequestStatus; title: string; etag: string | null; metadata: PullRequestMetadata },
+): Promise<void> {
+  await db
+    .updateTable("pull_requests")
+    .set({
+      status: seen.status,
+      title: seen.title,
+      etag: seen.etag,
+      metadata: pullRequestMetadata.write(seen.metadata),
+      synced_at: sql`now()`,
+      updated_at: sql`now()`,
+    })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** GitHub answered 304: only the time of the check changes. */
+export async function markUnchanged(db: Conn, id: string): Promise<void> {
+  await db
+    .updateTable("pull_requests")
+    .set({ synced_at: sql`now()` })
+    .where("id", "=", id)
+    .execute();
 }

@@ -1,5 +1,4 @@
-import { sql } from "kysely";
-import { importedIssue, type Db } from "@fixloop/db";
+import { importedIssue, issues } from "@fixloop/db";
 import {
   assertImportAllowed,
   canWrite,
@@ -66,35 +65,12 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
       ctx.logger.info({ userId: job.userId, upstream: upstream.full_name, fork: fork.full_name }, "fork created");
     }
     await waitForFork(gh.client, fork, signal);
-    const issueId = await storeImported(ctx.db, job.userId, upstream.full_name, fork.full_name, issue as GithubIssue);
+    const issueId = await issues.recordImported(
+      ctx.db,
+      job.userId,
+      { upstream: upstream.full_name, fork: fork.full_name },
+      issueColumns(issue as GithubIssue),
+    );
     return { fork: { isNew, fullName: fork.full_name }, issueId };
   });
-}
-
-async function storeImported(
-  db: Db,
-  userId: string,
-  upstream: string,
-  fork: string,
-  issue: GithubIssue,
-): Promise<string> {
-  const cols = issueColumns(issue);
-  const imported = { is_imported: true, upstream_full_name: upstream, fork_full_name: fork };
-  const row = await db
-    .insertInto("issues")
-    .values({
-      user_id: userId,
-      repo_full_name: upstream,
-      status: issue.state === "closed" ? "closed" : "open",
-      ...cols,
-      ...imported,
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(["user_id", "repo_full_name", "issue_number"])
-        .doUpdateSet({ ...cols, ...imported, updated_at: sql`now()` }),
-    )
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
 }

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, RunStep, SolveRun, StepDetail } from "@fixloop/db";
-import { recordModelRequest } from "@fixloop/db";
+import { issues, recordModelRequest } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
 import { latestFeedback, stepCost, stepDetailOf, type StepCost, type StepId, type StepOutputs } from "../contract";
 import type { WorkerContext } from "../context";
@@ -48,12 +48,7 @@ export async function processRun(
   const issue = await ctx.db.selectFrom("issues").selectAll().where("id", "=", run.issue_id).executeTakeFirst();
   if (!issue) return fail(ctx, log, run, null, { code: "issue.not_found", message: "The issue was deleted" });
   if (run.kind === "solve") {
-    await ctx.db
-      .updateTable("issues")
-      .set({ status: "analyzing", updated_at: new Date() })
-      .where("id", "=", issue.id)
-      .where("status", "!=", "closed")
-      .execute();
+    await issues.markAnalyzing(ctx.db, issue.id);
   }
   let baseline: FileChange[] | undefined;
   if (run.kind === "refine") {

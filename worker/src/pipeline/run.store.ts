@@ -1,23 +1,10 @@
-import { sql } from "kysely";
-import { releaseRunQuota, type Db, type RunStep, type SolveRun, type StepDetail } from "@fixloop/db";
+import { runs, type Db, type RunStep, type StepDetail } from "@fixloop/db";
 import type { StepId } from "../contract";
-import { ACTIVE_RUN_STATUSES } from "@fixloop/db/domain";
 
-/** Claims a run for this attempt: queued/running → running. Null when it already ended. */
-export async function claimRun(db: Db, runId: string): Promise<SolveRun | null> {
-  const run = await db
-    .updateTable("solve_runs")
-    .set({ status: "running", started_at: sql`coalesce(started_at, now())`, attempts: sql`attempts + 1` })
-    .where("id", "=", runId)
-    .where("status", "in", ACTIVE_RUN_STATUSES)
-    .returningAll()
-    .executeTakeFirst();
-  return run ?? null;
-}
-
-export async function loadRun(db: Db, runId: string): Promise<SolveRun | undefined> {
-  return db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirst();
-}
+/** The run transitions the processor uses, owned by the db package. */
+export const claimRun = runs.claim;
+export const loadRun = runs.load;
+export const endRun = runs.end;
 
 export async function loadSteps(db: Db, runId: string): Promise<Map<StepId, RunStep>> {
   const rows = await db.selectFrom("run_steps").selectAll().where("run_id", "=", runId).execute();
@@ -42,7 +29,7 @@ export async function markStepRunning(
           .doUpdateSet({ status: "running", detail: JSON.stringify(detail), started_at: new Date() }),
       )
       .execute();
-    await trx.updateTable("solve_runs").set({ current_step: step }).where("id", "=", runId).execute();
+    await runs.enterStep(trx, runId, step);
   });
 }
 
@@ -90,17 +77,7 @@ export async function storeStepResult(
       .where("run_id", "=", runId)
       .where("step", "=", step)
       .execute();
-    if (r.tokensIn || r.tokensOut || r.costUsd) {
-      await trx
-        .updateTable("solve_runs")
-        .set({
-          tokens_in: sql`tokens_in + ${r.tokensIn ?? 0}`,
-          tokens_out: sql`tokens_out + ${r.tokensOut ?? 0}`,
-          cost_usd: sql`cost_usd + ${r.costUsd ?? 0}`,
-        })
-        .where("id", "=", runId)
-        .execute();
-    }
+    await runs.addSpend(trx, runId, r);
   });
 }
 
@@ -126,34 +103,4 @@ export async function markStepFailed(db: Db, runId: string, step: StepId, detail
     .where("run_id", "=", runId)
     .where("step", "=", step)
     .execute();
-}
-
-/** Ends a run as failed or cancelled (once) with its quota unit released; the issue goes to `failed` unless another run solved it. */
-export async function endRun(
-  db: Db,
-  run: Pick<SolveRun, "id" | "issue_id" | "kind">,
-  status: "failed" | "cancelled",
-  error: { code: string; message: string },
-): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const r = await trx
-      .updateTable("solve_runs")
-      .set({ status, error_code: error.code, error_message: error.message, finished_at: new Date() })
-      .where("id", "=", run.id)
-      .where("status", "in", ACTIVE_RUN_STATUSES)
-      .executeTakeFirst();
-    // A run that ends unfinished gives its quota unit back in the same commit: no reader sees it failed yet charged.
-    await releaseRunQuota(trx, run.id);
-    if (Number(r.numUpdatedRows) !== 1) return false;
-    if (run.kind === "solve") {
-      const next = status === "failed" ? "failed" : "open";
-      await trx
-        .updateTable("issues")
-        .set({ status: next, updated_at: new Date() })
-        .where("id", "=", run.issue_id)
-        .where("status", "=", "analyzing")
-        .execute();
-    }
-    return true;
-  });
 }

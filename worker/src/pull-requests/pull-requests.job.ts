@@ -125,7 +125,7 @@ export async function openPullRequest(
     status: pr.merged_at ? "merged" : pr.state === "closed" ? "closed" : "open",
     htmlUrl: pr.html_url,
     metadata: {
-      labels: pr.labels.map((l) => l.name),
+      labels: pr.labels.flatMap((l) => l.name ?? []),
       hasBreakingChanges,
       generatedWithGuidelines: !!(guidelines.template || guidelines.contributing),
     },

@@ -1,5 +1,4 @@
-import { sql } from "kysely";
-import type { Db } from "@fixloop/db";
+import { issues, type Db } from "@fixloop/db";
 
 /** The fields of GitHub's issue object we keep. */
 export interface GithubIssue {
@@ -21,7 +20,7 @@ export interface GithubIssue {
 export const labelNames = (i: GithubIssue): string[] =>
   (i.labels ?? []).map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter(Boolean);
 
-export function issueColumns(i: GithubIssue) {
+export function issueColumns(i: GithubIssue): issues.GithubIssueColumns {
   return {
     github_id: i.id,
     issue_number: i.number,
@@ -38,51 +37,21 @@ export function issueColumns(i: GithubIssue) {
   };
 }
 
-/**
- * Inserts or refreshes issues of one repository. GitHub's state moves an untouched issue between
- * open and closed; statuses Fixloop set itself (analyzing, solved, pr_created, failed) are kept.
- */
+/** Inserts or refreshes issues of one repository (see `issues.upsertSynced`), 200 rows a statement. */
 export async function upsertIssues(
   db: Db,
   userId: string,
   repositoryId: string | null,
   repoFullName: string,
-  issues: GithubIssue[],
+  found: GithubIssue[],
 ) {
-  for (let i = 0; i < issues.length; i += 200) {
-    const rows = issues.slice(i, i + 200).map((issue) => ({
-      user_id: userId,
-      repository_id: repositoryId,
-      repo_full_name: repoFullName,
-      status: issue.state === "closed" ? ("closed" as const) : ("open" as const),
-      ...issueColumns(issue),
-    }));
-    await db
-      .insertInto("issues")
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(["user_id", "repo_full_name", "issue_number"]).doUpdateSet((eb) => ({
-          repository_id: sql`coalesce(excluded.repository_id, issues.repository_id)`,
-          github_id: eb.ref("excluded.github_id"),
-          title: eb.ref("excluded.title"),
-          body: eb.ref("excluded.body"),
-          labels: eb.ref("excluded.labels"),
-          state: eb.ref("excluded.state"),
-          html_url: eb.ref("excluded.html_url"),
-          author_login: eb.ref("excluded.author_login"),
-          is_locked: eb.ref("excluded.is_locked"),
-          assignees: eb.ref("excluded.assignees"),
-          github_created_at: eb.ref("excluded.github_created_at"),
-          github_updated_at: eb.ref("excluded.github_updated_at"),
-          status: sql`case
-            when excluded.state = 'closed' and issues.status in ('open', 'pending') then 'closed'
-            when excluded.state = 'open' and issues.status = 'closed' then 'open'
-            else issues.status end`,
-          // A sync that finds the issue unchanged on GitHub leaves it out of "recently changed".
-          updated_at: sql`case when excluded.github_updated_at is distinct from issues.github_updated_at then now() else issues.updated_at end`,
-        })),
-      )
-      .execute();
+  for (let i = 0; i < found.length; i += 200) {
+    await issues.upsertSynced(
+      db,
+      userId,
+      { id: repositoryId, fullName: repoFullName },
+      found.slice(i, i + 200).map(issueColumns),
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { pullRequests } from "@fixloop/db";
 import type { SyncJob } from "../contract";
 import type { WorkerContext } from "../context";
 import { githubForUser } from "../contract";
@@ -14,12 +14,7 @@ export async function syncPullRequests(
   ctx: WorkerContext,
   signal: AbortSignal,
 ): Promise<{ count: number; changed: number; notModified: number }> {
-  const rows = await ctx.db
-    .selectFrom("pull_requests")
-    .select(["id", "repo_full_name", "pr_number", "etag", "metadata", "status"])
-    .where("user_id", "=", job.userId)
-    .where("status", "!=", "merged")
-    .execute();
+  const rows = await pullRequests.listToSync(ctx.db, job.userId);
   if (rows.length === 0) return { count: 0, changed: 0, notModified: 0 };
   const { client: gh } = await githubForUser(ctx, job.userId);
   let changed = 0;
@@ -36,28 +31,18 @@ export async function syncPullRequests(
       });
       const pr = res.data;
       const status = pr.merged_at || pr.merged ? "merged" : pr.state === "closed" ? "closed" : "open";
-      await ctx.db
-        .updateTable("pull_requests")
-        .set({
-          status,
-          title: pr.title,
-          etag: res.headers.etag ?? null,
-          metadata: JSON.stringify({ ...(row.metadata ?? {}), labels: pr.labels.map((l) => l.name) }),
-          synced_at: sql`now()`,
-          updated_at: sql`now()`,
-        })
-        .where("id", "=", row.id)
-        .execute();
+      await pullRequests.refresh(ctx.db, row.id, {
+        status,
+        title: pr.title,
+        etag: res.headers.etag ?? null,
+        metadata: { ...row.metadata, labels: pr.labels.map((l) => l.name) },
+      });
       if (status !== row.status) changed++;
     } catch (err) {
       const status = (err as { status?: number }).status;
       if (status === 304) {
         notModified++;
-        await ctx.db
-          .updateTable("pull_requests")
-          .set({ synced_at: sql`now()` })
-          .where("id", "=", row.id)
-          .execute();
+        await pullRequests.markUnchanged(ctx.db, row.id);
         continue;
       }
       // A deleted repository or pull request leaves the stored one as it was last seen.

@@ -1,0 +1,195 @@
+import { sql, type Kysely, type Transaction } from "kysely";
+import { ACTIVE_RUN_STATUSES } from "../domain/statuses";
+import type { Database, NewSolveRun, SolveRun, StepId } from "../schema";
+import * as issues from "./issues.repository";
+import * as solutions from "./solutions.repository";
+import { chargeRunQuota, releaseRunQuota } from "./usage.repository";
+
+type Conn = Kysely<Database> | Transaction<Database>;
+
+export async function load(db: Conn, runId: string): Promise<SolveRun | undefined> {
+  return db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirst();
+}
+
+/** A new queued run holding a reserved quota unit (a second open run of the issue fails with 23505). */
+export async function create(
+  trx: Transaction<Database>,
+  run: Omit<NewSolveRun, "status" | "quota_state" | "quota_period_start"> & { quotaPeriodStart: Date },
+): Promise<string> {
+  const { quotaPeriodStart, ...values } = run;
+  const r = await trx
+    .insertInto("solve_runs")
+    .values({ ...values, quota_state: "reserved", quota_period_start: quotaPeriodStart })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return r.id;
+}
+
+/** Claims a run for this attempt: queued/running → running. Null when it already ended. */
+export async function claim(db: Conn, runId: string): Promise<SolveRun | null> {
+  const run = await db
+    .updateTable("solve_runs")
+    .set({ status: "running", started_at: sql`coalesce(started_at, now())`, attempts: sql`attempts + 1` })
+    .where("id", "=", runId)
+    .where("status", "in", ACTIVE_RUN_STATUSES)
+    .returningAll()
+    .executeTakeFirst();
+  return run ?? null;
+}
+
+/** The step the run is at now. */
+export async function enterStep(db: Conn, runId: string, step: StepId): Promise<void> {
+  await db.updateTable("solve_runs").set({ current_step: step }).where("id", "=", runId).execute();
+}
+
+/** Adds what a step spent to the run's totals. */
+export async function addSpend(
+  db: Conn,
+  runId: string,
+  spent: { tokensIn?: number; tokensOut?: number; costUsd?: number },
+): Promise<void> {
+  if (!spent.tokensIn && !spent.tokensOut && !spent.costUsd) return;
+  await db
+    .updateTable("solve_runs")
+    .set({
+      tokens_in: sql`tokens_in + ${spent.tokensIn ?? 0}`,
+      tokens_out: sql`tokens_out + ${spent.tokensOut ?? 0}`,
+      cost_usd: sql`cost_usd + ${spent.costUsd ?? 0}`,
+    })
+    .where("id", "=", runId)
+    .execute();
+}
+
+/**
+ * Stores the outcome of a finished run exactly once: a new solution (solve) or a new revision
+ * of the existing one (refine), the run completed, its quota charged, the issue solved.
+ * Returns the solution id (also when an earlier attempt already finished the run).
+ */
+export async function finish(
+  db: Kysely<Database>,
+  runId: string,
+  p: solutions.Proposal & { baseCommitSha: string | null; feedback: string | null },
+): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const run = await trx
+      .selectFrom("solve_runs")
+      .selectAll()
+      .where("id", "=", runId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (run.status === "completed" && run.solution_id) return run.solution_id;
+    if (run.status !== "running") throw new Error(`run ${run.id} is ${run.status}`);
+    let solutionId: string;
+    if (run.kind === "refine" && run.solution_id) {
+      const refinementCount = await solutions.nextRefinementCount(trx, run.solution_id);
+      solutionId = await solutions.recordRefinement(trx, run.id, run.solution_id, {
+        ...p,
+        metadata: { ...p.metadata, refinementCount },
+        refinementCount,
+      });
+    } else {
+      solutionId = await solutions.recordGenerated(trx, run, { ...p, metadata: { ...p.metadata, refinementCount: 0 } });
+    }
+    await trx
+      .updateTable("solve_runs")
+      .set({ status: "completed", solution_id: solutionId, finished_at: new Date() })
+      .where("id", "=", run.id)
+      .execute();
+    await chargeRunQuota(trx, run.id);
+    return solutionId;
+  });
+}
+
+/** Ends a run as failed or cancelled (once) with its quota unit released; the issue goes to `failed` unless another run solved it. */
+export async function end(
+  db: Kysely<Database>,
+  run: Pick<SolveRun, "id" | "issue_id" | "kind">,
+  status: "failed" | "cancelled",
+  error: { code: string; message: string },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable("solve_runs")
+      .set({ status, error_code: error.code, error_message: error.message, finished_at: new Date() })
+      .where("id", "=", run.id)
+      .where("status", "in", ACTIVE_RUN_STATUSES)
+      .executeTakeFirst();
+    // A run that ends unfinished gives its quota unit back in the same commit: no reader sees it failed yet charged.
+    await releaseRunQuota(trx, run.id);
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    if (run.kind === "solve") await issues.endAnalysis(trx, run.issue_id, status);
+    return true;
+  });
+}
+
+/** A run whose job could not be queued fails at once, its quota unit given back. */
+export async function failUnqueued(db: Kysely<Database>, runId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("solve_runs")
+      .set({
+        status: "failed",
+        error_code: "queue.unavailable",
+        error_message: "The job queue is unavailable",
+        finished_at: new Date(),
+      })
+      .where("id", "=", runId)
+      .execute();
+    await releaseRunQuota(trx, runId);
+  });
+}
+
+/** Flags an active run for cancellation; false when it already ended. */
+export async function requestCancel(db: Conn, runId: string): Promise<boolean> {
+  const flagged = await db
+    .updateTable("solve_runs")
+    .set({ cancel_requested_at: new Date() })
+    .where("id", "=", runId)
+    .where("status", "in", ACTIVE_RUN_STATUSES)
+    .returning("id")
+    .executeTakeFirst();
+  return !!flagged;
+}
+
+/** A queued run ends cancelled, its quota unit given back in the same commit; false when it is not queued. */
+export async function cancelQueued(db: Kysely<Database>, runId: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable("solve_runs")
+      .set({
+        status: "cancelled",
+        error_code: "run.cancelled",
+        error_message: "The run was cancelled",
+        finished_at: new Date(),
+      })
+      .where("id", "=", runId)
+      .where("status", "=", "queued")
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    await releaseRunQuota(trx, runId);
+    return true;
+  });
+}
+
+/** A run stopped by a spending cap is queued again with a new reserved unit; false when it is not such a run. */
+export async function requeueCapStop(
+  trx: Transaction<Database>,
+  runId: string,
+  quotaPeriodStart: Date,
+): Promise<boolean> {
+  const r = await trx
+    .updateTable("solve_runs")
+    .set({
+      status: "queued",
+      error_code: null,
+      error_message: null,
+      finished_at: null,
+      quota_state: "reserved",
+      quota_period_start: quotaPeriodStart,
+    })
+    .where("id", "=", runId)
+    .where("status", "=", "failed")
+    .where("error_code", "like", "cost.%")
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

@@ -1,0 +1,174 @@
+import { sql, type Kysely, type Transaction } from "kysely";
+import type { Database, FileChange, SolutionStatus } from "../schema";
+import * as issues from "./issues.repository";
+import { solutionMetadata, type SolutionMetadata } from "./json-columns";
+
+type Conn = Kysely<Database> | Transaction<Database>;
+
+/** What a finished run proposes. */
+export interface Proposal {
+  analysis: string;
+  proposedSolution: string;
+  model: string;
+  confidence: number;
+  filesChanged: FileChange[];
+  metadata: SolutionMetadata;
+}
+
+/** A solve run's outcome: a new solution at revision 1, its first revision recorded, the issue solved. */
+export async function recordGenerated(
+  trx: Transaction<Database>,
+  run: { id: string; user_id: string; issue_id: string },
+  p: Proposal & { baseCommitSha: string | null },
+): Promise<string> {
+  const files = JSON.stringify(p.filesChanged);
+  const s = await trx
+    .insertInto("solutions")
+    .values({
+      user_id: run.user_id,
+      issue_id: run.issue_id,
+      run_id: run.id,
+      analysis: p.analysis,
+      proposed_solution: p.proposedSolution,
+      ai_model: p.model,
+      confidence: p.confidence,
+      files_changed: files,
+      metadata: solutionMetadata.write(p.metadata),
+      base_commit_sha: p.baseCommitSha,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto("solution_revisions")
+    .values({
+      solution_id: s.id,
+      revision: 1,
+      kind: "generated",
+      files_changed: files,
+      analysis: p.analysis,
+      proposed_solution: p.proposedSolution,
+      run_id: run.id,
+    })
+    .execute();
+  await issues.markSolved(trx, run.issue_id);
+  return s.id;
+}
+
+/** The refinement count the next refinement of a solution gets (locks the solution until commit). */
+export async function nextRefinementCount(trx: Transaction<Database>, solutionId: string): Promise<number> {
+  const prev = await trx
+    .selectFrom("solutions")
+    .select("refinement_count")
+    .where("id", "=", solutionId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  return prev.refinement_count + 1;
+}
+
+/** A refine run's outcome: the solution's next revision, recorded with the feedback that asked for it. */
+export async function recordRefinement(
+  trx: Transaction<Database>,
+  runId: string,
+  solutionId: string,
+  p: Proposal & { refinementCount: number; feedback: string | null },
+): Promise<string> {
+  const files = JSON.stringify(p.filesChanged);
+  const s = await trx
+    .updateTable("solutions")
+    .set({
+      analysis: p.analysis,
+      proposed_solution: p.proposedSolution,
+      ai_model: p.model,
+      confidence: p.confidence,
+      files_changed: files,
+      metadata: solutionMetadata.write(p.metadata),
+      refinement_count: p.refinementCount,
+      revision: sql`revision + 1`,
+      updated_at: new Date(),
+    })
+    .where("id", "=", solutionId)
+    .returning(["id", "revision"])
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto("solution_revisions")
+    .values({
+      solution_id: s.id,
+      revision: s.revision,
+      kind: "refinement",
+      files_changed: files,
+      analysis: p.analysis,
+      proposed_solution: p.proposedSolution,
+      feedback: p.feedback,
+      run_id: runId,
+    })
+    .execute();
+  return s.id;
+}
+
+/** A manual edit: the solution's next revision with the edited files and the checks made on them. */
+export async function recordManualEdit(
+  trx: Transaction<Database>,
+  solution: { id: string; revision: number; analysis: string; proposed_solution: string },
+  edit: { filesChanged: FileChange[]; metadata: SolutionMetadata; reason: string },
+): Promise<number> {
+  const revision = solution.revision + 1;
+  const files = JSON.stringify(edit.filesChanged);
+  await trx
+    .insertInto("solution_revisions")
+    .values({
+      solution_id: solution.id,
+      revision,
+      kind: "manual",
+      files_changed: files,
+      analysis: solution.analysis,
+      proposed_solution: solution.proposed_solution,
+      reason: edit.reason,
+    })
+    .execute();
+  await trx
+    .updateTable("solutions")
+    .set({ files_changed: files, revision, metadata: solutionMetadata.write(edit.metadata), updated_at: sql`now()` })
+    .where("id", "=", solution.id)
+    .execute();
+  return revision;
+}
+
+/** The user's decision, recorded; a rejected solution leaves its issue unsolved (open again). */
+export async function decide(
+  trx: Transaction<Database>,
+  solution: { id: string; issue_id: string },
+  userId: string,
+  decision: { status: Extract<SolutionStatus, "approved" | "rejected">; comments: string | null },
+): Promise<void> {
+  await trx
+    .insertInto("validation_decisions")
+    .values({ solution_id: solution.id, user_id: userId, status: decision.status, comments: decision.comments })
+    .execute();
+  await trx
+    .updateTable("solutions")
+    .set({ status: decision.status, updated_at: sql`now()` })
+    .where("id", "=", solution.id)
+    .execute();
+  if (decision.status === "rejected") await issues.reopen(trx, solution.issue_id);
+}
+
+/** Deletes a solution (kept as `deleted`); its issue is open again when no other answer is left. */
+export async function remove(db: Kysely<Database>, solution: { id: string; issue_id: string }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("solutions")
+      .set({ status: "deleted", updated_at: sql`now()` })
+      .where("id", "=", solution.id)
+      .execute();
+    await issues.reopenIfUnanswered(trx, solution.issue_id);
+  });
+}
+
+/** Its pull request was opened: → pr_created. */
+export async function markPullRequestCreated(db: Conn, solutionId: string): Promise<void> {
+  await db
+    .updateTable("solutions")
+    .set({ status: "pr_created", updated_at: sql`now()` })
+    .where("id", "=", solutionId)
+    .execute();
+}

@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import { createTestDatabase, insertIssue } from "@fixloop/infra/testing";
+import type { Db } from "../client";
+import * as issues from "./issues.repository";
+import { JsonColumnError, solutionMetadata } from "./json-columns";
+import * as pullRequests from "./pull-requests.repository";
+import * as runs from "./runs.repository";
+import * as solutions from "./solutions.repository";
+
+const { db } = await createTestDatabase();
+let n = 0;
+
+async function user(): Promise<string> {
+  n++;
+  const u = await db
+    .insertInto("users")
+    .values({ github_id: 9000 + n, username: `t${n}` })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return u.id;
+}
+
+const statusOf = async (id: string) =>
+  (await db.selectFrom("issues").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
+
+const proposal = (metadata: solutions.Proposal["metadata"] = { repository: "hubot/markdown-lint", riskScore: 10 }) => ({
+  analysis: "The pattern misses tabs.",
+  proposedSolution: "Match [ \\t]+$.",
+  model: "Llama 3.3 70B",
+  confidence: 80,
+  filesChanged: [{ filename: "a.js", action: "modify" as const, content: "b", originalContent: "a" }],
+  metadata,
+  baseCommitSha: "abc123",
+  feedback: null,
+});
+
+async function runningRun(d: Db, userId: string, issueId: string): Promise<string> {
+  const id = await d.transaction().execute((trx) =>
+    runs.create(trx, {
+      user_id: userId,
+      issue_id: issueId,
+      model_id: "groq/llama",
+      kind: "solve",
+      quotaPeriodStart: new Date("2026-11-01"),
+    }),
+  );
+  expect(await runs.claim(d, id)).toMatchObject({ status: "running", attempts: 1 });
+  return id;
+}
+
+describe("issue transitions", () => {
+  it("markSolved is one statement that moves only the given issue, and never a closed one", async () => {
+    const u = await user();
+    const a = await insertIssue(db, u, { number: 1 });
+    const b = await insertIssue(db, u, { number: 2 });
+    const closed = await insertIssue(db, u, { number: 3 });
+    await db.updateTable("issues").set({ status: "closed" }).where("id", "=", closed.id).execute();
+    await issues.markSolved(db, a.id);
+    await issues.markSolved(db, closed.id);
+    expect([await statusOf(a.id), await statusOf(b.id), await statusOf(closed.id)]).toEqual([
+      "solved",
+      "open",
+      "closed",
+    ]);
+  });
+
+  it("a cancelled analysis returns the issue to open, a failed one marks it failed", async () => {
+    const u = await user();
+    const a = await insertIssue(db, u, { number: 1 });
+    const b = await insertIssue(db, u, { number: 2 });
+    await issues.markAnalyzing(db, a.id);
+    await issues.markAnalyzing(db, b.id);
+    await issues.endAnalysis(db, a.id, "cancelled");
+    await issues.endAnalysis(db, b.id, "failed");
+    expect([await statusOf(a.id), await statusOf(b.id)]).toEqual(["open", "failed"]);
+  });
+});
+
+describe("run transitions", () => {
+  it("finish stores the solution, completes the run, solves the issue, and answers the same id when repeated", async () => {
+    const u = await user();
+    const issue = await insertIssue(db, u);
+    const runId = await runningRun(db, u, issue.id);
+    const solutionId = await runs.finish(db, runId, proposal());
+    expect(await runs.finish(db, runId, proposal())).toBe(solutionId);
+    expect(await runs.load(db, runId)).toMatchObject({ status: "completed", solution_id: solutionId });
+    expect(await statusOf(issue.id)).toBe("solved");
+    const s = await db.selectFrom("solutions").selectAll().where("id", "=", solutionId).executeTakeFirstOrThrow();
+    expect(solutionMetadata.read(s.metadata)).toMatchObject({ riskScore: 10, refinementCount: 0 });
+  });
+
+  it("end fails a run once and leaves an ended run alone", async () => {
+    const u = await user();
+    const issue = await insertIssue(db, u);
+    const runId = await runningRun(db, u, issue.id);
+    await issues.markAnalyzing(db, issue.id);
+    const run = { id: runId, issue_id: issue.id, kind: "solve" as const };
+    expect(await runs.end(db, run, "failed", { code: "x.y", message: "no" })).toBe(true);
+    expect(await runs.end(db, run, "cancelled", { code: "run.cancelled", message: "no" })).toBe(false);
+    expect(await runs.load(db, runId)).toMatchObject({ status: "failed", error_code: "x.y" });
+    expect(await statusOf(issue.id)).toBe("failed");
+    expect(await runs.claim(db, runId)).toBeNull();
+  });
+
+  it("a solution metadata of the wrong shape is refused and nothing is written", async () => {
+    const u = await user();
+    const issue = await insertIssue(db, u);
+    const runId = await runningRun(db, u, issue.id);
+    const bad = proposal({ riskScore: "high" as unknown as number });
+    await expect(runs.finish(db, runId, bad)).rejects.toBeInstanceOf(JsonColumnError);
+    expect(await runs.load(db, runId)).toMatchObject({ status: "running", solution_id: null });
+    expect(await db.selectFrom("solutions").select("id").where("issue_id", "=", issue.id).execute()).toEqual([]);
+    expect(await statusOf(issue.id)).toBe("open");
+  });
+});
+
+describe("solution transitions", () => {
+  async function solved() {
+    const u = await user();
+    const issue = await insertIssue(db, u);
+    const solutionId = await runs.finish(db, await runningRun(db, u, issue.id), proposal());
+    return { u, issue, solution: { id: solutionId, issue_id: issue.id } };
+  }
+
+  it("rejecting records the decision and opens the issue again", async () => {
+    const { u, issue, solution } = await solved();
+    await db.transaction().execute((trx) => solutions.decide(trx, solution, u, { status: "rejected", comments: "no" }));
+    expect(await statusOf(issue.id)).toBe("open");
+    const d = await db.selectFrom("validation_decisions").select(["status", "comments"]).execute();
+    expect(d).toContainEqual({ status: "rejected", comments: "no" });
+  });
+
+  it("deleting the only answer reopens the issue; a pull request moves both to pr_created", async () => {
+    const first = await solved();
+    await solutions.remove(db, first.solution);
+    expect(await statusOf(first.issue.id)).toBe("open");
+
+    const second = await solved();
+    await pullRequests.record(db, {
+      userId: second.u,
+      solutionId: second.solution.id,
+      issueId: second.issue.id,
+      repoFullName: "hubot/markdown-lint",
+      headRepoFullName: "hubot/markdown-lint",
+      number: 7,
+      title: "Fix",
+      body: "",
+      branch: "fixloop/7",
+      baseBranch: "main",
+      status: "open",
+      htmlUrl: "https://github.com/hubot/markdown-lint/pull/7",
+      metadata: { labels: ["bug"] },
+    });
+    expect(await statusOf(second.issue.id)).toBe("pr_created");
+    const s = await db.selectFrom("solutions").select("status").where("id", "=", second.solution.id).executeTakeFirst();
+    expect(s?.status).toBe("pr_created");
+  });
+});
+
+describe("JSON columns", () => {
+  it("read old rows leniently: missing or mistyped fields are absent, unknown ones kept", () => {
+    expect(solutionMetadata.read(null)).toEqual({});
+    expect(solutionMetadata.read({ riskScore: "7", blocked: [], legacy: 1 })).toEqual({
+      riskScore: undefined,
+      blocked: [],
+      legacy: 1,
+    });
+  });
+
+  it("refuse a write of the wrong shape with the column named", () => {
+    expect(() => solutionMetadata.write({ manualEdits: [{ filename: 3 as unknown as string }] })).toThrow(
+      /solutions\.metadata has the wrong shape/,
+    );
+  });
+});
