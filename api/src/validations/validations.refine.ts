@@ -1,5 +1,6 @@
 import type { Db } from "@fixloop/db";
 import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
+import { ACTIVE_RUN_STATUSES } from "@fixloop/db/domain";
 import { solveErrors } from "../solve/solve.errors";
 import {
   jobIds,
@@ -56,7 +57,7 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
       .selectFrom("solve_runs")
       .select("id")
       .where("issue_id", "=", solution.issue_id)
-      .where("status", "in", ["queued", "running"])
+      .where("status", "in", ACTIVE_RUN_STATUSES)
       .executeTakeFirst();
     if (active) throw validationErrors.runOpen();
     const period = await currentUsagePeriod(trx, userId);

@@ -1,4 +1,5 @@
 import { solutionMetadata, type Db, type FileChange, type Solution, type SolutionMetadata } from "@fixloop/db";
+import { ANSWERING_SOLUTION_STATUSES } from "@fixloop/db/domain";
 import { validationErrors } from "./validations.errors";
 
 export interface SolutionIssue {
@@ -74,7 +75,7 @@ export async function listPendingSolutions(db: Db, userId: string): Promise<Owne
     .select(ISSUE_COLS)
     .where("solutions.user_id", "=", userId)
     // Approved solutions stay listed until their pull request exists, so a failed attempt can be retried.
-    .where("solutions.status", "in", ["pending", "approved"])
+    .where("solutions.status", "in", ANSWERING_SOLUTION_STATUSES)
     .orderBy("solutions.created_at", "desc")
     .limit(200)
     .execute();

@@ -67,10 +67,8 @@ export async function runSpent(db: Conn, runId: string): Promise<number> {
   return Number(row?.usd ?? 0);
 }
 
-export interface ModelRequestRecord {
-  runId: string;
-  userId: string;
-  step: StepId;
+/** One model request and what it cost. */
+export interface ModelRequest {
   purpose: string;
   modelId: string;
   tokensIn: number;
@@ -78,6 +76,13 @@ export interface ModelRequestRecord {
   costUsd: number;
   attempts: number;
   durationMs: number;
+}
+
+/** A model request as the ledger stores it: the run, user and step it was made for. */
+export interface ModelRequestRecord extends ModelRequest {
+  runId: string;
+  userId: string;
+  step: StepId;
 }
 
 /** Records one model request as soon as its answer arrived. */

@@ -1,4 +1,4 @@
-import type { FileChange, StepDetail } from "@fixloop/db";
+import type { FileChange, ModelRequest, StepDetail } from "@fixloop/db";
 import {
   estimatePromptCost,
   generateSolution,
@@ -30,16 +30,7 @@ export interface GeneratingInput {
   onRequest?: (r: ModelRequest) => Promise<void>;
 }
 
-/** One model request and what it cost. */
-export interface ModelRequest {
-  purpose: string;
-  modelId: string;
-  tokensIn: number;
-  tokensOut: number;
-  costUsd: number;
-  attempts: number;
-  durationMs: number;
-}
+export type { ModelRequest };
 
 export class GenerationError extends Error {
   constructor(
