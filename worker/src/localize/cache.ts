@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { ParsedFile } from "./parse";
-import { forEachWord, pathTerms, wordTerms } from "./tokenize";
+import type { ScannedFile } from "./threads";
+import { DEF_KEYWORDS, pathTerms, wordTerms } from "./tokenize";
+import { HASH_SEED, hashStep, WordTable } from "./word-table";
 
 /** Token statistics of one file content, with terms interned in the cache's vocabulary. */
 export interface FileStats {
@@ -40,7 +42,7 @@ export class LocalizeCache {
   #parsed = new Map<string, ParsedFile | null>();
   #chunks = new Map<string, ChunkStats[]>();
   /** Raw word → its term ids; words repeat so much that this saves most tokenizing work. */
-  #words = new Map<string, number[]>();
+  #words = new WordTable();
   #paths = new Map<string, string[]>();
   #scratch = new Uint32Array(1 << 16);
 
@@ -85,25 +87,113 @@ export class LocalizeCache {
   /** Tokenizes `text` without storing it. */
   statsOf(text: string): FileStats {
     if (this.#vocab.size > this.#maxTerms) this.clear();
-    if (this.#words.size > 1_000_000) this.#words = new Map();
+    if (this.#words.size > 1_000_000) this.#words = new WordTable();
     const touched: number[] = [];
     const defs = new Set<number>();
     let length = 0;
-    forEachWord(text, (word, defined) => {
-      let ids = this.#words.get(word);
-      if (!ids) {
-        ids = wordTerms(word).map((t) => this.#intern(t));
-        this.#words.set(word, ids);
+    const words = this.#words;
+    const termIds = (word: string): number[] => wordTerms(word).map((t) => this.#intern(t));
+    let scratch = this.#scratch;
+    const n = text.length;
+    let prevDef = false;
+    let i = 0;
+    while (i < n) {
+      let c = text.charCodeAt(i);
+      // [A-Za-z_] starts a word; [A-Za-z0-9_] continues it.
+      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95)) {
+        i++;
+        continue;
       }
+      let hash = hashStep(HASH_SEED, c);
+      let j = i + 1;
+      for (; j < n; j++) {
+        c = text.charCodeAt(j);
+        if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95)) break;
+        hash = hashStep(hash, c);
+      }
+      if (j - i > 64) {
+        prevDef = false;
+        i = j;
+        continue;
+      }
+      const e = words.lookup(text, i, j, hash, termIds);
+      i = j;
+      const ids = words.ids[e] ?? [];
       for (const id of ids) {
-        if (id >= this.#scratch.length) this.#grow(id);
-        const seen = this.#scratch[id] ?? 0;
-        this.#scratch[id] = seen + 1;
+        if (id >= scratch.length) {
+          this.#grow(id);
+          scratch = this.#scratch;
+        }
+        const seen = scratch[id] ?? 0;
+        scratch[id] = seen + 1;
         if (seen === 0) touched.push(id);
       }
       length += ids.length;
-      if (defined) defs.add(this.#intern(word.toLowerCase()));
+      if (prevDef) {
+        let lower = words.lower[e] ?? -1;
+        if (lower < 0) lower = words.lower[e] = this.#intern((words.words[e] ?? "").toLowerCase());
+        defs.add(lower);
+      }
+      prevDef = DEF_KEYWORDS.has(words.words[e] ?? "");
+    }
+    return this.#finish(touched, length, defs);
+  }
+
+  /** Stores statistics computed elsewhere (see `statsOfScan`) under `key`. */
+  put(key: string, stats: FileStats): FileStats {
+    put(this.#stats, key, stats, this.#maxFiles);
+    return stats;
+  }
+
+  /**
+   * Entries of a scanned batch's words in this cache's word table, for `statsOfScan`. Call once
+   * per batch, before its files' `statsOfScan`.
+   */
+  wordEntries(words: readonly string[]): Int32Array {
+    if (this.#vocab.size > this.#maxTerms) this.clear();
+    if (this.#words.size > 1_000_000) this.#words = new WordTable();
+    const termIds = (word: string): number[] => wordTerms(word).map((t) => this.#intern(t));
+    const out = new Int32Array(words.length);
+    words.forEach((word, k) => {
+      let hash = HASH_SEED;
+      for (let i = 0; i < word.length; i++) hash = hashStep(hash, word.charCodeAt(i));
+      out[k] = this.#words.lookup(word, 0, word.length, hash, termIds);
     });
+    return out;
+  }
+
+  /**
+   * The same statistics as `statsOf` for a file a thread has cut into words: `entries` maps the
+   * batch's words to word-table entries (see `wordEntries`).
+   */
+  statsOfScan(entries: Int32Array, file: Pick<ScannedFile, "pairs" | "defined">): FileStats {
+    const words = this.#words;
+    const touched: number[] = [];
+    const defs = new Set<number>();
+    let length = 0;
+    const { pairs } = file;
+    for (let k = 0; k < pairs.length; k += 2) {
+      const e = entries[pairs[k] ?? 0] ?? 0;
+      const n = pairs[k + 1] ?? 0;
+      const ids = words.ids[e] ?? [];
+      for (const id of ids) {
+        if (id >= this.#scratch.length) this.#grow(id);
+        const seen = this.#scratch[id] ?? 0;
+        this.#scratch[id] = seen + n;
+        if (seen === 0) touched.push(id);
+      }
+      length += n * ids.length;
+    }
+    for (const lid of file.defined) {
+      const e = entries[lid] ?? 0;
+      let lower = words.lower[e] ?? -1;
+      if (lower < 0) lower = words.lower[e] = this.#intern((words.words[e] ?? "").toLowerCase());
+      defs.add(lower);
+    }
+    return this.#finish(touched, length, defs);
+  }
+
+  #finish(touched: number[], length: number, defs: Set<number>): FileStats {
     const terms = Uint32Array.from(touched).sort();
     const counts = new Uint16Array(terms.length);
     terms.forEach((id, i) => {
@@ -137,7 +227,7 @@ export class LocalizeCache {
     this.#stats = new Map();
     this.#parsed = new Map();
     this.#chunks = new Map();
-    this.#words = new Map();
+    this.#words = new WordTable();
     this.#paths = new Map();
   }
 

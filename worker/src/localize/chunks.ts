@@ -1,5 +1,6 @@
-import { type ChunkStats, type LocalizeCache, termFrequency } from "./cache";
+import { type ChunkStats, type FileStats, type LocalizeCache, termFrequency } from "./cache";
 import type { Corpus } from "./corpus";
+import { localizeThreads } from "./threads";
 
 /** A line that starts a new top-level or member definition in the common languages. */
 const DEFINITION_START = /^\s{0,4}(?:def |class |async def |func |function |fn |pub fn |export )/;
@@ -33,17 +34,30 @@ export async function chunkSignals(
 ): Promise<ChunkSignals> {
   const n = corpus.docs.length;
   const out: ChunkSignals = { issue: new Float64Array(n), title: new Float64Array(n), bestLine: new Map() };
-  const chunks: { doc: number; stats: ChunkStats }[] = [];
-  for (const doc of candidates) {
-    const key = corpus.keys[doc];
-    let cached = key ? cache.chunks(key) : undefined;
-    if (!cached) {
+  const perDoc = await Promise.all(
+    candidates.map(async (doc) => {
+      const key = corpus.keys[doc];
+      const cached = key ? cache.chunks(key) : undefined;
+      if (cached) return { doc, key, cached };
       const text = await corpus.files[doc]?.read().catch(() => undefined);
-      if (text === undefined) continue;
-      cached = splitChunks(text).map(({ line, text: t }) => ({ ...cache.statsOf(t), line }));
-      if (key) cache.setChunks(key, cached);
+      return { doc, key, parts: text === undefined ? [] : splitChunks(text) };
+    }),
+  );
+  // Uncached chunks are cut into words on the localize threads, all at once.
+  const parts = perDoc.flatMap((d) => d.parts ?? []);
+  const stats = await chunkStats(
+    cache,
+    parts.map((p) => p.text),
+  );
+  let at = 0;
+  const chunks: { doc: number; stats: ChunkStats }[] = [];
+  for (const d of perDoc) {
+    let cached = d.cached;
+    if (!cached) {
+      cached = (d.parts ?? []).map(({ line }) => ({ ...(stats[at++] as FileStats), line }));
+      if (d.key) cache.setChunks(d.key, cached);
     }
-    for (const stats of cached) chunks.push({ doc, stats });
+    for (const s of cached) chunks.push({ doc: d.doc, stats: s });
   }
   const avg = chunks.reduce((a, c) => a + c.stats.length, 0) / Math.max(1, chunks.length) || 1;
   const bm25 = (c: ChunkStats, q: ReadonlyMap<number, number>): number => {
@@ -64,6 +78,29 @@ export async function chunkSignals(
   }
   scale(out.issue);
   scale(out.title);
+  return out;
+}
+
+/** Token statistics of several texts, on the localize threads when there are enough of them. */
+async function chunkStats(cache: LocalizeCache, texts: string[]): Promise<FileStats[]> {
+  const threads = localizeThreads();
+  if (threads.size === 0 || texts.length < 64) return texts.map((t) => cache.statsOf(t));
+  const size = Math.ceil(texts.length / threads.size);
+  const batches = await Promise.all(
+    Array.from({ length: threads.size }, (_, k) =>
+      threads.scan(texts.slice(k * size, (k + 1) * size)).catch(() => undefined),
+    ),
+  );
+  const out: FileStats[] = [];
+  batches.forEach((batch, k) => {
+    const slice = texts.slice(k * size, (k + 1) * size);
+    if (!batch) {
+      for (const t of slice) out.push(cache.statsOf(t));
+      return;
+    }
+    const entries = cache.wordEntries(batch.words);
+    for (const f of batch.files) out.push(cache.statsOfScan(entries, f));
+  });
   return out;
 }
 

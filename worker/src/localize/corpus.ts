@@ -1,7 +1,8 @@
 import { contentHash, type FileStats, type LocalizeCache } from "./cache";
 import { looksBinary, type RepoFile } from "./files";
-import { isCodePath, languageOf } from "./languages";
-import { type ParsedFile, parseSource } from "./parse";
+import { isCodePath, type LanguageId, languageOf } from "./languages";
+import { type ParsedFile, parseSources } from "./parse";
+import { localizeThreads } from "./threads";
 import { isSafeRepoPath } from "./paths";
 import { type Doc, isTestPath } from "./rank";
 
@@ -15,6 +16,10 @@ export interface Corpus {
 }
 
 const CONCURRENCY = 64;
+/** Below this many files a corpus is indexed in-process (threads would not pay off). */
+const THREAD_MIN_FILES = 200;
+/** Characters of file content sent to a thread at once. */
+const BATCH_CHARS = 1 << 22;
 
 async function pool<T>(items: readonly T[], work: (item: T, i: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -37,18 +42,59 @@ export async function buildCorpus(input: readonly RepoFile[], cache: LocalizeCac
   const files = input.filter((f) => isSafeRepoPath(f.path) && !seen.has(f.path) && seen.add(f.path));
   const stats: (FileStats | undefined)[] = new Array(files.length);
   const keys: string[] = new Array(files.length).fill("");
+  const threads = localizeThreads();
+  const batches: Promise<void>[] = [];
+  let batch: { i: number; text: string }[] = [];
+  let batchChars = 0;
+  // Cut the batch's texts into words on a thread; intern and count them here.
+  const flush = (): void => {
+    const items = batch;
+    batch = [];
+    batchChars = 0;
+    batches.push(
+      threads.scan(items.map((b) => b.text)).then(
+        (scanned) => {
+          const entries = cache.wordEntries(scanned.words);
+          scanned.files.forEach((f, k) => {
+            const i = items[k]?.i ?? -1;
+            const key = keys[i] || f.key;
+            stats[i] = cache.stats(key) ?? cache.put(key, cache.statsOfScan(entries, f));
+            keys[i] = key;
+          });
+        },
+        // A thread that failed: the batch is indexed here instead.
+        () => {
+          for (const { i, text } of items) {
+            const key = keys[i] || contentHash(text);
+            stats[i] = cache.stats(key) ?? cache.index(key, text);
+            keys[i] = key;
+          }
+        },
+      ),
+    );
+  };
+  const threaded = threads.size > 0 && files.length >= THREAD_MIN_FILES;
   await pool(files, async (file, i) => {
     let key = file.key;
     let s = key !== undefined ? cache.stats(key) : undefined;
     if (!s) {
       const text = await file.read().catch(() => undefined);
       if (text === undefined || looksBinary(text)) return;
+      if (threaded) {
+        keys[i] = key ?? "";
+        batch.push({ i, text });
+        batchChars += text.length;
+        if (batchChars >= BATCH_CHARS) flush();
+        return;
+      }
       key ??= contentHash(text);
       s = cache.stats(key) ?? cache.index(key, text);
     }
     stats[i] = s;
     keys[i] = key ?? "";
   });
+  if (batch.length > 0) flush();
+  await Promise.all(batches);
   const corpus: Corpus = { docs: [], files: [], keys: [], byPath: new Map(), skipped: input.length - files.length };
   files.forEach((file, i) => {
     const s = stats[i];
@@ -64,16 +110,37 @@ export async function buildCorpus(input: readonly RepoFile[], cache: LocalizeCac
   return corpus;
 }
 
-/** Tree-sitter definitions and imports of document `i` (cached by content key). */
-export async function parseDoc(corpus: Corpus, cache: LocalizeCache, i: number): Promise<ParsedFile | undefined> {
-  const file = corpus.files[i];
-  const key = corpus.keys[i];
-  const lang = file ? languageOf(file.path) : undefined;
-  if (!file || key === undefined || !lang) return undefined;
-  const hit = cache.parsed(key);
-  if (hit !== undefined) return hit ?? undefined;
-  const text = await file.read().catch(() => undefined);
-  const parsed = text === undefined ? undefined : await parseSource(lang, text).catch(() => undefined);
-  cache.setParsed(key, parsed ?? null);
-  return parsed;
+/**
+ * Tree-sitter definitions and imports of documents `indices` (cached by content key), in the
+ * order given; files not yet cached are parsed together on the parse threads.
+ */
+export async function parseDocs(
+  corpus: Corpus,
+  cache: LocalizeCache,
+  indices: readonly number[],
+): Promise<(ParsedFile | undefined)[]> {
+  const out: (ParsedFile | undefined)[] = new Array(indices.length);
+  const misses: { at: number; key: string; id: LanguageId; text: string }[] = [];
+  await Promise.all(
+    indices.map(async (i, at) => {
+      const file = corpus.files[i];
+      const key = corpus.keys[i];
+      const id = file ? languageOf(file.path) : undefined;
+      if (!file || key === undefined || !id) return;
+      const hit = cache.parsed(key);
+      if (hit !== undefined) {
+        out[at] = hit ?? undefined;
+        return;
+      }
+      const text = await file.read().catch(() => undefined);
+      if (text === undefined) cache.setParsed(key, null);
+      else misses.push({ at, key, id, text });
+    }),
+  );
+  const parsed = await parseSources(misses);
+  misses.forEach(({ at, key }, k) => {
+    out[at] = parsed[k];
+    cache.setParsed(key, parsed[k] ?? null);
+  });
+  return out;
 }

@@ -1,7 +1,7 @@
 import { bm25Scores, topIndices } from "./bm25";
 import { LocalizeCache, termFrequency } from "./cache";
 import { chunkSignals } from "./chunks";
-import { buildCorpus, type Corpus, parseDoc } from "./corpus";
+import { buildCorpus, type Corpus, parseDocs } from "./corpus";
 import type { RepoFile } from "./files";
 import { ImportGraph, resolveImport } from "./graph";
 import { languageOf } from "./languages";
@@ -57,7 +57,9 @@ export interface LocalizeResult {
 /** Files ranked by the lexical pre-score that are parsed whatever else is found. */
 const PARSE_TOP = 40;
 /** Cap on files parsed because they appear to define an identifier the issue names. */
-const PARSE_DEFINERS = 150;
+const PARSE_DEFINERS = 30;
+/** Cap on files counted as definers of an identifier the issue names (the first ones parsed). */
+const HINTED_DEFINERS = 150;
 /** Best files whose import neighbours get a proximity score. */
 const GRAPH_SEEDS = 8;
 /** Best files of the first stage that are cut into functions and rescored. */
@@ -96,8 +98,10 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
   const graph = new ImportGraph();
   const definers = new Map<string, string[]>();
   let parsed = 0;
-  const parseInto = async (i: number): Promise<void> => {
-    const info = await parseDoc(corpus, cache, i);
+  const order = [...toParse];
+  const infos = await parseDocs(corpus, cache, order);
+  order.forEach((i, k) => {
+    const info = infos[k];
     const path = docs[i]?.path;
     const lang = path ? languageOf(path) : undefined;
     if (!info || !path || !lang) return;
@@ -106,8 +110,16 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     for (const name of info.defs)
       if (issue.identifiers.has(name)) definers.set(name, [...(definers.get(name) ?? []), path]);
     for (const spec of info.imports) for (const to of resolveImport(lang, path, spec, paths)) graph.addEdge(path, to);
-  };
-  for (const i of toParse) await parseInto(i);
+  });
+  // Further likely definers count by the definitions the tokenizer saw, without a parse.
+  for (const i of definerHints.slice(PARSE_DEFINERS, HINTED_DEFINERS)) {
+    const path = docs[i]?.path;
+    if (!path || toParse.has(i)) continue;
+    for (const id of docs[i]?.stats.defs ?? []) {
+      const name = wanted.get(id);
+      if (name) definers.set(name, [...(definers.get(name) ?? []), path]);
+    }
+  }
 
   const defs = definitionSignal(issue, definers);
   const evidence = [

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { Language, Parser, Query } from "web-tree-sitter";
 import { LANGUAGES, type LanguageId } from "./languages";
+import { type Captures, localizeThreads } from "./threads";
 
 /** What one file declares and imports, as found by tree-sitter. */
 export interface ParsedFile {
@@ -10,22 +11,24 @@ export interface ParsedFile {
 
 export interface Loaded {
   parser: Parser;
-  defs: Query;
-  imports: Query;
+  /** The language's definition and import patterns as one query (one pass over the tree). */
+  query: Query;
 }
 
 const require = createRequire(import.meta.url);
 let init: Promise<void> | undefined;
 const loaded = new Map<LanguageId, Promise<Loaded>>();
+const wasmOf = (id: LanguageId): string =>
+  require.resolve(`tree-sitter-wasms/out/tree-sitter-${LANGUAGES[id].wasm}.wasm`);
+const querySource = (id: LanguageId): string => `${LANGUAGES[id].defs}\n${LANGUAGES[id].imports}`;
 
 async function load(id: LanguageId): Promise<Loaded> {
   init ??= Parser.init();
   await init;
-  const spec = LANGUAGES[id];
-  const language = await Language.load(require.resolve(`tree-sitter-wasms/out/tree-sitter-${spec.wasm}.wasm`));
+  const language = await Language.load(wasmOf(id));
   const parser = new Parser();
   parser.setLanguage(language);
-  return { parser, defs: new Query(language, spec.defs), imports: new Query(language, spec.imports) };
+  return { parser, query: new Query(language, querySource(id)) };
 }
 
 /** The parser (and grammar) of one language, loaded once per process. */
@@ -40,33 +43,62 @@ export function loader(id: LanguageId): Promise<Loaded> {
 
 /** Parsing beyond this many characters adds little to ranking and costs a lot. */
 const MAX_PARSE_CHARS = 400_000;
+const clip = (text: string): string => (text.length > MAX_PARSE_CHARS ? text.slice(0, MAX_PARSE_CHARS) : text);
 
 /** Definitions and import specifiers of one source file; `undefined` if it cannot be parsed. */
 export async function parseSource(id: LanguageId, text: string): Promise<ParsedFile | undefined> {
-  const { parser, defs, imports } = await loader(id);
-  const tree = parser.parse(text.length > MAX_PARSE_CHARS ? text.slice(0, MAX_PARSE_CHARS) : text);
+  const { parser, query } = await loader(id);
+  const tree = parser.parse(clip(text));
   if (!tree) return undefined;
   try {
-    const root = tree.rootNode;
-    const names = new Set<string>();
-    for (const c of defs.captures(root)) {
-      if (c.name !== "def") continue;
-      // C++ qualified names (`ns::Type::method`) are defined under their last segment.
-      const name =
-        c.node.text
-          .split(/::|\./)
-          .pop()
-          ?.replace(/^[~*&\s]+/, "") ?? "";
-      if (/^[A-Za-z_$][\w$]*[?!]?$/.test(name)) names.add(name);
+    const caps: Captures = { defs: [], imps: [] };
+    for (const c of query.captures(tree.rootNode)) {
+      if (c.name === "def") caps.defs.push(c.node.text);
+      else if (c.name === "imp") caps.imps.push(c.node.text);
     }
-    const specs = new Set<string>();
-    const toSpecs = LANGUAGES[id].specs;
-    for (const c of imports.captures(root)) {
-      if (c.name !== "imp") continue;
-      for (const s of toSpecs(c.node.text)) specs.add(s);
-    }
-    return { defs: [...names], imports: [...specs] };
+    return readCaptures(id, caps);
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * Several files at once, spread over the localize threads; each result is what `parseSource`
+ * gives for that file (`undefined` when it cannot be parsed).
+ */
+export async function parseSources(
+  items: readonly { id: LanguageId; text: string }[],
+): Promise<(ParsedFile | undefined)[]> {
+  const threads = localizeThreads();
+  if (threads.size === 0 || items.length < 2) {
+    const out: (ParsedFile | undefined)[] = [];
+    for (const { id, text } of items) out.push(await parseSource(id, text).catch(() => undefined));
+    return out;
+  }
+  return Promise.all(
+    items.map(({ id, text }) =>
+      threads.parse({ wasm: wasmOf(id), query: querySource(id), text: clip(text) }).then(
+        (caps) => (caps ? readCaptures(id, caps) : undefined),
+        () => undefined,
+      ),
+    ),
+  );
+}
+
+/** Definition names and import specifiers from a file's captures. */
+function readCaptures(id: LanguageId, caps: Captures): ParsedFile {
+  const names = new Set<string>();
+  for (const text of caps.defs) {
+    // C++ qualified names (`ns::Type::method`) are defined under their last segment.
+    const name =
+      text
+        .split(/::|\./)
+        .pop()
+        ?.replace(/^[~*&\s]+/, "") ?? "";
+    if (/^[A-Za-z_$][\w$]*[?!]?$/.test(name)) names.add(name);
+  }
+  const specs = new Set<string>();
+  const toSpecs = LANGUAGES[id].specs;
+  for (const text of caps.imps) for (const s of toSpecs(text)) specs.add(s);
+  return { defs: [...names], imports: [...specs] };
 }

@@ -17,7 +17,7 @@ const STOP = new Set(
 );
 
 /** Words after which the next identifier is being defined (a cheap, language-agnostic hint). */
-const DEF_KEYWORDS = new Set([
+export const DEF_KEYWORDS: ReadonlySet<string> = new Set([
   "class",
   "def",
   "function",

@@ -1,0 +1,75 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { LocalizeCache } from "./cache";
+import { buildCorpus } from "./corpus";
+import type { RepoFile } from "./files";
+import { parseSource, parseSources } from "./parse";
+import type { Doc } from "./rank";
+import { LocalizeThreads, setLocalizeThreads, useLocalizeThreads } from "./threads";
+
+const file = (path: string, text: string): RepoFile => ({ path, size: text.length, read: async () => text });
+
+const py = (i: number): string =>
+  `from .models_${i % 7} import Widget${i}, helper\nimport os, sys as system\n\n\n` +
+  `class Widget${i}Admin(BaseAdmin):\n    def render_${i}(self, request):\n        return helper(request)\n\n\n` +
+  `def parse_${i}(value):\n    # an overly_long_identifier_${"x".repeat(70)} is skipped\n    return value.strip()  # ÜNÏCÖDE café\n\n` +
+  `MAX_${i} = ${i}\n`;
+const ts = `import { a } from "./a";\nexport function run(): void {}\nexport class Runner {}\nconst x = require("./b");\n`;
+
+afterAll(() => setLocalizeThreads(2));
+
+describe("localize threads", () => {
+  it("parse on threads exactly as in-process, for several languages and a broken file", async () => {
+    setLocalizeThreads(2);
+    const items = [
+      { id: "python" as const, text: py(1) },
+      { id: "typescript" as const, text: ts },
+      { id: "python" as const, text: "def broken(:\n  pass\n" },
+      { id: "python" as const, text: py(2) },
+    ];
+    const threaded = await parseSources(items);
+    const inProcess = await Promise.all(items.map((i) => parseSource(i.id, i.text)));
+    expect(threaded).toEqual(inProcess);
+    expect(threaded[0]?.defs).toEqual(expect.arrayContaining(["Widget1Admin", "render_1", "parse_1", "MAX_1"]));
+    expect(threaded[1]?.imports).toEqual(["./a", "./b"]);
+  });
+
+  it("index a corpus on threads with the same statistics as in-process", async () => {
+    const files = Array.from({ length: 260 }, (_, i) => file(`pkg/mod_${i}.py`, py(i)));
+    const aloneCache = new LocalizeCache();
+    setLocalizeThreads(0);
+    const alone = await buildCorpus(files, aloneCache);
+    setLocalizeThreads(2);
+    const cache = new LocalizeCache();
+    const threaded = await buildCorpus(files, cache);
+    expect(threaded.keys).toEqual(alone.keys);
+    expect(threaded.docs).toHaveLength(260);
+    threaded.docs.forEach((d, i) => expect(named(cache, d)).toEqual(named(aloneCache, alone.docs[i])));
+    expect(named(cache, threaded.docs[3])).toMatchObject({
+      defs: expect.arrayContaining(["widget3admin", "render_3"]),
+    });
+  });
+
+  it("work on a thread that dies fails, and the corpus is then indexed in-process", async () => {
+    const broken = new LocalizeThreads(2, "/nonexistent/web-tree-sitter.cjs");
+    await expect(broken.scan(["abc"])).rejects.toThrow();
+    const files = Array.from({ length: 210 }, (_, i) => file(`m${i}.py`, py(i)));
+    useLocalizeThreads(broken);
+    const cache = new LocalizeCache();
+    const corpus = await buildCorpus(files, cache);
+    setLocalizeThreads(0);
+    const aloneCache = new LocalizeCache();
+    const alone = await buildCorpus(files, aloneCache);
+    expect(corpus.docs).toHaveLength(210);
+    corpus.docs.forEach((d, i) => expect(named(cache, d)).toEqual(named(aloneCache, alone.docs[i])));
+  });
+});
+
+/** A document's statistics by term name (term ids depend on the order words are first met). */
+function named(cache: LocalizeCache, doc: Doc | undefined): unknown {
+  if (!doc) return undefined;
+  return {
+    length: doc.stats.length,
+    terms: Object.fromEntries([...doc.stats.terms].map((id, k) => [cache.termName(id), doc.stats.counts[k]])),
+    defs: [...doc.stats.defs].map((id) => cache.termName(id)),
+  };
+}

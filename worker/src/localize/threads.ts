@@ -1,0 +1,244 @@
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { DEF_KEYWORDS } from "./tokenize";
+
+/** What one parse yields before any language-specific reading: the texts of its captures. */
+export interface Captures {
+  /** Texts captured as `@def`. */
+  defs: string[];
+  /** Texts captured as `@imp`. */
+  imps: string[];
+}
+
+export interface ParseJob {
+  /** Absolute path of the grammar's wasm file. */
+  wasm: string;
+  /** Query source with `@def` and `@imp` captures. */
+  query: string;
+  text: string;
+}
+
+/**
+ * The thread's code, plain CommonJS so that it runs the same under any loader (tsx, vitest,
+ * compiled). It keeps one parser and query per grammar and answers `{ id, caps }` or `{ id, error }`.
+ */
+const THREAD = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { createHash } = require("node:crypto");
+const { Parser, Language, Query } = require(workerData.treeSitter);
+const DEF_KEYWORDS = new Set(workerData.defKeywords);
+const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
+function scan(texts) {
+  const index = new Map();
+  const words = [];
+  let counts = new Uint32Array(1 << 12);
+  const files = texts.map((text) => {
+    const key = createHash("sha1").update(text).digest("base64");
+    const touched = [];
+    const defined = [];
+    let prev = "";
+    WORD.lastIndex = 0;
+    for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
+      const word = m[0];
+      if (word.length > 64) {
+        prev = "";
+        continue;
+      }
+      let lid = index.get(word);
+      if (lid === undefined) {
+        lid = words.length;
+        index.set(word, lid);
+        words.push(word);
+        if (lid >= counts.length) {
+          const grown = new Uint32Array(counts.length * 2);
+          grown.set(counts);
+          counts = grown;
+        }
+      }
+      if (counts[lid]++ === 0) touched.push(lid);
+      if (DEF_KEYWORDS.has(prev)) defined.push(lid);
+      prev = word;
+    }
+    const pairs = new Uint32Array(touched.length * 2);
+    touched.forEach((lid, k) => {
+      pairs[2 * k] = lid;
+      pairs[2 * k + 1] = counts[lid];
+      counts[lid] = 0;
+    });
+    return { key, pairs, defined: Uint32Array.from(defined) };
+  });
+  return { words, files };
+}
+let init;
+const grammars = new Map();
+function grammar(wasm, source) {
+  const key = wasm + "\\0" + source;
+  let g = grammars.get(key);
+  if (!g) {
+    init = init || Parser.init();
+    g = init.then(() => Language.load(wasm)).then((language) => {
+      const parser = new Parser();
+      parser.setLanguage(language);
+      return { parser, query: new Query(language, source) };
+    });
+    grammars.set(key, g);
+  }
+  return g;
+}
+parentPort.on("message", async ({ id, texts, wasm, query, text }) => {
+  try {
+    if (texts) {
+      const out = scan(texts);
+      return parentPort.postMessage({ id, scan: out }, out.files.flatMap((f) => [f.pairs.buffer, f.defined.buffer]));
+    }
+    const g = await grammar(wasm, query);
+    const tree = g.parser.parse(text);
+    if (!tree) return parentPort.postMessage({ id, caps: null });
+    try {
+      const defs = [];
+      const imps = [];
+      for (const c of g.query.captures(tree.rootNode)) {
+        if (c.name === "def") defs.push(c.node.text);
+        else if (c.name === "imp") imps.push(c.node.text);
+      }
+      parentPort.postMessage({ id, caps: { defs, imps } });
+    } finally {
+      tree.delete();
+    }
+  } catch (e) {
+    parentPort.postMessage({ id, error: String((e && e.message) || e) });
+  }
+});
+`;
+
+/** One scanned file: its content hash, its distinct words with counts, the words it defines. */
+export interface ScannedFile {
+  /** Content hash (see `contentHash`). */
+  key: string;
+  /** Pairs of (index into the batch's `words`, occurrences). */
+  pairs: Uint32Array;
+  /** Indexes into `words` of words that follow a definition keyword, in order of occurrence. */
+  defined: Uint32Array;
+}
+
+/** A batch of texts cut into words on a thread (see `LocalizeCache.statsOfScan`). */
+export interface ScannedBatch {
+  /** The batch's distinct words (at most 64 characters each). */
+  words: string[];
+  files: ScannedFile[];
+}
+
+interface Reply {
+  id: number;
+  caps?: Captures | null;
+  scan?: ScannedBatch;
+  error?: string;
+}
+
+interface Pending {
+  resolve(reply: Reply): void;
+  reject(error: Error): void;
+}
+
+interface Thread {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+/**
+ * A few threads for the CPU-bound parts of a localization (tree-sitter parses, cutting file
+ * contents into words), so that it uses every core. Threads start on first use, hold the
+ * process open only while work is under way, and a thread that dies is replaced on the next
+ * call (its pending work fails).
+ */
+export class LocalizeThreads {
+  readonly size: number;
+  readonly #data: { treeSitter: string; defKeywords: string[] };
+  #threads: (Thread | undefined)[] = [];
+  #next = 0;
+  #ids = 0;
+
+  constructor(size: number, treeSitter: string) {
+    this.size = size;
+    this.#data = { treeSitter, defKeywords: [...DEF_KEYWORDS] };
+  }
+
+  /** Captures of one parse; `undefined` when tree-sitter gives no tree. */
+  async parse(job: ParseJob): Promise<Captures | undefined> {
+    return (await this.#send(job)).caps ?? undefined;
+  }
+
+  /** Words of a batch of texts, with each text's content hash. */
+  async scan(texts: string[]): Promise<ScannedBatch> {
+    const { scan } = await this.#send({ texts });
+    if (!scan) throw new Error("scan thread gave no result");
+    return scan;
+  }
+
+  /** Stops the threads (pending work fails). */
+  async close(): Promise<void> {
+    const threads = this.#threads;
+    this.#threads = [];
+    await Promise.all(threads.map((t) => t?.worker.terminate()));
+  }
+
+  #send(message: object): Promise<Reply> {
+    const slot = this.#next++ % this.size;
+    const thread = this.#threads[slot] ?? this.#start(slot);
+    const id = this.#ids++;
+    return new Promise<Reply>((resolve, reject) => {
+      if (thread.pending.size === 0) thread.worker.ref();
+      thread.pending.set(id, { resolve, reject });
+      thread.worker.postMessage({ id, ...message });
+    });
+  }
+
+  #start(slot: number): Thread {
+    const worker = new Worker(THREAD, { eval: true, workerData: this.#data });
+    worker.unref();
+    const thread: Thread = { worker, pending: new Map() };
+    const settle = (id: number, fn: (p: Pending) => void): void => {
+      const p = thread.pending.get(id);
+      if (!p) return;
+      thread.pending.delete(id);
+      if (thread.pending.size === 0) worker.unref();
+      fn(p);
+    };
+    worker.on("message", (m: Reply) =>
+      settle(m.id, (p) => (m.error !== undefined ? p.reject(new Error(m.error)) : p.resolve(m))),
+    );
+    const fail = (error: Error): void => {
+      if (this.#threads[slot] === thread) this.#threads[slot] = undefined;
+      for (const id of [...thread.pending.keys()]) settle(id, (p) => p.reject(error));
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`localize thread exited with code ${code}`)));
+    this.#threads[slot] = thread;
+    return thread;
+  }
+}
+
+const require = createRequire(import.meta.url);
+let shared: LocalizeThreads | undefined;
+
+/** The process's localize threads: one per core, at most 4; none on a single core. */
+export function localizeThreads(): LocalizeThreads {
+  if (!shared) {
+    const cores = availableParallelism();
+    shared = new LocalizeThreads(cores > 1 ? Math.min(4, cores) : 0, require.resolve("web-tree-sitter"));
+  }
+  return shared;
+}
+
+/** Sets how many threads localizations use (0: all work in-process); stops the current ones. */
+export function setLocalizeThreads(n: number): void {
+  void shared?.close();
+  shared = new LocalizeThreads(Math.max(0, Math.floor(n)), require.resolve("web-tree-sitter"));
+}
+
+/** Makes localizations use `threads` (tests use it to hand in a pool that fails). */
+export function useLocalizeThreads(threads: LocalizeThreads): void {
+  if (shared !== threads) void shared?.close();
+  shared = threads;
+}
