@@ -17,15 +17,20 @@ export interface Loaded {
 
 const require = createRequire(import.meta.url);
 let init: Promise<void> | undefined;
+let loading: Promise<unknown> = Promise.resolve();
 const loaded = new Map<LanguageId, Promise<Loaded>>();
-const wasmOf = (id: LanguageId): string =>
+/** Path of a language's tree-sitter grammar. */
+export const wasmOf = (id: LanguageId): string =>
   require.resolve(`tree-sitter-wasms/out/tree-sitter-${LANGUAGES[id].wasm}.wasm`);
 const querySource = (id: LanguageId): string => `${LANGUAGES[id].defs}\n${LANGUAGES[id].imports}`;
 
 async function load(id: LanguageId): Promise<Loaded> {
   init ??= Parser.init();
   await init;
-  const language = await Language.load(wasmOf(id));
+  // One grammar at a time: loading several at once can fail to link an external scanner.
+  const next = loading.catch(() => undefined).then(() => Language.load(wasmOf(id)));
+  loading = next;
+  const language = await next;
   const parser = new Parser();
   parser.setLanguage(language);
   return { parser, query: new Query(language, querySource(id)) };

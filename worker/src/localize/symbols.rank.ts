@@ -1,6 +1,6 @@
 import type { Corpus } from "./corpus";
 import type { IssueQuery } from "./mentions";
-import { type FileSymbol, fileSymbols } from "./symbols";
+import { type FileSymbol, filesSymbols } from "./symbols";
 import { termCounts } from "./tokenize";
 
 /** A symbol of a localized file with the evidence that it is where the fix goes. */
@@ -164,11 +164,14 @@ export async function addTopSymbols(
   n: number,
 ): Promise<void> {
   const frames = stackFrames(issueText);
-  for (const f of chosen) {
-    const file = corpus.files[corpus.byPath.get(f.path) ?? -1];
-    const text = await file?.read().catch(() => undefined);
-    if (text === undefined) continue;
-    const symbols = await fileSymbols(f.path, text).catch(() => []);
-    f.symbols = rankSymbols(f.path, text, symbols, issue, frames).slice(0, n);
-  }
+  const read = await Promise.all(
+    chosen.map(async (f) => {
+      const text = await corpus.files[corpus.byPath.get(f.path) ?? -1]?.read().catch(() => undefined);
+      return text === undefined ? [] : [{ f, path: f.path, text }];
+    }),
+  ).then((r) => r.flat());
+  const symbols = await filesSymbols(read);
+  read.forEach(({ f, text }, k) => {
+    f.symbols = rankSymbols(f.path, text, symbols[k] ?? [], issue, frames).slice(0, n);
+  });
 }

@@ -1,7 +1,8 @@
 import { Query } from "web-tree-sitter";
 import type { Node } from "web-tree-sitter";
 import { type LanguageId, languageOf } from "./languages";
-import { loader } from "./parse";
+import { loader, wasmOf } from "./parse";
+import { type Declaration, localizeThreads } from "./threads";
 
 export type SymbolKind = "function" | "method" | "class" | "type";
 
@@ -106,58 +107,109 @@ const CONTAINERS = new Set<SymbolKind>(["class", "type"]);
 const MAX_CHARS = 400_000;
 
 /** Last header row: the body's first row, unless the body starts its own line (Python blocks). */
-function headerEndRow(node: Node, text: readonly string[]): number {
-  const body = node.childForFieldName("body");
-  if (!body) return Math.min(node.startPosition.row, node.endPosition.row);
-  const row = body.startPosition.row;
-  const before = (text[row] ?? "").slice(0, body.startPosition.column);
-  return Math.max(node.startPosition.row, before.trim() === "" ? row - 1 : row);
+function headerEndRow(d: Declaration, text: readonly string[]): number {
+  if (!d.body) return Math.min(d.declStartRow, d.declEndRow);
+  const row = d.body.row;
+  const before = (text[row] ?? "").slice(0, d.body.column);
+  return Math.max(d.declStartRow, before.trim() === "" ? row - 1 : row);
+}
+
+const KIND_LIST = [...KINDS];
+
+/** The declarations a symbol query matches in a tree (the thread code in threads.ts does the same). */
+function declarationsOf(query: Query, root: Node): Declaration[] {
+  const out: Declaration[] = [];
+  for (const match of query.matches(root)) {
+    const decl = match.captures.find((c) => KINDS.has(c.name));
+    const name = match.captures.find((c) => c.name === "name");
+    if (!decl || !name) continue;
+    const d = decl.node;
+    // Python decorators belong to the declaration they decorate.
+    const node = d.parent?.type === "decorated_definition" ? d.parent : d;
+    const body = d.childForFieldName("body");
+    out.push({
+      kind: decl.name,
+      name: name.node.text,
+      start: node.startIndex,
+      end: node.endIndex,
+      startRow: node.startPosition.row,
+      endRow: node.endPosition.row,
+      endColumn: node.endPosition.column,
+      declStartRow: d.startPosition.row,
+      declEndRow: d.endPosition.row,
+      body: body ? { row: body.startPosition.row, column: body.startPosition.column } : null,
+    });
+  }
+  return out;
+}
+
+/** Declarations in one file, parsed in-process; `undefined` without a tree. */
+async function declarationsIn(id: LanguageId, text: string): Promise<Declaration[] | undefined> {
+  const [{ parser }, query] = await Promise.all([loader(id), queryFor(id)]);
+  const tree = parser.parse(text);
+  if (!tree) return undefined;
+  try {
+    return declarationsOf(query, tree.rootNode);
+  } finally {
+    tree.delete();
+  }
 }
 
 /** The declarations of one source file, outermost first; empty for unknown languages or parse failures. */
 export async function fileSymbols(path: string, text: string): Promise<FileSymbol[]> {
   const id = languageOf(path);
   if (!id || text.length > MAX_CHARS) return [];
-  const [{ parser }, query] = await Promise.all([loader(id), queryFor(id)]);
-  const tree = parser.parse(text);
-  if (!tree) return [];
-  try {
-    const lines = text.split("\n");
-    const found: { node: Node; decl: Node; name: string; kind: SymbolKind }[] = [];
-    for (const match of query.matches(tree.rootNode)) {
-      const decl = match.captures.find((c) => KINDS.has(c.name));
-      const name = match.captures.find((c) => c.name === "name")?.node.text.replace(/^[~*&\s]+/, "");
-      if (!decl || !name) continue;
-      // Python decorators belong to the declaration they decorate.
-      const node = decl.node.parent?.type === "decorated_definition" ? decl.node.parent : decl.node;
-      found.push({ node, decl: decl.node, name: name.split(/::|\./).pop() ?? name, kind: decl.name as SymbolKind });
-    }
-    found.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
-    const out: FileSymbol[] = [];
-    const open: { at: number; start: number; end: number }[] = [];
-    for (const f of found) {
-      const start = f.node.startIndex;
-      while (open.length > 0 && (open[open.length - 1]?.end ?? 0) <= start) open.pop();
-      const top = open[open.length - 1];
-      if (top && top.start === start && top.end === f.node.endIndex) continue; // the same node twice
-      const parent = top ? out[top.at] : undefined;
-      const end = f.node.endPosition;
-      const endRow = end.column === 0 && end.row > f.node.startPosition.row ? end.row - 1 : end.row;
-      const inClass = parent !== undefined && CONTAINERS.has(parent.kind);
-      out.push({
-        name: inClass ? `${parent.name}.${f.name}` : f.name,
-        kind: f.kind === "function" && inClass ? "method" : f.kind,
-        startLine: f.node.startPosition.row + 1,
-        endLine: endRow + 1,
-        headerEnd: Math.min(headerEndRow(f.decl, lines), endRow) + 1,
-        ...(top ? { parent: top.at } : {}),
-      });
-      open.push({ at: out.length - 1, start, end: f.node.endIndex });
-    }
-    return out;
-  } finally {
-    tree.delete();
+  return symbolsFrom((await declarationsIn(id, text)) ?? [], text);
+}
+
+/**
+ * `fileSymbols` of several files, parsed on the localize threads when there are several; a file
+ * that cannot be parsed gets none.
+ */
+export async function filesSymbols(files: readonly { path: string; text: string }[]): Promise<FileSymbol[][]> {
+  const threads = localizeThreads();
+  return Promise.all(
+    files.map(async ({ path, text }) => {
+      const id = languageOf(path);
+      if (!id || text.length > MAX_CHARS) return [];
+      const decls =
+        threads.size > 0 && files.length > 1
+          ? await threads.declarations({ wasm: wasmOf(id), query: QUERIES[id], text, kinds: KIND_LIST })
+          : await declarationsIn(id, text);
+      return symbolsFrom(decls ?? [], text);
+    }),
+  ).catch(() => Promise.all(files.map((f) => fileSymbols(f.path, f.text).catch(() => []))));
+}
+
+/** Symbols, outermost first and qualified by their classes, from a file's declarations. */
+function symbolsFrom(decls: readonly Declaration[], text: string): FileSymbol[] {
+  const lines = text.split("\n");
+  const found = decls.flatMap((d) => {
+    const name = d.name.replace(/^[~*&\s]+/, "");
+    return name ? [{ d, name: name.split(/::|\./).pop() ?? name, kind: d.kind as SymbolKind }] : [];
+  });
+  found.sort((a, b) => a.d.start - b.d.start || b.d.end - a.d.end);
+  const out: FileSymbol[] = [];
+  const open: { at: number; start: number; end: number }[] = [];
+  for (const f of found) {
+    const start = f.d.start;
+    while (open.length > 0 && (open[open.length - 1]?.end ?? 0) <= start) open.pop();
+    const top = open[open.length - 1];
+    if (top && top.start === start && top.end === f.d.end) continue; // the same node twice
+    const parent = top ? out[top.at] : undefined;
+    const endRow = f.d.endColumn === 0 && f.d.endRow > f.d.startRow ? f.d.endRow - 1 : f.d.endRow;
+    const inClass = parent !== undefined && CONTAINERS.has(parent.kind);
+    out.push({
+      name: inClass ? `${parent.name}.${f.name}` : f.name,
+      kind: f.kind === "function" && inClass ? "method" : f.kind,
+      startLine: f.d.startRow + 1,
+      endLine: endRow + 1,
+      headerEnd: Math.min(headerEndRow(f.d, lines), endRow) + 1,
+      ...(top ? { parent: top.at } : {}),
+    });
+    open.push({ at: out.length - 1, start, end: f.d.end });
   }
+  return out;
 }
 
 /** The innermost symbol whose span holds `line`, if any. */

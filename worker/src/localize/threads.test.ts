@@ -3,6 +3,7 @@ import { LocalizeCache } from "./cache";
 import { buildCorpus } from "./corpus";
 import type { RepoFile } from "./files";
 import { parseSource, parseSources } from "./parse";
+import { fileSymbols, filesSymbols } from "./symbols";
 import type { Doc } from "./rank";
 import { LocalizeThreads, setLocalizeThreads, useLocalizeThreads } from "./threads";
 
@@ -31,6 +32,32 @@ describe("localize threads", () => {
     expect(threaded).toEqual(inProcess);
     expect(threaded[0]?.defs).toEqual(expect.arrayContaining(["Widget1Admin", "render_1", "parse_1", "MAX_1"]));
     expect(threaded[1]?.imports).toEqual(["./a", "./b"]);
+  });
+
+  it("find declarations on threads exactly as in-process", async () => {
+    setLocalizeThreads(2);
+    const files = [
+      {
+        path: "pkg/reader.py",
+        text: `@cached\ndef parse(line,\n          strict=False):\n    return line\n\n\nclass Reader(Base):\n    def read(self):\n        return 1\n`,
+      },
+      { path: "src/run.ts", text: `${ts}export class Pool {\n  take(): number {\n    return 1;\n  }\n}\n` },
+      {
+        path: "main.go",
+        text: "package main\n\ntype Server struct{}\n\nfunc (s *Server) Start() {\n}\n\nfunc main() {\n}\n",
+      },
+      { path: "App.java", text: "class App {\n  App() {}\n  void run() {\n  }\n}\n" },
+      { path: "README.md", text: "# not code\n" },
+    ];
+    const threaded = await filesSymbols(files);
+    const inProcess = await Promise.all(files.map((f) => fileSymbols(f.path, f.text)));
+    expect(threaded).toEqual(inProcess);
+    expect(threaded[0]?.map((s) => [s.name, s.startLine, s.headerEnd])).toEqual([
+      ["parse", 1, 3],
+      ["Reader", 7, 7],
+      ["Reader.read", 8, 8],
+    ]);
+    expect(threaded[2]?.map((s) => s.name)).toEqual(["Server", "Start", "main"]);
   });
 
   it("index a corpus on threads with the same statistics as in-process", async () => {

@@ -71,22 +71,55 @@ function scan(texts) {
   return { words, files };
 }
 let init;
+const languages = new Map();
 const grammars = new Map();
 function grammar(wasm, source) {
   const key = wasm + "\\0" + source;
   let g = grammars.get(key);
   if (!g) {
-    init = init || Parser.init();
-    g = init.then(() => Language.load(wasm)).then((language) => {
+    let language = languages.get(wasm);
+    if (!language) {
+      init = init || Parser.init();
+      // One grammar at a time: loading several at once can fail to link an external scanner.
+      language = init.then(() => Language.load(wasm));
+      init = language.catch(() => undefined);
+      languages.set(wasm, language);
+    }
+    g = language.then((lang) => {
       const parser = new Parser();
-      parser.setLanguage(language);
-      return { parser, query: new Query(language, source) };
+      parser.setLanguage(lang);
+      return { parser, query: new Query(lang, source) };
     });
     grammars.set(key, g);
   }
   return g;
 }
-parentPort.on("message", async ({ id, texts, wasm, query, text }) => {
+// Keep in step with declarationsOf in symbols.ts (a test compares the two).
+function declarations(query, root, kinds) {
+  const out = [];
+  for (const match of query.matches(root)) {
+    const decl = match.captures.find((c) => kinds.includes(c.name));
+    const name = match.captures.find((c) => c.name === "name");
+    if (!decl || !name) continue;
+    const d = decl.node;
+    const node = d.parent && d.parent.type === "decorated_definition" ? d.parent : d;
+    const body = d.childForFieldName("body");
+    out.push({
+      kind: decl.name,
+      name: name.node.text,
+      start: node.startIndex,
+      end: node.endIndex,
+      startRow: node.startPosition.row,
+      endRow: node.endPosition.row,
+      endColumn: node.endPosition.column,
+      declStartRow: d.startPosition.row,
+      declEndRow: d.endPosition.row,
+      body: body ? { row: body.startPosition.row, column: body.startPosition.column } : null,
+    });
+  }
+  return out;
+}
+parentPort.on("message", async ({ id, texts, wasm, query, text, kinds }) => {
   try {
     if (texts) {
       const out = scan(texts);
@@ -96,6 +129,7 @@ parentPort.on("message", async ({ id, texts, wasm, query, text }) => {
     const tree = g.parser.parse(text);
     if (!tree) return parentPort.postMessage({ id, caps: null });
     try {
+      if (kinds) return parentPort.postMessage({ id, decls: declarations(g.query, tree.rootNode, kinds) });
       const defs = [];
       const imps = [];
       for (const c of g.query.captures(tree.rootNode)) {
@@ -129,9 +163,28 @@ export interface ScannedBatch {
   files: ScannedFile[];
 }
 
+/** One declaration a symbol query matched, in plain data (see `declarationsOf` in symbols.ts). */
+export interface Declaration {
+  /** The capture naming its kind (`function`, `class`, ...). */
+  kind: string;
+  name: string;
+  /** Extent of the declaration (with its decorators), as character offsets and rows. */
+  start: number;
+  end: number;
+  startRow: number;
+  endRow: number;
+  endColumn: number;
+  /** Rows of the declaration itself (without decorators). */
+  declStartRow: number;
+  declEndRow: number;
+  /** Where its body starts, if it has one. */
+  body: { row: number; column: number } | null;
+}
+
 interface Reply {
   id: number;
   caps?: Captures | null;
+  decls?: Declaration[];
   scan?: ScannedBatch;
   error?: string;
 }
@@ -167,6 +220,11 @@ export class LocalizeThreads {
   /** Captures of one parse; `undefined` when tree-sitter gives no tree. */
   async parse(job: ParseJob): Promise<Captures | undefined> {
     return (await this.#send(job)).caps ?? undefined;
+  }
+
+  /** Declarations matched by a symbol query whose kind captures are `kinds`; `undefined` without a tree. */
+  async declarations(job: ParseJob & { kinds: string[] }): Promise<Declaration[] | undefined> {
+    return (await this.#send(job)).decls;
   }
 
   /** Words of a batch of texts, with each text's content hash. */
