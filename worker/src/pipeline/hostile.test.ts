@@ -300,7 +300,8 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
     console.log(`hostile corpus figures: ${JSON.stringify(figures)}`);
     expect([...promptLeaks, ...patchLeaks, ...prLeaks, ...logLeaks]).toEqual([]);
     expect(figures.blockedPct).toBe(100);
-  }, 180_000);
+    // 242 runs through the whole pipeline: about two minutes alone, near three beside a loaded suite.
+  }, 360_000);
 });
 
 describe("prompt fence", () => {
