@@ -72,7 +72,7 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
         kind: "refine",
         solution_id: id,
         model_id: original?.model_id ?? solution.ai_model,
-        input: JSON.stringify(input),
+        input,
       })
       .catch((err: { code?: string }) => {
         if (err.code === "23505") throw validationErrors.runOpen();
