@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import type { Database, FileChange, SolutionStatus } from "../schema";
+import type { DecidedSolutionStatus } from "../domain/statuses";
+import type { Database, FileChange } from "../schema";
 import * as issues from "./issues.repository";
 import { filesChanged, solutionMetadata, type SolutionMetadata } from "./json-columns";
 
@@ -135,7 +136,7 @@ export async function decide(
   trx: Transaction<Database>,
   solution: { id: string; issue_id: string },
   userId: string,
-  decision: { status: Extract<SolutionStatus, "approved" | "rejected">; comments: string | null },
+  decision: { status: DecidedSolutionStatus; comments: string | null },
 ): Promise<void> {
   await trx
     .insertInto("validation_decisions")
