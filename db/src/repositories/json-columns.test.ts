@@ -146,6 +146,25 @@ describe("files_changed", () => {
     const s = await db.selectFrom("solutions").select("revision").where("id", "=", id).executeTakeFirstOrThrow();
     expect(s.revision).toBe(1);
   });
+
+  it("a kept revision of the wrong shape is refused and no revision is added", async () => {
+    const u = await user();
+    const issue = await insertIssue(db, u);
+    const runId = await run(u, issue.id);
+    await runs.claim(db, runId);
+    const id = await runs.finish(db, runId, proposal([file]));
+    const s = { id, revision: 2, refinement_count: 1, analysis: "", proposed_solution: "", run_id: runId };
+    const files = [{ ...file, filename: "" }];
+    await refused(
+      db.transaction().execute((trx) => solutions.keepCurrentRevision(trx, { ...s, files_changed: files })),
+    );
+    const revisions = await db
+      .selectFrom("solution_revisions")
+      .select("revision")
+      .where("solution_id", "=", id)
+      .execute();
+    expect(revisions).toEqual([{ revision: 1 }]);
+  });
 });
 
 describe("run input", () => {

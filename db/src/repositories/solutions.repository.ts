@@ -102,6 +102,34 @@ export async function recordRefinement(
   return s.id;
 }
 
+/** Keeps a solution's current contents as its revision history, once, before a first edit or refinement replaces them. */
+export async function keepCurrentRevision(
+  trx: Transaction<Database>,
+  s: {
+    id: string;
+    revision: number;
+    refinement_count: number;
+    files_changed: FileChange[];
+    analysis: string;
+    proposed_solution: string;
+    run_id: string | null;
+  },
+): Promise<void> {
+  await trx
+    .insertInto("solution_revisions")
+    .values({
+      solution_id: s.id,
+      revision: s.revision,
+      kind: s.refinement_count > 0 ? "refinement" : "generated",
+      files_changed: filesChanged.write(s.files_changed),
+      analysis: s.analysis,
+      proposed_solution: s.proposed_solution,
+      run_id: s.run_id,
+    })
+    .onConflict((oc) => oc.columns(["solution_id", "revision"]).doNothing())
+    .execute();
+}
+
 /** A manual edit: the solution's next revision with the edited files and the checks made on them. */
 export async function recordManualEdit(
   trx: Transaction<Database>,

@@ -1,4 +1,4 @@
-import { steps, type Db, type FileChange, type SolveRun } from "@fixloop/db";
+import { filesChanged, steps, type Db, type FileChange, type SolveRun } from "@fixloop/db";
 import { REUSED_ON_REFINE as REUSED } from "../contract";
 
 /**
@@ -32,5 +32,5 @@ export async function copyOriginalSteps(
     run.id,
     original.map((s) => ({ ...s, detail: { ...s.detail, info: ["Reused from the original run", ...s.detail.info] } })),
   );
-  return { ok: true, baseline: solution.files_changed };
+  return { ok: true, baseline: filesChanged.read(solution.files_changed) };
 }
