@@ -28,6 +28,8 @@ export const WorkerEnv = z.object({
   MONTHLY_COST_CAP_USD: CostCapSetting,
   /** Most files the localizer searches; a larger repository is searched in part, with a note in step 3. */
   LOCALIZE_MAX_FILES: z.coerce.number().int().min(100).default(100_000),
+  /** Threads one worker process uses for the localizer's parsing and tokenizing; unset: one per core, at most 4; 0: none. */
+  LOCALIZE_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** OpenAI-compatible embeddings endpoint (`…/v1`); with EMBEDDINGS_MODEL it turns on the embedding rerank of localized files. */
   EMBEDDINGS_BASE_URL: z.string().default(""),
   /** Embedding model id served there, e.g. `text-embedding-3-small` or a self-hosted code embedding model. */

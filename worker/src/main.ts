@@ -3,10 +3,12 @@ import pino from "pino";
 import { createDb, createTokenCipher } from "@fixloop/db";
 import { QUEUES, createQueues, redisConnection, registerShutdown, type QueueName } from "./contract";
 import { loadWorkerEnv } from "./env";
+import { setLocalizeThreads } from "./localize";
 import { startWorkers } from "./runtime";
 import type { WorkerContext } from "./context";
 
 const env = loadWorkerEnv();
+if (env.LOCALIZE_THREADS !== undefined) setLocalizeThreads(env.LOCALIZE_THREADS);
 const logger = pino({ name: "worker", level: env.LOG_LEVEL, redact: ["*.token", "*.accessToken", "*.authorization"] });
 const db = createDb(env.DATABASE_URL, { max: env.WORKER_CONCURRENCY * 4 + 2 });
 const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });

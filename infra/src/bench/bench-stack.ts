@@ -67,7 +67,11 @@ export async function startBenchStack(ctx: BenchContext, name: string): Promise<
       headers: { "content-type": "application/json", origin: stack.url, cookie: loginBinding },
       body: JSON.stringify({ token: code }),
     });
-    const cookie = res.headers.getSetCookie()[0]?.split(";")[0];
+    // The answer also clears the one-time login cookie; keep the session's.
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0] ?? "")
+      .find((c) => c.startsWith("fixloop_session="));
     const body = (await res.json()) as { user: { _id: string } };
     if (!res.ok || !cookie) throw new Error(`session exchange answered ${res.status}`);
     const userId = body.user._id;

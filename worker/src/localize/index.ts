@@ -10,3 +10,4 @@ export { type FileSymbol, fileSymbols, innermostAt } from "./symbols";
 export { bm25Texts, type RankedSymbol, rankSymbols, stackFrames } from "./symbols.rank";
 export { termCounts } from "./tokenize";
 export { limitFiles, type LimitedFiles } from "./limit";
+export { setLocalizeThreads } from "./threads";
