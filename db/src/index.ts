@@ -13,6 +13,8 @@ export { findOpenPullRequestForIssue, OPEN_PULL_REQUEST_MESSAGE } from "./reposi
 /** Named state transitions: runs, solutions, issues and pull requests change only through these. */
 export * as issues from "./repositories/issues.repository";
 export * as runs from "./repositories/runs.repository";
+export * as steps from "./repositories/steps.repository";
+export * as repositories from "./repositories/repositories.repository";
 export * as solutions from "./repositories/solutions.repository";
 export * as pullRequests from "./repositories/pull-requests.repository";
 export * from "./repositories/json-columns";

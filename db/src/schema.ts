@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { IssueStatus, PullRequestStatus, RunStatus, SolutionStatus } from "./domain/statuses";
+import type { IssueStatus, PullRequestStatus, RunStatus, SolutionStatus, StepId, StepStatus } from "./domain/statuses";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -10,9 +10,7 @@ type Json<T> = ColumnType<T, T | string | undefined, T | string>;
 type Numeric = ColumnType<string, number | string | undefined, number | string>;
 type BigIntCol = ColumnType<string, number | string | bigint, number | string | bigint>;
 
-export type { IssueStatus, PullRequestStatus, RunStatus, SolutionStatus };
-export type StepId = "analyzing" | "context" | "dependencies" | "generating" | "validating";
-export type StepStatus = "pending" | "running" | "completed" | "failed" | "skipped";
+export type { IssueStatus, PullRequestStatus, RunStatus, SolutionStatus, StepId, StepStatus };
 export type PlanId = "FREE" | "PRO" | "ENTERPRISE";
 
 export interface StepDetail {

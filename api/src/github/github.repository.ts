@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { Db, Repository } from "@fixloop/db";
 import { canWrite } from "@fixloop/worker/contract";
 
@@ -29,23 +28,4 @@ export async function requiresAuthorization(db: Db, userId: string): Promise<boo
     .where("user_id", "=", userId)
     .executeTakeFirst();
   return !account || !canWrite(account.scopes);
-}
-
-/** The user's repository `owner/repo` (case-insensitive) with its test settings, if the user has it. */
-export async function findOwnRepository(db: Db, userId: string, owner: string, repo: string) {
-  return db
-    .selectFrom("repositories")
-    .select(["id", "test_settings"])
-    .where("user_id", "=", userId)
-    .where(sql<string>`lower(full_name)`, "=", `${owner}/${repo}`.toLowerCase())
-    .executeTakeFirst();
-}
-
-/** Stores a repository's test settings; null goes back to detection. */
-export async function saveTestSettings(db: Db, repositoryId: string, settings: object | null): Promise<void> {
-  await db
-    .updateTable("repositories")
-    .set({ test_settings: settings ? JSON.stringify(settings) : null, updated_at: new Date() })
-    .where("id", "=", repositoryId)
-    .execute();
 }

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
+import { repositories } from "@fixloop/db";
 import { RepositoryTestSettings } from "@fixloop/worker/contract";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { errors } from "../http/errors";
 import { validate } from "../http/validate";
 import { RepoParams } from "./github.params";
-import { findOwnRepository, saveTestSettings } from "./github.repository";
 
 const DEFAULTS: RepositoryTestSettings = { command: null, setup: null, timeoutSeconds: null, setupNetwork: false };
 
@@ -16,9 +16,9 @@ const DEFAULTS: RepositoryTestSettings = { command: null, setup: null, timeoutSe
 export const testSettingsRoutes = new Hono<AppEnv>()
   .get("/github/repositories/:owner/:repo/test-settings", requireUser, validate("param", RepoParams), async (c) => {
     const { owner, repo } = c.req.valid("param");
-    const row = await findOwnRepository(c.var.deps.db, c.var.user.id, owner, repo);
+    const row = await repositories.findWithTestSettings(c.var.deps.db, c.var.user.id, `${owner}/${repo}`);
     if (!row) throw errors.notFound("Repository");
-    const settings: RepositoryTestSettings = RepositoryTestSettings.safeParse(row.test_settings).data ?? DEFAULTS;
+    const settings: RepositoryTestSettings = row.testSettings ?? DEFAULTS;
     return c.json({ settings });
   })
   .put(
@@ -30,10 +30,10 @@ export const testSettingsRoutes = new Hono<AppEnv>()
       const { owner, repo } = c.req.valid("param");
       const settings = c.req.valid("json");
       const db = c.var.deps.db;
-      const row = await findOwnRepository(db, c.var.user.id, owner, repo);
+      const row = await repositories.findWithTestSettings(db, c.var.user.id, `${owner}/${repo}`);
       if (!row) throw errors.notFound("Repository");
       const reset = !settings.command && !settings.setup && !settings.timeoutSeconds && !settings.setupNetwork;
-      await saveTestSettings(db, row.id, reset ? null : settings);
+      await repositories.saveTestSettings(db, row.id, reset ? null : settings);
       return c.json({ settings });
     },
   );

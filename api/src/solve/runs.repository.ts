@@ -1,4 +1,4 @@
-import type { Db, RunStep, SolveRun } from "@fixloop/db";
+import { stepDetail, type Db, type RunStep, type SolveRun } from "@fixloop/db";
 import { STEPS, STEP_LABELS, stepCost, stepDetailOf, type PromptRecord, type RunView } from "@fixloop/worker/contract";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -74,7 +74,7 @@ export function presentRun(run: SolveRun, steps: StepRow[]): RunView {
         id,
         label: STEP_LABELS[id],
         status: s?.status ?? "pending",
-        detail: s ? stepDetailOf(s.detail) : { files: [], info: [], warnings: [] },
+        detail: stepDetailOf(stepDetail.read(s?.detail)),
         startedAt: iso(s?.started_at ?? null),
         finishedAt: iso(s?.finished_at ?? null),
         durationMs: s?.duration_ms ?? null,

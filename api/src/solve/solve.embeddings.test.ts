@@ -1,40 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { StepDetail } from "@fixloop/db";
-import { startModelSandbox, SANDBOX_EMBEDDING_MODEL, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
+import { SANDBOX_EMBEDDING_MODEL } from "@fixloop/infra/sandbox";
 import { insertIssue } from "@fixloop/infra/testing";
+import { solveKit } from "../../test/solve.testkit";
 
-let models: ModelSandbox;
-let stack: TestStack;
-let headers: Record<string, string>;
-let userId: string;
-
-beforeAll(async () => {
-  models = await startModelSandbox();
-  stack = await createTestStack({
-    env: { ...models.env, ...models.embeddingsEnv },
-    workers: ["solve"],
-    logLevel: "warn",
-  });
-  const me = await stack.signIn("octocat");
-  headers = { ...me.headers, "content-type": "application/json" };
-  userId = me.user._id;
-});
-afterAll(async () => {
-  await models?.stop();
-});
-beforeEach(() => models.control.reset());
+const t = solveKit({ env: (models) => ({ ...models.env, ...models.embeddingsEnv }) });
 
 /** Solves the issue to the end and returns the dependencies step as stored. */
 async function solve(issue: { number: number; title?: string; body?: string }) {
-  const { id } = await insertIssue(stack.db, userId, issue);
-  const res = await stack.app.request("/api/ai/generate-solution?wait=true", {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ issueId: id }),
-  });
+  const { id } = await insertIssue(t.stack.db, t.userId, issue);
+  const res = await t.generate({ issueId: id }, { wait: true });
   expect(res.status).toBe(200);
-  const step = await stack.db
+  const step = await t.stack.db
     .selectFrom("run_steps")
     .innerJoin("solve_runs", "solve_runs.id", "run_steps.run_id")
     .select(["run_steps.detail", "run_steps.output", "run_steps.status"])
@@ -49,7 +26,7 @@ async function solve(issue: { number: number; title?: string; body?: string }) {
 }
 
 const chunkInputs = () =>
-  models.control.embeddingRequests.flatMap((r) => r.inputs).filter((t) => /^\S+\.\w+\n/.test(t));
+  t.models.control.embeddingRequests.flatMap((r) => r.inputs).filter((s) => /^\S+\.\w+\n/.test(s));
 
 describe("the embedding rerank of the dependencies step", () => {
   it("reranks the localizer's files by embedding similarity and says so in the step detail", async () => {
@@ -72,11 +49,11 @@ describe("the embedding rerank of the dependencies step", () => {
       expect.stringMatching(/^src\/rules\/trailing-spaces\.js: .*embedding similarity 0\.\d\d/),
     );
     // One request for the issue, then the chunks in batches; every chunk sent once.
-    const requests = models.control.embeddingRequests;
+    const requests = t.models.control.embeddingRequests;
     expect(requests[0]?.inputs).toEqual([expect.stringContaining("trailing-spaces ignores trailing tabs")]);
     expect(requests.every((r) => r.model === SANDBOX_EMBEDDING_MODEL)).toBe(true);
     expect(new Set(chunkInputs()).size).toBe(chunkInputs().length);
-    const cached = await stack.db
+    const cached = await t.stack.db
       .selectFrom("embedding_chunks")
       .select((e) => e.fn.countAll<string>().as("n"))
       .executeTakeFirstOrThrow();
@@ -89,8 +66,8 @@ describe("the embedding rerank of the dependencies step", () => {
       title: "line-length flags lines that are exactly at the limit",
       body: "A line of exactly 80 characters is reported. See `src/rules/line-length.js`.",
     });
-    expect(models.control.embeddingRequests).toHaveLength(1);
-    expect(models.control.embeddingRequests[0]?.inputs).toEqual([expect.stringContaining("line-length flags lines")]);
+    expect(t.models.control.embeddingRequests).toHaveLength(1);
+    expect(t.models.control.embeddingRequests[0]?.inputs).toEqual([expect.stringContaining("line-length flags lines")]);
     expect(step.detail.info).toContainEqual(
       expect.stringMatching(/: 0 chunks embedded, [1-9]\d* cached, 1 request \(/),
     );
@@ -98,10 +75,10 @@ describe("the embedding rerank of the dependencies step", () => {
   });
 
   it("keeps the localizer's ranking, with a note, when the embeddings endpoint fails", async () => {
-    models.control.failEmbeddingsNext({ status: 500, times: 2 });
+    t.models.control.failEmbeddingsNext({ status: 500, times: 2 });
     const step = await solve({ number: 5 });
     expect(step.status).toBe("completed");
-    expect(models.control.embeddingRequests.length).toBeGreaterThan(0);
+    expect(t.models.control.embeddingRequests.length).toBeGreaterThan(0);
     expect(step.detail.warnings).toContainEqual(
       expect.stringMatching(/^Embedding rerank skipped \(.+\); the localizer's ranking is kept$/),
     );

@@ -1,47 +1,28 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { setSpendingCaps } from "@fixloop/db";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
 import { insertIssue } from "@fixloop/infra/testing";
 import type { StepRerank, StepSymbol } from "@fixloop/worker/contract";
 import { readSse } from "../../test/sse.testkit";
+import { solveKit } from "../../test/solve.testkit";
 
-let models: ModelSandbox;
-let stack: TestStack;
-let headers: Record<string, string>;
-let userId: string;
+const t = solveKit({ env: (models) => ({ ...models.env, MODEL_RERANK: "on" }) });
+
 let n = 40;
-
-beforeAll(async () => {
-  models = await startModelSandbox();
-  stack = await createTestStack({ env: { ...models.env, MODEL_RERANK: "on" }, workers: ["solve"], logLevel: "warn" });
-  const me = await stack.signIn("octocat");
-  headers = { ...me.headers, "content-type": "application/json" };
-  userId = me.user._id;
-});
-afterAll(async () => {
-  await models?.stop();
-});
 beforeEach(async () => {
-  models.control.reset();
-  await setSpendingCaps(stack.db, userId, { runUsd: null, monthlyUsd: null });
+  await setSpendingCaps(t.stack.db, t.userId, { runUsd: null, monthlyUsd: null });
 });
 
 /** The seeded line-length issue, without the hint naming the file. */
 async function solve() {
-  const issue = await insertIssue(stack.db, userId, {
+  const issue = await insertIssue(t.stack.db, t.userId, {
     number: n++,
     title: "line-length flags lines that are exactly at the limit",
     body: "With the default limit of 80, a line of exactly 80 characters is reported as too long. Only lines longer than the limit should be reported.",
   });
-  const res = await stack.app.request("/api/ai/generate-solution", {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ issueId: issue.id }),
-  });
+  const res = await t.generate({ issueId: issue.id });
   const { runId } = (await res.json()) as { runId: string };
-  const events = await readSse(await stack.app.request(`/api/runs/${runId}/events`, { headers }));
-  const step = await stack.db
+  const events = await readSse(await t.events(runId));
+  const step = await t.stack.db
     .selectFrom("run_steps")
     .select("detail")
     .where("run_id", "=", runId)
@@ -54,7 +35,7 @@ async function solve() {
     rerank?: StepRerank;
     symbols?: StepSymbol[];
   };
-  const requests = await stack.db
+  const requests = await t.stack.db
     .selectFrom("model_requests")
     .select(["step", "purpose"])
     .where("run_id", "=", runId)
@@ -75,13 +56,13 @@ describe("model-assisted rerank in step 3", () => {
     expect(detail.info.some((l) => l.startsWith("Model rerank by"))).toBe(true);
     expect(requests[0]).toEqual({ step: "dependencies", purpose: "rerank" });
     expect(requests.some((r) => r.step === "generating")).toBe(true);
-    const rerankPrompt = models.control.requests[0]?.prompt ?? "";
+    const rerankPrompt = t.models.control.requests[0]?.prompt ?? "";
     expect(rerankPrompt).toContain("### File: src/rules/line-length.js");
     expect(detail.symbols?.some((s) => s.path === detail.files[0] && s.reasons.length > 0)).toBe(true);
   });
 
   it("falls back to the no-model ranking with a note when the model answers nonsense twice", async () => {
-    models.control.malformedNext(2);
+    t.models.control.malformedNext(2);
     const { end, detail, requests } = await solve();
     expect(end).toBe("completed");
     expect(detail.rerank?.status).toBe("failed");
@@ -92,11 +73,11 @@ describe("model-assisted rerank in step 3", () => {
   });
 
   it("is skipped with a note when the run's cost cap would be passed", async () => {
-    await setSpendingCaps(stack.db, userId, { runUsd: 0.0000001, monthlyUsd: null });
+    await setSpendingCaps(t.stack.db, t.userId, { runUsd: 0.0000001, monthlyUsd: null });
     const { detail, requests } = await solve();
     expect(detail.rerank?.status).toBe("skipped");
     expect(detail.rerank?.note).toMatch(/Model rerank skipped: .*per-run cap/);
     expect(requests).toEqual([]);
-    expect(models.control.requests).toEqual([]);
+    expect(t.models.control.requests).toEqual([]);
   });
 });

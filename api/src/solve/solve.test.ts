@@ -1,48 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
+import { describe, expect, it } from "vitest";
 import { STEPS, runEventsKey } from "@fixloop/worker/contract";
 import { insertIssue } from "@fixloop/infra/testing";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
+import { solveKit } from "../../test/solve.testkit";
 
-let models: ModelSandbox;
-let stack: TestStack;
-let headers: Record<string, string>;
-let userId: string;
-
-beforeAll(async () => {
-  models = await startModelSandbox();
-  stack = await createTestStack({ env: models.env, workers: ["solve"], logLevel: "warn" });
-  const me = await stack.signIn("octocat");
-  headers = { ...me.headers, "content-type": "application/json" };
-  userId = me.user._id;
-});
-afterAll(async () => {
-  await models?.stop();
-});
-beforeEach(() => models.control.reset());
+const t = solveKit();
 
 async function generate(issueId: string, modelId?: string) {
-  const res = await stack.app.request("/api/ai/generate-solution", {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ issueId, modelId }),
-  });
+  const res = await t.generate({ issueId, modelId });
   return {
     status: res.status,
     body: (await res.json()) as { runId?: string; error?: { code: string; message: string } },
   };
 }
 
-const events = (runId: string, extra: Record<string, string> = {}, signal?: AbortSignal) =>
-  stack.app.request(`/api/runs/${runId}/events`, { headers: { ...headers, ...extra }, signal });
-
 describe("solving an issue", () => {
   it("streams the five steps in order and ends with a complete solution", async () => {
-    const issue = await insertIssue(stack.db, userId, { number: 3 });
+    const issue = await insertIssue(t.stack.db, t.userId, { number: 3 });
     const { status, body } = await generate(issue.id);
     expect(status).toBe(202);
-    const res = await events(body.runId ?? "");
+    const res = await t.events(body.runId ?? "");
     expect(res.headers.get("x-accel-buffering")).toBe("no");
     const got = await readSse(res);
     expect(got[0]?.event).toBe("snapshot");
@@ -70,7 +47,7 @@ describe("solving an issue", () => {
     expect(end.event).toBe("completed");
     const solutionId = (end.data as { solutionId: string }).solutionId;
 
-    const sol = await stack.db
+    const sol = await t.stack.db
       .selectFrom("solutions")
       .selectAll()
       .where("id", "=", solutionId)
@@ -85,83 +62,83 @@ describe("solving an issue", () => {
     expect(["low", "medium", "high", "critical"]).toContain(meta.validation.riskLevel);
     expect(meta.advancedValidation.score).toBeGreaterThan(0);
     expect(meta.refinementCount).toBe(0);
-    const issueRow = await stack.db
+    const issueRow = await t.stack.db
       .selectFrom("issues")
       .select("status")
       .where("id", "=", issue.id)
       .executeTakeFirstOrThrow();
     expect(issueRow.status).toBe("solved");
-    const run = await stack.app.request(`/api/runs/${body.runId}`, { headers });
+    const run = await t.stack.app.request(`/api/runs/${body.runId}`, { headers: t.headers });
     const view = (await run.json()) as {
       run: { status: string; quota?: unknown; tokensIn: number; steps: { status: string }[] };
     };
     expect(view.run.status).toBe("completed");
     expect(view.run.tokensIn).toBeGreaterThan(0);
     expect(view.run.steps.every((s) => s.status === "completed")).toBe(true);
-    const runRow = await stack.db
+    const runRow = await t.stack.db
       .selectFrom("solve_runs")
       .select("quota_state")
       .where("id", "=", body.runId ?? "")
       .executeTakeFirstOrThrow();
     expect(runRow.quota_state).toBe("charged");
     // The prompt fenced the issue as untrusted data.
-    expect(models.control.requests.at(-1)?.prompt).toContain("<untrusted_issue>");
+    expect(t.models.control.requests.at(-1)?.prompt).toContain("<untrusted_issue>");
   });
 
   it("returns the existing run for a second request on the same issue", async () => {
-    const issue = await insertIssue(stack.db, userId, {
+    const issue = await insertIssue(t.stack.db, t.userId, {
       number: 4,
       title: "line-length flags lines that are exactly at the limit",
       body: "See `src/rules/line-length.js`.",
     });
-    models.control.latency(1500);
+    t.models.control.latency(1500);
     const [a, b] = await Promise.all([generate(issue.id), generate(issue.id)]);
     expect(a.status).toBe(202);
     expect(b.status).toBe(202);
     expect(a.body.runId).toBe(b.body.runId);
-    await readSse(await events(a.body.runId ?? ""));
+    await readSse(await t.events(a.body.runId ?? ""));
   });
 
   it("resumes after a reconnect with Last-Event-ID, delivering every event exactly once", async () => {
-    const issue = await insertIssue(stack.db, userId, {
+    const issue = await insertIssue(t.stack.db, t.userId, {
       number: 5,
       title: "README shows a `--max-length` flag that does not exist",
       body: "See `README.md` and `bin/mdlint.js`.",
     });
-    models.control.latency(1500);
+    t.models.control.latency(1500);
     const { body } = await generate(issue.id);
     const runId = body.runId ?? "";
     const ac = new AbortController();
     const first = await readSse(
-      await events(runId, {}, ac.signal),
+      await t.events(runId, {}, ac.signal),
       (e) => !(e.event === "step" && (e.data as { step: string }).step === "dependencies"),
     );
     ac.abort();
     const lastId = first.at(-1)?.id ?? "";
     expect(lastId).toMatch(/^\d+-\d+$/);
-    const second = await readSse(await events(runId, { "last-event-id": lastId }));
+    const second = await readSse(await t.events(runId, { "last-event-id": lastId }));
     expect(second[0]?.event).toBe("snapshot");
     const ids = [...first.slice(1), ...second.slice(1)].map((e) => e.id);
     expect(first.length).toBeGreaterThan(2);
-    const stored = (await stack.redis.xrange(runEventsKey(stack.prefix, runId), "-", "+")).map(([id]) => id);
+    const stored = (await t.stack.redis.xrange(runEventsKey(t.stack.prefix, runId), "-", "+")).map(([id]) => id);
     expect(ids).toEqual(stored);
     expect(second.at(-1)?.event).toBe("completed");
   });
 
   it("answers 404 for another user's run and events", async () => {
-    const issue = await insertIssue(stack.db, userId, { number: 6 });
+    const issue = await insertIssue(t.stack.db, t.userId, { number: 6 });
     const { body } = await generate(issue.id);
-    const other = await stack.signIn("monalisa");
+    const other = await t.stack.signIn("monalisa");
     for (const path of [`/api/runs/${body.runId}`, `/api/runs/${body.runId}/events`]) {
-      const res = await stack.app.request(path, { headers: other.headers });
+      const res = await t.stack.app.request(path, { headers: other.headers });
       expect(res.status).toBe(404);
     }
-    const res = await stack.app.request("/api/ai/generate-solution", {
+    const res = await t.stack.app.request("/api/ai/generate-solution", {
       method: "POST",
       headers: { ...other.headers, "content-type": "application/json" },
       body: JSON.stringify({ issueId: issue.id }),
     });
     expect(res.status).toBe(404);
-    await readSse(await events(body.runId ?? ""));
+    await readSse(await t.events(body.runId ?? ""));
   });
 });

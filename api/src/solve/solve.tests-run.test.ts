@@ -1,30 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
+import { beforeAll, describe, expect, it } from "vitest";
 import { insertIssue } from "@fixloop/infra/testing";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
 import { SolutionTests, type TestsEvent } from "@fixloop/worker/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
+import { solveKit } from "../../test/solve.testkit";
 import { filesContaining, pushFiles, TAB_TEST } from "../../test/tests-run.testkit";
 
-let models: ModelSandbox;
-let stack: TestStack;
-let headers: Record<string, string>;
-let userId: string;
+const t = solveKit({ workers: ["solve", "sync"], logLevel: "debug" });
 
 beforeAll(async () => {
-  models = await startModelSandbox();
-  stack = await createTestStack({ env: models.env, workers: ["solve", "sync"], logLevel: "debug" });
-  const me = await stack.signIn("octocat");
-  headers = { ...me.headers, "content-type": "application/json" };
-  userId = me.user._id;
-  await stack.app.request("/api/github/repositories", { headers }); // imports the user's repositories (test settings belong to one)
+  await t.stack.app.request("/api/github/repositories", { headers: t.headers }); // imports the user's repositories (test settings belong to one)
   for (
     let i = 0;
     i < 100 &&
-    !(await stack.db
+    !(await t.stack.db
       .selectFrom("repositories")
       .select("id")
-      .where("user_id", "=", userId)
+      .where("user_id", "=", t.userId)
       .where("full_name", "=", "octocat/weather-cli")
       .executeTakeFirst());
     i++
@@ -33,17 +24,13 @@ beforeAll(async () => {
   }
   // A maintainer added a test for the bug in issue 3: it fails on the base commit.
   pushFiles(
-    stack,
+    t.stack,
     "hubot",
     "markdown-lint",
     { "test/trailing-tabs.test.js": TAB_TEST },
     "Add a failing test for trailing tabs",
   );
 });
-afterAll(async () => {
-  await models?.stop();
-});
-beforeEach(() => models.control.reset());
 
 const FIX = { search: "const TRAILING = / +$/;\n", replace: "const TRAILING = /[ \\t]+$/;\n" };
 const BREAKING = { search: "const TRAILING = / +$/;\n", replace: "const TRAILING = /\\t+$/;\n" };
@@ -55,18 +42,14 @@ const answer = (edit: { search: string; replace: string }, confidence = 80) => (
 });
 
 async function solve(o: { number?: number; repo?: string; title?: string; body?: string } = {}) {
-  const issue = await insertIssue(stack.db, userId, o);
-  const res = await stack.app.request("/api/ai/generate-solution", {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ issueId: issue.id }),
-  });
+  const issue = await insertIssue(t.stack.db, t.userId, o);
+  const res = await t.generate({ issueId: issue.id });
   const { runId } = (await res.json()) as { runId: string };
-  const events = await readSse(await stack.app.request(`/api/runs/${runId}/events`, { headers }));
+  const events = await readSse(await t.events(runId));
   const end = events.at(-1) as SseEvent;
   expect(end.event, JSON.stringify(end.data)).toBe("completed");
   const solutionId = (end.data as { solutionId: string }).solutionId;
-  const view = await stack.app.request(`/api/validations/${solutionId}`, { headers });
+  const view = await t.stack.app.request(`/api/validations/${solutionId}`, { headers: t.headers });
   const { solution } = (await view.json()) as {
     solution: {
       confidence: number;
@@ -87,7 +70,7 @@ async function solve(o: { number?: number; repo?: string; title?: string; body?:
 
 describe("proving a fix with the repository's tests (real bubblewrap)", () => {
   it("runs the tests before and after the patch: the failing test turns green, counted and streamed live with ids", async () => {
-    models.control.respondWith((p) => p.includes("trailing-spaces"), answer(FIX));
+    t.models.control.respondWith((p) => p.includes("trailing-spaces"), answer(FIX));
     const { tests, testEvents, solution } = await solve();
     expect(tests.status).toBe("passed");
     expect(tests.backend).toBe("bwrap");
@@ -108,15 +91,15 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
   });
 
   it("detects a regression, gives the model one repair round with the failing output, and keeps the repaired attempt", async () => {
-    models.control.respondWith((p) => p.includes("trailing-spaces"), answer(BREAKING));
-    models.control.respondWith(
+    t.models.control.respondWith((p) => p.includes("trailing-spaces"), answer(BREAKING));
+    t.models.control.respondWith(
       (p) => p.includes("breaks tests that passed before it"),
       answer({ search: "const TRAILING = /\\t+$/;\n", replace: "const TRAILING = /[ \\t]+$/;\n" }),
     );
     const { tests, testEvents, solution, runId } = await solve({ number: 13 });
-    const repairPrompt = models.control.requests.at(-1)?.prompt ?? "";
+    const repairPrompt = t.models.control.requests.at(-1)?.prompt ?? "";
     // Both requests are on record, the repair round under the validating step.
-    const requests = await stack.db
+    const requests = await t.stack.db
       .selectFrom("model_requests")
       .select(["step", "purpose"])
       .where("run_id", "=", runId)
@@ -138,7 +121,7 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
   });
 
   it("keeps the first attempt when the repair is no better, reports the regression and raises the risk", async () => {
-    models.control.respondWith((p) => p.includes("trailing-spaces"), answer(BREAKING, 70));
+    t.models.control.respondWith((p) => p.includes("trailing-spaces"), answer(BREAKING, 70));
     const { tests, solution } = await solve({ number: 14 });
     expect(tests.status).toBe("failed");
     expect(tests.regressions).toContain("reports trailing spaces with their column");
@@ -149,9 +132,9 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
   });
 
   it("stops tests at the repository's timeout (user setting) and says so; the token never lands in a workspace or a log", async () => {
-    const put = await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
+    const put = await t.stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
       method: "PUT",
-      headers,
+      headers: t.headers,
       body: JSON.stringify({
         command: "python3 -m unittest discover -s tests -t . -v; sleep 600",
         setup: null,
@@ -172,34 +155,38 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
       expect(tests.reason).toContain("The tests did not finish within 5 s and were stopped");
       expect(Date.now() - started).toBeLessThan(60_000);
     } finally {
-      await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
+      await t.stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
         method: "PUT",
-        headers,
+        headers: t.headers,
         body: JSON.stringify({ command: null, setup: null, timeoutSeconds: null, setupNetwork: false }),
       });
     }
-    const account = await stack.db
+    const account = await t.stack.db
       .selectFrom("github_accounts")
       .selectAll()
-      .where("user_id", "=", userId)
+      .where("user_id", "=", t.userId)
       .executeTakeFirstOrThrow();
-    const token = stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc, account.user_id);
+    const token = t.stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc, account.user_id);
     expect(token.length).toBeGreaterThan(10);
-    expect(filesContaining(stack.ctx.env.WORKSPACE_DIR ?? "", token)).toEqual([]);
-    expect(stack.logs.join("")).not.toContain(token);
+    expect(filesContaining(t.stack.ctx.env.WORKSPACE_DIR ?? "", token)).toEqual([]);
+    expect(t.stack.logs.join("")).not.toContain(token);
   });
 
   it("rejects bad test settings with a clear error and changes nothing", async () => {
-    const bad = await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
+    const bad = await t.stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
       method: "PUT",
-      headers,
+      headers: t.headers,
       body: JSON.stringify({ command: "", setup: null, timeoutSeconds: 1, setupNetwork: false }),
     });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
-    const missing = await stack.app.request("/api/github/repositories/octocat/nope/test-settings", { headers });
+    const missing = await t.stack.app.request("/api/github/repositories/octocat/nope/test-settings", {
+      headers: t.headers,
+    });
     expect(missing.status).toBe(404);
-    const got = await stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", { headers });
+    const got = await t.stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
+      headers: t.headers,
+    });
     expect(((await got.json()) as { settings: unknown }).settings).toEqual({
       command: null,
       setup: null,

@@ -1,7 +1,8 @@
 import type { AppDeps } from "../deps";
 import { jobIds } from "@fixloop/worker/contract";
 import { runJob } from "../jobs/jobs.run";
-import { findOpenPullRequestForIssue, solutions } from "@fixloop/db";
+import { findOpenPullRequestForIssue, solutions, type SolutionStatus } from "@fixloop/db";
+import { ANSWERING_SOLUTION_STATUSES } from "@fixloop/db/domain";
 import { solveErrors } from "../solve/solve.errors";
 import { validationErrors } from "./validations.errors";
 import { lockOwnedSolution } from "./validations.repository";
@@ -31,7 +32,7 @@ export async function decideSolution(
       if (pr) return pr.html_url;
     }
     // Approving again after a failed pull-request job retries it; anything else must still be pending.
-    const allowed = body.status === "approved" ? ["pending", "approved"] : ["pending"];
+    const allowed: readonly SolutionStatus[] = body.status === "approved" ? ANSWERING_SOLUTION_STATUSES : ["pending"];
     if (!allowed.includes(solution.status)) throw validationErrors.notPending(solution.status);
     if (body.status === "approved" && (await findOpenPullRequestForIssue(trx, solution.issue_id, id)))
       throw solveErrors.pullRequestOpen();

@@ -2,12 +2,7 @@ import { solutions, type FileChange } from "@fixloop/db";
 import { assessChange } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { validationErrors } from "./validations.errors";
-import {
-  ensureRevisionRecorded,
-  findOwnedSolution,
-  lockOwnedSolution,
-  type SolutionRow,
-} from "./validations.repository";
+import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./validations.repository";
 import type { ModifyBody } from "./validations.schemas";
 import { checkSyntax } from "./validations.syntax";
 
@@ -28,7 +23,7 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
     const { files, reasons, edits } = applyModifications(solution, body);
     if (solution.revision !== before.solution.revision) throw validationErrors.stale(edits[0]?.filename ?? "");
 
-    await ensureRevisionRecorded(trx, solution);
+    await solutions.keepCurrentRevision(trx, solution);
     // The same deterministic checks as the validating step, on the edited contents.
     const check = assessChange({ files, existingPaths: null, syntaxErrors });
     const revision = solution.revision + 1;
@@ -52,7 +47,7 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
 /** The solution's files with the edits applied; refuses edits of unknown, deleted or changed files. */
 function applyModifications(solution: SolutionRow, body: ModifyBody) {
   if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
-  const files: FileChange[] = (solution.files_changed as FileChange[]).map((f) => ({ ...f }));
+  const files: FileChange[] = solution.files_changed.map((f) => ({ ...f }));
   const reasons: string[] = [];
   const edits: { filename: string; reason: string }[] = [];
   for (const m of body.modifications) {

@@ -1,4 +1,3 @@
-import type { FileChange } from "@fixloop/db";
 import { domain } from "@fixloop/db";
 import { SolutionTests, summarizeTests } from "@fixloop/worker/contract";
 import type { OwnedSolution } from "./validations.repository";
@@ -19,7 +18,7 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
   const riskScore = num(meta.riskScore, 0);
   const classification = obj(meta.classification);
   const advanced = obj(meta.advancedValidation);
-  const files = arr<FileChange>(s.files_changed);
+  const files = s.files_changed;
   const parsedTests = SolutionTests.safeParse(meta.tests);
   const tests = parsedTests.success ? parsedTests.data : null;
   return {

@@ -1,5 +1,5 @@
 import type { Db } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota, runs, solutions } from "@fixloop/db";
 import { ACTIVE_RUN_STATUSES } from "@fixloop/db/domain";
 import { solveErrors } from "../solve/solve.errors";
 import {
@@ -11,7 +11,7 @@ import {
   type RefineInput,
 } from "@fixloop/worker/contract";
 import { validationErrors } from "./validations.errors";
-import { ensureRevisionRecorded, lockOwnedSolution } from "./validations.repository";
+import { lockOwnedSolution } from "./validations.repository";
 import type { RefineBody } from "./validations.schemas";
 
 /**
@@ -47,7 +47,7 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
       manualEdits: [...edits.values()],
       fromRevision: solution.revision,
     };
-    await ensureRevisionRecorded(trx, solution);
+    await solutions.keepCurrentRevision(trx, solution);
     // aiModel holds the model's display name; the run needs its id, kept on the original run.
     const original = solution.run_id
       ? await trx.selectFrom("solve_runs").select("model_id").where("id", "=", solution.run_id).executeTakeFirst()
@@ -72,7 +72,7 @@ export async function refineSolution(db: Db, queues: Queues, userId: string, id:
         kind: "refine",
         solution_id: id,
         model_id: original?.model_id ?? solution.ai_model,
-        input: JSON.stringify(input),
+        input,
       })
       .catch((err: { code?: string }) => {
         if (err.code === "23505") throw validationErrors.runOpen();

@@ -1,4 +1,11 @@
-import { solutionMetadata, type Db, type FileChange, type Solution, type SolutionMetadata } from "@fixloop/db";
+import {
+  filesChanged,
+  solutionMetadata,
+  type Db,
+  type FileChange,
+  type Solution,
+  type SolutionMetadata,
+} from "@fixloop/db";
 import { ANSWERING_SOLUTION_STATUSES } from "@fixloop/db/domain";
 import { validationErrors } from "./validations.errors";
 
@@ -10,8 +17,11 @@ export interface SolutionIssue {
   status: string;
 }
 
-/** A solution row with its metadata decoded. */
-export type SolutionRow = Omit<Solution, "metadata"> & { metadata: SolutionMetadata };
+/** A solution row with its JSON columns decoded. */
+export type SolutionRow = Omit<Solution, "metadata" | "files_changed"> & {
+  metadata: SolutionMetadata;
+  files_changed: FileChange[];
+};
 
 export interface OwnedSolution {
   solution: SolutionRow;
@@ -33,7 +43,11 @@ function split(
 ): OwnedSolution {
   const { i_id, i_title, i_number, i_repo, i_status, ...solution } = row;
   return {
-    solution: { ...solution, metadata: solutionMetadata.read(solution.metadata) },
+    solution: {
+      ...solution,
+      metadata: solutionMetadata.read(solution.metadata),
+      files_changed: filesChanged.read(solution.files_changed),
+    },
     issue: { id: i_id, title: i_title, issue_number: i_number, repo_full_name: i_repo, status: i_status },
   };
 }
@@ -82,23 +96,6 @@ export async function listPendingSolutions(db: Db, userId: string): Promise<Owne
   return rows.map(split);
 }
 
-/** Keeps the generated contents as revision history before the first change replaces them. */
-export async function ensureRevisionRecorded(db: Db, s: SolutionRow): Promise<void> {
-  await db
-    .insertInto("solution_revisions")
-    .values({
-      solution_id: s.id,
-      revision: s.revision,
-      kind: s.refinement_count > 0 ? "refinement" : "generated",
-      files_changed: JSON.stringify(s.files_changed as FileChange[]),
-      analysis: s.analysis,
-      proposed_solution: s.proposed_solution,
-      run_id: s.run_id,
-    })
-    .onConflict((oc) => oc.columns(["solution_id", "revision"]).doNothing())
-    .execute();
-}
-
 export interface PreviousVersion {
   /** Revision the latest refinement started from. */
   revision: number;
@@ -127,10 +124,11 @@ export async function findPreviousVersion(db: Db, solutionId: string): Promise<P
     .limit(1)
     .executeTakeFirst();
   if (!before) return null;
-  const files = (Array.isArray(before.files_changed) ? before.files_changed : []) as FileChange[];
   return {
     revision: before.revision,
     feedback: latest.feedback,
-    files: files.map((f) => ({ filename: f.filename, action: f.action, content: f.content ?? "" })),
+    files: filesChanged
+      .read(before.files_changed)
+      .map((f) => ({ filename: f.filename, action: f.action, content: f.content })),
   };
 }

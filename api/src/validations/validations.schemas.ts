@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DECIDED_SOLUTION_STATUSES } from "@fixloop/db/domain";
 
 /** Malformed ids are answered 404 by the lookup, like ids of other users' solutions. */
 export const SolutionIdParam = z.object({ id: z.string().max(100) });
@@ -29,7 +30,7 @@ export const RefineBody = z.object({
 export type RefineBody = z.infer<typeof RefineBody>;
 
 export const DecideBody = z.object({
-  status: z.enum(["approved", "rejected"]),
+  status: z.enum(DECIDED_SOLUTION_STATUSES),
   comments: z.string().max(5000).optional(),
 });
 export type DecideBody = z.infer<typeof DecideBody>;

@@ -13,6 +13,10 @@ export type SolutionStatus = (typeof SOLUTION_STATUSES)[number];
 /** A solution still answering its issue (not rejected, deleted, or turned into a pull request yet). */
 export const ANSWERING_SOLUTION_STATUSES = ["pending", "approved"] as const satisfies readonly SolutionStatus[];
 
+/** What a reviewer decides on a pending solution. */
+export const DECIDED_SOLUTION_STATUSES = ["approved", "rejected"] as const satisfies readonly SolutionStatus[];
+export type DecidedSolutionStatus = (typeof DECIDED_SOLUTION_STATUSES)[number];
+
 export const PULL_REQUEST_STATUSES = ["open", "closed", "merged"] as const;
 export type PullRequestStatus = (typeof PULL_REQUEST_STATUSES)[number];
 
@@ -27,6 +31,12 @@ export type TerminalRunStatus = (typeof TERMINAL_RUN_STATUSES)[number];
 export function isTerminalRunStatus(status: string): status is TerminalRunStatus {
   return (TERMINAL_RUN_STATUSES as readonly string[]).includes(status);
 }
+
+/** The five solve steps, in order (the worker's contract declares what each reads and returns). */
+export const STEP_IDS = ["analyzing", "context", "dependencies", "generating", "validating"] as const;
+export type StepId = (typeof STEP_IDS)[number];
+export const STEP_STATUSES = ["pending", "running", "completed", "failed", "skipped"] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
 
 /** The warning a step that was running when its run was cancelled ends with (the step is stored as failed). */
 export const STEP_CANCELLED = "Cancelled";

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import { ANSWERING_SOLUTION_STATUSES } from "../domain/statuses";
 import type { Database, NewIssue } from "../schema";
+import { issueAssignees, issueLabels } from "./json-columns";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -83,8 +84,13 @@ export async function markPullRequestCreated(db: Conn, issueId: string): Promise
     .execute();
 }
 
-/** The columns GitHub's issue object fills. */
-export type GithubIssueColumns = Pick<
+/** The columns GitHub's issue object fills, labels and assignees as names. */
+export type GithubIssueColumns = Omit<GithubIssueRow, "labels" | "assignees"> & {
+  labels: string[];
+  assignees: string[];
+};
+
+type GithubIssueRow = Pick<
   NewIssue,
   | "github_id"
   | "issue_number"
@@ -102,6 +108,13 @@ export type GithubIssueColumns = Pick<
 
 const statusFromState = (state: string) => (state === "closed" ? ("closed" as const) : ("open" as const));
 
+/** The row values of GitHub's columns, the JSON ones checked (JsonColumnError when malformed). */
+const rowOf = (cols: GithubIssueColumns): GithubIssueRow => ({
+  ...cols,
+  labels: issueLabels.write(cols.labels),
+  assignees: issueAssignees.write(cols.assignees),
+});
+
 /** An issue imported from someone else's repository, worked on in the user's fork; a repeated import refreshes it. */
 export async function recordImported(
   db: Conn,
@@ -110,19 +123,20 @@ export async function recordImported(
   cols: GithubIssueColumns,
 ): Promise<string> {
   const imported = { is_imported: true, upstream_full_name: repos.upstream, fork_full_name: repos.fork };
+  const values = rowOf(cols);
   const row = await db
     .insertInto("issues")
     .values({
       user_id: userId,
       repo_full_name: repos.upstream,
       status: statusFromState(cols.state),
-      ...cols,
+      ...values,
       ...imported,
     })
     .onConflict((oc) =>
       oc
         .columns(["user_id", "repo_full_name", "issue_number"])
-        .doUpdateSet({ ...cols, ...imported, updated_at: sql`now()` }),
+        .doUpdateSet({ ...values, ...imported, updated_at: sql`now()` }),
     )
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -145,7 +159,7 @@ export async function upsertSynced(
     repository_id: repo.id,
     repo_full_name: repo.fullName,
     status: statusFromState(cols.state),
-    ...cols,
+    ...rowOf(cols),
   }));
   await db
     .insertInto("issues")

@@ -11,6 +11,30 @@ export class JsonColumnError extends Error {
   }
 }
 
+/** T without index signatures, deeply: a declared interface with fewer or more fields may be written. */
+type Closed<T> = T extends (infer U)[]
+  ? Closed<U>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : K]: Closed<T[K]> }
+    : T;
+
+/**
+ * A JSON column: writes are checked strictly against `strict` (a value of the wrong shape is
+ * refused, nothing is written); reads decode with `lenient`, which must never throw, since older
+ * rows may hold other shapes.
+ */
+export function jsonColumn<W extends z.ZodType, R extends z.ZodType>(column: string, strict: W, lenient: R) {
+  return {
+    read: (value: unknown): z.output<R> => lenient.parse(value),
+    /** The value as the column's JSON text; throws JsonColumnError when it does not fit. */
+    write: (value: Closed<z.input<W>>): string => {
+      const r = strict.safeParse(value);
+      if (!r.success) throw new JsonColumnError(column, r.error.issues);
+      return JSON.stringify(r.data);
+    },
+  };
+}
+
 type Shape = Record<string, z.ZodType>;
 type Lenient<S extends Shape> = z.ZodCatch<
   z.ZodObject<{ [K in keyof S]: z.ZodCatch<z.ZodOptional<S[K]>> }, z.core.$loose>
@@ -18,25 +42,81 @@ type Lenient<S extends Shape> = z.ZodCatch<
 
 /**
  * A JSON object column: every field optional. Writes are checked strictly (a field of the wrong
- * type is refused); reads are lenient, since older rows may lack fields or hold other shapes: a
- * field that does not decode reads as absent, unknown fields are kept.
+ * type is refused); reads are lenient: a field that does not decode reads as absent, unknown
+ * fields are kept, a missing or non-object value reads as `{}`.
  */
 export function jsonObjectColumn<S extends Shape>(column: string, shape: S) {
   const strict = z.looseObject(Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, s.optional()])));
   const lenient = z
     .looseObject(Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, s.optional().catch(undefined)])))
     .catch({}) as unknown as Lenient<S>;
+  const column_ = jsonColumn(column, strict, z.unknown());
   type Value = z.output<Lenient<S>>;
   return {
     read: (value: unknown): Value => lenient.parse(value ?? {}),
-    /** The value as the column's JSON text; throws JsonColumnError when it does not fit. */
-    write: (value: Value): string => {
-      const r = strict.safeParse(value);
-      if (!r.success) throw new JsonColumnError(column, r.error.issues);
-      return JSON.stringify(r.data);
-    },
+    write: (value: Closed<Value>): string => column_.write(value),
   };
 }
+
+/** A list read leniently: a non-list reads as empty, items that do not decode are left out. */
+function lenientList<T extends z.ZodType>(item: T) {
+  return z
+    .array(z.unknown())
+    .catch([])
+    .transform((items) =>
+      items.flatMap((i) => {
+        const r = item.safeParse(i);
+        return r.success ? [r.data as z.output<T>] : [];
+      }),
+    );
+}
+
+/**
+ * A list of names (`issues.labels`, `issues.assignees`). Older rows may hold GitHub's objects
+ * (`{ name }` for labels, `{ login }` for users): they read as their names.
+ */
+function namesColumn(column: string, key: "name" | "login") {
+  const legacy = z.object({ [key]: z.string() }).transform((o) => o[key] as string);
+  return jsonColumn(column, z.array(z.string()), lenientList(z.union([z.string(), legacy])));
+}
+
+/** `users.preferences`: the user's settings by name (none are stored yet). */
+export const userPreferences = jsonColumn(
+  "users.preferences",
+  z.record(z.string(), z.unknown()),
+  z.record(z.string(), z.unknown()).catch({}),
+);
+
+/** `issues.labels`: label names. */
+export const issueLabels = namesColumn("issues.labels", "name");
+/** `issues.assignees`: GitHub logins. */
+export const issueAssignees = namesColumn("issues.assignees", "login");
+
+const FileAction = z.enum(["create", "modify", "delete"]);
+
+/**
+ * `solutions.files_changed`, `solution_revisions.files_changed`: the changed files. A stored file
+ * without its action or contents reads as a modification with empty contents.
+ */
+export const filesChanged = jsonColumn(
+  "files_changed",
+  z.array(
+    z.looseObject({
+      filename: z.string().min(1),
+      action: FileAction,
+      content: z.string(),
+      originalContent: z.string(),
+    }),
+  ),
+  lenientList(
+    z.looseObject({
+      filename: z.string().min(1),
+      action: FileAction.catch("modify"),
+      content: z.string().catch(""),
+      originalContent: z.string().catch(""),
+    }),
+  ),
+);
 
 const Message = z.union([z.string(), z.object({ message: z.string() })]);
 
@@ -92,3 +172,71 @@ export const pullRequestMetadata = jsonObjectColumn("pull_requests.metadata", {
   generatedWithGuidelines: z.boolean(),
 });
 export type PullRequestMetadata = ReturnType<typeof pullRequestMetadata.read>;
+
+/** `solve_runs.input`: for a refine run, the refinement requests so far (newest last) and the hand edits to keep. */
+export const runInput = jsonObjectColumn("solve_runs.input", {
+  feedback: z.array(z.string()),
+  manualEdits: z.array(ManualEdit),
+  fromRevision: z.number(),
+});
+export type RunInput = ReturnType<typeof runInput.read>;
+
+/** `run_steps.detail`: what a step shows (files, info lines, warnings, score, and step-specific parts). */
+export const stepDetail = jsonColumn(
+  "run_steps.detail",
+  z.looseObject({
+    files: z.array(z.string()),
+    info: z.array(z.string()),
+    warnings: z.array(z.string()),
+    score: z.number().optional(),
+  }),
+  z
+    .looseObject({
+      files: z.array(z.string()).catch([]),
+      info: z.array(z.string()).catch([]),
+      warnings: z.array(z.string()).catch([]),
+      score: z.number().optional().catch(undefined),
+    })
+    .catch({ files: [], info: [], warnings: [] }),
+);
+
+/** A JSON object of any fields (not a list, not null). */
+const AnyObject = z.custom<object>(
+  (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+  "Expected an object",
+);
+
+/** `run_steps.output`: a step's full result, an object shaped by the worker contract's step outputs; anything else reads as null. */
+export const stepOutput = jsonColumn("run_steps.output", AnyObject, AnyObject.nullable().catch(null));
+
+/** `run_steps.prompt`: what the model was sent, shaped by the worker contract's `PromptRecord`. */
+export const stepPrompt = jsonObjectColumn("run_steps.prompt", {
+  model: z.looseObject({ id: z.string(), name: z.string(), provider: z.string() }),
+  system: z.string(),
+  user: z.string(),
+  files: z.array(z.looseObject({ path: z.string(), reasons: z.array(z.string()) })),
+  repoMap: z.string(),
+  removed: z.looseObject({}),
+  flags: z.array(z.looseObject({ label: z.string(), excerpt: z.string() })),
+  estimate: z.looseObject({ usd: z.number() }),
+});
+
+/** `webhook_events.payload`: the provider's event, an object, kept as received. */
+export const webhookPayload = jsonColumn("webhook_events.payload", AnyObject, AnyObject.nullable().catch(null));
+
+const TestSettings = z.object({
+  command: z.string().nullable(),
+  setup: z.string().nullable(),
+  timeoutSeconds: z.number().int().nullable(),
+  setupNetwork: z.boolean(),
+});
+
+/**
+ * `repositories.test_settings`: the user's test command override, shaped by the worker contract's
+ * `RepositoryTestSettings` (SQL null: detect). A stored value of another shape reads as null.
+ */
+export const repositoryTestSettings = jsonColumn(
+  "repositories.test_settings",
+  TestSettings,
+  TestSettings.nullable().catch(null),
+);

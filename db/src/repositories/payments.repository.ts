@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database, Payment, PlanId, Subscription } from "../schema";
 import { PLANS } from "../domain/plans";
+import { webhookPayload } from "./json-columns";
 import { activatePlan } from "./subscriptions.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -98,11 +99,11 @@ export async function markOrderFailed(db: Conn, orderId: string, reason: string)
 /** Stores a webhook event id; false when it was already stored (a redelivery). */
 export async function recordWebhookEvent(
   db: Conn,
-  e: { eventId: string; provider: string; type: string; payload: unknown },
+  e: { eventId: string; provider: string; type: string; payload: object },
 ): Promise<boolean> {
   const row = await db
     .insertInto("webhook_events")
-    .values({ event_id: e.eventId, provider: e.provider, type: e.type, payload: JSON.stringify(e.payload) })
+    .values({ event_id: e.eventId, provider: e.provider, type: e.type, payload: webhookPayload.write(e.payload) })
     .onConflict((oc) => oc.column("event_id").doNothing())
     .returning("event_id")
     .executeTakeFirst();

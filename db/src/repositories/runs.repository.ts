@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from "kysely";
 import { ACTIVE_RUN_STATUSES } from "../domain/statuses";
 import type { Database, NewSolveRun, SolveRun, StepId } from "../schema";
 import * as issues from "./issues.repository";
+import { runInput, type RunInput } from "./json-columns";
 import * as solutions from "./solutions.repository";
 import { chargeRunQuota, releaseRunQuota } from "./usage.repository";
 
@@ -14,12 +15,20 @@ export async function load(db: Conn, runId: string): Promise<SolveRun | undefine
 /** A new queued run holding a reserved quota unit (a second open run of the issue fails with 23505). */
 export async function create(
   trx: Transaction<Database>,
-  run: Omit<NewSolveRun, "status" | "quota_state" | "quota_period_start"> & { quotaPeriodStart: Date },
+  run: Omit<NewSolveRun, "status" | "quota_state" | "quota_period_start" | "input"> & {
+    quotaPeriodStart: Date;
+    input?: RunInput;
+  },
 ): Promise<string> {
-  const { quotaPeriodStart, ...values } = run;
+  const { quotaPeriodStart, input, ...values } = run;
   const r = await trx
     .insertInto("solve_runs")
-    .values({ ...values, quota_state: "reserved", quota_period_start: quotaPeriodStart })
+    .values({
+      ...values,
+      input: runInput.write(input ?? {}),
+      quota_state: "reserved",
+      quota_period_start: quotaPeriodStart,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return r.id;

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import type { Database, FileChange, SolutionStatus } from "../schema";
+import type { DecidedSolutionStatus } from "../domain/statuses";
+import type { Database, FileChange } from "../schema";
 import * as issues from "./issues.repository";
-import { solutionMetadata, type SolutionMetadata } from "./json-columns";
+import { filesChanged, solutionMetadata, type SolutionMetadata } from "./json-columns";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -15,40 +16,43 @@ export interface Proposal {
   metadata: SolutionMetadata;
 }
 
-/** A solve run's outcome: a new solution at revision 1, its first revision recorded, the issue solved. */
-export async function recordGenerated(
-  trx: Transaction<Database>,
-  run: { id: string; user_id: string; issue_id: string },
-  p: Proposal & { baseCommitSha: string | null },
-): Promise<string> {
-  const files = JSON.stringify(p.filesChanged);
-  const s = await trx
-    .insertInto("solutions")
-    .values({
-      user_id: run.user_id,
-      issue_id: run.issue_id,
-      run_id: run.id,
+/** The columns a proposal fills, the same on the solution and on its revision; JSON ones checked (JsonColumnError). */
+function proposalColumns(p: Proposal) {
+  const files = filesChanged.write(p.filesChanged);
+  return {
+    solution: {
       analysis: p.analysis,
       proposed_solution: p.proposedSolution,
       ai_model: p.model,
       confidence: p.confidence,
       files_changed: files,
       metadata: solutionMetadata.write(p.metadata),
+    },
+    revision: { files_changed: files, analysis: p.analysis, proposed_solution: p.proposedSolution },
+  };
+}
+
+/** A solve run's outcome: a new solution at revision 1, its first revision recorded, the issue solved. */
+export async function recordGenerated(
+  trx: Transaction<Database>,
+  run: { id: string; user_id: string; issue_id: string },
+  p: Proposal & { baseCommitSha: string | null },
+): Promise<string> {
+  const cols = proposalColumns(p);
+  const s = await trx
+    .insertInto("solutions")
+    .values({
+      user_id: run.user_id,
+      issue_id: run.issue_id,
+      run_id: run.id,
+      ...cols.solution,
       base_commit_sha: p.baseCommitSha,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
   await trx
     .insertInto("solution_revisions")
-    .values({
-      solution_id: s.id,
-      revision: 1,
-      kind: "generated",
-      files_changed: files,
-      analysis: p.analysis,
-      proposed_solution: p.proposedSolution,
-      run_id: run.id,
-    })
+    .values({ solution_id: s.id, revision: 1, kind: "generated", ...cols.revision, run_id: run.id })
     .execute();
   await issues.markSolved(trx, run.issue_id);
   return s.id;
@@ -72,16 +76,11 @@ export async function recordRefinement(
   solutionId: string,
   p: Proposal & { refinementCount: number; feedback: string | null },
 ): Promise<string> {
-  const files = JSON.stringify(p.filesChanged);
+  const cols = proposalColumns(p);
   const s = await trx
     .updateTable("solutions")
     .set({
-      analysis: p.analysis,
-      proposed_solution: p.proposedSolution,
-      ai_model: p.model,
-      confidence: p.confidence,
-      files_changed: files,
-      metadata: solutionMetadata.write(p.metadata),
+      ...cols.solution,
       refinement_count: p.refinementCount,
       revision: sql`revision + 1`,
       updated_at: new Date(),
@@ -95,14 +94,40 @@ export async function recordRefinement(
       solution_id: s.id,
       revision: s.revision,
       kind: "refinement",
-      files_changed: files,
-      analysis: p.analysis,
-      proposed_solution: p.proposedSolution,
+      ...cols.revision,
       feedback: p.feedback,
       run_id: runId,
     })
     .execute();
   return s.id;
+}
+
+/** Keeps a solution's current contents as its revision history, once, before a first edit or refinement replaces them. */
+export async function keepCurrentRevision(
+  trx: Transaction<Database>,
+  s: {
+    id: string;
+    revision: number;
+    refinement_count: number;
+    files_changed: FileChange[];
+    analysis: string;
+    proposed_solution: string;
+    run_id: string | null;
+  },
+): Promise<void> {
+  await trx
+    .insertInto("solution_revisions")
+    .values({
+      solution_id: s.id,
+      revision: s.revision,
+      kind: s.refinement_count > 0 ? "refinement" : "generated",
+      files_changed: filesChanged.write(s.files_changed),
+      analysis: s.analysis,
+      proposed_solution: s.proposed_solution,
+      run_id: s.run_id,
+    })
+    .onConflict((oc) => oc.columns(["solution_id", "revision"]).doNothing())
+    .execute();
 }
 
 /** A manual edit: the solution's next revision with the edited files and the checks made on them. */
@@ -112,7 +137,8 @@ export async function recordManualEdit(
   edit: { filesChanged: FileChange[]; metadata: SolutionMetadata; reason: string },
 ): Promise<number> {
   const revision = solution.revision + 1;
-  const files = JSON.stringify(edit.filesChanged);
+  const files = filesChanged.write(edit.filesChanged);
+  const metadata = solutionMetadata.write(edit.metadata);
   await trx
     .insertInto("solution_revisions")
     .values({
@@ -127,7 +153,7 @@ export async function recordManualEdit(
     .execute();
   await trx
     .updateTable("solutions")
-    .set({ files_changed: files, revision, metadata: solutionMetadata.write(edit.metadata), updated_at: sql`now()` })
+    .set({ files_changed: files, revision, metadata, updated_at: sql`now()` })
     .where("id", "=", solution.id)
     .execute();
   return revision;
@@ -138,7 +164,7 @@ export async function decide(
   trx: Transaction<Database>,
   solution: { id: string; issue_id: string },
   userId: string,
-  decision: { status: Extract<SolutionStatus, "approved" | "rejected">; comments: string | null },
+  decision: { status: DecidedSolutionStatus; comments: string | null },
 ): Promise<void> {
   await trx
     .insertInto("validation_decisions")

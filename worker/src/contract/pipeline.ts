@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { StepDetail as StoredStepDetail } from "@fixloop/db";
-import { RUN_STATUSES, TERMINAL_RUN_STATUSES } from "@fixloop/db/domain";
+import { RUN_STATUSES, STEP_IDS, STEP_STATUSES, TERMINAL_RUN_STATUSES } from "@fixloop/db/domain";
 import { SolutionTests, TestsEvent } from "./tests";
 
 /** The five solve steps, in order. Their ids are the ones the web shows and the events carry. */
-export const STEPS = ["analyzing", "context", "dependencies", "generating", "validating"] as const;
+export const STEPS = STEP_IDS;
 export const StepId = z.enum(STEPS);
 export type StepId = z.infer<typeof StepId>;
 
@@ -18,7 +18,7 @@ export const STEP_LABELS: Record<StepId, string> = {
 
 export const RunStatus = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatus>;
-export const StepStatus = z.enum(["pending", "running", "completed", "failed", "skipped"]);
+export const StepStatus = z.enum(STEP_STATUSES);
 export type StepStatus = z.infer<typeof StepStatus>;
 
 /** A function or class the localizer expects the fix to touch, with its evidence. */

@@ -1,4 +1,4 @@
-import type { Db, FileChange, SolveRun, StepDetail } from "@fixloop/db";
+import { filesChanged, steps, type Db, type FileChange, type SolveRun } from "@fixloop/db";
 import { REUSED_ON_REFINE as REUSED } from "../contract";
 
 /**
@@ -27,23 +27,10 @@ export async function copyOriginalSteps(
     .execute();
   if (original.length !== REUSED.length)
     return { ok: false, message: "The original run's analysis is incomplete; start a new solve instead" };
-  const at = new Date();
-  for (const s of original) {
-    const detail: StepDetail = { ...s.detail, info: ["Reused from the original run", ...s.detail.info] };
-    await db
-      .insertInto("run_steps")
-      .values({
-        run_id: run.id,
-        step: s.step,
-        status: "completed",
-        detail: JSON.stringify(detail),
-        output: JSON.stringify(s.output),
-        started_at: at,
-        finished_at: at,
-        duration_ms: 0,
-      })
-      .onConflict((oc) => oc.columns(["run_id", "step"]).doNothing())
-      .execute();
-  }
-  return { ok: true, baseline: solution.files_changed };
+  await steps.copyCompleted(
+    db,
+    run.id,
+    original.map((s) => ({ ...s, detail: { ...s.detail, info: ["Reused from the original run", ...s.detail.info] } })),
+  );
+  return { ok: true, baseline: filesChanged.read(solution.files_changed) };
 }

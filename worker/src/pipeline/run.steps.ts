@@ -46,7 +46,7 @@ export interface StepEnv {
 }
 
 /** A finished step: its typed output, what it shows, and what its model requests cost. */
-export interface StepOutcome<O> extends StepResult {
+export interface StepOutcome<O extends object> extends StepResult {
   output: O;
 }
 

@@ -1,6 +1,6 @@
-import type { FileChange, StepDetail } from "@fixloop/db";
+import { repositories, type FileChange, type StepDetail } from "@fixloop/db";
 import {
-  RepositoryTestSettings,
+  type RepositoryTestSettings,
   type GeneratingOutput,
   type SolutionTests,
   type StepInput,
@@ -45,14 +45,7 @@ async function repoSettings(
   userId: string,
   fullName: string,
 ): Promise<RepositoryTestSettings | null> {
-  const row = await ctx.db
-    .selectFrom("repositories")
-    .select("test_settings")
-    .where("user_id", "=", userId)
-    .where(({ fn }) => fn("lower", ["full_name"]), "=", fullName.toLowerCase())
-    .executeTakeFirst();
-  const parsed = RepositoryTestSettings.safeParse(row?.test_settings);
-  return parsed.success ? parsed.data : null;
+  return (await repositories.findWithTestSettings(ctx.db, userId, fullName))?.testSettings ?? null;
 }
 
 /** Step 5: static checks, then the repository's tests before and after the patch, with one repair round on regressions. */

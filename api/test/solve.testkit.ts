@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
+import { createTestStack, type TestStack, type TestStackOptions } from "@fixloop/infra/testing/stack";
+
+export interface SolveKit {
+  models: ModelSandbox;
+  stack: TestStack;
+  /** octocat's session headers, JSON content type included. */
+  headers: Record<string, string>;
+  userId: string;
+  /** `POST /api/ai/generate-solution` as octocat (`?wait=true` with `wait`). */
+  generate(body: { issueId: string; modelId?: string }, o?: { wait?: boolean }): Promise<Response>;
+  /** `GET /api/runs/:runId/events` as octocat. */
+  events(runId: string, extra?: Record<string, string>, signal?: AbortSignal): Promise<Response>;
+}
+
+/**
+ * The solve tests' setup: a model stand-in (reset before each test), a stack whose workers serve
+ * the solve queue, and octocat signed in. Fields are set once the file's `beforeAll` ran.
+ */
+export function solveKit(
+  o: { env?: (models: ModelSandbox) => Record<string, string> } & Omit<TestStackOptions, "env"> = {},
+): SolveKit {
+  const { env = (m: ModelSandbox) => m.env, ...options } = o;
+  const kit = {
+    generate: (body, opts = {}) =>
+      kit.stack.app.request(`/api/ai/generate-solution${opts.wait ? "?wait=true" : ""}`, {
+        method: "POST",
+        headers: kit.headers,
+        body: JSON.stringify(body),
+      }),
+    events: (runId, extra = {}, signal) =>
+      kit.stack.app.request(`/api/runs/${runId}/events`, { headers: { ...kit.headers, ...extra }, signal }),
+  } as SolveKit;
+  beforeAll(async () => {
+    kit.models = await startModelSandbox();
+    kit.stack = await createTestStack({ workers: ["solve"], logLevel: "warn", ...options, env: env(kit.models) });
+    const me = await kit.stack.signIn("octocat");
+    kit.headers = { ...me.headers, "content-type": "application/json" };
+    kit.userId = me.user._id;
+  });
+  afterAll(async () => {
+    await kit.models?.stop();
+  });
+  beforeEach(() => kit.models.control.reset());
+  return kit;
+}

@@ -1,0 +1,133 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database, RunStep, StepDetail, StepId } from "../schema";
+import { stepDetail, stepOutput, stepPrompt } from "./json-columns";
+import * as runs from "./runs.repository";
+
+type Conn = Kysely<Database> | Transaction<Database>;
+
+/** A run's stored steps by id, their detail read leniently. */
+export async function load(db: Conn, runId: string): Promise<Map<StepId, RunStep>> {
+  const rows = await db.selectFrom("run_steps").selectAll().where("run_id", "=", runId).execute();
+  return new Map(rows.map((r) => [r.step, { ...r, detail: stepDetail.read(r.detail) }]));
+}
+
+const emptyDetail = (): StepDetail => ({ files: [], info: [], warnings: [] });
+
+/** The step starts (or starts again): → running, and the run is at it. */
+export async function markRunning(
+  db: Kysely<Database>,
+  runId: string,
+  step: StepId,
+  detail: StepDetail = emptyDetail(),
+): Promise<void> {
+  const d = stepDetail.write(detail);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("run_steps")
+      .values({ run_id: runId, step, status: "running", detail: d, started_at: new Date() })
+      .onConflict((oc) =>
+        oc.columns(["run_id", "step"]).doUpdateSet({ status: "running", detail: d, started_at: new Date() }),
+      )
+      .execute();
+    await runs.enterStep(trx, runId, step);
+  });
+}
+
+/** What a running step has reported so far; a reload shows it until the step ends. */
+export async function storeProgress(db: Conn, runId: string, step: StepId, detail: StepDetail): Promise<void> {
+  await db
+    .updateTable("run_steps")
+    .set({ detail: stepDetail.write(detail) })
+    .where("run_id", "=", runId)
+    .where("step", "=", step)
+    .where("status", "=", "running")
+    .execute();
+}
+
+export interface StepResult {
+  detail: StepDetail;
+  output: object;
+  tokensIn?: number;
+  tokensOut?: number;
+  costUsd?: number;
+}
+
+/** A finished step: → completed with its detail and full output (a retried job resumes after it). */
+export async function storeResult(
+  db: Kysely<Database>,
+  runId: string,
+  step: StepId,
+  r: StepResult,
+  startedAt: Date,
+): Promise<void> {
+  const finished = new Date();
+  const values = { detail: stepDetail.write(r.detail), output: stepOutput.write(r.output) };
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("run_steps")
+      .set({
+        status: "completed",
+        ...values,
+        tokens_in: r.tokensIn ?? 0,
+        tokens_out: r.tokensOut ?? 0,
+        cost_usd: r.costUsd ?? 0,
+        finished_at: finished,
+        duration_ms: finished.getTime() - startedAt.getTime(),
+      })
+      .where("run_id", "=", runId)
+      .where("step", "=", step)
+      .execute();
+    await runs.addSpend(trx, runId, r);
+  });
+}
+
+/** Keeps what the model is about to see, with the estimate made from it, on the running step. */
+export async function storePrompt(
+  db: Conn,
+  runId: string,
+  step: StepId,
+  prompt: Parameters<typeof stepPrompt.write>[0] & { estimate: { usd: number } },
+): Promise<void> {
+  await db
+    .updateTable("run_steps")
+    .set({ prompt: stepPrompt.write(prompt), estimate_usd: prompt.estimate.usd })
+    .where("run_id", "=", runId)
+    .where("step", "=", step)
+    .execute();
+}
+
+/** The step failed: → failed, with the detail that says why. */
+export async function markFailed(db: Conn, runId: string, step: StepId, detail: StepDetail): Promise<void> {
+  await db
+    .updateTable("run_steps")
+    .set({ status: "failed", detail: stepDetail.write(detail), finished_at: new Date() })
+    .where("run_id", "=", runId)
+    .where("step", "=", step)
+    .execute();
+}
+
+/** Copies completed steps of another run into this one (a step it already has is kept). */
+export async function copyCompleted(
+  db: Conn,
+  runId: string,
+  steps: { step: StepId; detail: StepDetail; output: unknown }[],
+): Promise<void> {
+  const at = new Date();
+  for (const s of steps) {
+    const output = stepOutput.read(s.output);
+    await db
+      .insertInto("run_steps")
+      .values({
+        run_id: runId,
+        step: s.step,
+        status: "completed",
+        detail: stepDetail.write(s.detail),
+        output: output && stepOutput.write(output),
+        started_at: at,
+        finished_at: at,
+        duration_ms: 0,
+      })
+      .onConflict((oc) => oc.columns(["run_id", "step"]).doNothing())
+      .execute();
+  }
+}
