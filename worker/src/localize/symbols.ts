@@ -1,8 +1,7 @@
 import { Query } from "web-tree-sitter";
-import type { Node } from "web-tree-sitter";
 import { type LanguageId, languageOf } from "./languages";
 import { loader, wasmOf } from "./parse";
-import { type Declaration, localizeThreads } from "./threads";
+import { type Declaration, declarationsOf, localizeThreads } from "./threads";
 
 export type SymbolKind = "function" | "method" | "class" | "type";
 
@@ -116,40 +115,13 @@ function headerEndRow(d: Declaration, text: readonly string[]): number {
 
 const KIND_LIST = [...KINDS];
 
-/** The declarations a symbol query matches in a tree (the thread code in threads.ts does the same). */
-function declarationsOf(query: Query, root: Node): Declaration[] {
-  const out: Declaration[] = [];
-  for (const match of query.matches(root)) {
-    const decl = match.captures.find((c) => KINDS.has(c.name));
-    const name = match.captures.find((c) => c.name === "name");
-    if (!decl || !name) continue;
-    const d = decl.node;
-    // Python decorators belong to the declaration they decorate.
-    const node = d.parent?.type === "decorated_definition" ? d.parent : d;
-    const body = d.childForFieldName("body");
-    out.push({
-      kind: decl.name,
-      name: name.node.text,
-      start: node.startIndex,
-      end: node.endIndex,
-      startRow: node.startPosition.row,
-      endRow: node.endPosition.row,
-      endColumn: node.endPosition.column,
-      declStartRow: d.startPosition.row,
-      declEndRow: d.endPosition.row,
-      body: body ? { row: body.startPosition.row, column: body.startPosition.column } : null,
-    });
-  }
-  return out;
-}
-
 /** Declarations in one file, parsed in-process; `undefined` without a tree. */
 async function declarationsIn(id: LanguageId, text: string): Promise<Declaration[] | undefined> {
   const [{ parser }, query] = await Promise.all([loader(id), queryFor(id)]);
   const tree = parser.parse(text);
   if (!tree) return undefined;
   try {
-    return declarationsOf(query, tree.rootNode);
+    return declarationsOf(query, tree.rootNode, KIND_LIST);
   } finally {
     tree.delete();
   }

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import type { Node, Query } from "web-tree-sitter";
 import { DEF_KEYWORDS } from "./tokenize";
 
 /** What one parse yields before any language-specific reading: the texts of its captures. */
@@ -18,6 +19,45 @@ export interface ParseJob {
   query: string;
   text: string;
 }
+
+/**
+ * The declarations a symbol query matches in a tree, as plain data; Python decorators belong to
+ * the declaration they decorate. Source text, so that threads and the in-process path run the
+ * same code.
+ */
+const DECLARATIONS = `
+function declarations(query, root, kinds) {
+  const out = [];
+  for (const match of query.matches(root)) {
+    const decl = match.captures.find((c) => kinds.includes(c.name));
+    const name = match.captures.find((c) => c.name === "name");
+    if (!decl || !name) continue;
+    const d = decl.node;
+    const node = d.parent && d.parent.type === "decorated_definition" ? d.parent : d;
+    const body = d.childForFieldName("body");
+    out.push({
+      kind: decl.name,
+      name: name.node.text,
+      start: node.startIndex,
+      end: node.endIndex,
+      startRow: node.startPosition.row,
+      endRow: node.endPosition.row,
+      endColumn: node.endPosition.column,
+      declStartRow: d.startPosition.row,
+      declEndRow: d.endPosition.row,
+      body: body ? { row: body.startPosition.row, column: body.startPosition.column } : null,
+    });
+  }
+  return out;
+}
+`;
+
+/** `DECLARATIONS` for in-process use. */
+export const declarationsOf = new Function(`${DECLARATIONS}\nreturn declarations;`)() as (
+  query: Query,
+  root: Node,
+  kinds: readonly string[],
+) => Declaration[];
 
 /**
  * The thread's code, plain CommonJS so that it runs the same under any loader (tsx, vitest,
@@ -94,31 +134,7 @@ function grammar(wasm, source) {
   }
   return g;
 }
-// Keep in step with declarationsOf in symbols.ts (a test compares the two).
-function declarations(query, root, kinds) {
-  const out = [];
-  for (const match of query.matches(root)) {
-    const decl = match.captures.find((c) => kinds.includes(c.name));
-    const name = match.captures.find((c) => c.name === "name");
-    if (!decl || !name) continue;
-    const d = decl.node;
-    const node = d.parent && d.parent.type === "decorated_definition" ? d.parent : d;
-    const body = d.childForFieldName("body");
-    out.push({
-      kind: decl.name,
-      name: name.node.text,
-      start: node.startIndex,
-      end: node.endIndex,
-      startRow: node.startPosition.row,
-      endRow: node.endPosition.row,
-      endColumn: node.endPosition.column,
-      declStartRow: d.startPosition.row,
-      declEndRow: d.endPosition.row,
-      body: body ? { row: body.startPosition.row, column: body.startPosition.column } : null,
-    });
-  }
-  return out;
-}
+${DECLARATIONS}
 parentPort.on("message", async ({ id, texts, wasm, query, text, kinds }) => {
   try {
     if (texts) {
