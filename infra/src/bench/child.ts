@@ -77,7 +77,9 @@ export function treeCpuSeconds(pid: number): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    total += (Number(fields[11]) + Number(fields[12])) / TICKS;
+    // utime + stime, plus cutime + cstime: the CPU of children it has already waited for
+    // (a sandboxed test run has ended by the time the burst is measured).
+    total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / TICKS;
     for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
       const kids = fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
       for (const kid of kids ? kids.split(/\s+/) : []) total += treeCpuSeconds(Number(kid));
@@ -86,4 +88,13 @@ export function treeCpuSeconds(pid: number): number {
     // the process ended meanwhile
   }
   return total;
+}
+
+/** Busy and total CPU time of the whole machine so far, in ticks (from /proc/stat). */
+export function machineCpuTicks(): { busy: number; total: number } {
+  const line = fs.readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
+  const t = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = t.reduce((a, b) => a + b, 0);
+  // idle and iowait are the 4th and 5th fields.
+  return { busy: total - (t[3] ?? 0) - (t[4] ?? 0), total };
 }

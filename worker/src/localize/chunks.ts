@@ -1,5 +1,6 @@
 import { type ChunkStats, type FileStats, type LocalizeCache, termFrequency } from "./cache";
 import type { Corpus } from "./corpus";
+import { cutLines } from "./cut-lines";
 import { localizeThreads } from "./threads";
 
 /** A line that starts a new top-level or member definition in the common languages. */
@@ -107,18 +108,8 @@ async function chunkStats(cache: LocalizeCache, texts: string[]): Promise<FileSt
 /** Cuts a text at definition starts (after at least 4 lines) and every 120 lines. */
 export function splitChunks(text: string): { line: number; text: string }[] {
   const lines = text.split("\n");
-  const out: { line: number; text: string }[] = [];
-  let start = 0;
-  const flush = (end: number): void => {
-    if (end > start) out.push({ line: start + 1, text: lines.slice(start, end).join("\n") });
-    start = end;
-  };
-  for (let i = 0; i < lines.length; i++) {
-    if (i - start > 3 && DEFINITION_START.test(lines[i] ?? "")) flush(i);
-    if (i + 1 - start >= MAX_LINES) flush(i + 1);
-  }
-  flush(lines.length);
-  return out;
+  const rule = { minLines: 4, maxLines: MAX_LINES, startsPiece: (l: string) => DEFINITION_START.test(l) };
+  return cutLines(lines, rule).map(([start, end]) => ({ line: start + 1, text: lines.slice(start, end).join("\n") }));
 }
 
 function scale(a: Float64Array): void {

@@ -1,3 +1,5 @@
+import { cutLines } from "./cut-lines";
+
 /** Version of the cutting below; part of the vector cache key, so changing the cut re-embeds. */
 export const CHUNKER = "toplevel-60-v1";
 
@@ -26,23 +28,17 @@ const TOP_LEVEL = /^(?![\s})\]]|end\b|else\b|except\b|finally\b|elif\b|catch\b)\
  */
 export function chunkFile(path: string, content: string): TextChunk[] {
   const lines = content.split("\n");
+  const rule = { minLines: MIN_LINES, maxLines: MAX_LINES, startsPiece: (l: string) => TOP_LEVEL.test(l) };
   const chunks: TextChunk[] = [];
-  let start = 0;
-  const close = (end: number): void => {
+  for (const [start, end] of cutLines(lines, rule)) {
     const body = lines.slice(start, end).join("\n");
-    if (body.trim() && chunks.length < MAX_CHUNKS)
-      chunks.push({
-        chunk: chunks.length,
-        startLine: start + 1,
-        endLine: end,
-        text: `${path}\n${body}`.slice(0, MAX_CHARS),
-      });
-    start = end;
-  };
-  for (let i = 1; i < lines.length; i++) {
-    const size = i - start;
-    if (size >= MAX_LINES || (size >= MIN_LINES && TOP_LEVEL.test(lines[i] ?? ""))) close(i);
+    if (!body.trim() || chunks.length >= MAX_CHUNKS) continue;
+    chunks.push({
+      chunk: chunks.length,
+      startLine: start + 1,
+      endLine: end,
+      text: `${path}\n${body}`.slice(0, MAX_CHARS),
+    });
   }
-  close(lines.length);
   return chunks;
 }

@@ -1,22 +1,11 @@
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, RunStep, SolveRun, StepDetail } from "@fixloop/db";
-import { issues, recordModelRequest } from "@fixloop/db";
+import { issues, recordModelRequest, runs, steps } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
 import { latestFeedback, stepCost, stepDetailOf, type StepCost, type StepId, type StepOutputs } from "../contract";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "../contract";
 import { finalizeRun } from "./run.finalize";
-import {
-  claimRun,
-  endRun,
-  loadRun,
-  loadSteps,
-  markStepFailed,
-  markStepRunning,
-  storeStepProgress,
-  storeStepPrompt,
-  storeStepResult,
-} from "./run.store";
 import { PIPELINE, type PipelineStep, type StepEnv } from "./run.steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
 import { copyOriginalSteps } from "./run.refine";
@@ -36,14 +25,14 @@ export async function processRun(
   attempt: AttemptInfo,
 ): Promise<{ solutionId: string } | { status: string }> {
   const log = await openRunEventLog(ctx.redis, ctx.queues.prefix, runId);
-  const existing = await loadRun(ctx.db, runId);
+  const existing = await runs.load(ctx.db, runId);
   if (!existing) throw new UnrecoverableError(`Run ${runId} does not exist`);
   if (existing.status !== "queued" && existing.status !== "running") {
     await announceEnd(log, existing);
     return { status: existing.status };
   }
   if (existing.cancel_requested_at) return cancel(ctx, log, existing, null);
-  const run = await claimRun(ctx.db, runId);
+  const run = await runs.claim(ctx.db, runId);
   if (!run) return { status: "ended" };
   const issue = await ctx.db.selectFrom("issues").selectAll().where("id", "=", run.issue_id).executeTakeFirst();
   if (!issue) return fail(ctx, log, run, null, { code: "issue.not_found", message: "The issue was deleted" });
@@ -57,7 +46,7 @@ export async function processRun(
     baseline = reused.baseline;
   }
 
-  const stored = await loadSteps(ctx.db, runId);
+  const stored = await steps.load(ctx.db, runId);
   const state: RunState = { ctx, log, stored, done: {}, current: null, env: { run, issue, signal, baseline } };
   try {
     for (const step of PIPELINE) await runStep(step, state);
@@ -75,7 +64,7 @@ export async function processRun(
     return { solutionId };
   } catch (err) {
     const current = state.current;
-    const fresh = await loadRun(ctx.db, runId);
+    const fresh = await runs.load(ctx.db, runId);
     if (fresh?.cancel_requested_at || err instanceof RunCancelled) return cancel(ctx, log, fresh ?? run, current);
     const failure = classifyFailure(err, current);
     if (failure.retryable && !attempt.finalAttempt) {
@@ -125,7 +114,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   const input = step.input(s.done);
   if (!input) throw new Error(`The ${step.id} step is missing an earlier step's output`);
   const startedAt = new Date();
-  await markStepRunning(ctx.db, runId, step.id);
+  await steps.markRunning(ctx.db, runId, step.id);
   await log.emit({
     type: "step",
     step: step.id,
@@ -137,7 +126,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   let reported: StepDetail = { files: [], info: [], warnings: [] };
   const report = async (detail: StepDetail) => {
     reported = detail;
-    await storeStepProgress(ctx.db, runId, step.id, detail);
+    await steps.storeProgress(ctx.db, runId, step.id, detail);
     await log.emit({ type: "step", step: step.id, status: "running", detail: stepDetailOf(detail), at: now() });
   };
   let estimateUsd: number | undefined;
@@ -153,7 +142,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
       onTestsEvent: (e) => log.emit(e),
       onModelRequest: (r) => recordModelRequest(ctx.db, { ...r, runId, userId: env.run.user_id, step: step.id }),
       onPrompt: async (record) => {
-        await storeStepPrompt(ctx.db, runId, step.id, record);
+        await steps.storePrompt(ctx.db, runId, step.id, record);
         estimateUsd = record.estimate.usd;
         const cost = { tokensIn: 0, tokensOut: 0, usd: 0, estimateUsd: record.estimate.usd };
         await log.emit({
@@ -175,7 +164,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
     ctx,
   );
   if (retries.length) result.detail.warnings.push(...retries);
-  await storeStepResult(ctx.db, runId, step.id, result, startedAt);
+  await steps.storeResult(ctx.db, runId, step.id, result, startedAt);
   s.done[step.id] = result.output;
   const cost: StepCost = {
     tokensIn: result.tokensIn ?? 0,
@@ -209,8 +198,8 @@ async function fail(
   step: StepId | null,
   error: { code: string; message: string },
 ): Promise<never> {
-  if (step) await markStepFailed(ctx.db, run.id, step, failedDetail(error.message));
-  await endRun(ctx.db, run, "failed", error);
+  if (step) await steps.markFailed(ctx.db, run.id, step, failedDetail(error.message));
+  await runs.end(ctx.db, run, "failed", error);
   if (step)
     await log.emit({
       type: "step",
@@ -229,7 +218,7 @@ async function cancel(
   run: SolveRun,
   step: StepId | null,
 ): Promise<{ status: string }> {
-  if (step) await markStepFailed(ctx.db, run.id, step, failedDetail(STEP_CANCELLED));
+  if (step) await steps.markFailed(ctx.db, run.id, step, failedDetail(STEP_CANCELLED));
   if (step)
     await log.emit({
       type: "step",
@@ -238,7 +227,7 @@ async function cancel(
       detail: stepDetailOf(failedDetail(STEP_CANCELLED)),
       at: now(),
     });
-  await endRun(ctx.db, run, "cancelled", { code: "run.cancelled", message: "The run was cancelled" });
+  await runs.end(ctx.db, run, "cancelled", { code: "run.cancelled", message: "The run was cancelled" });
   await log.emit({ type: "cancelled", at: now() });
   return { status: "cancelled" };
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Issue, SolveRun, FileChange, StepDetail } from "@fixloop/db";
+import type { Issue, SolveRun, FileChange, StepDetail, steps } from "@fixloop/db";
 import {
   githubForUser,
   refineInputOf,
@@ -14,7 +14,6 @@ import {
 import type { WorkerContext } from "../context";
 import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../models";
 import { fetchRepoSnapshot, readBlob } from "./repo-tree";
-import type { StepResult } from "./run.store";
 import { loadBudget } from "./run.budget";
 import { promptRecord } from "./prompt.record";
 import type { PromptFile } from "./prompt";
@@ -46,7 +45,7 @@ export interface StepEnv {
 }
 
 /** A finished step: its typed output, what it shows, and what its model requests cost. */
-export interface StepOutcome<O extends object> extends StepResult {
+export interface StepOutcome<O extends object> extends steps.StepResult {
   output: O;
 }
 
