@@ -326,5 +326,16 @@ describe("what the model saw", () => {
 
     const other = await stack.signIn("hubot");
     expect((await stack.app.request(`/api/runs/${runId}/prompt`, { headers: other.headers })).status).toBe(404);
+
+    // A stored record of another shape (an older row) is served as no prompt, not passed through.
+    await stack.db
+      .updateTable("run_steps")
+      .set({ prompt: JSON.stringify({ system: "old", files: "not a list" }) })
+      .where("run_id", "=", runId)
+      .where("step", "=", "generating")
+      .execute();
+    const old = await stack.app.request(`/api/runs/${runId}/prompt`, { headers });
+    expect(old.status).toBe(200);
+    expect(((await old.json()) as { prompt: unknown }).prompt).toBeNull();
   });
 });

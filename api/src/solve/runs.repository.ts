@@ -1,5 +1,13 @@
 import { stepDetail, type Db, type RunStep, type SolveRun } from "@fixloop/db";
-import { STEPS, STEP_LABELS, stepCost, stepDetailOf, type PromptRecord, type RunView } from "@fixloop/worker/contract";
+import {
+  STEPS,
+  STEP_LABELS,
+  promptRecordOf,
+  stepCost,
+  stepDetailOf,
+  type PromptRecord,
+  type RunView,
+} from "@fixloop/worker/contract";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string) => UUID.test(s);
@@ -43,7 +51,7 @@ export async function runPrompt(db: Db, runId: string): Promise<PromptRecord | n
     .where("run_id", "=", runId)
     .where("step", "=", "generating")
     .executeTakeFirst();
-  return (row?.prompt as PromptRecord | null | undefined) ?? null;
+  return promptRecordOf(row?.prompt);
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

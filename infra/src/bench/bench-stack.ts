@@ -28,6 +28,8 @@ export async function startBenchStack(ctx: BenchContext, name: string): Promise<
     REDIS_URL: ctx.services.redisUrl,
     QUEUE_PREFIX: prefix,
     RATE_LIMITS_ENABLED: "false",
+    // The live-stream section opens 1,000 streams as one user: the per-user abuse cap would refuse them.
+    SSE_MAX_STREAMS_PER_USER: "5000",
     LOG_LEVEL: "warn",
   };
   const log = (s: string, l: string) => process.env.BENCH_LOG && process.stderr.write(`  [${s}] ${l}\n`);

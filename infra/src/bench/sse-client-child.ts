@@ -21,7 +21,8 @@ let complete = 0;
 let start: Start;
 let finishing = false;
 
-const send = (m: unknown) => process.send?.(m);
+// After an error the parent stops listening; later answers have nowhere to go.
+const send = (m: unknown) => process.connected && process.send?.(m);
 const report = () => send({ latencies, complete, opened });
 
 /** node:http rather than fetch: web streams cost the client more CPU than the servers under test. */
