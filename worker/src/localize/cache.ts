@@ -86,13 +86,12 @@ export class LocalizeCache {
 
   /** Tokenizes `text` without storing it. */
   statsOf(text: string): FileStats {
-    if (this.#vocab.size > this.#maxTerms) this.clear();
-    if (this.#words.size > 1_000_000) this.#words = new WordTable();
+    this.#makeRoom();
     const touched: number[] = [];
     const defs = new Set<number>();
     let length = 0;
     const words = this.#words;
-    const termIds = (word: string): number[] => wordTerms(word).map((t) => this.#intern(t));
+    const termIds = this.#termIds;
     let scratch = this.#scratch;
     const n = text.length;
     let prevDef = false;
@@ -129,11 +128,7 @@ export class LocalizeCache {
         if (seen === 0) touched.push(id);
       }
       length += ids.length;
-      if (prevDef) {
-        let lower = words.lower[e] ?? -1;
-        if (lower < 0) lower = words.lower[e] = this.#intern((words.words[e] ?? "").toLowerCase());
-        defs.add(lower);
-      }
+      if (prevDef) defs.add(this.#lowerId(e));
       prevDef = DEF_KEYWORDS.has(words.words[e] ?? "");
     }
     return this.#finish(touched, length, defs);
@@ -150,14 +145,12 @@ export class LocalizeCache {
    * per batch, before its files' `statsOfScan`.
    */
   wordEntries(words: readonly string[]): Int32Array {
-    if (this.#vocab.size > this.#maxTerms) this.clear();
-    if (this.#words.size > 1_000_000) this.#words = new WordTable();
-    const termIds = (word: string): number[] => wordTerms(word).map((t) => this.#intern(t));
+    this.#makeRoom();
     const out = new Int32Array(words.length);
     words.forEach((word, k) => {
       let hash = HASH_SEED;
       for (let i = 0; i < word.length; i++) hash = hashStep(hash, word.charCodeAt(i));
-      out[k] = this.#words.lookup(word, 0, word.length, hash, termIds);
+      out[k] = this.#words.lookup(word, 0, word.length, hash, this.#termIds);
     });
     return out;
   }
@@ -184,13 +177,25 @@ export class LocalizeCache {
       }
       length += n * ids.length;
     }
-    for (const lid of file.defined) {
-      const e = entries[lid] ?? 0;
-      let lower = words.lower[e] ?? -1;
-      if (lower < 0) lower = words.lower[e] = this.#intern((words.words[e] ?? "").toLowerCase());
-      defs.add(lower);
-    }
+    for (const lid of file.defined) defs.add(this.#lowerId(entries[lid] ?? 0));
     return this.#finish(touched, length, defs);
+  }
+
+  /** Starts afresh when the vocabulary or the word table has grown past its bound. */
+  #makeRoom(): void {
+    if (this.#vocab.size > this.#maxTerms) this.clear();
+    if (this.#words.size > 1_000_000) this.#words = new WordTable();
+  }
+
+  /** Index term ids of a new word-table entry. */
+  #termIds = (word: string): number[] => wordTerms(word).map((t) => this.#intern(t));
+
+  /** Term id of a word-table entry's lower-cased word (a defined name), interned on first use. */
+  #lowerId(e: number): number {
+    const words = this.#words;
+    let lower = words.lower[e] ?? -1;
+    if (lower < 0) lower = words.lower[e] = this.#intern((words.words[e] ?? "").toLowerCase());
+    return lower;
   }
 
   #finish(touched: number[], length: number, defs: Set<number>): FileStats {

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { Node, Query } from "web-tree-sitter";
-import { DEF_KEYWORDS } from "./tokenize";
+import { DEF_KEYWORDS, WORD_WALK } from "./tokenize";
 
 /** What one parse yields before any language-specific reading: the texts of its captures. */
 export interface Captures {
@@ -68,7 +68,7 @@ const { parentPort, workerData } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
 const { Parser, Language, Query } = require(workerData.treeSitter);
 const DEF_KEYWORDS = new Set(workerData.defKeywords);
-const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
+${WORD_WALK}
 function scan(texts) {
   const index = new Map();
   const words = [];
@@ -76,15 +76,8 @@ function scan(texts) {
   const files = texts.map((text) => {
     const key = createHash("sha1").update(text).digest("base64");
     const touched = [];
-    const defined = [];
-    let prev = "";
-    WORD.lastIndex = 0;
-    for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
-      const word = m[0];
-      if (word.length > 64) {
-        prev = "";
-        continue;
-      }
+    const defs = [];
+    forEachWord(text, DEF_KEYWORDS, (word, defined) => {
       let lid = index.get(word);
       if (lid === undefined) {
         lid = words.length;
@@ -97,16 +90,15 @@ function scan(texts) {
         }
       }
       if (counts[lid]++ === 0) touched.push(lid);
-      if (DEF_KEYWORDS.has(prev)) defined.push(lid);
-      prev = word;
-    }
+      if (defined) defs.push(lid);
+    });
     const pairs = new Uint32Array(touched.length * 2);
     touched.forEach((lid, k) => {
       pairs[2 * k] = lid;
       pairs[2 * k + 1] = counts[lid];
       counts[lid] = 0;
     });
-    return { key, pairs, defined: Uint32Array.from(defined) };
+    return { key, pairs, defined: Uint32Array.from(defs) };
   });
   return { words, files };
 }

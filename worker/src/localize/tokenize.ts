@@ -62,21 +62,35 @@ export function wordTerms(word: string): string[] {
 }
 
 /**
- * Calls `onWord` for every identifier-like word of `text` (at most 64 characters), telling
+ * The word walk, as source text so that the localize threads run the same code (threads.ts):
+ * calls `onWord` for every identifier-like word of `text` (at most 64 characters), telling
  * whether it follows a definition keyword (`class Foo`, `def foo`).
  */
-export function forEachWord(text: string, onWord: (word: string, defined: boolean) => void): void {
+export const WORD_WALK = `
+function forEachWord(text, defKeywords, onWord) {
+  const re = new RegExp(${JSON.stringify(WORD.source)}, "g");
   let prev = "";
-  const re = new RegExp(WORD.source, "g");
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const word = m[0];
     if (word.length > 64) {
       prev = "";
       continue;
     }
-    onWord(word, DEF_KEYWORDS.has(prev));
+    onWord(word, defKeywords.has(prev));
     prev = word;
   }
+}
+`;
+
+const walkWords = new Function(`${WORD_WALK}\nreturn forEachWord;`)() as (
+  text: string,
+  defKeywords: ReadonlySet<string>,
+  onWord: (word: string, defined: boolean) => void,
+) => void;
+
+/** `WORD_WALK` for in-process use. */
+export function forEachWord(text: string, onWord: (word: string, defined: boolean) => void): void {
+  walkWords(text, DEF_KEYWORDS, onWord);
 }
 
 /** Calls `emit` for every index term of `text`; `emitDef` gets identifiers being defined. */
