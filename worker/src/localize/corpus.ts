@@ -42,6 +42,11 @@ export async function buildCorpus(input: readonly RepoFile[], cache: LocalizeCac
   const files = input.filter((f) => isSafeRepoPath(f.path) && !seen.has(f.path) && seen.add(f.path));
   const stats: (FileStats | undefined)[] = new Array(files.length);
   const keys: string[] = new Array(files.length).fill("");
+  const indexHere = (i: number, known: string | undefined, text: string): void => {
+    const key = known ?? contentHash(text);
+    stats[i] = cache.stats(key) ?? cache.index(key, text);
+    keys[i] = key;
+  };
   const threads = localizeThreads();
   const batches: Promise<void>[] = [];
   let batch: { i: number; text: string }[] = [];
@@ -64,34 +69,27 @@ export async function buildCorpus(input: readonly RepoFile[], cache: LocalizeCac
         },
         // A thread that failed: the batch is indexed here instead.
         () => {
-          for (const { i, text } of items) {
-            const key = keys[i] || contentHash(text);
-            stats[i] = cache.stats(key) ?? cache.index(key, text);
-            keys[i] = key;
-          }
+          for (const { i, text } of items) indexHere(i, keys[i] || undefined, text);
         },
       ),
     );
   };
   const threaded = threads.size > 0 && files.length >= THREAD_MIN_FILES;
   await pool(files, async (file, i) => {
-    let key = file.key;
-    let s = key !== undefined ? cache.stats(key) : undefined;
-    if (!s) {
-      const text = await file.read().catch(() => undefined);
-      if (text === undefined || looksBinary(text)) return;
-      if (threaded) {
-        keys[i] = key ?? "";
-        batch.push({ i, text });
-        batchChars += text.length;
-        if (batchChars >= BATCH_CHARS) flush();
-        return;
-      }
-      key ??= contentHash(text);
-      s = cache.stats(key) ?? cache.index(key, text);
+    const key = file.key;
+    const known = key !== undefined ? cache.stats(key) : undefined;
+    if (known && key !== undefined) {
+      stats[i] = known;
+      keys[i] = key;
+      return;
     }
-    stats[i] = s;
+    const text = await file.read().catch(() => undefined);
+    if (text === undefined || looksBinary(text)) return;
+    if (!threaded) return indexHere(i, key, text);
     keys[i] = key ?? "";
+    batch.push({ i, text });
+    batchChars += text.length;
+    if (batchChars >= BATCH_CHARS) flush();
   });
   if (batch.length > 0) flush();
   await Promise.all(batches);

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { Language, Parser, Query } from "web-tree-sitter";
 import { LANGUAGES, type LanguageId } from "./languages";
-import { type Captures, localizeThreads } from "./threads";
+import { type Captures, capturesOf, localizeThreads } from "./threads";
 
 /** What one file declares and imports, as found by tree-sitter. */
 export interface ParsedFile {
@@ -56,12 +56,7 @@ export async function parseSource(id: LanguageId, text: string): Promise<ParsedF
   const tree = parser.parse(clip(text));
   if (!tree) return undefined;
   try {
-    const caps: Captures = { defs: [], imps: [] };
-    for (const c of query.captures(tree.rootNode)) {
-      if (c.name === "def") caps.defs.push(c.node.text);
-      else if (c.name === "imp") caps.imps.push(c.node.text);
-    }
-    return readCaptures(id, caps);
+    return readCaptures(id, capturesOf(query, tree.rootNode));
   } finally {
     tree.delete();
   }

@@ -52,6 +52,22 @@ function declarations(query, root, kinds) {
 }
 `;
 
+/** The texts of a tree's `@def` and `@imp` captures; source text, like `DECLARATIONS`. */
+const CAPTURES = `
+function captureTexts(query, root) {
+  const defs = [];
+  const imps = [];
+  for (const c of query.captures(root)) {
+    if (c.name === "def") defs.push(c.node.text);
+    else if (c.name === "imp") imps.push(c.node.text);
+  }
+  return { defs, imps };
+}
+`;
+
+/** `CAPTURES` for in-process use. */
+export const capturesOf = new Function(`${CAPTURES}\nreturn captureTexts;`)() as (query: Query, root: Node) => Captures;
+
 /** `DECLARATIONS` for in-process use. */
 export const declarationsOf = new Function(`${DECLARATIONS}\nreturn declarations;`)() as (
   query: Query,
@@ -127,6 +143,7 @@ function grammar(wasm, source) {
   return g;
 }
 ${DECLARATIONS}
+${CAPTURES}
 parentPort.on("message", async ({ id, texts, wasm, query, text, kinds }) => {
   try {
     if (texts) {
@@ -138,13 +155,7 @@ parentPort.on("message", async ({ id, texts, wasm, query, text, kinds }) => {
     if (!tree) return parentPort.postMessage({ id, caps: null });
     try {
       if (kinds) return parentPort.postMessage({ id, decls: declarations(g.query, tree.rootNode, kinds) });
-      const defs = [];
-      const imps = [];
-      for (const c of g.query.captures(tree.rootNode)) {
-        if (c.name === "def") defs.push(c.node.text);
-        else if (c.name === "imp") imps.push(c.node.text);
-      }
-      parentPort.postMessage({ id, caps: { defs, imps } });
+      parentPort.postMessage({ id, caps: captureTexts(g.query, tree.rootNode) });
     } finally {
       tree.delete();
     }
