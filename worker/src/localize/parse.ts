@@ -79,7 +79,8 @@ export async function parseSources(
     items.map(({ id, text }) =>
       threads.parse({ wasm: wasmOf(id), query: querySource(id), text: clip(text) }).then(
         (caps) => (caps ? readCaptures(id, caps) : undefined),
-        () => undefined,
+        // A thread that failed: this file is parsed here instead.
+        () => parseSource(id, text).catch(() => undefined),
       ),
     ),
   );

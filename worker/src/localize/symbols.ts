@@ -135,8 +135,8 @@ export async function fileSymbols(path: string, text: string): Promise<FileSymbo
 }
 
 /**
- * `fileSymbols` of several files, parsed on the localize threads when there are several; a file
- * that cannot be parsed gets none.
+ * `fileSymbols` of several files, parsed on the localize threads when there are several (a file
+ * whose thread fails is parsed here); a file that cannot be parsed gets none.
  */
 export async function filesSymbols(files: readonly { path: string; text: string }[]): Promise<FileSymbol[][]> {
   const threads = localizeThreads();
@@ -144,13 +144,14 @@ export async function filesSymbols(files: readonly { path: string; text: string 
     files.map(async ({ path, text }) => {
       const id = languageOf(path);
       if (!id || text.length > MAX_CHARS) return [];
+      const here = () => declarationsIn(id, text).catch(() => undefined);
       const decls =
         threads.size > 0 && files.length > 1
-          ? await threads.declarations({ wasm: wasmOf(id), query: QUERIES[id], text, kinds: KIND_LIST })
-          : await declarationsIn(id, text);
+          ? await threads.declarations({ wasm: wasmOf(id), query: QUERIES[id], text, kinds: KIND_LIST }).catch(here)
+          : await here();
       return symbolsFrom(decls ?? [], text);
     }),
-  ).catch(() => Promise.all(files.map((f) => fileSymbols(f.path, f.text).catch(() => []))));
+  );
 }
 
 /** Symbols, outermost first and qualified by their classes, from a file's declarations. */

@@ -88,6 +88,24 @@ describe("localize threads", () => {
     const alone = await buildCorpus(files, aloneCache);
     expect(corpus.docs).toHaveLength(210);
     corpus.docs.forEach((d, i) => expect(named(cache, d)).toEqual(named(aloneCache, alone.docs[i])));
+
+    // Parses and declarations whose thread fails are done in-process too.
+    useLocalizeThreads(broken);
+    const items = [
+      { id: "python" as const, text: py(1) },
+      { id: "typescript" as const, text: ts },
+    ];
+    const parsed = await parseSources(items);
+    const symbols = await filesSymbols(
+      items.map((it, k) => ({ path: `f${k}.${it.id === "python" ? "py" : "ts"}`, text: it.text })),
+    );
+    setLocalizeThreads(0);
+    expect(parsed).toEqual(await Promise.all(items.map((i) => parseSource(i.id, i.text))));
+    expect(parsed[0]?.defs).toContain("Widget1Admin");
+    expect(symbols.map((f) => f.map((s) => s.name))).toEqual([
+      ["Widget1Admin", "Widget1Admin.render_1", "parse_1"],
+      ["run", "Runner"],
+    ]);
   });
 });
 
