@@ -1,6 +1,19 @@
 import type { Db, FileChange } from "@fixloop/db";
 
 /** An issue row of a seeded stand-in repository, owned by `userId`. */
+let users = 0;
+
+/** A signed-up user row (no GitHub account); each call makes a new one. Returns its id. */
+export async function insertUser(db: Db): Promise<string> {
+  users++;
+  const u = await db
+    .insertInto("users")
+    .values({ github_id: 7_000_000 + users, username: `user${users}` })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return u.id;
+}
+
 export async function insertIssue(
   db: Db,
   userId: string,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestDatabase, insertIssue } from "@fixloop/infra/testing";
+import { createTestDatabase, insertIssue, insertUser } from "@fixloop/infra/testing";
 import type { FileChange } from "../schema";
 import * as issues from "./issues.repository";
 import { filesChanged, issueAssignees, issueLabels, runInput, stepPrompt, webhookPayload } from "./json-columns";
@@ -10,17 +10,7 @@ import * as solutions from "./solutions.repository";
 import * as steps from "./steps.repository";
 
 const { db } = await createTestDatabase();
-let n = 0;
-
-async function user(): Promise<string> {
-  n++;
-  const u = await db
-    .insertInto("users")
-    .values({ github_id: 7000 + n, username: `j${n}` })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return u.id;
-}
+const user = () => insertUser(db);
 
 /** The write is refused as malformed JSON (and, checked by each caller, nothing changed). */
 async function refused(write: Promise<unknown>): Promise<void> {
@@ -255,7 +245,7 @@ describe("repository test settings", () => {
       .insertInto("repositories")
       .values({
         user_id: u,
-        github_id: 100 + n,
+        github_id: 100,
         owner: "hubot",
         name: "markdown-lint",
         full_name: "hubot/markdown-lint",

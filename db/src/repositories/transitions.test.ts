@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestDatabase, insertIssue } from "@fixloop/infra/testing";
+import { createTestDatabase, insertIssue, insertUser } from "@fixloop/infra/testing";
 import type { Db } from "../client";
 import * as issues from "./issues.repository";
 import { JsonColumnError, solutionMetadata } from "./json-columns";
@@ -8,17 +8,7 @@ import * as runs from "./runs.repository";
 import * as solutions from "./solutions.repository";
 
 const { db } = await createTestDatabase();
-let n = 0;
-
-async function user(): Promise<string> {
-  n++;
-  const u = await db
-    .insertInto("users")
-    .values({ github_id: 9000 + n, username: `t${n}` })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return u.id;
-}
+const user = () => insertUser(db);
 
 const statusOf = async (id: string) =>
   (await db.selectFrom("issues").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
