@@ -5,9 +5,11 @@ import * as runs from "./runs.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
-/** A run's stored steps by id, their detail read leniently. */
-export async function load(db: Conn, runId: string): Promise<Map<StepId, RunStep>> {
-  const rows = await db.selectFrom("run_steps").selectAll().where("run_id", "=", runId).execute();
+/** A run's stored steps by id (only those of `only` when given), their detail read leniently. */
+export async function load(db: Conn, runId: string, only?: readonly StepId[]): Promise<Map<StepId, RunStep>> {
+  let q = db.selectFrom("run_steps").selectAll().where("run_id", "=", runId);
+  if (only) q = q.where("step", "in", only);
+  const rows = await q.execute();
   return new Map(rows.map((r) => [r.step, { ...r, detail: stepDetail.read(r.detail) }]));
 }
 
@@ -106,28 +108,31 @@ export async function markFailed(db: Conn, runId: string, step: StepId, detail: 
     .execute();
 }
 
-/** Copies completed steps of another run into this one (a step it already has is kept). */
+/** Copies completed steps of another run into this one (a step it already has is kept), in one statement. */
 export async function copyCompleted(
   db: Conn,
   runId: string,
   steps: { step: StepId; detail: StepDetail; output: unknown }[],
 ): Promise<void> {
+  if (steps.length === 0) return;
   const at = new Date();
-  for (const s of steps) {
-    const output = stepOutput.read(s.output);
-    await db
-      .insertInto("run_steps")
-      .values({
-        run_id: runId,
-        step: s.step,
-        status: "completed",
-        detail: stepDetail.write(s.detail),
-        output: output && stepOutput.write(output),
-        started_at: at,
-        finished_at: at,
-        duration_ms: 0,
-      })
-      .onConflict((oc) => oc.columns(["run_id", "step"]).doNothing())
-      .execute();
-  }
+  await db
+    .insertInto("run_steps")
+    .values(
+      steps.map((s) => {
+        const output = stepOutput.read(s.output);
+        return {
+          run_id: runId,
+          step: s.step,
+          status: "completed" as const,
+          detail: stepDetail.write(s.detail),
+          output: output && stepOutput.write(output),
+          started_at: at,
+          finished_at: at,
+          duration_ms: 0,
+        };
+      }),
+    )
+    .onConflict((oc) => oc.columns(["run_id", "step"]).doNothing())
+    .execute();
 }

@@ -18,13 +18,8 @@ export async function copyOriginalSteps(
     .executeTakeFirst();
   if (!solution?.run_id)
     return { ok: false, message: "The solution being refined no longer exists or has no original run" };
-  const original = await db
-    .selectFrom("run_steps")
-    .selectAll()
-    .where("run_id", "=", solution.run_id)
-    .where("step", "in", REUSED)
-    .where("status", "=", "completed")
-    .execute();
+  const stored = await steps.load(db, solution.run_id, REUSED);
+  const original = [...stored.values()].filter((s) => s.status === "completed");
   if (original.length !== REUSED.length)
     return { ok: false, message: "The original run's analysis is incomplete; start a new solve instead" };
   await steps.copyCompleted(
