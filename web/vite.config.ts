@@ -5,6 +5,7 @@ import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
+import { precompress } from "./vite.compress";
 
 /** Prints the gzip size of the JavaScript a first visit to `/` downloads: the entry and its static imports. */
 function initialJsReport(): Plugin {
@@ -34,7 +35,13 @@ function initialJsReport(): Plugin {
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [tanstackRouter({ target: "react", autoCodeSplitting: true }), react(), tailwindcss(), initialJsReport()],
+  plugins: [
+    tanstackRouter({ target: "react", autoCodeSplitting: true }),
+    react(),
+    tailwindcss(),
+    initialJsReport(),
+    precompress(),
+  ],
   server: {
     proxy: { "/api": { target: "http://localhost:3000", changeOrigin: false } },
   },

@@ -4,21 +4,23 @@ import { Hono } from "hono";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { AppEnv } from "../deps";
 
-/** Serves the built SPA: hashed assets cached forever, every other non-API path gets index.html. */
+/**
+ * Serves the built SPA: hashed assets cached forever, every other non-API path gets index.html.
+ * The build writes `.br` and `.gz` beside each compressible file, sent to browsers that accept them.
+ */
 export function webRoutes(distDir: string) {
   const app = new Hono<AppEnv>();
   const indexFile = path.join(distDir, "index.html");
   const root = path.relative(process.cwd(), distDir) || ".";
-  app.use(
-    "/assets/*",
-    serveStatic({
-      root,
-      onFound: (_p, c) => {
-        c.header("Cache-Control", "public, max-age=31536000, immutable");
-      },
-    }),
-  );
-  app.use("*", serveStatic({ root }));
+  // serveStatic's onFound runs after the response is built, too late for a header: set it on the way out.
+  app.use("/assets/*", async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.res.headers.set("Cache-Control", "public, max-age=31536000, immutable");
+  });
+  app.use("/assets/*", serveStatic({ root, precompressed: true }));
+  // A missing hashed file (an old page after a deploy) is a 404, never index.html cached for a year.
+  app.get("/assets/*", (c) => c.text("Not found", 404));
+  app.use("*", serveStatic({ root, precompressed: true }));
   app.get("*", (c) => {
     if (!fs.existsSync(indexFile)) return c.text("The web app is not built. Run `npm run build`.", 503);
     c.header("Cache-Control", "no-cache");
