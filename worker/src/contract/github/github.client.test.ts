@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSandbox, type TestSandbox } from "@fixloop/infra/testing";
-import { createGithubClient } from "./github.client";
+import { createGithubClient, GITHUB_WRITE_BURST } from "./github.client";
 
 let t: TestSandbox;
 beforeAll(async () => {
@@ -44,5 +44,34 @@ describe("the GitHub client's log", () => {
     t.sandbox.control.failNext({ path: /\/repos\/octocat\/todo-api$/, status: 500, kind: "primary", times: 5 });
     await expect(gh.rest.repos.get({ owner: "octocat", repo: "todo-api" })).rejects.toMatchObject({ status: 500 });
     expect(lines.some((l) => l.level >= ERROR && / - 500 with id /.test(l.msg))).toBe(true);
+  });
+});
+
+describe("the GitHub client's pace for content-creating requests", () => {
+  const REPO = { octocat: "todo-api", hubot: "markdown-lint" } as const;
+  const blob = (gh: ReturnType<typeof createGithubClient>, i: number, owner: keyof typeof REPO = "octocat") =>
+    gh.rest.git.createBlob({ owner, repo: REPO[owner], content: `blob ${i} ${Math.random()}` });
+  const client = (login: string) =>
+    createGithubClient({ baseUrl: t.sandbox.url, token: t.sandbox.control.issueToken(login, ["public_repo"]) });
+
+  it("sends the few writes of one pull request without a second between each", async () => {
+    const gh = client("octocat");
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) await blob(gh, i);
+    // The plugin's default spacing made these five take four seconds.
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("falls back to one write a second once the burst is spent, per credential", async () => {
+    const busy = client("octocat");
+    const other = client("hubot");
+    const started = Date.now();
+    for (let i = 0; i < GITHUB_WRITE_BURST + 2; i++) await blob(busy, i);
+    // Two writes past the burst waited for the lane to refill at one a second.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    // Another user's writes do not queue behind them.
+    const otherStarted = Date.now();
+    await blob(other, 0, "hubot");
+    expect(Date.now() - otherStarted).toBeLessThan(1000);
   });
 });
