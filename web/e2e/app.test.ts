@@ -151,6 +151,26 @@ describe("the web app at 360 px wide", () => {
     expect(await page.getByTestId("token-secret").count()).toBe(0);
   });
 
+  it("keeps the profile tab in the URL at 390 and 1280 px: ?tab=usage opens Usage, reload keeps the tab, Back returns", async () => {
+    for (const width of [390, 1280]) {
+      const { page: p } = await e2e.newPage({ width });
+      await signIn(p, "octocat");
+      await p.goto("/profile-settings?tab=usage");
+      await p.getByRole("tab", { name: "Usage", selected: true }).waitFor();
+      await p.getByRole("tab", { name: "Billing" }).click();
+      await p.waitForURL(/\/profile-settings\?tab=billing$/);
+      await p.reload();
+      await p.getByRole("tab", { name: "Billing", selected: true }).waitFor();
+      await p.goBack();
+      await p.waitForURL(/\/profile-settings\?tab=usage$/);
+      await p.getByRole("tab", { name: "Usage", selected: true }).waitFor();
+      await p.getByRole("tab", { name: "Overview" }).click();
+      await p.waitForURL(/\/profile-settings$/);
+      await screenshot(p, `profile-overview-${width}`);
+      await p.context().close();
+    }
+  });
+
   it("keeps the theme choice across reloads", async () => {
     await page.goto("/dashboard");
     await page.getByRole("radio", { name: "Dark" }).click();

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useAuth } from "../../auth/auth";
 import { PreferencesForm } from "../../shell/PreferencesDialog";
 import { Card, PageHeader } from "../../ui/ui";
@@ -7,12 +7,14 @@ import { BillingTab, UsageTab } from "../billing";
 import { ApiTokens } from "./ApiTokens";
 import { OverviewTab } from "./OverviewTab";
 import { PullRequestSettings } from "./PullRequestSettings";
-
-type Tab = "overview" | "usage" | "billing" | "settings";
+import type { ProfileTab } from "./profile-tabs";
 
 export function ProfileSettingsPage() {
   const { user } = useAuth();
-  const [tab, setTab] = useState<Tab>("overview");
+  // The tab lives in the URL, so links can open a section and Back returns to the previous one.
+  const tab: ProfileTab = useSearch({ from: "/_app/profile-settings" }).tab ?? "overview";
+  const navigate = useNavigate({ from: "/profile-settings" });
+  const setTab = (t: ProfileTab) => void navigate({ search: t === "overview" ? {} : { tab: t } });
   if (!user) return null;
   return (
     <>

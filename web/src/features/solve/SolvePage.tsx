@@ -142,7 +142,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
               <Button onClick={() => resume.mutate(r._id)} busy={resume.isPending}>
                 <Play className="size-4" aria-hidden /> Resume
               </Button>
-              <Link to="/profile-settings" className="text-sm underline">
+              <Link to="/profile-settings" search={{ tab: "usage" }} className="text-sm underline">
                 Change caps in Profile → Usage
               </Link>
             </div>
