@@ -6,6 +6,7 @@ import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import { precompress } from "./vite.compress";
+import { routeManifest } from "./vite.routes";
 
 /** Prints the gzip size of the JavaScript a first visit to `/` downloads: the entry and its static imports. */
 function initialJsReport(): Plugin {
@@ -40,6 +41,7 @@ export default defineConfig({
     react(),
     tailwindcss(),
     initialJsReport(),
+    routeManifest(path.join(import.meta.dirname, "src", "routeTree.gen.ts")),
     precompress(),
   ],
   server: {

@@ -171,6 +171,19 @@ describe("the web app at 360 px wide", () => {
     }
   });
 
+  it("answers an unknown address with HTTP 404 and a not-found page under the app's header, at 390 and 1280 px", async () => {
+    for (const width of [390, 1280]) {
+      const { page: p } = await e2e.newPage({ width });
+      const res = await p.goto("/no-such-page");
+      expect(res?.status()).toBe(404);
+      await p.getByRole("heading", { name: "Page not found" }).waitFor();
+      await p.getByRole("link", { name: "Fixloop home" }).waitFor();
+      expect(await overflowsX(p)).toBe(false);
+      await screenshot(p, `not-found-${width}`);
+      await p.context().close();
+    }
+  });
+
   it("keeps the theme choice across reloads", async () => {
     await page.goto("/dashboard");
     await page.getByRole("radio", { name: "Dark" }).click();

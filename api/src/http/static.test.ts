@@ -4,6 +4,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { precompressDir } from "../../../web/vite.compress";
+import { routePaths } from "../../../web/vite.routes";
 import { webRoutes } from "./static";
 
 function builtApp() {
@@ -13,6 +14,7 @@ function builtApp() {
   fs.writeFileSync(path.join(dist, "assets", "index-abc123.js"), js);
   fs.writeFileSync(path.join(dist, "assets", "tiny-abc123.js"), "export {};\n");
   fs.writeFileSync(path.join(dist, "index.html"), "<!doctype html><div id=root></div>");
+  fs.writeFileSync(path.join(dist, "routes.json"), JSON.stringify(["/", "/dashboard", "/issues/$issueId/solve"]));
   const compressed = precompressDir(dist);
   return { app: webRoutes(dist), js, compressed };
 }
@@ -48,5 +50,24 @@ describe("static assets", () => {
     const res = await app.request("/assets/index-gone999.js");
     expect(res.status).toBe(404);
     expect(res.headers.get("cache-control")).toBeNull();
+  });
+
+  it("answers the app page with 200 on the router's paths and 404 elsewhere", async () => {
+    const { app } = builtApp();
+    for (const p of ["/", "/dashboard", "/dashboard/", "/issues/42/solve"])
+      expect((await app.request(p)).status, p).toBe(200);
+    for (const p of ["/nope", "/issues/42", "/issues/42/solve/more", "/dashboardx"]) {
+      const res = await app.request(p);
+      expect(res.status, p).toBe(404);
+      expect(await res.text(), p).toContain("<div id=root>");
+    }
+  });
+
+  it("reads the page list from the router's generated route tree", () => {
+    const tree = fs.readFileSync(path.join(import.meta.dirname, "../../../web/src/routeTree.gen.ts"), "utf8");
+    const paths = routePaths(tree);
+    expect(paths).toContain("/dashboard");
+    expect(paths).toContain("/issues/$issueId/solve");
+    expect(paths).not.toContain("/_app");
   });
 });

@@ -11,6 +11,7 @@ import type { AppEnv } from "../deps";
 export function webRoutes(distDir: string) {
   const app = new Hono<AppEnv>();
   const indexFile = path.join(distDir, "index.html");
+  const isPage = pageMatcher(distDir);
   const root = path.relative(process.cwd(), distDir) || ".";
   // serveStatic's onFound runs after the response is built, too late for a header: set it on the way out.
   app.use("/assets/*", async (c, next) => {
@@ -24,7 +25,29 @@ export function webRoutes(distDir: string) {
   app.get("*", (c) => {
     if (!fs.existsSync(indexFile)) return c.text("The web app is not built. Run `npm run build`.", 503);
     c.header("Cache-Control", "no-cache");
-    return c.html(fs.readFileSync(indexFile, "utf8"));
+    // The app renders its own "Page not found"; the status says so too.
+    return c.html(fs.readFileSync(indexFile, "utf8"), isPage(c.req.path) ? 200 : 404);
   });
   return app;
+}
+
+/**
+ * Whether a path is one of the web app's pages, from the `routes.json` the build writes (the
+ * router's own list; `$param` matches one segment). Without it every path counts as a page.
+ */
+function pageMatcher(distDir: string): (p: string) => boolean {
+  let patterns: string[];
+  try {
+    patterns = JSON.parse(fs.readFileSync(path.join(distDir, "routes.json"), "utf8")) as string[];
+  } catch {
+    return () => true;
+  }
+  const split = (p: string) => p.split("/").filter(Boolean);
+  const routes = patterns.map(split);
+  return (p) => {
+    const parts = split(p);
+    return routes.some(
+      (r) => r.length === parts.length && r.every((seg, i) => seg.startsWith("$") || seg === parts[i]),
+    );
+  };
 }
