@@ -184,6 +184,34 @@ describe("the web app at 360 px wide", () => {
     }
   });
 
+  it("collapses the desktop rail after a click (1280 px) and closes the phone drawer after a user-menu choice (390 px)", async () => {
+    const { page: desk } = await e2e.newPage({ width: 1280 });
+    await signIn(desk, "octocat");
+    const rail = desk.getByRole("navigation", { name: "Main" });
+    await rail.getByRole("link", { name: "Pull Requests" }).click();
+    await desk.waitForURL(/\/pull-requests$/);
+    await desk.mouse.move(900, 400);
+    await expect.poll(() => rail.evaluate((el) => el.getBoundingClientRect().width)).toBe(56);
+    await screenshot(desk, "rail-after-click-1280");
+    // Keyboard focus still opens it.
+    await desk.keyboard.press("Shift+Tab");
+    await rail.getByRole("link").first().focus();
+    await desk.keyboard.press("Tab");
+    await expect.poll(() => rail.evaluate((el) => el.getBoundingClientRect().width)).toBe(224);
+    await desk.context().close();
+
+    const { page: phone } = await e2e.newPage({ width: 390 });
+    await signIn(phone, "octocat");
+    await phone.getByRole("button", { name: "Open menu" }).click();
+    const drawer = phone.getByRole("dialog", { name: "Menu" });
+    await drawer.getByRole("button", { name: /User menu for octocat/ }).click();
+    await drawer.getByRole("menuitem", { name: "Profile Settings" }).click();
+    await phone.waitForURL(/\/profile-settings$/);
+    await expect.poll(() => drawer.isVisible()).toBe(false);
+    await screenshot(phone, "drawer-after-user-menu-390");
+    await phone.context().close();
+  });
+
   it("keeps the theme choice across reloads", async () => {
     await page.goto("/dashboard");
     await page.getByRole("radio", { name: "Dark" }).click();

@@ -61,6 +61,7 @@ export function NavDrawer({
           <UserMenu
             user={user}
             expanded
+            onNavigate={onClose}
             onPreferences={() => (onClose(), onPreferences())}
             onShortcuts={() => (onClose(), onShortcuts())}
           />

@@ -1,13 +1,12 @@
 import { Link, useLocation } from "@tanstack/react-router";
 import type { User } from "../api/types";
-import { NAV_ITEMS, isActive } from "./nav";
+import { NAV_ITEMS, RAIL_FOCUS, RAIL_FOCUS_LABEL, isActive } from "./nav";
 import { UserMenu } from "./UserMenu";
 
 /** The main links; `labels` "hover" shows them only while the rail is expanded. */
 export function NavLinks({ labels, onNavigate }: { labels: "hover" | "always"; onNavigate?: () => void }) {
   const { pathname } = useLocation();
-  const label =
-    labels === "hover" ? "opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100" : "";
+  const label = labels === "hover" ? `opacity-0 transition-opacity group-hover:opacity-100 ${RAIL_FOCUS_LABEL}` : "";
   return (
     <ul className="flex flex-1 flex-col gap-1 px-2">
       {NAV_ITEMS.map(({ to, label: text, Icon }) => {
@@ -47,7 +46,7 @@ export function Sidebar({
   return (
     <nav
       aria-label="Main"
-      className="group fixed inset-y-0 left-0 z-30 hidden w-14 flex-col border-r border-slate-200 bg-white transition-[width] duration-150 hover:w-56 focus-within:w-56 md:flex dark:border-slate-800 dark:bg-slate-900"
+      className={`group fixed inset-y-0 left-0 z-30 hidden w-14 flex-col border-r border-slate-200 bg-white transition-[width] duration-150 hover:w-56 ${RAIL_FOCUS} md:flex dark:border-slate-800 dark:bg-slate-900`}
     >
       <div className="mt-16 flex flex-1 flex-col">
         <NavLinks labels="hover" />

@@ -5,20 +5,26 @@ import type { User } from "../api/types";
 import { useLogout } from "../auth/auth";
 import { Avatar } from "../ui/Avatar";
 import { useDismiss } from "../ui/useDismiss";
+import { RAIL_FOCUS_LABEL } from "./nav";
 
 const item =
   "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
 
-/** `expanded` shows the name at all times (in the drawer) instead of only while the rail is expanded. */
+/**
+ * `expanded` shows the name at all times (in the drawer) instead of only while the rail is expanded;
+ * `onNavigate` runs when a choice leaves the page (the drawer closes itself with it).
+ */
 export function UserMenu({
   user,
   onPreferences,
   onShortcuts,
+  onNavigate,
   expanded = false,
 }: {
   user: User;
   onPreferences: () => void;
   onShortcuts: () => void;
+  onNavigate?: () => void;
   expanded?: boolean;
 }) {
   const [open, setOpen] = useState(false);
@@ -26,6 +32,7 @@ export function UserMenu({
   const ref = useDismiss<HTMLDivElement>(open, closeMenu);
   const logout = useLogout();
   const close = () => setOpen(false);
+  const go = () => (close(), onNavigate?.());
   return (
     <div ref={ref} className="relative border-t border-slate-200 p-2 dark:border-slate-800">
       <button
@@ -38,7 +45,7 @@ export function UserMenu({
       >
         <Avatar url={user.avatarUrl} name={user.username} />
         <span
-          className={`min-w-0 ${expanded ? "" : "opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100"}`}
+          className={`min-w-0 ${expanded ? "" : `opacity-0 transition-opacity group-hover:opacity-100 ${RAIL_FOCUS_LABEL}`}`}
         >
           <span className="block truncate text-sm font-medium">{user.username}</span>
           <span className="block truncate text-xs text-slate-600 dark:text-slate-400">{user.email ?? ""}</span>
@@ -54,10 +61,10 @@ export function UserMenu({
             <p className="truncate text-sm font-medium">{user.username}</p>
             <p className="truncate text-xs text-slate-600 dark:text-slate-400">{user.email ?? ""}</p>
           </div>
-          <Link role="menuitem" to="/pricing" className={item} onClick={close}>
+          <Link role="menuitem" to="/pricing" className={item} onClick={go}>
             <CreditCard className="size-4" aria-hidden /> Pricing &amp; Billing
           </Link>
-          <Link role="menuitem" to="/profile-settings" className={item} onClick={close}>
+          <Link role="menuitem" to="/profile-settings" className={item} onClick={go}>
             <Settings className="size-4" aria-hidden /> Profile Settings
           </Link>
           <button role="menuitem" type="button" className={item} onClick={() => (close(), onPreferences())}>
@@ -66,7 +73,7 @@ export function UserMenu({
           <button role="menuitem" type="button" className={item} onClick={() => (close(), onShortcuts())}>
             <Keyboard className="size-4" aria-hidden /> Keyboard Shortcuts
           </button>
-          <button role="menuitem" type="button" className={item} onClick={() => (close(), void logout())}>
+          <button role="menuitem" type="button" className={item} onClick={() => (go(), void logout())}>
             <LogOut className="size-4" aria-hidden /> Logout
           </button>
         </div>

@@ -36,3 +36,10 @@ export const SHORTCUTS: { keys: string; description: string }[] = [
   ...NAV_ITEMS.map((n) => ({ keys: `g then ${n.key}`, description: `Go to ${n.label}` })),
   { keys: "Esc", description: "Close a dialog or menu" },
 ];
+
+/**
+ * The rail expands for keyboard focus (`:focus-visible`), not for the focus a mouse click leaves
+ * on a link, which kept it expanded after every click; it also stays open while the user menu is.
+ */
+export const RAIL_FOCUS = "has-[:focus-visible]:w-56 has-[[aria-expanded=true]]:w-56";
+export const RAIL_FOCUS_LABEL = "group-has-[:focus-visible]:opacity-100 group-has-[[aria-expanded=true]]:opacity-100";
