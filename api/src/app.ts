@@ -92,8 +92,13 @@ const DEFAULT_RATE_RULES: Record<string, RateRule> = {
 function installGuards(app: Hono<AppEnv>, deps: AppDeps) {
   const { env } = deps;
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
-  const checkoutUrl = (env as { RAZORPAY_CHECKOUT_URL?: string }).RAZORPAY_CHECKOUT_URL;
-  app.use("*", securityHeaders({ publicUrl, checkoutUrl, imageHosts: [new URL(env.GITHUB_WEB_URL).origin] }));
+  const { RAZORPAY_CHECKOUT_URL: checkoutUrl, RAZORPAY_API_URL: paymentApiUrl } = env as {
+    RAZORPAY_CHECKOUT_URL?: string;
+    RAZORPAY_API_URL?: string;
+  };
+  // Avatars: GitHub's avatar host, and the GitHub (or stand-in) host itself.
+  const imageHosts = [env.GITHUB_WEB_URL, env.GITHUB_API_URL].map((u) => new URL(u).origin);
+  app.use("*", securityHeaders({ publicUrl, checkoutUrl, paymentApiUrl, imageHosts }));
   app.use(
     "/api/*",
     sameOriginGuard({

@@ -58,7 +58,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     });
     const port = opts.port === 0 ? await pickPort(0) : opts.port;
     const publicUrl = given.PUBLIC_URL ?? `http://localhost:${port}`;
-    sandboxes = await startSandboxes({ dataDir: opts.dataDir, given, publicUrl, log: (l) => log("sandbox", l) });
+    // `npm start`'s stand-in GitHub keeps one address (PORT + 1 unless GITHUB_SANDBOX_PORT says otherwise).
+    const githubPort = opts.port === 0 ? 0 : Number(given.GITHUB_SANDBOX_PORT || port + 1);
+    if (!Number.isInteger(githubPort) || githubPort < 0 || githubPort > 65535)
+      throw new Error(`GITHUB_SANDBOX_PORT must be a port number (1-65535), not "${given.GITHUB_SANDBOX_PORT}"`);
+    sandboxes = await startSandboxes({
+      dataDir: opts.dataDir,
+      given,
+      publicUrl,
+      githubPort,
+      log: (l) => log("sandbox", l),
+    });
     const env: Record<string, string> = Object.fromEntries(
       Object.entries({
         ...secrets,

@@ -44,8 +44,12 @@ try {
 const s = stack;
 const secs = ((performance.now() - t0) / 1000).toFixed(1);
 console.log(`\nFixloop is running at ${s.url}  (started in ${secs} s)`);
-console.log(`  database: ${process.env.DATABASE_URL ? "DATABASE_URL" : "embedded Postgres (.data/postgres)"}`);
-console.log(`  redis:    ${process.env.REDIS_URL ? "REDIS_URL" : "local redis-server (.data/redis)"}`);
+console.log(
+  `  database: ${process.env.DATABASE_URL ? "DATABASE_URL" : "embedded Postgres (.data/postgres), as the non-superuser fixloop_app"}`,
+);
+console.log(
+  `  redis:    ${process.env.REDIS_URL ? "REDIS_URL" : "local redis-server (.data/redis), password in .data/secrets.json"}`,
+);
 console.log(`  workers:  ${s.workers.length}`);
 const testsBackend = process.env.SANDBOX_BACKEND || (bwrapAvailable() ? "bwrap" : "off");
 if (testsBackend === "off") {

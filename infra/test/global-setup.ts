@@ -27,11 +27,12 @@ export async function setup(project: TestProject): Promise<void> {
     durable: false,
     databaseUrl: process.env.TEST_DATABASE_URL,
     redisUrl: process.env.TEST_REDIS_URL,
-    databaseName: "postgres",
   });
-  const templateUrl = await ensureDatabase(services.databaseUrl, TEMPLATE_DATABASE);
+  // Test files create and drop their own databases: they get the superuser, `npm start` never does.
+  const adminUrl = services.adminUrl ?? services.databaseUrl;
+  const templateUrl = await ensureDatabase(adminUrl, TEMPLATE_DATABASE);
   await migrateToLatest(templateUrl);
-  project.provide("pgAdminUrl", services.databaseUrl);
+  project.provide("pgAdminUrl", adminUrl);
   project.provide("redisUrl", services.redisUrl);
   project.provide("templateDatabase", TEMPLATE_DATABASE);
 }

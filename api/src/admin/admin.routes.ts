@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { HonoAdapter } from "@bull-board/hono";
@@ -10,6 +11,20 @@ import { bindMetricsSource } from "./metrics.collect";
 import { metricsRegistry } from "./metrics.registry";
 
 const BOARD_PATH = "/admin/queues";
+
+/** bull-board's page links a Google Fonts stylesheet: dropped, so the board stays offline and inside our CSP (system fonts). */
+const EXTERNAL_STYLESHEET = /<link[^>]+href="https:\/\/fonts\.googleapis\.com[^"]*"[^>]*>\s*/g;
+
+const adminOnly = (admins: Set<string>) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (!admins.has(c.var.user.username.toLowerCase())) throw new AppError(404, "route.not_found", "Not found");
+    await next();
+    if (!c.res.headers.get("content-type")?.startsWith("text/html")) return;
+    const html = (await c.res.text()).replace(EXTERNAL_STYLESHEET, "");
+    const headers = new Headers(c.res.headers);
+    headers.delete("content-length");
+    c.res = new Response(html, { status: c.res.status, headers });
+  });
 
 /** bull-board for the GitHub logins in ADMIN_GITHUB_LOGINS (others get 404), and Prometheus /metrics. */
 export function adminRoutes(deps: AppDeps) {
@@ -24,14 +39,8 @@ export function adminRoutes(deps: AppDeps) {
   const admins = new Set(deps.env.ADMIN_GITHUB_LOGINS.map((l) => l.toLowerCase()));
 
   return new Hono<AppEnv>()
-    .use(`${BOARD_PATH}/*`, requireUser, async (c, next) => {
-      if (!admins.has(c.var.user.username.toLowerCase())) throw new AppError(404, "route.not_found", "Not found");
-      await next();
-    })
-    .use(BOARD_PATH, requireUser, async (c, next) => {
-      if (!admins.has(c.var.user.username.toLowerCase())) throw new AppError(404, "route.not_found", "Not found");
-      await next();
-    })
+    .use(`${BOARD_PATH}/*`, requireUser, adminOnly(admins))
+    .use(BOARD_PATH, requireUser, adminOnly(admins))
     .route(BOARD_PATH, board.registerPlugin())
     .get("/metrics", async (c) => {
       const token = deps.env.METRICS_TOKEN;

@@ -10,7 +10,11 @@ describe("operations endpoints", () => {
     expect((await t.app.request("/admin/queues", { headers: other.headers })).status).toBe(404);
     const res = await t.app.request("/admin/queues", { headers: admin.headers });
     expect(res.status).toBe(200);
-    expect(await res.text()).toMatch(/bull/i);
+    const html = await res.text();
+    expect(html).toMatch(/bull/i);
+    // Its page stays inside our CSP: no third-party stylesheet (style-src is 'self').
+    expect(html).not.toContain("fonts.googleapis.com");
+    expect(html).toContain('rel="stylesheet"');
     const api = await t.app.request("/admin/queues/api/queues", { headers: other.headers });
     expect(api.status).toBe(404);
   });

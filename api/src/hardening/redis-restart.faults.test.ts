@@ -73,7 +73,7 @@ describe("Redis killed and restarted on the same AOF data during 100 solves", ()
         restart = (async () => {
           await redis.kill();
           await new Promise((r) => setTimeout(r, 1_000));
-          redis = await startRedisServer({ dataDir: redisDir, port: redis.port });
+          redis = await startRedisServer({ dataDir: redisDir, port: redis.port, password: redis.password });
         })();
       }
       return { status: res.status, runId: body.runId, error: body.error };
@@ -137,7 +137,7 @@ describe("Redis killed and restarted on the same AOF data during 100 solves", ()
     });
     await redis.kill();
     const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-redis-empty-"));
-    redis = await startRedisServer({ dataDir: emptyDir, port: redis.port });
+    redis = await startRedisServer({ dataDir: emptyDir, port: redis.port, password: redis.password });
     expect(await stack.deps.queues.solve.getJobCounts("waiting", "active", "delayed")).toEqual({
       waiting: 0,
       active: 0,

@@ -8,7 +8,8 @@ describe("HTTP guards", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     const csp = res.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    // Scripts from self and the payment checkout only (here Razorpay's default host).
+    expect(csp).toMatch(/script-src 'self' https:\/\/checkout\.razorpay\.com(;|$)/);
   });
 
   it("refuses a cookie-authenticated state change from another origin", async () => {

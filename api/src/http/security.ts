@@ -2,9 +2,6 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../deps";
 import { AppError } from "./errors";
 
-/** Pages whose document may load the payment provider's checkout script and frames. */
-const PAYMENT_PAGES = [/^\/pricing\/?$/, /^\/profile-settings\/?$/];
-
 function origin(u: string | undefined): string | null {
   if (!u) return null;
   try {
@@ -15,13 +12,21 @@ function origin(u: string | undefined): string | null {
 }
 
 /**
- * Security headers on every response. The SPA document gets a strict CSP: scripts from self only,
- * plus the checkout host on the pages that take payments.
+ * Security headers on every response. The SPA document gets a strict CSP: scripts from self and
+ * the payment checkout's host only. The checkout host is allowed on every document, since the SPA
+ * reaches pricing without loading a new one (a policy per path blocked in-app navigation to it);
+ * its frames may come from the checkout or the payment API host.
  */
-export function securityHeaders(opts: { publicUrl: string; checkoutUrl?: string; imageHosts?: string[] }) {
+export function securityHeaders(opts: {
+  publicUrl: string;
+  checkoutUrl?: string;
+  paymentApiUrl?: string;
+  imageHosts?: string[];
+}) {
   const https = opts.publicUrl.startsWith("https://");
   const checkout = origin(opts.checkoutUrl);
-  const images = ["'self'", "data:", "https://avatars.githubusercontent.com", ...(opts.imageHosts ?? [])].join(" ");
+  const frames = [...new Set([checkout, checkout ? origin(opts.paymentApiUrl) : null].filter(Boolean))];
+  const images = [...new Set(["'self'", "data:", "https://avatars.githubusercontent.com", ...(opts.imageHosts ?? [])])];
   return createMiddleware<AppEnv>(async (c, next) => {
     await next();
     const h = c.res.headers;
@@ -36,18 +41,15 @@ export function securityHeaders(opts: { publicUrl: string; checkoutUrl?: string;
     );
     h.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
     if (https) h.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    const isPayment = checkout && PAYMENT_PAGES.some((r) => r.test(c.req.path));
-    const script = ["'self'", isPayment ? checkout : null].filter(Boolean).join(" ");
-    const frame = isPayment ? checkout : "'none'";
     h.set(
       "Content-Security-Policy",
       [
         "default-src 'self'",
-        `script-src ${script}`,
+        `script-src 'self'${checkout ? ` ${checkout}` : ""}`,
         "style-src 'self' 'unsafe-inline'",
-        `img-src ${images}`,
-        `connect-src 'self'${isPayment ? ` ${checkout}` : ""}`,
-        `frame-src ${frame}`,
+        `img-src ${images.join(" ")}`,
+        `connect-src 'self'${checkout ? ` ${checkout}` : ""}`,
+        `frame-src ${frames.length ? frames.join(" ") : "'none'"}`,
         "frame-ancestors 'none'",
         "base-uri 'self'",
         "form-action 'self'",

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { pickPort } from "../services/ports";
 
 export interface Sandboxes {
   /** Names of the stand-ins in use: "github", "models", "payments". */
@@ -21,6 +22,11 @@ export async function startSandboxes(opts: {
   dataDir: string;
   given: Record<string, string | undefined>;
   publicUrl: string;
+  /**
+   * The GitHub stand-in's port, kept across restarts because stored links and avatars name it;
+   * when taken, another one is used with a warning. 0 or absent: any free port (tests).
+   */
+  githubPort?: number;
   log?: (line: string) => void;
 }): Promise<Sandboxes> {
   const names: string[] = [];
@@ -30,8 +36,16 @@ export async function startSandboxes(opts: {
   try {
     if (!has(opts.given, "GITHUB_CLIENT_ID")) {
       const { startGithubSandbox } = await import("./github/index");
+      const wanted = opts.githubPort ?? 0;
+      const port = wanted > 0 ? await pickPort(wanted) : 0;
+      if (wanted > 0 && port !== wanted)
+        opts.log?.(
+          `warning: port ${wanted} is taken, so the GitHub stand-in listens on ${port} this time; links and ` +
+            `avatars stored under its usual address will not load until it gets ${wanted} back (GITHUB_SANDBOX_PORT)`,
+        );
       const gh = await startGithubSandbox({
         dataDir: path.join(opts.dataDir, "github-sandbox"),
+        port,
         log: opts.log,
         selfLinks: true,
       });

@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pickPort } from "./ports";
+import { loadOrCreateServiceSecrets } from "../secrets";
+import { LEGACY_USER, secureAdminLogin } from "./postgres-auth";
 
 export interface RunningPostgres {
-  /** URL of the `postgres` maintenance database; swap the path for another database. */
+  /** The superuser's URL on the `postgres` maintenance database; swap the path for another database. */
   url: string;
   port: number;
   stop(): Promise<void>;
@@ -11,14 +13,16 @@ export interface RunningPostgres {
 
 export interface PostgresOptions {
   dataDir: string;
+  /** The superuser's password; by default the generated one in `secrets.json` beside `dataDir`. */
+  password?: string;
   port?: number;
   /** Test clusters trade durability for speed. */
   durable?: boolean;
   log?: (line: string) => void;
 }
 
-const USER = "fixloop";
-const PASSWORD = "fixloop";
+/** The superuser keeps its old name, so clusters made by earlier versions keep working. */
+const USER = LEGACY_USER;
 
 /** Kills a postmaster left behind by a previous run that was killed hard, so the data can be reused. */
 async function clearStalePostmaster(dataDir: string): Promise<void> {
@@ -67,6 +71,7 @@ export async function startEmbeddedPostgres(opts: PostgresOptions): Promise<Runn
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   const port = await pickPort(opts.port ?? 0);
   const log = opts.log ?? (() => {});
+  const password = opts.password ?? loadOrCreateServiceSecrets(path.dirname(dataDir)).POSTGRES_ADMIN_PASSWORD;
   const flags = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=500"];
   if (opts.durable === false)
     flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
@@ -75,7 +80,8 @@ export async function startEmbeddedPostgres(opts: PostgresOptions): Promise<Runn
     databaseDir: dataDir,
     port,
     user: USER,
-    password: PASSWORD,
+    password,
+    authMethod: "scram-sha-256",
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: flags,
@@ -88,8 +94,14 @@ export async function startEmbeddedPostgres(opts: PostgresOptions): Promise<Runn
     await clearStalePostmaster(dataDir);
   }
   await pg.start();
+  try {
+    await secureAdminLogin({ dataDir, port, user: USER, password, log });
+  } catch (err) {
+    await pg.stop();
+    throw err;
+  }
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    url: `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`,
     port,
     stop: () => pg.stop(),
   };

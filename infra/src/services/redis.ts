@@ -1,12 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import net from "node:net";
 import { pickPort } from "./ports";
 
 export interface RunningRedis {
+  /** Carries the password: `redis://:<password>@127.0.0.1:<port>`. */
   url: string;
   port: number;
+  password: string;
   pid: number;
   stop(): Promise<void>;
   /** Simulates a crash: SIGKILL, no shutdown save. */
@@ -33,7 +36,8 @@ function ping(port: number): Promise<boolean> {
     sock.once("connect", () => sock.write("PING\r\n"));
     sock.once("data", (d) => {
       sock.destroy();
-      resolve(d.toString().startsWith("+PONG"));
+      // Without the password the answer is NOAUTH: the server is up all the same.
+      resolve(/^(\+PONG|-NOAUTH)/.test(d.toString()));
     });
     sock.once("error", () => resolve(false));
     sock.once("timeout", () => {
@@ -48,9 +52,14 @@ function waitExit(child: ChildProcess): Promise<void> {
   return new Promise((r) => child.once("exit", () => r()));
 }
 
-/** Spawns `redis-server` with AOF persistence and no eviction, data kept in `dataDir`. */
+/**
+ * Spawns `redis-server` with AOF persistence and no eviction, data kept in `dataDir`, refusing
+ * clients without `password` (a fresh random one when not given: restarts on the same data that
+ * must keep their clients pass the previous `password`).
+ */
 export async function startRedisServer(opts: {
   dataDir: string;
+  password?: string;
   port?: number;
   log?: (l: string) => void;
 }): Promise<RunningRedis> {
@@ -59,9 +68,13 @@ export async function startRedisServer(opts: {
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   const port = await pickPort(opts.port ?? 0);
+  const password = opts.password ?? crypto.randomBytes(24).toString("hex");
+  if (!/^[\w.~-]+$/.test(password)) throw new Error("The Redis password may hold letters, digits and . _ ~ - only");
   const child = spawn(
     bin,
     [
+      // The config file is stdin, so the password is not in the process list.
+      "-",
       "--port",
       String(port),
       "--bind",
@@ -81,8 +94,9 @@ export async function startRedisServer(opts: {
       "--protected-mode",
       "yes",
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["pipe", "pipe", "pipe"] },
   );
+  child.stdin?.end(`requirepass ${password}\n`);
   const log = opts.log ?? (() => {});
   child.stdout?.on("data", (d) => log(String(d).trim()));
   child.stderr?.on("data", (d) => log(String(d).trim()));
@@ -93,8 +107,9 @@ export async function startRedisServer(opts: {
     if (i === 199) throw new Error("redis-server did not answer PING within 10 s");
   }
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}`,
     port,
+    password,
     pid: child.pid ?? -1,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
