@@ -34,7 +34,7 @@ afterAll(async () => {
   await models?.stop();
 });
 
-const startWorker = () =>
+const startWorker = (extra: Record<string, string> = {}) =>
   workers.start({
     DATABASE_URL: stack.deps.env.DATABASE_URL,
     REDIS_URL: stack.deps.env.REDIS_URL,
@@ -43,6 +43,7 @@ const startWorker = () =>
     WORKER_QUEUES: "solve",
     WORKER_CONCURRENCY: "20",
     ...env(models),
+    ...extra,
   });
 
 async function signedIn(login: string) {
@@ -105,6 +106,46 @@ describe("the spending ledger", () => {
       spentThisPeriodUsd: number;
     };
     expect(caps.spentThisPeriodUsd).toBeCloseTo(total, 4);
+  }, 240_000);
+
+  it("records a provider error at what it reports, a timeout and a cancel after sending at the worst case", async () => {
+    models.control.reset();
+    const me = await signedIn("monalisa");
+    const worker = startWorker({ MODEL_TIMEOUT_SECONDS: "2" });
+    // The first request (step 3's rerank) answers 500, its retry never answers (timeout), the next one is fine.
+    models.control.failNext({ status: 500 });
+    models.control.hangNext(1);
+    const issue = await insertIssue(stack.db, me.userId, { number: 350 });
+    const runId = await solve(me.headers, issue.id);
+    await until("the run ended", () => ended([runId]), 120_000);
+    const rows = await ledger(me.userId);
+    const rerank = rows.filter((r) => r.purpose === "rerank");
+    expect(rerank.map((r) => [r.attempts, r.state, r.outcome?.split(":")[0]])).toEqual([
+      [1, "settled", "model.unavailable"],
+      [2, "unconfirmed", "model.unavailable"],
+      [3, "settled", "ok"],
+    ]);
+    expect(Number(rerank[0]?.cost_usd)).toBe(0);
+    expect(Number(rerank[1]?.cost_usd)).toBe(Number(rerank[1]?.reserved_usd));
+
+    // A cancel while a chat request is in flight: it was sent, its cost is unknown, the worst case stands.
+    await workers.stop(worker);
+    const patient = startWorker();
+    models.control.latency(120_000);
+    const second = await insertIssue(stack.db, me.userId, { number: 351 });
+    const cancelled = await solve(me.headers, second.id);
+    const inFlight = async () =>
+      (await ledger(me.userId)).some((r) => r.run_id === cancelled && r.state === "reserved" && r.purpose === "rerank");
+    await until("a request in flight", inFlight, 60_000);
+    const res = await stack.app.request(`/api/runs/${cancelled}/cancel`, { method: "POST", headers: me.headers });
+    expect(res.status).toBeLessThan(300);
+    await until("the run cancelled", () => ended([cancelled]), 60_000);
+    models.control.latency(0);
+    await workers.stop(patient);
+    const own = (await ledger(me.userId)).filter((r) => r.run_id === cancelled && r.purpose !== "embeddings");
+    expect(own.map((r) => [r.state, r.outcome?.split(":")[0]])).toEqual([["unconfirmed", "model.cancelled"]]);
+    expect(Number(own[0]?.cost_usd)).toBe(Number(own[0]?.reserved_usd));
+    expect(await unrecorded(me.userId)).toBe(0);
   }, 240_000);
 
   it("never lets 20 concurrent runs near the monthly cap spend past it, malformed answers included, and records every request sent", async () => {
