@@ -241,11 +241,20 @@ export interface ModelRequestsTable {
   tokens_in: number;
   tokens_out: number;
   cost_usd: ColumnType<string, number | string, number | string>;
-  /** HTTP attempts it took (provider retries included). */
+  /** Which HTTP attempt of its model call this was (1 for the first, higher for provider retries). */
   attempts: Generated<number>;
   duration_ms: number;
   created_at: GeneratedTimestamp;
+  /** reserved (in flight, at its worst case) → settled (real cost) | unconfirmed (worst case, real cost unknown) | released (never sent, 0). */
+  state: ColumnType<ModelRequestState, ModelRequestState | undefined, ModelRequestState>;
+  /** The worst case reserved before sending. */
+  reserved_usd: ColumnType<string, number | string | undefined, number | string>;
+  /** What became of it: ok, malformed, an error code, interrupted. */
+  outcome: ColumnType<string | null, string | null | undefined, string | null>;
+  settled_at: NullableTimestamp;
 }
+
+export type ModelRequestState = "reserved" | "settled" | "unconfirmed" | "released";
 
 /**
  * One embedded chunk of a file (lines start_line..end_line of the blob). `embedding` is pgvector's

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Db } from "@fixloop/db";
-import { currentUsagePeriod, setSpendingCaps, spendingCaps, spentSince } from "@fixloop/db";
+import { currentUsagePeriod, setSpendingCaps, spendingCaps, spendingSince } from "@fixloop/db";
 import {
   DEFAULT_MODEL_ID,
   estimateRange,
@@ -21,17 +21,23 @@ export const SpendingCapsBody = z.object({ runCapUsd: Cap, monthlyCapUsd: Cap })
 export type SpendingCapsBody = z.infer<typeof SpendingCapsBody>;
 const EstimateQuery = z.object({ modelId: z.string().min(1).max(200).default(DEFAULT_MODEL_ID) });
 
-/** The caller's caps (own, default, effective) and what this period has cost so far. */
+/**
+ * The caller's caps (own, default, effective) and what this period has cost so far, from the
+ * ledger: every model request sent (settled at its real cost, or at its worst case when that
+ * never arrived), plus `reservedUsd`, the worst case of requests in flight, which counts against the caps too.
+ */
 async function capsView(db: Db, env: ApiEnv, userId: string) {
   const defaults = { runUsd: env.RUN_COST_CAP_USD, monthlyUsd: env.MONTHLY_COST_CAP_USD };
   const [caps, period] = await Promise.all([spendingCaps(db, userId, defaults), currentUsagePeriod(db, userId)]);
+  const spending = await spendingSince(db, userId, period.periodStart);
   return {
     runCapUsd: caps.own.runUsd,
     monthlyCapUsd: caps.own.monthlyUsd,
     defaults: { runCapUsd: defaults.runUsd ?? null, monthlyCapUsd: defaults.monthlyUsd ?? null },
     effective: { runCapUsd: caps.effective.runUsd, monthlyCapUsd: caps.effective.monthlyUsd },
     periodStart: period.periodStart.toISOString(),
-    spentThisPeriodUsd: await spentSince(db, userId, period.periodStart),
+    spentThisPeriodUsd: spending.spentUsd,
+    reservedUsd: spending.heldUsd,
   };
 }
 

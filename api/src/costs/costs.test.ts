@@ -122,7 +122,7 @@ describe("cost recording", () => {
     });
   });
 
-  it("records every model request as its answer arrives, those of a step that then fails included, and counts them toward the month", async () => {
+  it("records every model request as its answer arrives, those of a step that then fails included, in the run's cost and the month's", async () => {
     if (!llama) throw new Error("default model missing");
     models.control.usage({ input: 1_000, output: 500 });
     const title = "line-length ignores the max option of nested config";
@@ -162,8 +162,13 @@ describe("cost recording", () => {
     const each = costUsd(llama, 1_000, 500);
     for (const r of rows) expect(Number(r.cost_usd)).toBeCloseTo(each, 6);
     expect(rows.every((r) => r.user_id === userId && r.duration_ms >= 0)).toBe(true);
-    // No step completed with a model request, so the run's completed-step total stays 0; the month counts what was spent.
-    expect(Number((await run(runId)).cost_usd)).toBe(0);
+    // The run's cost is the ledger's: both requests, although no step completed with them.
+    expect(Number((await run(runId)).cost_usd)).toBeCloseTo(2 * each, 6);
+    const view = (await (await stack.app.request(`/api/runs/${runId}`, { headers })).json()) as {
+      run: { costUsd: number };
+    };
+    expect(view.run.costUsd).toBeCloseTo(2 * each, 6);
+    expect(rows.map((r) => r.state)).toEqual(["settled", "settled"]);
     const monthAfter = (
       (await (await stack.app.request("/api/costs/caps", { headers })).json()) as { spentThisPeriodUsd: number }
     ).spentThisPeriodUsd;

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import type { Database, StepId } from "../schema";
+import type { Database } from "../schema";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -46,62 +46,41 @@ export async function setSpendingCaps(
     .execute();
 }
 
-/** USD the user's model requests cost since `since` (the start of the usage period), failed runs included. */
+/**
+ * USD the user's model requests cost since `since` (the start of the usage period), failed runs
+ * included: settled requests at their real cost, unconfirmed ones at their worst case. `heldUsd`
+ * is what requests in flight have reserved (their worst case) and also counts against the caps.
+ */
 export async function spentSince(db: Conn, userId: string, since: Date): Promise<number> {
+  return (await spendingSince(db, userId, since)).spentUsd;
+}
+
+export async function spendingSince(
+  db: Conn,
+  userId: string,
+  since: Date,
+): Promise<{ spentUsd: number; heldUsd: number }> {
   const row = await db
     .selectFrom("model_requests")
-    .select(sql<string>`coalesce(sum(cost_usd), 0)`.as("usd"))
+    .select([
+      sql<string>`coalesce(sum(cost_usd) filter (where state <> 'reserved'), 0)`.as("spent"),
+      sql<string>`coalesce(sum(cost_usd) filter (where state = 'reserved'), 0)`.as("held"),
+    ])
     .where("user_id", "=", userId)
     .where("created_at", ">=", since)
     .executeTakeFirst();
-  return Number(row?.usd ?? 0);
+  return { spentUsd: Number(row?.spent ?? 0), heldUsd: Number(row?.held ?? 0) };
 }
 
-/** USD the run's model requests cost so far, requests of failed or retried steps included. */
+/** USD the run's model requests cost so far (requests of failed or retried steps included), reservations in flight excluded. */
 export async function runSpent(db: Conn, runId: string): Promise<number> {
   const row = await db
     .selectFrom("model_requests")
     .select(sql<string>`coalesce(sum(cost_usd), 0)`.as("usd"))
     .where("run_id", "=", runId)
+    .where("state", "<>", "reserved")
     .executeTakeFirst();
   return Number(row?.usd ?? 0);
-}
-
-/** One model request and what it cost. */
-export interface ModelRequest {
-  purpose: string;
-  modelId: string;
-  tokensIn: number;
-  tokensOut: number;
-  costUsd: number;
-  attempts: number;
-  durationMs: number;
-}
-
-/** A model request as the ledger stores it: the run, user and step it was made for. */
-export interface ModelRequestRecord extends ModelRequest {
-  runId: string;
-  userId: string;
-  step: StepId;
-}
-
-/** Records one model request as soon as its answer arrived. */
-export async function recordModelRequest(db: Conn, r: ModelRequestRecord): Promise<void> {
-  await db
-    .insertInto("model_requests")
-    .values({
-      run_id: r.runId,
-      user_id: r.userId,
-      step: r.step,
-      purpose: r.purpose,
-      model_id: r.modelId,
-      tokens_in: Math.max(0, Math.round(r.tokensIn)),
-      tokens_out: Math.max(0, Math.round(r.tokensOut)),
-      cost_usd: Math.max(0, r.costUsd),
-      attempts: r.attempts,
-      duration_ms: Math.max(0, Math.round(r.durationMs)),
-    })
-    .execute();
 }
 
 /** A run's model requests, oldest first. */
@@ -122,6 +101,9 @@ export async function runModelRequests(db: Conn, runId: string) {
     costUsd: Number(r.cost_usd),
     attempts: r.attempts,
     durationMs: r.duration_ms,
+    state: r.state,
+    reservedUsd: Number(r.reserved_usd),
+    outcome: r.outcome,
     at: r.created_at.toISOString(),
   }));
 }

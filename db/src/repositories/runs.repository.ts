@@ -51,24 +51,6 @@ export async function enterStep(db: Conn, runId: string, step: StepId): Promise<
   await db.updateTable("solve_runs").set({ current_step: step }).where("id", "=", runId).execute();
 }
 
-/** Adds what a step spent to the run's totals. */
-export async function addSpend(
-  db: Conn,
-  runId: string,
-  spent: { tokensIn?: number; tokensOut?: number; costUsd?: number },
-): Promise<void> {
-  if (!spent.tokensIn && !spent.tokensOut && !spent.costUsd) return;
-  await db
-    .updateTable("solve_runs")
-    .set({
-      tokens_in: sql`tokens_in + ${spent.tokensIn ?? 0}`,
-      tokens_out: sql`tokens_out + ${spent.tokensOut ?? 0}`,
-      cost_usd: sql`cost_usd + ${spent.costUsd ?? 0}`,
-    })
-    .where("id", "=", runId)
-    .execute();
-}
-
 /**
  * Stores the outcome of a finished run exactly once: a new solution (solve) or a new revision
  * of the existing one (refine), the run completed, its quota charged, the issue solved.

@@ -54,7 +54,7 @@ export interface StepResult {
   costUsd?: number;
 }
 
-/** A finished step: → completed with its detail and full output (a retried job resumes after it). */
+/** A finished step: → completed with its detail and full output (a retried job resumes after it). The run's totals are the ledger's (spend.repository). */
 export async function storeResult(
   db: Kysely<Database>,
   runId: string,
@@ -64,23 +64,20 @@ export async function storeResult(
 ): Promise<void> {
   const finished = new Date();
   const values = { detail: stepDetail.write(r.detail), output: stepOutput.write(r.output) };
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("run_steps")
-      .set({
-        status: "completed",
-        ...values,
-        tokens_in: r.tokensIn ?? 0,
-        tokens_out: r.tokensOut ?? 0,
-        cost_usd: r.costUsd ?? 0,
-        finished_at: finished,
-        duration_ms: finished.getTime() - startedAt.getTime(),
-      })
-      .where("run_id", "=", runId)
-      .where("step", "=", step)
-      .execute();
-    await runs.addSpend(trx, runId, r);
-  });
+  await db
+    .updateTable("run_steps")
+    .set({
+      status: "completed",
+      ...values,
+      tokens_in: r.tokensIn ?? 0,
+      tokens_out: r.tokensOut ?? 0,
+      cost_usd: r.costUsd ?? 0,
+      finished_at: finished,
+      duration_ms: finished.getTime() - startedAt.getTime(),
+    })
+    .where("run_id", "=", runId)
+    .where("step", "=", step)
+    .execute();
 }
 
 /** Keeps what the model is about to see, with the estimate made from it, on the running step. */

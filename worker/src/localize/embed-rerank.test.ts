@@ -51,7 +51,13 @@ describe("the embedding rerank", () => {
         "// trailing tabs and trailing spaces at the end of a line\nconst TRAILING = /[ \\t]+$/;",
       ),
     ];
-    const embedder = openAiEmbedder({ baseURL: models.compatibleBaseURL, model: "m", apiKey: "", timeoutMs: 5000 });
+    const embedder = openAiEmbedder({
+      baseURL: models.compatibleBaseURL,
+      model: "m",
+      apiKey: "",
+      timeoutMs: 5000,
+      price: { inputUsdPerMTok: 0, outputUsdPerMTok: 0 },
+    });
     const run = (title: string, body: string) =>
       embeddingRerank({
         candidates,

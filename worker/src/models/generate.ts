@@ -8,6 +8,7 @@ import { ModelError, TransientFailure } from "./models.errors";
 import { costUsd } from "../contract";
 import { backoffMs, DEFAULT_RETRY_POLICY, sleep } from "./models.retry";
 import { openaiProvider } from "./openai.provider";
+import { failedCost, worstCase, type RequestMeter } from "./meter";
 import { SOLUTION_TOOL, type ProviderCall, type ProviderReply, type ProviderRequest } from "./provider";
 
 export interface GenerateRequest {
@@ -17,6 +18,10 @@ export interface GenerateRequest {
   signal: AbortSignal;
   maxOutputTokens?: number;
   onRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
+  /** Reserves each HTTP request's worst case before it is sent and settles it after (the ledger). */
+  meter?: RequestMeter;
+  /** Why the call is made, as the ledger records it ("answer" unless said). */
+  purpose?: string;
 }
 
 export interface GenerateResult {
@@ -141,10 +146,19 @@ export async function callTool<T>(
   for (;;) {
     if (req.signal.aborted) throw cancelled(req.signal.reason);
     attempts += 1;
+    const purpose = `${req.purpose ?? "answer"}${repaired ? ": malformed repair" : ""}`;
+    const worst = worstCase(req.model, next);
+    const hold = await req.meter?.reserve({ purpose, modelId: req.model.id, attempt: attempts, worst });
+    if (req.signal.aborted) {
+      await hold?.release("cancelled before sending");
+      throw cancelled(req.signal.reason);
+    }
     let reply: ProviderReply;
     try {
       reply = await call(next);
     } catch (err) {
+      const cost = failedCost(req.model, err, worst);
+      await (cost === "not sent" ? hold?.release("not sent: the provider could not be reached") : hold?.settle(cost));
       if (!(err instanceof TransientFailure)) throw err;
       failures += 1;
       const waitMs = err.retryAfterMs ?? backoffMs(policy, failures);
@@ -158,9 +172,18 @@ export async function callTool<T>(
       waited += waitMs;
       continue;
     }
-    tokensIn += reply.tokensIn;
-    tokensOut += reply.tokensOut;
     const parsed = parseReply(reply, tool, schema);
+    // No usage reported (e.g. Groq's tool_use_failed): the tokens were spent all the same, at most the worst case.
+    const known = reply.tokensIn + reply.tokensOut > 0;
+    const spent = known ? { tokensIn: reply.tokensIn, tokensOut: reply.tokensOut } : worst;
+    await hold?.settle({
+      ...spent,
+      usd: known ? costUsd(req.model, spent.tokensIn, spent.tokensOut) : worst.usd,
+      outcome: `${parsed.ok ? "ok" : "malformed"}${known ? "" : ": no usage reported, worst case recorded"}`,
+      confirmed: known,
+    });
+    tokensIn += spent.tokensIn;
+    tokensOut += spent.tokensOut;
     if (parsed.ok) {
       return {
         value: parsed.value,

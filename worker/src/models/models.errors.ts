@@ -15,6 +15,8 @@ export class ModelError extends Error {
   /** Tokens the failed call still consumed (e.g. the rejected answers before malformed_output). */
   tokensIn = 0;
   tokensOut = 0;
+  /** The provider answered with an error status (so its cost is known: what it reports, else nothing). */
+  answered = false;
   constructor(code: ModelErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "ModelError";
@@ -25,6 +27,8 @@ export class ModelError extends Error {
 
 /** A failure worth retrying after a wait (429, 5xx, connection trouble). */
 export class TransientFailure extends Error {
+  /** The provider answered with an error status (429, 5xx), rather than not at all. */
+  answered = false;
   constructor(
     readonly code: "model.rate_limited" | "model.unavailable",
     readonly reason: string,

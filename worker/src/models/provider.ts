@@ -66,19 +66,28 @@ export function classifySdkError(err: unknown, sdk: SdkErrorClasses, signal: Abo
     });
   }
   if (err instanceof sdk.APIError && err.status !== undefined) {
-    const status = err.status;
-    const wait = retryAfterMs(err.headers);
-    if (status === 429)
-      return new TransientFailure("model.rate_limited", `${label} rate limit (429)`, wait, { cause: err });
-    if (status >= 500 || status === 408 || status === 409) {
-      return new TransientFailure("model.unavailable", `${label} answered ${status}`, wait, { cause: err });
-    }
-    if (status === 401 || status === 403) {
-      return new ModelError("model.auth", `${label} rejected the credentials (${status})`, { cause: err });
-    }
-    return new ModelError("model.bad_request", `${label} refused the request (${status}): ${err.message}`, {
-      cause: err,
-    });
+    const out = statusError(err, err.status, label);
+    out.answered = true;
+    return out;
   }
   return err;
+}
+
+function statusError(
+  err: Error & { headers: Headers | undefined },
+  status: number,
+  label: string,
+): ModelError | TransientFailure {
+  const wait = retryAfterMs(err.headers);
+  if (status === 429)
+    return new TransientFailure("model.rate_limited", `${label} rate limit (429)`, wait, { cause: err });
+  if (status >= 500 || status === 408 || status === 409) {
+    return new TransientFailure("model.unavailable", `${label} answered ${status}`, wait, { cause: err });
+  }
+  if (status === 401 || status === 403) {
+    return new ModelError("model.auth", `${label} rejected the credentials (${status})`, { cause: err });
+  }
+  return new ModelError("model.bad_request", `${label} refused the request (${status}): ${err.message}`, {
+    cause: err,
+  });
 }

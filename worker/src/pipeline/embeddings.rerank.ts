@@ -4,12 +4,13 @@ import { CHUNKER } from "../localize/embed-chunks";
 import { embeddingRerank } from "../localize/embed-rerank";
 import { embeddingsSettings, openAiEmbedder } from "../models/embeddings.client";
 import type { ContextOutput } from "../contract";
+import type { RequestMeter } from "../models/meter";
 import type { PoolRerank } from "./steps/dependencies.rerank";
 
 /**
  * The embedding rerank of the dependencies step, when the operator configured an embeddings
  * endpoint; undefined otherwise (then no request is made). Chunk vectors are cached in Postgres
- * per repository, blob, chunking and model.
+ * per repository, blob, chunking and model. Each request goes through the meter (reserved, then settled).
  */
 export function embeddingRerankFor(
   ctx: WorkerContext,
@@ -17,6 +18,7 @@ export function embeddingRerankFor(
   issue: { title: string; body: string },
   readBlob: (sha: string) => Promise<string>,
   signal?: AbortSignal,
+  meter?: RequestMeter,
 ): PoolRerank | undefined {
   const settings = embeddingsSettings(ctx.env);
   if (!settings) return undefined;
@@ -29,7 +31,7 @@ export function embeddingRerankFor(
         issueTitle: issue.title,
         issueBody: issue.body,
         allPaths: c.files.map((f) => f.path),
-        embedder: openAiEmbedder(settings, signal),
+        embedder: openAiEmbedder(settings, signal, meter),
         store: {
           find: (shas) => findChunkVectors(ctx.db, key, shas),
           save: (chunks) => saveChunkVectors(ctx.db, key, chunks),

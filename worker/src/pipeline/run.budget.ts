@@ -1,15 +1,7 @@
-import type { Db, SolveRun } from "@fixloop/db";
-import { currentUsagePeriod, runSpent, spendingCaps, spentSince } from "@fixloop/db";
+import type { Db, SolveRun, StepId } from "@fixloop/db";
+import { currentUsagePeriod, releaseSpend, reserveSpend, settleSpend, type ReserveOutcome } from "@fixloop/db";
 import type { WorkerEnv } from "../env";
-
-/** What a run may still spend before its next model request. */
-export interface Budget {
-  runCapUsd: number | null;
-  monthlyCapUsd: number | null;
-  /** What this run's model requests cost so far and, for the month, all of the user's (failed runs included). */
-  runSpentUsd: number;
-  monthSpentUsd: number;
-}
+import type { RequestMeter } from "../models/meter";
 
 export class CostCapExceeded extends Error {
   constructor(
@@ -21,41 +13,67 @@ export class CostCapExceeded extends Error {
   }
 }
 
-export async function loadBudget(
-  db: Db,
-  env: Pick<WorkerEnv, "RUN_COST_CAP_USD" | "MONTHLY_COST_CAP_USD">,
-  run: Pick<SolveRun, "id" | "user_id">,
-): Promise<Budget> {
-  const [caps, period, spent] = await Promise.all([
-    spendingCaps(db, run.user_id, { runUsd: env.RUN_COST_CAP_USD, monthlyUsd: env.MONTHLY_COST_CAP_USD }),
-    currentUsagePeriod(db, run.user_id),
-    runSpent(db, run.id),
-  ]);
-  return {
-    runCapUsd: caps.effective.runUsd,
-    monthlyCapUsd: caps.effective.monthlyUsd,
-    runSpentUsd: spent,
-    monthSpentUsd: await spentSince(db, run.user_id, period.periodStart),
-  };
-}
-
 const usd = (n: number) => `$${n.toFixed(4)}`;
 const RAISE = "Raise the cap in Profile → Usage, then resume the run.";
 
-/** Throws when a request estimated at `estimateUsd` (after `extraUsd` spent in this step) would pass a cap. */
-export function checkBudget(b: Budget, estimateUsd: number, extraUsd = 0): void {
-  const run = b.runSpentUsd + extraUsd + estimateUsd;
-  if (b.runCapUsd !== null && run > b.runCapUsd) {
-    throw new CostCapExceeded(
+/** The cap a refused reservation would have passed, as the error the run stops with. */
+export function capError(o: ReserveOutcome, worstUsd: number): CostCapExceeded {
+  const run = o.runSpentUsd + worstUsd;
+  if (o.runCapUsd !== null && run > o.runCapUsd) {
+    return new CostCapExceeded(
       "cost.run_cap_exceeded",
-      `This run would cost about ${usd(run)}, over your per-run cap of ${usd(b.runCapUsd)}. ${RAISE}`,
+      `This run could cost up to ${usd(run)} with its next model request, over your per-run cap of ${usd(o.runCapUsd)}. ${RAISE}`,
     );
   }
-  const month = b.monthSpentUsd + extraUsd + estimateUsd;
-  if (b.monthlyCapUsd !== null && month > b.monthlyCapUsd) {
-    throw new CostCapExceeded(
-      "cost.monthly_cap_exceeded",
-      `This run would bring this month's spending to about ${usd(month)}, over your monthly cap of ${usd(b.monthlyCapUsd)}. ${RAISE}`,
-    );
-  }
+  const month = o.monthSpentUsd + worstUsd;
+  return new CostCapExceeded(
+    "cost.monthly_cap_exceeded",
+    `The next model request could bring this month's spending to ${usd(month)}, over your monthly cap of ${usd(o.monthlyCapUsd ?? 0)}. ${RAISE}`,
+  );
+}
+
+/**
+ * The ledger as a step's model requests see it: each request's worst case is reserved against the
+ * run cap and the monthly cap before it is sent (CostCapExceeded when it does not fit, and then it
+ * is not sent), and settled to its real cost when its answer or error arrives.
+ */
+export function ledgerMeter(
+  db: Db,
+  env: Pick<WorkerEnv, "RUN_COST_CAP_USD" | "MONTHLY_COST_CAP_USD">,
+  run: Pick<SolveRun, "id" | "user_id">,
+  step: StepId,
+): RequestMeter {
+  const defaults = {
+    ...(env.RUN_COST_CAP_USD !== undefined ? { runUsd: env.RUN_COST_CAP_USD } : {}),
+    ...(env.MONTHLY_COST_CAP_USD !== undefined ? { monthlyUsd: env.MONTHLY_COST_CAP_USD } : {}),
+  };
+  return {
+    async reserve({ purpose, modelId, attempt, worst }) {
+      const period = await currentUsagePeriod(db, run.user_id);
+      const o = await reserveSpend(db, {
+        runId: run.id,
+        userId: run.user_id,
+        step,
+        purpose,
+        modelId,
+        attempt,
+        worstUsd: worst.usd,
+        periodStart: period.periodStart,
+        defaults,
+      });
+      const id = o.id;
+      if (id === null) throw capError(o, worst.usd);
+      return {
+        settle: (s) =>
+          settleSpend(db, id, {
+            tokensIn: s.tokensIn,
+            tokensOut: s.tokensOut,
+            costUsd: s.usd,
+            outcome: s.outcome,
+            confirmed: s.confirmed,
+          }),
+        release: (outcome) => releaseSpend(db, id, outcome),
+      };
+    },
+  };
 }

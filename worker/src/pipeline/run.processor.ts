@@ -1,6 +1,6 @@
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, RunStep, SolveRun, StepDetail } from "@fixloop/db";
-import { issues, recordModelRequest, runs, steps } from "@fixloop/db";
+import { issues, recoverReservations, runs, steps } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
 import { latestFeedback, stepCost, stepDetailOf, type StepCost, type StepId, type StepOutputs } from "../contract";
 import type { WorkerContext } from "../context";
@@ -8,6 +8,7 @@ import { openRunEventLog, type RunEventLog } from "../contract";
 import { finalizeRun } from "./run.finalize";
 import { PIPELINE, type PipelineStep, type StepEnv } from "./run.steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
+import { ledgerMeter } from "./run.budget";
 import { copyOriginalSteps } from "./run.refine";
 
 export interface AttemptInfo {
@@ -34,6 +35,10 @@ export async function processRun(
   if (existing.cancel_requested_at) return cancel(ctx, log, existing, null);
   const run = await runs.claim(ctx.db, runId);
   if (!run) return { status: "ended" };
+  // Reservations an earlier attempt left in flight died with it: they are recorded at their worst case, unconfirmed.
+  const interrupted = await recoverReservations(ctx.db, { runId });
+  if (interrupted)
+    ctx.logger.warn({ runId, interrupted }, "model requests of a crashed attempt recorded at their worst case");
   const issue = await ctx.db.selectFrom("issues").selectAll().where("id", "=", run.issue_id).executeTakeFirst();
   if (!issue) return fail(ctx, log, run, null, { code: "issue.not_found", message: "The issue was deleted" });
   if (run.kind === "solve") {
@@ -140,7 +145,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
       },
       report,
       onTestsEvent: (e) => log.emit(e),
-      onModelRequest: (r) => recordModelRequest(ctx.db, { ...r, runId, userId: env.run.user_id, step: step.id }),
+      meter: ledgerMeter(ctx.db, ctx.env, env.run, step.id),
       onPrompt: async (record) => {
         await steps.storePrompt(ctx.db, runId, step.id, record);
         estimateUsd = record.estimate.usd;

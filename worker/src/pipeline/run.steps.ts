@@ -14,7 +14,6 @@ import {
 import type { WorkerContext } from "../context";
 import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../models";
 import { fetchRepoSnapshot, readBlob } from "./repo-tree";
-import { loadBudget } from "./run.budget";
 import { promptRecord } from "./prompt.record";
 import type { PromptFile } from "./prompt";
 import { analyzing } from "./steps/analyzing";
@@ -22,7 +21,8 @@ import { context } from "./steps/context";
 import { dependencies } from "./steps/dependencies";
 import { rerankWithModel } from "./steps/rerank-model";
 import { fileView, FULL_FILE_CHARS } from "./file-view";
-import { generating, GenerationError, type ModelRequest } from "./steps/generating";
+import { generating, GenerationError } from "./steps/generating";
+import type { RequestMeter } from "../models/meter";
 import { validateWithTests } from "./run.tests";
 import { embeddingRerankFor } from "./embeddings.rerank";
 
@@ -40,8 +40,8 @@ export interface StepEnv {
   report?: (detail: StepDetail) => Promise<void>;
   /** Receives what the model is about to see, before the cap check and the request. */
   onPrompt?: (record: PromptRecord) => Promise<void>;
-  /** Records each model request as its answer arrives. */
-  onModelRequest?: (r: ModelRequest) => Promise<void>;
+  /** The ledger: every model request of the step is reserved against the caps before it is sent, then settled. */
+  meter?: RequestMeter;
 }
 
 /** A finished step: its typed output, what it shows, and what its model requests cost. */
@@ -89,9 +89,8 @@ const STEP_LIST: { [K in StepId]: PipelineStep<K> } = {
       const client = (await githubForUser(ctx, env.run.user_id)).client;
       const models = modelsConfigFromEnv(ctx.env);
       const model = findModel(models, env.run.model_id || DEFAULT_MODEL_ID);
-      const budget = model && ctx.env.MODEL_RERANK === "on" ? await loadBudget(ctx.db, ctx.env, env.run) : undefined;
       const read = (sha: string) => readBlob(client, ctx.redis, ctx.queues.prefix, c.owner, c.repo, sha, env.signal);
-      const rerank = embeddingRerankFor(ctx, c, a, read, env.signal);
+      const rerank = embeddingRerankFor(ctx, c, a, read, env.signal, env.meter);
       const r = await dependencies({
         context: c,
         title: a.title,
@@ -99,18 +98,17 @@ const STEP_LIST: { [K in StepId]: PipelineStep<K> } = {
         readBlob: read,
         maxFiles: ctx.env.LOCALIZE_MAX_FILES,
         ...(rerank ? { rerank } : {}),
-        ...(model && budget
+        ...(model && ctx.env.MODEL_RERANK === "on"
           ? {
               modelRerank: (candidates) =>
                 rerankWithModel({
                   models,
                   model,
-                  budget,
                   signal: env.signal,
                   title: a.title,
                   body: a.body,
                   candidates,
-                  ...(env.onModelRequest ? { onRequest: env.onModelRequest } : {}),
+                  ...(env.meter ? { meter: env.meter } : {}),
                 }),
             }
           : {}),
@@ -193,10 +191,9 @@ async function generateFor(
     signal: env.signal,
     onRetry: env.onModelRetry,
     report: env.report,
-    budget: await loadBudget(ctx.db, ctx.env, env.run),
+    ...(env.meter ? { meter: env.meter } : {}),
     onPrompt: async (p) =>
       env.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate: p.estimate })),
-    onRequest: env.onModelRequest,
     ...(extra ? { purpose: "tests repair" } : {}),
     prompt,
   });

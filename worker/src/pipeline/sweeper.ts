@@ -2,15 +2,21 @@ import { sql } from "kysely";
 import { jobIds } from "../contract";
 import type { WorkerContext } from "../context";
 import { ACTIVE_RUN_STATUSES } from "@fixloop/db/domain";
+import { recoverReservations } from "@fixloop/db";
 
 /** Runs younger than this are left alone: their job may simply not have been picked up yet. */
 const GRACE_SECONDS = 30;
 
 /**
  * Re-enqueues runs that Postgres says are unfinished but that no BullMQ job holds (e.g. after
- * Redis lost its data). One sweeper per interval across all workers, by a Redis lock.
+ * Redis lost its data), and records the model requests a crash left reserved (of those runs and
+ * of runs that ended) at their worst case, unconfirmed. One sweeper per interval across all
+ * workers, by a Redis lock.
  */
-export async function sweepOnce(ctx: WorkerContext, intervalSeconds: number): Promise<{ requeued: string[] }> {
+export async function sweepOnce(
+  ctx: WorkerContext,
+  intervalSeconds: number,
+): Promise<{ requeued: string[]; unconfirmed: number }> {
   const lock = await ctx.redis.set(
     `${ctx.queues.prefix}:sweeper-lock`,
     String(process.pid),
@@ -18,7 +24,8 @@ export async function sweepOnce(ctx: WorkerContext, intervalSeconds: number): Pr
     Math.max(1, intervalSeconds - 1),
     "NX",
   );
-  if (lock !== "OK") return { requeued: [] };
+  if (lock !== "OK") return { requeued: [], unconfirmed: 0 };
+  let unconfirmed = await recoverReservations(ctx.db, {});
   const runs = await ctx.db
     .selectFrom("solve_runs")
     .select(["id"])
@@ -35,12 +42,15 @@ export async function sweepOnce(ctx: WorkerContext, intervalSeconds: number): Pr
     if (state === "missing" || state === "unknown" || state === "completed" || state === "failed") {
       // A finished job whose run is unfinished ended without recording it; run it again (steps already stored are skipped).
       if (job) await job.remove().catch(() => {});
+      unconfirmed += await recoverReservations(ctx.db, { runId: r.id });
       await ctx.queues.solve.add("solve", { runId: r.id }, { jobId: id });
       requeued.push(r.id);
     }
   }
   if (requeued.length) ctx.logger.warn({ runs: requeued }, "sweeper re-enqueued unfinished runs");
-  return { requeued };
+  if (unconfirmed)
+    ctx.logger.warn({ unconfirmed }, "model requests a crash left reserved recorded at their worst case");
+  return { requeued, unconfirmed };
 }
 
 export function startSweeper(ctx: WorkerContext, intervalSeconds: number): { stop(): void } {

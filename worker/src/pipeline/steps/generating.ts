@@ -1,4 +1,4 @@
-import type { FileChange, ModelRequest, StepDetail } from "@fixloop/db";
+import type { FileChange, StepDetail } from "@fixloop/db";
 import {
   estimatePromptCost,
   generateSolution,
@@ -6,10 +6,11 @@ import {
   type ModelInfo,
   type ModelsConfig,
 } from "../../models";
+import type { RequestMeter } from "../../models/meter";
 import type { EditFailure, GeneratingOutput } from "../../contract";
 import { applyGeneratedFiles } from "../apply-edits";
 import { SYSTEM_PROMPT, buildPrompt, type PromptInput } from "../prompt";
-import { checkBudget, CostCapExceeded, type Budget } from "../run.budget";
+import { CostCapExceeded } from "../run.budget";
 
 export interface GeneratingInput {
   models: ModelsConfig;
@@ -20,17 +21,13 @@ export interface GeneratingInput {
   signal: AbortSignal;
   onRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
   report?: (detail: StepDetail) => Promise<void>;
-  /** Caps and spending so far: every model request is checked against it before it is sent. */
-  budget?: Budget;
+  /** The ledger: every model request's worst case is reserved against the caps before it is sent. */
+  meter?: RequestMeter;
   /** Called with the exact prompt and its estimate before the first request (and before the cap check). */
   onPrompt?: (prompt: { system: string; user: string; estimate: CostEstimate }) => Promise<void>;
   /** Why these requests are sent ("answer" unless a caller says otherwise, e.g. the tests' repair round). */
   purpose?: string;
-  /** Called as each model answer arrives, with what it cost (recorded even if the step fails later). */
-  onRequest?: (r: ModelRequest) => Promise<void>;
 }
-
-export type { ModelRequest };
 
 export class GenerationError extends Error {
   constructor(
@@ -65,17 +62,6 @@ function mergeBaseline(changes: FileChange[], baseline: FileChange[]): FileChang
   return [...merged, ...base.values()];
 }
 
-/** The cap message when a further request would pass a cap, else null (the step keeps what it has). */
-function capBlocks(budget: Budget, estimateUsd: number, spentUsd: number): string | null {
-  try {
-    checkBudget(budget, estimateUsd, spentUsd);
-    return null;
-  } catch (err) {
-    if (err instanceof CostCapExceeded) return err.message;
-    throw err;
-  }
-}
-
 /** Step 4: the model call, then its search/replace edits applied to the originals (one repair round for edits that miss). */
 export async function generating(input: GeneratingInput): Promise<{ output: GeneratingOutput; detail: StepDetail }> {
   const originals = new Map(input.prompt.files.map((f) => [f.path, f.content]));
@@ -87,29 +73,18 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
   ];
   await input.report?.({ files: input.prompt.files.map((f) => f.path), info: asked, warnings: [] });
   const purpose = input.purpose ?? "answer";
-  const call = async (text: string, why: string) => {
-    const started = Date.now();
-    const r = await generateSolution(input.models, {
+  const call = (text: string, why: string) =>
+    generateSolution(input.models, {
       model: input.model,
       system: SYSTEM_PROMPT,
       prompt: text,
       signal: input.signal,
       onRetry: input.onRetry,
-    });
-    await input.onRequest?.({
       purpose: why,
-      modelId: input.model.id,
-      tokensIn: r.tokensIn,
-      tokensOut: r.tokensOut,
-      costUsd: r.costUsd,
-      attempts: r.attempts,
-      durationMs: Date.now() - started,
+      ...(input.meter ? { meter: input.meter } : {}),
     });
-    return r;
-  };
   const estimate = estimatePromptCost(input.model, SYSTEM_PROMPT, prompt);
   await input.onPrompt?.({ system: SYSTEM_PROMPT, user: prompt, estimate });
-  if (input.budget) checkBudget(input.budget, estimate.usd);
 
   let result = await call(prompt, purpose);
   let totals = {
@@ -121,15 +96,16 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
   let applied = applyGeneratedFiles(result.solution.files, originals, partial);
   let editRepair = false;
   const capWarnings: string[] = [];
-  const repairText = applied.failures.length ? repairPrompt(prompt, applied.failures) : "";
-  const repairBlocked =
-    repairText && input.budget
-      ? capBlocks(input.budget, estimatePromptCost(input.model, SYSTEM_PROMPT, repairText).usd, totals.costUsd)
-      : null;
-  if (repairBlocked) capWarnings.push(`Edits that did not match were not sent back for repair: ${repairBlocked}`);
-  if (applied.failures.length && !repairBlocked) {
+  // The repair is worth having, not needed: when its reservation does not fit a cap it is not sent and the answer stands.
+  const second = applied.failures.length
+    ? await call(repairPrompt(prompt, applied.failures), `${purpose}: edit repair`).catch((err: unknown) => {
+        if (!(err instanceof CostCapExceeded)) throw err;
+        capWarnings.push(`Edits that did not match were not sent back for repair: ${err.message}`);
+        return null;
+      })
+    : null;
+  if (second) {
     editRepair = true;
-    const second = await call(repairText, `${purpose}: edit repair`);
     totals = {
       tokensIn: totals.tokensIn + second.tokensIn,
       tokensOut: totals.tokensOut + second.tokensOut,

@@ -5,11 +5,11 @@ import {
   type StepRerank,
   type ToolSpec,
 } from "../../contract";
-import { callTool, costUsd, estimatePromptCost, ModelError, type ModelInfo, type ModelsConfig } from "../../models";
+import { callTool, costUsd, ModelError, type ModelInfo, type ModelsConfig } from "../../models";
+import type { RequestMeter } from "../../models/meter";
 import { fileView } from "../file-view";
 import { sanitizeUntrusted } from "../prompt";
-import { checkBudget, CostCapExceeded, type Budget } from "../run.budget";
-import type { ModelRequest } from "./generating";
+import { CostCapExceeded } from "../run.budget";
 
 /** How many of the no-model ranking's files the model is shown. */
 export const RERANK_CANDIDATES = 20;
@@ -31,13 +31,13 @@ Pick, from the listed files only, the ones the fix must edit (usually one to thr
 export interface RerankInput {
   models: ModelsConfig;
   model: ModelInfo;
-  budget: Budget;
+  /** The ledger: the request's worst case is reserved against the caps before it is sent. */
+  meter?: RequestMeter;
   signal: AbortSignal;
   title: string;
   body: string;
   /** The no-model ranking, best first, with each file's text and its top symbols' names. */
   candidates: { path: string; content: string; symbols: string[] }[];
-  onRequest?: (r: ModelRequest) => Promise<void>;
 }
 
 export interface RerankResult {
@@ -63,7 +63,7 @@ export async function rerankPrompt(input: Pick<RerankInput, "title" | "body" | "
 
 /**
  * The model-assisted rerank: one cheap call shows the model the top candidates and asks which
- * to edit. It never fails the run: over a cost cap it is skipped, and a model error falls back
+ * to edit. It never fails the run: when its reservation does not fit a cost cap it is skipped, and a model error falls back
  * to the no-model ranking; both with a note.
  */
 export async function rerankWithModel(input: RerankInput): Promise<RerankResult> {
@@ -76,14 +76,6 @@ export async function rerankWithModel(input: RerankInput): Promise<RerankResult>
   });
   if (before.length < 2) return fallback("skipped", "Model rerank skipped: fewer than two candidate files");
   const prompt = await rerankPrompt(input);
-  const estimate = estimatePromptCost(input.model, RERANK_SYSTEM, prompt);
-  try {
-    checkBudget(input.budget, estimate.usd);
-  } catch (err) {
-    if (err instanceof CostCapExceeded) return fallback("skipped", `Model rerank skipped: ${err.message}`);
-    throw err;
-  }
-  const started = Date.now();
   try {
     const r = await callTool(
       input.models,
@@ -93,20 +85,13 @@ export async function rerankWithModel(input: RerankInput): Promise<RerankResult>
         prompt,
         signal: input.signal,
         maxOutputTokens: MAX_OUTPUT_TOKENS,
+        purpose: "rerank",
+        ...(input.meter ? { meter: input.meter } : {}),
       },
       TOOL,
       ChosenFiles,
     );
     const cost = { tokensIn: r.tokensIn, tokensOut: r.tokensOut, usd: r.costUsd };
-    await input.onRequest?.({
-      purpose: "rerank",
-      modelId: input.model.id,
-      tokensIn: r.tokensIn,
-      tokensOut: r.tokensOut,
-      costUsd: r.costUsd,
-      attempts: r.attempts,
-      durationMs: Date.now() - started,
-    });
     const seen = new Set<string>();
     const picks = r.value.files.filter((f) => before.includes(f.path) && !seen.has(f.path) && seen.add(f.path));
     const unknown = r.value.files.length - picks.length;
@@ -120,20 +105,11 @@ export async function rerankWithModel(input: RerankInput): Promise<RerankResult>
     };
   } catch (err) {
     if (input.signal.aborted) throw err;
-    // A malformed answer was still paid for.
+    if (err instanceof CostCapExceeded) return fallback("skipped", `Model rerank skipped: ${err.message}`);
+    // A malformed answer was still paid for (the ledger has each request).
     const spent =
       err instanceof ModelError ? { tokensIn: err.tokensIn ?? 0, tokensOut: err.tokensOut ?? 0 } : undefined;
     const cost = spent ? { ...spent, usd: costUsd(input.model, spent.tokensIn, spent.tokensOut) } : none;
-    if (spent && spent.tokensIn + spent.tokensOut > 0)
-      await input.onRequest?.({
-        purpose: "rerank",
-        modelId: input.model.id,
-        tokensIn: cost.tokensIn,
-        tokensOut: cost.tokensOut,
-        costUsd: cost.usd,
-        attempts: 2,
-        durationMs: Date.now() - started,
-      });
     const why = (err as Error).message.replace(/\s+/g, " ");
     return fallback("failed", `Model rerank failed (${why}); kept the no-model ranking`, cost);
   }
