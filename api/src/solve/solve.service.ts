@@ -18,13 +18,15 @@ export interface StartRunDeps {
   logger: Pick<Logger, "warn">;
 }
 
+/** The issue's active run; one being cancelled is no answer to a new request (that would be lost with it). */
 async function activeRunId(db: Db, issueId: string): Promise<string | undefined> {
   const r = await db
     .selectFrom("solve_runs")
-    .select("id")
+    .select(["id", "cancel_requested_at"])
     .where("issue_id", "=", issueId)
     .where("status", "in", ACTIVE)
     .executeTakeFirst();
+  if (r?.cancel_requested_at) throw solveErrors.stillCancelling();
   return r?.id;
 }
 
