@@ -8,7 +8,7 @@ import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";
 import { GUIDELINE_DIRS, loadGuidelines } from "./pull-requests.guidelines";
 import { assertChangeAllowed } from "./pull-requests.limits";
-import { findOpenPullRequestForIssue } from "@fixloop/db";
+import { findOpenPullRequestForIssue, solutions } from "@fixloop/db";
 import { findPullRequest, loadSolution, savePullRequest } from "./pull-requests.repository";
 import { resolveTarget, type PullRequestTarget } from "./pull-requests.target";
 import { loadTreeEntries } from "./pull-requests.tree";
@@ -50,6 +50,8 @@ export async function openPullRequest(
   if (solution.status !== "approved" && solution.status !== "pr_created") throw prErrors.notApproved(solution.status);
 
   if (await findOpenPullRequestForIssue(ctx.db, issue.id, solution.id)) throw prErrors.pullRequestOpen();
+  // The issue's branch is written only for the solution holding the issue (approvals take it one at a time).
+  if (await solutions.approvedRival(ctx.db, issue.id, solution.id)) throw prErrors.issueTaken();
 
   const files = solution.files_changed as FileChange[];
   assertChangeAllowed(files, {
