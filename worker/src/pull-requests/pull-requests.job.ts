@@ -1,7 +1,7 @@
 import type { FileChange } from "@fixloop/db";
 import type { PullRequestJob } from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../contract";
+import { assertPolicyStillAllows, githubForUser } from "../contract";
 import type { GithubClient } from "../contract";
 import { prBody, prTitle } from "./pull-requests.body";
 import { ensureBranch } from "./pull-requests.branch";
@@ -61,6 +61,13 @@ export async function openPullRequest(
   });
 
   const { client: gh } = await githubForUser(ctx, job.userId);
+  // The upstream's rules may have changed since the import: checked again before anything is written.
+  if (issue.is_imported)
+    await assertPolicyStillAllows(
+      gh,
+      { redis: ctx.redis, prefix: ctx.queues.prefix },
+      issue.upstream_full_name ?? issue.repo_full_name,
+    );
   const target = await resolveTarget(gh, issue);
   const base = await gh.rest.git.getCommit({ ...target.head, commit_sha: target.baseSha });
   const entries = await loadTreeEntries(gh, target.head, base.data.tree.sha, [
