@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
+import { StorableTextPlugin } from "./storable.plugin";
 
 // bigint (int8) as string, timestamptz as Date (pg default), numeric as string.
 pg.types.setTypeParser(20, (v) => v);
@@ -11,5 +12,5 @@ export function createDb(url: string, opts: { max?: number } = {}): Db {
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 });
   // A dropped connection must not crash the process; queries on it fail and are retried by callers.
   pool.on("error", () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new StorableTextPlugin()] });
 }

@@ -4,7 +4,7 @@ import { createTestApp } from "../../test/testing";
 
 const ORIGINAL = "export const a = 1;\n";
 
-describe("NUL characters in request strings", () => {
+describe("NUL characters and lone surrogates in request strings", () => {
   it("answer 400 at the schema for every field and change nothing", async () => {
     const t = await createTestApp();
     const me = await t.loginAs();
@@ -40,6 +40,34 @@ describe("NUL characters in request strings", () => {
       const { error } = (await res.json()) as { error: { code: string; message: string } };
       expect(error.code).toBe("request.invalid");
       expect(error.message).toMatch(/NUL/);
+    }
+    // A lone surrogate is no Unicode text: 400 too, where it used to fail the write with a 500.
+    const lone: [string, string, unknown][] = [
+      ["POST", `/validations/${solutionId}/refine`, { feedback: "\ud800x" }],
+      ["POST", `/validations/${solutionId}/refine`, { feedback: "ok", refinementInstructions: "x\udc00" }],
+      ["POST", `/validations/${solutionId}/modify`, modify({ modifiedContent: "\ud800x\n" })],
+      ["POST", `/validations/${solutionId}/modify`, modify({ reason: "\ud800x" })],
+      [
+        "PUT",
+        "/github/repositories/octocat/todo-api/test-settings",
+        { command: "npm test \ud800x", setup: null, timeoutSeconds: null, setupNetwork: false },
+      ],
+      [
+        "PUT",
+        "/github/repositories/octocat/todo-api/test-settings",
+        { command: "npm test", setup: "npm ci \u0000", timeoutSeconds: null, setupNetwork: false },
+      ],
+    ];
+    for (const [method, path, body] of lone) {
+      const res = await t.app.request(`/api${path}`, {
+        method,
+        headers: { ...me.headers, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, path).toBe(400);
+      const { error } = (await res.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe("request.invalid");
+      expect(error.message).toMatch(/lone surrogates/);
     }
     expect(await t.db.selectFrom("api_tokens").selectAll().execute()).toEqual([]);
     expect(await t.db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);

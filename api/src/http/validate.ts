@@ -1,11 +1,15 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
 import type { ZodType, z } from "zod";
+import { hasLoneSurrogate } from "@fixloop/db/domain";
 import { AppError } from "./errors";
 
-/** The first path (within a parsed request value) holding a string with a NUL character, if any. */
+/** Text Postgres cannot store and no client should send: NUL, or a lone surrogate (not Unicode). */
+const unstorable = (s: string) => s.includes("\0") || hasLoneSurrogate(s);
+
+/** The first path (within a parsed request value) holding a string with a NUL or a lone surrogate, if any. */
 function nulPath(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
-  if (typeof value === "string") return value.includes("\0") ? path : null;
+  if (typeof value === "string") return unstorable(value) ? path : null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const p = nulPath(value[i], [...path, i]);
@@ -15,7 +19,7 @@ function nulPath(value: unknown, path: (string | number)[] = []): (string | numb
   }
   if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
-      const p = (k.includes("\0") ? [...path, k] : null) ?? nulPath(v, [...path, k]);
+      const p = (unstorable(k) ? [...path, k] : null) ?? nulPath(v, [...path, k]);
       if (p) return p;
     }
   }
@@ -23,13 +27,19 @@ function nulPath(value: unknown, path: (string | number)[] = []): (string | numb
 }
 
 /**
- * The refinement every request schema gets through `validate`: no string field may contain NUL
- * (Postgres text cannot store it), so such input is a 400 at the schema and never reaches a query.
+ * The refinement every request schema gets through `validate`: no string field may contain NUL or
+ * a lone surrogate (Postgres cannot store them; "\ud800x" is no text), so such input is a 400 at
+ * the schema and never reaches a query.
  */
 export function rejectNul<T extends ZodType>(schema: T): T {
   return schema.superRefine((value: z.output<T>, ctx) => {
     const path = nulPath(value);
-    if (path) ctx.addIssue({ code: "custom", path, message: "must not contain NUL (\\u0000) characters" });
+    if (path)
+      ctx.addIssue({
+        code: "custom",
+        path,
+        message: "must be valid Unicode text without NUL (\\u0000) characters or lone surrogates",
+      });
   }) as T;
 }
 

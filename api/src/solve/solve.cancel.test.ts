@@ -58,3 +58,46 @@ describe("cancelling a queued run", () => {
     expect(await used()).toBe(0);
   });
 });
+
+describe("solving again right after Cancel", () => {
+  const generate = (headers: Record<string, string>, issueId: string) =>
+    stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId }) });
+
+  it("starts a new run once a queued run is cancelled, never answering the cancelled run's id", async () => {
+    const me = await stack.signIn("octocat");
+    const headers = { ...me.headers, "content-type": "application/json" };
+    const issue = await insertIssue(stack.db, me.user._id, { number: 42 });
+    const { runId: first } = (await (await generate(headers, issue.id)).json()) as { runId: string };
+    expect((await stack.app.request(`/api/runs/${first}/cancel`, { method: "POST", headers })).status).toBe(200);
+
+    const again = await generate(headers, issue.id);
+    expect(again.status).toBe(202);
+    const { runId: second } = (await again.json()) as { runId: string };
+    expect(second).not.toBe(first);
+    const run = await stack.db
+      .selectFrom("solve_runs")
+      .select("status")
+      .where("id", "=", second)
+      .executeTakeFirstOrThrow();
+    expect(run.status).toBe("queued");
+  });
+
+  it("answers 409 'still cancelling' while a running run winds down, and starts nothing", async () => {
+    const me = await stack.signIn("octocat");
+    const headers = { ...me.headers, "content-type": "application/json" };
+    const issue = await insertIssue(stack.db, me.user._id, { number: 43 });
+    const { runId } = (await (await generate(headers, issue.id)).json()) as { runId: string };
+    // A worker holds the run: Cancel only flags it, and the run ends when the worker sees the flag.
+    await stack.db.updateTable("solve_runs").set({ status: "running" }).where("id", "=", runId).execute();
+    const cancel = await stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers });
+    expect(await cancel.json()).toEqual({ runId, status: "cancelling" });
+
+    const again = await generate(headers, issue.id);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({
+      error: { code: "run.cancelling", message: "The previous run is still cancelling, try in a moment" },
+    });
+    const runs = await stack.db.selectFrom("solve_runs").select("id").where("issue_id", "=", issue.id).execute();
+    expect(runs.map((r) => r.id)).toEqual([runId]);
+  });
+});

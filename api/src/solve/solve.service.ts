@@ -1,30 +1,27 @@
 import { domain, type Db } from "@fixloop/db";
 import { findOpenPullRequestForIssue } from "@fixloop/db";
 import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
-import type { Logger } from "../http/logger";
 import { notifyUsageThreshold } from "@fixloop/db";
-import { jobIds, type Queues } from "@fixloop/worker/contract";
+import { jobIds } from "@fixloop/worker/contract";
 import { findModel, modelsConfigFromEnv } from "@fixloop/worker/contract";
-import type { ApiEnv } from "../env";
+import type { AppDeps } from "../deps";
 import { isUuid } from "./runs.repository";
 import { solveErrors } from "./solve.errors";
+import { assertContributionAllowed } from "./solve.policy";
 
 const ACTIVE = domain.ACTIVE_RUN_STATUSES;
 
-export interface StartRunDeps {
-  db: Db;
-  queues: Queues;
-  env: ApiEnv;
-  logger: Pick<Logger, "warn">;
-}
+export type StartRunDeps = AppDeps;
 
+/** The issue's active run; one being cancelled is no answer to a new request (that would be lost with it). */
 async function activeRunId(db: Db, issueId: string): Promise<string | undefined> {
   const r = await db
     .selectFrom("solve_runs")
-    .select("id")
+    .select(["id", "cancel_requested_at"])
     .where("issue_id", "=", issueId)
     .where("status", "in", ACTIVE)
     .executeTakeFirst();
+  if (r?.cancel_requested_at) throw solveErrors.stillCancelling();
   return r?.id;
 }
 
@@ -43,7 +40,7 @@ export async function startRun(
   const issue = isUuid(input.issueId)
     ? await db
         .selectFrom("issues")
-        .select(["id", "status", "state"])
+        .select(["id", "status", "state", "is_imported", "upstream_full_name", "repo_full_name"])
         .where("id", "=", input.issueId)
         .where("user_id", "=", userId)
         .executeTakeFirst()
@@ -51,6 +48,7 @@ export async function startRun(
   if (!issue) throw solveErrors.issueNotFound();
   if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
   if (await findOpenPullRequestForIssue(db, issue.id)) throw solveErrors.pullRequestOpen();
+  await assertContributionAllowed(deps, userId, issue);
   const model = findModel(modelsConfigFromEnv(deps.env), input.modelId);
   if (!model) throw solveErrors.unknownModel(input.modelId);
   const period = await currentUsagePeriod(db, userId);

@@ -34,8 +34,12 @@ export async function decideSolution(
     // Approving again after a failed pull-request job retries it; anything else must still be pending.
     const allowed: readonly SolutionStatus[] = body.status === "approved" ? ANSWERING_SOLUTION_STATUSES : ["pending"];
     if (!allowed.includes(solution.status)) throw validationErrors.notPending(solution.status);
-    if (body.status === "approved" && (await findOpenPullRequestForIssue(trx, solution.issue_id, id)))
-      throw solveErrors.pullRequestOpen();
+    if (body.status === "approved") {
+      // One pull request per issue: the approval holds the issue until its job opens the pull request or gives it back.
+      await solutions.lockIssueDecisions(trx, solution.issue_id);
+      if (await findOpenPullRequestForIssue(trx, solution.issue_id, id)) throw solveErrors.pullRequestOpen();
+      if (await solutions.approvedRival(trx, solution.issue_id, id)) throw validationErrors.issueTaken();
+    }
     await solutions.decide(trx, solution, userId, { status: body.status, comments });
     return null;
   });

@@ -14,6 +14,12 @@ export const validationErrors = {
     new AppError(400, "solution.unknown_file", `${filename} is not part of this solution`),
   deniedPath: (filename: string, reason: string) => new AppError(400, "solution.path_denied", `${filename}: ${reason}`),
   runOpen: () => new AppError(409, "run.already_running", "A run for this issue is already in progress"),
+  issueTaken: () =>
+    new AppError(
+      409,
+      "solution.issue_taken",
+      "Another solution of this issue is approved and its pull request is being opened; this one stays pending",
+    ),
   hasPullRequest: () =>
     new AppError(409, "solution.has_pull_request", "A pull request was already opened from this solution"),
 };

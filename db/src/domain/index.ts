@@ -2,3 +2,4 @@ export * from "./plans";
 export * from "./risk";
 export * from "./statuses";
 export * from "./github-url";
+export * from "./text";

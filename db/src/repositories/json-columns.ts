@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableJson } from "../domain/text";
 
 /** A JSON column write whose value does not have the column's shape; nothing is written. */
 export class JsonColumnError extends Error {
@@ -30,7 +31,8 @@ export function jsonColumn<W extends z.ZodType, R extends z.ZodType>(column: str
     write: (value: Closed<z.input<W>>): string => {
       const r = strict.safeParse(value);
       if (!r.success) throw new JsonColumnError(column, r.error.issues);
-      return JSON.stringify(r.data);
+      // NUL and lone surrogates (escaped by JSON.stringify) are refused by jsonb: stored as U+FFFD.
+      return storableJson(JSON.stringify(r.data));
     },
   };
 }

@@ -198,3 +198,35 @@ export async function markPullRequestCreated(db: Conn, solutionId: string): Prom
     .where("id", "=", solutionId)
     .execute();
 }
+
+/**
+ * Serialises the decisions on one issue's solutions until the transaction ends (an advisory lock,
+ * so it cannot deadlock with the row locks of the solution or the issue).
+ */
+export async function lockIssueDecisions(trx: Transaction<Database>, issueId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`issue-decision:${issueId}`}))`.execute(trx);
+}
+
+/** Another solution of the issue that holds it: approved, its pull request being opened. */
+export async function approvedRival(db: Conn, issueId: string, solutionId: string): Promise<string | undefined> {
+  const r = await db
+    .selectFrom("solutions")
+    .select("id")
+    .where("issue_id", "=", issueId)
+    .where("id", "<>", solutionId)
+    .where("status", "=", "approved")
+    .executeTakeFirst();
+  return r?.id;
+}
+
+/** An approval whose pull request could not be opened goes back to pending (and frees the issue); false when it was not approved. */
+export async function returnToPending(db: Conn, solutionId: string): Promise<boolean> {
+  const r = await db
+    .updateTable("solutions")
+    .set({ status: "pending", updated_at: sql`now()` })
+    .where("id", "=", solutionId)
+    .where("status", "=", "approved")
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("pull_requests").select("id").where("solution_id", "=", solutionId))))
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}

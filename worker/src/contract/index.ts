@@ -20,5 +20,6 @@ export * from "./process";
 export * from "./tests";
 export * from "./contributions/contributions.checks";
 export * from "./contributions/contributions.policy";
+export * from "./contributions/contributions.standing";
 export * from "./steps";
 export * from "./refine";

@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import { PullRequestJob } from "../contract";
 import type { WorkerContext } from "../context";
+import { solutions } from "@fixloop/db";
 import { GithubError, jobFailed, toGithubError } from "../contract";
 import { openPullRequest } from "../pull-requests/pull-requests.job";
 import { PullRequestError } from "../pull-requests/pull-requests.errors";
@@ -9,6 +10,17 @@ import { PullRequestError } from "../pull-requests/pull-requests.errors";
 export async function processPullRequest(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<unknown> {
   const data = PullRequestJob.parse(job.data);
   if (signal.aborted) throw new Error("pull-request job aborted");
+  try {
+    return await attempt(job, ctx, data);
+  } catch (err) {
+    // A refusal, or the last attempt: the solution is not left "approved" with no pull request.
+    const last = err instanceof PullRequestError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    if (last) await solutions.returnToPending(ctx.db, data.solutionId);
+    throw err;
+  }
+}
+
+async function attempt(job: Job, ctx: WorkerContext, data: PullRequestJob): Promise<unknown> {
   try {
     return await openPullRequest(ctx, data);
   } catch (err) {

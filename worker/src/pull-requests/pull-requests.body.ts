@@ -1,6 +1,7 @@
 import { domain, type FileChange } from "@fixloop/db";
 import { SolutionTests } from "../contract";
 import type { Guidelines } from "./pull-requests.guidelines";
+import { clip, codeSpan, inert, MAX_BODY_CHARS } from "./pull-requests.inert";
 import { fileChangedLines } from "./pull-requests.limits";
 
 export interface BodyInput {
@@ -85,13 +86,13 @@ function parts(i: BodyInput): Record<Part, string> {
     `- Checks run: path policy (no CI, secrets or files outside the repository), change size (${plural(i.files.length, "file")}, ${plural(lines, "changed line")})` +
       (typeof advanced.score === "number" ? `, static validation (score ${advanced.score}/100)` : ""),
     ...testsSummary(meta.tests, edits),
-    ...(validation.warnings ?? []).slice(0, 5).map((w) => `- Warning: ${w}`),
+    ...(validation.warnings ?? []).slice(0, 5).map((w) => `- Warning: ${inert(String(w), 500)}`),
     `- Reviewed and approved by @${i.reviewer}${edits ? ` with ${edits} manual edit${edits === 1 ? "" : "s"}` : ""}${refinements ? ` after ${refinements} refinement${refinements === 1 ? "" : "s"}` : ""}`,
   ].join("\n");
   return {
-    summary: `${i.proposedSolution.trim()}\n\n### Analysis\n\n${i.analysis.trim()}`,
+    summary: `${inert(i.proposedSolution.trim())}\n\n### Analysis\n\n${inert(i.analysis.trim())}`,
     changes: i.files
-      .map((f) => `- \`${f.filename}\` (${VERB[f.action]}, ${fileChangedLines(f)} lines changed)`)
+      .map((f) => `- ${codeSpan(f.filename)} (${VERB[f.action]}, ${fileChangedLines(f)} lines changed)`)
       .join("\n"),
     testing,
     fixes: fixesLine(i),
@@ -120,7 +121,7 @@ export function prBody(i: BodyInput, g: Guidelines): string {
   const footer = disclosure(i);
   if (!g.template) {
     const body = (["summary", "changes", "testing"] as const).map((k) => `## ${HEADINGS[k]}\n\n${p[k]}`).join("\n\n");
-    return `${body}\n\n${p.fixes}\n\n${footer}\n`;
+    return bounded(`${body}\n\n${p.fixes}`, footer);
   }
   const template = g.template.replace(/<!--[\s\S]*?-->/g, "").replace(/\r\n/g, "\n");
   const used = new Set<Part>();
@@ -153,5 +154,10 @@ export function prBody(i: BodyInput, g: Guidelines): string {
     ...rest,
   ].join("\n\n");
   const withFixes = used.has("fixes") ? body : `${body}\n\n${p.fixes}`;
-  return `${withFixes}\n\n${footer}\n`;
+  return bounded(withFixes, footer);
+}
+
+/** The body under GitHub's length limit, cut at a line end before the disclosure, which is always kept. */
+function bounded(body: string, footer: string): string {
+  return `${clip(body, MAX_BODY_CHARS - footer.length - 4)}\n\n${footer}\n`;
 }

@@ -52,6 +52,11 @@ export const prErrors = {
       `You cannot push to ${repo}; authorize repository access or import the issue to contribute through a fork`,
     ),
   conflict: (detail: string) => new PullRequestError("pull_request.conflict", `conflict: ${detail}`),
+  issueTaken: () =>
+    new PullRequestError(
+      "pull_request.conflict",
+      "Another solution of this issue is approved; its pull request is opened instead",
+    ),
   pullRequestOpen: () => new PullRequestError("pull_request.conflict_open", OPEN_PULL_REQUEST_MESSAGE),
   duplicate: () =>
     new PullRequestError(

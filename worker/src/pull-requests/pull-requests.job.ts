@@ -1,14 +1,14 @@
 import type { FileChange } from "@fixloop/db";
 import type { PullRequestJob } from "../contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../contract";
+import { assertPolicyStillAllows, githubForUser } from "../contract";
 import type { GithubClient } from "../contract";
 import { prBody, prTitle } from "./pull-requests.body";
 import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";
 import { GUIDELINE_DIRS, loadGuidelines } from "./pull-requests.guidelines";
 import { assertChangeAllowed } from "./pull-requests.limits";
-import { findOpenPullRequestForIssue } from "@fixloop/db";
+import { findOpenPullRequestForIssue, solutions } from "@fixloop/db";
 import { findPullRequest, loadSolution, savePullRequest } from "./pull-requests.repository";
 import { resolveTarget, type PullRequestTarget } from "./pull-requests.target";
 import { loadTreeEntries } from "./pull-requests.tree";
@@ -50,6 +50,8 @@ export async function openPullRequest(
   if (solution.status !== "approved" && solution.status !== "pr_created") throw prErrors.notApproved(solution.status);
 
   if (await findOpenPullRequestForIssue(ctx.db, issue.id, solution.id)) throw prErrors.pullRequestOpen();
+  // The issue's branch is written only for the solution holding the issue (approvals take it one at a time).
+  if (await solutions.approvedRival(ctx.db, issue.id, solution.id)) throw prErrors.issueTaken();
 
   const files = solution.files_changed as FileChange[];
   assertChangeAllowed(files, {
@@ -59,6 +61,13 @@ export async function openPullRequest(
   });
 
   const { client: gh } = await githubForUser(ctx, job.userId);
+  // The upstream's rules may have changed since the import: checked again before anything is written.
+  if (issue.is_imported)
+    await assertPolicyStillAllows(
+      gh,
+      { redis: ctx.redis, prefix: ctx.queues.prefix },
+      issue.upstream_full_name ?? issue.repo_full_name,
+    );
   const target = await resolveTarget(gh, issue);
   const base = await gh.rest.git.getCommit({ ...target.head, commit_sha: target.baseSha });
   const entries = await loadTreeEntries(gh, target.head, base.data.tree.sha, [

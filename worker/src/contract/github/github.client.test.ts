@@ -39,6 +39,17 @@ describe("the GitHub client's log", () => {
     expect(lines.filter((l) => / - (404|304) with id /.test(l.msg))).toHaveLength(2);
   });
 
+  it("logs the expected 422 of a branch created twice at info, not error", async () => {
+    const { lines, gh } = loggedClient();
+    const repo = { owner: "octocat", repo: "todo-api" };
+    const main = await gh.rest.git.getRef({ ...repo, ref: "heads/main" });
+    const ref = { ...repo, ref: `refs/heads/race-${Date.now()}`, sha: main.data.object.sha };
+    await gh.rest.git.createRef(ref);
+    await expect(gh.rest.git.createRef(ref)).rejects.toMatchObject({ status: 422 });
+    expect(lines.filter((l) => l.level >= ERROR)).toEqual([]);
+    expect(lines.filter((l) => / - 422 with id /.test(l.msg)).map((l) => l.level)).toEqual([30]);
+  });
+
   it("still logs a server error at the error level", async () => {
     const { lines, gh } = loggedClient();
     t.sandbox.control.failNext({ path: /\/repos\/octocat\/todo-api$/, status: 500, kind: "primary", times: 5 });

@@ -78,9 +78,11 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
       warn: (msg: string) => log?.warn({ source: "octokit" }, msg),
       // Octokit's request log reports every non-2xx answer as an error. A 304 (the ETag matched)
       // and a 404 (an expected "not there") are ordinary replies; the caller decides what they mean.
+      // A 422 on creating a ref is the expected race of two writers of one branch, handled by the caller.
       error: (msg: string) => {
         const status = Number(/ - (\d{3}) with id /.exec(msg)?.[1]);
         if (status === 304 || status === 404) log?.debug({ source: "octokit", status }, msg);
+        else if (status === 422 && /^POST \S+\/git\/refs - /.test(msg)) log?.info({ source: "octokit", status }, msg);
         else log?.error({ source: "octokit" }, msg);
       },
     },
