@@ -43,7 +43,8 @@ async function resolveTarget(
     : { reason: `resolves to a ${forbiddenAddress(addrs[0]?.address ?? "") ?? "refused address"}` };
 }
 
-const printable = (s: string) => s.replace(/[^\x21-\x7e]/g, "?").slice(0, 200);
+/** A refused target as the step and the PR body show it: host name characters only. */
+const printable = (s: string) => s.replace(/[^A-Za-z0-9._:[\]*-]/g, "?").slice(0, 200);
 
 /** Starts a proxy enforcing `policy`, listening on a fresh socket under the system temp dir. */
 export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProxy> {
