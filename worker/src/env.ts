@@ -2,6 +2,7 @@ import { z } from "zod";
 import { loadEnv } from "./contract/process";
 import { ProviderEnv } from "./contract/models/models.config";
 import { CostCapSetting, PricesSetting } from "./contract";
+import { DEFAULT_ALLOWED_HOSTS, parseAllowedHosts } from "./tests-run/sandbox.egress.policy";
 
 /** Every setting of a worker process. Documented in README's configuration table. */
 export const WorkerEnv = z.object({
@@ -50,6 +51,17 @@ export const WorkerEnv = z.object({
   SANDBOX_BACKEND: z.enum(["bwrap", "docker", "off"]).optional(),
   /** Docker images per language for SANDBOX_BACKEND=docker, e.g. `node=node:20-bookworm-slim,python=python:3.12-slim`. */
   SANDBOX_DOCKER_IMAGES: z.string().default(""),
+  /** Hosts a networked setup may reach through the egress proxy (names, `*.suffix`, or `ip:port`), comma separated. */
+  SANDBOX_ALLOWED_HOSTS: z
+    .string()
+    .default(DEFAULT_ALLOWED_HOSTS.join(","))
+    .superRefine((v, ctx) => {
+      try {
+        parseAllowedHosts(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+      }
+    }),
   /** Wall-clock limit of one test run (setup or tests), unless .fixloop.yml or the repository setting says otherwise. */
   SANDBOX_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
   /** Address space per sandboxed process, MiB. */

@@ -5,6 +5,7 @@ import { largeRepoSection } from "./large-repo.section";
 import { liveStreamSection } from "./live-stream.section";
 import { localizeSection } from "./localize.section";
 import { queueSection } from "./queue.section";
+import { sandboxNetworkSection } from "./sandbox-network.section";
 import { sandboxSection } from "./sandbox.section";
 import { webSection } from "./web.section";
 
@@ -31,4 +32,5 @@ export const SECTIONS: Section[] = [
   apiSection,
   webSection,
   sandboxSection,
+  sandboxNetworkSection,
 ];

@@ -106,12 +106,13 @@ describe("validateChange", () => {
     expect(v.advancedValidation.score).toBeLessThan(60);
   });
 
-  it("flags lockfiles as risky without blocking them", async () => {
+  it("flags lockfiles as high risk without blocking them", async () => {
     const v = await validateChange({
       files: [{ filename: "package-lock.json", action: "modify", content: "{}", originalContent: "{ }" }],
       existingPaths: null,
     });
     expect(v.blocked).toEqual([]);
-    expect(v.validation.warnings.join(" ")).toMatch(/Lockfile/);
+    expect(v.validation.warnings.join(" ")).toMatch(/package-lock\.json: Dependency manifest or lockfile changed/);
+    expect(v.validation.riskLevel).toBe("high");
   });
 });

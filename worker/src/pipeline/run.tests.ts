@@ -10,7 +10,8 @@ import type { WorkerContext } from "../context";
 import { githubForUser } from "../contract/github/github.account";
 import { better, compareRuns } from "../tests-run/compare";
 import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../tests-run/evidence";
-import { prepareTests, runPatched, type TestsDeps } from "../tests-run/run-tests";
+import { NETWORK_NOT_GRANTED } from "../tests-run/detect";
+import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "../tests-run/run-tests";
 import { testsConfig } from "../tests-run/tests.config";
 import { fetchTreeInto, WorkspaceError } from "../tests-run/workspace.github";
 import { RunCancelled } from "./run.errors";
@@ -81,14 +82,16 @@ export async function validateWithTests(
       emit: (e) => i.onTestsEvent?.(e) ?? Promise.resolve(),
       signal: i.signal,
     };
+    let prepared: Prepared | { reason: string } | null = null;
     try {
       const gh = (await githubForUser(ctx, i.run.user_id)).client;
       const settings = await repoSettings(ctx, i.run.user_id, `${c.owner}/${c.repo}`);
-      const prepared = await prepareTests(deps, {
+      prepared = await prepareTests(deps, {
         owner: c.owner,
         repo: c.repo,
         commit: c.commitSha,
         settings,
+        trusted: !i.issue.is_imported,
         fetch: (dir) =>
           fetchTreeInto(gh, c.owner, c.repo, c.commitSha, dir, { maxBytes: cfg.maxRepoBytes, signal: i.signal }).then(
             () => undefined,
@@ -97,9 +100,10 @@ export async function validateWithTests(
       if ("reason" in prepared) tests = noTests(cfg.backend, "skipped", prepared.reason);
       else {
         const timeoutMs = prepared.plan.timeoutMs ?? cfg.limits.timeoutMs;
+        const ready = prepared;
         const attempt = async (label: Attempt["label"], files: FileChange[]): Promise<Attempt> => {
-          const run = await runPatched(deps, prepared, files, label === "first" ? "patched" : "repair");
-          return { label, run, cmp: compareRuns(prepared.base, run) };
+          const run = await runPatched(deps, ready, files, label === "first" ? "patched" : "repair");
+          return { label, run, cmp: compareRuns(ready.base, run) };
         };
         const attempts = [await attempt("first", first.filesChanged)];
         let best = attempts[0] as Attempt;
@@ -126,7 +130,8 @@ export async function validateWithTests(
             }
           }
         }
-        tests = solutionTests(cfg.backend, prepared.plan.command, prepared.base, attempts, best, timeoutMs);
+        const planNotes = prepared.plan.networkNotGranted ? [NETWORK_NOT_GRANTED] : [];
+        tests = solutionTests(cfg.backend, prepared.plan.command, prepared.base, attempts, best, timeoutMs, planNotes);
       }
     } catch (err) {
       if (i.signal.aborted || err instanceof RunCancelled) throw new RunCancelled();
@@ -134,6 +139,8 @@ export async function validateWithTests(
         err instanceof WorkspaceError ? err.message : `The tests could not be run: ${(err as Error).message}`;
       ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "test run failed");
       tests = noTests(cfg.backend, "error", reason);
+    } finally {
+      if (prepared && !("reason" in prepared)) await disposePrepared(prepared);
     }
   }
   const checked = kept === first ? staticFirst : await check(kept);

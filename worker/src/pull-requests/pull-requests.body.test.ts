@@ -108,6 +108,27 @@ describe("pull request body", () => {
     expect(skipped).toContain("- Tests: skipped (No test command found; add .fixloop.yml)");
   });
 
+  it("lists the hosts the sandbox refused to a networked setup, and how setup ran", () => {
+    const tests = {
+      command: "npm test",
+      backend: "bwrap",
+      base: { passed: 1, failed: 0, errored: 0, durationMs: 1 },
+      patched: { passed: 1, failed: 0, errored: 0, durationMs: 1 },
+      fixed: [],
+      regressions: [],
+      logTail: "",
+      status: "passed",
+      attempts: [],
+      blockedHosts: ["169.254.169.254:80 (address not on the allowlist)"],
+      notes: ["This repository's setup wants network; not granted"],
+    };
+    const body = prBody({ ...input, metadata: { ...input.metadata, tests } }, NONE);
+    expect(body).toContain(
+      "  - Setup's network requests refused by the sandbox: `169.254.169.254:80 (address not on the allowlist)`",
+    );
+    expect(body).toContain("  - This repository's setup wants network; not granted");
+  });
+
   it("states the same risk score the validation page shows, not the raw score behind the level", () => {
     expect(prBody(input, NONE)).toContain(`Risk: low (score ${RISK_DISPLAY_SCORE.low}/100)`);
     expect(prBody(input, NONE)).not.toContain("18/100");
@@ -215,6 +236,8 @@ describe("change limits", () => {
       "docs/CODEOWNERS",
       ".github/CODEOWNERS",
       ".gitmodules",
+      ".fixloop.yml",
+      ".Fixloop.yaml",
     ]) {
       expect(
         code(() => assertChangeAllowed([file(p)], limits)),

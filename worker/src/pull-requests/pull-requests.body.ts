@@ -58,6 +58,8 @@ export function testsSummary(raw: unknown, manualEdits: number): string[] {
     ...names("Fixed", t.fixed),
     ...names("New passing tests", t.added ?? []),
     ...names("Regressions", t.regressions),
+    ...names("Setup's network requests refused by the sandbox", t.blockedHosts ?? []),
+    ...(t.notes ?? []).map((n) => `  - ${n}`),
     ...(t.attempts.length > 1
       ? [
           `  - One repair round ran after the first attempt broke tests; the ${t.kept === "repair" ? "repaired" : "first"} attempt is the one here`,

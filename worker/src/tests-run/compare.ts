@@ -12,6 +12,10 @@ export interface PhaseRun {
   /** The setup command failed; the tests did not run. */
   setupFailed: boolean;
   logTail: string;
+  /** Requests a networked setup made that the egress proxy refused. */
+  blockedHosts?: string[];
+  /** What the step should say about how this phase ran (e.g. dependency changes not installed). */
+  notes?: string[];
 }
 
 export interface Comparison {

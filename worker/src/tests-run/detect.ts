@@ -10,6 +10,8 @@ export interface TestPlan {
   setup: string | null;
   /** Setup may use the network (never the tests). */
   setupNetwork: boolean;
+  /** `.fixloop.yml` asks for network in a repository the user does not own, and no setting grants it. */
+  networkNotGranted?: boolean;
   timeoutMs: number | null;
   language: string;
   source: "settings" | ".fixloop.yml" | "detected";
@@ -90,10 +92,19 @@ function languageOf(command: string): string {
   return "default";
 }
 
-/** The user's setting, then `.fixloop.yml`, then what the tree looks like. A plain reason when nothing applies. */
+/** Said in the step when `.fixloop.yml` asks for network that is not granted. */
+export const NETWORK_NOT_GRANTED =
+  "This repository's setup wants network (.fixloop.yml `network: true`); not granted, so setup ran offline. Allow it in the repository's test settings (setup may use the network)";
+
+/**
+ * The user's setting, then `.fixloop.yml`, then what the tree looks like. A plain reason when nothing applies.
+ * `trusted`: the user's own repository; elsewhere (an imported issue) `.fixloop.yml` cannot grant its setup
+ * network, only the user's test settings can.
+ */
 export async function detectTestPlan(
   dir: string,
   settings: RepositoryTestSettings | null,
+  trusted: boolean,
 ): Promise<TestPlan | { reason: string }> {
   const rawYml = (await read(dir, ".fixloop.yml")) ?? (await read(dir, ".fixloop.yaml"));
   let yml: z.infer<typeof FixloopYml> = {};
@@ -116,10 +127,12 @@ export async function detectTestPlan(
   if (!command) return { reason: NO_TEST_COMMAND };
   const source = settings?.command ? "settings" : yml.test ? ".fixloop.yml" : "detected";
   const timeoutSeconds = settings?.timeoutSeconds ?? yml.timeout ?? null;
+  const setupNetwork = settings ? settings.setupNetwork : yml.network === true && trusted;
   return {
     command,
     setup: settings?.setup ?? yml.setup ?? null,
-    setupNetwork: settings ? settings.setupNetwork : (yml.network ?? false),
+    setupNetwork,
+    ...(yml.network === true && !trusted && !setupNetwork ? { networkNotGranted: true } : {}),
     timeoutMs: timeoutSeconds ? timeoutSeconds * 1000 : null,
     language: source === "detected" && detected ? detected.language : languageOf(command),
     source,

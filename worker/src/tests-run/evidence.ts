@@ -48,7 +48,10 @@ export function solutionTests(
   attempts: Attempt[],
   kept: Attempt,
   timeoutMs: number,
+  planNotes: string[] = [],
 ): SolutionTests {
+  const blockedHosts = [...new Set([base, ...attempts.map((a) => a.run)].flatMap((r) => r.blockedHosts ?? []))];
+  const notes = [...planNotes, ...(kept.run.notes ?? [])];
   const s = statusOf(base, kept.run, kept.cmp, timeoutMs);
   const baseNote = base.timedOut ? "the base run timed out" : base.setupFailed ? "setup failed on the base tree" : null;
   const reason = [s.reason, baseNote && `Note: ${baseNote}`].filter(Boolean).join(". ") || undefined;
@@ -65,6 +68,8 @@ export function solutionTests(
     ...(reason ? { reason } : {}),
     attempts: attempts.map(attemptOf),
     kept: kept.label,
+    ...(blockedHosts.length ? { blockedHosts } : {}),
+    ...(notes.length ? { notes } : {}),
   };
 }
 
@@ -131,6 +136,11 @@ export function evidenceLines(t: SolutionTests): { info: string[]; warnings: str
     warnings.push(
       `Regressions: ${t.regressions.slice(0, 5).join(", ")}${t.regressions.length > 5 ? ` and ${t.regressions.length - 5} more` : ""}`,
     );
+  if (t.blockedHosts?.length)
+    warnings.push(
+      `Setup's network requests refused by the sandbox: ${t.blockedHosts.slice(0, 10).join(", ")}${t.blockedHosts.length > 10 ? ` and ${t.blockedHosts.length - 10} more` : ""}`,
+    );
+  warnings.push(...(t.notes ?? []));
   if (t.status === "skipped" || t.status === "error") warnings.push(`Tests ${t.status}: ${t.reason ?? ""}`.trim());
   else if (t.reason) (t.status === "failed" ? warnings : info).push(t.reason);
   return { info, warnings };

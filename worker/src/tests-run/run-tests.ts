@@ -7,7 +7,8 @@ import type { PhaseRun } from "./compare";
 import { TestOutputParser } from "./parse";
 import { sandboxRunUid, type SandboxLimits, type SandboxRunner } from "./sandbox";
 import { TestsEventStream } from "./tests.stream";
-import { baseTree, checkout, handToSandbox, writeInside, type WorkspaceCache } from "./workspace";
+import { applyPatch, patchNotes, SETUP_REUSED, snapshotSetUp, type PhaseOptions, type SetUpBase } from "./setup-base";
+import { baseTree, checkout, type WorkspaceCache } from "./workspace";
 
 export interface TestsDeps {
   /** null when SANDBOX_BACKEND=off. */
@@ -26,6 +27,8 @@ export interface RepoAtCommit {
   repo: string;
   commit: string;
   settings: RepositoryTestSettings | null;
+  /** The user's own repository (not an imported issue): only then may `.fixloop.yml` grant setup network. */
+  trusted: boolean;
   /** Writes the repository's files at `commit` into an empty directory. */
   fetch: (dir: string) => Promise<void>;
 }
@@ -36,6 +39,8 @@ export interface Prepared {
   base: PhaseRun;
   baseCached: boolean;
   workspaceCached: boolean;
+  /** The base tree after a networked setup, reused (offline) by the patched and repair phases; `disposePrepared` removes it. */
+  setUp: SetUpBase | null;
 }
 
 const BASE_TTL_SECONDS = 7 * 24 * 3600;
@@ -49,27 +54,32 @@ export async function runPhase(
   dir: string,
   phase: TestsPhase,
   uid?: number,
+  opts: PhaseOptions = {},
 ): Promise<PhaseRun> {
   if (!deps.runner) throw new Error("no sandbox runner");
   const parser = new TestOutputParser();
   const stream = new TestsEventStream(phase, deps.emit, () => parser.counts());
   const limits = { ...deps.limits, timeoutMs: timeoutOf(deps, plan) };
   const started = Date.now();
+  let blockedHosts: string[] | undefined;
   try {
-    if (plan.setup) {
+    if (plan.setup && opts.setup === "skip") stream.push(`${SETUP_REUSED(plan.setup)}\n`);
+    else if (plan.setup) {
       stream.push(`$ ${plan.setup}\n`);
       const s = await deps.runner.run({
         workspace: dir,
         command: plan.setup,
-        network: plan.setupNetwork,
+        network: plan.setupNetwork && opts.setup !== "offline",
         limits,
         onOutput: (c) => stream.push(c),
         signal: deps.signal,
         language: plan.language,
         uid,
       });
+      blockedHosts = s.blockedHosts;
       if (s.exitCode !== 0) {
         return {
+          ...(blockedHosts ? { blockedHosts } : {}),
           counts: { passed: 0, failed: 0, errored: 0, durationMs: Date.now() - started },
           results: {},
           runners: [],
@@ -79,6 +89,7 @@ export async function runPhase(
           logTail: s.output,
         };
       }
+      await opts.afterSetup?.(dir);
     }
     stream.push(`$ ${plan.command}\n`);
     const r = await deps.runner.run({
@@ -99,6 +110,7 @@ export async function runPhase(
       ? `[output truncated to the last ${Math.round(deps.limits.outputBytes / 1024)} KiB]\n${r.output}`
       : r.output;
     return {
+      ...(blockedHosts ? { blockedHosts } : {}),
       counts: { ...parsed.counts, durationMs: r.durationMs },
       results: parsed.results,
       runners: parsed.runners,
@@ -126,7 +138,7 @@ export async function prepareTests(
   ref: RepoAtCommit,
 ): Promise<Prepared | { reason: string; command: string | null }> {
   const base = await baseTree(deps.cache, ref.owner, ref.repo, ref.commit, ref.fetch);
-  const plan = await detectTestPlan(base.dir, ref.settings);
+  const plan = await detectTestPlan(base.dir, ref.settings, ref.trusted);
   if ("reason" in plan) return { reason: plan.reason, command: null };
   const key = baseKey(deps, ref, plan);
   const hit = await deps.redis.get(key);
@@ -140,21 +152,50 @@ export async function prepareTests(
       done: true,
       at: new Date().toISOString(),
     });
-    return { plan, baseDir: base.dir, base: run, baseCached: true, workspaceCached: base.cached };
+    return { plan, baseDir: base.dir, base: run, baseCached: true, workspaceCached: base.cached, setUp: null };
   }
-  const run = await inCopy(deps, base.dir, [], (dir, uid) => runPhase(deps, plan, dir, "base", uid));
+  let setUp: SetUpBase | null = null;
+  const run = await inCopy(deps, base.dir, [], (dir, uid) =>
+    runPhase(deps, plan, dir, "base", uid, {
+      afterSetup: plan.setupNetwork ? async (d) => void (setUp = await snapshotSetUp(deps.cache, d)) : undefined,
+    }),
+  );
   if (!run.timedOut && !deps.signal?.aborted) await deps.redis.set(key, JSON.stringify(run), "EX", BASE_TTL_SECONDS);
-  return { plan, baseDir: base.dir, base: run, baseCached: false, workspaceCached: base.cached };
+  return { plan, baseDir: base.dir, base: run, baseCached: false, workspaceCached: base.cached, setUp };
 }
 
-/** Runs the tests on the base tree with `files` applied. */
-export function runPatched(
+/**
+ * Runs the tests on the base tree with `files` applied. The patch never runs with network: a
+ * networked setup ran on the base tree (patch not yet written) and its result is copied; an
+ * offline setup runs again, offline.
+ */
+export async function runPatched(
   deps: TestsDeps,
   prepared: Prepared,
   files: FileChange[],
   phase: "patched" | "repair",
 ): Promise<PhaseRun> {
-  return inCopy(deps, prepared.baseDir, files, (dir, uid) => runPhase(deps, prepared.plan, dir, phase, uid));
+  const { plan } = prepared;
+  let run: PhaseRun;
+  if (!plan.setup || !plan.setupNetwork)
+    run = await inCopy(deps, prepared.baseDir, files, (dir, uid) =>
+      runPhase(deps, plan, dir, phase, uid, { setup: "offline" }),
+    );
+  else if (prepared.setUp)
+    run = await inCopy(deps, prepared.setUp.dir, files, (dir, uid) =>
+      runPhase(deps, plan, dir, phase, uid, { setup: "skip" }),
+    );
+  else
+    run = await inCopy(deps, prepared.baseDir, [], (dir, uid) =>
+      runPhase(deps, plan, dir, phase, uid, {
+        afterSetup: async (d) => {
+          prepared.setUp = await snapshotSetUp(deps.cache, d);
+          await applyPatch(d, files, uid);
+        },
+      }),
+    );
+  const notes = patchNotes(plan, files);
+  return notes.length ? { ...run, notes: [...(run.notes ?? []), ...notes] } : run;
 }
 
 /** Runs `fn` in a private copy of `baseDir` with `files` applied, owned by a uid of its own. */
@@ -167,10 +208,16 @@ async function inCopy<T>(
   const ws = await checkout(deps.cache, baseDir);
   const uid = sandboxRunUid();
   try {
-    for (const f of files) await writeInside(ws.dir, f.filename, f.action === "delete" ? null : f.content);
-    await handToSandbox(ws.dir, uid);
+    await applyPatch(ws.dir, files, uid);
     return await fn(ws.dir, uid);
   } finally {
     await ws.dispose();
   }
+}
+
+/** Removes the set-up base tree a run kept (safe to call more than once). */
+export async function disposePrepared(prepared: Prepared): Promise<void> {
+  const s = prepared.setUp;
+  prepared.setUp = null;
+  await s?.dispose();
 }

@@ -9,6 +9,8 @@ import {
   type SandboxRunner,
   type SandboxRunSpec,
 } from "./sandbox";
+import { egressBinds, egressCommand, egressEnv, withEgress } from "./sandbox.egress.bridge";
+import { DEFAULT_ALLOWED_HOSTS, parseAllowedHosts, type EgressPolicy } from "./sandbox.egress.policy";
 import { runProcessGroup } from "./sandbox.process";
 
 /** Only what toolchains need from /etc: no shadow, no ssh keys, no machine secrets. */
@@ -53,13 +55,19 @@ export interface BwrapOptions {
   /** Extra host directories bound read-only at the same path (toolchains outside /usr). */
   extraReadOnly?: string[];
   bwrapPath?: string;
+  /** Hosts a networked setup may reach through the egress proxy (default: the package registries). */
+  egress?: EgressPolicy;
 }
 
 /** argv running `spec.command` under bubblewrap (exported for tests and the benchmark). */
 export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string[] {
   const prefix = nodePrefix();
   const ro = [...(prefix ? [prefix] : []), ...(opts.extraReadOnly ?? [])].flatMap((d) => ["--ro-bind-try", d, d]);
-  const env = { ...SANDBOX_ENV, PATH: [...(prefix ? [`${prefix}/bin`] : []), SANDBOX_ENV.PATH].join(":") };
+  const env = {
+    ...SANDBOX_ENV,
+    PATH: [...(prefix ? [`${prefix}/bin`] : []), SANDBOX_ENV.PATH].join(":"),
+    ...(spec.egressDir ? egressEnv() : {}),
+  };
   const asRoot = process.getuid?.() === 0;
   const uid = String(spec.uid ?? SANDBOX_UID);
   return [
@@ -71,24 +79,17 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
           "--unshare-pid",
           "--unshare-uts",
           "--unshare-cgroup-try",
-          ...(spec.network ? [] : ["--unshare-net"]),
+          // Always: a networked setup reaches out only through the egress proxy's socket (egressBinds).
+          "--unshare-net",
         ]
-      : [
-          "--unshare-all",
-          ...(spec.network ? ["--share-net"] : []),
-          "--cap-drop",
-          "ALL",
-          "--uid",
-          String(SANDBOX_UID),
-          "--gid",
-          String(SANDBOX_UID),
-        ]),
+      : ["--unshare-all", "--cap-drop", "ALL", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)]),
     "--die-with-parent",
     "--new-session",
     "--hostname",
     "sandbox",
     ...systemDirs(),
     ...ro,
+    ...egressBinds(spec),
     "--proc",
     "/proc",
     "--dev",
@@ -122,16 +123,16 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
         ]
       : []),
     ...prlimitArgs(spec.limits),
-    "/bin/sh",
-    "-c",
-    spec.command,
+    ...egressCommand(spec),
   ];
 }
 
-/** bubblewrap: namespaces (no network, own pids), an unprivileged uid (inside a user namespace when the worker is not root), read-only system, only the workspace writable. */
+/** bubblewrap: namespaces (own network: loopback only, plus the egress proxy for a networked setup; own pids), an unprivileged uid (inside a user namespace when the worker is not root), read-only system, only the workspace writable. */
 export function bwrapRunner(opts: BwrapOptions = {}): SandboxRunner {
+  const policy = opts.egress ?? parseAllowedHosts(DEFAULT_ALLOWED_HOSTS);
   return {
     backend: "bwrap",
-    run: (spec: SandboxRunSpec): Promise<SandboxResult> => runProcessGroup(bwrapArgv(spec, opts), spec, HOST_ENV),
+    run: (spec: SandboxRunSpec): Promise<SandboxResult> =>
+      withEgress(policy, spec, (s) => runProcessGroup(bwrapArgv(s, opts), s, HOST_ENV)),
   };
 }

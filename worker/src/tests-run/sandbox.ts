@@ -19,8 +19,10 @@ export interface SandboxRunSpec {
   workspace: string;
   /** Shell command (`/bin/sh -c`). */
   command: string;
-  /** Network access; only setup commands may opt in. */
+  /** Network access (through the egress proxy only); only setup commands may opt in. */
   network: boolean;
+  /** Set by the runner for a networked run: host directory of the egress proxy's socket and bridge. */
+  egressDir?: string;
   limits: SandboxLimits;
   onOutput?: (chunk: string) => void;
   signal?: AbortSignal;
@@ -42,6 +44,8 @@ export interface SandboxResult {
   output: string;
   truncated: boolean;
   durationMs: number;
+  /** Requests the egress proxy refused (`host:port (reason)`), when any. */
+  blockedHosts?: string[];
 }
 
 export interface SandboxRunner {

@@ -4,6 +4,7 @@ import type { SandboxBackend } from "../contract";
 import type { WorkerEnv } from "../env";
 import type { SandboxLimits, SandboxRunner } from "./sandbox";
 import { bwrapRunner } from "./sandbox.bwrap";
+import { parseAllowedHosts } from "./sandbox.egress.policy";
 import { dockerRunner, parseDockerImages } from "./sandbox.docker";
 import type { WorkspaceCache } from "./workspace";
 
@@ -41,7 +42,7 @@ export function testsConfig(env: WorkerEnv): TestsConfig {
     .filter(Boolean);
   const runner =
     backend === "bwrap"
-      ? bwrapRunner({ extraReadOnly: extra })
+      ? bwrapRunner({ extraReadOnly: extra, egress: parseAllowedHosts(env.SANDBOX_ALLOWED_HOSTS) })
       : backend === "docker"
         ? dockerRunner(parseDockerImages(env.SANDBOX_DOCKER_IMAGES))
         : null;

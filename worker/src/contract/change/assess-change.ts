@@ -2,6 +2,7 @@ import { diffLines } from "diff";
 import type { FileChange } from "@fixloop/db";
 import { z } from "zod";
 import { RISK_LEVELS, riskLevelFromScore, type RiskLevel } from "@fixloop/db/domain";
+import { INSTALL_RISK_SCORE, installRiskReason } from "./install-risk";
 import { deniedChangeReason, riskyPathReason } from "./path-policy";
 
 export const ChangeStats = z.object({
@@ -57,6 +58,7 @@ export function assessChange(input: ValidateChangeInput): ChangeValidation {
   const suggestions: string[] = [];
   const blocked: { path: string; reason: string }[] = [];
   let risk = 10;
+  let installRisk = false;
   let added = 0;
   let removed = 0;
   let originalLines = 0;
@@ -71,7 +73,12 @@ export function assessChange(input: ValidateChangeInput): ChangeValidation {
       errors.push(`${f.filename}: ${denied}`);
       continue;
     }
-    const risky = riskyPathReason(f.filename);
+    const install = installRiskReason(f);
+    if (install) {
+      warnings.push(`${f.filename}: ${install}`);
+      installRisk = true;
+    }
+    const risky = install ? null : riskyPathReason(f.filename);
     if (risky) {
       warnings.push(`${f.filename}: ${risky}`);
       risk += 20;
@@ -132,7 +139,9 @@ export function assessChange(input: ValidateChangeInput): ChangeValidation {
   if (warnings.length) suggestions.push("Review the flagged files carefully before approving");
   if (!suggestions.length) suggestions.push("Run the project's test suite before approving");
 
-  const riskScore = blocked.length ? Math.max(90, Math.min(100, risk)) : Math.min(100, risk);
+  const riskScore = blocked.length
+    ? Math.max(90, Math.min(100, risk))
+    : Math.min(100, installRisk ? Math.max(INSTALL_RISK_SCORE, risk) : risk);
   const riskLevel: RiskLevel = blocked.length ? "critical" : riskLevelFromScore(riskScore);
   const score = Math.max(0, Math.min(100, 100 - errors.length * 25 - warnings.length * 5));
   return {

@@ -76,6 +76,8 @@ const PROTECTED = [
   rule(".github/codeowners", "Code owners (CODEOWNERS) may not be changed"),
   rule("docs/codeowners", "Code owners (CODEOWNERS) may not be changed"),
   rule(".gitmodules", "Submodule configuration (.gitmodules) may not be changed"),
+  rule(".fixloop.yml", "Fixloop's test configuration (.fixloop.yml) may not be changed"),
+  rule(".fixloop.yaml", "Fixloop's test configuration (.fixloop.yml) may not be changed"),
   ...[
     ".gitlab-ci.yml",
     ".circleci",

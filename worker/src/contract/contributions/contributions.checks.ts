@@ -1,6 +1,7 @@
 import type { GithubClient } from "../github/github.client";
 import { GithubError } from "../github/github.errors";
 import { matchPolicy, type PolicyKind } from "./contributions.policy";
+import { setupNetworkFinding } from "./contributions.setup-network";
 
 /** Where repositories state their contribution rules, in the order they are shown. */
 export const POLICY_FILES = [
@@ -21,7 +22,8 @@ export type FindingCode =
   | "linked_pull_request"
   | "ai_disclosure_required"
   | "ai_draft_required"
-  | "ai_policy_note";
+  | "ai_policy_note"
+  | "setup_network_requested";
 /** blocking stops the import; warning needs an acknowledgement; note is shown only. */
 export type FindingSeverity = "blocking" | "warning" | "note";
 
@@ -140,9 +142,10 @@ export function policyFindings(files: PolicyFile[]): Finding[] {
  * else, no open pull request linked to it, and what the repository's contribution rules say about AI.
  */
 export async function checkContribution(gh: GithubClient, t: ContributionTarget): Promise<Finding[]> {
-  const [files, linked] = await Promise.all([
+  const [files, linked, network] = await Promise.all([
     readPolicyFiles(gh, t.owner, t.repo),
     linkedOpenPulls(gh, t.owner, t.repo, t.issue.number),
+    setupNetworkFinding(gh, t.owner, t.repo, t.login),
   ]);
   const findings: Finding[] = [];
   if (t.issue.state === "closed")
@@ -171,6 +174,7 @@ export async function checkContribution(gh: GithubClient, t: ContributionTarget)
       message: `An open pull request already references this issue: ${linked.join(", ")}`,
     });
   findings.push(...policyFindings(files));
+  if (network) findings.push(network);
   return findings.sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
 }
 

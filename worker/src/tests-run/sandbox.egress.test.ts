@@ -1,0 +1,133 @@
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SandboxLimits } from "./sandbox";
+import { bwrapRunner } from "./sandbox.bwrap";
+import { forbiddenAddress, parseAllowedHosts } from "./sandbox.egress.policy";
+
+// Hostile: a networked setup (what `.fixloop.yml` `network: true` grants) tries to reach the host.
+const limits: SandboxLimits = {
+  timeoutMs: 30_000,
+  memoryBytes: 4 * 1024 ** 3,
+  processes: 128,
+  fileBytes: 64 * 1024 ** 2,
+  outputBytes: 64 * 1024,
+};
+let root: string;
+let workspace: string;
+let hostService: net.Server;
+let hostPort: number;
+let registry: http.Server;
+let registryPort: number;
+const hostAddress = Object.values(os.networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+
+const listen = (s: net.Server) =>
+  new Promise<number>((resolve) => s.listen(0, "0.0.0.0", () => resolve((s.address() as net.AddressInfo).port)));
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-egress-test-"));
+  workspace = path.join(root, "w");
+  fs.mkdirSync(workspace);
+  fs.chownSync(workspace, 65534, 65534);
+  // Stands for Postgres/Redis/the API on the host: it answers anyone who connects.
+  hostService = net.createServer((c) => c.end("HOST-SERVICE-REACHED\n"));
+  hostPort = await listen(hostService);
+  // Stands for a package registry, allowed explicitly by ip:port.
+  registry = http.createServer((req, res) => res.end(`{"name":"left-pad","via":"${req.url}"}`));
+  registryPort = await listen(registry);
+});
+afterAll(() => {
+  hostService.close();
+  registry.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const setup = (command: string, allowed: string[]) =>
+  bwrapRunner({ egress: parseAllowedHosts(allowed) }).run({ workspace, command, network: true, limits });
+
+/** A node one-liner connecting straight to host:port, printing what it got or the error code. */
+const direct = (host: string, port: number) =>
+  `node -e 'const s=require("net").connect(${port},"${host}");s.setTimeout(3000,()=>{console.log("TIMEOUT");s.destroy()});s.on("data",d=>process.stdout.write("GOT "+d));s.on("error",e=>console.log("ERR "+e.code))'`;
+
+describe("a networked setup under bwrap reaches only the egress proxy", () => {
+  it("cannot connect to a service listening on the host's loopback or its own interface address", async () => {
+    const r = await setup(`${direct("127.0.0.1", hostPort)}; ${direct(hostAddress ?? "127.0.0.1", hostPort)}`, []);
+    expect(r.output).not.toContain("HOST-SERVICE-REACHED");
+    expect(r.output.match(/ERR E[A-Z]+/g)).toHaveLength(2);
+  });
+
+  it("the proxy refuses the host's loopback, private ranges and the metadata address, and lists them as blocked", async () => {
+    const r = await setup(
+      [
+        `curl -s -x "$HTTP_PROXY" http://127.0.0.1:${hostPort}/`,
+        `curl -s -p -x "$HTTP_PROXY" http://127.0.0.1:${hostPort}/`,
+        `curl -s -x "$HTTP_PROXY" http://169.254.169.254/latest/meta-data/`,
+        `curl -s -p -x "$HTTP_PROXY" https://10.0.0.1/`,
+        `curl -s -x "$HTTP_PROXY" http://localhost:${hostPort}/`,
+        `curl -s -x "$HTTP_PROXY" http://evil.example.invalid/`,
+        "echo done",
+      ].join("; "),
+      ["localhost", `localhost:${hostPort}`],
+    );
+    expect(r.output).toContain("done");
+    expect(r.output).not.toContain("HOST-SERVICE-REACHED");
+    expect(r.blockedHosts).toEqual([
+      `127.0.0.1:${hostPort} (address not on the allowlist)`,
+      "169.254.169.254:80 (address not on the allowlist)",
+      "10.0.0.1:443 (address not on the allowlist)",
+      `localhost:${hostPort} (resolves to a private, loopback or link-local address)`,
+      "evil.example.invalid:80 (host not on the allowlist)",
+    ]);
+  });
+
+  it("reaches a registry stand-in allowed by ip:port, over plain HTTP and CONNECT, and nothing else on that host", async () => {
+    const r = await setup(
+      [
+        `curl -s -x "$HTTP_PROXY" http://127.0.0.1:${registryPort}/left-pad`,
+        `curl -s -p -x "$HTTP_PROXY" http://127.0.0.1:${registryPort}/tunnel`,
+        `node -e 'require("http").get({host:"127.0.0.1",port:${3128},path:"http://127.0.0.1:${registryPort}/node"},r=>r.pipe(process.stdout))'`,
+        `curl -s -x "$HTTP_PROXY" http://127.0.0.1:${hostPort}/`,
+      ].join("; echo; "),
+      [`127.0.0.1:${registryPort}`],
+    );
+    expect(r.output).toContain('"via":"/left-pad"');
+    expect(r.output).toContain('"via":"/tunnel"');
+    expect(r.output).toContain('"via":"/node"');
+    expect(r.output).not.toContain("HOST-SERVICE-REACHED");
+    expect(r.blockedHosts).toEqual([`127.0.0.1:${hostPort} (address not on the allowlist)`]);
+  });
+
+  it("a run without network has no proxy at all", async () => {
+    const r = await bwrapRunner({ egress: parseAllowedHosts([`127.0.0.1:${registryPort}`]) }).run({
+      workspace,
+      command: `env | grep -ci proxy; ls /run/fixloop-egress; ${direct("127.0.0.1", 3128)}`,
+      network: false,
+      limits,
+    });
+    expect(r.output).toMatch(/^0$/m);
+    expect(r.output).toContain("ERR ECONNREFUSED");
+    expect(r.blockedHosts).toBeUndefined();
+  });
+});
+
+describe("the egress policy", () => {
+  it("refuses loopback, private, link-local, mapped and host addresses; accepts a public one", () => {
+    for (const ip of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "100.64.0.1", "169.254.169.254", "0.0.0.0"])
+      expect(forbiddenAddress(ip), ip).not.toBeNull();
+    for (const ip of ["::1", "::", "fd00::1", "fe80::1", "::ffff:127.0.0.1", "::ffff:7f00:1"])
+      expect(forbiddenAddress(ip), ip).not.toBeNull();
+    if (hostAddress) expect(forbiddenAddress(hostAddress)).not.toBeNull();
+    expect(forbiddenAddress("104.16.0.35")).toBeNull();
+  });
+
+  it("reads SANDBOX_ALLOWED_HOSTS and refuses entries it cannot read", () => {
+    expect(parseAllowedHosts("registry.npmjs.org, *.pythonhosted.org, 127.0.0.1:4873").entries).toHaveLength(3);
+    expect(() => parseAllowedHosts("10.0.0.1")).toThrow(/needs its port/);
+    expect(() => parseAllowedHosts("http://x")).toThrow(/cannot read/);
+  });
+});

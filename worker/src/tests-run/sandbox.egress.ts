@@ -1,0 +1,158 @@
+import dns from "node:dns/promises";
+import fs from "node:fs/promises";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { allowedTarget, forbiddenAddress, splitHostPort, type EgressPolicy } from "./sandbox.egress.policy";
+
+/**
+ * The only way out of a networked setup: an HTTP forward + CONNECT proxy on a Unix socket that
+ * the sandbox gets bound in (its own network namespace has nothing but loopback). It lets through
+ * hosts on the allowlist, resolves them itself and connects only to public addresses, so neither
+ * the host's services (loopback, its own interfaces) nor the private and link-local ranges
+ * (cloud metadata at 169.254.169.254) are reachable, whatever the sandbox's DNS or URL says.
+ */
+export interface EgressProxy {
+  /** Host directory holding `proxy.sock` (bound into the sandbox). */
+  dir: string;
+  socketPath: string;
+  /** `host:port (reason)` of every refused request, first seen first. */
+  blocked(): string[];
+  close(): Promise<void>;
+}
+
+const MAX_BLOCKED = 50;
+const CONNECT_TIMEOUT_MS = 15_000;
+const HOP_HEADERS = ["proxy-authorization", "proxy-connection", "connection", "keep-alive", "te", "trailer", "upgrade"];
+
+/** The address to dial for `host:port`, or why not. */
+async function resolveTarget(
+  policy: EgressPolicy,
+  host: string,
+  port: number,
+): Promise<{ ip: string } | { reason: string }> {
+  const v = allowedTarget(policy, host, port);
+  if (v.ok === false) return { reason: v.reason };
+  if (v.ok === "literal") return { ip: v.ip };
+  const addrs = await dns.lookup(host, { all: true, verbatim: true }).catch(() => []);
+  if (!addrs.length) return { reason: "does not resolve" };
+  const good = addrs.find((a) => forbiddenAddress(a.address) === null);
+  return good
+    ? { ip: good.address }
+    : { reason: `resolves to a ${forbiddenAddress(addrs[0]?.address ?? "") ?? "refused address"}` };
+}
+
+/** A refused target as the step and the PR body show it: host name characters only. */
+const printable = (s: string) => s.replace(/[^A-Za-z0-9._:[\]*-]/g, "?").slice(0, 200);
+
+/** Starts a proxy enforcing `policy`, listening on a fresh socket under the system temp dir. */
+export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProxy> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "fixloop-egress-"));
+  await fs.chmod(dir, 0o755);
+  const socketPath = path.join(dir, "proxy.sock");
+  const blocked = new Map<string, string>();
+  const open = new Set<net.Socket>();
+  const track = (s: net.Socket) => {
+    open.add(s);
+    s.on("close", () => open.delete(s));
+  };
+  const refuse = (target: string, reason: string) => {
+    const key = printable(target);
+    if (!blocked.has(key) && blocked.size < MAX_BLOCKED) blocked.set(key, reason);
+  };
+
+  const server = http.createServer(async (req, res) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "");
+    } catch {
+      res.writeHead(400).end("Only absolute http:// URLs are forwarded\n");
+      return;
+    }
+    if (url.protocol !== "http:") {
+      res.writeHead(400).end("Only http:// is forwarded; use CONNECT for https\n");
+      return;
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    const port = Number(url.port || 80);
+    const t = await resolveTarget(policy, host, port);
+    if ("reason" in t) {
+      refuse(`${host}:${port}`, t.reason);
+      res
+        .writeHead(403, { "content-type": "text/plain" })
+        .end(`Blocked by the sandbox: ${host}:${port} (${t.reason})\n`);
+      return;
+    }
+    const headers = { ...req.headers };
+    for (const h of HOP_HEADERS) delete headers[h];
+    const up = http.request(
+      {
+        host: t.ip,
+        port,
+        method: req.method,
+        path: `${url.pathname}${url.search}`,
+        headers,
+        setHost: false,
+        timeout: CONNECT_TIMEOUT_MS,
+      },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
+    up.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end("Upstream unreachable\n")));
+    up.on("timeout", () => up.destroy());
+    req.pipe(up);
+  });
+
+  server.on("connect", async (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    track(client);
+    client.on("error", () => client.destroy());
+    const hp = splitHostPort(req.url ?? "");
+    if (!hp || hp.port === null) {
+      client.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+      return;
+    }
+    const t = await resolveTarget(policy, hp.host, hp.port);
+    if ("reason" in t) {
+      refuse(`${hp.host}:${hp.port}`, t.reason);
+      client.end(
+        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nBlocked by the sandbox: ${hp.host}:${hp.port} (${t.reason})\n`,
+      );
+      return;
+    }
+    const up = net.connect({ host: t.ip, port: hp.port, timeout: CONNECT_TIMEOUT_MS });
+    track(up);
+    up.once("connect", () => {
+      up.setTimeout(0);
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      if (head.length) up.write(head);
+      up.pipe(client);
+      client.pipe(up);
+    });
+    up.on("timeout", () => up.destroy());
+    up.on("error", () => (up.connecting ? client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n") : client.destroy()));
+    up.on("close", () => client.destroy());
+    client.on("close", () => up.destroy());
+  });
+  server.on("connection", track);
+  server.on("clientError", (_e, s) => s.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socketPath, () => resolve());
+  });
+  // The sandbox user differs from the worker's: it must be able to connect.
+  await fs.chmod(socketPath, 0o666);
+  return {
+    dir,
+    socketPath,
+    blocked: () => [...blocked].map(([t, why]) => `${t} (${why})`),
+    close: async () => {
+      for (const s of open) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FileChange } from "@fixloop/db";
+import { createTestRedis, testPrefix } from "@fixloop/infra/testing";
+import { assessChange } from "../contract";
+import type { RepositoryTestSettings, TestsEvent } from "../contract";
+import { NETWORK_NOT_GRANTED } from "./detect";
+import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
+import { bwrapRunner } from "./sandbox.bwrap";
+import { parseAllowedHosts } from "./sandbox.egress.policy";
+
+// Hostile: a model answer (steerable by issue text) adds a postinstall hook; a repository's
+// .fixloop.yml asks for network. Neither may get it.
+const redis = createTestRedis();
+let root: string;
+let registry: http.Server;
+let port: number;
+const hits: string[] = [];
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-setup-net-"));
+  // A package registry stand-in, allowed by ip:port: every request that reaches it is recorded.
+  registry = http.createServer((req, res) => {
+    hits.push(req.url ?? "");
+    res.end("ok");
+  });
+  await new Promise<void>((r) => registry.listen(0, "127.0.0.1", r));
+  port = (registry.address() as { port: number }).port;
+});
+afterAll(() => {
+  registry.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** A postinstall that calls the registry stand-in through the sandbox's proxy and leaves a mark. */
+const reach = (mark: string) =>
+  `node -e "require('http').get({host:'127.0.0.1',port:3128,path:'http://127.0.0.1:${port}/${mark}'},r=>r.resume())" && echo ${mark} >> installed.log`;
+const pkg = (postinstall: string) =>
+  JSON.stringify({ name: "victim", version: "1.0.0", scripts: { test: "node --test", postinstall } }, null, 2) + "\n";
+const TEST = `const { test } = require("node:test");\ntest("ok", () => {});\n`;
+
+function deps(events: TestsEvent[]): TestsDeps {
+  return {
+    runner: bwrapRunner({ egress: parseAllowedHosts([`127.0.0.1:${port}`]) }),
+    backend: "bwrap",
+    cache: { root, maxBytes: 512 * 1024 ** 2 },
+    limits: {
+      timeoutMs: 60_000,
+      memoryBytes: 4 * 1024 ** 3,
+      processes: 256,
+      fileBytes: 64 * 1024 ** 2,
+      outputBytes: 64 * 1024,
+    },
+    redis,
+    prefix: testPrefix(),
+    emit: async (e) => void events.push(e),
+  };
+}
+
+const repo = (files: Record<string, string>, settings: RepositoryTestSettings | null, trusted = true) => ({
+  owner: "octo",
+  repo: "victim",
+  commit: randomBytes(20).toString("hex"),
+  settings,
+  trusted,
+  fetch: async (dir: string) => {
+    for (const [name, content] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), content);
+    }
+  },
+});
+const NPM_SETUP: RepositoryTestSettings = {
+  command: "cat installed.log; node --test",
+  setup: "npm install --no-audit --no-fund",
+  timeoutSeconds: null,
+  setupNetwork: true,
+};
+const hostile = (original: string): FileChange => ({
+  filename: "package.json",
+  action: "modify",
+  originalContent: original,
+  content: pkg(reach("from-patch")),
+});
+
+describe("a patch never runs with network", () => {
+  it("a postinstall added by the patch never runs with network: setup ran on the base tree, its result is reused offline", async () => {
+    const events: TestsEvent[] = [];
+    const d = deps(events);
+    const base = pkg(reach("from-base"));
+    const ref = repo({ "package.json": base, "test/a.test.js": TEST }, NPM_SETUP);
+    const prepared = (await prepareTests(d, ref)) as Prepared;
+    try {
+      expect(prepared.base.exitCode, prepared.base.logTail).toBe(0);
+      expect(hits).toContain("/from-base"); // the base tree's setup had its (filtered) network
+      const run = await runPatched(d, prepared, [hostile(base)], "patched");
+      expect(run.exitCode, run.logTail).toBe(0);
+      expect(run.logTail).toContain("from-base"); // the set-up base was reused
+      expect(run.logTail).not.toContain("from-patch");
+      expect(hits).not.toContain("/from-patch");
+      expect(run.notes?.[0]).toMatch(/The patch changes package\.json; setup was not re-run with network/);
+      const repair = await runPatched(d, prepared, [hostile(base)], "repair");
+      expect(repair.exitCode).toBe(0);
+      expect(hits).not.toContain("/from-patch");
+
+      // Base results cached: the next run sets the base up again (with network), then writes the patch.
+      const again = (await prepareTests(d, ref)) as Prepared;
+      expect(again.baseCached).toBe(true);
+      const before = hits.filter((h) => h === "/from-base").length;
+      const cachedRun = await runPatched(d, again, [hostile(base)], "patched");
+      await disposePrepared(again);
+      expect(cachedRun.exitCode, cachedRun.logTail).toBe(0);
+      expect(hits.filter((h) => h === "/from-base").length).toBe(before + 1);
+      expect(hits).not.toContain("/from-patch");
+    } finally {
+      await disposePrepared(prepared);
+    }
+    expect(fs.readdirSync(path.join(root, "runs"))).toEqual([]);
+  });
+
+  it("the patch is flagged high risk with the reason", () => {
+    const v = assessChange({ files: [hostile(pkg("true"))], existingPaths: ["package.json"] });
+    expect(v.validation.riskLevel).toBe("high");
+    expect(v.validation.warnings.join("\n")).toMatch(
+      /package\.json: Install-time script \(postinstall\) added or changed/,
+    );
+    const lock = assessChange({
+      files: [{ filename: "poetry.lock", action: "modify", originalContent: "a\n", content: "b\n" }],
+      existingPaths: ["poetry.lock"],
+    });
+    expect(lock.validation.riskLevel).toBe("high");
+    const yml = assessChange({
+      files: [{ filename: ".fixloop.yml", action: "modify", originalContent: "", content: "network: true\n" }],
+      existingPaths: [".fixloop.yml"],
+    });
+    expect(yml.validation.riskLevel).toBe("critical");
+    expect(yml.blocked[0]?.reason).toMatch(/\.fixloop\.yml/);
+  });
+});
+
+describe(".fixloop.yml network in a repository the user does not own", () => {
+  const files = () => ({
+    ".fixloop.yml": "test: node --test\nsetup: sh install.sh\nnetwork: true\n",
+    "install.sh": `${reach("from-yml")}\n`,
+    "test/a.test.js": TEST,
+  });
+
+  it("is not granted (setup runs offline) and is said in the step; the user's own repository gets it", async () => {
+    const d = deps([]);
+    const imported = (await prepareTests(d, repo(files(), null, false))) as Prepared;
+    await disposePrepared(imported);
+    expect(imported.plan).toMatchObject({ setupNetwork: false, networkNotGranted: true });
+    expect(hits).not.toContain("/from-yml");
+    expect(NETWORK_NOT_GRANTED).toMatch(/setup wants network.*not granted/);
+
+    const own = (await prepareTests(d, repo(files(), null, true))) as Prepared;
+    await disposePrepared(own);
+    expect(own.plan.setupNetwork).toBe(true);
+    expect(own.plan.networkNotGranted).toBeUndefined();
+    expect(hits).toContain("/from-yml");
+  });
+
+  it("the repository's test settings grant it explicitly", async () => {
+    const granted = (await prepareTests(
+      deps([]),
+      repo(files(), { command: null, setup: null, timeoutSeconds: null, setupNetwork: true }, false),
+    )) as Prepared;
+    await disposePrepared(granted);
+    expect(granted.plan.setupNetwork).toBe(true);
+  });
+});
