@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
-  HOST_ENV,
+  DEFAULT_TMP_BYTES,
   prlimitArgs,
   SANDBOX_ENV,
   SANDBOX_UID,
@@ -9,7 +9,7 @@ import {
   type SandboxRunner,
   type SandboxRunSpec,
 } from "./sandbox";
-import { runProcessGroup } from "./sandbox.process";
+import { runWalled } from "./sandbox.walls";
 
 /** Only what toolchains need from /etc: no shadow, no ssh keys, no machine secrets. */
 const ETC = [
@@ -53,6 +53,23 @@ export interface BwrapOptions {
   /** Extra host directories bound read-only at the same path (toolchains outside /usr). */
   extraReadOnly?: string[];
   bwrapPath?: string;
+  /** fd the seccomp program is read from (bwrap `--seccomp`). */
+  seccompFd?: number;
+}
+
+/** The sandbox's own user namespace, with no further ones (`unshare -Ur` fails inside), and the seccomp filter. */
+function userns(uid: string, seccompFd: number | undefined): string[] {
+  return [
+    "--unshare-user",
+    "--disable-userns",
+    "--uid",
+    uid,
+    "--gid",
+    uid,
+    "--cap-drop",
+    "ALL",
+    ...(seccompFd === undefined ? [] : ["--seccomp", String(seccompFd)]),
+  ];
 }
 
 /** argv running `spec.command` under bubblewrap (exported for tests and the benchmark). */
@@ -62,9 +79,11 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
   const env = { ...SANDBOX_ENV, PATH: [...(prefix ? [`${prefix}/bin`] : []), SANDBOX_ENV.PATH].join(":") };
   const asRoot = process.getuid?.() === 0;
   const uid = String(spec.uid ?? SANDBOX_UID);
+  const bwrap = opts.bwrapPath ?? "bwrap";
+  const tmp = String(spec.limits.tmpBytes ?? DEFAULT_TMP_BYTES);
   return [
-    opts.bwrapPath ?? "bwrap",
-    // A root worker must not map nobody to root through a user namespace: bwrap mounts as root, then the command drops to the real nobody.
+    bwrap,
+    // A root worker must not map the sandbox's uid to root through a user namespace: bwrap mounts as root, the command drops to its own uid, then a second bwrap gives it a user namespace of its own (uid mapped to itself).
     ...(asRoot
       ? [
           "--unshare-ipc",
@@ -73,16 +92,7 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
           "--unshare-cgroup-try",
           ...(spec.network ? [] : ["--unshare-net"]),
         ]
-      : [
-          "--unshare-all",
-          ...(spec.network ? ["--share-net"] : []),
-          "--cap-drop",
-          "ALL",
-          "--uid",
-          String(SANDBOX_UID),
-          "--gid",
-          String(SANDBOX_UID),
-        ]),
+      : ["--unshare-all", ...(spec.network ? ["--share-net"] : []), ...userns(String(SANDBOX_UID), opts.seccompFd)]),
     "--die-with-parent",
     "--new-session",
     "--hostname",
@@ -95,6 +105,16 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
     "/dev",
     "--perms",
     "1777",
+    "--size",
+    tmp,
+    "--tmpfs",
+    "/dev/shm",
+    "--remount-ro",
+    "/dev",
+    "--perms",
+    "1777",
+    "--size",
+    tmp,
     "--tmpfs",
     "/tmp",
     "--perms",
@@ -119,6 +139,12 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
           "--bounding-set=-all",
           "--no-new-privs",
           "--",
+          bwrap,
+          ...userns(uid, opts.seccompFd),
+          "--dev-bind",
+          "/",
+          "/",
+          "--",
         ]
       : []),
     ...prlimitArgs(spec.limits),
@@ -128,10 +154,11 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
   ];
 }
 
-/** bubblewrap: namespaces (no network, own pids), an unprivileged uid (inside a user namespace when the worker is not root), read-only system, only the workspace writable. */
+/** bubblewrap: namespaces (no network, own pids, own user namespace with no nested ones), an unprivileged uid, read-only system, only the workspace writable, bounded tmpfs, a seccomp filter; totals in a cgroup and a disk budget (`runWalled`). */
 export function bwrapRunner(opts: BwrapOptions = {}): SandboxRunner {
   return {
     backend: "bwrap",
-    run: (spec: SandboxRunSpec): Promise<SandboxResult> => runProcessGroup(bwrapArgv(spec, opts), spec, HOST_ENV),
+    run: (spec: SandboxRunSpec): Promise<SandboxResult> =>
+      runWalled(spec, (seccompFd) => bwrapArgv(spec, { ...opts, seccompFd })),
   };
 }
