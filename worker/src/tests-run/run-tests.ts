@@ -5,9 +5,11 @@ import type { RepositoryTestSettings, SandboxBackend, TestsEvent, TestsPhase } f
 import { detectTestPlan, type TestPlan } from "./detect";
 import type { PhaseRun } from "./compare";
 import { TestOutputParser } from "./parse";
-import { sandboxRunUid, type SandboxLimits, type SandboxRunner } from "./sandbox";
+import { sandboxRunUid, type SandboxLimits, type SandboxResult, type SandboxRunner } from "./sandbox";
+import { phaseLimits } from "./tests.limits";
 import { TestsEventStream } from "./tests.stream";
 import { baseTree, checkout, handToSandbox, writeInside, type WorkspaceCache } from "./workspace";
+import { scrubHostPaths } from "./workspace.cleanup";
 
 export interface TestsDeps {
   /** null when SANDBOX_BACKEND=off. */
@@ -19,6 +21,8 @@ export interface TestsDeps {
   prefix: string;
   emit: (e: TestsEvent) => Promise<unknown>;
   signal?: AbortSignal;
+  /** A workspace that could not be removed after a run (the result stands; the startup sweep retries). */
+  onCleanupError?: (err: Error) => void;
 }
 
 export interface RepoAtCommit {
@@ -40,7 +44,10 @@ export interface Prepared {
 
 const BASE_TTL_SECONDS = 7 * 24 * 3600;
 
-const timeoutOf = (deps: TestsDeps, plan: TestPlan) => plan.timeoutMs ?? deps.limits.timeoutMs;
+const walls = (r: SandboxResult): Pick<PhaseRun, "limitHit" | "totals"> => ({
+  ...(r.limitHit ? { limitHit: r.limitHit } : {}),
+  ...(r.totals ? { totals: r.totals } : {}),
+});
 
 /** Runs setup (if any) and the tests in `dir`, streaming output as `tests` events of `phase`. */
 export async function runPhase(
@@ -53,7 +60,7 @@ export async function runPhase(
   if (!deps.runner) throw new Error("no sandbox runner");
   const parser = new TestOutputParser();
   const stream = new TestsEventStream(phase, deps.emit, () => parser.counts());
-  const limits = { ...deps.limits, timeoutMs: timeoutOf(deps, plan) };
+  const limits = phaseLimits(deps.limits, plan);
   const started = Date.now();
   try {
     if (plan.setup) {
@@ -76,7 +83,8 @@ export async function runPhase(
           exitCode: s.exitCode,
           timedOut: s.timedOut,
           setupFailed: true,
-          logTail: s.output,
+          logTail: scrubHostPaths(s.output, [deps.cache.root, dir]),
+          ...walls(s),
         };
       }
     }
@@ -95,9 +103,10 @@ export async function runPhase(
       uid,
     });
     const parsed = parser.finish();
+    const output = scrubHostPaths(r.output, [deps.cache.root, dir]);
     const tail = r.truncated
-      ? `[output truncated to the last ${Math.round(deps.limits.outputBytes / 1024)} KiB]\n${r.output}`
-      : r.output;
+      ? `[output truncated to the last ${Math.round(deps.limits.outputBytes / 1024)} KiB]\n${output}`
+      : output;
     return {
       counts: { ...parsed.counts, durationMs: r.durationMs },
       results: parsed.results,
@@ -106,6 +115,7 @@ export async function runPhase(
       timedOut: r.timedOut,
       setupFailed: false,
       logTail: tail,
+      ...walls(r),
     };
   } finally {
     await stream.end();
@@ -143,7 +153,8 @@ export async function prepareTests(
     return { plan, baseDir: base.dir, base: run, baseCached: true, workspaceCached: base.cached };
   }
   const run = await inCopy(deps, base.dir, [], (dir, uid) => runPhase(deps, plan, dir, "base", uid));
-  if (!run.timedOut && !deps.signal?.aborted) await deps.redis.set(key, JSON.stringify(run), "EX", BASE_TTL_SECONDS);
+  if (!run.timedOut && !run.limitHit && !deps.signal?.aborted)
+    await deps.redis.set(key, JSON.stringify(run), "EX", BASE_TTL_SECONDS);
   return { plan, baseDir: base.dir, base: run, baseCached: false, workspaceCached: base.cached };
 }
 
@@ -171,6 +182,6 @@ async function inCopy<T>(
     await handToSandbox(ws.dir, uid);
     return await fn(ws.dir, uid);
   } finally {
-    await ws.dispose();
+    await ws.dispose().catch((err: Error) => deps.onCleanupError?.(err));
   }
 }
