@@ -62,11 +62,17 @@ export const WorkerEnv = z.object({
         ctx.addIssue({ code: "custom", message: (err as Error).message });
       }
     }),
-  /** Wall-clock limit of one test run (setup or tests), unless .fixloop.yml or the repository setting says otherwise. */
+  /** Wall-clock limit of one test run (setup or tests): a ceiling, which .fixloop.yml or the repository setting may only lower. */
   SANDBOX_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
   /** Address space per sandboxed process, MiB. */
   SANDBOX_MEMORY_MB: z.coerce.number().int().min(256).default(4096),
-  /** Processes the sandbox may run at once. */
+  /** Memory of the whole sandbox (all its processes, its /tmp), MiB: a cgroup where the worker can create one. */
+  SANDBOX_TOTAL_MEMORY_MB: z.coerce.number().int().min(64).default(4096),
+  /** Size of the sandbox's /tmp and of its /dev/shm (each), MiB. */
+  SANDBOX_TMP_MB: z.coerce.number().int().min(1).default(512),
+  /** Disk the workspace (repository + whatever setup and tests write) may use while a command runs, MiB; over it the run is stopped. */
+  SANDBOX_DISK_MB: z.coerce.number().int().min(16).default(4096),
+  /** Processes the sandbox may run at once (per process tree and, with a cgroup, in total). */
   SANDBOX_MAX_PROCESSES: z.coerce.number().int().min(16).default(256),
   /** Largest file a sandboxed process may write, MiB. */
   SANDBOX_MAX_FILE_MB: z.coerce.number().int().min(1).default(512),

@@ -21,7 +21,9 @@ export function startWorkers(
   const names = opts.queues?.length ? opts.queues : (Object.values(QUEUES) as QueueName[]);
   if (names.includes(QUEUES.solve)) {
     // Half-built base trees and run copies left by a crashed worker would only take space.
-    sweepWorkspaces(testsConfig(ctx.env).cache).then(
+    sweepWorkspaces(testsConfig(ctx.env).cache, (name, err) =>
+      ctx.logger.warn({ workspace: name, err: err.message }, "a workspace left by an earlier run could not be removed"),
+    ).then(
       (n) => n && ctx.logger.info({ removed: n }, "removed workspaces left by an earlier crash"),
       (err: Error) => ctx.logger.warn({ err: err.message }, "workspace sweep failed"),
     );

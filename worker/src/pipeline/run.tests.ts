@@ -1,3 +1,4 @@
+import path from "node:path";
 import { repositories, type FileChange, type StepDetail } from "@fixloop/db";
 import {
   type RepositoryTestSettings,
@@ -13,6 +14,8 @@ import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } fr
 import { NETWORK_NOT_GRANTED } from "../tests-run/detect";
 import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "../tests-run/run-tests";
 import { testsConfig } from "../tests-run/tests.config";
+import { limitLines, phaseLimits } from "../tests-run/tests.limits";
+import { scrubHostPaths } from "../tests-run/workspace.cleanup";
 import { fetchTreeInto, WorkspaceError } from "../tests-run/workspace.github";
 import { RunCancelled } from "./run.errors";
 import type { StepEnv, StepOutcome } from "./run.steps";
@@ -67,6 +70,7 @@ export async function validateWithTests(
   let kept = first;
   let tokens = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
   let tests: SolutionTests;
+  let limits: { info: string[]; warnings: string[] } = { info: [], warnings: [] };
   const staticFirst = await check(first);
   if (!cfg.runner) tests = noTests(cfg.backend, "skipped", "Tests are off on this server (SANDBOX_BACKEND=off)");
   else if (staticFirst.output.blocked.length)
@@ -81,6 +85,8 @@ export async function validateWithTests(
       prefix: ctx.queues.prefix,
       emit: (e) => i.onTestsEvent?.(e) ?? Promise.resolve(),
       signal: i.signal,
+      onCleanupError: (err) =>
+        ctx.logger.warn({ runId: i.run.id, err: String(err.cause ?? err.message) }, "workspace cleanup failed"),
     };
     let prepared: Prepared | { reason: string } | null = null;
     try {
@@ -99,7 +105,7 @@ export async function validateWithTests(
       });
       if ("reason" in prepared) tests = noTests(cfg.backend, "skipped", prepared.reason);
       else {
-        const timeoutMs = prepared.plan.timeoutMs ?? cfg.limits.timeoutMs;
+        const timeoutMs = phaseLimits(cfg.limits, prepared.plan).timeoutMs;
         const ready = prepared;
         const attempt = async (label: Attempt["label"], files: FileChange[]): Promise<Attempt> => {
           const run = await runPatched(deps, ready, files, label === "first" ? "patched" : "repair");
@@ -132,11 +138,12 @@ export async function validateWithTests(
         }
         const planNotes = prepared.plan.networkNotGranted ? [NETWORK_NOT_GRANTED] : [];
         tests = solutionTests(cfg.backend, prepared.plan.command, prepared.base, attempts, best, timeoutMs, planNotes);
+        limits = limitLines(prepared.plan, cfg.limits, best.run.totals ? best.run : prepared.base);
       }
     } catch (err) {
       if (i.signal.aborted || err instanceof RunCancelled) throw new RunCancelled();
-      const reason =
-        err instanceof WorkspaceError ? err.message : `The tests could not be run: ${(err as Error).message}`;
+      const message = scrubHostPaths((err as Error).message, [cfg.cache.root, path.resolve(ctx.env.FIXLOOP_DATA_DIR)]);
+      const reason = err instanceof WorkspaceError ? message : `The tests could not be run: ${message}`;
       ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "test run failed");
       tests = noTests(cfg.backend, "error", reason);
     } finally {
@@ -148,8 +155,8 @@ export async function validateWithTests(
   const lines = evidenceLines(tests);
   const detail: StepDetail = {
     ...checked.detail,
-    info: [...checked.detail.info, ...lines.info],
-    warnings: [...checked.detail.warnings, ...lines.warnings],
+    info: [...checked.detail.info, ...lines.info, ...limits.info],
+    warnings: [...checked.detail.warnings, ...lines.warnings, ...limits.warnings],
     tests,
   };
   const output: ValidatingOutput = {

@@ -1,5 +1,7 @@
 import type { TestCounts, TestsStatus } from "../contract";
 import type { Outcome } from "./parse";
+import type { SandboxLimitHit, SandboxTotals } from "./sandbox";
+import { wallReason } from "./tests.limits";
 
 /** One test run (setup + tests) in one tree. */
 export interface PhaseRun {
@@ -16,6 +18,10 @@ export interface PhaseRun {
   blockedHosts?: string[];
   /** What the step should say about how this phase ran (e.g. dependency changes not installed). */
   notes?: string[];
+  /** A wall of the sandbox the run hit (memory, processes, disk). */
+  limitHit?: SandboxLimitHit;
+  /** How the sandbox's memory and processes were capped. */
+  totals?: SandboxTotals;
 }
 
 export interface Comparison {
@@ -66,6 +72,8 @@ export function statusOf(
   cmp: Comparison,
   timeoutMs: number,
 ): { status: TestsStatus; reason?: string } {
+  const wall = patched.limitHit === "processes" ? null : wallReason(patched);
+  if (wall && (patched.limitHit === "disk" || patched.exitCode !== 0)) return { status: "error", reason: wall };
   if (patched.setupFailed)
     return { status: "error", reason: `The setup command failed (exit code ${patched.exitCode ?? "none"})` };
   if (patched.timedOut)
@@ -99,7 +107,7 @@ export function statusOf(
 /** Orders attempts: fewer regressions, then fewer failures, then more passes. */
 export function better(a: { cmp: Comparison; run: PhaseRun }, b: { cmp: Comparison; run: PhaseRun }): boolean {
   const key = (x: typeof a) => [
-    x.run.timedOut || x.run.setupFailed ? 1 : 0,
+    x.run.timedOut || x.run.setupFailed || x.run.limitHit === "disk" ? 1 : 0,
     x.cmp.regressions.length,
     x.run.counts.failed + x.run.counts.errored,
     -x.run.counts.passed,

@@ -2,6 +2,7 @@ import { riskLevelFromScore } from "@fixloop/db/domain";
 import type { SandboxBackend, SolutionTests, TestsAttempt } from "../contract";
 import type { ChangeValidation } from "../pipeline/validation/validate-change";
 import { statusOf, type Comparison, type PhaseRun } from "./compare";
+import { wallReason } from "./tests.limits";
 
 export interface Attempt {
   label: "first" | "repair";
@@ -53,7 +54,14 @@ export function solutionTests(
   const blockedHosts = [...new Set([base, ...attempts.map((a) => a.run)].flatMap((r) => r.blockedHosts ?? []))];
   const notes = [...planNotes, ...(kept.run.notes ?? [])];
   const s = statusOf(base, kept.run, kept.cmp, timeoutMs);
-  const baseNote = base.timedOut ? "the base run timed out" : base.setupFailed ? "setup failed on the base tree" : null;
+  const wall = base.limitHit === "processes" ? null : wallReason(base);
+  const baseNote = base.timedOut
+    ? "the base run timed out"
+    : wall
+      ? `on the base tree, ${wall.charAt(0).toLowerCase()}${wall.slice(1)}`
+      : base.setupFailed
+        ? "setup failed on the base tree"
+        : null;
   const reason = [s.reason, baseNote && `Note: ${baseNote}`].filter(Boolean).join(". ") || undefined;
   return {
     command,

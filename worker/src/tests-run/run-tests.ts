@@ -5,10 +5,12 @@ import type { RepositoryTestSettings, SandboxBackend, TestsEvent, TestsPhase } f
 import { detectTestPlan, type TestPlan } from "./detect";
 import type { PhaseRun } from "./compare";
 import { TestOutputParser } from "./parse";
-import { sandboxRunUid, type SandboxLimits, type SandboxRunner } from "./sandbox";
+import { sandboxRunUid, type SandboxLimits, type SandboxResult, type SandboxRunner } from "./sandbox";
+import { phaseLimits } from "./tests.limits";
 import { TestsEventStream } from "./tests.stream";
 import { applyPatch, patchNotes, SETUP_REUSED, snapshotSetUp, type PhaseOptions, type SetUpBase } from "./setup-base";
 import { baseTree, checkout, type WorkspaceCache } from "./workspace";
+import { scrubHostPaths } from "./workspace.cleanup";
 
 export interface TestsDeps {
   /** null when SANDBOX_BACKEND=off. */
@@ -20,6 +22,8 @@ export interface TestsDeps {
   prefix: string;
   emit: (e: TestsEvent) => Promise<unknown>;
   signal?: AbortSignal;
+  /** A workspace that could not be removed after a run (the result stands; the startup sweep retries). */
+  onCleanupError?: (err: Error) => void;
 }
 
 export interface RepoAtCommit {
@@ -45,7 +49,10 @@ export interface Prepared {
 
 const BASE_TTL_SECONDS = 7 * 24 * 3600;
 
-const timeoutOf = (deps: TestsDeps, plan: TestPlan) => plan.timeoutMs ?? deps.limits.timeoutMs;
+const walls = (r: SandboxResult): Pick<PhaseRun, "limitHit" | "totals"> => ({
+  ...(r.limitHit ? { limitHit: r.limitHit } : {}),
+  ...(r.totals ? { totals: r.totals } : {}),
+});
 
 /** Runs setup (if any) and the tests in `dir`, streaming output as `tests` events of `phase`. */
 export async function runPhase(
@@ -59,7 +66,7 @@ export async function runPhase(
   if (!deps.runner) throw new Error("no sandbox runner");
   const parser = new TestOutputParser();
   const stream = new TestsEventStream(phase, deps.emit, () => parser.counts());
-  const limits = { ...deps.limits, timeoutMs: timeoutOf(deps, plan) };
+  const limits = phaseLimits(deps.limits, plan);
   const started = Date.now();
   let blockedHosts: string[] | undefined;
   try {
@@ -86,7 +93,8 @@ export async function runPhase(
           exitCode: s.exitCode,
           timedOut: s.timedOut,
           setupFailed: true,
-          logTail: s.output,
+          logTail: scrubHostPaths(s.output, [deps.cache.root, dir]),
+          ...walls(s),
         };
       }
       await opts.afterSetup?.(dir);
@@ -106,9 +114,10 @@ export async function runPhase(
       uid,
     });
     const parsed = parser.finish();
+    const output = scrubHostPaths(r.output, [deps.cache.root, dir]);
     const tail = r.truncated
-      ? `[output truncated to the last ${Math.round(deps.limits.outputBytes / 1024)} KiB]\n${r.output}`
-      : r.output;
+      ? `[output truncated to the last ${Math.round(deps.limits.outputBytes / 1024)} KiB]\n${output}`
+      : output;
     return {
       ...(blockedHosts ? { blockedHosts } : {}),
       counts: { ...parsed.counts, durationMs: r.durationMs },
@@ -118,6 +127,7 @@ export async function runPhase(
       timedOut: r.timedOut,
       setupFailed: false,
       logTail: tail,
+      ...walls(r),
     };
   } finally {
     await stream.end();
@@ -160,7 +170,8 @@ export async function prepareTests(
       afterSetup: plan.setupNetwork ? async (d) => void (setUp = await snapshotSetUp(deps.cache, d)) : undefined,
     }),
   );
-  if (!run.timedOut && !deps.signal?.aborted) await deps.redis.set(key, JSON.stringify(run), "EX", BASE_TTL_SECONDS);
+  if (!run.timedOut && !run.limitHit && !deps.signal?.aborted)
+    await deps.redis.set(key, JSON.stringify(run), "EX", BASE_TTL_SECONDS);
   return { plan, baseDir: base.dir, base: run, baseCached: false, workspaceCached: base.cached, setUp };
 }
 
@@ -211,7 +222,7 @@ async function inCopy<T>(
     await applyPatch(ws.dir, files, uid);
     return await fn(ws.dir, uid);
   } finally {
-    await ws.dispose();
+    await ws.dispose().catch((err: Error) => deps.onCleanupError?.(err));
   }
 }
 

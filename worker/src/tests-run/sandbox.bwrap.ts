@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
-  HOST_ENV,
+  DEFAULT_TMP_BYTES,
   prlimitArgs,
   SANDBOX_ENV,
   SANDBOX_UID,
@@ -11,7 +11,7 @@ import {
 } from "./sandbox";
 import { egressBinds, egressCommand, egressEnv, withEgress } from "./sandbox.egress.bridge";
 import { DEFAULT_ALLOWED_HOSTS, parseAllowedHosts, type EgressPolicy } from "./sandbox.egress.policy";
-import { runProcessGroup } from "./sandbox.process";
+import { runWalled } from "./sandbox.walls";
 
 /** Only what toolchains need from /etc: no shadow, no ssh keys, no machine secrets. */
 const ETC = [
@@ -57,6 +57,23 @@ export interface BwrapOptions {
   bwrapPath?: string;
   /** Hosts a networked setup may reach through the egress proxy (default: the package registries). */
   egress?: EgressPolicy;
+  /** fd the seccomp program is read from (bwrap `--seccomp`). */
+  seccompFd?: number;
+}
+
+/** The sandbox's own user namespace, with no further ones (`unshare -Ur` fails inside), and the seccomp filter. */
+function userns(uid: string, seccompFd: number | undefined): string[] {
+  return [
+    "--unshare-user",
+    "--disable-userns",
+    "--uid",
+    uid,
+    "--gid",
+    uid,
+    "--cap-drop",
+    "ALL",
+    ...(seccompFd === undefined ? [] : ["--seccomp", String(seccompFd)]),
+  ];
 }
 
 /** argv running `spec.command` under bubblewrap (exported for tests and the benchmark). */
@@ -70,9 +87,11 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
   };
   const asRoot = process.getuid?.() === 0;
   const uid = String(spec.uid ?? SANDBOX_UID);
+  const bwrap = opts.bwrapPath ?? "bwrap";
+  const tmp = String(spec.limits.tmpBytes ?? DEFAULT_TMP_BYTES);
   return [
-    opts.bwrapPath ?? "bwrap",
-    // A root worker must not map nobody to root through a user namespace: bwrap mounts as root, then the command drops to the real nobody.
+    bwrap,
+    // A root worker must not map the sandbox's uid to root through a user namespace: bwrap mounts as root, the command drops to its own uid, then a second bwrap gives it a user namespace of its own (uid mapped to itself).
     ...(asRoot
       ? [
           "--unshare-ipc",
@@ -82,7 +101,7 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
           // Always: a networked setup reaches out only through the egress proxy's socket (egressBinds).
           "--unshare-net",
         ]
-      : ["--unshare-all", "--cap-drop", "ALL", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)]),
+      : ["--unshare-all", ...userns(String(SANDBOX_UID), opts.seccompFd)]),
     "--die-with-parent",
     "--new-session",
     "--hostname",
@@ -96,6 +115,16 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
     "/dev",
     "--perms",
     "1777",
+    "--size",
+    tmp,
+    "--tmpfs",
+    "/dev/shm",
+    "--remount-ro",
+    "/dev",
+    "--perms",
+    "1777",
+    "--size",
+    tmp,
     "--tmpfs",
     "/tmp",
     "--perms",
@@ -120,6 +149,12 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
           "--bounding-set=-all",
           "--no-new-privs",
           "--",
+          bwrap,
+          ...userns(uid, opts.seccompFd),
+          "--dev-bind",
+          "/",
+          "/",
+          "--",
         ]
       : []),
     ...prlimitArgs(spec.limits),
@@ -127,12 +162,12 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
   ];
 }
 
-/** bubblewrap: namespaces (own network: loopback only, plus the egress proxy for a networked setup; own pids), an unprivileged uid (inside a user namespace when the worker is not root), read-only system, only the workspace writable. */
+/** bubblewrap: namespaces (own network: loopback only, plus the egress proxy for a networked setup; own pids; own user namespace with no nested ones), an unprivileged uid, read-only system, only the workspace writable, bounded tmpfs, a seccomp filter; totals in a cgroup and a disk budget (`runWalled`). */
 export function bwrapRunner(opts: BwrapOptions = {}): SandboxRunner {
   const policy = opts.egress ?? parseAllowedHosts(DEFAULT_ALLOWED_HOSTS);
   return {
     backend: "bwrap",
     run: (spec: SandboxRunSpec): Promise<SandboxResult> =>
-      withEgress(policy, spec, (s) => runProcessGroup(bwrapArgv(s, opts), s, HOST_ENV)),
+      withEgress(policy, spec, (s) => runWalled(s, (seccompFd) => bwrapArgv(s, { ...opts, seccompFd }))),
   };
 }

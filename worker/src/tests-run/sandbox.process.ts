@@ -1,5 +1,14 @@
 import { spawn } from "node:child_process";
-import type { SandboxResult, SandboxRunSpec } from "./sandbox";
+import type { Writable } from "node:stream";
+import type { SandboxLimitHit, SandboxResult, SandboxRunSpec } from "./sandbox";
+
+export interface ProcessGroupOptions {
+  cwd?: string;
+  /** Data the command reads on fds 3, 4, … (e.g. bwrap's `--seccomp 3`); each is closed after writing. */
+  inputs?: Buffer[];
+  /** Starts watching the run; calling `stop` kills the group and reports the wall. Returns the function that ends the watch. */
+  guard?: (stop: (hit: SandboxLimitHit) => void) => () => void;
+}
 
 /** Keeps the last `max` bytes of a stream of text. */
 export class OutputTail {
@@ -40,15 +49,27 @@ export function runProcessGroup(
   argv: string[],
   spec: Pick<SandboxRunSpec, "limits" | "onOutput" | "signal">,
   env: Record<string, string>,
-  opts: { cwd?: string } = {},
+  opts: ProcessGroupOptions = {},
 ): Promise<SandboxResult> {
   const started = Date.now();
   const tail = new OutputTail(spec.limits.outputBytes);
   return new Promise((resolve) => {
     const [cmd = "", ...args] = argv;
-    const child = spawn(cmd, args, { env, cwd: opts.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const inputs = opts.inputs ?? [];
+    const child = spawn(cmd, args, {
+      env,
+      cwd: opts.cwd,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe", ...inputs.map(() => "pipe" as const)],
+    });
+    inputs.forEach((b, i) => {
+      const fd = child.stdio[3 + i] as Writable | null | undefined;
+      fd?.on("error", () => undefined);
+      fd?.end(b);
+    });
     let timedOut = false;
     let cancelled = false;
+    let limitHit: SandboxLimitHit | undefined;
     const kill = () => {
       try {
         if (child.pid) process.kill(-child.pid, "SIGKILL");
@@ -65,14 +86,19 @@ export function runProcessGroup(
       kill();
     };
     spec.signal?.addEventListener("abort", onAbort, { once: true });
+    const unguard = opts.guard?.((hit) => {
+      limitHit ??= hit;
+      kill();
+    });
     const onData = (b: Buffer) => {
       tail.push(b);
       spec.onOutput?.(b.toString("utf8"));
     };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
     const done = (exitCode: number | null) => {
       clearTimeout(timer);
+      unguard?.();
       spec.signal?.removeEventListener("abort", onAbort);
       kill();
       resolve({
@@ -82,12 +108,13 @@ export function runProcessGroup(
         output: tail.text(),
         truncated: tail.truncated,
         durationMs: Date.now() - started,
+        ...(limitHit ? { limitHit } : {}),
       });
     };
     child.on("error", (err) => {
       tail.push(Buffer.from(`\n${err.message}\n`));
       done(null);
     });
-    child.on("close", (code) => done(timedOut || cancelled ? null : code));
+    child.on("close", (code) => done(timedOut || cancelled || limitHit ? null : code));
   });
 }

@@ -12,7 +12,21 @@ export interface SandboxLimits {
   fileBytes: number;
   /** Output kept in `SandboxResult.output` (the last bytes). */
   outputBytes: number;
+  /** Memory of the whole sandbox (cgroup), bytes; default `memoryBytes`. */
+  totalMemoryBytes?: number;
+  /** Size of the sandbox's `/tmp` and `/dev/shm` (tmpfs), bytes; default `DEFAULT_TMP_BYTES`. */
+  tmpBytes?: number;
+  /** Disk the workspace may use while a command runs, bytes; unset: no budget. */
+  diskBytes?: number;
 }
+
+export const DEFAULT_TMP_BYTES = 512 * 1024 * 1024;
+
+/** A wall a run hit and was stopped by (or, for processes, refused forks at). */
+export type SandboxLimitHit = "memory" | "processes" | "disk";
+
+/** How memory and processes were capped: for the sandbox as a whole (a cgroup) or per process only. */
+export type SandboxTotals = "cgroup v2" | "cgroup v1" | "per process";
 
 export interface SandboxRunSpec {
   /** Host directory bound read-write as the working directory. */
@@ -46,6 +60,10 @@ export interface SandboxResult {
   durationMs: number;
   /** Requests the egress proxy refused (`host:port (reason)`), when any. */
   blockedHosts?: string[];
+  /** The wall the run hit, when it hit one (bwrap). */
+  limitHit?: SandboxLimitHit;
+  /** How totals were capped for this run (bwrap). */
+  totals?: SandboxTotals;
 }
 
 export interface SandboxRunner {

@@ -55,6 +55,9 @@ export function testsConfig(env: WorkerEnv): TestsConfig {
       processes: env.SANDBOX_MAX_PROCESSES,
       fileBytes: env.SANDBOX_MAX_FILE_MB * MiB,
       outputBytes: env.SANDBOX_OUTPUT_KB * 1024,
+      totalMemoryBytes: env.SANDBOX_TOTAL_MEMORY_MB * MiB,
+      tmpBytes: env.SANDBOX_TMP_MB * MiB,
+      diskBytes: env.SANDBOX_DISK_MB * MiB,
     },
     cache: {
       root: path.resolve(env.WORKSPACE_DIR ?? path.join(env.FIXLOOP_DATA_DIR, "workspaces")),

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { SANDBOX_UID } from "./sandbox";
+import { removeTree } from "./workspace.cleanup";
 
 /**
  * Repository trees on disk under `root`:
@@ -29,8 +30,11 @@ const alive = (pid: number) => {
   }
 };
 
-/** Removes half-built trees and run copies whose worker process is gone. */
-export async function sweepWorkspaces(cache: WorkspaceCache): Promise<number> {
+/** Removes half-built trees and run copies whose worker process is gone; one that resists is reported and skipped. */
+export async function sweepWorkspaces(
+  cache: WorkspaceCache,
+  onError: (name: string, err: Error) => void = () => undefined,
+): Promise<number> {
   let removed = 0;
   for (const sub of ["tmp", "runs"]) {
     const dir = path.join(cache.root, sub);
@@ -38,8 +42,12 @@ export async function sweepWorkspaces(cache: WorkspaceCache): Promise<number> {
       const pid = Number(name.split("-")[0]);
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) continue;
       if (pid === process.pid) continue;
-      await fs.rm(path.join(dir, name), { recursive: true, force: true });
-      removed++;
+      try {
+        await removeTree(path.join(dir, name));
+        removed++;
+      } catch (err) {
+        onError(`${sub}/${name}`, err as Error);
+      }
     }
   }
   return removed;
@@ -72,7 +80,7 @@ export async function baseTree(
       if (err.code !== "ENOTEMPTY" && err.code !== "EEXIST") throw err; // another worker built it first
     });
   } finally {
-    await fs.rm(tmp, { recursive: true, force: true });
+    await removeTree(tmp).catch(() => undefined); // left for the next sweep
   }
   await evict(cache, dir);
   return { dir, cached: false };
@@ -87,7 +95,7 @@ export async function checkout(
   await fs.mkdir(dir, { recursive: true });
   // cp(1) is an order of magnitude faster than fs.cp on many small files, and reflinks where the filesystem can.
   await execFileAsync("cp", ["-a", "--reflink=auto", `${baseDir}/.`, dir]);
-  return { dir, dispose: () => fs.rm(dir, { recursive: true, force: true }) };
+  return { dir, dispose: () => removeTree(dir) };
 }
 
 /** Writes `content` at `rel` inside `dir`, refusing paths that leave it (`..`, absolute, through a symlink). */
@@ -147,7 +155,12 @@ async function evict(cache: WorkspaceCache, keep: string): Promise<void> {
   for (const e of entries.sort((a, b) => a.used - b.used)) {
     if (total <= cache.maxBytes) break;
     if (e.dir === keep) continue;
-    await fs.rm(e.dir, { recursive: true, force: true });
-    total -= e.size;
+    if (
+      await removeTree(e.dir).then(
+        () => true,
+        () => false,
+      )
+    )
+      total -= e.size;
   }
 }

@@ -1,0 +1,155 @@
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestRedis, testPrefix } from "@fixloop/infra/testing";
+import { compareRuns } from "./compare";
+import { evidenceLines, solutionTests } from "./evidence";
+import { prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
+import type { SandboxLimits } from "./sandbox";
+import { bwrapRunner } from "./sandbox.bwrap";
+import { limitLines } from "./tests.limits";
+import { sweepWorkspaces } from "./workspace";
+
+const MiB = 1024 ** 2;
+const limits: SandboxLimits = {
+  timeoutMs: 3_000,
+  memoryBytes: 4 * 1024 ** 3,
+  processes: 128,
+  fileBytes: 256 * MiB,
+  outputBytes: 64 * 1024,
+  totalMemoryBytes: 512 * MiB,
+  tmpBytes: 16 * MiB,
+  diskBytes: 32 * MiB,
+};
+const redis = createTestRedis();
+let root: string;
+let deps: TestsDeps;
+const cleanupErrors: Error[] = [];
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-run-walls-"));
+  deps = {
+    runner: bwrapRunner(),
+    backend: "bwrap",
+    cache: { root: path.join(root, "workspaces"), maxBytes: 512 * MiB },
+    limits,
+    redis,
+    prefix: testPrefix(),
+    emit: () => Promise.resolve(),
+    onCleanupError: (err) => cleanupErrors.push(err),
+  };
+});
+afterAll(() => {
+  execFileSync("rm", ["-rf", "--one-file-system", root]);
+});
+
+/** A repository at a fresh commit holding `files`. */
+const repo = (files: Record<string, string>) => ({
+  owner: "octocat",
+  repo: "walls",
+  commit: randomBytes(20).toString("hex"),
+  settings: null,
+  fetch: async (dir: string) => {
+    for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), content);
+  },
+});
+
+const prepared = async (files: Record<string, string>): Promise<Prepared> => {
+  const p = await prepareTests(deps, repo(files));
+  if ("reason" in p) throw new Error(p.reason);
+  return p;
+};
+
+/** 2,000 nested directories of 200-character names (a path of ~400 KB), one of them and a sibling left mode 000. */
+const DEEP = `import os
+os.makedirs("locked/inner"); open("locked/inner/f", "w").write("x")
+top = os.open(".", os.O_RDONLY)
+for i in range(2000):
+    os.mkdir("d" * 200); os.chdir("d" * 200)
+os.chmod(".", 0)
+os.fchdir(top)
+os.chmod("locked/inner", 0); os.chmod("locked", 0)
+print("deep-done")
+`;
+
+const runsLeft = () => fs.readdirSync(path.join(deps.cache.root, "runs"));
+
+describe("the test pipeline's walls and cleanup (real bubblewrap)", () => {
+  it("removes a deep, unreadable tree the tests left behind; the result stands and names no host path", async () => {
+    const p = await prepared({ "deep.py": DEEP, ".fixloop.yml": "test: python3 deep.py\n" });
+    expect(p.base.exitCode).toBe(0);
+    expect(p.base.logTail).toContain("deep-done");
+    const patched = await runPatched(
+      deps,
+      p,
+      [{ filename: "note.txt", action: "create", content: "x", originalContent: "" }],
+      "patched",
+    );
+    expect(patched.exitCode).toBe(0);
+    expect(runsLeft()).toEqual([]);
+    expect(cleanupErrors).toEqual([]);
+    const tests = solutionTests(
+      "bwrap",
+      p.plan.command,
+      p.base,
+      [{ label: "first", run: patched, cmp: compareRuns(p.base, patched) }],
+      { label: "first", run: patched, cmp: compareRuns(p.base, patched) },
+      limits.timeoutMs,
+    );
+    expect(tests.status).toBe("passed");
+    expect(JSON.stringify(tests)).not.toContain(root);
+  });
+
+  it("the startup sweep removes what a crashed worker left, deep trees included, and carries on past one it cannot remove", async () => {
+    const runs = path.join(deps.cache.root, "runs");
+    const deep = path.join(runs, "99999999-deep");
+    fs.mkdirSync(deep, { recursive: true });
+    execFileSync("python3", ["-c", DEEP], { cwd: deep });
+    // Another filesystem inside a run copy: rm --one-file-system leaves it, so that entry fails.
+    const stuck = path.join(runs, "99999998-stuck", "mnt");
+    fs.mkdirSync(stuck, { recursive: true });
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "fixloop-test", stuck]);
+    try {
+      const failed: string[] = [];
+      const removed = await sweepWorkspaces(deps.cache, (name) => failed.push(name));
+      expect(removed).toBe(1);
+      expect(failed).toEqual(["runs/99999998-stuck"]);
+      expect(fs.existsSync(deep)).toBe(false);
+    } finally {
+      execFileSync("umount", [stuck]);
+      fs.rmSync(path.dirname(stuck), { recursive: true, force: true });
+    }
+  });
+
+  it("holds a repository's timeout above the operator's to the operator's, and says so", async () => {
+    const started = Date.now();
+    const p = await prepared({ ".fixloop.yml": "test: sleep 25\ntimeout: 3600\n" });
+    expect(p.base.timedOut).toBe(true);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(limitLines(p.plan, limits, p.base).info).toContain(
+      "The repository asks for a 3600 s timeout; this server's limit of 3 s applies",
+    );
+  });
+
+  it("stops a patched run that fills the workspace past its disk budget and reports it in the step", async () => {
+    const p = await prepared({ "t.sh": "echo ok\n", ".fixloop.yml": "test: sh t.sh\n" });
+    const fill = "for i in $(seq 100); do head -c 1000000 /dev/zero > f$i; done; sleep 20\n";
+    const run = await runPatched(
+      deps,
+      p,
+      [{ filename: "t.sh", action: "modify", content: fill, originalContent: "echo ok\n" }],
+      "patched",
+    );
+    expect(run.limitHit).toBe("disk");
+    const attempt = { label: "first" as const, run, cmp: compareRuns(p.base, run) };
+    const tests = solutionTests("bwrap", p.plan.command, p.base, [attempt], attempt, limits.timeoutMs);
+    expect(tests.status).toBe("error");
+    expect(evidenceLines(tests).warnings).toContain(
+      "Tests error: The tests went over the workspace's disk budget and were stopped",
+    );
+    expect(runsLeft()).toEqual([]);
+  });
+});

@@ -1,0 +1,112 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxRunUid, type SandboxLimits, type SandboxRunSpec } from "./sandbox";
+import { bwrapRunner } from "./sandbox.bwrap";
+
+const MiB = 1024 ** 2;
+const limits: SandboxLimits = {
+  timeoutMs: 20_000,
+  memoryBytes: 4 * 1024 ** 3,
+  processes: 128,
+  fileBytes: 256 * MiB,
+  outputBytes: 64 * 1024,
+  totalMemoryBytes: 256 * MiB,
+  tmpBytes: 8 * MiB,
+  diskBytes: 32 * MiB,
+};
+const runner = bwrapRunner();
+let root: string;
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-walls-"));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** Runs `command` in a fresh workspace of its own uid (as the tests pipeline does). */
+const run = (command: string, extra: Partial<SandboxRunSpec> = {}) => {
+  const uid = sandboxRunUid();
+  const workspace = fs.mkdtempSync(path.join(root, "ws-"));
+  fs.chownSync(workspace, uid, uid);
+  return runner.run({ workspace, command, network: false, limits, uid, ...extra });
+};
+
+/** Each process holds 120 MiB (touched), well under its own address-space cap; four together pass the 256 MiB total. */
+const HOG = `node -e 'const a=[];for(let i=0;i<120;i++)a.push(Buffer.alloc(1<<20,1));console.log("holding");setTimeout(()=>{},4000)'`;
+
+describe("the sandbox's walls hold in total, not only per process (real bubblewrap)", () => {
+  it("stops processes that together go over the memory cap, each under its own limit, and says memory was the wall", async () => {
+    const r = await run(`for i in 1 2 3 4; do ${HOG} & done; wait; echo waited`);
+    expect(r.totals).toMatch(/^cgroup v[12]$/);
+    expect(r.limitHit).toBe("memory");
+    expect(r.output.match(/holding/g)?.length ?? 0).toBeLessThan(4);
+    // one of them alone fits
+    const one = await run(HOG);
+    expect(one.exitCode).toBe(0);
+    expect(one.limitHit).toBeUndefined();
+  });
+
+  it("caps the processes of the whole sandbox and reports the cap was reached", async () => {
+    const r = await run("for i in $(seq 200); do sleep 3 & done; wait; echo end", {
+      limits: { ...limits, processes: 64 },
+    });
+    expect(r.output).toMatch(/fork|Resource temporarily unavailable|retry/i);
+    expect(r.limitHit).toBe("processes");
+  });
+
+  it("bounds /tmp and /dev/shm, and /dev takes no files", async () => {
+    const r = await run(
+      "head -c 20000000 /dev/zero > /tmp/big; echo tmp=$(stat -c %s /tmp/big); head -c 20000000 /dev/zero > /dev/shm/big; echo shm=$(stat -c %s /dev/shm/big); echo x > /dev/planted || echo dev-refused",
+    );
+    expect(r.output).toMatch(/No space left on device/);
+    expect(Number(r.output.match(/tmp=(\d+)/)?.[1])).toBeLessThanOrEqual(8 * MiB);
+    expect(Number(r.output.match(/shm=(\d+)/)?.[1])).toBeLessThanOrEqual(8 * MiB);
+    expect(r.output).toContain("dev-refused");
+  });
+
+  it("stops a command that fills the workspace past its disk budget while it runs, and says disk was the wall", async () => {
+    const started = Date.now();
+    const r = await run("for i in $(seq 200); do head -c 1000000 /dev/zero > f$i; done; sleep 20; echo finished");
+    expect(r.limitHit).toBe("disk");
+    expect(r.exitCode).toBeNull();
+    expect(r.output).not.toContain("finished");
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("refuses nested user namespaces: `unshare -Ur true` fails inside", async () => {
+    const r = await run("unshare -Ur true && echo userns-created || echo userns-refused; id -u");
+    expect(r.output).toContain("userns-refused");
+    expect(r.output).not.toContain("userns-created");
+  });
+
+  it("refuses tracing, keyrings, namespace flags on clone, odd personalities and io_uring (seccomp); threads and children still work", async () => {
+    const probe = [
+      "import ctypes, os, subprocess, threading",
+      "libc = ctypes.CDLL(None, use_errno=True)",
+      "def call(name, nr, *args):",
+      "    r = libc.syscall(nr, *args)",
+      "    print(name, 'ok' if r >= 0 else os.strerror(ctypes.get_errno()))",
+      "call('ptrace', 101, 0, 0, 0, 0)",
+      "call('add_key', 248, b'user', b'fixloop', b'x', 1, ctypes.c_long(-2))",
+      "call('clone-newuser', 56, 0x10000000 | 17, 0, 0, 0, 0)",
+      "call('personality', 135, 0x0400000)",
+      "call('io_uring_setup', 425, 8, ctypes.create_string_buffer(120))",
+      "call('clone3', 435, 0, 0)",
+      "t = threading.Thread(target=print, args=('thread-ok',)); t.start(); t.join()",
+      "print('child', subprocess.run(['true']).returncode)",
+    ].join("\n");
+    const r = await run(`python3 - <<'EOF'\n${probe}\nEOF\nunshare -n true || echo netns-refused`);
+    if (process.arch === "x64") {
+      expect(r.output).toMatch(/^ptrace Operation not permitted$/m);
+      expect(r.output).toMatch(/^add_key Operation not permitted$/m);
+      expect(r.output).toMatch(/^clone-newuser Operation not permitted$/m);
+      expect(r.output).toMatch(/^personality Operation not permitted$/m);
+      expect(r.output).toMatch(/^io_uring_setup Function not implemented$/m);
+      expect(r.output).toMatch(/^clone3 Function not implemented$/m);
+    }
+    expect(r.output).toContain("thread-ok");
+    expect(r.output).toContain("child 0");
+    expect(r.output).toContain("netns-refused");
+  });
+});
