@@ -12,7 +12,7 @@ import { better, compareRuns } from "../tests-run/compare";
 import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../tests-run/evidence";
 import { prepareTests, runPatched, type TestsDeps } from "../tests-run/run-tests";
 import { testsConfig } from "../tests-run/tests.config";
-import { fetchTreeInto, WorkspaceError } from "../tests-run/workspace.github";
+import { fetchTreeInto } from "../tests-run/workspace.github";
 import { RunCancelled } from "./run.errors";
 import type { StepEnv, StepOutcome } from "./run.steps";
 import { validating } from "./steps/validating";
@@ -67,9 +67,8 @@ export async function validateWithTests(
   let tokens = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
   let tests: SolutionTests;
   const staticFirst = await check(first);
-  if (!cfg.runner) tests = noTests(cfg.backend, "skipped", "Tests are off on this server (SANDBOX_BACKEND=off)");
-  else if (staticFirst.output.blocked.length)
-    tests = noTests(cfg.backend, "skipped", "The patch is blocked by policy; its tests were not run");
+  if (!cfg.runner) tests = noTests(cfg.backend, "skipped", "sandbox off");
+  else if (staticFirst.output.blocked.length) tests = noTests(cfg.backend, "skipped", "the patch is blocked by policy");
   else {
     const deps: TestsDeps = {
       runner: cfg.runner,
@@ -94,12 +93,15 @@ export async function validateWithTests(
             () => undefined,
           ),
       });
+      // A cancelled phase is no evidence: the run stops here instead of going on to the next phase.
+      if (i.signal.aborted || ("base" in prepared && prepared.base.cancelled)) throw new RunCancelled();
       if ("reason" in prepared) tests = noTests(cfg.backend, "skipped", prepared.reason);
       else {
         const timeoutMs = prepared.plan.timeoutMs ?? cfg.limits.timeoutMs;
         const attempt = async (label: Attempt["label"], files: FileChange[]): Promise<Attempt> => {
           const run = await runPatched(deps, prepared, files, label === "first" ? "patched" : "repair");
-          return { label, run, cmp: compareRuns(prepared.base, run) };
+          if (i.signal.aborted || run.cancelled) throw new RunCancelled();
+          return { label, run, cmp: compareRuns(prepared.base, run), files };
         };
         const attempts = [await attempt("first", first.filesChanged)];
         let best = attempts[0] as Attempt;
@@ -130,10 +132,8 @@ export async function validateWithTests(
       }
     } catch (err) {
       if (i.signal.aborted || err instanceof RunCancelled) throw new RunCancelled();
-      const reason =
-        err instanceof WorkspaceError ? err.message : `The tests could not be run: ${(err as Error).message}`;
       ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "test run failed");
-      tests = noTests(cfg.backend, "error", reason);
+      tests = { ...noTests(cfg.backend, "error", (err as Error).message), cause: "workspace" };
     }
   }
   const checked = kept === first ? staticFirst : await check(kept);

@@ -75,7 +75,8 @@ export async function runPhase(
           runners: [],
           exitCode: s.exitCode,
           timedOut: s.timedOut,
-          setupFailed: true,
+          setupFailed: !s.cancelled,
+          cancelled: s.cancelled,
           logTail: s.output,
         };
       }
@@ -105,6 +106,7 @@ export async function runPhase(
       exitCode: r.exitCode,
       timedOut: r.timedOut,
       setupFailed: false,
+      cancelled: r.cancelled,
       logTail: tail,
     };
   } finally {
@@ -143,7 +145,8 @@ export async function prepareTests(
     return { plan, baseDir: base.dir, base: run, baseCached: true, workspaceCached: base.cached };
   }
   const run = await inCopy(deps, base.dir, [], (dir, uid) => runPhase(deps, plan, dir, "base", uid));
-  if (!run.timedOut && !deps.signal?.aborted) await deps.redis.set(key, JSON.stringify(run), "EX", BASE_TTL_SECONDS);
+  if (!run.timedOut && !run.cancelled && !deps.signal?.aborted)
+    await deps.redis.set(key, JSON.stringify(run), "EX", BASE_TTL_SECONDS);
   return { plan, baseDir: base.dir, base: run, baseCached: false, workspaceCached: base.cached };
 }
 

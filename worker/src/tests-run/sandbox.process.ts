@@ -65,6 +65,7 @@ export function runProcessGroup(
       kill();
     };
     spec.signal?.addEventListener("abort", onAbort, { once: true });
+    if (spec.signal?.aborted) onAbort(); // aborted before the spawn: the listener would never fire
     const onData = (b: Buffer) => {
       tail.push(b);
       spec.onOutput?.(b.toString("utf8"));
