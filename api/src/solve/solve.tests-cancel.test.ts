@@ -86,9 +86,9 @@ async function cancelDuring(phase: "base" | "patched", number: number, marker: s
     if (!cancelledAt && e.event === "tests" && d.phase === phase && d.output?.includes(marker)) {
       cancelledAt = Date.now();
       stillRunning = processesWith(marker);
-      void t.stack.app
-        .request(`/api/runs/${runId}/cancel`, { method: "POST", headers: t.headers })
-        .then((r) => (cancelStatus = r.status));
+      void Promise.resolve(
+        t.stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: t.headers }),
+      ).then((r) => (cancelStatus = r.status));
     }
     if (e.event === "cancelled" || e.event === "completed" || e.event === "failed") {
       endedAt = Date.now();
