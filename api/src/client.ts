@@ -5,7 +5,8 @@
 export type { AppType } from "./app";
 export { UPGRADE_CODES } from "./solve/solve.errors";
 /** The wire schemas of a run's event stream: the web parses every SSE message with them. */
-export { RUN_EVENT_TYPES, RunEvent, RunView } from "@fixloop/worker/contract/events";
+export { RUN_EVENT_TYPES, RunEvent, RunView, testsVerdict } from "@fixloop/worker/contract/events";
+export type { TestsVerdict } from "@fixloop/worker/contract/events";
 export type {
   StepCost,
   StepDetail,

@@ -115,6 +115,9 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
     expect(tests.attempts[1]?.regressions).toEqual([]);
     expect(tests.kept).toBe("repair");
     expect(tests.status).toBe("passed");
+    // The replaced first attempt stays on record so the page can show its diff; the kept one is the solution itself.
+    expect(tests.attempts[0]?.files?.[0]?.content).toContain("const TRAILING = /\\t+$/;");
+    expect(tests.attempts[1]?.files).toBeUndefined();
     expect(solution.filesChanged[0]?.content).toContain("const TRAILING = /[ \\t]+$/;");
     expect(testEvents.filter((e) => e.done).map((e) => e.phase)).toEqual(["base", "patched", "repair"]);
     expect(testEvents[0]?.output).toContain("reused"); // base results of this commit were cached by the first run
@@ -152,7 +155,8 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
         body: "See `weather/units.py`.",
       });
       expect(tests.status).toBe("error");
-      expect(tests.reason).toContain("The tests did not finish within 5 s and were stopped");
+      expect(tests.reason).toBe("timed out after 5 s");
+      expect(tests.cause).toBe("timeout");
       expect(Date.now() - started).toBeLessThan(60_000);
     } finally {
       await t.stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {

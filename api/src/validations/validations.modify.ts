@@ -1,5 +1,5 @@
 import { solutions, type FileChange } from "@fixloop/db";
-import { assessChange } from "@fixloop/worker/contract";
+import { assessChange, SolutionTests } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { validationErrors } from "./validations.errors";
 import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./validations.repository";
@@ -38,10 +38,18 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
         testSuggestions: check.testSuggestions,
         advancedValidation: check.advancedValidation,
         blocked: check.blocked,
+        // The tests ran on the code before this edit: the evidence says so until they run again.
+        ...(solution.metadata.tests ? { tests: staleTests(solution.metadata.tests, at) } : {}),
         manualEdits: [...(solution.metadata.manualEdits ?? []), ...edits.map((e) => ({ ...e, revision, at }))],
       },
     });
   });
+}
+
+/** Test evidence marked as not being about the edited code (unchanged when it does not decode). */
+function staleTests(raw: unknown, at: string): unknown {
+  const t = SolutionTests.safeParse(raw);
+  return t.success ? { ...t.data, stale: { at, by: "edit" } } : raw;
 }
 
 /** The solution's files with the edits applied; refuses edits of unknown, deleted or changed files. */

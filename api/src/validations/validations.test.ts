@@ -93,7 +93,13 @@ describe("validations API", () => {
     const one = (await (await call(`/${solutionId}`)).json()) as { solution: Record<string, any> };
     expect(one.solution.metadata.tests).toEqual(tests);
     const { solutions } = (await (await call("/pending")).json()) as { solutions: Record<string, any>[] };
-    expect(solutions.find((x) => x._id === solutionId)?.tests).toEqual({ status: "passed", passed: 7, failed: 0 });
+    expect(solutions.find((x) => x._id === solutionId)?.tests).toEqual({
+      status: "passed",
+      passed: 7,
+      failed: 0,
+      kind: "passed",
+      verdict: "passed",
+    });
     // Evidence in a shape the contract does not know is left out rather than shown half-read.
     const { solutionId: odd } = await seedSolution(db, {
       userId: me.user.id,
@@ -104,6 +110,36 @@ describe("validations API", () => {
     });
     const oddOne = (await (await call(`/${odd}`)).json()) as { solution: Record<string, any> };
     expect([oddOne.solution.metadata.tests, oddOne.solution.tests]).toEqual([null, null]);
+  });
+
+  it("marks the test evidence stale after a manual edit: the badge says the edited code never ran", async () => {
+    const { call, db, me } = await setup();
+    const tests = {
+      command: "npm test",
+      backend: "bwrap",
+      base: { passed: 6, failed: 1, errored: 0, durationMs: 420 },
+      patched: { passed: 7, failed: 0, errored: 0, durationMs: 420 },
+      fixed: ["paginates"],
+      regressions: [],
+      logTail: "",
+      status: "passed",
+      attempts: [],
+    };
+    const { solutionId } = await seedSolution(db, {
+      userId: me.user.id,
+      repoFullName: "octocat/todo-api",
+      issueNumber: 5,
+      files: [{ filename: "src/paginate.ts", action: "modify", originalContent: ORIGINAL, content: PROPOSED }],
+      metadata: { tests },
+    });
+    const res = await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "// x\n" }] },
+    });
+    expect(res.status).toBe(200);
+    const { solution } = (await res.json()) as { solution: Record<string, any> };
+    expect(solution.metadata.tests.stale).toMatchObject({ by: "edit" });
+    expect(solution.tests).toMatchObject({ kind: "stale", verdict: "not run on the edited code" });
   });
 
   it("answers 404 on every route for another user's solution and changes nothing", async () => {

@@ -15,4 +15,4 @@ export {
   StepRerank,
   ErrorBody,
 } from "./pipeline";
-export { TestsEvent, TestsPhase, LiveTestCounts, SolutionTests } from "./tests";
+export { TestsEvent, TestsPhase, LiveTestCounts, SolutionTests, testsVerdict, type TestsVerdict } from "./tests";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { testsVerdict } from "./tests.verdict";
 
 /** Which test run a `tests` event belongs to: the base tree, the patched tree, or the repair attempt. */
 export const TestsPhase = z.enum(["base", "patched", "repair"]);
@@ -38,6 +39,19 @@ export type SandboxBackend = z.infer<typeof SandboxBackend>;
 export const TestsStatus = z.enum(["passed", "failed", "error", "skipped"]);
 export type TestsStatus = z.infer<typeof TestsStatus>;
 
+/** One file of an attempt that was replaced by the repair round. */
+export const AttemptFile = z.object({
+  filename: z.string(),
+  action: z.enum(["create", "modify", "delete"]),
+  content: z.string(),
+  originalContent: z.string(),
+});
+export type AttemptFile = z.infer<typeof AttemptFile>;
+
+/** Why the tests could not run to the end (status `error`). */
+export const TestsCause = z.enum(["toolchain", "setup", "timeout", "cancelled", "no-exit", "workspace", "limit"]);
+export type TestsCause = z.infer<typeof TestsCause>;
+
 export const TestsAttempt = z.object({
   label: z.enum(["first", "repair"]),
   patched: TestCounts.nullable(),
@@ -45,6 +59,8 @@ export const TestsAttempt = z.object({
   regressions: z.array(z.string()),
   /** Tests that did not exist on base and pass after the patch. */
   added: z.array(z.string()).optional(),
+  /** The attempt's files, kept for an attempt the solution does not carry (the page offers its diff). */
+  files: z.array(AttemptFile).optional(),
 });
 export type TestsAttempt = z.infer<typeof TestsAttempt>;
 
@@ -72,16 +88,39 @@ export const SolutionTests = z.object({
   blockedHosts: z.array(z.string()).optional(),
   /** How setup ran where the user should know (network not granted, dependency changes not installed). */
   notes: z.array(z.string()).optional(),
+  /** Tests failing (or erroring) both before and after the patch. */
+  preexisting: z.array(z.string()).optional(),
+  /** Tests failing after the patch that did not fail before it (regressions and new failing tests). */
+  failing: z.array(z.string()).optional(),
+  /** Why the tests could not run to the end (status `error`); `reason` says it in a few words. */
+  cause: TestsCause.optional(),
+  /** Set when the solution's files changed after the tests ran (a manual edit): the evidence is not about them. */
+  stale: z.object({ at: z.string(), by: z.enum(["edit", "refine"]) }).optional(),
 });
 export type SolutionTests = z.infer<typeof SolutionTests>;
 
-/** The validations list's per-solution badge. */
-export const TestsSummary = z.object({ status: TestsStatus, passed: z.number().int(), failed: z.number().int() });
+export { nameList, testsVerdict, type TestsVerdict, type TestsVerdictKind } from "./tests.verdict";
+
+/** The validations list's per-solution badge: the verdict in the same words as the tests panel and the PR body. */
+export const TestsSummary = z.object({
+  status: TestsStatus,
+  passed: z.number().int(),
+  failed: z.number().int(),
+  kind: z.enum(["passed", "preexisting", "regressions", "could-not-run", "not-run", "stale"]),
+  verdict: z.string(),
+});
 export type TestsSummary = z.infer<typeof TestsSummary>;
 
 export function summarizeTests(t: SolutionTests): TestsSummary {
   const c = t.patched ?? t.base;
-  return { status: t.status, passed: c?.passed ?? 0, failed: (c?.failed ?? 0) + (c?.errored ?? 0) };
+  const v = testsVerdict(t);
+  return {
+    status: t.status,
+    passed: c?.passed ?? 0,
+    failed: (c?.failed ?? 0) + (c?.errored ?? 0),
+    kind: v.kind,
+    verdict: v.text,
+  };
 }
 
 /** Per-repository override set by the user (PUT /api/github/repositories/:owner/:repo/test-settings). */

@@ -55,6 +55,8 @@ export async function processRun(
   const state: RunState = { ctx, log, stored, done: {}, current: null, env: { run, issue, signal, baseline } };
   try {
     for (const step of PIPELINE) await runStep(step, state);
+    // A cancel that arrived during the last step ends the run here: no solution is stored.
+    if (signal.aborted || (await cancelRequested(ctx, runId))) throw new RunCancelled();
     const { analyzing, context, generating, validating } = state.done;
     if (!analyzing || !context || !generating || !validating) throw new Error("A step ended without its output");
     const solutionId = await finalizeRun(ctx.db, {

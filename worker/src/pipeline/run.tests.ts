@@ -16,7 +16,7 @@ import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDep
 import { testsConfig } from "../tests-run/tests.config";
 import { limitLines, phaseLimits } from "../tests-run/tests.limits";
 import { scrubHostPaths } from "../tests-run/workspace.cleanup";
-import { fetchTreeInto, WorkspaceError } from "../tests-run/workspace.github";
+import { fetchTreeInto } from "../tests-run/workspace.github";
 import { RunCancelled } from "./run.errors";
 import type { StepEnv, StepOutcome } from "./run.steps";
 import { validating } from "./steps/validating";
@@ -72,9 +72,8 @@ export async function validateWithTests(
   let tests: SolutionTests;
   let limits: { info: string[]; warnings: string[] } = { info: [], warnings: [] };
   const staticFirst = await check(first);
-  if (!cfg.runner) tests = noTests(cfg.backend, "skipped", "Tests are off on this server (SANDBOX_BACKEND=off)");
-  else if (staticFirst.output.blocked.length)
-    tests = noTests(cfg.backend, "skipped", "The patch is blocked by policy; its tests were not run");
+  if (!cfg.runner) tests = noTests(cfg.backend, "skipped", "sandbox off");
+  else if (staticFirst.output.blocked.length) tests = noTests(cfg.backend, "skipped", "the patch is blocked by policy");
   else {
     const deps: TestsDeps = {
       runner: cfg.runner,
@@ -103,13 +102,16 @@ export async function validateWithTests(
             () => undefined,
           ),
       });
+      // A cancelled phase is no evidence: the run stops here instead of going on to the next phase.
+      if (i.signal.aborted || ("base" in prepared && prepared.base.cancelled)) throw new RunCancelled();
       if ("reason" in prepared) tests = noTests(cfg.backend, "skipped", prepared.reason);
       else {
         const timeoutMs = phaseLimits(cfg.limits, prepared.plan).timeoutMs;
         const ready = prepared;
         const attempt = async (label: Attempt["label"], files: FileChange[]): Promise<Attempt> => {
           const run = await runPatched(deps, ready, files, label === "first" ? "patched" : "repair");
-          return { label, run, cmp: compareRuns(ready.base, run) };
+          if (i.signal.aborted || run.cancelled) throw new RunCancelled();
+          return { label, run, cmp: compareRuns(ready.base, run), files };
         };
         const attempts = [await attempt("first", first.filesChanged)];
         let best = attempts[0] as Attempt;
@@ -143,9 +145,8 @@ export async function validateWithTests(
     } catch (err) {
       if (i.signal.aborted || err instanceof RunCancelled) throw new RunCancelled();
       const message = scrubHostPaths((err as Error).message, [cfg.cache.root, path.resolve(ctx.env.FIXLOOP_DATA_DIR)]);
-      const reason = err instanceof WorkspaceError ? message : `The tests could not be run: ${message}`;
       ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "test run failed");
-      tests = noTests(cfg.backend, "error", reason);
+      tests = { ...noTests(cfg.backend, "error", message), cause: "workspace" };
     } finally {
       if (prepared && !("reason" in prepared)) await disposePrepared(prepared);
     }

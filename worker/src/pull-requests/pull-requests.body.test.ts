@@ -54,7 +54,7 @@ describe("pull request body", () => {
     }
   });
 
-  it("carries a short summary of the sandboxed test run: counts before and after, fixed tests, the repair round", () => {
+  it("leads with the verdict in the panel's words, then counts before and after, fixed tests, the repair round", () => {
     const tests = {
       command: "npm test",
       backend: "bwrap",
@@ -82,11 +82,41 @@ describe("pull request body", () => {
     };
     const body = prBody({ ...input, metadata: { ...input.metadata, tests } }, NONE);
     expect(body).toContain(
-      "- Tests (`npm test`, sandboxed): **passed**; before the patch 7 passed, 1 failed, after it 8 passed, 0 failed",
+      "- Tests: **passed** (`npm test`, sandboxed); before the patch 7 passed, 1 failed, after it 8 passed, 0 failed",
     );
     expect(body).toContain("Fixed: `reports trailing tabs`");
-    expect(body).toContain("the repaired attempt is the one here");
-    expect(body).toContain("before the manual edits");
+    expect(body).toContain("first attempt's regressions (accepts clean lines); the repaired attempt is the one here");
+    const pre = prBody(
+      {
+        ...input,
+        metadata: {
+          ...input.metadata,
+          tests: { ...tests, patched: { ...tests.patched, failed: 1 }, preexisting: ["parses dates"], attempts: [] },
+        },
+      },
+      NONE,
+    );
+    expect(pre).toContain("- Tests: **passed with pre-existing failures: parses dates** (`npm test`");
+    const exit = prBody(
+      {
+        ...input,
+        metadata: {
+          ...input.metadata,
+          tests: { ...tests, status: "failed", regressions: ["test command exit code 0 → 1"], attempts: [] },
+        },
+      },
+      NONE,
+    );
+    expect(exit).toContain("- Tests: **regressions: test command exit code 0 → 1**");
+    const stale = prBody(
+      {
+        ...input,
+        metadata: { ...input.metadata, tests: { ...tests, stale: { at: "2026-01-01T00:00:00Z", by: "edit" } } },
+      },
+      NONE,
+    );
+    expect(stale).toContain("- Tests: **not run on the edited code**");
+    expect(stale).not.toContain("**passed**");
     const skipped = prBody(
       {
         ...input,
@@ -105,7 +135,18 @@ describe("pull request body", () => {
       },
       NONE,
     );
-    expect(skipped).toContain("- Tests: skipped (No test command found; add .fixloop.yml)");
+    expect(skipped).toContain("- Tests: **not run: No test command found; add .fixloop.yml**");
+    const missing = prBody(
+      {
+        ...input,
+        metadata: {
+          ...input.metadata,
+          tests: { ...tests, status: "error", cause: "toolchain", reason: "go not found", attempts: [] },
+        },
+      },
+      NONE,
+    );
+    expect(missing).toContain("- Tests: **could not run: go not found**");
   });
 
   it("lists the hosts the sandbox refused to a networked setup, and how setup ran", () => {
@@ -152,14 +193,14 @@ describe("pull request body", () => {
     expect(fixesLine(input)).toBe("Fixes #3");
   });
 
-  it("fills a repository template section by section and keeps its checklist", () => {
+  it("fills a repository template section by section; the verdict replaces the testing section's checklist", () => {
     const template =
       "## What does this change?\n\n<!-- One or two sentences. -->\n\n## How was it tested?\n\n- [ ] `npm test` passes\n\n## Notes\n\nAnything else.\n";
     const body = prBody(input, { ...NONE, template });
     expect(body).not.toContain("<!--");
     expect(body.indexOf("## What does this change?")).toBeLessThan(body.indexOf("Drop the extra one."));
     expect(body.indexOf("## How was it tested?")).toBeLessThan(body.indexOf("Risk: low"));
-    expect(body).toContain("- [ ] `npm test` passes");
+    expect(body).not.toContain("- [ ] `npm test` passes");
     expect(body).toContain("## Notes\n\nAnything else.");
     expect(body).toContain("## Files changed");
     expect(body).toContain("Fixes #3");

@@ -1,5 +1,5 @@
 import { domain, type FileChange } from "@fixloop/db";
-import { SolutionTests } from "../contract";
+import { nameList, SolutionTests, testsVerdict } from "../contract";
 import type { Guidelines } from "./pull-requests.guidelines";
 import { clip, codeSpan, inert, MAX_BODY_CHARS } from "./pull-requests.inert";
 import { fileChangedLines } from "./pull-requests.limits";
@@ -46,26 +46,26 @@ const names = (label: string, list: string[]) =>
       ]
     : [];
 
-/** The test evidence in a few lines (nothing when the solution predates test runs). */
-export function testsSummary(raw: unknown, manualEdits: number): string[] {
+/** The test evidence in a few lines, led by the verdict in the tests panel's words (nothing when the solution predates test runs). */
+export function testsSummary(raw: unknown): string[] {
   const parsed = SolutionTests.safeParse(raw);
   if (!parsed.success) return [];
   const t = parsed.data;
-  if (t.status === "skipped" || t.status === "error")
-    return [`- Tests: ${t.status} (${t.reason ?? "no reason given"})`];
+  const verdict = `- Tests: **${testsVerdict(t).text}**`;
+  if (t.stale) return [`${verdict} (the tests ran on the generated change, before the manual edits)`];
+  if (t.status === "skipped" || t.status === "error") return [verdict];
+  const first = t.attempts[0];
   return [
-    `- Tests (\`${t.command ?? ""}\`, sandboxed): **${t.status}**; before the patch ${counts(t.base)}, after it ${counts(t.patched)}`,
+    `${verdict} (\`${t.command ?? ""}\`, sandboxed); before the patch ${counts(t.base)}, after it ${counts(t.patched)}`,
     ...names("Fixed", t.fixed),
     ...names("New passing tests", t.added ?? []),
-    ...names("Regressions", t.regressions),
     ...names("Setup's network requests refused by the sandbox", t.blockedHosts ?? []),
     ...(t.notes ?? []).map((n) => `  - ${n}`),
-    ...(t.attempts.length > 1
+    ...(t.attempts.length > 1 && first
       ? [
-          `  - One repair round ran after the first attempt broke tests; the ${t.kept === "repair" ? "repaired" : "first"} attempt is the one here`,
+          `  - One repair round ran after the first attempt's regressions (${nameList(first.regressions) || "test command failed"}); the ${t.kept === "repair" ? "repaired" : "first"} attempt is the one here`,
         ]
       : []),
-    ...(manualEdits ? ["  - The tests ran on the generated change, before the manual edits"] : []),
   ];
 }
 
@@ -87,7 +87,7 @@ function parts(i: BodyInput): Record<Part, string> {
     `- Risk: ${domain.riskSummary(domain.resolveRiskLevel(validation.riskLevel, meta.riskScore))}`,
     `- Checks run: path policy (no CI, secrets or files outside the repository), change size (${plural(i.files.length, "file")}, ${plural(lines, "changed line")})` +
       (typeof advanced.score === "number" ? `, static validation (score ${advanced.score}/100)` : ""),
-    ...testsSummary(meta.tests, edits),
+    ...testsSummary(meta.tests),
     ...(validation.warnings ?? []).slice(0, 5).map((w) => `- Warning: ${inert(String(w), 500)}`),
     `- Reviewed and approved by @${i.reviewer}${edits ? ` with ${edits} manual edit${edits === 1 ? "" : "s"}` : ""}${refinements ? ` after ${refinements} refinement${refinements === 1 ? "" : "s"}` : ""}`,
   ].join("\n");
@@ -141,8 +141,9 @@ export function prBody(i: BodyInput, g: Guidelines): string {
       } else current = null;
       continue;
     }
-    // Prompt text under a section we filled is replaced; checklists and other sections are kept.
-    if (current && !/^\s*[-*]\s+\[[ xX]\]/.test(line)) continue;
+    // Prompt text under a section we filled is replaced; checklists and other sections are kept,
+    // except the testing section's own checklist: the verdict line above answers it.
+    if (current && (current === "testing" || !/^\s*[-*]\s+\[[ xX]\]/.test(line))) continue;
     out.push(line);
   }
   const rest = (["summary", "changes", "testing"] as const)

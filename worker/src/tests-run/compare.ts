@@ -1,4 +1,4 @@
-import type { TestCounts, TestsStatus } from "../contract";
+import type { TestCounts, TestsCause, TestsStatus } from "../contract";
 import type { Outcome } from "./parse";
 import type { SandboxLimitHit, SandboxTotals } from "./sandbox";
 import { wallReason } from "./tests.limits";
@@ -13,6 +13,8 @@ export interface PhaseRun {
   timedOut: boolean;
   /** The setup command failed; the tests did not run. */
   setupFailed: boolean;
+  /** The run was cancelled; nothing it reported is evidence (absent in base results cached before it existed). */
+  cancelled?: boolean;
   logTail: string;
   /** Requests a networked setup made that the egress proxy refused. */
   blockedHosts?: string[];
@@ -31,38 +33,78 @@ export interface Comparison {
   added: string[];
   /** Passing on base; failing, erroring or gone after the patch. */
   regressions: string[];
+  /** Failing (or erroring) both before and after the patch. */
+  preexisting: string[];
+  /** Failing after the patch and not before it (regressions and new failing tests). */
+  failing: string[];
 }
 
 const bad = (o: Outcome | undefined) => o === "fail" || o === "error";
 const named = (r: PhaseRun) => r.runners.length > 0 && Object.keys(r.results).length > 0;
+/** A run whose exit code means something: it ran to the end. */
+const finished = (r: PhaseRun) => r.exitCode !== null && !r.timedOut && !r.setupFailed && !r.cancelled;
+const NONE: Comparison = { fixed: [], added: [], regressions: [], preexisting: [], failing: [] };
 
 export function compareRuns(base: PhaseRun | null, patched: PhaseRun): Comparison {
-  if (!base) return { fixed: [], added: [], regressions: [] };
+  // A run that could not finish is no evidence: no fixed test, no regression from an absent exit code.
+  if (!base || !finished(base) || !finished(patched)) return NONE;
   if (!named(base) || !named(patched)) {
-    const was = base.exitCode === 0;
-    const is = patched.exitCode === 0;
+    const [was, is] = [base.exitCode, patched.exitCode];
+    const arrow = `test command exit code ${was} → ${is}`;
     return {
-      fixed: !was && is && !base.timedOut ? [`test command (exit code ${base.exitCode} before, 0 after)`] : [],
-      added: [],
-      regressions:
-        was && !is
-          ? [`test command (exit code 0 before, ${patched.exitCode ?? (patched.timedOut ? "timeout" : "none")} after)`]
-          : [],
+      ...NONE,
+      fixed: was !== 0 && is === 0 ? [arrow] : [],
+      regressions: was === 0 && is !== 0 ? [arrow] : [],
+      failing: was === 0 && is !== 0 ? [arrow] : [],
+      preexisting: was !== 0 && is !== 0 ? [was === is ? `test command exit code ${was} before and after` : arrow] : [],
     };
   }
-  const fixed: string[] = [];
-  const added: string[] = [];
-  const regressions: string[] = [];
+  const out: Comparison = { fixed: [], added: [], regressions: [], preexisting: [], failing: [] };
   for (const [name, after] of Object.entries(patched.results)) {
     const before = base.results[name];
-    if (after === "pass" && bad(before)) fixed.push(name);
-    else if (after === "pass" && before === undefined) added.push(name);
-    else if (bad(after) && before === "pass") regressions.push(name);
+    if (after === "pass" && bad(before)) out.fixed.push(name);
+    else if (after === "pass" && before === undefined) out.added.push(name);
+    else if (bad(after) && bad(before)) out.preexisting.push(name);
+    else if (bad(after)) {
+      out.failing.push(name);
+      if (before === "pass") out.regressions.push(name);
+    }
   }
   for (const [name, before] of Object.entries(base.results)) {
-    if (before === "pass" && patched.results[name] === undefined) regressions.push(`${name} (no longer runs)`);
+    if (before === "pass" && patched.results[name] === undefined) {
+      out.regressions.push(`${name} (no longer runs)`);
+      out.failing.push(`${name} (no longer runs)`);
+    }
   }
-  return { fixed: fixed.sort(), added: added.sort(), regressions: regressions.sort() };
+  for (const list of Object.values(out)) list.sort();
+  return out;
+}
+
+/** Shell messages naming a command that is not installed (`sh: 1: go: not found`, `bash: go: command not found`). */
+const NOT_FOUND =
+  /(?:^|\n)[^\n]*?\b(?:sh|bash|dash|ash|zsh)(?:: line \d+)?(?:: \d+)?: ([^\s:'"`]{1,60}): (?:command )?not found/;
+
+/** The missing tool when a command failed because it is not installed (exit 127 or the shell said so). */
+export function missingTool(exitCode: number | null, output: string): string | null {
+  if (exitCode === 0 || exitCode === null) return null;
+  const m = NOT_FOUND.exec(output);
+  if (m?.[1]) return m[1];
+  return exitCode === 127 ? "a command" : null;
+}
+
+/** Why a run could not finish, in the verdict's words; null when it finished. */
+export function couldNotRun(run: PhaseRun, timeoutMs: number): { cause: TestsCause; reason: string } | null {
+  if (run.cancelled) return { cause: "cancelled", reason: "cancelled" };
+  // A wall of the sandbox (memory or disk); hitting the process limit alone is often survivable.
+  const wall = run.limitHit === "processes" ? null : wallReason(run);
+  if (wall && (run.limitHit === "disk" || run.exitCode !== 0))
+    return { cause: "limit", reason: `${wall.charAt(0).toLowerCase()}${wall.slice(1)}` };
+  const tool = run.timedOut ? null : missingTool(run.exitCode, run.logTail);
+  if (tool) return { cause: "toolchain", reason: `${tool} not found` };
+  if (run.timedOut) return { cause: "timeout", reason: `timed out after ${Math.round(timeoutMs / 1000)} s` };
+  if (run.setupFailed) return { cause: "setup", reason: `setup failed (exit code ${run.exitCode ?? "none"})` };
+  if (run.exitCode === null) return { cause: "no-exit", reason: "the test command ended without an exit code" };
+  return null;
 }
 
 /** Passed: no regression and every test failing after the patch already failed before it (or the command exits 0). */
@@ -71,43 +113,24 @@ export function statusOf(
   patched: PhaseRun,
   cmp: Comparison,
   timeoutMs: number,
-): { status: TestsStatus; reason?: string } {
-  const wall = patched.limitHit === "processes" ? null : wallReason(patched);
-  if (wall && (patched.limitHit === "disk" || patched.exitCode !== 0)) return { status: "error", reason: wall };
-  if (patched.setupFailed)
-    return { status: "error", reason: `The setup command failed (exit code ${patched.exitCode ?? "none"})` };
-  if (patched.timedOut)
-    return {
-      status: "error",
-      reason: `The tests did not finish within ${Math.round(timeoutMs / 1000)} s and were stopped`,
-    };
-  const exitOnly = named(patched) ? undefined : "Unrecognised test output: judged by the exit code only";
-  if (cmp.regressions.length)
-    return { status: "failed", reason: `${cmp.regressions.length} test(s) that passed before the patch fail after it` };
+): { status: TestsStatus; reason?: string; cause?: TestsCause } {
+  const stopped = couldNotRun(patched, timeoutMs);
+  if (stopped) return { status: "error", ...stopped };
+  const exitOnly = named(patched) ? undefined : "unrecognised test output: judged by the exit code only";
+  if (cmp.regressions.length || cmp.failing.length)
+    return { status: "failed", reason: `${cmp.failing.length} test(s) fail after the patch and did not before it` };
   if (patched.exitCode === 0) return { status: "passed", ...(exitOnly ? { reason: exitOnly } : {}) };
-  if (!exitOnly && base) {
-    const failing = Object.entries(patched.results)
-      .filter(([, o]) => bad(o))
-      .map(([n]) => n);
-    if (failing.every((n) => bad(base.results[n])))
-      return { status: "passed", reason: `${failing.length} test(s) already failed before the patch` };
-    return {
-      status: "failed",
-      reason: `${failing.filter((n) => !bad(base.results[n])).length} new failing test(s) after the patch`,
-    };
-  }
-  return {
-    status: "failed",
-    reason: exitOnly
-      ? `${exitOnly}; the test command exited with ${patched.exitCode ?? "no code"}`
-      : `The test command exited with ${patched.exitCode ?? "no code"}`,
-  };
+  if (base && finished(base) && cmp.preexisting.length)
+    return { status: "passed", reason: `${cmp.preexisting.length} test(s) already failed before the patch` };
+  return { status: "failed", reason: `the test command exited with ${patched.exitCode}` };
 }
 
 /** Orders attempts: fewer regressions, then fewer failures, then more passes. */
 export function better(a: { cmp: Comparison; run: PhaseRun }, b: { cmp: Comparison; run: PhaseRun }): boolean {
   const key = (x: typeof a) => [
-    x.run.timedOut || x.run.setupFailed || x.run.limitHit === "disk" ? 1 : 0,
+    x.run.timedOut || x.run.setupFailed || x.run.cancelled || x.run.exitCode === null || x.run.limitHit === "disk"
+      ? 1
+      : 0,
     x.cmp.regressions.length,
     x.run.counts.failed + x.run.counts.errored,
     -x.run.counts.passed,

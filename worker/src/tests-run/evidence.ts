@@ -1,14 +1,18 @@
 import { riskLevelFromScore } from "@fixloop/db/domain";
-import type { SandboxBackend, SolutionTests, TestsAttempt } from "../contract";
+import type { FileChange } from "@fixloop/db";
+import { nameList, testsVerdict, type SandboxBackend, type SolutionTests, type TestsAttempt } from "../contract";
 import type { ChangeValidation } from "../pipeline/validation/validate-change";
-import { statusOf, type Comparison, type PhaseRun } from "./compare";
-import { wallReason } from "./tests.limits";
+import { couldNotRun, statusOf, type Comparison, type PhaseRun } from "./compare";
 
 export interface Attempt {
   label: "first" | "repair";
   run: PhaseRun;
   cmp: Comparison;
+  files: FileChange[];
 }
+
+/** Size of a replaced attempt's files kept with the evidence (its diff is offered on the page). */
+const ATTEMPT_FILES_MAX = 256 * 1024;
 
 /** Log tail stored with the solution. */
 const LOG_TAIL_MAX = 16 * 1024;
@@ -34,13 +38,27 @@ export function noTests(
   };
 }
 
-const attemptOf = (a: Attempt): TestsAttempt => ({
-  label: a.label,
-  patched: a.run.counts,
-  fixed: a.cmp.fixed,
-  regressions: a.cmp.regressions,
-  added: a.cmp.added,
-});
+function attemptOf(a: Attempt, kept: Attempt): TestsAttempt {
+  const size = a.files.reduce((n, f) => n + f.content.length + f.originalContent.length, 0);
+  const files = a !== kept && size <= ATTEMPT_FILES_MAX ? a.files : undefined;
+  return {
+    label: a.label,
+    patched: a.run.counts,
+    fixed: a.cmp.fixed,
+    regressions: a.cmp.regressions,
+    added: a.cmp.added,
+    ...(files
+      ? {
+          files: files.map(({ filename, action, content, originalContent }) => ({
+            filename,
+            action,
+            content,
+            originalContent,
+          })),
+        }
+      : {}),
+  };
+}
 
 export function solutionTests(
   backend: SandboxBackend,
@@ -54,15 +72,9 @@ export function solutionTests(
   const blockedHosts = [...new Set([base, ...attempts.map((a) => a.run)].flatMap((r) => r.blockedHosts ?? []))];
   const notes = [...planNotes, ...(kept.run.notes ?? [])];
   const s = statusOf(base, kept.run, kept.cmp, timeoutMs);
-  const wall = base.limitHit === "processes" ? null : wallReason(base);
-  const baseNote = base.timedOut
-    ? "the base run timed out"
-    : wall
-      ? `on the base tree, ${wall.charAt(0).toLowerCase()}${wall.slice(1)}`
-      : base.setupFailed
-        ? "setup failed on the base tree"
-        : null;
-  const reason = [s.reason, baseNote && `Note: ${baseNote}`].filter(Boolean).join(". ") || undefined;
+  const baseStopped = couldNotRun(base, timeoutMs);
+  const baseNote = baseStopped && `on the base tree: ${baseStopped.reason}`;
+  const reason = [s.reason, s.status !== "error" && baseNote].filter(Boolean).join("; ") || undefined;
   return {
     command,
     backend,
@@ -74,7 +86,10 @@ export function solutionTests(
     logTail: tailOf(kept.run.logTail),
     status: s.status,
     ...(reason ? { reason } : {}),
-    attempts: attempts.map(attemptOf),
+    ...(s.cause ? { cause: s.cause } : {}),
+    preexisting: kept.cmp.preexisting,
+    failing: kept.cmp.failing,
+    attempts: attempts.map((a) => attemptOf(a, kept)),
     kept: kept.label,
     ...(blockedHosts.length ? { blockedHosts } : {}),
     ...(notes.length ? { notes } : {}),
@@ -128,28 +143,30 @@ export function weighEvidence(
 export function evidenceLines(t: SolutionTests): { info: string[]; warnings: string[] } {
   const c = (x: SolutionTests["base"]) =>
     x ? `${x.passed} passed, ${x.failed} failed, ${x.errored} errored` : "not run";
-  const info = t.command
-    ? [`Tests (${t.backend}): \`${t.command}\``, `Before the patch: ${c(t.base)}`, `After the patch: ${c(t.patched)}`]
-    : [];
+  const verdict = testsVerdict(t);
+  const info = [`Tests: ${verdict.text}`];
+  if (t.command)
+    info.push(
+      `Command (${t.backend}): \`${t.command}\``,
+      `Before the patch: ${c(t.base)}`,
+      `After the patch: ${c(t.patched)}`,
+    );
   if (t.fixed.length)
     info.push(`Fixed: ${t.fixed.slice(0, 5).join(", ")}${t.fixed.length > 5 ? ` and ${t.fixed.length - 5} more` : ""}`);
   if (t.added?.length)
     info.push(
       `New passing tests: ${t.added.slice(0, 5).join(", ")}${t.added.length > 5 ? ` and ${t.added.length - 5} more` : ""}`,
     );
-  if (t.attempts.length > 1)
-    info.push(`A repair round ran; the ${t.kept === "repair" ? "repaired" : "first"} attempt was kept`);
+  const first = t.attempts[0];
+  if (t.attempts.length > 1 && first)
+    info.push(
+      `A repair round ran after the first attempt's regressions (${nameList(first.regressions) || "test command failed"}); the ${t.kept === "repair" ? "repaired" : "first"} attempt was kept`,
+    );
   const warnings: string[] = [];
-  if (t.regressions.length)
-    warnings.push(
-      `Regressions: ${t.regressions.slice(0, 5).join(", ")}${t.regressions.length > 5 ? ` and ${t.regressions.length - 5} more` : ""}`,
-    );
   if (t.blockedHosts?.length)
-    warnings.push(
-      `Setup's network requests refused by the sandbox: ${t.blockedHosts.slice(0, 10).join(", ")}${t.blockedHosts.length > 10 ? ` and ${t.blockedHosts.length - 10} more` : ""}`,
-    );
+    warnings.push(`Setup's network requests refused by the sandbox: ${nameList(t.blockedHosts, 10)}`);
   warnings.push(...(t.notes ?? []));
-  if (t.status === "skipped" || t.status === "error") warnings.push(`Tests ${t.status}: ${t.reason ?? ""}`.trim());
-  else if (t.reason) (t.status === "failed" ? warnings : info).push(t.reason);
-  return { info, warnings };
+  // The verdict line leads the step's detail; a verdict against the change is a warning.
+  if (verdict.kind !== "regressions" && verdict.kind !== "could-not-run") return { info, warnings };
+  return { info: info.slice(1), warnings: [info[0] as string, ...warnings] };
 }

@@ -92,7 +92,8 @@ export async function runPhase(
           runners: [],
           exitCode: s.exitCode,
           timedOut: s.timedOut,
-          setupFailed: true,
+          setupFailed: !s.cancelled,
+          cancelled: s.cancelled,
           logTail: scrubHostPaths(s.output, [deps.cache.root, dir]),
           ...walls(s),
         };
@@ -126,6 +127,7 @@ export async function runPhase(
       exitCode: r.exitCode,
       timedOut: r.timedOut,
       setupFailed: false,
+      cancelled: r.cancelled,
       logTail: tail,
       ...walls(r),
     };
@@ -170,7 +172,7 @@ export async function prepareTests(
       afterSetup: plan.setupNetwork ? async (d) => void (setUp = await snapshotSetUp(deps.cache, d)) : undefined,
     }),
   );
-  if (!run.timedOut && !run.limitHit && !deps.signal?.aborted)
+  if (!run.timedOut && !run.limitHit && !run.cancelled && !deps.signal?.aborted)
     await deps.redis.set(key, JSON.stringify(run), "EX", BASE_TTL_SECONDS);
   return { plan, baseDir: base.dir, base: run, baseCached: false, workspaceCached: base.cached, setUp };
 }

@@ -52,6 +52,7 @@ const repo = (files: Record<string, string>) => ({
   repo: "walls",
   commit: randomBytes(20).toString("hex"),
   settings: null,
+  trusted: true,
   fetch: async (dir: string) => {
     for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), content);
   },
@@ -95,8 +96,8 @@ describe("the test pipeline's walls and cleanup (real bubblewrap)", () => {
       "bwrap",
       p.plan.command,
       p.base,
-      [{ label: "first", run: patched, cmp: compareRuns(p.base, patched) }],
-      { label: "first", run: patched, cmp: compareRuns(p.base, patched) },
+      [{ label: "first", run: patched, cmp: compareRuns(p.base, patched), files: [] }],
+      { label: "first", run: patched, cmp: compareRuns(p.base, patched), files: [] },
       limits.timeoutMs,
     );
     expect(tests.status).toBe("passed");
@@ -144,11 +145,11 @@ describe("the test pipeline's walls and cleanup (real bubblewrap)", () => {
       "patched",
     );
     expect(run.limitHit).toBe("disk");
-    const attempt = { label: "first" as const, run, cmp: compareRuns(p.base, run) };
+    const attempt = { label: "first" as const, run, cmp: compareRuns(p.base, run), files: [] };
     const tests = solutionTests("bwrap", p.plan.command, p.base, [attempt], attempt, limits.timeoutMs);
     expect(tests.status).toBe("error");
     expect(evidenceLines(tests).warnings).toContain(
-      "Tests error: The tests went over the workspace's disk budget and were stopped",
+      "Tests: could not run: the tests went over the workspace's disk budget and were stopped",
     );
     expect(runsLeft()).toEqual([]);
   });

@@ -90,6 +90,7 @@ export function runProcessGroup(
       limitHit ??= hit;
       kill();
     });
+    if (spec.signal?.aborted) onAbort(); // aborted before the spawn: the listener would never fire
     const onData = (b: Buffer) => {
       tail.push(b);
       spec.onOutput?.(b.toString("utf8"));

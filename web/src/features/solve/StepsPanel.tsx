@@ -153,7 +153,7 @@ function StepRow({ step, shown, children }: { step: RunStep; shown: Shown; child
           <ChevronDown className={`size-4 transition-transform ${open ? "rotate-180" : ""}`} aria-hidden />
         )}
       </button>
-      {expandable && open && <StepDetailView detail={step.detail} current={current} />}
+      {expandable && open && <StepDetailView detail={step.detail} current={current && step.id !== "validating"} />}
       {children}
     </li>
   );

@@ -1,8 +1,7 @@
 import { useLayoutEffect, useRef } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Loader2 } from "lucide-react";
-import type { LiveTestCounts, SolutionTests, TestsPhase } from "@fixloop/api/client";
-import { testsReason } from "../validations/tests-status";
+import { testsVerdict, type LiveTestCounts, type SolutionTests, type TestsPhase } from "@fixloop/api/client";
 import { runTestsLogQuery, type PhaseLog } from "./tests-log";
 
 export const PHASE_LABEL: Record<TestsPhase, string> = {
@@ -41,11 +40,16 @@ export function TestLog({ runId, running, evidence }: { runId: string; running: 
     if (el && follow.current) el.scrollTop = el.scrollHeight;
   }, [log]);
 
-  const reason = isEvidence(evidence) ? testsReason(evidence) : null;
+  const verdict = isEvidence(evidence) ? testsVerdict(evidence) : null;
+  const reason = verdict && `Tests: ${verdict.text}`;
   if (log.phases.length === 0) {
     if (reason)
       return (
-        <p className="px-3 pb-3 text-sm text-slate-700 dark:text-slate-300" data-testid="tests-not-run">
+        <p
+          className="px-3 pb-3 text-sm text-slate-700 dark:text-slate-300"
+          data-testid="tests-not-run"
+          data-kind={verdict?.kind}
+        >
           {reason}
         </p>
       );
@@ -71,7 +75,11 @@ export function TestLog({ runId, running, evidence }: { runId: string; running: 
           <PhaseBlock key={p.phase} log={p} />
         ))}
       </div>
-      {reason && <p className="text-sm text-slate-700 dark:text-slate-300">{reason}</p>}
+      {reason && (
+        <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="step-verdict" data-kind={verdict?.kind}>
+          {reason}
+        </p>
+      )}
     </div>
   );
 }

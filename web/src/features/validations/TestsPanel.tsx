@@ -1,6 +1,7 @@
 import type { SolutionTests, TestCounts } from "@fixloop/api/client";
 import { Card } from "../../ui/ui";
-import { TestsStatusBadge, testsReason } from "./tests-status";
+import { TestsKindBadge, VerdictText } from "./tests-status";
+import { TestsAttempts } from "./TestsAttempts";
 
 const BACKEND: Record<SolutionTests["backend"], string> = {
   bwrap: "bubblewrap sandbox",
@@ -49,17 +50,27 @@ export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
       </Card>
     );
   }
-  const reason = testsReason(tests);
   return (
     <Card>
-      <section aria-labelledby="tests-title" data-testid="tests-panel" data-status={tests.status} className="space-y-3">
+      <section
+        aria-labelledby="tests-title"
+        data-testid="tests-panel"
+        data-status={tests.status}
+        data-stale={tests.stale ? "true" : undefined}
+        className="space-y-3"
+      >
         <div className="flex flex-wrap items-center gap-2">
           <h2 id="tests-title" className="font-semibold">
             Tests
           </h2>
-          <TestsStatusBadge status={tests.status} />
+          <TestsKindBadge tests={tests} />
         </div>
-        {reason && <p className="text-sm text-slate-700 dark:text-slate-300">{reason}</p>}
+        <VerdictText tests={tests} />
+        {tests.stale && (
+          <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="tests-stale">
+            The solution was edited by hand after its tests ran; what follows is about the generated change.
+          </p>
+        )}
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
           <dt className="text-slate-600 dark:text-slate-400">Command</dt>
           <dd className="break-all font-mono text-xs leading-5">{tests.command ?? "none found"}</dd>
@@ -87,7 +98,8 @@ export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
         <Names title="Fixed" names={tests.fixed} tone="green" />
         <Names title="New tests passing" names={tests.added ?? []} tone="green" />
         <Names title="Regressions" names={tests.regressions} tone="red" />
-        {tests.attempts.length > 1 && <Attempts attempts={tests.attempts} kept={tests.kept} />}
+        <Names title="Pre-existing failures" names={tests.preexisting ?? []} tone="red" />
+        {tests.attempts.length > 1 && <TestsAttempts attempts={tests.attempts} kept={tests.kept} />}
         {tests.logTail && (
           <details className="text-sm">
             <summary className="cursor-pointer font-medium">Log tail</summary>
@@ -101,34 +113,5 @@ export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
         )}
       </section>
     </Card>
-  );
-}
-
-function Attempts({ attempts, kept }: { attempts: SolutionTests["attempts"]; kept: SolutionTests["kept"] }) {
-  return (
-    <div>
-      <h3 className="text-sm font-medium">Attempts</h3>
-      <ol className="mt-1 space-y-1 text-sm" data-testid="tests-attempts">
-        {attempts.map((a, i) => (
-          <li key={i} data-attempt={a.label} className="rounded-lg border border-slate-200 p-2 dark:border-slate-700">
-            <span className="font-medium">{a.label === "first" ? "First attempt" : "Repair attempt"}</span>
-            {kept === a.label && <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(kept)</span>}
-            {": "}
-            {a.patched
-              ? `${a.patched.passed} passed, ${a.patched.failed} failed, ${a.patched.errored} errored`
-              : "not run"}
-            {a.fixed.length > 0 && (
-              <span className="text-green-700 dark:text-green-400"> · {a.fixed.length} fixed</span>
-            )}
-            {a.regressions.length > 0 && (
-              <span className="text-red-700 dark:text-red-400">
-                {" "}
-                · {a.regressions.length} {a.regressions.length === 1 ? "regression" : "regressions"}
-              </span>
-            )}
-          </li>
-        ))}
-      </ol>
-    </div>
   );
 }

@@ -1,37 +1,41 @@
-import type { SolutionTests, TestsStatus, TestsSummary } from "@fixloop/api/client";
+import { testsVerdict, type SolutionTests, type TestsSummary, type TestsVerdict } from "@fixloop/api/client";
 import { Badge, type Tone } from "../../ui/ui";
 
-const STATUS: Record<TestsStatus, { label: string; tone: Tone }> = {
-  passed: { label: "Passed", tone: "green" },
-  failed: { label: "Failed", tone: "red" },
-  error: { label: "Error", tone: "orange" },
-  skipped: { label: "Not run", tone: "gray" },
+/** One colour per verdict, the same in the list badge, the tests panel and the live log. */
+export const VERDICT_TONE: Record<TestsVerdict["kind"], Tone> = {
+  passed: "green",
+  preexisting: "yellow",
+  regressions: "red",
+  "could-not-run": "orange",
+  "not-run": "gray",
+  stale: "gray",
 };
 
-/** Why tests did not run (or could not finish), in words a reviewer can act on. */
-export function testsReason(t: Pick<SolutionTests, "status" | "backend" | "command" | "reason">): string | null {
-  if (t.status === "skipped" && t.backend === "off") return "Tests are off on this server";
-  if (t.status === "skipped" && t.command === null) return t.reason ?? "No test command found; add .fixloop.yml";
-  if (t.status === "skipped" || t.status === "error") return t.reason ?? null;
-  return null;
+/** The verdict line: the same words the pull request body uses. */
+export function VerdictText({ tests }: { tests: SolutionTests }) {
+  const v = testsVerdict(tests);
+  return (
+    <p className="text-sm font-medium" data-testid="tests-verdict" data-kind={v.kind}>
+      {v.text}
+    </p>
+  );
 }
 
-/** Passed / Failed / Error / Not run; the list's summary adds the patched tree's counts. */
+/** The list's badge: "Tests: " and the verdict. */
 export function TestsBadge({ tests }: { tests: TestsSummary | null }) {
   if (!tests) return <Badge tone="gray">Tests: not run</Badge>;
-  const s = STATUS[tests.status];
-  const counts = tests.status === "skipped" ? "" : ` · ${tests.passed} passed, ${tests.failed} failed`;
   return (
-    <span data-testid="tests-badge" data-status={tests.status}>
-      <Badge tone={s.tone}>
-        Tests: {s.label}
-        {counts}
+    <span data-testid="tests-badge" data-status={tests.status} data-kind={tests.kind} className="max-w-full">
+      <Badge tone={VERDICT_TONE[tests.kind]}>
+        <span className="break-words">Tests: {tests.verdict}</span>
       </Badge>
     </span>
   );
 }
 
-export function TestsStatusBadge({ status }: { status: TestsStatus }) {
-  const s = STATUS[status];
-  return <Badge tone={s.tone}>{s.label}</Badge>;
+/** The panel header's short badge: the verdict's kind in a word or two. */
+export function TestsKindBadge({ tests }: { tests: SolutionTests }) {
+  const v = testsVerdict(tests);
+  const label = v.text.split(":")[0] ?? v.text;
+  return <Badge tone={VERDICT_TONE[v.kind]}>{label}</Badge>;
 }

@@ -1,0 +1,47 @@
+import type { SolutionTests } from "./tests";
+
+/**
+ * The one vocabulary the tests panel, the step panel, the list badge and the pull request body
+ * speak: what the evidence says about the code the solution carries.
+ */
+export type TestsVerdictKind = "passed" | "preexisting" | "regressions" | "could-not-run" | "not-run" | "stale";
+
+export interface TestsVerdict {
+  kind: TestsVerdictKind;
+  /** The verdict line, e.g. "passed with pre-existing failures: parses dates". */
+  text: string;
+  /** The tests it names (pre-existing failures, regressions), in full. */
+  names: string[];
+}
+
+/** At most `max` names, then "and N more". */
+export function nameList(names: string[], max = 5): string {
+  const shown = names.slice(0, max).join(", ");
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+}
+
+function notRunReason(t: SolutionTests): string {
+  if (t.backend === "off") return "sandbox off";
+  if (t.command === null && !t.reason) return "no test command";
+  return t.reason ?? "no reason given";
+}
+
+/** The verdict of a solution's test evidence. */
+export function testsVerdict(t: SolutionTests): TestsVerdict {
+  if (t.stale) return { kind: "stale", text: "not run on the edited code", names: [] };
+  if (t.status === "skipped") return { kind: "not-run", text: `not run: ${notRunReason(t)}`, names: [] };
+  if (t.status === "error")
+    return { kind: "could-not-run", text: `could not run: ${t.reason ?? "unknown"}`, names: [] };
+  const bad = t.regressions.length ? t.regressions : (t.failing ?? []);
+  if (t.status === "failed") {
+    const text = bad.length ? nameList(bad) : (t.reason ?? "tests fail after the patch");
+    return { kind: "regressions", text: `regressions: ${text}`, names: bad };
+  }
+  const pre = t.preexisting ?? [];
+  if (pre.length)
+    return { kind: "preexisting", text: `passed with pre-existing failures: ${nameList(pre)}`, names: pre };
+  const failed = (t.patched?.failed ?? 0) + (t.patched?.errored ?? 0);
+  if (failed > 0)
+    return { kind: "preexisting", text: `passed with pre-existing failures: ${failed} unnamed test(s)`, names: [] };
+  return { kind: "passed", text: "passed", names: [] };
+}
