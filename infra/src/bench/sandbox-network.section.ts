@@ -79,7 +79,7 @@ export const sandboxNetworkSection: Section = {
     );
     const runner = bwrapRunner({ egress: parseAllowedHosts([`127.0.0.1:${port}`]) });
     const setup = `node install.cjs 127.0.0.1 ${port}`;
-    const must = (r: { exitCode: number | null; output: string }) => {
+    const must = <R extends { exitCode: number | null; output: string }>(r: R): R => {
       if (r.exitCode !== 0) throw new Error(`sandboxed run failed: ${r.output.slice(-500)}`);
       return r;
     };
