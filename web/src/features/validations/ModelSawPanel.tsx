@@ -125,7 +125,14 @@ function PromptBody({ runId }: { runId: string }) {
 
 type ModelRequestRow = RunPrompt["requests"][number];
 
-/** Every request the run sent, as recorded when its answer arrived (requests of failed attempts included). */
+/** What a request's ledger state means for its cost, when it is not simply the provider's figure. */
+const STATE_NOTES: Record<string, string> = {
+  unconfirmed: "no usage received: worst case charged",
+  released: "not sent: nothing charged",
+  reserved: "in flight: worst case held",
+};
+
+/** Every request the run sent, from the ledger (requests of failed attempts and runs included, each HTTP attempt its own row). */
 function ModelRequests({ requests }: { requests: ModelRequestRow[] }) {
   if (!requests.length)
     return <p className="text-slate-600 dark:text-slate-400">No model request was recorded for this run.</p>;
@@ -162,7 +169,10 @@ function ModelRequests({ requests }: { requests: ModelRequestRow[] }) {
                 <td className={cell}>
                   {r.purpose}
                   {r.attempts > 1 && (
-                    <span className="text-slate-600 dark:text-slate-400"> ({r.attempts} attempts)</span>
+                    <span className="text-slate-600 dark:text-slate-400"> (attempt {r.attempts})</span>
+                  )}
+                  {r.state !== "settled" && (
+                    <span className="text-slate-600 dark:text-slate-400"> · {STATE_NOTES[r.state] ?? r.state}</span>
                   )}
                 </td>
                 <td className={`${cell} text-right tabular-nums`}>

@@ -68,15 +68,20 @@ const ended = async (runIds: string[]) =>
   (await stack.db.selectFrom("solve_runs").select("status").where("id", "in", runIds).execute()).every(
     (r) => r.status !== "queued" && r.status !== "running",
   );
-/** Requests the stand-in received (chat and embeddings) minus those the ledger holds (all but the ones never sent). */
+/** Requests the stand-in received since its reset (chat and embeddings) minus those the ledger holds since then (all but the ones never sent). */
 const unrecorded = async (userId: string) =>
   models.control.requests.length +
   models.control.embeddingRequests.length -
-  (await ledger(userId)).filter((r) => r.state !== "released").length;
+  (await ledger(userId)).filter((r) => r.state !== "released" && r.created_at >= resetAt).length;
+let resetAt = new Date();
+const reset = () => {
+  models.control.reset();
+  resetAt = new Date();
+};
 
 describe("the spending ledger", () => {
   it("records a request whose worker was killed mid-call at its worst case, unconfirmed, when the run resumes", async () => {
-    models.control.reset();
+    reset();
     const me = await signedIn("octocat");
     const issue = await insertIssue(stack.db, me.userId, { number: 300 });
     models.control.latency(120_000);
@@ -109,7 +114,7 @@ describe("the spending ledger", () => {
   }, 240_000);
 
   it("records a provider error at what it reports, a timeout and a cancel after sending at the worst case", async () => {
-    models.control.reset();
+    reset();
     const me = await signedIn("monalisa");
     const worker = startWorker({ MODEL_TIMEOUT_SECONDS: "2" });
     // The first request (step 3's rerank) answers 500, its retry never answers (timeout), the next one is fine.
@@ -148,8 +153,51 @@ describe("the spending ledger", () => {
     expect(await unrecorded(me.userId)).toBe(0);
   }, 240_000);
 
+  it("stops a run whose malformed answer's repair would pass the run cap before the repair is sent", async () => {
+    reset();
+    const me = await signedIn("octocat");
+    const setRunCap = async (runCapUsd: number | null) => {
+      const res = await stack.app.request("/api/costs/caps", {
+        method: "PUT",
+        headers: me.headers,
+        body: JSON.stringify({ runCapUsd, monthlyCapUsd: null }),
+      });
+      expect(res.status).toBe(200);
+    };
+    const title = "no-empty-heading misses headings with only spaces";
+    models.control.respondWith((p) => p.includes(title), { raw: '{"analysis": "The issue is caused by' });
+    // Only the answer and its repair: no embeddings, no model rerank.
+    const worker = startWorker({ EMBEDDINGS_MODEL: "", MODEL_RERANK: "off" });
+    const attempt = async (number: number) => {
+      const issue = await insertIssue(stack.db, me.userId, {
+        number,
+        title,
+        body: "See `src/rules/no-empty-heading.js`.",
+      });
+      const runId = await solve(me.headers, issue.id);
+      await until("the run ended", () => ended([runId]), 120_000);
+      const run = await stack.db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
+      return { run, rows: (await ledger(me.userId)).filter((r) => r.run_id === runId) };
+    };
+    // Without a cap: the malformed answer, then its repair (malformed again).
+    await setRunCap(null);
+    const free = await attempt(360);
+    expect(free.run.error_code).toBe("model.malformed_output");
+    const [answer, repair] = free.rows;
+    expect([answer?.purpose, repair?.purpose]).toEqual(["answer", "answer: malformed repair"]);
+    // A cap that holds the answer's worst case but not the answer's real cost plus the repair's worst case.
+    const cap = Number(answer?.reserved_usd) + Number(answer?.cost_usd) / 2;
+    await setRunCap(cap);
+    const capped = await attempt(361);
+    await workers.stop(worker);
+    expect(capped.run.error_code).toBe("cost.run_cap_exceeded");
+    expect(capped.rows.map((r) => `${r.purpose} → ${r.outcome}`)).toEqual(["answer → malformed"]);
+    expect(Number(capped.run.cost_usd)).toBeLessThanOrEqual(cap);
+    expect(await unrecorded(me.userId)).toBe(0);
+  }, 180_000);
+
   it("never lets 20 concurrent runs near the monthly cap spend past it, malformed answers included, and records every request sent", async () => {
-    models.control.reset();
+    reset();
     const me = await signedIn("hubot");
     const setCap = async (monthlyCapUsd: number) => {
       const res = await stack.app.request("/api/costs/caps", {
