@@ -26,6 +26,28 @@ const hostAddress = Object.values(os.networkInterfaces())
   .flat()
   .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
 
+/**
+ * A proxy client that needs nothing but node (curl may be missing): `get <url>` sends a plain
+ * forward request to $HTTP_PROXY; `tunnel <host:port> <path>` opens a CONNECT tunnel and sends
+ * a GET through it. Prints the body, or the proxy's refusal.
+ */
+const PROXY_CLIENT = `const net = require("node:net"); const http = require("node:http");
+const p = new URL(process.env.HTTP_PROXY); const [mode, target, path] = process.argv.slice(2);
+if (mode === "get") http.get({ host: p.hostname, port: p.port, path: target }, (r) => r.pipe(process.stdout)).on("error", (e) => console.log("ERR " + e.code));
+else {
+  const s = net.connect(Number(p.port), p.hostname, () => s.write("CONNECT " + target + " HTTP/1.1\\r\\nHost: " + target + "\\r\\n\\r\\n"));
+  let sent = false;
+  s.on("data", (d) => {
+    const t = d.toString();
+    if (!sent && t.startsWith("HTTP/1.1 200")) { sent = true; s.write("GET " + path + " HTTP/1.1\\r\\nHost: " + target + "\\r\\nConnection: close\\r\\n\\r\\n"); }
+    else process.stdout.write(t);
+  });
+  s.on("error", (e) => console.log("ERR " + e.code));
+}
+`;
+const get = (url: string) => `node pc.cjs get ${url}`;
+const tunnel = (target: string, p = "/") => `node pc.cjs tunnel ${target} ${p}`;
+
 const listen = (s: net.Server) =>
   new Promise<number>((resolve) => s.listen(0, "0.0.0.0", () => resolve((s.address() as net.AddressInfo).port)));
 
@@ -33,6 +55,7 @@ beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-egress-test-"));
   workspace = path.join(root, "w");
   fs.mkdirSync(workspace);
+  fs.writeFileSync(path.join(workspace, "pc.cjs"), PROXY_CLIENT);
   fs.chownSync(workspace, 65534, 65534);
   // Stands for Postgres/Redis/the API on the host: it answers anyone who connects.
   hostService = net.createServer((c) => c.end("HOST-SERVICE-REACHED\n"));
@@ -64,18 +87,19 @@ describe("a networked setup under bwrap reaches only the egress proxy", () => {
   it("the proxy refuses the host's loopback, private ranges and the metadata address, and lists them as blocked", async () => {
     const r = await setup(
       [
-        `curl -s -x "$HTTP_PROXY" http://127.0.0.1:${hostPort}/`,
-        `curl -s -p -x "$HTTP_PROXY" http://127.0.0.1:${hostPort}/`,
-        `curl -s -x "$HTTP_PROXY" http://169.254.169.254/latest/meta-data/`,
-        `curl -s -p -x "$HTTP_PROXY" https://10.0.0.1/`,
-        `curl -s -x "$HTTP_PROXY" http://localhost:${hostPort}/`,
-        `curl -s -x "$HTTP_PROXY" http://evil.example.invalid/`,
+        get(`http://127.0.0.1:${hostPort}/`),
+        tunnel(`127.0.0.1:${hostPort}`),
+        get("http://169.254.169.254/latest/meta-data/"),
+        tunnel("10.0.0.1:443"),
+        get(`http://localhost:${hostPort}/`),
+        get("http://evil.example.invalid/"),
         "echo done",
       ].join("; "),
       ["localhost", `localhost:${hostPort}`],
     );
     expect(r.output).toContain("done");
     expect(r.output).not.toContain("HOST-SERVICE-REACHED");
+    expect(r.output.match(/Blocked by the sandbox/g)).toHaveLength(6);
     expect(r.blockedHosts).toEqual([
       `127.0.0.1:${hostPort} (address not on the allowlist)`,
       "169.254.169.254:80 (address not on the allowlist)",
@@ -88,10 +112,10 @@ describe("a networked setup under bwrap reaches only the egress proxy", () => {
   it("reaches a registry stand-in allowed by ip:port, over plain HTTP and CONNECT, and nothing else on that host", async () => {
     const r = await setup(
       [
-        `curl -s -x "$HTTP_PROXY" http://127.0.0.1:${registryPort}/left-pad`,
-        `curl -s -p -x "$HTTP_PROXY" http://127.0.0.1:${registryPort}/tunnel`,
+        get(`http://127.0.0.1:${registryPort}/left-pad`),
+        tunnel(`127.0.0.1:${registryPort}`, "/tunnel"),
         `node -e 'require("http").get({host:"127.0.0.1",port:${3128},path:"http://127.0.0.1:${registryPort}/node"},r=>r.pipe(process.stdout))'`,
-        `curl -s -x "$HTTP_PROXY" http://127.0.0.1:${hostPort}/`,
+        get(`http://127.0.0.1:${hostPort}/`),
       ].join("; echo; "),
       [`127.0.0.1:${registryPort}`],
     );

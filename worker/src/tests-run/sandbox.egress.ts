@@ -23,6 +23,7 @@ export interface EgressProxy {
 }
 
 const MAX_BLOCKED = 50;
+const MAX_CONNECTIONS = 128;
 const CONNECT_TIMEOUT_MS = 15_000;
 const HOP_HEADERS = ["proxy-authorization", "proxy-connection", "connection", "keep-alive", "te", "trailer", "upgrade"];
 
@@ -137,6 +138,8 @@ export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProx
     client.on("close", () => up.destroy());
   });
   server.on("connection", track);
+  // One setup has no use for more; a flood stays the run's problem, not the worker's.
+  server.maxConnections = MAX_CONNECTIONS;
   server.on("clientError", (_e, s) => s.destroy());
 
   await new Promise<void>((resolve, reject) => {

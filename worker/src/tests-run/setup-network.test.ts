@@ -9,6 +9,7 @@ import { createTestRedis, testPrefix } from "@fixloop/infra/testing";
 import { assessChange } from "../contract";
 import type { RepositoryTestSettings, TestsEvent } from "../contract";
 import { NETWORK_NOT_GRANTED } from "./detect";
+import { evidenceLines, solutionTests } from "./evidence";
 import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
 import { bwrapRunner } from "./sandbox.bwrap";
 import { parseAllowedHosts } from "./sandbox.egress.policy";
@@ -155,7 +156,10 @@ describe(".fixloop.yml network in a repository the user does not own", () => {
     await disposePrepared(imported);
     expect(imported.plan).toMatchObject({ setupNetwork: false, networkNotGranted: true });
     expect(hits).not.toContain("/from-yml");
-    expect(NETWORK_NOT_GRANTED).toMatch(/setup wants network.*not granted/);
+    // What step 5 shows (run.tests.ts passes the plan's note on).
+    const kept = { label: "first" as const, run: imported.base, cmp: { fixed: [], added: [], regressions: [] } };
+    const t = solutionTests("bwrap", "node --test", imported.base, [kept], kept, 60_000, [NETWORK_NOT_GRANTED]);
+    expect(evidenceLines(t).warnings).toContainEqual(expect.stringMatching(/setup wants network.*not granted/));
 
     const own = (await prepareTests(d, repo(files(), null, true))) as Prepared;
     await disposePrepared(own);
