@@ -85,7 +85,11 @@ async function openV2(own: Map<string, string>, limits: CgroupLimits): Promise<R
         : (await counter(path.join(dir, "pids.events"), "max"))
           ? "processes"
           : null,
-    close: () => remove([dir], () => write(path.join(dir, "cgroup.kill"), "1")),
+    // cgroup.kill (Linux 5.14+) takes the whole cgroup at once; before it, one pid at a time.
+    close: () =>
+      remove([dir], () =>
+        write(path.join(dir, "cgroup.kill"), "1").catch(() => killAll(path.join(dir, "cgroup.procs"))),
+      ),
   };
 }
 
