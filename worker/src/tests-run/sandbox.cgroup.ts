@@ -158,6 +158,41 @@ export async function openRunCgroup(limits: CgroupLimits): Promise<RunCgroup | n
   return (await openV2(own, limits)) ?? (await openV1(own, limits));
 }
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Removes the (empty) cgroups of runs whose worker process is gone, e.g. after a crash; returns how many. */
+export async function sweepCgroups(): Promise<number> {
+  const own = await ownCgroups();
+  const v2 = await v2Mount();
+  const parents = [
+    ...(v2 && own.has("") ? [path.join(v2, own.get("") ?? "/")] : []),
+    path.join(ROOT, "memory", own.get("memory") ?? "/"),
+    path.join(ROOT, "pids", own.get("pids") ?? "/"),
+  ];
+  let removed = 0;
+  for (const parent of parents) {
+    for (const entry of await fs.readdir(parent).catch(() => [] as string[])) {
+      const pid = Number(entry.match(/^fixloop-(\d+)-/)?.[1]);
+      if (!pid || pid === process.pid || alive(pid)) continue;
+      if (
+        await fs.rmdir(path.join(parent, entry)).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed++;
+    }
+  }
+  return removed;
+}
+
 /**
  * argv prefix that puts the process into the cgroup before it execs the rest: the shell writes its
  * own pid (which `exec` keeps) to each `cgroup.procs`, so everything the sandbox starts is inside.

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxRunUid, type SandboxLimits, type SandboxRunSpec } from "./sandbox";
 import { bwrapRunner } from "./sandbox.bwrap";
+import { sweepCgroups } from "./sandbox.cgroup";
 import { limitLines } from "./tests.limits";
 
 const MiB = 1024 ** 2;
@@ -140,5 +141,22 @@ console.log(JSON.stringify(r));`,
     expect(limitLines({ timeoutMs: null }, limits, { totals: "per process" }).warnings).toEqual([
       "Sandbox limits: memory and processes were capped per process only (no cgroup could be created for the sandbox as a whole)",
     ]);
+  });
+
+  it("removes the cgroups a crashed worker left behind, and leaves a live worker's alone", async () => {
+    const own = fs.readFileSync("/proc/self/cgroup", "utf8").match(/^\d+:memory:(.*)$/m)?.[1] ?? "/";
+    const parent = path.join("/sys/fs/cgroup/memory", own);
+    const dead = path.join(parent, "fixloop-99999999-left");
+    const live = path.join(parent, `fixloop-${process.ppid}-running`);
+    fs.mkdirSync(dead);
+    fs.mkdirSync(live);
+    try {
+      expect(await sweepCgroups()).toBeGreaterThanOrEqual(1);
+      expect(fs.existsSync(dead)).toBe(false);
+      expect(fs.existsSync(live)).toBe(true);
+    } finally {
+      fs.rmdirSync(live);
+      if (fs.existsSync(dead)) fs.rmdirSync(dead);
+    }
   });
 });
