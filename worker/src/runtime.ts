@@ -1,3 +1,4 @@
+import { sweepCgroups } from "./tests-run/sandbox.cgroup";
 import { sweepWorkspaces } from "./tests-run/workspace";
 import { testsConfig } from "./tests-run/tests.config";
 import { Worker, type Job } from "bullmq";
@@ -26,6 +27,9 @@ export function startWorkers(
     ).then(
       (n) => n && ctx.logger.info({ removed: n }, "removed workspaces left by an earlier crash"),
       (err: Error) => ctx.logger.warn({ err: err.message }, "workspace sweep failed"),
+    );
+    void sweepCgroups().then(
+      (n) => n && ctx.logger.info({ removed: n }, "removed sandbox cgroups left by an earlier crash"),
     );
   }
   const connection = redisConnection(ctx.env.REDIS_URL);

@@ -85,7 +85,11 @@ async function openV2(own: Map<string, string>, limits: CgroupLimits): Promise<R
         : (await counter(path.join(dir, "pids.events"), "max"))
           ? "processes"
           : null,
-    close: () => remove([dir], () => write(path.join(dir, "cgroup.kill"), "1")),
+    // cgroup.kill (Linux 5.14+) takes the whole cgroup at once; before it, one pid at a time.
+    close: () =>
+      remove([dir], () =>
+        write(path.join(dir, "cgroup.kill"), "1").catch(() => killAll(path.join(dir, "cgroup.procs"))),
+      ),
   };
 }
 
@@ -152,6 +156,41 @@ export async function openRunCgroup(limits: CgroupLimits): Promise<RunCgroup | n
   if (process.platform !== "linux") return null;
   const own = await ownCgroups();
   return (await openV2(own, limits)) ?? (await openV1(own, limits));
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Removes the (empty) cgroups of runs whose worker process is gone, e.g. after a crash; returns how many. */
+export async function sweepCgroups(): Promise<number> {
+  const own = await ownCgroups();
+  const v2 = await v2Mount();
+  const parents = [
+    ...(v2 && own.has("") ? [path.join(v2, own.get("") ?? "/")] : []),
+    path.join(ROOT, "memory", own.get("memory") ?? "/"),
+    path.join(ROOT, "pids", own.get("pids") ?? "/"),
+  ];
+  let removed = 0;
+  for (const parent of parents) {
+    for (const entry of await fs.readdir(parent).catch(() => [] as string[])) {
+      const pid = Number(entry.match(/^fixloop-(\d+)-/)?.[1]);
+      if (!pid || pid === process.pid || alive(pid)) continue;
+      if (
+        await fs.rmdir(path.join(parent, entry)).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed++;
+    }
+  }
+  return removed;
 }
 
 /**

@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { execFile } from "node:child_process";
-import { HOST_ENV, SANDBOX_ENV, SANDBOX_UID, type SandboxRunner, type SandboxRunSpec } from "./sandbox";
+import {
+  DEFAULT_TMP_BYTES,
+  HOST_ENV,
+  SANDBOX_ENV,
+  SANDBOX_UID,
+  type SandboxRunner,
+  type SandboxRunSpec,
+} from "./sandbox";
+import { watchDisk } from "./sandbox.disk";
 import { runProcessGroup } from "./sandbox.process";
 
 /** Image per detected language; `default` for anything else. */
@@ -47,9 +55,9 @@ export function dockerArgv(spec: SandboxRunSpec, image: string, name: string): s
     "no-new-privileges",
     "--read-only",
     "--tmpfs",
-    "/tmp:exec",
+    `/tmp:exec,size=${l.tmpBytes ?? DEFAULT_TMP_BYTES}`,
     "--memory",
-    String(l.memoryBytes),
+    String(l.totalMemoryBytes ?? l.memoryBytes),
     "--pids-limit",
     String(l.processes),
     "--ulimit",
@@ -76,8 +84,11 @@ export function dockerRunner(images: DockerImages): SandboxRunner {
       const name = `fixloop-tests-${randomUUID()}`;
       const image =
         images[spec.language ?? "default"] ?? images.default ?? DEFAULT_DOCKER_IMAGES.default ?? "debian:bookworm-slim";
-      const r = await runProcessGroup(dockerArgv(spec, image, name), spec, HOST_ENV);
-      if (r.timedOut || r.cancelled)
+      const disk = spec.limits.diskBytes;
+      const r = await runProcessGroup(dockerArgv(spec, image, name), spec, HOST_ENV, {
+        guard: disk === undefined ? undefined : (stop) => watchDisk(spec.workspace, disk, () => stop("disk")),
+      });
+      if (r.timedOut || r.cancelled || r.limitHit)
         await new Promise((res) => execFile("docker", ["rm", "-f", name], () => res(null)));
       return r;
     },

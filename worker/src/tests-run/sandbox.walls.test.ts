@@ -1,9 +1,12 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxRunUid, type SandboxLimits, type SandboxRunSpec } from "./sandbox";
 import { bwrapRunner } from "./sandbox.bwrap";
+import { sweepCgroups } from "./sandbox.cgroup";
+import { limitLines } from "./tests.limits";
 
 const MiB = 1024 ** 2;
 const limits: SandboxLimits = {
@@ -33,7 +36,7 @@ const run = (command: string, extra: Partial<SandboxRunSpec> = {}) => {
 };
 
 /** Each process holds 120 MiB (touched), well under its own address-space cap; four together pass the 256 MiB total. */
-const HOG = `node -e 'const a=[];for(let i=0;i<120;i++)a.push(Buffer.alloc(1<<20,1));console.log("holding");setTimeout(()=>{},4000)'`;
+const HOG = `node -e 'const a=[];for(let i=0;i<120;i++)a.push(Buffer.alloc(1<<20,1));console.log("holding");setTimeout(()=>{},2000)'`;
 
 describe("the sandbox's walls hold in total, not only per process (real bubblewrap)", () => {
   it("stops processes that together go over the memory cap, each under its own limit, and says memory was the wall", async () => {
@@ -108,5 +111,52 @@ describe("the sandbox's walls hold in total, not only per process (real bubblewr
     expect(r.output).toContain("thread-ok");
     expect(r.output).toContain("child 0");
     expect(r.output).toContain("netns-refused");
+  });
+
+  it("a worker that is not root (no cgroup to create) keeps the user-namespace and seccomp walls, and the step says limits are per process", () => {
+    const script = path.join(root, "nonroot.mts");
+    const workspace = fs.mkdtempSync(path.join(root, "ws-"));
+    fs.chmodSync(root, 0o755);
+    fs.chownSync(workspace, 4321, 4321);
+    fs.writeFileSync(
+      script,
+      `import { bwrapRunner } from ${JSON.stringify(path.resolve(__dirname, "sandbox.bwrap.ts"))};
+const r = await bwrapRunner().run({ workspace: ${JSON.stringify(workspace)}, network: false, limits: ${JSON.stringify(limits)},
+  command: "id -u; unshare -Ur true || echo userns-refused; python3 -c 'import ctypes; print(\\"ptrace\\", ctypes.CDLL(None).syscall(101, 0, 0, 0, 0))'" });
+console.log(JSON.stringify(r));`,
+    );
+    const out = execFileSync(
+      "setpriv",
+      ["--reuid=4321", "--regid=4321", "--clear-groups", path.resolve("node_modules/.bin/tsx"), script],
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: root },
+        encoding: "utf8",
+      },
+    );
+    const r = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { output: string; totals: string };
+    expect(r.output).toMatch(/^65534$/m);
+    expect(r.output).toContain("userns-refused");
+    if (process.arch === "x64") expect(r.output).toMatch(/^ptrace -1$/m);
+    expect(r.totals).toBe("per process");
+    expect(limitLines({ timeoutMs: null }, limits, { totals: "per process" }).warnings).toEqual([
+      "Sandbox limits: memory and processes were capped per process only (no cgroup could be created for the sandbox as a whole)",
+    ]);
+  });
+
+  it("removes the cgroups a crashed worker left behind, and leaves a live worker's alone", async () => {
+    const own = fs.readFileSync("/proc/self/cgroup", "utf8").match(/^\d+:memory:(.*)$/m)?.[1] ?? "/";
+    const parent = path.join("/sys/fs/cgroup/memory", own);
+    const dead = path.join(parent, "fixloop-99999999-left");
+    const live = path.join(parent, `fixloop-${process.ppid}-running`);
+    fs.mkdirSync(dead);
+    fs.mkdirSync(live);
+    try {
+      expect(await sweepCgroups()).toBeGreaterThanOrEqual(1);
+      expect(fs.existsSync(dead)).toBe(false);
+      expect(fs.existsSync(live)).toBe(true);
+    } finally {
+      fs.rmdirSync(live);
+      if (fs.existsSync(dead)) fs.rmdirSync(dead);
+    }
   });
 });

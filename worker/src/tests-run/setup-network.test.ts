@@ -8,6 +8,7 @@ import type { FileChange } from "@fixloop/db";
 import { createTestRedis, testPrefix } from "@fixloop/infra/testing";
 import { assessChange } from "../contract";
 import type { RepositoryTestSettings, TestsEvent } from "../contract";
+import { compareRuns } from "./compare";
 import { NETWORK_NOT_GRANTED } from "./detect";
 import { evidenceLines, solutionTests } from "./evidence";
 import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
@@ -157,7 +158,12 @@ describe(".fixloop.yml network in a repository the user does not own", () => {
     expect(imported.plan).toMatchObject({ setupNetwork: false, networkNotGranted: true });
     expect(hits).not.toContain("/from-yml");
     // What step 5 shows (run.tests.ts passes the plan's note on).
-    const kept = { label: "first" as const, run: imported.base, cmp: { fixed: [], added: [], regressions: [] } };
+    const kept = {
+      label: "first" as const,
+      run: imported.base,
+      cmp: compareRuns(imported.base, imported.base),
+      files: [],
+    };
     const t = solutionTests("bwrap", "node --test", imported.base, [kept], kept, 60_000, [NETWORK_NOT_GRANTED]);
     expect(evidenceLines(t).warnings).toContainEqual(expect.stringMatching(/setup wants network.*not granted/));
 

@@ -8,12 +8,13 @@ import { parseAllowedHosts } from "./sandbox.egress.policy";
 import { dockerRunner, parseDockerImages } from "./sandbox.docker";
 import type { WorkspaceCache } from "./workspace";
 
-/** Whether `bwrap` is on PATH and can start a sandbox here. */
+/** Whether `bwrap` is on PATH, can start a sandbox here and has the walls the sandbox relies on (0.8: `--disable-userns`). */
 export function bwrapAvailable(): boolean {
   if (process.platform !== "linux") return false;
   try {
-    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
-    return true;
+    return execFileSync("bwrap", ["--help"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).includes(
+      "--disable-userns",
+    );
   } catch {
     return false;
   }

@@ -51,7 +51,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 export function scrubHostPaths(text: string, roots: string[]): string {
   let out = text;
   for (const root of roots.filter((r) => path.isAbsolute(r) && r !== "/").sort((a, b) => b.length - a.length)) {
-    out = out.replace(new RegExp(`${escape(root.replace(/\/+$/, ""))}(?:/[^\\s'"\`]*)?`, "g"), "the workspace");
+    out = out.replace(new RegExp(`${escape(root.replace(/\/+$/, ""))}(?:/[^\\s'"\`)\\]]*)?`, "g"), "the workspace");
   }
   return out;
 }
