@@ -64,7 +64,7 @@ function processesWith(needle: string): number[] {
 }
 
 /** Starts a solve, presses Cancel once `phase` streams its first output, and reads the stream to its end. */
-async function cancelDuring(phase: "base" | "patched", number: number, marker: string) {
+async function cancelDuring(phase: "base" | "patched" | "repair", number: number, marker: string) {
   const used = async () =>
     (await t.stack.db.selectFrom("usage_counters").select("used").where("user_id", "=", t.userId).executeTakeFirst())
       ?.used ?? 0;
@@ -142,6 +142,32 @@ describe("Cancel while the repository's tests run (real bubblewrap, slow test co
     expect(phases).not.toContain("repair");
     expect(t.models.control.requests.filter((q) => q.prompt.includes("breaks tests that passed"))).toEqual([]);
     await expect.poll(() => processesWith("sleep 62"), { timeout: 2000 }).toEqual([]);
+  });
+
+  it("during the repair phase: the repaired attempt is never stored", async () => {
+    await settings({
+      command:
+        "if grep -q REPAIR weather/units.py; then sleep 64; fi; if grep -q BREAK weather/units.py; then exit 1; fi; python3 -m unittest discover -s tests -t . -v",
+      setup: null,
+    });
+    const marked = (note: string) => ({
+      ...SLOW_PATCH,
+      files: [
+        {
+          ...SLOW_PATCH.files[0]!,
+          edits: [{ search: "ABSOLUTE_ZERO_C = -273.15\n", replace: `ABSOLUTE_ZERO_C = -273.15  # ${note}\n` }],
+        },
+      ],
+    });
+    t.models.control.respondWith((p) => p.includes("units.py"), marked("BREAK"));
+    t.models.control.respondWith((p) => p.includes("breaks tests that passed before it"), marked("REPAIR"));
+    const r = await cancelDuring("repair", 34, "sleep 64");
+    expect(r.events.at(-1)?.event).toBe("cancelled");
+    expect(r.endedAt - r.cancelledAt).toBeLessThan(2000);
+    expect([r.run.status, r.run.quota_state]).toEqual(["cancelled", "released"]);
+    expect(r.solutions).toEqual([]);
+    expect(r.usedAfter).toBe(r.usedBefore);
+    await expect.poll(() => processesWith("sleep 64"), { timeout: 2000 }).toEqual([]);
   });
 
   it("during the setup command: the tests never start", async () => {

@@ -66,6 +66,11 @@ export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
           <TestsKindBadge tests={tests} />
         </div>
         <VerdictText tests={tests} />
+        {tests.reason && (tests.status === "passed" || tests.status === "failed") && (
+          <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="tests-reason">
+            {tests.reason}
+          </p>
+        )}
         {tests.stale && (
           <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="tests-stale">
             The solution was edited by hand after its tests ran; what follows is about the generated change.

@@ -33,9 +33,17 @@ export function TestsBadge({ tests }: { tests: TestsSummary | null }) {
   );
 }
 
-/** The panel header's short badge: the verdict's kind in a word or two. */
+const KIND_LABEL: Record<TestsVerdict["kind"], string> = {
+  passed: "passed",
+  preexisting: "passed",
+  regressions: "regressions",
+  "could-not-run": "could not run",
+  "not-run": "not run",
+  stale: "stale",
+};
+
+/** The panel header's short badge: the verdict's kind in a word or two (the verdict line says the rest). */
 export function TestsKindBadge({ tests }: { tests: SolutionTests }) {
   const v = testsVerdict(tests);
-  const label = v.text.split(":")[0] ?? v.text;
-  return <Badge tone={VERDICT_TONE[v.kind]}>{label}</Badge>;
+  return <Badge tone={VERDICT_TONE[v.kind]}>{KIND_LABEL[v.kind]}</Badge>;
 }

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { screenshot, signIn, signInWithTodoApi, startE2E, toast, type E2E } from "./e2e.harness";
+
+let e2e: E2E;
+let page: Page;
+let phone: Page;
+
+/** Every answer adds MARK.md, so a test command can tell the patched tree from the base tree. */
+const MARKED = {
+  analysis: "The behaviour needs a note.",
+  proposedSolution: "Add a note.",
+  confidence: 80,
+  files: [{ filename: "MARK.md", action: "create" as const, edits: [], content: "# Marked\n" }],
+};
+const tap = (...lines: string[]) => `printf '${["TAP version 13", ...lines, `1..${lines.length}`].join("\\n")}\\n'`;
+
+beforeAll(async () => {
+  e2e = await startE2E("tests-verdict");
+  ({ page } = await e2e.newPage());
+  ({ page: phone } = await e2e.newPage({ width: 390 }));
+  await signInWithTodoApi(page);
+  await signIn(phone, "octocat");
+  e2e.models.respondWith(() => true, MARKED);
+});
+afterAll(async () => {
+  await e2e?.stop();
+});
+
+/** Sets octocat/todo-api's test command the way the Repositories page does. */
+async function testCommand(command: string) {
+  const status = await page.evaluate(async (cmd) => {
+    const res = await fetch("/api/github/repositories/octocat/todo-api/test-settings", {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ command: cmd, setup: null, timeoutSeconds: 120, setupNetwork: false }),
+    });
+    return res.status;
+  }, command);
+  expect(status).toBe(200);
+}
+
+async function startSolve(p: Page, title: string) {
+  await p.goto("/issues");
+  await p.getByRole("link", { name: `Solve with AI: ${title}` }).click();
+  await p.getByRole("heading", { name: title }).waitFor();
+  await p.getByRole("button", { name: "Generate Solution" }).click();
+  await p.waitForURL(/[?&]run=/);
+}
+
+/** Solves `title` at 1280 px, checks the Validating step's verdict, opens the review page; returns its URL. */
+async function solveTo(title: string, verdict: string): Promise<string> {
+  await startSolve(page, title);
+  await page.getByTestId("solution-result").waitFor({ timeout: 120_000 });
+  // The Validating step's detail (what its expanded row shows) leads with the same verdict line.
+  const runId = new URL(page.url()).searchParams.get("run");
+  const detail = await page.evaluate(async (id) => {
+    const { run } = (await (await fetch(`/api/runs/${id}`)).json()) as {
+      run: { steps: { id: string; detail: { info: string[]; warnings: string[] } }[] };
+    };
+    const d = run.steps.find((s) => s.id === "validating")?.detail;
+    return [...(d?.warnings ?? []), ...(d?.info ?? [])];
+  }, runId);
+  expect(detail).toContain(`Tests: ${verdict}`);
+  await page.getByRole("link", { name: "Review & Validate" }).click();
+  await page.getByTestId("tests-panel").waitFor();
+  expect(await page.getByTestId("tests-verdict").textContent()).toBe(verdict);
+  return page.url();
+}
+
+/** The same page at 390 px: the verdict reads the same and nothing overflows sideways. */
+async function onPhone(url: string, verdict: string, shot: string) {
+  await phone.goto(url);
+  await phone.getByTestId("tests-panel").waitFor();
+  expect(await phone.getByTestId("tests-verdict").textContent()).toBe(verdict);
+  const overflow = await phone.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+  await screenshot(phone, shot);
+}
+
+describe("one tests verdict, in the step, the panel, the badge and the PR body (1280 and 390 px)", () => {
+  let preexistingUrl = "";
+
+  it("names a test that failed before and after the patch as a pre-existing failure, not 'Passed'", async () => {
+    await testCommand(`${tap("ok 1 - adds todos", "not ok 2 - parses dates")}; exit 1`);
+    const verdict = "passed with pre-existing failures: parses dates";
+    preexistingUrl = await solveTo("Pagination skips a todo at every page boundary", verdict);
+    expect(await page.getByTestId("tests-pre-existing-failures").textContent()).toContain("parses dates");
+    await screenshot(page, "tests-verdict-preexisting");
+    await onPhone(preexistingUrl, verdict, "tests-verdict-preexisting-390");
+    await page.goto("/validations");
+    const badge = page.getByTestId("tests-badge").filter({ hasText: "parses dates" });
+    expect(await badge.textContent()).toBe(`Tests: ${verdict}`);
+  });
+
+  it("names the test the patch broke, in the verdict and in the repair round", async () => {
+    await testCommand(
+      `if [ -f MARK.md ]; then ${tap("not ok 1 - adds todos")}; exit 1; else ${tap("ok 1 - adds todos")}; fi`,
+    );
+    const verdict = "regressions: adds todos";
+    const url = await solveTo("Whitespace-only titles are accepted", verdict);
+    const first = page.getByTestId("tests-attempts").locator('[data-attempt="first"]');
+    expect(await first.getByTestId("attempt-regressions").textContent()).toContain("adds todos");
+    await screenshot(page, "tests-verdict-regression");
+    await onPhone(url, verdict, "tests-verdict-regression-390");
+  });
+
+  it("says the tests could not run because the toolchain is missing, with the tool's name", async () => {
+    await testCommand("go test ./...");
+    const verdict = "could not run: go not found";
+    const url = await solveTo("Todos due today are already marked overdue", verdict);
+    await screenshot(page, "tests-verdict-toolchain");
+    await onPhone(url, verdict, "tests-verdict-toolchain-390");
+  });
+
+  it("marks the evidence stale after a manual edit, on the page and in the pull request body", async () => {
+    await page.goto(preexistingUrl);
+    await page
+      .getByRole("button", { name: /^Edit This File: / })
+      .first()
+      .click();
+    await page.getByTestId("file-editor").locator(".cm-content").click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\nChecked by hand.\n");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await toast(page, "Solution modified successfully!");
+    const verdict = "not run on the edited code";
+    await expect.poll(() => page.getByTestId("tests-verdict").textContent()).toBe(verdict);
+    expect(await page.getByTestId("tests-panel").getAttribute("data-stale")).toBe("true");
+    await onPhone(preexistingUrl, verdict, "tests-verdict-stale-390");
+
+    await page.getByRole("button", { name: "Approve & Create PR" }).click();
+    await toast(page, "PR Created Successfully!");
+    const pull = e2e.github.listPulls("octocat", "todo-api").at(-1);
+    expect(pull?.body).toContain(`- Tests: **${verdict}**`);
+    expect(pull?.body).not.toContain("[ ] `npm test` passes");
+  });
+
+  for (const width of [1280, 390] as const) {
+    it(`ends a run cancelled within 2 s when Cancel is pressed while the tests run (${width} px)`, async () => {
+      await testCommand("sleep 60");
+      const p = width === 390 ? phone : page;
+      // A cancelled run leaves no solution, so the same issue can be solved again at the other width.
+      const title = "README says port 3000 but the server starts on 8080";
+      await startSolve(p, title);
+      await p.getByTestId("test-log").locator('[data-phase="base"]').waitFor({ timeout: 90_000 });
+      // The live log streams; the step row adds no "nothing reported yet" above it.
+      await p.locator('[data-step="validating"] > button').click();
+      expect(await p.getByText("Started; nothing reported yet.").count()).toBe(0);
+      const pressed = Date.now();
+      await p.getByRole("button", { name: "Cancel", exact: true }).click();
+      await p.locator('[data-step="validating"][data-status="cancelled"]').waitFor({ timeout: 2_000 });
+      await p.getByText("The last run was cancelled.").waitFor({ timeout: 2_000 });
+      expect(Date.now() - pressed).toBeLessThan(2_000);
+      expect(await p.getByTestId("solution-result").count()).toBe(0);
+      await screenshot(p, `tests-cancelled-${width}`);
+      await p.reload();
+      await p.locator('[data-step="validating"][data-status="cancelled"]').waitFor();
+      expect(await p.getByTestId("solution-result").count()).toBe(0);
+    });
+  }
+});
