@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "@fixloop/db";
 import { APP_ROLE, ensureDatabase, startServices } from "./index";
 import { startEmbeddedPostgres } from "./postgres";
+import { createTestDatabase } from "../../test/context";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-auth-"));
 fs.chmodSync(dir, 0o755);
@@ -124,5 +125,15 @@ describe("service logins", () => {
         await services.stop();
       }
     }
+  });
+
+  it("gives each test file a database owned by, and used as, the app's non-superuser role", async () => {
+    const { url } = await createTestDatabase();
+    const { rows } = await query(
+      url,
+      "select current_user as role, r.rolsuper, pg_get_userbyid(c.relowner) as owner from pg_roles r, pg_class c " +
+        "where r.rolname = current_user and c.relname = 'users'",
+    );
+    expect(rows).toEqual([{ role: APP_ROLE, rolsuper: false, owner: APP_ROLE }]);
   });
 });
