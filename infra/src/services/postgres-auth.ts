@@ -85,6 +85,8 @@ export async function ensureAppDatabase(
   role: string,
   password: string,
 ): Promise<string> {
+  if (decodeURIComponent(new URL(adminUrl).username) === role)
+    throw new Error(`The app's database role must differ from the admin's ("${role}" is both)`);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   const r = admin.escapeIdentifier(role);
