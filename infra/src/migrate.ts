@@ -15,8 +15,9 @@ try {
   const adminUrl = process.env.DATABASE_ADMIN_URL;
   if (adminUrl && process.env.DATABASE_URL) {
     const app = new URL(process.env.DATABASE_URL);
-    const [name, role, password] = [app.pathname.slice(1), app.username, app.password].map(decodeURIComponent);
-    await ensureAppDatabase(adminUrl, name, role, password);
+    const name = decodeURIComponent(app.pathname.slice(1));
+    const role = decodeURIComponent(app.username);
+    await ensureAppDatabase(adminUrl, name, role, decodeURIComponent(app.password));
     console.log(`Database ${name} belongs to role ${role} (not a superuser).`);
   }
   const result = await migrateToLatest(services.databaseUrl, { tokenEncryptionKeys });
