@@ -16,7 +16,12 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const admin = inject("pgAdminUrl");
   const name = `t_${crypto.randomBytes(6).toString("hex")}`;
-  const url = await ensureDatabase(admin, name, inject("templateDatabase"));
+  // Created by the superuser, owned by and used as the app's role (not a superuser), as `npm start` runs.
+  const app = new URL(inject("pgAppUrl"));
+  const owner = app.username === new URL(admin).username ? undefined : decodeURIComponent(app.username);
+  await ensureDatabase(admin, name, inject("templateDatabase"), owner);
+  app.pathname = `/${name}`;
+  const url = app.toString();
   const db = createDb(url, { max: 10 });
   afterAll(async () => {
     await db.destroy();

@@ -3,11 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { migrateToLatest } from "@fixloop/db";
-import { ensureDatabase, startServices, type Services } from "../src/services";
+import { APP_ROLE, ensureAppDatabase, ensureDatabase, startServices, type Services } from "../src/services";
 
 declare module "vitest" {
   export interface ProvidedContext {
     pgAdminUrl: string;
+    /** The app's non-superuser role on the template database (the admin URL with an external TEST_DATABASE_URL). */
+    pgAppUrl: string;
     redisUrl: string;
     templateDatabase: string;
   }
@@ -28,11 +30,15 @@ export async function setup(project: TestProject): Promise<void> {
     databaseUrl: process.env.TEST_DATABASE_URL,
     redisUrl: process.env.TEST_REDIS_URL,
   });
-  // Test files create and drop their own databases: they get the superuser, `npm start` never does.
+  // Test files create and drop their own databases with the superuser; the code under test runs as
+  // the app's role, which owns the template's objects (migrated as that role) and so its clones'.
   const adminUrl = services.adminUrl ?? services.databaseUrl;
-  const templateUrl = await ensureDatabase(adminUrl, TEMPLATE_DATABASE);
+  const templateUrl = services.adminUrl
+    ? await ensureAppDatabase(adminUrl, TEMPLATE_DATABASE, APP_ROLE, new URL(services.databaseUrl).password)
+    : await ensureDatabase(adminUrl, TEMPLATE_DATABASE);
   await migrateToLatest(templateUrl);
   project.provide("pgAdminUrl", adminUrl);
+  project.provide("pgAppUrl", templateUrl);
   project.provide("redisUrl", services.redisUrl);
   project.provide("templateDatabase", TEMPLATE_DATABASE);
 }

@@ -63,7 +63,7 @@ describe("checkout reached from inside the app", () => {
   ] as const) {
     it(`pays from the quota dialog's View plans, then from Profile → Billing → Upgrade, at ${width} px`, async () => {
       const { page } = await e2e.newPage({ width });
-      const violations = recordCspViolations(page);
+      const violations = await recordCspViolations(page);
       await signIn(page, login);
       const id = await userId(login);
       const { periodStart } = await currentUsagePeriod(db, id);
@@ -95,7 +95,7 @@ describe("the app's own pages under its CSP", () => {
   it("loads the landing, dashboard, solve, pricing, profile and admin queue pages with no violation", async () => {
     for (const width of [1280, 390]) {
       const { page } = await e2e.newPage({ width });
-      const violations = recordCspViolations(page);
+      const violations = await recordCspViolations(page);
       await page.goto("/");
       await page.waitForLoadState("networkidle");
       await signIn(page, "octocat");

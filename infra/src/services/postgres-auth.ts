@@ -85,6 +85,8 @@ export async function ensureAppDatabase(
   role: string,
   password: string,
 ): Promise<string> {
+  if (decodeURIComponent(new URL(adminUrl).username) === role)
+    throw new Error(`The app's database role must differ from the admin's ("${role}" is both)`);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   const r = admin.escapeIdentifier(role);
@@ -124,7 +126,8 @@ async function handOverSchema(adminDbUrl: string, role: string): Promise<void> {
     const r = c.escapeIdentifier(role);
     await c.query(`alter schema public owner to ${r}`);
     // Creating an extension needs a superuser; the embedding cache falls back to real[] without it.
-    await c.query("create extension if not exists vector").catch(() => {});
+    const pgvector = await c.query("select 1 from pg_available_extensions where name = 'vector'");
+    if (pgvector.rowCount) await c.query("create extension if not exists vector").catch(() => {});
     const owned = await c.query<{ kind: string; name: string }>(
       `select case when c.relkind in ('v') then 'view' when c.relkind = 'm' then 'materialized view'
                    when c.relkind = 'S' then 'sequence' else 'table' end as kind,

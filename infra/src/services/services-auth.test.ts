@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -6,8 +7,10 @@ import pg from "pg";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "@fixloop/db";
-import { APP_ROLE, ensureDatabase, startServices } from "./index";
+import { APP_ROLE, ensureAppDatabase, ensureDatabase, startServices } from "./index";
+import { ROOT } from "../paths";
 import { startEmbeddedPostgres } from "./postgres";
+import { createTestDatabase } from "../../test/context";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-auth-"));
 fs.chmodSync(dir, 0o755);
@@ -123,6 +126,43 @@ describe("service logins", () => {
       } finally {
         await services.stop();
       }
+    }
+  });
+
+  it("gives each test file a database owned by, and used as, the app's non-superuser role", async () => {
+    const { url } = await createTestDatabase();
+    const { rows } = await query(
+      url,
+      "select current_user as role, r.rolsuper, pg_get_userbyid(c.relowner) as owner from pg_roles r, pg_class c " +
+        "where r.rolname = current_user and c.relname = 'users'",
+    );
+    expect(rows).toEqual([{ role: APP_ROLE, rolsuper: false, owner: APP_ROLE }]);
+  });
+
+  it("lets the compose migration job create the app's role from DATABASE_ADMIN_URL on an earlier volume", async () => {
+    const pgDir = path.join(dir, "compose", "postgres");
+    const admin = await startEmbeddedPostgres({ dataDir: pgDir, password: "admin-secret" });
+    try {
+      // An earlier volume: the superuser owns the database and its tables.
+      await migrateToLatest(await ensureDatabase(admin.url, "fixloop"));
+      const appUrl = as(admin.url, APP_ROLE, "app-secret", "fixloop");
+      const run = spawnSync("npx", ["tsx", "infra/src/migrate.ts"], {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_URL: appUrl, DATABASE_ADMIN_URL: as(admin.url, "fixloop", "admin-secret") },
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain(`Database fixloop belongs to role ${APP_ROLE} (not a superuser).`);
+      const { rows } = await query(
+        appUrl,
+        "select r.rolsuper, pg_get_userbyid(c.relowner) as owner from pg_roles r, pg_class c " +
+          "where r.rolname = current_user and c.relname = 'users'",
+      );
+      expect(rows).toEqual([{ rolsuper: false, owner: APP_ROLE }]);
+      // Naming the superuser as the app's role would demote it: refused.
+      await expect(ensureAppDatabase(admin.url, "fixloop", "fixloop", "x")).rejects.toThrow(/must differ/);
+    } finally {
+      await admin.stop();
     }
   });
 });
