@@ -28,7 +28,12 @@ describe("HTTP guards", () => {
     const t = await createTestApp();
     const { headers } = await t.loginAs();
     const before = await t.deps.queues.sync.getJobCounts("waiting", "active", "completed", "failed", "delayed");
-    for (const h of [{ origin: "https://evil.example" }, { referer: "https://evil.example/page" }, {}]) {
+    const cases: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { referer: "https://evil.example/page" },
+      {},
+    ];
+    for (const h of cases) {
       const res = await t.app.request("/api/github/repositories", { headers: { cookie: headers.cookie, ...h } });
       expect(res.status).toBe(403);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.cross_origin");
