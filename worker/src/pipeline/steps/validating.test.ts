@@ -65,6 +65,11 @@ describe("step 5 refuses what the pull-request job would refuse, with the job's 
     });
   }
 
+  it("judges the contents as they will be stored: a NUL byte is binary content there", async () => {
+    const { output } = await validating(input([create("docs/nul.md", "a\u0000b\n")]));
+    expect(output.blocked).toEqual([{ path: "docs/nul.md", reason: prErrors.binary("docs/nul.md").detail }]);
+  });
+
   it("leaves an ordinary change low risk and unblocked", async () => {
     const { output } = await validating(input([modify("docs/guide.md"), create("docs/new.md")]));
     expect(output.blocked).toEqual([]);

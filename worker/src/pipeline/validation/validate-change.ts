@@ -1,3 +1,4 @@
+import { storableText } from "@fixloop/db/domain";
 import { assessChange, type ChangeValidation, type ValidateChangeInput } from "../../contract";
 import type { PullRequestLimits } from "../../pull-requests/pull-requests.limits";
 import { baseTree, pullRequestRefusals } from "./pull-request-refusals";
@@ -16,9 +17,15 @@ export interface BaseTreeCheck {
  * when the base tree is known, what the pull-request job would refuse.
  */
 export async function validateChange(input: ValidateChangeInput, base?: BaseTreeCheck): Promise<ChangeValidation> {
+  // Judged as stored: text Postgres cannot hold is kept as U+FFFD, which the job reads as binary.
+  const stored = input.files.map((f) => ({
+    ...f,
+    content: storableText(f.content),
+    originalContent: storableText(f.originalContent),
+  }));
   const refusals =
     base && input.existingPaths
-      ? pullRequestRefusals(input.files, baseTree(input.existingPaths, base.links), base.limits)
+      ? pullRequestRefusals(stored, baseTree(input.existingPaths, base.links), base.limits)
       : [];
   return assessChange({ ...input, syntaxErrors: await syntaxErrorsOf(input.files), refusals });
 }
