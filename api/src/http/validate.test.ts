@@ -70,10 +70,10 @@ describe("NUL characters and lone surrogates in request strings", () => {
       expect(error.message).toMatch(/lone surrogates/);
     }
     // A body that is no JSON, or whose bytes are not UTF-8, is a 400 too.
-    const raw: (string | Uint8Array)[] = [
+    const raw: BodyInit[] = [
       '{"feedback": "\\ud800',
       '{"feedback": "\\uZZZZ"}',
-      new Uint8Array([0x7b, 0x22, 0x66, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+      new Blob([new Uint8Array([0x7b, 0x22, 0x66, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])]),
     ];
     for (const body of raw) {
       const res = await t.app.request(`/api/validations/${solutionId}/refine`, {
