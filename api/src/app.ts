@@ -105,8 +105,8 @@ function installGuards(app: Hono<AppEnv>, deps: AppDeps) {
       publicUrl,
       exempt: [/^\/api\/payments\/webhook$/],
       always: [/^\/api\/auth\/session$/],
-      // Listing a repository's issues imports them (spec §7 keeps it a GET).
-      reads: [/^\/api\/github\/repositories\/[^/]+\/[^/]+\/issues$/],
+      // Listing repositories syncs them, listing a repository's issues imports them (spec §7 keeps both GETs).
+      reads: [/^\/api\/github\/repositories$/, /^\/api\/github\/repositories\/[^/]+\/[^/]+\/issues$/],
     }),
   );
   const tooLarge = (max: number) => () => {

@@ -25,6 +25,25 @@ describe("HTTP guards", () => {
     });
   });
 
+  it("refuses a cross-origin GET of the repository list, which starts a sync, and enqueues nothing", async () => {
+    const t = await createTestApp();
+    const { headers } = await t.loginAs();
+    const before = await t.deps.queues.sync.getJobCounts("waiting", "active", "completed", "failed", "delayed");
+    const cases: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { referer: "https://evil.example/page" },
+      {},
+    ];
+    for (const h of cases) {
+      const res = await t.app.request("/api/github/repositories", { headers: { cookie: headers.cookie, ...h } });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.cross_origin");
+    }
+    expect(await t.deps.queues.sync.getJobCounts("waiting", "active", "completed", "failed", "delayed")).toEqual(
+      before,
+    );
+  });
+
   it("treats Origin: null as cross-origin, even with our own Referer", async () => {
     const t = await createTestApp();
     const { headers } = await t.loginAs();

@@ -69,6 +69,20 @@ describe("NUL characters and lone surrogates in request strings", () => {
       expect(error.code).toBe("request.invalid");
       expect(error.message).toMatch(/lone surrogates/);
     }
+    // A body that is no JSON, or whose bytes are not UTF-8, is a 400 too.
+    const raw: BodyInit[] = [
+      '{"feedback": "\\ud800',
+      '{"feedback": "\\uZZZZ"}',
+      new Blob([new Uint8Array([0x7b, 0x22, 0x66, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])]),
+    ];
+    for (const body of raw) {
+      const res = await t.app.request(`/api/validations/${solutionId}/refine`, {
+        method: "POST",
+        headers: { ...me.headers, "content-type": "application/json" },
+        body,
+      });
+      expect(res.status, String(body)).toBe(400);
+    }
     expect(await t.db.selectFrom("api_tokens").selectAll().execute()).toEqual([]);
     expect(await t.db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);
     const sol = await t.db

@@ -210,4 +210,22 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
     expect(tests.base?.passed).toBeGreaterThan(0);
     expect(tests.patched).not.toBeNull();
   });
+  it("finishes the run when the test output holds NUL bytes, stored as U+FFFD", async () => {
+    pushFiles(
+      t.stack,
+      "hubot",
+      "markdown-lint",
+      {
+        "test/noisy-output.test.js":
+          'import { test } from "node:test";\n\ntest("prints a NUL byte", () => {\n  process.stdout.write("noisy \\u0000 output\\n");\n  console.log("noisy \\u0000 log");\n});\n',
+      },
+      "Add a test whose output has NUL bytes",
+    );
+    t.models.control.respondWith((p) => p.includes("Issue #14 ("), answer(FIX));
+    const { tests } = await solve({ number: 14 });
+    expect(tests.status).toBe("passed");
+    expect(tests.patched).toMatchObject({ failed: 0 });
+    expect(tests.logTail).not.toContain("\u0000");
+    expect(tests.logTail).toContain("noisy \uFFFD");
+  });
 });

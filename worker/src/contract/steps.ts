@@ -24,7 +24,13 @@ export const AnalyzingOutput = z.object({
 });
 export type AnalyzingOutput = z.infer<typeof AnalyzingOutput>;
 
-export const TreeFile = z.object({ path: z.string(), sha: z.string(), size: z.number() });
+export const TreeFile = z.object({
+  path: z.string(),
+  sha: z.string(),
+  size: z.number(),
+  /** A symbolic link (mode 120000), not a file. */
+  link: z.boolean().optional(),
+});
 export type TreeFile = z.infer<typeof TreeFile>;
 
 export const ContextOutput = z.object({
@@ -35,6 +41,8 @@ export const ContextOutput = z.object({
   treeSha: z.string(),
   /** Every path at the head (existence checks); `files` is what is worth reading. */
   allPaths: z.array(z.string()),
+  /** Paths at the head that are symbolic links (mode 120000): a change through them is refused. */
+  links: z.array(z.string()).optional(),
   files: z.array(TreeFile),
   languages: z.array(z.object({ language: z.string(), files: z.number(), percent: z.number() })),
 });

@@ -33,14 +33,20 @@ export async function fetchRepoSnapshot(
   const commitSha = ref.object.sha;
   const { data: commit } = await gh.rest.git.getCommit({ owner, repo, commit_sha: commitSha, request });
   const treeSha = commit.tree.sha;
-  const key = `${prefix}:tree:${owner.toLowerCase()}/${repo.toLowerCase()}:${treeSha}`;
+  // v2: entries say whether they are symbolic links.
+  const key = `${prefix}:tree2:${owner.toLowerCase()}/${repo.toLowerCase()}:${treeSha}`;
   const hit = await redis.get(key);
   if (hit) return { ...(JSON.parse(hit) as RepoSnapshot), cached: true };
 
   const { data: tree } = await gh.rest.git.getTree({ owner, repo, tree_sha: treeSha, recursive: "1", request });
   let files: TreeFile[] = tree.tree
     .filter((e) => e.type === "blob" && e.path && e.sha)
-    .map((e) => ({ path: e.path ?? "", sha: e.sha ?? "", size: e.size ?? 0 }));
+    .map((e) => ({
+      path: e.path ?? "",
+      sha: e.sha ?? "",
+      size: e.size ?? 0,
+      ...(e.mode === "120000" && { link: true }),
+    }));
   if (tree.truncated) files = await walkTree(gh, owner, repo, treeSha, signal);
   const snapshot: RepoSnapshot = {
     owner,
@@ -74,7 +80,8 @@ async function walkTree(
       if (!e.path || !e.sha) continue;
       const p = next.dir ? `${next.dir}/${e.path}` : e.path;
       if (e.type === "tree") queue.push({ sha: e.sha, dir: p });
-      else if (e.type === "blob") files.push({ path: p, sha: e.sha, size: e.size ?? 0 });
+      else if (e.type === "blob")
+        files.push({ path: p, sha: e.sha, size: e.size ?? 0, ...(e.mode === "120000" && { link: true }) });
     }
   }
   return files;

@@ -1,4 +1,5 @@
 import { UnrecoverableError } from "bullmq";
+import { JsonColumnError } from "@fixloop/db";
 import { STEP_LABELS, type StepId } from "../contract";
 import { GithubError, isRetryable, toGithubError } from "../contract";
 import { ModelError } from "../models";
@@ -36,5 +37,10 @@ export function classifyFailure(err: unknown, step: StepId | null): RunFailure {
     return { code: gh.code, message: `${where}${gh.message}`, retryable: isRetryable(gh) };
   }
   const message = err instanceof Error ? err.message : String(err);
+  // Data Postgres refuses (SQLSTATE class 22: encoding, range) or a JSON value of the wrong shape
+  // fails the same way on every attempt: the run fails once, never retried nor charged again.
+  const sqlState = (err as { code?: unknown })?.code;
+  if (err instanceof JsonColumnError || (typeof sqlState === "string" && /^22[0-9A-Z]{3}$/.test(sqlState)))
+    return { code: "run.invalid_data", message: `${where}${message}`, retryable: false };
   return { code: "run.step_failed", message: `${where}${message}`, retryable: true };
 }

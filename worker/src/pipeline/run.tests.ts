@@ -65,6 +65,14 @@ export async function validateWithTests(
       existingPaths: c.allPaths,
       testsNear: d.testsNear,
       unappliedEdits: g.unappliedEdits.length,
+      base: {
+        links: c.links ?? [],
+        limits: {
+          maxFiles: ctx.env.PR_MAX_FILES,
+          maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES,
+          maxBytes: ctx.env.PR_MAX_BYTES,
+        },
+      },
     });
   const cfg = testsConfig(ctx.env);
   let kept = first;

@@ -52,6 +52,12 @@ describe("model text in a pull request body", () => {
     );
   });
 
+  it("puts links to issues and pull requests in code spans, so GitHub neither renders nor backlinks them", () => {
+    expect(inert("See https://github.com/acme/api/issues/12 and <https://github.com/acme/api/pull/3>.")).toBe(
+      "See `https://github.com/acme/api/issues/12` and `<https://github.com/acme/api/pull/3>`.",
+    );
+  });
+
   it("leaves emails, entities, URLs' fragments and code as they are", () => {
     const text = "Mail dev@example.com, char &#123;, https://example.com/page#12, `@kept` and\n```\n@fenced #1\n```";
     expect(inert(text)).toBe(text);

@@ -17,6 +17,10 @@ const MENTION = /(^|[^\w@`])(@[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9][
 // A reference: `#123`, `GH-123` or `owner/repo#123`, not an HTML entity (`&#123;`) or part of a word.
 const REFERENCE = /(^|[^\w&`/#.-])((?:[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*)?#\d+|GH-\d+)\b/g;
 
+// A link to an issue, pull request or discussion: GitHub shows it as a reference and backlinks it.
+const ISSUE_URL =
+  /(^|[^\w`<])(<?https?:\/\/(?:www\.)?github\.com\/[\w.-]+\/[\w.-]+\/(?:issues|pull|discussions)\/\d+[^\s`)>\]]*>?)/gi;
+
 /** `text` as one inline code span, fenced with more backticks than it contains in a row. */
 export function codeSpan(text: string): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
@@ -33,6 +37,7 @@ function inertLine(line: string): string {
       i % 2 === 1
         ? part
         : part
+            .replace(ISSUE_URL, (_m, pre: string, url: string) => `${pre}${codeSpan(url)}`)
             .replace(MENTION, (_m, pre: string, at: string) => `${pre}${codeSpan(at)}`)
             .replace(REFERENCE, (_m, pre: string, ref: string) => `${pre}${codeSpan(ref)}`),
     )

@@ -84,9 +84,18 @@ export function assertNoSymlinks(files: FileChange[], tree: Map<string, TreeEntr
   }
 }
 
-/** Refuses a file written where the base tree has a directory: the commit would delete the whole directory. */
+/**
+ * Refuses a file written where the base tree has a directory (the commit would delete the whole
+ * directory), and a file under a path the base tree has as a file (it would replace that file).
+ */
 export function assertNoDirectoryReplaced(files: FileChange[], tree: Map<string, TreeEntryLike>): void {
   for (const f of files) {
     if (tree.get(f.filename)?.type === "tree") throw prErrors.denied(f.filename, "A file may not replace a directory");
+    const parts = f.filename.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const p = parts.slice(0, i).join("/");
+      if (tree.get(p)?.type === "blob")
+        throw prErrors.denied(f.filename, `${p} is a file; a directory may not replace it`);
+    }
   }
 }

@@ -44,6 +44,11 @@ export interface ValidateChangeInput {
    * null: the parsers did not answer in time, and the assessment says the syntax was not checked.
    */
   syntaxErrors?: Record<string, string[]> | null;
+  /**
+   * What the pull-request job would refuse (symbolic links, a file over a directory, size limits),
+   * found by the worker against the base tree: blocked like a denied path, with the job's reason.
+   */
+  refusals?: { path: string; reason: string }[];
 }
 
 const LARGE_DELETION_LINES = 200;
@@ -99,6 +104,11 @@ export function assessChange(input: ValidateChangeInput): ChangeValidation {
     if (f.action !== "delete") {
       for (const e of input.syntaxErrors?.[f.filename] ?? []) errors.push(`${f.filename}: ${e}`);
     }
+  }
+
+  for (const r of input.refusals ?? []) {
+    blocked.push(r);
+    errors.push(`${r.path}: ${r.reason}`);
   }
 
   const stats: ChangeStats = {

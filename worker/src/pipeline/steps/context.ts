@@ -66,6 +66,7 @@ export function context(snapshot: RepoSnapshot & { cached?: boolean }): { output
       commitSha: snapshot.commitSha,
       treeSha: snapshot.treeSha,
       allPaths: snapshot.files.map((f) => f.path),
+      links: snapshot.files.filter((f) => f.link).map((f) => f.path),
       files: kept,
       languages,
     },

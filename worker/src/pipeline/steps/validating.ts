@@ -1,18 +1,20 @@
 import type { FileChange, StepDetail } from "@fixloop/db";
 import { riskSummary } from "@fixloop/db/domain";
-import { validateChange, type ChangeValidation } from "../validation/validate-change";
+import { validateChange, type BaseTreeCheck, type ChangeValidation } from "../validation/validate-change";
 
 export interface ValidatingInput {
   files: FileChange[];
   existingPaths: string[];
   testsNear: Record<string, string[]>;
   unappliedEdits: number;
+  /** Links and pull-request limits: what the pull-request job would refuse is blocked here already. */
+  base?: BaseTreeCheck;
 }
 
 /** Step 5: deterministic checks of the generated change (existence, parse, policy, risk, stats). */
 export async function validating(input: ValidatingInput): Promise<{ output: ChangeValidation; detail: StepDetail }> {
   const testFilesNear = (paths: string[]) => [...new Set(paths.flatMap((p) => input.testsNear[p] ?? []))];
-  const v = await validateChange({ files: input.files, existingPaths: input.existingPaths, testFilesNear });
+  const v = await validateChange({ files: input.files, existingPaths: input.existingPaths, testFilesNear }, input.base);
   if (input.unappliedEdits) {
     v.advancedValidation.errors.push(`${input.unappliedEdits} edit(s) from the model could not be applied`);
     v.advancedValidation.score = Math.max(0, v.advancedValidation.score - 10 * input.unappliedEdits);
