@@ -221,8 +221,8 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
       },
       "Add a test whose output has NUL bytes",
     );
-    t.models.control.respondWith((p) => p.includes("Issue #14 ("), answer(FIX));
-    const { tests } = await solve({ number: 14 });
+    t.models.control.respondWith((p) => p.includes("Issue #15 ("), answer(FIX));
+    const { tests } = await solve({ number: 15 });
     expect(tests.status).toBe("passed");
     expect(tests.patched).toMatchObject({ failed: 0 });
     expect(tests.logTail).not.toContain("\u0000");
