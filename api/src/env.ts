@@ -57,6 +57,10 @@ export const ApiEnv = z.object({
   /** Largest JSON body accepted, in bytes (file edits have their own, larger limit). */
   MAX_JSON_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
   MAX_EDIT_BODY_BYTES: z.coerce.number().int().positive().default(8_000_000),
+  /** The pull request's size limits (read by the workers too): a hand edit past one is refused with the job's reason. */
+  PR_MAX_FILES: z.coerce.number().int().min(1).default(50),
+  PR_MAX_CHANGED_LINES: z.coerce.number().int().min(1).default(5000),
+  PR_MAX_BYTES: z.coerce.number().int().min(1).default(1_000_000),
   /** Razorpay API key id (rzp_test_… or rzp_live_…); also handed to the browser checkout. Empty disables payments. */
   RAZORPAY_KEY_ID: z.string().default(""),
   /** Razorpay key secret: authenticates API calls and signs checkout results. */

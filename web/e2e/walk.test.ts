@@ -117,7 +117,8 @@ describe("a new user's first walk", () => {
     for (const [page, width] of both()) {
       // The issue moved to the Closed tab; open its solve page as a bookmark would.
       await page.goto(solveUrl);
-      await page.getByText("A pull request for this issue is already open.").waitFor();
+      // Pull requests open as drafts by default; every place that shows it says so.
+      await page.getByText("A draft pull request for this issue is already open.").waitFor();
       const link = page.getByRole("link", { name: `View pull request #${pr?.number}` });
       expect(await link.getAttribute("href")).toBe(pr?.htmlUrl);
       await screenshot(page, `walk-open-pr-${width}`);
@@ -129,10 +130,15 @@ describe("a new user's first walk", () => {
       expect(
         await recent
           .first()
-          .getByRole("link", { name: `PR #${pr?.number} open` })
+          .getByRole("link", { name: `PR #${pr?.number} draft` })
           .getAttribute("href"),
       ).toBe(pr?.htmlUrl);
       await screenshot(page, `walk-dashboard-${width}`);
+
+      await page.goto("/pull-requests");
+      await page.getByText(`#${pr?.number} · octocat/todo-api`).waitFor();
+      expect(await page.getByText("draft", { exact: true }).count()).toBe(1);
+      await screenshot(page, `walk-pull-requests-${width}`);
     }
   });
 

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { STEPS, runEventsKey } from "@fixloop/worker/contract";
+import { RESUMED_AFTER_RESTART, STEPS, runEventsKey } from "@fixloop/worker/contract";
 import { parseEntry } from "@fixloop/worker/contract";
 import { seedSolution } from "@fixloop/infra/testing";
 import { insertIssue } from "@fixloop/infra/testing";
@@ -147,6 +147,17 @@ describe("a worker SIGKILLed inside each of the five steps", () => {
       .execute();
     for (const f of finishedBefore)
       expect(after.find((a) => a.run_id === f.run_id && a.step === f.step)?.finished_at).toEqual(f.finished_at);
+    // The step the crash interrupted says so; the others do not.
+    const details = await stack.db
+      .selectFrom("run_steps")
+      .select(["run_id", "step", "detail"])
+      .where("run_id", "in", runIds)
+      .execute();
+    for (const d of details) {
+      const info = (d.detail as { info?: string[] } | null)?.info ?? [];
+      const interrupted = plan.some((p) => p.runId === d.run_id && p.step === d.step);
+      expect(info.includes(RESUMED_AFTER_RESTART), `${d.step} of ${d.run_id}`).toBe(interrupted);
+    }
     for (const id of runIds) {
       const events = (await stack.redis.xrange(runEventsKey(stack.prefix, id), "-", "+")).map(([, f]) => parseEntry(f));
       const names = events.map((e) => (e?.type === "step" ? `${e.step}:${e.status}` : e?.type));

@@ -1,7 +1,8 @@
+import { sql } from "kysely";
 import type { Db, Issue } from "@fixloop/db";
 
 /** An issue row with the newest open pull request Fixloop opened for it, if any. */
-type IssueRow = Issue & { open_pr_url: string | null; open_pr_number: number | null };
+type IssueRow = Issue & { open_pr_url: string | null; open_pr_number: number | null; open_pr_draft: boolean | null };
 
 export function issueView(i: IssueRow) {
   return {
@@ -16,7 +17,9 @@ export function issueView(i: IssueRow) {
     createdAt: (i.github_created_at ?? i.created_at).toISOString(),
     updatedAt: i.updated_at.toISOString(),
     openPullRequest:
-      i.open_pr_url && i.open_pr_number !== null ? { htmlUrl: i.open_pr_url, number: i.open_pr_number } : null,
+      i.open_pr_url && i.open_pr_number !== null
+        ? { htmlUrl: i.open_pr_url, number: i.open_pr_number, draft: i.open_pr_draft === true }
+        : null,
     htmlUrl: i.html_url,
     isImported: i.is_imported,
     upstreamFullName: i.upstream_full_name,
@@ -38,6 +41,7 @@ function selectIssues(db: Db) {
       return [
         openPr.select("pull_requests.html_url").as("open_pr_url"),
         openPr.select("pull_requests.pr_number").as("open_pr_number"),
+        openPr.select(sql<boolean>`(pull_requests.metadata->>'draft')::boolean`.as("draft")).as("open_pr_draft"),
       ];
     });
 }

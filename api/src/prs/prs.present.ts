@@ -21,6 +21,7 @@ export function presentPullRequest(pr: PullRequestRow) {
       labels: meta.labels ?? [],
       hasBreakingChanges: meta.hasBreakingChanges === true,
       generatedWithGuidelines: meta.generatedWithGuidelines === true,
+      draft: meta.draft === true,
     },
   };
 }

@@ -12,6 +12,7 @@ export const validationErrors = {
     ),
   unknownFile: (filename: string) =>
     new AppError(400, "solution.unknown_file", `${filename} is not part of this solution`),
+  tooLarge: (reason: string) => new AppError(422, "solution.too_large", reason),
   deniedPath: (filename: string, reason: string) => new AppError(400, "solution.path_denied", `${filename}: ${reason}`),
   runOpen: () => new AppError(409, "run.already_running", "A run for this issue is already in progress"),
   issueTaken: () =>

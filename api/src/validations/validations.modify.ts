@@ -1,5 +1,5 @@
 import { solutions, type FileChange } from "@fixloop/db";
-import { assessChange, SolutionTests } from "@fixloop/worker/contract";
+import { assessChange, changeSizeBreach, SolutionTests } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { validationErrors } from "./validations.errors";
 import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./validations.repository";
@@ -16,6 +16,13 @@ const MANUAL = "Manual modification";
 export async function modifySolution(deps: AppDeps, userId: string, id: string, body: ModifyBody): Promise<void> {
   const { db } = deps;
   const before = await findOwnedSolution(db, userId, id);
+  // An edit the pull-request job would refuse is refused now, in the job's words, before approval.
+  const breach = changeSizeBreach(applyModifications(before.solution, body).files, {
+    maxFiles: deps.env.PR_MAX_FILES,
+    maxChangedLines: deps.env.PR_MAX_CHANGED_LINES,
+    maxBytes: deps.env.PR_MAX_BYTES,
+  });
+  if (breach) throw validationErrors.tooLarge(breach.message);
   const syntaxErrors = await checkSyntax(deps, applyModifications(before.solution, body).files);
   await db.transaction().execute(async (trx) => {
     // The row lock keeps two concurrent edits from both passing the staleness check.

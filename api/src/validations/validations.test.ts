@@ -236,6 +236,35 @@ describe("validations API", () => {
     expect(last.reason).toBe("Keep it short");
   });
 
+  it("refuses an edit the pull-request job would refuse as too large or binary, in the job's words, and writes nothing", async () => {
+    const { call, solutionId } = await setup({ env: { PR_MAX_BYTES: "200", PR_MAX_CHANGED_LINES: "20" } });
+    const big = `${PROPOSED}${"// padding\n".repeat(30)}`;
+    const res = await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: big }] },
+    });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({
+      error: {
+        code: "solution.too_large",
+        message: "The change has 32 changed lines; at most 20 are allowed in one pull request",
+      },
+    });
+    const binary = await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: {
+        modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "a\uFFFDb\n" }],
+      },
+    });
+    expect(binary.status).toBe(422);
+    expect(((await binary.json()) as { error: { message: string } }).error.message).toBe(
+      "src/paginate.ts: binary content is refused unless the file was binary before",
+    );
+    const { solution } = (await (await call(`/${solutionId}`)).json()) as { solution: Record<string, any> };
+    expect(solution.revision).toBe(1);
+    expect(solution.filesChanged[0].content).toBe(PROPOSED);
+  });
+
   it("saves an edit that does not parse, with the worker's syntax error among the validation errors", async () => {
     const { call, solutionId } = await setup();
     const broken = "export const start = (page: number, size: number) => (page - 1) * size;\nexport const end = (;\n";

@@ -172,6 +172,8 @@ export const pullRequestMetadata = jsonObjectColumn("pull_requests.metadata", {
   labels: z.array(z.string()),
   hasBreakingChanges: z.boolean(),
   generatedWithGuidelines: z.boolean(),
+  /** Opened (or still) as a draft on GitHub. */
+  draft: z.boolean(),
 });
 export type PullRequestMetadata = ReturnType<typeof pullRequestMetadata.read>;
 

@@ -175,3 +175,7 @@ export const RUN_EVENTS_TTL_SECONDS = 24 * 60 * 60;
 export function runCancelChannel(prefix: string): string {
   return `${prefix}:run-cancel`;
 }
+
+/** What a step says when it starts again after an earlier attempt left it running. */
+export const RESUMED_AFTER_RESTART = "Resumed after a worker restart";
+export const RETRIED_AFTER_FAILURE = "Retried after a failed attempt";

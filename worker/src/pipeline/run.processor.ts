@@ -4,7 +4,7 @@ import { issues, recoverReservations, runs, steps } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
 import { latestFeedback, stepCost, stepDetailOf, type StepCost, type StepId, type StepOutputs } from "../contract";
 import type { WorkerContext } from "../context";
-import { openRunEventLog, type RunEventLog } from "../contract";
+import { openRunEventLog, RESUMED_AFTER_RESTART, RETRIED_AFTER_FAILURE, type RunEventLog } from "../contract";
 import { finalizeRun } from "./run.finalize";
 import { PIPELINE, type PipelineStep, type StepEnv } from "./run.steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
@@ -14,6 +14,8 @@ import { copyOriginalSteps } from "./run.refine";
 export interface AttemptInfo {
   /** True when BullMQ will not retry this job after a failure. */
   finalAttempt: boolean;
+  /** True when an earlier attempt of this job failed (a stalled job after a worker died is not a failure). */
+  retry?: boolean;
 }
 
 const now = () => new Date().toISOString();
@@ -52,7 +54,16 @@ export async function processRun(
   }
 
   const stored = await steps.load(ctx.db, runId);
-  const state: RunState = { ctx, log, stored, done: {}, current: null, env: { run, issue, signal, baseline } };
+  const resumeNote = attempt.retry ? RETRIED_AFTER_FAILURE : RESUMED_AFTER_RESTART;
+  const state: RunState = {
+    ctx,
+    log,
+    stored,
+    done: {},
+    current: null,
+    resumeNote,
+    env: { run, issue, signal, baseline },
+  };
   try {
     for (const step of PIPELINE) await runStep(step, state);
     // A cancel that arrived during the last step ends the run here: no solution is stored.
@@ -92,6 +103,8 @@ interface RunState {
   stored: Map<StepId, RunStep>;
   done: Partial<StepOutputs>;
   current: StepId | null;
+  /** Said by a step an earlier attempt left running. */
+  resumeNote: string;
   env: Pick<StepEnv, "run" | "issue" | "signal" | "baseline">;
 }
 
@@ -121,16 +134,18 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   const input = step.input(s.done);
   if (!input) throw new Error(`The ${step.id} step is missing an earlier step's output`);
   const startedAt = new Date();
+  // An earlier attempt started this step and never finished it: the user sees why it starts again.
+  const resumed = prior?.status === "running" ? [s.resumeNote] : [];
   await steps.markRunning(ctx.db, runId, step.id);
   await log.emit({
     type: "step",
     step: step.id,
     status: "running",
-    detail: { files: [], info: [], warnings: [] },
+    detail: { files: [], info: resumed, warnings: [] },
     at: now(),
   });
   const retries: string[] = [];
-  let reported: StepDetail = { files: [], info: [], warnings: [] };
+  let reported: StepDetail = { files: [], info: resumed, warnings: [] };
   const report = async (detail: StepDetail) => {
     reported = detail;
     await steps.storeProgress(ctx.db, runId, step.id, detail);
@@ -171,6 +186,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
     ctx,
   );
   if (retries.length) result.detail.warnings.push(...retries);
+  if (resumed.length) result.detail.info.unshift(...resumed);
   await steps.storeResult(ctx.db, runId, step.id, result, startedAt);
   s.done[step.id] = result.output;
   const cost: StepCost = {

@@ -7,5 +7,8 @@ import { processRun } from "../pipeline/run.processor";
 export async function processSolve(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<unknown> {
   const { runId } = SolveJob.parse(job.data);
   const maxAttempts = job.opts.attempts ?? 1;
-  return processRun(runId, ctx, signal, { finalAttempt: job.attemptsMade + 1 >= maxAttempts });
+  return processRun(runId, ctx, signal, {
+    finalAttempt: job.attemptsMade + 1 >= maxAttempts,
+    retry: job.attemptsMade > 0,
+  });
 }

@@ -1,4 +1,4 @@
-import { JobRefusedError, type JobErrorCode } from "../contract";
+import { JobRefusedError, type ChangeSizeBreach, type JobErrorCode } from "../contract";
 import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/db";
 
 /**
@@ -23,23 +23,7 @@ export const prErrors = {
     ),
   notFound: () => new PullRequestError("pull_request.solution_not_found", "Solution not found"),
   denied: (path: string, reason: string) => new PullRequestError("pull_request.path_denied", `${path}: ${reason}`),
-  tooManyFiles: (n: number, max: number) =>
-    new PullRequestError(
-      "pull_request.too_large",
-      `The change touches ${n} files; at most ${max} are allowed in one pull request`,
-    ),
-  tooManyLines: (n: number, max: number) =>
-    new PullRequestError(
-      "pull_request.too_large",
-      `The change has ${n} changed lines; at most ${max} are allowed in one pull request`,
-    ),
-  tooManyBytes: (what: string, max: number) =>
-    new PullRequestError("pull_request.too_large", `${what}; at most ${max} bytes are allowed in one pull request`),
-  binary: (path: string) =>
-    new PullRequestError(
-      "pull_request.binary_content",
-      `${path}: binary content is refused unless the file was binary before`,
-    ),
+  size: (b: ChangeSizeBreach) => new PullRequestError(b.code, b.message),
   symlink: (path: string) =>
     new PullRequestError(
       "pull_request.symlink",

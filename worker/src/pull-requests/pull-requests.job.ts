@@ -137,6 +137,7 @@ export async function openPullRequest(
       labels: pr.labels.flatMap((l) => l.name ?? []),
       hasBreakingChanges,
       generatedWithGuidelines: !!(guidelines.template || guidelines.contributing),
+      draft: pr.draft === true,
     },
   });
   return { githubUrl: pr.html_url, prNumber: pr.number, branch };
@@ -144,6 +145,7 @@ export async function openPullRequest(
 
 interface PullLike {
   number: number;
+  draft?: boolean;
   title: string;
   html_url: string;
   state: string;

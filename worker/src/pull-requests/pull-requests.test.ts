@@ -85,8 +85,11 @@ describe("approving a solution on the user's own repository", () => {
       baseBranch: "main",
       status: "open",
       htmlUrl: pr.htmlUrl,
-      metadata: { labels: [], hasBreakingChanges: false, generatedWithGuidelines: true },
+      metadata: { labels: [], hasBreakingChanges: false, generatedWithGuidelines: true, draft: true },
     });
+    // The issue list says the open pull request is a draft.
+    const { issues: listed } = (await (await t.api("/issues")).json()) as { issues: Record<string, any>[] };
+    expect(listed.find((i) => i._id === issueId)?.openPullRequest).toMatchObject({ number: pr.number, draft: true });
     const issue = await t.stack.db
       .selectFrom("issues")
       .select("status")

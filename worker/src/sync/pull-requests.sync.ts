@@ -5,7 +5,7 @@ import { githubForUser } from "../contract";
 import { jobFailed, toGithubError } from "../contract";
 
 /**
- * Refreshes the status (open, closed, merged) and labels of the user's pull requests. Each read
+ * Refreshes the status (open, closed, merged), draft state and labels of the user's pull requests. Each read
  * is conditional on the stored ETag, so unchanged pull requests cost a 304 and no rate limit.
  * Merged is final and not read again.
  */
@@ -35,9 +35,9 @@ export async function syncPullRequests(
         status,
         title: pr.title,
         etag: res.headers.etag ?? null,
-        metadata: { ...row.metadata, labels: pr.labels.map((l) => l.name) },
+        metadata: { ...row.metadata, labels: pr.labels.map((l) => l.name), draft: pr.draft === true },
       });
-      if (status !== row.status) changed++;
+      if (status !== row.status || (pr.draft === true) !== (row.metadata.draft === true)) changed++;
     } catch (err) {
       const status = (err as { status?: number }).status;
       if (status === 304) {

@@ -11,7 +11,7 @@ import type { IssueRecord, RepoRecord } from "./state";
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1f2328}
-.state{display:inline-block;border-radius:2em;padding:.2em .8em;color:#fff;background:#1f883d}.state.closed{background:#8250df}
+.state{display:inline-block;border-radius:2em;padding:.2em .8em;color:#fff;background:#1f883d}.state.closed,.state.merged{background:#8250df}.state.draft{background:#59636e}
 pre{background:#f6f8fa;padding:1rem;overflow-x:auto;white-space:pre-wrap;border-radius:6px}.note{color:#59636e}
 .add{color:#1a7f37}.del{color:#cf222e}ul{padding-left:1.2rem}</style>
 </head><body><p class="note">GitHub sandbox (offline stand-in)</p>${body}</body></html>`;
@@ -50,10 +50,10 @@ export function webRoutes(deps: SandboxDeps) {
     return found && !!found.pull === pull ? found : undefined;
   };
   const header = (repo: RepoRecord, i: IssueRecord, kind: string) => {
-    const state = i.pull?.merged ? "merged" : i.state;
+    const state = i.pull?.merged ? "merged" : i.pull?.draft && i.state === "open" ? "draft" : i.state;
     return `<p><a href="/${repo.owner}/${repo.name}">${escapeHtml(`${repo.owner}/${repo.name}`)}</a> · ${kind} #${i.number}</p>
 <h1>${escapeHtml(i.title)} <span class="note">#${i.number}</span></h1>
-<p><span class="state ${i.state}">${escapeHtml(state)}</span> opened by <a href="/${i.user}">${escapeHtml(i.user)}</a> on ${escapeHtml(i.createdAt.slice(0, 10))}</p>
+<p><span class="state ${state}">${escapeHtml(state)}</span> opened by <a href="/${i.user}">${escapeHtml(i.user)}</a> on ${escapeHtml(i.createdAt.slice(0, 10))}</p>
 <h2>Description</h2><pre>${escapeHtml(i.body?.trim() || "No description provided.")}</pre>`;
   };
 

@@ -12,7 +12,7 @@ export function OpenPullRequestLink({ pr }: { pr: OpenPr }) {
       rel="noreferrer"
       className="inline-flex items-center gap-1 text-sm text-violet-800 underline dark:text-violet-300"
     >
-      <GitPullRequest className="size-4" aria-hidden /> PR #{pr.number} open
+      <GitPullRequest className="size-4" aria-hidden /> PR #{pr.number} {pr.draft ? "draft" : "open"}
       <ExternalLink className="size-3" aria-hidden />
     </a>
   );
@@ -26,7 +26,7 @@ export function OpenPullRequestNotice({ pr }: { pr: OpenPr }) {
       className="mb-3 flex flex-wrap items-center gap-2 rounded-lg border border-violet-300 bg-violet-50 p-3 text-sm dark:border-violet-800 dark:bg-violet-950/40"
     >
       <GitPullRequest className="size-4 text-violet-700 dark:text-violet-300" aria-hidden />
-      <span>A pull request for this issue is already open.</span>
+      <span>A {pr.draft ? "draft " : ""}pull request for this issue is already open.</span>
       <a
         href={pr.htmlUrl}
         target="_blank"

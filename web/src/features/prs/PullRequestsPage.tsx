@@ -50,6 +50,7 @@ export function PullRequestsPage() {
               </div>
               <span className="flex items-center gap-1">
                 <Badge tone={TONE[p.status] ?? "gray"}>{p.status}</Badge>
+                {p.status === "open" && p.metadata.draft && <Badge tone="gray">draft</Badge>}
                 {p.status === "merged" && (
                   <GitMerge className="size-4 text-purple-700 dark:text-purple-300" aria-label="Merged" />
                 )}
