@@ -109,12 +109,19 @@ describe("a new user's first walk", () => {
 
   it("says a pull request is already open, links it, and lists the last changed issues first", async () => {
     const title = "Whitespace-only titles are accepted";
-    const { solveUrl } = await solveAndReview(title);
+    const { solveUrl, reviewUrl } = await solveAndReview(title);
     await desk.getByRole("button", { name: "Approve & Create PR" }).click();
     await toast(desk, "PR Created Successfully!");
     const pr = e2e.github.listPulls("octocat", "todo-api").find((p) => p.state === "open");
     expect(pr).toBeDefined();
     for (const [page, width] of both()) {
+      // The approved solution says where it went and offers no more review actions.
+      await page.goto(reviewUrl);
+      await page.getByText(`Approved → PR #${pr?.number} (draft)`).waitFor();
+      expect(await page.getByRole("button", { name: "Approve & Create PR" }).count()).toBe(0);
+      expect(await page.getByRole("button", { name: /^Edit This File/ }).count()).toBe(0);
+      await screenshot(page, `walk-approved-${width}`);
+
       // The issue moved to the Closed tab; open its solve page as a bookmark would.
       await page.goto(solveUrl);
       // Pull requests open as drafts by default; every place that shows it says so.

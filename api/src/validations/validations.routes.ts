@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { solutions } from "@fixloop/db";
+import { pullRequests, solutions } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
@@ -23,6 +23,7 @@ export const validationsRoutes = new Hono<AppEnv>()
     return c.json({
       solution: presentSolution(owned),
       previousVersion: await findPreviousVersion(db, owned.solution.id),
+      pullRequest: await pullRequests.forSolution(db, owned.solution.id),
     });
   })
   .delete("/validations/:id", validate("param", SolutionIdParam), async (c) => {

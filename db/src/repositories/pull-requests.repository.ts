@@ -115,3 +115,21 @@ export async function markUnchanged(db: Conn, id: string): Promise<void> {
     .where("id", "=", id)
     .execute();
 }
+
+/** The pull request opened from a solution (the newest), when there is one. */
+export async function forSolution(db: Conn, solutionId: string) {
+  const row = await db
+    .selectFrom("pull_requests")
+    .select(["pr_number", "html_url", "status", "metadata"])
+    .where("solution_id", "=", solutionId)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    number: row.pr_number,
+    htmlUrl: row.html_url,
+    status: row.status,
+    draft: pullRequestMetadata.read(row.metadata).draft === true,
+  };
+}

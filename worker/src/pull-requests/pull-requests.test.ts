@@ -87,6 +87,9 @@ describe("approving a solution on the user's own repository", () => {
       htmlUrl: pr.htmlUrl,
       metadata: { labels: [], hasBreakingChanges: false, generatedWithGuidelines: true, draft: true },
     });
+    // The solution's page says where it went.
+    const view = (await (await t.api(`/validations/${solutionId}`)).json()) as { pullRequest: unknown };
+    expect(view.pullRequest).toEqual({ number: pr.number, htmlUrl: pr.htmlUrl, status: "open", draft: true });
     // The issue list says the open pull request is a draft.
     const { issues: listed } = (await (await t.api("/issues")).json()) as { issues: Record<string, any>[] };
     expect(listed.find((i) => i._id === issueId)?.openPullRequest).toMatchObject({ number: pr.number, draft: true });

@@ -22,11 +22,14 @@ export function EditableFile({
   file,
   comments,
   refined,
+  editable = true,
 }: {
   solutionId: string;
   file: File;
   comments: string;
   refined?: RefinementChange;
+  /** False once the solution is decided: its files are shown, not edited. */
+  editable?: boolean;
 }) {
   const qc = useQueryClient();
   const [editing, setEditing] = useState(false);
@@ -89,7 +92,7 @@ export function EditableFile({
                 {againstPrevious ? "Compare with repository" : "Compare with previous version"}
               </Button>
             )}
-            {file.action !== "delete" && !editing && (
+            {editable && file.action !== "delete" && !editing && (
               <Button
                 variant="ghost"
                 className="py-1 text-xs"

@@ -6,6 +6,7 @@ import { solutionQuery } from "../../api/validations.queries";
 import { Badge, Card, Spinner, type Tone } from "../../ui/ui";
 import { LoadFailure } from "../../ui/NotFound";
 import { CONFIDENCE_TEXT } from "../solve/SolutionResult";
+import { DecidedPanel } from "./DecidedPanel";
 import { DecisionPanel } from "./DecisionPanel";
 import { EditableFile } from "./EditableFile";
 import { SolutionSummary } from "../solution/SolutionSummary";
@@ -63,6 +64,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           {m.refinementCount > 0 && <span>Refinements: {m.refinementCount}</span>}
         </p>
       </header>
+      {s.status !== "pending" && <DecidedPanel status={s.status} pullRequest={q.data.pullRequest} />}
       <div className="grid gap-4 md:grid-cols-2">
         <Card>
           <h2 className="font-semibold">Risk Assessment</h2>
@@ -155,14 +157,19 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
             solutionId={s._id}
             file={f}
             comments={comments}
+            editable={s.status === "pending"}
             refined={previous ? refinedChange(previous, f, m.refinementCount) : undefined}
           />
         ))}
         aside={<TestsPanel tests={m.tests} />}
       />
       {s.runId && <ModelSawPanel runId={s.runId} />}
-      <RefinePanel solutionId={s._id} />
-      <DecisionPanel solutionId={s._id} comments={comments} setComments={setComments} />
+      {s.status === "pending" && (
+        <>
+          <RefinePanel solutionId={s._id} />
+          <DecisionPanel solutionId={s._id} comments={comments} setComments={setComments} />
+        </>
+      )}
     </div>
   );
 }
