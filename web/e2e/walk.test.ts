@@ -104,6 +104,15 @@ describe("a new user's first walk", () => {
       expect(await body.textContent()).not.toContain("<script>");
       expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
       await screenshot(page, `walk-markdown-${width}`);
+      // The command palette shows the title's inline code as code, not as raw backticks.
+      await page.keyboard.press("Control+k");
+      const palette = page.getByRole("dialog", { name: "Command palette" });
+      await palette.waitFor();
+      await page.keyboard.type("Crash when");
+      const option = palette.getByRole("option", { name: /Crash when/ });
+      expect(await option.locator("code").allTextContents()).toEqual(["limit", "0"]);
+      expect(await option.textContent()).not.toContain("`");
+      await page.keyboard.press("Escape");
     }
   });
 

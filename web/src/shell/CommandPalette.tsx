@@ -5,6 +5,7 @@ import { issuesQuery } from "../api/issues.queries";
 import { repositoriesQuery } from "../api/repositories.queries";
 import { Dialog } from "../ui/Dialog";
 import { NAV_ITEMS } from "./nav";
+import { InlineMarkdown } from "../ui/InlineMarkdown";
 
 interface Entry {
   id: string;
@@ -103,7 +104,9 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
             onClick={() => choose(e)}
             className={`flex cursor-pointer items-center justify-between gap-2 rounded-md px-3 py-2 text-sm ${i === index ? "bg-violet-100 dark:bg-violet-900/40" : ""}`}
           >
-            <span className="truncate">{e.label}</span>
+            <span className="truncate">
+              <InlineMarkdown>{e.label}</InlineMarkdown>
+            </span>
             <span className="shrink-0 text-xs text-slate-600 dark:text-slate-400">{e.hint ?? e.group}</span>
           </li>
         ))}

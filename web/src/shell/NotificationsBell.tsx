@@ -2,6 +2,7 @@ import { useCallback, useState } from "react";
 import { Bell } from "lucide-react";
 import { useDismiss } from "../ui/useDismiss";
 import { markSeen, seenAt, useNotificationFeed } from "./notifications.feed";
+import { InlineMarkdown } from "../ui/InlineMarkdown";
 
 /** Recent run and pull-request events of the signed-in user. */
 export function NotificationsBell() {
@@ -42,10 +43,12 @@ export function NotificationsBell() {
                 <p className="text-xs font-medium text-slate-600 uppercase dark:text-slate-400">{n.kind}</p>
                 {n.link ? (
                   <a href={n.link} className="underline-offset-2 hover:underline">
-                    {n.message}
+                    <InlineMarkdown>{n.message}</InlineMarkdown>
                   </a>
                 ) : (
-                  <p>{n.message}</p>
+                  <p>
+                    <InlineMarkdown>{n.message}</InlineMarkdown>
+                  </p>
                 )}
                 <p className="text-xs text-slate-600 dark:text-slate-400">{new Date(n.at).toLocaleString()}</p>
               </li>

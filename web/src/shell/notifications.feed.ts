@@ -15,6 +15,9 @@ const SEEN_KEY = "notifications-seen-at";
 export const seenAt = () => localStorage.getItem(SEEN_KEY) ?? "";
 export const markSeen = () => localStorage.setItem(SEEN_KEY, new Date().toISOString());
 
+/** Readable labels of the server's notice types (`usage_80` read as "USAGE 80"). */
+const NOTICE_KIND: Record<string, string> = { usage_80: "usage" };
+
 const PR_VERB = { open: "opened", merged: "merged", closed: "closed" } as const;
 
 /**
@@ -28,7 +31,7 @@ export function useNotificationFeed(): { items: FeedItem[]; isError: boolean } {
   const items: FeedItem[] = [
     ...(notices.data?.notifications ?? []).map((n) => ({
       id: n.id,
-      kind: n.type.replaceAll("_", " "),
+      kind: NOTICE_KIND[n.type] ?? n.type.replaceAll("_", " "),
       message: n.message,
       link: n.link,
       at: n.createdAt,
