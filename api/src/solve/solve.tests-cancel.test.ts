@@ -150,17 +150,21 @@ describe("Cancel while the repository's tests run (real bubblewrap, slow test co
         "if grep -q REPAIR weather/units.py; then sleep 64; fi; if grep -q BREAK weather/units.py; then exit 1; fi; python3 -m unittest discover -s tests -t . -v",
       setup: null,
     });
-    const marked = (note: string) => ({
+    const marked = (from: string, note: string) => ({
       ...SLOW_PATCH,
       files: [
         {
           ...SLOW_PATCH.files[0]!,
-          edits: [{ search: "ABSOLUTE_ZERO_C = -273.15\n", replace: `ABSOLUTE_ZERO_C = -273.15  # ${note}\n` }],
+          edits: [{ search: `ABSOLUTE_ZERO_C = -273.15${from}\n`, replace: `ABSOLUTE_ZERO_C = -273.15  # ${note}\n` }],
         },
       ],
     });
-    t.models.control.respondWith((p) => p.includes("units.py"), marked("BREAK"));
-    t.models.control.respondWith((p) => p.includes("breaks tests that passed before it"), marked("REPAIR"));
+    t.models.control.respondWith((p) => p.includes("units.py"), marked("", "BREAK"));
+    // The repair edits the first attempt's file, as the repair prompt shows it.
+    t.models.control.respondWith(
+      (p) => p.includes("breaks tests that passed before it"),
+      marked("  # BREAK", "REPAIR"),
+    );
     const r = await cancelDuring("repair", 34, "sleep 64");
     expect(r.events.at(-1)?.event).toBe("cancelled");
     expect(r.endedAt - r.cancelledAt).toBeLessThan(2000);
