@@ -58,10 +58,11 @@ describe("paying for PRO in the sandbox checkout", () => {
 
     await pro.getByRole("button", { name: "Select Pro" }).click();
     await page.getByRole("button", { name: "Upgrade to Pro" }).click();
-    await page
-      .getByRole("dialog", { name: "Upgrade to Pro" })
-      .getByRole("button", { name: /^Pay \$15/ })
-      .click();
+    const upgrade = page.getByRole("dialog", { name: "Upgrade to Pro" });
+    // The plan's solutions are said once (its feature list), not again in the summary line.
+    await upgrade.getByText("100 AI solutions per month").waitFor();
+    expect(await upgrade.getByText(/AI solutions (a|per) month/).count()).toBe(1);
+    await upgrade.getByRole("button", { name: /^Pay \$15/ }).click();
 
     const checkout = page.getByTestId("razorpay-sandbox-checkout");
     await checkout.waitFor();
@@ -77,6 +78,10 @@ describe("paying for PRO in the sandbox checkout", () => {
     // Each card states its monthly solutions once, as its first bullet.
     expect(await page.getByText(/AI solutions a month/).count()).toBe(0);
     expect(await pro.getByText("100 AI solutions per month").count()).toBe(1);
+    // Free can refine and edit: the Free card says so and Pro does not claim it as its own.
+    const free = page.getByRole("region", { name: "Free plan" });
+    expect(await free.getByText("Refinements and manual edits").count()).toBe(1);
+    expect(await pro.getByText("Refinements and manual edits").count()).toBe(0);
 
     const res = await page.request.get(`${stack.url}/api/payments/subscription`);
     const body = (await res.json()) as { subscription: { plan: string }; recentPayments: Array<{ status: string }> };

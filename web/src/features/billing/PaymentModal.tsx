@@ -136,8 +136,7 @@ export function PaymentModal({ plan, open, onClose }: { plan: Plan | null; open:
         {step === "order" && (
           <div className="space-y-4">
             <p className="text-sm text-slate-700 dark:text-slate-300">
-              {plan.name}: {price} per {plan.interval}, {plan.monthlyLimit < 0 ? "unlimited" : plan.monthlyLimit} AI
-              solutions a month.
+              {plan.name}: {price} per {plan.interval}.
             </p>
             <ul className="list-disc pl-5 text-sm text-slate-700 dark:text-slate-300">
               {plan.features.map((f) => (
