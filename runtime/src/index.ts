@@ -1,0 +1,16 @@
+/**
+ * @fixloop/runtime: the clients and process plumbing the API and the worker share: the GitHub
+ * client and the account read that decrypts its token, the BullMQ queues and job errors, a run's
+ * Redis event log, the contribution checks, env loading, shutdown and the logger.
+ */
+export * from "./github/github.client";
+export * from "./github/github.account";
+export * from "./github/github.errors";
+export * from "./contributions/contributions.checks";
+export * from "./contributions/contributions.policy";
+export * from "./contributions/contributions.standing";
+export * from "./queues";
+export * from "./job-errors";
+export * from "./run.events";
+export * from "./process";
+export * from "./logger";
