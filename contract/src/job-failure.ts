@@ -1,4 +1,3 @@
-import { UnrecoverableError } from "bullmq";
 import { z } from "zod";
 
 /** Every code a sync, fork, pull-request or syntax-check job may fail with. The API maps each to an HTTP status once. */
@@ -37,33 +36,6 @@ export type JobErrorCode = (typeof JOB_ERROR_CODES)[number];
 /** Why a job failed, as it crosses BullMQ: JSON in the job's failed reason. */
 export const JobFailure = z.object({ code: z.enum(JOB_ERROR_CODES), message: z.string(), retryable: z.boolean() });
 export type JobFailure = z.infer<typeof JobFailure>;
-
-/** A failure retrying cannot fix: BullMQ fails the job at once. */
-export class JobRefusedError extends UnrecoverableError {
-  readonly code: JobErrorCode;
-  constructor(readonly failure: Omit<JobFailure, "retryable">) {
-    super(JSON.stringify({ ...failure, retryable: false }));
-    this.name = "JobRefusedError";
-    this.code = failure.code;
-  }
-}
-
-/** A transient failure: BullMQ retries the job while attempts remain. */
-export class JobRetryableError extends Error {
-  constructor(
-    readonly failure: Omit<JobFailure, "retryable">,
-    options?: ErrorOptions,
-  ) {
-    super(JSON.stringify({ ...failure, retryable: true }), options);
-    this.name = "JobRetryableError";
-  }
-}
-
-/** The error a processor throws for `failure`. */
-export function jobFailed(failure: JobFailure, options?: ErrorOptions): Error {
-  const { retryable, ...rest } = failure;
-  return retryable ? new JobRetryableError(rest, options) : new JobRefusedError(rest);
-}
 
 /** Reads a job's failed reason back; null when the job died of something else (a crash, a timeout). */
 export function parseJobFailure(reason: string | undefined): JobFailure | null {

@@ -1,12 +1,9 @@
 import { z } from "zod";
-import type { StepDetail as StoredStepDetail } from "@fixloop/db";
-import { RUN_STATUSES, STEP_IDS, STEP_STATUSES, TERMINAL_RUN_STATUSES } from "@fixloop/db/domain";
+import { RunStatus, STEP_IDS, StepId, StepStatus, TERMINAL_RUN_STATUSES } from "./domain/statuses";
 import { SolutionTests, TestsEvent } from "./tests";
 
 /** The five solve steps, in order. Their ids are the ones the web shows and the events carry. */
 export const STEPS = STEP_IDS;
-export const StepId = z.enum(STEPS);
-export type StepId = z.infer<typeof StepId>;
 
 export const STEP_LABELS: Record<StepId, string> = {
   analyzing: "Analyzing Issue",
@@ -15,11 +12,6 @@ export const STEP_LABELS: Record<StepId, string> = {
   generating: "Generating Solution",
   validating: "Validating & Finalizing",
 };
-
-export const RunStatus = z.enum(RUN_STATUSES);
-export type RunStatus = z.infer<typeof RunStatus>;
-export const StepStatus = z.enum(STEP_STATUSES);
-export type StepStatus = z.infer<typeof StepStatus>;
 
 /** A function or class the localizer expects the fix to touch, with its evidence. */
 export const StepSymbol = z.object({
@@ -57,8 +49,8 @@ export const StepDetail = z.object({
 });
 export type StepDetail = z.infer<typeof StepDetail>;
 
-/** A stored step detail as runs and events carry it: test evidence that does not match the contract is left out. */
-export function stepDetailOf(d: StoredStepDetail): StepDetail {
+/** A stored step detail (run_steps.detail) as runs and events carry it: parts that do not match the contract are left out. */
+export function stepDetailOf(d: StepDetail): StepDetail {
   const tests = SolutionTests.safeParse(d.tests);
   const symbols = z.array(StepSymbol).safeParse(d.symbols);
   const rerank = StepRerank.safeParse(d.rerank);

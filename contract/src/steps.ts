@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { FileChange as StoredFileChange } from "@fixloop/db";
 import { ChangeValidation } from "./change/assess-change";
-import type { StepId } from "./pipeline";
+import type { StepId } from "./domain/statuses";
+import { FileChange } from "./file-change";
 import { SolutionTests } from "./tests";
 
 /**
@@ -66,13 +66,6 @@ export const DependenciesOutput = z.object({
   graph: z.object({ nodes: z.number(), edges: z.number() }),
 });
 export type DependenciesOutput = z.infer<typeof DependenciesOutput>;
-
-export const FileChange = z.object({
-  filename: z.string(),
-  action: z.enum(["create", "modify", "delete"]),
-  content: z.string(),
-  originalContent: z.string(),
-}) satisfies z.ZodType<StoredFileChange>;
 
 /** A model edit that could not be applied to its file. */
 export const EditFailure = z.object({ filename: z.string(), search: z.string(), reason: z.string() });

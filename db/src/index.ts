@@ -2,7 +2,6 @@ export * from "./schema";
 export { createDb, type Db } from "./client";
 export { migrateToLatest } from "./migrate";
 export { createTokenCipher, type TokenCipher } from "./crypto/token-cipher";
-export * as domain from "./domain";
 export * from "./repositories/notifications.repository";
 export * from "./repositories/payments.repository";
 export * from "./repositories/subscriptions.repository";

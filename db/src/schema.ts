@@ -1,5 +1,15 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { IssueStatus, PullRequestStatus, RunStatus, SolutionStatus, StepId, StepStatus } from "./domain/statuses";
+import type {
+  FileChange,
+  IssueStatus,
+  PlanId,
+  PullRequestStatus,
+  RunStatus,
+  SolutionStatus,
+  StepDetail,
+  StepId,
+  StepStatus,
+} from "@fixloop/contract";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -9,28 +19,6 @@ type Json<T> = ColumnType<T, T | string | undefined, T | string>;
 /** numeric comes back from pg as a string to keep precision. */
 type Numeric = ColumnType<string, number | string | undefined, number | string>;
 type BigIntCol = ColumnType<string, number | string | bigint, number | string | bigint>;
-
-export type { IssueStatus, PullRequestStatus, RunStatus, SolutionStatus, StepId, StepStatus };
-export type PlanId = "FREE" | "PRO" | "ENTERPRISE";
-
-export interface StepDetail {
-  files: string[];
-  info: string[];
-  warnings: string[];
-  score?: number;
-  /** Validating step: test evidence, shaped by the worker contract's `SolutionTests`. */
-  tests?: unknown;
-  /** Dependencies step: top symbols and the model rerank, shaped by the worker contract's `StepSymbol` / `StepRerank`. */
-  symbols?: unknown;
-  rerank?: unknown;
-}
-
-export interface FileChange {
-  filename: string;
-  action: "create" | "modify" | "delete";
-  content: string;
-  originalContent: string;
-}
 
 export interface UsersTable {
   id: Generated<string>;

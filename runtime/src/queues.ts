@@ -1,5 +1,5 @@
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from "bullmq";
-import { QUEUES, type QueueName, type JobPayload } from "./jobs";
+import { QUEUES, type QueueName, type JobPayload } from "@fixloop/contract";
 
 /** Defaults from BullMQ's production checklist: keep failures for inspection, bounded history. */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { RUN_EVENTS_TTL_SECONDS, RunEvent, runEventsKey } from "./pipeline";
+import { RUN_EVENTS_TTL_SECONDS, RunEvent, runEventsKey } from "@fixloop/contract";
 
 /** A run's event stream: appends after the state is stored, and knows what it already holds. */
 export interface RunEventLog {

@@ -1,7 +1,7 @@
 import { diffLines } from "diff";
-import type { FileChange } from "@fixloop/db";
 import { z } from "zod";
-import { RISK_LEVELS, riskLevelFromScore, type RiskLevel } from "@fixloop/db/domain";
+import { RISK_LEVELS, riskLevelFromScore, type RiskLevel } from "../domain/risk";
+import type { FileChange } from "../file-change";
 import { INSTALL_RISK_SCORE, installRiskReason } from "./install-risk";
 import { deniedChangeReason, riskyPathReason } from "./path-policy";
 

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 export const ISSUE_STATUSES = ["pending", "open", "analyzing", "solved", "pr_created", "failed", "closed"] as const;
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
@@ -22,7 +24,8 @@ export type PullRequestStatus = (typeof PULL_REQUEST_STATUSES)[number];
 
 /** A solve or refine run's states; the last three are terminal (nothing changes a run after them). */
 export const RUN_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+export const RunStatus = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof RunStatus>;
 /** A run in these states still has work to do (a sweeper re-enqueues it after a crash). */
 export const ACTIVE_RUN_STATUSES = ["queued", "running"] as const satisfies readonly RunStatus[];
 export const TERMINAL_RUN_STATUSES = ["completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
@@ -32,11 +35,13 @@ export function isTerminalRunStatus(status: string): status is TerminalRunStatus
   return (TERMINAL_RUN_STATUSES as readonly string[]).includes(status);
 }
 
-/** The five solve steps, in order (the worker's contract declares what each reads and returns). */
+/** The five solve steps, in order (steps.ts declares what each reads and returns). */
 export const STEP_IDS = ["analyzing", "context", "dependencies", "generating", "validating"] as const;
-export type StepId = (typeof STEP_IDS)[number];
+export const StepId = z.enum(STEP_IDS);
+export type StepId = z.infer<typeof StepId>;
 export const STEP_STATUSES = ["pending", "running", "completed", "failed", "skipped"] as const;
-export type StepStatus = (typeof STEP_STATUSES)[number];
+export const StepStatus = z.enum(STEP_STATUSES);
+export type StepStatus = z.infer<typeof StepStatus>;
 
 /** The warning a step that was running when its run was cancelled ends with (the step is stored as failed). */
 export const STEP_CANCELLED = "Cancelled";

@@ -1,4 +1,4 @@
-import type { ModelProvider } from "@fixloop/db/domain";
+import type { ModelProvider } from "../domain/plans";
 
 /** A model users can pick. Prices are USD per million tokens, as the provider lists them. */
 export interface ModelInfo {

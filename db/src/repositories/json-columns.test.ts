@@ -215,7 +215,9 @@ describe("run steps", () => {
     const before = await stepRow(runId);
     await refused(steps.storeResult(db, runId, "analyzing", { detail, output: wrong([]), costUsd: 1 }, new Date()));
     await refused(steps.storeResult(db, runId, "analyzing", { detail: wrong({ files: [] }), output: {} }, new Date()));
-    await refused(steps.storePrompt(db, runId, "analyzing", { system: wrong(5), estimate: { usd: 0.1 } }));
+    await refused(
+      steps.storePrompt(db, runId, "analyzing", { system: wrong(5), estimate: { tokensIn: 1, tokensOut: 1, usd: 0.1 } }),
+    );
     await refused(steps.storeProgress(db, runId, "analyzing", { ...detail, score: wrong("high") }));
     expect(await stepRow(runId)).toEqual(before);
     expect(await runs.load(db, runId)).toMatchObject({ cost_usd: "0.000000" });

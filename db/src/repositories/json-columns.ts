@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { storableJson } from "../domain/text";
+import {
+  FileChange,
+  ManualEdit,
+  PromptRecordSchema,
+  RefineInput,
+  RepositoryTestSettings,
+  StepDetail,
+  storableJson,
+} from "@fixloop/contract";
 
 /** A JSON column write whose value does not have the column's shape; nothing is written. */
 export class JsonColumnError extends Error {
@@ -94,41 +102,29 @@ export const issueLabels = namesColumn("issues.labels", "name");
 /** `issues.assignees`: GitHub logins. */
 export const issueAssignees = namesColumn("issues.assignees", "login");
 
-const FileAction = z.enum(["create", "modify", "delete"]);
+/** A stored changed file names its file. */
+const StoredFileChange = FileChange.extend({ filename: FileChange.shape.filename.min(1) }).loose();
 
 /**
- * `solutions.files_changed`, `solution_revisions.files_changed`: the changed files. A stored file
- * without its action or contents reads as a modification with empty contents.
+ * `solutions.files_changed`, `solution_revisions.files_changed`: the changed files (the contract's
+ * `FileChange`). A stored file without its action or contents reads as a modification with empty contents.
  */
 export const filesChanged = jsonColumn(
   "files_changed",
-  z.array(
-    z.looseObject({
-      filename: z.string().min(1),
-      action: FileAction,
-      content: z.string(),
-      originalContent: z.string(),
-    }),
-  ),
+  z.array(StoredFileChange),
   lenientList(
-    z.looseObject({
-      filename: z.string().min(1),
-      action: FileAction.catch("modify"),
-      content: z.string().catch(""),
-      originalContent: z.string().catch(""),
+    StoredFileChange.extend({
+      action: FileChange.shape.action.catch("modify"),
+      content: FileChange.shape.content.catch(""),
+      originalContent: FileChange.shape.originalContent.catch(""),
     }),
   ),
 );
 
 const Message = z.union([z.string(), z.object({ message: z.string() })]);
 
-export const ManualEdit = z.looseObject({
-  filename: z.string(),
-  reason: z.string().optional(),
-  revision: z.number().optional(),
-  at: z.string().optional(),
-});
-export type ManualEdit = z.infer<typeof ManualEdit>;
+/** The contract's `ManualEdit`, keeping fields it does not know. */
+const StoredManualEdit = ManualEdit.loose();
 
 /** `solutions.metadata`: what the pipeline and manual edits found about the change. */
 export const solutionMetadata = jsonObjectColumn("solutions.metadata", {
@@ -161,9 +157,9 @@ export const solutionMetadata = jsonObjectColumn("solutions.metadata", {
   model: z.object({ id: z.string(), name: z.string(), provider: z.string() }),
   baseCommitSha: z.string(),
   defaultBranch: z.string(),
-  /** Test evidence, shaped by the worker contract's `SolutionTests`. */
+  /** Test evidence, shaped by the contract's `SolutionTests` (decoded where it is shown). */
   tests: z.unknown(),
-  manualEdits: z.array(ManualEdit),
+  manualEdits: z.array(StoredManualEdit),
 });
 export type SolutionMetadata = ReturnType<typeof solutionMetadata.read>;
 
@@ -179,28 +175,21 @@ export type PullRequestMetadata = ReturnType<typeof pullRequestMetadata.read>;
 
 /** `solve_runs.input`: for a refine run, the refinement requests so far (newest last) and the hand edits to keep. */
 export const runInput = jsonObjectColumn("solve_runs.input", {
-  feedback: z.array(z.string()),
-  manualEdits: z.array(ManualEdit),
-  fromRevision: z.number(),
+  ...RefineInput.shape,
+  manualEdits: z.array(StoredManualEdit),
 });
 export type RunInput = ReturnType<typeof runInput.read>;
 
-/** `run_steps.detail`: what a step shows (files, info lines, warnings, score, and step-specific parts). */
+/** The contract's `StepDetail` lists and score; the step-specific parts are kept as they come and decoded where shown. */
+const { files, info, warnings } = StepDetail.shape;
+const score = z.number().optional();
+
+/** `run_steps.detail`: what a step shows (the contract's `StepDetail`: files, info lines, warnings, score, step-specific parts). */
 export const stepDetail = jsonColumn(
   "run_steps.detail",
-  z.looseObject({
-    files: z.array(z.string()),
-    info: z.array(z.string()),
-    warnings: z.array(z.string()),
-    score: z.number().optional(),
-  }),
+  z.looseObject({ files, info, warnings, score }),
   z
-    .looseObject({
-      files: z.array(z.string()).catch([]),
-      info: z.array(z.string()).catch([]),
-      warnings: z.array(z.string()).catch([]),
-      score: z.number().optional().catch(undefined),
-    })
+    .looseObject({ files: files.catch([]), info: info.catch([]), warnings: warnings.catch([]), score: score.catch(undefined) })
     .catch({ files: [], info: [], warnings: [] }),
 );
 
@@ -213,34 +202,18 @@ const AnyObject = z.custom<object>(
 /** `run_steps.output`: a step's full result, an object shaped by the worker contract's step outputs; anything else reads as null. */
 export const stepOutput = jsonColumn("run_steps.output", AnyObject, AnyObject.nullable().catch(null));
 
-/** `run_steps.prompt`: what the model was sent, shaped by the worker contract's `PromptRecord`. */
-export const stepPrompt = jsonObjectColumn("run_steps.prompt", {
-  model: z.looseObject({ id: z.string(), name: z.string(), provider: z.string() }),
-  system: z.string(),
-  user: z.string(),
-  files: z.array(z.looseObject({ path: z.string(), reasons: z.array(z.string()) })),
-  repoMap: z.string(),
-  removed: z.looseObject({}),
-  flags: z.array(z.looseObject({ label: z.string(), excerpt: z.string() })),
-  estimate: z.looseObject({ usd: z.number() }),
-});
+/** `run_steps.prompt`: what the model was sent (the contract's `PromptRecord`). */
+export const stepPrompt = jsonObjectColumn("run_steps.prompt", PromptRecordSchema.shape);
 
 /** `webhook_events.payload`: the provider's event, an object, kept as received. */
 export const webhookPayload = jsonColumn("webhook_events.payload", AnyObject, AnyObject.nullable().catch(null));
 
-const TestSettings = z.object({
-  command: z.string().nullable(),
-  setup: z.string().nullable(),
-  timeoutSeconds: z.number().int().nullable(),
-  setupNetwork: z.boolean(),
-});
-
 /**
- * `repositories.test_settings`: the user's test command override, shaped by the worker contract's
- * `RepositoryTestSettings` (SQL null: detect). A stored value of another shape reads as null.
+ * `repositories.test_settings`: the user's test command override (the contract's
+ * `RepositoryTestSettings`; SQL null: detect). A stored value of another shape reads as null.
  */
 export const repositoryTestSettings = jsonColumn(
   "repositories.test_settings",
-  TestSettings,
-  TestSettings.nullable().catch(null),
+  RepositoryTestSettings,
+  RepositoryTestSettings.nullable().catch(null),
 );

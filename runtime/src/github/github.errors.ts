@@ -1,4 +1,4 @@
-import type { JobErrorCode } from "../job-failure";
+import type { JobErrorCode } from "@fixloop/contract";
 
 /** A GitHub failure translated to our vocabulary; `code` is dotted like the API's error codes. */
 export class GithubError extends Error {
