@@ -5,18 +5,10 @@
 export type { AppType } from "./app";
 export { UPGRADE_CODES } from "./solve/solve.errors";
 /** The wire schemas of a run's event stream: the web parses every SSE message with them. */
-export { RUN_EVENT_TYPES, RunEvent, RunView, testsVerdict } from "@fixloop/worker/contract/events";
-export type { TestsVerdict } from "@fixloop/worker/contract/events";
-export type {
-  StepCost,
-  StepDetail,
-  StepEvent,
-  StepId,
-  StepRerank,
-  StepStatus,
-  StepSymbol,
-} from "@fixloop/worker/contract/events";
-export type { PromptRecord } from "@fixloop/worker/contract";
+export { RUN_EVENT_TYPES, RunEvent, RunView, testsVerdict } from "@fixloop/contract";
+export type { TestsVerdict } from "@fixloop/contract";
+export type { StepCost, StepDetail, StepEvent, StepId, StepRerank, StepStatus, StepSymbol } from "@fixloop/contract";
+export type { PromptRecord } from "@fixloop/contract";
 export type {
   LiveTestCounts,
   SolutionTests,
@@ -25,7 +17,7 @@ export type {
   TestsPhase,
   TestsStatus,
   TestsSummary,
-} from "@fixloop/worker/contract";
+} from "@fixloop/contract";
 export {
   confidenceBand,
   FALLBACK_CONFIDENCE,
@@ -38,4 +30,4 @@ export {
   STEP_CANCELLED,
   USAGE_NOTIFY_RATIO,
   type Plan,
-} from "@fixloop/db/domain";
+} from "@fixloop/contract";

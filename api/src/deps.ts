@@ -1,8 +1,7 @@
 import type { Redis } from "ioredis";
 import type { Db } from "@fixloop/db";
-import type { Queues } from "@fixloop/worker/contract";
+import { type Queues, type Logger } from "@fixloop/runtime";
 import type { ApiEnv } from "./env";
-import type { Logger } from "./http/logger";
 import type { CurrentUser } from "./auth/auth.middleware";
 
 /** Everything the app needs from the outside world, passed in by main.ts or a test. */

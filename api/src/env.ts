@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { loadEnv, ProviderEnv } from "@fixloop/worker/contract";
-import { CostCapSetting, PricesSetting } from "@fixloop/worker/contract";
+import { loadEnv } from "@fixloop/runtime";
+import { ProviderEnv, CostCapSetting, PricesSetting } from "@fixloop/contract";
 
 const bool = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");
 const list = z

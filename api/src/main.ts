@@ -1,10 +1,9 @@
 import { serve } from "@hono/node-server";
 import { Redis } from "ioredis";
 import { createDb, migrateToLatest } from "@fixloop/db";
-import { createQueues, redisConnection, registerShutdown } from "@fixloop/worker/contract";
+import { createQueues, redisConnection, registerShutdown, createLogger } from "@fixloop/runtime";
 import { createApp } from "./app";
 import { loadApiEnv } from "./env";
-import { createLogger } from "./http/logger";
 
 const env = loadApiEnv();
 const logger = createLogger(env.LOG_LEVEL, "api");

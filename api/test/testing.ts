@@ -9,16 +9,16 @@ import {
 } from "@fixloop/infra/testing";
 import pino from "pino";
 import { createTokenCipher } from "@fixloop/db";
-import { createQueues, redisConnection, type QueueName } from "@fixloop/worker/contract";
+import { createQueues, redisConnection, createLogger, type Logger } from "@fixloop/runtime";
+import { type QueueName } from "@fixloop/contract";
 import { loadWorkerEnv, startWorkers } from "@fixloop/worker";
 import { createApp } from "../src/app";
 import type { AppDeps } from "../src/deps";
 import { loadApiEnv, type ApiEnv } from "../src/env";
-import { createLogger, type Logger } from "../src/http/logger";
 import { SESSION_COOKIE, hashSecret, randomSecret } from "../src/auth/secrets";
 
 export { TEST_ENCRYPTION_KEYS };
-export { REDACT_PATHS } from "../src/http/logger";
+export { REDACT_PATHS } from "@fixloop/runtime";
 export { SESSION_COOKIE, hashSecret } from "../src/auth/secrets";
 // The benchmark's bare-Hono baseline runs the same queries as the real routes.
 export { issueView, listIssues } from "../src/issues/issues.repository";

@@ -9,7 +9,7 @@ import {
   type UnknownRow,
   type ValueNode,
 } from "kysely";
-import { storableText } from "./domain/text";
+import { storableText } from "@fixloop/contract";
 
 const clean = (v: unknown): unknown => (typeof v === "string" ? storableText(v) : v);
 

@@ -1,4 +1,5 @@
-import type { Db, FileChange } from "@fixloop/db";
+import type { Db } from "@fixloop/db";
+import type { FileChange } from "@fixloop/contract";
 
 /** An issue row of a seeded stand-in repository, owned by `userId`. */
 let users = 0;

@@ -8,7 +8,7 @@ import { createTokenCipher } from "@fixloop/db";
 import { createTestApp, TEST_ENCRYPTION_KEYS } from "@fixloop/api/testing";
 import { REDACT_PATHS } from "@fixloop/api/testing";
 import { SESSION_COOKIE } from "@fixloop/api/testing";
-import type { QueueName } from "@fixloop/worker/contract";
+import type { QueueName } from "@fixloop/contract";
 import type { WorkerContext } from "@fixloop/worker";
 import { loadWorkerEnv } from "@fixloop/worker";
 import { startWorkers, type RunningWorkers } from "@fixloop/worker";

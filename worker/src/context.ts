@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Db, TokenCipher } from "@fixloop/db";
-import type { Queues } from "./contract";
+import type { Queues } from "@fixloop/runtime";
 import type { WorkerEnv } from "./env";
 
 /** What every processor gets besides its job: real dependencies, passed in by main.ts or a test. */

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { loadEnv } from "./contract/process";
-import { ProviderEnv } from "./contract/models/models.config";
-import { CostCapSetting, PricesSetting } from "./contract";
+import { loadEnv } from "@fixloop/runtime";
+import { ProviderEnv, CostCapSetting, PricesSetting } from "@fixloop/contract";
 import { DEFAULT_ALLOWED_HOSTS, parseAllowedHosts } from "./tests-run/sandbox.egress.policy";
 
 /** Every setting of a worker process. Documented in README's configuration table. */

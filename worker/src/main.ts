@@ -1,7 +1,8 @@
 import { Redis } from "ioredis";
 import pino from "pino";
 import { createDb, createTokenCipher } from "@fixloop/db";
-import { QUEUES, createQueues, redisConnection, registerShutdown, type QueueName } from "./contract";
+import { QUEUES, type QueueName } from "@fixloop/contract";
+import { createQueues, redisConnection, registerShutdown } from "@fixloop/runtime";
 import { loadWorkerEnv } from "./env";
 import { setLocalizeThreads } from "./localize";
 import { startWorkers } from "./runtime";

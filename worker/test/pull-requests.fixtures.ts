@@ -1,6 +1,6 @@
 import { createTestStack } from "@fixloop/infra/testing/stack";
 import { gitShow } from "@fixloop/infra/testing";
-import { createGithubClient, type GithubClient } from "../src/contract";
+import { createGithubClient, type GithubClient } from "@fixloop/runtime";
 
 export const BUGGY_LINES =
   "  // skip the item already shown at the end of the previous page\n  const start = (current - 1) * size + (current > 1 ? 1 : 0);\n";

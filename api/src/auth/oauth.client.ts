@@ -1,4 +1,4 @@
-import { createGithubClient } from "@fixloop/worker/contract";
+import { createGithubClient } from "@fixloop/runtime";
 import type { ApiEnv } from "../env";
 
 export const SIGNIN_SCOPES = ["read:user", "user:email"];

@@ -1,4 +1,4 @@
-import { checkContribution, type GithubClient } from "@fixloop/worker/contract";
+import { checkContribution, type GithubClient } from "@fixloop/runtime";
 import type { IssueRef } from "./contributions.schemas";
 
 /** Reads the issue and its repository, and checks what the maintainers allow before anyone starts. */

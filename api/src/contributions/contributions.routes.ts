@@ -1,6 +1,7 @@
 import { Hono } from "hono";
-import { domain, importedIssue } from "@fixloop/db";
-import { githubForUser, jobIds, toGithubError, type ImportResult } from "@fixloop/worker/contract";
+import { domain, jobIds, type ImportResult } from "@fixloop/contract";
+import { importedIssue } from "@fixloop/db";
+import { githubForUser, toGithubError } from "@fixloop/runtime";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { githubUserContext } from "../auth/auth.cipher";

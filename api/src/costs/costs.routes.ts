@@ -8,7 +8,7 @@ import {
   findModel,
   modelsConfigFromEnv,
   TYPICAL_OUTPUT_TOKENS,
-} from "@fixloop/worker/contract";
+} from "@fixloop/contract";
 import type { AppEnv } from "../deps";
 import type { ApiEnv } from "../env";
 import { requireUser } from "../auth/auth.middleware";

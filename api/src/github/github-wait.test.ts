@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Queue } from "bullmq";
-import { redisConnection } from "@fixloop/worker/contract";
+import { redisConnection } from "@fixloop/runtime";
 import { createTestStack } from "@fixloop/infra/testing/stack";
 
 // No workers: the job stays queued, so the endpoint must stop waiting and hand back the job id.

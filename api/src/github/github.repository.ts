@@ -1,5 +1,5 @@
 import type { Db, Repository } from "@fixloop/db";
-import { canWrite } from "@fixloop/worker/contract";
+import { canWrite } from "@fixloop/runtime";
 
 export function repositoryView(r: Repository) {
   return {

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { repositories } from "@fixloop/db";
-import { RepositoryTestSettings } from "@fixloop/worker/contract";
+import { RepositoryTestSettings } from "@fixloop/contract";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { errors } from "../http/errors";

@@ -9,13 +9,12 @@ import { ensureDatabase, startEmbeddedPostgres, type RunningPostgres } from "@fi
 import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { startGithubSandbox, type GithubSandbox } from "@fixloop/infra/sandbox";
 import { testPrefix, testRedisUrl } from "@fixloop/infra/testing";
-import { createQueues, redisConnection } from "@fixloop/worker/contract";
+import { createQueues, redisConnection, createLogger } from "@fixloop/runtime";
 import { loadWorkerEnv } from "@fixloop/worker";
 import { startWorkers, type RunningWorkers } from "@fixloop/worker";
 import { createApp } from "../app";
 import type { AppDeps } from "../deps";
 import { loadApiEnv } from "../env";
-import { createLogger } from "../http/logger";
 import { loginAs, TEST_ENCRYPTION_KEYS } from "../../test/testing";
 import { insertIssue } from "@fixloop/infra/testing";
 import { until } from "../../test/faults.testkit";

@@ -1,7 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
 import type { ZodType, z } from "zod";
-import { hasLoneSurrogate } from "@fixloop/db/domain";
+import { hasLoneSurrogate } from "@fixloop/contract";
 import { AppError } from "./errors";
 
 /** Text Postgres cannot store and no client should send: NUL, or a lone surrogate (not Unicode). */

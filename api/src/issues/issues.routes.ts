@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { domain } from "@fixloop/db";
+import { domain } from "@fixloop/contract";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { errors } from "../http/errors";

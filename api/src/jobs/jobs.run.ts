@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JobsOptions, Queue } from "bullmq";
-import { parseJobFailure, type JobErrorCode, type JobPayload, type QueueName } from "@fixloop/worker/contract";
+import { parseJobFailure, type JobErrorCode, type JobPayload, type QueueName } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { AppError } from "../http/errors";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { domain } from "@fixloop/db";
+import { domain } from "@fixloop/contract";
 import { currentUsagePeriod, reserveQuota } from "@fixloop/db";
 import { createPaymentsTestApp } from "../../test/payments.testkit";
 

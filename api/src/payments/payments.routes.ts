@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { PLANS } from "@fixloop/db/domain";
+import { PLANS } from "@fixloop/contract";
 import { findUserPayment, activatePaidOrder, insertPaymentOrder, recentPayments } from "@fixloop/db";
 import { getSubscription } from "@fixloop/db";
 import type { AppEnv } from "../deps";

@@ -1,5 +1,5 @@
 import type { Payment, Subscription } from "@fixloop/db";
-import { PLANS } from "@fixloop/db/domain";
+import { PLANS } from "@fixloop/contract";
 
 export const subscriptionView = (s: Subscription, monthlyUsage: number) => ({
   plan: s.plan,

@@ -7,7 +7,7 @@ import {
   markWebhookProcessed,
   recordWebhookEvent,
 } from "@fixloop/db";
-import type { Logger } from "../http/logger";
+import type { Logger } from "@fixloop/runtime";
 import { WebhookEvent } from "./payments.schemas";
 
 export type WebhookOutcome = "duplicate" | "activated" | "already_active" | "failed_recorded" | "ignored";

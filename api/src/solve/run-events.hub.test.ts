@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTestRedis, testPrefix } from "@fixloop/infra/testing";
-import type { RunEvent } from "@fixloop/worker/contract";
+import type { RunEvent } from "@fixloop/contract";
 import { compareIds, RunEventHub, type HubEntry } from "./run-events.hub";
 
 const step = (i: number): RunEvent => ({

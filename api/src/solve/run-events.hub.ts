@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
-import type { RunEvent } from "@fixloop/worker/contract";
-import { parseEntry } from "@fixloop/worker/contract";
+import type { RunEvent } from "@fixloop/contract";
+import { parseEntry } from "@fixloop/runtime";
 
 /** One decoded stream entry, shared by every subscriber of its run. */
 export interface HubEntry {

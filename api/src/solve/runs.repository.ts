@@ -7,7 +7,7 @@ import {
   stepDetailOf,
   type PromptRecord,
   type RunView,
-} from "@fixloop/worker/contract";
+} from "@fixloop/contract";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string) => UUID.test(s);

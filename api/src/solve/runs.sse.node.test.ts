@@ -2,7 +2,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serve } from "@hono/node-server";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { runEventsKey } from "@fixloop/worker/contract";
+import { runEventsKey } from "@fixloop/contract";
 import { openSseStreams } from "../admin/metrics.registry";
 import { insertIssue } from "@fixloop/infra/testing";
 import { readSse } from "../../test/sse.testkit";

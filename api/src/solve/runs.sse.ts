@@ -1,10 +1,9 @@
 import type { Context } from "hono";
 import type { Redis } from "ioredis";
 import type { Db, SolveRun } from "@fixloop/db";
-import { isTerminalRunStatus } from "@fixloop/db/domain";
-import { parseEntry, runEventsKey, type RunEvent } from "@fixloop/worker/contract";
+import { isTerminalRunStatus, runEventsKey, type RunEvent } from "@fixloop/contract";
+import { parseEntry, type Logger } from "@fixloop/runtime";
 import type { AppEnv } from "../deps";
-import type { Logger } from "../http/logger";
 import { openSseStreams } from "../admin/metrics.registry";
 import { presentRun, runSteps } from "./runs.repository";
 import { compareIds, runEventHub, type HubEntry } from "./run-events.hub";

@@ -1,7 +1,7 @@
 import type { SolveRun } from "@fixloop/db";
 import { runs } from "@fixloop/db";
-import { jobIds } from "@fixloop/worker/contract";
-import { openRunEventLog } from "@fixloop/worker/contract";
+import { jobIds } from "@fixloop/contract";
+import { openRunEventLog } from "@fixloop/runtime";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";
 

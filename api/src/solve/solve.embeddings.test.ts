@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StepDetail } from "@fixloop/db";
+import type { StepDetail } from "@fixloop/contract";
 import { SANDBOX_EMBEDDING_MODEL } from "@fixloop/infra/sandbox";
 import { insertIssue } from "@fixloop/infra/testing";
 import { solveKit } from "../../test/solve.testkit";

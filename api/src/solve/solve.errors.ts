@@ -1,4 +1,4 @@
-import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/db/domain";
+import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/contract";
 import { AppError } from "../http/errors";
 
 /** Codes of the refusals the web answers with an upgrade prompt, keyed by the prompt's reason. */

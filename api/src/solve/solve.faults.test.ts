@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
 import { TEST_ENCRYPTION_KEYS } from "../../test/testing";
-import { parseEntry } from "@fixloop/worker/contract";
-import { runEventsKey } from "@fixloop/worker/contract";
+import { parseEntry } from "@fixloop/runtime";
+import { runEventsKey } from "@fixloop/contract";
 import { insertIssue } from "@fixloop/infra/testing";
 
 const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../..");

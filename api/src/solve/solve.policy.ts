@@ -1,4 +1,4 @@
-import { assertPolicyStillAllows, githubForUser, toGithubError } from "@fixloop/worker/contract";
+import { assertPolicyStillAllows, githubForUser, toGithubError } from "@fixloop/runtime";
 import type { AppDeps } from "../deps";
 import { githubUserContext } from "../auth/auth.cipher";
 import { failureError } from "../jobs/jobs.run";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { jobIds } from "@fixloop/worker/contract";
+import { jobIds } from "@fixloop/contract";
 import { sweepOnce } from "@fixloop/worker";
 import { insertIssue } from "@fixloop/infra/testing";
 import { readSse } from "../../test/sse.testkit";

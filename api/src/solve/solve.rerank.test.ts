@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { setSpendingCaps } from "@fixloop/db";
 import { insertIssue } from "@fixloop/infra/testing";
-import type { StepRerank, StepSymbol } from "@fixloop/worker/contract";
+import type { StepRerank, StepSymbol } from "@fixloop/contract";
 import { readSse } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
 

@@ -1,6 +1,6 @@
 import type { SolveRun } from "@fixloop/db";
 import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
-import { jobIds, runEventsKey } from "@fixloop/worker/contract";
+import { jobIds, runEventsKey } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";
 

@@ -1,9 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { domain } from "@fixloop/db";
+import { domain, runCancelChannel, DEFAULT_MODEL_ID, listModels, modelsConfigFromEnv } from "@fixloop/contract";
 import { currentUsagePeriod } from "@fixloop/db";
-import { runCancelChannel } from "@fixloop/worker/contract";
-import { DEFAULT_MODEL_ID, listModels, modelsConfigFromEnv } from "@fixloop/worker/contract";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";

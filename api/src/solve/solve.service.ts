@@ -1,9 +1,8 @@
-import { domain, type Db } from "@fixloop/db";
+import { domain, jobIds, findModel, modelsConfigFromEnv } from "@fixloop/contract";
+import { type Db } from "@fixloop/db";
 import { findOpenPullRequestForIssue } from "@fixloop/db";
 import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
 import { notifyUsageThreshold } from "@fixloop/db";
-import { jobIds } from "@fixloop/worker/contract";
-import { findModel, modelsConfigFromEnv } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { isUuid } from "./runs.repository";
 import { solveErrors } from "./solve.errors";

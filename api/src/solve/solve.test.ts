@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { STEPS, runEventsKey } from "@fixloop/worker/contract";
+import { STEPS, runEventsKey } from "@fixloop/contract";
 import { insertIssue } from "@fixloop/infra/testing";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertIssue } from "@fixloop/infra/testing";
-import { SolutionTests, type TestsEvent } from "@fixloop/worker/contract";
+import { SolutionTests, type TestsEvent } from "@fixloop/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
 import { filesContaining, pushFiles, TAB_TEST } from "../../test/tests-run.testkit";

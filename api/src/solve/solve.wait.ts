@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { Db, SolveRun } from "@fixloop/db";
-import { isTerminalRunStatus } from "@fixloop/db/domain";
-import { parseEntry, runEventsKey, TERMINAL_EVENTS } from "@fixloop/worker/contract";
+import { isTerminalRunStatus, runEventsKey, TERMINAL_EVENTS } from "@fixloop/contract";
+import { parseEntry } from "@fixloop/runtime";
 
 /** Waits (following the run's event stream) until the run ends or the timeout passes; returns the run as stored. */
 export async function waitForRunEnd(

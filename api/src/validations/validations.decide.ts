@@ -1,8 +1,7 @@
 import type { AppDeps } from "../deps";
-import { jobIds } from "@fixloop/worker/contract";
+import { jobIds, type SolutionStatus, ANSWERING_SOLUTION_STATUSES } from "@fixloop/contract";
 import { runJob } from "../jobs/jobs.run";
-import { findOpenPullRequestForIssue, solutions, type SolutionStatus } from "@fixloop/db";
-import { ANSWERING_SOLUTION_STATUSES } from "@fixloop/db/domain";
+import { findOpenPullRequestForIssue, solutions } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
 import { validationErrors } from "./validations.errors";
 import { lockOwnedSolution } from "./validations.repository";

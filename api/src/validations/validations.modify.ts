@@ -1,5 +1,5 @@
-import { solutions, type FileChange } from "@fixloop/db";
-import { assessChange, changeSizeBreach, SolutionTests } from "@fixloop/worker/contract";
+import { solutions } from "@fixloop/db";
+import { type FileChange, assessChange, changeSizeBreach, SolutionTests } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { validationErrors } from "./validations.errors";
 import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./validations.repository";

@@ -1,5 +1,4 @@
-import { domain } from "@fixloop/db";
-import { SolutionTests, summarizeTests } from "@fixloop/worker/contract";
+import { domain, SolutionTests, summarizeTests } from "@fixloop/contract";
 import type { OwnedSolution } from "./validations.repository";
 
 type Meta = Record<string, unknown>;

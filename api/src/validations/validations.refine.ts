@@ -1,15 +1,15 @@
 import type { Db } from "@fixloop/db";
 import { currentUsagePeriod, reserveQuota, runs, solutions } from "@fixloop/db";
-import { ACTIVE_RUN_STATUSES } from "@fixloop/db/domain";
-import { solveErrors } from "../solve/solve.errors";
 import {
+  ACTIVE_RUN_STATUSES,
   jobIds,
   manualEditsOf,
   refineInputOf,
   type ManualEdit,
-  type Queues,
   type RefineInput,
-} from "@fixloop/worker/contract";
+} from "@fixloop/contract";
+import { solveErrors } from "../solve/solve.errors";
+import { type Queues } from "@fixloop/runtime";
 import { validationErrors } from "./validations.errors";
 import { lockOwnedSolution } from "./validations.repository";
 import type { RefineBody } from "./validations.schemas";

@@ -1,12 +1,5 @@
-import {
-  filesChanged,
-  solutionMetadata,
-  type Db,
-  type FileChange,
-  type Solution,
-  type SolutionMetadata,
-} from "@fixloop/db";
-import { ANSWERING_SOLUTION_STATUSES } from "@fixloop/db/domain";
+import { filesChanged, solutionMetadata, type Db, type Solution, type SolutionMetadata } from "@fixloop/db";
+import { type FileChange, ANSWERING_SOLUTION_STATUSES } from "@fixloop/contract";
 import { validationErrors } from "./validations.errors";
 
 export interface SolutionIssue {

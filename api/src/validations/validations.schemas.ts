@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DECIDED_SOLUTION_STATUSES } from "@fixloop/db/domain";
+import { DECIDED_SOLUTION_STATUSES } from "@fixloop/contract";
 
 /** Malformed ids are answered 404 by the lookup, like ids of other users' solutions. */
 export const SolutionIdParam = z.object({ id: z.string().max(100) });

@@ -1,5 +1,4 @@
-import type { FileChange } from "@fixloop/db";
-import type { SyntaxCheckResult } from "@fixloop/worker/contract";
+import { type FileChange, type SyntaxCheckResult } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { runJob } from "../jobs/jobs.run";
 

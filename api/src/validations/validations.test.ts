@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { currentUsagePeriod } from "@fixloop/db";
-import { SYNTAX_NOT_CHECKED } from "@fixloop/worker/contract";
+import { SYNTAX_NOT_CHECKED } from "@fixloop/contract";
 import { createTestApp, startTestWorkers } from "../../test/testing";
 import { seedSolution } from "@fixloop/infra/testing";
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import { ANSWERING_SOLUTION_STATUSES } from "../domain/statuses";
+import { ANSWERING_SOLUTION_STATUSES } from "@fixloop/contract";
 import type { Database, NewIssue } from "../schema";
 import { issueAssignees, issueLabels } from "./json-columns";
 

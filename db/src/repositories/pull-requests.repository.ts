@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import type { PullRequestStatus } from "../domain/statuses";
+import type { PullRequestStatus } from "@fixloop/contract";
 import type { Database, PullRequest } from "../schema";
 import * as issues from "./issues.repository";
 import { pullRequestMetadata, type PullRequestMetadata } from "./json-columns";
@@ -8,7 +8,7 @@ import * as solutions from "./solutions.repository";
 type Conn = Kysely<Database> | Transaction<Database>;
 
 /** The refusal shared by a new solve and an approval while another pull request of the issue is open. */
-export { OPEN_PULL_REQUEST_MESSAGE } from "../domain/statuses";
+export { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/contract";
 
 /**
  * The open pull request of an issue, if any, other than the one of `exceptSolutionId`. A second

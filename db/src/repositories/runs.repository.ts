@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import { ACTIVE_RUN_STATUSES } from "../domain/statuses";
+import { ACTIVE_RUN_STATUSES } from "@fixloop/contract";
 import type { Database, NewSolveRun, SolveRun, StepId } from "../schema";
 import * as issues from "./issues.repository";
 import { runInput, type RunInput } from "./json-columns";

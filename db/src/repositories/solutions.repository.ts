@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import type { DecidedSolutionStatus } from "../domain/statuses";
+import type { DecidedSolutionStatus } from "@fixloop/contract";
 import type { Database, FileChange } from "../schema";
 import * as issues from "./issues.repository";
 import { filesChanged, solutionMetadata, type SolutionMetadata } from "./json-columns";

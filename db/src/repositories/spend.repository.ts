@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import { ACTIVE_RUN_STATUSES } from "../domain/statuses";
+import { ACTIVE_RUN_STATUSES } from "@fixloop/contract";
 import type { Database, StepId } from "../schema";
 import type { CapDefaults } from "./costs.repository";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, insertIssue, insertUser } from "@fixloop/infra/testing";
-import { storableJson, storableText } from "../domain/text";
+import { storableJson, storableText } from "@fixloop/contract";
 import * as runs from "./runs.repository";
 import * as steps from "./steps.repository";
 

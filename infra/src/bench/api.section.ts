@@ -1,5 +1,5 @@
 import { insertIssue } from "@fixloop/infra/testing";
-import { STEPS } from "@fixloop/worker/contract";
+import { STEPS } from "@fixloop/contract";
 import { startBenchStack } from "./bench-stack";
 import { forkBench } from "./child";
 import { loadGet, pool, type LoadResult } from "./load";

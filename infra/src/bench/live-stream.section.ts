@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { insertIssue } from "@fixloop/infra/testing";
-import { runEventsKey } from "@fixloop/worker/contract";
+import { runEventsKey } from "@fixloop/contract";
 import { startBenchStack } from "./bench-stack";
 import { forkBench, treeRssKiB } from "./child";
 import { percentile, type Figure } from "./report";

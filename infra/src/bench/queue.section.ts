@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { insertIssue } from "@fixloop/infra/testing";
-import { createQueues, jobIds, redisConnection, type Queues } from "@fixloop/worker/contract";
+import { createQueues, redisConnection, type Queues } from "@fixloop/runtime";
+import { jobIds } from "@fixloop/contract";
 import { startBenchStack, type BenchStack } from "./bench-stack";
 import { machineCpuTicks, treeCpuSeconds } from "./child";
 import { rawBullmq } from "./raw-bullmq";

@@ -1,5 +1,5 @@
 import { Queue, Worker } from "bullmq";
-import { redisConnection } from "@fixloop/worker/contract";
+import { redisConnection } from "@fixloop/runtime";
 import { percentile } from "./report";
 
 const now = () => performance.timeOrigin + performance.now();

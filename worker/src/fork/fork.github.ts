@@ -1,5 +1,4 @@
-import type { GithubClient } from "../contract";
-import { GithubError } from "../contract";
+import { type GithubClient, GithubError } from "@fixloop/runtime";
 
 export interface RepoRef {
   full_name: string;

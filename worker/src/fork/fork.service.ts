@@ -1,13 +1,6 @@
 import { importedIssue, issues } from "@fixloop/db";
-import {
-  assertImportAllowed,
-  canWrite,
-  checkContribution,
-  GithubError,
-  githubForUser,
-  type ForkJob,
-  type ImportResult,
-} from "../contract";
+import { assertImportAllowed, canWrite, checkContribution, GithubError, githubForUser } from "@fixloop/runtime";
+import { type ForkJob, type ImportResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { asGithubJob } from "../github/github.jobs";
 import { issueColumns, type GithubIssue } from "../sync/issues.store";

@@ -1,5 +1,5 @@
 import { UnrecoverableError } from "bullmq";
-import { isRetryable, jobFailed, toGithubError } from "../contract";
+import { isRetryable, jobFailed, toGithubError } from "@fixloop/runtime";
 
 /**
  * Runs a job body, turning GitHub failures into job failures whose reason carries our error code.

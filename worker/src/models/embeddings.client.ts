@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import { costUsd, parsePrices, SELF_HOSTED_DEFAULT_PRICE, type Price } from "../contract";
+import { costUsd, parsePrices, SELF_HOSTED_DEFAULT_PRICE, type Price } from "@fixloop/contract";
 import type { Embedder } from "../localize/embed-rerank";
 import { failedCost, maxTokens, type RequestMeter, type Spend } from "./meter";
 

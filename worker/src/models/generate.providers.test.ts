@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import type { GeneratedSolution } from "../contract/generation";
+import type { GeneratedSolution } from "@fixloop/contract";
 import { findModel, generateSolution, modelsConfigFromEnv, type ModelInfo, type ModelsConfig } from "./index";
 
 let sandbox: ModelSandbox;

@@ -1,11 +1,8 @@
 import { z } from "zod";
-import { GeneratedSolution, type ToolSpec } from "../contract/generation";
+import { GeneratedSolution, type ToolSpec, type ModelInfo, type ModelsConfig, costUsd } from "@fixloop/contract";
 import { anthropicProvider } from "./anthropic.provider";
-import type { ModelInfo } from "../contract";
 import { groqProvider } from "./groq.provider";
-import type { ModelsConfig } from "../contract";
 import { ModelError, TransientFailure } from "./models.errors";
-import { costUsd } from "../contract";
 import { backoffMs, DEFAULT_RETRY_POLICY, sleep } from "./models.retry";
 import { openaiProvider } from "./openai.provider";
 import { failedCost, worstCase, type RequestMeter } from "./meter";

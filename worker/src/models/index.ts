@@ -1,4 +1,4 @@
-export type { ModelProvider } from "@fixloop/db/domain";
+export type { ModelProvider } from "@fixloop/contract";
 export {
   DEFAULT_MODEL_ID,
   MODEL_CATALOG,
@@ -9,7 +9,7 @@ export {
   costUsd,
   findModel,
   listModels,
-} from "../contract";
+} from "@fixloop/contract";
 export {
   estimatePromptCost,
   estimateRange,
@@ -18,7 +18,7 @@ export {
   TYPICAL_OUTPUT_TOKENS,
   type CostEstimate,
   type Price,
-} from "../contract";
+} from "@fixloop/contract";
 export { ModelError, type ModelErrorCode } from "./models.errors";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./models.retry";
 export { callTool, generateSolution, type GenerateRequest, type GenerateResult } from "./generate";

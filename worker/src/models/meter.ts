@@ -1,4 +1,4 @@
-import { costUsd, type Price } from "../contract";
+import { costUsd, type Price } from "@fixloop/contract";
 import { ModelError, TransientFailure } from "./models.errors";
 import type { ProviderRequest } from "./provider";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { planAllowsProvider } from "@fixloop/db/domain";
+import { planAllowsProvider } from "@fixloop/contract";
 import { loadWorkerEnv } from "../env";
 import {
   costUsd,

@@ -1,4 +1,4 @@
-import type { RetryPolicy } from "../contract/models/models.config";
+import type { RetryPolicy } from "@fixloop/contract";
 
 export type { RetryPolicy };
 

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { ToolSpec } from "../contract/generation";
+import type { ToolSpec } from "@fixloop/contract";
 import { classifySdkError, repairInstruction, toolOf, type ProviderCall, type ProviderRequest } from "./provider";
 
 /** Chat messages in the OpenAI wire format, shared with Groq's OpenAI-compatible API. */

@@ -1,4 +1,4 @@
-import { GENERATED_SOLUTION_JSON_SCHEMA, SUBMIT_SOLUTION_TOOL, type ToolSpec } from "../contract/generation";
+import { GENERATED_SOLUTION_JSON_SCHEMA, SUBMIT_SOLUTION_TOOL, type ToolSpec } from "@fixloop/contract";
 import { ModelError, TransientFailure } from "./models.errors";
 import { retryAfterMs } from "./models.retry";
 

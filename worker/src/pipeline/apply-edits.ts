@@ -1,5 +1,4 @@
-import type { FileChange } from "@fixloop/db";
-import type { EditFailure, GeneratedSolution } from "../contract";
+import { type FileChange, type EditFailure, type GeneratedSolution } from "@fixloop/contract";
 
 /** Applies one edit; the search text must occur exactly once (exactly, or ignoring trailing spaces). */
 function applyOne(text: string, search: string, replace: string): string {

@@ -1,7 +1,7 @@
 import type { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { jobIds, runCancelChannel } from "../contract";
+import { jobIds, runCancelChannel } from "@fixloop/contract";
 
 /**
  * Listens for cancel requests from any API process; the worker holding the run's job aborts it

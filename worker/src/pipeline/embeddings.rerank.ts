@@ -3,7 +3,7 @@ import type { WorkerContext } from "../context";
 import { CHUNKER } from "../localize/embed-chunks";
 import { embeddingRerank } from "../localize/embed-rerank";
 import { embeddingsSettings, openAiEmbedder } from "../models/embeddings.client";
-import type { ContextOutput } from "../contract";
+import type { ContextOutput } from "@fixloop/contract";
 import type { RequestMeter } from "../models/meter";
 import type { PoolRerank } from "./steps/dependencies.rerank";
 

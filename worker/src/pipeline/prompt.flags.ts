@@ -2,7 +2,7 @@
  * Flags text in an issue that reads like instructions to the model rather than a description of
  * a problem. The prompt fences issue text as data either way; the flags tell the reviewer.
  */
-import type { InstructionFlag } from "../contract";
+import type { InstructionFlag } from "@fixloop/contract";
 
 const PATTERNS: { label: string; re: RegExp }[] = [
   {

@@ -1,4 +1,4 @@
-import type { CleaningReport, CostEstimate, InstructionFlag, ModelInfo, PromptRecord } from "../contract";
+import type { CleaningReport, CostEstimate, InstructionFlag, ModelInfo, PromptRecord } from "@fixloop/contract";
 import { flagInstructions } from "./prompt.flags";
 import { cleanUntrusted, type PromptInput } from "./prompt";
 

@@ -4,7 +4,7 @@
  * take instructions from.
  */
 
-import type { CleaningReport } from "../contract";
+import type { CleaningReport } from "@fixloop/contract";
 
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 // Markdown link reference definitions aimed at `#` or `<>` render as nothing: `[//]: # (hidden)`.

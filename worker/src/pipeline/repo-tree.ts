@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
-import type { GithubClient, TreeFile } from "../contract";
+import type { GithubClient } from "@fixloop/runtime";
+import type { TreeFile } from "@fixloop/contract";
 
 export interface RepoSnapshot {
   owner: string;

@@ -1,4 +1,5 @@
-import type { Db, SolveRun, StepId } from "@fixloop/db";
+import type { Db, SolveRun } from "@fixloop/db";
+import type { StepId } from "@fixloop/contract";
 import { currentUsagePeriod, releaseSpend, reserveSpend, settleSpend, type ReserveOutcome } from "@fixloop/db";
 import type { WorkerEnv } from "../env";
 import type { RequestMeter } from "../models/meter";

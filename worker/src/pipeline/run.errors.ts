@@ -1,7 +1,7 @@
 import { UnrecoverableError } from "bullmq";
 import { JsonColumnError } from "@fixloop/db";
-import { STEP_LABELS, type StepId } from "../contract";
-import { GithubError, isRetryable, toGithubError } from "../contract";
+import { STEP_LABELS, type StepId } from "@fixloop/contract";
+import { GithubError, isRetryable, toGithubError } from "@fixloop/runtime";
 import { ModelError } from "../models";
 import { GenerationError } from "./steps/generating";
 import { CostCapExceeded } from "./run.budget";

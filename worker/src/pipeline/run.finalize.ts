@@ -1,5 +1,5 @@
 import { runs, type Db, type SolutionMetadata } from "@fixloop/db";
-import type { AnalyzingOutput, ContextOutput, GeneratingOutput, ValidatingOutput } from "../contract";
+import type { AnalyzingOutput, ContextOutput, GeneratingOutput, ValidatingOutput } from "@fixloop/contract";
 
 export interface FinalizeInput {
   runId: string;

@@ -1,10 +1,21 @@
 import { UnrecoverableError } from "bullmq";
-import type { FileChange, RunStep, SolveRun, StepDetail } from "@fixloop/db";
+import {
+  type FileChange,
+  type StepDetail,
+  STEP_CANCELLED,
+  latestFeedback,
+  stepCost,
+  stepDetailOf,
+  type StepCost,
+  type StepId,
+  type StepOutputs,
+  RESUMED_AFTER_RESTART,
+  RETRIED_AFTER_FAILURE,
+} from "@fixloop/contract";
+import type { RunStep, SolveRun } from "@fixloop/db";
 import { issues, recoverReservations, runs, steps } from "@fixloop/db";
-import { STEP_CANCELLED } from "@fixloop/db/domain";
-import { latestFeedback, stepCost, stepDetailOf, type StepCost, type StepId, type StepOutputs } from "../contract";
 import type { WorkerContext } from "../context";
-import { openRunEventLog, RESUMED_AFTER_RESTART, RETRIED_AFTER_FAILURE, type RunEventLog } from "../contract";
+import { openRunEventLog, type RunEventLog } from "@fixloop/runtime";
 import { finalizeRun } from "./run.finalize";
 import { PIPELINE, type PipelineStep, type StepEnv } from "./run.steps";
 import { classifyFailure, RunCancelled } from "./run.errors";

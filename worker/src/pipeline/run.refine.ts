@@ -1,5 +1,5 @@
-import { filesChanged, steps, type Db, type FileChange, type SolveRun } from "@fixloop/db";
-import { REUSED_ON_REFINE as REUSED } from "../contract";
+import { filesChanged, steps, type Db, type SolveRun } from "@fixloop/db";
+import { type FileChange, REUSED_ON_REFINE as REUSED } from "@fixloop/contract";
 
 /**
  * A refine run starts from the solution's original run: its first three step results are copied

@@ -1,7 +1,8 @@
 import type { z } from "zod";
-import type { Issue, SolveRun, FileChange, StepDetail, steps } from "@fixloop/db";
+import type { Issue, SolveRun, steps } from "@fixloop/db";
 import {
-  githubForUser,
+  type FileChange,
+  type StepDetail,
   refineInputOf,
   STEPS,
   StepOutputs,
@@ -10,7 +11,8 @@ import {
   type StepInput,
   type StepOutput,
   type TestsEvent,
-} from "../contract";
+} from "@fixloop/contract";
+import { githubForUser } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../models";
 import { fetchRepoSnapshot, readBlob } from "./repo-tree";

@@ -1,14 +1,16 @@
 import path from "node:path";
-import { repositories, type FileChange, type StepDetail } from "@fixloop/db";
+import { repositories } from "@fixloop/db";
 import {
+  type FileChange,
+  type StepDetail,
   type RepositoryTestSettings,
   type GeneratingOutput,
   type SolutionTests,
   type StepInput,
   type ValidatingOutput,
-} from "../contract";
+} from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../contract/github/github.account";
+import { githubForUser } from "@fixloop/runtime";
 import { better, compareRuns } from "../tests-run/compare";
 import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../tests-run/evidence";
 import { NETWORK_NOT_GRANTED } from "../tests-run/detect";

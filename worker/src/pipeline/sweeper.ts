@@ -1,7 +1,6 @@
 import { sql } from "kysely";
-import { jobIds } from "../contract";
+import { jobIds, ACTIVE_RUN_STATUSES } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { ACTIVE_RUN_STATUSES } from "@fixloop/db/domain";
 import { recoverReservations } from "@fixloop/db";
 
 /** Runs younger than this are left alone: their job may simply not have been picked up yet. */

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { ForkJob } from "../contract";
+import { ForkJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { importIssue } from "../fork/fork.service";
 

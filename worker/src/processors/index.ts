@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { QUEUES, type QueueName } from "../contract";
+import { QUEUES, type QueueName } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { processSolve } from "./solve.processor";
 import { processSync } from "./sync.processor";

@@ -1,8 +1,8 @@
 import type { Job } from "bullmq";
-import { PullRequestJob } from "../contract";
+import { PullRequestJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { solutions } from "@fixloop/db";
-import { GithubError, jobFailed, toGithubError } from "../contract";
+import { GithubError, jobFailed, toGithubError } from "@fixloop/runtime";
 import { openPullRequest } from "../pull-requests/pull-requests.job";
 import { PullRequestError } from "../pull-requests/pull-requests.errors";
 

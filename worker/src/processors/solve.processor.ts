@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { SolveJob } from "../contract";
+import { SolveJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { processRun } from "../pipeline/run.processor";
 

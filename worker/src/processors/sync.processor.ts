@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { SyncJob } from "../contract";
+import { SyncJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { syncRepositories } from "../sync/repositories.sync";
 import { syncIssues } from "../sync/issues.sync";

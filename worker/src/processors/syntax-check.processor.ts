@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
-import { jobFailed, SyntaxCheckJob, type SyntaxCheckResult } from "../contract";
+import { jobFailed } from "@fixloop/runtime";
+import { SyntaxCheckJob, type SyntaxCheckResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { syntaxErrorsOf } from "../pipeline/validation/syntax-check";
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FileChange } from "@fixloop/db";
-import { RISK_DISPLAY_SCORE } from "@fixloop/db/domain";
+import { type FileChange, RISK_DISPLAY_SCORE } from "@fixloop/contract";
 import { fixesLine, prBody, prTitle, type BodyInput } from "./pull-requests.body";
 import type { Guidelines } from "./pull-requests.guidelines";
 import { branchName } from "./pull-requests.job";

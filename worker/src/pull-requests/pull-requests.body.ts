@@ -1,5 +1,4 @@
-import { domain, type FileChange } from "@fixloop/db";
-import { nameList, SolutionTests, testsVerdict } from "../contract";
+import { domain, type FileChange, nameList, SolutionTests, testsVerdict } from "@fixloop/contract";
 import type { Guidelines } from "./pull-requests.guidelines";
 import { clip, codeSpan, inert, MAX_BODY_CHARS } from "./pull-requests.inert";
 import { fileChangedLines } from "./pull-requests.limits";

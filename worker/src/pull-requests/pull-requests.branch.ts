@@ -1,5 +1,5 @@
-import type { FileChange } from "@fixloop/db";
-import type { GithubClient } from "../contract";
+import type { FileChange } from "@fixloop/contract";
+import type { GithubClient } from "@fixloop/runtime";
 import { prErrors } from "./pull-requests.errors";
 import { assertNoDirectoryReplaced, assertNoSymlinks, type TreeEntryLike } from "./pull-requests.limits";
 import { readBlob, type RepoRef } from "./pull-requests.tree";

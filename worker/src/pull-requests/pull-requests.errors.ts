@@ -1,4 +1,5 @@
-import { JobRefusedError, type ChangeSizeBreach, type JobErrorCode } from "../contract";
+import { JobRefusedError } from "@fixloop/runtime";
+import { type ChangeSizeBreach, type JobErrorCode } from "@fixloop/contract";
 import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/db";
 
 /**

@@ -1,4 +1,4 @@
-import { matchPolicy, type GithubClient } from "../contract";
+import { matchPolicy, type GithubClient } from "@fixloop/runtime";
 import type { TreeEntryLike } from "./pull-requests.limits";
 import { readBlob, type RepoRef } from "./pull-requests.tree";
 

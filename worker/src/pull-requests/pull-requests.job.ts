@@ -1,8 +1,6 @@
-import type { FileChange } from "@fixloop/db";
-import type { PullRequestJob } from "../contract";
+import { type FileChange, type PullRequestJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { assertPolicyStillAllows, githubForUser } from "../contract";
-import type { GithubClient } from "../contract";
+import { assertPolicyStillAllows, githubForUser, type GithubClient } from "@fixloop/runtime";
 import { prBody, prTitle } from "./pull-requests.body";
 import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";

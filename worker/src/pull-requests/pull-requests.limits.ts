@@ -1,11 +1,10 @@
 import path from "node:path";
-import type { FileChange } from "@fixloop/db";
-import { changeSizeBreach, deniedChangeReason, type ChangeSizeLimits } from "../contract";
+import { type FileChange, changeSizeBreach, deniedChangeReason, type ChangeSizeLimits } from "@fixloop/contract";
 import { prErrors } from "./pull-requests.errors";
 
 export type PullRequestLimits = ChangeSizeLimits;
 // Kept where the pull-request code has always found them; the size rules live in the contract.
-export { countChangedLines, fileChangedLines, lineDelta, looksBinary } from "../contract";
+export { countChangedLines, fileChangedLines, lineDelta, looksBinary } from "@fixloop/contract";
 
 /** Checks that need no GitHub call; run first so a refused change never reaches GitHub at all. */
 export function assertChangeAllowed(files: FileChange[], limits: PullRequestLimits): void {

@@ -1,5 +1,5 @@
 import type { Issue } from "@fixloop/db";
-import type { GithubClient } from "../contract";
+import type { GithubClient } from "@fixloop/runtime";
 import { prErrors } from "./pull-requests.errors";
 import { splitRepo, type RepoRef } from "./pull-requests.tree";
 

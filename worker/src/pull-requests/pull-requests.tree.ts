@@ -1,4 +1,4 @@
-import type { GithubClient } from "../contract";
+import type { GithubClient } from "@fixloop/runtime";
 import type { TreeEntryLike } from "./pull-requests.limits";
 
 export interface RepoRef {

@@ -1,6 +1,6 @@
-import type { SyncJob } from "../contract";
+import type { SyncJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { githubForUser, JobRefusedError } from "../contract";
+import { githubForUser, JobRefusedError } from "@fixloop/runtime";
 import { asGithubJob } from "../github/github.jobs";
 import { countIssues, upsertIssues, type GithubIssue } from "./issues.store";
 import { upsertRepository } from "./repositories.store";

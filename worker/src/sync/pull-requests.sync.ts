@@ -1,8 +1,7 @@
 import { pullRequests } from "@fixloop/db";
-import type { SyncJob } from "../contract";
+import type { SyncJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../contract";
-import { jobFailed, toGithubError } from "../contract";
+import { githubForUser, jobFailed, toGithubError } from "@fixloop/runtime";
 
 /**
  * Refreshes the status (open, closed, merged), draft state and labels of the user's pull requests. Each read

@@ -1,6 +1,6 @@
-import type { SyncJob } from "../contract";
+import type { SyncJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "../contract";
+import { githubForUser } from "@fixloop/runtime";
 import { asGithubJob } from "../github/github.jobs";
 import { upsertRepository } from "./repositories.store";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SolutionTests, testsVerdict } from "../contract";
+import { SolutionTests, testsVerdict } from "@fixloop/contract";
 import { compareRuns, missingTool, statusOf, type PhaseRun } from "./compare";
 import { solutionTests, type Attempt } from "./evidence";
 

@@ -1,4 +1,4 @@
-import type { TestCounts, TestsCause, TestsStatus } from "../contract";
+import type { TestCounts, TestsCause, TestsStatus } from "@fixloop/contract";
 import type { Outcome } from "./parse";
 import type { SandboxLimitHit, SandboxTotals } from "./sandbox";
 import { wallReason } from "./tests.limits";

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import type { RepositoryTestSettings } from "../contract";
+import type { RepositoryTestSettings } from "@fixloop/contract";
 
 /** What to run for a repository and where that came from. */
 export interface TestPlan {

@@ -1,6 +1,12 @@
-import { riskLevelFromScore } from "@fixloop/db/domain";
-import type { FileChange } from "@fixloop/db";
-import { nameList, testsVerdict, type SandboxBackend, type SolutionTests, type TestsAttempt } from "../contract";
+import {
+  riskLevelFromScore,
+  type FileChange,
+  nameList,
+  testsVerdict,
+  type SandboxBackend,
+  type SolutionTests,
+  type TestsAttempt,
+} from "@fixloop/contract";
 import type { ChangeValidation } from "../pipeline/validation/validate-change";
 import { couldNotRun, statusOf, type Comparison, type PhaseRun } from "./compare";
 

@@ -1,4 +1,4 @@
-import type { LiveTestCounts } from "../contract";
+import type { LiveTestCounts } from "@fixloop/contract";
 import { jestJsonParser, jestTextParser } from "./parse.jest";
 import { cargoParser, goParser } from "./parse.go-cargo";
 import { nodeSpecParser, nodeTapParser } from "./parse.node-test";

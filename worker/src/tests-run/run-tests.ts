@@ -1,7 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
-import type { FileChange } from "@fixloop/db";
-import type { RepositoryTestSettings, SandboxBackend, TestsEvent, TestsPhase } from "../contract";
+import {
+  type FileChange,
+  type RepositoryTestSettings,
+  type SandboxBackend,
+  type TestsEvent,
+  type TestsPhase,
+} from "@fixloop/contract";
 import { detectTestPlan, type TestPlan } from "./detect";
 import type { PhaseRun } from "./compare";
 import { TestOutputParser } from "./parse";

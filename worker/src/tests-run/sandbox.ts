@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import type { SandboxBackend } from "../contract";
+import type { SandboxBackend } from "@fixloop/contract";
 
 /** Resource limits of one sandboxed command. */
 export interface SandboxLimits {

@@ -1,5 +1,4 @@
-import type { FileChange } from "@fixloop/db";
-import { installRiskReason } from "../contract/change/install-risk";
+import { type FileChange, installRiskReason } from "@fixloop/contract";
 import type { TestPlan } from "./detect";
 import { checkout, handToSandbox, writeInside, type WorkspaceCache } from "./workspace";
 

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import type { SandboxBackend } from "../contract";
+import type { SandboxBackend } from "@fixloop/contract";
 import type { WorkerEnv } from "../env";
 import type { SandboxLimits, SandboxRunner } from "./sandbox";
 import { bwrapRunner } from "./sandbox.bwrap";

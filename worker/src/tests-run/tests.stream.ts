@@ -1,4 +1,4 @@
-import { TESTS_EVENT_OUTPUT_MAX, type LiveTestCounts, type TestsEvent, type TestsPhase } from "../contract";
+import { TESTS_EVENT_OUTPUT_MAX, type LiveTestCounts, type TestsEvent, type TestsPhase } from "@fixloop/contract";
 
 /** Most live output one phase streams; the rest is summarised (the log tail keeps the end). */
 export const STREAM_MAX_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { GithubClient } from "../contract/github/github.client";
+import type { GithubClient } from "@fixloop/runtime";
 
 export class WorkspaceError extends Error {
   constructor(message: string) {

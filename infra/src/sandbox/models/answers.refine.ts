@@ -1,5 +1,5 @@
 import path from "node:path/posix";
-import type { GeneratedSolution } from "@fixloop/worker/contract";
+import type { GeneratedSolution } from "@fixloop/contract";
 import { anchorLine, commentFor, promptFiles } from "./answers";
 
 type File = GeneratedSolution["files"][number];

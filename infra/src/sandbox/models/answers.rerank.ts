@@ -1,4 +1,4 @@
-import type { ChosenFiles } from "@fixloop/worker/contract";
+import type { ChosenFiles } from "@fixloop/contract";
 import type { SeededFix } from "../github/seed/seed.types";
 import { promptFiles, seededSolution } from "./answers";
 

@@ -1,4 +1,4 @@
-import type { GeneratedSolution } from "@fixloop/worker/contract";
+import type { GeneratedSolution } from "@fixloop/contract";
 import type { SeededFix } from "../github/seed/seed.types";
 import { repairFiles, SEED_REPOS } from "../github/seed";
 

@@ -1,4 +1,4 @@
-import { SUBMIT_SOLUTION_TOOL } from "@fixloop/worker/contract";
+import { SUBMIT_SOLUTION_TOOL } from "@fixloop/contract";
 import type { FaultSpec } from "./control";
 import { asRecord, contentText, randomId, type WireResponse } from "./wire";
 

@@ -1,4 +1,4 @@
-import type { GeneratedSolution } from "@fixloop/worker/contract";
+import type { GeneratedSolution } from "@fixloop/contract";
 
 export type ModelSandboxProvider = "openai" | "groq" | "anthropic";
 

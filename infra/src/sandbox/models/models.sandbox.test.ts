@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { GeneratedSolution } from "@fixloop/worker/contract";
+import { GeneratedSolution } from "@fixloop/contract";
 import { buildPrompt } from "@fixloop/worker";
 import { SEED_REPOS, SEEDED_FIXES, seedFiles } from "../github/seed";
 import { fallbackSolution, promptFiles, seededSolution } from "./answers";

@@ -4,7 +4,7 @@ import { SEEDED_FIXES, type SeededFix } from "../github/seed";
 import { fallbackSolution, MALFORMED_ARGUMENTS, REPAIR_PROMPT, seededSolution } from "./answers";
 import { latestFeedback, refinedSolution } from "./answers.refine";
 import { chosenFiles } from "./answers.rerank";
-import { CHOOSE_FILES_TOOL } from "@fixloop/worker/contract";
+import { CHOOSE_FILES_TOOL } from "@fixloop/contract";
 import {
   messagesBadRequest,
   messagesFault,

@@ -1,5 +1,4 @@
-import type { StepDetail } from "@fixloop/db";
-import { ISSUE_TYPES, type AnalyzingOutput, type Complexity, type IssueType } from "../../contract";
+import { type StepDetail, ISSUE_TYPES, type AnalyzingOutput, type Complexity, type IssueType } from "@fixloop/contract";
 import { sanitizeUntrusted } from "../prompt";
 
 export interface AnalyzingInput {

@@ -1,6 +1,5 @@
-import type { StepDetail } from "@fixloop/db";
+import { type StepDetail, type ContextOutput, type TreeFile } from "@fixloop/contract";
 import { languageOf } from "../../localize/languages";
-import type { ContextOutput, TreeFile } from "../../contract";
 import { MAX_BLOB_BYTES, type RepoSnapshot } from "../repo-tree";
 
 const VENDORED =

@@ -1,5 +1,5 @@
 import type { LocalizedFile } from "../../localize";
-import type { TreeFile } from "../../contract";
+import type { TreeFile } from "@fixloop/contract";
 
 export interface PoolFile extends LocalizedFile {
   sha: string;

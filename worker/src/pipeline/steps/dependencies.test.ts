@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dependencies } from "./dependencies";
-import type { ContextOutput } from "../../contract";
+import type { ContextOutput } from "@fixloop/contract";
 
 function repository(n: number): { context: ContextOutput; blobs: Map<string, string> } {
   const blobs = new Map<string, string>();

@@ -1,8 +1,12 @@
-import type { StepDetail } from "@fixloop/db";
-import type { StepSymbol } from "../../contract";
+import {
+  type StepDetail,
+  type StepSymbol,
+  type ChosenFile,
+  type ContextOutput,
+  type DependenciesOutput,
+} from "@fixloop/contract";
 import { limitFiles, localize, type LocalizedFile } from "../../localize";
 import type { RepoFile } from "../../localize/files";
-import type { ChosenFile, ContextOutput, DependenciesOutput } from "../../contract";
 import { FULL_FILE_CHARS } from "../file-view";
 import { rerankPool, type PoolRerank } from "./dependencies.rerank";
 import { RERANK_CANDIDATES, type RerankInput, type RerankResult } from "./rerank-model";

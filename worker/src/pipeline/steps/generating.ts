@@ -1,4 +1,4 @@
-import type { FileChange, StepDetail } from "@fixloop/db";
+import { type FileChange, type StepDetail, type EditFailure, type GeneratingOutput } from "@fixloop/contract";
 import {
   estimatePromptCost,
   generateSolution,
@@ -7,7 +7,6 @@ import {
   type ModelsConfig,
 } from "../../models";
 import type { RequestMeter } from "../../models/meter";
-import type { EditFailure, GeneratingOutput } from "../../contract";
 import { applyGeneratedFiles } from "../apply-edits";
 import { SYSTEM_PROMPT, buildPrompt, type PromptInput } from "../prompt";
 import { CostCapExceeded } from "../run.budget";

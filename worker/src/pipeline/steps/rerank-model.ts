@@ -4,7 +4,7 @@ import {
   ChosenFiles,
   type StepRerank,
   type ToolSpec,
-} from "../../contract";
+} from "@fixloop/contract";
 import { callTool, costUsd, ModelError, type ModelInfo, type ModelsConfig } from "../../models";
 import type { RequestMeter } from "../../models/meter";
 import { fileView } from "../file-view";

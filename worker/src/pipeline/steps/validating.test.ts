@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FileChange } from "@fixloop/db";
+import type { FileChange } from "@fixloop/contract";
 import { prErrors } from "../../pull-requests/pull-requests.errors";
 import { validating, type ValidatingInput } from "./validating";
 

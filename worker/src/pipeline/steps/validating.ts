@@ -1,5 +1,4 @@
-import type { FileChange, StepDetail } from "@fixloop/db";
-import { riskSummary } from "@fixloop/db/domain";
+import { type FileChange, type StepDetail, riskSummary } from "@fixloop/contract";
 import { validateChange, type BaseTreeCheck, type ChangeValidation } from "../validation/validate-change";
 
 export interface ValidatingInput {

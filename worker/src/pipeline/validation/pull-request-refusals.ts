@@ -1,5 +1,4 @@
-import type { FileChange } from "@fixloop/db";
-import { deniedChangeReason } from "../../contract";
+import { type FileChange, deniedChangeReason } from "@fixloop/contract";
 import { PullRequestError } from "../../pull-requests/pull-requests.errors";
 import {
   assertChangeAllowed,
