@@ -9,7 +9,7 @@ const ourPackages = (allow, message) => ({
 });
 /** Relative paths that climb into another package's folder. */
 const otherPackagesByPath = {
-  regex: "^(\\.\\./)+(db|api|worker|web|infra)/(src|test)/",
+  regex: "^(\\.\\./)+(contract|db|runtime|api|worker|web|infra)/(src|test)/",
   message: "Import another package through its package name and public face, not by path.",
 };
 const restrict = (...patterns) => ["error", { patterns: [...patterns, otherPackagesByPath] }];
@@ -44,37 +44,45 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
 
-  // Dependency direction (DESIGN.md): web → api client · api → db, worker contract · worker → db · db → nothing of ours.
+  // Dependency direction (DESIGN.md): web → api client, contract · api → db, contract, runtime ·
+  // worker → db, contract, runtime · runtime → db, contract · db → contract · contract → nothing of ours.
+  {
+    // The contract holds shapes and constants only: relative imports, zod, diff and node:path, nothing that runs.
+    files: ["contract/src/**/*.ts"],
+    ignores: TESTS,
+    rules: {
+      "no-restricted-imports": restrict({
+        regex: "^(?!(zod|diff|node:path)$|\\.)",
+        message:
+          "@fixloop/contract imports zod (and diff, node:path) only: no database, queue, GitHub, Redis or logger client, nothing of ours.",
+      }),
+    },
+  },
   {
     files: ["db/src/**/*.ts"],
-    rules: { "no-restricted-imports": restrict(ourPackages([], "db depends on nothing of ours.")) },
+    rules: {
+      "no-restricted-imports": restrict(ourPackages(["@fixloop/contract"], "db depends on @fixloop/contract only.")),
+    },
+  },
+  {
+    files: ["runtime/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        ourPackages(
+          ["@fixloop/db", "@fixloop/contract"],
+          "The runtime depends on @fixloop/db and @fixloop/contract only.",
+        ),
+      ),
+    },
   },
   {
     files: ["worker/src/**/*.ts"],
     rules: {
       "no-restricted-imports": restrict(
-        ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The worker depends on @fixloop/db only."),
-      ),
-    },
-  },
-  {
-    files: ["worker/src/contract/*.ts"],
-    rules: {
-      "no-restricted-imports": restrict(
-        ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The contract depends on @fixloop/db only."),
-        { regex: "^\\.\\./", message: "The contract is shared with the API: it may not import worker internals." },
-      ),
-    },
-  },
-  {
-    files: ["worker/src/contract/*/*.ts"],
-    rules: {
-      "no-restricted-imports": restrict(
-        ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The contract depends on @fixloop/db only."),
-        {
-          regex: "^\\.\\./\\.\\./",
-          message: "The contract is shared with the API: it may not import worker internals.",
-        },
+        ourPackages(
+          ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime"],
+          "The worker depends on @fixloop/db, @fixloop/contract and @fixloop/runtime only.",
+        ),
       ),
     },
   },
@@ -83,8 +91,8 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(
-          ["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker/contract", "@fixloop/worker/contract/events"],
-          "The API depends on @fixloop/db and @fixloop/worker/contract only.",
+          ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime"],
+          "The API depends on @fixloop/db, @fixloop/contract and @fixloop/runtime only.",
         ),
       ),
     },
@@ -93,7 +101,10 @@ export default tseslint.config(
     files: ["web/src/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": restrict(
-        ourPackages(["@fixloop/api/client"], "The web app uses @fixloop/api/client only."),
+        ourPackages(
+          ["@fixloop/api/client", "@fixloop/contract"],
+          "The web app uses @fixloop/api/client and @fixloop/contract only.",
+        ),
       ),
     },
   },
@@ -102,14 +113,8 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(
-          [
-            "@fixloop/db",
-            "@fixloop/db/domain",
-            "@fixloop/worker/contract",
-            "@fixloop/infra/sandbox",
-            "@fixloop/infra/services",
-          ],
-          "Stand-ins and services speak wire formats; they use the contract at most.",
+          ["@fixloop/db", "@fixloop/contract", "@fixloop/infra/sandbox", "@fixloop/infra/services"],
+          "Stand-ins and services speak wire formats; they use db and the contract at most.",
         ),
       ),
     },
@@ -119,7 +124,24 @@ export default tseslint.config(
     files: ["db/src/**/*.test.ts"],
     rules: {
       "no-restricted-imports": restrict(
-        ourPackages(["@fixloop/db", ...TEST_FACES], "db tests use infra's test support only."),
+        ourPackages(["@fixloop/db", "@fixloop/contract", ...TEST_FACES], "db tests use infra's test support only."),
+      ),
+    },
+  },
+  {
+    files: ["contract/src/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": restrict(ourPackages([], "Contract tests need nothing of ours.")),
+    },
+  },
+  {
+    files: ["runtime/src/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        ourPackages(
+          ["@fixloop/db", "@fixloop/contract", ...TEST_FACES],
+          "Runtime tests use db, the contract and infra's test support.",
+        ),
       ),
     },
   },
@@ -128,7 +150,7 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(
-          ["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES],
+          ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime", "@fixloop/worker", ...TEST_FACES],
           "Worker tests use db, the worker and infra's test support.",
         ),
       ),
@@ -139,7 +161,7 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(
-          ["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES],
+          ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime", "@fixloop/worker", ...TEST_FACES],
           "API tests use db, the worker and infra's test support.",
         ),
       ),
@@ -151,7 +173,7 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(
-          ["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker", "@fixloop/worker/contract", ...TEST_FACES],
+          ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime", "@fixloop/worker", ...TEST_FACES],
           "Infra tests use db, the worker and infra's test support.",
         ),
       ),

@@ -10,7 +10,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["{db,api,worker,infra,web}/src/**/*.test.ts"],
+          include: ["{contract,db,runtime,api,worker,infra,web}/src/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/*.faults.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -20,7 +20,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "faults",
-          include: ["{api,worker,infra}/src/**/*.faults.test.ts"],
+          include: ["{runtime,api,worker,infra}/src/**/*.faults.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

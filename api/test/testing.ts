@@ -18,7 +18,6 @@ import { loadApiEnv, type ApiEnv } from "../src/env";
 import { SESSION_COOKIE, hashSecret, randomSecret } from "../src/auth/secrets";
 
 export { TEST_ENCRYPTION_KEYS };
-export { REDACT_PATHS } from "@fixloop/runtime";
 export { SESSION_COOKIE, hashSecret } from "../src/auth/secrets";
 // The benchmark's bare-Hono baseline runs the same queries as the real routes.
 export { issueView, listIssues } from "../src/issues/issues.repository";

@@ -23,3 +23,4 @@ export * from "./models/models.env";
 export * from "./change/assess-change";
 export * from "./change/change-size";
 export * from "./change/path-policy";
+export * from "./change/install-risk";

@@ -9,7 +9,7 @@ export * from "./repositories/usage.repository";
 export * from "./repositories/costs.repository";
 export * from "./repositories/spend.repository";
 export * from "./repositories/issues.repository";
-export { findOpenPullRequestForIssue, OPEN_PULL_REQUEST_MESSAGE } from "./repositories/pull-requests.repository";
+export { findOpenPullRequestForIssue } from "./repositories/pull-requests.repository";
 /** Named state transitions: runs, solutions, issues and pull requests change only through these. */
 export * as issues from "./repositories/issues.repository";
 export * as runs from "./repositories/runs.repository";

@@ -2,13 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import pino from "pino";
 import { afterAll } from "vitest";
 import { createTokenCipher } from "@fixloop/db";
 import { createTestApp, TEST_ENCRYPTION_KEYS } from "@fixloop/api/testing";
-import { REDACT_PATHS } from "@fixloop/api/testing";
 import { SESSION_COOKIE } from "@fixloop/api/testing";
 import type { QueueName } from "@fixloop/contract";
+import { createLogger } from "@fixloop/runtime";
 import type { WorkerContext } from "@fixloop/worker";
 import { loadWorkerEnv } from "@fixloop/worker";
 import { startWorkers, type RunningWorkers } from "@fixloop/worker";
@@ -48,7 +47,7 @@ export async function createTestStack(opts: TestStackOptions = {}) {
       done();
     },
   });
-  const logger = pino({ level: opts.logLevel ?? "debug", redact: { paths: REDACT_PATHS, censor: "[redacted]" } }, sink);
+  const logger = createLogger(opts.logLevel ?? "debug", undefined, sink);
   const publicUrl = "http://localhost:3000";
   const env = {
     GITHUB_API_URL: github.url,

@@ -1,11 +1,12 @@
-import pino, { type Logger } from "pino";
+import pino, { type DestinationStream, type Logger } from "pino";
 
-/** Paths never written to logs. */
+/** Paths never written to logs, by the API and the worker alike. */
 export const REDACT_PATHS = [
   "req.headers.authorization",
   "req.headers.cookie",
   "headers.authorization",
   "headers.cookie",
+  "*.authorization",
   "*.token",
   "*.accessToken",
   "*.access_token",
@@ -13,7 +14,9 @@ export const REDACT_PATHS = [
   "*.secret",
 ];
 
-export function createLogger(level: string, name: string): Logger {
-  return pino({ name, level, redact: { paths: REDACT_PATHS, censor: "[redacted]" } });
+/** A process's logger (JSON lines to stdout, or to `destination`), with the secrets above redacted. */
+export function createLogger(level: string, name?: string, destination?: DestinationStream): Logger {
+  const options = { name, level, redact: { paths: REDACT_PATHS, censor: "[redacted]" } };
+  return destination ? pino(options, destination) : pino(options);
 }
 export type { Logger };

@@ -1,4 +1,4 @@
-/** What launchers and test stacks need to run workers in-process; the API uses `@fixloop/worker/contract` only. */
+/** What launchers and test stacks need to run workers in-process; the API never imports the worker (it shares `@fixloop/contract` and `@fixloop/runtime` with it). */
 export { startWorkers, type RunningWorkers } from "./runtime";
 export { loadWorkerEnv, WorkerEnv } from "./env";
 export type { WorkerContext } from "./context";

@@ -1,8 +1,7 @@
 import { Redis } from "ioredis";
-import pino from "pino";
 import { createDb, createTokenCipher } from "@fixloop/db";
 import { QUEUES, type QueueName } from "@fixloop/contract";
-import { createQueues, redisConnection, registerShutdown } from "@fixloop/runtime";
+import { createLogger, createQueues, redisConnection, registerShutdown } from "@fixloop/runtime";
 import { loadWorkerEnv } from "./env";
 import { setLocalizeThreads } from "./localize";
 import { startWorkers } from "./runtime";
@@ -10,7 +9,7 @@ import type { WorkerContext } from "./context";
 
 const env = loadWorkerEnv();
 if (env.LOCALIZE_THREADS !== undefined) setLocalizeThreads(env.LOCALIZE_THREADS);
-const logger = pino({ name: "worker", level: env.LOG_LEVEL, redact: ["*.token", "*.accessToken", "*.authorization"] });
+const logger = createLogger(env.LOG_LEVEL, "worker");
 const db = createDb(env.DATABASE_URL, { max: env.WORKER_CONCURRENCY * 4 + 2 });
 const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));

@@ -1,14 +1,15 @@
 import path from "node:path";
 import url from "node:url";
 import { build, type Metafile } from "esbuild";
+import ts from "typescript";
 import { describe, expect, test } from "vitest";
 
 const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../..");
 
-/** Every module the API process loads from start, as esbuild resolves it; npm packages stay unresolved. */
-async function apiModuleGraph(): Promise<{ ours: string[]; packages: string[] }> {
+/** Every module `entry` loads, as esbuild resolves it; npm packages (and node built-ins) stay unresolved. */
+async function moduleGraph(entry: string): Promise<{ ours: string[]; packages: string[] }> {
   const result = await build({
-    entryPoints: [path.join(ROOT, "api/src/main.ts")],
+    entryPoints: [path.join(ROOT, entry)],
     bundle: true,
     write: false,
     platform: "node",
@@ -32,19 +33,58 @@ async function apiModuleGraph(): Promise<{ ours: string[]; packages: string[] }>
   return { ours, packages: [...new Set(packages)] };
 }
 
+const outside = (ours: string[], allowed: string[]) => ours.filter((p) => !allowed.some((a) => p.startsWith(a)));
+
 describe("the API process", () => {
-  test("loads of the worker only its contract, and nothing of infra or the web app", async () => {
-    const { ours } = await apiModuleGraph();
+  test("loads the API, db, the contract and the runtime only: nothing of the worker, infra or the web app", async () => {
+    const { ours } = await moduleGraph("api/src/main.ts");
     expect(ours.length).toBeGreaterThan(20);
-    const outside = ours.filter(
-      (p) => !p.startsWith("api/src/") && !p.startsWith("db/src/") && !p.startsWith("worker/src/contract/"),
-    );
-    expect(outside).toEqual([]);
+    expect(ours.some((p) => p.startsWith("contract/src/"))).toBe(true);
+    expect(outside(ours, ["api/src/", "db/src/", "contract/src/", "runtime/src/"])).toEqual([]);
   });
 
   test("loads neither tree-sitter nor a model SDK", async () => {
-    const { packages } = await apiModuleGraph();
+    const { packages } = await moduleGraph("api/src/main.ts");
     const heavy = packages.filter((p) => /tree-sitter|^openai|^groq-sdk|^@anthropic-ai\//.test(p));
     expect(heavy).toEqual([]);
+  });
+});
+
+describe("the contract", () => {
+  test("is a leaf of shapes: it loads nothing of ours and no package but zod (and diff, node:path)", async () => {
+    const { ours, packages } = await moduleGraph("contract/src/index.ts");
+    expect(outside(ours, ["contract/src/"])).toEqual([]);
+    expect(packages.sort()).toEqual(["diff", "node:path", "zod"]);
+  });
+
+  test("db loads the contract and nothing else of ours", async () => {
+    const { ours } = await moduleGraph("db/src/index.ts");
+    expect(ours.some((p) => p.startsWith("contract/src/"))).toBe(true);
+    expect(outside(ours, ["db/src/", "contract/src/"])).toEqual([]);
+  });
+
+  test("the runtime loads db and the contract, nothing of the API or the worker", async () => {
+    const { ours } = await moduleGraph("runtime/src/index.ts");
+    expect(outside(ours, ["runtime/src/", "db/src/", "contract/src/"])).toEqual([]);
+  });
+
+  test("db and the contract export no name in common (types included), so no name means two things", () => {
+    const entries = ["db/src/index.ts", "contract/src/index.ts"].map((e) => path.join(ROOT, e));
+    const program = ts.createProgram(entries, {
+      module: ts.ModuleKind.Preserve,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+    });
+    const checker = program.getTypeChecker();
+    const [db, contract] = entries.map((e) => {
+      const symbol = checker.getSymbolAtLocation(program.getSourceFile(e)!)!;
+      return new Set(checker.getExportsOfModule(symbol).map((s) => s.name));
+    });
+    expect(contract!.size).toBeGreaterThan(100);
+    expect([...db!].filter((n) => contract!.has(n))).toEqual([]);
   });
 });

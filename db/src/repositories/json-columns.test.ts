@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, insertIssue, insertUser } from "@fixloop/infra/testing";
-import type { FileChange } from "../schema";
+import type { FileChange } from "@fixloop/contract";
 import * as issues from "./issues.repository";
 import { filesChanged, issueAssignees, issueLabels, runInput, stepPrompt, webhookPayload } from "./json-columns";
 import { recordWebhookEvent } from "./payments.repository";
@@ -216,7 +216,10 @@ describe("run steps", () => {
     await refused(steps.storeResult(db, runId, "analyzing", { detail, output: wrong([]), costUsd: 1 }, new Date()));
     await refused(steps.storeResult(db, runId, "analyzing", { detail: wrong({ files: [] }), output: {} }, new Date()));
     await refused(
-      steps.storePrompt(db, runId, "analyzing", { system: wrong(5), estimate: { tokensIn: 1, tokensOut: 1, usd: 0.1 } }),
+      steps.storePrompt(db, runId, "analyzing", {
+        system: wrong(5),
+        estimate: { tokensIn: 1, tokensOut: 1, usd: 0.1 },
+      }),
     );
     await refused(steps.storeProgress(db, runId, "analyzing", { ...detail, score: wrong("high") }));
     expect(await stepRow(runId)).toEqual(before);

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
-import type { Database, PlanId } from "../schema";
-import { PLANS, USAGE_NOTIFY_RATIO } from "@fixloop/contract";
+import type { Database } from "../schema";
+import { type PlanId, PLANS, USAGE_NOTIFY_RATIO } from "@fixloop/contract";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 

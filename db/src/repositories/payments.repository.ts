@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
-import type { Database, Payment, PlanId, Subscription } from "../schema";
-import { PLANS } from "@fixloop/contract";
+import type { Database, Payment, Subscription } from "../schema";
+import { type PlanId, PLANS } from "@fixloop/contract";
 import { webhookPayload } from "./json-columns";
 import { activatePlan } from "./subscriptions.repository";
 

@@ -7,9 +7,6 @@ import * as solutions from "./solutions.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
-/** The refusal shared by a new solve and an approval while another pull request of the issue is open. */
-export { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/contract";
-
 /**
  * The open pull request of an issue, if any, other than the one of `exceptSolutionId`. A second
  * solution must not replace it: its branch would be force-updated and the first fix lost.

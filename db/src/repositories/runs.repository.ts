@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import { ACTIVE_RUN_STATUSES } from "@fixloop/contract";
-import type { Database, NewSolveRun, SolveRun, StepId } from "../schema";
+import { ACTIVE_RUN_STATUSES, type StepId } from "@fixloop/contract";
+import type { Database, NewSolveRun, SolveRun } from "../schema";
 import * as issues from "./issues.repository";
 import { runInput, type RunInput } from "./json-columns";
 import * as solutions from "./solutions.repository";

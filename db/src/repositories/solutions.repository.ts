@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import type { DecidedSolutionStatus } from "@fixloop/contract";
-import type { Database, FileChange } from "../schema";
+import { type DecidedSolutionStatus, type FileChange } from "@fixloop/contract";
+import type { Database } from "../schema";
 import * as issues from "./issues.repository";
 import { filesChanged, solutionMetadata, type SolutionMetadata } from "./json-columns";
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import { ACTIVE_RUN_STATUSES } from "@fixloop/contract";
-import type { Database, StepId } from "../schema";
+import { ACTIVE_RUN_STATUSES, type StepId } from "@fixloop/contract";
+import type { Database } from "../schema";
 import type { CapDefaults } from "./costs.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;

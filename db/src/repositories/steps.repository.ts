@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
-import type { Database, RunStep, StepDetail, StepId } from "../schema";
+import type { Database, RunStep } from "../schema";
+import type { StepDetail, StepId } from "@fixloop/contract";
 import { stepDetail, stepOutput, stepPrompt } from "./json-columns";
 import * as runs from "./runs.repository";
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import type { Database, PlanId, Subscription } from "../schema";
-import { FALLBACK_PERIOD_DAYS } from "@fixloop/contract";
+import type { Database, Subscription } from "../schema";
+import { type PlanId, FALLBACK_PERIOD_DAYS } from "@fixloop/contract";
 import { currentUsagePeriod } from "./usage.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import type { Database, PlanId } from "../schema";
-import { DEFAULT_PLAN, FALLBACK_PERIOD_DAYS, PLANS, isPlanId } from "@fixloop/contract";
+import type { Database } from "../schema";
+import { type PlanId, DEFAULT_PLAN, FALLBACK_PERIOD_DAYS, PLANS, isPlanId } from "@fixloop/contract";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 const DAY_MS = 86_400_000;

@@ -1,6 +1,5 @@
 import { JobRefusedError } from "@fixloop/runtime";
-import { type ChangeSizeBreach, type JobErrorCode } from "@fixloop/contract";
-import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/db";
+import { type ChangeSizeBreach, type JobErrorCode, OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/contract";
 
 /**
  * A pull-request job failure the user can act on. It is unrecoverable (retrying cannot help) and
