@@ -106,6 +106,18 @@ export default tseslint.config(
           "The web app uses @fixloop/api/client and @fixloop/contract only.",
         ),
       ),
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@fixloop/api/client",
+              allowTypeImports: true,
+              message: "The web app takes types only from the API; values come from @fixloop/contract.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,33 +1,6 @@
 /**
- * The face of the API for the web app: `AppType` for the typed `hc` client, the shapes the
- * browser receives, and the pure domain rules (plans, bands, tabs) it renders with.
+ * The face of the API for the web app: `AppType` for the typed `hc` client, types only. The
+ * shapes the browser receives, the error codes and the domain rules it renders with are the
+ * contract's (`@fixloop/contract`).
  */
 export type { AppType } from "./app";
-export { UPGRADE_CODES } from "./solve/solve.errors";
-/** The wire schemas of a run's event stream: the web parses every SSE message with them. */
-export { RUN_EVENT_TYPES, RunEvent, RunView, testsVerdict } from "@fixloop/contract";
-export type { TestsVerdict } from "@fixloop/contract";
-export type { StepCost, StepDetail, StepEvent, StepId, StepRerank, StepStatus, StepSymbol } from "@fixloop/contract";
-export type { PromptRecord } from "@fixloop/contract";
-export type {
-  LiveTestCounts,
-  SolutionTests,
-  TestCounts,
-  TestsEvent,
-  TestsPhase,
-  TestsStatus,
-  TestsSummary,
-} from "@fixloop/contract";
-export {
-  confidenceBand,
-  FALLBACK_CONFIDENCE,
-  isClosedTab,
-  isPlanId,
-  isTerminalRunStatus,
-  PLANS,
-  RISK_DISPLAY_SCORE,
-  scoreBand,
-  STEP_CANCELLED,
-  USAGE_NOTIFY_RATIO,
-  type Plan,
-} from "@fixloop/contract";

@@ -7,12 +7,14 @@ import { describe, expect, test } from "vitest";
 const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../..");
 
 /** Every module `entry` loads, as esbuild resolves it; npm packages (and node built-ins) stay unresolved. */
-async function moduleGraph(entry: string): Promise<{ ours: string[]; packages: string[] }> {
+async function moduleGraph(entry: string, platform: "node" | "browser" = "node") {
   const result = await build({
     entryPoints: [path.join(ROOT, entry)],
     bundle: true,
     write: false,
-    platform: "node",
+    platform,
+    jsx: "automatic",
+    loader: { ".css": "empty", ".svg": "empty", ".png": "empty", ".woff2": "empty" },
     format: "esm",
     metafile: true,
     logLevel: "silent",
@@ -47,6 +49,14 @@ describe("the API process", () => {
     const { packages } = await moduleGraph("api/src/main.ts");
     const heavy = packages.filter((p) => /tree-sitter|^openai|^groq-sdk|^@anthropic-ai\//.test(p));
     expect(heavy).toEqual([]);
+  });
+});
+
+describe("the web app", () => {
+  test("loads the contract and nothing else of ours: the API's face gives it types only", async () => {
+    const { ours } = await moduleGraph("web/src/main.tsx", "browser");
+    expect(ours.some((p) => p.startsWith("contract/src/"))).toBe(true);
+    expect(outside(ours, ["web/src/", "contract/src/"])).toEqual([]);
   });
 });
 

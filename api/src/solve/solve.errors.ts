@@ -1,8 +1,5 @@
-import { OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/contract";
+import { OPEN_PULL_REQUEST_MESSAGE, UPGRADE_CODES } from "@fixloop/contract";
 import { AppError } from "../http/errors";
-
-/** Codes of the refusals the web answers with an upgrade prompt, keyed by the prompt's reason. */
-export const UPGRADE_CODES = { model_access: "plan.model_not_allowed", usage_limit: "usage.limit_exceeded" } as const;
 
 /** Errors of the solve feature; messages are the spec's where it has one. */
 export const solveErrors = {

@@ -69,3 +69,6 @@ export function planAllowsProvider(plan: PlanId, provider: ModelProvider): boole
 export function isPlanId(v: unknown): v is PlanId {
   return v === "FREE" || v === "PRO" || v === "ENTERPRISE";
 }
+
+/** Codes of the refusals the web answers with an upgrade prompt, keyed by the prompt's reason. */
+export const UPGRADE_CODES = { model_access: "plan.model_not_allowed", usage_limit: "usage.limit_exceeded" } as const;

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { PLANS, isPlanId } from "@fixloop/api/client";
+import { PLANS, isPlanId } from "@fixloop/contract";
 import { Badge, Card, Spinner, buttonClass, type Tone } from "../../ui/ui";
 import { formatLimit, formatPrice, subscriptionQuery } from "./billing.queries";
 

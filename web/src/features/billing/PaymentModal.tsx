@@ -2,7 +2,7 @@ import { useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { CheckCircle2, Loader2, XCircle } from "lucide-react";
-import type { Plan } from "@fixloop/api/client";
+import type { Plan } from "@fixloop/contract";
 import { api } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
 import { modelsQuery } from "../../api/models.queries";

@@ -1,5 +1,5 @@
 import { Check } from "lucide-react";
-import type { Plan } from "@fixloop/api/client";
+import type { Plan } from "@fixloop/contract";
 import { Badge, Button } from "../../ui/ui";
 import { formatPrice } from "./billing.queries";
 

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
-import { PLANS, type Plan } from "@fixloop/api/client";
+import { PLANS, type Plan } from "@fixloop/contract";
 import { useAuth } from "../../auth/auth";
 import { Button, Spinner } from "../../ui/ui";
 import { FALLBACK_PLANS, plansQuery, subscriptionQuery } from "./billing.queries";

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { USAGE_NOTIFY_RATIO } from "@fixloop/api/client";
+import { USAGE_NOTIFY_RATIO } from "@fixloop/contract";
 import { Card, Spinner, buttonClass } from "../../ui/ui";
 import { SpendingCaps } from "./SpendingCaps";
 import { FREE_USAGE, formatLimit, usageStatsQuery } from "./billing.queries";

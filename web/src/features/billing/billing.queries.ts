@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { PLANS, type Plan } from "@fixloop/api/client";
+import { PLANS, type Plan } from "@fixloop/contract";
 import { api } from "../../api/client";
 import { ApiError, unwrap } from "../../api/errors";
 

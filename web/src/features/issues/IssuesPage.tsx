@@ -6,7 +6,7 @@ import type { Issue } from "../../api/types";
 import { Badge, Button, Card, LabelList, PageHeader, buttonClass } from "../../ui/ui";
 import { StatusTabsList } from "../../ui/StatusTabsList";
 import { ISSUE_TONE, STATUS_LABEL } from "./issue-status";
-import { isClosedTab } from "@fixloop/api/client";
+import { isClosedTab } from "@fixloop/contract";
 import { InlineMarkdown } from "../../ui/Markdown";
 
 const EMPTY = { open: "No open issues", closed: "No closed issues", all: "No issues found" };

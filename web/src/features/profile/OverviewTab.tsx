@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { PLANS } from "@fixloop/api/client";
+import { PLANS } from "@fixloop/contract";
 import { issuesQuery } from "../../api/issues.queries";
 import { pullRequestsQuery } from "../../api/prs.queries";
 import type { User } from "../../api/types";

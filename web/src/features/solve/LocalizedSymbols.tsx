@@ -1,4 +1,4 @@
-import type { StepRerank, StepSymbol } from "@fixloop/api/client";
+import type { StepRerank, StepSymbol } from "@fixloop/contract";
 
 /** The dependencies step's top functions and classes, and the model rerank beside the ranking it started from. */
 export function LocalizedSymbols({ symbols, rerank }: { symbols: unknown; rerank: unknown }) {

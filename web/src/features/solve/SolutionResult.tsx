@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { confidenceBand, FALLBACK_CONFIDENCE } from "@fixloop/api/client";
+import { confidenceBand, FALLBACK_CONFIDENCE } from "@fixloop/contract";
 import { solutionQuery } from "../../api/validations.queries";
 import { errorMessage } from "../../api/errors";
 import { Button, Card, Spinner, buttonClass } from "../../ui/ui";

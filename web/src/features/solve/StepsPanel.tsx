@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { Ban, CheckCircle2, ChevronDown, Circle, Loader2, XCircle, type LucideIcon } from "lucide-react";
-import { scoreBand, STEP_CANCELLED } from "@fixloop/api/client";
+import { scoreBand, STEP_CANCELLED } from "@fixloop/contract";
 import type { Run, RunStep } from "../../api/runs.queries";
 import { formatUsd } from "../../api/costs.queries";
 import { isTerminal } from "./run-events";

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Loader2 } from "lucide-react";
-import { testsVerdict, type LiveTestCounts, type SolutionTests, type TestsPhase } from "@fixloop/api/client";
+import { testsVerdict, type LiveTestCounts, type SolutionTests, type TestsPhase } from "@fixloop/contract";
 import { runTestsLogQuery, type PhaseLog } from "./tests-log";
 
 export const PHASE_LABEL: Record<TestsPhase, string> = {

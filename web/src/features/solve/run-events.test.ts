@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RUN_EVENT_TYPES, type RunEvent } from "@fixloop/api/client";
+import { RUN_EVENT_TYPES, type RunEvent } from "@fixloop/contract";
 import type { Run } from "../../api/runs.queries";
 import { applyStep, parseRunEvent, parseRunSnapshot } from "./run-events";
 

@@ -9,7 +9,7 @@ import {
   RunView,
   type StepCost,
   type StepEvent,
-} from "@fixloop/api/client";
+} from "@fixloop/contract";
 import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
 
 export const isTerminal = (r: Run | undefined) => !!r && isTerminalRunStatus(r.status);

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { LiveTestCounts, TestsEvent, TestsPhase } from "@fixloop/api/client";
+import type { LiveTestCounts, TestsEvent, TestsPhase } from "@fixloop/contract";
 
 /** Characters of output kept per phase; older output is dropped from the front and counted. */
 export const LOG_KEEP_CHARS = 64 * 1024;

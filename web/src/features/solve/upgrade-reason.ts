@@ -1,4 +1,4 @@
-import { UPGRADE_CODES } from "@fixloop/api/client";
+import { UPGRADE_CODES } from "@fixloop/contract";
 
 export type UpgradeReason = "model_access" | "usage_limit" | "premium_feature";
 

@@ -1,4 +1,4 @@
-import type { SolutionTests } from "@fixloop/api/client";
+import type { SolutionTests } from "@fixloop/contract";
 import { DiffViewer } from "../diff/DiffViewer";
 
 type Attempt = SolutionTests["attempts"][number];

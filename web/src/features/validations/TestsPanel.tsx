@@ -1,4 +1,4 @@
-import type { SolutionTests, TestCounts } from "@fixloop/api/client";
+import type { SolutionTests, TestCounts } from "@fixloop/contract";
 import { Card } from "../../ui/ui";
 import { TestsKindBadge, VerdictText } from "./tests-status";
 import { TestsAttempts } from "./TestsAttempts";

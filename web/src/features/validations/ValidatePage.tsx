@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle } from "lucide-react";
-import { confidenceBand, RISK_DISPLAY_SCORE } from "@fixloop/api/client";
+import { confidenceBand, RISK_DISPLAY_SCORE } from "@fixloop/contract";
 import { solutionQuery } from "../../api/validations.queries";
 import { Badge, Card, Spinner, type Tone } from "../../ui/ui";
 import { LoadFailure } from "../../ui/NotFound";

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ShieldAlert, Trash2 } from "lucide-react";
 import { toast } from "sonner";
-import { confidenceBand } from "@fixloop/api/client";
+import { confidenceBand } from "@fixloop/contract";
 import { api } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
 import { pendingValidationsQuery } from "../../api/validations.queries";

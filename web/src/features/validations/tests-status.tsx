@@ -1,4 +1,4 @@
-import { testsVerdict, type SolutionTests, type TestsSummary, type TestsVerdict } from "@fixloop/api/client";
+import { testsVerdict, type SolutionTests, type TestsSummary, type TestsVerdict } from "@fixloop/contract";
 import { Badge, type Tone } from "../../ui/ui";
 
 /** One colour per verdict, the same in the list badge, the tests panel and the live log. */
