@@ -7,6 +7,8 @@ export { UPGRADE_CODES } from "./solve/solve.errors";
 /** The wire schemas of a run's event stream: the web parses every SSE message with them. */
 export { RUN_EVENT_TYPES, RunEvent, RunView, testsVerdict } from "@fixloop/worker/contract/events";
 export type { TestsVerdict } from "@fixloop/worker/contract/events";
+/** Lines added and removed, counted as the pull request body counts them. */
+export { countDiffParts, diffCounts, partLines, type DiffCounts } from "@fixloop/worker/contract/events";
 export type {
   StepCost,
   StepDetail,

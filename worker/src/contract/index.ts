@@ -16,6 +16,7 @@ export * from "./github/github.account";
 export * from "./github/github.errors";
 export * from "./change/assess-change";
 export * from "./change/change-size";
+export * from "./change/diff-counts";
 export * from "./change/path-policy";
 export * from "./process";
 export * from "./tests";
