@@ -25,7 +25,7 @@ export function isTestPath(p: string): boolean {
 const language = (p: string) => (JS_EXT.test(p) ? "js" : path.extname(p).slice(1));
 const stripExt = (p: string) => p.slice(0, p.length - path.extname(p).length);
 
-/** Relative module specifiers of a JS file, with the names each imports (`*` for a namespace import). */
+/** Relative module specifiers of a JS file, with the local names each binds (a namespace's or default's too). */
 function relativeImports(text: string): { spec: string; names: string[] }[] {
   const out: { spec: string; names: string[] }[] = [];
   const re = /^\s*import\s+(?:\*\s+as\s+([\w$]+)|\{([^}]*)\}|([\w$]+))\s+from\s+["'](\.{1,2}\/[^"']+)["']/gm;
@@ -41,7 +41,8 @@ function relativeImports(text: string): { spec: string; names: string[] }[] {
                 .split(/\s+as\s+/)
                 .at(-1) ?? "",
           );
-    out.push({ spec: m[4] ?? "", names: names.filter(Boolean) });
+    // Type-only names (`type Foo`) are no values a test can use.
+    out.push({ spec: m[4] ?? "", names: names.filter((n) => /^[\w$]+$/.test(n)) });
   }
   return out;
 }
@@ -107,7 +108,7 @@ function jsTestFor(changed: ShownFile, shown: ShownFile[], repoMap: string, titl
     const name = imp?.names.find((n) => fns.includes(n)) ?? imp?.names[0];
     if (!imp || !name) continue;
     const text = t.text.endsWith("\n") ? t.text : `${t.text}\n`;
-    const block = jsTest(t.text, title, { name, fn: fns.includes(name) || imp.names[0] === "*" });
+    const block = jsTest(t.text, title, { name, fn: fns.includes(name) });
     return { filename: t.path, action: "modify", edits: [], content: `${text}\n${block}` };
   }
   // Otherwise a new test beside the repository's tests, named and importing as they do.
