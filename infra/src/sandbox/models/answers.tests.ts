@@ -150,8 +150,10 @@ function goTestFor(changed: ShownFile): File {
   const base = path.basename(changed.path, ".go");
   // A name of its own: the usual `<file>_test.go` may exist without being shown.
   const file = `${stripExt(changed.path)}_regression_test.go`;
-  const name = base.replace(/(^|[^A-Za-z0-9])([A-Za-z0-9])/g, (_, _s: string, c: string) => c.toUpperCase());
-  const content = `package ${pkg}\n\nimport "testing"\n\nfunc TestRegression${name}(t *testing.T) {\n\tt.Log("regression test for ${changed.path}")\n}\n`;
+  const name = base
+    .replace(/(^|[^A-Za-z0-9])([A-Za-z0-9])/g, (_, _s: string, c: string) => c.toUpperCase())
+    .replace(/[^A-Za-z0-9]/g, "");
+  const content = `package ${pkg}\n\nimport "testing"\n\nfunc TestRegression${name}(t *testing.T) {\n\tt.Log(${JSON.stringify(`regression test for ${changed.path}`)})\n}\n`;
   return { filename: file, action: "create", edits: [], content };
 }
 
