@@ -37,6 +37,12 @@ const ISSUES = {
     title: "line-length flags lines that are exactly at the limit",
     body: "With the default limit of 80, a line of exactly 80 characters is reported as too long. See the comparison in `src/rules/line-length.js`.",
   },
+  kelvin: {
+    repo: "octocat/weather-cli",
+    number: 2,
+    title: "Kelvin readings are converted to absurd Celsius values",
+    body: "A reading of 293.15 K should be 20 °C. The conversion is `kelvin_to_celsius()` in `weather/units.py`.",
+  },
   due: {
     repo: "octocat/todo-api",
     number: 5,
@@ -89,5 +95,14 @@ describe('refining with "add a test" (model stand-in, real bubblewrap)', () => {
     expect(refined.tests.patched).toMatchObject({ failed: solved.tests.patched?.failed, errored: 0 });
     expect(refined.tests.patched?.passed).toBe((solved.tests.patched?.passed ?? 0) + 1);
     expect(refined.tests.added).toEqual(["regression: Todos due today are already marked overdue"]);
+  });
+
+  it("weather-cli (Python, unittest discover -s tests): a new test module in tests/ that the suite runs", async () => {
+    const { solved, refined } = await solveThenRefine(ISSUES.kelvin, "Please add a test.");
+    const created = refined.solution.filesChanged.filter((f) => f.action === "create");
+    expect(created.map((f) => f.filename)).toEqual([expect.stringMatching(/^tests\/test_units(_regression)?\.py$/)]);
+    expect(refined.tests.regressions).toEqual([]);
+    expect(refined.tests.patched).toMatchObject({ failed: solved.tests.patched?.failed, errored: 0 });
+    expect(refined.tests.patched?.passed).toBe((solved.tests.patched?.passed ?? 0) + 1);
   });
 });
