@@ -134,8 +134,8 @@ describe("reviewing a solution at 1280 px", () => {
     await refine("Also add a test for a todo due later today.", 1);
     const summary = page.getByTestId("refinement-summary");
     await summary.getByText("Refinement #1 changed 1 file").waitFor();
-    expect(await summary.textContent()).toContain("src/due.test.ts");
-    const added = page.locator('[data-testid="file-diff"][data-filename="src/due.test.ts"]');
+    expect(await summary.textContent()).toContain("test/due.test.js");
+    const added = page.locator('[data-testid="file-diff"][data-filename="test/due.test.js"]');
     expect(await added.getByTestId("refinement-marker").textContent()).toBe("New in refinement #1");
     expect(await page.locator('[data-filename="src/due.ts"]').getByTestId("refinement-marker").count()).toBe(0);
 

@@ -68,4 +68,5 @@ export async function pushCommit(
   return commit.data.sha;
 }
 
-export const writes = (log: { method: string }[]) => log.filter((r) => r.method !== "GET" && r.method !== "HEAD");
+export const writes = <T extends { method: string }>(log: T[]): T[] =>
+  log.filter((r) => r.method !== "GET" && r.method !== "HEAD");

@@ -1,7 +1,7 @@
-import { diffLines } from "diff";
 import { z } from "zod";
 import { RISK_LEVELS, riskLevelFromScore, type RiskLevel } from "../domain/risk";
 import type { FileChange } from "../file-change";
+import { fileDiffCounts } from "./diff-counts";
 import { INSTALL_RISK_SCORE, installRiskReason } from "./install-risk";
 import { deniedChangeReason, riskyPathReason } from "./path-policy";
 
@@ -95,10 +95,9 @@ export function assessChange(input: ValidateChangeInput): ChangeValidation {
         errors.push(`${f.filename} does not exist in the repository`);
     }
     originalLines += countLines(f.originalContent);
-    for (const part of diffLines(f.originalContent, f.action === "delete" ? "" : f.content)) {
-      if (part.added) added += part.count ?? countLines(part.value);
-      else if (part.removed) removed += part.count ?? countLines(part.value);
-    }
+    const counts = fileDiffCounts(f);
+    added += counts.added;
+    removed += counts.removed;
     if (f.action === "modify" && f.content === f.originalContent)
       warnings.push(`${f.filename} is listed as modified but is unchanged`);
     if (f.action !== "delete") {

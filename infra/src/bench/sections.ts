@@ -1,6 +1,7 @@
 import type { Services } from "../services";
 import type { Figure } from "./report";
 import { apiSection } from "./api.section";
+import { approvePrSection } from "./approve-pr.section";
 import { largeRepoSection } from "./large-repo.section";
 import { liveStreamSection } from "./live-stream.section";
 import { localizeSection } from "./localize.section";
@@ -30,6 +31,7 @@ export const SECTIONS: Section[] = [
   queueSection,
   liveStreamSection,
   apiSection,
+  approvePrSection,
   webSection,
   sandboxSection,
   sandboxNetworkSection,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type FileChange, RISK_DISPLAY_SCORE } from "@fixloop/contract";
+import { type FileChange, RISK_DISPLAY_SCORE, diffCounts } from "@fixloop/contract";
 import { fixesLine, prBody, prTitle, type BodyInput } from "./pull-requests.body";
 import type { Guidelines } from "./pull-requests.guidelines";
 import { branchName } from "./pull-requests.job";
@@ -43,7 +43,7 @@ describe("pull request body", () => {
       "## Summary",
       "Drop the extra one.",
       "The offset adds one.",
-      "`src/paginate.ts` (modified, 2 lines changed)",
+      "`src/paginate.ts` (modified, +1 −1 lines)",
       "static validation (score 96/100)",
       "with 1 manual edit",
       "Llama 3.3 70B",
@@ -51,6 +51,22 @@ describe("pull request body", () => {
     ]) {
       expect(body).toContain(part);
     }
+  });
+
+  it("counts lines as the diff view does: a new file's last newline and a moved line are not miscounted", () => {
+    const files: FileChange[] = [
+      { filename: "test/due.test.js", action: "create", originalContent: "", content: "a\nb\nc\n" },
+      { filename: "src/due.ts", action: "modify", originalContent: "a\nb\nc\n", content: "c\na\nb\n" },
+    ];
+    // The diff view's counts (the web's diff headers use the same function).
+    expect(files.map((f) => diffCounts(f.originalContent, f.content))).toEqual([
+      { added: 3, removed: 0 },
+      { added: 1, removed: 1 },
+    ]);
+    const body = prBody({ ...input, files }, NONE);
+    expect(body).toContain("`test/due.test.js` (added, +3 −0 lines)");
+    expect(body).toContain("`src/due.ts` (modified, +1 −1 lines)");
+    expect(body).toContain("change size (2 files, +4 −1 lines)");
   });
 
   it("leads with the verdict in the panel's words, then counts before and after, fixed tests, the repair round", () => {

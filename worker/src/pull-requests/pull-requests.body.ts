@@ -1,7 +1,14 @@
-import { domain, type FileChange, nameList, SolutionTests, testsVerdict } from "@fixloop/contract";
+import {
+  domain,
+  type FileChange,
+  fileDiffCounts,
+  nameList,
+  SolutionTests,
+  testsVerdict,
+  type DiffCounts,
+} from "@fixloop/contract";
 import type { Guidelines } from "./pull-requests.guidelines";
 import { clip, codeSpan, inert, MAX_BODY_CHARS } from "./pull-requests.inert";
-import { fileChangedLines } from "./pull-requests.limits";
 
 export interface BodyInput {
   issueNumber: number;
@@ -70,6 +77,9 @@ export function testsSummary(raw: unknown): string[] {
 
 const VERB = { create: "added", modify: "modified", delete: "deleted" } as const;
 
+/** Lines added and removed as the diff view shows them (`+9 −1`). */
+const delta = (c: DiffCounts) => `+${c.added} −${c.removed} lines`;
+
 /** Says plainly that a model wrote the change and which person reviewed and approved it. */
 export function disclosure(i: Pick<BodyInput, "model" | "confidence" | "reviewer">): string {
   return `---\n**AI assistance:** this change was generated with ${i.model} (confidence ${Math.round(i.confidence)}%) in Fixloop. Reviewed and approved by @${i.reviewer} before opening.`;
@@ -81,10 +91,14 @@ function parts(i: BodyInput): Record<Part, string> {
   const advanced = (meta.advancedValidation ?? {}) as { score?: number };
   const edits = Array.isArray(meta.manualEdits) ? meta.manualEdits.length : 0;
   const refinements = typeof meta.refinementCount === "number" ? meta.refinementCount : 0;
-  const lines = i.files.reduce((n, f) => n + fileChangedLines(f), 0);
+  const counts = i.files.map((f) => fileDiffCounts(f));
+  const total = counts.reduce((t, c) => ({ added: t.added + c.added, removed: t.removed + c.removed }), {
+    added: 0,
+    removed: 0,
+  });
   const testing = [
     `- Risk: ${domain.riskSummary(domain.resolveRiskLevel(validation.riskLevel, meta.riskScore))}`,
-    `- Checks run: path policy (no CI, secrets or files outside the repository), change size (${plural(i.files.length, "file")}, ${plural(lines, "changed line")})` +
+    `- Checks run: path policy (no CI, secrets or files outside the repository), change size (${plural(i.files.length, "file")}, ${delta(total)})` +
       (typeof advanced.score === "number" ? `, static validation (score ${advanced.score}/100)` : ""),
     ...testsSummary(meta.tests),
     ...(validation.warnings ?? []).slice(0, 5).map((w) => `- Warning: ${inert(String(w), 500)}`),
@@ -93,7 +107,7 @@ function parts(i: BodyInput): Record<Part, string> {
   return {
     summary: `${inert(i.proposedSolution.trim())}\n\n### Analysis\n\n${inert(i.analysis.trim())}`,
     changes: i.files
-      .map((f) => `- ${codeSpan(f.filename)} (${VERB[f.action]}, ${fileChangedLines(f)} lines changed)`)
+      .map((f, n) => `- ${codeSpan(f.filename)} (${VERB[f.action]}, ${delta(counts[n] ?? fileDiffCounts(f))})`)
       .join("\n"),
     testing,
     fixes: fixesLine(i),

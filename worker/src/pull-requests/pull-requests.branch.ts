@@ -66,12 +66,9 @@ export async function ensureBranch(
       tree.push({ path: f.filename, mode, type: "blob" as const, sha: null });
       continue;
     }
-    const blob = await gh.rest.git.createBlob({
-      ...head,
-      content: Buffer.from(f.content, "utf8").toString("base64"),
-      encoding: "base64",
-    });
-    tree.push({ path: f.filename, mode, type: "blob" as const, sha: blob.data.sha });
+    // Inline: the tree request creates the blob. Contents are text (binary is refused before), and
+    // one write per file fewer keeps a pull request within the credential's write burst.
+    tree.push({ path: f.filename, mode, type: "blob" as const, content: f.content });
   }
   const newTree = await gh.rest.git.createTree({ ...head, base_tree: plan.baseTreeSha, tree });
   const commit = await gh.rest.git.createCommit({

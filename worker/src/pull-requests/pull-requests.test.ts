@@ -41,12 +41,17 @@ describe("approving a solution on the user's own repository", () => {
     });
     expect(mod.status).toBe(200);
 
+    t.control.clearRequestLog();
     const res = await t.api(`/validations/${solutionId}/validate`, {
       method: "POST",
       body: { status: "approved", comments: "LGTM" },
     });
     expect(res.status).toBe(200);
     const { githubUrl } = (await res.json()) as { githubUrl: string };
+    // Four writes whatever the number of files (the tree carries the contents): GitHub paces writes.
+    expect(
+      writes(t.control.requestLog).map((r) => `${r.method} ${r.path.replace(/^\/repos\/octocat\/todo-api/, "")}`),
+    ).toEqual(["POST /git/trees", "POST /git/commits", "POST /git/refs", "POST /pulls"]);
 
     const branch = branchName(3, "Pagination skips a todo at every page boundary");
     expect(branch).toMatch(/^fixloop\/issue-3-pagination-skips-a-todo/);

@@ -1,6 +1,6 @@
-import path from "node:path/posix";
 import type { GeneratedSolution } from "@fixloop/contract";
 import { anchorLine, commentFor, promptFiles } from "./answers";
+import { testFor } from "./answers.tests";
 
 type File = GeneratedSolution["files"][number];
 
@@ -12,37 +12,11 @@ export function latestFeedback(prompt: string): string | undefined {
   return items.filter(Boolean).at(-1);
 }
 
-/** Where a test for `file` lives by the usual convention of its language. */
-export function testPathFor(file: string): string {
-  const dir = path.dirname(file);
-  const ext = path.extname(file);
-  const base = path.basename(file, ext);
-  const at = (name: string) => (dir === "." ? name : `${dir}/${name}`);
-  if (ext === ".py") return at(`test_${base}.py`);
-  if (ext === ".go") return at(`${base}_test.go`);
-  if (ext === ".rs" || ext === ".md" || ext === "") return at(`${base}.test.md`);
-  return at(`${base}.test${ext}`);
-}
-
-function testContent(file: string, title: string): string {
-  const ext = path.extname(file);
-  const base = path.basename(file, ext);
-  const name = JSON.stringify(`regression: ${title}`);
-  if (ext === ".py")
-    return `from ${base} import *  # noqa: F401,F403\n\n\ndef test_regression():\n    """${title.replace(/"/g, "'")}"""\n    assert True\n`;
-  if (ext === ".go")
-    return `package main\n\nimport "testing"\n\nfunc TestRegression(t *testing.T) {\n\tt.Log(${name})\n}\n`;
-  if (/\.(m|c)?[jt]sx?$/.test(ext)) {
-    return `import assert from "node:assert/strict";\nimport { test } from "node:test";\nimport * as subject from "./${base}";\n\ntest(${name}, () => {\n  assert.ok(subject);\n});\n`;
-  }
-  return `# Test plan for ${file}\n\n- ${title}\n`;
-}
-
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * A refinement that does what simple feedback asks, over the current contents the prompt shows:
- * "add a test" creates a test next to the changed file, "rename X to Y" renames an identifier in
+ * "add a test" writes a test for the changed file in the repository's test layout (answers.tests), "rename X to Y" renames an identifier in
  * every file shown, and anything else is recorded as a comment in the changed file.
  */
 export function refinedSolution(prompt: string, base: GeneratedSolution): GeneratedSolution | undefined {
@@ -65,15 +39,16 @@ export function refinedSolution(prompt: string, base: GeneratedSolution): Genera
     }
     done.push(`renamed ${from} to ${to} in ${files.length} file(s)`);
   }
-  if (/\b(add|write|include)\b[^.]*\btests?\b/i.test(feedback) && changed) {
-    const testPath = testPathFor(changed);
-    if (!shown.some((f) => f.path === testPath)) {
-      files.push({ filename: testPath, action: "create", edits: [], content: testContent(changed, title) });
-      done.push(`added ${testPath}`);
+  const current = shown.find((f) => f.path === changed);
+  if (/\b(add|write|include)\b[^.]*\btests?\b/i.test(feedback) && current) {
+    const repoMap = /(?:^|\n)Repository map[^\n]*\n([\s\S]*?)(?:\n\n|$)/.exec(prompt)?.[1] ?? "";
+    const test = testFor(current, shown, repoMap, title);
+    if (test && !files.some((f) => f.filename === test.filename)) {
+      files.push(test);
+      done.push(`${test.action === "create" ? "added" : "added a test to"} ${test.filename}`);
     }
   }
   if (!files.length && changed) {
-    const current = shown.find((f) => f.path === changed);
     const comment = commentFor(changed);
     const anchor = current && anchorLine(current.text.split("\n"));
     if (!current || !comment || anchor === undefined) return undefined;

@@ -92,10 +92,18 @@ function seededIssueTitle(fix: SeededFix): string | undefined {
 /** How the pipeline's repair round is recognised: its prompt carries the output of the failing tests. */
 export const REPAIR_PROMPT = /failing tests?/i;
 
+/** Whether the files the prompt shows already carry every edit of `files` (a refinement of that answer). */
+function carried(prompt: string, files: SeededFix["files"]): boolean {
+  const shown = new Map(promptFiles(prompt).map((f) => [f.path, f.lines.join("\n")]));
+  const edits = files.flatMap((f) => (f.edits ?? []).map((e) => ({ text: shown.get(f.filename), e })));
+  return edits.length > 0 && edits.every(({ text, e }) => text !== undefined && text.includes(e.replace));
+}
+
 /**
  * The seeded fix whose issue title appears in the prompt; the repository name breaks ties. A fix
  * with a scripted first attempt answers with that attempt, and with the fix (made on the first
- * attempt's files, which that prompt shows) in the repair round.
+ * attempt's files, which that prompt shows) in the repair round. A refinement of a solution that
+ * kept the repair starts from the fix, so its explanation is the kept attempt's.
  */
 export function seededSolution(fixes: readonly SeededFix[], prompt: string): GeneratedSolution | undefined {
   const matches = fixes.filter((f) => {
@@ -108,7 +116,9 @@ export function seededSolution(fixes: readonly SeededFix[], prompt: string): Gen
     ? fix
     : REPAIR_PROMPT.test(prompt)
       ? { ...fix, files: repairFiles(fix) }
-      : fix.firstAttempt;
+      : carried(prompt, fix.files)
+        ? fix
+        : fix.firstAttempt;
   return {
     analysis: answer.analysis,
     proposedSolution: answer.proposedSolution,

@@ -1,14 +1,9 @@
 import { diffLines } from "diff";
+import { countDiffParts, partLines as lines } from "@fixloop/contract";
 
 export interface Row {
   left: { n: number; text: string; removed: boolean } | null;
   right: { n: number; text: string; added: boolean } | null;
-}
-
-function lines(s: string): string[] {
-  const out = s.split("\n");
-  if (out.at(-1) === "") out.pop();
-  return out;
 }
 
 /** Pairs removed and added lines so a change reads across, unchanged lines on both sides. */
@@ -16,8 +11,6 @@ export function sideBySide(oldText: string, newText: string): { rows: Row[]; add
   const rows: Row[] = [];
   let l = 1;
   let r = 1;
-  let added = 0;
-  let removed = 0;
   let pendingRemoved: string[] = [];
   const flush = (addedLines: string[]) => {
     const n = Math.max(pendingRemoved.length, addedLines.length);
@@ -31,13 +24,11 @@ export function sideBySide(oldText: string, newText: string): { rows: Row[]; add
     }
     pendingRemoved = [];
   };
-  for (const part of diffLines(oldText, newText)) {
+  const parts = diffLines(oldText, newText);
+  for (const part of parts) {
     const ls = lines(part.value);
-    if (part.removed) {
-      removed += ls.length;
-      pendingRemoved.push(...ls);
-    } else if (part.added) {
-      added += ls.length;
+    if (part.removed) pendingRemoved.push(...ls);
+    else if (part.added) {
       flush(ls);
     } else {
       flush([]);
@@ -46,7 +37,8 @@ export function sideBySide(oldText: string, newText: string): { rows: Row[]; add
     }
   }
   flush([]);
-  return { rows, added, removed };
+  // The counts the pull request body gives for the same change (one counting rule, in the contract).
+  return { rows, ...countDiffParts(parts) };
 }
 
 export interface UnifiedRow {
