@@ -25,6 +25,15 @@ export interface StepDetail {
   rerank?: unknown;
 }
 
+/** An open pull request on GitHub that references an issue. */
+export interface LinkedPullRequest {
+  number: number;
+  htmlUrl: string;
+  login: string;
+  repoFullName: string;
+  draft: boolean;
+}
+
 export interface FileChange {
   filename: string;
   action: "create" | "modify" | "delete";
@@ -140,6 +149,8 @@ export interface IssuesTable {
   author_login: string | null;
   is_locked: Generated<boolean>;
   assignees: Json<string[]>;
+  /** Open pull requests on GitHub that reference the issue (see `issueLinkedPulls`). */
+  linked_pull_requests: Json<LinkedPullRequest[]>;
   is_imported: Generated<boolean>;
   upstream_full_name: string | null;
   fork_full_name: string | null;

@@ -94,6 +94,16 @@ export const issueLabels = namesColumn("issues.labels", "name");
 /** `issues.assignees`: GitHub logins. */
 export const issueAssignees = namesColumn("issues.assignees", "login");
 
+const LinkedPull = z.object({
+  number: z.number().int(),
+  htmlUrl: z.string(),
+  login: z.string(),
+  repoFullName: z.string(),
+  draft: z.boolean(),
+});
+/** `issues.linked_pull_requests`: open pull requests on GitHub that reference the issue. */
+export const issueLinkedPulls = jsonColumn("issues.linked_pull_requests", z.array(LinkedPull), lenientList(LinkedPull));
+
 const FileAction = z.enum(["create", "modify", "delete"]);
 
 /**

@@ -19,12 +19,22 @@ export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()(
 
 function Root() {
   const theme = useTheme();
-  // Bottom corner: the top bar (search, bell, theme, sync) stays clickable while a toast shows.
+  // Wide: the bottom corner, so the top bar (search, bell, theme, sync) stays clickable. Phones: a
+  // full-width bottom toast would sit on the page's action buttons, so a short one covers the top bar
+  // instead (swipe up or × dismisses it; the page's own buttons stay free).
   const wide = useMediaQuery("(min-width: 640px)");
   return (
     <>
       <Outlet />
-      <Toaster closeButton position={wide ? "bottom-right" : "bottom-center"} theme={theme} />
+      <Toaster
+        closeButton
+        position={wide ? "bottom-right" : "top-center"}
+        mobileOffset={{ top: 4, left: 8, right: 8 }}
+        visibleToasts={wide ? 3 : 1}
+        duration={wide ? 4000 : 3000}
+        toastOptions={wide ? undefined : { style: { padding: "6px 12px", minHeight: 0 } }}
+        theme={theme}
+      />
     </>
   );
 }

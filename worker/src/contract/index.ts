@@ -14,6 +14,7 @@ export * from "./prompt-record";
 export * from "./github/github.client";
 export * from "./github/github.account";
 export * from "./github/github.errors";
+export * from "./github/github.fork";
 export * from "./change/assess-change";
 export * from "./change/change-size";
 export * from "./change/path-policy";

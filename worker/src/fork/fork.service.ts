@@ -5,6 +5,7 @@ import {
   checkContribution,
   GithubError,
   githubForUser,
+  linkedOpenPullRequests,
   type ForkJob,
   type ImportResult,
 } from "../contract";
@@ -71,6 +72,9 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
       { upstream: upstream.full_name, fork: fork.full_name },
       issueColumns(issue as GithubIssue),
     );
+    // Someone's open pull request for it (say, from their fork) is shown on the issue before a solve.
+    const linked = await linkedOpenPullRequests(gh.client, upstream.owner.login, upstream.name, issue.number);
+    await issues.setLinkedPulls(ctx.db, job.userId, upstream.full_name, new Map([[issue.number, linked]]));
     return { fork: { isNew, fullName: fork.full_name }, issueId };
   });
 }
