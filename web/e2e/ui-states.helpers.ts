@@ -65,3 +65,13 @@ export async function expectFreeToKeepPro(page: Page, width: string) {
   expect(await page.locator("[data-sonner-toast]").count()).toBe(0);
   expect(await plan(page)).toBe("PRO");
 }
+
+/** On phones the toast sits over the top bar (never over the page below it): how far it reaches past the bar, in px. */
+export async function toastBelowTopBar(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const bar = document.querySelector("header")?.getBoundingClientRect();
+    const toasts = [...document.querySelectorAll("[data-sonner-toast]")].map((t) => t.getBoundingClientRect());
+    if (!bar || toasts.length === 0) return Number.POSITIVE_INFINITY;
+    return Math.max(0, ...toasts.map((t) => t.bottom - bar.bottom));
+  });
+}

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { authorizeRepositories, screenshot, signIn, signInWithTodoApi, startE2E, toast, type E2E } from "./e2e.harness";
-import { expectFreeToKeepPro, payForPro, toastCoversNoAction } from "./ui-states.helpers";
+import { expectFreeToKeepPro, payForPro, toastBelowTopBar, toastCoversNoAction } from "./ui-states.helpers";
 
 // Issue #25: states a user must see (awaiting review, someone's open pull request, fork ready, import
 // then solve, downgrade confirmation, phone toasts), each at 1280 and 390 px.
@@ -134,7 +134,10 @@ describe("issue states at 1280 and 390 px", () => {
       await page.goto("/repositories");
       await page.getByRole("button", { name: "Sync octocat/todo-api" }).click();
       await toast(page, "Repository synced successfully");
+      // Past its entry animation: where it stays while it shows.
+      await page.waitForTimeout(600);
       expect(await toastCoversNoAction(page)).toEqual([]);
+      if (page === phone) expect(await toastBelowTopBar(page)).toBe(0);
       await screenshot(page, `toast-${w}`);
       await page.getByRole("button", { name: "Close toast" }).first().click();
       await page.locator("[data-sonner-toast]").first().waitFor({ state: "detached" });

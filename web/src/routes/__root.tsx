@@ -1,5 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, type CSSProperties } from "react";
 import { Outlet, createRootRouteWithContext } from "@tanstack/react-router";
 import { Toaster } from "sonner";
 import { useTheme } from "../theme/theme";
@@ -17,6 +17,12 @@ export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()(
   ),
 });
 
+const PHONE_CLOSE_BUTTON = {
+  "--toast-close-button-start": "unset",
+  "--toast-close-button-end": "10px",
+  "--toast-close-button-transform": "translateY(10px)",
+} as CSSProperties;
+
 function Root() {
   const theme = useTheme();
   // Wide: the bottom corner, so the top bar (search, bell, theme, sync) stays clickable. Phones: a
@@ -32,7 +38,9 @@ function Root() {
         mobileOffset={{ top: 4, left: 8, right: 8 }}
         visibleToasts={wide ? 3 : 1}
         duration={wide ? 4000 : 3000}
-        toastOptions={wide ? undefined : { style: { padding: "6px 12px", minHeight: 0 } }}
+        toastOptions={wide ? undefined : { style: { padding: "10px 40px 10px 12px", minHeight: 0 } }}
+        // Phones: the × sits inside the toast's right end (sonner's corner spot is off-screen at the top edge).
+        style={wide ? undefined : PHONE_CLOSE_BUTTON}
         theme={theme}
       />
     </>
