@@ -121,8 +121,20 @@ describe("issue states at 1280 and 390 px", () => {
       await screenshot(page, `awaiting-review-${w}`);
       await page.getByRole("tab", { name: /^Closed/ }).click();
       expect(await issueCard(page, REVIEW_TITLE).count()).toBe(0);
+      await page.goto("/dashboard");
+      await page
+        .getByRole("listitem")
+        .filter({ hasText: REVIEW_TITLE })
+        .getByText("Awaiting review", { exact: true })
+        .waitFor();
     }
     await phone.goto("/issues");
+    await issueCard(phone, REVIEW_TITLE)
+      .getByRole("link", { name: `Solve with AI: ${REVIEW_TITLE}` })
+      .click();
+    await phone.getByRole("note", { name: "Solution awaiting review" }).waitFor();
+    await screenshot(phone, "awaiting-review-solve-390");
+    await phone.goBack();
     await issueCard(phone, REVIEW_TITLE)
       .getByRole("link", { name: `Review Solution: ${REVIEW_TITLE}` })
       .click();

@@ -44,3 +44,9 @@ export function issueBadge(issue: Pick<Issue, "status" | "awaitingReview">): { l
   if (issue.awaitingReview && issue.status === "solved") return { label: "Awaiting review", tone: "orange" };
   return { label: STATUS_LABEL[issue.status], tone: ISSUE_TONE[issue.status] };
 }
+
+/** The dashboard's badge: its own colours, and "Awaiting review" as on the Issues page. */
+export function dashboardBadge(issue: Pick<Issue, "status" | "awaitingReview">): { label: string; tone: Tone } {
+  if (issue.awaitingReview && issue.status === "solved") return { label: "Awaiting review", tone: "orange" };
+  return { label: STATUS_LABEL[issue.status], tone: dashboardTone(issue.status) };
+}

@@ -22,6 +22,7 @@ import { upgradeReasonFor, type UpgradeReason } from "./upgrade-reason";
 import { InlineMarkdown } from "../../ui/Markdown";
 import { OpenPullRequestNotice } from "../issues/OpenPullRequest";
 import { LinkedPullConfirm, LinkedPullRequestsNotice } from "../issues/LinkedPullRequests";
+import { AwaitingReviewNote } from "../issues/AwaitingReviewNote";
 import { CostEstimate, RunCostLine } from "./CostEstimate";
 
 export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: string; start?: boolean }) {
@@ -136,6 +137,7 @@ export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: 
       {(!r || r.status === "failed" || r.status === "cancelled") && (
         <Card>
           {i.openPullRequest && <OpenPullRequestNotice pr={i.openPullRequest} />}
+          <AwaitingReviewNote issue={i} />
           <LinkedPullRequestsNotice issue={i} />
           <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
             <ModelPicker
