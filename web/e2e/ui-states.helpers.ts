@@ -66,12 +66,29 @@ export async function expectFreeToKeepPro(page: Page, width: string) {
   expect(await plan(page)).toBe("PRO");
 }
 
-/** On phones the toast sits over the top bar (never over the page below it): how far it reaches past the bar, in px. */
-export async function toastBelowTopBar(page: Page): Promise<number> {
+/** Buttons and links of the page under a toast that a tap at their centre would not reach (the toast takes it). */
+export async function toastBlocksActions(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const bar = document.querySelector("header")?.getBoundingClientRect();
     const toasts = [...document.querySelectorAll("[data-sonner-toast]")].map((t) => t.getBoundingClientRect());
-    if (!bar || toasts.length === 0) return Number.POSITIVE_INFINITY;
-    return Math.max(0, ...toasts.map((t) => t.bottom - bar.bottom));
+    return [...document.querySelectorAll("main button, main a[href]")]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        const x = r.left + r.width / 2;
+        const y = r.top + r.height / 2;
+        if (r.width === 0 || !toasts.some((t) => x > t.left && x < t.right && y > t.top && y < t.bottom)) return false;
+        return !el.contains(document.elementFromPoint(x, y));
+      })
+      .map((el) => el.getAttribute("aria-label") ?? el.textContent?.trim() ?? el.tagName);
+  });
+}
+
+/** Scrolled to the end, the room between the page's last button or link and the bottom of the window, in px. */
+export async function roomBelowLastAction(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    const bottoms = [...document.querySelectorAll("main button, main a[href]")].map(
+      (el) => el.getBoundingClientRect().bottom,
+    );
+    return window.innerHeight - Math.max(...bottoms);
   });
 }

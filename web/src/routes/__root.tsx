@@ -1,5 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, type CSSProperties } from "react";
+import { lazy, Suspense } from "react";
 import { Outlet, createRootRouteWithContext } from "@tanstack/react-router";
 import { Toaster } from "sonner";
 import { useTheme } from "../theme/theme";
@@ -17,30 +17,31 @@ export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()(
   ),
 });
 
-const PHONE_CLOSE_BUTTON = {
-  "--toast-close-button-start": "unset",
-  "--toast-close-button-end": "10px",
-  "--toast-close-button-transform": "translateY(10px)",
-} as CSSProperties;
+/**
+ * Phones: a compact toast at the bottom that taps go through (only its × takes them), so it never
+ * blocks a button beneath it nor holds itself open under a resting finger (sonner pauses its timer
+ * while the pointer is over it); 3 s, one at a time. The app shell pads its end so a page's last
+ * buttons can be scrolled clear of it.
+ */
+const PHONE_TOAST = {
+  style: { padding: "10px 12px", minHeight: 0, pointerEvents: "none" },
+  classNames: { closeButton: "pointer-events-auto" },
+} as const;
 
 function Root() {
   const theme = useTheme();
-  // Wide: the bottom corner, so the top bar (search, bell, theme, sync) stays clickable. Phones: a
-  // full-width bottom toast would sit on the page's action buttons, so a short one covers the top bar
-  // instead (swipe up or × dismisses it; the page's own buttons stay free).
+  // Bottom: the top bar (search, bell, theme, sync) stays clickable while a toast shows.
   const wide = useMediaQuery("(min-width: 640px)");
   return (
     <>
       <Outlet />
       <Toaster
         closeButton
-        position={wide ? "bottom-right" : "top-center"}
-        mobileOffset={{ top: 4, left: 8, right: 8 }}
+        position={wide ? "bottom-right" : "bottom-center"}
+        mobileOffset={{ bottom: 8, left: 8, right: 8 }}
         visibleToasts={wide ? 3 : 1}
         duration={wide ? 4000 : 3000}
-        toastOptions={wide ? undefined : { style: { padding: "10px 40px 10px 12px", minHeight: 0 } }}
-        // Phones: the × sits inside the toast's right end (sonner's corner spot is off-screen at the top edge).
-        style={wide ? undefined : PHONE_CLOSE_BUTTON}
+        toastOptions={wide ? undefined : PHONE_TOAST}
         theme={theme}
       />
     </>
