@@ -219,6 +219,36 @@ describe("contributing to someone else's repository at 1280 and 390 px", () => {
   });
 });
 
+describe("Import & Solve when the solve cannot start, at 1280 and 390 px", () => {
+  it("keeps the import and says why the solve did not start", async () => {
+    const models = (await desk.request.get("/api/ai/models").then((r) => r.json())) as {
+      allModels: Array<{ id: string; allowed: boolean }>;
+    };
+    const premium = models.allModels.find((m) => !m.allowed)?.id ?? "";
+    expect(premium).not.toBe("");
+    await sharePhoneSession();
+    for (const [page, w, n] of [
+      [desk, "1280", 3],
+      [phone, "390", 4],
+    ] as const) {
+      // A default model the Free plan does not include: the import succeeds, the solve is refused.
+      await page.evaluate((id) => localStorage.setItem("default-model", id), premium);
+      await page.goto("/contribute");
+      await page.getByLabel("GitHub issue URL").fill(`https://github.com/hubot/markdown-lint/issues/${n}`);
+      await page.getByRole("button", { name: "Preview Issue" }).click();
+      const ack = page.getByLabel("I have read these warnings and want to continue");
+      if (await ack.isVisible()) await ack.check();
+      await page.getByRole("button", { name: "Import & Solve with AI" }).click();
+      await page.getByRole("dialog", { name: "Premium subscription required" }).waitFor({ timeout: 60_000 });
+      await screenshot(page, `import-solve-refused-${w}`);
+      expect(page.url()).toMatch(/\/issues\/[^/?]+\/solve$/);
+      await page.getByRole("dialog").getByRole("button", { name: "Close", exact: true }).click();
+      await page.getByRole("button", { name: "Generate Solution" }).waitFor();
+      await page.evaluate(() => localStorage.removeItem("default-model"));
+    }
+  });
+});
+
 describe("leaving a paid plan at 1280 and 390 px", () => {
   it("asks before Free with what is lost and when; Keep Pro changes nothing", async () => {
     const { page: buyer } = await e2e.newPage({ width: 1280 });
