@@ -8,6 +8,7 @@ export * from "./domain";
 export * as domain from "./domain";
 export * from "./pipeline";
 export * from "./file-change";
+export * from "./linked-pull";
 export * from "./jobs";
 export * from "./job-failure";
 export * from "./generation";

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "
 import type {
   FileChange,
   IssueStatus,
+  LinkedPullRequest,
   PlanId,
   PullRequestStatus,
   RunStatus,
@@ -128,6 +129,8 @@ export interface IssuesTable {
   author_login: string | null;
   is_locked: Generated<boolean>;
   assignees: Json<string[]>;
+  /** Open pull requests on GitHub that reference the issue (see `issueLinkedPulls`). */
+  linked_pull_requests: Json<LinkedPullRequest[]>;
   is_imported: Generated<boolean>;
   upstream_full_name: string | null;
   fork_full_name: string | null;

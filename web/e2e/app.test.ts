@@ -83,7 +83,8 @@ describe("the web app at 360 px wide", () => {
     await page.getByRole("button", { name: "Import & Solve with AI" }).click();
     await toast(page, "Issue imported successfully!");
     await toast(page, "Fork created: octocat/markdown-lint");
-    await page.waitForURL(/\/issues\/[^/]+\/solve$/);
+    // Import & Solve starts the solve: the page shows the live run.
+    await page.waitForURL(/\/issues\/[^/]+\/solve\?run=/);
     await page.getByRole("heading", { name: /heading-increment misses a jump/ }).waitFor();
     const fork = await fetch(`${e2e.stack.sandboxes.github?.url}/repos/octocat/markdown-lint`, {
       headers: { authorization: `Bearer ${e2e.github.issueToken("octocat", ["repo"])}` },

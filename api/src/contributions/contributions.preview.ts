@@ -1,4 +1,4 @@
-import { checkContribution, type GithubClient } from "@fixloop/runtime";
+import { checkContribution, findFork, type GithubClient } from "@fixloop/runtime";
 import type { IssueRef } from "./contributions.schemas";
 
 /** Reads the issue and its repository, and checks what the maintainers allow before anyone starts. */
@@ -10,9 +10,11 @@ export async function previewIssue(gh: GithubClient, login: string, ref: IssueRe
     issue_number: ref.issueNumber,
   });
   const assignees = (issue.assignees ?? []).map((a) => a.login);
-  const findings = issue.pull_request
-    ? []
-    : await checkContribution(gh, { owner: repo.owner.login, repo: repo.name, issue, login });
+  const own = repo.owner.login.toLowerCase() === login.toLowerCase();
+  const [findings, fork] = await Promise.all([
+    issue.pull_request ? [] : checkContribution(gh, { owner: repo.owner.login, repo: repo.name, issue, login }),
+    own || issue.pull_request ? null : findFork(gh, login, repo),
+  ]);
   return {
     isPullRequest: Boolean(issue.pull_request),
     repository: {
@@ -33,5 +35,11 @@ export async function previewIssue(gh: GithubClient, login: string, ref: IssueRe
       assignees,
     },
     findings,
+    /** Where the work happens: the user's own repository, their existing fork, or a fork the import creates. */
+    fork: own
+      ? { state: "own" as const, fullName: repo.full_name }
+      : fork
+        ? { state: "exists" as const, fullName: fork.full_name }
+        : { state: "required" as const, fullName: null },
   };
 }

@@ -39,6 +39,7 @@ export const contributionsRoutes = new Hono<AppEnv>()
       repository: preview.repository,
       issue: preview.issue,
       findings: preview.findings,
+      fork: preview.fork,
       blocked: preview.findings.some((f) => f.severity === "blocking"),
       needsAcknowledgement: preview.findings.some((f) => f.severity === "warning"),
       alreadyImported: Boolean(existing?.is_imported),

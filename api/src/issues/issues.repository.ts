@@ -1,8 +1,13 @@
 import { sql } from "kysely";
-import type { Db, Issue } from "@fixloop/db";
+import { issueLinkedPulls, type Db, type Issue } from "@fixloop/db";
 
-/** An issue row with the newest open pull request Fixloop opened for it, if any. */
-type IssueRow = Issue & { open_pr_url: string | null; open_pr_number: number | null; open_pr_draft: boolean | null };
+/** An issue row with the newest open pull request Fixloop opened for it and its solution awaiting review, if any. */
+type IssueRow = Issue & {
+  open_pr_url: string | null;
+  open_pr_number: number | null;
+  open_pr_draft: boolean | null;
+  review_solution_id: string | null;
+};
 
 export function issueView(i: IssueRow) {
   return {
@@ -20,6 +25,10 @@ export function issueView(i: IssueRow) {
       i.open_pr_url && i.open_pr_number !== null
         ? { htmlUrl: i.open_pr_url, number: i.open_pr_number, draft: i.open_pr_draft === true }
         : null,
+    /** The solution waiting for the user's review: the issue stays in the Open tab until it is decided. */
+    awaitingReview: i.review_solution_id ? { solutionId: i.review_solution_id } : null,
+    /** Open pull requests on GitHub (anyone's) that reference the issue, other than Fixloop's own. */
+    linkedPullRequests: issueLinkedPulls.read(i.linked_pull_requests).filter((p) => p.htmlUrl !== i.open_pr_url),
     htmlUrl: i.html_url,
     isImported: i.is_imported,
     upstreamFullName: i.upstream_full_name,
@@ -42,6 +51,14 @@ function selectIssues(db: Db) {
         openPr.select("pull_requests.html_url").as("open_pr_url"),
         openPr.select("pull_requests.pr_number").as("open_pr_number"),
         openPr.select(sql<boolean>`(pull_requests.metadata->>'draft')::boolean`.as("draft")).as("open_pr_draft"),
+        eb
+          .selectFrom("solutions")
+          .select("solutions.id")
+          .whereRef("solutions.issue_id", "=", "issues.id")
+          .where("solutions.status", "=", "pending")
+          .orderBy("solutions.created_at", "desc")
+          .limit(1)
+          .as("review_solution_id"),
       ];
     });
 }

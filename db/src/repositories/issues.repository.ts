@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import { ANSWERING_SOLUTION_STATUSES } from "@fixloop/contract";
 import type { Database, NewIssue } from "../schema";
-import { issueAssignees, issueLabels } from "./json-columns";
+import { issueAssignees, issueLabels, issueLinkedPulls } from "./json-columns";
+import type { LinkedPullRequest } from "@fixloop/contract";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -187,4 +188,29 @@ export async function upsertSynced(
       })),
     )
     .execute();
+}
+
+/**
+ * Records the open pull requests GitHub links to issues of one repository (by issue number). With
+ * `complete`, the map covers the whole repository: its other issues are linked to none.
+ */
+export async function setLinkedPulls(
+  db: Conn,
+  userId: string,
+  repoFullName: string,
+  byNumber: Map<number, LinkedPullRequest[]>,
+  complete = false,
+): Promise<void> {
+  const scope = db.updateTable("issues").where("user_id", "=", userId).where("repo_full_name", "=", repoFullName);
+  if (complete) {
+    let reset = scope.set({ linked_pull_requests: "[]" }).where(sql<boolean>`linked_pull_requests <> '[]'::jsonb`);
+    if (byNumber.size) reset = reset.where("issue_number", "not in", [...byNumber.keys()]);
+    await reset.execute();
+  }
+  for (const [issueNumber, pulls] of byNumber) {
+    await scope
+      .set({ linked_pull_requests: issueLinkedPulls.write(pulls) })
+      .where("issue_number", "=", issueNumber)
+      .execute();
+  }
 }

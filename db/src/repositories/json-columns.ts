@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   FileChange,
+  LinkedPullRequest,
   ManualEdit,
   PromptRecordSchema,
   RefineInput,
@@ -105,6 +106,13 @@ export const issueAssignees = namesColumn("issues.assignees", "login");
 /** A stored changed file names its file. */
 const StoredFileChange = FileChange.extend({ filename: FileChange.shape.filename.min(1) }).loose();
 
+/** `issues.linked_pull_requests`: open pull requests on GitHub that reference the issue. */
+export const issueLinkedPulls = jsonColumn(
+  "issues.linked_pull_requests",
+  z.array(LinkedPullRequest),
+  lenientList(LinkedPullRequest),
+);
+
 /**
  * `solutions.files_changed`, `solution_revisions.files_changed`: the changed files (the contract's
  * `FileChange`). A stored file without its action or contents reads as a modification with empty contents.
@@ -189,7 +197,12 @@ export const stepDetail = jsonColumn(
   "run_steps.detail",
   z.looseObject({ files, info, warnings, score }),
   z
-    .looseObject({ files: files.catch([]), info: info.catch([]), warnings: warnings.catch([]), score: score.catch(undefined) })
+    .looseObject({
+      files: files.catch([]),
+      info: info.catch([]),
+      warnings: warnings.catch([]),
+      score: score.catch(undefined),
+    })
     .catch({ files: [], info: [], warnings: [] }),
 );
 

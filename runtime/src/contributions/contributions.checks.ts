@@ -89,32 +89,60 @@ export async function readPolicyFiles(gh: GithubClient, owner: string, repo: str
   return files.filter((f): f is PolicyFile => f !== null && f.text.trim() !== "");
 }
 
-/** Numbers of the open pull requests that reference the issue (GitHub's timeline cross-references). */
-export async function linkedOpenPulls(
+/** An open pull request that references an issue, as GitHub's timeline shows it. */
+export interface LinkedPull {
+  number: number;
+  htmlUrl: string;
+  login: string;
+  repoFullName: string;
+  draft: boolean;
+}
+
+/** The open pull requests that reference the issue (GitHub's timeline cross-references), oldest first. */
+export async function linkedOpenPullRequests(
   gh: GithubClient,
   owner: string,
   repo: string,
   issueNumber: number,
-): Promise<string[]> {
+): Promise<LinkedPull[]> {
   const events = await gh.paginate(gh.rest.issues.listEventsForTimeline, {
     owner,
     repo,
     issue_number: issueNumber,
     per_page: 100,
   });
-  const linked = new Set<string>();
+  const linked = new Map<string, LinkedPull>();
   for (const e of events) {
     if (!("event" in e) || e.event !== "cross-referenced" || !("source" in e)) continue;
     const source = e.source.issue;
     if (!source?.pull_request || source.state !== "open") continue;
-    const sourceRepo = source.repository_url.split("/repos/")[1] ?? "";
-    linked.add(
-      sourceRepo.toLowerCase() === `${owner}/${repo}`.toLowerCase()
-        ? `#${source.number}`
-        : `${sourceRepo}#${source.number}`,
-    );
+    const repoFullName = source.repository_url.split("/repos/")[1] ?? "";
+    linked.set(`${repoFullName}#${source.number}`.toLowerCase(), {
+      number: source.number,
+      htmlUrl: source.pull_request.html_url ?? source.html_url,
+      login: source.user?.login ?? "ghost",
+      repoFullName,
+      draft: (source as { draft?: boolean }).draft === true,
+    });
   }
-  return [...linked];
+  return [...linked.values()];
+}
+
+/** A pull request's short reference as seen from `owner/repo`: `#7`, or `other/repo#7`. */
+export function pullReference(p: LinkedPull, owner: string, repo: string): string {
+  return p.repoFullName.toLowerCase() === `${owner}/${repo}`.toLowerCase()
+    ? `#${p.number}`
+    : `${p.repoFullName}#${p.number}`;
+}
+
+/** References of the open pull requests that reference the issue (`#7`, `other/repo#7`). */
+export async function linkedOpenPulls(
+  gh: GithubClient,
+  owner: string,
+  repo: string,
+  issueNumber: number,
+): Promise<string[]> {
+  return (await linkedOpenPullRequests(gh, owner, repo, issueNumber)).map((p) => pullReference(p, owner, repo));
 }
 
 /** What the policy files say, one finding per kind and file, quoting the first sentence that says it. */

@@ -17,14 +17,33 @@ export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()(
   ),
 });
 
+/**
+ * Phones: a compact toast at the bottom that taps go through (only its × takes them), so it never
+ * blocks a button beneath it nor holds itself open under a resting finger (sonner pauses its timer
+ * while the pointer is over it); 3 s, one at a time. The app shell pads its end so a page's last
+ * buttons can be scrolled clear of it.
+ */
+const PHONE_TOAST = {
+  style: { padding: "10px 12px", minHeight: 0, pointerEvents: "none" },
+  classNames: { closeButton: "pointer-events-auto" },
+} as const;
+
 function Root() {
   const theme = useTheme();
-  // Bottom corner: the top bar (search, bell, theme, sync) stays clickable while a toast shows.
+  // Bottom: the top bar (search, bell, theme, sync) stays clickable while a toast shows.
   const wide = useMediaQuery("(min-width: 640px)");
   return (
     <>
       <Outlet />
-      <Toaster closeButton position={wide ? "bottom-right" : "bottom-center"} theme={theme} />
+      <Toaster
+        closeButton
+        position={wide ? "bottom-right" : "bottom-center"}
+        mobileOffset={{ bottom: 8, left: 8, right: 8 }}
+        visibleToasts={wide ? 3 : 1}
+        duration={wide ? 4000 : 3000}
+        toastOptions={wide ? undefined : PHONE_TOAST}
+        theme={theme}
+      />
     </>
   );
 }

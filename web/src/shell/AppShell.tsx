@@ -32,7 +32,7 @@ export function AppShell({ user, children }: { user: User; children: ReactNode }
       />
       <div className="md:pl-14">
         <TopBar onSearch={openPalette} onMenu={() => setDialog("nav")} menuOpen={dialog === "nav"} />
-        <main id="main" className="mx-auto max-w-6xl px-3 py-6 sm:px-6">
+        <main id="main" className="mx-auto max-w-6xl px-3 pt-6 pb-24 sm:px-6 sm:pb-6">
           {children}
         </main>
       </div>

@@ -1,31 +1,6 @@
-import { type GithubClient, GithubError } from "@fixloop/runtime";
+import { type GithubClient, type RepoRef, GithubError } from "@fixloop/runtime";
 
-export interface RepoRef {
-  full_name: string;
-  name: string;
-  owner: { login: string };
-  default_branch: string;
-}
-
-/** The user's existing fork of `upstream`, found by its usual name first, then among the upstream's forks. */
-export async function findFork(gh: GithubClient, login: string, upstream: RepoRef): Promise<RepoRef | null> {
-  try {
-    const { data } = await gh.rest.repos.get({ owner: login, repo: upstream.name });
-    const lineage = [data.parent?.full_name, data.source?.full_name];
-    if (data.fork && lineage.includes(upstream.full_name)) return data;
-  } catch (err) {
-    if ((err as { status?: number }).status !== 404) throw err;
-  }
-  const forks = await gh.paginate(gh.rest.repos.listForks, {
-    owner: upstream.owner.login,
-    repo: upstream.name,
-    per_page: 100,
-  });
-  const mine = forks.find((f) => f.owner.login.toLowerCase() === login.toLowerCase());
-  return mine
-    ? { full_name: mine.full_name, name: mine.name, owner: mine.owner, default_branch: mine.default_branch ?? "main" }
-    : null;
-}
+export { findFork, type RepoRef } from "@fixloop/runtime";
 
 /**
  * GitHub creates forks asynchronously: the repository exists before its git data does. Polls the

@@ -1,5 +1,12 @@
 import { importedIssue, issues } from "@fixloop/db";
-import { assertImportAllowed, canWrite, checkContribution, GithubError, githubForUser } from "@fixloop/runtime";
+import {
+  assertImportAllowed,
+  canWrite,
+  checkContribution,
+  GithubError,
+  githubForUser,
+  linkedOpenPullRequests,
+} from "@fixloop/runtime";
 import { type ForkJob, type ImportResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { asGithubJob } from "../github/github.jobs";
@@ -64,6 +71,9 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
       { upstream: upstream.full_name, fork: fork.full_name },
       issueColumns(issue as GithubIssue),
     );
+    // Someone's open pull request for it (say, from their fork) is shown on the issue before a solve.
+    const linked = await linkedOpenPullRequests(gh.client, upstream.owner.login, upstream.name, issue.number);
+    await issues.setLinkedPulls(ctx.db, job.userId, upstream.full_name, new Map([[issue.number, linked]]));
     return { fork: { isNew, fullName: fork.full_name }, issueId };
   });
 }

@@ -2,7 +2,9 @@ import type { SyncJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { githubForUser, JobRefusedError } from "@fixloop/runtime";
 import { asGithubJob } from "../github/github.jobs";
+import { issues as issuesRepo } from "@fixloop/db";
 import { countIssues, upsertIssues, type GithubIssue } from "./issues.store";
+import { linkedPullsByIssue, type ListedPull } from "./linked-pulls";
 import { upsertRepository } from "./repositories.store";
 
 /**
@@ -37,19 +39,32 @@ export async function syncIssues(
     };
     const headers = stored.issues_etag ? { "if-none-match": stored.issues_etag } : {};
     const issues: GithubIssue[] = [];
+    const pulls: ListedPull[] = [];
     let etag: string | null = null;
     let notModified = false;
     try {
       for await (const page of gh.client.paginate.iterator(gh.client.rest.issues.listForRepo, { ...params, headers })) {
         if (signal.aborted) throw new Error("sync aborted");
         etag ??= page.headers.etag ?? null;
-        for (const i of page.data as GithubIssue[]) if (!i.pull_request) issues.push(i);
+        for (const i of page.data as GithubIssue[]) {
+          if (i.pull_request) pulls.push(i as ListedPull);
+          else issues.push(i);
+        }
       }
     } catch (err) {
       if ((err as { status?: number }).status !== 304) throw err;
       notModified = true;
     }
-    if (!notModified) await upsertIssues(ctx.db, job.userId, stored.id, repo.full_name, issues);
+    if (!notModified) {
+      await upsertIssues(ctx.db, job.userId, stored.id, repo.full_name, issues);
+      // Open pull requests (forks' too) that reference an issue: shown before anyone solves it again.
+      const linked = linkedPullsByIssue(
+        repo.full_name,
+        pulls,
+        issues.map((i) => i.number),
+      );
+      await issuesRepo.setLinkedPulls(ctx.db, job.userId, repo.full_name, linked, true);
+    }
     await ctx.db
       .updateTable("repositories")
       .set({ synced_at: new Date(), ...(notModified ? {} : { issues_etag: etag }) })

@@ -7,6 +7,7 @@ import { useAuth } from "../../auth/auth";
 import { Button, Spinner } from "../../ui/ui";
 import { FALLBACK_PLANS, plansQuery, subscriptionQuery } from "./billing.queries";
 import { PaymentModal } from "./PaymentModal";
+import { DowngradeDialog, formatDay } from "./DowngradeDialog";
 import { PlanCard } from "./PlanCard";
 import { PricingFaq } from "./PricingFaq";
 
@@ -18,6 +19,7 @@ export function PricingPage() {
   const subQ = useQuery({ ...subscriptionQuery(), enabled: !!user });
   const [picked, setSelected] = useState<Plan | null>(null);
   const [paying, setPaying] = useState(false);
+  const [downgradeFrom, setDowngradeFrom] = useState<Plan["id"] | null>(null);
   const plans = plansQ.data ?? (plansQ.isError ? FALLBACK_PLANS : undefined);
   const currentPlan = user ? (subQ.data?.subscription.plan ?? "FREE") : null;
   // Once a payment makes the picked plan current, there is nothing left to upgrade to.
@@ -32,11 +34,8 @@ export function PricingPage() {
   function select(plan: Plan) {
     if (!requireSignIn()) return;
     if (plan.id === "FREE") {
-      toast.info(
-        currentPlan === "FREE"
-          ? "You are already on the Free plan"
-          : "Your plan returns to Free when the paid period ends",
-      );
+      if (currentPlan === "FREE" || !currentPlan) toast.info("You are already on the Free plan");
+      else setDowngradeFrom(currentPlan);
       return;
     }
     if (plan.id === currentPlan) {
@@ -85,6 +84,19 @@ export function PricingPage() {
       </div>
       <PricingFaq />
       <PaymentModal plan={picked} open={paying} onClose={() => setPaying(false)} />
+      <DowngradeDialog
+        from={downgradeFrom}
+        periodEnd={subQ.data?.subscription.currentPeriodEnd}
+        onCancel={() => setDowngradeFrom(null)}
+        onConfirm={() => {
+          const end = subQ.data?.subscription.currentPeriodEnd;
+          toast.success(
+            `You stay on ${downgradeFrom ? PLANS[downgradeFrom].name : "your plan"} until ${end ? formatDay(end) : "the period ends"}, then move to Free`,
+          );
+          setSelected(null);
+          setDowngradeFrom(null);
+        }}
+      />
     </main>
   );
 }

@@ -20,6 +20,7 @@ export function ContributePage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState<IssuePreview | null>(null);
+  const [importError, setImportError] = useState<string | null>(null);
   const pendingTaken = useRef(false);
   const repos = useQuery(repositoriesQuery());
   const examples = useQuery(configQuery()).data?.exampleIssueUrls ?? [];
@@ -28,6 +29,7 @@ export function ContributePage() {
     const value = raw.trim();
     if (!value) return setError("Please enter a GitHub issue URL");
     setError(null);
+    setImportError(null);
     setBusy(true);
     try {
       setError(await loadPreview(value));
@@ -74,6 +76,7 @@ export function ContributePage() {
       return void navigate({ to: "/issues/$issueId/solve", params: { issueId: preview.existingIssueId } });
     }
     const { owner, repo, issueNumber } = preview.parsed;
+    setImportError(null);
     setStep("importing");
     try {
       const res = await contributionsApi.importIssue({
@@ -89,9 +92,12 @@ export function ContributePage() {
       toast.success("Issue imported successfully!");
       if (res.fork.isNew) toast.info(`Fork created: ${res.fork.fullName}`, { duration: 5000 });
       void qc.invalidateQueries({ queryKey: ["issues"] });
-      void navigate({ to: "/issues/$issueId/solve", params: { issueId: res.issue._id } });
+      // "Import & Solve": the solve page starts the run on arrival and shows it live (or why it could not start).
+      void navigate({ to: "/issues/$issueId/solve", params: { issueId: res.issue._id }, search: { start: true } });
     } catch (e) {
-      toast.error(errorMessage(e, "Failed to import issue"));
+      const message = errorMessage(e, "Failed to import issue");
+      toast.error(message);
+      setImportError(message);
       setStep("preview");
     }
   };
@@ -158,7 +164,11 @@ export function ContributePage() {
           preview={preview}
           needsAuthorization={repos.data?.requiresAuthorization ?? false}
           onImport={(ack) => void importIssue(ack)}
-          onBack={() => setStep("input")}
+          onBack={() => {
+            setImportError(null);
+            setStep("input");
+          }}
+          importError={importError}
         />
       )}
       {step === "importing" && <Spinner label="Forking the repository and importing the issue..." />}

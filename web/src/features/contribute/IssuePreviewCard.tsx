@@ -1,22 +1,26 @@
 import { useState } from "react";
-import { ExternalLink, GitFork } from "lucide-react";
+import { ExternalLink } from "lucide-react";
 import { Badge, Button, Card, LabelList, buttonClass } from "../../ui/ui";
 import { IssueDescription } from "../issues/IssueDescription";
 import type { IssuePreview } from "./contribute.api";
 import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
 import { InlineMarkdown } from "../../ui/Markdown";
 import { ContributionFindings } from "./ContributionFindings";
+import { ForkNote } from "./ForkNote";
 
 export function IssuePreviewCard({
   preview,
   needsAuthorization,
   onImport,
   onBack,
+  importError,
 }: {
   preview: IssuePreview;
   needsAuthorization: boolean;
   onImport: (acknowledgeWarnings: boolean) => void;
   onBack: () => void;
+  /** Why the last import failed; nothing was imported. */
+  importError?: string | null;
 }) {
   const { repository: repo, issue } = preview;
   const [acknowledged, setAcknowledged] = useState(false);
@@ -41,20 +45,20 @@ export function IssuePreviewCard({
         <IssueDescription body={issue.body} />
       </Card>
       <ContributionFindings findings={preview.findings} acknowledged={acknowledged} onAcknowledge={setAcknowledged} />
-      {!preview.alreadyImported && (
-        <div className="flex gap-3 rounded-xl border border-violet-300 bg-violet-50 p-4 text-sm dark:border-violet-800 dark:bg-violet-950/40">
-          <GitFork className="size-5 shrink-0 text-violet-700 dark:text-violet-300" aria-hidden />
-          <p>
-            <strong>Fork Required.</strong> Fixloop forks {repo.fullName} into your account; the pull request goes from
-            your fork to the original repository.
-          </p>
-        </div>
-      )}
+      {!preview.alreadyImported && <ForkNote fork={preview.fork} upstream={repo.fullName} />}
       {needsAuthorization && !preview.alreadyImported && (
         <Card className="border-violet-300 dark:border-violet-800">
           <p className="text-sm">Forking needs repository access on GitHub. Authorize it, then import the issue.</p>
           <AuthorizeReposLink className="mt-2" />
         </Card>
+      )}
+      {importError && (
+        <p
+          role="alert"
+          className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950/40 dark:text-red-200"
+        >
+          The import failed: {importError}
+        </p>
       )}
       <div className="flex flex-wrap gap-2">
         <a href={issue.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("secondary")}>

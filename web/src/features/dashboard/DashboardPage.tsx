@@ -6,7 +6,7 @@ import { pullRequestsQuery as prsQuery } from "../../api/prs.queries";
 import { pendingValidationsQuery } from "../../api/validations.queries";
 import { DASHBOARD_QUERY } from "../../api/query-client";
 import { Badge, Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
-import { STATUS_LABEL, dashboardTone } from "../issues/issue-status";
+import { dashboardBadge } from "../issues/issue-status";
 import { successRate } from "./success-rate";
 import type { Issue } from "../../api/types";
 import { InlineMarkdown } from "../../ui/Markdown";
@@ -115,7 +115,7 @@ export function DashboardPage() {
                       #{i.issueNumber} · {i.repoFullName}
                     </span>
                   </span>
-                  <Badge tone={dashboardTone(i.status)}>{STATUS_LABEL[i.status]}</Badge>
+                  <Badge tone={dashboardBadge(i).tone}>{dashboardBadge(i).label}</Badge>
                 </Link>
                 {i.openPullRequest && <OpenPullRequestLink pr={i.openPullRequest} />}
               </li>

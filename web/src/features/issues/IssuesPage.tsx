@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { ExternalLink, RefreshCw, Sparkles } from "lucide-react";
+import { ClipboardCheck, ExternalLink, RefreshCw, Sparkles } from "lucide-react";
 import { issuesQuery } from "../../api/issues.queries";
 import type { Issue } from "../../api/types";
 import { Badge, Button, Card, LabelList, PageHeader, buttonClass } from "../../ui/ui";
 import { StatusTabsList } from "../../ui/StatusTabsList";
-import { ISSUE_TONE, STATUS_LABEL } from "./issue-status";
-import { isClosedTab } from "@fixloop/contract";
+import { inOpenTab, issueBadge } from "./issue-status";
+import { LinkedPullRequestsNotice } from "./LinkedPullRequests";
 import { InlineMarkdown } from "../../ui/Markdown";
 
 const EMPTY = { open: "No open issues", closed: "No closed issues", all: "No issues found" };
@@ -24,7 +24,7 @@ export function IssuesPage() {
         idBase="issues"
         label="Issue status"
         items={issues.data?.issues}
-        isOpen={(i) => !isClosedTab(i.status)}
+        isOpen={inOpenTab}
         keyOf={(i) => i._id}
         render={(i) => <IssueCard issue={i} />}
         empty={EMPTY}
@@ -37,6 +37,8 @@ export function IssuesPage() {
 }
 
 function IssueCard({ issue }: { issue: Issue }) {
+  const badge = issueBadge(issue);
+  const review = issue.awaitingReview;
   return (
     <Card>
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -48,21 +50,32 @@ function IssueCard({ issue }: { issue: Issue }) {
             #{issue.issueNumber} · {issue.repoFullName}
           </p>
         </div>
-        <Badge tone={ISSUE_TONE[issue.status]}>{STATUS_LABEL[issue.status]}</Badge>
+        <Badge tone={badge.tone}>{badge.label}</Badge>
       </div>
       <LabelList labels={issue.labels} />
+      <LinkedPullRequestsNotice issue={issue} compact />
       <div className="mt-3 flex flex-wrap gap-2">
+        {review && (
+          <Link
+            to="/validations/$solutionId"
+            params={{ solutionId: review.solutionId }}
+            className={buttonClass("primary")}
+            aria-label={`Review Solution: ${issue.title}`}
+          >
+            <ClipboardCheck className="size-4" aria-hidden /> Review Solution
+          </Link>
+        )}
         {issue.status !== "closed" && (
           <Link
             to="/issues/$issueId/solve"
             params={{ issueId: issue._id }}
-            className={buttonClass("primary")}
+            className={buttonClass(review ? "secondary" : "primary")}
             aria-label={`Solve with AI: ${issue.title}`}
           >
             <Sparkles className="size-4" aria-hidden /> Solve with AI
           </Link>
         )}
-        {issue.status === "solved" && (
+        {issue.status === "solved" && !review && (
           <Link to="/validations" className={buttonClass("secondary")}>
             View Solution
           </Link>

@@ -1,4 +1,5 @@
-import type { IssueStatus } from "../../api/types";
+import { isClosedTab } from "@fixloop/contract";
+import type { Issue, IssueStatus } from "../../api/types";
 import type { Tone } from "../../ui/ui";
 
 export const STATUS_LABEL: Record<IssueStatus, string> = {
@@ -28,4 +29,24 @@ export function dashboardTone(s: IssueStatus): Tone {
   if (s === "solved") return "blue";
   if (s === "closed") return "gray";
   return "orange";
+}
+
+/**
+ * The Issues page's Open tab: the spec's open statuses, plus an issue whose solution waits for the
+ * user's review (it is "solved", but nothing has been decided yet: the user still has work there).
+ */
+export function inOpenTab(issue: Pick<Issue, "status" | "awaitingReview">): boolean {
+  return issue.awaitingReview !== null || !isClosedTab(issue.status);
+}
+
+/** The badge of an issue on the lists: an awaiting review says so instead of "solved". */
+export function issueBadge(issue: Pick<Issue, "status" | "awaitingReview">): { label: string; tone: Tone } {
+  if (issue.awaitingReview && issue.status === "solved") return { label: "Awaiting review", tone: "orange" };
+  return { label: STATUS_LABEL[issue.status], tone: ISSUE_TONE[issue.status] };
+}
+
+/** The dashboard's badge: its own colours, and "Awaiting review" as on the Issues page. */
+export function dashboardBadge(issue: Pick<Issue, "status" | "awaitingReview">): { label: string; tone: Tone } {
+  if (issue.awaitingReview && issue.status === "solved") return { label: "Awaiting review", tone: "orange" };
+  return { label: STATUS_LABEL[issue.status], tone: dashboardTone(issue.status) };
 }

@@ -21,16 +21,20 @@ import { UpgradePrompt } from "./UpgradePrompt";
 import { upgradeReasonFor, type UpgradeReason } from "./upgrade-reason";
 import { InlineMarkdown } from "../../ui/Markdown";
 import { OpenPullRequestNotice } from "../issues/OpenPullRequest";
+import { LinkedPullConfirm, LinkedPullRequestsNotice } from "../issues/LinkedPullRequests";
+import { AwaitingReviewNote } from "../issues/AwaitingReviewNote";
 import { CostEstimate, RunCostLine } from "./CostEstimate";
 
-export function SolvePage({ issueId, runId }: { issueId: string; runId?: string }) {
+export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: string; start?: boolean }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const issue = useQuery(issueQuery(issueId));
   const models = useQuery(modelsQuery());
   const [model, setModel] = useState("");
   const [upgrade, setUpgrade] = useState<UpgradeReason | null>(null);
+  const [confirmLinked, setConfirmLinked] = useState(false);
   const watchedLive = useRef(false);
+  const autoStarted = useRef(false);
 
   useEffect(() => {
     if (!model && models.data) setModel(initialModel(models.data.allModels, getDefaultModel()));
@@ -57,11 +61,24 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
       setRun(id);
     },
     onError: (err) => {
+      if (start) setRun(undefined);
       const reason = err instanceof ApiError ? upgradeReasonFor(err.code) : null;
       if (reason) setUpgrade(reason);
       else toast.error(errorMessage(err, "Failed to generate solution"));
     },
   });
+  // "Import & Solve with AI" lands here with ?start: the solve starts once, as if Generate were pressed.
+  useEffect(() => {
+    if (!start || runId || autoStarted.current || !model || !issue.data) return;
+    autoStarted.current = true;
+    const m = models.data?.allModels.find((x) => x.id === model);
+    if (m && !m.allowed) {
+      setRun(undefined);
+      return setUpgrade("model_access");
+    }
+    generate.mutate();
+  }, [start, runId, model, issue.data]);
+
   const resume = useMutation({
     mutationFn: (id: string) => unwrap(api.runs[":id"].resume.$post({ param: { id } })),
     onSuccess: (_d, id) => {
@@ -98,9 +115,10 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
     if (m && !m.allowed) setUpgrade("model_access");
     else setModel(id);
   };
-  const onGenerate = () => {
+  const onGenerate = (confirmed = false) => {
     const m = models.data?.allModels.find((x) => x.id === model);
     if (m && !m.allowed) return setUpgrade("model_access");
+    if (!confirmed && i.linkedPullRequests.length > 0) return setConfirmLinked(true);
     generate.mutate();
   };
 
@@ -119,6 +137,8 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
       {(!r || r.status === "failed" || r.status === "cancelled") && (
         <Card>
           {i.openPullRequest && <OpenPullRequestNotice pr={i.openPullRequest} />}
+          <AwaitingReviewNote issue={i} />
+          <LinkedPullRequestsNotice issue={i} />
           <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
             <ModelPicker
               models={models.data?.allModels ?? []}
@@ -126,7 +146,7 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
               onChange={onChoose}
               disabled={generate.isPending}
             />
-            <Button onClick={onGenerate} busy={generate.isPending} disabled={!model}>
+            <Button onClick={() => onGenerate()} busy={generate.isPending} disabled={!model}>
               <Sparkles className="size-4" aria-hidden />{" "}
               {i.openPullRequest ? "Generate Another Solution" : "Generate Solution"}
             </Button>
@@ -148,6 +168,11 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
             </div>
           )}
           {r?.status === "cancelled" && <p className="mt-3 text-sm">The last run was cancelled.</p>}
+          {!r && generate.isError && (
+            <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
+              The solve did not start: {errorMessage(generate.error, "Failed to generate solution")}
+            </p>
+          )}
         </Card>
       )}
       {runId && run.isPending && <Spinner label="Connecting to the run..." />}
@@ -162,6 +187,15 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
         <SolutionResult solutionId={r.solutionId} onReset={() => setRun(undefined)} />
       )}
       <UpgradePrompt reason={upgrade} onClose={() => setUpgrade(null)} />
+      <LinkedPullConfirm
+        issue={i}
+        open={confirmLinked}
+        onCancel={() => setConfirmLinked(false)}
+        onConfirm={() => {
+          setConfirmLinked(false);
+          onGenerate(true);
+        }}
+      />
     </div>
   );
 }

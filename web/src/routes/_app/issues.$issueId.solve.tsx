@@ -2,13 +2,16 @@ import { createFileRoute } from "@tanstack/react-router";
 import { SolvePage } from "../../features/solve/SolvePage";
 
 export const Route = createFileRoute("/_app/issues/$issueId/solve")({
-  validateSearch: (s: Record<string, unknown>): { run?: string } =>
-    typeof s.run === "string" && s.run ? { run: s.run } : {},
+  validateSearch: (s: Record<string, unknown>): { run?: string; start?: boolean } => ({
+    ...(typeof s.run === "string" && s.run ? { run: s.run } : {}),
+    // Set by "Import & Solve with AI": start the solve on arrival.
+    ...(s.start === true || s.start === "1" || s.start === 1 ? { start: true } : {}),
+  }),
   component: SolveRoute,
 });
 
 function SolveRoute() {
   const { issueId } = Route.useParams();
-  const { run } = Route.useSearch();
-  return <SolvePage key={issueId} issueId={issueId} runId={run} />;
+  const { run, start } = Route.useSearch();
+  return <SolvePage key={issueId} issueId={issueId} runId={run} start={start} />;
 }
