@@ -189,7 +189,12 @@ export const stepDetail = jsonColumn(
   "run_steps.detail",
   z.looseObject({ files, info, warnings, score }),
   z
-    .looseObject({ files: files.catch([]), info: info.catch([]), warnings: warnings.catch([]), score: score.catch(undefined) })
+    .looseObject({
+      files: files.catch([]),
+      info: info.catch([]),
+      warnings: warnings.catch([]),
+      score: score.catch(undefined),
+    })
     .catch({ files: [], info: [], warnings: [] }),
 );
 
