@@ -36,10 +36,11 @@ export const ForkJob = z.object({
 export type ForkJob = z.infer<typeof ForkJob>;
 
 /** What a finished fork job returns to the API. */
-export interface ImportResult {
-  fork: { isNew: boolean; fullName: string };
-  issueId: string;
-}
+export const ImportResult = z.object({
+  fork: z.object({ isNew: z.boolean(), fullName: z.string() }),
+  issueId: z.string(),
+});
+export type ImportResult = z.infer<typeof ImportResult>;
 
 export const PullRequestJob = z.object({ userId: Uuid, solutionId: Uuid });
 export type PullRequestJob = z.infer<typeof PullRequestJob>;
@@ -51,9 +52,27 @@ export const SyntaxCheckJob = z.object({
 export type SyntaxCheckJob = z.infer<typeof SyntaxCheckJob>;
 
 /** What a finished syntax-check job returns: parse errors per file, only for files that have some. */
-export interface SyntaxCheckResult {
-  syntaxErrors: Record<string, string[]>;
-}
+export const SyntaxCheckResult = z.object({ syntaxErrors: z.record(z.string(), z.array(z.string())) });
+export type SyntaxCheckResult = z.infer<typeof SyntaxCheckResult>;
+
+/** What a finished solve job returns: the run's solution, or the status it ended with otherwise. */
+export const SolveResult = z.union([z.object({ solutionId: z.string() }), z.object({ status: z.string() })]);
+export type SolveResult = z.infer<typeof SolveResult>;
+
+const Count = z.number().int().nonnegative();
+/** What a finished sync job returns, by kind: how many the user now has, and what the sync found. */
+export const SyncResult = z.union([
+  z.object({ count: Count, fetched: Count, notModified: z.boolean() }),
+  z.object({ count: Count, changed: Count, notModified: Count }),
+  z.object({ count: Count }),
+]);
+export type SyncResult = z.infer<typeof SyncResult>;
+
+/** What a finished pull-request job returns (null: stopped after the push, as a test asks). */
+export const PullRequestResult = z
+  .object({ githubUrl: z.string(), prNumber: z.number().int(), branch: z.string() })
+  .nullable();
+export type PullRequestResult = z.infer<typeof PullRequestResult>;
 
 export const JOB_SCHEMAS = {
   [QUEUES.solve]: SolveJob,
@@ -64,6 +83,17 @@ export const JOB_SCHEMAS = {
 } as const;
 
 export type JobPayload<Q extends QueueName> = z.infer<(typeof JOB_SCHEMAS)[Q]>;
+
+/** What each queue's job returns when it finishes (BullMQ's return value), checked where it is read. */
+export const JOB_RESULT_SCHEMAS = {
+  [QUEUES.solve]: SolveResult,
+  [QUEUES.sync]: SyncResult,
+  [QUEUES.fork]: ImportResult,
+  [QUEUES.pullRequest]: PullRequestResult,
+  [QUEUES.syntaxCheck]: SyntaxCheckResult,
+} as const;
+
+export type JobResult<Q extends QueueName> = z.infer<(typeof JOB_RESULT_SCHEMAS)[Q]>;
 
 /** Deterministic job ids make enqueueing idempotent (BullMQ ignores a second add with the same id). */
 export const jobIds = {

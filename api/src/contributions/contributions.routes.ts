@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { domain, jobIds, type ImportResult } from "@fixloop/contract";
+import { domain, jobIds } from "@fixloop/contract";
 import { importedIssue } from "@fixloop/db";
 import { githubForUser, toGithubError } from "@fixloop/runtime";
 import type { AppEnv } from "../deps";
@@ -73,7 +73,7 @@ export const contributionsRoutes = new Hono<AppEnv>()
       issueNumber: ref.issueNumber,
       acknowledgeWarnings: ref.acknowledgeWarnings === true,
     };
-    const out = await runJob<ImportResult>(c.var.deps, "fork", data, { jobId: jobIds.fork(data) });
+    const out = await runJob(c.var.deps, "fork", data, { jobId: jobIds.fork(data) });
     if (!out.done) return c.json({ jobId: out.jobId }, 202);
     return c.json({ fork: out.value.fork, issue: { _id: out.value.issueId }, alreadyImported: false });
   });

@@ -6,13 +6,11 @@ import { listRepositories, repositoryView, requiresAuthorization } from "./githu
 import { runJob } from "../jobs/jobs.run";
 import { RepoParams } from "./github.params";
 
-type IssuesResult = { count: number; fetched: number; notModified: boolean };
-
 export const githubRoutes = new Hono<AppEnv>()
   .get("/github/repositories", requireUser, async (c) => {
     const deps = c.var.deps;
     const userId = c.var.user.id;
-    const sync = await runJob<{ count: number }>(deps, "sync", { kind: "repositories", userId });
+    const sync = await runJob(deps, "sync", { kind: "repositories", userId });
     const rows = await listRepositories(deps.db, userId);
     return c.json({
       repositories: rows.map(repositoryView),
@@ -22,13 +20,13 @@ export const githubRoutes = new Hono<AppEnv>()
   })
   .post("/github/repositories/:owner/:repo/sync", requireUser, validate("param", RepoParams), async (c) => {
     const { owner, repo } = c.req.valid("param");
-    const out = await runJob<IssuesResult>(c.var.deps, "sync", { kind: "issues", userId: c.var.user.id, owner, repo });
+    const out = await runJob(c.var.deps, "sync", { kind: "issues", userId: c.var.user.id, owner, repo });
     if (!out.done) return c.json({ jobId: out.jobId }, 202);
     return c.json({ success: true, count: out.value.count });
   })
   .get("/github/repositories/:owner/:repo/issues", requireUser, validate("param", RepoParams), async (c) => {
     const { owner, repo } = c.req.valid("param");
-    const out = await runJob<IssuesResult>(c.var.deps, "sync", { kind: "issues", userId: c.var.user.id, owner, repo });
+    const out = await runJob(c.var.deps, "sync", { kind: "issues", userId: c.var.user.id, owner, repo });
     if (!out.done) return c.json({ jobId: out.jobId }, 202);
     return c.json({ count: out.value.count });
   });

@@ -1,6 +1,13 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JobsOptions, Queue } from "bullmq";
-import { parseJobFailure, type JobErrorCode, type JobPayload, type QueueName } from "@fixloop/contract";
+import {
+  JOB_RESULT_SCHEMAS,
+  parseJobFailure,
+  type JobErrorCode,
+  type JobPayload,
+  type JobResult,
+  type QueueName,
+} from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { AppError } from "../http/errors";
 
@@ -53,12 +60,13 @@ export type JobOutcome<T> = { done: true; value: T } | { done: false; jobId: str
  * the job id. A job failure becomes the matching API error. With a fixed jobId a finished failed
  * job is cleared first, so a retry from the user really runs again.
  */
-export async function runJob<T, Q extends QueueName = QueueName>(
+export async function runJob<Q extends QueueName>(
   deps: AppDeps,
   name: Q,
   data: JobPayload<Q>,
   opts: JobsOptions = {},
-): Promise<JobOutcome<T>> {
+): Promise<JobOutcome<JobResult<Q>>> {
+  type T = JobResult<Q>;
   const queue = queueOf(deps, name);
   if (opts.jobId) {
     const old = await queue.getJob(opts.jobId);
@@ -74,7 +82,12 @@ export async function runJob<T, Q extends QueueName = QueueName>(
     timer = setTimeout(() => resolve({ done: false, jobId }), deps.env.JOB_WAIT_SECONDS * 1000);
   });
   const finished = job.waitUntilFinished(events).then(
-    (value: T): JobOutcome<T> => ({ done: true, value }),
+    (value: unknown): JobOutcome<T> => {
+      // The worker's answer is read with the queue's result schema, like any input.
+      const result = JOB_RESULT_SCHEMAS[name].safeParse(value);
+      if (!result.success) throw new AppError(502, "job.failed", "The background job answered in an unexpected shape");
+      return { done: true, value: result.data as T };
+    },
     (err: unknown) => {
       throw jobError(err instanceof Error ? err.message : String(err));
     },

@@ -18,7 +18,7 @@ export const prsRoutes = new Hono<AppEnv>()
   .post("/prs/sync", async (c) => {
     // A fresh id per request: a sync is a read and may run again at any time.
     const jobId = `sync-prs-${c.var.user.id}-${crypto.randomUUID()}`;
-    const outcome = await runJob<{ count: number }>(
+    const outcome = await runJob(
       c.var.deps,
       "sync",
       { kind: "pull-requests", userId: c.var.user.id },

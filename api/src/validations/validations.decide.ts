@@ -1,6 +1,7 @@
 import type { AppDeps } from "../deps";
 import { jobIds, type SolutionStatus, ANSWERING_SOLUTION_STATUSES } from "@fixloop/contract";
 import { runJob } from "../jobs/jobs.run";
+import { AppError } from "../http/errors";
 import { findOpenPullRequestForIssue, solutions } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
 import { validationErrors } from "./validations.errors";
@@ -45,13 +46,9 @@ export async function decideSolution(
   if (existingUrl) return { kind: "created", githubUrl: existingUrl };
   if (body.status === "rejected") return { kind: "rejected" };
 
-  const outcome = await runJob<{ githubUrl: string }>(
-    deps,
-    "pull-request",
-    { userId, solutionId: id },
-    { jobId: jobIds.pullRequest(id) },
-  );
-  return outcome.done
-    ? { kind: "created", githubUrl: outcome.value.githubUrl }
-    : { kind: "queued", jobId: outcome.jobId };
+  const outcome = await runJob(deps, "pull-request", { userId, solutionId: id }, { jobId: jobIds.pullRequest(id) });
+  if (!outcome.done) return { kind: "queued", jobId: outcome.jobId };
+  // Only a test stops the job before the pull request (stopAfterPush); the API never asks it to.
+  if (!outcome.value) throw new AppError(502, "job.failed", "The pull-request job ended without a pull request");
+  return { kind: "created", githubUrl: outcome.value.githubUrl };
 }

@@ -1,4 +1,4 @@
-import { type FileChange, type SyntaxCheckResult } from "@fixloop/contract";
+import { type FileChange } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { runJob } from "../jobs/jobs.run";
 
@@ -10,7 +10,7 @@ export async function checkSyntax(deps: AppDeps, files: FileChange[]): Promise<R
   const parsed = files
     .filter((f) => f.action !== "delete")
     .map(({ filename, content, originalContent }) => ({ filename, content, originalContent }));
-  const out = await runJob<SyntaxCheckResult, "syntax-check">(
+  const out = await runJob(
     deps,
     "syntax-check",
     { files: parsed },

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { QUEUES, type QueueName } from "@fixloop/contract";
+import { QUEUES, type JobResult, type QueueName } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { processSolve } from "./solve.processor";
 import { processSync } from "./sync.processor";
@@ -7,10 +7,14 @@ import { processFork } from "./fork.processor";
 import { processPullRequest } from "./pull-request.processor";
 import { processSyntaxCheck } from "./syntax-check.processor";
 
-/** A processor is a plain async function of the job, the context and an AbortSignal. */
-export type Processor = (job: Job, ctx: WorkerContext, signal: AbortSignal) => Promise<unknown>;
+/** A processor is a plain async function of the job, the context and an AbortSignal; it returns its queue's result. */
+export type Processor<Q extends QueueName = QueueName> = (
+  job: Job,
+  ctx: WorkerContext,
+  signal: AbortSignal,
+) => Promise<JobResult<Q>>;
 
-export const PROCESSORS: Record<QueueName, Processor> = {
+export const PROCESSORS: { [Q in QueueName]: Processor<Q> } = {
   [QUEUES.solve]: processSolve,
   [QUEUES.sync]: processSync,
   [QUEUES.fork]: processFork,

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { PullRequestJob } from "@fixloop/contract";
+import { PullRequestJob, type PullRequestResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { solutions } from "@fixloop/db";
 import { GithubError, jobFailed, toGithubError } from "@fixloop/runtime";
@@ -7,7 +7,11 @@ import { openPullRequest } from "../pull-requests/pull-requests.job";
 import { PullRequestError } from "../pull-requests/pull-requests.errors";
 
 /** Opens the pull request for an approved solution; the job's return value carries `githubUrl`. */
-export async function processPullRequest(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<unknown> {
+export async function processPullRequest(
+  job: Job,
+  ctx: WorkerContext,
+  signal: AbortSignal,
+): Promise<PullRequestResult> {
   const data = PullRequestJob.parse(job.data);
   if (signal.aborted) throw new Error("pull-request job aborted");
   try {
@@ -20,7 +24,7 @@ export async function processPullRequest(job: Job, ctx: WorkerContext, signal: A
   }
 }
 
-async function attempt(job: Job, ctx: WorkerContext, data: PullRequestJob): Promise<unknown> {
+async function attempt(job: Job, ctx: WorkerContext, data: PullRequestJob): Promise<PullRequestResult> {
   try {
     return await openPullRequest(ctx, data);
   } catch (err) {

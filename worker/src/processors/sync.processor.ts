@@ -1,12 +1,12 @@
 import type { Job } from "bullmq";
-import { SyncJob } from "@fixloop/contract";
+import { SyncJob, type SyncResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { syncRepositories } from "../sync/repositories.sync";
 import { syncIssues } from "../sync/issues.sync";
 import { syncPullRequests } from "../sync/pull-requests.sync";
 
 /** One queue for every GitHub read-sync; the payload's kind picks the handler. */
-export async function processSync(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<unknown> {
+export async function processSync(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<SyncResult> {
   const data = SyncJob.parse(job.data);
   switch (data.kind) {
     case "repositories":

@@ -1,4 +1,4 @@
-import { type FileChange, type PullRequestJob } from "@fixloop/contract";
+import { type FileChange, type PullRequestJob, type PullRequestResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { assertPolicyStillAllows, githubForUser, type GithubClient } from "@fixloop/runtime";
 import { prBody, prTitle } from "./pull-requests.body";
@@ -10,12 +10,6 @@ import { findOpenPullRequestForIssue, solutions } from "@fixloop/db";
 import { findPullRequest, loadSolution, savePullRequest } from "./pull-requests.repository";
 import { resolveTarget, type PullRequestTarget } from "./pull-requests.target";
 import { loadTreeEntries } from "./pull-requests.tree";
-
-export interface PullRequestResult {
-  githubUrl: string;
-  prNumber: number;
-  branch: string;
-}
 
 export interface OpenOptions {
   /** Stop once the branch is pushed (lets a test reproduce a crash between push and pull request). */
@@ -41,7 +35,7 @@ export async function openPullRequest(
   ctx: WorkerContext,
   job: PullRequestJob,
   opts: OpenOptions = {},
-): Promise<PullRequestResult | null> {
+): Promise<PullRequestResult> {
   const { solution, issue, reviewer } = await loadSolution(ctx.db, job.userId, job.solutionId);
   const stored = await findPullRequest(ctx.db, solution.id);
   if (stored) return { githubUrl: stored.html_url, prNumber: stored.pr_number, branch: stored.branch_name };
