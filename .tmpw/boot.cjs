@@ -1,0 +1,2 @@
+require("tsx/cjs/api").register();
+require("./w.ts");
