@@ -93,6 +93,7 @@ export const localizeSection: Section = {
       );
       return [];
     }
+    ctx.appendix.push(modelStagesNote(process.env));
     const swe = await sweBench(ctx);
     const nonPy = await nonPython(ctx);
     const groups: GroupFigures[] = [];
@@ -106,6 +107,18 @@ export const localizeSection: Section = {
     return [...swe.figures, ...nonPy.figures];
   },
 };
+
+/**
+ * The optional model stages (embedding rerank, model rerank) are not part of these figures: they
+ * need a real endpoint, and a stand-in embedder says nothing about quality. Say so either way.
+ */
+export function modelStagesNote(env: NodeJS.ProcessEnv): string {
+  const embeddings = !!env.EMBEDDINGS_BASE_URL?.trim() && !!env.EMBEDDINGS_MODEL?.trim();
+  const rerank = env.MODEL_RERANK === "on";
+  if (!embeddings && !rerank)
+    return "localize: model stages skipped (EMBEDDINGS_BASE_URL/EMBEDDINGS_MODEL and MODEL_RERANK unset): every localize figure is the no-model ranker's";
+  return `localize: model stages configured (${[embeddings && "embedding rerank", rerank && "model rerank"].filter(Boolean).join(", ")}) but not measured by this bench: every localize figure is the no-model ranker's`;
+}
 
 async function sweBench(ctx: BenchContext): Promise<{ figures: Figure[]; result?: LocalizationEvalResult }> {
   if (!fs.existsSync(DATA)) {

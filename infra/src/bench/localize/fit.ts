@@ -76,7 +76,7 @@ function objective(data: readonly FeatureInstance[], w: RescoreWeights): number 
 }
 
 const KEYS = Object.keys(NEUTRAL) as (keyof RescoreWeights)[];
-const FACTORS = [0.5, 0.7, 0.85, 1.15, 1.4, 2];
+const FACTORS = [0.25, 0.5, 0.7, 0.85, 1.15, 1.4, 2, 4];
 const DOCS_STEPS = [-1, -0.5, -0.25, 0.25, 0.5];
 
 /** Coordinate search from `start`: each weight in turn is scaled (docs: shifted) while that helps. */
