@@ -196,8 +196,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const out = (l: string) => process.stdout.write(`${l}\n`);
   out(`${data.length} instances`);
   out(`shipped RESCORE, in-sample:        ${fmt(recallOf(data.map((d) => goldRank(d, RESCORE))))}`);
-  const same = data.filter((d) => d.rank === undefined || goldRank(d, RESCORE) === d.rank).length;
-  out(`signals reproduce the localizer's rank on ${same} of ${data.length} instances`);
+  // The localizer returns its top 10: a gold file below that has no rank of its own there.
+  const same = data.filter((d) => {
+    const r = goldRank(d, RESCORE);
+    return d.rank === undefined || r === d.rank || (d.rank === null && (r === null || r > 10));
+  }).length;
+  out(`signals reproduce the localizer's rank (top 10) on ${same} of ${data.length} instances`);
   const all = fitWeights(data);
   out(`refit on all, in-sample:           ${fmt(recallOf(data.map((d) => goldRank(d, all))))}`);
   const cv = crossValidate(data, { k, seed });
