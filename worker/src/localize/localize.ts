@@ -188,7 +188,7 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     const extra = (input.features.include ?? []).flatMap((p) => byPath.get(p) ?? []);
     const at = new Set([...candidates, ...topIndices(final.score, 50), ...extra]);
     const src = { docs, lex, path: pathS, title, chunk: chunks.issue, chunkTitle: chunks.title };
-    input.features.rows.push(...rescoreFeatures({ ...src, mentions, defs, usage, near }, at));
+    input.features.rows.push(...rescoreFeatures({ ...src, mentions, defs, usage, near }, at, new Set(candidates)));
   }
   const top = input.top ?? 10;
   const budget = input.tokenBudget ?? Number.POSITIVE_INFINITY;

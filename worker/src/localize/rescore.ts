@@ -24,6 +24,8 @@ export interface RescoreFeatures {
   test: boolean;
   nonCode: boolean;
   stub: boolean;
+  /** Whether it was among the first stage's best files that get the function-level signals. */
+  rescored?: boolean;
 }
 
 /** The final score `combine` gives a file with these signals under weights `w`. */
@@ -59,7 +61,11 @@ export interface FeatureSources {
 }
 
 /** The signals of the files at `indices`, in that order. */
-export function rescoreFeatures(src: FeatureSources, indices: Iterable<number>): RescoreFeatures[] {
+export function rescoreFeatures(
+  src: FeatureSources,
+  indices: Iterable<number>,
+  rescored: ReadonlySet<number>,
+): RescoreFeatures[] {
   const ev = (e: Evidence, p: string) => e.get(p)?.score ?? 0;
   const out: RescoreFeatures[] = [];
   for (const i of indices) {
@@ -80,6 +86,7 @@ export function rescoreFeatures(src: FeatureSources, indices: Iterable<number>):
       test: d.test,
       nonCode: !d.code,
       stub: d.path.endsWith(".pyi") || d.path.endsWith(".d.ts"),
+      rescored: rescored.has(i),
     });
   }
   return out;

@@ -18,7 +18,9 @@ function parts(f: RescoreFeatures, w: RescoreWeights): Record<string, number> {
 /** Why the gold file lost: not a candidate at all, or the signals where the winner beat it most. */
 export function missCause(inst: FeatureInstance, w: RescoreWeights): string {
   const gold = inst.rows.find((r) => inst.gold.includes(r.path));
-  if (!gold) return "gold file not among the rescored candidates (first stage: no mention, definition or lexical lead)";
+  if (!gold) return "gold file not in the dumped signals";
+  if (gold.rescored === false)
+    return "gold file below the first stage's best 100 (no function-level signals): no mention, definition or lexical lead";
   const top = [...inst.rows].sort((a, b) => scoreFeatures(b, w) - scoreFeatures(a, w))[0];
   if (!top || top.path === gold.path) return "ranked first";
   const g = parts(gold, w);
