@@ -1,2 +1,0 @@
-require("tsx/cjs/api").register();
-require("./w.ts");
