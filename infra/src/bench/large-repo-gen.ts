@@ -1,15 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
+import { type PlantedIssue, plantIssues } from "./large-repo-issues";
 
 /**
  * Writes a synthetic repository of `count` files: TypeScript, Python, Go, Java and Rust modules of
  * realistic sizes (0.5-12 KB) that import each other, grouped in packages, plus docs and tests.
- * Deterministic (seeded), so cold/warm runs and machines compare.
+ * Deterministic (seeded), so cold/warm runs and machines compare; the planted issues' files are
+ * written on every call (large-repo-issues.ts).
  */
-export function generateLargeRepo(
-  dir: string,
-  count = 50_000,
-): { dir: string; issue: { title: string; body: string }; target: string } {
+export function generateLargeRepo(dir: string, count = 50_000): { dir: string; issues: PlantedIssue[] } {
   let seed = 42;
   const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)] as T;
@@ -60,23 +59,10 @@ export function generateLargeRepo(
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${imports.join("\n")}\n\n${fns.join("\n")}`);
   }
-  // The file the issue is about.
-  const target = path.join(dir, "src", "pkg7", "invoice_rounding.ts");
-  fs.writeFileSync(
-    target,
-    `import { billingHelper } from "../billing/billing";\n\nexport function roundInvoiceTotal(total: number): number {\n  return Math.floor(total * 100) / 100;\n}\n`,
-  );
   fs.writeFileSync(path.join(dir, ".complete"), "");
   return describe(dir);
 }
 
-function describe(dir: string) {
-  return {
-    dir,
-    target: "src/pkg7/invoice_rounding.ts",
-    issue: {
-      title: "Invoice totals are rounded down instead of to the nearest cent",
-      body: "roundInvoiceTotal truncates: 10.005 becomes 10.00 instead of 10.01. Customers are undercharged on every invoice with half-cent totals.",
-    },
-  };
+function describe(dir: string): { dir: string; issues: PlantedIssue[] } {
+  return { dir, issues: plantIssues(dir) };
 }

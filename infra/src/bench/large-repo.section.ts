@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import url from "node:url";
 import { ROOT } from "../paths";
@@ -8,14 +9,19 @@ import { generateLargeRepo } from "./large-repo-gen";
 
 const CHILD = path.join(path.dirname(url.fileURLToPath(import.meta.url)), "localize-child.ts");
 
+interface Run {
+  ms: number;
+  top: string[];
+}
+
 interface ChildResult {
-  cold: { ms: number; top: string[]; files: number };
-  warm: { ms: number; top: string[] };
+  cold: Run;
+  warm: Run[];
   maxRssMb: number;
 }
 
-function runChild(dir: string, title: string, body: string, mode: string): ChildResult {
-  const r = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), [CHILD, dir, title, body, mode], {
+function runChild(dir: string, issuesFile: string, mode: string): ChildResult {
+  const r = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), [CHILD, dir, issuesFile, mode], {
     cwd: ROOT,
     encoding: "utf8",
     maxBuffer: 16 * 1024 * 1024,
@@ -25,54 +31,56 @@ function runChild(dir: string, title: string, body: string, mode: string): Child
   return JSON.parse(r.stdout.trim().split("\n").pop() ?? "{}") as ChildResult;
 }
 
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
+
 export const largeRepoSection: Section = {
   name: "large-repo",
   async run(ctx: BenchContext): Promise<Figure[]> {
     const gen0 = performance.now();
     const repo = generateLargeRepo(path.join(ctx.dir, "large-repo"));
     process.stderr.write(`  generated tree in ${((performance.now() - gen0) / 1000).toFixed(1)} s\n`);
-    const ours = runChild(repo.dir, repo.issue.title, repo.issue.body, "localizer");
-    const bm25 = runChild(repo.dir, repo.issue.title, repo.issue.body, "bm25");
-    const s = "large repository (50k files)";
+    const issuesFile = path.join(ctx.dir, "large-repo-issues.json");
+    fs.writeFileSync(issuesFile, JSON.stringify(repo.issues));
+    const ours = runChild(repo.dir, issuesFile, "localizer");
+    const bm25 = runChild(repo.dir, issuesFile, "bm25");
+    const n = repo.issues.length;
+    const s = `large repository (50k files, ${n} issues naming no symbol only the target defines)`;
+    const base = { section: s, baselineName: "BM25 all files, same mode" };
+    const hits = (r: ChildResult, k: number) =>
+      r.warm.filter((w, i) => {
+        const rank = w.top.indexOf(repo.issues[i]?.target ?? "");
+        return rank >= 0 && rank < k;
+      }).length / n;
     return [
       {
-        section: s,
-        name: "cold time",
+        ...base,
+        name: "cold time (first issue, index built)",
         value: ours.cold.ms / 1000,
         unit: "s",
         baseline: bm25.cold.ms / 1000,
-        baselineName: "BM25 all files",
         target: "< 10 s",
         holds: ours.cold.ms < 10_000,
       },
       {
-        section: s,
-        name: "warm time",
-        value: ours.warm.ms / 1000,
+        ...base,
+        name: "warm time (median over the issues, index cached)",
+        value: median(ours.warm.map((w) => w.ms)) / 1000,
         unit: "s",
-        baseline: bm25.cold.ms / 1000,
-        baselineName: "BM25 all files",
+        baseline: median(bm25.warm.map((w) => w.ms)) / 1000,
         target: "< 2 s",
-        holds: ours.warm.ms < 2_000,
+        holds: median(ours.warm.map((w) => w.ms)) < 2_000,
       },
       {
-        section: s,
+        ...base,
         name: "peak memory",
         value: ours.maxRssMb,
         unit: "MiB",
         baseline: bm25.maxRssMb,
-        baselineName: "BM25 all files",
         target: "< 1024 MiB",
         holds: ours.maxRssMb < 1024,
       },
-      {
-        section: s,
-        name: "target file rank (1 = first)",
-        value: ours.cold.top.indexOf(repo.target) + 1 || 99,
-        unit: "",
-        baseline: bm25.cold.top.indexOf(repo.target) + 1 || 99,
-        baselineName: "BM25",
-      },
+      { ...base, name: "recall@1", value: hits(ours, 1), unit: "", baseline: hits(bm25, 1) },
+      { ...base, name: "recall@5", value: hits(ours, 5), unit: "", baseline: hits(bm25, 5) },
     ];
   },
 };

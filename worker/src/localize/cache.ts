@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ParsedFile } from "./parse";
-import type { ScannedFile } from "./threads";
+import type { ScannedFile } from "./scan";
 import { DEF_KEYWORDS, pathTerms, wordTerms } from "./tokenize";
 import { HASH_SEED, hashStep, WordTable } from "./word-table";
 

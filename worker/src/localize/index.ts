@@ -11,3 +11,5 @@ export { bm25Texts, type RankedSymbol, rankSymbols, stackFrames } from "./symbol
 export { termCounts } from "./tokenize";
 export { limitFiles, type LimitedFiles } from "./limit";
 export { setLocalizeThreads } from "./threads";
+export { RESCORE } from "./rank";
+export { type RescoreFeatures, type RescoreWeights, scoreFeatures } from "./rescore";

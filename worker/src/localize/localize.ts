@@ -20,6 +20,7 @@ import {
   usageSignal,
   WEIGHTS,
 } from "./rank";
+import { type RescoreFeatures, rescoreFeatures } from "./rescore";
 import { addTopSymbols, type RankedSymbol } from "./symbols.rank";
 import { testFilesNear } from "./tests-near";
 import { forEachTerm } from "./tokenize";
@@ -35,6 +36,11 @@ export interface LocalizeInput {
   cache?: LocalizeCache;
   /** How many top symbols (functions, classes) to return per file. Default 0. */
   symbols?: number;
+  /**
+   * Filled with the second-stage signals of the rescored candidates, the final top 50 and the
+   * `include` paths (the bench fits and cross-validates the weights on them).
+   */
+  features?: { include?: readonly string[]; rows: RescoreFeatures[] };
 }
 
 export interface LocalizedFile {
@@ -178,6 +184,12 @@ export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
     },
   );
 
+  if (input.features) {
+    const extra = (input.features.include ?? []).flatMap((p) => byPath.get(p) ?? []);
+    const at = new Set([...candidates, ...topIndices(final.score, 50), ...extra]);
+    const src = { docs, lex, path: pathS, title, chunk: chunks.issue, chunkTitle: chunks.title };
+    input.features.rows.push(...rescoreFeatures({ ...src, mentions, defs, usage, near }, at, new Set(candidates)));
+  }
   const top = input.top ?? 10;
   const budget = input.tokenBudget ?? Number.POSITIVE_INFINITY;
   const chosen: LocalizedFile[] = [];

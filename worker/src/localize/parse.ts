@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import { Language, Parser, Query } from "web-tree-sitter";
 import { LANGUAGES, type LanguageId } from "./languages";
-import { type Captures, capturesOf, localizeThreads } from "./threads";
+import { localizeThreads } from "./threads";
+import { type Captures, capturesOf } from "./tree-query";
 
 /** What one file declares and imports, as found by tree-sitter. */
 export interface ParsedFile {

@@ -1,7 +1,8 @@
 import { Query } from "web-tree-sitter";
 import { type LanguageId, languageOf } from "./languages";
 import { loader, wasmOf } from "./parse";
-import { type Declaration, declarationsOf, localizeThreads } from "./threads";
+import { localizeThreads } from "./threads";
+import { type Declaration, declarationsOf } from "./tree-query";
 
 export type SymbolKind = "function" | "method" | "class" | "type";
 

@@ -62,13 +62,15 @@ export function wordTerms(word: string): string[] {
 }
 
 /**
- * The word walk, as source text so that the localize threads run the same code (threads.ts):
- * calls `onWord` for every identifier-like word of `text` (at most 64 characters), telling
- * whether it follows a definition keyword (`class Foo`, `def foo`).
+ * Calls `onWord` for every identifier-like word of `text` (at most 64 characters), telling
+ * whether it follows a definition keyword (`class Foo`, `def foo`). The localize threads run it too.
  */
-export const WORD_WALK = `
-function forEachWord(text, defKeywords, onWord) {
-  const re = new RegExp(${JSON.stringify(WORD.source)}, "g");
+export function forEachWord(
+  text: string,
+  onWord: (word: string, defined: boolean) => void,
+  defKeywords: ReadonlySet<string> = DEF_KEYWORDS,
+): void {
+  const re = new RegExp(WORD.source, "g");
   let prev = "";
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const word = m[0];
@@ -79,18 +81,6 @@ function forEachWord(text, defKeywords, onWord) {
     onWord(word, defKeywords.has(prev));
     prev = word;
   }
-}
-`;
-
-const walkWords = new Function(`${WORD_WALK}\nreturn forEachWord;`)() as (
-  text: string,
-  defKeywords: ReadonlySet<string>,
-  onWord: (word: string, defined: boolean) => void,
-) => void;
-
-/** `WORD_WALK` for in-process use. */
-export function forEachWord(text: string, onWord: (word: string, defined: boolean) => void): void {
-  walkWords(text, DEF_KEYWORDS, onWord);
 }
 
 /** Calls `emit` for every index term of `text`; `emitDef` gets identifiers being defined. */

@@ -4,10 +4,17 @@
  * `{ "maxRssKiB": n }` line to stdout.
  */
 import { readFile } from "node:fs/promises";
-import { bm25Baseline, filesFromDirectory, localize, LocalizeCache, splitIssue } from "@fixloop/worker/localize";
+import {
+  bm25Baseline,
+  filesFromDirectory,
+  localize,
+  LocalizeCache,
+  type RescoreFeatures,
+  splitIssue,
+} from "@fixloop/worker/localize";
 import { bm25Symbols, goldSymbols, localizerSymbols, symbolRecall } from "./symbols-eval";
 
-export type EvalMethod = "localizer" | "bm25";
+export type EvalMethod = "localizer" | "bm25" | "cli";
 
 export interface BatchItem {
   id: string;
@@ -16,6 +23,8 @@ export interface BatchItem {
   issueFile: string;
   /** The gold patch, for function-level figures. */
   patch?: string;
+  /** The gold paths: their second-stage signals are reported even when they rank low. */
+  gold?: string[];
 }
 
 export interface ChildLine {
@@ -24,6 +33,8 @@ export interface ChildLine {
   seconds: number;
   /** Share of the gold functions/classes in the first 10 ranked symbols (null: no gold symbol). */
   symbolRecall10?: number | null;
+  /** The localizer's second-stage signals of its candidates and the gold files. */
+  features?: RescoreFeatures[];
 }
 
 export async function runBatch(
@@ -44,9 +55,12 @@ export async function runBatch(
     const started = performance.now();
     const files = await filesFromDirectory(item.dir, { statKeys: false });
     const input = { files, issueTitle: title, issueBody: body, top, ...(cache ? { cache } : {}) };
-    const ranked = method === "bm25" ? await bm25Baseline(input) : (await localize({ ...input, symbols: 5 })).files;
+    const features = { include: item.gold ?? [], rows: [] as RescoreFeatures[] };
+    const ranked =
+      method === "bm25" ? await bm25Baseline(input) : (await localize({ ...input, symbols: 5, features })).files;
     const seconds = (performance.now() - started) / 1000;
     const line: ChildLine = { id: item.id, ranked: ranked.map((f) => f.path), seconds };
+    if (method === "localizer") line.features = features.rows;
     if (item.patch) {
       const symbols =
         method === "bm25" ? await bm25Symbols(item.dir, line.ranked, `${title}\n${body}`) : localizerSymbols(ranked);

@@ -8,13 +8,14 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { ROOT } from "../../paths";
-import type { BatchItem, ChildLine, EvalMethod } from "./eval-child";
+import type { RescoreFeatures } from "@fixloop/worker/localize";
+import type { BatchItem, EvalMethod } from "./eval-child";
+import { runMethod } from "./eval-run";
 import { type Fixture, loadFixtures, materializeFixture, mirrorGitDir } from "./fixtures";
 
 const run = promisify(execFile);
@@ -74,6 +75,8 @@ export interface InstanceResult {
   seconds: Partial<Record<EvalMethod, number>>;
   /** Function-level recall@10 per method (null: no gold function or class). */
   symbolRecall10?: Partial<Record<EvalMethod, number | null>>;
+  /** The localizer's second-stage signals (candidates and gold files), to fit and cross-validate its weights. */
+  features?: RescoreFeatures[];
 }
 
 export interface LocalizationEvalResult {
@@ -95,34 +98,6 @@ const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
 };
-
-async function runChild(
-  method: EvalMethod,
-  items: BatchItem[],
-  share: boolean,
-): Promise<{ lines: ChildLine[]; rss: number }> {
-  const dir = await mkdtemp(join(tmpdir(), "loc-eval-"));
-  const batch = join(dir, "batch.json");
-  await writeFile(batch, JSON.stringify(items));
-  const child = fileURLToPath(new URL("./eval-child.ts", import.meta.url));
-  const tsx = import.meta.resolve("tsx");
-  const { stdout } = await run(
-    process.execPath,
-    ["--import", tsx, child, "--child", method, batch, share ? "share" : "cold", "10"],
-    {
-      maxBuffer: 64 << 20,
-    },
-  ).finally(() => rm(dir, { recursive: true, force: true }));
-  const lines: ChildLine[] = [];
-  let rss = 0;
-  for (const line of stdout.split("\n")) {
-    if (!line.trim()) continue;
-    const v = JSON.parse(line) as ChildLine | { maxRssKiB: number };
-    if ("maxRssKiB" in v) rss = v.maxRssKiB;
-    else lines.push(v);
-  }
-  return { lines, rss };
-}
 
 export async function runLocalizationEval(opts: LocalizationEvalOptions): Promise<LocalizationEvalResult> {
   const log = opts.log ?? (() => {});
@@ -160,10 +135,13 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
         skipped.push({ id, reason: `materialize failed: ${String(err).slice(0, 200)}` });
         continue;
       }
-      gold.set(id, fixture?.gold ?? (await readFile(join(outDir, `${id}.gold`), "utf8")).split("\n").filter(Boolean));
+      const goldPaths =
+        fixture?.gold ?? (await readFile(join(outDir, `${id}.gold`), "utf8")).split("\n").filter(Boolean);
+      gold.set(id, goldPaths);
       items.push({
         id,
         repo,
+        gold: goldPaths,
         dir: join(outDir, id),
         issueFile: join(outDir, `${id}.issue.md`),
         ...(d.patch ? { patch: d.patch } : {}),
@@ -184,7 +162,7 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
       }),
     );
     for (const method of methods) {
-      const { lines, rss: r } = await runChild(method, items, opts.shareCache ?? false);
+      const { lines, rss: r } = await runMethod(method, items, opts.shareCache ?? false);
       rss[method] = Math.max(rss[method] ?? 0, r);
       for (const line of lines) {
         const row = rows.get(line.id);
@@ -192,6 +170,7 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
         const ranks = row.gold.map((g) => line.ranked.indexOf(g)).filter((k) => k >= 0);
         row.ranks[method] = ranks.length > 0 ? Math.max(...ranks) + 1 : null;
         row.seconds[method] = line.seconds;
+        if (line.features) row.features = line.features;
         if (line.symbolRecall10 !== undefined)
           row.symbolRecall10 = { ...row.symbolRecall10, [method]: line.symbolRecall10 };
       }
@@ -239,6 +218,16 @@ export function methodFigures(
   return figures;
 }
 
+/** One JSON line per instance: id, repo, gold paths, the localizer's rank and its second-stage signals. */
+export async function writeFeatures(file: string, rows: readonly InstanceResult[]): Promise<void> {
+  const lines = rows.flatMap((r) =>
+    r.features
+      ? [JSON.stringify({ id: r.id, repo: r.repo, gold: r.gold, rank: r.ranks.localizer, rows: r.features })]
+      : [],
+  );
+  await writeFile(file, `${lines.join("\n")}\n`);
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { values } = parseArgs({
     options: {
@@ -252,6 +241,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       json: { type: "boolean" },
       methods: { type: "string" },
       nonpy: { type: "boolean" },
+      features: { type: "string" },
     },
   });
   const result = await runLocalizationEval({
@@ -266,7 +256,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     keep: values.keep ?? false,
     log: (l) => process.stderr.write(`${l}\n`),
   });
-  if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (values.features) await writeFeatures(values.features, result.perInstance);
+  const slim = result.perInstance.map(({ features: _, ...row }) => row);
+  if (values.json) process.stdout.write(`${JSON.stringify({ ...result, perInstance: slim }, null, 2)}\n`);
   else {
     process.stdout.write(`instances: ${result.instances}, skipped: ${result.skipped.length}\n`);
     process.stdout.write("method      R@1   R@3   R@5   R@10  median_s  p95_s  peak_rss_MiB  fn_R@10\n");
