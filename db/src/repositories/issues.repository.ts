@@ -1,8 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import { ANSWERING_SOLUTION_STATUSES } from "@fixloop/contract";
+import { ANSWERING_SOLUTION_STATUSES, type LinkedPullRequest } from "@fixloop/contract";
 import type { Database, NewIssue } from "../schema";
 import { issueAssignees, issueLabels, issueLinkedPulls } from "./json-columns";
-import type { LinkedPullRequest } from "@fixloop/contract";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
