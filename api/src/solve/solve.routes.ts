@@ -3,7 +3,7 @@ import { z } from "zod";
 import { domain } from "@fixloop/db";
 import { currentUsagePeriod } from "@fixloop/db";
 import { runCancelChannel } from "@fixloop/worker/contract";
-import { DEFAULT_MODEL_ID, listModels, modelsConfigFromEnv } from "@fixloop/worker/contract";
+import { DEFAULT_MODEL_ID, listModels, modelsConfigFromEnv, SetupNetworkChoice } from "@fixloop/worker/contract";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
@@ -22,6 +22,8 @@ import { waitForRunEnd } from "./solve.wait";
 export const GenerateSolutionBody = z.object({
   issueId: z.string().min(1).max(100),
   modelId: z.string().min(1).max(200).default(DEFAULT_MODEL_ID),
+  /** This repository's setup wants network (`.fixloop.yml`): allow once / always / never (the default). */
+  setupNetwork: SetupNetworkChoice.optional(),
 });
 export type GenerateSolutionBody = z.infer<typeof GenerateSolutionBody>;
 export const GenerateSolutionQuery = z.object({ wait: z.enum(["true", "false", "1", "0"]).optional() });

@@ -2,12 +2,13 @@ import { domain, type Db } from "@fixloop/db";
 import { findOpenPullRequestForIssue } from "@fixloop/db";
 import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
 import { notifyUsageThreshold } from "@fixloop/db";
-import { jobIds } from "@fixloop/worker/contract";
+import { jobIds, type SetupNetworkChoice } from "@fixloop/worker/contract";
 import { findModel, modelsConfigFromEnv } from "@fixloop/worker/contract";
 import type { AppDeps } from "../deps";
 import { isUuid } from "./runs.repository";
 import { solveErrors } from "./solve.errors";
 import { assertContributionAllowed } from "./solve.policy";
+import { setupNetworkChoice } from "./solve.setup-network";
 
 const ACTIVE = domain.ACTIVE_RUN_STATUSES;
 
@@ -34,13 +35,13 @@ async function activeRunId(db: Db, issueId: string): Promise<string | undefined>
 export async function startRun(
   deps: StartRunDeps,
   userId: string,
-  input: { issueId: string; modelId: string },
+  input: { issueId: string; modelId: string; setupNetwork?: SetupNetworkChoice },
 ): Promise<{ runId: string; existing: boolean }> {
   const { db } = deps;
   const issue = isUuid(input.issueId)
     ? await db
         .selectFrom("issues")
-        .select(["id", "status", "state", "is_imported", "upstream_full_name", "repo_full_name"])
+        .select(["id", "status", "state", "is_imported", "upstream_full_name", "repo_full_name", "fork_full_name"])
         .where("id", "=", input.issueId)
         .where("user_id", "=", userId)
         .executeTakeFirst()
@@ -53,6 +54,7 @@ export async function startRun(
   if (!model) throw solveErrors.unknownModel(input.modelId);
   const period = await currentUsagePeriod(db, userId);
   if (!domain.planAllowsProvider(period.plan, model.provider)) throw solveErrors.premiumRequired();
+  const network = await setupNetworkChoice(db, userId, issue, input.setupNetwork);
 
   // A repeated request for an issue already being solved costs nothing and answers the same run.
   const active = await activeRunId(db, issue.id);
@@ -71,6 +73,7 @@ export async function startRun(
         model_id: model.id,
         kind: "solve",
         quotaPeriodStart: reserved.periodStart,
+        input: network.input,
       });
     });
   } catch (err) {
@@ -80,6 +83,7 @@ export async function startRun(
     }
     throw err;
   }
+  await network.save();
   try {
     await deps.queues.solve.add("solve", { runId }, { jobId: jobIds.solve(runId) });
   } catch (err) {

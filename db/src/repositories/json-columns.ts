@@ -177,11 +177,15 @@ export const pullRequestMetadata = jsonObjectColumn("pull_requests.metadata", {
 });
 export type PullRequestMetadata = ReturnType<typeof pullRequestMetadata.read>;
 
-/** `solve_runs.input`: for a refine run, the refinement requests so far (newest last) and the hand edits to keep. */
+/**
+ * `solve_runs.input`: for a refine run, the refinement requests so far (newest last) and the hand edits to keep;
+ * `setupNetwork`: the user's choice for this run when `.fixloop.yml` asks for network it cannot grant itself.
+ */
 export const runInput = jsonObjectColumn("solve_runs.input", {
   feedback: z.array(z.string()),
   manualEdits: z.array(ManualEdit),
   fromRevision: z.number(),
+  setupNetwork: z.enum(["once", "never"]),
 });
 export type RunInput = ReturnType<typeof runInput.read>;
 

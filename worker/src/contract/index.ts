@@ -24,3 +24,4 @@ export * from "./contributions/contributions.policy";
 export * from "./contributions/contributions.standing";
 export * from "./steps";
 export * from "./refine";
+export * from "./setup-network";

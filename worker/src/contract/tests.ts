@@ -88,6 +88,8 @@ export const SolutionTests = z.object({
   blockedHosts: z.array(z.string()).optional(),
   /** How setup ran where the user should know (network not granted, dependency changes not installed). */
   notes: z.array(z.string()).optional(),
+  /** `.fixloop.yml` asked for network nobody granted: the pages offer allow once / always / never. */
+  networkWanted: z.boolean().optional(),
   /** Tests failing (or erroring) both before and after the patch. */
   preexisting: z.array(z.string()).optional(),
   /** Tests failing after the patch that did not fail before it (regressions and new failing tests). */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { FileChange } from "@fixloop/db";
-import type { RepositoryTestSettings, SandboxBackend, TestsEvent, TestsPhase } from "../contract";
+import type { RepositoryTestSettings, RunSetupNetwork, SandboxBackend, TestsEvent, TestsPhase } from "../contract";
 import { detectTestPlan, type TestPlan } from "./detect";
 import type { PhaseRun } from "./compare";
 import { TestOutputParser } from "./parse";
@@ -33,6 +33,8 @@ export interface RepoAtCommit {
   settings: RepositoryTestSettings | null;
   /** The user's own repository (not an imported issue): only then may `.fixloop.yml` grant setup network. */
   trusted: boolean;
+  /** The user's choice for this run when `.fixloop.yml` asks for network it cannot grant itself. */
+  setupNetwork?: RunSetupNetwork;
   /** Writes the repository's files at `commit` into an empty directory. */
   fetch: (dir: string) => Promise<void>;
 }
@@ -150,7 +152,7 @@ export async function prepareTests(
   ref: RepoAtCommit,
 ): Promise<Prepared | { reason: string; command: string | null }> {
   const base = await baseTree(deps.cache, ref.owner, ref.repo, ref.commit, ref.fetch);
-  const plan = await detectTestPlan(base.dir, ref.settings, ref.trusted);
+  const plan = await detectTestPlan(base.dir, ref.settings, ref.trusted, ref.setupNetwork);
   if ("reason" in plan) return { reason: plan.reason, command: null };
   const key = baseKey(deps, ref, plan);
   const hit = await deps.redis.get(key);

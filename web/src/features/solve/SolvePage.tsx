@@ -159,7 +159,15 @@ export function SolvePage({ issueId, runId }: { issueId: string; runId?: string 
       )}
       {r?.status === "completed" && <RunCostLine run={r} />}
       {r?.status === "completed" && r.solutionId && (
-        <SolutionResult solutionId={r.solutionId} onReset={() => setRun(undefined)} />
+        <SolutionResult
+          solutionId={r.solutionId}
+          modelId={model || undefined}
+          onReset={() => setRun(undefined)}
+          onRun={(id) => {
+            watchedLive.current = true;
+            setRun(id);
+          }}
+        />
       )}
       <UpgradePrompt reason={upgrade} onClose={() => setUpgrade(null)} />
     </div>
