@@ -12,7 +12,7 @@ import type { WorkerContext } from "../context";
 import { githubForUser } from "../contract/github/github.account";
 import { better, compareRuns } from "../tests-run/compare";
 import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../tests-run/evidence";
-import { NETWORK_NOT_GRANTED, NETWORK_REFUSED } from "../tests-run/detect";
+import { NETWORK_NOT_GRANTED, NETWORK_REFUSED, NETWORK_UNSUPPORTED } from "../tests-run/detect";
 import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "../tests-run/run-tests";
 import { testsConfig } from "../tests-run/tests.config";
 import { limitLines, phaseLimits } from "../tests-run/tests.limits";
@@ -156,6 +156,7 @@ export async function validateWithTests(
         const planNotes = [
           ...(prepared.plan.networkNotGranted ? [NETWORK_NOT_GRANTED] : []),
           ...(prepared.plan.networkRefused ? [NETWORK_REFUSED] : []),
+          ...(prepared.plan.networkUnsupported ? [NETWORK_UNSUPPORTED] : []),
         ];
         tests = solutionTests(cfg.backend, prepared.plan.command, prepared.base, attempts, best, timeoutMs, planNotes);
         if (prepared.plan.networkNotGranted) tests = { ...tests, networkWanted: true };

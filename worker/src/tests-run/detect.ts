@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import type { RepositoryTestSettings, RunSetupNetwork } from "../contract";
+import type { RepositoryTestSettings, RunSetupNetwork, SandboxBackend } from "../contract";
 
 /** What to run for a repository and where that came from. */
 export interface TestPlan {
@@ -14,6 +14,8 @@ export interface TestPlan {
   networkNotGranted?: boolean;
   /** The user chose "never" for this run: setup ran offline whatever `.fixloop.yml` or the settings say. */
   networkRefused?: boolean;
+  /** Setup was granted network but the sandbox backend cannot give it safely (docker): it ran offline. */
+  networkUnsupported?: boolean;
   timeoutMs: number | null;
   language: string;
   source: "settings" | ".fixloop.yml" | "detected";
@@ -97,6 +99,15 @@ function languageOf(command: string): string {
 /** Said in the step when `.fixloop.yml` asks for network that is not granted. */
 export const NETWORK_NOT_GRANTED =
   "This repository's setup wants network (.fixloop.yml `network: true`): allow once / always / never. Nobody chose, so it was not granted and setup ran offline";
+
+/** Said in the step when a granted networked setup ran offline because of the backend. */
+export const NETWORK_UNSUPPORTED =
+  "Setup ran offline: the docker sandbox backend has no egress proxy, so it never gives setup network (SANDBOX_BACKEND=bwrap does, through the proxy)";
+
+/** The docker backend has no egress proxy: a networked setup there runs offline, and says why. */
+export function planForBackend(plan: TestPlan, backend: SandboxBackend): TestPlan {
+  return backend === "docker" && plan.setupNetwork ? { ...plan, setupNetwork: false, networkUnsupported: true } : plan;
+}
 
 /** Said in the step when the user chose "never" for the run. */
 export const NETWORK_REFUSED = "Setup ran offline: network for this repository's setup was refused (never)";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { FileChange } from "@fixloop/db";
 import type { RepositoryTestSettings, RunSetupNetwork, SandboxBackend, TestsEvent, TestsPhase } from "../contract";
-import { detectTestPlan, type TestPlan } from "./detect";
+import { detectTestPlan, planForBackend, type TestPlan } from "./detect";
 import type { PhaseRun } from "./compare";
 import { TestOutputParser } from "./parse";
 import { sandboxRunUid, type SandboxLimits, type SandboxResult, type SandboxRunner } from "./sandbox";
@@ -152,8 +152,9 @@ export async function prepareTests(
   ref: RepoAtCommit,
 ): Promise<Prepared | { reason: string; command: string | null }> {
   const base = await baseTree(deps.cache, ref.owner, ref.repo, ref.commit, ref.fetch);
-  const plan = await detectTestPlan(base.dir, ref.settings, ref.trusted, ref.setupNetwork);
-  if ("reason" in plan) return { reason: plan.reason, command: null };
+  const detected = await detectTestPlan(base.dir, ref.settings, ref.trusted, ref.setupNetwork);
+  if ("reason" in detected) return { reason: detected.reason, command: null };
+  const plan = planForBackend(detected, deps.backend);
   const key = baseKey(deps, ref, plan);
   const hit = await deps.redis.get(key);
   if (hit) {
