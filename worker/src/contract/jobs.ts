@@ -7,6 +7,7 @@ export const QUEUES = {
   fork: "fork",
   pullRequest: "pull-request",
   syntaxCheck: "syntax-check",
+  testsRerun: "tests-rerun",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -55,12 +56,22 @@ export interface SyntaxCheckResult {
   syntaxErrors: Record<string, string[]>;
 }
 
+/** Runs a solution's tests again on its current files (after a manual edit); the evidence is replaced if the files did not change meanwhile. */
+export const TestsRerunJob = z.object({ userId: Uuid, solutionId: Uuid, revision: z.number().int().min(0) });
+export type TestsRerunJob = z.infer<typeof TestsRerunJob>;
+
+/** Redis stream of a tests re-run's live `tests` events (field `data`), closed by an entry with field `end`. */
+export function testsRerunKey(prefix: string, solutionId: string, revision: number): string {
+  return `${prefix}:tests-rerun:${solutionId}:${revision}`;
+}
+
 export const JOB_SCHEMAS = {
   [QUEUES.solve]: SolveJob,
   [QUEUES.sync]: SyncJob,
   [QUEUES.fork]: ForkJob,
   [QUEUES.pullRequest]: PullRequestJob,
   [QUEUES.syntaxCheck]: SyntaxCheckJob,
+  [QUEUES.testsRerun]: TestsRerunJob,
 } as const;
 
 export type JobPayload<Q extends QueueName> = z.infer<(typeof JOB_SCHEMAS)[Q]>;
@@ -70,4 +81,5 @@ export const jobIds = {
   solve: (runId: string) => `run-${runId}`,
   fork: (j: ForkJob) => `fork-${j.userId}-${j.owner}-${j.repo}-${j.issueNumber}`,
   pullRequest: (solutionId: string) => `pr-${solutionId}`,
+  testsRerun: (solutionId: string, revision: number) => `tests-${solutionId}-r${revision}`,
 };

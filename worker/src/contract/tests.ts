@@ -98,6 +98,10 @@ export const SolutionTests = z.object({
   cause: TestsCause.optional(),
   /** Set when the solution's files changed after the tests ran (a manual edit): the evidence is not about them. */
   stale: z.object({ at: z.string(), by: z.enum(["edit", "refine"]) }).optional(),
+  /** Set when the tests ran again on the solution's edited files (this revision), replacing stale evidence. */
+  rerun: z.object({ revision: z.number().int(), at: z.string() }).optional(),
+  /** A re-run of the tests on the edited files is queued or running (the evidence is stale until it ends). */
+  rerunPending: z.object({ revision: z.number().int() }).optional(),
 });
 export type SolutionTests = z.infer<typeof SolutionTests>;
 

@@ -6,6 +6,7 @@ import { processSync } from "./sync.processor";
 import { processFork } from "./fork.processor";
 import { processPullRequest } from "./pull-request.processor";
 import { processSyntaxCheck } from "./syntax-check.processor";
+import { processTestsRerun } from "./tests-rerun.processor";
 
 /** A processor is a plain async function of the job, the context and an AbortSignal. */
 export type Processor = (job: Job, ctx: WorkerContext, signal: AbortSignal) => Promise<unknown>;
@@ -16,4 +17,5 @@ export const PROCESSORS: Record<QueueName, Processor> = {
   [QUEUES.fork]: processFork,
   [QUEUES.pullRequest]: processPullRequest,
   [QUEUES.syntaxCheck]: processSyntaxCheck,
+  [QUEUES.testsRerun]: processTestsRerun,
 };
