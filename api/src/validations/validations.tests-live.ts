@@ -15,7 +15,8 @@ const frame = (event: string, data: string, id: string) => Buffer.from(`event: $
  */
 export function streamTestsRerun(c: Context<AppEnv>, solutionId: string, revision: number): Response {
   const key = testsRerunKey(c.var.deps.queues.prefix, solutionId, revision);
-  const redis = c.var.deps.redis.duplicate();
+  // Offline queue on: the main client refuses commands before it is connected, and this one is new.
+  const redis = c.var.deps.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
   let open = true;
   const { sink, response } = openSseSink(c, () => {
     open = false;
