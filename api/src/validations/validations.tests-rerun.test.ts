@@ -95,5 +95,22 @@ describe("a manual edit re-runs the tests (real bubblewrap)", () => {
     expect(fresh.rerun?.revision).toBe(3);
     expect(fresh.fixed).toEqual(["reports trailing tabs"]);
     expect(testsVerdict(fresh).kind).toBe("passed");
+
+    // A refinement is a new run: its validating step runs the tests, and its evidence is fresh too.
+    await edit(id, "\n", "\n// checked by hand\n");
+    const refine = await t.stack.app.request(`/api/validations/${id}/refine`, {
+      method: "POST",
+      headers: t.headers,
+      body: JSON.stringify({ feedback: "Keep the pattern readable" }),
+    });
+    expect(refine.status).toBe(202);
+    const { runId } = (await refine.json()) as { runId: string };
+    expect((await readSse(await t.events(runId))).at(-1)?.event).toBe("completed");
+    const refined = testsOf(await view(id));
+    expect(refined.stale).toBeUndefined();
+    expect(refined.rerunPending).toBeUndefined();
+    expect(refined.rerun).toBeUndefined(); // the refine run's own evidence, not a re-run's
+    expect(refined.attempts.length).toBeGreaterThan(0);
+    expect(refined.patched).not.toBeNull();
   });
 });
