@@ -15,6 +15,7 @@ export * from "./generation";
 export * from "./tests";
 export * from "./steps";
 export * from "./refine";
+export * from "./setup-network";
 export * from "./prompt-record";
 export * from "./models/catalog";
 export * from "./models/models.config";

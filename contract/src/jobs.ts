@@ -7,6 +7,7 @@ export const QUEUES = {
   fork: "fork",
   pullRequest: "pull-request",
   syntaxCheck: "syntax-check",
+  testsRerun: "tests-rerun",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -74,12 +75,25 @@ export const PullRequestResult = z
   .nullable();
 export type PullRequestResult = z.infer<typeof PullRequestResult>;
 
+/** Runs a solution's tests again on its current files (after a manual edit); the evidence is replaced if the files did not change meanwhile. */
+export const TestsRerunJob = z.object({ userId: Uuid, solutionId: Uuid, revision: z.number().int().min(0) });
+export type TestsRerunJob = z.infer<typeof TestsRerunJob>;
+/** What a finished tests re-run returns: whether its evidence replaced the solution's stale evidence. */
+export const TestsRerunResult = z.object({ replaced: z.boolean() });
+export type TestsRerunResult = z.infer<typeof TestsRerunResult>;
+
+/** Redis stream of a tests re-run's live `tests` events (field `data`), closed by an entry with field `end`. */
+export function testsRerunKey(prefix: string, solutionId: string, revision: number): string {
+  return `${prefix}:tests-rerun:${solutionId}:${revision}`;
+}
+
 export const JOB_SCHEMAS = {
   [QUEUES.solve]: SolveJob,
   [QUEUES.sync]: SyncJob,
   [QUEUES.fork]: ForkJob,
   [QUEUES.pullRequest]: PullRequestJob,
   [QUEUES.syntaxCheck]: SyntaxCheckJob,
+  [QUEUES.testsRerun]: TestsRerunJob,
 } as const;
 
 export type JobPayload<Q extends QueueName> = z.infer<(typeof JOB_SCHEMAS)[Q]>;
@@ -91,6 +105,7 @@ export const JOB_RESULT_SCHEMAS = {
   [QUEUES.fork]: ImportResult,
   [QUEUES.pullRequest]: PullRequestResult,
   [QUEUES.syntaxCheck]: SyntaxCheckResult,
+  [QUEUES.testsRerun]: TestsRerunResult,
 } as const;
 
 export type JobResult<Q extends QueueName> = z.infer<(typeof JOB_RESULT_SCHEMAS)[Q]>;
@@ -100,4 +115,5 @@ export const jobIds = {
   solve: (runId: string) => `run-${runId}`,
   fork: (j: ForkJob) => `fork-${j.userId}-${j.owner}-${j.repo}-${j.issueNumber}`,
   pullRequest: (solutionId: string) => `pr-${solutionId}`,
+  testsRerun: (solutionId: string, revision: number) => `tests-${solutionId}-r${revision}`,
 };

@@ -88,6 +88,8 @@ export const SolutionTests = z.object({
   blockedHosts: z.array(z.string()).optional(),
   /** How setup ran where the user should know (network not granted, dependency changes not installed). */
   notes: z.array(z.string()).optional(),
+  /** `.fixloop.yml` asked for network nobody granted: the pages offer allow once / always / never. */
+  networkWanted: z.boolean().optional(),
   /** Tests failing (or erroring) both before and after the patch. */
   preexisting: z.array(z.string()).optional(),
   /** Tests failing after the patch that did not fail before it (regressions and new failing tests). */
@@ -96,6 +98,10 @@ export const SolutionTests = z.object({
   cause: TestsCause.optional(),
   /** Set when the solution's files changed after the tests ran (a manual edit): the evidence is not about them. */
   stale: z.object({ at: z.string(), by: z.enum(["edit", "refine"]) }).optional(),
+  /** Set when the tests ran again on the solution's edited files (this revision), replacing stale evidence. */
+  rerun: z.object({ revision: z.number().int(), at: z.string() }).optional(),
+  /** A re-run of the tests on the edited files is queued or running (the evidence is stale until it ends). */
+  rerunPending: z.object({ revision: z.number().int() }).optional(),
 });
 export type SolutionTests = z.infer<typeof SolutionTests>;
 

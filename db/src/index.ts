@@ -17,5 +17,6 @@ export * as steps from "./repositories/steps.repository";
 export * as repositories from "./repositories/repositories.repository";
 export * as solutions from "./repositories/solutions.repository";
 export * as pullRequests from "./repositories/pull-requests.repository";
+export * as testsRerun from "./repositories/tests-rerun.repository";
 export * from "./repositories/json-columns";
 export * from "./repositories/embeddings.repository";

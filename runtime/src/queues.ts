@@ -18,6 +18,7 @@ export interface Queues {
   fork: TypedQueue<"fork">;
   pullRequest: TypedQueue<"pull-request">;
   syntaxCheck: TypedQueue<"syntax-check">;
+  testsRerun: TypedQueue<"tests-rerun">;
   /** QueueEvents for waiting on job results; one shared connection per queue, created on first use. */
   events(name: QueueName): QueueEvents;
   all(): Queue[];
@@ -44,6 +45,7 @@ export function createQueues(
     fork: mk(QUEUES.fork),
     pullRequest: mk(QUEUES.pullRequest),
     syntaxCheck: mk(QUEUES.syntaxCheck),
+    testsRerun: mk(QUEUES.testsRerun),
   };
   const events = new Map<QueueName, QueueEvents>();
   return {

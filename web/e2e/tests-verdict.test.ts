@@ -116,6 +116,8 @@ describe("one tests verdict, in the step, the panel, the badge and the PR body (
   });
 
   it("marks the evidence stale after a manual edit, on the page and in the pull request body", async () => {
+    // The re-run the edit starts is still running when the solution is approved: approving is allowed, the PR says so.
+    await testCommand("sleep 100");
     await page.goto(preexistingUrl);
     await page
       .getByRole("button", { name: /^Edit This File: / })
@@ -129,6 +131,7 @@ describe("one tests verdict, in the step, the panel, the badge and the PR body (
     const verdict = "not run on the edited code";
     await expect.poll(() => page.getByTestId("tests-verdict").textContent()).toBe(verdict);
     expect(await page.getByTestId("tests-panel").getAttribute("data-stale")).toBe("true");
+    await page.getByTestId("tests-rerun").waitFor();
     await onPhone(preexistingUrl, verdict, "tests-verdict-stale-390");
 
     await page.getByRole("button", { name: "Approve & Create PR" }).click();

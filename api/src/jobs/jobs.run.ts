@@ -106,6 +106,7 @@ function queueOf(deps: AppDeps, name: QueueName): Queue {
     fork: deps.queues.fork,
     "pull-request": deps.queues.pullRequest,
     "syntax-check": deps.queues.syntaxCheck,
+    "tests-rerun": deps.queues.testsRerun,
   };
   return byName[name];
 }

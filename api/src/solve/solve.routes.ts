@@ -1,6 +1,13 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { domain, runCancelChannel, DEFAULT_MODEL_ID, listModels, modelsConfigFromEnv } from "@fixloop/contract";
+import {
+  domain,
+  runCancelChannel,
+  DEFAULT_MODEL_ID,
+  listModels,
+  modelsConfigFromEnv,
+  SetupNetworkChoice,
+} from "@fixloop/contract";
 import { currentUsagePeriod } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
@@ -20,6 +27,8 @@ import { waitForRunEnd } from "./solve.wait";
 export const GenerateSolutionBody = z.object({
   issueId: z.string().min(1).max(100),
   modelId: z.string().min(1).max(200).default(DEFAULT_MODEL_ID),
+  /** This repository's setup wants network (`.fixloop.yml`): allow once / always / never (the default). */
+  setupNetwork: SetupNetworkChoice.optional(),
 });
 export type GenerateSolutionBody = z.infer<typeof GenerateSolutionBody>;
 export const GenerateSolutionQuery = z.object({ wait: z.enum(["true", "false", "1", "0"]).optional() });

@@ -1,4 +1,4 @@
-import { domain, jobIds, findModel, modelsConfigFromEnv } from "@fixloop/contract";
+import { domain, jobIds, type SetupNetworkChoice, findModel, modelsConfigFromEnv } from "@fixloop/contract";
 import { type Db } from "@fixloop/db";
 import { findOpenPullRequestForIssue } from "@fixloop/db";
 import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
@@ -7,6 +7,7 @@ import type { AppDeps } from "../deps";
 import { isUuid } from "./runs.repository";
 import { solveErrors } from "./solve.errors";
 import { assertContributionAllowed } from "./solve.policy";
+import { setupNetworkChoice } from "./solve.setup-network";
 
 const ACTIVE = domain.ACTIVE_RUN_STATUSES;
 
@@ -33,13 +34,13 @@ async function activeRunId(db: Db, issueId: string): Promise<string | undefined>
 export async function startRun(
   deps: StartRunDeps,
   userId: string,
-  input: { issueId: string; modelId: string },
+  input: { issueId: string; modelId: string; setupNetwork?: SetupNetworkChoice },
 ): Promise<{ runId: string; existing: boolean }> {
   const { db } = deps;
   const issue = isUuid(input.issueId)
     ? await db
         .selectFrom("issues")
-        .select(["id", "status", "state", "is_imported", "upstream_full_name", "repo_full_name"])
+        .select(["id", "status", "state", "is_imported", "upstream_full_name", "repo_full_name", "fork_full_name"])
         .where("id", "=", input.issueId)
         .where("user_id", "=", userId)
         .executeTakeFirst()
@@ -52,6 +53,7 @@ export async function startRun(
   if (!model) throw solveErrors.unknownModel(input.modelId);
   const period = await currentUsagePeriod(db, userId);
   if (!domain.planAllowsProvider(period.plan, model.provider)) throw solveErrors.premiumRequired();
+  const network = await setupNetworkChoice(db, userId, issue, input.setupNetwork);
 
   // A repeated request for an issue already being solved costs nothing and answers the same run.
   const active = await activeRunId(db, issue.id);
@@ -70,6 +72,7 @@ export async function startRun(
         model_id: model.id,
         kind: "solve",
         quotaPeriodStart: reserved.periodStart,
+        input: network.input,
       });
     });
   } catch (err) {
@@ -79,6 +82,7 @@ export async function startRun(
     }
     throw err;
   }
+  await network.save();
   try {
     await deps.queues.solve.add("solve", { runId }, { jobId: jobIds.solve(runId) });
   } catch (err) {

@@ -1,5 +1,5 @@
 import { solutions } from "@fixloop/db";
-import { type FileChange, assessChange, changeSizeBreach, SolutionTests } from "@fixloop/contract";
+import { type FileChange, assessChange, changeSizeBreach, jobIds, SolutionTests } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { validationErrors } from "./validations.errors";
 import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./validations.repository";
@@ -24,7 +24,7 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
   });
   if (breach) throw validationErrors.tooLarge(breach.message);
   const syntaxErrors = await checkSyntax(deps, applyModifications(before.solution, body).files);
-  await db.transaction().execute(async (trx) => {
+  const rerun = await db.transaction().execute(async (trx) => {
     // The row lock keeps two concurrent edits from both passing the staleness check.
     const { solution } = await lockOwnedSolution(trx, userId, id);
     const { files, reasons, edits } = applyModifications(solution, body);
@@ -46,17 +46,25 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
         advancedValidation: check.advancedValidation,
         blocked: check.blocked,
         // The tests ran on the code before this edit: the evidence says so until they run again.
-        ...(solution.metadata.tests ? { tests: staleTests(solution.metadata.tests, at) } : {}),
+        ...(solution.metadata.tests ? { tests: staleTests(solution.metadata.tests, at, revision) } : {}),
         manualEdits: [...(solution.metadata.manualEdits ?? []), ...edits.map((e) => ({ ...e, revision, at }))],
       },
     });
+    return solution.metadata.tests ? revision : null;
   });
+  // The tests run again on the edited files, as a job; its evidence replaces the stale one unless another edit came first.
+  if (rerun !== null)
+    await deps.queues.testsRerun.add(
+      "tests-rerun",
+      { userId, solutionId: id, revision: rerun },
+      { jobId: jobIds.testsRerun(id, rerun), attempts: 1 },
+    );
 }
 
-/** Test evidence marked as not being about the edited code (unchanged when it does not decode). */
-function staleTests(raw: unknown, at: string): unknown {
+/** Test evidence marked as not being about the edited code, with its re-run pending (unchanged when it does not decode). */
+function staleTests(raw: unknown, at: string, revision: number): unknown {
   const t = SolutionTests.safeParse(raw);
-  return t.success ? { ...t.data, stale: { at, by: "edit" } } : raw;
+  return t.success ? { ...t.data, stale: { at, by: "edit" }, rerunPending: { revision } } : raw;
 }
 
 /** The solution's files with the edits applied; refuses edits of unknown, deleted or changed files. */

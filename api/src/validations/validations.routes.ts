@@ -6,6 +6,7 @@ import { validate } from "../http/validate";
 import { decideSolution } from "./validations.decide";
 import { validationErrors } from "./validations.errors";
 import { modifySolution } from "./validations.modify";
+import { streamTestsRerun } from "./validations.tests-live";
 import { presentSolution, presentSolutionListItem } from "./validations.present";
 import { refineSolution } from "./validations.refine";
 import { findOwnedSolution, findPreviousVersion, listPendingSolutions } from "./validations.repository";
@@ -39,6 +40,10 @@ export const validationsRoutes = new Hono<AppEnv>()
     const { id } = c.req.valid("param");
     await modifySolution(c.var.deps, c.var.user.id, id, c.req.valid("json"));
     return c.json({ solution: presentSolution(await findOwnedSolution(db, c.var.user.id, id)) });
+  })
+  .get("/validations/:id/tests/events", validate("param", SolutionIdParam), async (c) => {
+    const { solution } = await findOwnedSolution(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
+    return streamTestsRerun(c, solution.id, solution.revision);
   })
   .post("/validations/:id/refine", validate("param", SolutionIdParam), validate("json", RefineBody), async (c) => {
     const { db, queues } = c.var.deps;

@@ -181,10 +181,14 @@ export const pullRequestMetadata = jsonObjectColumn("pull_requests.metadata", {
 });
 export type PullRequestMetadata = ReturnType<typeof pullRequestMetadata.read>;
 
-/** `solve_runs.input`: for a refine run, the refinement requests so far (newest last) and the hand edits to keep. */
+/**
+ * `solve_runs.input`: for a refine run, the refinement requests so far (newest last) and the hand edits to keep;
+ * `setupNetwork`: the user's choice for this run when `.fixloop.yml` asks for network it cannot grant itself.
+ */
 export const runInput = jsonObjectColumn("solve_runs.input", {
   ...RefineInput.shape,
   manualEdits: z.array(StoredManualEdit),
+  setupNetwork: z.enum(["once", "never"]),
 });
 export type RunInput = ReturnType<typeof runInput.read>;
 

@@ -20,8 +20,8 @@ async function readConfig(gh: GithubClient, owner: string, repo: string): Promis
 
 /**
  * A repository the user does not own whose `.fixloop.yml` asks for network during setup: said on
- * the preview, since it is never granted there unless the user allows it in the repository's test
- * settings. Nothing for the user's own repository or a file that does not ask (or does not parse).
+ * the preview, since it is never granted there until the user chooses allow once / always / never.
+ * Nothing for the user's own repository or a file that does not ask (or does not parse).
  */
 export async function setupNetworkFinding(
   gh: GithubClient,
@@ -43,7 +43,7 @@ export async function setupNetworkFinding(
     code: "setup_network_requested",
     severity: "note",
     message:
-      "This repository's .fixloop.yml asks for network during setup. It is not granted to a repository you do not own: setup runs offline unless you allow network in the repository's test settings",
+      "This repository's .fixloop.yml asks for network during setup. It is not granted to a repository you do not own until you choose: allow once (the next run), always (the repository's test settings) or never (the default; setup runs offline). The solve page asks after a run whose setup wanted it",
     source: { path: ".fixloop.yml", sentence: "network: true" },
   };
 }

@@ -3,6 +3,7 @@ import { repositories } from "@fixloop/db";
 import {
   type FileChange,
   type StepDetail,
+  runSetupNetworkOf,
   type RepositoryTestSettings,
   type GeneratingOutput,
   type SolutionTests,
@@ -13,7 +14,7 @@ import type { WorkerContext } from "../context";
 import { githubForUser } from "@fixloop/runtime";
 import { better, compareRuns } from "../tests-run/compare";
 import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../tests-run/evidence";
-import { NETWORK_NOT_GRANTED } from "../tests-run/detect";
+import { NETWORK_NOT_GRANTED, NETWORK_REFUSED, NETWORK_UNSUPPORTED } from "../tests-run/detect";
 import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "../tests-run/run-tests";
 import { testsConfig } from "../tests-run/tests.config";
 import { limitLines, phaseLimits } from "../tests-run/tests.limits";
@@ -46,12 +47,17 @@ function repairFeedback(a: Attempt): string {
     .join("\n");
 }
 
+/** The repository's test settings; for an imported issue the user's fork's when the user has no row for the upstream. */
 async function repoSettings(
   ctx: WorkerContext,
   userId: string,
-  fullName: string,
+  names: (string | null)[],
 ): Promise<RepositoryTestSettings | null> {
-  return (await repositories.findWithTestSettings(ctx.db, userId, fullName))?.testSettings ?? null;
+  for (const name of names) {
+    const row = name ? await repositories.findWithTestSettings(ctx.db, userId, name) : undefined;
+    if (row) return row.testSettings;
+  }
+  return null;
 }
 
 /** Step 5: static checks, then the repository's tests before and after the patch, with one repair round on regressions. */
@@ -100,13 +106,14 @@ export async function validateWithTests(
     let prepared: Prepared | { reason: string } | null = null;
     try {
       const gh = (await githubForUser(ctx, i.run.user_id)).client;
-      const settings = await repoSettings(ctx, i.run.user_id, `${c.owner}/${c.repo}`);
+      const settings = await repoSettings(ctx, i.run.user_id, [`${c.owner}/${c.repo}`, i.issue.fork_full_name]);
       prepared = await prepareTests(deps, {
         owner: c.owner,
         repo: c.repo,
         commit: c.commitSha,
         settings,
         trusted: !i.issue.is_imported,
+        setupNetwork: runSetupNetworkOf(i.run.input),
         fetch: (dir) =>
           fetchTreeInto(gh, c.owner, c.repo, c.commitSha, dir, { maxBytes: cfg.maxRepoBytes, signal: i.signal }).then(
             () => undefined,
@@ -148,8 +155,13 @@ export async function validateWithTests(
             }
           }
         }
-        const planNotes = prepared.plan.networkNotGranted ? [NETWORK_NOT_GRANTED] : [];
+        const planNotes = [
+          ...(prepared.plan.networkNotGranted ? [NETWORK_NOT_GRANTED] : []),
+          ...(prepared.plan.networkRefused ? [NETWORK_REFUSED] : []),
+          ...(prepared.plan.networkUnsupported ? [NETWORK_UNSUPPORTED] : []),
+        ];
         tests = solutionTests(cfg.backend, prepared.plan.command, prepared.base, attempts, best, timeoutMs, planNotes);
+        if (prepared.plan.networkNotGranted) tests = { ...tests, networkWanted: true };
         limits = limitLines(prepared.plan, cfg.limits, best.run.totals ? best.run : prepared.base);
       }
     } catch (err) {

@@ -6,6 +6,7 @@ import { processSync } from "./sync.processor";
 import { processFork } from "./fork.processor";
 import { processPullRequest } from "./pull-request.processor";
 import { processSyntaxCheck } from "./syntax-check.processor";
+import { processTestsRerun } from "./tests-rerun.processor";
 
 /** A processor is a plain async function of the job, the context and an AbortSignal; it returns its queue's result. */
 export type Processor<Q extends QueueName = QueueName> = (
@@ -20,4 +21,5 @@ export const PROCESSORS: { [Q in QueueName]: Processor<Q> } = {
   [QUEUES.fork]: processFork,
   [QUEUES.pullRequest]: processPullRequest,
   [QUEUES.syntaxCheck]: processSyntaxCheck,
+  [QUEUES.testsRerun]: processTestsRerun,
 };

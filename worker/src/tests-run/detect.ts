@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import type { RepositoryTestSettings } from "@fixloop/contract";
+import type { RepositoryTestSettings, RunSetupNetwork, SandboxBackend } from "@fixloop/contract";
 
 /** What to run for a repository and where that came from. */
 export interface TestPlan {
@@ -10,8 +10,12 @@ export interface TestPlan {
   setup: string | null;
   /** Setup may use the network (never the tests). */
   setupNetwork: boolean;
-  /** `.fixloop.yml` asks for network in a repository the user does not own, and no setting grants it. */
+  /** `.fixloop.yml` asks for network in a repository the user does not own, and nobody granted it: the user is asked. */
   networkNotGranted?: boolean;
+  /** The user chose "never" for this run: setup ran offline whatever `.fixloop.yml` or the settings say. */
+  networkRefused?: boolean;
+  /** Setup was granted network but the sandbox backend cannot give it safely (docker): it ran offline. */
+  networkUnsupported?: boolean;
   timeoutMs: number | null;
   language: string;
   source: "settings" | ".fixloop.yml" | "detected";
@@ -94,17 +98,31 @@ function languageOf(command: string): string {
 
 /** Said in the step when `.fixloop.yml` asks for network that is not granted. */
 export const NETWORK_NOT_GRANTED =
-  "This repository's setup wants network (.fixloop.yml `network: true`); not granted, so setup ran offline. Allow it in the repository's test settings (setup may use the network)";
+  "This repository's setup wants network (.fixloop.yml `network: true`): allow once / always / never. Nobody chose, so it was not granted and setup ran offline";
+
+/** Said in the step when a granted networked setup ran offline because of the backend. */
+export const NETWORK_UNSUPPORTED =
+  "Setup ran offline: the docker sandbox backend has no egress proxy, so it never gives setup network (SANDBOX_BACKEND=bwrap does, through the proxy)";
+
+/** The docker backend has no egress proxy: a networked setup there runs offline, and says why. */
+export function planForBackend(plan: TestPlan, backend: SandboxBackend): TestPlan {
+  return backend === "docker" && plan.setupNetwork ? { ...plan, setupNetwork: false, networkUnsupported: true } : plan;
+}
+
+/** Said in the step when the user chose "never" for the run. */
+export const NETWORK_REFUSED = "Setup ran offline: network for this repository's setup was refused (never)";
 
 /**
  * The user's setting, then `.fixloop.yml`, then what the tree looks like. A plain reason when nothing applies.
  * `trusted`: the user's own repository; elsewhere (an imported issue) `.fixloop.yml` cannot grant its setup
- * network, only the user's test settings can.
+ * network, only the user can: "once" for this run (`choice`), or "always" in the test settings. `choice`
+ * "never" keeps setup offline whatever the file and the settings say.
  */
 export async function detectTestPlan(
   dir: string,
   settings: RepositoryTestSettings | null,
   trusted: boolean,
+  choice?: RunSetupNetwork,
 ): Promise<TestPlan | { reason: string }> {
   const rawYml = (await read(dir, ".fixloop.yml")) ?? (await read(dir, ".fixloop.yaml"));
   let yml: z.infer<typeof FixloopYml> = {};
@@ -127,12 +145,15 @@ export async function detectTestPlan(
   if (!command) return { reason: NO_TEST_COMMAND };
   const source = settings?.command ? "settings" : yml.test ? ".fixloop.yml" : "detected";
   const timeoutSeconds = settings?.timeoutSeconds ?? yml.timeout ?? null;
-  const setupNetwork = settings ? settings.setupNetwork : yml.network === true && trusted;
+  const ymlGranted = yml.network === true && (trusted || choice === "once");
+  const once = choice === "once" && yml.network === true;
+  const setupNetwork = choice !== "never" && (settings ? settings.setupNetwork || once : ymlGranted);
   return {
     command,
     setup: settings?.setup ?? yml.setup ?? null,
     setupNetwork,
-    ...(yml.network === true && !trusted && !setupNetwork ? { networkNotGranted: true } : {}),
+    ...(yml.network === true && !trusted && !setupNetwork && choice !== "never" ? { networkNotGranted: true } : {}),
+    ...(choice === "never" && (yml.network === true || settings?.setupNetwork) ? { networkRefused: true } : {}),
     timeoutMs: timeoutSeconds ? timeoutSeconds * 1000 : null,
     language: source === "detected" && detected ? detected.language : languageOf(command),
     source,

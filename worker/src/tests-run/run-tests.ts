@@ -3,11 +3,12 @@ import type { Redis } from "ioredis";
 import {
   type FileChange,
   type RepositoryTestSettings,
+  type RunSetupNetwork,
   type SandboxBackend,
   type TestsEvent,
   type TestsPhase,
 } from "@fixloop/contract";
-import { detectTestPlan, type TestPlan } from "./detect";
+import { detectTestPlan, planForBackend, type TestPlan } from "./detect";
 import type { PhaseRun } from "./compare";
 import { TestOutputParser } from "./parse";
 import { sandboxRunUid, type SandboxLimits, type SandboxResult, type SandboxRunner } from "./sandbox";
@@ -38,6 +39,8 @@ export interface RepoAtCommit {
   settings: RepositoryTestSettings | null;
   /** The user's own repository (not an imported issue): only then may `.fixloop.yml` grant setup network. */
   trusted: boolean;
+  /** The user's choice for this run when `.fixloop.yml` asks for network it cannot grant itself. */
+  setupNetwork?: RunSetupNetwork;
   /** Writes the repository's files at `commit` into an empty directory. */
   fetch: (dir: string) => Promise<void>;
 }
@@ -155,8 +158,9 @@ export async function prepareTests(
   ref: RepoAtCommit,
 ): Promise<Prepared | { reason: string; command: string | null }> {
   const base = await baseTree(deps.cache, ref.owner, ref.repo, ref.commit, ref.fetch);
-  const plan = await detectTestPlan(base.dir, ref.settings, ref.trusted);
-  if ("reason" in plan) return { reason: plan.reason, command: null };
+  const detected = await detectTestPlan(base.dir, ref.settings, ref.trusted, ref.setupNetwork);
+  if ("reason" in detected) return { reason: detected.reason, command: null };
+  const plan = planForBackend(detected, deps.backend);
   const key = baseKey(deps, ref, plan);
   const hit = await deps.redis.get(key);
   if (hit) {

@@ -45,8 +45,10 @@ export function dockerArgv(spec: SandboxRunSpec, image: string, name: string): s
     "--init",
     "--name",
     name,
+    // Never a bridge: this backend has no egress proxy, so a networked setup would reach the host and
+    // the private ranges. Networked setup is refused before it gets here (`planForBackend`).
     "--network",
-    spec.network ? "bridge" : "none",
+    "none",
     "--user",
     `${spec.uid ?? SANDBOX_UID}:${spec.uid ?? SANDBOX_UID}`,
     "--cap-drop",

@@ -17,6 +17,7 @@ function FindingItem({ finding }: { finding: ContributionFinding }) {
         {finding.source ? (
           <>
             <code className="text-xs">{finding.source.path}</code>: <q>{finding.source.sentence}</q>
+            {finding.code === "setup_network_requested" && <span className="block">{finding.message}</span>}
           </>
         ) : (
           finding.message

@@ -6,6 +6,7 @@ import { errorMessage } from "../../api/errors";
 import { Button, Card, Spinner, buttonClass } from "../../ui/ui";
 import { DiffViewer } from "../diff/DiffViewer";
 import { SolutionSummary } from "../solution/SolutionSummary";
+import { SetupNetworkChoice } from "./SetupNetworkChoice";
 
 export const CONFIDENCE_TEXT = {
   green: "text-green-700 dark:text-green-400",
@@ -13,7 +14,19 @@ export const CONFIDENCE_TEXT = {
   red: "text-red-700 dark:text-red-400",
 } as const;
 
-export function SolutionResult({ solutionId, onReset }: { solutionId: string; onReset: () => void }) {
+export function SolutionResult({
+  solutionId,
+  onReset,
+  onRun,
+  modelId,
+}: {
+  solutionId: string;
+  /** The model the page would use for a new run. */
+  modelId?: string;
+  onReset: () => void;
+  /** A new run started from this page (the setup network choice). */
+  onRun: (runId: string) => void;
+}) {
   const q = useQuery(solutionQuery(solutionId));
   if (q.isPending) return <Spinner label="Loading solution..." />;
   if (q.isError) return <p role="alert">{errorMessage(q.error, "Solution not found")}</p>;
@@ -21,6 +34,9 @@ export function SolutionResult({ solutionId, onReset }: { solutionId: string; on
   const confidence = s.confidence ?? FALLBACK_CONFIDENCE;
   return (
     <div className="space-y-4" data-testid="solution-result">
+      {s.status === "pending" && s.metadata.tests?.networkWanted && (
+        <SetupNetworkChoice issueId={s.issueId._id} modelId={modelId} onStarted={onRun} />
+      )}
       <SolutionSummary
         analysis={s.analysis}
         proposedSolution={s.proposedSolution}

@@ -184,7 +184,15 @@ export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: 
       )}
       {r?.status === "completed" && <RunCostLine run={r} />}
       {r?.status === "completed" && r.solutionId && (
-        <SolutionResult solutionId={r.solutionId} onReset={() => setRun(undefined)} />
+        <SolutionResult
+          solutionId={r.solutionId}
+          modelId={model || undefined}
+          onReset={() => setRun(undefined)}
+          onRun={(id) => {
+            watchedLive.current = true;
+            setRun(id);
+          }}
+        />
       )}
       <UpgradePrompt reason={upgrade} onClose={() => setUpgrade(null)} />
       <LinkedPullConfirm

@@ -2,6 +2,7 @@ import type { SolutionTests, TestCounts } from "@fixloop/contract";
 import { Card } from "../../ui/ui";
 import { TestsKindBadge, VerdictText } from "./tests-status";
 import { TestsAttempts } from "./TestsAttempts";
+import { TestsRerunLive } from "./TestsRerunLive";
 
 const BACKEND: Record<SolutionTests["backend"], string> = {
   bwrap: "bubblewrap sandbox",
@@ -39,7 +40,7 @@ function Names({ title, names, tone }: { title: string; names: string[]; tone: "
 }
 
 /** The evidence from running the repository's tests before and after the patch. */
-export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
+export function TestsPanel({ tests, solutionId }: { tests: SolutionTests | null; solutionId: string }) {
   if (!tests) {
     return (
       <Card>
@@ -74,6 +75,12 @@ export function TestsPanel({ tests }: { tests: SolutionTests | null }) {
         {tests.stale && (
           <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="tests-stale">
             The solution was edited by hand after its tests ran; what follows is about the generated change.
+          </p>
+        )}
+        {tests.rerunPending && <TestsRerunLive solutionId={solutionId} revision={tests.rerunPending.revision} />}
+        {tests.rerun && (
+          <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="tests-rerun-done">
+            These results are from the tests run again on the edited code (revision {tests.rerun.revision}).
           </p>
         )}
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">

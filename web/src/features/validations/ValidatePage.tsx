@@ -161,7 +161,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
             refined={previous ? refinedChange(previous, f, m.refinementCount) : undefined}
           />
         ))}
-        aside={<TestsPanel tests={m.tests} />}
+        aside={<TestsPanel tests={m.tests} solutionId={s._id} />}
       />
       {s.runId && <ModelSawPanel runId={s.runId} />}
       {s.status === "pending" && (

@@ -1,0 +1,127 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { insertIssue } from "@fixloop/infra/testing";
+import { SolutionTests } from "@fixloop/contract";
+import { readSse, type SseEvent } from "../../test/sse.testkit";
+import { solveKit } from "../../test/solve.testkit";
+import { pushFiles } from "../../test/tests-run.testkit";
+
+// An imported repository's .fixloop.yml asks for network during setup: the user answers allow once / always / never.
+const t = solveKit({ workers: ["solve", "sync"] });
+
+beforeAll(async () => {
+  await t.stack.app.request("/api/github/repositories", { headers: t.headers }); // imports octocat's repositories
+  for (let i = 0; i < 100; i++) {
+    const row = await t.stack.db
+      .selectFrom("repositories")
+      .select("id")
+      .where("user_id", "=", t.userId)
+      .where("full_name", "=", "octocat/weather-cli")
+      .executeTakeFirst();
+    if (row) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // The setup says whether it was given the egress proxy; the tests print what it said.
+  pushFiles(
+    t.stack,
+    "hubot",
+    "markdown-lint",
+    {
+      ".fixloop.yml":
+        'test: cat net.txt; npm test\nsetup: echo "proxy=${HTTPS_PROXY:-none}" > net.txt\nnetwork: true\n',
+    },
+    "Ask for network during setup",
+  );
+});
+
+/** An issue of hubot/markdown-lint imported by octocat (worked on in a fork). */
+async function importedIssue(number: number, fork: string | null) {
+  const issue = await insertIssue(t.stack.db, t.userId, { number });
+  await t.stack.db
+    .updateTable("issues")
+    .set({ is_imported: true, upstream_full_name: "hubot/markdown-lint", fork_full_name: fork })
+    .where("id", "=", issue.id)
+    .execute();
+  return issue.id;
+}
+
+const post = (body: unknown) =>
+  t.stack.app.request("/api/ai/generate-solution", { method: "POST", headers: t.headers, body: JSON.stringify(body) });
+
+async function solve(issueId: string, setupNetwork?: string) {
+  const res = await post({ issueId, ...(setupNetwork ? { setupNetwork } : {}) });
+  expect(res.status).toBe(202);
+  const { runId } = (await res.json()) as { runId: string };
+  const end = (await readSse(await t.events(runId))).at(-1) as SseEvent;
+  expect(end.event, JSON.stringify(end.data)).toBe("completed");
+  const view = await t.stack.app.request(`/api/validations/${(end.data as { solutionId: string }).solutionId}`, {
+    headers: t.headers,
+  });
+  const { solution } = (await view.json()) as { solution: { metadata: { tests: unknown } } };
+  return { runId, tests: SolutionTests.parse(solution.metadata.tests) };
+}
+
+const runCount = async () =>
+  Number(
+    (
+      await t.stack.db
+        .selectFrom("solve_runs")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("user_id", "=", t.userId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+describe("an imported repository's setup that wants network asks first (real bubblewrap)", () => {
+  it("nobody chose: never (setup offline, the step asks); allow once: the next run only, through the proxy", async () => {
+    const issueId = await importedIssue(3, null);
+    const asked = await solve(issueId);
+    expect(asked.tests.logTail).toContain("proxy=none");
+    expect(asked.tests.networkWanted).toBe(true);
+    expect(asked.tests.notes).toContainEqual(expect.stringContaining("allow once / always / never"));
+
+    const once = await solve(issueId, "once");
+    expect(once.tests.logTail).toMatch(/proxy=http:\/\/127\.0\.0\.1:\d+/);
+    expect(once.tests.networkWanted).toBeUndefined();
+    const input = await t.stack.db
+      .selectFrom("solve_runs")
+      .select("input")
+      .where("id", "=", once.runId)
+      .executeTakeFirstOrThrow();
+    expect(input.input).toMatchObject({ setupNetwork: "once" });
+
+    const after = await solve(issueId);
+    expect(after.tests.logTail).toContain("proxy=none");
+    expect(after.tests.networkWanted).toBe(true);
+  });
+
+  it("always: stored in the test settings of the user's fork, so every later run's setup gets network", async () => {
+    const issueId = await importedIssue(16, "octocat/weather-cli");
+    await solve(issueId, "always");
+    const settings = await t.stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
+      headers: t.headers,
+    });
+    expect(((await settings.json()) as { settings: { setupNetwork: boolean } }).settings.setupNetwork).toBe(true);
+    const later = await solve(issueId);
+    expect(later.tests.logTail).toMatch(/proxy=http:\/\/127\.0\.0\.1:\d+/);
+    expect(later.tests.networkWanted).toBeUndefined();
+
+    // never: this run stays offline though the settings grant it, and says so.
+    const never = await solve(issueId, "never");
+    expect(never.tests.logTail).toContain("proxy=none");
+    expect(never.tests.notes).toContainEqual(expect.stringContaining("refused (never)"));
+  });
+
+  it("refuses a choice it cannot honour or does not know with a clear error, and starts nothing", async () => {
+    const issueId = await importedIssue(17, null);
+    const before = await runCount();
+    const unknown = await post({ issueId, setupNetwork: "sometimes" });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+    const nowhere = await post({ issueId, setupNetwork: "always" });
+    expect(nowhere.status).toBe(409);
+    const body = (await nowhere.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("setup_network.no_repository");
+    expect(body.error.message).toContain("hubot/markdown-lint");
+    expect(await runCount()).toBe(before);
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { insertIssue } from "@fixloop/infra/testing";
+import { SolutionTests, testsVerdict } from "@fixloop/contract";
+import { readSse, type SseEvent } from "../../test/sse.testkit";
+import { solveKit } from "../../test/solve.testkit";
+import { pushFiles, TAB_TEST } from "../../test/tests-run.testkit";
+
+// A manual edit makes the evidence stale; the tests run again on the edited files as a job, live.
+const t = solveKit({ workers: ["solve", "syntax-check", "tests-rerun"] });
+
+const FIXED = "const TRAILING = /[ \\t]+$/;\n";
+const BROKEN = "const TRAILING = /\\t+$/;\n";
+const FILE = "src/rules/trailing-spaces.js";
+
+interface View {
+  solution: {
+    _id: string;
+    revision: number;
+    filesChanged: { filename: string; content: string }[];
+    metadata: { tests: unknown };
+  };
+}
+const view = async (id: string) =>
+  (await (await t.stack.app.request(`/api/validations/${id}`, { headers: t.headers })).json()) as View;
+const testsOf = (v: View) => SolutionTests.parse(v.solution.metadata.tests);
+
+async function edit(id: string, from: string, to: string) {
+  const v = await view(id);
+  const file = v.solution.filesChanged.find((f) => f.filename === FILE);
+  const res = await t.stack.app.request(`/api/validations/${id}/modify`, {
+    method: "POST",
+    headers: t.headers,
+    body: JSON.stringify({
+      modifications: [
+        {
+          filename: FILE,
+          originalContent: file?.content ?? "",
+          modifiedContent: (file?.content ?? "").replace(from, to),
+        },
+      ],
+    }),
+  });
+  expect(res.status).toBe(200);
+  return testsOf((await res.json()) as View);
+}
+
+/** Follows the re-run of the solution's current revision to its end. */
+async function follow(id: string): Promise<SseEvent[]> {
+  const res = await t.stack.app.request(`/api/validations/${id}/tests/events`, { headers: t.headers });
+  expect(res.headers.get("content-type")).toContain("text/event-stream");
+  return readSse(res, (e) => e.event !== "end");
+}
+
+describe("a manual edit re-runs the tests (real bubblewrap)", () => {
+  it("marks the evidence stale, re-runs the tests on the edited files live and replaces it with fresh evidence", async () => {
+    pushFiles(t.stack, "hubot", "markdown-lint", { "test/trailing-tabs.test.js": TAB_TEST }, "Add a failing test");
+    t.models.control.respondWith((p) => p.includes("trailing-spaces"), {
+      analysis: "TRAILING only matches spaces.",
+      proposedSolution: "Match tabs too.",
+      confidence: 80,
+      files: [
+        { filename: FILE, action: "modify" as const, edits: [{ search: "const TRAILING = / +$/;\n", replace: FIXED }] },
+      ],
+    });
+    const issue = await insertIssue(t.stack.db, t.userId, {});
+    const started = (await (await t.generate({ issueId: issue.id })).json()) as { runId: string };
+    const end = (await readSse(await t.events(started.runId))).at(-1) as SseEvent;
+    expect(end.event).toBe("completed");
+    const id = (end.data as { solutionId: string }).solutionId;
+    expect(testsVerdict(testsOf(await view(id))).kind).toBe("passed");
+
+    // An edit that breaks the fix: stale at once, then the re-run finds the regression.
+    const stale = await edit(id, FIXED, BROKEN);
+    expect(stale.stale?.by).toBe("edit");
+    expect(stale.rerunPending).toEqual({ revision: 2 });
+    expect(testsVerdict(stale).kind).toBe("stale");
+    const live = await follow(id);
+    const output = live
+      .filter((e) => e.event === "tests")
+      .map((e) => (e.data as { output: string }).output)
+      .join("");
+    expect(output).toContain("reports trailing spaces with their column");
+    expect(live.at(-1)?.data).toEqual({ status: "failed" });
+    const broken = testsOf(await view(id));
+    expect(broken.stale).toBeUndefined();
+    expect(broken.rerunPending).toBeUndefined();
+    expect(broken.rerun?.revision).toBe(2);
+    expect(broken.regressions).toContain("reports trailing spaces with their column");
+    expect(testsVerdict(broken).kind).toBe("regressions");
+
+    // Editing it back: the re-run proves the final code, so the PR may say the tests passed.
+    await edit(id, BROKEN, FIXED);
+    expect((await follow(id)).at(-1)?.data).toEqual({ status: "passed" });
+    const fresh = testsOf(await view(id));
+    expect(fresh.rerun?.revision).toBe(3);
+    expect(fresh.fixed).toEqual(["reports trailing tabs"]);
+    expect(testsVerdict(fresh).kind).toBe("passed");
+
+    // A refinement is a new run: its validating step runs the tests, and its evidence is fresh too.
+    await edit(id, "\n", "\n// checked by hand\n");
+    const refine = await t.stack.app.request(`/api/validations/${id}/refine`, {
+      method: "POST",
+      headers: t.headers,
+      body: JSON.stringify({ feedback: "Keep the pattern readable" }),
+    });
+    expect(refine.status).toBe(202);
+    const { runId } = (await refine.json()) as { runId: string };
+    expect((await readSse(await t.events(runId))).at(-1)?.event).toBe("completed");
+    const refined = testsOf(await view(id));
+    expect(refined.stale).toBeUndefined();
+    expect(refined.rerunPending).toBeUndefined();
+    expect(refined.rerun).toBeUndefined(); // the refine run's own evidence, not a re-run's
+    expect(refined.attempts.length).toBeGreaterThan(0);
+    expect(refined.patched).not.toBeNull();
+  });
+});

@@ -1,0 +1,58 @@
+import { sql, type Kysely } from "kysely";
+import type { Database, Issue } from "../schema";
+import type { FileChange } from "@fixloop/contract";
+import { filesChanged, solutionMetadata } from "./json-columns";
+
+/** What a tests re-run needs of a pending solution of the user: its files at this revision, the commit, the issue. */
+export async function forTestsRerun(
+  db: Kysely<Database>,
+  userId: string,
+  solutionId: string,
+): Promise<{ revision: number; files: FileChange[]; baseCommitSha: string | null; issue: Issue } | null> {
+  const row = await db
+    .selectFrom("solutions")
+    .select(["id", "issue_id", "revision", "files_changed", "base_commit_sha", "metadata", "status"])
+    .where("id", "=", solutionId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!row || row.status !== "pending") return null;
+  const issue = await db.selectFrom("issues").selectAll().where("id", "=", row.issue_id).executeTakeFirst();
+  if (!issue) return null;
+  const meta = solutionMetadata.read(row.metadata);
+  return {
+    revision: row.revision,
+    files: filesChanged.read(row.files_changed),
+    baseCommitSha: row.base_commit_sha ?? meta.baseCommitSha ?? null,
+    issue,
+  };
+}
+
+/**
+ * Replaces the solution's test evidence (`metadata.tests`) only while it is still at `revision`:
+ * a later edit made this evidence stale before it landed. False when it was not replaced.
+ */
+export async function replaceTests(
+  db: Kysely<Database>,
+  solutionId: string,
+  revision: number,
+  tests: unknown,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("solutions")
+      .select(["metadata"])
+      .where("id", "=", solutionId)
+      .where("revision", "=", revision)
+      .where("status", "=", "pending")
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) return false;
+    const metadata = solutionMetadata.write({ ...solutionMetadata.read(row.metadata), tests });
+    await trx
+      .updateTable("solutions")
+      .set({ metadata, updated_at: sql`now()` })
+      .where("id", "=", solutionId)
+      .execute();
+    return true;
+  });
+}

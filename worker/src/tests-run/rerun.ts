@@ -1,0 +1,61 @@
+import { type FileChange, type RepositoryTestSettings, type SolutionTests, type TestsEvent } from "@fixloop/contract";
+import type { Issue } from "@fixloop/db";
+import { compareRuns } from "./compare";
+import { NETWORK_NOT_GRANTED, NETWORK_UNSUPPORTED } from "./detect";
+import { noTests, solutionTests, type Attempt } from "./evidence";
+import { disposePrepared, prepareTests, runPatched, type TestsDeps } from "./run-tests";
+import { phaseLimits } from "./tests.limits";
+
+export interface RerunInput {
+  issue: Issue;
+  commit: string;
+  files: FileChange[];
+  revision: number;
+  settings: RepositoryTestSettings | null;
+  fetch: (dir: string) => Promise<void>;
+}
+
+/**
+ * The repository's tests on a solution's current (hand-edited) files, in the same sandbox and with
+ * the same base reuse as the validating step: the base results of the commit come from the cache
+ * when an earlier run stored them, a networked setup runs on the base tree only. The evidence it
+ * returns is about exactly these files (`rerun.revision`).
+ */
+export async function rerunTests(deps: TestsDeps, i: RerunInput): Promise<SolutionTests> {
+  const [owner = "", repo = ""] = i.issue.repo_full_name.split("/");
+  const prepared = await prepareTests(deps, {
+    owner,
+    repo,
+    commit: i.commit,
+    settings: i.settings,
+    trusted: !i.issue.is_imported,
+    fetch: i.fetch,
+  });
+  const at = new Date().toISOString();
+  if ("reason" in prepared)
+    return { ...noTests(deps.backend, "skipped", prepared.reason), rerun: { revision: i.revision, at } };
+  try {
+    const run = await runPatched(deps, prepared, i.files, "patched");
+    const attempt: Attempt = { label: "first", run, cmp: compareRuns(prepared.base, run), files: i.files };
+    const notes = [
+      ...(prepared.plan.networkNotGranted ? [NETWORK_NOT_GRANTED] : []),
+      ...(prepared.plan.networkUnsupported ? [NETWORK_UNSUPPORTED] : []),
+    ];
+    const timeoutMs = phaseLimits(deps.limits, prepared.plan).timeoutMs;
+    const tests = solutionTests(
+      deps.backend,
+      prepared.plan.command,
+      prepared.base,
+      [attempt],
+      attempt,
+      timeoutMs,
+      notes,
+    );
+    return { ...tests, rerun: { revision: i.revision, at: new Date().toISOString() } };
+  } finally {
+    await disposePrepared(prepared);
+  }
+}
+
+/** A `tests` event as one entry of the re-run's Redis stream. */
+export const rerunEntry = (e: TestsEvent): string[] => ["data", JSON.stringify(e)];
