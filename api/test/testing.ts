@@ -8,7 +8,7 @@ import {
   testRedisUrl,
 } from "@fixloop/infra/testing";
 import pino from "pino";
-import { createTokenCipher } from "@fixloop/db";
+import { createTokenCipher, issues, sessions } from "@fixloop/db";
 import { createQueues, redisConnection, type QueueName } from "@fixloop/worker/contract";
 import { loadWorkerEnv, startWorkers } from "@fixloop/worker";
 import { createApp } from "../src/app";
@@ -21,9 +21,10 @@ export { TEST_ENCRYPTION_KEYS };
 export { REDACT_PATHS } from "../src/http/logger";
 export { SESSION_COOKIE, hashSecret } from "../src/auth/secrets";
 // The benchmark's bare-Hono baseline runs the same queries as the real routes.
-export { issueView, listIssues } from "../src/issues/issues.repository";
+export { issueView } from "../src/issues/issues.views";
+export const listIssues = issues.listOwned;
 export { findOwnedRun, presentRun, runSteps } from "../src/solve/runs.repository";
-export { userOfSession } from "../src/auth/auth.repository";
+export const userOfSession = sessions.userOf;
 
 /**
  * A real app on this test file's own database and queue prefix. `env` overrides settings,

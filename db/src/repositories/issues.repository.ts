@@ -188,3 +188,5 @@ export async function upsertSynced(
     )
     .execute();
 }
+
+export * from "./issues.reads";

@@ -1,8 +1,9 @@
+import { issues as issuesTable, repositories } from "@fixloop/db";
 import type { SyncJob } from "../contract";
 import type { WorkerContext } from "../context";
 import { githubForUser, JobRefusedError } from "../contract";
 import { asGithubJob } from "../github/github.jobs";
-import { countIssues, upsertIssues, type GithubIssue } from "./issues.store";
+import { upsertIssues, type GithubIssue } from "./issues.store";
 import { upsertRepository } from "./repositories.store";
 
 /**
@@ -50,12 +51,8 @@ export async function syncIssues(
       notModified = true;
     }
     if (!notModified) await upsertIssues(ctx.db, job.userId, stored.id, repo.full_name, issues);
-    await ctx.db
-      .updateTable("repositories")
-      .set({ synced_at: new Date(), ...(notModified ? {} : { issues_etag: etag }) })
-      .where("id", "=", stored.id)
-      .execute();
-    const count = await countIssues(ctx.db, job.userId, repo.full_name);
+    await repositories.markSynced(ctx.db, stored.id, notModified ? undefined : etag);
+    const count = await issuesTable.count(ctx.db, job.userId, repo.full_name);
     ctx.logger.info(
       { userId: job.userId, repo: repo.full_name, fetched: issues.length, notModified, count },
       "issues synced",
