@@ -12,6 +12,8 @@ const otherPackagesByPath = {
   regex: "^(\\.\\./)+(db|api|worker|web|infra)/(src|test)/",
   message: "Import another package through its package name and public face, not by path.",
 };
+/** SQL lives in db (db/src/repositories, by table): api and worker services call it, they build no queries. */
+const noKysely = { regex: "^kysely$", message: "Queries live in db/src/repositories; call a repository function." };
 const restrict = (...patterns) => ["error", { patterns: [...patterns, otherPackagesByPath] }];
 
 const TESTS = ["**/*.test.ts", "**/test/**/*.ts", "web/e2e/**/*.ts"];
@@ -54,6 +56,7 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The worker depends on @fixloop/db only."),
+        noKysely,
       ),
     },
   },
@@ -62,6 +65,7 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The contract depends on @fixloop/db only."),
+        noKysely,
         { regex: "^\\.\\./", message: "The contract is shared with the API: it may not import worker internals." },
       ),
     },
@@ -71,6 +75,7 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(["@fixloop/db", "@fixloop/db/domain"], "The contract depends on @fixloop/db only."),
+        noKysely,
         {
           regex: "^\\.\\./\\.\\./",
           message: "The contract is shared with the API: it may not import worker internals.",
@@ -86,6 +91,7 @@ export default tseslint.config(
           ["@fixloop/db", "@fixloop/db/domain", "@fixloop/worker/contract", "@fixloop/worker/contract/events"],
           "The API depends on @fixloop/db and @fixloop/worker/contract only.",
         ),
+        noKysely,
       ),
     },
   },
@@ -155,6 +161,22 @@ export default tseslint.config(
           "Infra tests use db, the worker and infra's test support.",
         ),
       ),
+    },
+  },
+
+  // No query building outside db: the db handle's builders are called only in db/src/repositories.
+  {
+    files: ["api/src/**/*.ts", "worker/src/**/*.ts"],
+    ignores: TESTS,
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto)$/]",
+          message: "Queries live in db/src/repositories (by table); call a repository function.",
+        },
+      ],
     },
   },
 

@@ -8,7 +8,7 @@ import {
   testRedisUrl,
 } from "@fixloop/infra/testing";
 import pino from "pino";
-import { createTokenCipher, issues, sessions } from "@fixloop/db";
+import { createTokenCipher, issues, runs, sessions, steps } from "@fixloop/db";
 import { createQueues, redisConnection, type QueueName } from "@fixloop/worker/contract";
 import { loadWorkerEnv, startWorkers } from "@fixloop/worker";
 import { createApp } from "../src/app";
@@ -23,7 +23,9 @@ export { SESSION_COOKIE, hashSecret } from "../src/auth/secrets";
 // The benchmark's bare-Hono baseline runs the same queries as the real routes.
 export { issueView } from "../src/issues/issues.views";
 export const listIssues = issues.listOwned;
-export { findOwnedRun, presentRun, runSteps } from "../src/solve/runs.repository";
+export { presentRun } from "../src/solve/runs.present";
+export const findOwnedRun = runs.findOwned;
+export const runSteps = steps.listForView;
 export const userOfSession = sessions.userOf;
 
 /**

@@ -27,3 +27,4 @@ export * as apiTokens from "./repositories/api-tokens.repository";
 export * as sessions from "./repositories/sessions.repository";
 export * as loginCodes from "./repositories/login-codes.repository";
 export * as oauthStates from "./repositories/oauth-states.repository";
+export * as metrics from "./repositories/metrics.repository";

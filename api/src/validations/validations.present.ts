@@ -1,6 +1,6 @@
 import { domain } from "@fixloop/db";
 import { SolutionTests, summarizeTests } from "@fixloop/worker/contract";
-import type { OwnedSolution } from "./validations.repository";
+import type { OwnedSolution } from "./validations.owned";
 
 type Meta = Record<string, unknown>;
 const obj = (v: unknown): Meta => (v && typeof v === "object" && !Array.isArray(v) ? (v as Meta) : {});

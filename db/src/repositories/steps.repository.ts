@@ -133,3 +133,36 @@ export async function copyCompleted(
     .onConflict((oc) => oc.columns(["run_id", "step"]).doNothing())
     .execute();
 }
+
+/** A stored step without its large columns (the prompt has its own read). */
+export type StepRow = Omit<RunStep, "prompt" | "output">;
+const VIEW_COLUMNS = [
+  "run_id",
+  "step",
+  "status",
+  "detail",
+  "tokens_in",
+  "tokens_out",
+  "cost_usd",
+  "estimate_usd",
+  "started_at",
+  "finished_at",
+  "duration_ms",
+] as const;
+
+/** The run's steps as a view shows them, their detail read leniently. */
+export async function listForView(db: Conn, runId: string): Promise<StepRow[]> {
+  const rows = await db.selectFrom("run_steps").select(VIEW_COLUMNS).where("run_id", "=", runId).execute();
+  return rows.map((r) => ({ ...r, detail: stepDetail.read(r.detail) }));
+}
+
+/** The prompt the run's generating step sent (or was about to send when a cap stopped it), as stored. */
+export async function generatingPrompt(db: Conn, runId: string): Promise<unknown> {
+  const row = await db
+    .selectFrom("run_steps")
+    .select("prompt")
+    .where("run_id", "=", runId)
+    .where("step", "=", "generating")
+    .executeTakeFirst();
+  return row?.prompt;
+}

@@ -41,7 +41,7 @@ export async function processRun(
   const interrupted = await recoverReservations(ctx.db, { runId });
   if (interrupted)
     ctx.logger.warn({ runId, interrupted }, "model requests of a crashed attempt recorded at their worst case");
-  const issue = await ctx.db.selectFrom("issues").selectAll().where("id", "=", run.issue_id).executeTakeFirst();
+  const issue = await issues.find(ctx.db, run.issue_id);
   if (!issue) return fail(ctx, log, run, null, { code: "issue.not_found", message: "The issue was deleted" });
   if (run.kind === "solve") {
     await issues.markAnalyzing(ctx.db, issue.id);
@@ -206,12 +206,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
 }
 
 async function cancelRequested(ctx: WorkerContext, runId: string): Promise<boolean> {
-  const r = await ctx.db
-    .selectFrom("solve_runs")
-    .select("cancel_requested_at")
-    .where("id", "=", runId)
-    .executeTakeFirst();
-  return Boolean(r?.cancel_requested_at);
+  return runs.cancelRequested(ctx.db, runId);
 }
 
 async function fail(
