@@ -5,8 +5,11 @@ import * as runs from "./runs.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
+/** A stored step with its detail decoded (output and prompt stay as stored; their readers decode them). */
+export type StepRecord = Omit<RunStep, "detail"> & { detail: StepDetail };
+
 /** A run's stored steps by id (only those of `only` when given), their detail read leniently. */
-export async function load(db: Conn, runId: string, only?: readonly StepId[]): Promise<Map<StepId, RunStep>> {
+export async function load(db: Conn, runId: string, only?: readonly StepId[]): Promise<Map<StepId, StepRecord>> {
   let q = db.selectFrom("run_steps").selectAll().where("run_id", "=", runId);
   if (only) q = q.where("step", "in", only);
   const rows = await q.execute();
@@ -135,7 +138,7 @@ export async function copyCompleted(
 }
 
 /** A stored step without its large columns (the prompt has its own read). */
-export type StepRow = Omit<RunStep, "prompt" | "output">;
+export type StepRow = Omit<StepRecord, "prompt" | "output">;
 const VIEW_COLUMNS = [
   "run_id",
   "step",

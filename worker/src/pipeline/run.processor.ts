@@ -1,5 +1,5 @@
 import { UnrecoverableError } from "bullmq";
-import type { FileChange, RunStep, SolveRun, StepDetail } from "@fixloop/db";
+import type { FileChange, SolveRun, StepDetail } from "@fixloop/db";
 import { issues, recoverReservations, runs, steps } from "@fixloop/db";
 import { STEP_CANCELLED } from "@fixloop/db/domain";
 import { latestFeedback, stepCost, stepDetailOf, type StepCost, type StepId, type StepOutputs } from "../contract";
@@ -100,7 +100,7 @@ export async function processRun(
 interface RunState {
   ctx: WorkerContext;
   log: RunEventLog;
-  stored: Map<StepId, RunStep>;
+  stored: Map<StepId, steps.StepRecord>;
   done: Partial<StepOutputs>;
   current: StepId | null;
   /** Said by a step an earlier attempt left running. */

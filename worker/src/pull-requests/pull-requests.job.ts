@@ -1,4 +1,3 @@
-import type { FileChange } from "@fixloop/db";
 import type { PullRequestJob } from "../contract";
 import type { WorkerContext } from "../context";
 import { assertPolicyStillAllows, githubForUser } from "../contract";
@@ -53,7 +52,7 @@ export async function openPullRequest(
   // The issue's branch is written only for the solution holding the issue (approvals take it one at a time).
   if (await solutions.approvedRival(ctx.db, issue.id, solution.id)) throw prErrors.issueTaken();
 
-  const files = solution.files_changed as FileChange[];
+  const files = solution.files_changed;
   assertChangeAllowed(files, {
     maxFiles: ctx.env.PR_MAX_FILES,
     maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES,
@@ -97,7 +96,7 @@ export async function openPullRequest(
   });
   if (opts.stopAfterPush) return null;
 
-  const metadata = { ...(solution.metadata ?? {}), refinementCount: solution.refinement_count };
+  const metadata = { ...solution.metadata, refinementCount: solution.refinement_count };
   const body = prBody(
     {
       issueNumber: issue.issue_number,
@@ -119,7 +118,7 @@ export async function openPullRequest(
   const pr = await ensurePull(gh, target, branch, { title, body, draft });
   const hasBreakingChanges =
     /breaking change/i.test(`${solution.proposed_solution}\n${solution.analysis}`) ||
-    (metadata as { classification?: { breaking?: boolean } }).classification?.breaking === true;
+    metadata.classification?.breaking === true;
   await savePullRequest(ctx.db, {
     userId: job.userId,
     solutionId: solution.id,
