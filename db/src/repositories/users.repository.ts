@@ -66,6 +66,19 @@ export async function setDraftPullRequests(db: Conn, userId: string, draft: bool
     .execute();
 }
 
+/** The user's own spending caps in USD (null: the operator's default). */
+export async function setSpendingCaps(
+  db: Conn,
+  userId: string,
+  caps: { runUsd: number | null; monthlyUsd: number | null },
+): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ run_cost_cap_usd: caps.runUsd, monthly_cost_cap_usd: caps.monthlyUsd, updated_at: new Date() })
+    .where("id", "=", userId)
+    .execute();
+}
+
 export const USER_COLUMNS = [
   "users.id",
   "users.username",
