@@ -12,6 +12,8 @@ const otherPackagesByPath = {
   regex: "^(\\.\\./)+(contract|db|runtime|api|worker|web|infra)/(src|test)/",
   message: "Import another package through its package name and public face, not by path.",
 };
+/** SQL lives in db (db/src/repositories, by table): api and worker services call it, they build no queries. */
+const noKysely = { regex: "^kysely$", message: "Queries live in db/src/repositories; call a repository function." };
 const restrict = (...patterns) => ["error", { patterns: [...patterns, otherPackagesByPath] }];
 
 const TESTS = ["**/*.test.ts", "**/test/**/*.ts", "web/e2e/**/*.ts"];
@@ -72,6 +74,7 @@ export default tseslint.config(
           ["@fixloop/db", "@fixloop/contract"],
           "The runtime depends on @fixloop/db and @fixloop/contract only.",
         ),
+        noKysely,
       ),
     },
   },
@@ -83,6 +86,7 @@ export default tseslint.config(
           ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime"],
           "The worker depends on @fixloop/db, @fixloop/contract and @fixloop/runtime only.",
         ),
+        noKysely,
       ),
     },
   },
@@ -94,6 +98,7 @@ export default tseslint.config(
           ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime"],
           "The API depends on @fixloop/db, @fixloop/contract and @fixloop/runtime only.",
         ),
+        noKysely,
       ),
     },
   },
@@ -189,6 +194,22 @@ export default tseslint.config(
           "Infra tests use db, the worker and infra's test support.",
         ),
       ),
+    },
+  },
+
+  // No query building outside db: the db handle's builders are called only in db/src/repositories.
+  {
+    files: ["api/src/**/*.ts", "worker/src/**/*.ts", "runtime/src/**/*.ts"],
+    ignores: TESTS,
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto)$/]",
+          message: "Queries live in db/src/repositories (by table); call a repository function.",
+        },
+      ],
     },
   },
 

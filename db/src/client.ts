@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
 import { StorableTextPlugin } from "./storable.plugin";
@@ -13,4 +13,9 @@ export function createDb(url: string, opts: { max?: number } = {}): Db {
   // A dropped connection must not crash the process; queries on it fail and are retried by callers.
   pool.on("error", () => {});
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new StorableTextPlugin()] });
+}
+
+/** A round trip to Postgres. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }

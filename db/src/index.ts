@@ -1,5 +1,5 @@
 export * from "./schema";
-export { createDb, type Db } from "./client";
+export { createDb, pingDatabase, type Db } from "./client";
 export { migrateToLatest } from "./migrate";
 export { createTokenCipher, type TokenCipher } from "./crypto/token-cipher";
 export * from "./repositories/notifications.repository";
@@ -8,7 +8,7 @@ export * from "./repositories/subscriptions.repository";
 export * from "./repositories/usage.repository";
 export * from "./repositories/costs.repository";
 export * from "./repositories/spend.repository";
-export * from "./repositories/issues.repository";
+export { importedIssue } from "./repositories/issues.repository";
 export { findOpenPullRequestForIssue } from "./repositories/pull-requests.repository";
 /** Named state transitions: runs, solutions, issues and pull requests change only through these. */
 export * as issues from "./repositories/issues.repository";
@@ -20,3 +20,11 @@ export * as pullRequests from "./repositories/pull-requests.repository";
 export * as testsRerun from "./repositories/tests-rerun.repository";
 export * from "./repositories/json-columns";
 export * from "./repositories/embeddings.repository";
+export { isUuid, type Conn } from "./repositories/conn";
+export * as users from "./repositories/users.repository";
+export * as githubAccounts from "./repositories/github-accounts.repository";
+export * as apiTokens from "./repositories/api-tokens.repository";
+export * as sessions from "./repositories/sessions.repository";
+export * as loginCodes from "./repositories/login-codes.repository";
+export * as oauthStates from "./repositories/oauth-states.repository";
+export * as metrics from "./repositories/metrics.repository";

@@ -15,8 +15,12 @@ import type {
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-/** jsonb: read as T, written as a JSON string or a value the driver serialises. */
-type Json<T> = ColumnType<T, T | string | undefined, T | string>;
+/**
+ * jsonb: read as `unknown` (older rows may hold other shapes; repositories decode with the column's
+ * codec in repositories/json-columns.ts, so a row served undecoded does not compile), written as
+ * the codec's JSON text. T is the shape the column holds when written today.
+ */
+type Json<T> = ColumnType<unknown, T | string | undefined, T | string>;
 /** numeric comes back from pg as a string to keep precision. */
 type Numeric = ColumnType<string, number | string | undefined, number | string>;
 type BigIntCol = ColumnType<string, number | string | bigint, number | string | bigint>;

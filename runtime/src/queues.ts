@@ -1,5 +1,5 @@
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from "bullmq";
-import { QUEUES, type QueueName, type JobPayload } from "@fixloop/contract";
+import { jobIds, QUEUES, type QueueName, type JobPayload } from "@fixloop/contract";
 
 /** Defaults from BullMQ's production checklist: keep failures for inspection, bounded history. */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
@@ -80,4 +80,14 @@ export function redisConnection(url: string): ConnectionOptions {
     tls: u.protocol === "rediss:" ? {} : undefined,
     maxRetriesPerRequest: null,
   };
+}
+
+/**
+ * Queues a run's solve job under the run's fixed job id: solve, refine, resume and the sweeper all
+ * go through here. `replace` removes the run's earlier job first (a job id is free only once it is gone).
+ */
+export async function enqueueRun(queues: Pick<Queues, "solve">, runId: string, opts: { replace?: boolean } = {}) {
+  const jobId = jobIds.solve(runId);
+  if (opts.replace) await queues.solve.remove(jobId);
+  await queues.solve.add("solve", { runId }, { jobId });
 }

@@ -1,5 +1,5 @@
 import { Gauge } from "prom-client";
-import { sql } from "kysely";
+import { metrics } from "@fixloop/db";
 import type { AppDeps } from "../deps";
 import { metricsRegistry } from "./metrics.registry";
 
@@ -45,25 +45,14 @@ scrapeGauge(
 scrapeGauge(
   { name: "fixloop_runs", help: "Solve/refine runs by status (all time)", labelNames: ["status"] },
   async (s, set) => {
-    const rows = await s.db
-      .selectFrom("solve_runs")
-      .select(["status", (eb) => eb.fn.countAll<string>().as("n")])
-      .groupBy("status")
-      .execute();
-    for (const r of rows) set({ status: r.status }, Number(r.n));
+    for (const r of await metrics.runsByStatus(s.db)) set({ status: r.status }, r.n);
   },
 );
 
 scrapeGauge(
   { name: "fixloop_run_failures", help: "Failed runs by error code (all time)", labelNames: ["code"] },
   async (s, set) => {
-    const rows = await s.db
-      .selectFrom("solve_runs")
-      .select(["error_code", (eb) => eb.fn.countAll<string>().as("n")])
-      .where("status", "=", "failed")
-      .groupBy("error_code")
-      .execute();
-    for (const r of rows) set({ code: r.error_code ?? "unknown" }, Number(r.n));
+    for (const r of await metrics.failuresByCode(s.db)) set({ code: r.code ?? "unknown" }, r.n);
   },
 );
 
@@ -74,11 +63,7 @@ scrapeGauge(
     labelNames: ["quantile"],
   },
   async (s, set) => {
-    const r = await sql<{ p50: number | null; p95: number | null }>`
-    select percentile_cont(0.5) within group (order by extract(epoch from finished_at - started_at)) as p50,
-           percentile_cont(0.95) within group (order by extract(epoch from finished_at - started_at)) as p95
-    from solve_runs where finished_at > now() - interval '24 hours' and started_at is not null`.execute(s.db);
-    const row = r.rows[0];
+    const row = await metrics.runDurations(s.db);
     if (row?.p50 != null) set({ quantile: "0.5" }, Number(row.p50));
     if (row?.p95 != null) set({ quantile: "0.95" }, Number(row.p95));
   },
@@ -91,13 +76,7 @@ scrapeGauge(
     labelNames: ["step", "quantile"],
   },
   async (s, set) => {
-    const r = await sql<{ step: string; p50: number; p95: number }>`
-    select step, percentile_cont(0.5) within group (order by duration_ms) / 1000.0 as p50,
-           percentile_cont(0.95) within group (order by duration_ms) / 1000.0 as p95
-    from run_steps where finished_at > now() - interval '24 hours' and duration_ms is not null group by step`.execute(
-      s.db,
-    );
-    for (const row of r.rows) {
+    for (const row of await metrics.stepDurations(s.db)) {
       set({ step: row.step, quantile: "0.5" }, Number(row.p50));
       set({ step: row.step, quantile: "0.95" }, Number(row.p95));
     }
@@ -111,18 +90,9 @@ scrapeGauge(
     labelNames: ["direction", "model"],
   },
   async (s, set) => {
-    const rows = await s.db
-      .selectFrom("solve_runs")
-      .select([
-        "model_id",
-        (eb) => eb.fn.sum<string>("tokens_in").as("tin"),
-        (eb) => eb.fn.sum<string>("tokens_out").as("tout"),
-      ])
-      .groupBy("model_id")
-      .execute();
-    for (const r of rows) {
-      set({ direction: "in", model: r.model_id }, Number(r.tin ?? 0));
-      set({ direction: "out", model: r.model_id }, Number(r.tout ?? 0));
+    for (const r of await metrics.tokensByModel(s.db)) {
+      set({ direction: "in", model: r.model }, r.tokensIn);
+      set({ direction: "out", model: r.model }, r.tokensOut);
     }
   },
 );

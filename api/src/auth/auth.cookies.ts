@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../deps";
 import { SESSION_COOKIE } from "./secrets";
-import { LOGIN_CODE_TTL_MS, STATE_TTL_MS } from "./auth.repository";
+import { LOGIN_CODE_TTL_MS, STATE_TTL_MS } from "./auth.credentials";
 
 export const STATE_COOKIE = "fixloop_oauth";
 const STATE_PATH = "/api/auth/github";

@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../deps";
 import { errors } from "../http/errors";
-import { userOfApiToken, userOfSession } from "./auth.repository";
+import { apiTokens, sessions } from "@fixloop/db";
 import { API_TOKEN_PREFIX, SESSION_COOKIE, hashSecret } from "./secrets";
 
 export interface CurrentUser {
@@ -29,10 +29,12 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   let user: CurrentUser | undefined;
   if (authorization !== undefined) {
     if (!bearer?.startsWith(API_TOKEN_PREFIX)) throw errors.unauthorized();
-    user = await userOfApiToken(db, hashSecret(bearer));
+    const owner = await apiTokens.userOf(db, hashSecret(bearer));
+    user = owner && { ...owner, via: "token" };
   } else {
     const cookie = getCookie(c, SESSION_COOKIE);
-    if (cookie) user = await userOfSession(db, hashSecret(cookie));
+    const owner = cookie ? await sessions.userOf(db, hashSecret(cookie)) : undefined;
+    user = owner && { ...owner, via: "session" };
   }
   if (!user) throw errors.unauthorized();
   c.set("user", user);

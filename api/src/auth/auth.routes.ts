@@ -3,7 +3,8 @@ import type { AppEnv } from "../deps";
 import { AppError, errors } from "../http/errors";
 import { validate } from "../http/validate";
 import { requireUser } from "./auth.middleware";
-import { consumeLoginCode, createOauthState, createSession, findUser, revokeSession } from "./auth.repository";
+import { sessions, users } from "@fixloop/db";
+import { consumeLoginCode, createOauthState, createSession } from "./auth.credentials";
 import { CallbackQuery, ReposAuthQuery, SessionRequest, userView } from "./auth.schemas";
 import { completeOauth, type CallbackOutcome } from "./auth.service";
 import {
@@ -59,7 +60,7 @@ export const authRoutes = new Hono<AppEnv>()
     const userId = binding ? await consumeLoginCode(db, c.req.valid("json").token, binding) : null;
     if (!userId)
       throw new AppError(401, "auth.invalid_code", "The sign-in code is invalid, used or expired; sign in again");
-    const user = await findUser(db, userId);
+    const user = await users.find(db, userId);
     if (!user) throw errors.unauthorized();
     const token = await createSession(db, userId, env.SESSION_TTL_DAYS, c.req.header("user-agent") ?? null);
     setSessionCookie(c, token, env.SESSION_TTL_DAYS);
@@ -67,7 +68,7 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .get("/auth/me", requireUser, (c) => c.json({ user: userView(c.var.user) }))
   .post("/auth/logout", requireUser, async (c) => {
-    if (c.var.user.sessionId) await revokeSession(c.var.deps.db, c.var.user.sessionId);
+    if (c.var.user.sessionId) await sessions.revoke(c.var.deps.db, c.var.user.sessionId);
     clearSessionCookie(c);
     return c.json({ success: true });
   });

@@ -1,13 +1,7 @@
 import type { AppDeps } from "../deps";
 import { cipherFor } from "./auth.cipher";
-import {
-  consumeOauthState,
-  createLoginCode,
-  findUser,
-  saveGithubToken,
-  upsertGithubUser,
-  type StatePurpose,
-} from "./auth.repository";
+import { githubAccounts, users } from "@fixloop/db";
+import { consumeOauthState, createLoginCode, type StatePurpose } from "./auth.credentials";
 import { exchangeCode, fetchProfile } from "./oauth.client";
 
 export type CallbackOutcome =
@@ -59,13 +53,13 @@ export async function completeOauth(
     scopes: token.scopes,
   };
   if (state.purpose === "repos") {
-    const user = state.userId ? await findUser(deps.db, state.userId) : undefined;
+    const user = state.userId ? await users.find(deps.db, state.userId) : undefined;
     if (!user || String(user.github_id) !== String(profile.githubId)) return failure("repos", "oauth.account_mismatch");
-    await saveGithubToken(deps.db, user.id, identity);
+    await githubAccounts.save(deps.db, user.id, { ...identity, token: identity.seal(user.id) });
     deps.logger.info({ userId: user.id, scopes: token.scopes }, "repository access authorized");
     return { ok: true, purpose: "repos" };
   }
-  const userId = await upsertGithubUser(deps.db, identity);
+  const userId = await users.upsertFromGithub(deps.db, identity);
   deps.logger.info({ userId, login: profile.login }, "signed in with GitHub");
   return { ok: true, purpose: "signin", loginCode: await createLoginCode(deps.db, userId, binding) };
 }

@@ -8,7 +8,7 @@ import { githubUserContext } from "../auth/auth.cipher";
 import { AppError } from "../http/errors";
 import { validate } from "../http/validate";
 import { failureError, runJob } from "../jobs/jobs.run";
-import { requiresAuthorization } from "../github/github.repository";
+import { requiresAuthorization } from "../github/github.views";
 import { ImportIssueRequest, IssueRef, ParseUrlRequest } from "./contributions.schemas";
 import { previewIssue } from "./contributions.preview";
 

@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
-import { listRepositories, repositoryView, requiresAuthorization } from "./github.repository";
+import { repositories } from "@fixloop/db";
+import { repositoryView, requiresAuthorization } from "./github.views";
 import { runJob } from "../jobs/jobs.run";
 import { RepoParams } from "./github.params";
 
@@ -11,7 +12,7 @@ export const githubRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const userId = c.var.user.id;
     const sync = await runJob(deps, "sync", { kind: "repositories", userId });
-    const rows = await listRepositories(deps.db, userId);
+    const rows = await repositories.listOf(deps.db, userId);
     return c.json({
       repositories: rows.map(repositoryView),
       requiresAuthorization: await requiresAuthorization(deps.db, userId),

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../deps";
-import { pingDatabase } from "./health.repository";
+import { pingDatabase } from "@fixloop/db";
 
 const TIMEOUT_MS = 2_000;
 

@@ -1,7 +1,7 @@
-import type { PullRequestRow } from "./prs.repository";
+import type { pullRequests } from "@fixloop/db";
 
 /** A pull request in the spec's shape. */
-export function presentPullRequest(pr: PullRequestRow) {
+export function presentPullRequest(pr: pullRequests.PullRequestRecord) {
   const meta = pr.metadata;
   return {
     _id: pr.id,

@@ -1,12 +1,12 @@
+import { pullRequests } from "@fixloop/db";
 import crypto from "node:crypto";
 import { Hono } from "hono";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { runJob } from "../jobs/jobs.run";
 import { presentPullRequest } from "./prs.present";
-import { listPullRequests } from "./prs.repository";
 
-const list = (c: { var: AppEnv["Variables"] }) => listPullRequests(c.var.deps.db, c.var.user.id);
+const list = (c: { var: AppEnv["Variables"] }) => pullRequests.listOwned(c.var.deps.db, c.var.user.id);
 
 export const prsRoutes = new Hono<AppEnv>()
   .use("/prs", requireUser)

@@ -1,11 +1,12 @@
+import type { Logger } from "@fixloop/runtime";
 import type { Context } from "hono";
 import type { Redis } from "ioredis";
-import type { Db, SolveRun } from "@fixloop/db";
+import { runs, steps, type Db, type SolveRun } from "@fixloop/db";
 import { isTerminalRunStatus, runEventsKey, type RunEvent } from "@fixloop/contract";
-import { parseEntry, type Logger } from "@fixloop/runtime";
+import { parseEntry } from "@fixloop/runtime";
 import type { AppEnv } from "../deps";
 import { openSseStreams } from "../admin/metrics.registry";
-import { presentRun, runSteps } from "./runs.repository";
+import { presentRun } from "./runs.present";
 import { compareIds, runEventHub, type HubEntry } from "./run-events.hub";
 import { HeartbeatTicker } from "./sse.heartbeat";
 import { openSseSink, type SseSink } from "./sse.sink";
@@ -46,13 +47,10 @@ function shared<T>(key: string, load: () => Promise<T>): Promise<T> {
   return p;
 }
 
-const loadRun = (db: Db, runId: string) =>
-  db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
-
 function snapshotOf(db: Db, key: string, runId: string): Promise<{ run: SolveRun; frame: Buffer }> {
   return shared(`snapshot ${key}`, async () => {
-    const [run, steps] = await Promise.all([loadRun(db, runId), runSteps(db, runId)]);
-    return { run, frame: frame("snapshot", JSON.stringify(presentRun(run, steps))) };
+    const [run, stored] = await Promise.all([runs.loadExisting(db, runId), steps.listForView(db, runId)]);
+    return { run, frame: frame("snapshot", JSON.stringify(presentRun(run, stored))) };
   });
 }
 
@@ -85,7 +83,7 @@ const ticker = new HeartbeatTicker<RunStream>(HEARTBEAT_MS / 2, (groups) => {
   for (const streams of groups.values()) {
     const first = streams[0];
     if (!first) continue;
-    loadRun(first.db, first.runId).then(
+    runs.loadExisting(first.db, first.runId).then(
       (run) => streams.forEach((s) => void s.quiet(run)),
       () => streams.forEach((s) => s.quiet(null)),
     );
@@ -131,7 +129,7 @@ class RunStream {
       if (this.done) return;
       ticker.add(this);
       // Postgres says the run ended but its terminal event may have been lost or expired.
-      if (isTerminalRunStatus(snap.run.status)) await this.quiet(await loadRun(this.db, this.runId));
+      if (isTerminalRunStatus(snap.run.status)) await this.quiet(await runs.loadExisting(this.db, this.runId));
     } catch (err) {
       logger.warn(
         { err: err instanceof Error ? err.message : String(err), runId: this.runId },

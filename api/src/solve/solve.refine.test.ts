@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stepDetail } from "@fixloop/db";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
 import { jobIds } from "@fixloop/contract";
@@ -49,7 +50,7 @@ describe("refine runs and the sweeper", () => {
     expect((got.at(-1)?.data as { solutionId: string }).solutionId).toBe(solution._id);
     const steps = await stack.db.selectFrom("run_steps").selectAll().where("run_id", "=", run.id).execute();
     for (const s of steps.filter((x) => ["analyzing", "context", "dependencies"].includes(x.step)))
-      expect(s.detail.info[0]).toBe("Reused from the original run");
+      expect(stepDetail.read(s.detail).info[0]).toBe("Reused from the original run");
     expect(models.control.requests.at(-1)?.prompt).toMatch(/1\. Keep the regex readable\n2\. Also cover/);
     const sol = await stack.db
       .selectFrom("solutions")

@@ -1,6 +1,7 @@
 import type { SolveRun } from "@fixloop/db";
 import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
-import { jobIds, runEventsKey } from "@fixloop/contract";
+import { enqueueRun } from "@fixloop/runtime";
+import { runEventsKey } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";
 
@@ -30,8 +31,7 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, 
   try {
     await redis.del(runEventsKey(queues.prefix, run.id));
     // The stopped attempt's job is kept as failed; the same id is free only once it is gone.
-    await queues.solve.remove(jobIds.solve(run.id));
-    await queues.solve.add("solve", { runId: run.id }, { jobId: jobIds.solve(run.id) });
+    await enqueueRun(queues, run.id, { replace: true });
   } catch (err) {
     await runs.failUnqueued(db, run.id);
     throw err;

@@ -2,19 +2,21 @@ import { Hono } from "hono";
 import { z } from "zod";
 import {
   domain,
-  runCancelChannel,
+  promptRecordOf,
   DEFAULT_MODEL_ID,
+  SetupNetworkChoice,
   listModels,
   modelsConfigFromEnv,
-  SetupNetworkChoice,
+  runCancelChannel,
 } from "@fixloop/contract";
+import { runs, steps } from "@fixloop/db";
 import { currentUsagePeriod } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { presentSolution } from "../validations/validations.present";
-import { findOwnedSolution } from "../validations/validations.repository";
-import { findOwnedRun, presentRun, runPrompt, runSteps } from "./runs.repository";
+import { findOwnedSolution } from "../validations/validations.owned";
+import { presentRun } from "./runs.present";
 import { runModelRequests } from "@fixloop/db";
 import { acquireStreamSlot } from "./sse.limit";
 import { streamRunEvents } from "./runs.sse";
@@ -75,26 +77,26 @@ export const solveRoutes = new Hono<AppEnv>()
   )
   .get("/runs/:id", requireUser, validate("param", RunParam), async (c) => {
     const { db } = c.var.deps;
-    const run = await findOwnedRun(db, c.var.user.id, c.req.valid("param").id);
+    const run = await runs.findOwned(db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    return c.json({ run: presentRun(run, await runSteps(db, run.id)) });
+    return c.json({ run: presentRun(run, await steps.listForView(db, run.id)) });
   })
   .get("/runs/:id/events", requireUser, validate("param", RunParam), async (c) => {
-    const run = await findOwnedRun(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
+    const run = await runs.findOwned(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
     const release = acquireStreamSlot(c.var.user.id, c.var.deps.env.SSE_MAX_STREAMS_PER_USER);
     return streamRunEvents(c, run.id, release);
   })
   .post("/runs/:id/cancel", requireUser, validate("param", RunParam), async (c) => {
     const deps = c.var.deps;
-    const run = await findOwnedRun(deps.db, c.var.user.id, c.req.valid("param").id);
+    const run = await runs.findOwned(deps.db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
     const status = await cancelRun(deps, run, runCancelChannel(deps.queues.prefix));
     return c.json({ runId: run.id, status });
   })
   .post("/runs/:id/resume", requireUser, validate("param", RunParam), async (c) => {
     const deps = c.var.deps;
-    const run = await findOwnedRun(deps.db, c.var.user.id, c.req.valid("param").id);
+    const run = await runs.findOwned(deps.db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
     await resumeRun(deps, run);
     return c.json({ runId: run.id, status: "queued" as const }, 202);
@@ -102,8 +104,11 @@ export const solveRoutes = new Hono<AppEnv>()
   /** What the model saw: the exact prompt of the run's generating step, what cleaning removed, flagged text, and every request with its cost. */
   .get("/runs/:id/prompt", requireUser, validate("param", RunParam), async (c) => {
     const { db } = c.var.deps;
-    const run = await findOwnedRun(db, c.var.user.id, c.req.valid("param").id);
+    const run = await runs.findOwned(db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    const [prompt, requests] = await Promise.all([runPrompt(db, run.id), runModelRequests(db, run.id)]);
+    const [prompt, requests] = await Promise.all([
+      steps.generatingPrompt(db, run.id).then(promptRecordOf),
+      runModelRequests(db, run.id),
+    ]);
     return c.json({ runId: run.id, prompt, requests });
   });

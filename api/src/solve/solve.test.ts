@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { filesChanged } from "@fixloop/db";
 import { STEPS, runEventsKey } from "@fixloop/contract";
 import { insertIssue } from "@fixloop/infra/testing";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
@@ -53,8 +54,9 @@ describe("solving an issue", () => {
       .where("id", "=", solutionId)
       .executeTakeFirstOrThrow();
     expect(sol.analysis.length).toBeGreaterThan(10);
-    expect(sol.files_changed[0]?.filename).toBe("src/rules/trailing-spaces.js");
-    expect(sol.files_changed[0]?.content).not.toBe(sol.files_changed[0]?.originalContent);
+    const files = filesChanged.read(sol.files_changed);
+    expect(files[0]?.filename).toBe("src/rules/trailing-spaces.js");
+    expect(files[0]?.content).not.toBe(files[0]?.originalContent);
     const meta = sol.metadata as Record<string, any>;
     expect(meta.repository).toBe("hubot/markdown-lint");
     expect(meta.classification).toEqual({ type: "bug", complexity: expect.any(String) });

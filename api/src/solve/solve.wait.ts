@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { Db, SolveRun } from "@fixloop/db";
+import { runs, type Db, type SolveRun } from "@fixloop/db";
 import { isTerminalRunStatus, runEventsKey, TERMINAL_EVENTS } from "@fixloop/contract";
 import { parseEntry } from "@fixloop/runtime";
 
@@ -11,7 +11,7 @@ export async function waitForRunEnd(
   runId: string,
   timeoutMs: number,
 ): Promise<SolveRun> {
-  const load = () => db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
+  const load = () => runs.loadExisting(db, runId);
   const reader = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
   reader.on("error", () => {});
   const deadline = Date.now() + timeoutMs;

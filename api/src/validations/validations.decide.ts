@@ -1,11 +1,11 @@
+import { AppError } from "../http/errors";
 import type { AppDeps } from "../deps";
 import { jobIds, type SolutionStatus, ANSWERING_SOLUTION_STATUSES } from "@fixloop/contract";
 import { runJob } from "../jobs/jobs.run";
-import { AppError } from "../http/errors";
-import { findOpenPullRequestForIssue, solutions } from "@fixloop/db";
+import { findOpenPullRequestForIssue, pullRequests, solutions } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
 import { validationErrors } from "./validations.errors";
-import { lockOwnedSolution } from "./validations.repository";
+import { lockOwnedSolution } from "./validations.owned";
 import type { DecideBody } from "./validations.schemas";
 
 export type DecisionResult =
@@ -24,12 +24,8 @@ export async function decideSolution(
     const { solution } = await lockOwnedSolution(trx, userId, id);
     if (solution.status === "pr_created") {
       if (body.status === "rejected") throw validationErrors.hasPullRequest();
-      const pr = await trx
-        .selectFrom("pull_requests")
-        .select("html_url")
-        .where("solution_id", "=", id)
-        .executeTakeFirst();
-      if (pr) return pr.html_url;
+      const pr = await pullRequests.forSolution(trx, id);
+      if (pr) return pr.htmlUrl;
     }
     // Approving again after a failed pull-request job retries it; anything else must still be pending.
     const allowed: readonly SolutionStatus[] = body.status === "approved" ? ANSWERING_SOLUTION_STATUSES : ["pending"];

@@ -2,7 +2,7 @@ import { solutions } from "@fixloop/db";
 import { type FileChange, assessChange, changeSizeBreach, jobIds, SolutionTests } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { validationErrors } from "./validations.errors";
-import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./validations.repository";
+import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./validations.owned";
 import type { ModifyBody } from "./validations.schemas";
 import { checkSyntax } from "./validations.syntax";
 

@@ -1,22 +1,19 @@
 import { domain, SolutionTests, summarizeTests } from "@fixloop/contract";
-import type { OwnedSolution } from "./validations.repository";
+import type { OwnedSolution } from "./validations.owned";
 
-type Meta = Record<string, unknown>;
-const obj = (v: unknown): Meta => (v && typeof v === "object" && !Array.isArray(v) ? (v as Meta) : {});
-const arr = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
-const num = (v: unknown, d: number): number => (typeof v === "number" && Number.isFinite(v) ? v : d);
+const num = (v: number, d: number): number => (Number.isFinite(v) ? v : d);
 /** Validation findings are stored as strings or `{message}`; the API always answers `{message}`. */
-const messages = (v: unknown): { message: string }[] =>
-  arr<unknown>(v).map((m) => (typeof m === "string" ? { message: m } : { message: String(obj(m).message ?? "") }));
+const messages = (v: (string | { message: string })[] | undefined): { message: string }[] =>
+  (v ?? []).map((m) => (typeof m === "string" ? { message: m } : { message: m.message }));
 
 /** A solution in the spec's shape (`_id`, `issueId` populated, metadata with every validation field). */
 export function presentSolution({ solution: s, issue }: OwnedSolution) {
-  const meta = obj(s.metadata);
-  const validation = obj(meta.validation);
-  const stats = obj(validation.stats);
-  const riskScore = num(meta.riskScore, 0);
-  const classification = obj(meta.classification);
-  const advanced = obj(meta.advancedValidation);
+  const meta = s.metadata;
+  const validation = meta.validation ?? {};
+  const stats = validation.stats ?? {};
+  const riskScore = meta.riskScore ?? 0;
+  const { breaking: _breaking, ...classification } = meta.classification ?? {};
+  const advanced = meta.advancedValidation ?? {};
   const files = s.files_changed;
   const parsedTests = SolutionTests.safeParse(meta.tests);
   const tests = parsedTests.success ? parsedTests.data : null;
@@ -30,38 +27,38 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
     filesChanged: files.map((f) => ({
       filename: f.filename,
       action: f.action,
-      content: f.content ?? "",
-      originalContent: f.originalContent ?? "",
+      content: f.content,
+      originalContent: f.originalContent,
     })),
     metadata: {
-      repository: typeof meta.repository === "string" ? meta.repository : issue.repo_full_name,
+      repository: meta.repository ?? issue.repo_full_name,
       classification: {
-        type: String(classification.type ?? "bug"),
-        complexity: String(classification.complexity ?? "medium"),
+        type: classification.type ?? "bug",
+        complexity: classification.complexity ?? "medium",
         ...classification,
       },
       validation: {
         riskLevel: domain.resolveRiskLevel(validation.riskLevel, riskScore),
         stats: {
-          filesChanged: num(stats.filesChanged, files.length),
-          linesAdded: num(stats.linesAdded, 0),
-          linesRemoved: num(stats.linesRemoved, 0),
-          percentageChanged: num(stats.percentageChanged, 0),
-          newFiles: num(stats.newFiles, files.filter((f) => f.action === "create").length),
-          deletedFiles: num(stats.deletedFiles, files.filter((f) => f.action === "delete").length),
+          filesChanged: stats.filesChanged ?? files.length,
+          linesAdded: stats.linesAdded ?? 0,
+          linesRemoved: stats.linesRemoved ?? 0,
+          percentageChanged: stats.percentageChanged ?? 0,
+          newFiles: stats.newFiles ?? files.filter((f) => f.action === "create").length,
+          deletedFiles: stats.deletedFiles ?? files.filter((f) => f.action === "delete").length,
         },
-        warnings: arr<string>(validation.warnings),
-        suggestions: arr<string>(validation.suggestions),
+        warnings: validation.warnings ?? [],
+        suggestions: validation.suggestions ?? [],
       },
       riskScore,
-      testSuggestions: arr<string>(meta.testSuggestions),
+      testSuggestions: meta.testSuggestions ?? [],
       refinementCount: s.refinement_count,
       advancedValidation: {
-        score: num(advanced.score, 100),
+        score: advanced.score ?? 100,
         errors: messages(advanced.errors),
         warnings: messages(advanced.warnings),
       },
-      blocked: arr<{ path: string; reason: string }>(meta.blocked),
+      blocked: meta.blocked ?? [],
       /** Test evidence (null for solutions from before tests ran). */
       tests,
     },

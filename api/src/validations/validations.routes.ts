@@ -9,13 +9,13 @@ import { modifySolution } from "./validations.modify";
 import { streamTestsRerun } from "./validations.tests-live";
 import { presentSolution, presentSolutionListItem } from "./validations.present";
 import { refineSolution } from "./validations.refine";
-import { findOwnedSolution, findPreviousVersion, listPendingSolutions } from "./validations.repository";
+import { findOwnedSolution } from "./validations.owned";
 import { DecideBody, ModifyBody, RefineBody, SolutionIdParam } from "./validations.schemas";
 
 export const validationsRoutes = new Hono<AppEnv>()
   .use("/validations/*", requireUser)
   .get("/validations/pending", async (c) => {
-    const rows = await listPendingSolutions(c.var.deps.db, c.var.user.id);
+    const rows = await solutions.listAnswering(c.var.deps.db, c.var.user.id);
     return c.json({ solutions: rows.map((r) => presentSolutionListItem(r)) });
   })
   .get("/validations/:id", validate("param", SolutionIdParam), async (c) => {
@@ -23,7 +23,7 @@ export const validationsRoutes = new Hono<AppEnv>()
     const owned = await findOwnedSolution(db, c.var.user.id, c.req.valid("param").id);
     return c.json({
       solution: presentSolution(owned),
-      previousVersion: await findPreviousVersion(db, owned.solution.id),
+      previousVersion: await solutions.previousVersion(db, owned.solution.id),
       pullRequest: await pullRequests.forSolution(db, owned.solution.id),
     });
   })
@@ -46,8 +46,7 @@ export const validationsRoutes = new Hono<AppEnv>()
     return streamTestsRerun(c, solution.id, solution.revision);
   })
   .post("/validations/:id/refine", validate("param", SolutionIdParam), validate("json", RefineBody), async (c) => {
-    const { db, queues } = c.var.deps;
-    const result = await refineSolution(db, queues, c.var.user.id, c.req.valid("param").id, c.req.valid("json"));
+    const result = await refineSolution(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("json"));
     return c.json(result, 202);
   })
   .post("/validations/:id/validate", validate("param", SolutionIdParam), validate("json", DecideBody), async (c) => {

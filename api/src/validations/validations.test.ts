@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currentUsagePeriod } from "@fixloop/db";
+import { currentUsagePeriod, filesChanged } from "@fixloop/db";
 import { SYNTAX_NOT_CHECKED } from "@fixloop/contract";
 import { createTestApp, startTestWorkers } from "../../test/testing";
 import { seedSolution } from "@fixloop/infra/testing";
@@ -191,7 +191,7 @@ describe("validations API", () => {
       .where("id", "=", solutionId)
       .executeTakeFirstOrThrow();
     expect(row.revision).toBe(1);
-    expect(row.files_changed[0]?.content).toBe(PROPOSED);
+    expect(filesChanged.read(row.files_changed)[0]?.content).toBe(PROPOSED);
     expect(await db.selectFrom("solution_revisions").selectAll().execute()).toEqual([]);
   });
 
@@ -217,7 +217,7 @@ describe("validations API", () => {
       [1, "generated", null],
       [2, "manual", "Manual modification"],
     ]);
-    expect(revisions[0]?.files_changed[0]?.content).toBe(PROPOSED);
+    expect(filesChanged.read(revisions[0]?.files_changed)[0]?.content).toBe(PROPOSED);
 
     const again = await call(`/${solutionId}/modify`, {
       method: "POST",

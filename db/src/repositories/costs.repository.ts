@@ -34,17 +34,8 @@ export async function spendingCaps(db: Conn, userId: string, defaults: CapDefaul
   };
 }
 
-export async function setSpendingCaps(
-  db: Conn,
-  userId: string,
-  caps: { runUsd: number | null; monthlyUsd: number | null },
-): Promise<void> {
-  await db
-    .updateTable("users")
-    .set({ run_cost_cap_usd: caps.runUsd, monthly_cost_cap_usd: caps.monthlyUsd, updated_at: new Date() })
-    .where("id", "=", userId)
-    .execute();
-}
+/** The users table's writer keeps the caps; re-exported here beside their reader. */
+export { setSpendingCaps } from "./users.repository";
 
 /**
  * USD the user's model requests cost since `since` (the start of the usage period), failed runs

@@ -213,3 +213,5 @@ export async function setLinkedPulls(
       .execute();
   }
 }
+
+export * from "./issues.reads";

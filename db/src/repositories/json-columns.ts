@@ -91,13 +91,6 @@ function namesColumn(column: string, key: "name" | "login") {
   return jsonColumn(column, z.array(z.string()), lenientList(z.union([z.string(), legacy])));
 }
 
-/** `users.preferences`: the user's settings by name (none are stored yet). */
-export const userPreferences = jsonColumn(
-  "users.preferences",
-  z.record(z.string(), z.unknown()),
-  z.record(z.string(), z.unknown()).catch({}),
-);
-
 /** `issues.labels`: label names. */
 export const issueLabels = namesColumn("issues.labels", "name");
 /** `issues.assignees`: GitHub logins. */
@@ -137,7 +130,11 @@ const StoredManualEdit = ManualEdit.loose();
 /** `solutions.metadata`: what the pipeline and manual edits found about the change. */
 export const solutionMetadata = jsonObjectColumn("solutions.metadata", {
   repository: z.string(),
-  classification: z.object({ type: z.string().optional(), complexity: z.string().optional() }),
+  classification: z.object({
+    type: z.string().optional(),
+    complexity: z.string().optional(),
+    breaking: z.boolean().optional(),
+  }),
   validation: z.object({
     riskLevel: z.string().optional(),
     stats: z

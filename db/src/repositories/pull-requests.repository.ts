@@ -130,3 +130,21 @@ export async function forSolution(db: Conn, solutionId: string) {
     draft: pullRequestMetadata.read(row.metadata).draft === true,
   };
 }
+
+/** The stored pull request of a solution, as stored. */
+export async function findBySolution(db: Conn, solutionId: string): Promise<PullRequest | undefined> {
+  return db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).executeTakeFirst();
+}
+
+/** The user's pull requests, newest first (at most 500), their metadata decoded. */
+export async function listOwned(db: Conn, userId: string) {
+  const rows = await db
+    .selectFrom("pull_requests")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({ ...r, metadata: pullRequestMetadata.read(r.metadata) }));
+}
+export type PullRequestRecord = Awaited<ReturnType<typeof listOwned>>[number];

@@ -1,8 +1,7 @@
-import { sql, type Kysely, type Transaction } from "kysely";
-import type { Database } from "../schema";
+import { sql } from "kysely";
+import type { Repository } from "../schema";
+import type { Conn } from "./conn";
 import { repositoryTestSettings } from "./json-columns";
-
-type Conn = Kysely<Database> | Transaction<Database>;
 
 export type TestSettings = NonNullable<ReturnType<typeof repositoryTestSettings.read>>;
 
@@ -29,6 +28,52 @@ export async function saveTestSettings(db: Conn, repositoryId: string, settings:
   await db
     .updateTable("repositories")
     .set({ test_settings: settings && repositoryTestSettings.write(settings), updated_at: new Date() })
+    .where("id", "=", repositoryId)
+    .execute();
+}
+
+export async function listOf(db: Conn, userId: string): Promise<Repository[]> {
+  return db.selectFrom("repositories").selectAll().where("user_id", "=", userId).orderBy("full_name").execute();
+}
+
+/** The GitHub fields of a repository we keep. */
+export interface SyncedRepository {
+  github_id: number;
+  owner: string;
+  name: string;
+  full_name: string;
+  description: string | null;
+  is_private: boolean;
+  is_fork: boolean;
+  language: string | null;
+  html_url: string;
+  default_branch: string;
+  can_push: boolean;
+}
+
+/** Inserts or refreshes a repository as GitHub shows it to the user; returns its id and issue-list ETag. */
+export async function upsertSynced(db: Conn, userId: string, r: SyncedRepository) {
+  const { github_id, ...values } = r;
+  return db
+    .insertInto("repositories")
+    .values({ user_id: userId, github_id, ...values })
+    .onConflict((oc) => oc.columns(["user_id", "github_id"]).doUpdateSet({ ...values, updated_at: new Date() }))
+    .returning(["id", "issues_etag"])
+    .executeTakeFirstOrThrow();
+}
+
+/** Removes the user's repositories whose GitHub ids are not in `seen` (revoked access, deleted). */
+export async function removeUnseen(db: Conn, userId: string, seen: string[]): Promise<void> {
+  let stale = db.deleteFrom("repositories").where("user_id", "=", userId);
+  if (seen.length > 0) stale = stale.where("github_id", "not in", seen);
+  await stale.execute();
+}
+
+/** Notes an issue sync; a new ETag is kept unless GitHub answered "not modified". */
+export async function markSynced(db: Conn, repositoryId: string, issuesEtag?: string | null): Promise<void> {
+  await db
+    .updateTable("repositories")
+    .set({ synced_at: new Date(), ...(issuesEtag === undefined ? {} : { issues_etag: issuesEtag }) })
     .where("id", "=", repositoryId)
     .execute();
 }

@@ -8,10 +8,6 @@ import { chargeRunQuota, releaseRunQuota } from "./usage.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
-export async function load(db: Conn, runId: string): Promise<SolveRun | undefined> {
-  return db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirst();
-}
-
 /** A new queued run holding a reserved quota unit (a second open run of the issue fails with 23505). */
 export async function create(
   trx: Transaction<Database>,
@@ -184,3 +180,6 @@ export async function requeueCapStop(
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+export * from "./runs.reads";
+export * from "./runs.start";

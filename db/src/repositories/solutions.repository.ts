@@ -230,3 +230,4 @@ export async function returnToPending(db: Conn, solutionId: string): Promise<boo
     .executeTakeFirst();
   return r.numUpdatedRows > 0n;
 }
+export * from "./solutions.reads";

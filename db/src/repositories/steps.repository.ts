@@ -6,8 +6,11 @@ import * as runs from "./runs.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
+/** A stored step with its detail decoded (output and prompt stay as stored; their readers decode them). */
+export type StepRecord = Omit<RunStep, "detail"> & { detail: StepDetail };
+
 /** A run's stored steps by id (only those of `only` when given), their detail read leniently. */
-export async function load(db: Conn, runId: string, only?: readonly StepId[]): Promise<Map<StepId, RunStep>> {
+export async function load(db: Conn, runId: string, only?: readonly StepId[]): Promise<Map<StepId, StepRecord>> {
   let q = db.selectFrom("run_steps").selectAll().where("run_id", "=", runId);
   if (only) q = q.where("step", "in", only);
   const rows = await q.execute();
@@ -133,4 +136,37 @@ export async function copyCompleted(
     )
     .onConflict((oc) => oc.columns(["run_id", "step"]).doNothing())
     .execute();
+}
+
+/** A stored step without its large columns (the prompt has its own read). */
+export type StepRow = Omit<StepRecord, "prompt" | "output">;
+const VIEW_COLUMNS = [
+  "run_id",
+  "step",
+  "status",
+  "detail",
+  "tokens_in",
+  "tokens_out",
+  "cost_usd",
+  "estimate_usd",
+  "started_at",
+  "finished_at",
+  "duration_ms",
+] as const;
+
+/** The run's steps as a view shows them, their detail read leniently. */
+export async function listForView(db: Conn, runId: string): Promise<StepRow[]> {
+  const rows = await db.selectFrom("run_steps").select(VIEW_COLUMNS).where("run_id", "=", runId).execute();
+  return rows.map((r) => ({ ...r, detail: stepDetail.read(r.detail) }));
+}
+
+/** The prompt the run's generating step sent (or was about to send when a cap stopped it), as stored. */
+export async function generatingPrompt(db: Conn, runId: string): Promise<unknown> {
+  const row = await db
+    .selectFrom("run_steps")
+    .select("prompt")
+    .where("run_id", "=", runId)
+    .where("step", "=", "generating")
+    .executeTakeFirst();
+  return row?.prompt;
 }

@@ -1,4 +1,4 @@
-import type { Db, TokenCipher } from "@fixloop/db";
+import { githubAccounts, type Db, type TokenCipher } from "@fixloop/db";
 import type { Logger } from "pino";
 import { createGithubClient, type GithubClient } from "./github.client";
 import { GithubError } from "./github.errors";
@@ -19,11 +19,7 @@ export interface GithubForUser {
 
 /** A client acting as `userId`, with the token decrypted only in memory; it never enters payloads or logs. */
 export async function githubForUser(ctx: GithubUserContext, userId: string): Promise<GithubForUser> {
-  const account = await ctx.db
-    .selectFrom("github_accounts")
-    .select(["login", "access_token_enc", "key_id", "scopes"])
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  const account = await githubAccounts.credentials(ctx.db, userId);
   if (!account)
     throw new GithubError("github.not_connected", "No GitHub account is connected; sign in with GitHub", 401);
   const token = ctx.cipher.decrypt(account.key_id, account.access_token_enc, userId);

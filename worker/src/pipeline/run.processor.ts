@@ -1,18 +1,17 @@
-import { UnrecoverableError } from "bullmq";
 import {
-  type FileChange,
-  type StepDetail,
+  RESUMED_AFTER_RESTART,
+  RETRIED_AFTER_FAILURE,
   STEP_CANCELLED,
+  StepCost,
+  StepId,
+  StepOutputs,
   latestFeedback,
   stepCost,
   stepDetailOf,
-  type StepCost,
-  type StepId,
-  type StepOutputs,
-  RESUMED_AFTER_RESTART,
-  RETRIED_AFTER_FAILURE,
 } from "@fixloop/contract";
-import type { RunStep, SolveRun } from "@fixloop/db";
+import { UnrecoverableError } from "bullmq";
+import type { FileChange, StepDetail } from "@fixloop/contract";
+import type { SolveRun } from "@fixloop/db";
 import { issues, recoverReservations, runs, steps } from "@fixloop/db";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "@fixloop/runtime";
@@ -52,7 +51,7 @@ export async function processRun(
   const interrupted = await recoverReservations(ctx.db, { runId });
   if (interrupted)
     ctx.logger.warn({ runId, interrupted }, "model requests of a crashed attempt recorded at their worst case");
-  const issue = await ctx.db.selectFrom("issues").selectAll().where("id", "=", run.issue_id).executeTakeFirst();
+  const issue = await issues.find(ctx.db, run.issue_id);
   if (!issue) return fail(ctx, log, run, null, { code: "issue.not_found", message: "The issue was deleted" });
   if (run.kind === "solve") {
     await issues.markAnalyzing(ctx.db, issue.id);
@@ -111,7 +110,7 @@ export async function processRun(
 interface RunState {
   ctx: WorkerContext;
   log: RunEventLog;
-  stored: Map<StepId, RunStep>;
+  stored: Map<StepId, steps.StepRecord>;
   done: Partial<StepOutputs>;
   current: StepId | null;
   /** Said by a step an earlier attempt left running. */
@@ -217,12 +216,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
 }
 
 async function cancelRequested(ctx: WorkerContext, runId: string): Promise<boolean> {
-  const r = await ctx.db
-    .selectFrom("solve_runs")
-    .select("cancel_requested_at")
-    .where("id", "=", runId)
-    .executeTakeFirst();
-  return Boolean(r?.cancel_requested_at);
+  return runs.cancelRequested(ctx.db, runId);
 }
 
 async function fail(

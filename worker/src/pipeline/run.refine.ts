@@ -1,4 +1,4 @@
-import { filesChanged, steps, type Db, type SolveRun } from "@fixloop/db";
+import { solutions, steps, type Db, type SolveRun } from "@fixloop/db";
 import { type FileChange, REUSED_ON_REFINE as REUSED } from "@fixloop/contract";
 
 /**
@@ -11,14 +11,10 @@ export async function copyOriginalSteps(
   run: SolveRun,
 ): Promise<{ ok: true; baseline: FileChange[] } | { ok: false; message: string }> {
   if (!run.solution_id) return { ok: false, message: "The refinement has no solution to refine" };
-  const solution = await db
-    .selectFrom("solutions")
-    .select(["run_id", "files_changed"])
-    .where("id", "=", run.solution_id)
-    .executeTakeFirst();
-  if (!solution?.run_id)
+  const solution = await solutions.refineSource(db, run.solution_id);
+  if (!solution?.runId)
     return { ok: false, message: "The solution being refined no longer exists or has no original run" };
-  const stored = await steps.load(db, solution.run_id, REUSED);
+  const stored = await steps.load(db, solution.runId, REUSED);
   const original = [...stored.values()].filter((s) => s.status === "completed");
   if (original.length !== REUSED.length)
     return { ok: false, message: "The original run's analysis is incomplete; start a new solve instead" };
@@ -27,5 +23,5 @@ export async function copyOriginalSteps(
     run.id,
     original.map((s) => ({ ...s, detail: { ...s.detail, info: ["Reused from the original run", ...s.detail.info] } })),
   );
-  return { ok: true, baseline: filesChanged.read(solution.files_changed) };
+  return { ok: true, baseline: solution.filesChanged };
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Issue, SolveRun, steps } from "@fixloop/db";
+import type { issues, SolveRun, steps } from "@fixloop/db";
 import {
   type FileChange,
   type StepDetail,
@@ -31,7 +31,7 @@ import { embeddingRerankFor } from "./embeddings.rerank";
 /** What a step gets besides the earlier steps' outputs: the run, its issue, and the processor's hooks. */
 export interface StepEnv {
   run: SolveRun;
-  issue: Issue;
+  issue: issues.IssueRecord;
   signal: AbortSignal;
   /** Solution being refined (refine runs): its current changes are the baseline. */
   baseline?: FileChange[];
@@ -63,7 +63,7 @@ export interface PipelineStep<K extends StepId> {
 export type AnyPipelineStep = { [K in StepId]: PipelineStep<K> }[StepId];
 
 const none = () => ({});
-const owner = (i: Issue) => i.repo_full_name.split("/");
+const owner = (i: issues.IssueRecord) => i.repo_full_name.split("/");
 
 const STEP_LIST: { [K in StepId]: PipelineStep<K> } = {
   analyzing: {

@@ -1,7 +1,7 @@
-import { sql } from "kysely";
-import { jobIds, ACTIVE_RUN_STATUSES } from "@fixloop/contract";
+import { enqueueRun } from "@fixloop/runtime";
+import { jobIds } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { recoverReservations } from "@fixloop/db";
+import { recoverReservations, runs as solveRuns } from "@fixloop/db";
 
 /** Runs younger than this are left alone: their job may simply not have been picked up yet. */
 const GRACE_SECONDS = 30;
@@ -25,25 +25,18 @@ export async function sweepOnce(
   );
   if (lock !== "OK") return { requeued: [], unconfirmed: 0 };
   let unconfirmed = await recoverReservations(ctx.db, {});
-  const runs = await ctx.db
-    .selectFrom("solve_runs")
-    .select(["id"])
-    .where("status", "in", ACTIVE_RUN_STATUSES)
-    .where("created_at", "<", sql<Date>`now() - make_interval(secs => ${GRACE_SECONDS})`)
-    .orderBy("created_at")
-    .limit(500)
-    .execute();
+  const runIds = await solveRuns.unfinishedOlderThan(ctx.db, GRACE_SECONDS);
   const requeued: string[] = [];
-  for (const r of runs) {
-    const id = jobIds.solve(r.id);
+  for (const runId of runIds) {
+    const id = jobIds.solve(runId);
     const job = await ctx.queues.solve.getJob(id);
     const state = job ? await job.getState() : "missing";
     if (state === "missing" || state === "unknown" || state === "completed" || state === "failed") {
       // A finished job whose run is unfinished ended without recording it; run it again (steps already stored are skipped).
       if (job) await job.remove().catch(() => {});
-      unconfirmed += await recoverReservations(ctx.db, { runId: r.id });
-      await ctx.queues.solve.add("solve", { runId: r.id }, { jobId: id });
-      requeued.push(r.id);
+      unconfirmed += await recoverReservations(ctx.db, { runId });
+      await enqueueRun(ctx.queues, runId);
+      requeued.push(runId);
     }
   }
   if (requeued.length) ctx.logger.warn({ runs: requeued }, "sweeper re-enqueued unfinished runs");

@@ -1,4 +1,5 @@
-import { type FileChange, type PullRequestJob, type PullRequestResult } from "@fixloop/contract";
+import { PullRequestResult } from "@fixloop/contract";
+import type { PullRequestJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { assertPolicyStillAllows, githubForUser, type GithubClient } from "@fixloop/runtime";
 import { prBody, prTitle } from "./pull-requests.body";
@@ -45,7 +46,7 @@ export async function openPullRequest(
   // The issue's branch is written only for the solution holding the issue (approvals take it one at a time).
   if (await solutions.approvedRival(ctx.db, issue.id, solution.id)) throw prErrors.issueTaken();
 
-  const files = solution.files_changed as FileChange[];
+  const files = solution.files_changed;
   assertChangeAllowed(files, {
     maxFiles: ctx.env.PR_MAX_FILES,
     maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES,
@@ -89,7 +90,7 @@ export async function openPullRequest(
   });
   if (opts.stopAfterPush) return null;
 
-  const metadata = { ...(solution.metadata ?? {}), refinementCount: solution.refinement_count };
+  const metadata = { ...solution.metadata, refinementCount: solution.refinement_count };
   const body = prBody(
     {
       issueNumber: issue.issue_number,
@@ -111,7 +112,7 @@ export async function openPullRequest(
   const pr = await ensurePull(gh, target, branch, { title, body, draft });
   const hasBreakingChanges =
     /breaking change/i.test(`${solution.proposed_solution}\n${solution.analysis}`) ||
-    (metadata as { classification?: { breaking?: boolean } }).classification?.breaking === true;
+    metadata.classification?.breaking === true;
   await savePullRequest(ctx.db, {
     userId: job.userId,
     solutionId: solution.id,

@@ -1,37 +1,17 @@
-import { pullRequests, type Db, type Issue, type PullRequest, type Solution } from "@fixloop/db";
+import { issues, pullRequests, solutions, users, type Db, type PullRequest } from "@fixloop/db";
 import { prErrors } from "./pull-requests.errors";
 
-export async function loadSolution(
-  db: Db,
-  userId: string,
-  solutionId: string,
-): Promise<{
-  solution: Solution;
-  issue: Issue;
-  reviewer: { username: string; email: string | null; draftPullRequests: boolean };
-}> {
-  const solution = await db
-    .selectFrom("solutions")
-    .selectAll()
-    .where("id", "=", solutionId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  if (!solution || solution.status === "deleted") throw prErrors.notFound();
-  const issue = await db.selectFrom("issues").selectAll().where("id", "=", solution.issue_id).executeTakeFirstOrThrow();
-  const user = await db
-    .selectFrom("users")
-    .select(["username", "email", "draft_pull_requests"])
-    .where("id", "=", userId)
-    .executeTakeFirstOrThrow();
-  return {
-    solution,
-    issue,
-    reviewer: { username: user.username, email: user.email, draftPullRequests: user.draft_pull_requests },
-  };
+/** The user's solution (decoded) with its issue and the reviewer who signs the pull request. */
+export async function loadSolution(db: Db, userId: string, solutionId: string) {
+  const solution = await solutions.findOfUser(db, userId, solutionId);
+  if (!solution) throw prErrors.notFound();
+  const issue = await issues.find(db, solution.issue_id);
+  if (!issue) throw new Error(`issue ${solution.issue_id} of solution ${solution.id} does not exist`);
+  return { solution, issue, reviewer: await users.reviewer(db, userId) };
 }
 
 export async function findPullRequest(db: Db, solutionId: string): Promise<PullRequest | undefined> {
-  return db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).executeTakeFirst();
+  return pullRequests.findBySolution(db, solutionId);
 }
 
 /** Stores the pull request and moves solution and issue to pr_created, all at once. */

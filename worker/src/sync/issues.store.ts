@@ -54,13 +54,3 @@ export async function upsertIssues(
     );
   }
 }
-
-export async function countIssues(db: Db, userId: string, repoFullName: string): Promise<number> {
-  const row = await db
-    .selectFrom("issues")
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("user_id", "=", userId)
-    .where("repo_full_name", "=", repoFullName)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}

@@ -1,10 +1,10 @@
-import type { SyncJob } from "@fixloop/contract";
+import { type SyncJob } from "@fixloop/contract";
+import { issues as issuesTable, repositories } from "@fixloop/db";
 import type { WorkerContext } from "../context";
 import { githubForUser, JobRefusedError } from "@fixloop/runtime";
 import { asGithubJob } from "../github/github.jobs";
-import { issues as issuesRepo } from "@fixloop/db";
-import { countIssues, upsertIssues, type GithubIssue } from "./issues.store";
 import { linkedPullsByIssue, type ListedPull } from "./linked-pulls";
+import { upsertIssues, type GithubIssue } from "./issues.store";
 import { upsertRepository } from "./repositories.store";
 
 /**
@@ -63,14 +63,10 @@ export async function syncIssues(
         pulls,
         issues.map((i) => i.number),
       );
-      await issuesRepo.setLinkedPulls(ctx.db, job.userId, repo.full_name, linked, true);
+      await issuesTable.setLinkedPulls(ctx.db, job.userId, repo.full_name, linked, true);
     }
-    await ctx.db
-      .updateTable("repositories")
-      .set({ synced_at: new Date(), ...(notModified ? {} : { issues_etag: etag }) })
-      .where("id", "=", stored.id)
-      .execute();
-    const count = await countIssues(ctx.db, job.userId, repo.full_name);
+    await repositories.markSynced(ctx.db, stored.id, notModified ? undefined : etag);
+    const count = await issuesTable.count(ctx.db, job.userId, repo.full_name);
     ctx.logger.info(
       { userId: job.userId, repo: repo.full_name, fetched: issues.length, notModified, count },
       "issues synced",

@@ -1,4 +1,4 @@
-import type { Db } from "@fixloop/db";
+import { repositories, type Db } from "@fixloop/db";
 
 /** The fields of GitHub's repository object we keep. */
 export interface GithubRepo {
@@ -16,7 +16,8 @@ export interface GithubRepo {
 }
 
 export async function upsertRepository(db: Db, userId: string, r: GithubRepo) {
-  const values = {
+  return repositories.upsertSynced(db, userId, {
+    github_id: r.id,
     owner: r.owner.login,
     name: r.name,
     full_name: r.full_name,
@@ -27,11 +28,5 @@ export async function upsertRepository(db: Db, userId: string, r: GithubRepo) {
     html_url: r.html_url,
     default_branch: r.default_branch ?? "main",
     can_push: r.permissions?.push === true,
-  };
-  return db
-    .insertInto("repositories")
-    .values({ user_id: userId, github_id: r.id, ...values })
-    .onConflict((oc) => oc.columns(["user_id", "github_id"]).doUpdateSet({ ...values, updated_at: new Date() }))
-    .returning(["id", "issues_etag"])
-    .executeTakeFirstOrThrow();
+  });
 }

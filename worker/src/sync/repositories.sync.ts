@@ -1,3 +1,4 @@
+import { repositories } from "@fixloop/db";
 import type { SyncJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { githubForUser } from "@fixloop/runtime";
@@ -20,9 +21,7 @@ export async function syncRepositories(
     for (const r of repos) await upsertRepository(ctx.db, job.userId, r);
     const seen = repos.map((r) => String(r.id));
     // Repositories the token no longer sees (revoked access, deleted) leave the list.
-    let stale = ctx.db.deleteFrom("repositories").where("user_id", "=", job.userId);
-    if (seen.length > 0) stale = stale.where("github_id", "not in", seen);
-    await stale.execute();
+    await repositories.removeUnseen(ctx.db, job.userId, seen);
     ctx.logger.info({ userId: job.userId, count: repos.length }, "repositories synced");
     return { count: repos.length };
   });

@@ -1,4 +1,4 @@
-import type { Db, Repository } from "@fixloop/db";
+import { githubAccounts, type Db, type Repository } from "@fixloop/db";
 import { canWrite } from "@fixloop/runtime";
 
 export function repositoryView(r: Repository) {
@@ -16,16 +16,8 @@ export function repositoryView(r: Repository) {
   };
 }
 
-export async function listRepositories(db: Db, userId: string) {
-  return db.selectFrom("repositories").selectAll().where("user_id", "=", userId).orderBy("full_name").execute();
-}
-
 /** True when the stored token cannot write to repositories (no public_repo/repo yet). */
 export async function requiresAuthorization(db: Db, userId: string): Promise<boolean> {
-  const account = await db
-    .selectFrom("github_accounts")
-    .select("scopes")
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  return !account || !canWrite(account.scopes);
+  const scopes = await githubAccounts.scopes(db, userId);
+  return !scopes || !canWrite(scopes);
 }

@@ -1,6 +1,7 @@
-import { filesChanged, solutionMetadata, type Db, type Solution, type SolutionMetadata } from "@fixloop/db";
-import { type FileChange, ANSWERING_SOLUTION_STATUSES } from "@fixloop/contract";
-import { validationErrors } from "./validations.errors";
+import { ANSWERING_SOLUTION_STATUSES, type FileChange } from "@fixloop/contract";
+import type { Solution } from "../schema";
+import { isUuid, type Conn } from "./conn";
+import { filesChanged, solutionMetadata, type SolutionMetadata } from "./json-columns";
 
 export interface SolutionIssue {
   id: string;
@@ -21,8 +22,6 @@ export interface OwnedSolution {
   issue: SolutionIssue;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const ISSUE_COLS = [
   "issues.id as i_id",
   "issues.title as i_title",
@@ -31,23 +30,26 @@ const ISSUE_COLS = [
   "issues.status as i_status",
 ] as const;
 
+/** The solution with its JSON columns decoded. */
+export function decodeSolution<R extends Pick<Solution, "metadata" | "files_changed">>(
+  row: R,
+): Omit<R, "metadata" | "files_changed"> & { metadata: SolutionMetadata; files_changed: FileChange[] } {
+  return { ...row, metadata: solutionMetadata.read(row.metadata), files_changed: filesChanged.read(row.files_changed) };
+}
+
 function split(
   row: Solution & { i_id: string; i_title: string; i_number: number; i_repo: string; i_status: string },
 ): OwnedSolution {
   const { i_id, i_title, i_number, i_repo, i_status, ...solution } = row;
   return {
-    solution: {
-      ...solution,
-      metadata: solutionMetadata.read(solution.metadata),
-      files_changed: filesChanged.read(solution.files_changed),
-    },
+    solution: decodeSolution(solution),
     issue: { id: i_id, title: i_title, issue_number: i_number, repo_full_name: i_repo, status: i_status },
   };
 }
 
-/** The caller's solution with its issue; another user's (or a deleted) solution is 404. */
-export async function findOwnedSolution(db: Db, userId: string, id: string): Promise<OwnedSolution> {
-  if (!UUID.test(id)) throw validationErrors.notFound();
+/** The user's solution with its issue; undefined for another user's, a deleted or a missing one. */
+export async function findOwned(db: Conn, userId: string, id: string): Promise<OwnedSolution | undefined> {
+  if (!isUuid(id)) return undefined;
   const row = await db
     .selectFrom("solutions")
     .innerJoin("issues", "issues.id", "solutions.issue_id")
@@ -57,13 +59,12 @@ export async function findOwnedSolution(db: Db, userId: string, id: string): Pro
     .where("solutions.user_id", "=", userId)
     .where("solutions.status", "!=", "deleted")
     .executeTakeFirst();
-  if (!row) throw validationErrors.notFound();
-  return split(row);
+  return row && split(row);
 }
 
-/** findOwnedSolution inside a transaction, with the row locked until it ends so concurrent changes queue. */
-export async function lockOwnedSolution(trx: Db, userId: string, id: string): Promise<OwnedSolution> {
-  if (!UUID.test(id)) throw validationErrors.notFound();
+/** findOwned inside a transaction, with the row locked until it ends so concurrent changes queue. */
+export async function lockOwned(trx: Conn, userId: string, id: string): Promise<OwnedSolution | undefined> {
+  if (!isUuid(id)) return undefined;
   await trx
     .selectFrom("solutions")
     .select("id")
@@ -71,22 +72,44 @@ export async function lockOwnedSolution(trx: Db, userId: string, id: string): Pr
     .where("user_id", "=", userId)
     .forUpdate()
     .execute();
-  return findOwnedSolution(trx, userId, id);
+  return findOwned(trx, userId, id);
 }
 
-export async function listPendingSolutions(db: Db, userId: string): Promise<OwnedSolution[]> {
+/** The user's solutions still awaiting an answer (approved ones stay until their pull request exists), newest first. */
+export async function listAnswering(db: Conn, userId: string): Promise<OwnedSolution[]> {
   const rows = await db
     .selectFrom("solutions")
     .innerJoin("issues", "issues.id", "solutions.issue_id")
     .selectAll("solutions")
     .select(ISSUE_COLS)
     .where("solutions.user_id", "=", userId)
-    // Approved solutions stay listed until their pull request exists, so a failed attempt can be retried.
     .where("solutions.status", "in", ANSWERING_SOLUTION_STATUSES)
     .orderBy("solutions.created_at", "desc")
     .limit(200)
     .execute();
   return rows.map(split);
+}
+
+/** The user's solution (deleted ones excluded), decoded. */
+export async function findOfUser(db: Conn, userId: string, id: string): Promise<SolutionRow | undefined> {
+  const row = await db
+    .selectFrom("solutions")
+    .selectAll()
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .where("status", "!=", "deleted")
+    .executeTakeFirst();
+  return row && decodeSolution(row);
+}
+
+/** The solution's original run and current changes (what a refine run starts from). */
+export async function refineSource(db: Conn, solutionId: string) {
+  const row = await db
+    .selectFrom("solutions")
+    .select(["run_id", "files_changed"])
+    .where("id", "=", solutionId)
+    .executeTakeFirst();
+  return row && { runId: row.run_id, filesChanged: filesChanged.read(row.files_changed) };
 }
 
 export interface PreviousVersion {
@@ -98,7 +121,7 @@ export interface PreviousVersion {
 }
 
 /** The version before the solution's latest refinement, so a reviewer sees what that refinement changed. */
-export async function findPreviousVersion(db: Db, solutionId: string): Promise<PreviousVersion | null> {
+export async function previousVersion(db: Conn, solutionId: string): Promise<PreviousVersion | null> {
   const latest = await db
     .selectFrom("solution_revisions")
     .select(["revision", "feedback"])

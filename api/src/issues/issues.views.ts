@@ -1,0 +1,28 @@
+import type { issues } from "@fixloop/db";
+
+export function issueView(i: issues.IssueWithPullRequest) {
+  return {
+    _id: i.id,
+    title: i.title,
+    body: i.body,
+    issueNumber: i.issue_number,
+    repoFullName: i.repo_full_name,
+    labels: i.labels,
+    status: i.status,
+    state: i.state,
+    createdAt: (i.github_created_at ?? i.created_at).toISOString(),
+    updatedAt: i.updated_at.toISOString(),
+    openPullRequest:
+      i.open_pr_url && i.open_pr_number !== null
+        ? { htmlUrl: i.open_pr_url, number: i.open_pr_number, draft: i.open_pr_draft === true }
+        : null,
+    /** The solution waiting for the user's review: the issue stays in the Open tab until it is decided. */
+    awaitingReview: i.review_solution_id ? { solutionId: i.review_solution_id } : null,
+    /** Open pull requests on GitHub (anyone's) that reference the issue, other than Fixloop's own. */
+    linkedPullRequests: i.linked_pull_requests.filter((p) => p.htmlUrl !== i.open_pr_url),
+    htmlUrl: i.html_url,
+    isImported: i.is_imported,
+    upstreamFullName: i.upstream_full_name,
+    forkFullName: i.fork_full_name,
+  };
+}

@@ -1,0 +1,42 @@
+import type { SolveRun, steps } from "@fixloop/db";
+import { STEPS, STEP_LABELS, stepCost, stepDetailOf, type RunView } from "@fixloop/contract";
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The run as the API shows it: every step in order with status, detail and timings. */
+export function presentRun(run: SolveRun, stored: steps.StepRow[]): RunView {
+  const byStep = new Map(stored.map((s) => [s.step, s]));
+  return {
+    _id: run.id,
+    id: run.id,
+    kind: run.kind,
+    issueId: run.issue_id,
+    modelId: run.model_id,
+    status: run.status,
+    currentStep: run.current_step,
+    solutionId: run.solution_id,
+    error: run.error_code ? { code: run.error_code, message: run.error_message ?? "" } : null,
+    tokensIn: run.tokens_in,
+    tokensOut: run.tokens_out,
+    costUsd: Number(run.cost_usd),
+    attempts: run.attempts,
+    createdAt: run.created_at.toISOString(),
+    startedAt: iso(run.started_at),
+    finishedAt: iso(run.finished_at),
+    steps: STEPS.map((id) => {
+      const s = byStep.get(id);
+      return {
+        id,
+        label: STEP_LABELS[id],
+        status: s?.status ?? "pending",
+        detail: stepDetailOf(s?.detail ?? { files: [], info: [], warnings: [] }),
+        startedAt: iso(s?.started_at ?? null),
+        finishedAt: iso(s?.finished_at ?? null),
+        durationMs: s?.duration_ms ?? null,
+        tokensIn: s?.tokens_in ?? 0,
+        tokensOut: s?.tokens_out ?? 0,
+        cost: s ? stepCost(s) : { tokensIn: 0, tokensOut: 0, usd: 0 },
+      };
+    }),
+  };
+}

@@ -1,0 +1,28 @@
+import { notifyUsageThreshold, runs } from "@fixloop/db";
+import { enqueueRun } from "@fixloop/runtime";
+import type { AppDeps } from "../deps";
+
+/**
+ * Starts a run (solve or refine) through db's one `runs.start` transition, then queues its job. A run
+ * whose job cannot be queued fails at once with its quota unit given back (it would otherwise wait
+ * for the sweeper). The 80% usage notice goes out as soon as the reservation crosses it (once per period).
+ * Outcomes other than "started" are the caller's to answer.
+ */
+export async function startAndEnqueue(
+  deps: Pick<AppDeps, "db" | "queues" | "logger">,
+  prepare: Parameters<typeof runs.start>[1],
+): Promise<runs.StartOutcome> {
+  const { db } = deps;
+  const outcome = await runs.start(db, prepare);
+  if (outcome.status !== "started") return outcome;
+  try {
+    await enqueueRun(deps.queues, outcome.runId);
+  } catch (err) {
+    await runs.failUnqueued(db, outcome.runId);
+    throw err;
+  }
+  await notifyUsageThreshold(db, outcome.userId, outcome.usage).catch((err: Error) =>
+    deps.logger.warn({ err: err.message }, "usage notification failed"),
+  );
+  return outcome;
+}

@@ -1,0 +1,19 @@
+import { solutions, type Conn } from "@fixloop/db";
+import { validationErrors } from "./validations.errors";
+
+export type OwnedSolution = solutions.OwnedSolution;
+export type SolutionRow = solutions.SolutionRow;
+
+/** The caller's solution with its issue; another user's (or a deleted) solution is 404. */
+export async function findOwnedSolution(db: Conn, userId: string, id: string): Promise<OwnedSolution> {
+  const owned = await solutions.findOwned(db, userId, id);
+  if (!owned) throw validationErrors.notFound();
+  return owned;
+}
+
+/** findOwnedSolution inside a transaction, with the row locked until it ends so concurrent changes queue. */
+export async function lockOwnedSolution(trx: Conn, userId: string, id: string): Promise<OwnedSolution> {
+  const owned = await solutions.lockOwned(trx, userId, id);
+  if (!owned) throw validationErrors.notFound();
+  return owned;
+}

@@ -1,0 +1,10 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "../schema";
+
+/** A connection or an open transaction: repository functions run on either. */
+export type Conn = Kysely<Database> | Transaction<Database>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a well-formed UUID: ids from a URL are checked before they reach a uuid column. */
+export const isUuid = (s: string): boolean => UUID.test(s);

@@ -1,0 +1,105 @@
+import { sql } from "kysely";
+import type { LinkedPullRequest } from "@fixloop/contract";
+import type { Issue } from "../schema";
+import type { Conn } from "./conn";
+import { issueAssignees, issueLabels, issueLinkedPulls } from "./json-columns";
+
+/** An issue with its JSON columns decoded. */
+export type IssueRecord = Omit<Issue, "labels" | "assignees" | "linked_pull_requests"> & {
+  labels: string[];
+  assignees: string[];
+  linked_pull_requests: LinkedPullRequest[];
+};
+
+/** An issue with the newest open pull request Fixloop opened for it and its solution awaiting review, if any. */
+export type IssueWithPullRequest = IssueRecord & {
+  open_pr_url: string | null;
+  open_pr_number: number | null;
+  open_pr_draft: boolean | null;
+  review_solution_id: string | null;
+};
+
+export function decodeIssue<R extends Pick<Issue, "labels" | "assignees" | "linked_pull_requests">>(
+  row: R,
+): Omit<R, "labels" | "assignees" | "linked_pull_requests"> & {
+  labels: string[];
+  assignees: string[];
+  linked_pull_requests: LinkedPullRequest[];
+} {
+  return {
+    ...row,
+    labels: issueLabels.read(row.labels),
+    assignees: issueAssignees.read(row.assignees),
+    linked_pull_requests: issueLinkedPulls.read(row.linked_pull_requests),
+  };
+}
+
+export async function find(db: Conn, issueId: string): Promise<IssueRecord | undefined> {
+  const row = await db.selectFrom("issues").selectAll().where("id", "=", issueId).executeTakeFirst();
+  return row && decodeIssue(row);
+}
+
+function selectWithPullRequest(db: Conn) {
+  return db
+    .selectFrom("issues")
+    .selectAll("issues")
+    .select((eb) => {
+      const openPr = eb
+        .selectFrom("pull_requests")
+        .whereRef("pull_requests.issue_id", "=", "issues.id")
+        .where("pull_requests.status", "=", "open")
+        .orderBy("pull_requests.created_at", "desc")
+        .limit(1);
+      return [
+        openPr.select("pull_requests.html_url").as("open_pr_url"),
+        openPr.select("pull_requests.pr_number").as("open_pr_number"),
+        openPr.select(sql<boolean>`(pull_requests.metadata->>'draft')::boolean`.as("draft")).as("open_pr_draft"),
+        eb
+          .selectFrom("solutions")
+          .select("solutions.id")
+          .whereRef("solutions.issue_id", "=", "issues.id")
+          .where("solutions.status", "=", "pending")
+          .orderBy("solutions.created_at", "desc")
+          .limit(1)
+          .as("review_solution_id"),
+      ];
+    });
+}
+
+/** The user's issues, newest first, each with its open pull request. */
+export async function listOwned(db: Conn, userId: string, status?: Issue["status"]): Promise<IssueWithPullRequest[]> {
+  let q = selectWithPullRequest(db).where("user_id", "=", userId);
+  if (status) q = q.where("status", "=", status);
+  const rows = await q.orderBy("created_at", "desc").orderBy("issue_number", "desc").execute();
+  return rows.map(decodeIssue);
+}
+
+/** The user's issue with its open pull request; another user's issue is indistinguishable from a missing one. */
+export async function findOwned(db: Conn, userId: string, id: string): Promise<IssueWithPullRequest | undefined> {
+  const row = await selectWithPullRequest(db)
+    .where("user_id", "=", userId)
+    .where("issues.id", "=", id)
+    .executeTakeFirst();
+  return row && decodeIssue(row);
+}
+
+/** The fields a run start checks, of the user's issue. */
+export async function findForRun(db: Conn, userId: string, id: string) {
+  return db
+    .selectFrom("issues")
+    .select(["id", "status", "state", "is_imported", "upstream_full_name", "repo_full_name", "fork_full_name"])
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+}
+
+/** How many issues of the repository the user has. */
+export async function count(db: Conn, userId: string, repoFullName: string): Promise<number> {
+  const row = await db
+    .selectFrom("issues")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("user_id", "=", userId)
+    .where("repo_full_name", "=", repoFullName)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,71 @@
+import { sql } from "kysely";
+import { ACTIVE_RUN_STATUSES } from "@fixloop/contract";
+import type { SolveRun } from "../schema";
+import { isUuid, type Conn } from "./conn";
+
+/** The run by id (the one run-by-id read). */
+export async function load(db: Conn, runId: string): Promise<SolveRun | undefined> {
+  return db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirst();
+}
+
+/** A run known to exist (a missing one is a bug and throws). */
+export async function loadExisting(db: Conn, runId: string): Promise<SolveRun> {
+  const run = await load(db, runId);
+  if (!run) throw new Error(`run ${runId} does not exist`);
+  return run;
+}
+
+/** A run of the user's, or undefined (another user's run is indistinguishable from a missing one). */
+export async function findOwned(db: Conn, userId: string, runId: string): Promise<SolveRun | undefined> {
+  if (!isUuid(runId)) return undefined;
+  const run = await load(db, runId);
+  return run?.user_id === userId ? run : undefined;
+}
+
+/** Whether the user asked to cancel the run. */
+export async function cancelRequested(db: Conn, runId: string): Promise<boolean> {
+  const r = await db.selectFrom("solve_runs").select("cancel_requested_at").where("id", "=", runId).executeTakeFirst();
+  return Boolean(r?.cancel_requested_at);
+}
+
+/** The issue's active run, if any, and whether it is being cancelled. */
+export async function activeOf(db: Conn, issueId: string) {
+  return db
+    .selectFrom("solve_runs")
+    .select(["id", "cancel_requested_at"])
+    .where("issue_id", "=", issueId)
+    .where("status", "in", ACTIVE_RUN_STATUSES)
+    .executeTakeFirst();
+}
+
+/** Unfinished runs older than `graceSeconds`, oldest first (at most 500). */
+export async function unfinishedOlderThan(db: Conn, graceSeconds: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("solve_runs")
+    .select(["id"])
+    .where("status", "in", ACTIVE_RUN_STATUSES)
+    .where("created_at", "<", sql<Date>`now() - make_interval(secs => ${graceSeconds})`)
+    .orderBy("created_at")
+    .limit(500)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The input of the solution's latest refine run (the refinement history so far). */
+export async function latestRefineInput(db: Conn, solutionId: string): Promise<unknown> {
+  const previous = await db
+    .selectFrom("solve_runs")
+    .select("input")
+    .where("solution_id", "=", solutionId)
+    .where("kind", "=", "refine")
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return previous?.input;
+}
+
+/** The model a run used. */
+export async function modelOf(db: Conn, runId: string): Promise<string | undefined> {
+  const r = await db.selectFrom("solve_runs").select("model_id").where("id", "=", runId).executeTakeFirst();
+  return r?.model_id;
+}
