@@ -3,5 +3,5 @@ export { startWorkers, type RunningWorkers } from "./runtime";
 export { loadWorkerEnv, WorkerEnv } from "./env";
 export type { WorkerContext } from "./context";
 export { sweepOnce } from "./pipeline/sweeper";
-export { buildPrompt, type PromptInput } from "./pipeline/prompt";
-export { applyGeneratedFiles } from "./pipeline/apply-edits";
+export { buildPrompt, type PromptInput } from "./pipeline/steps/generating/prompt";
+export { applyGeneratedFiles } from "./pipeline/steps/generating/apply-edits";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { applyGeneratedFiles } from "./apply-edits";
-import { buildPrompt, sanitizeUntrusted } from "./prompt";
-import { analyzing } from "./steps/analyzing";
-import { validateChange } from "./validation/validate-change";
+import { applyGeneratedFiles } from "./steps/generating/apply-edits";
+import { buildPrompt, sanitizeUntrusted } from "./steps/generating/prompt";
+import { analyzing } from "./steps/analyzing/analyzing";
+import { validateChange } from "./steps/validating/validate-change";
 
 describe("issue text hygiene", () => {
   it("strips HTML comments, zero-width and bidi characters before anything sees the text", () => {

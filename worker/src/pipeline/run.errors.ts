@@ -3,7 +3,7 @@ import { JsonColumnError } from "@fixloop/db";
 import { STEP_LABELS, type StepId } from "@fixloop/contract";
 import { GithubError, isRetryable, toGithubError } from "@fixloop/runtime";
 import { ModelError } from "../models";
-import { GenerationError } from "./steps/generating";
+import { GenerationError } from "./steps/generating/generating";
 import { CostCapExceeded } from "./run.budget";
 
 export class RunCancelled extends Error {

@@ -16,7 +16,7 @@ import { issues, recoverReservations, runs, steps } from "@fixloop/db";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "@fixloop/runtime";
 import { finalizeRun } from "./run.finalize";
-import { PIPELINE, type PipelineStep, type StepEnv } from "./run.steps";
+import { PIPELINE, type PipelineStep, type StepEnv } from "./steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
 import { ledgerMeter } from "./run.budget";
 import { copyOriginalSteps } from "./run.refine";

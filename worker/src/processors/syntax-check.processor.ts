@@ -2,7 +2,7 @@ import type { Job } from "bullmq";
 import { jobFailed } from "@fixloop/runtime";
 import { SyntaxCheckJob, type SyntaxCheckResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { syntaxErrorsOf } from "../pipeline/validation/syntax-check";
+import { syntaxErrorsOf } from "../pipeline/steps/validating/syntax-check";
 
 /** Parses hand-edited files for the API, which waits for the answer while the user's request is open. */
 export async function processSyntaxCheck(job: Job, ctx: WorkerContext): Promise<SyntaxCheckResult> {

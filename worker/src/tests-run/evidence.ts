@@ -7,7 +7,7 @@ import {
   type SolutionTests,
   type TestsAttempt,
 } from "@fixloop/contract";
-import type { ChangeValidation } from "../pipeline/validation/validate-change";
+import type { ChangeValidation } from "../pipeline/steps/validating/validate-change";
 import { couldNotRun, statusOf, type Comparison, type PhaseRun } from "./compare";
 
 export interface Attempt {

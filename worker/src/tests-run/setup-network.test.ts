@@ -155,7 +155,7 @@ describe(".fixloop.yml network in a repository the user does not own", () => {
     await disposePrepared(imported);
     expect(imported.plan).toMatchObject({ setupNetwork: false, networkNotGranted: true });
     expect(hits).not.toContain("/from-yml");
-    // What step 5 shows (run.tests.ts passes the plan's note on).
+    // What step 5 shows (steps/validating/repo-tests.ts passes the plan's note on).
     const kept = {
       label: "first" as const,
       run: imported.base,

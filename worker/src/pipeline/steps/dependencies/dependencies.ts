@@ -5,9 +5,9 @@ import {
   type ContextOutput,
   type DependenciesOutput,
 } from "@fixloop/contract";
-import { limitFiles, localize, type LocalizedFile } from "../../localize";
-import type { RepoFile } from "../../localize/files";
-import { FULL_FILE_CHARS } from "../file-view";
+import { limitFiles, localize, type LocalizedFile } from "../../../localize";
+import type { RepoFile } from "../../../localize/files";
+import { FULL_FILE_CHARS } from "../generating/file-view";
 import { rerankPool, type PoolRerank } from "./dependencies.rerank";
 import { RERANK_CANDIDATES, type RerankInput, type RerankResult } from "./rerank-model";
 

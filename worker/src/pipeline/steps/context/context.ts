@@ -1,6 +1,6 @@
 import { type StepDetail, type ContextOutput, type TreeFile } from "@fixloop/contract";
-import { languageOf } from "../../localize/languages";
-import { MAX_BLOB_BYTES, type RepoSnapshot } from "../repo-tree";
+import { languageOf } from "../../../localize/languages";
+import { MAX_BLOB_BYTES, type RepoSnapshot } from "./repo-tree";
 
 const VENDORED =
   /(^|\/)(node_modules|vendor|third_party|third-party|bower_components|\.yarn|\.pnpm-store|Pods|\.venv|venv|site-packages|dist|build|out|target|coverage|\.next|\.nuxt|__pycache__|\.git)\//;

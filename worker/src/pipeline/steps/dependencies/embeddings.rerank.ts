@@ -1,11 +1,11 @@
 import { findChunkVectors, saveChunkVectors } from "@fixloop/db";
-import type { WorkerContext } from "../context";
-import { CHUNKER } from "../localize/embed-chunks";
-import { embeddingRerank } from "../localize/embed-rerank";
-import { embeddingsSettings, openAiEmbedder } from "../models/embeddings.client";
+import type { WorkerContext } from "../../../context";
+import { CHUNKER } from "../../../localize/embed-chunks";
+import { embeddingRerank } from "../../../localize/embed-rerank";
+import { embeddingsSettings, openAiEmbedder } from "../../../models/embeddings.client";
 import type { ContextOutput } from "@fixloop/contract";
-import type { RequestMeter } from "../models/meter";
-import type { PoolRerank } from "./steps/dependencies.rerank";
+import type { RequestMeter } from "../../../models/meter";
+import type { PoolRerank } from "./dependencies.rerank";
 
 /**
  * The embedding rerank of the dependencies step, when the operator configured an embeddings

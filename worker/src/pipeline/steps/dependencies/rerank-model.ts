@@ -5,11 +5,11 @@ import {
   type StepRerank,
   type ToolSpec,
 } from "@fixloop/contract";
-import { callTool, costUsd, ModelError, type ModelInfo, type ModelsConfig } from "../../models";
-import type { RequestMeter } from "../../models/meter";
-import { fileView } from "../file-view";
-import { sanitizeUntrusted } from "../prompt";
-import { CostCapExceeded } from "../run.budget";
+import { callTool, costUsd, ModelError, type ModelInfo, type ModelsConfig } from "../../../models";
+import type { RequestMeter } from "../../../models/meter";
+import { fileView } from "../generating/file-view";
+import { sanitizeUntrusted } from "../generating/prompt";
+import { CostCapExceeded } from "../../run.budget";
 
 /** How many of the no-model ranking's files the model is shown. */
 export const RERANK_CANDIDATES = 20;

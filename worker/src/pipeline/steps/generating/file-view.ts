@@ -1,4 +1,4 @@
-import { fileSymbols, skeleton } from "../localize";
+import { fileSymbols, skeleton } from "../../../localize";
 import { numberLines } from "./prompt";
 
 /** What the model is shown of one file: all of it, or a skeleton when it is over the size budget. */

@@ -1,5 +1,5 @@
 import { type FileChange, type StepDetail, riskSummary } from "@fixloop/contract";
-import { validateChange, type BaseTreeCheck, type ChangeValidation } from "../validation/validate-change";
+import { validateChange, type BaseTreeCheck, type ChangeValidation } from "./validate-change";
 
 export interface ValidatingInput {
   files: FileChange[];

@@ -5,11 +5,11 @@ import {
   type CostEstimate,
   type ModelInfo,
   type ModelsConfig,
-} from "../../models";
-import type { RequestMeter } from "../../models/meter";
-import { applyGeneratedFiles } from "../apply-edits";
-import { SYSTEM_PROMPT, buildPrompt, type PromptInput } from "../prompt";
-import { CostCapExceeded } from "../run.budget";
+} from "../../../models";
+import type { RequestMeter } from "../../../models/meter";
+import { applyGeneratedFiles } from "./apply-edits";
+import { SYSTEM_PROMPT, buildPrompt, type PromptInput } from "./prompt";
+import { CostCapExceeded } from "../../run.budget";
 
 export interface GeneratingInput {
   models: ModelsConfig;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FileChange } from "@fixloop/contract";
-import { prErrors } from "../../pull-requests/pull-requests.errors";
+import { prErrors } from "../../../pull-requests/pull-requests.errors";
 import { validating, type ValidatingInput } from "./validating";
 
 const LIMITS = { maxFiles: 3, maxChangedLines: 1000, maxBytes: 100_000 };

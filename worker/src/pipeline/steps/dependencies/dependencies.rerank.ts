@@ -1,4 +1,4 @@
-import type { LocalizedFile } from "../../localize";
+import type { LocalizedFile } from "../../../localize";
 import type { TreeFile } from "@fixloop/contract";
 
 export interface PoolFile extends LocalizedFile {

@@ -10,19 +10,19 @@ import {
   type StepInput,
   type ValidatingOutput,
 } from "@fixloop/contract";
-import type { WorkerContext } from "../context";
+import type { WorkerContext } from "../../../context";
 import { githubForUser } from "@fixloop/runtime";
-import { better, compareRuns } from "../tests-run/compare";
-import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../tests-run/evidence";
-import { NETWORK_NOT_GRANTED, NETWORK_REFUSED, NETWORK_UNSUPPORTED } from "../tests-run/detect";
-import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "../tests-run/run-tests";
-import { testsConfig } from "../tests-run/tests.config";
-import { limitLines, phaseLimits } from "../tests-run/tests.limits";
-import { scrubHostPaths } from "../tests-run/workspace.cleanup";
-import { fetchTreeInto } from "../tests-run/workspace.github";
-import { RunCancelled } from "./run.errors";
-import type { StepEnv, StepOutcome } from "./run.steps";
-import { validating } from "./steps/validating";
+import { better, compareRuns } from "../../../tests-run/compare";
+import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../../../tests-run/evidence";
+import { NETWORK_NOT_GRANTED, NETWORK_REFUSED, NETWORK_UNSUPPORTED } from "../../../tests-run/detect";
+import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "../../../tests-run/run-tests";
+import { testsConfig } from "../../../tests-run/tests.config";
+import { limitLines, phaseLimits } from "../../../tests-run/tests.limits";
+import { scrubHostPaths } from "../../../tests-run/workspace.cleanup";
+import { fetchTreeInto } from "../../../tests-run/workspace.github";
+import { RunCancelled } from "../../run.errors";
+import type { StepEnv, StepOutcome } from "../step";
+import { validating } from "./validating";
 
 type Regenerate = (extra: { feedback: string; baseline: FileChange[] }) => Promise<{ output: GeneratingOutput }>;
 

@@ -1,5 +1,5 @@
 import { storableText, assessChange, type ChangeValidation, type ValidateChangeInput } from "@fixloop/contract";
-import type { PullRequestLimits } from "../../pull-requests/pull-requests.limits";
+import type { PullRequestLimits } from "../../../pull-requests/pull-requests.limits";
 import { baseTree, pullRequestRefusals } from "./pull-request-refusals";
 import { syntaxErrorsOf } from "./syntax-check";
 

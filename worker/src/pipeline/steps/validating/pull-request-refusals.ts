@@ -1,12 +1,12 @@
 import { type FileChange, deniedChangeReason } from "@fixloop/contract";
-import { PullRequestError } from "../../pull-requests/pull-requests.errors";
+import { PullRequestError } from "../../../pull-requests/pull-requests.errors";
 import {
   assertChangeAllowed,
   assertNoDirectoryReplaced,
   assertNoSymlinks,
   type PullRequestLimits,
   type TreeEntryLike,
-} from "../../pull-requests/pull-requests.limits";
+} from "../../../pull-requests/pull-requests.limits";
 
 export interface Refusal {
   path: string;

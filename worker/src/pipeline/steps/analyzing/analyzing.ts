@@ -1,5 +1,5 @@
 import { type StepDetail, ISSUE_TYPES, type AnalyzingOutput, type Complexity, type IssueType } from "@fixloop/contract";
-import { sanitizeUntrusted } from "../prompt";
+import { sanitizeUntrusted } from "../generating/prompt";
 
 export interface AnalyzingInput {
   title: string;

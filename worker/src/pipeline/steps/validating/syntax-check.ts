@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { Language, Parser, type Node } from "web-tree-sitter";
-import { LANGUAGES, languageOf, type LanguageId } from "../../localize/languages";
-import { parseSource } from "../../localize/parse";
+import { LANGUAGES, languageOf, type LanguageId } from "../../../localize/languages";
+import { parseSource } from "../../../localize/parse";
 
 const require = createRequire(import.meta.url);
 const parsers = new Map<LanguageId, Promise<Parser>>();

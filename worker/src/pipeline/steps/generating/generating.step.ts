@@ -1,0 +1,77 @@
+import { type FileChange, refineInputOf, StepOutputs, type StepInput, type StepOutput } from "@fixloop/contract";
+import type { WorkerContext } from "../../../context";
+import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../../../models";
+import type { PipelineStep, StepEnv, StepOutcome } from "../step";
+import { fileView, FULL_FILE_CHARS } from "./file-view";
+import { generating, GenerationError } from "./generating";
+import type { PromptFile } from "./prompt";
+import { promptRecord } from "./prompt.record";
+
+/** Step 4: the model writes the patch from the issue and the files step 3 chose. */
+export const generatingStep: PipelineStep<"generating"> = {
+  id: "generating",
+  input: ({ analyzing, context, dependencies }) =>
+    analyzing && context && dependencies ? { analyzing, context, dependencies } : null,
+  output: StepOutputs.shape.generating,
+  run: async (input, env, ctx) => {
+    const r = await generateFor(input, env, ctx);
+    return { ...r, tokensIn: r.output.tokensIn, tokensOut: r.output.tokensOut, costUsd: r.output.costUsd };
+  },
+};
+
+/**
+ * The model call with what the earlier steps stored. `extra` (the tests' repair round) works
+ * like a refinement: its feedback is appended and its files are the baseline to edit.
+ */
+export async function generateFor(
+  { analyzing: a, context: c, dependencies: d }: StepInput<"generating">,
+  env: StepEnv,
+  ctx: WorkerContext,
+  extra?: { feedback: string; baseline: FileChange[] },
+): Promise<StepOutcome<StepOutput<"generating">>> {
+  const models = modelsConfigFromEnv(ctx.env);
+  const model = findModel(models, env.run.model_id || DEFAULT_MODEL_ID);
+  if (!model) throw new GenerationError("model.unknown", `Model ${env.run.model_id} is not configured on this server`);
+  const request = refineInputOf(env.run.input);
+  const feedback = [...request.feedback];
+  if (extra) feedback.push(extra.feedback);
+  const manualEdits = request.manualEdits.map((m) => ({ filename: m.filename, reason: m.reason }));
+  const baseline = extra?.baseline ?? env.baseline;
+  const current = new Map((baseline ?? []).map((f) => [f.filename, f.content]));
+  const files: PromptFile[] = [];
+  for (const f of d.files) {
+    const content = current.get(f.path) ?? f.content;
+    const view = await fileView(f.path, content, FULL_FILE_CHARS, f.symbols ?? []);
+    files.push({ path: f.path, content, reasons: f.reasons, ...(view.partial ? { skeleton: view.text } : {}) });
+  }
+  for (const b of baseline ?? []) {
+    if (!files.some((f) => f.path === b.filename) && b.action !== "delete")
+      files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });
+  }
+  const prompt = {
+    repository: `${c.owner}/${c.repo}`,
+    issueNumber: env.issue.issue_number,
+    issueTitle: a.title,
+    issueBody: a.body,
+    labels: a.labels,
+    classification: a.classification,
+    files,
+    repoMap: d.repoMap,
+    feedback,
+    manualEdits,
+  };
+  const raw = { title: env.issue.title, body: env.issue.body ?? "", labels: env.issue.labels, feedback };
+  return generating({
+    models,
+    model,
+    baseline,
+    signal: env.signal,
+    onRetry: env.onModelRetry,
+    report: env.report,
+    ...(env.meter ? { meter: env.meter } : {}),
+    onPrompt: async (p) =>
+      env.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate: p.estimate })),
+    ...(extra ? { purpose: "tests repair" } : {}),
+    prompt,
+  });
+}
