@@ -1,6 +1,7 @@
 // @ts-check
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 
 /** Imports of our own packages a file may not make; `allow` lists the faces it may use. */
 const ourPackages = (allow, message) => ({
@@ -211,6 +212,19 @@ export default tseslint.config(
         },
       ],
     },
+  },
+
+  // No import cycles inside a package: a module graph a newcomer can read top-down (a step never imports the pipeline
+  // that lists it). Between packages the direction rules above already forbid cycles.
+  {
+    files: ["*/src/**/*.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts", ".tsx", ".js"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx", ".js", ".json"] })],
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
 
   // Env is read in one file per app (STYLE.md habit 8).

@@ -12,7 +12,7 @@ export { importedIssue } from "./repositories/issues.repository";
 export { findOpenPullRequestForIssue } from "./repositories/pull-requests.repository";
 /** Named state transitions: runs, solutions, issues and pull requests change only through these. */
 export * as issues from "./repositories/issues.repository";
-export * as runs from "./repositories/runs.repository";
+export * as runs from "./repositories/runs";
 export * as steps from "./repositories/steps.repository";
 export * as repositories from "./repositories/repositories.repository";
 export * as solutions from "./repositories/solutions.repository";

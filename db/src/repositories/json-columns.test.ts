@@ -5,7 +5,7 @@ import * as issues from "./issues.repository";
 import { filesChanged, issueAssignees, issueLabels, runInput, stepPrompt, webhookPayload } from "./json-columns";
 import { recordWebhookEvent } from "./payments.repository";
 import * as repositories from "./repositories.repository";
-import * as runs from "./runs.repository";
+import * as runs from "./runs";
 import * as solutions from "./solutions.repository";
 import * as steps from "./steps.repository";
 

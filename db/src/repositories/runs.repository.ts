@@ -180,6 +180,3 @@ export async function requeueCapStop(
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
-
-export * from "./runs.reads";
-export * from "./runs.start";

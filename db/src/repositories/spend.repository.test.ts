@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, insertIssue, insertUser } from "@fixloop/infra/testing";
 import { setSpendingCaps, runSpent, spendingSince } from "./costs.repository";
-import * as runs from "./runs.repository";
+import * as runs from "./runs";
 import {
   recoverReservations,
   releaseSpend,

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database, RunStep } from "../schema";
 import type { StepDetail, StepId } from "@fixloop/contract";
 import { stepDetail, stepOutput, stepPrompt } from "./json-columns";
-import * as runs from "./runs.repository";
+import * as runs from "./runs";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 

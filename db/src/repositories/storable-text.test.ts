@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, insertIssue, insertUser } from "@fixloop/infra/testing";
 import { storableJson, storableText } from "@fixloop/contract";
-import * as runs from "./runs.repository";
+import * as runs from "./runs";
 import * as steps from "./steps.repository";
 
 const { db } = await createTestDatabase();

@@ -4,7 +4,7 @@ import type { Db } from "../client";
 import * as issues from "./issues.repository";
 import { JsonColumnError, solutionMetadata } from "./json-columns";
 import * as pullRequests from "./pull-requests.repository";
-import * as runs from "./runs.repository";
+import * as runs from "./runs";
 import * as solutions from "./solutions.repository";
 
 const { db } = await createTestDatabase();
