@@ -20,7 +20,7 @@ import { issuesRoutes } from "./issues/issues.routes";
 import { contributionsRoutes } from "./contributions/contributions.routes";
 import { costsRoutes } from "./costs/costs.routes";
 import { solveRoutes } from "./solve/solve.routes";
-import { validationsRoutes } from "./validations/validations.routes";
+import { solutionsRoutes } from "./solutions/solutions.routes";
 import { prsRoutes } from "./prs/prs.routes";
 import { paymentsRoutes } from "./payments/payments.routes";
 import { notificationsRoutes } from "./notifications/notifications.routes";
@@ -42,7 +42,7 @@ export function apiRoutes() {
     .route("/", contributionsRoutes)
     .route("/", solveRoutes)
     .route("/", costsRoutes)
-    .route("/", validationsRoutes)
+    .route("/", solutionsRoutes)
     .route("/", prsRoutes)
     .route("/", paymentsRoutes)
     .route("/", notificationsRoutes)

@@ -28,7 +28,7 @@ async function setup(opts: { env?: Record<string, string>; worker?: boolean } = 
   return { ...t, me, other, ...seeded, call };
 }
 
-describe("validations API", () => {
+describe("solutions API (served under /api/validations)", () => {
   it("lists pending solutions with every field the review pages read", async () => {
     const { call, solutionId, issueId } = await setup();
     const res = await call("/pending");

@@ -1,5 +1,5 @@
 import { domain, SolutionTests, summarizeTests } from "@fixloop/contract";
-import type { OwnedSolution } from "./validations.owned";
+import type { OwnedSolution } from "./solutions.owned";
 
 const num = (v: number, d: number): number => (Number.isFinite(v) ? v : d);
 /** Validation findings are stored as strings or `{message}`; the API always answers `{message}`. */

@@ -1,6 +1,6 @@
 import { AppError } from "../http/errors";
 
-export const validationErrors = {
+export const solutionErrors = {
   notFound: () => new AppError(404, "solution.not_found", "Solution not found"),
   notPending: (status: string) =>
     new AppError(409, "solution.not_pending", `The solution is ${status} and can no longer be changed`),

@@ -3,9 +3,9 @@ import { manualEditsOf, refineInputOf, type ManualEdit, type RefineInput } from 
 import type { AppDeps } from "../deps";
 import { solveErrors } from "../solve/solve.errors";
 import { startAndEnqueue } from "../solve/runs.start";
-import { validationErrors } from "./validations.errors";
-import { lockOwnedSolution } from "./validations.owned";
-import type { RefineBody } from "./validations.schemas";
+import { solutionErrors } from "./solutions.errors";
+import { lockOwnedSolution } from "./solutions.owned";
+import type { RefineBody } from "./solutions.schemas";
 
 /**
  * Starts a refine run: the solve processor reuses the stored analyzing/context/dependencies
@@ -27,7 +27,7 @@ export async function refineSolution(
   let refinementCount = 0;
   const outcome = await startAndEnqueue(deps, async (trx) => {
     const { solution } = await lockOwnedSolution(trx, userId, id);
-    if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
+    if (solution.status !== "pending") throw solutionErrors.notPending(solution.status);
     const before = refineInputOf(await runs.latestRefineInput(trx, id));
     const key = (e: ManualEdit) => `${e.filename}@${e.revision ?? ""}`;
     const edits = new Map(
@@ -51,7 +51,7 @@ export async function refineSolution(
       input,
     };
   });
-  if (outcome.status === "active") throw validationErrors.runOpen();
+  if (outcome.status === "active") throw solutionErrors.runOpen();
   if (outcome.status === "over_quota") throw solveErrors.usageLimit();
   return { runId: outcome.runId, refinementCount };
 }

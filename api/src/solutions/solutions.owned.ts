@@ -1,5 +1,5 @@
 import { solutions, type Conn } from "@fixloop/db";
-import { validationErrors } from "./validations.errors";
+import { solutionErrors } from "./solutions.errors";
 
 export type OwnedSolution = solutions.OwnedSolution;
 export type SolutionRow = solutions.SolutionRow;
@@ -7,13 +7,13 @@ export type SolutionRow = solutions.SolutionRow;
 /** The caller's solution with its issue; another user's (or a deleted) solution is 404. */
 export async function findOwnedSolution(db: Conn, userId: string, id: string): Promise<OwnedSolution> {
   const owned = await solutions.findOwned(db, userId, id);
-  if (!owned) throw validationErrors.notFound();
+  if (!owned) throw solutionErrors.notFound();
   return owned;
 }
 
 /** findOwnedSolution inside a transaction, with the row locked until it ends so concurrent changes queue. */
 export async function lockOwnedSolution(trx: Conn, userId: string, id: string): Promise<OwnedSolution> {
   const owned = await solutions.lockOwned(trx, userId, id);
-  if (!owned) throw validationErrors.notFound();
+  if (!owned) throw solutionErrors.notFound();
   return owned;
 }

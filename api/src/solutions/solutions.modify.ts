@@ -1,10 +1,10 @@
 import { solutions } from "@fixloop/db";
 import { type FileChange, assessChange, changeSizeBreach, jobIds, SolutionTests } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
-import { validationErrors } from "./validations.errors";
-import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./validations.owned";
-import type { ModifyBody } from "./validations.schemas";
-import { checkSyntax } from "./validations.syntax";
+import { solutionErrors } from "./solutions.errors";
+import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./solutions.owned";
+import type { ModifyBody } from "./solutions.schemas";
+import { checkSyntax } from "./solutions.syntax";
 
 const MANUAL = "Manual modification";
 
@@ -22,13 +22,13 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
     maxChangedLines: deps.env.PR_MAX_CHANGED_LINES,
     maxBytes: deps.env.PR_MAX_BYTES,
   });
-  if (breach) throw validationErrors.tooLarge(breach.message);
+  if (breach) throw solutionErrors.tooLarge(breach.message);
   const syntaxErrors = await checkSyntax(deps, applyModifications(before.solution, body).files);
   const rerun = await db.transaction().execute(async (trx) => {
     // The row lock keeps two concurrent edits from both passing the staleness check.
     const { solution } = await lockOwnedSolution(trx, userId, id);
     const { files, reasons, edits } = applyModifications(solution, body);
-    if (solution.revision !== before.solution.revision) throw validationErrors.stale(edits[0]?.filename ?? "");
+    if (solution.revision !== before.solution.revision) throw solutionErrors.stale(edits[0]?.filename ?? "");
 
     await solutions.keepCurrentRevision(trx, solution);
     // The same deterministic checks as the validating step, on the edited contents.
@@ -69,15 +69,15 @@ function staleTests(raw: unknown, at: string, revision: number): unknown {
 
 /** The solution's files with the edits applied; refuses edits of unknown, deleted or changed files. */
 function applyModifications(solution: SolutionRow, body: ModifyBody) {
-  if (solution.status !== "pending") throw validationErrors.notPending(solution.status);
+  if (solution.status !== "pending") throw solutionErrors.notPending(solution.status);
   const files: FileChange[] = solution.files_changed.map((f) => ({ ...f }));
   const reasons: string[] = [];
   const edits: { filename: string; reason: string }[] = [];
   for (const m of body.modifications) {
     const file = files.find((f) => f.filename === m.filename);
-    if (!file) throw validationErrors.unknownFile(m.filename);
-    if (file.content !== m.originalContent) throw validationErrors.stale(m.filename);
-    if (file.action === "delete") throw validationErrors.unknownFile(m.filename);
+    if (!file) throw solutionErrors.unknownFile(m.filename);
+    if (file.content !== m.originalContent) throw solutionErrors.stale(m.filename);
+    if (file.action === "delete") throw solutionErrors.unknownFile(m.filename);
     file.content = m.modifiedContent;
     const reason = m.reason?.trim() || body.comments?.trim() || MANUAL;
     reasons.push(reason);

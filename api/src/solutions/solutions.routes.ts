@@ -3,16 +3,17 @@ import { pullRequests, solutions } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
-import { decideSolution } from "./validations.decide";
-import { validationErrors } from "./validations.errors";
-import { modifySolution } from "./validations.modify";
-import { streamTestsRerun } from "./validations.tests-live";
-import { presentSolution, presentSolutionListItem } from "./validations.present";
-import { refineSolution } from "./validations.refine";
-import { findOwnedSolution } from "./validations.owned";
-import { DecideBody, ModifyBody, RefineBody, SolutionIdParam } from "./validations.schemas";
+import { decideSolution } from "./solutions.decide";
+import { solutionErrors } from "./solutions.errors";
+import { modifySolution } from "./solutions.modify";
+import { streamTestsRerun } from "./solutions.tests-live";
+import { presentSolution, presentSolutionListItem } from "./solutions.present";
+import { refineSolution } from "./solutions.refine";
+import { findOwnedSolution } from "./solutions.owned";
+import { DecideBody, ModifyBody, RefineBody, SolutionIdParam } from "./solutions.schemas";
 
-export const validationsRoutes = new Hono<AppEnv>()
+/** Solutions awaiting review: read, edit, refine, approve or reject (served under the spec's `/api/validations` URLs). */
+export const solutionsRoutes = new Hono<AppEnv>()
   .use("/validations/*", requireUser)
   .get("/validations/pending", async (c) => {
     const rows = await solutions.listAnswering(c.var.deps.db, c.var.user.id);
@@ -31,7 +32,7 @@ export const validationsRoutes = new Hono<AppEnv>()
     const { db } = c.var.deps;
     const { id } = c.req.valid("param");
     const { solution } = await findOwnedSolution(db, c.var.user.id, id);
-    if (solution.status === "pr_created") throw validationErrors.hasPullRequest();
+    if (solution.status === "pr_created") throw solutionErrors.hasPullRequest();
     await solutions.remove(db, solution);
     return c.json({ deleted: true, _id: id });
   })

@@ -4,9 +4,9 @@ import { jobIds, type SolutionStatus, ANSWERING_SOLUTION_STATUSES } from "@fixlo
 import { runJob } from "../jobs/jobs.run";
 import { findOpenPullRequestForIssue, pullRequests, solutions } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
-import { validationErrors } from "./validations.errors";
-import { lockOwnedSolution } from "./validations.owned";
-import type { DecideBody } from "./validations.schemas";
+import { solutionErrors } from "./solutions.errors";
+import { lockOwnedSolution } from "./solutions.owned";
+import type { DecideBody } from "./solutions.schemas";
 
 export type DecisionResult =
   { kind: "rejected" } | { kind: "created"; githubUrl: string } | { kind: "queued"; jobId: string };
@@ -23,18 +23,18 @@ export async function decideSolution(
   const existingUrl = await db.transaction().execute(async (trx) => {
     const { solution } = await lockOwnedSolution(trx, userId, id);
     if (solution.status === "pr_created") {
-      if (body.status === "rejected") throw validationErrors.hasPullRequest();
+      if (body.status === "rejected") throw solutionErrors.hasPullRequest();
       const pr = await pullRequests.forSolution(trx, id);
       if (pr) return pr.htmlUrl;
     }
     // Approving again after a failed pull-request job retries it; anything else must still be pending.
     const allowed: readonly SolutionStatus[] = body.status === "approved" ? ANSWERING_SOLUTION_STATUSES : ["pending"];
-    if (!allowed.includes(solution.status)) throw validationErrors.notPending(solution.status);
+    if (!allowed.includes(solution.status)) throw solutionErrors.notPending(solution.status);
     if (body.status === "approved") {
       // One pull request per issue: the approval holds the issue until its job opens the pull request or gives it back.
       await solutions.lockIssueDecisions(trx, solution.issue_id);
       if (await findOpenPullRequestForIssue(trx, solution.issue_id, id)) throw solveErrors.pullRequestOpen();
-      if (await solutions.approvedRival(trx, solution.issue_id, id)) throw validationErrors.issueTaken();
+      if (await solutions.approvedRival(trx, solution.issue_id, id)) throw solutionErrors.issueTaken();
     }
     await solutions.decide(trx, solution, userId, { status: body.status, comments });
     return null;
