@@ -16,6 +16,10 @@ const otherPackagesByPath = {
 /** SQL lives in db (db/src/repositories, by table): api and worker services call it, they build no queries. */
 const noKysely = { regex: "^kysely$", message: "Queries live in db/src/repositories; call a repository function." };
 const restrict = (...patterns) => ["error", { patterns: [...patterns, otherPackagesByPath] }];
+const workerPackages = ourPackages(
+  ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime"],
+  "The worker depends on @fixloop/db, @fixloop/contract and @fixloop/runtime only.",
+);
 
 const TESTS = ["**/*.test.ts", "**/test/**/*.ts", "web/e2e/**/*.ts"];
 const TEST_FACES = [
@@ -81,14 +85,19 @@ export default tseslint.config(
   },
   {
     files: ["worker/src/**/*.ts"],
+    rules: { "no-restricted-imports": restrict(workerPackages, noKysely) },
+  },
+  {
+    // A step never imports the list that holds it or the processor that runs it, not even for a type
+    // (import-x/no-cycle below counts value imports only): shared step types live in steps/step.ts.
+    files: ["worker/src/pipeline/steps/**/*.ts"],
+    ignores: TESTS,
     rules: {
-      "no-restricted-imports": restrict(
-        ourPackages(
-          ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime"],
-          "The worker depends on @fixloop/db, @fixloop/contract and @fixloop/runtime only.",
-        ),
-        noKysely,
-      ),
+      "no-restricted-imports": restrict(workerPackages, noKysely, {
+        regex:
+          "^\\.{1,2}(/\\.{1,2})*(/index)?/?$|(^|/)(run\\.processor|run\\.finalize|run\\.refine|sweeper|cancel\\.subscriber)$",
+        message: "A step does not import the pipeline that lists or runs it; shared step types are in steps/step.ts.",
+      }),
     },
   },
   {
