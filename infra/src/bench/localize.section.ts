@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { evalDir, type LocalizationEvalResult, runLocalizationEval } from "./localize/eval";
-import { loadFixtures, NONPY_DATA } from "./localize/fixtures";
+import { type Fixture, loadFixtures, NONPY_DATA } from "./localize/fixtures";
 import { type GroupFigures, groupFigures, groupTable } from "./localize/groups";
 import { cvFigures, featureInstances, figures, TARGETS } from "./localize/figures";
 import { largestMisses } from "./localize/misses";
+import { nonPyFigures, nonPyGroups } from "./localize/nonpy-sets";
 import type { Figure } from "./report";
 import type { BenchContext, Section } from "./sections";
 
@@ -44,11 +45,14 @@ function pickIds(set: string): string[] | undefined {
 const log = (l: string) => process.stderr.write(`  ${l}\n`);
 
 /**
- * The non-Python fixture set (JavaScript, TypeScript, Go, Rust): its own figures and one pair of
- * recall rows per language. Instances whose repository has no mirror are skipped, each repository
+ * The non-Python fixture set (JavaScript, TypeScript, Go, Rust): the issues whose text is the issue
+ * as filed and the fix-commit messages, each with its own figures (never pooled), and recall rows
+ * per language of the issue-text set. Instances whose repository has no mirror are skipped, each repository
  * with one line saying how to bring it.
  */
-async function nonPython(ctx: BenchContext): Promise<{ figures: Figure[]; result?: LocalizationEvalResult }> {
+async function nonPython(
+  ctx: BenchContext,
+): Promise<{ figures: Figure[]; result?: LocalizationEvalResult; fixtures?: Fixture[] }> {
   const fixtures = await loadFixtures(NONPY_DATA);
   const result = await runLocalizationEval({
     mirrorRoot: ctx.mirrors,
@@ -64,20 +68,11 @@ async function nonPython(ctx: BenchContext): Promise<{ figures: Figure[]; result
   }
   for (const [repo, { n, reason }] of skipped)
     log(`localize non-Python: ${n} issue(s) of ${repo} skipped (${reason}; fetch its mirror into ${ctx.mirrors})`);
-  const ours = result.methods.localizer;
-  const bm25 = result.methods.bm25;
-  if (!result.instances || !ours || !bm25) {
+  if (!result.instances) {
     log(`localize non-Python: no instance of ${NONPY_DATA} could be evaluated; skipped`);
     return { figures: [] };
   }
-  const out = figures(`localize non-Python (${result.instances} issues)`, ours, bm25, false).slice(0, 6);
-  for (const g of groupFigures("non-Python", result.perInstance, (r) => r.language ?? "?"))
-    out.push(
-      ...figures(`localize ${g.group} (${g.issues} issues)`, g.ours, g.bm25, false).filter((f) =>
-        ["recall@1", "recall@5", "median time per issue"].includes(f.name),
-      ),
-    );
-  return { figures: out, result };
+  return { figures: nonPyFigures(fixtures, result.perInstance), result, fixtures };
 }
 
 export const localizeSection: Section = {
@@ -94,14 +89,12 @@ export const localizeSection: Section = {
       return [];
     }
     ctx.appendix.push(modelStagesNote(process.env));
-    const swe = await sweBench(ctx);
+    // `--set nonpy`: the non-Python set alone, without the SWE-bench instances.
+    const swe = ctx.set === "nonpy" ? { figures: [] } : await sweBench(ctx);
     const nonPy = await nonPython(ctx);
     const groups: GroupFigures[] = [];
     if (swe.result) groups.push(...groupFigures(`swe-bench ${ctx.set}`, swe.result.perInstance, (r) => r.repo));
-    if (nonPy.result) {
-      groups.push(...groupFigures("non-Python", nonPy.result.perInstance, (r) => r.repo));
-      groups.push(...groupFigures("non-Python", nonPy.result.perInstance, (r) => `(${r.language ?? "?"})`));
-    }
+    if (nonPy.result && nonPy.fixtures) groups.push(...nonPyGroups(nonPy.fixtures, nonPy.result.perInstance));
     if (groups.length)
       ctx.appendix.push(groupTable("localize per repository (recall, ours vs plain BM25 in the same run)", groups));
     return [...swe.figures, ...nonPy.figures];

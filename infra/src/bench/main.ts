@@ -6,7 +6,7 @@ import { startServices } from "../services";
 import { printTable, type Figure } from "./report";
 import { SECTIONS, type BenchContext } from "./sections";
 
-// `npm run bench [-- --only a,b] [--json out.json] [--set small|all] [--mirrors DIR]`
+// `npm run bench [-- --only a,b] [--json out.json] [--set small|all|nonpy] [--mirrors DIR]`
 const { values } = parseArgs({
   options: {
     only: { type: "string" },

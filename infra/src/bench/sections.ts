@@ -13,7 +13,7 @@ import { webSection } from "./web.section";
 export interface BenchContext {
   dir: string;
   services: Services;
-  /** Localization instance set: "small" (quick subset) or "all". */
+  /** Localization instance set: "small" (quick subset), "all", or "nonpy" (the non-Python set alone). */
   set: string;
   mirrors: string;
   /** Extra tables a section prints after the main one (e.g. per-repository figures). */

@@ -9,11 +9,13 @@ import {
   type Fixture,
   fixedIssue,
   isGoldSource,
+  isIssueUrl,
   LANGUAGES,
   loadFixtures,
   materializeFixture,
 } from "./fixtures";
 import { groupFigures, groupTable } from "./groups";
+import { nonPyFigures, nonPyGroups, TEXT_SETS } from "./nonpy-sets";
 
 const scratch = mkdtempSync(join(tmpdir(), "fixtures-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -83,6 +85,26 @@ describe("fixture loader", () => {
     expect(new Set(all.map((f) => f.instance_id)).size).toBe(all.length);
   });
 
+  it("ships at least 30 issues as filed, each with its own issue's address, across 5 repositories and 3 languages", async () => {
+    const issues = (await loadFixtures()).filter((f) => f.text_source === "issue");
+    expect(issues.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(issues.map((f) => f.repo)).size).toBeGreaterThanOrEqual(5);
+    expect(new Set(issues.map((f) => f.language)).size).toBeGreaterThanOrEqual(3);
+    for (const f of issues) {
+      const n = f.instance_id.slice(f.instance_id.lastIndexOf("-") + 1);
+      expect(f.issue_url).toBe(`https://github.com/${f.repo}/issues/${n}`);
+      expect(f.gold.length).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it("takes only a GitHub issue address of the fixture's own repository", () => {
+    expect(isIssueUrl("https://github.com/acme/lib/issues/7", "acme/lib")).toBe(true);
+    expect(isIssueUrl("https://github.com/other/lib/issues/7", "acme/lib")).toBe(false);
+    expect(isIssueUrl("https://github.com/acme/lib/pull/7", "acme/lib")).toBe(false);
+    expect(isIssueUrl("https://github.com/acme/lib/issues/7#x", "acme/lib")).toBe(false);
+    expect(isIssueUrl(undefined, "acme/lib")).toBe(false);
+  });
+
   it.each([
     ["a fixture without gold", { gold: [] }, /gold/],
     ["a test file as gold", { gold: ["parse_test.go"] }, /gold/],
@@ -90,6 +112,11 @@ describe("fixture loader", () => {
     ["a short commit id", { base_commit: "abc123" }, /base_commit/],
     ["an unknown text source", { text_source: "guess" }, /text_source/],
     ["an issue text without its address", { text_source: "issue" }, /issue_url/],
+    [
+      "an issue text with another repository's address",
+      { text_source: "issue", issue_url: "https://github.com/other/lib/issues/7" },
+      /issue_url/,
+    ],
   ])("refuses %s, naming the field", async (_, over, message) => {
     const file = join(scratch, "bad.json");
     writeFileSync(file, JSON.stringify([fixture(over as Partial<Fixture>)]));
@@ -150,5 +177,64 @@ describe("per-group figures", () => {
     expect(table[0]).toBe("title");
     expect(table[2]).toMatch(/^set\s+a\/helped\s+2\s+0\.50\s+0\.00\s+1\.00\s+0\.00\s+\+1\.00\s+1\.00$/);
     expect(table[3]).toMatch(/b\/hurt\s+1\s+0\.00\s+1\.00\s+0\.00\s+1\.00\s+-1\.00/);
+  });
+});
+
+describe("non-Python text sources", () => {
+  const fx = (id: string, text_source: Fixture["text_source"], language: Fixture["language"]) =>
+    fixture({ instance_id: id, text_source, language, repo: `acme/${language}` });
+  const fixtures = [
+    fx("i1", "issue", "go"),
+    fx("i2", "issue", "rust"),
+    fx("c1", "commit", "go"),
+    fx("c2", "commit", "go"),
+  ];
+  const result = (id: string, language: string, ours: number | null, bm25: number | null): InstanceResult => ({
+    id,
+    repo: `acme/${language}`,
+    language,
+    gold: ["x"],
+    ranks: { localizer: ours, bm25 },
+    seconds: { localizer: 1, bm25: 0.5 },
+  });
+  // Issues found at rank 1 by ours and missed by BM25; commit messages the other way round.
+  const rows = [
+    result("i1", "go", 1, null),
+    result("i2", "rust", 1, null),
+    result("c1", "go", null, 2),
+    result("c2", "go", 12, 1),
+  ];
+
+  it("reports the issue-text set and the commit-message set apart, each against BM25 on its own issues", () => {
+    const figs = nonPyFigures(fixtures, rows);
+    const sections = [...new Set(figs.map((f) => f.section))];
+    expect(sections).toEqual([
+      `localize ${TEXT_SETS[0].name} (2)`,
+      `localize ${TEXT_SETS[0].name}, go (1)`,
+      `localize ${TEXT_SETS[0].name}, rust (1)`,
+      `localize ${TEXT_SETS[1].name} (2)`,
+    ]);
+    const row = (section: string, name: string) => figs.find((f) => f.section === section && f.name === name);
+    for (const k of [1, 3, 5, 10]) {
+      expect(row(sections[0] ?? "", `recall@${k}`)).toMatchObject({
+        value: 1,
+        baseline: 0,
+        baselineName: "plain BM25",
+      });
+      expect(row(sections[3] ?? "", `recall@${k}`)).toMatchObject({ value: 0, baseline: k === 1 ? 0.5 : 1 });
+    }
+    expect(figs.some((f) => /\(4\)/.test(f.section))).toBe(false);
+  });
+
+  it("keeps the two sets apart in the per-repository table and leaves out rows of unknown fixtures", () => {
+    const groups = nonPyGroups(fixtures, [...rows, result("stray", "go", 1, 1)]);
+    expect(groups.map((g) => [g.set, g.group, g.issues])).toEqual([
+      [TEXT_SETS[0].name, "acme/go", 1],
+      [TEXT_SETS[0].name, "acme/rust", 1],
+      [TEXT_SETS[0].name, "(go)", 1],
+      [TEXT_SETS[0].name, "(rust)", 1],
+      [TEXT_SETS[1].name, "acme/go", 2],
+      [TEXT_SETS[1].name, "(go)", 2],
+    ]);
   });
 });

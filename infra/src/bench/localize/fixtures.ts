@@ -78,6 +78,11 @@ export function commitIssueText(subject: string, body: string): string {
   return text ? `${title}\n\n${text}\n` : `${title}\n`;
 }
 
+/** Whether `url` is the address of an issue of `repo` on GitHub. */
+export function isIssueUrl(url: unknown, repo: string): boolean {
+  return typeof url === "string" && url.startsWith(`https://github.com/${repo}/issues/`) && /\/issues\/\d+$/.test(url);
+}
+
 function check(f: unknown, i: number): Fixture {
   const bad = (what: string) => new Error(`fixture ${i}: ${what}`);
   if (!f || typeof f !== "object") throw bad("not an object");
@@ -87,7 +92,8 @@ function check(f: unknown, i: number): Fixture {
   if (!/^[\w.-]+\/[\w.-]+$/.test(o.repo as string)) throw bad("repo must be owner/name");
   if (!/^[0-9a-f]{40}$/.test(o.base_commit as string)) throw bad("base_commit must be a full commit id");
   if (o.text_source !== "issue" && o.text_source !== "commit") throw bad('text_source must be "issue" or "commit"');
-  if (o.text_source === "issue" && typeof o.issue_url !== "string") throw bad("an issue's text needs its issue_url");
+  if (o.text_source === "issue" && !isIssueUrl(o.issue_url, o.repo as string))
+    throw bad("an issue's text needs its issue_url (https://github.com/<repo>/issues/<n>)");
   if (!LANGUAGES.includes(o.language as Language)) throw bad(`language must be one of ${LANGUAGES.join(", ")}`);
   const gold = o.gold;
   if (!Array.isArray(gold) || !gold.length || !gold.every((g) => typeof g === "string" && isGoldSource(g)))
