@@ -6,6 +6,7 @@ import { validate } from "../http/validate";
 import { decideSolution } from "./solutions.decide";
 import { solutionErrors } from "./solutions.errors";
 import { modifySolution } from "./solutions.modify";
+import { acquireStreamSlot } from "../solve/sse.limit";
 import { streamTestsRerun } from "./solutions.tests-live";
 import { presentSolution, presentSolutionListItem } from "./solutions.present";
 import { refineSolution } from "./solutions.refine";
@@ -44,7 +45,8 @@ export const solutionsRoutes = new Hono<AppEnv>()
   })
   .get("/validations/:id/tests/events", validate("param", SolutionIdParam), async (c) => {
     const { solution } = await findOwnedSolution(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
-    return streamTestsRerun(c, solution.id, solution.revision);
+    const release = acquireStreamSlot(c.var.user.id, c.var.deps.env.SSE_MAX_STREAMS_PER_USER);
+    return streamTestsRerun(c, solution.id, solution.revision, release);
   })
   .post("/validations/:id/refine", validate("param", SolutionIdParam), validate("json", RefineBody), async (c) => {
     const result = await refineSolution(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("json"));

@@ -11,9 +11,15 @@ const frame = (event: string, data: string, id: string) => Buffer.from(`event: $
 /**
  * Relays a tests re-run's live output as SSE: every `tests` event so far, then new ones as the
  * worker appends them, and an `end` message (`{ status }`) when the evidence was replaced (or the
- * re-run was skipped or superseded by a newer edit). Its own Redis connection, since XREAD blocks.
+ * re-run was skipped or superseded by a newer edit). Its own Redis connection, since XREAD blocks;
+ * it counts against the user's live streams (`release` frees the slot when the stream ends).
  */
-export function streamTestsRerun(c: Context<AppEnv>, solutionId: string, revision: number): Response {
+export function streamTestsRerun(
+  c: Context<AppEnv>,
+  solutionId: string,
+  revision: number,
+  release: () => void,
+): Response {
   const key = testsRerunKey(c.var.deps.queues.prefix, solutionId, revision);
   // Offline queue on: the main client refuses commands before it is connected, and this one is new.
   const redis = c.var.deps.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
@@ -21,6 +27,7 @@ export function streamTestsRerun(c: Context<AppEnv>, solutionId: string, revisio
   const { sink, response } = openSseSink(c, () => {
     open = false;
     redis.disconnect();
+    release();
   });
   void (async () => {
     await sink.ready;
@@ -48,6 +55,7 @@ export function streamTestsRerun(c: Context<AppEnv>, solutionId: string, revisio
     } finally {
       sink.end();
       redis.disconnect();
+      release();
     }
   })();
   return response;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue, seedSolution } from "@fixloop/infra/testing";
 import { createTestApp } from "../../test/testing";
 
 describe("live run streams per user", () => {
@@ -39,5 +39,40 @@ describe("live run streams per user", () => {
     const d = open(run.id, me.headers);
     expect((await d.res).status).toBe(200);
     for (const s of [b, d, theirs]) s.ctl.abort();
+  });
+
+  it("counts a solution's live tests re-run streams with the run streams, and frees the slot when one closes", async () => {
+    const t = await createTestApp({ SSE_MAX_STREAMS_PER_USER: "2" });
+    const me = await t.loginAs();
+    const { issueId, solutionId } = await seedSolution(t.db, {
+      userId: me.user.id,
+      repoFullName: "hubot/markdown-lint",
+      issueNumber: 3,
+      files: [{ filename: "NOTE.md", action: "create", content: "# Note\n", originalContent: "" }],
+    });
+    const run = await t.db
+      .insertInto("solve_runs")
+      .values({ user_id: me.user.id, issue_id: issueId, model_id: "llama-3.3-70b-versatile" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const open = (path: string) => {
+      const ctl = new AbortController();
+      return { ctl, res: t.app.request(path, { headers: me.headers, signal: ctl.signal }) };
+    };
+    const rerun = `/api/validations/${solutionId}/tests/events`;
+
+    const a = open(`/api/runs/${run.id}/events`);
+    const b = open(rerun);
+    expect([(await a.res).status, (await b.res).status]).toEqual([200, 200]);
+    expect((await b.res).headers.get("content-type")).toContain("text/event-stream");
+    const c = await open(rerun).res;
+    expect(c.status).toBe(429);
+    expect(((await c.json()) as { error: { code: string } }).error.code).toBe("sse.too_many_streams");
+
+    b.ctl.abort();
+    await new Promise((r) => setTimeout(r, 50));
+    const d = open(rerun);
+    expect((await d.res).status).toBe(200);
+    for (const s of [a, d]) s.ctl.abort();
   });
 });
