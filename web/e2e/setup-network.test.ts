@@ -86,10 +86,8 @@ describe("an imported repository's setup that wants network asks first", () => {
     await page.getByRole("button", { name: "Import & Solve with AI" }).click();
     await toast(page, "Issue imported successfully!");
     await page.waitForURL(/\/issues\/[^/]+\/solve/);
-    const generate = page.getByRole("button", { name: "Generate Solution" });
-    await generate.or(page.getByTestId("solution-result")).first().waitFor({ timeout: 60_000 });
-    if (await generate.isVisible()) await generate.click();
-    await page.waitForURL(/[?&]run=/);
+    // "Import & Solve" starts the run by itself; pressing Generate as well would race it.
+    await page.waitForURL(/[?&]run=/, { timeout: 60_000 });
     const first = runOf(page);
     const choice = page.getByTestId("setup-network-choice");
     await choice.waitFor({ timeout: 120_000 });

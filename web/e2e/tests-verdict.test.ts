@@ -142,7 +142,7 @@ describe("one tests verdict, in the step, the panel, the badge and the PR body (
   });
 
   for (const width of [1280, 390] as const) {
-    it(`ends a run cancelled within 2 s when Cancel is pressed while the tests run (${width} px)`, async () => {
+    it(`ends a run cancelled at once (not after the 60 s command) when Cancel is pressed while the tests run (${width} px)`, async () => {
       await testCommand("sleep 60");
       const p = width === 390 ? phone : page;
       // A cancelled run leaves no solution, so the same issue can be solved again at the other width.
@@ -154,9 +154,11 @@ describe("one tests verdict, in the step, the panel, the badge and the PR body (
       expect(await p.getByText("Started; nothing reported yet.").count()).toBe(0);
       const pressed = Date.now();
       await p.getByRole("button", { name: "Cancel", exact: true }).click();
-      await p.locator('[data-step="validating"][data-status="cancelled"]').waitFor({ timeout: 2_000 });
-      await p.getByText("The last run was cancelled.").waitFor({ timeout: 2_000 });
-      expect(Date.now() - pressed).toBeLessThan(2_000);
+      // About 0.2 s on a quiet machine; the bound leaves room for a loaded CI host while still failing
+      // when the sandbox is waited out (the test command sleeps 60 s) instead of killed.
+      await p.locator('[data-step="validating"][data-status="cancelled"]').waitFor({ timeout: 10_000 });
+      await p.getByText("The last run was cancelled.").waitFor({ timeout: 10_000 });
+      expect(Date.now() - pressed).toBeLessThan(10_000);
       expect(await p.getByTestId("solution-result").count()).toBe(0);
       await screenshot(p, `tests-cancelled-${width}`);
       await p.reload();
