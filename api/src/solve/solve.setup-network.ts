@@ -29,14 +29,10 @@ export async function setupNetworkChoice(
   if (choice === undefined) return { input: {}, save: none };
   if (choice !== "always") return { input: { setupNetwork: choice }, save: none };
   const names = [issue.repo_full_name, ...(issue.fork_full_name ? [issue.fork_full_name] : [])];
-  for (const name of names) {
-    const row = await repositories.findWithTestSettings(db, userId, name);
-    if (row)
-      return {
-        input: {},
-        save: () =>
-          repositories.saveTestSettings(db, row.id, { ...(row.testSettings ?? DEFAULTS), setupNetwork: true }),
-      };
-  }
-  throw setupNetworkErrors.noRepository(names);
+  const row = await repositories.findFirstWithTestSettings(db, userId, names);
+  if (!row) throw setupNetworkErrors.noRepository(names);
+  return {
+    input: {},
+    save: () => repositories.saveTestSettings(db, row.id, { ...(row.testSettings ?? DEFAULTS), setupNetwork: true }),
+  };
 }

@@ -23,6 +23,22 @@ export async function findWithTestSettings(
   return row && { id: row.id, testSettings: repositoryTestSettings.read(row.test_settings) };
 }
 
+/**
+ * The first of `names` (skipping nulls) the user has a repository row for, with its test settings:
+ * an imported issue's upstream, then the user's fork.
+ */
+export async function findFirstWithTestSettings(
+  db: Conn,
+  userId: string,
+  names: (string | null)[],
+): Promise<{ id: string; testSettings: TestSettings | null } | undefined> {
+  for (const name of names) {
+    const row = name ? await findWithTestSettings(db, userId, name) : undefined;
+    if (row) return row;
+  }
+  return undefined;
+}
+
 /** Stores a repository's test settings; null goes back to detection. */
 export async function saveTestSettings(db: Conn, repositoryId: string, settings: TestSettings | null): Promise<void> {
   await db

@@ -38,14 +38,7 @@ export async function processTestsRerun(job: Job, ctx: WorkerContext, signal: Ab
       const gh = (await githubForUser(ctx, userId)).client;
       const [owner = "", repo = ""] = found.issue.repo_full_name.split("/");
       const names = [found.issue.repo_full_name, found.issue.fork_full_name];
-      let settings = null;
-      for (const name of names) {
-        const row = name ? await repositories.findWithTestSettings(ctx.db, userId, name) : undefined;
-        if (row) {
-          settings = row.testSettings;
-          break;
-        }
-      }
+      const settings = (await repositories.findFirstWithTestSettings(ctx.db, userId, names))?.testSettings ?? null;
       tests = await rerunTests(
         {
           runner: cfg.runner,

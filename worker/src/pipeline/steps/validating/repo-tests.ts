@@ -4,7 +4,6 @@ import {
   type FileChange,
   type StepDetail,
   runSetupNetworkOf,
-  type RepositoryTestSettings,
   type GeneratingOutput,
   type SolutionTests,
   type StepInput,
@@ -48,18 +47,6 @@ function repairFeedback(a: Attempt): string {
 }
 
 /** The repository's test settings; for an imported issue the user's fork's when the user has no row for the upstream. */
-async function repoSettings(
-  ctx: WorkerContext,
-  userId: string,
-  names: (string | null)[],
-): Promise<RepositoryTestSettings | null> {
-  for (const name of names) {
-    const row = name ? await repositories.findWithTestSettings(ctx.db, userId, name) : undefined;
-    if (row) return row.testSettings;
-  }
-  return null;
-}
-
 /** Step 5: static checks, then the repository's tests before and after the patch, with one repair round on regressions. */
 export async function validateWithTests(
   { context: c, dependencies: d, generating: first }: StepInput<"validating">,
@@ -106,7 +93,13 @@ export async function validateWithTests(
     let prepared: Prepared | { reason: string } | null = null;
     try {
       const gh = (await githubForUser(ctx, i.run.user_id)).client;
-      const settings = await repoSettings(ctx, i.run.user_id, [`${c.owner}/${c.repo}`, i.issue.fork_full_name]);
+      const settings =
+        (
+          await repositories.findFirstWithTestSettings(ctx.db, i.run.user_id, [
+            `${c.owner}/${c.repo}`,
+            i.issue.fork_full_name,
+          ])
+        )?.testSettings ?? null;
       prepared = await prepareTests(deps, {
         owner: c.owner,
         repo: c.repo,
