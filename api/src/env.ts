@@ -48,8 +48,10 @@ export const ApiEnv = z.object({
   /** Seconds an endpoint waits for a job before answering 202 with the job id. */
   JOB_WAIT_SECONDS: z.coerce.number().min(0).default(30),
   SESSION_TTL_DAYS: z.coerce.number().positive().default(30),
-  /** Live run-event streams one user may hold open at once (per API process); more answer 429. */
+  /** Live run-event streams one user may hold open at once, across every API process; more answer 429. */
   SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().positive().default(20),
+  /** Seconds a live stream's slot outlives the API process holding it (renewed while the stream is open). */
+  SSE_STREAM_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
   COOKIE_SECURE: bool.optional(),
   /** Abuse limits in Redis per IP and per credential; `name=limit/seconds,...` overrides the defaults. */
   RATE_LIMITS_ENABLED: bool.default(true),

@@ -45,7 +45,7 @@ export const solutionsRoutes = new Hono<AppEnv>()
   })
   .get("/validations/:id/tests/events", validate("param", SolutionIdParam), async (c) => {
     const { solution } = await findOwnedSolution(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
-    const release = acquireStreamSlot(c.var.user.id, c.var.deps.env.SSE_MAX_STREAMS_PER_USER);
+    const release = await acquireStreamSlot(c.var.deps, c.var.user.id);
     return streamTestsRerun(c, solution.id, solution.revision, release);
   })
   .post("/validations/:id/refine", validate("param", SolutionIdParam), validate("json", RefineBody), async (c) => {

@@ -84,7 +84,7 @@ export const solveRoutes = new Hono<AppEnv>()
   .get("/runs/:id/events", requireUser, validate("param", RunParam), async (c) => {
     const run = await runs.findOwned(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    const release = acquireStreamSlot(c.var.user.id, c.var.deps.env.SSE_MAX_STREAMS_PER_USER);
+    const release = await acquireStreamSlot(c.var.deps, c.var.user.id);
     return streamRunEvents(c, run.id, release);
   })
   .post("/runs/:id/cancel", requireUser, validate("param", RunParam), async (c) => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { insertIssue, seedSolution } from "@fixloop/infra/testing";
+import { createApp } from "../app";
 import { createTestApp } from "../../test/testing";
+import { streamSlotsKey } from "./sse.limit";
 
 describe("live run streams per user", () => {
   it("answers 429 past SSE_MAX_STREAMS_PER_USER and frees a slot when a stream closes", async () => {
@@ -74,5 +76,45 @@ describe("live run streams per user", () => {
     const d = open(rerun);
     expect((await d.res).status).toBe(200);
     for (const s of [a, d]) s.ctl.abort();
+  });
+
+  it("counts another API process's streams, and stops counting them within a lease once that process is gone", async () => {
+    const t = await createTestApp({ SSE_MAX_STREAMS_PER_USER: "2", SSE_STREAM_LEASE_SECONDS: "3" });
+    // A second API on the same database, Redis and prefix, with its own Redis client (its own slot registry).
+    const otherRedis = t.redis.duplicate();
+    const other = createApp({ ...t.deps, redis: otherRedis }, { serveWeb: false });
+    const me = await t.loginAs();
+    const issue = await insertIssue(t.db, me.user.id, { number: 1 });
+    const run = await t.db
+      .insertInto("solve_runs")
+      .values({ user_id: me.user.id, issue_id: issue.id, model_id: "llama-3.3-70b-versatile" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const path = `/api/runs/${run.id}/events`;
+    const ctls: AbortController[] = [];
+    const open = (app: typeof other) => {
+      const ctl = new AbortController();
+      ctls.push(ctl);
+      return app.request(path, { headers: me.headers, signal: ctl.signal });
+    };
+
+    expect((await open(other)).status).toBe(200);
+    expect((await open(other)).status).toBe(200);
+    const refused = await open(t.app);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect(await t.redis.zcard(streamSlotsKey(t.prefix, me.user.id))).toBe(2);
+
+    // The other process dies with its streams open: nothing renews or releases them.
+    otherRedis.disconnect();
+    const t0 = Date.now();
+    let status = 429;
+    while (status === 429 && Date.now() - t0 < 10_000) {
+      await new Promise((r) => setTimeout(r, 250));
+      status = (await open(t.app)).status;
+    }
+    expect(status).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(4_500);
+    for (const c of ctls) c.abort();
   });
 });
