@@ -21,8 +21,11 @@ export interface Shutdown {
   close(): Promise<void>;
   /** Past this, the process exits with 1 whatever is still open. */
   graceMs: number;
-  onTimeout?(): void;
+  /** Runs when the grace period ends, before the exit (given at most 5 s), e.g. to hand unfinished work back. */
+  onTimeout?(): void | Promise<void>;
 }
+
+const ON_TIMEOUT_MS = 5_000;
 
 /**
  * Stops the process once, on SIGTERM, SIGINT or (when started by the launcher with an IPC
@@ -35,8 +38,8 @@ export function registerShutdown(s: Shutdown): void {
     closing = true;
     s.onStart(reason);
     const force = setTimeout(() => {
-      s.onTimeout?.();
-      process.exit(1);
+      const cap = new Promise<void>((r) => setTimeout(r, ON_TIMEOUT_MS).unref());
+      void Promise.race([Promise.resolve(s.onTimeout?.()).catch(() => {}), cap]).finally(() => process.exit(1));
     }, s.graceMs);
     force.unref();
     await s.close();

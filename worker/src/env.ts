@@ -16,6 +16,8 @@ export const WorkerEnv = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** Queues this process serves (comma separated); empty = all. */
   WORKER_QUEUES: z.string().default(""),
+  /** Seconds a stopping worker (SIGTERM) lets its running jobs finish; then it hands them back to the queue and exits. */
+  WORKER_DRAIN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   ...ProviderEnv.shape,
   /** Seconds one model request may take before it counts as a transient failure and is retried. */
   MODEL_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),

@@ -30,8 +30,11 @@ logger.info(
 
 registerShutdown({
   onStart: (signal) => logger.info({ signal }, "worker draining"),
-  graceMs: 30_000,
-  onTimeout: () => logger.warn("drain timed out; unfinished jobs return to the queue when their lock expires"),
+  graceMs: env.WORKER_DRAIN_SECONDS * 1000,
+  async onTimeout() {
+    const jobs = await running.handBack();
+    logger.warn({ jobs }, "drain timed out; unfinished jobs went back to the queue for another worker");
+  },
   async close() {
     await running.close();
     await queues.close().catch(() => {});

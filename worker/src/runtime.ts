@@ -11,8 +11,15 @@ import { startSweeper } from "./pipeline/sweeper";
 
 export interface RunningWorkers {
   workers: Worker[];
-  /** Stops taking jobs and waits for active ones (BullMQ returns unfinished ones to the queue). */
+  /** Stops taking jobs and waits for active ones. */
   close(): Promise<void>;
+  /**
+   * Moves every job still running here back to the waiting list at once (their locks go with
+   * them), for a drain that ran out of time: another worker resumes each run from its stored
+   * steps instead of waiting for the lock to expire and the job to be found stalled. Returns how
+   * many jobs went back; the process must exit right after.
+   */
+  handBack(): Promise<number>;
 }
 
 /** Starts one BullMQ Worker per served queue; payloads are validated before any processor runs. */
@@ -34,11 +41,12 @@ export function startWorkers(
     );
   }
   const connection = redisConnection(ctx.env.REDIS_URL);
+  const active = new Map<Job, string>();
   const workers = names.map((name) => {
     const processor = PROCESSORS[name];
     const worker = new Worker(
       name,
-      async (job: Job, _token?: string, signal?: AbortSignal) => {
+      async (job: Job, token?: string, signal?: AbortSignal) => {
         const parsed = JOB_SCHEMAS[name].safeParse(job.data);
         if (!parsed.success)
           throw jobFailed({
@@ -46,7 +54,12 @@ export function startWorkers(
             message: `Invalid ${name} job payload: ${parsed.error.issues[0]?.message}`,
             retryable: false,
           });
-        return processor(job, ctx, signal ?? new AbortController().signal);
+        if (token) active.set(job, token);
+        try {
+          return await processor(job, ctx, signal ?? new AbortController().signal);
+        } finally {
+          active.delete(job);
+        }
       },
       {
         connection,
@@ -73,6 +86,22 @@ export function startWorkers(
       sweeper?.stop();
       await (await cancelSub?.catch(() => null))?.close();
       await Promise.all(workers.map((w) => w.close()));
+    },
+    async handBack() {
+      const held = [...active];
+      active.clear();
+      const moved = await Promise.all(
+        held.map(([job, token]) =>
+          job.moveToWait(token).then(
+            () => 1,
+            (err: Error) => {
+              ctx.logger.warn({ jobId: job.id, err: err.message }, "a job could not be handed back");
+              return 0;
+            },
+          ),
+        ),
+      );
+      return moved.reduce<number>((a, b) => a + b, 0);
     },
   };
 }
