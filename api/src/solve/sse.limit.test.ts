@@ -117,4 +117,21 @@ describe("live run streams per user", () => {
     expect(Date.now() - t0).toBeLessThan(4_500);
     for (const c of ctls) c.abort();
   });
+
+  it("frees the slot of a client that left before its stream opened", async () => {
+    const t = await createTestApp({ SSE_MAX_STREAMS_PER_USER: "2" });
+    const me = await t.loginAs();
+    const issue = await insertIssue(t.db, me.user.id, { number: 1 });
+    const run = await t.db
+      .insertInto("solve_runs")
+      .values({ user_id: me.user.id, issue_id: issue.id, model_id: "llama-3.3-70b-versatile" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const gone = new AbortController();
+    gone.abort();
+    const res = await t.app.request(`/api/runs/${run.id}/events`, { headers: me.headers, signal: gone.signal });
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await t.redis.zcard(streamSlotsKey(t.prefix, me.user.id))).toBe(0);
+  });
 });

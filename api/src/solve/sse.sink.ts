@@ -27,7 +27,20 @@ const MAX_BUFFERED_BYTES = 1 << 20;
  */
 export function openSseSink(c: Context, onClose: () => void): { sink: SseSink; response: Response } {
   const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
-  return outgoing instanceof ServerResponse ? nodeSink(c, outgoing, onClose) : webSink(c, onClose);
+  let closed = false;
+  const once = () => {
+    if (closed) return;
+    closed = true;
+    onClose();
+  };
+  const opened = outgoing instanceof ServerResponse ? nodeSink(c, outgoing, once) : webSink(c, once);
+  // The client left while the route was still awaiting (its close already fired): free what the stream holds.
+  if (c.req.raw.signal.aborted)
+    queueMicrotask(() => {
+      opened.sink.end();
+      once();
+    });
+  return opened;
 }
 
 function nodeSink(ctx: Context, res: ServerResponse, onClose: () => void): { sink: SseSink; response: Response } {
