@@ -8,6 +8,7 @@ import { localizeSection } from "./localize.section";
 import { queueSection } from "./queue.section";
 import { sandboxNetworkSection } from "./sandbox-network.section";
 import { sandboxSection } from "./sandbox.section";
+import { scaleOutSection } from "./scale-out.section";
 import { webSection } from "./web.section";
 
 export interface BenchContext {
@@ -29,6 +30,7 @@ export const SECTIONS: Section[] = [
   localizeSection,
   largeRepoSection,
   queueSection,
+  scaleOutSection,
   liveStreamSection,
   apiSection,
   approvePrSection,
