@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
 import { createTestStack, type SignedIn, type TestStack } from "@fixloop/infra/testing/stack";
 import { insertIssue } from "@fixloop/infra/testing";
-import { jobIds } from "@fixloop/contract";
+import { jobIds, runEventsKey } from "@fixloop/contract";
 import { makeEnterprise, until } from "../../test/faults.testkit";
 import { clusterProcesses, failoverProxy, type ClusterApi, type ClusterProcess } from "../../test/cluster.testkit";
 import { expectEachCompletedOnce } from "../../test/cluster.checks";
@@ -39,15 +39,12 @@ beforeAll(async () => {
     RATE_LIMITS_ENABLED: "false",
     SSE_MAX_STREAMS_PER_USER: String(STREAM_CAP),
     WORKER_QUEUES: "solve",
-    // One job at a time, so the 50 queued runs outlast the rolling restart on a fast machine too.
-    WORKER_CONCURRENCY: "1",
+    WORKER_CONCURRENCY: "2",
     SANDBOX_BACKEND: "off",
     LOCALIZE_THREADS: "0",
     ...models.env,
   });
-  workers.push(
-    cluster.startWorker("worker-1", { WORKER_DRAIN_SECONDS: String(DRAIN_SECONDS), WORKER_CONCURRENCY: "2" }),
-  );
+  workers.push(cluster.startWorker("worker-1", { WORKER_DRAIN_SECONDS: String(DRAIN_SECONDS) }));
   [api1, api2] = await Promise.all([cluster.startApi("api-1"), cluster.startApi("api-2")]);
   me = await stack.signIn("octocat");
   await makeEnterprise(stack.db, me.user._id);
