@@ -38,7 +38,7 @@ export function startWorkers(
     const processor = PROCESSORS[name];
     const worker = new Worker(
       name,
-      async (job: Job, _token?: string, signal?: AbortSignal) => {
+      async (job: Job, token?: string, signal?: AbortSignal) => {
         const parsed = JOB_SCHEMAS[name].safeParse(job.data);
         if (!parsed.success)
           throw jobFailed({
@@ -46,7 +46,7 @@ export function startWorkers(
             message: `Invalid ${name} job payload: ${parsed.error.issues[0]?.message}`,
             retryable: false,
           });
-        return processor(job, ctx, signal ?? new AbortController().signal);
+        return processor(job, ctx, signal ?? new AbortController().signal, token);
       },
       {
         connection,
