@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { loadEnv } from "@fixloop/runtime";
-import { ProviderEnv, CostCapSetting, PricesSetting } from "@fixloop/contract";
+import { ProviderEnv, CostCapSetting, PricesSetting, ActiveRunCapsSetting } from "@fixloop/contract";
 
 const bool = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");
 const list = z
@@ -52,6 +52,8 @@ export const ApiEnv = z.object({
   SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().positive().default(20),
   /** Seconds a live stream's slot outlives the API process holding it (renewed while the stream is open). */
   SSE_STREAM_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
+  /** Solve runs one user may have running at once, per plan (a queued run's first step says why it waits). */
+  MAX_ACTIVE_RUNS_PER_USER: ActiveRunCapsSetting,
   COOKIE_SECURE: bool.optional(),
   /** Abuse limits in Redis per IP and per credential; `name=limit/seconds,...` overrides the defaults. */
   RATE_LIMITS_ENABLED: bool.default(true),

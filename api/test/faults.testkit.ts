@@ -30,6 +30,8 @@ export function workerProcesses() {
           NODE_ENV: "test",
           TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
           WORKER_CONCURRENCY: "10",
+          // These tests run many runs of one user at once; the per-user cap is tested on its own.
+          MAX_ACTIVE_RUNS_PER_USER: "64",
           LOG_LEVEL: "warn",
           ...env,
         },

@@ -73,6 +73,8 @@ export function startTestWorkers(t: TestApp, queues?: QueueName[]) {
     REDIS_URL: t.deps.env.REDIS_URL,
     QUEUE_PREFIX: t.prefix,
     TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    // As many as these workers take at once: one user's runs are not held back here.
+    MAX_ACTIVE_RUNS_PER_USER: "2",
   });
   const ctx = {
     env,

@@ -65,6 +65,8 @@ export async function createTestStack(opts: TestStackOptions = {}) {
       REDIS_URL: t.deps.env.REDIS_URL,
       TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
       WORKSPACE_DIR: path.join(dataDir, "workspaces"),
+      // As many as the in-process workers take at once: one user's runs are not held back unless a test sets a cap.
+      MAX_ACTIVE_RUNS_PER_USER: "4",
       ...env,
       QUEUE_PREFIX: t.prefix,
     }),

@@ -1,5 +1,6 @@
-import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from "bullmq";
+import { PRIORITY_LIMIT, Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from "bullmq";
 import { jobIds, QUEUES, type QueueName, type JobPayload } from "@fixloop/contract";
+import { runs, type Db } from "@fixloop/db";
 
 /** Defaults from BullMQ's production checklist: keep failures for inspection, bounded history. */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
@@ -85,9 +86,17 @@ export function redisConnection(url: string): ConnectionOptions {
 /**
  * Queues a run's solve job under the run's fixed job id: solve, refine, resume and the sweeper all
  * go through here. `replace` removes the run's earlier job first (a job id is free only once it is gone).
+ * The job's priority is its place among its user's open runs (1 for a user's first), so the waiting
+ * runs of every user are taken in turn: a user with many runs queued cannot hold back another's first.
  */
-export async function enqueueRun(queues: Pick<Queues, "solve">, runId: string, opts: { replace?: boolean } = {}) {
+export async function enqueueRun(
+  deps: { db: Db; queues: Pick<Queues, "solve"> },
+  runId: string,
+  opts: { replace?: boolean } = {},
+) {
   const jobId = jobIds.solve(runId);
-  if (opts.replace) await queues.solve.remove(jobId);
-  await queues.solve.add("solve", { runId }, { jobId });
+  const place = await runs.queuePlace(deps.db, runId);
+  const priority = Math.min((place?.ahead ?? 0) + 1, PRIORITY_LIMIT);
+  if (opts.replace) await deps.queues.solve.remove(jobId);
+  await deps.queues.solve.add("solve", { runId }, { jobId, priority });
 }

@@ -3,7 +3,7 @@ import { RUN_EVENTS_TTL_SECONDS, RunEvent, runEventsKey } from "@fixloop/contrac
 
 /** A run's event stream: appends after the state is stored, and knows what it already holds. */
 export interface RunEventLog {
-  /** Appends the event unless an equal step/status (running: with the same detail) or any terminal event is already there; `tests` chunks always append (until a terminal). */
+  /** Appends the event unless an equal step/status (running, pending: with the same detail) or any terminal event is already there; `tests` chunks always append (until a terminal). */
   emit(event: RunEvent): Promise<string | null>;
 }
 
@@ -13,8 +13,8 @@ const keyOf = (e: RunEvent): string | null =>
     ? null
     : e.type !== "step"
       ? "terminal"
-      : e.status === "running"
-        ? `step:${e.step}:running:${JSON.stringify(e.detail)}`
+      : e.status === "running" || e.status === "pending"
+        ? `step:${e.step}:${e.status}:${JSON.stringify(e.detail)}`
         : `step:${e.step}:${e.status}`;
 
 /** Opens a run's log, reading what earlier attempts already appended so a retry never duplicates. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { loadEnv } from "@fixloop/runtime";
-import { ProviderEnv, CostCapSetting, PricesSetting } from "@fixloop/contract";
+import { ProviderEnv, CostCapSetting, PricesSetting, ActiveRunCapsSetting } from "@fixloop/contract";
 import { DEFAULT_ALLOWED_HOSTS, parseAllowedHosts } from "./tests-run/sandbox.egress.policy";
 
 /** Every setting of a worker process. Documented in README's configuration table. */
@@ -18,6 +18,8 @@ export const WorkerEnv = z.object({
   WORKER_QUEUES: z.string().default(""),
   /** Seconds a stopping worker (SIGTERM) lets its running jobs finish; then it hands them back to the queue and exits. */
   WORKER_DRAIN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  /** Solve runs one user may have running at once across all workers, per plan: `4`, or `FREE=1,PRO=2,ENTERPRISE=4`. */
+  MAX_ACTIVE_RUNS_PER_USER: ActiveRunCapsSetting,
   ...ProviderEnv.shape,
   /** Seconds one model request may take before it counts as a transient failure and is retried. */
   MODEL_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),

@@ -56,7 +56,7 @@ export function startWorkers(
           });
         if (token) active.set(job, token);
         try {
-          return await processor(job, ctx, signal ?? new AbortController().signal);
+          return await processor(job, ctx, signal ?? new AbortController().signal, token);
         } finally {
           active.delete(job);
         }

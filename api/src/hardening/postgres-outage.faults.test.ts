@@ -69,6 +69,8 @@ beforeAll(async () => {
     QUEUE_PREFIX: prefix,
     TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     GITHUB_API_URL: github.url,
+    // Many runs of one user are under way when Postgres goes down; the per-user cap is tested on its own.
+    MAX_ACTIVE_RUNS_PER_USER: "64",
     ...models.env,
   });
   workers = startWorkers(

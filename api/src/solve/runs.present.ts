@@ -1,10 +1,25 @@
-import type { SolveRun, steps } from "@fixloop/db";
-import { STEPS, STEP_LABELS, stepCost, stepDetailOf, type RunView } from "@fixloop/contract";
+import { runs, type Db, type SolveRun, type steps } from "@fixloop/db";
+import {
+  queuedNote,
+  STEPS,
+  STEP_LABELS,
+  stepCost,
+  stepDetailOf,
+  type ActiveRunCaps,
+  type RunView,
+} from "@fixloop/contract";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The run as the API shows it: every step in order with status, detail and timings. */
-export function presentRun(run: SolveRun, stored: steps.StepRow[]): RunView {
+/** Why a queued run still waits, as its first step says it ("queued: 2 of your runs ahead"); null once it is not queued. */
+export async function queuedNoteOf(db: Db, caps: ActiveRunCaps, run: SolveRun): Promise<string | null> {
+  if (run.status !== "queued") return null;
+  const place = await runs.queuePlace(db, run.id);
+  return place ? queuedNote(place.ahead, caps[place.plan]) : null;
+}
+
+/** The run as the API shows it: every step in order with status, detail and timings (a queued run's first step: `note`). */
+export function presentRun(run: SolveRun, stored: steps.StepRow[], note: string | null = null): RunView {
   const byStep = new Map(stored.map((s) => [s.step, s]));
   return {
     _id: run.id,
@@ -23,13 +38,14 @@ export function presentRun(run: SolveRun, stored: steps.StepRow[]): RunView {
     createdAt: run.created_at.toISOString(),
     startedAt: iso(run.started_at),
     finishedAt: iso(run.finished_at),
-    steps: STEPS.map((id) => {
+    steps: STEPS.map((id, i) => {
       const s = byStep.get(id);
+      const waiting = !s && i === 0 && note ? [note] : [];
       return {
         id,
         label: STEP_LABELS[id],
         status: s?.status ?? "pending",
-        detail: stepDetailOf(s?.detail ?? { files: [], info: [], warnings: [] }),
+        detail: stepDetailOf(s?.detail ?? { files: [], info: waiting, warnings: [] }),
         startedAt: iso(s?.started_at ?? null),
         finishedAt: iso(s?.finished_at ?? null),
         durationMs: s?.duration_ms ?? null,

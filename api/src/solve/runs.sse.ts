@@ -2,11 +2,11 @@ import type { Logger } from "@fixloop/runtime";
 import type { Context } from "hono";
 import type { Redis } from "ioredis";
 import { runs, steps, type Db, type SolveRun } from "@fixloop/db";
-import { isTerminalRunStatus, runEventsKey, type RunEvent } from "@fixloop/contract";
+import { isTerminalRunStatus, runEventsKey, type ActiveRunCaps, type RunEvent } from "@fixloop/contract";
 import { parseEntry } from "@fixloop/runtime";
 import type { AppEnv } from "../deps";
 import { openSseStreams } from "../admin/metrics.registry";
-import { presentRun } from "./runs.present";
+import { presentRun, queuedNoteOf } from "./runs.present";
 import { compareIds, runEventHub, type HubEntry } from "./run-events.hub";
 import { HeartbeatTicker } from "./sse.heartbeat";
 import { openSseSink, type SseSink } from "./sse.sink";
@@ -47,10 +47,16 @@ function shared<T>(key: string, load: () => Promise<T>): Promise<T> {
   return p;
 }
 
-function snapshotOf(db: Db, key: string, runId: string): Promise<{ run: SolveRun; frame: Buffer }> {
+function snapshotOf(
+  db: Db,
+  caps: ActiveRunCaps,
+  key: string,
+  runId: string,
+): Promise<{ run: SolveRun; frame: Buffer }> {
   return shared(`snapshot ${key}`, async () => {
     const [run, stored] = await Promise.all([runs.loadExisting(db, runId), steps.listForView(db, runId)]);
-    return { run, frame: frame("snapshot", JSON.stringify(presentRun(run, stored))) };
+    const note = await queuedNoteOf(db, caps, run);
+    return { run, frame: frame("snapshot", JSON.stringify(presentRun(run, stored, note))) };
   });
 }
 
@@ -105,6 +111,7 @@ class RunStream {
     readonly db: Db,
     private readonly redis: Redis,
     private last: string,
+    private readonly caps: ActiveRunCaps,
   ) {}
 
   /** Called once when the stream ends (terminal event or client gone). */
@@ -119,7 +126,7 @@ class RunStream {
     this.unsubscribe = runEventHub(this.redis).subscribe(this.key, this.onEntries);
     openSseStreams.inc();
     try {
-      const [snap] = await Promise.all([snapshotOf(this.db, this.key, this.runId), this.sink.ready]);
+      const [snap] = await Promise.all([snapshotOf(this.db, this.caps, this.key, this.runId), this.sink.ready]);
       if (this.done) return;
       this.write(snap.frame);
       this.send(await catchUp(this.redis, this.key, this.last));
@@ -191,10 +198,11 @@ class RunStream {
  * and no duplicate.
  */
 export function streamRunEvents(c: Context<AppEnv>, runId: string, onClose?: () => void): Response {
-  const { db, redis, queues, logger } = c.var.deps;
+  const { db, redis, queues, logger, env } = c.var.deps;
   const key = runEventsKey(queues.prefix, runId);
   const lastHeader = c.req.header("last-event-id")?.trim() ?? "";
-  const stream = new RunStream(key, runId, db, redis, STREAM_ID.test(lastHeader) ? lastHeader : "0-0");
+  const last = STREAM_ID.test(lastHeader) ? lastHeader : "0-0";
+  const stream = new RunStream(key, runId, db, redis, last, env.MAX_ACTIVE_RUNS_PER_USER);
   stream.onClose = onClose;
   const { sink, response } = openSseSink(c, () => stream.close());
   stream.sink = sink;

@@ -16,7 +16,7 @@ export async function startAndEnqueue(
   const outcome = await runs.start(db, prepare);
   if (outcome.status !== "started") return outcome;
   try {
-    await enqueueRun(deps.queues, outcome.runId);
+    await enqueueRun(deps, outcome.runId);
   } catch (err) {
     await runs.failUnqueued(db, outcome.runId);
     throw err;

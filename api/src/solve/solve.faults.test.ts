@@ -37,6 +37,7 @@ function startWorkerProcess(): ChildProcess {
       GITHUB_API_URL: stack.github.url,
       WORKER_QUEUES: "solve",
       WORKER_CONCURRENCY: "10",
+      MAX_ACTIVE_RUNS_PER_USER: "64",
       LOG_LEVEL: "warn",
       ...models.env,
     },

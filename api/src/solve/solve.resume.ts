@@ -31,7 +31,7 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, 
   try {
     await redis.del(runEventsKey(queues.prefix, run.id));
     // The stopped attempt's job is kept as failed; the same id is free only once it is gone.
-    await enqueueRun(queues, run.id, { replace: true });
+    await enqueueRun({ db, queues }, run.id, { replace: true });
   } catch (err) {
     await runs.failUnqueued(db, run.id);
     throw err;

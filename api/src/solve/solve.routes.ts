@@ -16,7 +16,7 @@ import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { presentSolution } from "../solutions/solutions.present";
 import { findOwnedSolution } from "../solutions/solutions.owned";
-import { presentRun } from "./runs.present";
+import { presentRun, queuedNoteOf } from "./runs.present";
 import { runModelRequests } from "@fixloop/db";
 import { acquireStreamSlot } from "./sse.limit";
 import { streamRunEvents } from "./runs.sse";
@@ -79,7 +79,8 @@ export const solveRoutes = new Hono<AppEnv>()
     const { db } = c.var.deps;
     const run = await runs.findOwned(db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    return c.json({ run: presentRun(run, await steps.listForView(db, run.id)) });
+    const note = await queuedNoteOf(db, c.var.deps.env.MAX_ACTIVE_RUNS_PER_USER, run);
+    return c.json({ run: presentRun(run, await steps.listForView(db, run.id), note) });
   })
   .get("/runs/:id/events", requireUser, validate("param", RunParam), async (c) => {
     const run = await runs.findOwned(c.var.deps.db, c.var.user.id, c.req.valid("param").id);

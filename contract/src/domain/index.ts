@@ -3,3 +3,4 @@ export * from "./risk";
 export * from "./statuses";
 export * from "./github-url";
 export * from "./text";
+export * from "./fairness";

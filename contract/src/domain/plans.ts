@@ -14,6 +14,8 @@ export interface Plan {
   aiModels: ModelProvider[];
   /** Solutions per billing period; -1 is unlimited. */
   monthlyLimit: number;
+  /** Solve runs of one user running at once across all workers (MAX_ACTIVE_RUNS_PER_USER overrides it). */
+  maxActiveRuns: number;
 }
 
 export const PLANS: Record<PlanId, Plan> = {
@@ -33,6 +35,7 @@ export const PLANS: Record<PlanId, Plan> = {
     ],
     aiModels: ["groq", "openai-compatible"],
     monthlyLimit: 10,
+    maxActiveRuns: 1,
   },
   PRO: {
     id: "PRO",
@@ -44,6 +47,7 @@ export const PLANS: Record<PlanId, Plan> = {
     features: ["100 AI solutions per month", "Groq, OpenAI and Anthropic models", "Everything in Free"],
     aiModels: ["groq", "openai", "anthropic", "openai-compatible"],
     monthlyLimit: 100,
+    maxActiveRuns: 2,
   },
   ENTERPRISE: {
     id: "ENTERPRISE",
@@ -55,6 +59,7 @@ export const PLANS: Record<PlanId, Plan> = {
     features: ["Unlimited AI solutions", "All models", "API access", "Everything in Pro"],
     aiModels: ["groq", "openai", "anthropic", "openai-compatible"],
     monthlyLimit: -1,
+    maxActiveRuns: 4,
   },
 };
 

@@ -1,4 +1,5 @@
-/** The runs table's face: its transitions, its reads and the one run start (each file imports only what it needs). */
+/** The runs table's face: its transitions, its reads, the one run start and the per-user cap (each file imports only what it needs). */
 export * from "./runs.repository";
 export * from "./runs.reads";
 export * from "./runs.start";
+export * from "./runs.fairness";

@@ -129,7 +129,8 @@ export const queueSection: Section = {
       for (let i = 0; i < total; i++) issues.push((await insertIssue(bs.db, me.userId, { number: 5000 + i })).id);
       const pids: Record<string, number> = { api: bs.stack.api.proc.pid ?? 0, ...servicePids(ctx) };
       const s: Session = { bs, pids, queues, headers: { ...me.headers, "content-type": "application/json" }, issues };
-      const workerEnv = { WORKER_QUEUES: "solve", WORKER_CONCURRENCY: "4" };
+      // One user fills both processes here: the per-user cap (see the fairness section) must not bind.
+      const workerEnv = { WORKER_QUEUES: "solve", WORKER_CONCURRENCY: "4", MAX_ACTIVE_RUNS_PER_USER: "64" };
       pids["worker-1"] = bs.startWorker(workerEnv).proc.pid ?? 0;
       await waitWorkers(queues, 1);
       const warm = await waitRuns(s, [await startRun(s), await startRun(s)]);

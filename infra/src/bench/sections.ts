@@ -2,6 +2,7 @@ import type { Services } from "../services";
 import type { Figure } from "./report";
 import { apiSection } from "./api.section";
 import { approvePrSection } from "./approve-pr.section";
+import { fairnessSection } from "./fairness.section";
 import { largeRepoSection } from "./large-repo.section";
 import { liveStreamSection } from "./live-stream.section";
 import { localizeSection } from "./localize.section";
@@ -31,6 +32,7 @@ export const SECTIONS: Section[] = [
   largeRepoSection,
   queueSection,
   scaleOutSection,
+  fairnessSection,
   liveStreamSection,
   apiSection,
   approvePrSection,

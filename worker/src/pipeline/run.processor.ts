@@ -6,6 +6,7 @@ import {
   StepId,
   StepOutputs,
   latestFeedback,
+  queuedNote,
   stepCost,
   stepDetailOf,
 } from "@fixloop/contract";
@@ -20,6 +21,7 @@ import { PIPELINE, type PipelineStep, type StepEnv } from "./steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
 import { ledgerMeter } from "./run.budget";
 import { copyOriginalSteps } from "./run.refine";
+import { noteQueued, RunDeferred } from "./run.queue";
 
 export interface AttemptInfo {
   /** True when BullMQ will not retry this job after a failure. */
@@ -45,8 +47,13 @@ export async function processRun(
     return { status: existing.status };
   }
   if (existing.cancel_requested_at) return cancel(ctx, log, existing, null);
-  const run = await runs.claim(ctx.db, runId);
-  if (!run) return { status: "ended" };
+  const claimed = await runs.claimWithinCap(ctx.db, runId, ctx.env.MAX_ACTIVE_RUNS_PER_USER);
+  if (claimed.status === "ended") return { status: "ended" };
+  if (claimed.status === "deferred") {
+    await noteQueued(log, queuedNote(claimed.ahead, claimed.cap));
+    throw new RunDeferred(claimed.userId);
+  }
+  const run = claimed.run;
   // Reservations an earlier attempt left in flight died with it: they are recorded at their worst case, unconfirmed.
   const interrupted = await recoverReservations(ctx.db, { runId });
   if (interrupted)

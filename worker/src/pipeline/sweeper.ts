@@ -35,7 +35,7 @@ export async function sweepOnce(
       // A finished job whose run is unfinished ended without recording it; run it again (steps already stored are skipped).
       if (job) await job.remove().catch(() => {});
       unconfirmed += await recoverReservations(ctx.db, { runId });
-      await enqueueRun(ctx.queues, runId);
+      await enqueueRun(ctx, runId);
       requeued.push(runId);
     }
   }

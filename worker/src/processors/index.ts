@@ -13,6 +13,8 @@ export type Processor<Q extends QueueName = QueueName> = (
   job: Job,
   ctx: WorkerContext,
   signal: AbortSignal,
+  /** The worker's lock token on the job (for moving it back to delayed). */
+  token?: string,
 ) => Promise<JobResult<Q>>;
 
 export const PROCESSORS: { [Q in QueueName]: Processor<Q> } = {

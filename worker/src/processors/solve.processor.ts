@@ -1,14 +1,40 @@
 import type { Job } from "bullmq";
 import { SolveJob, type SolveResult } from "@fixloop/contract";
+import { runs } from "@fixloop/db";
 import type { WorkerContext } from "../context";
 import { processRun } from "../pipeline/run.processor";
+import { announceUserQueue, deferJob, RunDeferred } from "../pipeline/run.queue";
 
-/** One job per solve or refine run; everything else is read from Postgres. */
-export async function processSolve(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<SolveResult> {
+/**
+ * One job per solve or refine run; everything else is read from Postgres. A run whose user is at
+ * their cap goes back to the delayed set, still queued; a run that ends frees a slot for the user's next.
+ */
+export async function processSolve(
+  job: Job,
+  ctx: WorkerContext,
+  signal: AbortSignal,
+  token?: string,
+): Promise<SolveResult> {
   const { runId } = SolveJob.parse(job.data);
   const maxAttempts = job.opts.attempts ?? 1;
-  return processRun(runId, ctx, signal, {
-    finalAttempt: job.attemptsMade + 1 >= maxAttempts,
-    retry: job.attemptsMade > 0,
-  });
+  try {
+    return await processRun(runId, ctx, signal, {
+      finalAttempt: job.attemptsMade + 1 >= maxAttempts,
+      retry: job.attemptsMade > 0,
+    });
+  } catch (err) {
+    if (err instanceof RunDeferred) return await deferJob(job, token);
+    throw err;
+  } finally {
+    await afterRun(ctx, runId);
+  }
+}
+
+async function afterRun(ctx: WorkerContext, runId: string): Promise<void> {
+  try {
+    const run = await runs.load(ctx.db, runId);
+    if (run && run.status !== "queued" && run.status !== "running") await announceUserQueue(ctx, run.user_id);
+  } catch (err) {
+    ctx.logger.warn({ runId, err: (err as Error).message }, "could not update the user's queued runs");
+  }
 }

@@ -153,6 +153,11 @@ function StepRow({ step, shown, children }: { step: RunStep; shown: Shown; child
           <ChevronDown className={`size-4 transition-transform ${open ? "rotate-180" : ""}`} aria-hidden />
         )}
       </button>
+      {shown === "pending" && step.detail.info[0] && (
+        <p className="px-10 pb-2 text-xs text-slate-600 dark:text-slate-400" data-testid="step-note" aria-live="polite">
+          {step.detail.info[0]}
+        </p>
+      )}
       {expandable && open && <StepDetailView detail={step.detail} current={current && step.id !== "validating"} />}
       {children}
     </li>

@@ -36,6 +36,14 @@ describe("applyStep", () => {
     expect(done.steps[1]?.status).toBe("pending");
   });
 
+  it("shows a queued run's note on why it waits in its first step and keeps the run queued", () => {
+    const detail = { files: [], info: ["queued: 3 of your runs ahead"], warnings: [] };
+    const waiting = applyStep(run, { step: "analyzing", status: "pending", detail, at: "2026-01-01T00:00:01Z" });
+    expect(waiting.status).toBe("queued");
+    expect(waiting.currentStep).toBeNull();
+    expect(waiting.steps[0]).toMatchObject({ status: "pending", detail, startedAt: null, finishedAt: null });
+  });
+
   it("carries the step's estimate, then its recorded cost into the run's total", () => {
     const detail = { files: [], info: [], warnings: [] };
     const estimated = applyStep(run, {

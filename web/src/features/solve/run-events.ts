@@ -14,16 +14,20 @@ import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
 
 export const isTerminal = (r: Run | undefined) => !!r && isTerminalRunStatus(r.status);
 
-/** Folds one `step` event into the cached run (the run always lists all five steps). */
+/**
+ * Folds one `step` event into the cached run (the run always lists all five steps). A `pending`
+ * event is a queued run's note on why it waits: the run stays queued.
+ */
 export function applyStep(run: Run, e: Omit<StepEvent, "type">): Run {
+  const waiting = e.status === "pending";
   const steps = run.steps.map((s) =>
     s.id === e.step
       ? {
           ...s,
           status: e.status,
           detail: e.detail,
-          startedAt: s.startedAt ?? e.at,
-          finishedAt: e.status === "running" ? null : e.at,
+          startedAt: waiting ? s.startedAt : (s.startedAt ?? e.at),
+          finishedAt: e.status === "running" || waiting ? null : e.at,
           cost: e.cost ?? s.cost,
         }
       : s,
@@ -34,6 +38,7 @@ export function applyStep(run: Run, e: Omit<StepEvent, "type">): Run {
     tokensIn: total((c) => c.tokensIn),
     tokensOut: total((c) => c.tokensOut),
   };
+  if (waiting) return { ...run, steps };
   return { ...run, status: run.status === "queued" ? "running" : run.status, currentStep: e.step, steps, ...costs };
 }
 
