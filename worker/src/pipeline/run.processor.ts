@@ -20,6 +20,7 @@ import { PIPELINE, type PipelineStep, type StepEnv } from "./steps";
 import { classifyFailure, RunCancelled } from "./run.errors";
 import { ledgerMeter } from "./run.budget";
 import { copyOriginalSteps } from "./run.refine";
+import { recordStepDuration } from "../metrics/step.metrics";
 
 export interface AttemptInfo {
   /** True when BullMQ will not retry this job after a failure. */
@@ -198,6 +199,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   if (retries.length) result.detail.warnings.push(...retries);
   if (resumed.length) result.detail.info.unshift(...resumed);
   await steps.storeResult(ctx.db, runId, step.id, result, startedAt);
+  recordStepDuration(ctx, step.id, (Date.now() - startedAt.getTime()) / 1000);
   s.done[step.id] = result.output;
   const cost: StepCost = {
     tokensIn: result.tokensIn ?? 0,
