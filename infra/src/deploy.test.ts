@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { createTestApp } from "@fixloop/api/testing";
+import { createTestStack } from "@fixloop/infra/testing/stack";
 import { ROOT } from "./paths";
 
 const PROMETHEUS = path.join(ROOT, "deploy/prometheus");
@@ -49,7 +49,7 @@ describe("the deployment files in deploy/", () => {
     expect(trigger?.metadata.query).toContain('queue="solve"');
     expect(Number(trigger?.metadata.threshold)).toBeGreaterThan(0);
 
-    const t = await createTestApp();
+    const t = await createTestStack({ workers: false });
     const text = await (await t.app.request("/metrics")).text();
     const used = new Set([
       ...groups.flatMap((g) => g.rules).flatMap((r) => familiesIn(r.expr)),
