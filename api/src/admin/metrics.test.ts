@@ -2,6 +2,7 @@ import { expect, it } from "vitest";
 import { Worker } from "bullmq";
 import { insertIssue } from "@fixloop/infra/testing";
 import { redisConnection } from "@fixloop/runtime";
+import { STEP_IDS } from "@fixloop/contract";
 import { solveKit } from "../../test/solve.testkit";
 import { startTestWorkers } from "../../test/testing";
 
@@ -72,7 +73,7 @@ it("serves each operations family on /metrics, cluster-wide figures included, an
   expect(total(after, done)).toBe(1);
   expect(total(after, 'fixloop_job_duration_seconds_bucket{queue="solve",result="completed",le="+Inf"}')).toBe(1);
   expect(total(after, refused)).toBe(1);
-  for (const step of ["analyzing", "context", "generating", "validating"])
+  for (const step of STEP_IDS)
     expect(total(after, `fixloop_step_duration_seconds_count{step="${step}"}`), step).toBe(1);
   expect(total(after, 'fixloop_sandbox_runs_total{phase="base"')).toBe(1);
   expect(total(after, 'fixloop_sandbox_runs_total{phase="patched"')).toBe(1);

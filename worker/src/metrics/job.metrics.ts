@@ -1,5 +1,5 @@
 import type { Job, Worker } from "bullmq";
-import { CLUSTER_METRICS, incrementCounter, observeDuration } from "@fixloop/runtime";
+import { CLUSTER_METRICS, incrementCounter, observeDuration, type Queues } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 
 /** BullMQ's message for a job that stalled more often than maxStalledCount allows. */
@@ -33,7 +33,7 @@ export function failureCode(err: Error): string {
 export function recordJobMetrics(
   worker: Worker,
   queue: string,
-  ctx: Pick<WorkerContext, "redis" | "queues" | "logger">,
+  ctx: Pick<WorkerContext, "redis" | "logger"> & { queues: Pick<Queues, "prefix"> },
 ) {
   const { redis } = ctx;
   const prefix = ctx.queues.prefix;
