@@ -46,7 +46,7 @@ scrapeGauge(
 scrapeGauge(
   {
     name: "fixloop_queue_oldest_waiting_seconds",
-    help: "Age of the job first in line per queue (0 when none waits): since it was added, or since its last attempt began for a job back after a retry or a stall",
+    help: "Age of the job first in line per queue (0 when none waits): since it was added (after its delay), or since its last attempt began (after its backoff) for a job back after a retry or a stall",
     labelNames: ["queue"],
   },
   async (s, set) => {
@@ -59,7 +59,7 @@ scrapeGauge(
       ]);
       const since = [...waiting, ...prioritized]
         .filter((j) => j !== undefined)
-        .map((j) => Math.max(j.timestamp, j.processedOn ?? 0));
+        .map((j) => Math.max(j.timestamp, j.processedOn ?? 0) + (j.delay ?? 0));
       set({ queue: q.name }, since.length ? Math.max(0, (now - Math.min(...since)) / 1000) : 0);
     }
   },
