@@ -61,4 +61,20 @@ describe("the deployment files in deploy/", () => {
     for (const state of ["waiting", "prioritized", "active"])
       expect(text).toContain(`fixloop_queue_jobs{queue="solve",state="${state}"}`);
   });
+
+  it("docker-compose.yml scales the API and the workers independently: no fixed name or host port on either, one proxy publishes PORT", () => {
+    const compose = parse(fs.readFileSync(path.join(ROOT, "docker-compose.yml"), "utf8")) as {
+      services: Record<string, { container_name?: string; ports?: string[]; volumes?: string[] }>;
+    };
+    for (const name of ["api", "worker"]) {
+      const service = compose.services[name];
+      expect(service, name).toBeDefined();
+      expect(service?.container_name, name).toBeUndefined();
+      expect(service?.ports, name).toBeUndefined();
+    }
+    const published = Object.entries(compose.services).filter(([, s]) => s.ports?.length);
+    expect(published.map(([n]) => n)).toEqual(["proxy"]);
+    const mount = compose.services.proxy?.volumes?.[0]?.split(":")[0] ?? "";
+    expect(fs.readFileSync(path.join(ROOT, mount), "utf8")).toMatch(/dynamic a \{\s*name api\s*port 3000/);
+  });
 });
