@@ -15,3 +15,5 @@ export * from "./job-errors";
 export * from "./run.events";
 export * from "./process";
 export * from "./logger";
+export * from "./metrics/metrics.families";
+export * from "./metrics/metrics.store";

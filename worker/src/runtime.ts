@@ -8,6 +8,7 @@ import type { WorkerContext } from "./context";
 import { PROCESSORS } from "./processors";
 import { startCancelSubscriber } from "./pipeline/cancel.subscriber";
 import { startSweeper } from "./pipeline/sweeper";
+import { recordJobMetrics } from "./metrics/job.metrics";
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -73,6 +74,7 @@ export function startWorkers(
     );
     worker.on("failed", (job, err) => ctx.logger.warn({ queue: name, jobId: job?.id, err: err.message }, "job failed"));
     worker.on("error", (err) => ctx.logger.error({ queue: name, err: err.message }, "worker error"));
+    recordJobMetrics(worker, name, ctx);
     return worker;
   });
   // Solve runs: cancel requests from any API process, and the sweeper for runs no job holds.

@@ -8,6 +8,7 @@ import type { AppDeps, AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { AppError } from "../http/errors";
 import { bindMetricsSource } from "./metrics.collect";
+import { bindClusterMetrics } from "./metrics.cluster";
 import { metricsRegistry } from "./metrics.registry";
 
 const BOARD_PATH = "/admin/queues";
@@ -29,6 +30,7 @@ const adminOnly = (admins: Set<string>) =>
 /** bull-board for the GitHub logins in ADMIN_GITHUB_LOGINS (others get 404), and Prometheus /metrics. */
 export function adminRoutes(deps: AppDeps) {
   bindMetricsSource(deps);
+  bindClusterMetrics({ redis: deps.redis, prefix: deps.queues.prefix });
   const board = new HonoAdapter(serveStatic);
   // @bull-board/hono 9.10.1 types lag @bull-board/api 9.10.2; the runtime contract is the same.
   createBullBoard({

@@ -19,7 +19,7 @@ describe("operations endpoints", () => {
     expect(api.status).toBe(404);
   });
 
-  it("exposes Prometheus metrics for queues, runs, SSE streams and tokens", async () => {
+  it("exposes Prometheus metrics for queues, runs, SSE streams, step durations and tokens", async () => {
     const t = await createTestApp();
     await t.deps.queues.sync.add("x", { kind: "repositories", userId: "00000000-0000-4000-8000-000000000000" });
     const res = await t.app.request("/metrics");
@@ -29,8 +29,6 @@ describe("operations endpoints", () => {
     for (const name of [
       "fixloop_sse_open_streams",
       "fixloop_runs",
-      "fixloop_run_failures",
-      "fixloop_run_duration_seconds",
       "fixloop_step_duration_seconds",
       "fixloop_model_tokens",
     ]) {

@@ -1,4 +1,5 @@
-import { Gauge } from "prom-client";
+import { Counter, Gauge } from "prom-client";
+import { MODEL_CATALOG } from "@fixloop/contract";
 import { metrics } from "@fixloop/db";
 import type { AppDeps } from "../deps";
 import { metricsRegistry } from "./metrics.registry";
@@ -43,43 +44,38 @@ scrapeGauge(
 );
 
 scrapeGauge(
+  {
+    name: "fixloop_queue_oldest_waiting_seconds",
+    help: "Age of the job first in line per queue (0 when none waits): since it was added (after its delay), or since its last attempt began (after its backoff) for a job back after a retry or a stall",
+    labelNames: ["queue"],
+  },
+  async (s, set) => {
+    const now = Date.now();
+    for (const q of s.queues.all()) {
+      // asc: the list's oldest end; a prioritized queue's next job in line.
+      const [waiting, prioritized] = await Promise.all([
+        q.getJobs(["waiting"], 0, 0, true),
+        q.getJobs(["prioritized"], 0, 0, true),
+      ]);
+      const since = [...waiting, ...prioritized]
+        .filter((j) => j !== undefined)
+        .map((j) => Math.max(j.timestamp, j.processedOn ?? 0) + (j.delay ?? 0));
+      set({ queue: q.name }, since.length ? Math.max(0, (now - Math.min(...since)) / 1000) : 0);
+    }
+  },
+);
+
+scrapeGauge(
+  { name: "fixloop_queue_workers", help: "Worker connections BullMQ sees per queue", labelNames: ["queue"] },
+  async (s, set) => {
+    for (const q of s.queues.all()) set({ queue: q.name }, (await q.getWorkers()).length);
+  },
+);
+
+scrapeGauge(
   { name: "fixloop_runs", help: "Solve/refine runs by status (all time)", labelNames: ["status"] },
   async (s, set) => {
     for (const r of await metrics.runsByStatus(s.db)) set({ status: r.status }, r.n);
-  },
-);
-
-scrapeGauge(
-  { name: "fixloop_run_failures", help: "Failed runs by error code (all time)", labelNames: ["code"] },
-  async (s, set) => {
-    for (const r of await metrics.failuresByCode(s.db)) set({ code: r.code ?? "unknown" }, r.n);
-  },
-);
-
-scrapeGauge(
-  {
-    name: "fixloop_run_duration_seconds",
-    help: "Duration of runs finished in the last 24 hours, by quantile",
-    labelNames: ["quantile"],
-  },
-  async (s, set) => {
-    const row = await metrics.runDurations(s.db);
-    if (row?.p50 != null) set({ quantile: "0.5" }, Number(row.p50));
-    if (row?.p95 != null) set({ quantile: "0.95" }, Number(row.p95));
-  },
-);
-
-scrapeGauge(
-  {
-    name: "fixloop_step_duration_seconds",
-    help: "Duration of pipeline steps finished in the last 24 hours, by step and quantile",
-    labelNames: ["step", "quantile"],
-  },
-  async (s, set) => {
-    for (const row of await metrics.stepDurations(s.db)) {
-      set({ step: row.step, quantile: "0.5" }, Number(row.p50));
-      set({ step: row.step, quantile: "0.95" }, Number(row.p95));
-    }
   },
 );
 
@@ -96,3 +92,19 @@ scrapeGauge(
     }
   },
 );
+
+const providerOf = (model: string) => MODEL_CATALOG.find((m) => m.id === model)?.provider ?? "openai-compatible";
+
+// Counter-typed: the ledger's sum only grows (a late answer settling an unconfirmed worst case lower is the one exception).
+new Counter({
+  name: "fixloop_model_spend_usd_total",
+  help: "Model spend in USD by provider and model (all time; settled and unconfirmed requests)",
+  labelNames: ["provider", "model"],
+  registers: [metricsRegistry],
+  async collect() {
+    if (!source) return;
+    const rows = await metrics.spendByModel(source.db);
+    this.reset();
+    for (const r of rows) this.inc({ provider: providerOf(r.model), model: r.model }, r.usd);
+  },
+});

@@ -22,6 +22,7 @@ import { classifyFailure, RunCancelled } from "./run.errors";
 import { ledgerMeter } from "./run.budget";
 import { copyOriginalSteps } from "./run.refine";
 import { noteQueued, RunDeferred } from "./run.queue";
+import { recordStepDuration } from "../metrics/step.metrics";
 
 export interface AttemptInfo {
   /** True when BullMQ will not retry this job after a failure. */
@@ -205,6 +206,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   if (retries.length) result.detail.warnings.push(...retries);
   if (resumed.length) result.detail.info.unshift(...resumed);
   await steps.storeResult(ctx.db, runId, step.id, result, startedAt);
+  recordStepDuration(ctx, step.id, (Date.now() - startedAt.getTime()) / 1000);
   s.done[step.id] = result.output;
   const cost: StepCost = {
     tokensIn: result.tokensIn ?? 0,

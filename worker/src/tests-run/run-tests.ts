@@ -14,6 +14,7 @@ import { TestOutputParser } from "./parse";
 import { sandboxRunUid, type SandboxLimits, type SandboxResult, type SandboxRunner } from "./sandbox";
 import { phaseLimits } from "./tests.limits";
 import { TestsEventStream } from "./tests.stream";
+import { recordSandboxRun } from "./tests.metrics";
 import { applyPatch, patchNotes, SETUP_REUSED, snapshotSetUp, type PhaseOptions, type SetUpBase } from "./setup-base";
 import { baseTree, checkout, type WorkspaceCache } from "./workspace";
 import { scrubHostPaths } from "./workspace.cleanup";
@@ -62,8 +63,21 @@ const walls = (r: SandboxResult): Pick<PhaseRun, "limitHit" | "totals"> => ({
   ...(r.totals ? { totals: r.totals } : {}),
 });
 
-/** Runs setup (if any) and the tests in `dir`, streaming output as `tests` events of `phase`. */
+/** Runs setup (if any) and the tests in `dir`, streaming output as `tests` events of `phase`; counted by result. */
 export async function runPhase(
+  deps: TestsDeps,
+  plan: TestPlan,
+  dir: string,
+  phase: TestsPhase,
+  uid?: number,
+  opts: PhaseOptions = {},
+): Promise<PhaseRun> {
+  const run = await runPhaseOnce(deps, plan, dir, phase, uid, opts);
+  await recordSandboxRun(deps, phase, run);
+  return run;
+}
+
+async function runPhaseOnce(
   deps: TestsDeps,
   plan: TestPlan,
   dir: string,

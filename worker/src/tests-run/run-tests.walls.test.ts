@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestRedis, testPrefix } from "@fixloop/infra/testing";
+import { CLUSTER_METRICS, readCounter } from "@fixloop/runtime";
 import { compareRuns } from "./compare";
 import { evidenceLines, solutionTests } from "./evidence";
 import { prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
@@ -76,6 +77,12 @@ os.chmod("locked/inner", 0); os.chmod("locked", 0)
 print("deep-done")
 `;
 
+/** Sandbox runs of `phase` that ended with `result`, as /metrics serves them. */
+const sandboxRuns = async (phase: string, result: string) =>
+  (await readCounter(redis, deps.prefix, CLUSTER_METRICS.sandboxRuns)).find(
+    (s) => s.labels.phase === phase && s.labels.result === result,
+  )?.value ?? 0;
+
 const runsLeft = () => fs.readdirSync(path.join(deps.cache.root, "runs"));
 
 describe("the test pipeline's walls and cleanup (real bubblewrap)", () => {
@@ -127,9 +134,11 @@ describe("the test pipeline's walls and cleanup (real bubblewrap)", () => {
 
   it("holds a repository's timeout above the operator's to the operator's, and says so", async () => {
     const started = Date.now();
+    const timedOutBefore = await sandboxRuns("base", "timed_out");
     const p = await prepared({ ".fixloop.yml": "test: sleep 25\ntimeout: 3600\n" });
     expect(p.base.timedOut).toBe(true);
     expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await sandboxRuns("base", "timed_out")).toBe(timedOutBefore + 1);
     expect(limitLines(p.plan, limits, p.base).info).toContain(
       "The repository asks for a 3600 s timeout; this server's limit of 3 s applies",
     );
@@ -145,6 +154,7 @@ describe("the test pipeline's walls and cleanup (real bubblewrap)", () => {
       "patched",
     );
     expect(run.limitHit).toBe("disk");
+    expect(await sandboxRuns("patched", "limit_hit")).toBe(1);
     const attempt = { label: "first" as const, run, cmp: compareRuns(p.base, run), files: [] };
     const tests = solutionTests("bwrap", p.plan.command, p.base, [attempt], attempt, limits.timeoutMs);
     expect(tests.status).toBe("error");
