@@ -7,7 +7,7 @@ import {
   TEST_ENCRYPTION_KEYS,
   testPrefix,
   testRedisUrl,
-} from "@fixloop/infra/testing";
+} from "@fixloop/testkit";
 import pino from "pino";
 import { createTokenCipher, issues, runs, sessions, steps } from "@fixloop/db";
 import { createQueues, redisConnection, createLogger } from "@fixloop/runtime";

@@ -1,4 +1,4 @@
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import { STEPS } from "@fixloop/contract";
 import { startBenchStack } from "./bench-stack";
 import { forkBench } from "./child";

@@ -1,4 +1,4 @@
-import { seedSolution } from "@fixloop/infra/testing";
+import { seedSolution } from "@fixloop/testkit";
 import type { GithubSandboxControl } from "../sandbox";
 import { startBenchStack, type BenchStack } from "./bench-stack";
 import { percentile, type Figure } from "./report";

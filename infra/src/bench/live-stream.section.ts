@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import { runEventsKey } from "@fixloop/contract";
 import { startBenchStack } from "./bench-stack";
 import { forkBench, treeRssKiB } from "./child";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import { createQueues, redisConnection, type Queues } from "@fixloop/runtime";
 import { jobIds } from "@fixloop/contract";
 import { startBenchStack, type BenchStack } from "./bench-stack";

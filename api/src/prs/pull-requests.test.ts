@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitBranches, gitShow, gitTree, seedSolution } from "@fixloop/infra/testing";
+import { gitBranches, gitShow, gitTree, seedSolution } from "@fixloop/testkit";
 import { branchName, openPullRequest } from "./pull-requests.job";
 import { prStack, writes } from "../../test/pull-requests.fixtures";
 

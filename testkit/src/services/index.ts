@@ -8,6 +8,7 @@ export { startEmbeddedPostgres, type RunningPostgres } from "./postgres";
 export { startRedisServer, findRedisServer, REDIS_MISSING_MESSAGE, type RunningRedis } from "./redis";
 export { pickPort } from "./ports";
 export { ensureAppDatabase } from "./postgres-auth";
+export { loadOrCreateLocalSecrets } from "../secrets";
 
 /** The embedded cluster's login for the app: owns its database, not a superuser. */
 export const APP_ROLE = "fixloop_app";

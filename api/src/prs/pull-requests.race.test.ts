@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitShow, seedSolution } from "@fixloop/infra/testing";
+import { gitShow, seedSolution } from "@fixloop/testkit";
 import { prStack } from "../../test/pull-requests.fixtures";
 import { processPullRequest } from "../processors/pull-request.processor";
 

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitBranches, gitShow, seedSolution } from "@fixloop/infra/testing";
+import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
 import { branchName } from "./pull-requests.job";
 import { prStack, pushCommit, writes } from "../../test/pull-requests.fixtures";
 
