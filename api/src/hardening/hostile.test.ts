@@ -306,7 +306,7 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
 
 describe("prompt fence", () => {
   it("keeps labels inside the fence and neutralizes fence tags written in the issue", async () => {
-    const { buildPrompt } = await import("./steps/generating/prompt");
+    const { buildPrompt } = await import("@fixloop/worker");
     const p = buildPrompt({
       repository: "o/r",
       issueNumber: 1,

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createDb, type Db } from "@fixloop/db";
 import { startStack, type Stack } from "../stack";
-import { spawnTs, type Child } from "../processes";
+import { spawnTs, type Child } from "@fixloop/testkit/processes";
 import type { BenchContext } from "./sections";
 
 export interface BenchStack {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { startServices } from "../services";
+import { startServices } from "@fixloop/testkit/services";
 import { printTable, type Figure } from "./report";
 import { SECTIONS, type BenchContext } from "./sections";
 

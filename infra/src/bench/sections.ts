@@ -1,4 +1,4 @@
-import type { Services } from "../services";
+import type { Services } from "@fixloop/testkit/services";
 import type { Figure } from "./report";
 import { apiSection } from "./api.section";
 import { approvePrSection } from "./approve-pr.section";
