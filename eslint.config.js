@@ -158,6 +158,7 @@ export default tseslint.config(
             "@fixloop/worker",
             "@fixloop/worker/localize",
             "@fixloop/worker/tests-run",
+            "@fixloop/api/views",
             ...TESTKIT,
           ],
           "The launcher and the bench use the product faces of db, the contract, the runtime and the worker, and testkit's stand-ins and services; not test support.",

@@ -1,5 +1,5 @@
-import { seedSolution } from "@fixloop/testkit";
 import type { GithubSandboxControl } from "@fixloop/testkit/sandbox";
+import { seedSolution } from "./bench-seed";
 import { startBenchStack, type BenchStack } from "./bench-stack";
 import { percentile, type Figure } from "./report";
 import type { BenchContext, Section } from "./sections";
