@@ -4,7 +4,7 @@ import { startBenchStack } from "./bench-stack";
 import { forkBench } from "./child";
 import { loadGet, pool, type LoadResult } from "./load";
 import type { Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 const ISSUES = 100;
 const CONCURRENCY = 50;

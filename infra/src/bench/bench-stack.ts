@@ -3,7 +3,7 @@ import path from "node:path";
 import { createDb, type Db } from "@fixloop/db";
 import { startStack, type Stack } from "../stack";
 import { spawnTs, type Child } from "@fixloop/testkit/processes";
-import type { BenchContext } from "./sections";
+import type { BenchContext } from "./section.types";
 
 export interface BenchStack {
   stack: Stack;

@@ -5,7 +5,7 @@ import { seedIssues, startedRun } from "./bench-seed";
 import { startBenchStack } from "./bench-stack";
 import { forkBench, treeRssKiB } from "./child";
 import { percentile, type Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 const LEVELS = [1, 100, 1000];
 const EVENTS = 15;

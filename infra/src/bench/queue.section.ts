@@ -7,7 +7,7 @@ import { startBenchStack, type BenchStack } from "./bench-stack";
 import { machineCpuTicks, treeCpuSeconds } from "./child";
 import { rawBullmq } from "./raw-bullmq";
 import { percentile, type Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 const LATENCY_RUNS = 30;
 const BURST_RUNS = 80;
