@@ -10,7 +10,7 @@ const ourPackages = (allow, message) => ({
 });
 /** Relative paths that climb into another package's folder. */
 const otherPackagesByPath = {
-  regex: "^(\\.\\./)+(contract|db|runtime|api|worker|web|infra)/(src|test)/",
+  regex: "^(\\.\\./)+(contract|db|runtime|api|worker|web|testkit|infra)/(src|test)/",
   message: "Import another package through its package name and public face, not by path.",
 };
 /** SQL lives in db (db/src/repositories, by table): api and worker services call it, they build no queries. */
@@ -22,12 +22,9 @@ const workerPackages = ourPackages(
 );
 
 const TESTS = ["**/*.test.ts", "**/test/**/*.ts", "web/e2e/**/*.ts"];
-const TEST_FACES = [
-  "@fixloop/infra/testing",
-  "@fixloop/infra/testing/stack",
-  "@fixloop/infra/sandbox",
-  "@fixloop/infra/services",
-];
+/** testkit's faces: test support (the package root), the stand-ins, embedded Postgres and Redis, child processes. */
+const TESTKIT = ["@fixloop/testkit/sandbox", "@fixloop/testkit/services", "@fixloop/testkit/processes"];
+const TEST_FACES = ["@fixloop/testkit", ...TESTKIT];
 
 export default tseslint.config(
   { ignores: ["**/node_modules/**", "**/dist/**", "web/src/routeTree.gen.ts", ".data/**", "test-output/**"] },
@@ -136,22 +133,46 @@ export default tseslint.config(
     },
   },
   {
-    files: ["infra/src/sandbox/**/*.ts", "infra/src/services/**/*.ts"],
+    // testkit sits low: every package's tests use it, so it uses none of the api, the worker, the runtime or infra.
+    files: ["testkit/**/*.ts"],
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(
-          ["@fixloop/db", "@fixloop/contract", "@fixloop/infra/sandbox", "@fixloop/infra/services"],
-          "Stand-ins and services speak wire formats; they use db and the contract at most.",
+          ["@fixloop/db", "@fixloop/db/testing", "@fixloop/contract"],
+          "testkit (test support and the stand-ins) depends on @fixloop/db and @fixloop/contract only.",
+        ),
+      ),
+    },
+  },
+  {
+    // The top: the launcher and the bench use the product faces and testkit's stand-ins and services, never test support.
+    files: ["infra/src/**/*.ts"],
+    ignores: TESTS,
+    rules: {
+      "no-restricted-imports": restrict(
+        ourPackages(
+          [
+            "@fixloop/db",
+            "@fixloop/contract",
+            "@fixloop/runtime",
+            "@fixloop/worker",
+            "@fixloop/worker/localize",
+            "@fixloop/worker/tests-run",
+            "@fixloop/api/views",
+            ...TESTKIT,
+          ],
+          "The launcher and the bench use the product faces of db, the contract, the runtime and the worker, and testkit's stand-ins and services; not test support.",
         ),
       ),
     },
   },
   // Tests next to the code may also start stacks, stand-ins and workers.
   {
-    files: ["db/src/**/*.test.ts"],
+    // testkit depends on db, so db's tests bring their own support (db/test, reached by others through testkit).
+    files: ["db/src/**/*.test.ts", "db/test/**/*.ts"],
     rules: {
       "no-restricted-imports": restrict(
-        ourPackages(["@fixloop/db", "@fixloop/contract", ...TEST_FACES], "db tests use infra's test support only."),
+        ourPackages(["@fixloop/contract"], "db tests use db's own test support (db/test) and the contract."),
       ),
     },
   },
@@ -167,7 +188,7 @@ export default tseslint.config(
       "no-restricted-imports": restrict(
         ourPackages(
           ["@fixloop/db", "@fixloop/contract", ...TEST_FACES],
-          "Runtime tests use db, the contract and infra's test support.",
+          "Runtime tests use db, the contract and testkit.",
         ),
       ),
     },
@@ -178,7 +199,7 @@ export default tseslint.config(
       "no-restricted-imports": restrict(
         ourPackages(
           ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime", "@fixloop/worker", ...TEST_FACES],
-          "Worker tests use db, the worker and infra's test support.",
+          "Worker tests use db, the worker and testkit.",
         ),
       ),
     },
@@ -189,7 +210,7 @@ export default tseslint.config(
       "no-restricted-imports": restrict(
         ourPackages(
           ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime", "@fixloop/worker", ...TEST_FACES],
-          "API tests use db, the worker and infra's test support.",
+          "API tests use db, the worker and testkit.",
         ),
       ),
     },
@@ -200,8 +221,8 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": restrict(
         ourPackages(
-          ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime", "@fixloop/worker", ...TEST_FACES],
-          "Infra tests use db, the worker and infra's test support.",
+          ["@fixloop/db", "@fixloop/contract", "@fixloop/runtime", "@fixloop/worker/localize", ...TEST_FACES],
+          "Infra tests use db, the worker and testkit.",
         ),
       ),
     },
@@ -224,7 +245,8 @@ export default tseslint.config(
   },
 
   // No import cycles inside a package: a module graph a newcomer can read top-down (a step never imports the pipeline
-  // that lists it). Between packages the direction rules above already forbid cycles.
+  // that lists it). Between packages the direction rules above already forbid cycles. import-x/no-cycle always skips
+  // type-only imports (no option counts them); api/src/boundaries/cycles.test.ts checks the graph with them.
   {
     files: ["*/src/**/*.{ts,tsx}"],
     plugins: { "import-x": importX },
@@ -245,8 +267,8 @@ export default tseslint.config(
       // The launcher, the benchmark and test support pass the environment on to child processes.
       "infra/src/start.ts",
       "infra/src/migrate.ts",
-      "infra/src/processes.ts",
-      "infra/src/sandbox/github/git-store.ts",
+      "testkit/src/processes.ts",
+      "testkit/src/sandbox/github/git-store.ts",
       "infra/src/bench/**",
       ...TESTS,
     ],

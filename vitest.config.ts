@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-const globalSetup = ["./infra/test/global-setup.ts"];
+const globalSetup = ["./testkit/test/global-setup.ts"];
 
 export default defineConfig({
   test: {
@@ -10,7 +10,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["{contract,db,runtime,api,worker,infra,web}/src/**/*.test.ts"],
+          include: ["{contract,db,runtime,api,worker,testkit,infra,web}/src/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/*.faults.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -20,7 +20,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "faults",
-          include: ["{runtime,api,worker,infra}/src/**/*.faults.test.ts"],
+          include: ["{runtime,api,worker,testkit,infra}/src/**/*.faults.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { TestStack } from "@fixloop/infra/testing/stack";
+import type { TestStack } from "./stack";
 import { RESUMED_AFTER_RESTART, jobIds, runEventsKey } from "@fixloop/contract";
 import { parseEntry } from "@fixloop/runtime";
 

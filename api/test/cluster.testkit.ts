@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import url from "node:url";
 import { afterAll } from "vitest";
-import { pickPort } from "@fixloop/infra/services";
+import { pickPort } from "@fixloop/testkit/services";
 import { TEST_ENCRYPTION_KEYS } from "./testing";
 import { until } from "./faults.testkit";
 

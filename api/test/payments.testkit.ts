@@ -1,5 +1,5 @@
 import { afterAll } from "vitest";
-import { startRazorpaySandbox } from "@fixloop/infra/sandbox";
+import { startRazorpaySandbox } from "@fixloop/testkit/sandbox";
 import { createTestApp } from "./testing";
 
 /** A real app on its own database, wired to a fresh payment stand-in (plus any other `env`). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack, type TestStackOptions } from "@fixloop/infra/testing/stack";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type TestStack, type TestStackOptions } from "./stack";
 
 export interface SolveKit {
   models: ModelSandbox;

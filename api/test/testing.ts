@@ -1,15 +1,9 @@
 import type { Logger } from "@fixloop/runtime";
 import crypto from "node:crypto";
 import { afterAll } from "vitest";
-import {
-  createTestDatabase,
-  createTestRedis,
-  TEST_ENCRYPTION_KEYS,
-  testPrefix,
-  testRedisUrl,
-} from "@fixloop/infra/testing";
+import { createTestDatabase, createTestRedis, TEST_ENCRYPTION_KEYS, testPrefix, testRedisUrl } from "@fixloop/testkit";
 import pino from "pino";
-import { createTokenCipher, issues, runs, sessions, steps } from "@fixloop/db";
+import { createTokenCipher } from "@fixloop/db";
 import { createQueues, redisConnection, createLogger } from "@fixloop/runtime";
 import { type QueueName } from "@fixloop/contract";
 import { loadWorkerEnv, startWorkers } from "@fixloop/worker";
@@ -20,13 +14,6 @@ import { SESSION_COOKIE, hashSecret, randomSecret } from "../src/auth/secrets";
 
 export { TEST_ENCRYPTION_KEYS };
 export { SESSION_COOKIE, hashSecret } from "../src/auth/secrets";
-// The benchmark's bare-Hono baseline runs the same queries as the real routes.
-export { issueView } from "../src/issues/issues.views";
-export const listIssues = issues.listOwned;
-export { presentRun } from "../src/solve/runs.present";
-export const findOwnedRun = runs.findOwned;
-export const runSteps = steps.listForView;
-export const userOfSession = sessions.userOf;
 
 /**
  * A real app on this test file's own database and queue prefix. `env` overrides settings,

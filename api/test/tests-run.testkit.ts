@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { TestStack } from "@fixloop/infra/testing/stack";
+import type { TestStack } from "./stack";
 
 /** Commits `files` on top of the default branch of a stand-in repository (as a maintainer pushing). */
 export function pushFiles(

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { testsVerdict } from "./tests.verdict";
 
 /** Which test run a `tests` event belongs to: the base tree, the patched tree, or the repair attempt. */
 export const TestsPhase = z.enum(["base", "patched", "repair"]);
@@ -104,30 +103,6 @@ export const SolutionTests = z.object({
   rerunPending: z.object({ revision: z.number().int() }).optional(),
 });
 export type SolutionTests = z.infer<typeof SolutionTests>;
-
-export { nameList, testsVerdict, type TestsVerdict, type TestsVerdictKind } from "./tests.verdict";
-
-/** The validations list's per-solution badge: the verdict in the same words as the tests panel and the PR body. */
-export const TestsSummary = z.object({
-  status: TestsStatus,
-  passed: z.number().int(),
-  failed: z.number().int(),
-  kind: z.enum(["passed", "preexisting", "regressions", "could-not-run", "not-run", "stale"]),
-  verdict: z.string(),
-});
-export type TestsSummary = z.infer<typeof TestsSummary>;
-
-export function summarizeTests(t: SolutionTests): TestsSummary {
-  const c = t.patched ?? t.base;
-  const v = testsVerdict(t);
-  return {
-    status: t.status,
-    passed: c?.passed ?? 0,
-    failed: (c?.failed ?? 0) + (c?.errored ?? 0),
-    kind: v.kind,
-    verdict: v.text,
-  };
-}
 
 /** Per-repository override set by the user (PUT /api/github/repositories/:owner/:repo/test-settings). */
 export const RepositoryTestSettings = z.object({

@@ -1,4 +1,5 @@
-import type { SolutionTests } from "./tests";
+import { z } from "zod";
+import { TestsStatus, type SolutionTests } from "./tests";
 
 /**
  * The one vocabulary the tests panel, the step panel, the list badge and the pull request body
@@ -44,4 +45,26 @@ export function testsVerdict(t: SolutionTests): TestsVerdict {
   if (failed > 0)
     return { kind: "preexisting", text: `passed with pre-existing failures: ${failed} unnamed test(s)`, names: [] };
   return { kind: "passed", text: "passed", names: [] };
+}
+
+/** The validations list's per-solution badge: the verdict in the same words as the tests panel and the PR body. */
+export const TestsSummary = z.object({
+  status: TestsStatus,
+  passed: z.number().int(),
+  failed: z.number().int(),
+  kind: z.enum(["passed", "preexisting", "regressions", "could-not-run", "not-run", "stale"]),
+  verdict: z.string(),
+});
+export type TestsSummary = z.infer<typeof TestsSummary>;
+
+export function summarizeTests(t: SolutionTests): TestsSummary {
+  const c = t.patched ?? t.base;
+  const v = testsVerdict(t);
+  return {
+    status: t.status,
+    passed: c?.passed ?? 0,
+    failed: (c?.failed ?? 0) + (c?.errored ?? 0),
+    kind: v.kind,
+    verdict: v.text,
+  };
 }

@@ -1,6 +1,7 @@
 export * from "./schema";
 export { createDb, pingDatabase, type Db } from "./client";
 export { migrateToLatest } from "./migrate";
+export { ensureDatabase } from "./database";
 export { createTokenCipher, type TokenCipher } from "./crypto/token-cipher";
 export * from "./repositories/notifications.repository";
 export * from "./repositories/payments.repository";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { createTestDatabase } from "@fixloop/infra/testing";
+import { createTestDatabase } from "../test/testing";
 import { createDb } from "./client";
 import { migrateToLatest } from "./migrate";
-import { ensureDatabase } from "@fixloop/infra/services";
+import { ensureDatabase } from "./database";
 import { inject } from "vitest";
 
 describe("migrations", () => {

@@ -1,7 +1,6 @@
 import { migrateToLatest } from "@fixloop/db";
 import { DATA_DIR } from "./paths";
-import { loadOrCreateLocalSecrets } from "./secrets";
-import { ensureAppDatabase, startServices } from "./services";
+import { ensureAppDatabase, loadOrCreateLocalSecrets, startServices } from "@fixloop/testkit/services";
 
 // `npm run db:migrate`: migrates DATABASE_URL, or the embedded cluster under .data when unset.
 const services = await startServices({ dataDir: DATA_DIR, databaseUrl: process.env.DATABASE_URL, redisUrl: "unused" });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./paths";
-import { startTestSandbox, type TestSandbox } from "../test/github-sandbox";
+import { startTestSandbox, type TestSandbox } from "@fixloop/testkit";
 
 const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
 

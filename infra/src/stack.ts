@@ -3,10 +3,9 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { migrateToLatest } from "@fixloop/db";
 import { ROOT } from "./paths";
-import { startServices, pickPort, type Services } from "./services";
-import { loadOrCreateLocalSecrets } from "./secrets";
-import { spawnTs, superviseTs, waitForHealth, type Child, type SupervisorOptions } from "./processes";
-import { startSandboxes, type Sandboxes } from "./sandbox/start-sandboxes";
+import { loadOrCreateLocalSecrets, startServices, pickPort, type Services } from "@fixloop/testkit/services";
+import { spawnTs, superviseTs, waitForHealth, type Child, type SupervisorOptions } from "@fixloop/testkit/processes";
+import { startSandboxes, type Sandboxes } from "@fixloop/testkit/sandbox";
 
 export interface StackOptions {
   /** Data for Postgres, Redis, stand-ins and local secrets. */

@@ -1,5 +1,5 @@
 import { DATA_DIR } from "./paths";
-import { REDIS_MISSING_MESSAGE } from "./services";
+import { REDIS_MISSING_MESSAGE } from "@fixloop/testkit/services";
 import { startStack, type Stack } from "./stack";
 import { bwrapAvailable } from "@fixloop/worker/tests-run";
 

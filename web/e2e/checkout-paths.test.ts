@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createDb, currentUsagePeriod, type Db } from "@fixloop/db";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import { screenshot, signIn, startE2E, toast, type E2E } from "./e2e.harness";
 import { recordCspViolations } from "./csp.harness";
 

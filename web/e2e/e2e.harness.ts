@@ -4,9 +4,9 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { startStack, type Stack } from "@fixloop/infra/launcher";
-import type { GithubSandboxControl } from "@fixloop/infra/sandbox";
-import type { ModelSandboxControl } from "@fixloop/infra/sandbox";
-import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/infra/testing";
+import type { GithubSandboxControl } from "@fixloop/testkit/sandbox";
+import type { ModelSandboxControl } from "@fixloop/testkit/sandbox";
+import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/testkit";
 import { ROOT } from "@fixloop/infra/launcher";
 
 const CHROMIUM =

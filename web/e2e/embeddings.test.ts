@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { SANDBOX_EMBEDDING_MODEL } from "@fixloop/infra/sandbox";
+import { SANDBOX_EMBEDDING_MODEL } from "@fixloop/testkit/sandbox";
 import { generate, openSolve, screenshot, signInWithTodoApi, startE2E, type E2E } from "./e2e.harness";
 
 let e2e: E2E;

@@ -4,8 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startStack, type Stack } from "@fixloop/infra/launcher";
-import type { RazorpaySandboxControl } from "@fixloop/infra/sandbox";
-import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/infra/testing";
+import type { RazorpaySandboxControl } from "@fixloop/testkit/sandbox";
+import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/testkit";
 
 const CHROMIUM =
   process.env.CHROMIUM_PATH ??

@@ -5,3 +5,6 @@ export type { WorkerContext } from "./context";
 export { sweepOnce } from "./pipeline/sweeper";
 export { buildPrompt, type PromptInput } from "./pipeline/steps/generating/prompt";
 export { applyGeneratedFiles } from "./pipeline/steps/generating/apply-edits";
+// The pull-request job, which the API's full-stack tests drive directly to hit races and stop points.
+export { branchName, openPullRequest } from "./pull-requests/pull-requests.job";
+export { processPullRequest } from "./processors/pull-request.processor";

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { Worker } from "bullmq";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import { redisConnection } from "@fixloop/runtime";
 import { STEP_IDS } from "@fixloop/contract";
 import { solveKit } from "../../test/solve.testkit";

@@ -4,17 +4,9 @@ import type { AppEnv } from "../deps";
 import { errors } from "../http/errors";
 import { apiTokens, sessions } from "@fixloop/db";
 import { API_TOKEN_PREFIX, SESSION_COOKIE, hashSecret } from "./secrets";
+import type { CurrentUser } from "./auth.types";
 
-export interface CurrentUser {
-  id: string;
-  username: string;
-  email: string | null;
-  avatarUrl: string | null;
-  githubId: string;
-  createdAt: Date;
-  via: "session" | "token";
-  sessionId?: string;
-}
+export type { CurrentUser } from "./auth.types";
 
 /**
  * Resolves the caller from an `Authorization: Bearer` API token or else the session cookie.

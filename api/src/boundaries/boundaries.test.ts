@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import url from "node:url";
 import { build, type Metafile } from "esbuild";
@@ -96,5 +97,54 @@ describe("the contract", () => {
     });
     expect(contract!.size).toBeGreaterThan(100);
     expect([...db!].filter((n) => contract!.has(n))).toEqual([]);
+  });
+});
+
+describe("testkit and the top", () => {
+  test("testkit (test support, stand-ins, services, child processes) loads db and the contract only", async () => {
+    for (const face of ["test/index.ts", "src/sandbox/index.ts", "src/services/index.ts", "src/processes.ts"]) {
+      const { ours } = await moduleGraph(`testkit/${face}`);
+      expect(outside(ours, ["testkit/", "db/src/", "db/test/", "contract/src/"]), face).toEqual([]);
+    }
+  });
+
+  test("the bench and the launcher load product faces: no test support but testkit's stand-ins and services", async () => {
+    const bench = fs.readdirSync(path.join(ROOT, "infra/src/bench"), { recursive: true, encoding: "utf8" });
+    const entries = ["infra/src/start.ts", "infra/src/migrate.ts"].concat(
+      bench.filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts")).map((f) => `infra/src/bench/${f}`),
+    );
+    expect(entries.length).toBeGreaterThan(20);
+    for (const entry of entries) {
+      const { ours } = await moduleGraph(entry);
+      // test/ folders hold test support (testkit/test, api/test, worker/test); testkit/src holds the stand-ins and services.
+      expect(
+        ours.filter((p) => /^[a-z]+\/test\//.test(p) || p.endsWith(".test.ts")),
+        entry,
+      ).toEqual([]);
+    }
+  });
+
+  test("no two packages depend on each other, dev dependencies included", () => {
+    const names = ["contract", "db", "runtime", "api", "worker", "web", "testkit", "infra"];
+    const deps = new Map(
+      names.map((n) => {
+        const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, n, "package.json"), "utf8")) as {
+          dependencies?: Record<string, string>;
+          devDependencies?: Record<string, string>;
+        };
+        const all = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
+        return [n, all.filter((d) => d.startsWith("@fixloop/")).map((d) => d.replace("@fixloop/", ""))];
+      }),
+    );
+    const cycles: string[] = [];
+    const walk = (n: string, trail: string[]) => {
+      for (const d of deps.get(n) ?? []) {
+        if (d === trail[0]) cycles.push([...trail, d].join(" → "));
+        else if (!trail.includes(d)) walk(d, [...trail, d]);
+      }
+    };
+    for (const n of names) walk(n, [n]);
+    expect(cycles).toEqual([]);
+    expect(deps.get("testkit")).toEqual(["contract", "db"]);
   });
 });

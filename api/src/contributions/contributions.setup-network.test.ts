@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestStack } from "@fixloop/infra/testing/stack";
+import { createTestStack } from "../../test/stack";
 import { pushFiles } from "../../test/tests-run.testkit";
 
 const stack = await createTestStack({ workers: ["fork"] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestStack } from "@fixloop/infra/testing/stack";
+import { createTestStack } from "../../test/stack";
 
 const stack = await createTestStack({ workers: ["fork", "sync"] });
 const { app, db } = stack;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_EMBEDDING_MODEL, startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue } from "@fixloop/infra/testing";
+import { SANDBOX_EMBEDDING_MODEL, startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type TestStack } from "../../test/stack";
+import { insertIssue } from "@fixloop/testkit";
 import { makeEnterprise, until, workerProcesses } from "../../test/faults.testkit";
 
 /**

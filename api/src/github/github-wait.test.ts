@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Queue } from "bullmq";
 import { redisConnection } from "@fixloop/runtime";
-import { createTestStack } from "@fixloop/infra/testing/stack";
+import { createTestStack } from "../../test/stack";
 
 // No workers: the job stays queued, so the endpoint must stop waiting and hand back the job id.
 const stack = await createTestStack({ workers: false, env: { JOB_WAIT_SECONDS: "0" } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type SignedIn, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue } from "@fixloop/infra/testing";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
+import { insertIssue } from "@fixloop/testkit";
 import { jobIds, runEventsKey } from "@fixloop/contract";
 import { makeEnterprise, until } from "../../test/faults.testkit";
 import { clusterProcesses, failoverProxy, type ClusterApi, type ClusterProcess } from "../../test/cluster.testkit";

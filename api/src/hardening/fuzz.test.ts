@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRazorpaySandbox, type RazorpaySandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue } from "@fixloop/infra/testing";
-import { seedSolution } from "@fixloop/infra/testing";
+import { startRazorpaySandbox, type RazorpaySandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type TestStack } from "../../test/stack";
+import { insertIssue } from "@fixloop/testkit";
+import { seedSolution } from "@fixloop/testkit";
 import { body, changedTables, paramValue, query, snapshot, type FuzzBody } from "../../test/fuzz.testkit";
 
 /**

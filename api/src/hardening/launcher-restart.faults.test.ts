@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { insertIssue, superviseTs, TEST_ENCRYPTION_KEYS } from "@fixloop/infra/testing";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { insertIssue, superviseTs, TEST_ENCRYPTION_KEYS } from "@fixloop/testkit";
+import { createTestStack, type TestStack } from "../../test/stack";
 import { until } from "../../test/faults.testkit";
 
 /**

@@ -5,10 +5,10 @@ import { Redis } from "ioredis";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, createTokenCipher, migrateToLatest, type Db } from "@fixloop/db";
-import { ensureDatabase, startEmbeddedPostgres, type RunningPostgres } from "@fixloop/infra/services";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { startGithubSandbox, type GithubSandbox } from "@fixloop/infra/sandbox";
-import { testPrefix, testRedisUrl } from "@fixloop/infra/testing";
+import { ensureDatabase, startEmbeddedPostgres, type RunningPostgres } from "@fixloop/testkit/services";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { startGithubSandbox, type GithubSandbox } from "@fixloop/testkit/sandbox";
+import { testPrefix, testRedisUrl } from "@fixloop/testkit";
 import { createQueues, redisConnection, createLogger } from "@fixloop/runtime";
 import { loadWorkerEnv } from "@fixloop/worker";
 import { startWorkers, type RunningWorkers } from "@fixloop/worker";
@@ -16,7 +16,7 @@ import { createApp } from "../app";
 import type { AppDeps } from "../deps";
 import { loadApiEnv } from "../env";
 import { loginAs, TEST_ENCRYPTION_KEYS } from "../../test/testing";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import { until } from "../../test/faults.testkit";
 
 /**

@@ -2,10 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRedisServer, type RunningRedis } from "@fixloop/infra/services";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue } from "@fixloop/infra/testing";
+import { startRedisServer, type RunningRedis } from "@fixloop/testkit/services";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type TestStack } from "../../test/stack";
+import { insertIssue } from "@fixloop/testkit";
 import { inPool, makeEnterprise, until, usedQuota, workerProcesses } from "../../test/faults.testkit";
 
 /**

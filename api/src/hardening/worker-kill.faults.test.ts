@@ -1,12 +1,12 @@
 import pg from "pg";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type TestStack } from "../../test/stack";
 import { RESUMED_AFTER_RESTART, STEPS, runEventsKey } from "@fixloop/contract";
 import { parseEntry } from "@fixloop/runtime";
-import { seedSolution } from "@fixloop/infra/testing";
-import { insertIssue } from "@fixloop/infra/testing";
+import { seedSolution } from "@fixloop/testkit";
+import { insertIssue } from "@fixloop/testkit";
 import { makeEnterprise, until, usedQuota, workerProcesses } from "../../test/faults.testkit";
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { Worker } from "bullmq";
 import { redisConnection } from "@fixloop/runtime";
-import { startRedisServer } from "@fixloop/infra/services";
+import { startRedisServer } from "@fixloop/testkit/services";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seedSolution } from "@fixloop/infra/testing";
+import { seedSolution } from "@fixloop/testkit";
 import { createTestApp } from "../../test/testing";
 
 const ORIGINAL = "export const a = 1;\n";

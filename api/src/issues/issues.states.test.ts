@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createTestStack } from "@fixloop/infra/testing/stack";
-import { seedSolution } from "@fixloop/infra/testing";
+import { createTestStack } from "../../test/stack";
+import { seedSolution } from "@fixloop/testkit";
 
 const stack = await createTestStack({ workers: ["fork"] });
 const { app, db } = stack;

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Worker } from "bullmq";
 import { redisConnection } from "@fixloop/runtime";
-import { createTestStack } from "@fixloop/infra/testing/stack";
+import { createTestStack } from "../../test/stack";
 import { runJob } from "./jobs.run";
 
 // No product workers: a bare BullMQ worker answers the syntax-check queue with what each test needs.

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { currentUsagePeriod } from "@fixloop/db";
-import { startModelSandbox } from "@fixloop/infra/sandbox";
-import { insertIssue } from "@fixloop/infra/testing";
+import { startModelSandbox } from "@fixloop/testkit/sandbox";
+import { insertIssue } from "@fixloop/testkit";
 import { createPaymentsTestApp } from "../../test/payments.testkit";
 
 const models = await startModelSandbox();

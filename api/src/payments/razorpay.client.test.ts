@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { startRazorpaySandbox } from "@fixloop/infra/sandbox";
+import { startRazorpaySandbox } from "@fixloop/testkit/sandbox";
 import { createRazorpayClient } from "./razorpay.client";
 import { createTestApp } from "../../test/testing";
 

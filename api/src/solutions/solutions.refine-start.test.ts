@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { currentUsagePeriod } from "@fixloop/db";
-import { seedSolution } from "@fixloop/infra/testing";
+import { seedSolution } from "@fixloop/testkit";
 import { createTestApp } from "../../test/testing";
 
 /** A pending solution of a FREE user who has used `used` of the period's 10 units. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { currentUsagePeriod, filesChanged } from "@fixloop/db";
 import { SYNTAX_NOT_CHECKED } from "@fixloop/contract";
 import { createTestApp, startTestWorkers } from "../../test/testing";
-import { seedSolution } from "@fixloop/infra/testing";
+import { seedSolution } from "@fixloop/testkit";
 
 const ORIGINAL = "export const start = (page: number, size: number) => (page - 1) * size + (page > 1 ? 1 : 0);\n";
 const PROPOSED = "export const start = (page: number, size: number) => (page - 1) * size;\n";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestRedis, testPrefix } from "@fixloop/infra/testing";
+import { createTestRedis, testPrefix } from "@fixloop/testkit";
 import type { RunEvent } from "@fixloop/contract";
 import { compareIds, RunEventHub, type HubEntry } from "./run-events.hub";
 

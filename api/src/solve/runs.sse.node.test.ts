@@ -1,10 +1,10 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serve } from "@hono/node-server";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
+import { createTestStack, type TestStack } from "../../test/stack";
 import { runEventsKey } from "@fixloop/contract";
 import { openSseStreams } from "../admin/metrics.registry";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import { readSse } from "../../test/sse.testkit";
 import { HeartbeatTicker } from "./sse.heartbeat";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue } from "@fixloop/infra/testing";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type TestStack } from "../../test/stack";
+import { insertIssue } from "@fixloop/testkit";
 import { readSse } from "../../test/sse.testkit";
 
 // No worker serves this stack's queues, so a started run stays queued until it is cancelled.

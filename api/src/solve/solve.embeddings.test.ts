@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StepDetail } from "@fixloop/contract";
-import { SANDBOX_EMBEDDING_MODEL } from "@fixloop/infra/sandbox";
-import { insertIssue } from "@fixloop/infra/testing";
+import { SANDBOX_EMBEDDING_MODEL } from "@fixloop/testkit/sandbox";
+import { insertIssue } from "@fixloop/testkit";
 import { solveKit } from "../../test/solve.testkit";
 
 const t = solveKit({ env: (models) => ({ ...models.env, ...models.embeddingsEnv }) });

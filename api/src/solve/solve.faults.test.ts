@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import url from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type TestStack } from "../../test/stack";
 import { TEST_ENCRYPTION_KEYS } from "../../test/testing";
 import { parseEntry } from "@fixloop/runtime";
 import { runEventsKey } from "@fixloop/contract";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 
 const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../..");
 let models: ModelSandbox;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import { readSse } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentUsagePeriod } from "@fixloop/db";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue } from "@fixloop/infra/testing";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type TestStack } from "../../test/stack";
+import { insertIssue } from "@fixloop/testkit";
 import { createTestApp } from "../../test/testing";
 
 let models: ModelSandbox;

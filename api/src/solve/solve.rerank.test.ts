@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { setSpendingCaps } from "@fixloop/db";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import type { StepRerank, StepSymbol } from "@fixloop/contract";
 import { readSse } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";

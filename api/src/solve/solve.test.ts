@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { filesChanged } from "@fixloop/db";
 import { STEPS, runEventsKey } from "@fixloop/contract";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
 

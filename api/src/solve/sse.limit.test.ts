@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insertIssue, seedSolution } from "@fixloop/infra/testing";
+import { insertIssue, seedSolution } from "@fixloop/testkit";
 import { createApp } from "../app";
 import { createTestApp } from "../../test/testing";
 import { streamSlotsKey } from "./sse.limit";

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createTestDatabase } from "@fixloop/infra/testing";
+import { createTestDatabase } from "../../test/testing";
 import { up } from "../migrations/2026-11-22T21-00-bind-tokens-to-users";
 import { withMigrationSettings } from "../migration-settings";
 import { createTokenCipher } from "./token-cipher";

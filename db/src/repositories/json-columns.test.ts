@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestDatabase, insertIssue, insertUser } from "@fixloop/infra/testing";
+import { createTestDatabase, insertIssue, insertUser } from "../../test/testing";
 import type { FileChange } from "@fixloop/contract";
 import * as issues from "./issues.repository";
 import { filesChanged, issueAssignees, issueLabels, runInput, stepPrompt, webhookPayload } from "./json-columns";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestDatabase, insertIssue, insertUser } from "@fixloop/infra/testing";
+import { createTestDatabase, insertIssue, insertUser } from "../../test/testing";
 import { setSpendingCaps, runSpent, spendingSince } from "./costs.repository";
 import * as runs from "./runs";
 import {

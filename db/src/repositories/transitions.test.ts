@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestDatabase, insertIssue, insertUser } from "@fixloop/infra/testing";
+import { createTestDatabase, insertIssue, insertUser } from "../../test/testing";
 import type { Db } from "../client";
 import * as issues from "./issues.repository";
 import { JsonColumnError, solutionMetadata } from "./json-columns";

@@ -1,10 +1,10 @@
-import { insertIssue } from "@fixloop/infra/testing";
 import { STEPS } from "@fixloop/contract";
+import { seedIssues } from "./bench-seed";
 import { startBenchStack } from "./bench-stack";
 import { forkBench } from "./child";
 import { loadGet, pool, type LoadResult } from "./load";
 import type { Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 const ISSUES = 100;
 const CONCURRENCY = 50;
@@ -45,10 +45,13 @@ export const apiSection: Section = {
     try {
       const me = await bs.signIn("octocat");
       const { url: bareUrl } = await bare.next<{ url: string }>((m) => typeof m.url === "string");
-      const issues = await Promise.all(
-        Array.from({ length: ISSUES }, (_, i) => insertIssue(bs.db, me.userId, { number: 100 + i, labels: ["bug"] })),
+      const issues = await seedIssues(
+        bs.db,
+        me.userId,
+        Array.from({ length: ISSUES }, (_, i) => 100 + i),
+        { labels: ["bug"] },
       );
-      const issueId = issues[0]?.id ?? "";
+      const issueId = issues[0] ?? "";
       const run = await bs.db
         .insertInto("solve_runs")
         .values({

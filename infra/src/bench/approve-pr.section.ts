@@ -1,8 +1,8 @@
-import { seedSolution } from "@fixloop/infra/testing";
-import type { GithubSandboxControl } from "../sandbox";
+import type { GithubSandboxControl } from "@fixloop/testkit/sandbox";
+import { seedSolution } from "./bench-seed";
 import { startBenchStack, type BenchStack } from "./bench-stack";
 import { percentile, type Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 /** Measured approvals per case (after one warm-up), each on an issue of its own. */
 const RUNS = 8;

@@ -1,31 +1,29 @@
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
-import { createDb } from "@fixloop/db";
-import { SESSION_COOKIE, hashSecret } from "@fixloop/api/testing";
-import { issueView, listIssues } from "@fixloop/api/testing";
-import { findOwnedRun, presentRun, runSteps, userOfSession } from "@fixloop/api/testing";
+import { createDb, issues, runs, sessions, steps } from "@fixloop/db";
+import { SESSION_COOKIE, hashSecret, issueView, presentRun } from "@fixloop/api/views";
 
 // Baseline for the API section: a bare Hono app on @hono/node-server running the same SQL as the
 // product routes (session lookup, then the listing or the run with its steps), without middleware.
 const db = createDb(process.env.DATABASE_URL ?? "", { max: 20 });
 
 async function userOf(cookie: string | undefined): Promise<string | undefined> {
-  return cookie ? (await userOfSession(db, hashSecret(cookie)))?.id : undefined;
+  return cookie ? (await sessions.userOf(db, hashSecret(cookie)))?.id : undefined;
 }
 
 const app = new Hono()
   .get("/api/issues", async (c) => {
     const userId = await userOf(getCookie(c, SESSION_COOKIE));
     if (!userId) return c.json({}, 401);
-    return c.json({ issues: (await listIssues(db, userId)).map(issueView) });
+    return c.json({ issues: (await issues.listOwned(db, userId)).map(issueView) });
   })
   .get("/api/runs/:id", async (c) => {
     const userId = await userOf(getCookie(c, SESSION_COOKIE));
     if (!userId) return c.json({}, 401);
-    const run = await findOwnedRun(db, userId, c.req.param("id"));
+    const run = await runs.findOwned(db, userId, c.req.param("id"));
     if (!run) return c.json({}, 404);
-    return c.json({ run: presentRun(run, await runSteps(db, run.id)) });
+    return c.json({ run: presentRun(run, await steps.listForView(db, run.id)) });
   });
 
 const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) =>

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { createDb, type Db } from "@fixloop/db";
 import { startStack, type Stack } from "../stack";
-import { spawnTs, type Child } from "../processes";
-import type { BenchContext } from "./sections";
+import { spawnTs, type Child } from "@fixloop/testkit/processes";
+import type { BenchContext } from "./section.types";
 
 export interface BenchStack {
   stack: Stack;

@@ -1,8 +1,8 @@
-import { insertIssue } from "@fixloop/infra/testing";
-import type { ModelSandboxControl } from "../sandbox";
+import type { ModelSandboxControl } from "@fixloop/testkit/sandbox";
 import { startBenchStack, type BenchStack } from "./bench-stack";
+import { seedIssues } from "./bench-seed";
 import { percentile, type Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 /** Each model request waits this long at the stand-in; with the repository's tests a run takes a few seconds. */
 const MODEL_LATENCY_MS = 300;
@@ -94,8 +94,11 @@ export const fairnessSection: Section = {
         ["hubot", 3 * B_SAMPLES],
       ] as const) {
         const me = await bs.signIn(login);
-        const issues: string[] = [];
-        for (let i = 0; i < n; i++) issues.push((await insertIssue(bs.db, me.userId, { number: 6000 + i })).id);
+        const issues = await seedIssues(
+          bs.db,
+          me.userId,
+          Array.from({ length: n }, (_, i) => 6000 + i),
+        );
         people.push({ headers: { ...me.headers, "content-type": "application/json" }, issues });
       }
       const [a, b] = people as [Person, Person];

@@ -4,7 +4,7 @@ import path from "node:path";
 import url from "node:url";
 import { ROOT } from "../paths";
 import type { Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 import { generateLargeRepo } from "./large-repo-gen";
 
 const CHILD = path.join(path.dirname(url.fileURLToPath(import.meta.url)), "localize-child.ts");

@@ -1,10 +1,11 @@
 import { Redis } from "ioredis";
-import { insertIssue } from "@fixloop/infra/testing";
-import { runEventsKey } from "@fixloop/contract";
+import { runs } from "@fixloop/db";
+import { openRunEventLog } from "@fixloop/runtime";
+import { seedIssues, startedRun } from "./bench-seed";
 import { startBenchStack } from "./bench-stack";
 import { forkBench, treeRssKiB } from "./child";
 import { percentile, type Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 const LEVELS = [1, 100, 1000];
 const EVENTS = 15;
@@ -79,34 +80,20 @@ export const liveStreamSection: Section = {
       const { url: bareUrl } = await bare.next<{ url: string }>((m) => typeof m.url === "string");
       const apiPid = bs.stack.api.proc.pid ?? 0;
       for (const count of LEVELS) {
-        const issue = await insertIssue(bs.db, me.userId, { number: 9000 + count });
-        const run = await bs.db
-          .insertInto("solve_runs")
-          .values({
-            user_id: me.userId,
-            issue_id: issue.id,
-            model_id: "bench",
-            status: "running",
-            current_step: "analyzing",
-            started_at: new Date(),
-          })
-          .returning("id")
-          .executeTakeFirstOrThrow();
-        const key = runEventsKey(bs.prefix, run.id);
+        const [issueId] = await seedIssues(bs.db, me.userId, [9000 + count]);
+        const runId = await startedRun(bs.db, me.userId, issueId!);
+        await runs.enterStep(bs.db, runId, "analyzing");
+        const events = await openRunEventLog(redis, bs.prefix, runId);
         const ours = await measure(
           {
-            url: `${bs.api}/api/runs/${run.id}/events`,
+            url: `${bs.api}/api/runs/${runId}/events`,
             headers: me.headers,
             pid: apiPid,
-            publish: async (t) =>
-              void (await redis.xadd(key, "*", "data", JSON.stringify({ type: "step", ...stepData(t) }))),
+            publish: async (t) => void (await events.emit({ type: "step", ...stepData(t) })),
             end: async () => {
-              await bs.db
-                .updateTable("solve_runs")
-                .set({ status: "cancelled", finished_at: new Date() })
-                .where("id", "=", run.id)
-                .execute();
-              await redis.xadd(key, "*", "data", JSON.stringify({ type: "cancelled", at: new Date().toISOString() }));
+              const cancelled = { code: "run.cancelled", message: "The run was cancelled" };
+              await runs.end(bs.db, { id: runId, issue_id: issueId!, kind: "solve" }, "cancelled", cancelled);
+              await events.emit({ type: "cancelled", at: new Date().toISOString() });
             },
           },
           count,

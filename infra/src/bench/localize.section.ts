@@ -7,7 +7,7 @@ import { cvFigures, featureInstances, figures, TARGETS } from "./localize/figure
 import { largestMisses } from "./localize/misses";
 import { nonPyFigures, nonPyGroups } from "./localize/nonpy-sets";
 import type { Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 /** Repositories of the quick set: small trees, so `--set small` stays within a couple of minutes. */
 const SMALL_REPOS = [

@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { startServices } from "../services";
+import { startServices } from "@fixloop/testkit/services";
 import { printTable, type Figure } from "./report";
-import { SECTIONS, type BenchContext } from "./sections";
+import type { BenchContext } from "./section.types";
+import { SECTIONS } from "./sections";
 
 // `npm run bench [-- --only a,b] [--json out.json] [--set small|all|nonpy] [--mirrors DIR]`
 const { values } = parseArgs({

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import { insertIssue } from "@fixloop/infra/testing";
 import { createQueues, redisConnection, type Queues } from "@fixloop/runtime";
 import { jobIds } from "@fixloop/contract";
+import { seedIssues } from "./bench-seed";
 import { startBenchStack, type BenchStack } from "./bench-stack";
 import { machineCpuTicks, treeCpuSeconds } from "./child";
 import { rawBullmq } from "./raw-bullmq";
 import { percentile, type Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 const LATENCY_RUNS = 30;
 const BURST_RUNS = 80;
@@ -125,8 +125,11 @@ export const queueSection: Section = {
     try {
       const me = await bs.signIn("octocat");
       const total = 10 + LATENCY_RUNS + 2 * BURST_RUNS;
-      const issues: string[] = [];
-      for (let i = 0; i < total; i++) issues.push((await insertIssue(bs.db, me.userId, { number: 5000 + i })).id);
+      const issues = await seedIssues(
+        bs.db,
+        me.userId,
+        Array.from({ length: total }, (_, i) => 5000 + i),
+      );
       const pids: Record<string, number> = { api: bs.stack.api.proc.pid ?? 0, ...servicePids(ctx) };
       const s: Session = { bs, pids, queues, headers: { ...me.headers, "content-type": "application/json" }, issues };
       // One user fills both processes here: the per-user cap (see the fairness section) must not bind.

@@ -13,7 +13,7 @@ import {
   type SandboxLimits,
 } from "@fixloop/worker/tests-run";
 import type { Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 const PACKAGES = 200;
 const PACKAGE_BYTES = 16 * 1024;

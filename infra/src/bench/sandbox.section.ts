@@ -11,7 +11,7 @@ import {
   type SandboxLimits,
 } from "@fixloop/worker/tests-run";
 import type { Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 const FILES = 10_000;
 const limits: SandboxLimits = {

@@ -1,10 +1,10 @@
 import os from "node:os";
-import { insertIssue } from "@fixloop/infra/testing";
 import { createQueues, redisConnection, type Queues } from "@fixloop/runtime";
 import { startBenchStack, type BenchStack } from "./bench-stack";
-import type { ModelSandboxControl } from "../sandbox";
+import { seedIssues } from "./bench-seed";
+import type { ModelSandboxControl } from "@fixloop/testkit/sandbox";
 import type { Figure } from "./report";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 /** Runs waiting when the workers are let loose, per measurement. */
 const WAITING_RUNS = 30;
@@ -85,9 +85,11 @@ export const scaleOutSection: Section = {
     const queues = createQueues(redisConnection(ctx.services.redisUrl), bs.prefix);
     try {
       const me = await bs.signIn("octocat");
-      const issues: string[] = [];
-      for (let i = 0; i < 2 * LATENCIES_MS.length * WAITING_RUNS + 12; i++)
-        issues.push((await insertIssue(bs.db, me.userId, { number: 7000 + i })).id);
+      const issues = await seedIssues(
+        bs.db,
+        me.userId,
+        Array.from({ length: 2 * LATENCIES_MS.length * WAITING_RUNS + 12 }, (_, i) => 7000 + i),
+      );
       const s: Session = { bs, queues, headers: { ...me.headers, "content-type": "application/json" }, issues };
       const model = bs.stack.sandboxes.models?.control as ModelSandboxControl | undefined;
       if (!model) throw new Error("the scale-out section needs the model stand-in");

@@ -1,5 +1,3 @@
-import type { Services } from "../services";
-import type { Figure } from "./report";
 import { apiSection } from "./api.section";
 import { approvePrSection } from "./approve-pr.section";
 import { fairnessSection } from "./fairness.section";
@@ -11,21 +9,7 @@ import { sandboxNetworkSection } from "./sandbox-network.section";
 import { sandboxSection } from "./sandbox.section";
 import { scaleOutSection } from "./scale-out.section";
 import { webSection } from "./web.section";
-
-export interface BenchContext {
-  dir: string;
-  services: Services;
-  /** Localization instance set: "small" (quick subset), "all", or "nonpy" (the non-Python set alone). */
-  set: string;
-  mirrors: string;
-  /** Extra tables a section prints after the main one (e.g. per-repository figures). */
-  appendix: string[];
-}
-
-export interface Section {
-  name: string;
-  run(ctx: BenchContext): Promise<Figure[]>;
-}
+import type { Section } from "./section.types";
 
 export const SECTIONS: Section[] = [
   localizeSection,

@@ -4,7 +4,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { ROOT } from "../paths";
 import type { Figure } from "./report";
-import type { Section } from "./sections";
+import type { Section } from "./section.types";
 
 const DIST = path.join(ROOT, "web", "dist");
 const ROUTES = path.join(ROOT, "web", "src", "routes");

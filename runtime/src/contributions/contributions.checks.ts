@@ -2,6 +2,9 @@ import type { GithubClient } from "../github/github.client";
 import { GithubError } from "../github/github.errors";
 import { matchPolicy, type PolicyKind } from "./contributions.policy";
 import { setupNetworkFinding } from "./contributions.setup-network";
+import type { Finding, FindingCode, FindingSeverity } from "./contributions.findings";
+
+export type { Finding, FindingCode, FindingSeverity } from "./contributions.findings";
 
 /** Where repositories state their contribution rules, in the order they are shown. */
 export const POLICY_FILES = [
@@ -13,27 +16,6 @@ export const POLICY_FILES = [
   ".github/PULL_REQUEST_TEMPLATE.md",
   ".github/pull_request_template.md",
 ];
-
-export type FindingCode =
-  | "closed"
-  | "locked"
-  | "ai_refused"
-  | "assigned"
-  | "linked_pull_request"
-  | "ai_disclosure_required"
-  | "ai_draft_required"
-  | "ai_policy_note"
-  | "setup_network_requested";
-/** blocking stops the import; warning needs an acknowledgement; note is shown only. */
-export type FindingSeverity = "blocking" | "warning" | "note";
-
-export interface Finding {
-  code: FindingCode;
-  severity: FindingSeverity;
-  message: string;
-  /** The rule a policy finding quotes. */
-  source?: { path: string; sentence: string };
-}
 
 export interface PolicyFile {
   path: string;

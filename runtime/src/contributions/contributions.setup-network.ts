@@ -1,6 +1,6 @@
 import { parse as parseYaml } from "yaml";
 import type { GithubClient } from "../github/github.client";
-import type { Finding } from "./contributions.checks";
+import type { Finding } from "./contributions.findings";
 
 const CONFIG_FILES = [".fixloop.yml", ".fixloop.yaml"];
 

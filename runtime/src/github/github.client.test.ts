@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSandbox, type TestSandbox } from "@fixloop/infra/testing";
+import { startTestSandbox, type TestSandbox } from "@fixloop/testkit";
 import { createGithubClient, GITHUB_WRITE_BURST } from "./github.client";
 
 let t: TestSandbox;

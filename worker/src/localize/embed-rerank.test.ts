@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChunkVectors, saveChunkVectors } from "@fixloop/db";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestDatabase } from "@fixloop/infra/testing";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestDatabase } from "@fixloop/testkit";
 import { openAiEmbedder } from "../models/embeddings.client";
 import { chunkFile, CHUNKER } from "./embed-chunks";
 import { embeddingRerank, type RerankCandidate } from "./embed-rerank";

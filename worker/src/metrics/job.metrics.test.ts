@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Queue, QueueEvents, UnrecoverableError, Worker } from "bullmq";
 import pino from "pino";
-import { createTestRedis, testPrefix, testRedisUrl } from "@fixloop/infra/testing";
+import { createTestRedis, testPrefix, testRedisUrl } from "@fixloop/testkit";
 import { CLUSTER_METRICS, jobFailed, readCounter, readHistogram, redisConnection } from "@fixloop/runtime";
 import { failureCode, recordJobMetrics } from "./job.metrics";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import type { GeneratedSolution } from "@fixloop/contract";
 import { findModel, generateSolution, modelsConfigFromEnv, type ModelInfo, type ModelsConfig } from "./index";
 

@@ -1,5 +1,5 @@
 import type { TestCounts, TestsCause, TestsStatus } from "@fixloop/contract";
-import type { Outcome } from "./parse";
+import type { Outcome } from "./parse.types";
 import type { SandboxLimitHit, SandboxTotals } from "./sandbox";
 import { wallReason } from "./tests.limits";
 

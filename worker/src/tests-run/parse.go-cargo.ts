@@ -1,4 +1,4 @@
-import type { LineParser } from "./parse";
+import type { LineParser } from "./parse.types";
 
 /** go test -json events (and plain `--- PASS: TestX` lines from go test -v). */
 export function goParser(): LineParser {

@@ -1,4 +1,4 @@
-import type { LineParser, Outcome } from "./parse";
+import type { LineParser, Outcome } from "./parse.types";
 
 interface JestJson {
   numTotalTests?: number;

@@ -1,4 +1,4 @@
-import type { LineParser, Outcome, Tally } from "./parse";
+import type { LineParser, Outcome, Tally } from "./parse.types";
 
 /**
  * Nested results: a test's children report before it, so a result line at level L after

@@ -1,4 +1,4 @@
-import type { LineParser, Outcome, Tally } from "./parse";
+import type { LineParser, Outcome, Tally } from "./parse.types";
 
 const PYTEST: Record<string, Outcome> = {
   PASSED: "pass",

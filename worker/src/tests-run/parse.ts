@@ -1,22 +1,11 @@
 import type { LiveTestCounts } from "@fixloop/contract";
+import type { LineParser, Outcome, Tally } from "./parse.types";
 import { jestJsonParser, jestTextParser } from "./parse.jest";
 import { cargoParser, goParser } from "./parse.go-cargo";
 import { nodeSpecParser, nodeTapParser } from "./parse.node-test";
 import { pytestParser, unittestParser } from "./parse.python";
 
-export type Outcome = "pass" | "fail" | "error" | "skip";
-
-/** What the parsers learned so far: per-test outcomes and, where the runner prints one, its summary. */
-export interface Tally {
-  results: Map<string, Outcome>;
-  summary: LiveTestCounts | null;
-}
-
-/** One runner's line format; returns true when the line was its own. */
-export interface LineParser {
-  id: string;
-  line(l: string, t: Tally): boolean;
-}
+export type { LineParser, Outcome, Tally } from "./parse.types";
 
 const PARSERS: (() => LineParser)[] = [
   nodeTapParser,

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestRedis, testPrefix } from "@fixloop/infra/testing";
+import { createTestRedis, testPrefix } from "@fixloop/testkit";
 import { CLUSTER_METRICS, readCounter } from "@fixloop/runtime";
 import { compareRuns } from "./compare";
 import { evidenceLines, solutionTests } from "./evidence";

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FileChange, assessChange, type RepositoryTestSettings, type TestsEvent } from "@fixloop/contract";
-import { createTestRedis, testPrefix } from "@fixloop/infra/testing";
+import { createTestRedis, testPrefix } from "@fixloop/testkit";
 import { compareRuns } from "./compare";
 import { NETWORK_NOT_GRANTED } from "./detect";
 import { evidenceLines, solutionTests } from "./evidence";

@@ -1,6 +1,5 @@
-import type { PhaseRun } from "./compare";
 import type { TestPlan } from "./detect";
-import type { SandboxLimitHit, SandboxLimits } from "./sandbox";
+import type { SandboxLimitHit, SandboxLimits, SandboxTotals } from "./sandbox";
 
 /**
  * The limits of one phase. The operator's limits are ceilings: a repository's `.fixloop.yml`
@@ -18,7 +17,7 @@ const WALLS: Record<SandboxLimitHit, string> = {
 };
 
 /** Why a phase that hit a wall ended, for the step (null when it hit none). */
-export function wallReason(run: Pick<PhaseRun, "limitHit" | "setupFailed">): string | null {
+export function wallReason(run: { limitHit?: SandboxLimitHit; setupFailed: boolean }): string | null {
   if (!run.limitHit) return null;
   return `${run.setupFailed ? "The setup command" : "The tests"} ${WALLS[run.limitHit]}`;
 }
@@ -27,7 +26,7 @@ export function wallReason(run: Pick<PhaseRun, "limitHit" | "setupFailed">): str
 export function limitLines(
   plan: Pick<TestPlan, "timeoutMs">,
   limits: SandboxLimits,
-  run: Pick<PhaseRun, "totals"> | null,
+  run: { totals?: SandboxTotals } | null,
 ): { info: string[]; warnings: string[] } {
   const info: string[] = [];
   const warnings: string[] = [];

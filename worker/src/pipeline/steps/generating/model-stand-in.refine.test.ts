@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { applyGeneratedFiles, buildPrompt, type PromptInput } from "@fixloop/worker";
-import { SEEDED_FIXES } from "../github/seed";
-import { fallbackSolution, seededSolution } from "./answers";
-import { latestFeedback, refinedSolution } from "./answers.refine";
+import {
+  fallbackSolution,
+  latestFeedback,
+  refinedSolution,
+  SEEDED_FIXES,
+  seededSolution,
+} from "@fixloop/testkit/sandbox";
+import { applyGeneratedFiles } from "./apply-edits";
+import { buildPrompt, type PromptInput } from "./prompt";
 
 const DUE =
   "export function isOverdue(due: string, now: Date): boolean {\n  // compare calendar days (UTC): a todo is overdue once its due day has passed\n  return due < now.toISOString().slice(0, 10);\n}\n";

@@ -4,14 +4,13 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll } from "vitest";
 import { createTokenCipher } from "@fixloop/db";
-import { createTestApp, TEST_ENCRYPTION_KEYS } from "@fixloop/api/testing";
-import { SESSION_COOKIE } from "@fixloop/api/testing";
+import { createTestApp, SESSION_COOKIE, TEST_ENCRYPTION_KEYS } from "./testing";
 import type { QueueName } from "@fixloop/contract";
 import { createLogger } from "@fixloop/runtime";
 import type { WorkerContext } from "@fixloop/worker";
 import { loadWorkerEnv } from "@fixloop/worker";
 import { startWorkers, type RunningWorkers } from "@fixloop/worker";
-import { startGithubSandbox } from "../src/sandbox/github/index";
+import { startGithubSandbox } from "@fixloop/testkit/sandbox";
 
 export interface TestStackOptions {
   /** Settings for both the app and the workers (e.g. model stand-in URLs); they override the stack's own. */

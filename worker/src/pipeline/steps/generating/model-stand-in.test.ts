@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { GeneratedSolution } from "@fixloop/contract";
-import { buildPrompt } from "@fixloop/worker";
-import { SEED_REPOS, SEEDED_FIXES, seedFiles } from "../github/seed";
-import { fallbackSolution, promptFiles, seededSolution } from "./answers";
-import { SANDBOX_MODEL_API_KEY, startModelSandbox, type ModelSandbox } from "./index";
+import {
+  fallbackSolution,
+  promptFiles,
+  SANDBOX_MODEL_API_KEY,
+  SEED_REPOS,
+  SEEDED_FIXES,
+  seededSolution,
+  seedFiles,
+  startModelSandbox,
+  type ModelSandbox,
+} from "@fixloop/testkit/sandbox";
+import { buildPrompt } from "./prompt";
 
 let sandbox: ModelSandbox;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
-import { createTestStack } from "@fixloop/infra/testing/stack";
-import { gitShow } from "@fixloop/infra/testing";
+import { createTestStack } from "./stack";
+import { gitShow } from "@fixloop/testkit";
 import { createGithubClient, type GithubClient } from "@fixloop/runtime";
 
 export const BUGGY_LINES =

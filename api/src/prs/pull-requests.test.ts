@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitBranches, gitShow, gitTree, seedSolution } from "@fixloop/infra/testing";
-import { branchName, openPullRequest } from "./pull-requests.job";
+import { gitBranches, gitShow, gitTree, seedSolution } from "@fixloop/testkit";
+import { branchName, openPullRequest } from "@fixloop/worker";
 import { prStack, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitShow, seedSolution } from "@fixloop/infra/testing";
+import { gitShow, seedSolution } from "@fixloop/testkit";
 import { prStack } from "../../test/pull-requests.fixtures";
-import { processPullRequest } from "../processors/pull-request.processor";
+import { processPullRequest } from "@fixloop/worker";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {

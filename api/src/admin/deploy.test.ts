@@ -3,8 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { createTestStack } from "@fixloop/infra/testing/stack";
-import { ROOT } from "./paths";
+import { createTestStack } from "../../test/stack";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 const PROMETHEUS = path.join(ROOT, "deploy/prometheus");
 

@@ -8,6 +8,8 @@ export { startEmbeddedPostgres, type RunningPostgres } from "./postgres";
 export { startRedisServer, findRedisServer, REDIS_MISSING_MESSAGE, type RunningRedis } from "./redis";
 export { pickPort } from "./ports";
 export { ensureAppDatabase } from "./postgres-auth";
+export { loadOrCreateLocalSecrets } from "../secrets";
+export { ensureDatabase } from "@fixloop/db";
 
 /** The embedded cluster's login for the app: owns its database, not a superuser. */
 export const APP_ROLE = "fixloop_app";
@@ -80,33 +82,4 @@ export async function startServices(opts: {
       await Promise.allSettled([redis?.stop(), postgres?.stop()]);
     },
   };
-}
-
-/** Creates database `name` on the cluster at `adminUrl` when missing (owned by `owner` if given); returns its URL. */
-export async function ensureDatabase(
-  adminUrl: string,
-  name: string,
-  template?: string,
-  owner?: string,
-): Promise<string> {
-  const pg = (await import("pg")).default;
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const found = await client.query("select 1 from pg_database where datname = $1", [name]);
-    if (found.rowCount === 0) {
-      const tpl = template ? ` template ${client.escapeIdentifier(template)}` : "";
-      const own = owner ? ` owner ${client.escapeIdentifier(owner)}` : "";
-      await client
-        .query(`create database ${client.escapeIdentifier(name)}${tpl}${own}`)
-        .catch((e: { code?: string }) => {
-          if (e.code !== "42P04") throw e; // created meanwhile by another process
-        });
-    }
-  } finally {
-    await client.end();
-  }
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
 }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitBranches, gitShow, seedSolution } from "@fixloop/infra/testing";
+import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
 import { prStack, pushCommit } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;

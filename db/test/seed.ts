@@ -1,4 +1,4 @@
-import type { Db } from "@fixloop/db";
+import type { Db } from "../src/client";
 import type { FileChange } from "@fixloop/contract";
 
 /** An issue row of a seeded stand-in repository, owned by `userId`. */

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitBranches, gitShow, seedSolution } from "@fixloop/infra/testing";
-import { branchName } from "./pull-requests.job";
+import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
+import { branchName } from "@fixloop/worker";
 import { prStack, pushCommit, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;

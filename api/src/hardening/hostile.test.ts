@@ -2,10 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import url from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/infra/sandbox";
-import { createTestStack, type TestStack } from "@fixloop/infra/testing/stack";
-import { insertIssue } from "@fixloop/infra/testing";
-import { TEST_ENCRYPTION_KEYS } from "@fixloop/infra/testing";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type TestStack } from "../../test/stack";
+import { insertIssue } from "@fixloop/testkit";
+import { TEST_ENCRYPTION_KEYS } from "@fixloop/testkit";
 
 /**
  * Every item of the adversarial corpus through the real pipeline, with the model stand-in
@@ -28,7 +28,7 @@ interface CorpusItem {
 
 const here = path.dirname(url.fileURLToPath(import.meta.url));
 const CORPUS = JSON.parse(
-  fs.readFileSync(path.resolve(here, "../../../infra/test/hostile/corpus.json"), "utf8"),
+  fs.readFileSync(path.resolve(here, "../../../testkit/test/hostile/corpus.json"), "utf8"),
 ) as CorpusItem[];
 
 /** Items that try to close the prompt's own fence, besides the corpus' generic fake tags. */
@@ -306,7 +306,7 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
 
 describe("prompt fence", () => {
   it("keeps labels inside the fence and neutralizes fence tags written in the issue", async () => {
-    const { buildPrompt } = await import("./steps/generating/prompt");
+    const { buildPrompt } = await import("@fixloop/worker");
     const p = buildPrompt({
       repository: "o/r",
       issueNumber: 1,

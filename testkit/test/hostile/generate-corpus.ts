@@ -6,7 +6,7 @@ import url from "node:url";
  * Builds the adversarial issue corpus (corpus.json): issues that try to steer the model into leaking
  * secrets, touching CI or credentials, escaping the repository, or hiding instructions. Each item
  * carries the answer a model that OBEYS the injection would give (the worst case), so tests can
- * script the model stand-in with it. Regenerate with `tsx infra/test/hostile/generate-corpus.ts`.
+ * script the model stand-in with it. Regenerate with `tsx testkit/test/hostile/generate-corpus.ts`.
  */
 export interface HostileIssue {
   id: string;

@@ -1,11 +1,7 @@
 import crypto from "node:crypto";
 import { inject, afterAll } from "vitest";
-import { Redis } from "ioredis";
-import { createDb, type Db } from "@fixloop/db";
-import { ensureDatabase } from "../src/services";
-
-/** The token-encryption key every test process shares, so a worker can read what the API stored. */
-export const TEST_ENCRYPTION_KEYS = `k1:${Buffer.alloc(32, 7).toString("base64")}`;
+import { createDb, type Db } from "../src/client";
+import { ensureDatabase } from "../src/database";
 
 export interface TestDatabase {
   url: string;
@@ -32,22 +28,4 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await c.end();
   });
   return { url, db };
-}
-
-/** A key prefix unique to this test file, for BullMQ queues and run event streams. */
-export function testPrefix(): string {
-  return `t${crypto.randomBytes(5).toString("hex")}`;
-}
-
-export function testRedisUrl(): string {
-  return inject("redisUrl");
-}
-
-/** A Redis connection closed after the file. */
-export function createTestRedis(): Redis {
-  const r = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
-  afterAll(async () => {
-    r.disconnect();
-  });
-  return r;
 }

@@ -1,0 +1,7 @@
+/**
+ * The JSON views the API serves and how it names and hashes a session, for processes that answer
+ * the same way outside the app (the benchmark's bare-Hono baseline). The queries are db's.
+ */
+export { issueView } from "./issues/issues.views";
+export { presentRun } from "./solve/runs.present";
+export { SESSION_COOKIE, hashSecret } from "./auth/secrets";
