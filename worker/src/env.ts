@@ -16,6 +16,8 @@ export const WorkerEnv = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** Queues this process serves (comma separated); empty = all. */
   WORKER_QUEUES: z.string().default(""),
+  /** The release this process runs (e.g. the image tag), shown beside it on the operations page. */
+  FIXLOOP_VERSION: z.string().default("unversioned"),
   ...ProviderEnv.shape,
   /** Seconds one model request may take before it counts as a transient failure and is retried. */
   MODEL_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
