@@ -37,30 +37,40 @@ export async function queueDepth(queue: Queue, client: Redis, now = Date.now()):
   };
 }
 
+/** What BullMQ's getMetrics answers: per-minute counts (newest first) and its running totals. */
+export interface BullMetrics {
+  meta: { count: number; prevTS: number; prevCount: number };
+  data: number[];
+}
+
 /**
- * Jobs finished per minute over the last `minutes`, oldest minute first, from BullMQ's metrics
- * (workers must run with `metrics` on). BullMQ pushes a minute's count onto its list only when a
- * later job finishes; the count since `prevTS` is still pending, so the list's head is the minute
- * before `prevTS` and the pending count belongs to `prevTS`'s own minute.
+ * Per-minute counts for the `minutes` up to `now`, oldest first, from BullMQ's metrics. BullMQ
+ * pushes a minute's count onto its list only when a later job finishes; the count since `prevTS`
+ * is still pending, so the list's head is the minute before `prevTS`'s and the pending count
+ * belongs to `prevTS`'s own minute.
  */
+export function perMinute(m: BullMetrics, minutes: number, now: number): number[] {
+  const out = new Array<number>(minutes).fill(0);
+  if (!m.meta.prevTS) return out;
+  const nowMinute = Math.floor(now / 60_000);
+  const put = (minute: number, n: number) => {
+    const i = minutes - 1 - (nowMinute - minute);
+    if (i >= 0 && i < minutes) out[i] = (out[i] ?? 0) + n;
+  };
+  const pendingMinute = Math.floor(m.meta.prevTS / 60_000);
+  put(pendingMinute, Math.max(0, m.meta.count - m.meta.prevCount));
+  m.data.forEach((n, i) => put(pendingMinute - 1 - i, n));
+  return out;
+}
+
+/** Jobs finished per minute over the last `minutes`, oldest first (workers must run with `metrics` on). */
 export async function finishedPerMinute(
   queue: Queue,
   type: "completed" | "failed",
   minutes = 60,
   now = Date.now(),
 ): Promise<number[]> {
-  const m = await queue.getMetrics(type, 0, minutes - 1);
-  const out = new Array<number>(minutes).fill(0);
-  const nowMinute = Math.floor(now / 60_000);
-  const put = (minute: number, n: number) => {
-    const i = minutes - 1 - (nowMinute - minute);
-    if (i >= 0 && i < minutes) out[i] = (out[i] ?? 0) + n;
-  };
-  if (!m.meta.prevTS) return out;
-  const pendingMinute = Math.floor(m.meta.prevTS / 60_000);
-  put(pendingMinute, Math.max(0, m.meta.count - m.meta.prevCount));
-  m.data.forEach((n, i) => put(pendingMinute - 1 - i, n));
-  return out;
+  return perMinute(await queue.getMetrics(type, 0, minutes - 1), minutes, now);
 }
 
 export interface Percentiles {

@@ -7,6 +7,11 @@ import { count, formatAge, formatDuration, percent } from "./ops.format";
 import type { OpsQueue } from "./ops.queries";
 import { ThroughputChart } from "./ThroughputChart";
 
+/** Past these, the figure is shown in red: a backlog or failures worth a look. */
+const SLOW_WAIT_MS = 5 * 60_000;
+const HIGH_FAILURE_RATE = 0.1;
+const WARN = "font-medium text-red-700 dark:text-red-400";
+
 function Count({ label, value, tone = "" }: { label: string; value: number; tone?: string }) {
   return (
     <div className="rounded-lg bg-slate-50 px-2 py-1.5 dark:bg-slate-800/60">
@@ -39,9 +44,13 @@ export function QueueCard({ queue: q }: { queue: OpsQueue }) {
         </dl>
         <dl className="mt-3 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
           <dt className="text-slate-600 dark:text-slate-400">Oldest waiting</dt>
-          <dd className="text-right tabular-nums">{q.oldestWaitingMs === null ? "—" : formatAge(q.oldestWaitingMs)}</dd>
+          <dd className={`text-right tabular-nums ${(q.oldestWaitingMs ?? 0) >= SLOW_WAIT_MS ? WARN : ""}`}>
+            {q.oldestWaitingMs === null ? "—" : formatAge(q.oldestWaitingMs)}
+          </dd>
           <dt className="text-slate-600 dark:text-slate-400">Failure rate (1 h)</dt>
-          <dd className="text-right tabular-nums">{percent(q.failureRate)}</dd>
+          <dd className={`text-right tabular-nums ${(q.failureRate ?? 0) >= HIGH_FAILURE_RATE ? WARN : ""}`}>
+            {percent(q.failureRate)}
+          </dd>
           <dt className="text-slate-600 dark:text-slate-400">p50 / p95 / p99</dt>
           <dd className="text-right tabular-nums">
             {d ? `${formatDuration(d.p50)} / ${formatDuration(d.p95)} / ${formatDuration(d.p99)}` : "—"}
