@@ -80,6 +80,7 @@ export function OpsPage() {
     );
   }
   const s = q.data;
+  const served = new Set(s.workers.filter((w) => w.state === "running").flatMap((w) => w.queues));
   return (
     <>
       <PageHeader title="Operations">
@@ -94,7 +95,7 @@ export function OpsPage() {
       <Section title="Queues">
         <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
           {s.queues.map((queue) => (
-            <QueueCard key={queue.name} queue={queue} />
+            <QueueCard key={queue.name} queue={queue} served={served.has(queue.name)} />
           ))}
         </div>
       </Section>

@@ -24,7 +24,7 @@ function Count({ label, value, tone = "" }: { label: string; value: number; tone
 }
 
 /** One queue: depth by state, oldest waiting, failure rate and durations, the last hour's chart, and its actions. */
-export function QueueCard({ queue: q }: { queue: OpsQueue }) {
+export function QueueCard({ queue: q, served }: { queue: OpsQueue; served: boolean }) {
   const [ask, setAsk] = useState<"pause" | "retry" | null>(null);
   const pause = usePauseQueue();
   const retry = useRetryFailed();
@@ -34,7 +34,10 @@ export function QueueCard({ queue: q }: { queue: OpsQueue }) {
       <section aria-label={`Queue ${q.name}`}>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h3 className="font-semibold">{q.name}</h3>
-          {q.paused ? <Badge tone="yellow">paused</Badge> : <Badge tone="green">running</Badge>}
+          <span className="flex flex-wrap gap-1">
+            {!served && <Badge tone="red">no worker</Badge>}
+            {q.paused ? <Badge tone="yellow">paused</Badge> : <Badge tone="green">running</Badge>}
+          </span>
         </div>
         <dl className="mt-3 grid grid-cols-4 gap-2">
           <Count label="Waiting" value={q.waiting} />

@@ -6,6 +6,9 @@ import { useDrainWorker } from "./ops.actions";
 import { ago, formatAge } from "./ops.format";
 import type { OpsWorker } from "./ops.queries";
 
+/** Heartbeats come every 5 s; one this late means the process is stuck or gone (it drops off at 15 s). */
+const LATE_HEARTBEAT_MS = 10_000;
+
 const STATE_TONE: Record<OpsWorker["state"], Tone> = { running: "green", draining: "yellow", drained: "gray" };
 
 /** Every worker process that sent a heartbeat lately, with a drain action for the running ones. */
@@ -43,7 +46,11 @@ export function WorkersList({ workers, now }: { workers: OpsWorker[]; now: numbe
               <dt className="text-slate-600 dark:text-slate-400">Up for</dt>
               <dd className="tabular-nums">{formatAge(Math.max(0, now - Date.parse(w.startedAt)))}</dd>
               <dt className="text-slate-600 dark:text-slate-400">Heartbeat</dt>
-              <dd className="tabular-nums">{ago(w.heartbeatAt, now)}</dd>
+              <dd
+                className={`tabular-nums ${now - Date.parse(w.heartbeatAt) > LATE_HEARTBEAT_MS ? "font-medium text-red-700 dark:text-red-400" : ""}`}
+              >
+                {ago(w.heartbeatAt, now)}
+              </dd>
               <dt className="text-slate-600 dark:text-slate-400">Version</dt>
               <dd className="min-w-0 truncate">{w.version}</dd>
             </dl>

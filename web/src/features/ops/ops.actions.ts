@@ -5,12 +5,12 @@ import { errorMessage, unwrap } from "../../api/errors";
 import { opsQuery } from "./ops.queries";
 
 /** One operator action: a toast with its outcome, and a fresh snapshot right after it. */
-function useOpsAction<V>(run: (v: V) => Promise<unknown>, done: (v: V) => string, failed: string) {
+function useOpsAction<V, R>(run: (v: V) => Promise<R>, done: (v: V, out: R) => string, failed: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: run,
-    onSuccess: (_out, v) => {
-      toast.success(done(v));
+    onSuccess: (out, v) => {
+      toast.success(done(v, out));
       void qc.invalidateQueries({ queryKey: opsQuery().queryKey });
     },
     onError: (err) => toast.error(errorMessage(err, failed)),
@@ -46,6 +46,6 @@ export const useDrainWorker = () =>
 export const useCancelRun = () =>
   useOpsAction(
     (id: string) => unwrap(api.ops.runs[":id"].cancel.$post({ param: { id } })),
-    () => "Run cancelled",
+    (_id, out) => (out.status === "cancelled" ? "Run cancelled" : "Cancelling the run: its worker stops it"),
     "The run could not be cancelled",
   );
