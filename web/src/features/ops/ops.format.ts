@@ -11,7 +11,7 @@ export function formatDuration(ms: number): string {
 }
 
 /** An age or uptime in whole seconds and up: "4 s", "3 min 20 s". */
-export const formatAge = (ms: number) => (ms < 1000 ? "0 s" : formatDuration(Math.floor(ms / 1000) * 1000));
+export const formatAge = (ms: number) => (ms < 60_000 ? `${Math.floor(ms / 1000)} s` : formatDuration(ms));
 
 /** How long ago `iso` was, relative to `now`: "just now", "3 s ago". */
 export function ago(iso: string, now: number): string {
