@@ -11,6 +11,10 @@ import {
 } from "@fixloop/runtime";
 import type { WorkerContext } from "./context";
 
+/** Waits for `p` at most `ms`. */
+const bounded = (p: Promise<void>, ms = 1_000) =>
+  Promise.race([p, new Promise<void>((r) => setTimeout(r, ms).unref())]);
+
 export interface Presence {
   readonly id: string;
   /** Resolves once the first heartbeat is written and the drain listener is subscribed. */
@@ -68,12 +72,13 @@ export function startPresence(ctx: WorkerContext, workers: Worker[], concurrency
     draining ??= (async () => {
       state = "draining";
       logger.info({ workerId: id, active: active.size }, "worker draining: no new jobs");
-      await beat();
+      // Told at once, but never waited on for long: with Redis away, a shutdown must not hang on it.
+      await bounded(beat());
       await Promise.all(workers.map((w) => w.close()));
       active.clear();
       state = "drained";
       logger.info({ workerId: id }, "worker drained");
-      await beat();
+      await bounded(beat());
     })();
     return draining;
   };
@@ -97,7 +102,7 @@ export function startPresence(ctx: WorkerContext, workers: Worker[], concurrency
       stopped = true;
       clearInterval(timer);
       sub.disconnect();
-      await removeWorkerHeartbeat(redis, prefix, id).catch(() => {});
+      await bounded(removeWorkerHeartbeat(redis, prefix, id).catch(() => {}));
     },
   };
 }
