@@ -57,12 +57,22 @@ export function startPresence(ctx: WorkerContext, workers: Worker[], concurrency
     startedAt,
     heartbeatAt: new Date().toISOString(),
   });
-  const beat = async () => {
-    if (stopped) return;
-    await writeWorkerHeartbeat(redis, prefix, info()).catch((err: Error) =>
-      logger.warn({ err: err.message }, "worker heartbeat failed"),
-    );
+  // While Redis is away a write waits; the ticks meanwhile are skipped rather than queued behind it.
+  let pending: Promise<void> | null = null;
+  const beat = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
+    pending ??= writeWorkerHeartbeat(redis, prefix, info())
+      .catch((err: Error) => logger.warn({ err: err.message }, "worker heartbeat failed"))
+      .finally(() => (pending = null));
+    return pending;
   };
+  /** A state change is written at once (same connection, so after any earlier beat). */
+  const announce = () =>
+    bounded(
+      writeWorkerHeartbeat(redis, prefix, info()).catch((err: Error) =>
+        logger.warn({ err: err.message }, "worker heartbeat failed"),
+      ),
+    );
   const first = beat();
   const timer = setInterval(() => void beat(), WORKER_HEARTBEAT_MS);
   timer.unref();
@@ -73,12 +83,12 @@ export function startPresence(ctx: WorkerContext, workers: Worker[], concurrency
       state = "draining";
       logger.info({ workerId: id, active: active.size }, "worker draining: no new jobs");
       // Told at once, but never waited on for long: with Redis away, a shutdown must not hang on it.
-      await bounded(beat());
+      await announce();
       await Promise.all(workers.map((w) => w.close()));
       active.clear();
       state = "drained";
       logger.info({ workerId: id }, "worker drained");
-      await bounded(beat());
+      await announce();
     })();
     return draining;
   };
