@@ -136,7 +136,7 @@ describe("the operations page", () => {
     [1280, "sync"],
     [390, "fork"],
   ] as const) {
-    it(`shows live queue counts and worker processes, pauses and resumes a queue, at ${width} px`, async () => {
+    it(`shows live queue counts and worker processes, pauses and resumes a queue, cancels a run, at ${width} px`, async () => {
       const { page } = await e2e.newPage({ width });
       const violations = await recordCspViolations(page);
       await signIn(page, "octocat");
@@ -166,8 +166,23 @@ describe("the operations page", () => {
         .getByRole("region", { name: `Queue ${queue}` })
         .getByRole("button", { name: "Retry 1 failed" })
         .waitFor();
+      // A queued run shows up in the lists; the screenshot has every section filled in.
+      const owner = await userId("octocat");
+      const issue = await insertIssue(db, owner, { number: 4000 + width, title: "A run to cancel" });
+      const run = await db
+        .insertInto("solve_runs")
+        .values({ user_id: owner, issue_id: issue.id, model_id: "m" })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const runs = page.getByRole("region", { name: "Runs waiting or running" });
+      const cancel = runs.getByRole("button", { name: `Cancel run ${run.id.slice(0, 8)}` });
+      await cancel.waitFor({ timeout: 10_000 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await screenshot(page, `ops-${width}`);
+      await cancel.click();
+      await page.getByRole("dialog", { name: "Cancel this run?" }).getByRole("button", { name: "Cancel run" }).click();
+      await toast(page, "Run cancelled");
+      await runs.getByText("No runs are waiting or running").waitFor({ timeout: 10_000 });
       if (width === 1280) {
         await page.getByRole("link", { name: "Job details (bull-board)" }).click();
         await page.waitForURL(/\/admin\/queues/);
