@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ExternalLink } from "lucide-react";
 import { ApiError } from "../../api/errors";
-import { EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
+import { Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
 import { ago, formatDuration } from "./ops.format";
 import { useLiveOps } from "./ops.live";
 import { opsQuery, type OpsSnapshot } from "./ops.queries";
@@ -24,30 +24,32 @@ function StepDurations({ steps, run }: { steps: OpsSnapshot["steps"]; run: OpsSn
   const rows = [...steps.map((s) => ({ name: s.step, ...s })), ...(run ? [{ name: "whole run", ...run }] : [])];
   if (!rows.length) return <EmptyState title="No step finished in the last 24 hours" />;
   return (
-    <table className="w-full text-sm">
-      <thead className="text-left text-slate-600 dark:text-slate-400">
-        <tr>
-          <th className="py-1 font-medium">Step</th>
-          {["p50", "p95", "p99"].map((p) => (
-            <th key={p} className="py-1 text-right font-medium">
-              {p}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.name} className="border-t border-slate-100 dark:border-slate-800">
-            <td className="py-1.5">
-              {r.name} <span className="text-xs text-slate-600 dark:text-slate-400">({r.count})</span>
-            </td>
-            <td className="py-1.5 text-right tabular-nums">{formatDuration(r.p50)}</td>
-            <td className="py-1.5 text-right tabular-nums">{formatDuration(r.p95)}</td>
-            <td className="py-1.5 text-right tabular-nums">{formatDuration(r.p99)}</td>
+    <Card>
+      <table className="w-full text-sm">
+        <thead className="text-left text-slate-600 dark:text-slate-400">
+          <tr>
+            <th className="py-1 font-medium">Step</th>
+            {["p50", "p95", "p99"].map((p) => (
+              <th key={p} className="py-1 text-right font-medium">
+                {p}
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.name} className="border-t border-slate-100 dark:border-slate-800">
+              <td className="py-1.5">
+                {r.name} <span className="text-xs text-slate-600 dark:text-slate-400">({r.count})</span>
+              </td>
+              <td className="py-1.5 text-right tabular-nums">{formatDuration(r.p50)}</td>
+              <td className="py-1.5 text-right tabular-nums">{formatDuration(r.p95)}</td>
+              <td className="py-1.5 text-right tabular-nums">{formatDuration(r.p99)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
   );
 }
 

@@ -38,7 +38,18 @@ export function WorkersList({ workers, now }: { workers: OpsWorker[]; now: numbe
             </div>
             <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
               <dt className="text-slate-600 dark:text-slate-400">Queues</dt>
-              <dd className="min-w-0 break-words">{w.queues.join(", ") || "—"}</dd>
+              <dd className="flex min-w-0 flex-wrap gap-1">
+                {w.queues.length
+                  ? w.queues.map((q) => (
+                      <span
+                        key={q}
+                        className="whitespace-nowrap rounded bg-slate-100 px-1.5 text-xs leading-5 dark:bg-slate-800"
+                      >
+                        {q}
+                      </span>
+                    ))
+                  : "—"}
+              </dd>
               <dt className="text-slate-600 dark:text-slate-400">Active jobs</dt>
               <dd className="tabular-nums">
                 {w.activeJobs} of {w.concurrency} per queue
