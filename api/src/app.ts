@@ -25,6 +25,7 @@ import { prsRoutes } from "./prs/prs.routes";
 import { paymentsRoutes } from "./payments/payments.routes";
 import { notificationsRoutes } from "./notifications/notifications.routes";
 import { settingsRoutes } from "./settings/settings.routes";
+import { opsRoutes } from "./ops/ops.routes";
 
 const DEFAULT_DIST = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -46,7 +47,8 @@ export function apiRoutes() {
     .route("/", prsRoutes)
     .route("/", paymentsRoutes)
     .route("/", notificationsRoutes)
-    .route("/", settingsRoutes);
+    .route("/", settingsRoutes)
+    .route("/", opsRoutes);
 }
 export type AppType = ReturnType<typeof apiRoutes>;
 

@@ -29,3 +29,4 @@ export * as sessions from "./repositories/sessions.repository";
 export * as loginCodes from "./repositories/login-codes.repository";
 export * as oauthStates from "./repositories/oauth-states.repository";
 export * as metrics from "./repositories/metrics.repository";
+export * as ops from "./repositories/ops.repository";

@@ -1,7 +1,8 @@
 /**
  * @fixloop/runtime: the clients and process plumbing the API and the worker share: the GitHub
  * client and the account read that decrypts its token, the BullMQ queues and job errors, a run's
- * Redis event log, the contribution checks, env loading, shutdown and the logger.
+ * Redis event log, the contribution checks, env loading, shutdown and the logger, and the
+ * operations reads shared by the ops page and metrics (queue depth, throughput, worker registry).
  */
 export * from "./github/github.client";
 export * from "./github/github.account";
@@ -17,3 +18,5 @@ export * from "./process";
 export * from "./logger";
 export * from "./metrics/metrics.families";
 export * from "./metrics/metrics.store";
+export * from "./ops/workers.registry";
+export * from "./ops/queues.stats";

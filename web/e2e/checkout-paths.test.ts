@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createDb, currentUsagePeriod, type Db } from "@fixloop/db";
+import { createQueues, redisConnection, type Queues } from "@fixloop/runtime";
 import { insertIssue } from "@fixloop/testkit";
 import { screenshot, signIn, startE2E, toast, type E2E } from "./e2e.harness";
 import { recordCspViolations } from "./csp.harness";
@@ -8,12 +9,15 @@ import { recordCspViolations } from "./csp.harness";
 // Issue #25 points 1 and 6: checkout from every path into it, and a policy that blocks nothing the app serves.
 let e2e: E2E;
 let db: Db;
+let queues: Queues;
 
 beforeAll(async () => {
   e2e = await startE2E("checkout", { ADMIN_GITHUB_LOGINS: "octocat" });
   db = createDb(e2e.stack.env.DATABASE_URL ?? "", { max: 2 });
+  queues = createQueues(redisConnection(e2e.stack.env.REDIS_URL ?? ""), e2e.stack.env.QUEUE_PREFIX ?? "");
 });
 afterAll(async () => {
+  await queues?.close();
   await db?.destroy();
   await e2e?.stop();
 });
@@ -120,5 +124,82 @@ describe("the app's own pages under its CSP", () => {
       await page.waitForLoadState("networkidle");
       expect(violations, `${width} px`).toEqual([]);
     }
+  });
+});
+
+/** The number shown under `label` ("Waiting", "Failed", …) in a queue's card. */
+const countIn = (page: Page, queue: string, label: string) =>
+  page.getByRole("region", { name: `Queue ${queue}` }).locator(`div:has(> dt:text-is("${label}")) > dd`);
+
+describe("the operations page", () => {
+  for (const [width, queue] of [
+    [1280, "sync"],
+    [390, "fork"],
+  ] as const) {
+    it(`shows live queue counts and worker processes, pauses and resumes a queue, cancels a run, at ${width} px`, async () => {
+      const { page } = await e2e.newPage({ width });
+      const violations = await recordCspViolations(page);
+      await signIn(page, "octocat");
+      await userMenu(page, "octocat", width, "Operations");
+      await page.waitForURL(/\/ops$/);
+      await page.getByRole("heading", { name: "Operations" }).waitFor();
+      const worker = page.getByRole("listitem", { name: /^Worker .+ pid \d+$/ }).first();
+      await expect.poll(() => worker.textContent()).toMatch(/running.*Queues.*solve/s);
+
+      await page.getByRole("button", { name: `Pause ${queue}` }).click();
+      await page
+        .getByRole("dialog", { name: `Pause ${queue}?` })
+        .getByRole("button", { name: "Pause queue" })
+        .click();
+      await toast(page, `Queue ${queue} paused`);
+      // Nothing takes the job while the queue is paused; the stream shows it waiting.
+      await (queues.all().find((q) => q.name === queue) as Queues["sync"]).add("bad", { kind: "nope" } as never);
+      await expect.poll(() => countIn(page, queue, "Waiting").textContent(), { timeout: 10_000 }).toBe("1");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+      await page.getByRole("button", { name: `Resume ${queue}` }).click();
+      await toast(page, `Queue ${queue} resumed`);
+      // A payload no processor accepts fails at once: the worker took it.
+      await expect.poll(() => countIn(page, queue, "Failed").textContent(), { timeout: 10_000 }).toBe("1");
+      expect(await countIn(page, queue, "Waiting").textContent()).toBe("0");
+      await page
+        .getByRole("region", { name: `Queue ${queue}` })
+        .getByRole("button", { name: "Retry 1 failed" })
+        .waitFor();
+      // A queued run shows up in the lists; the screenshot has every section filled in.
+      const owner = await userId("octocat");
+      const issue = await insertIssue(db, owner, { number: 4000 + width, title: "A run to cancel" });
+      const run = await db
+        .insertInto("solve_runs")
+        .values({ user_id: owner, issue_id: issue.id, model_id: "m" })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const runs = page.getByRole("region", { name: "Runs waiting or running" });
+      const cancel = runs.getByRole("button", { name: `Cancel run ${run.id.slice(0, 8)}` });
+      await cancel.waitFor({ timeout: 10_000 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await screenshot(page, `ops-${width}`);
+      await cancel.click();
+      await page.getByRole("dialog", { name: "Cancel this run?" }).getByRole("button", { name: "Cancel run" }).click();
+      await toast(page, "Run cancelled");
+      await runs.getByText("No runs are waiting or running").waitFor({ timeout: 10_000 });
+      if (width === 1280) {
+        await page.getByRole("link", { name: "Job details (bull-board)" }).click();
+        await page.waitForURL(/\/admin\/queues/);
+        await page.getByText("solve", { exact: false }).first().waitFor();
+        await page.waitForLoadState("networkidle");
+      }
+      expect(violations).toEqual([]);
+    });
+  }
+
+  it("is not there for a user who is not an administrator", async () => {
+    const { page } = await e2e.newPage({ width: 390 });
+    await signIn(page, "hubot");
+    await userMenu(page, "hubot", 390);
+    await page.getByRole("menuitem", { name: "Logout" }).waitFor();
+    expect(await page.getByRole("menuitem", { name: "Operations" }).count()).toBe(0);
+    await page.goto("/ops");
+    await page.getByRole("alert").getByText("Page not found").waitFor();
   });
 });

@@ -20,6 +20,8 @@ export const WorkerEnv = z.object({
   WORKER_DRAIN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   /** Solve runs one user may have running at once across all workers, per plan: `4`, or `FREE=1,PRO=2,ENTERPRISE=4`. */
   MAX_ACTIVE_RUNS_PER_USER: ActiveRunCapsSetting,
+  /** The release this process runs (e.g. the image tag), shown beside it on the operations page. */
+  FIXLOOP_VERSION: z.string().default("unversioned"),
   ...ProviderEnv.shape,
   /** Seconds one model request may take before it counts as a transient failure and is retried. */
   MODEL_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),

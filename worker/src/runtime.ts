@@ -1,7 +1,7 @@
 import { sweepCgroups } from "./tests-run/sandbox.cgroup";
 import { sweepWorkspaces } from "./tests-run/workspace";
 import { testsConfig } from "./tests-run/tests.config";
-import { Worker, type Job } from "bullmq";
+import { MetricsTime, Worker, type Job } from "bullmq";
 import { JOB_SCHEMAS, QUEUES, type QueueName } from "@fixloop/contract";
 import { jobFailed, redisConnection } from "@fixloop/runtime";
 import type { WorkerContext } from "./context";
@@ -9,9 +9,12 @@ import { PROCESSORS } from "./processors";
 import { startCancelSubscriber } from "./pipeline/cancel.subscriber";
 import { startSweeper } from "./pipeline/sweeper";
 import { recordJobMetrics } from "./metrics/job.metrics";
+import { startPresence, type Presence } from "./presence";
 
 export interface RunningWorkers {
   workers: Worker[];
+  /** This process in the worker registry (heartbeat, drain on request). */
+  presence: Presence;
   /** Stops taking jobs and waits for active ones. */
   close(): Promise<void>;
   /**
@@ -43,6 +46,7 @@ export function startWorkers(
   }
   const connection = redisConnection(ctx.env.REDIS_URL);
   const active = new Map<Job, string>();
+  const concurrency = opts.concurrency ?? ctx.env.WORKER_CONCURRENCY;
   const workers = names.map((name) => {
     const processor = PROCESSORS[name];
     const worker = new Worker(
@@ -65,7 +69,9 @@ export function startWorkers(
       {
         connection,
         prefix: ctx.queues.prefix,
-        concurrency: opts.concurrency ?? ctx.env.WORKER_CONCURRENCY,
+        concurrency,
+        // Finished jobs per minute, kept a day: the operations page's throughput chart.
+        metrics: { maxDataPoints: MetricsTime.ONE_HOUR * 24 },
         // A stalled job (its worker died) goes back to the queue quickly.
         stalledInterval: 5_000,
         maxStalledCount: 3,
@@ -82,10 +88,13 @@ export function startWorkers(
   const cancelSub = solveWorker ? startCancelSubscriber(ctx.redis, ctx.queues.prefix, solveWorker, ctx.logger) : null;
   cancelSub?.catch((err: Error) => ctx.logger.error({ err: err.message }, "cancel subscriber failed to start"));
   const sweeper = solveWorker ? startSweeper(ctx, ctx.env.SWEEP_INTERVAL_SECONDS) : null;
+  const presence = startPresence(ctx, workers, concurrency);
   return {
     workers,
+    presence,
     async close() {
       sweeper?.stop();
+      await presence.stop();
       await (await cancelSub?.catch(() => null))?.close();
       await Promise.all(workers.map((w) => w.close()));
     },

@@ -17,6 +17,7 @@ import {
   takeStateCookie,
 } from "./auth.cookies";
 import { SIGNIN_SCOPES, authorizeUrl } from "./oauth.client";
+import { isAdmin } from "../ops/ops.admin";
 
 const wantsJson = (c: Context<AppEnv>) => {
   const accept = c.req.header("accept") ?? "";
@@ -64,9 +65,11 @@ export const authRoutes = new Hono<AppEnv>()
     if (!user) throw errors.unauthorized();
     const token = await createSession(db, userId, env.SESSION_TTL_DAYS, c.req.header("user-agent") ?? null);
     setSessionCookie(c, token, env.SESSION_TTL_DAYS);
-    return c.json({ user: userView(user) });
+    return c.json({ user: userView(user, isAdmin(env, user.username)) });
   })
-  .get("/auth/me", requireUser, (c) => c.json({ user: userView(c.var.user) }))
+  .get("/auth/me", requireUser, (c) =>
+    c.json({ user: userView(c.var.user, isAdmin(c.var.deps.env, c.var.user.username)) }),
+  )
   .post("/auth/logout", requireUser, async (c) => {
     if (c.var.user.sessionId) await sessions.revoke(c.var.deps.db, c.var.user.sessionId);
     clearSessionCookie(c);

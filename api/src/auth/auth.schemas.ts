@@ -11,21 +11,25 @@ export const CallbackQuery = z.object({
 
 export const ReposAuthQuery = z.object({ private: z.enum(["true", "false"]).default("false") });
 
-/** The user as the API shows it. */
-export function userView(u: {
-  id: string;
-  username: string;
-  email: string | null;
-  avatar_url?: string | null;
-  avatarUrl?: string | null;
-  created_at?: Date;
-  createdAt?: Date;
-}) {
+/** The user as the API shows it; `isAdmin` (in ADMIN_GITHUB_LOGINS) shows the operations page in the menu. */
+export function userView(
+  u: {
+    id: string;
+    username: string;
+    email: string | null;
+    avatar_url?: string | null;
+    avatarUrl?: string | null;
+    created_at?: Date;
+    createdAt?: Date;
+  },
+  isAdmin = false,
+) {
   return {
     _id: u.id,
     username: u.username,
     email: u.email,
     avatarUrl: u.avatarUrl ?? u.avatar_url ?? null,
     createdAt: (u.createdAt ?? u.created_at ?? new Date(0)).toISOString(),
+    isAdmin,
   };
 }

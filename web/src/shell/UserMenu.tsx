@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 import { Link } from "@tanstack/react-router";
-import { CreditCard, Keyboard, LogOut, Settings, SlidersHorizontal } from "lucide-react";
+import { Activity, CreditCard, Keyboard, LogOut, Settings, SlidersHorizontal } from "lucide-react";
 import type { User } from "../api/types";
 import { useLogout } from "../auth/auth";
 import { Avatar } from "../ui/Avatar";
@@ -67,6 +67,11 @@ export function UserMenu({
           <Link role="menuitem" to="/profile-settings" className={item} onClick={go}>
             <Settings className="size-4" aria-hidden /> Profile Settings
           </Link>
+          {user.isAdmin && (
+            <Link role="menuitem" to="/ops" className={item} onClick={go}>
+              <Activity className="size-4" aria-hidden /> Operations
+            </Link>
+          )}
           <button role="menuitem" type="button" className={item} onClick={() => (close(), onPreferences())}>
             <SlidersHorizontal className="size-4" aria-hidden /> Preferences
           </button>

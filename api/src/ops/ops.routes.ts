@@ -1,0 +1,55 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../deps";
+import { requireUser } from "../auth/auth.middleware";
+import { validate } from "../http/validate";
+import { requireAdmin } from "./ops.admin";
+import { cancelAnyRun, drainWorker, queueNamed, retryFailed, setQueuePaused } from "./ops.actions";
+import { opsSnapshot } from "./ops.snapshot";
+import { streamOps } from "./ops.stream";
+import { WORKER_ID } from "@fixloop/runtime";
+
+const QueueParam = z.object({ name: z.string().min(1).max(100) });
+const WorkerParam = z.object({ id: z.string().regex(WORKER_ID, "must be a worker id from the operations page") });
+const RunParam = z.object({ id: z.string().uuid("must be a run id") });
+
+/**
+ * The operations page's API, for ADMIN_GITHUB_LOGINS only (others: 403 `ops.forbidden`): a
+ * snapshot, its live stream, and the actions, each written to the log as an audit line.
+ */
+export const opsRoutes = new Hono<AppEnv>()
+  .use("/ops", requireUser, requireAdmin)
+  .use("/ops/*", requireUser, requireAdmin)
+  .get("/ops", async (c) => c.json(await opsSnapshot(c.var.deps)))
+  .get("/ops/stream", (c) => streamOps(c))
+  .post("/ops/queues/:name/pause", validate("param", QueueParam), async (c) => {
+    const out = await setQueuePaused(queueNamed(c.var.deps, c.req.valid("param").name), true);
+    audit(c, "queue.pause", { queue: out.queue });
+    return c.json(out);
+  })
+  .post("/ops/queues/:name/resume", validate("param", QueueParam), async (c) => {
+    const out = await setQueuePaused(queueNamed(c.var.deps, c.req.valid("param").name), false);
+    audit(c, "queue.resume", { queue: out.queue });
+    return c.json(out);
+  })
+  .post("/ops/queues/:name/retry-failed", validate("param", QueueParam), async (c) => {
+    const out = await retryFailed(queueNamed(c.var.deps, c.req.valid("param").name));
+    audit(c, "queue.retry_failed", out);
+    return c.json(out);
+  })
+  .post("/ops/workers/:id/drain", validate("param", WorkerParam), async (c) => {
+    const out = await drainWorker(c.var.deps, c.req.valid("param").id);
+    audit(c, "worker.drain", out);
+    return c.json(out, 202);
+  })
+  .post("/ops/runs/:id/cancel", validate("param", RunParam), async (c) => {
+    const out = await cancelAnyRun(c.var.deps, c.req.valid("param").id);
+    audit(c, "run.cancel", out);
+    return c.json(out);
+  });
+
+/** One line per operator action: who did what to which target. */
+function audit(c: { var: AppEnv["Variables"] }, action: string, target: Record<string, unknown>) {
+  const { user, requestId, deps } = c.var;
+  deps.logger.info({ audit: "ops", action, by: user.username, userId: user.id, requestId, ...target }, "ops action");
+}

@@ -1,0 +1,107 @@
+import type { Redis } from "ioredis";
+
+/** How often a worker process writes its heartbeat, and how long a silent one stays listed. */
+export const WORKER_HEARTBEAT_MS = 5_000;
+export const WORKER_HEARTBEAT_TTL_SECONDS = 15;
+
+export type WorkerState = "running" | "draining" | "drained";
+
+/** One worker process as it last described itself. */
+export interface WorkerInfo {
+  id: string;
+  host: string;
+  pid: number;
+  queues: string[];
+  concurrency: number;
+  activeJobs: number;
+  state: WorkerState;
+  version: string;
+  startedAt: string;
+  heartbeatAt: string;
+}
+
+/** Ids are made by `workerId`: host, pid and a random suffix, safe in a URL path. */
+export const WORKER_ID = /^[A-Za-z0-9._-]{1,200}$/;
+
+const indexKey = (prefix: string) => `${prefix}:ops:workers`;
+const workerKey = (prefix: string, id: string) => `${prefix}:ops:worker:${id}`;
+/** Pub/sub channel on which an operator asks one worker process (message: its id) to drain. */
+export const workerDrainChannel = (prefix: string) => `${prefix}:ops:worker-drain`;
+
+/** Writes a worker's heartbeat: its hash (expiring when it stops beating) and its place in the index. */
+export async function writeWorkerHeartbeat(redis: Redis, prefix: string, w: WorkerInfo): Promise<void> {
+  const key = workerKey(prefix, w.id);
+  await redis
+    .multi()
+    .hset(key, {
+      host: w.host,
+      pid: String(w.pid),
+      queues: JSON.stringify(w.queues),
+      concurrency: String(w.concurrency),
+      activeJobs: String(w.activeJobs),
+      state: w.state,
+      version: w.version,
+      startedAt: w.startedAt,
+      heartbeatAt: w.heartbeatAt,
+    })
+    .expire(key, WORKER_HEARTBEAT_TTL_SECONDS)
+    .zadd(indexKey(prefix), Date.parse(w.heartbeatAt), w.id)
+    .exec();
+}
+
+/** Removes a worker that stopped cleanly, so it is not listed until its heartbeat expires. */
+export async function removeWorkerHeartbeat(redis: Redis, prefix: string, id: string): Promise<void> {
+  await redis.multi().del(workerKey(prefix, id)).zrem(indexKey(prefix), id).exec();
+}
+
+const STATES = new Set<string>(["running", "draining", "drained"]);
+
+function parseWorker(id: string, h: Record<string, string>): WorkerInfo | null {
+  if (!h.host || !h.heartbeatAt) return null;
+  let queues: unknown;
+  try {
+    queues = JSON.parse(h.queues ?? "[]");
+  } catch {
+    queues = [];
+  }
+  return {
+    id,
+    host: h.host,
+    pid: Number(h.pid) || 0,
+    queues: Array.isArray(queues) ? queues.filter((q): q is string => typeof q === "string") : [],
+    concurrency: Number(h.concurrency) || 0,
+    activeJobs: Number(h.activeJobs) || 0,
+    state: STATES.has(h.state ?? "") ? (h.state as WorkerState) : "running",
+    version: h.version ?? "",
+    startedAt: h.startedAt ?? h.heartbeatAt,
+    heartbeatAt: h.heartbeatAt,
+  };
+}
+
+/** Every worker process whose heartbeat has not expired, oldest first; stale index entries are pruned. */
+export async function listWorkers(redis: Redis, prefix: string, now = Date.now()): Promise<WorkerInfo[]> {
+  const index = indexKey(prefix);
+  await redis.zremrangebyscore(index, "-inf", String(now - WORKER_HEARTBEAT_TTL_SECONDS * 1000));
+  const ids = await redis.zrange(index, "0", "-1");
+  if (!ids.length) return [];
+  const pipe = redis.pipeline();
+  for (const id of ids) pipe.hgetall(workerKey(prefix, id));
+  const rows = (await pipe.exec()) ?? [];
+  const workers = ids.flatMap((id, i) => {
+    const h = rows[i]?.[1] as Record<string, string> | undefined;
+    const w = h ? parseWorker(id, h) : null;
+    return w ? [w] : [];
+  });
+  return workers.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+}
+
+/** One listed worker, or null. */
+export async function findWorker(redis: Redis, prefix: string, id: string): Promise<WorkerInfo | null> {
+  if (!WORKER_ID.test(id)) return null;
+  return parseWorker(id, await redis.hgetall(workerKey(prefix, id)));
+}
+
+/** Asks the worker process `id` to drain; resolves to how many processes heard it. */
+export function requestWorkerDrain(redis: Redis, prefix: string, id: string): Promise<number> {
+  return redis.publish(workerDrainChannel(prefix), id);
+}
