@@ -13,6 +13,7 @@ export * from "./jobs";
 export * from "./job-failure";
 export * from "./generation";
 export * from "./tests";
+export * from "./candidates";
 export * from "./steps";
 export * from "./refine";
 export * from "./setup-network";
