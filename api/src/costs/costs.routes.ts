@@ -17,7 +17,10 @@ import { validate } from "../http/validate";
 import { solveErrors } from "../solve/solve.errors";
 
 /** A range for N candidates: the answer request is made N times. */
-const scaled = (r: { lowUsd: number; highUsd: number }, n: number) => ({ lowUsd: r.lowUsd * n, highUsd: r.highUsd * n });
+const scaled = (r: { lowUsd: number; highUsd: number }, n: number) => ({
+  lowUsd: r.lowUsd * n,
+  highUsd: r.highUsd * n,
+});
 
 /** A cap in USD, or null to fall back to the operator's default. */
 const Cap = z.number().nonnegative().max(1_000_000).nullable();

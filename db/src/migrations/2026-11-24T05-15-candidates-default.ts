@@ -5,7 +5,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable("users")
     .addColumn("default_candidates", "smallint", (c) =>
-      c.notNull().defaultTo(1).check(sql`default_candidates between 1 and 4`),
+      c
+        .notNull()
+        .defaultTo(1)
+        .check(sql`default_candidates between 1 and 4`),
     )
     .execute();
 }

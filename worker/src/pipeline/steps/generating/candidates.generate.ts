@@ -49,7 +49,9 @@ export async function generateCandidates(
   const variants = candidateVariants(of);
   const settled = await Promise.allSettled(variants.map((v) => generate(v)));
   if (env.signal.aborted) throw new RunCancelled();
-  const made = settled.flatMap((s, i) => (s.status === "fulfilled" ? [{ r: s.value, v: variants[i] as CandidateVariant }] : []));
+  const made = settled.flatMap((s, i) =>
+    s.status === "fulfilled" ? [{ r: s.value, v: variants[i] as CandidateVariant }] : [],
+  );
   const lead = made[0];
   if (!lead) throw (settled[0] as PromiseRejectedResult).reason;
   const warnings = settled.flatMap((s, i) =>
@@ -69,7 +71,13 @@ export async function generateCandidates(
     const folded = distinct.find((d) => d.duplicates.includes(c.n));
     const e: CandidateEvent = folded
       ? { type: "candidate", n: c.n, state: "duplicate", summary: `Same patch as candidate ${folded.n}`, at: now() }
-      : { type: "candidate", n: c.n, state: "generated", summary: `${c.variation}: ${c.filesChanged.length} file(s)`, at: now() };
+      : {
+          type: "candidate",
+          n: c.n,
+          state: "generated",
+          summary: `${c.variation}: ${c.filesChanged.length} file(s)`,
+          at: now(),
+        };
     await env.onTestsEvent?.(e);
   }
   for (const s of settled.flatMap((s, i) => (s.status === "rejected" ? [i + 1] : [])))

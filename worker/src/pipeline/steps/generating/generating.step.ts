@@ -81,7 +81,11 @@ export async function generateFor(
       const estimate = { ...p.estimate, usd: p.estimate.usd * times, tokensIn: p.estimate.tokensIn * times };
       await env.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate }));
     },
-    ...(extra ? { purpose: "tests repair" } : variant && variant.n > 1 ? { purpose: `answer: candidate ${variant.n}` } : {}),
+    ...(extra
+      ? { purpose: "tests repair" }
+      : variant && variant.n > 1
+        ? { purpose: `answer: candidate ${variant.n}` }
+        : {}),
     ...(variant?.temperature !== undefined ? { temperature: variant.temperature } : {}),
     ...(variant && variant.of > 1 ? { attemptNote: variant.note } : {}),
     prompt,

@@ -44,7 +44,14 @@ export function evidenceOf(c: GeneratedCandidate, blocked: boolean, tests: Solut
 
 /** A candidate's `tested` event for the solve page's row. */
 export function testedEvent(n: number, e: CandidateEvidence): CandidateEvent {
-  return { type: "candidate", n, state: "tested", summary: evidenceSummary(e), evidence: e, at: new Date().toISOString() };
+  return {
+    type: "candidate",
+    n,
+    state: "tested",
+    summary: evidenceSummary(e),
+    evidence: e,
+    at: new Date().toISOString(),
+  };
 }
 
 /** Ranks the pool with the tests each candidate got (none when the tests did not run) and announces the ranks. */

@@ -145,10 +145,19 @@ export async function validateWithTests(
         // Candidates run one after another, sharing the base tree's results; the page shows each one's row.
         for (const cand of pool ?? []) {
           if (blocked.has(cand.n)) continue;
-          await emitCandidate({ type: "candidate", n: cand.n, state: "testing", summary: "Running the tests", at: new Date().toISOString() });
+          await emitCandidate({
+            type: "candidate",
+            n: cand.n,
+            state: "testing",
+            summary: "Running the tests",
+            at: new Date().toISOString(),
+          });
           const a = await attempt("first", cand.filesChanged);
           candidateRuns.set(cand.n, a);
-          candidateTests.set(cand.n, solutionTests(cfg.backend, prepared.plan.command, prepared.base, [a], a, timeoutMs, planNotes));
+          candidateTests.set(
+            cand.n,
+            solutionTests(cfg.backend, prepared.plan.command, prepared.base, [a], a, timeoutMs, planNotes),
+          );
         }
         const attempts = pool ? [] : [await attempt("first", first.filesChanged)];
         let best = (attempts[0] ?? candidateRuns.values().next().value) as Attempt | undefined;
@@ -184,7 +193,8 @@ export async function validateWithTests(
         tests = !best
           ? noTests(cfg.backend, "skipped", "the patch is blocked by policy")
           : pool
-            ? (candidateTests.get(ranked?.winner ?? 0) ?? noTests(cfg.backend, "skipped", "the patch is blocked by policy"))
+            ? (candidateTests.get(ranked?.winner ?? 0) ??
+              noTests(cfg.backend, "skipped", "the patch is blocked by policy"))
             : solutionTests(cfg.backend, prepared.plan.command, prepared.base, attempts, best, timeoutMs, planNotes);
         if (prepared.plan.networkNotGranted) tests = { ...tests, networkWanted: true };
         limits = limitLines(prepared.plan, cfg.limits, best?.run.totals ? best.run : prepared.base);
