@@ -5,3 +5,7 @@ export type { WorkerContext } from "./context";
 export { sweepOnce } from "./pipeline/sweeper";
 export { buildPrompt, type PromptInput } from "./pipeline/steps/generating/prompt";
 export { applyGeneratedFiles } from "./pipeline/steps/generating/apply-edits";
+export { generateSolution } from "./models";
+export { dedupeCandidates } from "./pipeline/steps/generating/candidates.dedup";
+export { evidenceOf } from "./pipeline/steps/validating/candidates.judge";
+export { rankCandidates } from "./pipeline/steps/validating/candidates.rank";

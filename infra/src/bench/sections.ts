@@ -8,6 +8,7 @@ import { localizeSection } from "./localize.section";
 import { queueSection } from "./queue.section";
 import { sandboxNetworkSection } from "./sandbox-network.section";
 import { sandboxSection } from "./sandbox.section";
+import { selectionSection } from "./selection.section";
 import { webSection } from "./web.section";
 
 export interface BenchContext {
@@ -35,4 +36,5 @@ export const SECTIONS: Section[] = [
   webSection,
   sandboxSection,
   sandboxNetworkSection,
+  selectionSection,
 ];
