@@ -76,7 +76,8 @@ export const selectionSection: Section = {
       );
       const source = path.join(ctx.dir, "selection-repo", String(i));
       writeIssue(source, issue);
-      const base = await baseTree(cache, "bench", `sel${i}`, `${i}`.padStart(40, "0"), (d) =>
+      // A commit per N: every pass builds its base trees cold, so the passes compare fairly.
+      const base = await baseTree(cache, "bench", `sel${i}`, `${n}${i}`.padStart(40, "0"), (d) =>
         fs.promises.cp(source, d, { recursive: true }),
       );
       const before = await testIn(base.dir, []);
