@@ -98,6 +98,7 @@ describe("several candidates, chosen by evidence (real bubblewrap)", () => {
     ).toEqual([3]);
     expect(rows.filter((r) => r.state === "testing").map((r) => r.n)).toEqual([1, 2]);
     expect(rows.filter((r) => r.state === "tested" && r.rank === 1).map((r) => r.n)).toEqual([2]);
+    expect(rows.filter((r) => r.state === "tested" && r.rank === undefined).map((r) => r.n)).toEqual([1, 2]);
     const phases = events.filter((e) => e.event === "tests" && (e.data as { done: boolean }).done);
     expect(phases.map((e) => (e.data as { phase: string }).phase)).toEqual(["base", "patched", "patched"]);
   });

@@ -71,3 +71,27 @@ export async function judgeCandidates(
     await emit({ ...testedEvent(c.n, c.evidence), rank: c.rank, summary: c.rankReason });
   return ranked;
 }
+
+/** Runs each unblocked candidate's tests in turn, announcing its row as it starts and as it ends. */
+export async function testCandidates<A>(
+  pool: GeneratedCandidate[],
+  blocked: Set<number>,
+  emit: (e: CandidateEvent) => Promise<unknown>,
+  run: (files: GeneratedCandidate["filesChanged"]) => Promise<{ attempt: A; tests: SolutionTests }>,
+): Promise<Map<number, { attempt: A; tests: SolutionTests }>> {
+  const done = new Map<number, { attempt: A; tests: SolutionTests }>();
+  for (const c of pool) {
+    if (blocked.has(c.n)) continue;
+    await emit({
+      type: "candidate",
+      n: c.n,
+      state: "testing",
+      summary: "Running the tests",
+      at: new Date().toISOString(),
+    });
+    const r = await run(c.filesChanged);
+    done.set(c.n, r);
+    await emit(testedEvent(c.n, evidenceOf(c, false, r.tests)));
+  }
+  return done;
+}

@@ -24,7 +24,7 @@ import { fetchTreeInto } from "../../../tests-run/workspace.github";
 import { RunCancelled } from "../../run.errors";
 import type { StepEnv, StepOutcome } from "../step";
 import { validating } from "./validating";
-import { asGenerating, candidatePool, judgeCandidates } from "./candidates.judge";
+import { asGenerating, candidatePool, judgeCandidates, testCandidates } from "./candidates.judge";
 
 type Regenerate = (extra: { feedback: string; baseline: FileChange[] }) => Promise<{ output: GeneratingOutput }>;
 
@@ -143,21 +143,14 @@ export async function validateWithTests(
           ...(prepared.plan.networkUnsupported ? [NETWORK_UNSUPPORTED] : []),
         ];
         // Candidates run one after another, sharing the base tree's results; the page shows each one's row.
-        for (const cand of pool ?? []) {
-          if (blocked.has(cand.n)) continue;
-          await emitCandidate({
-            type: "candidate",
-            n: cand.n,
-            state: "testing",
-            summary: "Running the tests",
-            at: new Date().toISOString(),
-          });
-          const a = await attempt("first", cand.filesChanged);
-          candidateRuns.set(cand.n, a);
-          candidateTests.set(
-            cand.n,
-            solutionTests(cfg.backend, prepared.plan.command, prepared.base, [a], a, timeoutMs, planNotes),
-          );
+        const tested = await testCandidates(pool ?? [], blocked, emitCandidate, async (files) => {
+          const a = await attempt("first", files);
+          const t = solutionTests(cfg.backend, ready.plan.command, ready.base, [a], a, timeoutMs, planNotes);
+          return { attempt: a, tests: t };
+        });
+        for (const [n, d] of tested) {
+          candidateRuns.set(n, d.attempt);
+          candidateTests.set(n, d.tests);
         }
         const attempts = pool ? [] : [await attempt("first", first.filesChanged)];
         let best = (attempts[0] ?? candidateRuns.values().next().value) as Attempt | undefined;
