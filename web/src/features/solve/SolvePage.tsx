@@ -62,7 +62,17 @@ export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: 
 
   const generate = useMutation({
     mutationFn: () =>
-      unwrap(api.ai["generate-solution"].$post({ query: {}, json: { issueId, modelId: model, candidates } })),
+      unwrap(
+        api.ai["generate-solution"].$post({
+          query: {},
+          json: {
+            issueId,
+            modelId: model,
+            // Unchosen, the server applies the Settings default (also when it has not loaded here yet).
+            ...(chosenCandidates !== null ? { candidates: chosenCandidates } : {}),
+          },
+        }),
+      ),
     onSuccess: ({ runId: id }) => {
       watchedLive.current = true;
       setRun(id);
