@@ -9,7 +9,10 @@ export interface SolveKit {
   headers: Record<string, string>;
   userId: string;
   /** `POST /api/ai/generate-solution` as octocat (`?wait=true` with `wait`). */
-  generate(body: { issueId: string; modelId?: string }, o?: { wait?: boolean }): Promise<Response>;
+  generate(
+    body: { issueId: string; modelId?: string; candidates?: unknown },
+    o?: { wait?: boolean },
+  ): Promise<Response>;
   /** `GET /api/runs/:runId/events` as octocat. */
   events(runId: string, extra?: Record<string, string>, signal?: AbortSignal): Promise<Response>;
 }

@@ -14,6 +14,7 @@ export * from "./job-failure";
 export * from "./generation";
 export * from "./tests";
 export * from "./tests.verdict";
+export * from "./candidates";
 export * from "./steps";
 export * from "./refine";
 export * from "./setup-network";

@@ -1,3 +1,4 @@
+import { CandidateEvent } from "./candidates";
 import { z } from "zod";
 import { RunStatus, STEP_IDS, StepId, StepStatus, TERMINAL_RUN_STATUSES } from "./domain/statuses";
 import { SolutionTests, TestsEvent } from "./tests";
@@ -111,6 +112,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("failed"), error: ErrorBody, at: z.string() }),
   z.object({ type: z.literal("cancelled"), at: z.string() }),
   TestsEvent,
+  CandidateEvent,
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
 

@@ -1,3 +1,4 @@
+import { GeneratedCandidate, SolutionCandidates } from "./candidates";
 import { z } from "zod";
 import { ChangeValidation } from "./change/assess-change";
 import type { StepId } from "./domain/statuses";
@@ -84,6 +85,8 @@ export const GeneratingOutput = z.object({
   repaired: z.boolean(),
   editRepair: z.boolean(),
   unappliedEdits: z.array(EditFailure),
+  /** Every candidate when the run asked for more than one (the fields above are candidate 1's). */
+  candidates: z.array(GeneratedCandidate).optional(),
 });
 export type GeneratingOutput = z.infer<typeof GeneratingOutput>;
 
@@ -92,6 +95,8 @@ export const ValidatingOutput = ChangeValidation.extend({
   tests: SolutionTests,
   confidence: z.number().optional(),
   generating: GeneratingOutput.optional(),
+  /** The candidates with their evidence and rank, when the run generated more than one. */
+  candidates: SolutionCandidates.optional(),
 });
 export type ValidatingOutput = z.infer<typeof ValidatingOutput>;
 

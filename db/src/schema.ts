@@ -37,6 +37,8 @@ export interface UsersTable {
   monthly_cost_cap_usd: ColumnType<string | null, number | string | null | undefined, number | string | null>;
   /** Upstream pull requests open as drafts (default true). */
   draft_pull_requests: Generated<boolean>;
+  /** How many candidate patches a solve generates unless the run says otherwise (1–4). */
+  default_candidates: Generated<number>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }

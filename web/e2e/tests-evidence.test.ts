@@ -139,4 +139,63 @@ describe("test evidence in the browser", () => {
     await review();
     expect(await page.getByTestId("tests-panel").getByText("node --test", { exact: true }).count()).toBe(1);
   });
+
+  it("generates two candidates shown as live rows, picks the one without regressions, and lets the reviewer switch (1280 and 390 px)", async () => {
+    const edit = (replace: string) => ({
+      analysis: `TRAILING becomes ${replace.trim()}`,
+      proposedSolution: "Match tabs in the trailing pattern.",
+      confidence: 80,
+      files: [
+        {
+          filename: "src/rules/trailing-spaces.js",
+          action: "modify" as const,
+          edits: [{ search: "const TRAILING = / +$/;\n", replace }],
+        },
+      ],
+    });
+    // Candidate 1 breaks the spaces tests, candidate 2 keeps them passing.
+    e2e.models.respondPerCandidate(
+      (p) => p.includes("trailing-spaces ignores trailing tabs"),
+      [edit("const TRAILING = /\\t+$/;\n"), edit("const TRAILING = /[ \\t]+$/;\n")],
+    );
+    await page.goto("/issues");
+    await page.getByRole("link", { name: "Solve with AI: trailing-spaces ignores trailing tabs" }).click();
+    await page.getByLabel("Candidates").selectOption("2");
+    expect(await page.getByTestId("cost-estimate").textContent()).toContain("for 2 candidates");
+    await page.getByRole("button", { name: "Generate Solution" }).click();
+    await page.getByTestId("candidate-row-2").waitFor({ timeout: 90_000 });
+    await page.getByTestId("candidate-row-1").getByText("Tested").waitFor({ timeout: 90_000 });
+    expect(await page.getByTestId("candidate-row-2").textContent()).toContain("winner");
+    await screenshot(page, "solve-candidates");
+
+    await review();
+    expect(await page.getByTestId("candidates-reason").textContent()).toMatch(
+      /^Candidate 2 won: candidate 1 breaks \d+ tests? that passed before/,
+    );
+    expect(await page.getByTestId("candidate-2").textContent()).toContain("in the solution");
+    await page.getByRole("button", { name: "Use candidate 1" }).click();
+    await toast(page, "The solution now carries candidate 1");
+    await page
+      .getByTestId("candidate-1")
+      .getByText(/in the solution/)
+      .waitFor();
+    expect(await page.getByTestId("tests-panel").getAttribute("data-status")).toBe("failed");
+    await screenshot(page, "validate-candidates");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const { page: narrow } = await e2e.newPage({ width: 390 });
+    await signIn(narrow, "hubot");
+    await narrow.goto(page.url());
+    await narrow.getByRole("button", { name: "Use candidate 2" }).click();
+    await toast(narrow, "The solution now carries candidate 2");
+    await narrow
+      .getByTestId("candidate-2")
+      .getByText(/in the solution/)
+      .waitFor();
+    const overflow = await narrow.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(narrow, "validate-candidates-390");
+  });
 });

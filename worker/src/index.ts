@@ -8,3 +8,7 @@ export { applyGeneratedFiles } from "./pipeline/steps/generating/apply-edits";
 // The pull-request job, which the API's full-stack tests drive directly to hit races and stop points.
 export { branchName, openPullRequest } from "./pull-requests/pull-requests.job";
 export { processPullRequest } from "./processors/pull-request.processor";
+export { generateSolution } from "./models";
+export { dedupeCandidates } from "./pipeline/steps/generating/candidates.dedup";
+export { evidenceOf } from "./pipeline/steps/validating/candidates.judge";
+export { rankCandidates } from "./pipeline/steps/validating/candidates.rank";

@@ -5,6 +5,7 @@ import { currentUsagePeriod, setSpendingCaps, spendingCaps, spendingSince } from
 import {
   DEFAULT_MODEL_ID,
   estimateRange,
+  CandidateCount,
   findModel,
   modelsConfigFromEnv,
   TYPICAL_OUTPUT_TOKENS,
@@ -15,11 +16,21 @@ import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { solveErrors } from "../solve/solve.errors";
 
+/** A range for N candidates: the answer request is made N times. */
+const scaled = (r: { lowUsd: number; highUsd: number }, n: number) => ({
+  lowUsd: r.lowUsd * n,
+  highUsd: r.highUsd * n,
+});
+
 /** A cap in USD, or null to fall back to the operator's default. */
 const Cap = z.number().nonnegative().max(1_000_000).nullable();
 export const SpendingCapsBody = z.object({ runCapUsd: Cap, monthlyCapUsd: Cap }).strict();
 export type SpendingCapsBody = z.infer<typeof SpendingCapsBody>;
-const EstimateQuery = z.object({ modelId: z.string().min(1).max(200).default(DEFAULT_MODEL_ID) });
+const EstimateQuery = z.object({
+  modelId: z.string().min(1).max(200).default(DEFAULT_MODEL_ID),
+  /** Candidate patches the run would generate: each is one more answer request. */
+  candidates: z.coerce.number().pipe(CandidateCount).default(1),
+});
 
 /**
  * The caller's caps (own, default, effective) and what this period has cost so far, from the
@@ -50,12 +61,13 @@ export const costsRoutes = new Hono<AppEnv>()
   })
   /** Before a run: the cost range of a small and a large prompt on this model (the exact prompt is known after localization). */
   .get("/costs/estimate", requireUser, validate("query", EstimateQuery), async (c) => {
-    const { modelId } = c.req.valid("query");
+    const { modelId, candidates } = c.req.valid("query");
     const model = findModel(modelsConfigFromEnv(c.var.deps.env), modelId);
     if (!model) throw solveErrors.unknownModel(modelId);
     return c.json({
       modelId: model.id,
-      ...estimateRange(model),
+      ...scaled(estimateRange(model), candidates),
+      candidates,
       inputUsdPerMTok: model.inputUsdPerMTok,
       outputUsdPerMTok: model.outputUsdPerMTok,
       typicalOutputTokens: TYPICAL_OUTPUT_TOKENS,

@@ -1,4 +1,4 @@
-import { domain, SolutionTests, summarizeTests } from "@fixloop/contract";
+import { domain, solutionCandidatesOf, SolutionTests, summarizeTests } from "@fixloop/contract";
 import type { OwnedSolution } from "./solutions.owned";
 
 const num = (v: number, d: number): number => (Number.isFinite(v) ? v : d);
@@ -61,6 +61,8 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
       blocked: meta.blocked ?? [],
       /** Test evidence (null for solutions from before tests ran). */
       tests,
+      /** Every candidate with its evidence and rank (null for a single attempt); their logs stay in storage. */
+      candidates: candidatesView(meta.candidates),
     },
     /** Badge for lists: status and counts after the patch. */
     tests: tests ? summarizeTests(tests) : null,
@@ -72,6 +74,15 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
   };
 }
 export type SolutionView = ReturnType<typeof presentSolution>;
+
+function candidatesView(raw: unknown) {
+  const set = solutionCandidatesOf(raw);
+  if (!set) return null;
+  return {
+    ...set,
+    candidates: set.candidates.map((c) => ({ ...c, tests: c.tests ? { ...c.tests, logTail: "" } : undefined })),
+  };
+}
 
 /** A list entry: everything but the test log tail (the detail page has it). */
 export function presentSolutionListItem(owned: OwnedSolution): SolutionView {

@@ -11,6 +11,7 @@ import { streamTestsRerun } from "./solutions.tests-live";
 import { presentSolution, presentSolutionListItem } from "./solutions.present";
 import { refineSolution } from "./solutions.refine";
 import { findOwnedSolution } from "./solutions.owned";
+import { CandidateParam, selectCandidate } from "./solutions.candidates";
 import { DecideBody, ModifyBody, RefineBody, SolutionIdParam } from "./solutions.schemas";
 
 /** Solutions awaiting review: read, edit, refine, approve or reject (served under the spec's `/api/validations` URLs). */
@@ -42,6 +43,11 @@ export const solutionsRoutes = new Hono<AppEnv>()
     const { id } = c.req.valid("param");
     await modifySolution(c.var.deps, c.var.user.id, id, c.req.valid("json"));
     return c.json({ solution: presentSolution(await findOwnedSolution(db, c.var.user.id, id)) });
+  })
+  .post("/validations/:id/candidates/:n/select", validate("param", CandidateParam), async (c) => {
+    const { id, n } = c.req.valid("param");
+    const switched = await selectCandidate(c.var.deps, c.var.user.id, id, n);
+    return c.json({ switched, solution: presentSolution(await findOwnedSolution(c.var.deps.db, c.var.user.id, id)) });
   })
   .get("/validations/:id/tests/events", validate("param", SolutionIdParam), async (c) => {
     const { solution } = await findOwnedSolution(c.var.deps.db, c.var.user.id, c.req.valid("param").id);

@@ -5,6 +5,7 @@ import {
   promptRecordOf,
   DEFAULT_MODEL_ID,
   SetupNetworkChoice,
+  CandidateCount,
   listModels,
   modelsConfigFromEnv,
   runCancelChannel,
@@ -31,6 +32,8 @@ export const GenerateSolutionBody = z.object({
   modelId: z.string().min(1).max(200).default(DEFAULT_MODEL_ID),
   /** This repository's setup wants network (`.fixloop.yml`): allow once / always / never (the default). */
   setupNetwork: SetupNetworkChoice.optional(),
+  /** Candidate patches to generate (1–4); the user's default from Settings when absent. */
+  candidates: CandidateCount.optional(),
 });
 export type GenerateSolutionBody = z.infer<typeof GenerateSolutionBody>;
 export const GenerateSolutionQuery = z.object({ wait: z.enum(["true", "false", "1", "0"]).optional() });

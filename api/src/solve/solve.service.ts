@@ -1,5 +1,5 @@
 import { domain, type SetupNetworkChoice, findModel, modelsConfigFromEnv } from "@fixloop/contract";
-import { currentUsagePeriod, findOpenPullRequestForIssue, issues, isUuid } from "@fixloop/db";
+import { currentUsagePeriod, findOpenPullRequestForIssue, issues, isUuid, users } from "@fixloop/db";
 import type { AppDeps } from "../deps";
 import { startAndEnqueue } from "./runs.start";
 import { solveErrors } from "./solve.errors";
@@ -17,7 +17,7 @@ export type StartRunDeps = AppDeps;
 export async function startRun(
   deps: StartRunDeps,
   userId: string,
-  input: { issueId: string; modelId: string; setupNetwork?: SetupNetworkChoice },
+  input: { issueId: string; modelId: string; setupNetwork?: SetupNetworkChoice; candidates?: number },
 ): Promise<{ runId: string; existing: boolean }> {
   const { db } = deps;
   const issue = isUuid(input.issueId) ? await issues.findForRun(db, userId, input.issueId) : undefined;
@@ -30,6 +30,7 @@ export async function startRun(
   const period = await currentUsagePeriod(db, userId);
   if (!domain.planAllowsProvider(period.plan, model.provider)) throw solveErrors.premiumRequired();
   const network = await setupNetworkChoice(db, userId, issue, input.setupNetwork);
+  const candidates = input.candidates ?? (await users.defaultCandidates(db, userId));
 
   // A repeated request for an issue already being solved costs nothing and answers the same run.
   const outcome = await startAndEnqueue(deps, async () => ({
@@ -37,7 +38,8 @@ export async function startRun(
     issueId: issue.id,
     modelId: model.id,
     kind: "solve",
-    input: network.input,
+    // One candidate stays the run input it always was.
+    input: candidates > 1 ? { ...network.input, candidates } : network.input,
   }));
   if (outcome.status === "over_quota") throw solveErrors.usageLimit();
   if (outcome.status === "active" && outcome.cancelling) throw solveErrors.stillCancelling();

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  CandidateCount,
   FileChange,
   LinkedPullRequest,
   ManualEdit,
@@ -164,6 +165,8 @@ export const solutionMetadata = jsonObjectColumn("solutions.metadata", {
   defaultBranch: z.string(),
   /** Test evidence, shaped by the contract's `SolutionTests` (decoded where it is shown). */
   tests: z.unknown(),
+  /** Every candidate with its evidence and rank, shaped by the contract's `SolutionCandidates` (decoded where shown). */
+  candidates: z.unknown(),
   manualEdits: z.array(StoredManualEdit),
 });
 export type SolutionMetadata = ReturnType<typeof solutionMetadata.read>;
@@ -186,6 +189,8 @@ export const runInput = jsonObjectColumn("solve_runs.input", {
   ...RefineInput.shape,
   manualEdits: z.array(StoredManualEdit),
   setupNetwork: z.enum(["once", "never"]),
+  /** How many candidate patches the run generates (1–4). */
+  candidates: CandidateCount,
 });
 export type RunInput = ReturnType<typeof runInput.read>;
 

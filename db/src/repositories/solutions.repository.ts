@@ -134,7 +134,13 @@ export async function keepCurrentRevision(
 export async function recordManualEdit(
   trx: Transaction<Database>,
   solution: { id: string; revision: number; analysis: string; proposed_solution: string },
-  edit: { filesChanged: FileChange[]; metadata: SolutionMetadata; reason: string },
+  edit: {
+    filesChanged: FileChange[];
+    metadata: SolutionMetadata;
+    reason: string;
+    /** New explanation (switching to another candidate brings its own); unchanged when absent. */
+    words?: { analysis: string; proposedSolution: string };
+  },
 ): Promise<number> {
   const revision = solution.revision + 1;
   const files = filesChanged.write(edit.filesChanged);
@@ -146,14 +152,20 @@ export async function recordManualEdit(
       revision,
       kind: "manual",
       files_changed: files,
-      analysis: solution.analysis,
-      proposed_solution: solution.proposed_solution,
+      analysis: edit.words?.analysis ?? solution.analysis,
+      proposed_solution: edit.words?.proposedSolution ?? solution.proposed_solution,
       reason: edit.reason,
     })
     .execute();
   await trx
     .updateTable("solutions")
-    .set({ files_changed: files, revision, metadata, updated_at: sql`now()` })
+    .set({
+      files_changed: files,
+      revision,
+      metadata,
+      ...(edit.words ? { analysis: edit.words.analysis, proposed_solution: edit.words.proposedSolution } : {}),
+      updated_at: sql`now()`,
+    })
     .where("id", "=", solution.id)
     .execute();
   return revision;

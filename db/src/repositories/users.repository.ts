@@ -58,6 +58,24 @@ export async function draftPullRequests(db: Conn, userId: string): Promise<boole
   return row.draft_pull_requests;
 }
 
+/** How many candidate patches the user's solves generate by default. */
+export async function defaultCandidates(db: Conn, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("users")
+    .select("default_candidates")
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return row.default_candidates;
+}
+
+export async function setDefaultCandidates(db: Conn, userId: string, n: number): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ default_candidates: n, updated_at: new Date() })
+    .where("id", "=", userId)
+    .execute();
+}
+
 export async function setDraftPullRequests(db: Conn, userId: string, draft: boolean): Promise<void> {
   await db
     .updateTable("users")

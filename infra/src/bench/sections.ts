@@ -8,6 +8,7 @@ import { queueSection } from "./queue.section";
 import { sandboxNetworkSection } from "./sandbox-network.section";
 import { sandboxSection } from "./sandbox.section";
 import { scaleOutSection } from "./scale-out.section";
+import { selectionSection } from "./selection.section";
 import { webSection } from "./web.section";
 import type { Section } from "./section.types";
 
@@ -23,4 +24,5 @@ export const SECTIONS: Section[] = [
   webSection,
   sandboxSection,
   sandboxNetworkSection,
+  selectionSection,
 ];

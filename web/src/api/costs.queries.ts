@@ -9,10 +9,10 @@ export const spendingCapsQuery = () =>
   queryOptions({ queryKey: ["costs", "caps"], queryFn: () => unwrap(api.costs.caps.$get()) });
 
 /** The cost range of a run on this model before its prompt is known. */
-export const costEstimateQuery = (modelId: string) =>
+export const costEstimateQuery = (modelId: string, candidates = 1) =>
   queryOptions({
-    queryKey: ["costs", "estimate", modelId],
-    queryFn: () => unwrap(api.costs.estimate.$get({ query: { modelId } })),
+    queryKey: ["costs", "estimate", modelId, candidates],
+    queryFn: () => unwrap(api.costs.estimate.$get({ query: { modelId, candidates: String(candidates) } })),
     staleTime: 5 * 60_000,
   });
 

@@ -64,6 +64,7 @@ export function anthropicProvider(opts: { apiKey: string; baseURL: string; timeo
           tools: [tool],
           tool_choice: { type: "tool", name: tool.name },
           max_tokens: req.maxOutputTokens,
+          ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
         },
         { signal: req.signal },
       );

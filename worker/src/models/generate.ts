@@ -14,6 +14,8 @@ export interface GenerateRequest {
   prompt: string;
   signal: AbortSignal;
   maxOutputTokens?: number;
+  /** Sampling temperature (the providers' default of 0.2 when absent); candidates vary it. */
+  temperature?: number;
   onRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
   /** Reserves each HTTP request's worst case before it is sent and settles it after (the ledger). */
   meter?: RequestMeter;
@@ -130,6 +132,7 @@ export async function callTool<T>(
     system: req.system,
     prompt: req.prompt,
     maxOutputTokens: req.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
     signal: req.signal,
     ...(tool === SOLUTION_TOOL ? {} : { tool }),
   };

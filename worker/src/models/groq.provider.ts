@@ -33,7 +33,7 @@ export function groqProvider(opts: { apiKey: string; baseURL: string; timeoutMs:
           messages: chatMessages(req) as Groq.Chat.ChatCompletionMessageParam[],
           tools: chatTools(tool),
           tool_choice: { type: "function", function: { name: tool.name } },
-          temperature: 0.2,
+          temperature: req.temperature ?? 0.2,
           max_completion_tokens: req.maxOutputTokens,
         },
         { signal: req.signal },

@@ -60,7 +60,7 @@ export function openaiProvider(opts: OpenAIProviderOptions): ProviderCall {
           messages: chatMessages(req),
           tools: chatTools(tool),
           tool_choice: { type: "function", function: { name: tool.name } },
-          temperature: 0.2,
+          temperature: req.temperature ?? 0.2,
           [opts.tokenParam]: req.maxOutputTokens,
         },
         { signal: req.signal },

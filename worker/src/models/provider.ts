@@ -14,6 +14,8 @@ export interface ProviderRequest {
   system: string;
   prompt: string;
   maxOutputTokens: number;
+  /** Sampling temperature; 0.2 when absent. */
+  temperature?: number;
   signal: AbortSignal;
   repair?: { call: ToolCall | null; text: string; error: string };
   /** The tool the model must call; `submit_solution` when absent. */

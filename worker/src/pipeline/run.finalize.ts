@@ -24,6 +24,7 @@ function metadata(i: FinalizeInput): SolutionMetadata {
     baseCommitSha: i.context.commitSha,
     defaultBranch: i.context.defaultBranch,
     ...(v.tests ? { tests: v.tests } : {}),
+    ...(v.candidates ? { candidates: v.candidates } : {}),
   };
 }
 

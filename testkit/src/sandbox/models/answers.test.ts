@@ -30,4 +30,16 @@ describe("scripted answers", () => {
       expect(repair?.files).toEqual(repairFiles(fix).map((f) => ({ edits: [], ...f })));
     }
   });
+
+  it("answer mixed candidates for a fix with a scripted first attempt: candidate 1 regresses, candidate 2 is the fix", () => {
+    for (const fix of SEEDED_FIXES.filter((f) => f.firstAttempt)) {
+      const title =
+        SEED_REPOS.find((r) => `${r.owner}/${r.name}` === fix.repo)?.issues[fix.issueNumber - 1]?.title ?? "";
+      const prompt = (k: number) => `Repository: ${fix.repo}\nIssue title: ${title}\n\nCandidate ${k} of 2: …`;
+      expect(seededSolution(SEEDED_FIXES, prompt(1))?.files).toEqual(
+        fix.firstAttempt?.files.map((f) => ({ edits: [], ...f })),
+      );
+      expect(seededSolution(SEEDED_FIXES, prompt(2))?.files).toEqual(fix.files.map((f) => ({ edits: [], ...f })));
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import type { GeneratedSolution } from "@fixloop/contract";
 import type { SeededFix } from "../github/seed/seed.types";
 import { repairFiles, SEED_REPOS } from "../github/seed";
+import { candidateIndex } from "./control";
 
 const FILE_HEADER = /^\s*#{1,6}\s*File:\s*`?([^`\s]+)`?\s*$/;
 const NUMBERED_LINE = /^\s*\d+\s*(?:\||:|\t)\s?(.*)$/;
@@ -102,7 +103,8 @@ function carried(prompt: string, files: SeededFix["files"]): boolean {
 /**
  * The seeded fix whose issue title appears in the prompt; the repository name breaks ties. A fix
  * with a scripted first attempt answers with that attempt, and with the fix (made on the first
- * attempt's files, which that prompt shows) in the repair round. A refinement of a solution that
+ * attempt's files, which that prompt shows) in the repair round; of several candidates, the
+ * even-numbered ones get the fix (one right, one regressing). A refinement of a solution that
  * kept the repair starts from the fix, so its explanation is the kept attempt's.
  */
 export function seededSolution(fixes: readonly SeededFix[], prompt: string): GeneratedSolution | undefined {
@@ -116,7 +118,7 @@ export function seededSolution(fixes: readonly SeededFix[], prompt: string): Gen
     ? fix
     : REPAIR_PROMPT.test(prompt)
       ? { ...fix, files: repairFiles(fix) }
-      : carried(prompt, fix.files)
+      : carried(prompt, fix.files) || candidateIndex(prompt) % 2 === 1
         ? fix
         : fix.firstAttempt;
   return {

@@ -28,6 +28,12 @@ export interface ReceivedEmbeddingsRequest {
   at: number;
 }
 
+/** Which candidate (0-based) a prompt asks for; 0 for a single attempt. */
+export function candidateIndex(prompt: string): number {
+  const m = /Candidate (\d) of \d/.exec(prompt);
+  return m?.[1] ? Number(m[1]) - 1 : 0;
+}
+
 /** In-process test controls of one model stand-in; all state belongs to this instance. */
 export class ModelSandboxControl {
   readonly requests: ReceivedRequest[] = [];
@@ -45,6 +51,16 @@ export class ModelSandboxControl {
   /** The latest registered rule whose matcher accepts the prompt wins over older ones and the defaults. */
   respondWith(matcher: (prompt: string) => boolean, answer: ScriptedAnswer): void {
     this.rules.unshift({ matcher, answer });
+  }
+
+  /**
+   * Mixed candidates: the request that writes candidate k (its prompt says "Candidate k of N") gets
+   * `answers[k - 1]` (cycling through them); a single attempt gets the first.
+   */
+  respondPerCandidate(matcher: (prompt: string) => boolean, answers: ScriptedAnswer[]): void {
+    answers.forEach((answer, i) =>
+      this.rules.unshift({ matcher: (p) => matcher(p) && candidateIndex(p) % answers.length === i, answer }),
+    );
   }
 
   failNext(spec: FaultSpec): void {

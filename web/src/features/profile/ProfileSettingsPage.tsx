@@ -7,6 +7,7 @@ import { BillingTab, UsageTab } from "../billing";
 import { ApiTokens } from "./ApiTokens";
 import { OverviewTab } from "./OverviewTab";
 import { PullRequestSettings } from "./PullRequestSettings";
+import { CandidateSettings } from "../candidates/CandidateSettings";
 import type { ProfileTab } from "./profile-tabs";
 
 export function ProfileSettingsPage() {
@@ -42,6 +43,7 @@ export function ProfileSettingsPage() {
               <PreferencesForm />
             </Card>
             <PullRequestSettings />
+            <CandidateSettings />
             <ApiTokens />
           </>
         )}

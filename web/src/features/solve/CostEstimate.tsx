@@ -3,8 +3,8 @@ import { costEstimateQuery, formatUsd, spendingCapsQuery } from "../../api/costs
 import type { Run } from "../../api/runs.queries";
 
 /** Before Generate: the cost range on this model (the exact prompt is known only after the files are found) and the caps that apply. */
-export function CostEstimate({ modelId }: { modelId: string }) {
-  const estimate = useQuery(costEstimateQuery(modelId));
+export function CostEstimate({ modelId, candidates = 1 }: { modelId: string; candidates?: number }) {
+  const estimate = useQuery(costEstimateQuery(modelId, candidates));
   const caps = useQuery(spendingCapsQuery());
   if (!estimate.data) return null;
   const { lowUsd, highUsd } = estimate.data;
@@ -14,7 +14,7 @@ export function CostEstimate({ modelId }: { modelId: string }) {
     <p className="mt-3 text-sm text-slate-700 dark:text-slate-300" data-testid="cost-estimate">
       {highUsd === 0
         ? "Estimated cost: free on this model."
-        : `Estimated cost: ${formatUsd(lowUsd)} – ${formatUsd(highUsd)}, exact once the relevant files are found.`}
+        : `Estimated cost: ${formatUsd(lowUsd)} – ${formatUsd(highUsd)}${candidates > 1 ? ` for ${candidates} candidates` : ""}, exact once the relevant files are found.`}
       {run !== null && ` Per-run cap: ${formatUsd(run)}.`}
       {monthly !== null &&
         caps.data &&

@@ -24,6 +24,9 @@ import { OpenPullRequestNotice } from "../issues/OpenPullRequest";
 import { LinkedPullConfirm, LinkedPullRequestsNotice } from "../issues/LinkedPullRequests";
 import { AwaitingReviewNote } from "../issues/AwaitingReviewNote";
 import { CostEstimate, RunCostLine } from "./CostEstimate";
+import { CandidatesPicker } from "../candidates/CandidatesPicker";
+import { CandidateRowsLive } from "../candidates/CandidateRowsLive";
+import { candidateSettingsQuery } from "../candidates/candidates.queries";
 
 export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: string; start?: boolean }) {
   const qc = useQueryClient();
@@ -31,6 +34,9 @@ export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: 
   const issue = useQuery(issueQuery(issueId));
   const models = useQuery(modelsQuery());
   const [model, setModel] = useState("");
+  const candidateDefault = useQuery(candidateSettingsQuery()).data?.defaultCandidates;
+  const [chosenCandidates, setCandidates] = useState<number | null>(null);
+  const candidates = chosenCandidates ?? candidateDefault ?? 1;
   const [upgrade, setUpgrade] = useState<UpgradeReason | null>(null);
   const [confirmLinked, setConfirmLinked] = useState(false);
   const watchedLive = useRef(false);
@@ -55,7 +61,18 @@ export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: 
   if (run.data && !watchedLive.current && !isTerminal(run.data)) watchedLive.current = true;
 
   const generate = useMutation({
-    mutationFn: () => unwrap(api.ai["generate-solution"].$post({ query: {}, json: { issueId, modelId: model } })),
+    mutationFn: () =>
+      unwrap(
+        api.ai["generate-solution"].$post({
+          query: {},
+          json: {
+            issueId,
+            modelId: model,
+            // Unchosen, the server applies the Settings default (also when it has not loaded here yet).
+            ...(chosenCandidates !== null ? { candidates: chosenCandidates } : {}),
+          },
+        }),
+      ),
     onSuccess: ({ runId: id }) => {
       watchedLive.current = true;
       setRun(id);
@@ -146,12 +163,13 @@ export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: 
               onChange={onChoose}
               disabled={generate.isPending}
             />
+            <CandidatesPicker value={candidates} onChange={setCandidates} disabled={generate.isPending} />
             <Button onClick={() => onGenerate()} busy={generate.isPending} disabled={!model}>
               <Sparkles className="size-4" aria-hidden />{" "}
               {i.openPullRequest ? "Generate Another Solution" : "Generate Solution"}
             </Button>
           </div>
-          {model && <CostEstimate modelId={model} />}
+          {model && <CostEstimate modelId={model} candidates={candidates} />}
           {r?.status === "failed" && (
             <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
               The last run failed: {r.error?.message ?? "Failed to generate solution"}
@@ -177,6 +195,7 @@ export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: 
       )}
       {runId && run.isPending && <Spinner label="Connecting to the run..." />}
       {r && r.status !== "completed" && <StepsPanel run={r} cancelling={cancelling} />}
+      {r && <CandidateRowsLive runId={r._id} />}
       {active && (
         <Button variant="secondary" onClick={() => cancel.mutate(r._id)} busy={cancel.isPending} disabled={cancelling}>
           <Square className="size-4" aria-hidden /> {cancelling ? "Cancelling…" : "Cancel"}

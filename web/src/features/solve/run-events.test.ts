@@ -94,6 +94,7 @@ describe("parseRunEvent", () => {
       done: false,
       at,
     },
+    { type: "candidate", n: 2, state: "tested", summary: "Ranked first: no regressions", rank: 1, at },
   ];
   const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
   afterEach(() => warn.mockClear());

@@ -11,6 +11,7 @@ import {
   type StepEvent,
 } from "@fixloop/contract";
 import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
+import { applyCandidate, runCandidatesQuery } from "../candidates/candidates.queries";
 
 export const isTerminal = (r: Run | undefined) => !!r && isTerminalRunStatus(r.status);
 
@@ -115,6 +116,8 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
           return update(qc, runId, (r) => applyStep(r, e));
         case "tests":
           return qc.setQueryData(runTestsLogQuery(runId).queryKey, (log) => applyTests(log ?? EMPTY_TESTS_LOG, e, id));
+        case "candidate":
+          return qc.setQueryData(runCandidatesQuery(runId).queryKey, (rows) => applyCandidate(rows ?? {}, e));
         case "completed":
           return finish({ status: "completed", solutionId: e.solutionId });
         case "failed":

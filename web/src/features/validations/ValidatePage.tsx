@@ -16,6 +16,7 @@ import { TestsPanel } from "./TestsPanel";
 import { DiffLayoutToggle } from "../diff/DiffLayoutToggle";
 import { RefinementSummary, refinedChange } from "./RefinementSummary";
 import { InlineMarkdown } from "../../ui/Markdown";
+import { CandidatesPanel } from "../candidates/CandidatesPanel";
 
 const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
 const complexity = (c: string | undefined) => (c === "simple" || c === "complex" ? c : "medium");
@@ -163,6 +164,14 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         ))}
         aside={<TestsPanel tests={m.tests} solutionId={s._id} />}
       />
+      {m.candidates && (
+        <CandidatesPanel
+          solutionId={s._id}
+          candidates={m.candidates}
+          pending={s.status === "pending"}
+          onSwitched={() => void q.refetch()}
+        />
+      )}
       {s.runId && <ModelSawPanel runId={s.runId} />}
       {s.status === "pending" && (
         <>

@@ -6,6 +6,7 @@ import { fileView, FULL_FILE_CHARS } from "./file-view";
 import { generating, GenerationError } from "./generating";
 import type { PromptFile } from "./prompt";
 import { promptRecord } from "./prompt.record";
+import { generateCandidates, type CandidateVariant } from "./candidates.generate";
 
 /** Step 4: the model writes the patch from the issue and the files step 3 chose. */
 export const generatingStep: PipelineStep<"generating"> = {
@@ -14,7 +15,7 @@ export const generatingStep: PipelineStep<"generating"> = {
     analyzing && context && dependencies ? { analyzing, context, dependencies } : null,
   output: StepOutputs.shape.generating,
   run: async (input, env, ctx) => {
-    const r = await generateFor(input, env, ctx);
+    const r = await generateCandidates(env, (variant) => generateFor(input, env, ctx, undefined, variant));
     return { ...r, tokensIn: r.output.tokensIn, tokensOut: r.output.tokensOut, costUsd: r.output.costUsd };
   },
 };
@@ -28,6 +29,7 @@ export async function generateFor(
   env: StepEnv,
   ctx: WorkerContext,
   extra?: { feedback: string; baseline: FileChange[] },
+  variant?: CandidateVariant,
 ): Promise<StepOutcome<StepOutput<"generating">>> {
   const models = modelsConfigFromEnv(ctx.env);
   const model = findModel(models, env.run.model_id || DEFAULT_MODEL_ID);
@@ -48,6 +50,8 @@ export async function generateFor(
     if (!files.some((f) => f.path === b.filename) && b.action !== "delete")
       files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });
   }
+  // A candidate other than the first sees the files in another order (its context varies, not only its sampling).
+  if (variant?.reverseFiles) files.reverse();
   const prompt = {
     repository: `${c.owner}/${c.repo}`,
     issueNumber: env.issue.issue_number,
@@ -61,17 +65,29 @@ export async function generateFor(
     manualEdits,
   };
   const raw = { title: env.issue.title, body: env.issue.body ?? "", labels: env.issue.labels, feedback };
+  // Candidate 1 speaks for the step (progress, the prompt on record, the estimate for all N); the others work quietly.
+  const lead = !variant || variant.n === 1;
+  const times = variant?.of ?? 1;
   return generating({
     models,
     model,
     baseline,
     signal: env.signal,
     onRetry: env.onModelRetry,
-    report: env.report,
+    ...(lead ? { report: env.report } : {}),
     ...(env.meter ? { meter: env.meter } : {}),
-    onPrompt: async (p) =>
-      env.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate: p.estimate })),
-    ...(extra ? { purpose: "tests repair" } : {}),
+    onPrompt: async (p) => {
+      if (!lead) return;
+      const estimate = { ...p.estimate, usd: p.estimate.usd * times, tokensIn: p.estimate.tokensIn * times };
+      await env.onPrompt?.(promptRecord({ model, system: p.system, user: p.user, input: prompt, raw, estimate }));
+    },
+    ...(extra
+      ? { purpose: "tests repair" }
+      : variant && variant.n > 1
+        ? { purpose: `answer: candidate ${variant.n}` }
+        : {}),
+    ...(variant?.temperature !== undefined ? { temperature: variant.temperature } : {}),
+    ...(variant && variant.of > 1 ? { attemptNote: variant.note } : {}),
     prompt,
   });
 }

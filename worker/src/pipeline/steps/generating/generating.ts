@@ -26,6 +26,10 @@ export interface GeneratingInput {
   onPrompt?: (prompt: { system: string; user: string; estimate: CostEstimate }) => Promise<void>;
   /** Why these requests are sent ("answer" unless a caller says otherwise, e.g. the tests' repair round). */
   purpose?: string;
+  /** Sampling temperature of a candidate (the provider default when absent). */
+  temperature?: number;
+  /** Appended to the prompt: which of several independent candidates this request writes. */
+  attemptNote?: string;
 }
 
 export class GenerationError extends Error {
@@ -65,7 +69,7 @@ function mergeBaseline(changes: FileChange[], baseline: FileChange[]): FileChang
 export async function generating(input: GeneratingInput): Promise<{ output: GeneratingOutput; detail: StepDetail }> {
   const originals = new Map(input.prompt.files.map((f) => [f.path, f.content]));
   const partial = new Set(input.prompt.files.flatMap((f) => (f.skeleton ? [f.path] : [])));
-  const prompt = buildPrompt(input.prompt);
+  const prompt = buildPrompt(input.prompt) + (input.attemptNote ? `\n\n${input.attemptNote}` : "");
   const asked = [
     `Model: ${input.model.name} (${input.model.provider})`,
     `Sent ${input.prompt.files.length} file(s) to the model; waiting for its answer`,
@@ -80,6 +84,7 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
       signal: input.signal,
       onRetry: input.onRetry,
       purpose: why,
+      ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
       ...(input.meter ? { meter: input.meter } : {}),
     });
   const estimate = estimatePromptCost(input.model, SYSTEM_PROMPT, prompt);

@@ -5,6 +5,8 @@ import {
   type StepDetail,
   runSetupNetworkOf,
   type GeneratingOutput,
+  runCandidatesOf,
+  type SolutionCandidates,
   type SolutionTests,
   type StepInput,
   type ValidatingOutput,
@@ -22,6 +24,7 @@ import { fetchTreeInto } from "../../../tests-run/workspace.github";
 import { RunCancelled } from "../../run.errors";
 import type { StepEnv, StepOutcome } from "../step";
 import { validating } from "./validating";
+import { asGenerating, candidatePool, judgeCandidates, testCandidates } from "./candidates.judge";
 
 type Regenerate = (extra: { feedback: string; baseline: FileChange[] }) => Promise<{ output: GeneratingOutput }>;
 
@@ -74,9 +77,20 @@ export async function validateWithTests(
   let tokens = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
   let tests: SolutionTests;
   let limits: { info: string[]; warnings: string[] } = { info: [], warnings: [] };
+  let ranked: SolutionCandidates | undefined;
   const staticFirst = await check(first);
+  // Several distinct candidates: each is checked and tested, then ranked by evidence (no repair round).
+  const pool = candidatePool(first);
+  const blocked = new Set<number>();
+  for (const cand of pool ?? [])
+    if ((await check(asGenerating(first, cand))).output.blocked.length) blocked.add(cand.n);
+  const candidateTests = new Map<number, SolutionTests>();
+  const candidateRuns = new Map<number, Attempt>();
+  const emitCandidate = (e: Parameters<NonNullable<StepEnv["onTestsEvent"]>>[0]) =>
+    i.onTestsEvent?.(e) ?? Promise.resolve();
   if (!cfg.runner) tests = noTests(cfg.backend, "skipped", "sandbox off");
-  else if (staticFirst.output.blocked.length) tests = noTests(cfg.backend, "skipped", "the patch is blocked by policy");
+  else if (pool ? blocked.size === pool.length : staticFirst.output.blocked.length)
+    tests = noTests(cfg.backend, "skipped", "the patch is blocked by policy");
   else {
     const deps: TestsDeps = {
       runner: cfg.runner,
@@ -123,9 +137,26 @@ export async function validateWithTests(
           if (i.signal.aborted || run.cancelled) throw new RunCancelled();
           return { label, run, cmp: compareRuns(ready.base, run), files };
         };
-        const attempts = [await attempt("first", first.filesChanged)];
-        let best = attempts[0] as Attempt;
+        const planNotes = [
+          ...(prepared.plan.networkNotGranted ? [NETWORK_NOT_GRANTED] : []),
+          ...(prepared.plan.networkRefused ? [NETWORK_REFUSED] : []),
+          ...(prepared.plan.networkUnsupported ? [NETWORK_UNSUPPORTED] : []),
+        ];
+        // Candidates run one after another, sharing the base tree's results; the page shows each one's row.
+        const tested = await testCandidates(pool ?? [], blocked, emitCandidate, async (files) => {
+          const a = await attempt("first", files);
+          const t = solutionTests(cfg.backend, ready.plan.command, ready.base, [a], a, timeoutMs, planNotes);
+          return { attempt: a, tests: t };
+        });
+        for (const [n, d] of tested) {
+          candidateRuns.set(n, d.attempt);
+          candidateTests.set(n, d.tests);
+        }
+        const attempts = pool ? [] : [await attempt("first", first.filesChanged)];
+        let best = (attempts[0] ?? candidateRuns.values().next().value) as Attempt | undefined;
         if (
+          best &&
+          !pool &&
           !i.signal.aborted &&
           (best.cmp.regressions.length ||
             (best.run.exitCode !== 0 && !best.run.timedOut && !best.run.setupFailed && prepared.base.exitCode === 0))
@@ -148,14 +179,18 @@ export async function validateWithTests(
             }
           }
         }
-        const planNotes = [
-          ...(prepared.plan.networkNotGranted ? [NETWORK_NOT_GRANTED] : []),
-          ...(prepared.plan.networkRefused ? [NETWORK_REFUSED] : []),
-          ...(prepared.plan.networkUnsupported ? [NETWORK_UNSUPPORTED] : []),
-        ];
-        tests = solutionTests(cfg.backend, prepared.plan.command, prepared.base, attempts, best, timeoutMs, planNotes);
+        if (pool) {
+          ranked = await judgeCandidates(pool, runCandidatesOf(i.run.input), blocked, candidateTests, emitCandidate);
+          best = candidateRuns.get(ranked.winner);
+        }
+        tests = !best
+          ? noTests(cfg.backend, "skipped", "the patch is blocked by policy")
+          : pool
+            ? (candidateTests.get(ranked?.winner ?? 0) ??
+              noTests(cfg.backend, "skipped", "the patch is blocked by policy"))
+            : solutionTests(cfg.backend, prepared.plan.command, prepared.base, attempts, best, timeoutMs, planNotes);
         if (prepared.plan.networkNotGranted) tests = { ...tests, networkWanted: true };
-        limits = limitLines(prepared.plan, cfg.limits, best.run.totals ? best.run : prepared.base);
+        limits = limitLines(prepared.plan, cfg.limits, best?.run.totals ? best.run : prepared.base);
       }
     } catch (err) {
       if (i.signal.aborted || err instanceof RunCancelled) throw new RunCancelled();
@@ -166,12 +201,22 @@ export async function validateWithTests(
       if (prepared && !("reason" in prepared)) await disposePrepared(prepared);
     }
   }
+  if (pool) {
+    ranked ??= await judgeCandidates(pool, runCandidatesOf(i.run.input), blocked, candidateTests, emitCandidate);
+    const win = pool.find((c) => c.n === ranked?.winner);
+    if (win) kept = asGenerating(first, win);
+  }
   const checked = kept === first ? staticFirst : await check(kept);
   const weighed = weighEvidence(checked.output, kept.confidence, tests);
   const lines = evidenceLines(tests);
   const detail: StepDetail = {
     ...checked.detail,
-    info: [...checked.detail.info, ...lines.info, ...limits.info],
+    info: [
+      ...checked.detail.info,
+      ...(ranked ? [ranked.reason, ...ranked.candidates.map((c) => `Candidate ${c.n}: ${c.rankReason}`)] : []),
+      ...lines.info,
+      ...limits.info,
+    ],
     warnings: [...checked.detail.warnings, ...lines.warnings, ...limits.warnings],
     tests,
   };
@@ -180,6 +225,7 @@ export async function validateWithTests(
     tests,
     confidence: weighed.confidence,
     ...(kept !== first ? { generating: kept } : {}),
+    ...(ranked ? { candidates: ranked } : {}),
   };
   return { output, detail, ...tokens };
 }

@@ -1,0 +1,97 @@
+import {
+  fileChangedLines,
+  type CandidateEvent,
+  type CandidateEvidence,
+  type GeneratedCandidate,
+  type GeneratingOutput,
+  type SolutionTests,
+} from "@fixloop/contract";
+import { evidenceSummary, rankCandidates, type Judged } from "./candidates.rank";
+
+/** The distinct candidates of a generation, when there is more than one to choose from. */
+export function candidatePool(g: GeneratingOutput): GeneratedCandidate[] | null {
+  return g.candidates && g.candidates.length > 1 ? g.candidates : null;
+}
+
+/** The generation carrying a candidate's files and words (candidate 1 keeps the edits that did not apply). */
+export function asGenerating(first: GeneratingOutput, c: GeneratedCandidate): GeneratingOutput {
+  if (first.filesChanged === c.filesChanged) return first;
+  return {
+    ...first,
+    analysis: c.analysis,
+    proposedSolution: c.proposedSolution,
+    confidence: c.confidence,
+    filesChanged: c.filesChanged,
+    unappliedEdits: [],
+  };
+}
+
+/** What the checks and the tests say about one candidate. */
+export function evidenceOf(c: GeneratedCandidate, blocked: boolean, tests: SolutionTests | null): CandidateEvidence {
+  const ran = !!tests && (tests.status === "passed" || tests.status === "failed");
+  return {
+    testsRan: ran,
+    status: tests?.status ?? "skipped",
+    ...(tests?.reason ? { reason: tests.reason } : {}),
+    regressions: ran && tests ? tests.regressions : [],
+    fixed: ran && tests ? [...tests.fixed, ...(tests.added ?? [])] : [],
+    blocked,
+    votes: 1 + c.duplicates.length,
+    changedLines: c.filesChanged.reduce((n, f) => n + fileChangedLines(f), 0),
+    reproduction: null,
+  };
+}
+
+/** A candidate's `tested` event for the solve page's row. */
+export function testedEvent(n: number, e: CandidateEvidence): CandidateEvent {
+  return {
+    type: "candidate",
+    n,
+    state: "tested",
+    summary: evidenceSummary(e),
+    evidence: e,
+    at: new Date().toISOString(),
+  };
+}
+
+/** Ranks the pool with the tests each candidate got (none when the tests did not run) and announces the ranks. */
+export async function judgeCandidates(
+  pool: GeneratedCandidate[],
+  requested: number,
+  blocked: Set<number>,
+  tests: Map<number, SolutionTests>,
+  emit: (e: CandidateEvent) => Promise<unknown>,
+) {
+  const judged: Judged[] = pool.map((c) => {
+    const t = tests.get(c.n);
+    return { candidate: c, evidence: evidenceOf(c, blocked.has(c.n), t ?? null), ...(t ? { tests: t } : {}) };
+  });
+  const ranked = rankCandidates(judged, requested);
+  for (const c of ranked.candidates)
+    await emit({ ...testedEvent(c.n, c.evidence), rank: c.rank, summary: c.rankReason });
+  return ranked;
+}
+
+/** Runs each unblocked candidate's tests in turn, announcing its row as it starts and as it ends. */
+export async function testCandidates<A>(
+  pool: GeneratedCandidate[],
+  blocked: Set<number>,
+  emit: (e: CandidateEvent) => Promise<unknown>,
+  run: (files: GeneratedCandidate["filesChanged"]) => Promise<{ attempt: A; tests: SolutionTests }>,
+): Promise<Map<number, { attempt: A; tests: SolutionTests }>> {
+  const done = new Map<number, { attempt: A; tests: SolutionTests }>();
+  for (const c of pool) {
+    if (blocked.has(c.n)) continue;
+    await emit({
+      type: "candidate",
+      n: c.n,
+      state: "testing",
+      summary: "Running the tests",
+      at: new Date().toISOString(),
+    });
+    const r = await run(c.filesChanged);
+    done.set(c.n, r);
+    await emit(testedEvent(c.n, evidenceOf(c, false, r.tests)));
+  }
+  return done;
+}
