@@ -1,6 +1,7 @@
 import { Counter, Gauge } from "prom-client";
 import { MODEL_CATALOG } from "@fixloop/contract";
 import { metrics } from "@fixloop/db";
+import { oldestWaitingMs } from "@fixloop/runtime";
 import type { AppDeps } from "../deps";
 import { metricsRegistry } from "./metrics.registry";
 
@@ -51,17 +52,7 @@ scrapeGauge(
   },
   async (s, set) => {
     const now = Date.now();
-    for (const q of s.queues.all()) {
-      // asc: the list's oldest end; a prioritized queue's next job in line.
-      const [waiting, prioritized] = await Promise.all([
-        q.getJobs(["waiting"], 0, 0, true),
-        q.getJobs(["prioritized"], 0, 0, true),
-      ]);
-      const since = [...waiting, ...prioritized]
-        .filter((j) => j !== undefined)
-        .map((j) => Math.max(j.timestamp, j.processedOn ?? 0) + (j.delay ?? 0));
-      set({ queue: q.name }, since.length ? Math.max(0, (now - Math.min(...since)) / 1000) : 0);
-    }
+    for (const q of s.queues.all()) set({ queue: q.name }, ((await oldestWaitingMs(q, now)) ?? 0) / 1000);
   },
 );
 

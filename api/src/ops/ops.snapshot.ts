@@ -11,7 +11,7 @@ const DURATION_SAMPLE = 200;
 
 async function queueView(queue: Queue, redis: Redis, now: number) {
   const [depth, completed, failed, durations] = await Promise.all([
-    queueDepth(queue, redis, now),
+    queueDepth(queue, now),
     finishedPerMinute(queue, "completed", OPS_WINDOW_MINUTES, now),
     finishedPerMinute(queue, "failed", OPS_WINDOW_MINUTES, now),
     recentJobDurations(queue, redis, DURATION_SAMPLE),

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { insertIssue } from "@fixloop/infra/testing";
+import { insertIssue } from "@fixloop/testkit";
 import { SolutionCandidates, SolutionTests, type CandidateEvent } from "@fixloop/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";

@@ -16,10 +16,10 @@ import {
   handToSandbox,
   type SandboxLimits,
 } from "@fixloop/worker/tests-run";
-import { startModelSandbox } from "../sandbox/models";
+import { startModelSandbox } from "@fixloop/testkit/sandbox";
 import type { Figure } from "./report";
 import { scriptedKinds, selectionIssue, writeIssue, type SelectionIssue } from "./selection-issues";
-import type { BenchContext, Section } from "./sections";
+import type { BenchContext, Section } from "./section.types";
 
 const ISSUES = 30;
 const limits: SandboxLimits = {

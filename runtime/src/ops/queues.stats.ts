@@ -10,21 +10,34 @@ export interface QueueDepth {
   delayed: number;
   failed: number;
   completed: number;
-  /** Milliseconds since the oldest job in the wait list was added; null when none waits. */
+  /** Milliseconds the job first in line has waited (see oldestWaitingMs); null when none waits. */
   oldestWaitingMs: number | null;
 }
 
 /**
- * Depth of a queue (`client`: a connection to the queue's Redis): counts by state (prioritized jobs count as waiting) and the age of the oldest
- * waiting job (the tail of BullMQ's wait list; jobs are pushed at its head).
+ * Milliseconds the job first in line has waited, or null when none waits: since it was added
+ * (after its delay), or since its last attempt began (after its backoff) for a job back after a
+ * retry or a stall. Prioritized jobs wait too (solve jobs carry their place among their user's
+ * runs as a priority); for them the first in line is the one BullMQ takes next.
  */
-export async function queueDepth(queue: Queue, client: Redis, now = Date.now()): Promise<QueueDepth> {
-  const [counts, paused, tail] = await Promise.all([
+export async function oldestWaitingMs(queue: Queue, now = Date.now()): Promise<number | null> {
+  const [waiting, prioritized] = await Promise.all([
+    queue.getJobs(["waiting"], 0, 0, true),
+    queue.getJobs(["prioritized"], 0, 0, true),
+  ]);
+  const since = [...waiting, ...prioritized]
+    .filter((j) => j !== undefined)
+    .map((j) => Math.max(j.timestamp, j.processedOn ?? 0) + (j.delay ?? 0));
+  return since.length ? Math.max(0, now - Math.min(...since)) : null;
+}
+
+/** Depth of a queue: counts by state (prioritized jobs count as waiting) and the age of its oldest waiting job. */
+export async function queueDepth(queue: Queue, now = Date.now()): Promise<QueueDepth> {
+  const [counts, paused, oldest] = await Promise.all([
     queue.getJobCounts("waiting", "prioritized", "active", "delayed", "failed", "completed"),
     queue.isPaused(),
-    client.lindex(queue.toKey("wait"), -1),
+    oldestWaitingMs(queue, now),
   ]);
-  const addedAt = tail ? Number(await client.hget(queue.toKey(tail), "timestamp")) : NaN;
   return {
     name: queue.name,
     paused,
@@ -33,7 +46,7 @@ export async function queueDepth(queue: Queue, client: Redis, now = Date.now()):
     delayed: counts.delayed ?? 0,
     failed: counts.failed ?? 0,
     completed: counts.completed ?? 0,
-    oldestWaitingMs: Number.isFinite(addedAt) ? Math.max(0, now - addedAt) : null,
+    oldestWaitingMs: oldest,
   };
 }
 
