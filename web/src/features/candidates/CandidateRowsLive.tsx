@@ -25,8 +25,8 @@ export function CandidateRowsLive({ runId }: { runId: string }) {
             className="flex flex-col gap-1 py-2 text-sm sm:flex-row sm:gap-3"
             data-testid={`candidate-row-${r.n}`}
           >
-            <span className="font-medium sm:w-28">Candidate {r.n}</span>
-            <span className="sm:w-36">
+            <span className="font-medium sm:w-28 sm:shrink-0">Candidate {r.n}</span>
+            <span className="sm:w-36 sm:shrink-0">
               {STATE_LABEL[r.state]}
               {r.rank === 1 && " · winner"}
             </span>
