@@ -49,6 +49,8 @@ export function clusterProcesses(base: Record<string, string>) {
         NODE_ENV: "test",
         TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
         LOG_LEVEL: "warn",
+        // One user starts every run here: the per-user cap would serialise them (it is tested in solve.fairness.test.ts).
+        MAX_ACTIVE_RUNS_PER_USER: "64",
         FIXLOOP_DATA_DIR: dataDir,
         WORKSPACE_DIR: workspaces,
         ...base,

@@ -215,7 +215,8 @@ describe("SIGTERM to a worker", () => {
       expect(exit.ms).toBeLessThan(DRAIN_SECONDS * 1000 + 5_000);
       // The hung one at least (on a very slow host the other may not fit the grace period either).
       expect(handedBack.length).toBeGreaterThanOrEqual(1);
-      for (const state of states) expect(["waiting", "active"]).toContain(state);
+      // Solve jobs carry a priority (their place among their user's runs), so a handed-back one waits as "prioritized".
+      for (const state of states) expect(["waiting", "prioritized", "active"]).toContain(state);
     } finally {
       models.control.latency(0);
     }
@@ -236,14 +237,14 @@ describe("a rolling restart of every worker while 50 runs are queued", () => {
       for (let i = 0; i < 3; i++) {
         const old = workers[i];
         if (!old) throw new Error(`no worker ${i}`);
-        waitingAtSigterm.push(await stack.deps.queues.solve.getWaitingCount());
+        waitingAtSigterm.push(await stack.deps.queues.solve.getJobCountByTypes("waiting", "prioritized"));
         workers[i] = cluster.startWorker(`${old.name}r`);
         const exit = await cluster.signal(old, "SIGTERM");
         expect(exit.code).toBe(0);
         await solveWorkers(3);
       }
       const rollMs = performance.now() - r0;
-      const waiting = await stack.deps.queues.solve.getWaitingCount();
+      const waiting = await stack.deps.queues.solve.getJobCountByTypes("waiting", "prioritized");
       await allEnded(ids, 60_000);
       // No job stalled (BullMQ counts every job its stall check found unlocked) and each run was claimed once.
       const figures = await expectEachCompletedOnce(stack, ids);

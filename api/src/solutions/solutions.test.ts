@@ -51,6 +51,7 @@ describe("solutions API (served under /api/validations)", () => {
       [
         "advancedValidation",
         "blocked",
+        "candidates",
         "classification",
         "refinementCount",
         "repository",
@@ -61,6 +62,7 @@ describe("solutions API (served under /api/validations)", () => {
       ].sort(),
     );
     expect(s.metadata.tests).toBeNull();
+    expect(s.metadata.candidates).toBeNull();
     expect(s.tests).toBeNull();
     expect(s.metadata.validation.stats).toMatchObject({ filesChanged: 1, linesAdded: 1, linesRemoved: 2 });
     expect(s.metadata.classification).toMatchObject({ type: "bug", complexity: "simple" });
