@@ -19,7 +19,7 @@ const head = (branch: string) =>
   execFileSync("git", ["--git-dir", gitDir, "rev-parse", `refs/heads/${branch}`], { encoding: "utf8" }).trim();
 
 beforeAll(async () => {
-  await t.stack.authorizeRepos(t.headers, "octocat");
+  await t.stack.authorizeRepos({ cookie: t.headers.cookie ?? "", origin: t.headers.origin ?? "" }, "octocat");
   gitDir = t.stack.github.control.gitDir("octocat", "todo-api");
   issue = await insertIssue(t.stack.db, t.userId, DUE);
 });
