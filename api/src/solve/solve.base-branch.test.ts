@@ -85,6 +85,14 @@ describe("choosing the base branch", () => {
       solution: { metadata: { baseBranch: string } };
     };
     expect(view.solution.metadata.baseBranch).toBe("release-1.x");
+    // The tests ran on release-1.x's tree: its own test is among them.
+    const stored = await t.stack.db
+      .selectFrom("solutions")
+      .select("metadata")
+      .where("id", "=", solutionId)
+      .executeTakeFirstOrThrow();
+    const tests = (stored.metadata as { tests: { logTail: string } }).tests;
+    expect(tests.logTail).toContain("the 1.x line states its support policy");
 
     const wrong = await api(`/validations/${solutionId}/validate`, { status: "approved", baseBranch: "main" });
     expect(wrong.status).toBe(409);

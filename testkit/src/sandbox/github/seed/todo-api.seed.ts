@@ -18,7 +18,20 @@ export const TODO_API: SeedRepo = {
       name: "release-1.x",
       message: "Start the 1.x maintenance line",
       date: "2023-10-02T09:00:00Z",
-      files: { "RELEASE-1.x.md": "# todo-api 1.x\n\nSecurity and bug fixes only; new features land on main.\n" },
+      files: {
+        "RELEASE-1.x.md": "# todo-api 1.x\n\nSecurity and bug fixes only; new features land on main.\n",
+        // A test only this branch has: tests run on main never count it.
+        "test/release.test.js": [
+          'import assert from "node:assert/strict";',
+          'import { readFileSync } from "node:fs";',
+          'import { test } from "node:test";',
+          "",
+          'test("the 1.x line states its support policy", () => {',
+          '  assert.match(readFileSync(new URL("../RELEASE-1.x.md", import.meta.url), "utf8"), /bug fixes only/);',
+          "});",
+          "",
+        ].join("\n"),
+      },
     },
   ],
   issues: [
