@@ -175,7 +175,8 @@ export function SolvePage({
           {i.openPullRequest && <OpenPullRequestNotice pr={i.openPullRequest} />}
           <AwaitingReviewNote issue={i} />
           <LinkedPullRequestsNotice issue={i} />
-          <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+          {/* Labels on one line, controls on the next: the model's description below it must not push the others down. */}
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
             <ModelPicker
               models={models.data?.allModels ?? []}
               value={model}
@@ -184,7 +185,7 @@ export function SolvePage({
             />
             <BaseBranchPicker issueId={issueId} value={branch} onChange={setBranch} disabled={generate.isPending} />
             <CandidatesPicker value={candidates} onChange={setCandidates} disabled={generate.isPending} />
-            <Button onClick={() => onGenerate()} busy={generate.isPending} disabled={!model}>
+            <Button onClick={() => onGenerate()} busy={generate.isPending} disabled={!model} className="sm:mt-6">
               <Sparkles className="size-4" aria-hidden />{" "}
               {i.openPullRequest ? "Generate Another Solution" : "Generate Solution"}
             </Button>
