@@ -24,7 +24,7 @@ export function BaseBranchPicker({
   const fallback = branches.data?.defaultBranch ?? "";
   const current = value || fallback;
   return (
-    <div className="min-w-0 sm:w-48">
+    <div className="min-w-0 sm:w-44">
       <label htmlFor={id} className="block text-sm font-medium">
         Base branch
       </label>
