@@ -187,6 +187,51 @@ describe("solving an issue of octocat's repository in the browser", () => {
     expect(page.url()).not.toContain("run=");
   });
 
+  it("solves on a chosen base branch, shows it on the validation page, refuses another one there, and opens the PR against it (1280 and 390 px)", async () => {
+    const title = "README says port 3000 but the server starts on 8080";
+    await openSolve(title);
+    const picker = page.getByLabel("Base branch");
+    await page.locator("#base-branch option", { hasText: "release-1.x" }).waitFor({ state: "attached" });
+    expect(await picker.inputValue()).toBe("main");
+    expect(await page.locator("#base-branch option").allTextContents()).toEqual(["main (default)", "release-1.x"]);
+    await picker.selectOption("release-1.x");
+    await screenshot(page, "solve-base-branch-1280");
+    await generate();
+    expect(page.url()).toContain("branch=release-1.x");
+    await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
+    await page.getByRole("link", { name: "Review & Validate" }).click();
+    await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
+    expect(await page.getByTestId("base-branch").textContent()).toBe("Base branch: release-1.x");
+    const confirm = page.locator("#approve-base-branch");
+    await page.locator("#approve-base-branch option", { hasText: "main" }).waitFor({ state: "attached" });
+    expect(await confirm.inputValue()).toBe("release-1.x");
+
+    await confirm.selectOption("main");
+    await page.getByText("This solution was made and tested against release-1.x.", { exact: false }).waitFor();
+    expect(await page.getByRole("button", { name: "Approve & Create PR" }).isDisabled()).toBe(true);
+    await screenshot(page, "validate-base-branch-1280");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.setViewportSize({ width: 390, height: 900 });
+    await screenshot(page, "validate-base-branch-390");
+    await page.getByRole("link", { name: "Solve again on main" }).click();
+    await page.getByRole("heading", { name: title }).waitFor();
+    await page.locator("#base-branch option", { hasText: "release-1.x" }).waitFor({ state: "attached" });
+    expect(await page.getByLabel("Base branch").inputValue()).toBe("main");
+    await screenshot(page, "solve-base-branch-390");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.goBack();
+    await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
+    await page.locator("#approve-base-branch option", { hasText: "main" }).waitFor({ state: "attached" });
+    await page.locator("#approve-base-branch").selectOption("release-1.x");
+    await page.getByRole("button", { name: "Approve & Create PR" }).click();
+    await toast(page, "PR Created Successfully!");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const pull = e2e.github.listPulls("octocat", "todo-api").find((p) => p.title.includes("port"));
+    expect(pull?.base.ref).toBe("release-1.x");
+  });
+
   it("leaves no token, key or session cookie in any log line of the whole browser run", async () => {
     const secrets = await e2e.secrets();
     // At least the OAuth tokens (sign-in and repository grant), the session cookie and the encryption key.

@@ -7,6 +7,7 @@ import { requireUser } from "../auth/auth.middleware";
 import { errors } from "../http/errors";
 import { validate } from "../http/validate";
 import { issueView } from "./issues.views";
+import { baseRepoOf, listBranches } from "./issues.branches";
 
 const ListQuery = z.object({ status: z.enum(domain.ISSUE_STATUSES).optional() });
 
@@ -20,4 +21,12 @@ export const issuesRoutes = new Hono<AppEnv>()
     const row = isUuid(id) ? await issues.findOwned(c.var.deps.db, c.var.user.id, id) : undefined;
     if (!row) throw errors.notFound("Issue");
     return c.json({ issue: issueView(row) });
+  })
+  /** Branches a solution can be based on: the repository the pull request goes to (an imported issue's upstream), default first. */
+  .get("/issues/:id/branches", requireUser, async (c) => {
+    const id = c.req.param("id");
+    const row = isUuid(id) ? await issues.findOwned(c.var.deps.db, c.var.user.id, id) : undefined;
+    if (!row) throw errors.notFound("Issue");
+    const repository = baseRepoOf(row);
+    return c.json({ repository, ...(await listBranches(c.var.deps, c.var.user.id, repository)) });
   });

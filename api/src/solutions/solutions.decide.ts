@@ -31,6 +31,8 @@ export async function decideSolution(
     const allowed: readonly SolutionStatus[] = body.status === "approved" ? ANSWERING_SOLUTION_STATUSES : ["pending"];
     if (!allowed.includes(solution.status)) throw solutionErrors.notPending(solution.status);
     if (body.status === "approved") {
+      const made = solution.metadata.defaultBranch;
+      if (body.baseBranch && made && body.baseBranch !== made) throw solutionErrors.baseMismatch(made, body.baseBranch);
       // One pull request per issue: the approval holds the issue until its job opens the pull request or gives it back.
       await solutions.lockIssueDecisions(trx, solution.issue_id);
       if (await findOpenPullRequestForIssue(trx, solution.issue_id, id)) throw solveErrors.pullRequestOpen();

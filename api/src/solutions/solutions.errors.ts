@@ -1,6 +1,12 @@
 import { AppError } from "../http/errors";
 
 export const solutionErrors = {
+  baseMismatch: (made: string, asked: string) =>
+    new AppError(
+      409,
+      "solution.base_branch_mismatch",
+      `This solution was made and tested against ${made}; solve the issue again on ${asked} to open a pull request against it`,
+    ),
   notFound: () => new AppError(404, "solution.not_found", "Solution not found"),
   notPending: (status: string) =>
     new AppError(409, "solution.not_pending", `The solution is ${status} and can no longer be changed`),

@@ -32,6 +32,8 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
     })),
     metadata: {
       repository: meta.repository ?? issue.repo_full_name,
+      /** The branch the solution was read and tested at (null: made before it was recorded, the default branch). */
+      baseBranch: meta.defaultBranch ?? null,
       classification: {
         type: classification.type ?? "bug",
         complexity: classification.complexity ?? "medium",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DECIDED_SOLUTION_STATUSES } from "@fixloop/contract";
+import { BaseBranch, DECIDED_SOLUTION_STATUSES } from "@fixloop/contract";
 
 /** Malformed ids are answered 404 by the lookup, like ids of other users' solutions. */
 export const SolutionIdParam = z.object({ id: z.string().max(100) });
@@ -32,5 +32,7 @@ export type RefineBody = z.infer<typeof RefineBody>;
 export const DecideBody = z.object({
   status: z.enum(DECIDED_SOLUTION_STATUSES),
   comments: z.string().max(5000).optional(),
+  /** The base branch the reviewer confirms; one other than the solution's is refused (the tests ran there). */
+  baseBranch: BaseBranch.optional(),
 });
 export type DecideBody = z.infer<typeof DecideBody>;

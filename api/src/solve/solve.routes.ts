@@ -6,6 +6,7 @@ import {
   DEFAULT_MODEL_ID,
   SetupNetworkChoice,
   CandidateCount,
+  BaseBranch,
   listModels,
   modelsConfigFromEnv,
   runCancelChannel,
@@ -34,6 +35,8 @@ export const GenerateSolutionBody = z.object({
   setupNetwork: SetupNetworkChoice.optional(),
   /** Candidate patches to generate (1–4); the user's default from Settings when absent. */
   candidates: CandidateCount.optional(),
+  /** Branch the workspace, tests and pull request use; the repository's default branch when absent. */
+  baseBranch: BaseBranch.optional(),
 });
 export type GenerateSolutionBody = z.infer<typeof GenerateSolutionBody>;
 export const GenerateSolutionQuery = z.object({ wait: z.enum(["true", "false", "1", "0"]).optional() });

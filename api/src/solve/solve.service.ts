@@ -5,6 +5,7 @@ import { startAndEnqueue } from "./runs.start";
 import { solveErrors } from "./solve.errors";
 import { assertContributionAllowed } from "./solve.policy";
 import { setupNetworkChoice } from "./solve.setup-network";
+import { assertBranchExists, baseRepoOf } from "../issues/issues.branches";
 
 export type StartRunDeps = AppDeps;
 
@@ -17,7 +18,13 @@ export type StartRunDeps = AppDeps;
 export async function startRun(
   deps: StartRunDeps,
   userId: string,
-  input: { issueId: string; modelId: string; setupNetwork?: SetupNetworkChoice; candidates?: number },
+  input: {
+    issueId: string;
+    modelId: string;
+    setupNetwork?: SetupNetworkChoice;
+    candidates?: number;
+    baseBranch?: string;
+  },
 ): Promise<{ runId: string; existing: boolean }> {
   const { db } = deps;
   const issue = isUuid(input.issueId) ? await issues.findForRun(db, userId, input.issueId) : undefined;
@@ -31,6 +38,8 @@ export async function startRun(
   if (!domain.planAllowsProvider(period.plan, model.provider)) throw solveErrors.premiumRequired();
   const network = await setupNetworkChoice(db, userId, issue, input.setupNetwork);
   const candidates = input.candidates ?? (await users.defaultCandidates(db, userId));
+  const { baseBranch } = input;
+  if (baseBranch) await assertBranchExists(deps, userId, baseRepoOf(issue), baseBranch);
 
   // A repeated request for an issue already being solved costs nothing and answers the same run.
   const outcome = await startAndEnqueue(deps, async () => ({
@@ -39,7 +48,11 @@ export async function startRun(
     modelId: model.id,
     kind: "solve",
     // One candidate stays the run input it always was.
-    input: candidates > 1 ? { ...network.input, candidates } : network.input,
+    input: {
+      ...network.input,
+      ...(candidates > 1 && { candidates }),
+      ...(baseBranch && { baseBranch }),
+    },
   }));
   if (outcome.status === "over_quota") throw solveErrors.usageLimit();
   if (outcome.status === "active" && outcome.cancelling) throw solveErrors.stillCancelling();

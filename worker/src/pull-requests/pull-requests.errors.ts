@@ -16,6 +16,11 @@ export class PullRequestError extends JobRefusedError {
 }
 
 export const prErrors = {
+  baseBranchGone: (branch: string) =>
+    new PullRequestError(
+      "pull_request.base_branch_gone",
+      `The base branch ${branch} no longer exists on GitHub; solve the issue again on another branch`,
+    ),
   notApproved: (status: string) =>
     new PullRequestError(
       "pull_request.not_approved",

@@ -61,7 +61,7 @@ export async function openPullRequest(
       { redis: ctx.redis, prefix: ctx.queues.prefix },
       issue.upstream_full_name ?? issue.repo_full_name,
     );
-  const target = await resolveTarget(gh, issue);
+  const target = await resolveTarget(gh, issue, solution.metadata.defaultBranch);
   const base = await gh.rest.git.getCommit({ ...target.head, commit_sha: target.baseSha });
   const entries = await loadTreeEntries(gh, target.head, base.data.tree.sha, [
     ...files.map((f) => f.filename),

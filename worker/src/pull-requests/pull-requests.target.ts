@@ -4,30 +4,44 @@ import { prErrors } from "./pull-requests.errors";
 import { splitRepo, type RepoRef } from "./pull-requests.tree";
 
 export interface PullRequestTarget {
-  /** Repository the pull request is opened on, and its default branch. */
+  /** Repository the pull request is opened on, and its base branch (the solution's, else the default branch). */
   base: RepoRef & { fullName: string; branch: string };
   /** Repository the branch is pushed to: the same one, or the user's fork of it. */
   head: RepoRef & { fullName: string };
-  /** Commit the new branch starts from: the base's default branch head. */
+  /** Commit the new branch starts from: the base branch head. */
   baseSha: string;
   /** Repository holding the issue, for the Fixes line. */
   issueRepo: string;
 }
 
-async function defaultBranchHead(gh: GithubClient, r: RepoRef) {
+async function branchHead(gh: GithubClient, r: RepoRef, baseBranch: string | undefined) {
   const repo = await gh.rest.repos.get({ ...r });
-  const ref = await gh.rest.git.getRef({ ...r, ref: `heads/${repo.data.default_branch}` });
-  return { repo: repo.data, branch: repo.data.default_branch, sha: ref.data.object.sha };
+  const branch = baseBranch ?? repo.data.default_branch;
+  const ref = await gh.rest.git.getRef({ ...r, ref: `heads/${branch}` }).catch((err: unknown) => {
+    if ((err as { status?: number }).status === 404) throw prErrors.baseBranchGone(branch);
+    throw err;
+  });
+  return { repo: repo.data, branch, sha: ref.data.object.sha };
+}
+
+async function syncFork(gh: GithubClient, fork: RepoRef, branch: string) {
+  try {
+    await gh.rest.repos.mergeUpstream({ ...fork, branch });
+  } catch (err) {
+    // A fork whose branch diverged cannot fast-forward (409), or lacks it (422); the branch still starts from upstream's head.
+    const status = (err as { status?: number }).status;
+    if (status !== 409 && status !== 422) throw err;
+  }
 }
 
 /**
  * Own repository: branch and pull request on it. Imported issue: bring the fork up to date
  * with upstream, push to the fork, open the pull request on upstream.
  */
-export async function resolveTarget(gh: GithubClient, issue: Issue): Promise<PullRequestTarget> {
+export async function resolveTarget(gh: GithubClient, issue: Issue, baseBranch?: string): Promise<PullRequestTarget> {
   if (!issue.is_imported) {
     const base = splitRepo(issue.repo_full_name);
-    const head = await defaultBranchHead(gh, base);
+    const head = await branchHead(gh, base, baseBranch);
     if (head.repo.permissions && !head.repo.permissions.push) throw prErrors.noWriteAccess(issue.repo_full_name);
     const fullName = head.repo.full_name;
     return {
@@ -41,14 +55,11 @@ export async function resolveTarget(gh: GithubClient, issue: Issue): Promise<Pul
   if (!issue.fork_full_name) throw prErrors.noFork();
   const upstream = splitRepo(upstreamName);
   const fork = splitRepo(issue.fork_full_name);
-  const up = await defaultBranchHead(gh, upstream);
+  const up = await branchHead(gh, upstream, baseBranch);
   const forkRepo = await gh.rest.repos.get({ ...fork });
-  try {
-    await gh.rest.repos.mergeUpstream({ ...fork, branch: forkRepo.data.default_branch });
-  } catch (err) {
-    // A fork whose default branch diverged cannot fast-forward; the branch still starts from upstream's head.
-    if ((err as { status?: number }).status !== 409) throw err;
-  }
+  await syncFork(gh, fork, forkRepo.data.default_branch);
+  // A non-default base: the fork's copy of that branch brings its commits within reach of the new branch.
+  if (up.branch !== forkRepo.data.default_branch) await syncFork(gh, fork, up.branch);
   return {
     base: { ...upstream, fullName: up.repo.full_name, branch: up.branch },
     head: { ...fork, fullName: forkRepo.data.full_name },

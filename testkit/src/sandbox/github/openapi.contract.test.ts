@@ -132,6 +132,10 @@ describe("responses match GitHub's OpenAPI description", () => {
     await check(me, "GET /repos/{owner}/{repo}", o, 200);
     await check(me, "GET /repos/{owner}/{repo}", { owner: "octocat", repo: "missing" }, 404);
     await check(me, "GET /repos/{owner}/{repo}/labels", o, 200);
+    const branches = await check(me, "GET /repos/{owner}/{repo}/branches", { ...o, per_page: 100 }, 200);
+    expect(branches.map((b: { name: string }) => b.name)).toEqual(["main", "release-1.x"]);
+    await check(me, "GET /repos/{owner}/{repo}/git/ref/{ref}", { ...o, ref: "heads/release-1.x" }, 200);
+    await check(me, "GET /repos/{owner}/{repo}/branches", { owner: "octocat", repo: "missing" }, 404);
     await check(me, "GET /repos/{owner}/{repo}/issues", { ...o, state: "all" }, 200);
     await check(me, "GET /repos/{owner}/{repo}/issues/{issue_number}", { ...o, issue_number: 3 }, 200);
     await check(t.octokit("hubot", []), "GET /user/repos", {}, 200);

@@ -33,6 +33,29 @@ async function seedGit(
   return { head, tree };
 }
 
+/** Commits each extra seeded branch on top of the default branch. */
+async function seedBranches(
+  git: GitStore,
+  seed: SeedRepo,
+  base: { head: string; tree: string },
+  author: { name: string; email: string },
+) {
+  const dir = git.dir(seed.owner, seed.name);
+  for (const branch of seed.branches ?? []) {
+    const changes: TreeChange[] = Object.entries(branch.files).map(([path, content]) => ({
+      path,
+      mode: "100644",
+      type: "blob",
+      content,
+    }));
+    const tree = await git.writeTree(dir, base.tree, changes);
+    const who = { ...author, date: branch.date };
+    const message = `${branch.message}\n`;
+    const head = await git.commitTree(dir, { tree, parents: [base.head], message, author: who, committer: who });
+    await git.updateRef(dir, `refs/heads/${branch.name}`, head);
+  }
+}
+
 /** Commits each seeded pull request's branch on top of the default branch; answers the pull fields. */
 async function seedPullBranches(
   git: GitStore,
@@ -84,6 +107,7 @@ export async function seedSandbox(store: StateStore, git: GitStore): Promise<voi
     const owner = store.user(seed.owner);
     if (!owner) throw new Error(`seed owner ${seed.owner} is not a seed user`);
     const base = await seedGit(git, seed, { name: owner.name, email: owner.email });
+    await seedBranches(git, seed, base, { name: owner.name, email: owner.email });
     const pullFields = await seedPullBranches(git, seed, base, { name: owner.name, email: owner.email });
     const lastCommit = seed.commits.at(-1)?.date ?? seed.createdAt;
     store.mutate((s) => {

@@ -1,3 +1,4 @@
+import { branchesRoutes } from "./branches.routes";
 import crypto from "node:crypto";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -140,6 +141,7 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
   app.route("/login/oauth", oauthRoutes(deps));
   app.route("/", usersRoutes(deps));
   app.route("/repos/:owner/:repo", reposRoutes(deps));
+  app.route("/repos/:owner/:repo", branchesRoutes(deps));
   app.route("/repos/:owner/:repo", issuesRoutes(deps));
   app.route("/repos/:owner/:repo", pullsRoutes(deps));
   app.route("/repos/:owner/:repo/git", gitRoutes(deps));

@@ -11,7 +11,7 @@ export function CandidatesPicker({
   disabled?: boolean;
 }) {
   return (
-    <div className="sm:w-40">
+    <div className="sm:w-48">
       <label htmlFor="candidates" className="block text-sm font-medium">
         Candidates
       </label>

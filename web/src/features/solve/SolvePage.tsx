@@ -27,8 +27,19 @@ import { CostEstimate, RunCostLine } from "./CostEstimate";
 import { CandidatesPicker } from "../candidates/CandidatesPicker";
 import { CandidateRowsLive } from "../candidates/CandidateRowsLive";
 import { candidateSettingsQuery } from "../candidates/candidates.queries";
+import { BaseBranchPicker } from "../branches/BaseBranchPicker";
 
-export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: string; start?: boolean }) {
+export function SolvePage({
+  issueId,
+  runId,
+  start,
+  branch: initialBranch,
+}: {
+  issueId: string;
+  runId?: string;
+  start?: boolean;
+  branch?: string;
+}) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const issue = useQuery(issueQuery(issueId));
@@ -37,6 +48,8 @@ export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: 
   const candidateDefault = useQuery(candidateSettingsQuery()).data?.defaultCandidates;
   const [chosenCandidates, setCandidates] = useState<number | null>(null);
   const candidates = chosenCandidates ?? candidateDefault ?? 1;
+  // "" is the repository's default branch (the server's choice when none is sent).
+  const [branch, setBranch] = useState(initialBranch ?? "");
   const [upgrade, setUpgrade] = useState<UpgradeReason | null>(null);
   const [confirmLinked, setConfirmLinked] = useState(false);
   const watchedLive = useRef(false);
@@ -47,7 +60,12 @@ export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: 
   }, [models.data, model]);
 
   const setRun = (id: string | undefined) =>
-    void navigate({ to: "/issues/$issueId/solve", params: { issueId }, search: id ? { run: id } : {}, replace: true });
+    void navigate({
+      to: "/issues/$issueId/solve",
+      params: { issueId },
+      search: { ...(id ? { run: id } : {}), ...(branch ? { branch } : {}) },
+      replace: true,
+    });
 
   const run = useLiveRun(runId, (r: Run) => {
     void qc.invalidateQueries({ queryKey: issuesQuery().queryKey });
@@ -70,6 +88,7 @@ export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: 
             modelId: model,
             // Unchosen, the server applies the Settings default (also when it has not loaded here yet).
             ...(chosenCandidates !== null ? { candidates: chosenCandidates } : {}),
+            ...(branch ? { baseBranch: branch } : {}),
           },
         }),
       ),
@@ -156,15 +175,17 @@ export function SolvePage({ issueId, runId, start }: { issueId: string; runId?: 
           {i.openPullRequest && <OpenPullRequestNotice pr={i.openPullRequest} />}
           <AwaitingReviewNote issue={i} />
           <LinkedPullRequestsNotice issue={i} />
-          <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+          {/* Labels on one line, controls on the next: the model's description below it must not push the others down. */}
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
             <ModelPicker
               models={models.data?.allModels ?? []}
               value={model}
               onChange={onChoose}
               disabled={generate.isPending}
             />
+            <BaseBranchPicker issueId={issueId} value={branch} onChange={setBranch} disabled={generate.isPending} />
             <CandidatesPicker value={candidates} onChange={setCandidates} disabled={generate.isPending} />
-            <Button onClick={() => onGenerate()} busy={generate.isPending} disabled={!model}>
+            <Button onClick={() => onGenerate()} busy={generate.isPending} disabled={!model} className="sm:mt-6">
               <Sparkles className="size-4" aria-hidden />{" "}
               {i.openPullRequest ? "Generate Another Solution" : "Generate Solution"}
             </Button>

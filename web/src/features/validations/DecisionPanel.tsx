@@ -1,28 +1,37 @@
+import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { api } from "../../api/client";
 import { ApiError, errorMessage, unwrap } from "../../api/errors";
 import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
 import { Button, Card } from "../../ui/ui";
+import { BaseBranchPicker } from "../branches/BaseBranchPicker";
 
 export function DecisionPanel({
   solutionId,
+  issueId,
+  madeOn,
   comments,
   setComments,
 }: {
   solutionId: string;
+  issueId: string;
+  /** The branch the solution was read and tested at (null: recorded before branches were, the default). */
+  madeOn: string | null;
   comments: string;
   setComments: (v: string) => void;
 }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
+  const [branch, setBranch] = useState(madeOn ?? "");
+  const otherBranch = !!madeOn && !!branch && branch !== madeOn ? branch : null;
   const decide = useMutation({
     mutationFn: (status: "approved" | "rejected") =>
       unwrap(
         api.validations[":id"].validate.$post({
           param: { id: solutionId },
-          json: { status, comments: comments.trim() || undefined },
+          json: { status, comments: comments.trim() || undefined, ...(branch ? { baseBranch: branch } : {}) },
         }),
       ),
     onSuccess: (body) => {
@@ -55,6 +64,34 @@ export function DecisionPanel({
   return (
     <Card>
       <h2 className="font-semibold">Validation Decision</h2>
+      <div className="mt-2">
+        <BaseBranchPicker
+          id="approve-base-branch"
+          issueId={issueId}
+          value={branch}
+          onChange={setBranch}
+          disabled={decide.isPending || decide.isSuccess}
+        />
+      </div>
+      {otherBranch && madeOn && (
+        <div
+          role="alert"
+          className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950/40"
+        >
+          <p>
+            This solution was made and tested against <strong>{madeOn}</strong>. A pull request against{" "}
+            <strong>{otherBranch}</strong> needs a solution made there: its code and tests may differ.
+          </p>
+          <Link
+            to="/issues/$issueId/solve"
+            params={{ issueId }}
+            search={{ branch: otherBranch }}
+            className="mt-2 inline-block font-medium underline"
+          >
+            Solve again on {otherBranch}
+          </Link>
+        </div>
+      )}
       <label htmlFor="decision-comments" className="mt-2 block text-sm">
         Comments
       </label>
@@ -69,7 +106,7 @@ export function DecisionPanel({
         <Button
           onClick={() => decide.mutate("approved")}
           busy={decide.isPending && decide.variables === "approved"}
-          disabled={decide.isPending || decide.isSuccess}
+          disabled={decide.isPending || decide.isSuccess || !!otherBranch}
         >
           Approve &amp; Create PR
         </Button>

@@ -55,6 +55,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         </h1>
         <p className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
           <span>{m.repository}</span>
+          {m.baseBranch && <span data-testid="base-branch">Base branch: {m.baseBranch}</span>}
           <span>Model: {s.aiModel}</span>
           <span>Type: {m.classification.type}</span>
           <span>Complexity: {complexity(m.classification.complexity)}</span>
@@ -176,7 +177,13 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
       {s.status === "pending" && (
         <>
           <RefinePanel solutionId={s._id} />
-          <DecisionPanel solutionId={s._id} comments={comments} setComments={setComments} />
+          <DecisionPanel
+            solutionId={s._id}
+            issueId={s.issueId._id}
+            madeOn={m.baseBranch}
+            comments={comments}
+            setComments={setComments}
+          />
         </>
       )}
     </div>

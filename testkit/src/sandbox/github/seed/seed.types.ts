@@ -41,6 +41,15 @@ export interface SeedPull {
   files: Record<string, string>;
 }
 
+/** A branch besides the default one: one commit on top of the default branch's head. */
+export interface SeedBranch {
+  name: string;
+  message: string;
+  date: string;
+  /** Files the branch adds or changes. */
+  files: Record<string, string>;
+}
+
 export interface SeedRepo {
   owner: string;
   name: string;
@@ -58,6 +67,7 @@ export interface SeedRepo {
   /** Names of tests that fail on the seeded default branch: each reproduces an open issue and its known fix turns it green. */
   failingTests?: string[];
   pulls?: SeedPull[];
+  branches?: SeedBranch[];
 }
 
 export interface SeededFix {

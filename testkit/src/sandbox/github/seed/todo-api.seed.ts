@@ -12,6 +12,28 @@ export const TODO_API: SeedRepo = {
   defaultBranch: "main",
   createdAt: "2023-09-04T08:12:44Z",
   commits: [{ message: "Initial commit", date: "2023-09-04T08:15:02Z", files: { ...TODO_API_FILES, ...TODO_API_SRC } }],
+  // A maintenance line whose tree differs from main: a solve based on it must read and target it.
+  branches: [
+    {
+      name: "release-1.x",
+      message: "Start the 1.x maintenance line",
+      date: "2023-10-02T09:00:00Z",
+      files: {
+        "RELEASE-1.x.md": "# todo-api 1.x\n\nSecurity and bug fixes only; new features land on main.\n",
+        // A test only this branch has: tests run on main never count it.
+        "test/release.test.js": [
+          'import assert from "node:assert/strict";',
+          'import { readFileSync } from "node:fs";',
+          'import { test } from "node:test";',
+          "",
+          'test("the 1.x line states its support policy", () => {',
+          '  assert.match(readFileSync(new URL("../RELEASE-1.x.md", import.meta.url), "utf8"), /bug fixes only/);',
+          "});",
+          "",
+        ].join("\n"),
+      },
+    },
+  ],
   issues: [
     {
       title: "Add DELETE /todos/:id",

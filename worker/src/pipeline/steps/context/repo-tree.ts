@@ -5,6 +5,7 @@ import type { TreeFile } from "@fixloop/contract";
 export interface RepoSnapshot {
   owner: string;
   repo: string;
+  /** The branch the tree was read at: the run's base branch (the default branch unless one was chosen). */
   defaultBranch: string;
   commitSha: string;
   treeSha: string;
@@ -18,7 +19,10 @@ const BLOB_TTL_SECONDS = 6 * 3600;
 export const MAX_BLOB_BYTES = 512 * 1024;
 const MAX_SUBTREE_CALLS = 400;
 
-/** The default branch head and its full file list (git trees API, recursive; per-directory walk when truncated). */
+/**
+ * A branch head (the chosen base branch, else the default branch) and its full file list (git
+ * trees API, recursive; per-directory walk when truncated).
+ */
 export async function fetchRepoSnapshot(
   gh: GithubClient,
   redis: Redis,
@@ -26,10 +30,10 @@ export async function fetchRepoSnapshot(
   owner: string,
   repo: string,
   signal: AbortSignal,
+  baseBranch?: string,
 ): Promise<RepoSnapshot & { cached: boolean }> {
   const request = { signal };
-  const { data: info } = await gh.rest.repos.get({ owner, repo, request });
-  const branch = info.default_branch;
+  const branch = baseBranch ?? (await gh.rest.repos.get({ owner, repo, request })).data.default_branch;
   const { data: ref } = await gh.rest.git.getRef({ owner, repo, ref: `heads/${branch}`, request });
   const commitSha = ref.object.sha;
   const { data: commit } = await gh.rest.git.getCommit({ owner, repo, commit_sha: commitSha, request });

@@ -1,0 +1,128 @@
+import { execFileSync } from "node:child_process";
+import { beforeAll, describe, expect, it } from "vitest";
+import { insertIssue } from "@fixloop/testkit";
+import { createGithubClient } from "@fixloop/runtime";
+import { readSse, type SseEvent } from "../../test/sse.testkit";
+import { solveKit } from "../../test/solve.testkit";
+
+// Seeded: octocat/todo-api has main and release-1.x, whose tree adds RELEASE-1.x.md.
+const t = solveKit({ workers: ["solve", "pull-request", "syntax-check"], logLevel: "warn" });
+const DUE = {
+  repo: "octocat/todo-api",
+  number: 5,
+  title: "Todos due today are already marked overdue",
+  body: "A todo is reported overdue all day on its due day. The check is `isOverdue()` in `src/due.ts`.",
+};
+let gitDir = "";
+let issue: { id: string };
+const head = (branch: string) =>
+  execFileSync("git", ["--git-dir", gitDir, "rev-parse", `refs/heads/${branch}`], { encoding: "utf8" }).trim();
+
+beforeAll(async () => {
+  await t.stack.authorizeRepos({ cookie: t.headers.cookie ?? "", origin: t.headers.origin ?? "" }, "octocat");
+  gitDir = t.stack.github.control.gitDir("octocat", "todo-api");
+  issue = await insertIssue(t.stack.db, t.userId, DUE);
+});
+
+const api = (path: string, body?: unknown) =>
+  t.stack.app.request(`/api${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: t.headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+async function runsOf(issueId: string) {
+  return t.stack.db.selectFrom("solve_runs").select(["id", "input"]).where("issue_id", "=", issueId).execute();
+}
+
+describe("choosing the base branch", () => {
+  it("lists the repository's branches from GitHub, the default branch first", async () => {
+    const res = await api(`/issues/${issue.id}/branches`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      repository: "octocat/todo-api",
+      branches: ["main", "release-1.x"],
+      defaultBranch: "main",
+      truncated: false,
+    });
+    expect((await api("/issues/00000000-0000-4000-8000-000000000000/branches")).status).toBe(404);
+  });
+
+  it("refuses a branch that is not on GitHub, or not a branch name, and starts nothing", async () => {
+    const missing = await t.generate({ issueId: issue.id, baseBranch: "release-9.x" });
+    expect(missing.status).toBe(422);
+    expect(((await missing.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: "branch.not_found",
+      message: "The branch release-9.x does not exist in octocat/todo-api on GitHub",
+    });
+    const malformed = await t.generate({ issueId: issue.id, baseBranch: "main..evil" });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+    expect(await runsOf(issue.id)).toEqual([]);
+  });
+
+  it("reads, tests and opens the pull request against the chosen branch; approval on another branch is refused", async () => {
+    const started = await t.generate({ issueId: issue.id, baseBranch: "release-1.x" });
+    expect(started.status).toBe(202);
+    const { runId } = (await started.json()) as { runId: string };
+    expect((await runsOf(issue.id)).map((r) => r.input)).toEqual([{ baseBranch: "release-1.x" }]);
+    const end = (await readSse(await t.events(runId))).at(-1) as SseEvent;
+    expect(end.event, JSON.stringify(end.data)).toBe("completed");
+    const solutionId = (end.data as { solutionId: string }).solutionId;
+
+    const context = await t.stack.db
+      .selectFrom("run_steps")
+      .select("output")
+      .where("run_id", "=", runId)
+      .where("step", "=", "context")
+      .executeTakeFirstOrThrow();
+    const out = context.output as { defaultBranch: string; commitSha: string; allPaths: string[] };
+    expect(out.defaultBranch).toBe("release-1.x");
+    expect(out.commitSha).toBe(head("release-1.x"));
+    expect(out.commitSha).not.toBe(head("main"));
+    expect(out.allPaths).toContain("RELEASE-1.x.md");
+    const view = (await (await api(`/validations/${solutionId}`)).json()) as {
+      solution: { metadata: { baseBranch: string } };
+    };
+    expect(view.solution.metadata.baseBranch).toBe("release-1.x");
+    // The tests ran on release-1.x's tree: its own test is among them.
+    const stored = await t.stack.db
+      .selectFrom("solutions")
+      .select("metadata")
+      .where("id", "=", solutionId)
+      .executeTakeFirstOrThrow();
+    const tests = (stored.metadata as { tests: { logTail: string } }).tests;
+    expect(tests.logTail).toContain("the 1.x line states its support policy");
+
+    const wrong = await api(`/validations/${solutionId}/validate`, { status: "approved", baseBranch: "main" });
+    expect(wrong.status).toBe(409);
+    expect(((await wrong.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: "solution.base_branch_mismatch",
+      message:
+        "This solution was made and tested against release-1.x; solve the issue again on main to open a pull request against it",
+    });
+    const still = await t.stack.db
+      .selectFrom("solutions")
+      .select("status")
+      .where("id", "=", solutionId)
+      .executeTakeFirstOrThrow();
+    expect(still.status).toBe("pending");
+
+    const ok = await api(`/validations/${solutionId}/validate`, { status: "approved", baseBranch: "release-1.x" });
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    const { githubUrl } = (await ok.json()) as { githubUrl: string };
+    const number = Number(githubUrl.split("/").at(-1));
+    const gh = createGithubClient({
+      baseUrl: t.stack.github.url,
+      token: t.stack.github.control.issueToken("octocat", ["public_repo"]),
+    });
+    const { data: pr } = await gh.rest.pulls.get({ owner: "octocat", repo: "todo-api", pull_number: number });
+    expect(pr.base.ref).toBe("release-1.x");
+    const { data: commit } = await gh.rest.git.getCommit({
+      owner: "octocat",
+      repo: "todo-api",
+      commit_sha: pr.head.sha,
+    });
+    expect(commit.parents.map((p) => p.sha)).toEqual([head("release-1.x")]);
+  });
+});
