@@ -191,6 +191,8 @@ export const runInput = jsonObjectColumn("solve_runs.input", {
   setupNetwork: z.enum(["once", "never"]),
   /** How many candidate patches the run generates (1–4). */
   candidates: CandidateCount,
+  /** What started the run when no one pressed Solve: `label` (the repository's solve label). */
+  trigger: z.enum(["label"]),
 });
 export type RunInput = ReturnType<typeof runInput.read>;
 
