@@ -1,4 +1,4 @@
-import { runs, type Db, type SolveRun, type steps } from "@fixloop/db";
+import { runInput, runs, type Db, type SolveRun, type steps } from "@fixloop/db";
 import {
   queuedNote,
   STEPS,
@@ -25,6 +25,7 @@ export function presentRun(run: SolveRun, stored: steps.StepRow[], note: string 
     _id: run.id,
     id: run.id,
     kind: run.kind,
+    ...(runInput.read(run.input).trigger === "label" ? { trigger: "label" as const } : {}),
     issueId: run.issue_id,
     modelId: run.model_id,
     status: run.status,

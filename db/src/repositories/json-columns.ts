@@ -6,6 +6,7 @@ import {
   ManualEdit,
   PromptRecordSchema,
   RefineInput,
+  RunTrigger,
   RepositoryTestSettings,
   StepDetail,
   storableJson,
@@ -192,7 +193,7 @@ export const runInput = jsonObjectColumn("solve_runs.input", {
   /** How many candidate patches the run generates (1–4). */
   candidates: CandidateCount,
   /** What started the run when no one pressed Solve: `label` (the repository's solve label). */
-  trigger: z.enum(["label"]),
+  trigger: RunTrigger,
 });
 export type RunInput = ReturnType<typeof runInput.read>;
 
