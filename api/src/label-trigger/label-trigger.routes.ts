@@ -25,7 +25,10 @@ export const labelTriggerRoutes = new Hono<AppEnv>()
     const { owner, repo } = c.req.valid("param");
     const row = await labelTriggers.findSetting(c.var.deps.db, c.var.user.id, `${owner}/${repo}`);
     if (!row) throw errors.notFound("Repository");
-    const trigger: RepositoryLabelTrigger = { enabled: row.solve_label !== null, label: row.solve_label ?? DEFAULT_SOLVE_LABEL };
+    const trigger: RepositoryLabelTrigger = {
+      enabled: row.solve_label !== null,
+      label: row.solve_label ?? DEFAULT_SOLVE_LABEL,
+    };
     return c.json({ trigger });
   })
   .put(PATH, requireUser, validate("param", RepoParams), validate("json", RepositoryLabelTrigger), async (c) => {

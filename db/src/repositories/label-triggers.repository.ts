@@ -37,7 +37,11 @@ export async function saveSetting(db: Conn, repositoryId: string, label: string 
  * The repository row that solves issues of `fullName` labelled `label` (both case-insensitive): of
  * the users who enabled it with that label, the first to do so.
  */
-export async function enabledFor(db: Conn, fullName: string, label: string): Promise<LabelTriggerRepository | undefined> {
+export async function enabledFor(
+  db: Conn,
+  fullName: string,
+  label: string,
+): Promise<LabelTriggerRepository | undefined> {
   const row = await db
     .selectFrom("repositories")
     .select(["id", "user_id", "full_name", "solve_label"])
@@ -46,7 +50,9 @@ export async function enabledFor(db: Conn, fullName: string, label: string): Pro
     .orderBy("solve_label_enabled_at")
     .orderBy("id")
     .executeTakeFirst();
-  return row && row.solve_label ? { id: row.id, userId: row.user_id, fullName: row.full_name, label: row.solve_label } : undefined;
+  return row && row.solve_label
+    ? { id: row.id, userId: row.user_id, fullName: row.full_name, label: row.solve_label }
+    : undefined;
 }
 
 /**
@@ -77,5 +83,10 @@ export async function settle(db: Conn, id: string, outcome: string, runId: strin
 
 /** The claims of one issue (newest first), for tests and the log. */
 export async function ofIssue(db: Conn, issueId: string) {
-  return db.selectFrom("label_triggers").selectAll().where("issue_id", "=", issueId).orderBy("created_at", "desc").execute();
+  return db
+    .selectFrom("label_triggers")
+    .selectAll()
+    .where("issue_id", "=", issueId)
+    .orderBy("created_at", "desc")
+    .execute();
 }

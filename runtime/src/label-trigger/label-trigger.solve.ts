@@ -31,10 +31,15 @@ export async function solveClaimed(
     return outcome;
   };
   const issue = await issues.findForRun(db, c.userId, c.issueId);
-  if (!issue || issue.status === "closed" || issue.state === "closed") return done({ status: "closed", issueId: c.issueId });
+  if (!issue || issue.status === "closed" || issue.state === "closed")
+    return done({ status: "closed", issueId: c.issueId });
   if (await findOpenPullRequestForIssue(db, issue.id)) return done({ status: "pull_request_open", issueId: issue.id });
   try {
-    await assertPolicyStillAllows(gh.client, { redis: deps.redis, prefix: deps.queues.prefix }, issue.upstream_full_name ?? issue.repo_full_name);
+    await assertPolicyStillAllows(
+      gh.client,
+      { redis: deps.redis, prefix: deps.queues.prefix },
+      issue.upstream_full_name ?? issue.repo_full_name,
+    );
   } catch (err) {
     if (!(err instanceof GithubError) || err.code !== "contributions.blocked") throw err;
     logger.warn({ ...log, reason: err.message }, "label trigger: the contribution rules block a solve");
@@ -60,7 +65,8 @@ export async function solveClaimed(
     await comment(labelTriggerComments.overQuota(c.label));
     return done({ status: "over_quota", issueId: issue.id });
   }
-  if (outcome.status === "active") return done({ status: "active", issueId: issue.id, runId: outcome.runId }, outcome.runId);
+  if (outcome.status === "active")
+    return done({ status: "active", issueId: issue.id, runId: outcome.runId }, outcome.runId);
   await comment(labelTriggerComments.started(c.label, runPageUrl(deps.publicUrl, issue.id, outcome.runId)));
   return done({ status: "started", issueId: issue.id, runId: outcome.runId }, outcome.runId);
 }

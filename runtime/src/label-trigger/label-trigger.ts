@@ -53,7 +53,10 @@ export async function handleLabeledIssue(deps: LabelTriggerDeps, event: LabeledI
     });
   } catch (err) {
     await labelTriggers.settle(db, claimId, "failed");
-    logger.error({ repo: repo.fullName, issue: event.issueNumber, err: (err as Error).message }, "label trigger failed");
+    logger.error(
+      { repo: repo.fullName, issue: event.issueNumber, err: (err as Error).message },
+      "label trigger failed",
+    );
     throw err;
   }
 }

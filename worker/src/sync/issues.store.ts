@@ -3,7 +3,6 @@ import { issueColumns, type GithubIssue } from "@fixloop/runtime";
 
 export { issueColumns, labelNames, type GithubIssue } from "@fixloop/runtime";
 
-
 /** Inserts or refreshes issues of one repository (see `issues.upsertSynced`), 200 rows a statement. */
 export async function upsertIssues(
   db: Db,
