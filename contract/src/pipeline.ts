@@ -127,6 +127,8 @@ export const RunView = z.object({
   kind: z.enum(["solve", "refine"]),
   /** `label`: started by the repository's solve label, not by a person pressing Solve. */
   trigger: RunTrigger.optional(),
+  /** The label that started it (with `trigger: "label"`). */
+  triggerLabel: z.string().optional(),
   issueId: z.string(),
   modelId: z.string(),
   status: RunStatus,

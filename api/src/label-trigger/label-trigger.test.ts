@@ -67,7 +67,12 @@ describe("label trigger", () => {
     expect((await handleLabeledIssue(stack.deps, event)).status).toBe("duplicate");
     const runs = await runsOf(me.id);
     expect(runs).toEqual([
-      { id: started.runId, issue_id: started.issueId, input: { trigger: "label" }, status: "queued" },
+      {
+        id: started.runId,
+        issue_id: started.issueId,
+        input: { trigger: "label", triggerLabel: "fixloop" },
+        status: "queued",
+      },
     ]);
     expect(await stack.deps.queues.solve.getJob(jobIds.solve(started.runId)).then((j) => j?.data)).toEqual({
       runId: started.runId,
@@ -76,9 +81,9 @@ describe("label trigger", () => {
     expect(said).toHaveLength(1);
     expect(said[0]).toContain(`${stack.publicUrl}/issues/${started.issueId}/solve?run=${started.runId}`);
     const view = (await (await stack.app.request(`/api/runs/${started.runId}`, { headers: me.headers })).json()) as {
-      run: { trigger?: string };
+      run: { trigger?: string; triggerLabel?: string };
     };
-    expect(view.run.trigger).toBe("label");
+    expect(view.run).toMatchObject({ trigger: "label", triggerLabel: "fixloop" });
   });
 
   it("does nothing for a repository that did not enable it, or for another label", async () => {

@@ -194,6 +194,8 @@ export const runInput = jsonObjectColumn("solve_runs.input", {
   candidates: CandidateCount,
   /** What started the run when no one pressed Solve: `label` (the repository's solve label). */
   trigger: RunTrigger,
+  /** The label that started a `label` run, as the repository's setting spells it. */
+  triggerLabel: z.string().max(50),
 });
 export type RunInput = ReturnType<typeof runInput.read>;
 

@@ -54,7 +54,7 @@ export async function solveClaimed(
     issueId: issue.id,
     modelId: model.id,
     kind: "solve",
-    input: candidates > 1 ? { trigger: "label", candidates } : { trigger: "label" },
+    input: { trigger: "label", triggerLabel: c.label, ...(candidates > 1 ? { candidates } : {}) },
   }));
   // The run stands whether or not GitHub takes the comment; a refused comment is logged.
   const comment = (body: string) =>
