@@ -164,6 +164,25 @@ describe("label trigger", () => {
     );
   });
 
+  it("gives the claim back when GitHub fails midway, so the next delivery starts the run", async () => {
+    const me = await owner("octocat");
+    expect((await setTrigger(me.headers, "octocat/url-shortener", { enabled: true, label: "fixloop" })).status).toBe(
+      200,
+    );
+    const { n } = await labelledIssue("octocat", "octocat", "url-shortener", "fixloop");
+    const event = { repoFullName: "octocat/url-shortener", issueNumber: n, label: "fixloop", senderLogin: null };
+    // The contribution rules (7 files, read at once) are read after the claim: rate-limited for an hour, that read fails.
+    stack.github.control.failNext({
+      path: /url-shortener\/contents\//,
+      status: 403,
+      kind: "primary",
+      retryAfter: 3600,
+      times: 7,
+    });
+    await expect(handleLabeledIssue(stack.deps, event)).rejects.toThrow();
+    expect((await handleLabeledIssue(stack.deps, event)).status).toBe("started");
+  });
+
   it("refuses a label name GitHub would not take, and keeps the setting", async () => {
     const me = await owner("octocat");
     for (const label of ["x".repeat(51), "a,b", " "]) {

@@ -72,13 +72,18 @@ export async function claim(
   return row?.id;
 }
 
-/** What came of a claim: started (with its run), over_quota, blocked, closed, pull_request_open, active, failed. */
+/** What came of a claim: started (with its run), over_quota, blocked, closed, pull_request_open, active. */
 export async function settle(db: Conn, id: string, outcome: string, runId: string | null = null): Promise<void> {
   await db
     .updateTable("label_triggers")
     .set({ outcome, run_id: runId, updated_at: new Date() })
     .where("id", "=", id)
     .execute();
+}
+
+/** Gives a claim back after an unexpected failure (GitHub down, say), so a redelivery or the next sync tries again. */
+export async function release(db: Conn, id: string): Promise<void> {
+  await db.deleteFrom("label_triggers").where("id", "=", id).where("run_id", "is", null).execute();
 }
 
 /** The claims of one issue (newest first), for tests and the log. */

@@ -52,7 +52,7 @@ export async function handleLabeledIssue(deps: LabelTriggerDeps, event: LabeledI
       number: event.issueNumber,
     });
   } catch (err) {
-    await labelTriggers.settle(db, claimId, "failed");
+    await labelTriggers.release(db, claimId);
     logger.error(
       { repo: repo.fullName, issue: event.issueNumber, err: (err as Error).message },
       "label trigger failed",
