@@ -35,7 +35,7 @@ export async function saveSetting(db: Conn, repositoryId: string, label: string 
 
 /**
  * The repository row that solves issues of `fullName` labelled `label` (both case-insensitive): of
- * the users who enabled it with that label, the first to do so.
+ * the users who enabled it with that label and may still push there, the first to do so.
  */
 export async function enabledFor(
   db: Conn,
@@ -47,6 +47,8 @@ export async function enabledFor(
     .select(["id", "user_id", "full_name", "solve_label"])
     .where(sql<string>`lower(full_name)`, "=", fullName.toLowerCase())
     .where(sql<string>`lower(solve_label)`, "=", label.toLowerCase())
+    // Only while the user may still push there (the sync keeps can_push current).
+    .where("can_push", "=", true)
     .orderBy("solve_label_enabled_at")
     .orderBy("id")
     .executeTakeFirst();
