@@ -15,6 +15,7 @@ import { configRoutes } from "./config/config.routes";
 import { authRoutes } from "./auth/auth.routes";
 import { tokensRoutes } from "./tokens/tokens.routes";
 import { githubRoutes } from "./github/github.routes";
+import { labelTriggerRoutes } from "./label-trigger/label-trigger.routes";
 import { testSettingsRoutes } from "./github/test-settings.routes";
 import { issuesRoutes } from "./issues/issues.routes";
 import { contributionsRoutes } from "./contributions/contributions.routes";
@@ -39,6 +40,7 @@ export function apiRoutes() {
     .route("/", tokensRoutes)
     .route("/", githubRoutes)
     .route("/", testSettingsRoutes)
+    .route("/", labelTriggerRoutes)
     .route("/", issuesRoutes)
     .route("/", contributionsRoutes)
     .route("/", solveRoutes)

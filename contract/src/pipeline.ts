@@ -1,3 +1,4 @@
+import { RunTrigger } from "./label-trigger";
 import { CandidateEvent } from "./candidates";
 import { z } from "zod";
 import { RunStatus, STEP_IDS, StepId, StepStatus, TERMINAL_RUN_STATUSES } from "./domain/statuses";
@@ -124,6 +125,10 @@ export const RunView = z.object({
   _id: z.string(),
   id: z.string(),
   kind: z.enum(["solve", "refine"]),
+  /** `label`: started by the repository's solve label, not by a person pressing Solve. */
+  trigger: RunTrigger.optional(),
+  /** The label that started it (with `trigger: "label"`). */
+  triggerLabel: z.string().optional(),
   issueId: z.string(),
   modelId: z.string(),
   status: RunStatus,

@@ -114,6 +114,9 @@ export interface RepositoriesTable {
   issues_etag: string | null;
   /** The user's test command override for this repository; null = detect. */
   test_settings: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** Issues carrying this label are solved automatically (null: off). */
+  solve_label: string | null;
+  solve_label_enabled_at: NullableTimestamp;
   synced_at: NullableTimestamp;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
@@ -357,6 +360,20 @@ export interface WebhookEventsTable {
   processed_at: NullableTimestamp;
 }
 
+/** One per issue and label seen by the label trigger: what came of it (the idempotency key). */
+export interface LabelTriggersTable {
+  id: Generated<string>;
+  user_id: string;
+  issue_id: string;
+  /** Lower-cased: GitHub label names compare case-insensitively. */
+  label: string;
+  sender_login: string | null;
+  outcome: Generated<string>;
+  run_id: string | null;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -379,6 +396,7 @@ export interface Database {
   usage_counters: UsageCountersTable;
   notifications: NotificationsTable;
   webhook_events: WebhookEventsTable;
+  label_triggers: LabelTriggersTable;
 }
 
 export type User = Selectable<UsersTable>;

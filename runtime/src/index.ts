@@ -20,3 +20,6 @@ export * from "./metrics/metrics.families";
 export * from "./metrics/metrics.store";
 export * from "./ops/workers.registry";
 export * from "./ops/queues.stats";
+export * from "./github/github.issues";
+export * from "./runs.start";
+export * from "./label-trigger/label-trigger";

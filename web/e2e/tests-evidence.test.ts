@@ -198,4 +198,55 @@ describe("test evidence in the browser", () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(narrow, "validate-candidates-390");
   });
+
+  it("solves an issue labelled on GitHub once the owner turns the label on for the repository, and marks the run as label-started (1280 and 390 px)", async () => {
+    // Its own user and repository (AI help welcome when disclosed): independent of the cases above.
+    const { page: wide } = await e2e.newPage();
+    await bringIn(wide, "opencommons", "opencommons/disclose-lib");
+    await wide.goto("/repositories");
+    const card = wide.getByRole("listitem").filter({ hasText: "opencommons/disclose-lib" });
+    await card.getByText("Solve on label").click();
+    await card.getByLabel("Solve issues labelled").check();
+    await card.getByLabel("Label", { exact: true }).fill("fixloop");
+    await card.getByRole("button", { name: "Save label setting of opencommons/disclose-lib" }).click();
+    await toast(wide, "Issues labelled fixloop will be solved");
+    await screenshot(wide, "repository-label-trigger");
+
+    // A test user labels a new issue on GitHub; with no webhook, the repository sync picks it up.
+    const [n = 0] = e2e.github.addIssues("opencommons", "disclose-lib", [{ title: "Setext headings are not checked" }]);
+    const gh = (path: string, init: RequestInit = {}) =>
+      fetch(`${e2e.stack.env.GITHUB_API_URL}/repos/opencommons/disclose-lib/issues/${n}${path}`, {
+        ...init,
+        headers: {
+          authorization: `token ${e2e.github.issueToken("opencommons", ["repo"])}`,
+          "content-type": "application/json",
+        },
+      });
+    expect((await gh("/labels", { method: "POST", body: JSON.stringify({ labels: ["fixloop"] }) })).status).toBe(200);
+    await wide.getByRole("button", { name: "Sync opencommons/disclose-lib" }).click();
+    await toast(wide, "Repository synced successfully");
+    const comments = (await (await gh("/comments")).json()) as { body: string }[];
+    expect(comments).toHaveLength(1);
+    const link = /\/issues\/[0-9a-f-]+\/solve\?run=[0-9a-f-]+/.exec(comments[0]?.body ?? "")?.[0];
+    expect(link).toBeDefined();
+    await wide.goto(link ?? "/");
+    await wide.getByTestId("run-trigger").getByText("fixloop", { exact: true }).waitFor();
+    expect(await wide.getByTestId("run-trigger").textContent()).toContain("Started by the fixloop label");
+    await screenshot(wide, "solve-label-trigger");
+
+    const { page: narrow } = await e2e.newPage({ width: 390 });
+    await signIn(narrow, "opencommons");
+    await narrow.goto("/repositories");
+    const narrowCard = narrow.getByRole("listitem").filter({ hasText: "opencommons/disclose-lib" });
+    await narrowCard.getByText("Solve on label").click();
+    expect(await narrowCard.getByLabel("Solve issues labelled").isChecked()).toBe(true);
+    await screenshot(narrow, "repository-label-trigger-390");
+    await narrow.goto(link ?? "/");
+    await narrow.getByTestId("run-trigger").waitFor();
+    const overflow = await narrow.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(narrow, "solve-label-trigger-390");
+  });
 });

@@ -12,6 +12,8 @@ export const WorkerEnv = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TOKEN_ENCRYPTION_KEYS: z.string().min(1),
   GITHUB_API_URL: z.string().url().default("https://api.github.com"),
+  /** Origin the browser uses (as the API's PUBLIC_URL): the label trigger's issue comment links the run there. */
+  PUBLIC_URL: z.string().url().default("http://localhost:3000"),
   /** Jobs each worker process runs at once, per queue. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** Queues this process serves (comma separated); empty = all. */

@@ -1,4 +1,4 @@
-import { runs, type Db, type SolveRun, type steps } from "@fixloop/db";
+import { runInput, runs, type Db, type SolveRun, type steps } from "@fixloop/db";
 import {
   queuedNote,
   STEPS,
@@ -18,6 +18,13 @@ export async function queuedNoteOf(db: Db, caps: ActiveRunCaps, run: SolveRun): 
   return place ? queuedNote(place.ahead, caps[place.plan]) : null;
 }
 
+/** What started the run, when it was not a person pressing Solve. */
+function triggerOf(run: SolveRun): Pick<RunView, "trigger" | "triggerLabel"> {
+  const input = runInput.read(run.input);
+  if (input.trigger !== "label") return {};
+  return { trigger: "label", ...(input.triggerLabel ? { triggerLabel: input.triggerLabel } : {}) };
+}
+
 /** The run as the API shows it: every step in order with status, detail and timings (a queued run's first step: `note`). */
 export function presentRun(run: SolveRun, stored: steps.StepRow[], note: string | null = null): RunView {
   const byStep = new Map(stored.map((s) => [s.step, s]));
@@ -25,6 +32,7 @@ export function presentRun(run: SolveRun, stored: steps.StepRow[], note: string 
     _id: run.id,
     id: run.id,
     kind: run.kind,
+    ...triggerOf(run),
     issueId: run.issue_id,
     modelId: run.model_id,
     status: run.status,

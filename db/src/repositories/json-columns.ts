@@ -6,6 +6,7 @@ import {
   ManualEdit,
   PromptRecordSchema,
   RefineInput,
+  RunTrigger,
   RepositoryTestSettings,
   StepDetail,
   storableJson,
@@ -191,6 +192,10 @@ export const runInput = jsonObjectColumn("solve_runs.input", {
   setupNetwork: z.enum(["once", "never"]),
   /** How many candidate patches the run generates (1–4). */
   candidates: CandidateCount,
+  /** What started the run when no one pressed Solve: `label` (the repository's solve label). */
+  trigger: RunTrigger,
+  /** The label that started a `label` run, as the repository's setting spells it. */
+  triggerLabel: z.string().max(50),
 });
 export type RunInput = ReturnType<typeof runInput.read>;
 

@@ -6,6 +6,7 @@ import { asGithubJob } from "../github/github.jobs";
 import { linkedPullsByIssue, type ListedPull } from "./linked-pulls";
 import { upsertIssues, type GithubIssue } from "./issues.store";
 import { upsertRepository } from "./repositories.store";
+import { triggerLabeledIssues } from "./label-trigger.sync";
 
 /**
  * Mirrors every issue (open and closed, pull requests skipped) of one repository, following Link
@@ -64,6 +65,8 @@ export async function syncIssues(
         issues.map((i) => i.number),
       );
       await issuesTable.setLinkedPulls(ctx.db, job.userId, repo.full_name, linked, true);
+      // With no webhook configured, this is how a label added on GitHub reaches the label trigger.
+      await triggerLabeledIssues(ctx, job.userId, repo.full_name, issues);
     }
     await repositories.markSynced(ctx.db, stored.id, notModified ? undefined : etag);
     const count = await issuesTable.count(ctx.db, job.userId, repo.full_name);

@@ -323,6 +323,26 @@ describe("responses match GitHub's OpenAPI description", () => {
     expect(got.draft).toBe(true);
   });
 
+  it("issue labels and comments: a test user labels an issue, Fixloop comments on it", async () => {
+    const issue = { ...o, issue_number: 3 };
+    const labels = await check(
+      me,
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/labels",
+      { ...issue, labels: ["fixloop"] },
+      200,
+    );
+    expect(labels.map((l: { name: string }) => l.name)).toContain("fixloop");
+    await check(me, "POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...issue, labels: "fixloop" }, 422);
+    const created = await check(
+      me,
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
+      { ...issue, body: "On it" },
+      201,
+    );
+    const listed = await check(me, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", issue, 200);
+    expect(listed.map((c: { id: number }) => c.id)).toEqual([created.id]);
+  });
+
   it("errors", async () => {
     await check(new Octokit({ baseUrl: t.sandbox.url }), "GET /user", {}, 401);
   });

@@ -7,6 +7,7 @@ import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, GithubError } from "./errors";
 import { gitRoutes } from "./git.routes";
 import { issuesRoutes } from "./issues.routes";
+import { issueCommentsRoutes } from "./issue-comments.routes";
 import { oauthRoutes } from "./oauth.routes";
 import { pullsRoutes } from "./pulls.routes";
 import type { FaultRule } from "./rate-limit";
@@ -143,6 +144,7 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
   app.route("/repos/:owner/:repo", reposRoutes(deps));
   app.route("/repos/:owner/:repo", branchesRoutes(deps));
   app.route("/repos/:owner/:repo", issuesRoutes(deps));
+  app.route("/repos/:owner/:repo", issueCommentsRoutes(deps));
   app.route("/repos/:owner/:repo", pullsRoutes(deps));
   app.route("/repos/:owner/:repo/git", gitRoutes(deps));
   app.route("/raw", rawRoutes(deps));

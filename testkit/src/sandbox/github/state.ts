@@ -77,6 +77,17 @@ export interface IssueRecord {
   pull: PullFields | null;
 }
 
+/** A comment on an issue or pull request (the issue-comment API). */
+export interface IssueCommentRecord {
+  id: number;
+  repoId: number;
+  issueNumber: number;
+  user: string;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface TokenRecord {
   token: string;
   login: string;
@@ -110,6 +121,8 @@ export interface SandboxState {
   codes: OAuthCodeRecord[];
   /** Absent in state files written before grants were kept. */
   grants?: GrantRecord[];
+  /** Absent in state files written before issue comments were kept. */
+  issueComments?: IssueCommentRecord[];
 }
 
 export const emptyState = (): SandboxState => ({

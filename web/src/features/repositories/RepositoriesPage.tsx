@@ -8,6 +8,7 @@ import { errorMessage, unwrap } from "../../api/errors";
 import { repositoriesQuery } from "../../api/repositories.queries";
 import { issuesQuery } from "../../api/issues.queries";
 import { AuthorizeReposLink } from "./AuthorizeReposLink";
+import { LabelTrigger } from "./LabelTriggerForm";
 import { TestSettings } from "./TestSettingsForm";
 type Repository = NonNullable<
   Awaited<ReturnType<ReturnType<typeof repositoriesQuery>["queryFn"] & {}>>
@@ -131,6 +132,7 @@ function RepositoryCard({ repo }: { repo: Repository }) {
         </a>
       </div>
       <TestSettings owner={owner} repo={name} />
+      {repo.canPush && <LabelTrigger owner={owner} repo={name} />}
     </Card>
   );
 }

@@ -1,0 +1,197 @@
+import { Octokit } from "@octokit/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jobIds } from "@fixloop/contract";
+import { currentUsagePeriod } from "@fixloop/db";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type TestStack } from "../../test/stack";
+import { handleLabeledIssue } from "./label-trigger.handler";
+
+let models: ModelSandbox;
+let stack: TestStack;
+
+beforeAll(async () => {
+  models = await startModelSandbox();
+  // Sync workers only: runs stay queued, which is all the trigger's admission needs.
+  stack = await createTestStack({ env: models.env, workers: ["sync"], logLevel: "info" });
+}, 60_000);
+afterAll(async () => {
+  await models?.stop();
+});
+
+/** Signs in with repository access and lists the repositories (the sync that stores them). */
+async function owner(login: string) {
+  const me = await stack.signIn(login, { scopes: ["public_repo"] });
+  const headers = { ...me.headers, "content-type": "application/json" };
+  expect((await stack.app.request("/api/github/repositories", { headers })).status).toBe(200);
+  return { id: me.user._id, headers };
+}
+
+const setTrigger = (headers: Record<string, string>, full: string, body: unknown) =>
+  stack.app.request(`/api/github/repositories/${full}/label-trigger`, {
+    method: "PUT",
+    headers,
+    body: JSON.stringify(body),
+  });
+
+/** A test user adds `label` to a new issue on the stand-in, through GitHub's REST API. */
+async function labelledIssue(login: string, ownerLogin: string, repo: string, label: string) {
+  const [n = 0] = stack.github.control.addIssues(ownerLogin, repo, [{ title: `Crash on empty input ${label}` }]);
+  const gh = new Octokit({ baseUrl: stack.github.url, auth: stack.github.control.issueToken(login, ["repo"]) });
+  await gh.rest.issues.addLabels({ owner: ownerLogin, repo, issue_number: n, labels: [label] });
+  return { n, gh };
+}
+
+const comments = async (gh: Octokit, owner: string, repo: string, n: number) =>
+  (await gh.rest.issues.listComments({ owner, repo, issue_number: n })).data.map((c) => c.body ?? "");
+
+const runsOf = (userId: string) =>
+  stack.db
+    .selectFrom("solve_runs")
+    .select(["id", "issue_id", "input", "status"])
+    .where("user_id", "=", userId)
+    .execute();
+
+describe("label trigger", () => {
+  it("solves a labelled issue of an enabled repository: one run marked label, one comment linking it, once however often seen", async () => {
+    const me = await owner("octocat");
+    expect((await setTrigger(me.headers, "octocat/todo-api", { enabled: true, label: "fixloop" })).status).toBe(200);
+    const { n, gh } = await labelledIssue("octocat", "octocat", "todo-api", "fixloop");
+    const event = { repoFullName: "octocat/todo-api", issueNumber: n, label: "FixLoop", senderLogin: "octocat" };
+    const [first, second] = await Promise.all([
+      handleLabeledIssue(stack.deps, event),
+      handleLabeledIssue(stack.deps, event),
+    ]);
+    const started = [first, second].find((o) => o.status === "started");
+    expect([first.status, second.status].sort()).toEqual(["duplicate", "started"]);
+    if (!started || started.status !== "started") throw new Error("no run started");
+    expect((await handleLabeledIssue(stack.deps, event)).status).toBe("duplicate");
+    const runs = await runsOf(me.id);
+    expect(runs).toEqual([
+      {
+        id: started.runId,
+        issue_id: started.issueId,
+        input: { trigger: "label", triggerLabel: "fixloop" },
+        status: "queued",
+      },
+    ]);
+    expect(await stack.deps.queues.solve.getJob(jobIds.solve(started.runId)).then((j) => j?.data)).toEqual({
+      runId: started.runId,
+    });
+    const said = await comments(gh, "octocat", "todo-api", n);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(`${stack.publicUrl}/issues/${started.issueId}/solve?run=${started.runId}`);
+    const view = (await (await stack.app.request(`/api/runs/${started.runId}`, { headers: me.headers })).json()) as {
+      run: { trigger?: string; triggerLabel?: string };
+    };
+    expect(view.run).toMatchObject({ trigger: "label", triggerLabel: "fixloop" });
+  });
+
+  it("does nothing for a repository that did not enable it, or for another label", async () => {
+    const me = await owner("octocat");
+    const before = (await runsOf(me.id)).length;
+    const off = await labelledIssue("octocat", "octocat", "url-shortener", "fixloop");
+    const event = {
+      repoFullName: "octocat/url-shortener",
+      issueNumber: off.n,
+      label: "fixloop",
+      senderLogin: "octocat",
+    };
+    expect(await handleLabeledIssue(stack.deps, event)).toEqual({ status: "disabled" });
+    const other = await labelledIssue("octocat", "octocat", "todo-api", "bug");
+    const bug = { repoFullName: "octocat/todo-api", issueNumber: other.n, label: "bug", senderLogin: "octocat" };
+    expect(await handleLabeledIssue(stack.deps, bug)).toEqual({ status: "disabled" });
+    expect(await runsOf(me.id)).toHaveLength(before);
+    expect(await comments(off.gh, "octocat", "url-shortener", off.n)).toEqual([]);
+  });
+
+  it("starts from the repository sync when no webhook comes", async () => {
+    const me = await owner("octocat");
+    expect((await setTrigger(me.headers, "octocat/weather-cli", { enabled: true, label: "fixloop" })).status).toBe(200);
+    const { n, gh } = await labelledIssue("octocat", "octocat", "weather-cli", "fixloop");
+    const before = (await runsOf(me.id)).length;
+    const sync = await stack.app.request("/api/github/repositories/octocat/weather-cli/sync", {
+      method: "POST",
+      headers: me.headers,
+    });
+    expect(sync.status).toBe(200);
+    const runs = await runsOf(me.id);
+    expect(runs).toHaveLength(before + 1);
+    expect(runs.every((r) => (r.input as { trigger?: string }).trigger === "label")).toBe(true);
+    expect(await comments(gh, "octocat", "weather-cli", n)).toHaveLength(1);
+    await stack.app.request("/api/github/repositories/octocat/weather-cli/sync", {
+      method: "POST",
+      headers: me.headers,
+    });
+    expect(await runsOf(me.id)).toHaveLength(before + 1);
+  });
+
+  it("starts no run when the owner's monthly quota is used up, and says so once on the issue", async () => {
+    const me = await owner("hubot");
+    expect((await setTrigger(me.headers, "hubot/markdown-lint", { enabled: true, label: "fixloop" })).status).toBe(200);
+    const { periodStart } = await currentUsagePeriod(stack.db, me.id);
+    await stack.db
+      .insertInto("usage_counters")
+      .values({ user_id: me.id, period_start: periodStart, used: 10_000 })
+      .execute();
+    const { n, gh } = await labelledIssue("hubot", "hubot", "markdown-lint", "fixloop");
+    const event = { repoFullName: "hubot/markdown-lint", issueNumber: n, label: "fixloop", senderLogin: "monalisa" };
+    expect((await handleLabeledIssue(stack.deps, event)).status).toBe("over_quota");
+    expect((await handleLabeledIssue(stack.deps, event)).status).toBe("duplicate");
+    expect(await runsOf(me.id)).toEqual([]);
+    const said = await comments(gh, "hubot", "markdown-lint", n);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain("monthly quota");
+    expect(stack.logs.some((l) => l.includes('"outcome":"over_quota"'))).toBe(true);
+  });
+
+  it("starts no run when the repository's contribution rules refuse AI contributions, and logs why", async () => {
+    const me = await owner("opencommons");
+    expect((await setTrigger(me.headers, "opencommons/no-robots", { enabled: true, label: "fixloop" })).status).toBe(
+      200,
+    );
+    const { n, gh } = await labelledIssue("opencommons", "opencommons", "no-robots", "fixloop");
+    const event = {
+      repoFullName: "opencommons/no-robots",
+      issueNumber: n,
+      label: "fixloop",
+      senderLogin: "opencommons",
+    };
+    expect((await handleLabeledIssue(stack.deps, event)).status).toBe("blocked");
+    expect(await runsOf(me.id)).toEqual([]);
+    expect(await comments(gh, "opencommons", "no-robots", n)).toEqual([]);
+    expect(stack.logs.some((l) => l.includes("contribution rules block a solve") && l.includes("not accepted"))).toBe(
+      true,
+    );
+  });
+
+  it("gives the claim back when GitHub fails midway, so the next delivery starts the run", async () => {
+    const me = await owner("octocat");
+    expect((await setTrigger(me.headers, "octocat/url-shortener", { enabled: true, label: "fixloop" })).status).toBe(
+      200,
+    );
+    const { n } = await labelledIssue("octocat", "octocat", "url-shortener", "fixloop");
+    const event = { repoFullName: "octocat/url-shortener", issueNumber: n, label: "fixloop", senderLogin: null };
+    // The contribution rules (7 files, read at once) are read after the claim: rate-limited for an hour, that read fails.
+    stack.github.control.failNext({
+      path: /url-shortener\/contents\//,
+      status: 403,
+      kind: "primary",
+      retryAfter: 3600,
+      times: 7,
+    });
+    await expect(handleLabeledIssue(stack.deps, event)).rejects.toThrow();
+    expect((await handleLabeledIssue(stack.deps, event)).status).toBe("started");
+  });
+
+  it("refuses a label name GitHub would not take, and keeps the setting", async () => {
+    const me = await owner("octocat");
+    for (const label of ["x".repeat(51), "a,b", " "]) {
+      const res = await setTrigger(me.headers, "octocat/todo-api", { enabled: true, label });
+      expect(res.status).toBe(400);
+    }
+    const res = await stack.app.request("/api/github/repositories/octocat/todo-api/label-trigger", {
+      headers: me.headers,
+    });
+    expect(await res.json()).toEqual({ trigger: { enabled: true, label: "fixloop" } });
+  });
+});

@@ -1,0 +1,99 @@
+import { sql } from "kysely";
+import type { Conn } from "./conn";
+
+/** A repository row whose user solves issues carrying its label. */
+export interface LabelTriggerRepository {
+  id: string;
+  userId: string;
+  fullName: string;
+  label: string;
+}
+
+/** The user's repository `owner/repo` (case-insensitive) with its solve label (null: off), if the user has it. */
+export async function findSetting(db: Conn, userId: string, fullName: string) {
+  return db
+    .selectFrom("repositories")
+    .select(["id", "solve_label", "can_push"])
+    .where("user_id", "=", userId)
+    .where(sql<string>`lower(full_name)`, "=", fullName.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** Turns the label trigger on (with its label) or off (null) for one repository row. */
+export async function saveSetting(db: Conn, repositoryId: string, label: string | null): Promise<void> {
+  await db
+    .updateTable("repositories")
+    .set({
+      solve_label: label,
+      // The first to enable keeps the earliest time: that user's plan pays when several enabled it.
+      solve_label_enabled_at: label === null ? null : sql<Date>`coalesce(solve_label_enabled_at, now())`,
+      updated_at: new Date(),
+    })
+    .where("id", "=", repositoryId)
+    .execute();
+}
+
+/**
+ * The repository row that solves issues of `fullName` labelled `label` (both case-insensitive): of
+ * the users who enabled it with that label and may still push there, the first to do so.
+ */
+export async function enabledFor(
+  db: Conn,
+  fullName: string,
+  label: string,
+): Promise<LabelTriggerRepository | undefined> {
+  const row = await db
+    .selectFrom("repositories")
+    .select(["id", "user_id", "full_name", "solve_label"])
+    .where(sql<string>`lower(full_name)`, "=", fullName.toLowerCase())
+    .where(sql<string>`lower(solve_label)`, "=", label.toLowerCase())
+    // Only while the user may still push there (the sync keeps can_push current).
+    .where("can_push", "=", true)
+    .orderBy("solve_label_enabled_at")
+    .orderBy("id")
+    .executeTakeFirst();
+  return row && row.solve_label
+    ? { id: row.id, userId: row.user_id, fullName: row.full_name, label: row.solve_label }
+    : undefined;
+}
+
+/**
+ * Claims an issue + label for the trigger: true for the first claim only (the unique key on
+ * issue and lower-cased label settles races between the webhook, the sync and redeliveries).
+ */
+export async function claim(
+  db: Conn,
+  c: { userId: string; issueId: string; label: string; senderLogin: string | null },
+): Promise<string | undefined> {
+  const row = await db
+    .insertInto("label_triggers")
+    .values({ user_id: c.userId, issue_id: c.issueId, label: c.label.toLowerCase(), sender_login: c.senderLogin })
+    .onConflict((oc) => oc.columns(["issue_id", "label"]).doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** What came of a claim: started (with its run), over_quota, blocked, closed, pull_request_open, active. */
+export async function settle(db: Conn, id: string, outcome: string, runId: string | null = null): Promise<void> {
+  await db
+    .updateTable("label_triggers")
+    .set({ outcome, run_id: runId, updated_at: new Date() })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Gives a claim back after an unexpected failure (GitHub down, say), so a redelivery or the next sync tries again. */
+export async function release(db: Conn, id: string): Promise<void> {
+  await db.deleteFrom("label_triggers").where("id", "=", id).where("run_id", "is", null).execute();
+}
+
+/** The claims of one issue (newest first), for tests and the log. */
+export async function ofIssue(db: Conn, issueId: string) {
+  return db
+    .selectFrom("label_triggers")
+    .selectAll()
+    .where("issue_id", "=", issueId)
+    .orderBy("created_at", "desc")
+    .execute();
+}

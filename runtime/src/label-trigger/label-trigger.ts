@@ -1,0 +1,62 @@
+import { issues, labelTriggers } from "@fixloop/db";
+import { githubForUser } from "../github/github.account";
+import { hasLabel, issueColumns, type GithubIssue } from "../github/github.issues";
+import { solveClaimed } from "./label-trigger.solve";
+import type { LabeledIssue, LabelTriggerDeps, LabelTriggerOutcome } from "./label-trigger.types";
+
+export * from "./label-trigger.types";
+export { labelTriggerComments, runPageUrl } from "./label-trigger.comments";
+
+/**
+ * The label trigger, the one rule behind the `issues.labeled` webhook and the repository sync: when
+ * a repository's user enabled "solve issues labelled X" and the issue carries X, the issue is
+ * imported (or refreshed) and solved under that user's plan, caps and candidate settings, with a
+ * comment linking the live run. Whoever added the label, only the enabling user's plan pays.
+ * The issue and its labels are read from GitHub, not taken from the caller. Each issue + label is
+ * claimed once in Postgres (`label_triggers`), so it starts at most one run however often it is seen.
+ */
+export async function handleLabeledIssue(deps: LabelTriggerDeps, event: LabeledIssue): Promise<LabelTriggerOutcome> {
+  const { db, logger } = deps;
+  const repo = await labelTriggers.enabledFor(db, event.repoFullName, event.label);
+  if (!repo) {
+    logger.debug({ repo: event.repoFullName, label: event.label }, "label trigger: not enabled for this label");
+    return { status: "disabled" };
+  }
+  const [owner = "", name = ""] = repo.fullName.split("/");
+  const known = await issues.importedIssue(db, repo.userId, repo.fullName, event.issueNumber);
+  if (known && (await labelTriggers.ofIssue(db, known.id)).some((t) => t.label === repo.label.toLowerCase()))
+    return { status: "duplicate" };
+  const gh = await githubForUser(deps, repo.userId);
+  const { data } = await gh.client.rest.issues.get({ owner, repo: name, issue_number: event.issueNumber });
+  const found = data as GithubIssue;
+  if (found.pull_request) return { status: "not_an_issue" };
+  if (!hasLabel(found, repo.label)) return { status: "label_absent" };
+  await issues.upsertSynced(db, repo.userId, { id: repo.id, fullName: repo.fullName }, [issueColumns(found)]);
+  const stored = await issues.importedIssue(db, repo.userId, repo.fullName, event.issueNumber);
+  if (!stored) throw new Error(`label trigger: ${repo.fullName}#${event.issueNumber} was not stored`);
+  const claimId = await labelTriggers.claim(db, {
+    userId: repo.userId,
+    issueId: stored.id,
+    label: repo.label,
+    senderLogin: event.senderLogin,
+  });
+  if (!claimId) return { status: "duplicate" };
+  try {
+    return await solveClaimed(deps, gh, {
+      claimId,
+      userId: repo.userId,
+      issueId: stored.id,
+      label: repo.label,
+      owner,
+      repo: name,
+      number: event.issueNumber,
+    });
+  } catch (err) {
+    await labelTriggers.release(db, claimId);
+    logger.error(
+      { repo: repo.fullName, issue: event.issueNumber, err: (err as Error).message },
+      "label trigger failed",
+    );
+    throw err;
+  }
+}

@@ -1,0 +1,30 @@
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { ModelsConfig } from "@fixloop/contract";
+import type { GithubUserContext } from "../github/github.account";
+import type { Queues } from "../queues";
+
+/** What the label trigger needs: the API's deps and the worker's context both provide it. */
+export interface LabelTriggerDeps extends GithubUserContext {
+  redis: Redis;
+  queues: Pick<Queues, "solve" | "prefix">;
+  logger: Logger;
+  /** The models this deployment offers (the run takes the default one the plan allows). */
+  models: ModelsConfig;
+  /** Origin of the web app, for the run link in the issue comment. */
+  publicUrl: string;
+}
+
+/** A label seen on an issue: from an `issues.labeled` webhook, or found by the repository sync. */
+export interface LabeledIssue {
+  repoFullName: string;
+  issueNumber: number;
+  label: string;
+  /** Who added the label (webhook); null when the sync found it. Only the enabling user's plan pays either way. */
+  senderLogin: string | null;
+}
+
+export type LabelTriggerOutcome =
+  | { status: "disabled" | "not_an_issue" | "label_absent" | "duplicate" }
+  | { status: "started" | "active"; issueId: string; runId: string }
+  | { status: "over_quota" | "blocked" | "closed" | "pull_request_open" | "no_model"; issueId: string };
