@@ -29,3 +29,4 @@ export * from "./change/change-size";
 export * from "./change/diff-counts";
 export * from "./change/path-policy";
 export * from "./change/install-risk";
+export * from "./pull-request-timeline";

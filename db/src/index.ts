@@ -30,3 +30,4 @@ export * as loginCodes from "./repositories/login-codes.repository";
 export * as oauthStates from "./repositories/oauth-states.repository";
 export * as metrics from "./repositories/metrics.repository";
 export * as ops from "./repositories/ops.repository";
+export * as pullRequestEvents from "./repositories/pull-request-events.repository";
