@@ -43,9 +43,14 @@ export async function knowsRepository(db: Conn, fullName: string): Promise<boole
   return opened !== undefined;
 }
 
+/** Kinds whose GitHub object can change (edited text, a re-run check); the others are kept as first seen. */
+const CHANGING = new Set(["review", "review_comment", "check"]);
+
 /**
  * Records one timeline entry (checked against the contract schema first). The same GitHub object
- * seen again (a webhook and a poll, or a check run re-run) updates its row instead of adding one.
+ * seen again (a webhook and a poll, an edit, a re-run) never adds a row: a review, comment or
+ * check takes the newer values; a commit or a merge/close keeps the first (a push names a
+ * commit's message, the synchronize that follows only its sha).
  */
 export async function recordEvent(db: Conn, pullRequestId: string, entry: PullRequestTimelineEntry): Promise<void> {
   const e = PullRequestTimelineEntry.parse(entry);
@@ -62,7 +67,10 @@ export async function recordEvent(db: Conn, pullRequestId: string, entry: PullRe
   await db
     .insertInto("pull_request_events")
     .values({ pull_request_id: pullRequestId, kind: e.kind, source_id: e.sourceId, ...values })
-    .onConflict((oc) => oc.columns(["pull_request_id", "kind", "source_id"]).doUpdateSet(values))
+    .onConflict((oc) => {
+      const same = oc.columns(["pull_request_id", "kind", "source_id"]);
+      return CHANGING.has(e.kind) ? same.doUpdateSet(values) : same.doNothing();
+    })
     .execute();
 }
 
