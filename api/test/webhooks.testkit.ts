@@ -14,14 +14,18 @@ const REPO = { owner: "octocat", repo: "todo-api" };
  * it; octocat signed in. `openFixloopPull` opens a pull request on the stand-in and records it as
  * Fixloop's (as the pull-request step does), so webhooks about it apply.
  */
-export async function webhookStack() {
-  const stack = await createTestStack({ workers: false, env: { GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+export async function webhookStack(o: { webhook?: boolean; workers?: "sync"[] | false } = {}) {
+  const stack = await createTestStack({
+    workers: o.workers ?? false,
+    env: { GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET, JOB_WAIT_SECONDS: "25" },
+  });
   const server = createAdaptorServer({ fetch: stack.app.fetch });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const { port } = server.address() as AddressInfo;
   const control = stack.github.control;
-  control.setWebhook({ url: `http://127.0.0.1:${port}/api/github/webhook`, secret: WEBHOOK_SECRET });
+  if (o.webhook !== false)
+    control.setWebhook({ url: `http://127.0.0.1:${port}/api/github/webhook`, secret: WEBHOOK_SECRET });
   const octocat = await stack.signIn("octocat", { scopes: ["public_repo"] });
   const gh = (login: string) =>
     createGithubClient({ baseUrl: stack.github.url, token: control.issueToken(login, ["public_repo"]) });

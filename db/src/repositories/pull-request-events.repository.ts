@@ -118,3 +118,23 @@ export async function timeline(
     occurredAt: r.occurred_at.toISOString(),
   }));
 }
+
+/** ETags of the last reads of a pull request's reviews, review comments and check runs (polling). */
+export async function timelineEtags(db: Conn, pullRequestId: string): Promise<Record<string, string>> {
+  const row = await db
+    .selectFrom("pull_requests")
+    .select(sql<unknown>`metadata->'timelineEtags'`.as("etags"))
+    .where("id", "=", pullRequestId)
+    .executeTakeFirst();
+  const etags = row?.etags;
+  if (!etags || typeof etags !== "object" || Array.isArray(etags)) return {};
+  return Object.fromEntries(Object.entries(etags).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
+
+export async function setTimelineEtags(db: Conn, pullRequestId: string, etags: Record<string, string>): Promise<void> {
+  await db
+    .updateTable("pull_requests")
+    .set({ metadata: sql`metadata || jsonb_build_object('timelineEtags', ${JSON.stringify(etags)}::jsonb)` })
+    .where("id", "=", pullRequestId)
+    .execute();
+}

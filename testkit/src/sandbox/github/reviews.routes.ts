@@ -42,6 +42,8 @@ export function reviewsRoutes(deps: SandboxDeps) {
       const side = body.side === "LEFT" ? "LEFT" : "RIGHT";
       const comment = {
         id: store.nextId(),
+        repoId: repo.id,
+        number: pr.number,
         reviewId: store.nextId(),
         body: text,
         path,
@@ -51,6 +53,7 @@ export function reviewsRoutes(deps: SandboxDeps) {
         user: token.login,
         createdAt: isoNow(),
       } as const;
+      store.mutate((s) => (s.reviewComments ??= []).push(comment));
       const payload = payloads.reviewComment(repo, pr, comment, token.login);
       deps.hooks.send("pull_request_review_comment", payload);
       return c.json(payload.comment, 201);
@@ -67,15 +70,47 @@ export function reviewsRoutes(deps: SandboxDeps) {
         throw githubErrors.unprocessable("Can not approve or request changes on your own pull request", doc);
       const review = {
         id: store.nextId(),
+        repoId: repo.id,
+        number: pr.number,
         body: str(body.body) ?? "",
         state,
         commitId: str(body.commit_id) ?? pr.pull.headSha,
         user: token.login,
         submittedAt: isoNow(),
       };
+      store.mutate((s) => (s.reviews ??= []).push(review));
       const payload = payloads.review(repo, pr, review);
       deps.hooks.send("pull_request_review", payload);
       return c.json({ ...payload.review, state: state }, 200);
+    })
+    .get("/pulls/:number{[0-9]+}/comments", (c) => {
+      const doc = `${DOCS_URL.pulls}/comments#list-review-comments-on-a-pull-request`;
+      const repo = readableRepo(deps, c, doc);
+      const pr = pullOf(repo, c, doc);
+      const all = (store.data.reviewComments ?? []).filter((x) => x.repoId === repo.id && x.number === pr.number);
+      return c.json(all.map((x) => payloads.reviewComment(repo, pr, x, x.user).comment));
+    })
+    .get("/pulls/:number{[0-9]+}/reviews", (c) => {
+      const doc = `${DOCS_URL.pulls}/reviews#list-reviews-for-a-pull-request`;
+      const repo = readableRepo(deps, c, doc);
+      const pr = pullOf(repo, c, doc);
+      const all = (store.data.reviews ?? []).filter((x) => x.repoId === repo.id && x.number === pr.number);
+      return c.json(all.map((x) => ({ ...payloads.review(repo, pr, x).review, state: x.state })));
+    })
+    .get("/commits/:ref/check-runs", (c) => {
+      const repo = readableRepo(
+        deps,
+        c,
+        "https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference",
+      );
+      const ref = c.req.param("ref");
+      const runs = (store.data.checkRuns ?? []).filter((x) => x.repoId === repo.id && x.headSha === ref);
+      const pulls = store
+        .issuesOf(repo.id)
+        .filter(isPull)
+        .filter((p) => p.pull.headSha === ref);
+      const check_runs = runs.map((x) => payloads.checkRun(repo, x, pulls, repo.owner).check_run);
+      return c.json({ total_count: check_runs.length, check_runs });
     })
     .post("/check-runs", async (c) => {
       const doc = "https://docs.github.com/rest/checks/runs#create-a-check-run";
@@ -95,6 +130,7 @@ export function reviewsRoutes(deps: SandboxDeps) {
       const now = isoNow();
       const run = {
         id: store.nextId(),
+        repoId: repo.id,
         suiteId: store.nextId(),
         name,
         headSha,
@@ -105,6 +141,7 @@ export function reviewsRoutes(deps: SandboxDeps) {
         startedAt: str(body.started_at) ?? now,
         completedAt: str(body.completed_at) ?? now,
       };
+      store.mutate((s) => (s.checkRuns ??= []).push(run));
       const payload = payloads.checkRun(repo, run, pulls, token.login);
       deps.hooks.send("check_run", payload);
       return c.json(payload.check_run, 201);

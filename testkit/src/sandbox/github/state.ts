@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { CheckRunRecord, ReviewCommentRecord, ReviewRecord } from "./webhooks.payloads";
 
 export interface UserRecord {
   id: number;
@@ -110,6 +111,10 @@ export interface SandboxState {
   codes: OAuthCodeRecord[];
   /** Absent in state files written before grants were kept. */
   grants?: GrantRecord[];
+  /** Reviews, review comments and check runs (absent in older state files). */
+  reviews?: ReviewRecord[];
+  reviewComments?: ReviewCommentRecord[];
+  checkRuns?: CheckRunRecord[];
 }
 
 export const emptyState = (): SandboxState => ({

@@ -10,6 +10,8 @@ type PullIssue = IssueRecord & { pull: NonNullable<IssueRecord["pull"]> };
 
 export interface ReviewCommentRecord {
   id: number;
+  repoId: number;
+  number: number;
   reviewId: number;
   body: string;
   path: string;
@@ -22,6 +24,8 @@ export interface ReviewCommentRecord {
 
 export interface ReviewRecord {
   id: number;
+  repoId: number;
+  number: number;
   body: string;
   state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED";
   commitId: string;
@@ -31,6 +35,7 @@ export interface ReviewRecord {
 
 export interface CheckRunRecord {
   id: number;
+  repoId: number;
   suiteId: number;
   name: string;
   headSha: string;
