@@ -1,11 +1,15 @@
 import type { z } from "zod";
 import type { Conn } from "@fixloop/db";
 import type { Logger } from "@fixloop/runtime";
+import type { AppDeps } from "../deps";
 
 export interface WebhookContext {
+  /** The transaction that also stores the delivery id: a handler's writes and the replay guard commit together. */
   db: Conn;
   logger: Logger;
   deliveryId: string;
+  /** The app's dependencies (env, queues…) for handlers that start work, e.g. a label trigger. */
+  deps: AppDeps;
 }
 
 /** What a handler did with a verified, new delivery. */

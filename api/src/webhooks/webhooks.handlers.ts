@@ -2,8 +2,9 @@ import type { WebhookHandler } from "./webhooks.handler";
 import { onCheckRun, onPullRequest, onPush, onReview, onReviewComment } from "./webhooks.pulls";
 
 /**
- * GitHub event type (the X-GitHub-Event header) → its handler. One line per event; a type not
- * listed is answered 202 and ignored.
+ * GitHub event type (the X-GitHub-Event header) → its handler. One line per event (e.g.
+ * `issues: onIssues` for a label trigger: declare it with `handler(schema, apply)` and branch on
+ * `action` inside); a type not listed is answered 202 and ignored.
  */
 export const webhookHandlers: Partial<Record<string, WebhookHandler>> = {
   pull_request_review_comment: onReviewComment,

@@ -61,7 +61,7 @@ export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (
       payload: kept,
     });
     if (!fresh) return null;
-    const outcome = await handler.apply({ db: trx, logger, deliveryId }, parsed.data);
+    const outcome = await handler.apply({ db: trx, logger, deliveryId, deps: c.var.deps }, parsed.data);
     await markWebhookProcessed(trx, eventId);
     return outcome;
   });

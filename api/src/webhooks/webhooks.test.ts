@@ -144,6 +144,15 @@ describe("POST /api/github/webhook", () => {
     expect(t.stack.logs.some((l) => l.includes("evil/unknown") && l.includes("does not know"))).toBe(true);
   });
 
+  it("refuses a body over the size limit with 413 before reading it as an event", async () => {
+    const count = await t.countEvents();
+    const big = JSON.stringify({ ...push("main", "f".repeat(40)), padding: "x".repeat(1_100_000) });
+    const res = await t.post("push", null, { raw: big });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.too_large");
+    expect(await t.countEvents()).toBe(count);
+  });
+
   it("answers 400 to a signed body that is not JSON and 202 to an event type it does not handle", async () => {
     const bad = await t.post("push", null, { raw: "{not json" });
     expect(bad.status).toBe(400);
