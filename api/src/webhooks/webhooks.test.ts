@@ -62,6 +62,32 @@ describe("GitHub webhooks from the stand-in", () => {
     ]);
   });
 
+  it("records a commit pushed onto the pull request's branch once, from the push and its synchronize", async () => {
+    const pr = await t.openFixloopPull();
+    const g = t.gh("octocat");
+    const parent = await g.rest.git.getCommit({ ...t.REPO, commit_sha: pr.sha });
+    const tree = await g.rest.git.createTree({
+      ...t.REPO,
+      base_tree: parent.data.tree.sha,
+      tree: [{ path: "src/extra.ts", mode: "100644", type: "blob", content: "export {};\n" }],
+    });
+    const commit = await g.rest.git.createCommit({
+      ...t.REPO,
+      message: "Cover the empty page\n\nDetails",
+      tree: tree.data.sha,
+      parents: [pr.sha],
+    });
+    await g.rest.git.updateRef({ ...t.REPO, ref: `heads/${pr.branch}`, sha: commit.data.sha });
+    const events = (await t.control.webhookDeliveries()).slice(-2).map((d) => [d.event, d.status]);
+    expect(events).toEqual([
+      ["push", 200],
+      ["pull_request", 200],
+    ]);
+    expect(await t.timeline(pr.id)).toMatchObject([
+      { kind: "commit", sourceId: commit.data.sha, title: "Cover the empty page" },
+    ]);
+  });
+
   it("marks the pull request merged, or closed without merge", async () => {
     const merged = await t.openFixloopPull();
     const closed = await t.openFixloopPull();

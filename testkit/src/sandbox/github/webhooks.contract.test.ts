@@ -41,6 +41,25 @@ async function openPull(gh: Octokit, branch: string): Promise<{ number: number; 
   return { number: pr.data.number, sha: commit.data.sha };
 }
 
+/** Another commit on top of `branch` (a REST ref update, as Fixloop pushes). */
+async function pushOnto(gh: Octokit, branch: string): Promise<void> {
+  const o = { owner: "octocat", repo: "todo-api" };
+  const head = await gh.rest.git.getRef({ ...o, ref: `heads/${branch}` });
+  const parent = await gh.rest.git.getCommit({ ...o, commit_sha: head.data.object.sha });
+  const tree = await gh.rest.git.createTree({
+    ...o,
+    base_tree: parent.data.tree.sha,
+    tree: [{ path: "MORE.md", mode: "100644", type: "blob", content: "more\n" }],
+  });
+  const commit = await gh.rest.git.createCommit({
+    ...o,
+    message: "More",
+    tree: tree.data.sha,
+    parents: [parent.data.sha],
+  });
+  await gh.rest.git.updateRef({ ...o, ref: `heads/${branch}`, sha: commit.data.sha });
+}
+
 beforeAll(async () => {
   ajv.addSchema(JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")) as object, "webhooks");
   receiver = http.createServer((req, res) => {
@@ -74,7 +93,7 @@ function validate(d: WebhookDelivery): string[] {
 }
 
 describe("the GitHub stand-in's webhooks", () => {
-  it("delivers a review comment, each review state, a check run, a close and a merge as GitHub's published webhook schemas describe them, signed", async () => {
+  it("delivers a review comment, each review state, a check run, a push with its synchronize, a close and a merge as GitHub's published webhook schemas describe them, signed", async () => {
     const octocat = t.octokit("octocat", ["repo"]);
     const hubot = t.octokit("hubot", ["public_repo"]);
     const o = { owner: "octocat", repo: "todo-api" };
@@ -99,6 +118,8 @@ describe("the GitHub stand-in's webhooks", () => {
     });
     await octocat.rest.pulls.merge({ ...o, pull_number: first.number });
     const second = await openPull(octocat, "hook-contract-2");
+    await pushOnto(octocat, "hook-contract-2");
+    await t.sandbox.control.webhookDeliveries();
     await octocat.rest.pulls.update({ ...o, pull_number: second.number, state: "closed" });
 
     const deliveries = await t.sandbox.control.webhookDeliveries();
@@ -109,6 +130,8 @@ describe("the GitHub stand-in's webhooks", () => {
       "pull_request_review",
       "check_run",
       "pull_request",
+      "push",
+      "pull_request",
       "pull_request",
     ]);
     expect(deliveries.flatMap(validate)).toEqual([]);
@@ -118,7 +141,12 @@ describe("the GitHub stand-in's webhooks", () => {
       "changes_requested",
       "commented",
     ]);
-    const closes = deliveries.filter((d) => d.event === "pull_request").map((d) => JSON.parse(d.body));
+    const closes = deliveries
+      .filter((d) => d.event === "pull_request")
+      .map((d) => JSON.parse(d.body))
+      .filter((p: { action: string }) => p.action === "closed");
+    const sync = deliveries.filter((d) => d.event === "pull_request").map((d) => JSON.parse(d.body))[1];
+    expect(sync).toMatchObject({ action: "synchronize", number: second.number });
     expect(closes.map((p: { pull_request: { merged: boolean } }) => p.pull_request.merged)).toEqual([true, false]);
     expect(received).toHaveLength(deliveries.length);
     for (const r of received) {

@@ -2,6 +2,7 @@ import type { SandboxDeps } from "./context";
 import { authorAssociation } from "./issues.payloads";
 import { pullFull, pullSimple, type PullStats } from "./pulls.payloads";
 import { repository } from "./repos.payloads";
+import type { ParsedCommit } from "./git-parse";
 import type { IssueRecord, RepoRecord } from "./state";
 import { nodeId } from "./urls";
 import { simpleUser } from "./users.payloads";
@@ -161,6 +162,60 @@ export function webhookPayloads(deps: SandboxDeps) {
         pull_request: hookPull(pullFull(pr, r, store, urls, null, stats)),
         repository: repo(r),
         sender: user(sender),
+      };
+    },
+    synchronize(r: RepoRecord, pr: PullIssue, stats: PullStats, before: string, after: string, sender: string) {
+      return {
+        action: "synchronize",
+        number: pr.number,
+        before,
+        after,
+        pull_request: hookPull(pullFull(pr, r, store, urls, null, stats)),
+        repository: repo(r),
+        sender: user(sender),
+      };
+    },
+    push(
+      r: RepoRecord,
+      ref: string,
+      before: string,
+      after: string,
+      commits: { commit: ParsedCommit; files: [string, string][] }[],
+      pusher: string,
+    ) {
+      const html = `${urls.html}/${r.owner}/${r.name}`;
+      const who = store.user(pusher);
+      const list = commits.map(({ commit: c, files }) => ({
+        id: c.sha,
+        tree_id: c.tree,
+        distinct: true,
+        message: c.message,
+        timestamp: c.committer.date,
+        url: `${html}/commit/${c.sha}`,
+        author: { name: c.author.name, email: c.author.email, date: c.author.date },
+        committer: { name: c.committer.name, email: c.committer.email, date: c.committer.date },
+        added: files.filter(([s]) => s === "A").map(([, p]) => p),
+        removed: files.filter(([s]) => s === "D").map(([, p]) => p),
+        modified: files.filter(([s]) => s !== "A" && s !== "D").map(([, p]) => p),
+      }));
+      return {
+        ref,
+        before,
+        after,
+        created: false,
+        deleted: false,
+        forced: false,
+        base_ref: null,
+        compare: `${html}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
+        commits: list,
+        head_commit: list[list.length - 1] ?? null,
+        repository: {
+          ...repo(r),
+          pushed_at: Math.floor(Date.now() / 1000),
+          created_at: Math.floor(Date.parse(r.createdAt) / 1000),
+        },
+        pusher: { name: pusher, email: who?.email ?? null },
+        sender: user(pusher),
       };
     },
     checkRun(r: RepoRecord, run: CheckRunRecord, pulls: PullIssue[], sender: string) {

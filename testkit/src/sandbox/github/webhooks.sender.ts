@@ -27,6 +27,11 @@ export class WebhookSender {
     this.target = target;
   }
 
+  /** True when deliveries have a target. */
+  get active(): boolean {
+    return this.target !== null;
+  }
+
   /** Signs `payload` for `event` as GitHub does. */
   static sign(secret: string, body: string): string {
     return `sha256=${crypto.createHmac("sha256", secret).update(body).digest("hex")}`;
@@ -56,6 +61,15 @@ export class WebhookSender {
       }
       this.deliveries.push({ id, event, body, headers, status });
     })();
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+
+  /** Work that will send deliveries (e.g. reading the pushed commits first); `settle()` waits for it too. */
+  track(work: Promise<void>): void {
+    const run = work.catch((error: unknown) =>
+      this.log(`github sandbox: webhook preparation failed: ${String(error)}`),
+    );
     this.pending.add(run);
     void run.finally(() => this.pending.delete(run));
   }
