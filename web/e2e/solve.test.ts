@@ -228,6 +228,7 @@ describe("solving an issue of octocat's repository in the browser", () => {
       expect(await activity.locator("script, img").count()).toBe(0);
       expect(await p.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       await screenshot(p, `pull-request-timeline-${width}`);
+      expect(await seriousA11yViolations(p)).toEqual([]);
     }
   });
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { CheckRunRecord, ReviewCommentRecord, ReviewRecord } from "./webhooks.payloads";
+import type { CheckRunRecord, ReviewCommentRecord, ReviewRecord } from "./webhooks.records";
 
 export interface UserRecord {
   id: number;

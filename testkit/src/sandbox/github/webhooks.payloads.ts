@@ -6,47 +6,11 @@ import type { ParsedCommit } from "./git-parse";
 import type { IssueRecord, RepoRecord } from "./state";
 import { nodeId } from "./urls";
 import { simpleUser } from "./users.payloads";
+import type { CheckRunRecord, ReviewCommentRecord, ReviewRecord } from "./webhooks.records";
+
+export type { CheckRunRecord, ReviewCommentRecord, ReviewRecord } from "./webhooks.records";
 
 type PullIssue = IssueRecord & { pull: NonNullable<IssueRecord["pull"]> };
-
-export interface ReviewCommentRecord {
-  id: number;
-  repoId: number;
-  number: number;
-  reviewId: number;
-  body: string;
-  path: string;
-  line: number;
-  side: "LEFT" | "RIGHT";
-  commitId: string;
-  user: string;
-  createdAt: string;
-}
-
-export interface ReviewRecord {
-  id: number;
-  repoId: number;
-  number: number;
-  body: string;
-  state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED";
-  commitId: string;
-  user: string;
-  submittedAt: string;
-}
-
-export interface CheckRunRecord {
-  id: number;
-  repoId: number;
-  suiteId: number;
-  name: string;
-  headSha: string;
-  headBranch: string;
-  conclusion: string;
-  title: string | null;
-  summary: string | null;
-  startedAt: string;
-  completedAt: string;
-}
 
 /** Webhook payloads, in the shapes of GitHub's published webhook schemas (not the REST ones). */
 export function webhookPayloads(deps: SandboxDeps) {
