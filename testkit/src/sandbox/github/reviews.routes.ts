@@ -81,7 +81,7 @@ export function reviewsRoutes(deps: SandboxDeps) {
       store.mutate((s) => (s.reviews ??= []).push(review));
       const payload = payloads.review(repo, pr, review);
       deps.hooks.send("pull_request_review", payload);
-      return c.json({ ...payload.review, state: state }, 200);
+      return c.json({ ...payload.review, body: review.body, state }, 200);
     })
     .get("/pulls/:number{[0-9]+}/comments", (c) => {
       const doc = `${DOCS_URL.pulls}/comments#list-review-comments-on-a-pull-request`;
@@ -95,7 +95,7 @@ export function reviewsRoutes(deps: SandboxDeps) {
       const repo = readableRepo(deps, c, doc);
       const pr = pullOf(repo, c, doc);
       const all = (store.data.reviews ?? []).filter((x) => x.repoId === repo.id && x.number === pr.number);
-      return c.json(all.map((x) => ({ ...payloads.review(repo, pr, x).review, state: x.state })));
+      return c.json(all.map((x) => ({ ...payloads.review(repo, pr, x).review, body: x.body, state: x.state })));
     })
     .get("/commits/:ref/check-runs", (c) => {
       const repo = readableRepo(
