@@ -18,6 +18,17 @@ export async function syncPullRequests(
   const rows = await pullRequests.listToSync(ctx.db, job.userId);
   if (rows.length === 0) return { count: 0, changed: 0, notModified: 0 };
   const { client: gh } = await githubForUser(ctx, job.userId);
+  // The timeline is extra: a failed read of it leaves the status sync standing (logged, tried next sync).
+  const timeline = async (id: string, target: Parameters<typeof pollTimeline>[2]) => {
+    try {
+      await pollTimeline(gh, ctx.db, target);
+    } catch (err) {
+      ctx.logger.warn(
+        { pullRequestId: id, status: (err as { status?: number }).status },
+        "pull request timeline not read",
+      );
+    }
+  };
   let changed = 0;
   let notModified = 0;
   for (const row of rows) {
@@ -40,13 +51,13 @@ export async function syncPullRequests(
       });
       if (status !== row.status || (pr.draft === true) !== (row.metadata.draft === true)) changed++;
       if (status !== "open" && status !== row.status) await recordClosed(ctx.db, row.id, pr, status);
-      await pollTimeline(gh, ctx.db, { id: row.id, owner, repo, number: row.pr_number, headSha: pr.head.sha });
+      await timeline(row.id, { id: row.id, owner, repo, number: row.pr_number, headSha: pr.head.sha });
     } catch (err) {
       const status = (err as { status?: number }).status;
       if (status === 304) {
         notModified++;
         await pullRequests.markUnchanged(ctx.db, row.id);
-        await pollTimeline(gh, ctx.db, { id: row.id, owner, repo, number: row.pr_number, headSha: null });
+        await timeline(row.id, { id: row.id, owner, repo, number: row.pr_number, headSha: null });
         continue;
       }
       // A deleted repository or pull request leaves the stored one as it was last seen.
