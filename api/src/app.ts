@@ -27,6 +27,7 @@ import { paymentsRoutes } from "./payments/payments.routes";
 import { notificationsRoutes } from "./notifications/notifications.routes";
 import { settingsRoutes } from "./settings/settings.routes";
 import { opsRoutes } from "./ops/ops.routes";
+import { webhooksRoutes } from "./webhooks/webhooks.routes";
 
 const DEFAULT_DIST = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -50,7 +51,8 @@ export function apiRoutes() {
     .route("/", paymentsRoutes)
     .route("/", notificationsRoutes)
     .route("/", settingsRoutes)
-    .route("/", opsRoutes);
+    .route("/", opsRoutes)
+    .route("/", webhooksRoutes);
 }
 export type AppType = ReturnType<typeof apiRoutes>;
 
@@ -107,7 +109,7 @@ function installGuards(app: Hono<AppEnv>, deps: AppDeps) {
     "/api/*",
     sameOriginGuard({
       publicUrl,
-      exempt: [/^\/api\/payments\/webhook$/],
+      exempt: [/^\/api\/payments\/webhook$/, /^\/api\/github\/webhook$/],
       always: [/^\/api\/auth\/session$/],
       // Listing repositories syncs them, listing a repository's issues imports them (spec §7 keeps both GETs).
       reads: [/^\/api\/github\/repositories$/, /^\/api\/github\/repositories\/[^/]+\/[^/]+\/issues$/],

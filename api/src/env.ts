@@ -31,6 +31,8 @@ export const ApiEnv = z.object({
   GITHUB_WEB_URL: z.string().url().default("https://github.com"),
   GITHUB_API_URL: z.string().url().default("https://api.github.com"),
   ADMIN_GITHUB_LOGINS: list,
+  /** Secret set on the GitHub webhook; verifies X-Hub-Signature-256. Empty refuses every delivery (polling only). */
+  GITHUB_WEBHOOK_SECRET: z.string().default(""),
   /** Model providers (same keys as the worker's). */
   ...ProviderEnv.shape,
   /** Prices of those models, `model=input/output` in USD per million tokens, comma separated; unpriced models cost 0. */

@@ -31,3 +31,4 @@ export * from "./change/diff-counts";
 export * from "./change/path-policy";
 export * from "./change/install-risk";
 export * from "./label-trigger";
+export * from "./pull-request-timeline";

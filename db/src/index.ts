@@ -31,3 +31,4 @@ export * as oauthStates from "./repositories/oauth-states.repository";
 export * as metrics from "./repositories/metrics.repository";
 export * as ops from "./repositories/ops.repository";
 export * as labelTriggers from "./repositories/label-triggers.repository";
+export * as pullRequestEvents from "./repositories/pull-request-events.repository";

@@ -4,6 +4,7 @@ import type {
   IssueStatus,
   LinkedPullRequest,
   PlanId,
+  PullRequestEventKind,
   PullRequestStatus,
   RunStatus,
   SolutionStatus,
@@ -303,6 +304,24 @@ export interface PullRequestsTable {
   updated_at: GeneratedTimestamp;
 }
 
+export interface PullRequestEventsTable {
+  id: Generated<string>;
+  pull_request_id: string;
+  kind: PullRequestEventKind;
+  /** GitHub's id of the review, comment, commit or check run; unique per pull request and kind. */
+  source_id: string;
+  actor: string | null;
+  state: string | null;
+  title: string | null;
+  /** A reviewer's text: untrusted. */
+  body: string | null;
+  path: string | null;
+  line: number | null;
+  url: string | null;
+  occurred_at: Timestamp;
+  created_at: GeneratedTimestamp;
+}
+
 export interface SubscriptionsTable {
   user_id: string;
   plan: ColumnType<PlanId, PlanId | undefined, PlanId>;
@@ -391,6 +410,7 @@ export interface Database {
   embedding_chunks: EmbeddingChunksTable;
   validation_decisions: ValidationDecisionsTable;
   pull_requests: PullRequestsTable;
+  pull_request_events: PullRequestEventsTable;
   subscriptions: SubscriptionsTable;
   payments: PaymentsTable;
   usage_counters: UsageCountersTable;

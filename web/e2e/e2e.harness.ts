@@ -78,6 +78,7 @@ export async function startE2E(name: string, extraEnv: Record<string, string> = 
         "GITHUB_CLIENT_SECRET",
         "RAZORPAY_KEY_SECRET",
         "RAZORPAY_WEBHOOK_SECRET",
+        "GITHUB_WEBHOOK_SECRET",
         "OPENAI_API_KEY",
         "ANTHROPIC_API_KEY",
         "GROQ_API_KEY",

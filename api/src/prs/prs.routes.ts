@@ -1,10 +1,11 @@
-import { pullRequests } from "@fixloop/db";
+import { isUuid, pullRequestEvents, pullRequests } from "@fixloop/db";
 import crypto from "node:crypto";
 import { Hono } from "hono";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { runJob } from "../jobs/jobs.run";
 import { presentPullRequest } from "./prs.present";
+import { errors } from "../http/errors";
 
 const list = (c: { var: AppEnv["Variables"] }) => pullRequests.listOwned(c.var.deps.db, c.var.user.id);
 
@@ -14,6 +15,13 @@ export const prsRoutes = new Hono<AppEnv>()
   .get("/prs", async (c) => {
     const rows = await list(c);
     return c.json({ pullRequests: rows.map(presentPullRequest) });
+  })
+  .get("/prs/:id/timeline", async (c) => {
+    const id = c.req.param("id");
+    const entries = isUuid(id) ? await pullRequestEvents.timeline(c.var.deps.db, c.var.user.id, id) : undefined;
+    if (!entries) throw errors.notFound("Pull request");
+    // Reviewers' texts are untrusted: sent as plain strings, rendered as text by the web app.
+    return c.json({ timeline: entries });
   })
   .post("/prs/sync", async (c) => {
     // A fresh id per request: a sync is a read and may run again at any time.

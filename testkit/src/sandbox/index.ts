@@ -9,6 +9,8 @@ export {
   type SandboxPull,
   type RequestLogEntry,
   type FaultRule,
+  type WebhookDelivery,
+  WebhookSender,
 } from "./github/index";
 export * from "./models/index";
 export * from "./razorpay/index";

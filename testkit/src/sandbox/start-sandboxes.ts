@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import path from "node:path";
 import { pickPort } from "../services/ports";
 
@@ -43,11 +44,14 @@ export async function startSandboxes(opts: {
           `warning: port ${wanted} is taken, so the GitHub stand-in listens on ${port} this time; links and ` +
             `avatars stored under its usual address will not load until it gets ${wanted} back (GITHUB_SANDBOX_PORT)`,
         );
+      const webhookSecret = opts.given.GITHUB_WEBHOOK_SECRET || crypto.randomBytes(24).toString("hex");
       const gh = await startGithubSandbox({
         dataDir: path.join(opts.dataDir, "github-sandbox"),
         port,
         log: opts.log,
         selfLinks: true,
+        // Reviews, review comments, check runs and merges on the stand-in come back as signed webhooks.
+        webhook: { url: `${opts.publicUrl}/api/github/webhook`, secret: webhookSecret },
       });
       stops.push(() => gh.stop());
       Object.assign(env, {
@@ -56,6 +60,7 @@ export async function startSandboxes(opts: {
         GITHUB_WEB_URL: gh.url,
         GITHUB_API_URL: gh.url,
         SANDBOX_EXAMPLE_ISSUE_URLS: gh.exampleIssueUrls().join(","),
+        GITHUB_WEBHOOK_SECRET: webhookSecret,
       });
       out.github = gh;
       names.push("github");

@@ -7,3 +7,7 @@ export type Issue = InferResponseType<typeof api.issues.$get, 200>["issues"][num
 export type IssueStatus = Issue["status"];
 export type PullRequest = InferResponseType<typeof api.prs.$get, 200>["pullRequests"][number];
 export type AiModel = InferResponseType<typeof api.ai.models.$get, 200>["allModels"][number];
+export type PullRequestTimelineEntry = InferResponseType<
+  (typeof api.prs)[":id"]["timeline"]["$get"],
+  200
+>["timeline"][number];

@@ -2,6 +2,7 @@ import type { GitStore } from "./git-store";
 import type { FaultQueue, RateLimiter } from "./rate-limit";
 import type { StateStore, TokenRecord } from "./state";
 import type { Urls } from "./urls";
+import type { WebhookSender } from "./webhooks.sender";
 
 export interface RequestLogEntry {
   method: string;
@@ -23,6 +24,8 @@ export interface SandboxDeps {
   faults: FaultQueue;
   requestLog: RequestLogEntry[];
   log: (line: string) => void;
+  /** Signed webhook deliveries (none until a target is configured). */
+  hooks: WebhookSender;
 }
 
 export type SandboxEnv = {

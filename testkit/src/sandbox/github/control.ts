@@ -3,6 +3,7 @@ import { issueToken, revokeGrant } from "./oauth.routes";
 import { pullsService } from "./pulls.service";
 import type { FaultRule } from "./rate-limit";
 import { isoNow, type IssueRecord, type RepoRecord } from "./state";
+import type { WebhookDelivery } from "./webhooks.sender";
 
 export interface SandboxPull {
   number: number;
@@ -47,6 +48,10 @@ export interface GithubSandboxControl {
   ): void;
   /** Merges the pull request into its base branch with a merge commit; returns the merge commit sha. */
   mergePull(owner: string, repo: string, number: number): Promise<string>;
+  /** Sends signed webhooks to `url` from now on (null stops them). */
+  setWebhook(target: { url: string; secret: string } | null): void;
+  /** Waits for the webhooks sent so far, then returns every delivery made (oldest first). */
+  webhookDeliveries(): Promise<WebhookDelivery[]>;
   /** Makes the next matching request(s) fail with a rate-limit or server error. */
   failNext(rule: FaultRule): void;
   /** Every request answered so far, oldest first (a live array). */
@@ -71,6 +76,11 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
   return {
     issueToken: (login, scopes) => issueToken(store, login, scopes),
     revokeGrant: (login) => revokeGrant(store, login),
+    setWebhook: (target) => deps.hooks.configure(target),
+    async webhookDeliveries() {
+      await deps.hooks.settle();
+      return [...deps.hooks.deliveries];
+    },
     gitDir: (owner, name) => git.dir(repoOf(owner, name).owner, repoOf(owner, name).name),
     listPulls(owner, name) {
       const repo = repoOf(owner, name);

@@ -6,11 +6,14 @@ import { DOCS_URL, githubErrors } from "./errors";
 import { gitRef } from "./git.payloads";
 import { readJson, str } from "./http";
 import { isoNow, type RepoRecord } from "./state";
+import { pullsService } from "./pulls.service";
+import { announcePush } from "./webhooks.push";
 
 const doc = (anchor: string) => `${DOCS_URL.refs}#${anchor}`;
 const VALID_REF = /^refs\/[^\s~^:?*[\\]+\/[^\s~^:?*[\\]+$/;
 
 export function gitRefsRoutes(deps: SandboxDeps) {
+  const pulls = pullsService(deps);
   const { git, urls, store } = deps;
   const dirOf = (repo: RepoRecord) => git.dir(repo.owner, repo.name);
 
@@ -78,7 +81,7 @@ export function gitRefsRoutes(deps: SandboxDeps) {
       });
     })
     .patch("/refs/:ref{.+}", async (c) => {
-      const { repo } = writableRepo(deps, c, doc("update-a-reference"));
+      const { repo, token } = writableRepo(deps, c, doc("update-a-reference"));
       const body = await readJson(c);
       const sha = str(body.sha);
       if (!sha) throw githubErrors.missingField("Reference", "sha", doc("update-a-reference"));
@@ -94,6 +97,7 @@ export function gitRefsRoutes(deps: SandboxDeps) {
         }
         await git.updateRef(dir, name, sha, current.sha);
         touched(repo);
+        deps.hooks.track(announcePush(deps, pulls, repo, name, current.sha, sha, token.login));
         return c.json(gitRef(repo, urls, { ref: name, sha, type: "commit" }));
       });
     })

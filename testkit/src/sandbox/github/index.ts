@@ -9,9 +9,12 @@ import { FaultQueue, RateLimiter } from "./rate-limit";
 import { seedSandbox } from "./seeder";
 import { createGithubApp } from "./server";
 import { StateStore } from "./state";
+import { WebhookSender } from "./webhooks.sender";
 
 export type { GithubSandboxControl, NewIssue, SandboxPull } from "./control";
 export type { RequestLogEntry } from "./context";
+export type { WebhookDelivery } from "./webhooks.sender";
+export { WebhookSender } from "./webhooks.sender";
 export type { FaultRule } from "./rate-limit";
 
 export const SANDBOX_CLIENT_ID = "sandbox-client-id";
@@ -45,6 +48,8 @@ export interface GithubSandboxOptions {
    * behind them (what `npm start` uses, so every link works offline). Overrides `htmlUrl`.
    */
   selfLinks?: boolean;
+  /** Where signed webhooks go (review comments, reviews, check runs, merge/close); none when absent. */
+  webhook?: { url: string; secret: string };
 }
 
 async function openState(dataDir: string, git: GitStore, log: (line: string) => void): Promise<StateStore> {
@@ -81,7 +86,9 @@ export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<Gi
     faults: new FaultQueue(),
     requestLog: [],
     log,
+    hooks: new WebhookSender(log),
   };
+  deps.hooks.configure(opts.webhook ?? null);
   const app = createGithubApp(deps);
   const server = createAdaptorServer({
     fetch: (req: Request) => {

@@ -245,6 +245,25 @@ describe("responses match GitHub's OpenAPI description", () => {
       { ...upstream, pull_number: state.pr, title: "Match trailing tabs as well as spaces" },
       200,
     );
+    const reviewer = t.octokit("hubot", ["public_repo"]);
+    const at = { ...upstream, pull_number: state.pr };
+    const head = (pr as { head: { sha: string } }).head.sha;
+    await check(
+      reviewer,
+      "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments",
+      { ...at, body: "Tabs too?", path: "README.md", line: 1, commit_id: head },
+      201,
+    );
+    await check(reviewer, "POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", { ...at, event: "APPROVE" }, 200);
+    await check(
+      reviewer,
+      "POST /repos/{owner}/{repo}/check-runs",
+      { ...upstream, name: "ci", head_sha: head, status: "completed", conclusion: "success" },
+      201,
+    );
+    await check(me, "GET /repos/{owner}/{repo}/pulls/{pull_number}/comments", at, 200);
+    await check(me, "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", at, 200);
+    await check(me, "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...upstream, ref: head }, 200);
     await check(
       t.octokit("hubot", ["public_repo"]),
       "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",

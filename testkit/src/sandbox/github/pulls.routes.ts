@@ -116,6 +116,7 @@ export function pullsRoutes(deps: SandboxDeps) {
           });
         pr.updatedAt = now;
       });
+      if (state === "closed" && pr.closedAt === now) await service.announceClosed(repo, pr, token.login);
       return full(c, repo, pr);
     })
     .put("/pulls/:number{[0-9]+}/merge", async (c) => {

@@ -2,6 +2,7 @@ import type { SandboxDeps } from "./context";
 import { DOCS_URL, githubErrors } from "./errors";
 import { isPull, type PullStats } from "./pulls.payloads";
 import { isoNow, type IssueRecord, type PullFields, type RepoRecord } from "./state";
+import { webhookPayloads } from "./webhooks.payloads";
 
 const CREATE_DOC = `${DOCS_URL.pulls}#create-a-pull-request`;
 const CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#(\d+)\b/gi;
@@ -165,7 +166,7 @@ export function pullsService(deps: SandboxDeps) {
       throw githubErrors.conflict("Pull Request is not mergeable", `${DOCS_URL.pulls}#merge-a-pull-request`);
     await refresh(base, pr);
     const dir = dirOf(base);
-    return git.lock(dir, async () => {
+    const mergeSha = await git.lock(dir, async () => {
       const baseSha = await git.resolve(dir, `refs/heads/${pr.pull.baseRef}`);
       if (!baseSha)
         throw githubErrors.unprocessable("Base branch was deleted", `${DOCS_URL.pulls}#merge-a-pull-request`);
@@ -203,7 +204,15 @@ export function pullsService(deps: SandboxDeps) {
       });
       return sha;
     });
+    await announceClosed(base, pr, by);
+    return mergeSha;
   }
 
-  return { create, refresh, stats, merge };
+  /** Delivers `pull_request` closed (merged or not) as a webhook. */
+  async function announceClosed(base: RepoRecord, pr: IssueRecord, by: string): Promise<void> {
+    if (!isPull(pr)) return;
+    deps.hooks.send("pull_request", webhookPayloads(deps).closed(base, pr, await stats(base, pr), by));
+  }
+
+  return { create, refresh, stats, merge, announceClosed };
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { CheckRunRecord, ReviewCommentRecord, ReviewRecord } from "./webhooks.records";
 
 export interface UserRecord {
   id: number;
@@ -123,6 +124,10 @@ export interface SandboxState {
   grants?: GrantRecord[];
   /** Absent in state files written before issue comments were kept. */
   issueComments?: IssueCommentRecord[];
+  /** Reviews, review comments and check runs (absent in older state files). */
+  reviews?: ReviewRecord[];
+  reviewComments?: ReviewCommentRecord[];
+  checkRuns?: CheckRunRecord[];
 }
 
 export const emptyState = (): SandboxState => ({

@@ -7,6 +7,7 @@ import { pullRequestsQuery } from "../../api/prs.queries";
 import { Badge, Button, Card, LabelList, PageHeader, buttonClass, type Tone } from "../../ui/ui";
 import { StatusTabsList } from "../../ui/StatusTabsList";
 import { InlineMarkdown } from "../../ui/Markdown";
+import { PullRequestTimeline } from "./PullRequestTimeline";
 
 const EMPTY = { open: "No open pull requests", closed: "No closed pull requests", all: "No pull requests yet" };
 const TONE: Record<string, Tone> = { open: "green", closed: "red", merged: "purple" };
@@ -70,6 +71,7 @@ export function PullRequestsPage() {
                 <CheckCircle2 className="size-4" aria-hidden /> Follows repository guidelines
               </p>
             )}
+            <PullRequestTimeline id={p._id} />
             <a href={p.htmlUrl} target="_blank" rel="noreferrer" className={`${buttonClass("secondary")} mt-3`}>
               <ExternalLink className="size-4" aria-hidden /> View on GitHub
             </a>

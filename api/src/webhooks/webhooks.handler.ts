@@ -1,0 +1,31 @@
+import type { z } from "zod";
+import type { Conn } from "@fixloop/db";
+import type { Logger } from "@fixloop/runtime";
+import type { AppDeps } from "../deps";
+
+export interface WebhookContext {
+  /** The transaction that also stores the delivery id: a handler's writes and the replay guard commit together. */
+  db: Conn;
+  logger: Logger;
+  deliveryId: string;
+  /** The app's dependencies (env, queues…) for handlers that start work, e.g. a label trigger. */
+  deps: AppDeps;
+}
+
+/** What a handler did with a verified, new delivery. */
+export type WebhookOutcome = { status: "applied"; recorded: number } | { status: "ignored"; reason: string };
+
+/** One GitHub event type: the fields kept of its payload, and what they change. */
+export interface WebhookHandler<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  apply(ctx: WebhookContext, payload: z.output<S>): Promise<WebhookOutcome>;
+}
+
+/** Declares a handler with its payload type inferred from the schema. */
+export const handler = <S extends z.ZodType>(
+  schema: S,
+  apply: (ctx: WebhookContext, payload: z.output<S>) => Promise<WebhookOutcome>,
+): WebhookHandler => ({ schema, apply: apply as WebhookHandler["apply"] });
+
+export const ignored = (reason: string): WebhookOutcome => ({ status: "ignored", reason });
+export const applied = (recorded: number): WebhookOutcome => ({ status: "applied", recorded });

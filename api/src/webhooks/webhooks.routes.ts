@@ -1,0 +1,71 @@
+import { Hono } from "hono";
+import { markWebhookProcessed, pullRequestEvents, recordWebhookEvent } from "@fixloop/db";
+import type { AppEnv } from "../deps";
+import { webhookErrors } from "./webhooks.errors";
+import { webhookHandlers } from "./webhooks.handlers";
+import { validGithubSignature } from "./webhooks.signature";
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function repositoryOf(body: Record<string, unknown>): string | null {
+  const repo = body.repository;
+  return isObject(repo) && typeof repo.full_name === "string" ? repo.full_name : null;
+}
+
+/**
+ * GitHub webhooks. Order: signature (401) → JSON (400) → event type (202 when unsupported) →
+ * repository Fixloop knows (202 ignored otherwise, logged) → delivery id seen before (200,
+ * duplicate) → the handler, in the same transaction as the stored delivery.
+ */
+export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (c) => {
+  const { db, env, logger } = c.var.deps;
+  const raw = await c.req.text();
+  const event = c.req.header("x-github-event") ?? "";
+  const deliveryId = c.req.header("x-github-delivery") ?? "";
+  const signature = c.req.header("x-hub-signature-256");
+  const where = { requestId: c.var.requestId, event, deliveryId };
+  const refuse = (e: ReturnType<(typeof webhookErrors)["badSignature"]>) => {
+    logger.warn({ ...where, code: e.code }, "github webhook refused");
+    return e;
+  };
+  if (!env.GITHUB_WEBHOOK_SECRET) throw refuse(webhookErrors.notConfigured());
+  if (!signature) throw refuse(webhookErrors.missingSignature());
+  if (!validGithubSignature(env.GITHUB_WEBHOOK_SECRET, raw, signature)) throw refuse(webhookErrors.badSignature());
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw webhookErrors.invalidJson();
+  }
+  if (!isObject(body)) throw webhookErrors.invalidJson();
+  if (!event) throw webhookErrors.missingHeader("X-GitHub-Event");
+  if (!deliveryId) throw webhookErrors.missingHeader("X-GitHub-Delivery");
+  if (event === "ping") return c.json({ status: "pong" });
+  const handler = webhookHandlers[event];
+  if (!handler) return c.json({ status: "ignored", reason: "unsupported_event" }, 202);
+  const repo = repositoryOf(body);
+  if (!repo || !(await pullRequestEvents.knowsRepository(db, repo))) {
+    logger.warn({ ...where, repository: repo }, "github webhook for a repository Fixloop does not know: ignored");
+    return c.json({ status: "ignored", reason: "unknown_repository" }, 202);
+  }
+  const parsed = handler.schema.safeParse(body);
+  if (!parsed.success) throw webhookErrors.invalidPayload(event, parsed.error.issues[0]?.path.join(".") ?? "");
+  const action = typeof body.action === "string" ? `.${body.action}` : "";
+  const eventId = `github:${deliveryId.slice(0, 200)}`;
+  const result = await db.transaction().execute(async (trx) => {
+    const kept = parsed.data as object;
+    const fresh = await recordWebhookEvent(trx, {
+      eventId,
+      provider: "github",
+      type: `${event}${action}`,
+      payload: kept,
+    });
+    if (!fresh) return null;
+    const outcome = await handler.apply({ db: trx, logger, deliveryId, deps: c.var.deps }, parsed.data);
+    await markWebhookProcessed(trx, eventId);
+    return outcome;
+  });
+  if (!result) return c.json({ status: "duplicate", duplicate: true });
+  logger.info({ ...where, repository: repo, ...result }, "github webhook");
+  return c.json(result);
+});

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { TIMELINE_TEXT_MAX } from "@fixloop/contract";
+
+/**
+ * The fields Fixloop keeps of GitHub's webhook payloads (everything else is dropped before the
+ * event is stored). Texts are cut to TIMELINE_TEXT_MAX; they are a reviewer's words: untrusted.
+ */
+const text = z
+  .string()
+  .nullish()
+  .transform((s) => (s == null ? null : s.slice(0, TIMELINE_TEXT_MAX)));
+const login = z.object({ login: z.string() }).nullish();
+const Repository = z.object({ full_name: z.string().min(1) });
+const PullRef = z.object({ number: z.number().int().positive() });
+
+export const ReviewCommentEvent = z.object({
+  action: z.string(),
+  repository: Repository,
+  pull_request: PullRef,
+  comment: z.object({
+    id: z.number(),
+    body: text,
+    path: z.string().nullish(),
+    line: z.number().int().nullish(),
+    original_line: z.number().int().nullish(),
+    user: login,
+    html_url: z.string().nullish(),
+    created_at: z.string(),
+  }),
+});
+
+export const ReviewEvent = z.object({
+  action: z.string(),
+  repository: Repository,
+  pull_request: PullRef,
+  review: z.object({
+    id: z.number(),
+    state: z.string(),
+    body: text,
+    user: login,
+    html_url: z.string().nullish(),
+    submitted_at: z.string().nullish(),
+  }),
+});
+
+export const PullRequestEvent = z.object({
+  action: z.string(),
+  repository: Repository,
+  sender: login,
+  after: z.string().nullish(),
+  pull_request: z.object({
+    number: z.number().int().positive(),
+    merged: z.boolean().nullish(),
+    merged_by: login,
+    closed_at: z.string().nullish(),
+    updated_at: z.string().nullish(),
+    html_url: z.string().nullish(),
+  }),
+});
+
+export const PushEvent = z.object({
+  ref: z.string(),
+  repository: Repository,
+  sender: login,
+  commits: z
+    .array(
+      z.object({
+        id: z.string(),
+        message: text,
+        timestamp: z.string(),
+        url: z.string().nullish(),
+        author: z.object({ name: z.string().nullish(), username: z.string().nullish() }).nullish(),
+      }),
+    )
+    .max(2048),
+});
+
+export const CheckRunEvent = z.object({
+  action: z.string(),
+  repository: Repository,
+  check_run: z.object({
+    id: z.number(),
+    name: z.string(),
+    status: z.string(),
+    conclusion: z.string().nullish(),
+    html_url: z.string().nullish(),
+    completed_at: z.string().nullish(),
+    output: z.object({ title: text, summary: text }).nullish(),
+    check_suite: z.object({ head_branch: z.string().nullish() }).nullish(),
+    pull_requests: z.array(PullRef).max(100),
+  }),
+});
+
+/** `issues`: only `labeled` is acted on (the label trigger); the issue itself is read again from GitHub. */
+export const IssuesEvent = z.object({
+  action: z.string(),
+  repository: Repository,
+  issue: z.object({ number: z.number().int().positive() }),
+  label: z.object({ name: z.string().min(1).max(100) }).nullish(),
+  sender: login,
+});

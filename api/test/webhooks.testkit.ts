@@ -1,0 +1,122 @@
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import { pullRequests } from "@fixloop/db";
+import { createGithubClient } from "@fixloop/runtime";
+import { WebhookSender } from "@fixloop/testkit/sandbox";
+import { afterAll } from "vitest";
+import { createTestStack } from "./stack";
+
+export const WEBHOOK_SECRET = "webhook-test-secret";
+const REPO = { owner: "octocat", repo: "todo-api" };
+
+/**
+ * A stack whose app listens on real HTTP and whose GitHub stand-in delivers signed webhooks to
+ * it; octocat signed in. `openFixloopPull` opens a pull request on the stand-in and records it as
+ * Fixloop's (as the pull-request step does), so webhooks about it apply.
+ */
+export async function webhookStack(o: { webhook?: boolean; workers?: "sync"[] | false } = {}) {
+  const stack = await createTestStack({
+    workers: o.workers ?? false,
+    // A provider key so a label-triggered run has a model to start with (no worker runs it here).
+    env: { GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET, JOB_WAIT_SECONDS: "25", GROQ_API_KEY: "gsk_webhooks_test_key" },
+  });
+  const server = createAdaptorServer({ fetch: stack.app.fetch });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as AddressInfo;
+  const control = stack.github.control;
+  if (o.webhook !== false)
+    control.setWebhook({ url: `http://127.0.0.1:${port}/api/github/webhook`, secret: WEBHOOK_SECRET });
+  const octocat = await stack.signIn("octocat", { scopes: ["public_repo"] });
+  const gh = (login: string) =>
+    createGithubClient({ baseUrl: stack.github.url, token: control.issueToken(login, ["public_repo"]) });
+  let branches = 0;
+
+  async function openFixloopPull() {
+    const g = gh("octocat");
+    const branch = `fixloop/hook-${++branches}`;
+    const main = await g.rest.git.getRef({ ...REPO, ref: "heads/main" });
+    const parent = await g.rest.git.getCommit({ ...REPO, commit_sha: main.data.object.sha });
+    const tree = await g.rest.git.createTree({
+      ...REPO,
+      base_tree: parent.data.tree.sha,
+      tree: [{ path: "src/paginate.ts", mode: "100644", type: "blob", content: `// fix ${branch}\n` }],
+    });
+    const commit = await g.rest.git.createCommit({
+      ...REPO,
+      message: "Fix",
+      tree: tree.data.sha,
+      parents: [parent.data.sha],
+    });
+    await g.rest.git.createRef({ ...REPO, ref: `refs/heads/${branch}`, sha: commit.data.sha });
+    const pr = await g.rest.pulls.create({ ...REPO, title: "Fix pagination", head: branch, base: "main" });
+    const issue = await stack.db
+      .insertInto("issues")
+      .values({
+        user_id: octocat.user._id,
+        repo_full_name: "octocat/todo-api",
+        issue_number: 1000 + branches,
+        title: "Pagination skips an item",
+        html_url: `https://github.com/octocat/todo-api/issues/${1000 + branches}`,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const solution = await stack.db
+      .insertInto("solutions")
+      .values({ user_id: octocat.user._id, issue_id: issue.id, analysis: "a", proposed_solution: "p", ai_model: "m" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const row = await pullRequests.record(stack.db, {
+      userId: octocat.user._id,
+      solutionId: solution.id,
+      issueId: issue.id,
+      repoFullName: "octocat/todo-api",
+      headRepoFullName: "octocat/todo-api",
+      number: pr.data.number,
+      title: pr.data.title,
+      body: "",
+      branch,
+      baseBranch: "main",
+      status: "open",
+      htmlUrl: pr.data.html_url,
+      metadata: {},
+    });
+    return { id: row.id, number: pr.data.number, sha: commit.data.sha, branch };
+  }
+
+  async function timeline(id: string) {
+    const res = await stack.app.request(`/api/prs/${id}/timeline`, { headers: octocat.headers });
+    if (res.status !== 200) throw new Error(`timeline answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { timeline: Record<string, unknown>[] }).timeline;
+  }
+
+  /** POSTs `payload` as GitHub would; `signature` overrides (null omits) the header. */
+  function post(
+    event: string,
+    payload: unknown,
+    o: { delivery?: string; signature?: string | null; raw?: string } = {},
+  ) {
+    const body = o.raw ?? JSON.stringify(payload);
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "x-github-event": event,
+      "x-github-delivery": o.delivery ?? crypto.randomUUID(),
+      "user-agent": "GitHub-Hookshot/test",
+    };
+    const signature = o.signature === undefined ? WebhookSender.sign(WEBHOOK_SECRET, body) : o.signature;
+    if (signature !== null) headers["x-hub-signature-256"] = signature;
+    return stack.app.request("/api/github/webhook", { method: "POST", headers, body });
+  }
+
+  const countEvents = async () =>
+    Number(
+      (
+        await stack.db
+          .selectFrom("pull_request_events")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  return { stack, control, octocat, gh, openFixloopPull, timeline, post, countEvents, REPO };
+}

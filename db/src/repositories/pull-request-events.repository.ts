@@ -1,0 +1,140 @@
+import { sql } from "kysely";
+import { PullRequestTimelineEntry, type PullRequestStatus } from "@fixloop/contract";
+import type { Conn } from "./conn";
+
+/** A Fixloop pull request as a GitHub event names it (repository and number), when there is one. */
+export async function findPullRequest(db: Conn, repoFullName: string, number: number) {
+  return db
+    .selectFrom("pull_requests")
+    .select(["id", "user_id", "status", "branch_name", "head_repo_full_name"])
+    .where(sql`lower(repo_full_name)`, "=", repoFullName.toLowerCase())
+    .where("pr_number", "=", number)
+    .orderBy("created_at", "desc")
+    .executeTakeFirst();
+}
+
+/** Fixloop's pull requests whose head is `branch` of `headRepoFullName` (a push names only the branch). */
+export async function findByHeadBranch(db: Conn, headRepoFullName: string, branch: string) {
+  return db
+    .selectFrom("pull_requests")
+    .select(["id", "user_id", "status"])
+    .where(sql`lower(head_repo_full_name)`, "=", headRepoFullName.toLowerCase())
+    .where("branch_name", "=", branch)
+    .where("status", "=", "open")
+    .execute();
+}
+
+/** True when some user synced this repository into Fixloop or Fixloop opened a pull request in it. */
+export async function knowsRepository(db: Conn, fullName: string): Promise<boolean> {
+  const lower = fullName.toLowerCase();
+  const synced = await db
+    .selectFrom("repositories")
+    .select("id")
+    .where(sql`lower(full_name)`, "=", lower)
+    .limit(1)
+    .executeTakeFirst();
+  if (synced) return true;
+  const opened = await db
+    .selectFrom("pull_requests")
+    .select("id")
+    .where((eb) => eb.or([eb(sql`lower(repo_full_name)`, "=", lower), eb(sql`lower(head_repo_full_name)`, "=", lower)]))
+    .limit(1)
+    .executeTakeFirst();
+  return opened !== undefined;
+}
+
+/** Kinds whose GitHub object can change (edited text, a re-run check); the others are kept as first seen. */
+const CHANGING = new Set(["review", "review_comment", "check"]);
+
+/**
+ * Records one timeline entry (checked against the contract schema first). The same GitHub object
+ * seen again (a webhook and a poll, an edit, a re-run) never adds a row: a review, comment or
+ * check takes the newer values; a commit or a merge/close keeps the first (a push names a
+ * commit's message, the synchronize that follows only its sha).
+ */
+export async function recordEvent(db: Conn, pullRequestId: string, entry: PullRequestTimelineEntry): Promise<void> {
+  const e = PullRequestTimelineEntry.parse(entry);
+  const values = {
+    actor: e.actor,
+    state: e.state,
+    title: e.title,
+    body: e.body,
+    path: e.path,
+    line: e.line,
+    url: e.url,
+    occurred_at: e.occurredAt,
+  };
+  await db
+    .insertInto("pull_request_events")
+    .values({ pull_request_id: pullRequestId, kind: e.kind, source_id: e.sourceId, ...values })
+    .onConflict((oc) => {
+      const same = oc.columns(["pull_request_id", "kind", "source_id"]);
+      return CHANGING.has(e.kind) ? same.doUpdateSet(values) : same.doNothing();
+    })
+    .execute();
+}
+
+/** The pull request's state as GitHub reports it (merged is final). */
+export async function setStatus(db: Conn, pullRequestId: string, status: PullRequestStatus): Promise<void> {
+  await db
+    .updateTable("pull_requests")
+    .set({ status, updated_at: sql`now()` })
+    .where("id", "=", pullRequestId)
+    .where("status", "!=", "merged")
+    .execute();
+}
+
+/** The timeline of a user's pull request, oldest first; undefined when the pull request is not theirs. */
+export async function timeline(
+  db: Conn,
+  userId: string,
+  pullRequestId: string,
+): Promise<PullRequestTimelineEntry[] | undefined> {
+  const pr = await db
+    .selectFrom("pull_requests")
+    .select("id")
+    .where("id", "=", pullRequestId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!pr) return undefined;
+  const rows = await db
+    .selectFrom("pull_request_events")
+    .selectAll()
+    .where("pull_request_id", "=", pullRequestId)
+    .orderBy("occurred_at", "asc")
+    .orderBy("created_at", "asc")
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({
+    kind: r.kind,
+    sourceId: r.source_id,
+    actor: r.actor,
+    state: r.state,
+    title: r.title,
+    body: r.body,
+    path: r.path,
+    line: r.line,
+    url: r.url,
+    occurredAt: r.occurred_at.toISOString(),
+  }));
+}
+
+/** ETags of the last reads of a pull request's reviews, review comments and check runs (polling). */
+export async function timelineEtags(db: Conn, pullRequestId: string): Promise<Record<string, string>> {
+  const row = await db
+    .selectFrom("pull_requests")
+    .select(sql<unknown>`metadata->'timelineEtags'`.as("etags"))
+    .where("id", "=", pullRequestId)
+    .executeTakeFirst();
+  const etags = row?.etags;
+  if (!etags || typeof etags !== "object" || Array.isArray(etags)) return {};
+  return Object.fromEntries(Object.entries(etags).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
+
+export async function setTimelineEtags(db: Conn, pullRequestId: string, etags: Record<string, string>): Promise<void> {
+  await db
+    .updateTable("pull_requests")
+    .set({ metadata: sql`metadata || jsonb_build_object('timelineEtags', ${JSON.stringify(etags)}::jsonb)` })
+    .where("id", "=", pullRequestId)
+    .execute();
+}

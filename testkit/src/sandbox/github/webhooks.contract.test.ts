@@ -1,0 +1,161 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { Octokit } from "@octokit/rest";
+import { Ajv } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../../paths";
+import { startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
+import type { WebhookDelivery } from "./index";
+
+const SCHEMA_FILE = path.join(ROOT, "node_modules/@octokit/webhooks-schemas/schema.json");
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const SECRET = "contract-secret";
+
+let t: TestSandbox;
+let receiver: http.Server;
+const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+const ajv = addFormats(new Ajv({ strict: false, allErrors: true, logger: false }));
+
+/** Opens a pull request from a new branch of octocat/todo-api (one changed file) and returns its number and head. */
+async function openPull(gh: Octokit, branch: string): Promise<{ number: number; sha: string }> {
+  const o = { owner: "octocat", repo: "todo-api" };
+  const main = await gh.rest.git.getRef({ ...o, ref: "heads/main" });
+  const parent = await gh.rest.git.getCommit({ ...o, commit_sha: main.data.object.sha });
+  const tree = await gh.rest.git.createTree({
+    ...o,
+    base_tree: parent.data.tree.sha,
+    tree: [{ path: "NOTES.md", mode: "100644", type: "blob", content: `notes ${branch}\n` }],
+  });
+  const commit = await gh.rest.git.createCommit({
+    ...o,
+    message: "Notes",
+    tree: tree.data.sha,
+    parents: [parent.data.sha],
+  });
+  await gh.rest.git.createRef({ ...o, ref: `refs/heads/${branch}`, sha: commit.data.sha });
+  const pr = await gh.rest.pulls.create({ ...o, title: "Notes", head: branch, base: "main" });
+  return { number: pr.data.number, sha: commit.data.sha };
+}
+
+/** Another commit on top of `branch` (a REST ref update, as Fixloop pushes). */
+async function pushOnto(gh: Octokit, branch: string): Promise<void> {
+  const o = { owner: "octocat", repo: "todo-api" };
+  const head = await gh.rest.git.getRef({ ...o, ref: `heads/${branch}` });
+  const parent = await gh.rest.git.getCommit({ ...o, commit_sha: head.data.object.sha });
+  const tree = await gh.rest.git.createTree({
+    ...o,
+    base_tree: parent.data.tree.sha,
+    tree: [{ path: "MORE.md", mode: "100644", type: "blob", content: "more\n" }],
+  });
+  const commit = await gh.rest.git.createCommit({
+    ...o,
+    message: "More",
+    tree: tree.data.sha,
+    parents: [parent.data.sha],
+  });
+  await gh.rest.git.updateRef({ ...o, ref: `heads/${branch}`, sha: commit.data.sha });
+}
+
+beforeAll(async () => {
+  ajv.addSchema(JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")) as object, "webhooks");
+  receiver = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(200).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  t = await startTestSandbox();
+  const { port } = receiver.address() as AddressInfo;
+  t.sandbox.control.setWebhook({ url: `http://127.0.0.1:${port}/hook`, secret: SECRET });
+});
+
+afterAll(async () => {
+  await t.stop();
+  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+});
+
+function validate(d: WebhookDelivery): string[] {
+  const payload = JSON.parse(d.body) as { action?: string };
+  const name = payload.action ? `${d.event}$${payload.action}` : `${d.event}$event`;
+  const check = ajv.getSchema(`webhooks#/definitions/${name}`);
+  if (!check) return [`no published schema ${name}`];
+  if (check(payload)) return [];
+  return (check.errors ?? [])
+    .slice(0, 8)
+    .map((e) => `${name} ${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+}
+
+describe("the GitHub stand-in's webhooks", () => {
+  it("delivers a review comment, each review state, a check run, a push with its synchronize, a close and a merge as GitHub's published webhook schemas describe them, signed", async () => {
+    const octocat = t.octokit("octocat", ["repo"]);
+    const hubot = t.octokit("hubot", ["public_repo"]);
+    const o = { owner: "octocat", repo: "todo-api" };
+    const first = await openPull(octocat, "hook-contract-1");
+    await hubot.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments", {
+      ...o,
+      pull_number: first.number,
+      body: "Please handle the empty page.",
+      path: "NOTES.md",
+      line: 1,
+      commit_id: first.sha,
+    });
+    for (const event of ["APPROVE", "REQUEST_CHANGES", "COMMENT"] as const)
+      await hubot.rest.pulls.createReview({ ...o, pull_number: first.number, event, body: `review ${event}` });
+    await octocat.rest.checks.create({
+      ...o,
+      name: "test",
+      head_sha: first.sha,
+      status: "completed",
+      conclusion: "failure",
+      output: { title: "1 failing", summary: "paginate skips an item" },
+    });
+    await octocat.rest.pulls.merge({ ...o, pull_number: first.number });
+    const second = await openPull(octocat, "hook-contract-2");
+    await pushOnto(octocat, "hook-contract-2");
+    await t.sandbox.control.webhookDeliveries();
+    await octocat.rest.pulls.update({ ...o, pull_number: second.number, state: "closed" });
+
+    const deliveries = await t.sandbox.control.webhookDeliveries();
+    expect(deliveries.map((d) => d.event)).toEqual([
+      "pull_request_review_comment",
+      "pull_request_review",
+      "pull_request_review",
+      "pull_request_review",
+      "check_run",
+      "pull_request",
+      "push",
+      "pull_request",
+      "pull_request",
+    ]);
+    expect(deliveries.flatMap(validate)).toEqual([]);
+    const reviews = deliveries.filter((d) => d.event === "pull_request_review").map((d) => JSON.parse(d.body));
+    expect(reviews.map((r: { review: { state: string } }) => r.review.state)).toEqual([
+      "approved",
+      "changes_requested",
+      "commented",
+    ]);
+    const closes = deliveries
+      .filter((d) => d.event === "pull_request")
+      .map((d) => JSON.parse(d.body))
+      .filter((p: { action: string }) => p.action === "closed");
+    const sync = deliveries.filter((d) => d.event === "pull_request").map((d) => JSON.parse(d.body))[1];
+    expect(sync).toMatchObject({ action: "synchronize", number: second.number });
+    expect(closes.map((p: { pull_request: { merged: boolean } }) => p.pull_request.merged)).toEqual([true, false]);
+    expect(received).toHaveLength(deliveries.length);
+    for (const r of received) {
+      const expected = `sha256=${crypto.createHmac("sha256", SECRET).update(r.body).digest("hex")}`;
+      expect(r.headers["x-hub-signature-256"]).toBe(expected);
+      expect(r.headers["user-agent"]).toMatch(/^GitHub-Hookshot\//);
+      expect(r.headers["x-github-delivery"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(r.headers["x-github-event"]).toBeTruthy();
+    }
+    expect(new Set(received.map((r) => r.headers["x-github-delivery"])).size).toBe(received.length);
+  });
+});

@@ -1,0 +1,40 @@
+/** What the stand-in keeps of reviews, review comments and check runs (in state.json). */
+
+export interface ReviewCommentRecord {
+  id: number;
+  repoId: number;
+  number: number;
+  reviewId: number;
+  body: string;
+  path: string;
+  line: number;
+  side: "LEFT" | "RIGHT";
+  commitId: string;
+  user: string;
+  createdAt: string;
+}
+
+export interface ReviewRecord {
+  id: number;
+  repoId: number;
+  number: number;
+  body: string;
+  state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED";
+  commitId: string;
+  user: string;
+  submittedAt: string;
+}
+
+export interface CheckRunRecord {
+  id: number;
+  repoId: number;
+  suiteId: number;
+  name: string;
+  headSha: string;
+  headBranch: string;
+  conclusion: string;
+  title: string | null;
+  summary: string | null;
+  startedAt: string;
+  completedAt: string;
+}

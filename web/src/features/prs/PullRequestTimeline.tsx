@@ -1,0 +1,104 @@
+import { useQuery } from "@tanstack/react-query";
+import { CheckCircle2, GitCommit, GitMerge, MessageSquare, XCircle } from "lucide-react";
+import type { ReactNode } from "react";
+import { pullRequestTimelineQuery } from "../../api/prs.queries";
+import type { PullRequestTimelineEntry } from "../../api/types";
+import { Badge, type Tone } from "../../ui/ui";
+import { Markdown } from "../../ui/Markdown";
+
+type Entry = PullRequestTimelineEntry;
+
+const STATE_TONE: Record<string, Tone> = {
+  approved: "green",
+  changes_requested: "orange",
+  commented: "gray",
+  dismissed: "gray",
+  success: "green",
+  failure: "red",
+  timed_out: "red",
+  cancelled: "gray",
+  action_required: "yellow",
+  neutral: "gray",
+  skipped: "gray",
+};
+
+function headline(e: Entry): ReactNode {
+  const who = e.actor ?? "someone";
+  switch (e.kind) {
+    case "review":
+      return (
+        <>
+          {who} reviewed <Badge tone={STATE_TONE[e.state ?? ""] ?? "gray"}>{(e.state ?? "").replace("_", " ")}</Badge>
+        </>
+      );
+    case "review_comment":
+      return (
+        <>
+          {who} commented on{" "}
+          <code className="text-xs break-all">
+            {e.path}
+            {e.line != null ? `:${e.line}` : ""}
+          </code>
+        </>
+      );
+    case "check":
+      return (
+        <>
+          Check <strong>{e.title}</strong> <Badge tone={STATE_TONE[e.state ?? ""] ?? "gray"}>{e.state}</Badge>
+        </>
+      );
+    case "commit":
+      return (
+        <>
+          {who} pushed <code className="text-xs">{e.sourceId.slice(0, 7)}</code> {e.title}
+        </>
+      );
+    case "merged":
+      return <>Merged by {who}</>;
+    case "closed":
+      return <>Closed by {who} without merging</>;
+  }
+}
+
+const ICON = {
+  review: CheckCircle2,
+  review_comment: MessageSquare,
+  check: CheckCircle2,
+  commit: GitCommit,
+  merged: GitMerge,
+  closed: XCircle,
+} as const;
+
+/**
+ * A pull request's timeline, oldest first. Reviewers' texts are untrusted: rendered through the
+ * same sanitising markdown as issue text (no raw HTML).
+ */
+export function PullRequestTimeline({ id }: { id: string }) {
+  const q = useQuery(pullRequestTimelineQuery(id));
+  if (q.isPending) return <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Loading activity...</p>;
+  if (q.isError)
+    return <p className="mt-3 text-sm text-red-700 dark:text-red-400">Failed to load this pull request's activity</p>;
+  const entries = q.data.timeline;
+  if (entries.length === 0)
+    return <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">No reviews, comments or checks yet</p>;
+  return (
+    <ol className="mt-3 space-y-2 border-l border-slate-200 pl-3 dark:border-slate-700" aria-label="Activity">
+      {entries.map((e) => {
+        const failed = e.kind === "check" && e.state !== "success" && e.state !== "neutral" && e.state !== "skipped";
+        const Icon = failed ? XCircle : ICON[e.kind];
+        return (
+          <li key={`${e.kind}-${e.sourceId}`} data-kind={e.kind} className="text-sm">
+            <p className="flex flex-wrap items-center gap-1">
+              <Icon className="size-4 shrink-0 text-slate-500" aria-hidden />
+              {headline(e)}
+              <time className="text-xs text-slate-500" dateTime={e.occurredAt}>
+                {new Date(e.occurredAt).toLocaleString()}
+              </time>
+            </p>
+            {e.body && e.kind !== "commit" && <Markdown className="mt-1 text-sm break-words">{e.body}</Markdown>}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
