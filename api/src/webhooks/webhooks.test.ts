@@ -212,7 +212,11 @@ describe("POST /api/github/webhook", () => {
     });
     expect(enable.status).toBe(200);
     const [n = 0] = t.control.addIssues("octocat", "todo-api", [{ title: "Crash when the list is empty" }]);
+    const before = (await t.control.webhookDeliveries()).length;
+    // The stand-in delivers issues.labeled to the app, signed, as GitHub does.
     await t.gh("octocat").rest.issues.addLabels({ ...t.REPO, issue_number: n, labels: ["fixloop"] });
+    const sent = (await t.control.webhookDeliveries()).slice(before);
+    expect(sent.map((d) => [d.event, d.status])).toEqual([["issues", 200]]);
     const event = {
       action: "labeled",
       repository: { full_name: "octocat/todo-api" },
@@ -220,11 +224,10 @@ describe("POST /api/github/webhook", () => {
       label: { name: "fixloop" },
       sender: { login: "octocat" },
     };
-    const first = await t.post("issues", event);
-    expect(first.status).toBe(200);
-    expect(await first.json()).toMatchObject({ status: "applied" });
-    // A second delivery (another id) of the same label starts nothing more.
-    expect((await t.post("issues", event)).status).toBe(200);
+    // Another delivery (a new id) of the same label starts nothing more.
+    const again = await t.post("issues", event);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ status: "ignored", reason: "label_trigger_duplicate" });
     const runs = await t.stack.db
       .selectFrom("solve_runs")
       .innerJoin("issues", "issues.id", "solve_runs.issue_id")

@@ -158,4 +158,21 @@ describe("the GitHub stand-in's webhooks", () => {
     }
     expect(new Set(received.map((r) => r.headers["x-github-delivery"])).size).toBe(received.length);
   });
+  it("delivers issues.labeled for each label added, as the published schema describes it", async () => {
+    const octocat = t.octokit("octocat", ["repo"]);
+    const before = (await t.sandbox.control.webhookDeliveries()).length;
+    const [n = 0] = t.sandbox.control.addIssues("octocat", "todo-api", [{ title: "Crash on an empty list" }]);
+    await octocat.rest.issues.addLabels({ owner: "octocat", repo: "todo-api", issue_number: n, labels: ["fixloop"] });
+    // Already there: no second delivery.
+    await octocat.rest.issues.addLabels({ owner: "octocat", repo: "todo-api", issue_number: n, labels: ["fixloop"] });
+    const labeled = (await t.sandbox.control.webhookDeliveries()).slice(before);
+    expect(labeled.map((d) => d.event)).toEqual(["issues"]);
+    expect(labeled.flatMap(validate)).toEqual([]);
+    expect(JSON.parse(labeled[0]?.body ?? "{}")).toMatchObject({
+      action: "labeled",
+      issue: { number: n },
+      label: { name: "fixloop" },
+      sender: { login: "octocat" },
+    });
+  });
 });

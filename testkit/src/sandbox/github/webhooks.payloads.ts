@@ -1,9 +1,9 @@
 import type { SandboxDeps } from "./context";
-import { authorAssociation } from "./issues.payloads";
+import { authorAssociation, issue, label } from "./issues.payloads";
 import { pullFull, pullSimple, type PullStats } from "./pulls.payloads";
 import { repository } from "./repos.payloads";
 import type { ParsedCommit } from "./git-parse";
-import type { IssueRecord, RepoRecord } from "./state";
+import type { IssueRecord, LabelRecord, RepoRecord } from "./state";
 import { nodeId } from "./urls";
 import { simpleUser } from "./users.payloads";
 import type { CheckRunRecord, ReviewCommentRecord, ReviewRecord } from "./webhooks.records";
@@ -117,6 +117,32 @@ export function webhookPayloads(deps: SandboxDeps) {
         pull_request: hookPull(pullSimple(pr, r, store, urls, null)),
         repository: repo(r),
         sender: user(rv.user),
+      };
+    },
+    /** `issues` `labeled`: one label added to an issue (each label of a request is its own delivery, as on GitHub). */
+    labeled(r: RepoRecord, i: IssueRecord, l: LabelRecord, sender: string) {
+      // The webhook's issue is the REST one without the fields its published schema does not have.
+      const {
+        user: author,
+        assignee,
+        assignees,
+        closed_by: _closedBy,
+        type: _type,
+        sub_issues_summary: _sub,
+        issue_dependencies_summary: _deps,
+        ...rest
+      } = issue(i, r, store, urls);
+      return {
+        action: "labeled",
+        issue: {
+          ...rest,
+          user: stripUser(author),
+          assignee: assignee ? stripUser(assignee) : null,
+          assignees: assignees.map(stripUser),
+        },
+        label: label(l, r, urls),
+        repository: repo(r),
+        sender: user(sender),
       };
     },
     closed(r: RepoRecord, pr: PullIssue, stats: PullStats, sender: string) {
