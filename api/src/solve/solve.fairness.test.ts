@@ -94,12 +94,14 @@ describe("fair solve queues", () => {
     expect(maxOverlap(rows)).toBe(2);
     // A run held back is not an attempt: each ran once.
     expect(rows.map((r) => r.attempts)).toEqual([1, 1, 1, 1, 1]);
-    // The last run's first step said live where it stood while it waited.
-    const events = (await stack.redis.xrange(runEventsKey(stack.prefix, ids[4] ?? ""), "-", "+")).map(([, f]) =>
-      parseEntry(f),
-    );
-    const notes = events.flatMap((e) => (e?.type === "step" && e.status === "pending" ? e.detail.info : []));
-    expect(notes[0]).toMatch(/^queued: [2-4] of your runs ahead$/);
+    // The runs held back said live, in their first step, where they stood. Which runs a worker
+    // holds back depends on when each worker takes its jobs, so the notes are read across all five.
+    const notes: string[] = [];
+    for (const id of ids) {
+      const events = (await stack.redis.xrange(runEventsKey(stack.prefix, id), "-", "+")).map(([, f]) => parseEntry(f));
+      notes.push(...events.flatMap((e) => (e?.type === "step" && e.status === "pending" ? e.detail.info : [])));
+    }
+    expect(notes.some((n) => /^queued: [2-4] of your runs ahead$/.test(n))).toBe(true);
     expect(notes.every((n) => /^queued: \d of your runs ahead$|^waiting for a free worker$/.test(n))).toBe(true);
   });
 
