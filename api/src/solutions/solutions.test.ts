@@ -50,6 +50,7 @@ describe("solutions API (served under /api/validations)", () => {
     expect(Object.keys(s.metadata).sort()).toEqual(
       [
         "advancedValidation",
+        "baseBranch",
         "blocked",
         "candidates",
         "classification",
