@@ -217,7 +217,8 @@ describe("test evidence in the browser", () => {
     await toast(wide, "Issues labelled fixloop will be solved");
     await screenshot(wide, "repository-label-trigger");
 
-    // A test user labels a new issue on GitHub; with no webhook, the repository sync picks it up.
+    // A test user labels a new issue on GitHub. The stand-in's webhook and the repository sync both
+    // reach the trigger; its claim in Postgres lets one of them start the run and comment, once.
     const [n = 0] = e2e.github.addIssues("opencommons", "disclose-lib", [{ title: "Setext headings are not checked" }]);
     const gh = (path: string, init: RequestInit = {}) =>
       fetch(`${e2e.stack.env.GITHUB_API_URL}/repos/opencommons/disclose-lib/issues/${n}${path}`, {
@@ -230,7 +231,9 @@ describe("test evidence in the browser", () => {
     expect((await gh("/labels", { method: "POST", body: JSON.stringify({ labels: ["fixloop"] }) })).status).toBe(200);
     await wide.getByRole("button", { name: "Sync opencommons/disclose-lib" }).click();
     await toast(wide, "Repository synced successfully");
-    const comments = (await (await gh("/comments")).json()) as { body: string }[];
+    const commentsNow = async () => (await (await gh("/comments")).json()) as { body: string }[];
+    await expect.poll(async () => (await commentsNow()).length, { timeout: 15_000 }).toBe(1);
+    const comments = await commentsNow();
     expect(comments).toHaveLength(1);
     const link = /\/issues\/[0-9a-f-]+\/solve\?run=[0-9a-f-]+/.exec(comments[0]?.body ?? "")?.[0];
     expect(link).toBeDefined();
