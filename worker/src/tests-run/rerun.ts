@@ -53,7 +53,7 @@ export async function rerunTests(deps: TestsDeps, i: RerunInput): Promise<Soluti
     );
     return { ...tests, rerun: { revision: i.revision, at: new Date().toISOString() } };
   } finally {
-    await disposePrepared(prepared);
+    await disposePrepared(prepared, deps.onCleanupError);
   }
 }
 

@@ -251,9 +251,12 @@ async function inCopy<T>(
   }
 }
 
-/** Removes the set-up base tree a run kept (safe to call more than once). */
-export async function disposePrepared(prepared: Prepared): Promise<void> {
+/**
+ * Removes the set-up base tree a run kept (safe to call more than once). Never throws: a tree that
+ * cannot be removed goes to `onCleanupError` (and the startup sweep), the run's result stands.
+ */
+export async function disposePrepared(prepared: Prepared, onCleanupError?: (err: Error) => void): Promise<void> {
   const s = prepared.setUp;
   prepared.setUp = null;
-  await s?.dispose();
+  await s?.dispose().catch((err: Error) => onCleanupError?.(err));
 }

@@ -8,11 +8,12 @@ import { createTestRedis, testPrefix } from "@fixloop/testkit";
 import { CLUSTER_METRICS, readCounter } from "@fixloop/runtime";
 import { compareRuns } from "./compare";
 import { evidenceLines, solutionTests } from "./evidence";
-import { prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
+import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
 import type { SandboxLimits } from "./sandbox";
 import { bwrapRunner } from "./sandbox.bwrap";
 import { limitLines } from "./tests.limits";
 import { sweepWorkspaces } from "./workspace";
+import { CleanupError } from "./workspace.cleanup";
 
 const MiB = 1024 ** 2;
 const limits: SandboxLimits = {
@@ -129,6 +130,28 @@ describe("the test pipeline's walls and cleanup (real bubblewrap)", () => {
     } finally {
       execFileSync("umount", [stuck]);
       fs.rmSync(path.dirname(stuck), { recursive: true, force: true });
+    }
+  });
+
+  it("a set-up base that cannot be removed is reported, never thrown: the run's result stands", async () => {
+    const p = await prepared({
+      "t.sh": "echo ok\n",
+      ".fixloop.yml": "setup: mkdir -p deps\nnetwork: true\ntest: sh t.sh\n",
+    });
+    expect(p.base.exitCode).toBe(0);
+    const setUp = p.setUp?.dir ?? "";
+    expect(fs.existsSync(path.join(setUp, "deps"))).toBe(true);
+    // Another filesystem inside the copy: rm --one-file-system leaves it, so removal fails.
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "fixloop-test", path.join(setUp, "deps")]);
+    const failed: Error[] = [];
+    try {
+      await expect(disposePrepared(p, (err) => failed.push(err))).resolves.toBeUndefined();
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toBeInstanceOf(CleanupError);
+      expect(failed[0]?.message).toBe("The workspace could not be removed");
+    } finally {
+      execFileSync("umount", [path.join(setUp, "deps")]);
+      fs.rmSync(setUp, { recursive: true, force: true });
     }
   });
 

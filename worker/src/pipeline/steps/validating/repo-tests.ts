@@ -198,7 +198,7 @@ export async function validateWithTests(
       ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "test run failed");
       tests = { ...noTests(cfg.backend, "error", message), cause: "workspace" };
     } finally {
-      if (prepared && !("reason" in prepared)) await disposePrepared(prepared);
+      if (prepared && !("reason" in prepared)) await disposePrepared(prepared, deps.onCleanupError);
     }
   }
   if (pool) {
