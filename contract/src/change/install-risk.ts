@@ -39,6 +39,16 @@ const EXACT = new Set([
 ]);
 const PATTERN = /^requirements[\w.-]*\.(txt|in)$/;
 
+/** Build tool settings that pick a program to run or a distribution to download (compared as path tails). */
+const BUILD_CONFIG = [
+  [".cargo", "config"],
+  [".cargo", "config.toml"],
+  ["gradle-wrapper.properties"],
+  ["maven-wrapper.properties"],
+];
+const endsWith = (segments: string[], tail: string[]) =>
+  segments.length >= tail.length && tail.every((t, i) => segments[segments.length - tail.length + i] === t);
+
 /** npm lifecycle scripts that run on install. */
 export const INSTALL_HOOKS = [
   "preinstall",
@@ -74,6 +84,9 @@ export function installRiskReason(change: {
     if (hooks.length) return `Install-time script (${hooks.join(", ")}) added or changed: it would run during setup`;
   }
   if (base === "setup.py") return "Python build script (setup.py) changed: it runs during install";
+  if (base === "binding.gyp") return "Native addon build file (binding.gyp) changed: npm builds it during install";
+  if (BUILD_CONFIG.some((tail) => endsWith(pathSegments(change.filename), tail)))
+    return "Build tool configuration changed: it decides what runs or is downloaded at build time";
   if (base === "build.rs") return "Cargo build script (build.rs) changed: it runs during build";
   if (EXACT.has(base) || PATTERN.test(base))
     return "Dependency manifest or lockfile changed: dependencies are not re-installed for the patch (setup runs offline)";

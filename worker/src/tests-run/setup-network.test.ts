@@ -133,12 +133,56 @@ describe("a patch never runs with network", () => {
       existingPaths: ["poetry.lock"],
     });
     expect(lock.validation.riskLevel).toBe("high");
+    // Build files that run or fetch something at install or build time, by path.
+    for (const filename of [
+      "native/binding.gyp",
+      ".cargo/config.toml",
+      "crates/x/.cargo/config",
+      "gradle/wrapper/gradle-wrapper.properties",
+      ".mvn/wrapper/maven-wrapper.properties",
+    ]) {
+      const v = assessChange({
+        files: [{ filename, action: "modify", originalContent: "a\n", content: "b\n" }],
+        existingPaths: [filename],
+      });
+      expect(v.validation.riskLevel, filename).toBe("high");
+      expect(v.validation.warnings.join("\n"), filename).toMatch(/build file|Build tool configuration/);
+    }
+    const plain = assessChange({
+      files: [{ filename: "src/config.toml", action: "modify", originalContent: "a\n", content: "b\n" }],
+      existingPaths: ["src/config.toml"],
+    });
+    expect(plain.validation.riskLevel).not.toBe("high");
     const yml = assessChange({
       files: [{ filename: ".fixloop.yml", action: "modify", originalContent: "", content: "network: true\n" }],
       existingPaths: [".fixloop.yml"],
     });
     expect(yml.validation.riskLevel).toBe("critical");
     expect(yml.blocked[0]?.reason).toMatch(/\.fixloop\.yml/);
+  });
+});
+
+describe("hosts a networked setup was refused", () => {
+  it("are listed in the step's warnings, from the base setup through the evidence", async () => {
+    const metadata = `node -e "require('http').get({host:'127.0.0.1',port:3128,path:'http://169.254.169.254/latest/meta-data/'},r=>r.resume())"`;
+    const p = (await prepareTests(
+      deps([]),
+      repo(
+        {
+          ".fixloop.yml": `test: node --test\nsetup: ${JSON.stringify(metadata)}\nnetwork: true\n`,
+          "test/a.test.js": TEST,
+        },
+        null,
+      ),
+    )) as Prepared;
+    await disposePrepared(p);
+    expect(p.base.exitCode, p.base.logTail).toBe(0);
+    expect(p.base.blockedHosts).toEqual(["169.254.169.254:80 (address not on the allowlist)"]);
+    const kept = { label: "first" as const, run: p.base, cmp: compareRuns(p.base, p.base), files: [] };
+    const t = solutionTests("bwrap", "node --test", p.base, [kept], kept, 60_000);
+    expect(evidenceLines(t).warnings).toContain(
+      "Setup's network requests refused by the sandbox: 169.254.169.254:80 (address not on the allowlist)",
+    );
   });
 });
 
