@@ -3,7 +3,8 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { testRedisUrl } from "@fixloop/testkit";
 import type { SandboxLimits } from "./sandbox";
 import { bwrapRunner } from "./sandbox.bwrap";
 import { forbiddenAddress, parseAllowedHosts } from "./sandbox.egress.policy";
@@ -82,6 +83,39 @@ describe("a networked setup under bwrap reaches only the egress proxy", () => {
     const r = await setup(`${direct("127.0.0.1", hostPort)}; ${direct(hostAddress ?? "127.0.0.1", hostPort)}`, []);
     expect(r.output).not.toContain("HOST-SERVICE-REACHED");
     expect(r.output.match(/ERR E[A-Z]+/g)).toHaveLength(2);
+  });
+
+  it("cannot reach the real Postgres and Redis of this test run, directly or through the proxy, even with localhost allowed by name", async () => {
+    const pg = Number(new URL(inject("pgAdminUrl")).port);
+    const redis = Number(new URL(testRedisUrl()).port);
+    // Postgres answers an SSLRequest with one byte, Redis a PING with +PONG or -NOAUTH: any answer is "GOT".
+    const probe = (host: string, port: number, hex: string) =>
+      `node -e 'const s=require("net").connect(${port},"${host}",()=>s.write(Buffer.from("${hex}","hex")));s.setTimeout(3000,()=>{console.log("TIMEOUT");s.destroy()});s.on("data",d=>{console.log("GOT "+JSON.stringify(String(d)));s.destroy()});s.on("error",e=>console.log("ERR "+e.code))'`;
+    const SSL_REQUEST = "0000000804d2162f";
+    const PING = Buffer.from("PING\r\n").toString("hex");
+    const r = await setup(
+      [
+        probe("127.0.0.1", pg, SSL_REQUEST),
+        probe("127.0.0.1", redis, PING),
+        probe(hostAddress ?? "127.0.0.1", pg, SSL_REQUEST),
+        probe(hostAddress ?? "127.0.0.1", redis, PING),
+        tunnel(`127.0.0.1:${pg}`),
+        tunnel(`localhost:${pg}`),
+        tunnel(`localhost:${redis}`),
+        get(`http://localhost:${redis}/`),
+        "echo done",
+      ].join("; "),
+      ["localhost", `localhost:${pg}`, `localhost:${redis}`],
+    );
+    expect(r.output).toContain("done");
+    expect(r.output).not.toContain("GOT");
+    expect(r.output.match(/^ERR E[A-Z]+$/gm)).toHaveLength(4);
+    expect(r.output.match(/Blocked by the sandbox/g)).toHaveLength(4);
+    expect(r.blockedHosts).toEqual([
+      `127.0.0.1:${pg} (address not on the allowlist)`,
+      `localhost:${pg} (resolves to a private, loopback or link-local address)`,
+      `localhost:${redis} (resolves to a private, loopback or link-local address)`,
+    ]);
   });
 
   it("the proxy refuses the host's loopback, private ranges and the metadata address, and lists them as blocked", async () => {
