@@ -3,9 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxRunUid, type SandboxLimits, type SandboxRunSpec } from "./sandbox";
-import { bwrapRunner } from "./sandbox.bwrap";
+import { HOST_ENV, sandboxRunUid, type SandboxLimits, type SandboxRunSpec } from "./sandbox";
+import { bwrapArgv, bwrapRunner } from "./sandbox.bwrap";
 import { sweepCgroups } from "./sandbox.cgroup";
+import { runProcessGroup } from "./sandbox.process";
 import { limitLines } from "./tests.limits";
 
 const MiB = 1024 ** 2;
@@ -79,6 +80,22 @@ describe("the sandbox's walls hold in total, not only per process (real bubblewr
 
   it("refuses nested user namespaces: `unshare -Ur true` fails inside", async () => {
     const r = await run("unshare -Ur true && echo userns-created || echo userns-refused; id -u");
+    expect(r.output).toContain("userns-refused");
+    expect(r.output).not.toContain("userns-created");
+  });
+
+  it("refuses nested user namespaces with --disable-userns alone, without the seccomp filter", async () => {
+    const uid = sandboxRunUid();
+    const workspace = fs.mkdtempSync(path.join(root, "ws-"));
+    fs.chownSync(workspace, uid, uid);
+    const spec = {
+      workspace,
+      command: "unshare -Ur true && echo userns-created || echo userns-refused",
+      network: false,
+      limits,
+      uid,
+    };
+    const r = await runProcessGroup(bwrapArgv(spec, { seccompFd: undefined }), spec, HOST_ENV);
     expect(r.output).toContain("userns-refused");
     expect(r.output).not.toContain("userns-created");
   });
