@@ -78,4 +78,16 @@ describe("the deployment files in deploy/", () => {
     const mount = compose.services.proxy?.volumes?.[0]?.split(":")[0] ?? "";
     expect(fs.readFileSync(path.join(ROOT, mount), "utf8")).toMatch(/dynamic a \{\s*name api\s*port 3000/);
   });
+
+  it("docker-compose.yml has no default password for Postgres or Redis: each must be set, Redis requires one", () => {
+    const text = fs.readFileSync(path.join(ROOT, "docker-compose.yml"), "utf8");
+    const uses = [...text.matchAll(/\$\{(\w*PASSWORD\w*)(:?[-?=+])?/g)];
+    expect(new Set(uses.map((m) => m[1]))).toEqual(
+      new Set(["POSTGRES_PASSWORD", "POSTGRES_APP_PASSWORD", "REDIS_PASSWORD"]),
+    );
+    for (const m of uses) expect(m[2], m[0]).toBe(":?");
+    // No literal secret in a connection string either: every credential is an interpolation.
+    for (const url of text.match(/(postgres|redis):\/\/[^@\s]*@/g) ?? []) expect(url).toMatch(/:\$\{\w+:\?[^}]*\}@$/);
+    expect(text).toContain('--requirepass "$$REDIS_PASSWORD"');
+  });
 });
