@@ -95,13 +95,21 @@ for (const [a, p] of [
   ["224.0.0.0", 3],
 ] as const)
   FORBIDDEN.addSubnet(a, p, "ipv4");
+// IPv6: unspecified, loopback and IPv4-compatible (::/96), SIIT-translated IPv4, ULA, link- and
+// site-local, multicast, NAT64 (well-known and local-use: they reach IPv4, private ranges included),
+// 6to4, Teredo and documentation.
 for (const [a, p] of [
-  ["::", 127],
+  ["::", 96],
+  ["::ffff:0:0:0", 96],
   ["fc00::", 7],
   ["fe80::", 10],
+  ["fec0::", 10],
   ["ff00::", 8],
   ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
   ["2002::", 16],
+  ["2001::", 32],
+  ["2001:db8::", 32],
 ] as const)
   FORBIDDEN.addSubnet(a, p, "ipv6");
 

@@ -177,10 +177,24 @@ describe("the egress policy", () => {
   it("refuses loopback, private, link-local, mapped and host addresses; accepts a public one", () => {
     for (const ip of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "100.64.0.1", "169.254.169.254", "0.0.0.0"])
       expect(forbiddenAddress(ip), ip).not.toBeNull();
-    for (const ip of ["::1", "::", "fd00::1", "fe80::1", "::ffff:127.0.0.1", "::ffff:7f00:1"])
+    for (const ip of [
+      "::1",
+      "::",
+      "fd00::1",
+      "fe80::1",
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "::7f00:1",
+      "::ffff:0:7f00:1",
+      "64:ff9b::a9fe:a9fe",
+      "64:ff9b:1::a00:1",
+      "2001:0:4136:e378::1",
+      "fec0::1",
+    ])
       expect(forbiddenAddress(ip), ip).not.toBeNull();
     if (hostAddress) expect(forbiddenAddress(hostAddress)).not.toBeNull();
     expect(forbiddenAddress("104.16.0.35")).toBeNull();
+    expect(forbiddenAddress("2606:4700::6810:23")).toBeNull();
   });
 
   it("reads SANDBOX_ALLOWED_HOSTS and refuses entries it cannot read", () => {
