@@ -1,8 +1,10 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testRedisUrl } from "@fixloop/testkit";
 import type { SandboxLimits } from "./sandbox";
@@ -158,6 +160,38 @@ describe("a networked setup under bwrap reaches only the egress proxy", () => {
     expect(r.output).toContain('"via":"/node"');
     expect(r.output).not.toContain("HOST-SERVICE-REACHED");
     expect(r.blockedHosts).toEqual([`127.0.0.1:${hostPort} (address not on the allowlist)`]);
+  });
+
+  it("a worker that is not root gives a networked setup its own namespace too: only the proxy answers", async () => {
+    const ws = fs.mkdtempSync(path.join(root, "nonroot-"));
+    fs.chmodSync(root, 0o755);
+    fs.copyFileSync(path.join(workspace, "pc.cjs"), path.join(ws, "pc.cjs"));
+    for (const p of [ws, path.join(ws, "pc.cjs")]) fs.chownSync(p, 4321, 4321);
+    const here = (f: string) => JSON.stringify(path.resolve(__dirname, f));
+    const command = [
+      direct("127.0.0.1", hostPort),
+      direct(hostAddress ?? "127.0.0.1", hostPort),
+      get(`http://127.0.0.1:${registryPort}/nonroot`),
+    ].join("; ");
+    const script = path.join(root, "nonroot.mts");
+    fs.writeFileSync(
+      script,
+      `import { bwrapRunner } from ${here("sandbox.bwrap.ts")};
+import { parseAllowedHosts } from ${here("sandbox.egress.policy.ts")};
+const r = await bwrapRunner({ egress: parseAllowedHosts(["127.0.0.1:${registryPort}"]) }).run({
+  workspace: ${JSON.stringify(ws)}, network: true, limits: ${JSON.stringify(limits)}, command: ${JSON.stringify(command)} });
+console.log(JSON.stringify(r));`,
+    );
+    // Asynchronously, so this process's stand-ins answer whoever reaches them.
+    const { stdout } = await promisify(execFile)(
+      "setpriv",
+      ["--reuid=4321", "--regid=4321", "--clear-groups", path.resolve("node_modules/.bin/tsx"), script],
+      { env: { PATH: process.env.PATH ?? "", HOME: root }, encoding: "utf8" },
+    );
+    const r = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as { output: string };
+    expect(r.output).not.toContain("HOST-SERVICE-REACHED");
+    expect(r.output.match(/ERR E[A-Z]+/g)).toHaveLength(2);
+    expect(r.output).toContain('"via":"/nonroot"');
   });
 
   it("a run without network has no proxy at all", async () => {
