@@ -48,6 +48,18 @@ async function review(p = page) {
 
 const phase = (p: string) => page.getByTestId("test-log").locator(`[data-phase="${p}"]`);
 
+/** The repair round names the test the first attempt broke and offers that attempt's diff (not kept). */
+async function expectFirstAttemptShown(p: Page) {
+  const first = p.getByTestId("tests-attempts").locator('[data-attempt="first"]');
+  expect(await first.getByTestId("attempt-regressions").getByRole("listitem").count()).toBe(1);
+  expect((await first.getByTestId("attempt-regressions").textContent())?.replace("✗", "").trim()).not.toBe("");
+  await first.getByText("First attempt diff (not kept)").click();
+  await first.getByTestId("attempt-diff").locator("[data-filename]").first().waitFor();
+  expect(
+    await p.getByTestId("tests-attempts").locator('[data-attempt="repair"]').getByTestId("attempt-diff").count(),
+  ).toBe(0);
+}
+
 describe("test evidence in the browser", () => {
   it("streams the test log live in the Validating step, then shows the fixed test in the Tests panel", async () => {
     // octocat/todo-api's base tree carries the pagination issue's failing test (TypeScript, run offline).
@@ -100,6 +112,7 @@ describe("test evidence in the browser", () => {
     expect(await attempts.last().textContent()).not.toMatch(/regression/);
     // The repair is kept: no regression left.
     expect(await page.getByTestId("tests-regressions").count()).toBe(0);
+    await expectFirstAttemptShown(page);
     await screenshot(page, "validate-tests-repair");
   });
 
@@ -113,6 +126,10 @@ describe("test evidence in the browser", () => {
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
+    await expectFirstAttemptShown(narrow);
+    expect(
+      await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     await screenshot(narrow, "validate-tests-390");
   });
 
