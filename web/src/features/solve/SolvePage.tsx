@@ -17,7 +17,7 @@ import { ModelPicker, initialModel } from "./ModelPicker";
 import { isTerminal, useLiveRun } from "./run-events";
 import { SolutionResult } from "./SolutionResult";
 import { StepsPanel } from "./StepsPanel";
-import { RunTriggerNote } from "./RunTriggerNote";
+import { RunResumedNote, RunTriggerNote } from "./RunTriggerNote";
 import { UpgradePrompt } from "./UpgradePrompt";
 import { upgradeReasonFor, type UpgradeReason } from "./upgrade-reason";
 import { InlineMarkdown } from "../../ui/Markdown";
@@ -221,6 +221,7 @@ export function SolvePage({
       )}
       {runId && run.isPending && <Spinner label="Connecting to the run..." />}
       {r && <RunTriggerNote run={r} />}
+      {r && <RunResumedNote run={r} />}
       {r && r.status !== "completed" && <StepsPanel run={r} cancelling={cancelling} />}
       {r && <CandidateRowsLive runId={r._id} />}
       {active && (
