@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createDb, currentUsagePeriod, type Db } from "@fixloop/db";
 import { createQueues, redisConnection, type Queues } from "@fixloop/runtime";
-import { insertIssue } from "@fixloop/testkit";
+import { insertIssue, seedSolution } from "@fixloop/testkit";
 import { screenshot, signIn, startE2E, toast, type E2E } from "./e2e.harness";
 import { recordCspViolations } from "./csp.harness";
 
@@ -42,12 +42,25 @@ async function userMenu(page: Page, login: string, width: number, item?: string)
 /** From the pricing page reached in-app: choose the plan, pay in the stand-in checkout, see it active. */
 async function payFor(page: Page, plan: "Pro" | "Enterprise", price: string) {
   await page.waitForURL(/\/pricing$/);
+  // Free can refine and edit: the Free card says so and no paid card claims it as its own.
+  const free = page.getByRole("region", { name: "Free plan" });
+  await free.getByText("Refinements and manual edits", { exact: true }).waitFor();
+  for (const paid of ["Pro", "Enterprise"])
+    expect(
+      await page
+        .getByRole("region", { name: `${paid} plan` })
+        .getByText("Refinements and manual edits")
+        .count(),
+    ).toBe(0);
   await page
     .getByRole("region", { name: `${plan} plan` })
     .getByRole("button", { name: `Select ${plan}` })
     .click();
   await page.getByRole("button", { name: `Upgrade to ${plan}` }).click();
   const modal = page.getByRole("dialog", { name: `Upgrade to ${plan}` });
+  // The dialog names the plan's solutions once (its feature list), not again in its summary.
+  await modal.getByRole("button", { name: new RegExp(`^Pay \\${price}`) }).waitFor();
+  expect(await modal.getByText(/AI solutions/).count()).toBe(1);
   await modal.getByRole("button", { name: new RegExp(`^Pay \\${price}`) }).click();
   const checkout = page.getByTestId("razorpay-sandbox-checkout");
   await checkout.waitFor({ timeout: 15_000 });
@@ -95,6 +108,42 @@ describe("checkout reached from inside the app", () => {
   }
 });
 
+/**
+ * The bell shows an issue title's inline code as code (raw backticks before) and the 80% usage
+ * notice as "usage" (it read "USAGE 80"): a pending solution and the notice are seeded per width.
+ */
+async function expectReadableNotifications(page: Page, width: number) {
+  const owner = await userId("octocat");
+  const title = `Crash when \`limit\` is \`0\` (${width})`;
+  await seedSolution(db, {
+    userId: owner,
+    repoFullName: "octocat/todo-api",
+    issueNumber: 9000 + width,
+    title,
+    files: [{ filename: "src/limit.ts", action: "modify", originalContent: "a\n", content: "b\n" }],
+  });
+  await db
+    .insertInto("notifications")
+    .values({
+      user_id: owner,
+      kind: "usage_80",
+      message: "You have used 8 of your 10 AI solutions this month (80%).",
+      link: "/pricing",
+    })
+    .execute();
+  await page.goto("/dashboard");
+  await page.getByRole("button", { name: /^Notifications \(\d+ unread\)$/ }).click();
+  const feed = page.getByRole("heading", { name: "Notifications" }).locator("..");
+  const solved = feed.getByRole("listitem").filter({ hasText: `(${width})` });
+  expect(await solved.locator("code").allTextContents()).toEqual(["limit", "0"]);
+  expect(await solved.textContent()).not.toContain("`");
+  const usage = feed.getByRole("listitem").filter({ hasText: "You have used 8 of your 10" });
+  expect(await usage.locator("p").first().textContent()).toBe("usage");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  await screenshot(page, `notifications-${width}`);
+  await page.keyboard.press("Escape");
+}
+
 describe("the app's own pages under its CSP", () => {
   it("loads the landing, dashboard, solve, pricing, profile and admin queue pages with no violation", async () => {
     for (const width of [1280, 390]) {
@@ -103,6 +152,7 @@ describe("the app's own pages under its CSP", () => {
       await page.goto("/");
       await page.waitForLoadState("networkidle");
       await signIn(page, "octocat");
+      await expectReadableNotifications(page, width);
       const standIn = e2e.stack.sandboxes.github?.url ?? "missing";
       await userMenu(page, "octocat", width);
       const avatar = page.locator(`img[src^="${standIn}/avatars/"]`).filter({ visible: true }).first();

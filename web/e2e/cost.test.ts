@@ -66,6 +66,21 @@ describe("cost and what the model saw, in the browser", () => {
     expect(await page.locator('[data-step="dependencies"]').getAttribute("data-status")).toBe("completed");
     const runUrl = page.url();
 
+    // The stopped run's link to the caps opens Profile → Usage (it opened Overview), at both widths.
+    const { page: phone } = await e2e.newPage({ width: 390 });
+    await phone.context().addCookies(await page.context().cookies());
+    await phone.goto(runUrl);
+    for (const [p, width] of [
+      [page, 1280],
+      [phone, 390],
+    ] as const) {
+      await p.getByRole("link", { name: "Change caps in Profile → Usage" }).click();
+      await p.waitForURL(/\/profile-settings\?tab=usage$/);
+      await p.getByRole("tab", { name: "Usage", selected: true }).waitFor();
+      await p.getByLabel("Per-run cap (USD)").waitFor();
+      await screenshot(p, `caps-link-usage-${width}`);
+    }
+
     await setCaps("5");
     await page.goto(runUrl);
     e2e.models.usage({ input: 12_000, output: 3_000 });

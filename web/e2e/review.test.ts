@@ -89,6 +89,9 @@ async function inside(el: Locator, box?: Locator): Promise<boolean> {
   return a.y >= b.y - 1 && a.y + Math.min(a.height, 20) <= b.y + b.height + 1;
 }
 
+/** The test the model stand-in adds when asked for one on the due-date issue (test/due.test.js). */
+const ADDED_TEST = "regression: Todos due today are already marked overdue";
+
 async function refine(feedback: string, n: number) {
   await page.getByLabel("What should the AI change?").fill(feedback);
   await page.getByRole("button", { name: "Request Refinement" }).click();
@@ -138,6 +141,9 @@ describe("reviewing a solution at 1280 px", () => {
     const added = page.locator('[data-testid="file-diff"][data-filename="test/due.test.js"]');
     expect(await added.getByTestId("refinement-marker").textContent()).toBe("New in refinement #1");
     expect(await page.locator('[data-filename="src/due.ts"]').getByTestId("refinement-marker").count()).toBe(0);
+    // The test "add a test" wrote lands where the repository's tests run, and passes with the fix.
+    await expect.poll(() => page.getByTestId("tests-new-tests-passing").textContent()).toContain(ADDED_TEST);
+    expect(await page.getByTestId("tests-regressions").count()).toBe(0);
 
     await refine("Please rename isOverdue to isPastDue.", 2);
     const due = page.locator('[data-testid="file-diff"][data-filename="src/due.ts"]');
@@ -189,6 +195,7 @@ describe("reviewing on a phone (390 x 844)", () => {
       expect(first && box && first.y >= box.y && first.y < box.y + box.height).toBe(true);
     }
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await phone.getByTestId("tests-new-tests-passing").textContent()).toContain(ADDED_TEST);
     await phone
       .getByRole("button", { name: /^Edit This File: / })
       .first()

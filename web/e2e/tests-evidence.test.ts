@@ -48,6 +48,21 @@ async function review(p = page) {
 
 const phase = (p: string) => page.getByTestId("test-log").locator(`[data-phase="${p}"]`);
 
+/** The model stand-in's repair of the line-length issue explains itself so (its first attempt: "one character to spare"). */
+const KEPT_TEXT = "Compare with > so the limit itself is allowed.";
+
+/** The repair round names the test the first attempt broke and offers that attempt's diff (not kept). */
+async function expectFirstAttemptShown(p: Page) {
+  const first = p.getByTestId("tests-attempts").locator('[data-attempt="first"]');
+  expect(await first.getByTestId("attempt-regressions").getByRole("listitem").count()).toBe(1);
+  expect((await first.getByTestId("attempt-regressions").textContent())?.replace("✗", "").trim()).not.toBe("");
+  await first.getByText("First attempt diff (not kept)").click();
+  await first.getByTestId("attempt-diff").locator("[data-filename]").first().waitFor();
+  expect(
+    await p.getByTestId("tests-attempts").locator('[data-attempt="repair"]').getByTestId("attempt-diff").count(),
+  ).toBe(0);
+}
+
 describe("test evidence in the browser", () => {
   it("streams the test log live in the Validating step, then shows the fixed test in the Tests panel", async () => {
     // octocat/todo-api's base tree carries the pagination issue's failing test (TypeScript, run offline).
@@ -100,6 +115,11 @@ describe("test evidence in the browser", () => {
     expect(await attempts.last().textContent()).not.toMatch(/regression/);
     // The repair is kept: no regression left.
     expect(await page.getByTestId("tests-regressions").count()).toBe(0);
+    await expectFirstAttemptShown(page);
+    // The proposed solution is the kept repair's, not the discarded first attempt's.
+    expect(await page.getByRole("heading", { name: "Proposed Solution" }).locator("..").textContent()).toContain(
+      KEPT_TEXT,
+    );
     await screenshot(page, "validate-tests-repair");
   });
 
@@ -113,7 +133,28 @@ describe("test evidence in the browser", () => {
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
+    await expectFirstAttemptShown(narrow);
+    expect(
+      await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     await screenshot(narrow, "validate-tests-390");
+
+    // "Add a test" refines from the kept repair: its text stays the repair's, and the new test runs and passes.
+    const proposed = narrow.getByRole("heading", { name: "Proposed Solution" }).locator("..");
+    expect(await proposed.textContent()).toContain(KEPT_TEXT);
+    await narrow.getByLabel("What should the AI change?").fill("Please add a test for this.");
+    await narrow.getByRole("button", { name: "Request Refinement" }).click();
+    await narrow
+      .locator("[data-sonner-toast]")
+      .filter({ hasText: "Solution refined! (Refinement #1)" })
+      .waitFor({ timeout: 90_000 });
+    await narrow.getByText("Refinements: 1").waitFor();
+    await expect
+      .poll(() => narrow.getByTestId("tests-new-tests-passing").textContent())
+      .toContain("regression: line-length flags lines that are exactly at the limit");
+    expect(await proposed.textContent()).toContain(KEPT_TEXT);
+    expect(await proposed.textContent()).not.toContain("one character to spare");
+    await screenshot(narrow, "validate-refined-test-390");
   });
 
   it("runs the test command set for the repository on the Repositories page", async () => {

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { screenshot, signIn, signInWithTodoApi, startE2E, toast, type E2E } from "./e2e.harness";
@@ -166,4 +167,28 @@ describe("one tests verdict, in the step, the panel, the badge and the PR body (
       expect(await p.getByTestId("solution-result").count()).toBe(0);
     });
   }
+
+  it("says a run that a killed worker left mid-step was resumed after a worker restart, while it runs and once done (1280 and 390 px)", async () => {
+    await testCommand(`sleep 3; ${tap("ok 1 - adds todos")}`);
+    await startSolve(page, "README says port 3000 but the server starts on 8080");
+    await page.getByTestId("test-log").locator('[data-phase="base"]').waitFor({ timeout: 90_000 });
+    // Every worker process dies mid-step (the node process tsx runs, as an OOM kill would take it); the
+    // supervisor starts a new one and the stalled job is taken again.
+    for (const worker of e2e.stack.workers) {
+      const pid = worker.proc.pid ?? 0;
+      const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
+      for (const child of children.filter(Boolean)) process.kill(Number(child), "SIGKILL");
+    }
+    const note = "Resumed after a worker restart: Validating & Finalizing.";
+    await page.getByTestId("run-resumed").filter({ hasText: note }).waitFor({ timeout: 60_000 });
+    // The resumed base and patched runs take a few seconds more: the note shows while the run still runs.
+    expect(await page.getByTestId("solution-result").count()).toBe(0);
+    await page.getByTestId("solution-result").waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId("run-resumed").textContent()).toBe(note);
+    await screenshot(page, "run-resumed-1280");
+    await phone.goto(page.url());
+    await phone.getByTestId("solution-result").waitFor();
+    expect(await phone.getByTestId("run-resumed").textContent()).toBe(note);
+    await screenshot(phone, "run-resumed-390");
+  });
 });

@@ -129,12 +129,33 @@ describe("a new user's first walk", () => {
       await page.getByText(`Approved → PR #${pr?.number} (draft)`).waitFor();
       expect(await page.getByRole("button", { name: "Approve & Create PR" }).count()).toBe(0);
       expect(await page.getByRole("button", { name: /^Edit This File/ }).count()).toBe(0);
+      // The PR body counts each file's lines as the diff header shows them (it said "11 changed lines" for +9 −1).
+      await page.locator("[data-filename]").first().waitFor();
+      for (const file of await page.locator("[data-filename]").all()) {
+        const name = await file.getAttribute("data-filename");
+        const added = await file
+          .getByText(/^\+\d+$/)
+          .first()
+          .textContent();
+        const removed = (
+          await file
+            .getByText(/^-\d+$/)
+            .first()
+            .textContent()
+        )?.slice(1);
+        expect(pr?.body).toMatch(
+          new RegExp(`\`${name}\` \\((added|modified|deleted), \\${added} −${removed} lines\\)`),
+        );
+      }
       await screenshot(page, `walk-approved-${width}`);
 
       // The issue moved to the Closed tab; open its solve page as a bookmark would.
       await page.goto(solveUrl);
       // Pull requests open as drafts by default; every place that shows it says so.
       await page.getByText("A draft pull request for this issue is already open.").waitFor();
+      // A second pull request would be refused, so no Generate is offered; the notice says how to change the open one.
+      await page.getByText("Update it on GitHub, or close it there to generate a new solution").waitFor();
+      expect(await page.getByRole("button", { name: /^Generate/ }).count()).toBe(0);
       const link = page.getByRole("link", { name: `View pull request #${pr?.number}` });
       expect(await link.getAttribute("href")).toBe(pr?.htmlUrl);
       await screenshot(page, `walk-open-pr-${width}`);

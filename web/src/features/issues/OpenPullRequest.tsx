@@ -18,7 +18,7 @@ export function OpenPullRequestLink({ pr }: { pr: OpenPr }) {
   );
 }
 
-/** Solve page: say a pull request already exists before offering another solution. */
+/** Solve page: say a pull request already exists, and how to change it, instead of offering another solution. */
 export function OpenPullRequestNotice({ pr }: { pr: OpenPr }) {
   return (
     <div
@@ -35,6 +35,10 @@ export function OpenPullRequestNotice({ pr }: { pr: OpenPr }) {
       >
         View pull request #{pr.number}
       </a>
+      <span className="basis-full">
+        Update it on GitHub, or close it there to generate a new solution: a second pull request for the same issue is
+        not opened.
+      </span>
     </div>
   );
 }

@@ -17,7 +17,7 @@ import { ModelPicker, initialModel } from "./ModelPicker";
 import { isTerminal, useLiveRun } from "./run-events";
 import { SolutionResult } from "./SolutionResult";
 import { StepsPanel } from "./StepsPanel";
-import { RunTriggerNote } from "./RunTriggerNote";
+import { RunResumedNote, RunTriggerNote } from "./RunTriggerNote";
 import { UpgradePrompt } from "./UpgradePrompt";
 import { upgradeReasonFor, type UpgradeReason } from "./upgrade-reason";
 import { InlineMarkdown } from "../../ui/Markdown";
@@ -176,22 +176,26 @@ export function SolvePage({
           {i.openPullRequest && <OpenPullRequestNotice pr={i.openPullRequest} />}
           <AwaitingReviewNote issue={i} />
           <LinkedPullRequestsNotice issue={i} />
-          {/* Labels on one line, controls on the next: the model's description below it must not push the others down. */}
-          <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
-            <ModelPicker
-              models={models.data?.allModels ?? []}
-              value={model}
-              onChange={onChoose}
-              disabled={generate.isPending}
-            />
-            <BaseBranchPicker issueId={issueId} value={branch} onChange={setBranch} disabled={generate.isPending} />
-            <CandidatesPicker value={candidates} onChange={setCandidates} disabled={generate.isPending} />
-            <Button onClick={() => onGenerate()} busy={generate.isPending} disabled={!model} className="sm:mt-6">
-              <Sparkles className="size-4" aria-hidden />{" "}
-              {i.openPullRequest ? "Generate Another Solution" : "Generate Solution"}
-            </Button>
-          </div>
-          {model && <CostEstimate modelId={model} candidates={candidates} />}
+          {/* An open pull request of Fixloop's is updated or closed on GitHub; a second one is refused, so none is offered. */}
+          {!i.openPullRequest && (
+            <>
+              {/* Labels on one line, controls on the next: the model's description below it must not push the others down. */}
+              <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
+                <ModelPicker
+                  models={models.data?.allModels ?? []}
+                  value={model}
+                  onChange={onChoose}
+                  disabled={generate.isPending}
+                />
+                <BaseBranchPicker issueId={issueId} value={branch} onChange={setBranch} disabled={generate.isPending} />
+                <CandidatesPicker value={candidates} onChange={setCandidates} disabled={generate.isPending} />
+                <Button onClick={() => onGenerate()} busy={generate.isPending} disabled={!model} className="sm:mt-6">
+                  <Sparkles className="size-4" aria-hidden /> Generate Solution
+                </Button>
+              </div>
+              {model && <CostEstimate modelId={model} candidates={candidates} />}
+            </>
+          )}
           {r?.status === "failed" && (
             <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
               The last run failed: {r.error?.message ?? "Failed to generate solution"}
@@ -217,6 +221,7 @@ export function SolvePage({
       )}
       {runId && run.isPending && <Spinner label="Connecting to the run..." />}
       {r && <RunTriggerNote run={r} />}
+      {r && <RunResumedNote run={r} />}
       {r && r.status !== "completed" && <StepsPanel run={r} cancelling={cancelling} />}
       {r && <CandidateRowsLive runId={r._id} />}
       {active && (
