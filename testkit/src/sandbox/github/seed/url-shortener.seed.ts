@@ -1,5 +1,6 @@
 import type { SeededFix, SeedRepo } from "./seed.types";
 import { URL_SHORTENER_FILES } from "./url-shortener.files";
+import { URL_SHORTENER_PAST } from "./url-shortener.past";
 import { URL_SHORTENER_PKG } from "./url-shortener.pkg";
 
 export const URL_SHORTENER: SeedRepo = {
@@ -67,6 +68,7 @@ export const URL_SHORTENER: SeedRepo = {
       closedAt: "2023-05-04T09:30:00Z",
     },
   ],
+  closedPulls: URL_SHORTENER_PAST,
 };
 
 export const URL_SHORTENER_FIXES: SeededFix[] = [
