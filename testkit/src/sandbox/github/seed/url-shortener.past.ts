@@ -73,12 +73,27 @@ const JSON_ERRORS: Omit<SeedClosedPull, "merged" | "closedAt" | "branch"> = {
   },
 };
 
+/** Issue #6 "Data races slip through CI": the fix is in the workflow, which no source file leads to. */
+const RACE_CHECK: SeedClosedPull = {
+  title: "Run the tests with the race detector in CI",
+  body: "Resolves #6",
+  user: "octocat",
+  branch: "ci-race",
+  createdAt: "2023-05-31T16:00:00Z",
+  closedAt: "2023-06-01T10:14:00Z",
+  merged: true,
+  before: {
+    ".github/workflows/ci.yml": before(".github/workflows/ci.yml", [["go test -race ./...", "go test ./..."]]),
+  },
+};
+
 /**
- * The repository's past: merged fixes of its closed issues #1 and #5 (each with its base commit),
- * and an earlier attempt at #5 closed unmerged, which a backtest must pass over.
+ * The repository's past: merged fixes of its closed issues #1, #5 and #6 (each with its base
+ * commit), and an earlier attempt at #5 closed unmerged, which a backtest must pass over.
  */
 export const URL_SHORTENER_PAST: SeedClosedPull[] = [
   EXPIRY,
   { ...JSON_ERRORS, branch: "json-errors-draft", merged: false, closedAt: "2023-05-03T12:00:00Z" },
   { ...JSON_ERRORS, branch: "json-errors", merged: true, closedAt: "2023-05-04T09:29:00Z" },
+  RACE_CHECK,
 ];
