@@ -251,6 +251,28 @@ describe("a new user's first walk", () => {
     }
   });
 
+  it("measures a repository's trust card and shows it on the repository page and its solve pages", async () => {
+    const line = "Fixloop found the fixing files in the top 5 for 2 of 3 past issues here";
+    await desk.goto("/repositories");
+    await desk.locator("#octocat-url-shortener-backtest").fill("5");
+    await desk.getByRole("button", { name: "Backtest octocat/url-shortener" }).click();
+    await desk.getByText(line).waitFor({ timeout: 60_000 });
+    await desk.getByRole("button", { name: "Fetch issues of octocat/url-shortener" }).click();
+    await toast(desk, /^Fetched \d+ issues$/);
+    for (const [page, width] of both()) {
+      await page.goto("/repositories");
+      const card = page.getByRole("region", { name: "Trust card" }).filter({ hasText: line });
+      await card.waitFor();
+      expect(await card.textContent()).toContain("Top 1: 2 of 3 (67%) · Top 5: 2 of 3 (67%)");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      await card.scrollIntoViewIfNeeded();
+      await screenshot(page, `walk-trust-card-${width}`);
+      await openSolve(page, "The very first short link gets an empty code");
+      await page.getByTestId("trust-line").filter({ hasText: line }).waitFor();
+      await screenshot(page, `walk-trust-line-${width}`);
+    }
+  });
+
   it("says repository access was revoked, with the authorize button, when GitHub lost the grant", async () => {
     const { reviewUrl: review } = await solveAndReview("Todos due today are already marked overdue");
     e2e.github.revokeGrant("octocat");
