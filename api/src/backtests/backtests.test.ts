@@ -29,6 +29,15 @@ const read = async (headers: Record<string, string>) => {
   return (await res.json()) as { card: any; latest: any };
 };
 
+async function until(headers: Record<string, string>, done: (v: { card: any; latest: any }) => boolean) {
+  let got = await read(headers);
+  for (let i = 0; i < 600 && !done(got); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    got = await read(headers);
+  }
+  return got;
+}
+
 describe("repository backtest", () => {
   it("localizes the seeded past fixes at their base commits and keeps the counts as the trust card; one at a time", async () => {
     const me = await owner("octocat");
@@ -48,11 +57,7 @@ describe("repository backtest", () => {
     });
 
     backtestWorker = startWorkers(stack.ctx, { queues: ["backtest"], concurrency: 1 });
-    let got = await read(me);
-    for (let i = 0; i < 600 && got.latest?.status !== "done" && got.latest?.status !== "failed"; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      got = await read(me);
-    }
+    let got = await until(me, (v) => v.latest?.status === "done" || v.latest?.status === "failed");
     expect(got.latest.error).toBeNull();
     expect(got.card).toMatchObject({ id: queued.latest.id, status: "done", found: 3, checked: 3 });
     const summary = got.card.issues.map((i: any) => ({
@@ -77,9 +82,13 @@ describe("repository backtest", () => {
     expect(got.card).toMatchObject({ foundAt1: 2, foundAt5: 2 });
     expect(got.card.issues.every((i: any) => /^[0-9a-f]{40}$/.test(i.baseSha) && i.ranked.length > 0)).toBe(true);
 
-    // Finished: the repository may be backtested again.
-    const next = await start(me, { issues: 1 });
-    expect(next.status).toBe(202);
+    // Finished: the repository may be backtested again. GitHub failing ends that one as failed,
+    // with the reason, and the card stays the last finished measurement.
+    stack.github.control.failNext({ path: /url-shortener\/pulls$/, status: 500, kind: "primary", times: 20 });
+    expect((await start(me, { issues: 1 })).status).toBe(202);
+    got = await until(me, (v) => v.latest?.status === "failed");
+    expect(got.latest.error).toBe("The backtest failed: GitHub is unavailable, try again shortly");
+    expect(got.card.id).toBe(queued.latest.id);
   }, 120_000);
 
   it("refuses a bad count, and another user's repository is not found", async () => {

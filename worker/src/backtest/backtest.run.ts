@@ -1,12 +1,18 @@
 import { backtests } from "@fixloop/db";
 import { fixRank, type BacktestIssue, type BacktestResult } from "@fixloop/contract";
-import { githubForUser } from "@fixloop/runtime";
+import { githubForUser, toGithubError } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { recentlyFixedIssues } from "./backtest.github";
 import { localizeAt } from "./backtest.localize";
 
 /** Why a backtest could not run, said to the user on the card. */
 export class BacktestError extends Error {}
+
+/** A failure in words a user can act on: GitHub's mapped to what to do, anything else as raised. */
+export function failureText(err: unknown): string {
+  if (err && typeof err === "object" && "status" in err) return toGithubError(err, "Repository").message;
+  return err instanceof Error ? err.message : String(err);
+}
 
 /**
  * Backtests one repository: finds its recently fixed issues, localizes each at its fix's base
@@ -59,7 +65,7 @@ export async function runBacktest(
       if (entry.rank !== null) p.foundAt5 += 1;
     } catch (err) {
       if (signal.aborted) throw err;
-      entry.error = `Could not read the repository at ${f.baseSha.slice(0, 7)}: ${err instanceof Error ? err.message : String(err)}`;
+      entry.error = `Could not read the repository at ${f.baseSha.slice(0, 7)}: ${failureText(err)}`;
     }
     p.issues.push(entry);
     await backtests.progress(ctx.db, backtestId, p);

@@ -2,7 +2,7 @@ import type { Job } from "bullmq";
 import { backtests } from "@fixloop/db";
 import { BacktestJob, type BacktestResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { runBacktest } from "../backtest/backtest.run";
+import { failureText, runBacktest } from "../backtest/backtest.run";
 
 /**
  * Runs a repository backtest. Any failure ends the backtest as failed with its reason (the card
@@ -19,7 +19,7 @@ export async function processBacktest(job: Job, ctx: WorkerContext, signal: Abor
     return result;
   } catch (err) {
     if (signal.aborted) throw err;
-    const message = err instanceof Error ? err.message : String(err);
+    const message = failureText(err);
     ctx.logger.warn({ backtestId, err: message }, "backtest failed");
     await backtests.finish(ctx.db, backtestId, { error: `The backtest failed: ${message}` });
     return { checked: 0, foundAt1: 0, foundAt5: 0 };
