@@ -82,8 +82,13 @@ export function TrustCard({ owner, repo }: { owner: string; repo: string }) {
               className="mt-1 block w-20 rounded-lg border border-slate-300 bg-white px-2 py-1.5 dark:border-slate-600 dark:bg-slate-950"
             />
           </label>
-          <Button type="submit" variant="secondary" busy={start.isPending} aria-label={`Backtest ${owner}/${repo}`}>
-            <FlaskConical className="size-4" aria-hidden /> {q.data?.card ? "Measure again" : "Run backtest"}
+          <Button
+            type="submit"
+            variant="secondary"
+            busy={start.isPending}
+            aria-label={`Run backtest of ${owner}/${repo}`}
+          >
+            <FlaskConical className="size-4" aria-hidden /> Run backtest
           </Button>
         </form>
       )}
