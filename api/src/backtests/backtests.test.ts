@@ -23,17 +23,17 @@ async function owner(login: string) {
 const PATH = "/api/github/repositories/octocat/url-shortener/backtest";
 const start = (headers: Record<string, string>, body: unknown, path = PATH) =>
   stack.app.request(path, { method: "POST", headers, body: JSON.stringify(body) });
-const read = async (headers: Record<string, string>) => {
-  const res = await stack.app.request(PATH, { headers });
+const read = async (headers: Record<string, string>, path = PATH) => {
+  const res = await stack.app.request(path, { headers });
   expect(res.status).toBe(200);
   return (await res.json()) as { card: any; latest: any };
 };
 
-async function until(headers: Record<string, string>, done: (v: { card: any; latest: any }) => boolean) {
-  let got = await read(headers);
+async function until(headers: Record<string, string>, done: (v: { card: any; latest: any }) => boolean, path = PATH) {
+  let got = await read(headers, path);
   for (let i = 0; i < 600 && !done(got); i++) {
     await new Promise((r) => setTimeout(r, 100));
-    got = await read(headers);
+    got = await read(headers, path);
   }
   return got;
 }
@@ -55,6 +55,11 @@ describe("repository backtest", () => {
         message: "A backtest of this repository is already running; wait for it to finish",
       },
     });
+
+    // Two starts at once: the database lets one through.
+    const weather = "/api/github/repositories/octocat/weather-cli/backtest";
+    const both = await Promise.all([start(me, { issues: 3 }, weather), start(me, { issues: 3 }, weather)]);
+    expect(both.map((r) => r.status).sort()).toEqual([202, 409]);
 
     backtestWorker = startWorkers(stack.ctx, { queues: ["backtest"], concurrency: 1 });
     let got = await until(me, (v) => v.latest?.status === "done" || v.latest?.status === "failed");
@@ -80,6 +85,9 @@ describe("repository backtest", () => {
       },
     ]);
     expect(got.card).toMatchObject({ foundAt1: 2, foundAt5: 2 });
+    // A repository without merged fixes of its closed issues: measured, nothing to count.
+    const none = await until(me, (v) => v.latest?.status === "done", weather);
+    expect(none.card).toMatchObject({ requested: 3, found: 0, checked: 0, foundAt5: 0, issues: [] });
     expect(got.card.issues.every((i: any) => /^[0-9a-f]{40}$/.test(i.baseSha) && i.ranked.length > 0)).toBe(true);
 
     // Finished: the repository may be backtested again. GitHub failing ends that one as failed,
