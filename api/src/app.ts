@@ -17,6 +17,7 @@ import { tokensRoutes } from "./tokens/tokens.routes";
 import { githubRoutes } from "./github/github.routes";
 import { labelTriggerRoutes } from "./label-trigger/label-trigger.routes";
 import { testSettingsRoutes } from "./github/test-settings.routes";
+import { backtestsRoutes } from "./backtests/backtests.routes";
 import { issuesRoutes } from "./issues/issues.routes";
 import { contributionsRoutes } from "./contributions/contributions.routes";
 import { costsRoutes } from "./costs/costs.routes";
@@ -42,6 +43,7 @@ export function apiRoutes() {
     .route("/", githubRoutes)
     .route("/", testSettingsRoutes)
     .route("/", labelTriggerRoutes)
+    .route("/", backtestsRoutes)
     .route("/", issuesRoutes)
     .route("/", contributionsRoutes)
     .route("/", solveRoutes)

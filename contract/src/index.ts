@@ -32,3 +32,4 @@ export * from "./change/path-policy";
 export * from "./change/install-risk";
 export * from "./label-trigger";
 export * from "./pull-request-timeline";
+export * from "./backtest";

@@ -8,6 +8,7 @@ export const QUEUES = {
   pullRequest: "pull-request",
   syntaxCheck: "syntax-check",
   testsRerun: "tests-rerun",
+  backtest: "backtest",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -87,6 +88,13 @@ export function testsRerunKey(prefix: string, solutionId: string, revision: numb
   return `${prefix}:tests-rerun:${solutionId}:${revision}`;
 }
 
+/** Localizes a repository's recently fixed issues at their pull requests' base commits (the backtest row says which). */
+export const BacktestJob = z.object({ backtestId: Uuid });
+export type BacktestJob = z.infer<typeof BacktestJob>;
+/** What a finished backtest returns: issues checked and how many had a fixing file ranked first / in the top 5. */
+export const BacktestResult = z.object({ checked: Count, foundAt1: Count, foundAt5: Count });
+export type BacktestResult = z.infer<typeof BacktestResult>;
+
 export const JOB_SCHEMAS = {
   [QUEUES.solve]: SolveJob,
   [QUEUES.sync]: SyncJob,
@@ -94,6 +102,7 @@ export const JOB_SCHEMAS = {
   [QUEUES.pullRequest]: PullRequestJob,
   [QUEUES.syntaxCheck]: SyntaxCheckJob,
   [QUEUES.testsRerun]: TestsRerunJob,
+  [QUEUES.backtest]: BacktestJob,
 } as const;
 
 export type JobPayload<Q extends QueueName> = z.infer<(typeof JOB_SCHEMAS)[Q]>;
@@ -106,6 +115,7 @@ export const JOB_RESULT_SCHEMAS = {
   [QUEUES.pullRequest]: PullRequestResult,
   [QUEUES.syntaxCheck]: SyntaxCheckResult,
   [QUEUES.testsRerun]: TestsRerunResult,
+  [QUEUES.backtest]: BacktestResult,
 } as const;
 
 export type JobResult<Q extends QueueName> = z.infer<(typeof JOB_RESULT_SCHEMAS)[Q]>;
@@ -116,4 +126,5 @@ export const jobIds = {
   fork: (j: ForkJob) => `fork-${j.userId}-${j.owner}-${j.repo}-${j.issueNumber}`,
   pullRequest: (solutionId: string) => `pr-${solutionId}`,
   testsRerun: (solutionId: string, revision: number) => `tests-${solutionId}-r${revision}`,
+  backtest: (backtestId: string) => `backtest-${backtestId}`,
 };

@@ -393,6 +393,24 @@ export interface LabelTriggersTable {
   updated_at: GeneratedTimestamp;
 }
 
+/** One backtest of a repository row: its recently fixed issues, localized at each fix's base commit. */
+export interface RepositoryBacktestsTable {
+  id: Generated<string>;
+  repository_id: string;
+  user_id: string;
+  status: Generated<string>;
+  requested: number;
+  found: Generated<number>;
+  checked: Generated<number>;
+  found_at_1: Generated<number>;
+  found_at_5: Generated<number>;
+  issues: Json<unknown[]>;
+  error: string | null;
+  created_at: GeneratedTimestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -417,6 +435,7 @@ export interface Database {
   notifications: NotificationsTable;
   webhook_events: WebhookEventsTable;
   label_triggers: LabelTriggersTable;
+  repository_backtests: RepositoryBacktestsTable;
 }
 
 export type User = Selectable<UsersTable>;

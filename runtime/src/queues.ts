@@ -20,6 +20,7 @@ export interface Queues {
   pullRequest: TypedQueue<"pull-request">;
   syntaxCheck: TypedQueue<"syntax-check">;
   testsRerun: TypedQueue<"tests-rerun">;
+  backtest: TypedQueue<"backtest">;
   /** QueueEvents for waiting on job results; one shared connection per queue, created on first use. */
   events(name: QueueName): QueueEvents;
   all(): Queue[];
@@ -47,6 +48,7 @@ export function createQueues(
     pullRequest: mk(QUEUES.pullRequest),
     syntaxCheck: mk(QUEUES.syntaxCheck),
     testsRerun: mk(QUEUES.testsRerun),
+    backtest: mk(QUEUES.backtest),
   };
   const events = new Map<QueueName, QueueEvents>();
   return {

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { authorizeRepositories, screenshot, signIn, startE2E, toast, type E2E } from "./e2e.harness";
+import {
+  authorizeRepositories,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  startE2E,
+  toast,
+  type E2E,
+} from "./e2e.harness";
 
 // A new user's first full walk, at desktop and phone width (issue #14).
 let e2e: E2E;
@@ -269,6 +277,29 @@ describe("a new user's first walk", () => {
         .toBe(true);
       expect(await page.locator('img[src*="githubusercontent.com"]').count()).toBe(0);
       await screenshot(page, `walk-avatar-${width}`);
+    }
+  });
+
+  it("measures a repository's trust card and shows it on the repository page and its solve pages", async () => {
+    const line = "Fixloop found the fixing files in the top 5 for 2 of 3 past issues here";
+    await desk.goto("/repositories");
+    await desk.locator("#octocat-url-shortener-backtest").fill("5");
+    await desk.getByRole("button", { name: "Run backtest of octocat/url-shortener" }).click();
+    await desk.getByText(line).waitFor({ timeout: 60_000 });
+    await desk.getByRole("button", { name: "Fetch issues of octocat/url-shortener" }).click();
+    await toast(desk, /^Fetched \d+ issues$/);
+    for (const [page, width] of both()) {
+      await page.goto("/repositories");
+      const card = page.getByRole("region", { name: "Trust card" }).filter({ hasText: line });
+      await card.waitFor();
+      expect(await card.textContent()).toContain("Top 1: 2 of 3 (67%) · Top 5: 2 of 3 (67%)");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      expect(await seriousA11yViolations(page), `repositories at ${width}`).toEqual([]);
+      await card.scrollIntoViewIfNeeded();
+      await screenshot(page, `walk-trust-card-${width}`);
+      await openSolve(page, "The very first short link gets an empty code");
+      await page.getByTestId("trust-line").filter({ hasText: line }).waitFor();
+      await screenshot(page, `walk-trust-line-${width}`);
     }
   });
 

@@ -16,7 +16,7 @@ describe("GET /api/health", () => {
     expect(await res.json()).toEqual({
       status: "degraded",
       checks: { database: "ok", redis: "ok", workers: "none" },
-      workers: { solve: 0, sync: 0, fork: 0, "pull-request": 0, "syntax-check": 0, "tests-rerun": 0 },
+      workers: { solve: 0, sync: 0, fork: 0, "pull-request": 0, "syntax-check": 0, "tests-rerun": 0, backtest: 0 },
     });
     const connection = redisConnection(deps.env.REDIS_URL);
     const workers = deps.queues
@@ -28,7 +28,7 @@ describe("GET /api/health", () => {
       expect(body).toEqual({
         status: "ok",
         checks: { database: "ok", redis: "ok", workers: "ok" },
-        workers: { solve: 1, sync: 1, fork: 1, "pull-request": 1, "syntax-check": 1, "tests-rerun": 1 },
+        workers: { solve: 1, sync: 1, fork: 1, "pull-request": 1, "syntax-check": 1, "tests-rerun": 1, backtest: 1 },
       });
     } finally {
       await Promise.all(workers.map((w) => w.close()));

@@ -108,6 +108,7 @@ function queueOf(deps: AppDeps, name: QueueName): Queue {
     "pull-request": deps.queues.pullRequest,
     "syntax-check": deps.queues.syntaxCheck,
     "tests-rerun": deps.queues.testsRerun,
+    backtest: deps.queues.backtest,
   };
   return byName[name];
 }

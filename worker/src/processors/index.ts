@@ -7,6 +7,7 @@ import { processFork } from "./fork.processor";
 import { processPullRequest } from "./pull-request.processor";
 import { processSyntaxCheck } from "./syntax-check.processor";
 import { processTestsRerun } from "./tests-rerun.processor";
+import { processBacktest } from "./backtest.processor";
 
 /** A processor is a plain async function of the job, the context and an AbortSignal; it returns its queue's result. */
 export type Processor<Q extends QueueName = QueueName> = (
@@ -24,4 +25,5 @@ export const PROCESSORS: { [Q in QueueName]: Processor<Q> } = {
   [QUEUES.pullRequest]: processPullRequest,
   [QUEUES.syntaxCheck]: processSyntaxCheck,
   [QUEUES.testsRerun]: processTestsRerun,
+  [QUEUES.backtest]: processBacktest,
 };

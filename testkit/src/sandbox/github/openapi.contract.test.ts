@@ -274,6 +274,24 @@ describe("responses match GitHub's OpenAPI description", () => {
     await check(me, "POST /repos/{owner}/{repo}/merge-upstream", { ...fork, branch: "main" }, 200);
   });
 
+  it("a repository's past: merged pull requests that closed issues, and the files each changed", async () => {
+    const past = { owner: "octocat", repo: "url-shortener" };
+    const closed = await check(me, "GET /repos/{owner}/{repo}/pulls", { ...past, state: "closed" }, 200);
+    const merged = closed.filter((p: { merged_at: string | null }) => p.merged_at);
+    expect(merged.map((p: { number: number }) => p.number)).toEqual([10, 9, 7]);
+    const files = await check(
+      me,
+      "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
+      { ...past, pull_number: 7 },
+      200,
+    );
+    expect(files.map((f: { filename: string; status: string }) => `${f.status} ${f.filename}`)).toEqual([
+      "modified shortener/handler.go",
+      "modified shortener/store.go",
+      "modified shortener/store_test.go",
+    ]);
+  });
+
   it("contribution checks: timeline cross-references, contribution files and draft pull requests", async () => {
     const kit = { owner: "opencommons", repo: "welcome-kit" };
     const events = await check(

@@ -7,7 +7,7 @@ import { URL_SHORTENER, URL_SHORTENER_FIXES } from "./seed/url-shortener.seed";
 import { WEATHER_CLI, WEATHER_CLI_FIXES } from "./seed/weather-cli.seed";
 
 export { seedFiles, repairFiles, DEFAULT_LABELS } from "./seed/seed.types";
-export type { SeedCommit, SeedIssue, SeededFix, SeedPull, SeedRepo, SeedUser } from "./seed/seed.types";
+export type { SeedClosedPull, SeedCommit, SeedIssue, SeededFix, SeedPull, SeedRepo, SeedUser } from "./seed/seed.types";
 export { POLICY_REPOS } from "./seed/policies.seed";
 
 export const SEED_USERS: SeedUser[] = [

@@ -2,6 +2,7 @@ import type { GitStore, TreeChange } from "./git-store";
 import { POLICY_REPOS, SEED_REPOS, SEED_USERS } from "./seed";
 import { DEFAULT_LABELS, type SeedRepo } from "./seed/seed.types";
 import type { IssueRecord, PullFields, RepoRecord, StateStore } from "./state";
+import { seedClosedPulls } from "./seeder.closed-pulls";
 
 async function seedGit(
   git: GitStore,
@@ -103,6 +104,7 @@ async function seedPullBranches(
 /** Writes the seed users, repositories (real git history), labels and issues. */
 export async function seedSandbox(store: StateStore, git: GitStore): Promise<void> {
   store.mutate((s) => s.users.push(...SEED_USERS.map((u) => ({ ...u }))));
+  const past: (() => Promise<void>)[] = [];
   for (const seed of [...SEED_REPOS, ...POLICY_REPOS]) {
     const owner = store.user(seed.owner);
     if (!owner) throw new Error(`seed owner ${seed.owner} is not a seed user`);
@@ -124,7 +126,7 @@ export async function seedSandbox(store: StateStore, git: GitStore): Promise<voi
         parentId: null,
         collaborators: [],
         labels: DEFAULT_LABELS.map((l) => ({ ...l, id: store.nextId(), default: true })),
-        nextNumber: seed.issues.length + pullFields.length + 1,
+        nextNumber: seed.issues.length + pullFields.length + (seed.closedPulls?.length ?? 0) + 1,
         createdAt: seed.createdAt,
         updatedAt: lastCommit,
         pushedAt: lastCommit,
@@ -177,6 +179,15 @@ export async function seedSandbox(store: StateStore, git: GitStore): Promise<voi
           pull: { ...fields, headRepoId: repo.id },
         });
       });
+      // Closed pull requests take their ids last, so every other seeded id stays what it was.
+      if (seed.closedPulls?.length)
+        past.push(async () => {
+          const firstNumber = seed.issues.length + pullFields.length + 1;
+          const ids = { repoId: repo.id, firstNumber, nextId: () => store.nextId() };
+          const closed = await seedClosedPulls(git, seed, base, owner, ids);
+          store.mutate((state) => state.issues.push(...closed));
+        });
     });
   }
+  for (const seedPast of past) await seedPast();
 }

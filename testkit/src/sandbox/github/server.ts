@@ -13,6 +13,7 @@ import { pullsRoutes } from "./pulls.routes";
 import type { FaultRule } from "./rate-limit";
 import { reposRoutes } from "./repos.routes";
 import { reviewsRoutes } from "./reviews.routes";
+import { pullFilesRoutes } from "./pull-files.routes";
 import { usersRoutes } from "./users.routes";
 import { webRoutes } from "./web.routes";
 
@@ -148,6 +149,7 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
   app.route("/repos/:owner/:repo", issueCommentsRoutes(deps));
   app.route("/repos/:owner/:repo", pullsRoutes(deps));
   app.route("/repos/:owner/:repo", reviewsRoutes(deps));
+  app.route("/repos/:owner/:repo", pullFilesRoutes(deps));
   app.route("/repos/:owner/:repo/git", gitRoutes(deps));
   app.route("/raw", rawRoutes(deps));
   // Last: the web pages behind html_url must never shadow a REST route.

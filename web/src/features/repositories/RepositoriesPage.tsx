@@ -10,6 +10,7 @@ import { issuesQuery } from "../../api/issues.queries";
 import { AuthorizeReposLink } from "./AuthorizeReposLink";
 import { LabelTrigger } from "./LabelTriggerForm";
 import { TestSettings } from "./TestSettingsForm";
+import { TrustCard } from "./TrustCard";
 type Repository = NonNullable<
   Awaited<ReturnType<ReturnType<typeof repositoriesQuery>["queryFn"] & {}>>
 >["repositories"][number];
@@ -131,6 +132,7 @@ function RepositoryCard({ repo }: { repo: Repository }) {
           <ExternalLink className="size-4" aria-hidden /> GitHub
         </a>
       </div>
+      <TrustCard owner={owner} repo={name} />
       <TestSettings owner={owner} repo={name} />
       {repo.canPush && <LabelTrigger owner={owner} repo={name} />}
     </Card>

@@ -18,6 +18,7 @@ import { isTerminal, useLiveRun } from "./run-events";
 import { SolutionResult } from "./SolutionResult";
 import { StepsPanel } from "./StepsPanel";
 import { RunResumedNote, RunTriggerNote } from "./RunTriggerNote";
+import { TrustLine } from "./TrustLine";
 import { UpgradePrompt } from "./UpgradePrompt";
 import { upgradeReasonFor, type UpgradeReason } from "./upgrade-reason";
 import { InlineMarkdown } from "../../ui/Markdown";
@@ -165,6 +166,7 @@ export function SolvePage({
         <p className="text-sm text-slate-600 dark:text-slate-400">
           #{i.issueNumber} · {i.repoFullName}
         </p>
+        <TrustLine fullName={i.repoFullName} />
         <h1 className="mt-1 text-2xl font-semibold">
           <InlineMarkdown>{i.title}</InlineMarkdown>
         </h1>

@@ -41,6 +41,23 @@ export interface SeedPull {
   files: Record<string, string>;
 }
 
+/**
+ * A closed pull request of the repository's past, numbered after the open ones. Its base commit
+ * holds the default branch's files with `before` applied (null: the file did not exist yet); its
+ * head holds the default branch's versions, so it changed exactly the paths of `before`.
+ */
+export interface SeedClosedPull {
+  title: string;
+  body: string;
+  user: string;
+  branch: string;
+  createdAt: string;
+  closedAt: string;
+  /** Merged (a fix that landed) or closed without merging. */
+  merged: boolean;
+  before: Record<string, string | null>;
+}
+
 /** A branch besides the default one: one commit on top of the default branch's head. */
 export interface SeedBranch {
   name: string;
@@ -67,6 +84,8 @@ export interface SeedRepo {
   /** Names of tests that fail on the seeded default branch: each reproduces an open issue and its known fix turns it green. */
   failingTests?: string[];
   pulls?: SeedPull[];
+  /** Closed and merged pull requests, numbered after `pulls`; their closing references name closed issues. */
+  closedPulls?: SeedClosedPull[];
   branches?: SeedBranch[];
 }
 

@@ -1,5 +1,6 @@
 import type { SeededFix, SeedRepo } from "./seed.types";
 import { URL_SHORTENER_FILES } from "./url-shortener.files";
+import { URL_SHORTENER_PAST } from "./url-shortener.past";
 import { URL_SHORTENER_PKG } from "./url-shortener.pkg";
 
 export const URL_SHORTENER: SeedRepo = {
@@ -66,7 +67,18 @@ export const URL_SHORTENER: SeedRepo = {
       stateReason: "completed",
       closedAt: "2023-05-04T09:30:00Z",
     },
+    {
+      title: "Hits are lost under load",
+      body: "Concurrent requests to one short link lose hits: after 1000 parallel redirects `hits` says 941. The tests pass, so nothing warned us before the release.",
+      labels: ["bug"],
+      user: "octocat",
+      createdAt: "2023-05-30T08:00:00Z",
+      state: "closed",
+      stateReason: "completed",
+      closedAt: "2023-06-01T10:15:00Z",
+    },
   ],
+  closedPulls: URL_SHORTENER_PAST,
 };
 
 export const URL_SHORTENER_FIXES: SeededFix[] = [

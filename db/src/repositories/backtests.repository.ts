@@ -1,0 +1,171 @@
+import { sql } from "kysely";
+import { z } from "zod";
+import { BacktestIssue, type TrustCard } from "@fixloop/contract";
+import type { Conn } from "./conn";
+import { jsonColumn } from "./json-columns";
+
+/** `repository_backtests.issues`: one entry per past issue checked; entries that do not decode are left out. */
+export const backtestIssues = jsonColumn(
+  "repository_backtests.issues",
+  z.array(BacktestIssue),
+  z
+    .array(z.unknown())
+    .catch([])
+    .transform((xs) => xs.flatMap((x) => BacktestIssue.safeParse(x).data ?? [])),
+);
+
+const ACTIVE = ["queued", "running"];
+
+/**
+ * Queues a backtest for a repository row; undefined when one is already queued or running there
+ * (the partial unique index settles two starts at once).
+ */
+export async function start(db: Conn, b: { repositoryId: string; userId: string; requested: number }) {
+  return db
+    .insertInto("repository_backtests")
+    .values({ repository_id: b.repositoryId, user_id: b.userId, requested: b.requested })
+    .onConflict((oc) => oc.column("repository_id").where("status", "in", ACTIVE).doNothing())
+    .returning(["id"])
+    .executeTakeFirst();
+}
+
+/**
+ * Ends as failed the backtests of a repository row that were queued or running for longer than
+ * `maxAgeMs` (their job was lost), so the repository can be backtested again.
+ */
+export async function expireStale(db: Conn, repositoryId: string, maxAgeMs: number): Promise<void> {
+  await db
+    .updateTable("repository_backtests")
+    .set({ status: "failed", error: "The backtest did not finish in time", finished_at: new Date() })
+    .where("repository_id", "=", repositoryId)
+    .where("status", "in", ACTIVE)
+    .where("created_at", "<", new Date(Date.now() - maxAgeMs))
+    .execute();
+}
+
+/** A backtest with its repository's name, for the worker. */
+export async function find(db: Conn, id: string) {
+  return db
+    .selectFrom("repository_backtests as b")
+    .innerJoin("repositories as r", "r.id", "b.repository_id")
+    .select(["b.id", "b.user_id", "b.status", "b.requested", "r.owner", "r.name", "r.full_name"])
+    .where("b.id", "=", id)
+    .executeTakeFirst();
+}
+
+/** The worker took the backtest: running from now, with nothing counted yet (a retry starts over). */
+export async function begin(db: Conn, id: string): Promise<void> {
+  await db
+    .updateTable("repository_backtests")
+    .set({
+      status: "running",
+      started_at: new Date(),
+      found: 0,
+      checked: 0,
+      found_at_1: 0,
+      found_at_5: 0,
+      issues: "[]",
+    })
+    .where("id", "=", id)
+    .where("status", "in", ACTIVE)
+    .execute();
+}
+
+export interface BacktestProgress {
+  found: number;
+  checked: number;
+  foundAt1: number;
+  foundAt5: number;
+  issues: BacktestIssue[];
+}
+
+/** Stores what the backtest has counted so far (the page shows it while it runs). */
+export async function progress(db: Conn, id: string, p: BacktestProgress): Promise<void> {
+  await db
+    .updateTable("repository_backtests")
+    .set({
+      found: p.found,
+      checked: p.checked,
+      found_at_1: p.foundAt1,
+      found_at_5: p.foundAt5,
+      issues: backtestIssues.write(p.issues),
+    })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Ends a backtest: done, or failed with the reason shown on the card. */
+export async function finish(db: Conn, id: string, outcome: { error: string | null }): Promise<void> {
+  await db
+    .updateTable("repository_backtests")
+    .set({ status: outcome.error === null ? "done" : "failed", error: outcome.error, finished_at: new Date() })
+    .where("id", "=", id)
+    .execute();
+}
+
+type Row = {
+  id: string;
+  status: string;
+  requested: number;
+  found: number;
+  checked: number;
+  found_at_1: number;
+  found_at_5: number;
+  issues: unknown;
+  error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+};
+
+const toCard = (r: Row): TrustCard => ({
+  id: r.id,
+  status: r.status as TrustCard["status"],
+  requested: r.requested,
+  found: r.found,
+  checked: r.checked,
+  foundAt1: r.found_at_1,
+  foundAt5: r.found_at_5,
+  error: r.error,
+  createdAt: r.created_at.toISOString(),
+  finishedAt: r.finished_at?.toISOString() ?? null,
+  issues: backtestIssues.read(r.issues),
+});
+
+/**
+ * The trust card of the user's repository `owner/repo` (case-insensitive): the latest finished
+ * backtest (`card`), the latest one of any status (`latest`: running, or failed); undefined when
+ * the user has no such repository.
+ */
+export async function cardOf(db: Conn, userId: string, fullName: string) {
+  const repo = await db
+    .selectFrom("repositories")
+    .select(["id"])
+    .where("user_id", "=", userId)
+    .where(sql<string>`lower(full_name)`, "=", fullName.toLowerCase())
+    .executeTakeFirst();
+  if (!repo) return undefined;
+  const base = db
+    .selectFrom("repository_backtests")
+    .select([
+      "id",
+      "status",
+      "requested",
+      "found",
+      "checked",
+      "found_at_1",
+      "found_at_5",
+      "issues",
+      "error",
+      "created_at",
+      "finished_at",
+    ])
+    .where("repository_id", "=", repo.id)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1);
+  const [done, latest] = await Promise.all([
+    base.where("status", "=", "done").executeTakeFirst(),
+    base.executeTakeFirst(),
+  ]);
+  return { repositoryId: repo.id, card: done ? toCard(done) : null, latest: latest ? toCard(latest) : null };
+}

@@ -1,0 +1,68 @@
+import type { Redis } from "ioredis";
+import type { GithubClient } from "@fixloop/runtime";
+import { BACKTEST_TOP, type TreeFile } from "@fixloop/contract";
+import { analyzing } from "../pipeline/steps/analyzing/analyzing";
+import { context } from "../pipeline/steps/context/context";
+import { readBlob, type RepoSnapshot } from "../pipeline/steps/context/repo-tree";
+import { dependencies } from "../pipeline/steps/dependencies/dependencies";
+
+export interface LocalizeAtInput {
+  gh: GithubClient;
+  redis: Redis;
+  prefix: string;
+  owner: string;
+  repo: string;
+  sha: string;
+  title: string;
+  body: string;
+  maxFiles: number;
+  signal: AbortSignal;
+}
+
+/** The repository's file list at one commit (the recursive git tree, as step 2 reads a branch head). */
+async function snapshotAt(i: LocalizeAtInput): Promise<RepoSnapshot> {
+  const request = { signal: i.signal };
+  const { data: commit } = await i.gh.rest.git.getCommit({ owner: i.owner, repo: i.repo, commit_sha: i.sha, request });
+  const { data: tree } = await i.gh.rest.git.getTree({
+    owner: i.owner,
+    repo: i.repo,
+    tree_sha: commit.tree.sha,
+    recursive: "1",
+    request,
+  });
+  const files: TreeFile[] = tree.tree
+    .filter((e) => e.type === "blob" && e.path && e.sha)
+    .map((e) => ({
+      path: e.path ?? "",
+      sha: e.sha ?? "",
+      size: e.size ?? 0,
+      ...(e.mode === "120000" && { link: true }),
+    }));
+  return {
+    owner: i.owner,
+    repo: i.repo,
+    defaultBranch: i.sha,
+    commitSha: i.sha,
+    treeSha: commit.tree.sha,
+    truncated: tree.truncated,
+    files,
+  };
+}
+
+/**
+ * The pipeline's steps 1–3 without a model: the issue text cleaned as step 1 does, the tree at
+ * `sha` filtered as step 2 does, and step 3's localizer (no embedding or model rerank: free).
+ * Answers the top files, best first.
+ */
+export async function localizeAt(i: LocalizeAtInput): Promise<string[]> {
+  const { output: issue } = await analyzing({ title: i.title, body: i.body, labels: [] });
+  const { output: ctx } = context(await snapshotAt(i));
+  const r = await dependencies({
+    context: ctx,
+    title: issue.title,
+    body: issue.body,
+    readBlob: (sha) => readBlob(i.gh, i.redis, i.prefix, i.owner, i.repo, sha, i.signal),
+    maxFiles: i.maxFiles,
+  });
+  return r.output.files.slice(0, BACKTEST_TOP).map((f) => f.path);
+}

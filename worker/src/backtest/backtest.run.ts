@@ -1,0 +1,75 @@
+import { backtests } from "@fixloop/db";
+import { fixRank, type BacktestIssue, type BacktestResult } from "@fixloop/contract";
+import { githubForUser, toGithubError } from "@fixloop/runtime";
+import type { WorkerContext } from "../context";
+import { recentlyFixedIssues } from "./backtest.github";
+import { localizeAt } from "./backtest.localize";
+
+/** Why a backtest could not run, said to the user on the card. */
+export class BacktestError extends Error {}
+
+/** A failure in words a user can act on: GitHub's mapped to what to do, anything else as raised. */
+export function failureText(err: unknown): string {
+  if (err && typeof err === "object" && "status" in err) return toGithubError(err, "Repository").message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Backtests one repository: finds its recently fixed issues, localizes each at its fix's base
+ * commit and counts where the fixing files ranked. Progress is stored after every issue;
+ * `onProgress` hears it too (the job's progress).
+ */
+export async function runBacktest(
+  ctx: WorkerContext,
+  backtestId: string,
+  signal: AbortSignal,
+  onProgress: (p: backtests.BacktestProgress) => Promise<void>,
+): Promise<BacktestResult> {
+  const row = await backtests.find(ctx.db, backtestId);
+  if (!row) throw new BacktestError("The backtest no longer exists");
+  await backtests.begin(ctx.db, backtestId);
+  const gh = (await githubForUser(ctx, row.user_id)).client;
+  const fixed = await recentlyFixedIssues(gh, row.owner, row.name, row.requested, signal);
+  const p: backtests.BacktestProgress = { found: fixed.length, checked: 0, foundAt1: 0, foundAt5: 0, issues: [] };
+  await backtests.progress(ctx.db, backtestId, p);
+  await onProgress(p);
+  for (const f of fixed) {
+    signal.throwIfAborted();
+    const entry: BacktestIssue = {
+      issueNumber: f.issueNumber,
+      title: f.title,
+      pullNumber: f.pullNumber,
+      baseSha: f.baseSha,
+      fixFiles: f.fixFiles,
+      testFiles: f.testFiles,
+      ranked: [],
+      rank: null,
+      error: null,
+    };
+    try {
+      entry.ranked = await localizeAt({
+        gh,
+        redis: ctx.redis,
+        prefix: ctx.queues.prefix,
+        owner: row.owner,
+        repo: row.name,
+        sha: f.baseSha,
+        title: f.title,
+        body: f.body,
+        maxFiles: ctx.env.LOCALIZE_MAX_FILES,
+        signal,
+      });
+      entry.rank = fixRank(entry.ranked, f.fixFiles);
+      p.checked += 1;
+      if (entry.rank === 1) p.foundAt1 += 1;
+      if (entry.rank !== null) p.foundAt5 += 1;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      entry.error = `Could not read the repository at ${f.baseSha.slice(0, 7)}: ${failureText(err)}`;
+    }
+    p.issues.push(entry);
+    await backtests.progress(ctx.db, backtestId, p);
+    await onProgress(p);
+  }
+  return { checked: p.checked, foundAt1: p.foundAt1, foundAt5: p.foundAt5 };
+}

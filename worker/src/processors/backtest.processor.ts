@@ -1,0 +1,27 @@
+import type { Job } from "bullmq";
+import { backtests } from "@fixloop/db";
+import { BacktestJob, type BacktestResult } from "@fixloop/contract";
+import type { WorkerContext } from "../context";
+import { failureText, runBacktest } from "../backtest/backtest.run";
+
+/**
+ * Runs a repository backtest. Any failure ends the backtest as failed with its reason (the card
+ * says it, and the repository may be backtested again); a worker stopping mid-way hands the job
+ * back, and the next worker starts it over.
+ */
+export async function processBacktest(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<BacktestResult> {
+  const { backtestId } = BacktestJob.parse(job.data);
+  try {
+    const result = await runBacktest(ctx, backtestId, signal, async (p) => {
+      await job.updateProgress({ found: p.found, checked: p.issues.length });
+    });
+    await backtests.finish(ctx.db, backtestId, { error: null });
+    return result;
+  } catch (err) {
+    if (signal.aborted) throw err;
+    const message = failureText(err);
+    ctx.logger.warn({ backtestId, err: message }, "backtest failed");
+    await backtests.finish(ctx.db, backtestId, { error: `The backtest failed: ${message}` });
+    return { checked: 0, foundAt1: 0, foundAt5: 0 };
+  }
+}
