@@ -141,11 +141,15 @@ describe("cost recording", () => {
     const monthBefore = (
       (await (await stack.app.request("/api/costs/caps", { headers })).json()) as { spentThisPeriodUsd: number }
     ).spentThisPeriodUsd;
+    const quotaBefore = await used();
     const issue = await insertIssue(stack.db, userId, { number: 16, title, body: "See `src/rules/line-length.js`." });
     const runId = await generate(issue.id);
     const end = (await follow(runId)).at(-1);
     expect(end?.event).toBe("failed");
     expect((end?.data as { error: { code: string } }).error.code).toBe("generation.no_changes");
+    // The failed run gives its quota unit back; what it spent stays spent (below).
+    expect((await run(runId)).quota_state).toBe("released");
+    expect(await used()).toBe(quotaBefore);
 
     // The answer and the repair of its edits: both were paid for, although the step failed.
     expect(models.control.requests).toHaveLength(2);

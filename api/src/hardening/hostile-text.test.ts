@@ -50,5 +50,22 @@ describe("a model answer holding text Postgres cannot store", () => {
     // One generation, not three attempts of the job.
     const generations = models.control.requests.slice(before).filter((r) => r.prompt.includes("Issue #77 ("));
     expect(generations).toHaveLength(1);
+    // Charged once, and the run's cost is the ledger's (it read $0 when the write failed).
+    const rows = await stack.db
+      .selectFrom("model_requests")
+      .select(["step", "purpose", "cost_usd"])
+      .where("run_id", "=", body.runId)
+      .execute();
+    expect(rows.filter((r) => r.step === "generating").map((r) => r.purpose)).toEqual(["answer"]);
+    const cost = await stack.db
+      .selectFrom("solve_runs")
+      .select("cost_usd")
+      .where("id", "=", body.runId)
+      .executeTakeFirstOrThrow();
+    expect(Number(cost.cost_usd)).toBeGreaterThan(0);
+    expect(Number(cost.cost_usd)).toBeCloseTo(
+      rows.reduce((n, r) => n + Number(r.cost_usd), 0),
+      6,
+    );
   });
 });

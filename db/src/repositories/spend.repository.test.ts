@@ -105,6 +105,20 @@ describe("reserving model spend", () => {
     ]);
   });
 
+  it("keeps the run's cost equal to its ledger when its requests settle at the same moment (candidates)", async () => {
+    const userId = await insertUser(db);
+    const runId = await newRun(userId, 1);
+    const held = await Promise.all(Array.from({ length: 12 }, () => reserveSpend(db, request(userId, runId, 1))));
+    await Promise.all(
+      held.map((h, i) =>
+        settleSpend(db, h.id ?? "", { tokensIn: 10, tokensOut: i, costUsd: 0.5, outcome: "ok", confirmed: true }),
+      ),
+    );
+    const run = await runs.load(db, runId);
+    expect(Number(run?.cost_usd)).toBeCloseTo(6, 6);
+    expect(run).toMatchObject({ tokens_in: 120, tokens_out: 66 });
+  });
+
   it("records a reservation a crash left behind at its worst case, unconfirmed, and lets a late answer correct it", async () => {
     const userId = await insertUser(db);
     const runId = await newRun(userId, 1);

@@ -145,13 +145,19 @@ export async function recoverReservations(db: Kysely<Database>, scope: { runId?:
           eb.selectFrom("solve_runs").select("id").where("status", "not in", ACTIVE_RUN_STATUSES),
         );
     const rows = await q.returning("run_id").execute();
-    for (const runId of new Set(rows.map((r) => r.run_id))) await syncRunSpend(trx, runId);
+    // In one order, so two recoveries cannot wait on each other's runs.
+    for (const runId of [...new Set(rows.map((r) => r.run_id))].sort()) await syncRunSpend(trx, runId);
     return rows.length;
   });
 }
 
-/** The run's tokens and cost as the ledger has them: requests settled or recorded at their worst case. */
-export async function syncRunSpend(db: Conn, runId: string): Promise<void> {
+/**
+ * The run's tokens and cost as the ledger has them: requests settled or recorded at their worst case.
+ * Requests of one run settle at the same moment (its candidates): the run's row is locked first, so
+ * each sum is read after the settlement before it committed, and none overwrites another's with less.
+ */
+export async function syncRunSpend(db: Transaction<Database>, runId: string): Promise<void> {
+  await db.selectFrom("solve_runs").select("id").where("id", "=", runId).forUpdate().execute();
   const totals = db
     .selectFrom("model_requests")
     .where("run_id", "=", runId)
