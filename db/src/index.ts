@@ -32,3 +32,4 @@ export * as metrics from "./repositories/metrics.repository";
 export * as ops from "./repositories/ops.repository";
 export * as labelTriggers from "./repositories/label-triggers.repository";
 export * as pullRequestEvents from "./repositories/pull-request-events.repository";
+export * as reviewAddressing from "./repositories/review-addressing.repository";
