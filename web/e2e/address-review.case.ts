@@ -66,7 +66,7 @@ export async function addressReviewRoundTrip(e2e: E2E, page: Page, title: RegExp
     .getByText(`Addressed in ${after.slice(0, 7)}`)
     .first()
     .waitFor();
-  expect(await card.getByText(`Addressed in ${after.slice(0, 7)}`).count()).toBe(2);
+  expect(await card.getByText(`Addressed in ${after.slice(0, 7)}`, { exact: true }).count()).toBe(2);
   expect(await card.locator('[data-reply="true"]').count()).toBe(2);
   await both("address-review-answered");
 
