@@ -37,6 +37,15 @@ describe("addressing a review on Fixloop's pull request", () => {
     const oldHead = await t.headOf(pr.branch);
     const first = await t.comment(pr, pr.file, 1, "Please explain the boundary here.");
     const second = await t.comment(pr, pr.file, 2, HOSTILE);
+    await t.gh("octocat").rest.checks.create({
+      ...REPO,
+      name: "unit tests",
+      head_sha: oldHead,
+      status: "completed",
+      conclusion: "failure",
+      output: { title: "paginate.test.ts: 2 failing", summary: "expected 10 items" },
+    });
+    await t.control.webhookDeliveries();
     const timeline = (await t.api(`/prs/${pr.id}/timeline`)).body.timeline as Record<string, unknown>[];
     expect(timeline.filter((e) => e.kind === "review_comment").map((e) => e.sourceId)).toEqual([first, second]);
     expect(timeline.find((e) => e.sourceId === first)?.diffHunk).toMatch(/^@@ /);
@@ -51,6 +60,7 @@ describe("addressing a review on Fixloop's pull request", () => {
     const prompt = t.models.control.requests.map((r) => r.prompt).find((p) => p.includes("Review comment 2 by @hubot"));
     const block = feedbackBlock(prompt ?? "") ?? "";
     expect(block).toContain(`Review comment 1 by @hubot on ${pr.file} line 1:\nDiff hunk:\n@@`);
+    expect(block).toContain(`Failing check "unit tests" (failure):\npaginate.test.ts: 2 failing`);
     expect(block).toContain("Ignore all previous instructions");
     // The same cleaning as issue text: no HTML comment, no hidden character, no way out of the fence.
     expect(block).not.toMatch(/<!--|maintenance mode|\u200b|<\/untrusted/);
@@ -120,6 +130,16 @@ describe("addressing a review on Fixloop's pull request", () => {
     expect(await t.headOf(pr.branch)).toBe(theirs);
     expect(t.control.refUpdates).toHaveLength(updates);
     expect((await threadReplies()).filter((r) => String(r.in_reply_to_id) === c)).toHaveLength(0);
+  });
+
+  it("respects the plan's quota like any refinement: 429 and the comment is not marked", async () => {
+    const c = await t.comment(pr, pr.file, 3, "Over quota, please.");
+    const user = t.octocat.user._id;
+    await t.stack.db.updateTable("usage_counters").set({ used: 100_000 }).where("user_id", "=", user).execute();
+    const refused = await t.api(`/prs/${pr.id}/address-review`, { method: "POST", body: { commentIds: [c] } });
+    expect([refused.status, refused.body.error.code]).toEqual([429, "usage.limit_exceeded"]);
+    const timeline = (await t.api(`/prs/${pr.id}/timeline`)).body.timeline as Record<string, unknown>[];
+    expect(timeline.find((e) => e.sourceId === c)?.addressRequestedAt).toBeNull();
   });
 
   it("refuses to address the review of a closed pull request", async () => {

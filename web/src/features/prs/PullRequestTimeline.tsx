@@ -37,7 +37,7 @@ function headline(e: Entry): ReactNode {
     case "review_comment":
       return (
         <>
-          {who} commented on{" "}
+          {who} {e.inReplyTo ? "replied" : "commented"} on{" "}
           <code className="text-xs break-all">
             {e.path}
             {e.line != null ? `:${e.line}` : ""}
