@@ -110,7 +110,7 @@ describe("the GitHub stand-in's webhooks", () => {
     await octocat.rest.pulls.createReplyForReviewComment({
       ...o,
       pull_number: first.number,
-      comment_id: comment.data.id,
+      comment_id: Number(comment.data.id),
       body: "Addressed in abc1234.",
     });
     for (const event of ["APPROVE", "REQUEST_CHANGES", "COMMENT"] as const)
@@ -144,7 +144,7 @@ describe("the GitHub stand-in's webhooks", () => {
     ]);
     expect(deliveries.flatMap(validate)).toEqual([]);
     const replied = JSON.parse(deliveries[1]?.body ?? "{}") as { comment: { in_reply_to_id?: number } };
-    expect(replied.comment.in_reply_to_id).toBe(comment.data.id);
+    expect(replied.comment.in_reply_to_id).toBe(Number(comment.data.id));
     const reviews = deliveries.filter((d) => d.event === "pull_request_review").map((d) => JSON.parse(d.body));
     expect(reviews.map((r: { review: { state: string } }) => r.review.state)).toEqual([
       "approved",
