@@ -60,21 +60,26 @@ export async function pushRevision(ctx: WorkerContext, job: PullRequestJob): Pro
   const tipCommit = await gh.rest.git.getCommit({ ...head, commit_sha: tip });
   let commitSha = tip;
   if (!tipCommit.data.message.includes(marker)) {
+    // A pull request opened before pushes were recorded: the branch tip is ours when it carries our marker.
+    const legacy = new RegExp(`Fixloop-Solution: ${solution.id}/r(\\d+)`).exec(tipCommit.data.message);
+    const lastSha = pr.head_sha ?? (legacy ? tip : null);
+    const lastRevision = pr.pushed_revision ?? (legacy ? Number(legacy[1]) : null);
     const previous =
-      pr.pushed_revision !== null
-        ? ((await reviewAddressing.revisionFiles(ctx.db, solution.id, pr.pushed_revision)) ?? [])
-        : [];
+      lastRevision !== null ? ((await reviewAddressing.revisionFiles(ctx.db, solution.id, lastRevision)) ?? []) : [];
     const want = planPaths(files, previous);
     const paths = [...want.keys()];
     const entries = await loadTreeEntries(gh, head, tipCommit.data.tree.sha, paths);
-    if (pr.head_sha !== tip) {
+    if (lastSha !== tip) {
       // Someone else pushed: build on their commit only when it left every file of ours as we pushed it.
-      const ours = pr.head_sha
-        ? await gh.rest.git.getCommit({ ...head, commit_sha: pr.head_sha }).catch(() => null)
+      const ours = lastSha
+        ? await gh.rest.git.getCommit({ ...head, commit_sha: lastSha }).catch((err: unknown) => {
+            if (status(err) === 404 || status(err) === 422) return null;
+            throw err;
+          })
         : null;
       if (!ours)
         throw prErrors.branchMoved(
-          `${branch} no longer contains the commit Fixloop pushed last; the new revision was not pushed`,
+          `${branch} was rewritten and Fixloop cannot find the commit it pushed last, so the new revision was not pushed`,
         );
       const mine = await loadTreeEntries(gh, head, ours.data.tree.sha, paths);
       const changed = paths.filter((p) => (entries.get(p)?.sha ?? null) !== (mine.get(p)?.sha ?? null));
