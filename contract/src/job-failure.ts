@@ -29,6 +29,8 @@ export const JOB_ERROR_CODES = [
   "pull_request.conflict",
   "pull_request.no_fork",
   "pull_request.base_branch_gone",
+  "pull_request.branch_moved",
+  "pull_request.not_open",
   "job.invalid_payload",
   "syntax_check.failed",
 ] as const;

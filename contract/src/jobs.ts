@@ -44,7 +44,15 @@ export const ImportResult = z.object({
 });
 export type ImportResult = z.infer<typeof ImportResult>;
 
-export const PullRequestJob = z.object({ userId: Uuid, solutionId: Uuid });
+/**
+ * Opens the pull request of an approved solution; with `revision`, pushes that revision of a
+ * solution whose pull request is open as a new commit on the same branch (addressing a review).
+ */
+export const PullRequestJob = z.object({
+  userId: Uuid,
+  solutionId: Uuid,
+  revision: z.number().int().positive().optional(),
+});
 export type PullRequestJob = z.infer<typeof PullRequestJob>;
 
 /** The files of a hand-edited solution, parsed by the worker (the API process loads no parsers). */
@@ -72,7 +80,14 @@ export type SyncResult = z.infer<typeof SyncResult>;
 
 /** What a finished pull-request job returns (null: stopped after the push, as a test asks). */
 export const PullRequestResult = z
-  .object({ githubUrl: z.string(), prNumber: z.number().int(), branch: z.string() })
+  .object({
+    githubUrl: z.string(),
+    prNumber: z.number().int(),
+    branch: z.string(),
+    /** A pushed revision: the new commit and the review threads answered. */
+    commitSha: z.string().optional(),
+    replies: z.number().int().nonnegative().optional(),
+  })
   .nullable();
 export type PullRequestResult = z.infer<typeof PullRequestResult>;
 
@@ -125,6 +140,7 @@ export const jobIds = {
   solve: (runId: string) => `run-${runId}`,
   fork: (j: ForkJob) => `fork-${j.userId}-${j.owner}-${j.repo}-${j.issueNumber}`,
   pullRequest: (solutionId: string) => `pr-${solutionId}`,
+  pushRevision: (solutionId: string, revision: number) => `pr-${solutionId}-r${revision}`,
   testsRerun: (solutionId: string, revision: number) => `tests-${solutionId}-r${revision}`,
   backtest: (backtestId: string) => `backtest-${backtestId}`,
 };

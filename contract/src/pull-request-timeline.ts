@@ -26,5 +26,11 @@ export const PullRequestTimelineEntry = z.object({
   line: z.number().int().nullable(),
   url: z.string().max(2000).nullable(),
   occurredAt: z.string(),
+  /** A review comment's diff hunk (the lines it was left on) and the comment whose thread it answers. */
+  diffHunk: z.string().max(TIMELINE_TEXT_MAX).nullish(),
+  inReplyTo: z.string().max(200).nullish(),
+  /** Addressing a review comment (read only): asked for when, and the commit Fixloop pushed for it. */
+  addressRequestedAt: z.string().nullish(),
+  addressedCommit: z.string().max(64).nullish(),
 });
 export type PullRequestTimelineEntry = z.infer<typeof PullRequestTimelineEntry>;

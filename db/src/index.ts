@@ -33,3 +33,4 @@ export * as ops from "./repositories/ops.repository";
 export * as labelTriggers from "./repositories/label-triggers.repository";
 export * as pullRequestEvents from "./repositories/pull-request-events.repository";
 export * as backtests from "./repositories/backtests.repository";
+export * as reviewAddressing from "./repositories/review-addressing.repository";

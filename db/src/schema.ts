@@ -302,6 +302,9 @@ export interface PullRequestsTable {
   synced_at: NullableTimestamp;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
+  /** The solution revision Fixloop last pushed to the branch, and that commit (null before review addressing existed). */
+  pushed_revision: ColumnType<number | null, number | null | undefined, number | null>;
+  head_sha: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PullRequestEventsTable {
@@ -320,6 +323,12 @@ export interface PullRequestEventsTable {
   url: string | null;
   occurred_at: Timestamp;
   created_at: GeneratedTimestamp;
+  /** A review comment's diff hunk and the comment whose thread it answers. */
+  diff_hunk: ColumnType<string | null, string | null | undefined, string | null>;
+  in_reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the user asked Fixloop to address the comment, and the commit that did (its thread got a reply). */
+  address_requested_at: NullableTimestamp;
+  addressed_commit: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SubscriptionsTable {

@@ -12,6 +12,7 @@ import {
   toast,
   type E2E,
 } from "./e2e.harness";
+import { addressReviewRoundTrip } from "./address-review.case";
 
 let e2e: E2E;
 let page: Page;
@@ -275,6 +276,10 @@ describe("solving an issue of octocat's repository in the browser", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     const pull = e2e.github.listPulls("octocat", "todo-api").find((p) => p.title.includes("port"));
     expect(pull?.base.ref).toBe("release-1.x");
+  });
+
+  it("addresses the review of the open pull request: refine live, push a new commit, threads answered; a moved branch is refused with the reason (1280 and 390 px)", async () => {
+    await addressReviewRoundTrip(e2e, page, /port/i);
   });
 
   it("leaves no token, key or session cookie in any log line of the whole browser run", async () => {

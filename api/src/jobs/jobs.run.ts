@@ -40,6 +40,8 @@ const STATUS: Record<JobErrorCode, ContentfulStatusCode> = {
   "pull_request.conflict": 409,
   "pull_request.no_fork": 409,
   "pull_request.base_branch_gone": 409,
+  "pull_request.branch_moved": 409,
+  "pull_request.not_open": 409,
   "job.invalid_payload": 400,
   "syntax_check.failed": 502,
 };

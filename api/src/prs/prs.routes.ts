@@ -6,6 +6,9 @@ import { requireUser } from "../auth/auth.middleware";
 import { runJob } from "../jobs/jobs.run";
 import { presentPullRequest } from "./prs.present";
 import { errors } from "../http/errors";
+import { validate } from "../http/validate";
+import { addressReview, pushReviewedRevision } from "./prs.address";
+import { AddressReviewBody, PullRequestIdParam } from "./prs.schemas";
 
 const list = (c: { var: AppEnv["Variables"] }) => pullRequests.listOwned(c.var.deps.db, c.var.user.id);
 
@@ -22,6 +25,20 @@ export const prsRoutes = new Hono<AppEnv>()
     if (!entries) throw errors.notFound("Pull request");
     // Reviewers' texts are untrusted: sent as plain strings, rendered as text by the web app.
     return c.json({ timeline: entries });
+  })
+  .post(
+    "/prs/:id/address-review",
+    validate("param", PullRequestIdParam),
+    validate("json", AddressReviewBody),
+    async (c) => {
+      const started = await addressReview(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("json"));
+      return c.json(started, 202);
+    },
+  )
+  .post("/prs/:id/push", validate("param", PullRequestIdParam), async (c) => {
+    const result = await pushReviewedRevision(c.var.deps, c.var.user.id, c.req.valid("param").id);
+    if (result.status === "queued") return c.json(result, 202);
+    return c.json(result, 200);
   })
   .post("/prs/sync", async (c) => {
     // A fresh id per request: a sync is a read and may run again at any time.

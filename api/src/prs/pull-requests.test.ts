@@ -94,7 +94,15 @@ describe("approving a solution on the user's own repository", () => {
     });
     // The solution's page says where it went.
     const view = (await (await t.api(`/validations/${solutionId}`)).json()) as { pullRequest: unknown };
-    expect(view.pullRequest).toEqual({ number: pr.number, htmlUrl: pr.htmlUrl, status: "open", draft: true });
+    // The revision on the branch (2: the manual edit) is what a later "Address review" push builds on.
+    expect(view.pullRequest).toEqual({
+      id: expect.any(String),
+      number: pr.number,
+      htmlUrl: pr.htmlUrl,
+      status: "open",
+      draft: true,
+      pushedRevision: 2,
+    });
     // The issue list says the open pull request is a draft.
     const { issues: listed } = (await (await t.api("/issues")).json()) as { issues: Record<string, any>[] };
     expect(listed.find((i) => i._id === issueId)?.openPullRequest).toMatchObject({ number: pr.number, draft: true });

@@ -1,11 +1,19 @@
-import { runs, solutions } from "@fixloop/db";
+import { runs, solutions, type Conn } from "@fixloop/db";
 import { manualEditsOf, refineInputOf, type ManualEdit, type RefineInput } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "../solve/solve.errors";
 import { startAndEnqueue } from "../solve/runs.start";
 import { solutionErrors } from "./solutions.errors";
-import { lockOwnedSolution } from "./solutions.owned";
+import { lockOwnedSolution, type SolutionRow } from "./solutions.owned";
 import type { RefineBody } from "./solutions.schemas";
+
+/** How a refinement is started when it is not the validation page's (addressing a pull request's review). */
+export interface RefineOptions {
+  /** The status the solution must have (default pending). */
+  status?: "pending" | "pr_created";
+  /** Runs in the run's transaction once the solution is locked; what it writes is kept only if the run starts. */
+  within?: (trx: Conn, solution: SolutionRow) => Promise<void>;
+}
 
 /**
  * Starts a refine run: the solve processor reuses the stored analyzing/context/dependencies
@@ -20,6 +28,7 @@ export async function refineSolution(
   userId: string,
   id: string,
   body: RefineBody,
+  opts: RefineOptions = {},
 ) {
   const feedback = [body.feedback.trim(), body.refinementInstructions?.trim()]
     .filter((s, i, all): s is string => !!s && all.indexOf(s) === i)
@@ -27,7 +36,8 @@ export async function refineSolution(
   let refinementCount = 0;
   const outcome = await startAndEnqueue(deps, async (trx) => {
     const { solution } = await lockOwnedSolution(trx, userId, id);
-    if (solution.status !== "pending") throw solutionErrors.notPending(solution.status);
+    if (solution.status !== (opts.status ?? "pending")) throw solutionErrors.notPending(solution.status);
+    await opts.within?.(trx, solution);
     const before = refineInputOf(await runs.latestRefineInput(trx, id));
     const key = (e: ManualEdit) => `${e.filename}@${e.revision ?? ""}`;
     const edits = new Map(

@@ -29,6 +29,8 @@ export const onReviewComment = handler(ReviewCommentEvent, async (ctx, e) => {
     line: c.line ?? c.original_line ?? null,
     url: c.html_url ?? null,
     occurredAt: c.created_at,
+    diffHunk: c.diff_hunk,
+    inReplyTo: c.in_reply_to_id != null ? String(c.in_reply_to_id) : null,
   });
   return applied(1);
 });

@@ -23,6 +23,8 @@ export const ReviewCommentEvent = z.object({
     path: z.string().nullish(),
     line: z.number().int().nullish(),
     original_line: z.number().int().nullish(),
+    diff_hunk: text,
+    in_reply_to_id: z.number().nullish(),
     user: login,
     html_url: z.string().nullish(),
     created_at: z.string(),

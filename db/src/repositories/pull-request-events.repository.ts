@@ -63,6 +63,8 @@ export async function recordEvent(db: Conn, pullRequestId: string, entry: PullRe
     line: e.line,
     url: e.url,
     occurred_at: e.occurredAt,
+    ...(e.diffHunk !== undefined ? { diff_hunk: e.diffHunk } : {}),
+    ...(e.inReplyTo !== undefined ? { in_reply_to: e.inReplyTo } : {}),
   };
   await db
     .insertInto("pull_request_events")
@@ -116,6 +118,10 @@ export async function timeline(
     line: r.line,
     url: r.url,
     occurredAt: r.occurred_at.toISOString(),
+    diffHunk: r.diff_hunk,
+    inReplyTo: r.in_reply_to,
+    addressRequestedAt: r.address_requested_at?.toISOString() ?? null,
+    addressedCommit: r.addressed_commit,
   }));
 }
 

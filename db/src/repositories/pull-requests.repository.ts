@@ -39,6 +39,9 @@ export interface NewPullRequestRow {
   status: PullRequestStatus;
   htmlUrl: string;
   metadata: PullRequestMetadata;
+  /** The solution revision pushed to the branch and its commit. */
+  pushedRevision?: number;
+  headSha?: string;
 }
 
 /** Stores the pull request and moves solution and issue to pr_created, all in one transaction. */
@@ -61,6 +64,8 @@ export async function record(db: Kysely<Database>, r: NewPullRequestRow): Promis
         html_url: r.htmlUrl,
         metadata: pullRequestMetadata.write(r.metadata),
         synced_at: sql`now()`,
+        pushed_revision: r.pushedRevision ?? null,
+        head_sha: r.headSha ?? null,
       })
       .onConflict((oc) =>
         oc.column("solution_id").doUpdateSet({ pr_number: r.number, html_url: r.htmlUrl, updated_at: sql`now()` }),
@@ -117,13 +122,15 @@ export async function markUnchanged(db: Conn, id: string): Promise<void> {
 export async function forSolution(db: Conn, solutionId: string) {
   const row = await db
     .selectFrom("pull_requests")
-    .select(["pr_number", "html_url", "status", "metadata"])
+    .select(["id", "pr_number", "html_url", "status", "metadata", "pushed_revision"])
     .where("solution_id", "=", solutionId)
     .orderBy("created_at", "desc")
     .limit(1)
     .executeTakeFirst();
   if (!row) return null;
   return {
+    id: row.id,
+    pushedRevision: row.pushed_revision,
     number: row.pr_number,
     htmlUrl: row.html_url,
     status: row.status,

@@ -4,9 +4,10 @@ import type { WorkerContext } from "../context";
 import { solutions } from "@fixloop/db";
 import { GithubError, jobFailed, toGithubError } from "@fixloop/runtime";
 import { openPullRequest } from "../pull-requests/pull-requests.job";
+import { pushRevision } from "../pull-requests/pull-requests.push";
 import { PullRequestError } from "../pull-requests/pull-requests.errors";
 
-/** Opens the pull request for an approved solution; the job's return value carries `githubUrl`. */
+/** Opens the pull request for an approved solution, or pushes a new revision to it; the job's return value carries `githubUrl`. */
 export async function processPullRequest(
   job: Job,
   ctx: WorkerContext,
@@ -26,7 +27,8 @@ export async function processPullRequest(
 
 async function attempt(job: Job, ctx: WorkerContext, data: PullRequestJob): Promise<PullRequestResult> {
   try {
-    return await openPullRequest(ctx, data);
+    // With a revision: a new commit on the open pull request's branch (addressing its review).
+    return await (data.revision !== undefined ? pushRevision(ctx, data) : openPullRequest(ctx, data));
   } catch (err) {
     if (err instanceof PullRequestError) throw err;
     // Not an answer from GitHub (Octokit errors carry an HTTP status, network failures included):

@@ -85,7 +85,7 @@ export function disclosure(i: Pick<BodyInput, "model" | "confidence" | "reviewer
   return `---\n**AI assistance:** this change was generated with ${i.model} (confidence ${Math.round(i.confidence)}%) in Fixloop. Reviewed and approved by @${i.reviewer} before opening.`;
 }
 
-function parts(i: BodyInput): Record<Part, string> {
+export function bodyParts(i: BodyInput): Record<Part, string> {
   const meta = i.metadata;
   const validation = (meta.validation ?? {}) as { riskLevel?: unknown; warnings?: string[] };
   const advanced = (meta.advancedValidation ?? {}) as { score?: number };
@@ -121,7 +121,7 @@ const HEADINGS: Record<Part, string> = {
   fixes: "Related issue",
 };
 
-function classify(heading: string): Part | null {
+export function classify(heading: string): Part | null {
   const h = heading.toLowerCase();
   if (/test|verif|validat|\bqa\b/.test(h)) return "testing";
   if (/issue|related|fixes|closes|ticket|link/.test(h)) return "fixes";
@@ -132,7 +132,7 @@ function classify(heading: string): Part | null {
 
 /** The pull request body; a repository template is filled section by section instead of replaced. */
 export function prBody(i: BodyInput, g: Guidelines): string {
-  const p = parts(i);
+  const p = bodyParts(i);
   const footer = disclosure(i);
   if (!g.template) {
     const body = (["summary", "changes", "testing"] as const).map((k) => `## ${HEADINGS[k]}\n\n${p[k]}`).join("\n\n");

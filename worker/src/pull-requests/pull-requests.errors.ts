@@ -52,5 +52,11 @@ export const prErrors = {
       "pull_request.conflict_duplicate",
       "Another pull request record already uses this pull request number",
     ),
+  branchMoved: (detail: string) => new PullRequestError("pull_request.branch_moved", detail),
+  notOpen: (status: string) =>
+    new PullRequestError(
+      "pull_request.not_open",
+      `The pull request is ${status}; a new revision is pushed only to an open pull request`,
+    ),
   noFork: () => new PullRequestError("pull_request.no_fork", "This imported issue has no fork yet; import it again"),
 };

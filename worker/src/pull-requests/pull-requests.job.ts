@@ -76,7 +76,7 @@ export async function openPullRequest(
     marker,
     ...(guidelines.signOff && reviewer.email ? [`Signed-off-by: ${reviewer.username} <${reviewer.email}>`] : []),
   ];
-  await ensureBranch(gh, {
+  const pushed = await ensureBranch(gh, {
     head: target.head,
     base: target.base,
     branch,
@@ -126,6 +126,8 @@ export async function openPullRequest(
     baseBranch: target.base.branch,
     status: pr.merged_at ? "merged" : pr.state === "closed" ? "closed" : "open",
     htmlUrl: pr.html_url,
+    pushedRevision: solution.revision,
+    headSha: pushed.commitSha,
     metadata: {
       labels: pr.labels.flatMap((l) => l.name ?? []),
       hasBreakingChanges,

@@ -99,6 +99,8 @@ export async function pollTimeline(gh: GithubClient, db: Db, t: Target) {
       line: c.line ?? c.original_line ?? null,
       url: c.html_url,
       occurredAt: c.created_at,
+      diffHunk: cut(c.diff_hunk),
+      inReplyTo: c.in_reply_to_id != null ? String(c.in_reply_to_id) : null,
     });
   }
   const checks = headSha

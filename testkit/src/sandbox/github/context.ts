@@ -14,6 +14,16 @@ export interface RequestLogEntry {
   at: number;
 }
 
+/** One update of a ref through the REST API, as asked (`force`) and as done (`fastForward`). */
+export interface RefUpdateEntry {
+  repo: string;
+  ref: string;
+  from: string;
+  to: string;
+  force: boolean;
+  fastForward: boolean;
+}
+
 export interface SandboxDeps {
   store: StateStore;
   git: GitStore;
@@ -23,6 +33,8 @@ export interface SandboxDeps {
   limiter: RateLimiter;
   faults: FaultQueue;
   requestLog: RequestLogEntry[];
+  /** Every ref update (PATCH git/refs), oldest first. */
+  refUpdates: RefUpdateEntry[];
   log: (line: string) => void;
   /** Signed webhook deliveries (none until a target is configured). */
   hooks: WebhookSender;

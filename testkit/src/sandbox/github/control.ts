@@ -1,4 +1,4 @@
-import type { RequestLogEntry, SandboxDeps } from "./context";
+import type { RefUpdateEntry, RequestLogEntry, SandboxDeps } from "./context";
 import { issueToken, revokeGrant } from "./oauth.routes";
 import { pullsService } from "./pulls.service";
 import type { FaultRule } from "./rate-limit";
@@ -57,6 +57,8 @@ export interface GithubSandboxControl {
   /** Every request answered so far, oldest first (a live array). */
   readonly requestLog: RequestLogEntry[];
   clearRequestLog(): void;
+  /** Every ref update made through the REST API (with its force flag), oldest first (a live array). */
+  readonly refUpdates: RefUpdateEntry[];
 }
 
 export function createControl(deps: SandboxDeps): GithubSandboxControl {
@@ -154,5 +156,6 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
     failNext: (rule) => deps.faults.add(rule),
     requestLog: deps.requestLog,
     clearRequestLog: () => void deps.requestLog.splice(0),
+    refUpdates: deps.refUpdates,
   };
 }

@@ -92,10 +92,19 @@ export function gitRefsRoutes(deps: SandboxDeps) {
         if (!current) throw githubErrors.unprocessable("Reference does not exist", doc("update-a-reference"));
         if ((await git.objectType(dir, sha)) !== "commit")
           throw githubErrors.unprocessable("Object does not exist", doc("update-a-reference"));
-        if (body.force !== true && !(await git.isAncestor(dir, current.sha, sha))) {
+        const fastForward = await git.isAncestor(dir, current.sha, sha);
+        if (body.force !== true && !fastForward) {
           throw githubErrors.unprocessable("Update is not a fast forward", doc("update-a-reference"));
         }
         await git.updateRef(dir, name, sha, current.sha);
+        deps.refUpdates.push({
+          repo: `${repo.owner}/${repo.name}`,
+          ref: name,
+          from: current.sha,
+          to: sha,
+          force: body.force === true,
+          fastForward,
+        });
         touched(repo);
         deps.hooks.track(announcePush(deps, pulls, repo, name, current.sha, sha, token.login));
         return c.json(gitRef(repo, urls, { ref: name, sha, type: "commit" }));

@@ -85,6 +85,7 @@ export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<Gi
     limiter: new RateLimiter(),
     faults: new FaultQueue(),
     requestLog: [],
+    refUpdates: [],
     log,
     hooks: new WebhookSender(log),
   };

@@ -212,6 +212,15 @@ describe("responses match GitHub's OpenAPI description", () => {
       { ...fork, ref: "heads/fix-tabs", sha: state.second },
       200,
     );
+    // The stand-in records each ref update with the force flag it was asked for.
+    expect(t.sandbox.control.refUpdates.at(-1)).toMatchObject({
+      repo: "octocat/markdown-lint",
+      ref: "refs/heads/fix-tabs",
+      from: state.commit,
+      to: state.second,
+      force: false,
+      fastForward: true,
+    });
     await check(
       me,
       "POST /repos/{owner}/{repo}/git/refs",
@@ -248,12 +257,33 @@ describe("responses match GitHub's OpenAPI description", () => {
     const reviewer = t.octokit("hubot", ["public_repo"]);
     const at = { ...upstream, pull_number: state.pr };
     const head = (pr as { head: { sha: string } }).head.sha;
-    await check(
+    const comment = await check(
       reviewer,
       "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments",
       { ...at, body: "Tabs too?", path: "README.md", line: 1, commit_id: head },
       201,
     );
+    // Addressing the review: a reply on the thread, then the body's evidence section rewritten.
+    const reply = await check(
+      me,
+      "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+      { ...at, comment_id: comment.id, body: "Addressed in abc1234" },
+      201,
+    );
+    expect(reply).toMatchObject({ in_reply_to_id: comment.id, path: "README.md", user: { login: "octocat" } });
+    await check(
+      me,
+      "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+      { ...at, comment_id: 987654321, body: "Nobody here" },
+      404,
+    );
+    const patched = await check(
+      me,
+      "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
+      { ...at, body: "## Validation\n\n- Revision 2 pushed" },
+      200,
+    );
+    expect(patched.body).toBe("## Validation\n\n- Revision 2 pushed");
     await check(reviewer, "POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", { ...at, event: "APPROVE" }, 200);
     await check(
       reviewer,

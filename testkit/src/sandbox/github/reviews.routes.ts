@@ -58,6 +58,34 @@ export function reviewsRoutes(deps: SandboxDeps) {
       deps.hooks.send("pull_request_review_comment", payload);
       return c.json(payload.comment, 201);
     })
+    .post("/pulls/:number{[0-9]+}/comments/:comment_id{[0-9]+}/replies", async (c) => {
+      const doc = `${DOCS_URL.pulls}/comments#create-a-reply-for-a-review-comment`;
+      const token = requireUser(c, doc);
+      const repo = readableRepo(deps, c, doc);
+      const pr = pullOf(repo, c, doc);
+      const parentId = Number(c.req.param("comment_id"));
+      const parent = (store.data.reviewComments ?? []).find(
+        (x) => x.repoId === repo.id && x.number === pr.number && x.id === parentId,
+      );
+      if (!parent) throw githubErrors.notFound(doc);
+      const text = str((await readJson(c)).body);
+      if (!text) throw githubErrors.missingField("PullRequestReviewComment", "body", doc);
+      // A reply joins the thread of the comment it answers (GitHub threads have one level).
+      const root = parent.inReplyTo ?? parent.id;
+      const reply = {
+        ...parent,
+        id: store.nextId(),
+        reviewId: store.nextId(),
+        body: text,
+        user: token.login,
+        createdAt: isoNow(),
+        inReplyTo: root,
+      };
+      store.mutate((s) => (s.reviewComments ??= []).push(reply));
+      const payload = payloads.reviewComment(repo, pr, reply, token.login);
+      deps.hooks.send("pull_request_review_comment", payload);
+      return c.json(payload.comment, 201);
+    })
     .post("/pulls/:number{[0-9]+}/reviews", async (c) => {
       const doc = `${DOCS_URL.pulls}/reviews#create-a-review-for-a-pull-request`;
       const token = requireUser(c, doc);

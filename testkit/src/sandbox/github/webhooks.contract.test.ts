@@ -98,13 +98,20 @@ describe("the GitHub stand-in's webhooks", () => {
     const hubot = t.octokit("hubot", ["public_repo"]);
     const o = { owner: "octocat", repo: "todo-api" };
     const first = await openPull(octocat, "hook-contract-1");
-    await hubot.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments", {
+    const comment = await hubot.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments", {
       ...o,
       pull_number: first.number,
       body: "Please handle the empty page.",
       path: "NOTES.md",
       line: 1,
       commit_id: first.sha,
+    });
+    // A reply on the thread (as Fixloop posts after pushing a revision) is a review comment with in_reply_to_id.
+    await octocat.rest.pulls.createReplyForReviewComment({
+      ...o,
+      pull_number: first.number,
+      comment_id: Number(comment.data.id),
+      body: "Addressed in abc1234.",
     });
     for (const event of ["APPROVE", "REQUEST_CHANGES", "COMMENT"] as const)
       await hubot.rest.pulls.createReview({ ...o, pull_number: first.number, event, body: `review ${event}` });
@@ -125,6 +132,7 @@ describe("the GitHub stand-in's webhooks", () => {
     const deliveries = await t.sandbox.control.webhookDeliveries();
     expect(deliveries.map((d) => d.event)).toEqual([
       "pull_request_review_comment",
+      "pull_request_review_comment",
       "pull_request_review",
       "pull_request_review",
       "pull_request_review",
@@ -135,6 +143,8 @@ describe("the GitHub stand-in's webhooks", () => {
       "pull_request",
     ]);
     expect(deliveries.flatMap(validate)).toEqual([]);
+    const replied = JSON.parse(deliveries[1]?.body ?? "{}") as { comment: { in_reply_to_id?: number } };
+    expect(replied.comment.in_reply_to_id).toBe(Number(comment.data.id));
     const reviews = deliveries.filter((d) => d.event === "pull_request_review").map((d) => JSON.parse(d.body));
     expect(reviews.map((r: { review: { state: string } }) => r.review.state)).toEqual([
       "approved",

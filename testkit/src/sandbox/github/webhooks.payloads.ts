@@ -91,6 +91,7 @@ export function webhookPayloads(deps: SandboxDeps) {
           start_side: null,
           side: c.side,
           reactions: reactions(url),
+          ...(c.inReplyTo !== undefined ? { in_reply_to_id: c.inReplyTo } : {}),
         },
         pull_request: hookPull(pullSimple(pr, r, store, urls, null)),
         repository: repo(r),

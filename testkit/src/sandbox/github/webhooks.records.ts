@@ -12,6 +12,8 @@ export interface ReviewCommentRecord {
   commitId: string;
   user: string;
   createdAt: string;
+  /** The comment whose thread this one answers (a reply). */
+  inReplyTo?: number;
 }
 
 export interface ReviewRecord {

@@ -127,7 +127,7 @@ export function DiffViewer({
 }
 
 type Highlighted = ReturnType<typeof useHighlighted>;
-const NUM = "w-8 select-none px-1 text-right align-top text-slate-500 dark:text-slate-400";
+const NUM = "w-8 select-none px-1 text-right align-top text-slate-600 dark:text-slate-400";
 const REMOVED = "bg-red-100 text-red-950 dark:bg-red-950/60 dark:text-red-100";
 const ADDED = "bg-green-100 text-green-950 dark:bg-green-950/60 dark:text-green-100";
 const CODE = "whitespace-pre-wrap break-all px-2 align-top";

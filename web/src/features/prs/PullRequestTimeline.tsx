@@ -3,10 +3,13 @@ import { CheckCircle2, GitCommit, GitMerge, MessageSquare, XCircle } from "lucid
 import type { ReactNode } from "react";
 import { pullRequestTimelineQuery } from "../../api/prs.queries";
 import type { PullRequestTimelineEntry } from "../../api/types";
-import { Badge, type Tone } from "../../ui/ui";
+import { Badge, Button, type Tone } from "../../ui/ui";
 import { Markdown } from "../../ui/Markdown";
 
 type Entry = PullRequestTimelineEntry;
+
+/** A reviewer's line comment that Fixloop has not answered with a pushed commit yet (replies are not threads). */
+export const isOpenReviewComment = (e: Entry) => e.kind === "review_comment" && !e.inReplyTo && !e.addressedCommit;
 
 const STATE_TONE: Record<string, Tone> = {
   approved: "green",
@@ -34,7 +37,7 @@ function headline(e: Entry): ReactNode {
     case "review_comment":
       return (
         <>
-          {who} commented on{" "}
+          {who} {e.inReplyTo ? "replied" : "commented"} on{" "}
           <code className="text-xs break-all">
             {e.path}
             {e.line != null ? `:${e.line}` : ""}
@@ -73,7 +76,16 @@ const ICON = {
  * A pull request's timeline, oldest first. Reviewers' texts are untrusted: rendered through the
  * same sanitising markdown as issue text (no raw HTML).
  */
-export function PullRequestTimeline({ id }: { id: string }) {
+export function PullRequestTimeline({
+  id,
+  onAddress,
+  busy = false,
+}: {
+  id: string;
+  /** Offered on open review comments of an open pull request. */
+  onAddress?: (commentId: string) => void;
+  busy?: boolean;
+}) {
   const q = useQuery(pullRequestTimelineQuery(id));
   if (q.isPending) return <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Loading activity...</p>;
   if (q.isError)
@@ -87,7 +99,12 @@ export function PullRequestTimeline({ id }: { id: string }) {
         const failed = e.kind === "check" && e.state !== "success" && e.state !== "neutral" && e.state !== "skipped";
         const Icon = failed ? XCircle : ICON[e.kind];
         return (
-          <li key={`${e.kind}-${e.sourceId}`} data-kind={e.kind} className="text-sm">
+          <li
+            key={`${e.kind}-${e.sourceId}`}
+            data-kind={e.kind}
+            data-reply={e.inReplyTo ? "true" : undefined}
+            className={`text-sm ${e.inReplyTo ? "ml-4 border-l border-slate-200 pl-2 dark:border-slate-700" : ""}`}
+          >
             <p className="flex flex-wrap items-center gap-1">
               <Icon className="size-4 shrink-0 text-slate-500" aria-hidden />
               {headline(e)}
@@ -96,9 +113,38 @@ export function PullRequestTimeline({ id }: { id: string }) {
               </time>
             </p>
             {e.body && e.kind !== "commit" && <Markdown className="mt-1 text-sm break-words">{e.body}</Markdown>}
+            {e.kind === "review_comment" && !e.inReplyTo && (
+              <ReviewCommentState entry={e} onAddress={onAddress} busy={busy} />
+            )}
           </li>
         );
       })}
     </ol>
+  );
+}
+
+function ReviewCommentState(p: { entry: Entry; onAddress?: (id: string) => void; busy: boolean }) {
+  const e = p.entry;
+  if (e.addressedCommit)
+    return (
+      <p className="mt-1">
+        <Badge tone="green">Addressed in {e.addressedCommit.slice(0, 7)}</Badge>
+      </p>
+    );
+  return (
+    <p className="mt-1 flex flex-wrap items-center gap-2">
+      {e.addressRequestedAt && <Badge tone="yellow">Being addressed</Badge>}
+      {p.onAddress && (
+        <Button
+          variant="secondary"
+          className="px-2 py-1 text-xs"
+          busy={p.busy}
+          onClick={() => p.onAddress?.(e.sourceId)}
+          aria-label={`Address the review comment on ${e.path ?? "the pull request"}${e.line != null ? `:${e.line}` : ""}`}
+        >
+          Address
+        </Button>
+      )}
+    </p>
   );
 }

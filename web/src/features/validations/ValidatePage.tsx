@@ -17,6 +17,7 @@ import { DiffLayoutToggle } from "../diff/DiffLayoutToggle";
 import { RefinementSummary, refinedChange } from "./RefinementSummary";
 import { InlineMarkdown } from "../../ui/Markdown";
 import { CandidatesPanel } from "../candidates/CandidatesPanel";
+import { PushRevisionPanel } from "./PushRevisionPanel";
 
 const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
 const complexity = (c: string | undefined) => (c === "simple" || c === "complex" ? c : "medium");
@@ -46,6 +47,12 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
     ),
   ].slice(0, 3);
   const stats = v.stats;
+  const pr = q.data.pullRequest;
+  // A revision made by addressing the open pull request's review, not yet on its branch.
+  const unpushed =
+    s.status === "pr_created" && pr?.status === "open" && pr.pushedRevision !== null && s.revision > pr.pushedRevision
+      ? { pr, pushed: pr.pushedRevision }
+      : null;
   return (
     <div className="space-y-4">
       <header>
@@ -66,7 +73,15 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           {m.refinementCount > 0 && <span>Refinements: {m.refinementCount}</span>}
         </p>
       </header>
-      {s.status !== "pending" && <DecidedPanel status={s.status} pullRequest={q.data.pullRequest} />}
+      {s.status !== "pending" && <DecidedPanel status={s.status} pullRequest={pr} />}
+      {unpushed && (
+        <PushRevisionPanel
+          pullRequestId={unpushed.pr.id}
+          number={unpushed.pr.number}
+          revision={s.revision}
+          pushed={unpushed.pushed}
+        />
+      )}
       <div className="grid gap-4 md:grid-cols-2">
         <Card>
           <h2 className="font-semibold">Risk Assessment</h2>

@@ -1,0 +1,70 @@
+import { useQuery } from "@tanstack/react-query";
+import { AlertTriangle, CheckCircle2, ExternalLink, GitMerge, MessageSquareReply } from "lucide-react";
+import { pullRequestTimelineQuery } from "../../api/prs.queries";
+import type { PullRequest } from "../../api/types";
+import { Badge, Button, Card, LabelList, buttonClass, type Tone } from "../../ui/ui";
+import { InlineMarkdown } from "../../ui/Markdown";
+import { AddressProgress, useAddressReview } from "./AddressReview";
+import { isOpenReviewComment, PullRequestTimeline } from "./PullRequestTimeline";
+
+const TONE: Record<string, Tone> = { open: "green", closed: "red", merged: "purple" };
+
+/** One of Fixloop's pull requests: its state, its timeline, and "Address review" while it is open. */
+export function PullRequestCard({ p }: { p: PullRequest }) {
+  const timeline = useQuery(pullRequestTimelineQuery(p._id));
+  const address = useAddressReview(p._id);
+  const open = p.status === "open";
+  const waiting = (timeline.data?.timeline ?? []).filter(isOpenReviewComment).length;
+  return (
+    <Card>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h2 className="font-semibold">
+            <InlineMarkdown>{p.title}</InlineMarkdown>
+          </h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            #{p.prNumber} · {p.repoFullName} · <code className="text-xs break-all">{p.branchName}</code> →{" "}
+            <code className="text-xs">{p.baseBranch}</code>
+          </p>
+        </div>
+        <span className="flex items-center gap-1">
+          <Badge tone={TONE[p.status] ?? "gray"}>{p.status}</Badge>
+          {open && p.metadata.draft && <Badge tone="gray">draft</Badge>}
+          {p.status === "merged" && (
+            <GitMerge className="size-4 text-purple-700 dark:text-purple-300" aria-label="Merged" />
+          )}
+        </span>
+      </div>
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+        Created {new Date(p.createdAt).toLocaleString()}
+      </p>
+      <LabelList labels={p.metadata.labels} />
+      {p.metadata.hasBreakingChanges && (
+        <p className="mt-2 flex items-center gap-1 text-sm text-amber-800 dark:text-amber-300">
+          <AlertTriangle className="size-4" aria-hidden /> Contains Breaking Changes
+        </p>
+      )}
+      {p.metadata.generatedWithGuidelines && (
+        <p className="mt-2 flex items-center gap-1 text-sm text-green-700 dark:text-green-400">
+          <CheckCircle2 className="size-4" aria-hidden /> Follows repository guidelines
+        </p>
+      )}
+      <PullRequestTimeline
+        id={p._id}
+        onAddress={open ? (id) => address.start.mutate({ commentIds: [id] }) : undefined}
+        busy={address.running}
+      />
+      <AddressProgress state={address} />
+      <div className="mt-3 flex flex-wrap gap-2">
+        {open && waiting > 0 && (
+          <Button onClick={() => address.start.mutate({ all: true })} busy={address.running}>
+            <MessageSquareReply className="size-4" aria-hidden /> Address all open review comments ({waiting})
+          </Button>
+        )}
+        <a href={p.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("secondary")}>
+          <ExternalLink className="size-4" aria-hidden /> View on GitHub
+        </a>
+      </div>
+    </Card>
+  );
+}
