@@ -25,8 +25,9 @@ export async function webhookStack(o: { webhook?: boolean; workers?: "sync"[] | 
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const { port } = server.address() as AddressInfo;
   const control = stack.github.control;
-  if (o.webhook !== false)
-    control.setWebhook({ url: `http://127.0.0.1:${port}/api/github/webhook`, secret: WEBHOOK_SECRET });
+  /** Where the stand-in delivers webhooks when they are on (`control.setWebhook(hook)`). */
+  const hook = { url: `http://127.0.0.1:${port}/api/github/webhook`, secret: WEBHOOK_SECRET };
+  if (o.webhook !== false) control.setWebhook(hook);
   const octocat = await stack.signIn("octocat", { scopes: ["public_repo"] });
   const gh = (login: string) =>
     createGithubClient({ baseUrl: stack.github.url, token: control.issueToken(login, ["public_repo"]) });
@@ -118,5 +119,5 @@ export async function webhookStack(o: { webhook?: boolean; workers?: "sync"[] | 
       ).n,
     );
 
-  return { stack, control, octocat, gh, openFixloopPull, timeline, post, countEvents, REPO };
+  return { stack, control, hook, octocat, gh, openFixloopPull, timeline, post, countEvents, REPO };
 }
