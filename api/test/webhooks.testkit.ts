@@ -14,11 +14,18 @@ const REPO = { owner: "octocat", repo: "todo-api" };
  * it; octocat signed in. `openFixloopPull` opens a pull request on the stand-in and records it as
  * Fixloop's (as the pull-request step does), so webhooks about it apply.
  */
-export async function webhookStack(o: { webhook?: boolean; workers?: "sync"[] | false } = {}) {
+export async function webhookStack(
+  o: { webhook?: boolean; workers?: "sync"[] | false; env?: Record<string, string> } = {},
+) {
   const stack = await createTestStack({
     workers: o.workers ?? false,
     // A provider key so a label-triggered run has a model to start with (no worker runs it here).
-    env: { GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET, JOB_WAIT_SECONDS: "25", GROQ_API_KEY: "gsk_webhooks_test_key" },
+    env: {
+      GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      JOB_WAIT_SECONDS: "25",
+      GROQ_API_KEY: "gsk_webhooks_test_key",
+      ...o.env,
+    },
   });
   const server = createAdaptorServer({ fetch: stack.app.fetch });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -3,8 +3,8 @@ import { PR_POLL_SCHEDULER, SyncResult } from "@fixloop/contract";
 import { schedulePullRequestPoll } from "@fixloop/worker";
 import { webhookStack } from "../../test/webhooks.testkit";
 
-// No webhook configured: the pull-request sync reads the timeline itself.
-const t = await webhookStack({ webhook: false, workers: ["sync"] });
+// No webhook configured: the pull-request sync reads the timeline itself. The timed poll reads one pull request per tick.
+const t = await webhookStack({ webhook: false, workers: ["sync"], env: { PR_POLL_MAX_PER_TICK: "1" } });
 
 async function sync() {
   const res = await t.stack.app.request("/api/prs/sync", { method: "POST", headers: t.octocat.headers });
@@ -65,7 +65,7 @@ async function tick() {
 }
 
 describe("the timed poll of open pull requests", () => {
-  it("reads a comment no webhook brought, then costs only 304s, and leaves out repositories with a recent webhook or a gone token", async () => {
+  it("reads a comment no webhook brought, then costs only 304s, the least recently read first, and leaves out repositories with a recent webhook or a gone token", async () => {
     const pr = await t.openFixloopPull();
     await t.gh("hubot").request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments", {
       ...t.REPO,
@@ -85,6 +85,20 @@ describe("the timed poll of open pull requests", () => {
     expect(await tick()).toEqual({ count: 1, changed: 0, notModified: 1 });
     // The pull request, its reviews, its review comments and its head's check runs: all answered 304.
     expect(t.control.requestLog.map((r) => r.status)).toEqual([304, 304, 304, 304]);
+
+    // Two open pull requests, one per tick: the one read longest ago first, then the other.
+    const other = await t.openFixloopPull();
+    const readPull = () =>
+      t.control.requestLog
+        .find((r) => /\/pulls\/\d+$/.test(r.path))
+        ?.path.split("/")
+        .at(-1);
+    t.control.clearRequestLog();
+    expect(await tick()).toMatchObject({ count: 1 });
+    expect(readPull()).toBe(String(pr.number));
+    t.control.clearRequestLog();
+    expect(await tick()).toMatchObject({ count: 1 });
+    expect(readPull()).toBe(String(other.number));
 
     // The owner's token is gone: nothing of theirs is read.
     const account = await t.stack.db
