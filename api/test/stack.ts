@@ -66,6 +66,8 @@ export async function createTestStack(opts: TestStackOptions = {}) {
       WORKSPACE_DIR: path.join(dataDir, "workspaces"),
       // As many as the in-process workers take at once: one user's runs are not held back unless a test sets a cap.
       MAX_ACTIVE_RUNS_PER_USER: "4",
+      // No timed pull-request poll unless a test asks: its ticks would add GitHub reads to others' counts.
+      PR_POLL_INTERVAL_SECONDS: "0",
       ...env,
       QUEUE_PREFIX: t.prefix,
     }),

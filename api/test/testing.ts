@@ -62,6 +62,8 @@ export function startTestWorkers(t: TestApp, queues?: QueueName[]) {
     TOKEN_ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     // As many as these workers take at once: one user's runs are not held back here.
     MAX_ACTIVE_RUNS_PER_USER: "2",
+    // No timed pull-request poll: its ticks would add jobs to the queues tests count.
+    PR_POLL_INTERVAL_SECONDS: "0",
   });
   const ctx = {
     env,

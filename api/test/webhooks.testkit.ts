@@ -14,19 +14,27 @@ const REPO = { owner: "octocat", repo: "todo-api" };
  * it; octocat signed in. `openFixloopPull` opens a pull request on the stand-in and records it as
  * Fixloop's (as the pull-request step does), so webhooks about it apply.
  */
-export async function webhookStack(o: { webhook?: boolean; workers?: "sync"[] | false } = {}) {
+export async function webhookStack(
+  o: { webhook?: boolean; workers?: "sync"[] | false; env?: Record<string, string> } = {},
+) {
   const stack = await createTestStack({
     workers: o.workers ?? false,
     // A provider key so a label-triggered run has a model to start with (no worker runs it here).
-    env: { GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET, JOB_WAIT_SECONDS: "25", GROQ_API_KEY: "gsk_webhooks_test_key" },
+    env: {
+      GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      JOB_WAIT_SECONDS: "25",
+      GROQ_API_KEY: "gsk_webhooks_test_key",
+      ...o.env,
+    },
   });
   const server = createAdaptorServer({ fetch: stack.app.fetch });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const { port } = server.address() as AddressInfo;
   const control = stack.github.control;
-  if (o.webhook !== false)
-    control.setWebhook({ url: `http://127.0.0.1:${port}/api/github/webhook`, secret: WEBHOOK_SECRET });
+  /** Where the stand-in delivers webhooks when they are on (`control.setWebhook(hook)`). */
+  const hook = { url: `http://127.0.0.1:${port}/api/github/webhook`, secret: WEBHOOK_SECRET };
+  if (o.webhook !== false) control.setWebhook(hook);
   const octocat = await stack.signIn("octocat", { scopes: ["public_repo"] });
   const gh = (login: string) =>
     createGithubClient({ baseUrl: stack.github.url, token: control.issueToken(login, ["public_repo"]) });
@@ -118,5 +126,5 @@ export async function webhookStack(o: { webhook?: boolean; workers?: "sync"[] | 
       ).n,
     );
 
-  return { stack, control, octocat, gh, openFixloopPull, timeline, post, countEvents, REPO };
+  return { stack, control, hook, octocat, gh, openFixloopPull, timeline, post, countEvents, REPO };
 }

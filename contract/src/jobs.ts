@@ -24,6 +24,8 @@ export const SyncJob = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("repositories"), userId: Uuid }),
   z.object({ kind: z.literal("issues"), userId: Uuid, owner: Owner, repo: RepoName }),
   z.object({ kind: z.literal("pull-requests"), userId: Uuid }),
+  /** One tick of the timed poll of open pull requests in repositories without a recent webhook (all users). */
+  z.object({ kind: z.literal("poll-pull-requests") }),
 ]);
 export type SyncJob = z.infer<typeof SyncJob>;
 
@@ -134,6 +136,9 @@ export const JOB_RESULT_SCHEMAS = {
 } as const;
 
 export type JobResult<Q extends QueueName> = z.infer<(typeof JOB_RESULT_SCHEMAS)[Q]>;
+
+/** The job scheduler whose ticks poll open pull requests (one job per tick across all workers). */
+export const PR_POLL_SCHEDULER = "poll-pull-requests";
 
 /** Deterministic job ids make enqueueing idempotent (BullMQ ignores a second add with the same id). */
 export const jobIds = {

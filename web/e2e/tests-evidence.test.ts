@@ -282,6 +282,19 @@ describe("test evidence in the browser", () => {
     await wide.getByTestId("run-trigger").getByText("fixloop", { exact: true }).waitFor();
     expect(await wide.getByTestId("run-trigger").textContent()).toContain("Started by the fixloop label");
     await screenshot(wide, "solve-label-trigger");
+    // The issues list says so on the issue's card too.
+    const issueNote = async (page: typeof wide) => {
+      await page.goto("/issues");
+      await page.getByRole("tab", { name: /^All/ }).click();
+      const note = page
+        .getByRole("listitem")
+        .filter({ hasText: "Setext headings are not checked" })
+        .getByTestId("issue-run-trigger");
+      await note.waitFor();
+      expect(await note.textContent()).toBe("Started by the fixloop label");
+    };
+    await issueNote(wide);
+    await screenshot(wide, "issues-label-trigger");
 
     const { page: narrow } = await e2e.newPage({ width: 390 });
     await signIn(narrow, "opencommons");
@@ -297,5 +310,10 @@ describe("test evidence in the browser", () => {
     );
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(narrow, "solve-label-trigger-390");
+    await issueNote(narrow);
+    expect(
+      await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
+    await screenshot(narrow, "issues-label-trigger-390");
   });
 });

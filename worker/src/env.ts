@@ -52,6 +52,10 @@ export const WorkerEnv = z.object({
   PR_MAX_CHANGED_LINES: z.coerce.number().int().min(1).default(5000),
   /** Largest pull request in bytes (UTF-8): any one file's new contents, and all of them together. */
   PR_MAX_BYTES: z.coerce.number().int().min(1).default(1_000_000),
+  /** Seconds between polls of open pull requests in repositories that sent no webhook in the last hour; 0 turns the poll off. */
+  PR_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** Most pull requests one poll reads (least recently read first); the rest wait for the next poll. */
+  PR_POLL_MAX_PER_TICK: z.coerce.number().int().min(1).max(1000).default(50),
   /** Seconds between sweeps that re-enqueue runs Postgres says are unfinished. */
   SWEEP_INTERVAL_SECONDS: z.coerce.number().min(1).default(30),
   /** Where the repository's tests run: bwrap (default on Linux when bwrap is on PATH), docker, or off. */

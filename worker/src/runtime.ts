@@ -10,6 +10,7 @@ import { startCancelSubscriber } from "./pipeline/cancel.subscriber";
 import { startSweeper } from "./pipeline/sweeper";
 import { recordJobMetrics } from "./metrics/job.metrics";
 import { startPresence, type Presence } from "./presence";
+import { schedulePullRequestPoll } from "./sync/pull-requests.poll";
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -88,6 +89,10 @@ export function startWorkers(
   const cancelSub = solveWorker ? startCancelSubscriber(ctx.redis, ctx.queues.prefix, solveWorker, ctx.logger) : null;
   cancelSub?.catch((err: Error) => ctx.logger.error({ err: err.message }, "cancel subscriber failed to start"));
   const sweeper = solveWorker ? startSweeper(ctx, ctx.env.SWEEP_INTERVAL_SECONDS) : null;
+  if (names.includes(QUEUES.sync))
+    schedulePullRequestPoll(ctx).catch((err: Error) =>
+      ctx.logger.warn({ err: err.message }, "the pull-request poll could not be scheduled"),
+    );
   const presence = startPresence(ctx, workers, concurrency);
   return {
     workers,

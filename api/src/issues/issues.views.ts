@@ -20,6 +20,8 @@ export function issueView(i: issues.IssueWithPullRequest) {
     awaitingReview: i.review_solution_id ? { solutionId: i.review_solution_id } : null,
     /** Open pull requests on GitHub (anyone's) that reference the issue, other than Fixloop's own. */
     linkedPullRequests: i.linked_pull_requests.filter((p) => p.htmlUrl !== i.open_pr_url),
+    /** The issue's newest run was started by the repository's solve label (its name; empty when not recorded). */
+    startedByLabel: i.latest_run_label,
     htmlUrl: i.html_url,
     isImported: i.is_imported,
     upstreamFullName: i.upstream_full_name,

@@ -84,6 +84,14 @@ describe("label trigger", () => {
       run: { trigger?: string; triggerLabel?: string };
     };
     expect(view.run).toMatchObject({ trigger: "label", triggerLabel: "fixloop" });
+    // The issues list marks the issue whose newest run the label started, and no other.
+    const listed = (await (await stack.app.request("/api/issues", { headers: me.headers })).json()) as {
+      issues: { _id: string; startedByLabel: string | null }[];
+    };
+    expect(listed.issues.find((i) => i._id === started.issueId)?.startedByLabel).toBe("fixloop");
+    expect(listed.issues.filter((i) => i._id !== started.issueId).map((i) => i.startedByLabel)).not.toContain(
+      "fixloop",
+    );
   });
 
   it("does nothing for a repository that did not enable it, or for another label", async () => {

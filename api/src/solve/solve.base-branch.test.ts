@@ -4,9 +4,10 @@ import { insertIssue } from "@fixloop/testkit";
 import { createGithubClient } from "@fixloop/runtime";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
+import { pushCommit } from "../../test/pull-requests.fixtures";
 
 // Seeded: octocat/todo-api has main and release-1.x, whose tree adds RELEASE-1.x.md.
-const t = solveKit({ workers: ["solve", "pull-request", "syntax-check"], logLevel: "warn" });
+const t = solveKit({ workers: ["solve", "pull-request", "syntax-check", "fork"], logLevel: "warn" });
 const DUE = {
   repo: "octocat/todo-api",
   number: 5,
@@ -124,5 +125,86 @@ describe("choosing the base branch", () => {
       commit_sha: pr.head.sha,
     });
     expect(commit.parents.map((p) => p.sha)).toEqual([head("release-1.x")]);
+  });
+
+  it("solves an imported issue on a branch of the upstream: the fork is brought to it and the pull request targets it upstream", async () => {
+    const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
+    const as = (path: string, body?: unknown) =>
+      t.stack.app.request(`/api${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { ...hubot.headers, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const imported = await as("/contributions/import-issue", {
+      owner: "octocat",
+      repo: "todo-api",
+      issueNumber: DUE.number,
+      acknowledgeWarnings: true,
+    });
+    expect(imported.status, await imported.clone().text()).toBe(200);
+    const { issue: mine, fork } = (await imported.json()) as { issue: { _id: string }; fork: { fullName: string } };
+    expect(fork.fullName).toBe("hubot/todo-api");
+    // The upstream's release-1.x moves on after the fork was made: the run must read the upstream's head, not the fork's stale copy.
+    const octocatGh = createGithubClient({
+      baseUrl: t.stack.github.url,
+      token: t.stack.github.control.issueToken("octocat", ["public_repo"]),
+    });
+    const upstreamHead = await pushCommit(octocatGh, "octocat", "todo-api", "release-1.x", {
+      "NOTES-1.x.md": "moved on after the fork\n",
+    });
+    const listed = (await (await as(`/issues/${mine._id}/branches`)).json()) as {
+      repository: string;
+      branches: string[];
+    };
+    expect(listed.repository).toBe("octocat/todo-api");
+    expect(listed.branches.slice(0, 1)).toEqual(["main"]);
+    expect(listed.branches).toContain("release-1.x");
+
+    const started = await as("/ai/generate-solution", { issueId: mine._id, baseBranch: "release-1.x" });
+    expect(started.status, await started.clone().text()).toBe(202);
+    const { runId } = (await started.json()) as { runId: string };
+    const end = (await readSse(await t.stack.app.request(`/api/runs/${runId}/events`, { headers: hubot.headers }))).at(
+      -1,
+    ) as SseEvent;
+    expect(end.event, JSON.stringify(end.data)).toBe("completed");
+    const solutionId = (end.data as { solutionId: string }).solutionId;
+    const context = await t.stack.db
+      .selectFrom("run_steps")
+      .select("output")
+      .where("run_id", "=", runId)
+      .where("step", "=", "context")
+      .executeTakeFirstOrThrow();
+    const out = context.output as { defaultBranch: string; commitSha: string; allPaths: string[] };
+    expect(out).toMatchObject({ defaultBranch: "release-1.x", commitSha: upstreamHead });
+    expect(out.allPaths).toContain("NOTES-1.x.md");
+    const stored = await t.stack.db
+      .selectFrom("solutions")
+      .select("metadata")
+      .where("id", "=", solutionId)
+      .executeTakeFirstOrThrow();
+    expect((stored.metadata as { tests: { logTail: string } }).tests.logTail).toContain(
+      "the 1.x line states its support policy",
+    );
+
+    const ok = await as(`/validations/${solutionId}/validate`, { status: "approved", baseBranch: "release-1.x" });
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    const { githubUrl } = (await ok.json()) as { githubUrl: string };
+    const { data: pr } = await octocatGh.rest.pulls.get({
+      owner: "octocat",
+      repo: "todo-api",
+      pull_number: Number(githubUrl.split("/").at(-1)),
+    });
+    expect(pr.base.ref).toBe("release-1.x");
+    expect(pr.head.repo?.full_name).toBe("hubot/todo-api");
+    const { data: commit } = await octocatGh.rest.git.getCommit({
+      owner: "hubot",
+      repo: "todo-api",
+      commit_sha: pr.head.sha,
+    });
+    expect(commit.parents.map((p) => p.sha)).toEqual([upstreamHead]);
+    const forkDir = t.stack.github.control.gitDir("hubot", "todo-api");
+    expect(
+      execFileSync("git", ["--git-dir", forkDir, "rev-parse", "refs/heads/release-1.x"], { encoding: "utf8" }).trim(),
+    ).toBe(upstreamHead);
   });
 });

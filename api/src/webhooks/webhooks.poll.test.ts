@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { PR_POLL_SCHEDULER, SyncResult } from "@fixloop/contract";
+import { schedulePullRequestPoll } from "@fixloop/worker";
 import { webhookStack } from "../../test/webhooks.testkit";
 
-// No webhook configured: the pull-request sync reads the timeline itself.
-const t = await webhookStack({ webhook: false, workers: ["sync"] });
+// No webhook configured: the pull-request sync reads the timeline itself. The timed poll reads one pull request per tick.
+const t = await webhookStack({ webhook: false, workers: ["sync"], env: { PR_POLL_MAX_PER_TICK: "1" } });
 
 async function sync() {
   const res = await t.stack.app.request("/api/prs/sync", { method: "POST", headers: t.octocat.headers });
@@ -51,5 +53,91 @@ describe("polling a pull request's timeline where no webhook is configured", () 
     await t.gh("octocat").rest.pulls.merge({ ...t.REPO, pull_number: pr.number });
     await sync();
     expect((await t.timeline(pr.id)).map((e) => e.kind)).toEqual(["review_comment", "review", "check", "merged"]);
+  });
+});
+
+/** One tick of the timed poll, as its job scheduler adds it. */
+async function tick() {
+  const events = t.stack.deps.queues.events("sync");
+  await events.waitUntilReady();
+  const job = await t.stack.deps.queues.sync.add(PR_POLL_SCHEDULER, { kind: "poll-pull-requests" });
+  return SyncResult.parse(await job.waitUntilFinished(events, 20_000));
+}
+
+describe("the timed poll of open pull requests", () => {
+  it("reads a comment no webhook brought, then costs only 304s, the least recently read first, and leaves out repositories with a recent webhook or a gone token", async () => {
+    const pr = await t.openFixloopPull();
+    await t.gh("hubot").request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments", {
+      ...t.REPO,
+      pull_number: pr.number,
+      body: "Guard the empty page.",
+      path: "src/paginate.ts",
+      line: 1,
+      commit_id: pr.sha,
+    });
+    expect(await t.control.webhookDeliveries()).toEqual([]);
+    expect(await tick()).toMatchObject({ count: 1 });
+    expect((await t.timeline(pr.id)).map((e) => [e.kind, e.actor, e.body])).toEqual([
+      ["review_comment", "hubot", "Guard the empty page."],
+    ]);
+
+    t.control.clearRequestLog();
+    expect(await tick()).toEqual({ count: 1, changed: 0, notModified: 1 });
+    // The pull request, its reviews, its review comments and its head's check runs: all answered 304.
+    expect(t.control.requestLog.map((r) => r.status)).toEqual([304, 304, 304, 304]);
+
+    // Two open pull requests, one per tick: the one read longest ago first, then the other.
+    const other = await t.openFixloopPull();
+    const readPull = () =>
+      t.control.requestLog
+        .find((r) => /\/pulls\/\d+$/.test(r.path))
+        ?.path.split("/")
+        .at(-1);
+    t.control.clearRequestLog();
+    expect(await tick()).toMatchObject({ count: 1 });
+    expect(readPull()).toBe(String(pr.number));
+    t.control.clearRequestLog();
+    expect(await tick()).toMatchObject({ count: 1 });
+    expect(readPull()).toBe(String(other.number));
+
+    // The owner's token is gone: nothing of theirs is read.
+    const account = await t.stack.db
+      .deleteFrom("github_accounts")
+      .where("user_id", "=", t.octocat.user._id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    t.control.clearRequestLog();
+    expect(await tick()).toEqual({ count: 0, changed: 0, notModified: 0 });
+    expect(t.control.requestLog).toEqual([]);
+    await t.stack.db.insertInto("github_accounts").values(account).execute();
+
+    // A webhook arrives for the repository: the webhook brings the next comment, the poll leaves it alone.
+    t.control.setWebhook(t.hook);
+    await t.gh("hubot").request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments", {
+      ...t.REPO,
+      pull_number: pr.number,
+      body: "And the last page.",
+      path: "src/paginate.ts",
+      line: 1,
+      commit_id: pr.sha,
+    });
+    expect((await t.control.webhookDeliveries()).map((d) => d.status)).toEqual([200]);
+    t.control.clearRequestLog();
+    expect(await tick()).toEqual({ count: 0, changed: 0, notModified: 0 });
+    expect(t.control.requestLog).toEqual([]);
+    expect(await t.timeline(pr.id)).toHaveLength(2);
+    t.control.setWebhook(null);
+  });
+
+  it("is declared as one job scheduler every PR_POLL_INTERVAL_SECONDS, and removed at 0", async () => {
+    const q = t.stack.deps.queues.sync;
+    const at = (seconds: number) =>
+      schedulePullRequestPoll({ ...t.stack.ctx, env: { ...t.stack.ctx.env, PR_POLL_INTERVAL_SECONDS: seconds } });
+    expect(await at(600)).toBe(true);
+    expect(await at(600)).toBe(true);
+    const schedulers = await q.getJobSchedulers();
+    expect(schedulers.map((s) => [s.key, s.every])).toEqual([[PR_POLL_SCHEDULER, 600_000]]);
+    expect(await at(0)).toBe(false);
+    expect(await q.getJobSchedulers()).toEqual([]);
   });
 });

@@ -17,6 +17,8 @@ export type IssueWithPullRequest = IssueRecord & {
   open_pr_number: number | null;
   open_pr_draft: boolean | null;
   review_solution_id: string | null;
+  /** The label that started the issue's newest run, when the label trigger started it (else null). */
+  latest_run_label: string | null;
 };
 
 export function decodeIssue<R extends Pick<Issue, "labels" | "assignees" | "linked_pull_requests">>(
@@ -62,6 +64,19 @@ function selectWithPullRequest(db: Conn) {
           .orderBy("solutions.created_at", "desc")
           .limit(1)
           .as("review_solution_id"),
+        eb
+          .selectFrom("solve_runs")
+          .select(
+            sql<
+              string | null
+            >`case when solve_runs.input->>'trigger' = 'label' then coalesce(solve_runs.input->>'triggerLabel', '') end`.as(
+              "label",
+            ),
+          )
+          .whereRef("solve_runs.issue_id", "=", "issues.id")
+          .orderBy("solve_runs.created_at", "desc")
+          .limit(1)
+          .as("latest_run_label"),
       ];
     });
 }

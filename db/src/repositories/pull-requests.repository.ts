@@ -89,6 +89,35 @@ export async function listToSync(db: Conn, userId: string) {
   return rows.map((r) => ({ ...r, metadata: pullRequestMetadata.read(r.metadata) }));
 }
 
+/**
+ * Open pull requests the timed poll reads, least recently read first, at most `limit`: only of
+ * users whose GitHub token is still stored, and not in a repository that delivered a webhook in
+ * the last `quietSeconds` (there the webhook already brings the news).
+ */
+export async function listToPoll(db: Conn, o: { limit: number; quietSeconds: number }) {
+  const rows = await db
+    .selectFrom("pull_requests as pr")
+    .innerJoin("github_accounts as ga", "ga.user_id", "pr.user_id")
+    .select(["pr.id", "pr.user_id", "pr.repo_full_name", "pr.pr_number", "pr.etag", "pr.metadata", "pr.status"])
+    .where("pr.status", "=", "open")
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("webhook_events as w")
+            .select("w.event_id")
+            .where("w.provider", "=", "github")
+            .where("w.received_at", ">", sql<Date>`now() - make_interval(secs => ${o.quietSeconds})`)
+            .where(sql`lower(w.payload->'repository'->>'full_name')`, "=", sql`lower(pr.repo_full_name)`),
+        ),
+      ),
+    )
+    .orderBy(sql`pr.synced_at asc nulls first`)
+    .orderBy("pr.id")
+    .limit(o.limit)
+    .execute();
+  return rows.map((r) => ({ ...r, metadata: pullRequestMetadata.read(r.metadata) }));
+}
+
 /** What GitHub answered for a pull request: its state, title and labels. */
 export async function refresh(
   db: Conn,

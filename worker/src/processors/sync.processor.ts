@@ -4,6 +4,7 @@ import type { WorkerContext } from "../context";
 import { syncRepositories } from "../sync/repositories.sync";
 import { syncIssues } from "../sync/issues.sync";
 import { syncPullRequests } from "../sync/pull-requests.sync";
+import { pollPullRequests } from "../sync/pull-requests.poll";
 
 /** One queue for every GitHub read-sync; the payload's kind picks the handler. */
 export async function processSync(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<SyncResult> {
@@ -15,5 +16,7 @@ export async function processSync(job: Job, ctx: WorkerContext, signal: AbortSig
       return syncIssues(data, ctx, signal);
     case "pull-requests":
       return syncPullRequests(data, ctx, signal);
+    case "poll-pull-requests":
+      return pollPullRequests(ctx, signal);
   }
 }

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { ClipboardCheck, ExternalLink, RefreshCw, Sparkles } from "lucide-react";
+import { ClipboardCheck, ExternalLink, RefreshCw, Sparkles, Tag } from "lucide-react";
 import { issuesQuery } from "../../api/issues.queries";
 import type { Issue } from "../../api/types";
 import { Badge, Button, Card, LabelList, PageHeader, buttonClass } from "../../ui/ui";
@@ -54,6 +54,17 @@ function IssueCard({ issue }: { issue: Issue }) {
       </div>
       <LabelList labels={issue.labels} />
       <LinkedPullRequestsNotice issue={issue} compact />
+      {issue.startedByLabel !== null && (
+        <p
+          className="mt-2 flex items-center gap-1.5 text-sm text-slate-700 dark:text-slate-300"
+          data-testid="issue-run-trigger"
+        >
+          <Tag className="size-4 shrink-0" aria-hidden />
+          <span>
+            Started by the <span className="font-mono font-medium">{issue.startedByLabel || "solve"}</span> label
+          </span>
+        </p>
+      )}
       <div className="mt-3 flex flex-wrap gap-2">
         {review && (
           <Link
