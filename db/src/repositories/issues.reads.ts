@@ -17,6 +17,8 @@ export type IssueWithPullRequest = IssueRecord & {
   open_pr_number: number | null;
   open_pr_draft: boolean | null;
   review_solution_id: string | null;
+  /** Why the solution awaiting review is unverified (null: it is not). */
+  review_unverified: string | null;
 };
 
 export function decodeIssue<R extends Pick<Issue, "labels" | "assignees" | "linked_pull_requests">>(
@@ -50,18 +52,18 @@ function selectWithPullRequest(db: Conn) {
         .where("pull_requests.status", "=", "open")
         .orderBy("pull_requests.created_at", "desc")
         .limit(1);
+      const review = eb
+        .selectFrom("solutions")
+        .whereRef("solutions.issue_id", "=", "issues.id")
+        .where("solutions.status", "=", "pending")
+        .orderBy("solutions.created_at", "desc")
+        .limit(1);
       return [
         openPr.select("pull_requests.html_url").as("open_pr_url"),
         openPr.select("pull_requests.pr_number").as("open_pr_number"),
         openPr.select(sql<boolean>`(pull_requests.metadata->>'draft')::boolean`.as("draft")).as("open_pr_draft"),
-        eb
-          .selectFrom("solutions")
-          .select("solutions.id")
-          .whereRef("solutions.issue_id", "=", "issues.id")
-          .where("solutions.status", "=", "pending")
-          .orderBy("solutions.created_at", "desc")
-          .limit(1)
-          .as("review_solution_id"),
+        review.select("solutions.id").as("review_solution_id"),
+        review.select(sql<string | null>`solutions.metadata->'unverified'->>'reason'`.as("u")).as("review_unverified"),
       ];
     });
 }

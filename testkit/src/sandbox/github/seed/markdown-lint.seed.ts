@@ -106,6 +106,17 @@ export const MARKDOWN_LINT_FIXES: SeededFix[] = [
     repo: "hubot/markdown-lint",
     issueNumber: 3,
     title: "Match trailing tabs as well as spaces",
+    reproduction: {
+      filename: "test/trailing-tab-reproduction.test.js",
+      content: `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { check } from "../src/rules/trailing-spaces.js";
+
+test("reproduction: a line ending in a tab is reported", () => {
+  assert.equal(check(["text\\t"]).length, 1);
+});
+`,
+    },
     analysis: "TRAILING is / +$/, which only matches spaces.",
     proposedSolution: "Use /[ \\t]+$/ so any mix of trailing spaces and tabs is reported.",
     files: [
