@@ -89,7 +89,12 @@ describe("several candidates, chosen by evidence (real bubblewrap)", () => {
       .select("purpose")
       .where("run_id", "=", runId)
       .execute();
-    expect(requests.map((r) => r.purpose).sort()).toEqual(["answer", "answer: candidate 2", "answer: candidate 3"]);
+    expect(requests.map((r) => r.purpose).sort()).toEqual([
+      "answer",
+      "answer: candidate 2",
+      "answer: candidate 3",
+      "reproduction test",
+    ]);
     // One row per candidate, live: generated (or folded), tested once each after one shared base run.
     const rows = events.filter((e) => e.event === "candidate").map((e) => e.data as CandidateEvent);
     expect(
