@@ -17,6 +17,7 @@ import { DiffLayoutToggle } from "../diff/DiffLayoutToggle";
 import { RefinementSummary, refinedChange } from "./RefinementSummary";
 import { InlineMarkdown } from "../../ui/Markdown";
 import { CandidatesPanel } from "../candidates/CandidatesPanel";
+import { ReproductionPanel, UnverifiedNotice } from "../reproduction/ReproductionPanel";
 
 const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
 const complexity = (c: string | undefined) => (c === "simple" || c === "complex" ? c : "medium");
@@ -67,6 +68,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         </p>
       </header>
       {s.status !== "pending" && <DecidedPanel status={s.status} pullRequest={q.data.pullRequest} />}
+      {m.unverified && <UnverifiedNotice reason={m.unverified.reason} />}
       <div className="grid gap-4 md:grid-cols-2">
         <Card>
           <h2 className="font-semibold">Risk Assessment</h2>
@@ -173,6 +175,16 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           onSwitched={() => void q.refetch()}
         />
       )}
+      {m.reproduction && (
+        <ReproductionPanel
+          solutionId={s._id}
+          reproduction={m.reproduction}
+          passes={m.reproductionPasses}
+          included={s.filesChanged.some((f) => f.filename === m.reproduction?.filename)}
+          pending={s.status === "pending"}
+          onIncluded={() => void q.refetch()}
+        />
+      )}
       {s.runId && <ModelSawPanel runId={s.runId} />}
       {s.status === "pending" && (
         <>
@@ -181,6 +193,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
             solutionId={s._id}
             issueId={s.issueId._id}
             madeOn={m.baseBranch}
+            unverified={m.unverified?.reason ?? null}
             comments={comments}
             setComments={setComments}
           />
