@@ -26,7 +26,13 @@ export function attemptEvidence(t: SolutionTests, blocked: boolean, repro: Repro
 
 /** Positive evidence: the tests ran and passed (no regression), and a kept reproduction test passes too. */
 export function positive(e: Evidence, kept: boolean): boolean {
-  return !e.blocked && e.testsRan && e.status === "passed" && (!kept || e.reproduction?.status === "fixed");
+  return (
+    !e.blocked &&
+    e.testsRan &&
+    e.status === "passed" &&
+    !e.regressions.length &&
+    (!kept || e.reproduction?.status === "fixed")
+  );
 }
 
 /**
