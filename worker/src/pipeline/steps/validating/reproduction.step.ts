@@ -3,6 +3,7 @@ import path from "node:path";
 import type { FileChange, ReproductionResult, SolutionReproduction, StepInput } from "@fixloop/contract";
 import type { WorkerContext } from "../../../context";
 import { DEFAULT_MODEL_ID, findModel, modelsConfigFromEnv } from "../../../models";
+import { couldNotRun } from "../../../tests-run/compare";
 import type { Prepared, TestsDeps } from "../../../tests-run/run-tests";
 import type { StepEnv } from "../step";
 import { askReproduction } from "./reproduction.request";
@@ -50,6 +51,15 @@ export async function reproduce(
   const model = findModel(models, i.run.model_id || DEFAULT_MODEL_ID);
   const nothing = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
   if (!model) return { stored: null, note: "", cost: nothing, score: () => Promise.resolve(null) };
+  // Base results that are no evidence (timed out, setup failed) would make the reproduction's check none either.
+  const stopped = couldNotRun(ready.base, timeoutMs);
+  if (stopped)
+    return {
+      stored: null,
+      note: `Reproduction test not asked: the tests did not run to the end on the base tree (${stopped.reason})`,
+      cost: nothing,
+      score: () => Promise.resolve(null),
+    };
   const asked = await askReproduction({
     models,
     model,
