@@ -1,9 +1,10 @@
 import { solutions } from "@fixloop/db";
-import { changeSizeBreach, reproductionPasses, solutionReproductionOf } from "@fixloop/contract";
+import { assessChange, changeSizeBreach, reproductionPasses, solutionReproductionOf } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { AppError } from "../http/errors";
 import { solutionErrors } from "./solutions.errors";
-import { lockOwnedSolution } from "./solutions.owned";
+import { findOwnedSolution, lockOwnedSolution } from "./solutions.owned";
+import { checkSyntax } from "./solutions.syntax";
 
 const unavailable = () =>
   new AppError(
@@ -18,6 +19,11 @@ const unavailable = () =>
  * changes nothing.
  */
 export async function includeReproduction(deps: AppDeps, userId: string, id: string): Promise<boolean> {
+  const before = await findOwnedSolution(deps.db, userId, id);
+  const file = solutionReproductionOf(before.solution.metadata.reproduction);
+  const syntaxErrors = file
+    ? await checkSyntax(deps, [{ ...file, action: "create", originalContent: "" }, ...before.solution.files_changed])
+    : null;
   return deps.db.transaction().execute(async (trx) => {
     const { solution } = await lockOwnedSolution(trx, userId, id);
     if (solution.status !== "pending") throw solutionErrors.notPending(solution.status);
@@ -36,10 +42,19 @@ export async function includeReproduction(deps: AppDeps, userId: string, id: str
     });
     if (breach) throw solutionErrors.tooLarge(breach.message);
     await solutions.keepCurrentRevision(trx, solution);
+    // The change's assessment (stats, warnings) is made again with the test in it.
+    const check = assessChange({ files: next, existingPaths: null, syntaxErrors });
     await solutions.recordManualEdit(trx, solution, {
       filesChanged: next,
       reason: `Included the reproduction test ${r.filename}`,
-      metadata: solution.metadata,
+      metadata: {
+        ...solution.metadata,
+        validation: check.validation,
+        riskScore: check.riskScore,
+        testSuggestions: check.testSuggestions,
+        advancedValidation: check.advancedValidation,
+        blocked: check.blocked,
+      },
     });
     return true;
   });

@@ -48,7 +48,13 @@ async function view(id: string) {
   const { solution } = (await res.json()) as {
     solution: {
       filesChanged: { filename: string }[];
-      metadata: { candidates: unknown; reproduction: unknown; reproductionPasses: boolean; unverified: unknown };
+      metadata: {
+        candidates: unknown;
+        reproduction: unknown;
+        reproductionPasses: boolean;
+        unverified: unknown;
+        validation: { stats: { filesChanged: number; newFiles: number } };
+      };
     };
   };
   return { solution, files: solution.filesChanged.map((f) => f.filename), meta: solution.metadata };
@@ -100,7 +106,9 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
     // The reviewer asks for the test in the pull request: it joins the files once.
     const inc = await api(`/validations/${solutionId}/reproduction/include`, "POST");
     expect(((await inc.json()) as { included: boolean }).included).toBe(true);
-    expect((await view(solutionId)).files).toEqual(["src/rules/trailing-spaces.js", REPRO]);
+    const withTest = await view(solutionId);
+    expect(withTest.files).toEqual(["src/rules/trailing-spaces.js", REPRO]);
+    expect(withTest.meta.validation.stats).toMatchObject({ filesChanged: 2, newFiles: 1 });
     const again = await api(`/validations/${solutionId}/reproduction/include`, "POST");
     expect(((await again.json()) as { included: boolean }).included).toBe(false);
   });
