@@ -45,7 +45,7 @@ export function selectionIssue(i: number): SelectionIssue {
 import { test } from "node:test";
 import { clamp${i} } from "../${file}";
 
-test("keeps values inside", () => assert.equal(clamp${i}(${i % 5}, 0, 9), ${i % 5}));
+test("keeps values inside", () => assert.equal(clamp${i}(${(i % 5) + 1}, 0, 9), ${(i % 5) + 1}));
 test("raises values below", () => assert.equal(clamp${i}(-1, 0, 9), 0));
 test("lowers values just above", () => assert.equal(clamp${i}(10, 0, 9), 9));
 `;
