@@ -59,6 +59,11 @@ export const ApiEnv = z.object({
   COOKIE_SECURE: bool.optional(),
   /** Abuse limits in Redis per IP and per credential; `name=limit/seconds,...` overrides the defaults. */
   RATE_LIMITS_ENABLED: bool.default(true),
+  /** Operator default of "present unverified solutions" (users may change theirs in Settings); the worker reads it too. */
+  PRESENT_UNVERIFIED: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
   RATE_LIMITS: z.string().default(""),
   /** Largest JSON body accepted, in bytes (file edits have their own, larger limit). */
   MAX_JSON_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),

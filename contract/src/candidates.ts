@@ -28,11 +28,12 @@ export const GeneratedCandidate = z.object({
 });
 export type GeneratedCandidate = z.infer<typeof GeneratedCandidate>;
 
-/** A reproduction test's result for one candidate; absent until reproduction tests exist. */
+/** A kept reproduction test's result for one candidate (null when no reproduction test was kept). */
 export const ReproductionResult = z.object({
   test: z.string(),
   status: z.enum(["fixed", "still-failing", "not-run"]),
 });
+export type ReproductionResult = z.infer<typeof ReproductionResult>;
 
 /** What the tests say about one candidate (the ranking's inputs). */
 export const CandidateEvidence = z.object({

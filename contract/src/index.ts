@@ -15,6 +15,7 @@ export * from "./generation";
 export * from "./tests";
 export * from "./tests.verdict";
 export * from "./candidates";
+export * from "./reproduction";
 export * from "./base-branch";
 export * from "./steps";
 export * from "./refine";

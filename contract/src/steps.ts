@@ -1,4 +1,5 @@
 import { GeneratedCandidate, SolutionCandidates } from "./candidates";
+import { SolutionReproduction, SolutionUnverified } from "./reproduction";
 import { z } from "zod";
 import { ChangeValidation } from "./change/assess-change";
 import type { StepId } from "./domain/statuses";
@@ -97,6 +98,10 @@ export const ValidatingOutput = ChangeValidation.extend({
   generating: GeneratingOutput.optional(),
   /** The candidates with their evidence and rank, when the run generated more than one. */
   candidates: SolutionCandidates.optional(),
+  /** The reproduction test the model wrote, and whether it was kept. */
+  reproduction: SolutionReproduction.optional(),
+  /** No candidate had positive evidence (abstention). */
+  unverified: SolutionUnverified.optional(),
 });
 export type ValidatingOutput = z.infer<typeof ValidatingOutput>;
 

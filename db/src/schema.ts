@@ -40,6 +40,8 @@ export interface UsersTable {
   draft_pull_requests: Generated<boolean>;
   /** How many candidate patches a solve generates unless the run says otherwise (1–4). */
   default_candidates: Generated<number>;
+  /** Whether unverified solutions are presented; null means the operator's default (PRESENT_UNVERIFIED). */
+  present_unverified: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }

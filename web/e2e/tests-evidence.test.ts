@@ -1,27 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import {
-  authorizeRepositories,
-  screenshot,
-  seriousA11yViolations,
-  signIn,
-  startE2E,
-  toast,
-  type E2E,
-} from "./e2e.harness";
+import { screenshot, seriousA11yViolations, signIn, startE2E, toast, type E2E } from "./e2e.harness";
+import { bringIn, review, startSolve } from "./tests-evidence.helpers";
 
 let e2e: E2E;
 let page: Page;
-
-/** Signs `p` in as `login`, grants repository access, syncs `repo` and fetches its issues. */
-async function bringIn(p: Page, login: string, repo: string) {
-  await signIn(p, login);
-  await authorizeRepositories(p, login);
-  await p.getByRole("button", { name: `Sync ${repo}` }).click();
-  await toast(p, "Repository synced successfully");
-  await p.getByRole("button", { name: `Fetch issues of ${repo}` }).click();
-  await toast(p, /^Fetched \d+ issues$/);
-}
 
 beforeAll(async () => {
   e2e = await startE2E("tests-evidence");
@@ -30,21 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e?.stop();
 });
-
-async function startSolve(title: string, p = page) {
-  await p.goto("/issues");
-  await p.getByRole("link", { name: `Solve with AI: ${title}` }).click();
-  // Titles render their inline markdown: `code` shows as code, without the backticks.
-  await p.getByRole("heading", { name: title.replace(/`/g, "") }).waitFor();
-  await p.getByRole("button", { name: "Generate Solution" }).click();
-  await p.waitForURL(/[?&]run=/);
-}
-
-async function review(p = page) {
-  await p.getByTestId("solution-result").waitFor({ timeout: 120_000 });
-  await p.getByRole("link", { name: "Review & Validate" }).click();
-  await p.getByTestId("tests-panel").waitFor();
-}
 
 const phase = (p: string) => page.getByTestId("test-log").locator(`[data-phase="${p}"]`);
 
@@ -68,7 +36,7 @@ describe("test evidence in the browser", () => {
     // octocat/todo-api's base tree carries the pagination issue's failing test (TypeScript, run offline).
     const { page: octo } = await e2e.newPage();
     await bringIn(octo, "octocat", "octocat/todo-api");
-    await startSolve("Pagination skips a todo at every page boundary", octo);
+    await startSolve(octo, "Pagination skips a todo at every page boundary");
     const log = octo.getByTestId("test-log");
     await log.locator('[data-phase="base"]').waitFor({ timeout: 90_000 });
     expect(await octo.getByRole("heading", { name: /^Base tree/ }).count()).toBe(1);
@@ -89,7 +57,7 @@ describe("test evidence in the browser", () => {
 
   it("shows the repair round live, keeps the log across a reload, and lists both attempts", async () => {
     await bringIn(page, "hubot", "hubot/markdown-lint");
-    await startSolve("line-length flags lines that are exactly at the limit");
+    await startSolve(page, "line-length flags lines that are exactly at the limit");
     // The first answer breaks a passing test; hold the repair answer so the log can be read mid-run.
     await page.locator('[data-step="validating"][data-status="running"]').waitFor({ timeout: 90_000 });
     e2e.models.latency(8000);
@@ -105,7 +73,7 @@ describe("test evidence in the browser", () => {
     expect(await phase("base").locator("pre").textContent()).toBe(before);
     e2e.models.latency(0);
 
-    await review();
+    await review(page);
     const attempts = page.getByTestId("tests-attempts").locator("[data-attempt]");
     expect(await attempts.evaluateAll((els) => els.map((e) => e.getAttribute("data-attempt")))).toEqual([
       "first",
@@ -176,8 +144,8 @@ describe("test evidence in the browser", () => {
     await screenshot(page, "repository-test-settings");
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    await startSolve("README shows a `--max-length` flag that does not exist");
-    await review();
+    await startSolve(page, "README shows a `--max-length` flag that does not exist");
+    await review(page);
     expect(await page.getByTestId("tests-panel").getByText("node --test", { exact: true }).count()).toBe(1);
   });
 
@@ -214,7 +182,7 @@ describe("test evidence in the browser", () => {
     expect(await page.getByTestId("candidate-row-1").textContent()).not.toContain("winner");
     await screenshot(page, "solve-candidates");
 
-    await review();
+    await review(page);
     expect(await page.getByTestId("candidates-reason").textContent()).toMatch(
       /^Candidate 2 won: candidate 1 breaks \d+ tests? that passed before/,
     );
@@ -243,6 +211,69 @@ describe("test evidence in the browser", () => {
     );
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(narrow, "validate-candidates-390");
+  });
+
+  it("shows the reproduction test on the review page, and marks an unverified solution on the issue card and the Approve button (1280 and 390 px)", async () => {
+    // The candidates case's solution: the seeded reproduction test failed on base and passes with the winner.
+    await page.reload();
+    expect(await page.getByTestId("reproduction-line").textContent()).toBe(
+      "Reproduction test kept: test/trailing-tab-reproduction.test.js fails on the base tree (reproduction: a line ending in a tab is reported)",
+    );
+    await page.getByRole("button", { name: "Include the reproduction test in the PR" }).click();
+    await toast(page, "Reproduction test included in the pull request");
+    await page.getByText("Included: test/trailing-tab-reproduction.test.js").waitFor();
+    await screenshot(page, "validate-reproduction");
+
+    // Every attempt at the line-length issue breaks the trailing-spaces tests (the repair round too): unverified.
+    const title = "line-length flags lines that are exactly at the limit";
+    e2e.models.respondWith((p) => p.includes(title), {
+      analysis: "Scripted to break the trailing-spaces rule.",
+      proposedSolution: "Change the trailing pattern.",
+      confidence: 70,
+      files: [
+        {
+          filename: "src/rules/trailing-spaces.js",
+          action: "modify",
+          edits: [{ search: "const TRAILING = / +$/;\n", replace: "const TRAILING = /(?!)/;\n" }],
+        },
+      ],
+    });
+    await startSolve(page, title);
+    await review(page);
+    const notice = await page.getByTestId("unverified").textContent();
+    expect(notice).toContain("The change breaks tests that passed before (");
+    expect(notice).toContain("reports trailing spaces with their column");
+    const approve = page.getByRole("button", { name: "Approve unverified & Create draft PR" });
+    expect(await approve.getAttribute("title")).toMatch(/^The change breaks tests that passed before/);
+    await screenshot(page, "validate-unverified");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const reviewUrl = page.url();
+
+    // The issue card says so, with the reason, at both widths.
+    const { page: narrow } = await e2e.newPage({ width: 390 });
+    await signIn(narrow, "hubot");
+    for (const [p, name] of [
+      [page, "issues-unverified"],
+      [narrow, "issues-unverified-390"],
+    ] as const) {
+      await p.goto("/issues");
+      const reason = p
+        .getByTestId("unverified-reason")
+        .filter({ hasText: "reports trailing spaces with their column" });
+      await reason.waitFor();
+      expect(await reason.textContent()).toMatch(
+        /^The solution awaiting review is unverified: The change breaks tests that passed before/,
+      );
+      await screenshot(p, name);
+    }
+    await narrow.goto(reviewUrl);
+    await narrow.getByRole("button", { name: "Approve unverified & Create draft PR" }).waitFor();
+    await narrow.getByTestId("unverified").waitFor();
+    const overflow = await narrow.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(narrow, "validate-unverified-390");
   });
 
   it("solves an issue labelled on GitHub once the owner turns the label on for the repository, and marks the run as label-started (1280 and 390 px)", async () => {

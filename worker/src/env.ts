@@ -29,6 +29,11 @@ export const WorkerEnv = z.object({
   MODEL_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
   /** `on`: step 3 asks the run's model once which of the top candidate files to edit (a cheap extra request per solve). */
   MODEL_RERANK: z.enum(["on", "off"]).default("off"),
+  /** Operator default of "present unverified solutions" for users who set nothing; `false` ends such runs with no solution. */
+  PRESENT_UNVERIFIED: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
   /** Prices of those models, `model=input/output` in USD per million tokens, comma separated; unpriced models cost 0. */
   OPENAI_COMPATIBLE_PRICES: PricesSetting,
   /** Default spending caps in USD (per run, per monthly period) for users who set none; unset means no cap. */

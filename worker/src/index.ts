@@ -13,3 +13,5 @@ export { generateSolution } from "./models";
 export { dedupeCandidates } from "./pipeline/steps/generating/candidates.dedup";
 export { evidenceOf } from "./pipeline/steps/validating/candidates.judge";
 export { rankCandidates } from "./pipeline/steps/validating/candidates.rank";
+export { abstain } from "./pipeline/steps/validating/abstention";
+export { askReproduction } from "./pipeline/steps/validating/reproduction.request";

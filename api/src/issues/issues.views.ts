@@ -17,7 +17,9 @@ export function issueView(i: issues.IssueWithPullRequest) {
         ? { htmlUrl: i.open_pr_url, number: i.open_pr_number, draft: i.open_pr_draft === true }
         : null,
     /** The solution waiting for the user's review: the issue stays in the Open tab until it is decided. */
-    awaitingReview: i.review_solution_id ? { solutionId: i.review_solution_id } : null,
+    awaitingReview: i.review_solution_id
+      ? { solutionId: i.review_solution_id, unverified: i.review_unverified ?? null }
+      : null,
     /** Open pull requests on GitHub (anyone's) that reference the issue, other than Fixloop's own. */
     linkedPullRequests: i.linked_pull_requests.filter((p) => p.htmlUrl !== i.open_pr_url),
     /** The issue's newest run was started by the repository's solve label (its name; empty when not recorded). */

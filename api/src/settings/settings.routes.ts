@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../deps";
+import type { AppDeps, AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { users } from "@fixloop/db";
@@ -9,17 +9,33 @@ import { CandidateCount } from "@fixloop/contract";
 export const PullRequestSettings = z.object({ draftPullRequests: z.boolean() }).strict();
 export type PullRequestSettings = z.infer<typeof PullRequestSettings>;
 
-export const CandidateSettings = z.object({ defaultCandidates: CandidateCount }).strict();
+/** The candidate default and whether unverified solutions are presented; either or both. */
+export const CandidateSettings = z
+  .object({ defaultCandidates: CandidateCount.optional(), presentUnverified: z.boolean().optional() })
+  .strict()
+  .refine((v) => v.defaultCandidates !== undefined || v.presentUnverified !== undefined, {
+    message: "Give defaultCandidates or presentUnverified",
+  });
 export type CandidateSettings = z.infer<typeof CandidateSettings>;
 
+async function candidateSettings(deps: AppDeps, userId: string) {
+  const present = await users.presentUnverified(deps.db, userId);
+  return {
+    defaultCandidates: await users.defaultCandidates(deps.db, userId),
+    /** Effective: the user's choice, else the operator's default. */
+    presentUnverified: present ?? deps.env.PRESENT_UNVERIFIED,
+    presentUnverifiedDefault: deps.env.PRESENT_UNVERIFIED,
+  };
+}
+
 export const settingsRoutes = new Hono<AppEnv>()
-  .get("/settings/candidates", requireUser, async (c) => {
-    return c.json({ defaultCandidates: await users.defaultCandidates(c.var.deps.db, c.var.user.id) });
-  })
+  .get("/settings/candidates", requireUser, async (c) => c.json(await candidateSettings(c.var.deps, c.var.user.id)))
   .put("/settings/candidates", requireUser, validate("json", CandidateSettings), async (c) => {
-    const { defaultCandidates } = c.req.valid("json");
-    await users.setDefaultCandidates(c.var.deps.db, c.var.user.id, defaultCandidates);
-    return c.json({ defaultCandidates });
+    const { defaultCandidates, presentUnverified } = c.req.valid("json");
+    const { db } = c.var.deps;
+    if (defaultCandidates !== undefined) await users.setDefaultCandidates(db, c.var.user.id, defaultCandidates);
+    if (presentUnverified !== undefined) await users.setPresentUnverified(db, c.var.user.id, presentUnverified);
+    return c.json(await candidateSettings(c.var.deps, c.var.user.id));
   })
   .get("/settings/pull-requests", requireUser, async (c) => {
     return c.json({ draftPullRequests: await users.draftPullRequests(c.var.deps.db, c.var.user.id) });

@@ -1,4 +1,12 @@
-import { domain, solutionCandidatesOf, SolutionTests, summarizeTests } from "@fixloop/contract";
+import {
+  domain,
+  reproductionPasses,
+  solutionCandidatesOf,
+  solutionReproductionOf,
+  solutionUnverifiedOf,
+  SolutionTests,
+  summarizeTests,
+} from "@fixloop/contract";
 import type { OwnedSolution } from "./solutions.owned";
 
 const num = (v: number, d: number): number => (Number.isFinite(v) ? v : d);
@@ -65,6 +73,11 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
       tests,
       /** Every candidate with its evidence and rank (null for a single attempt); their logs stay in storage. */
       candidates: candidatesView(meta.candidates),
+      /** The reproduction test written before the fix (null: none), and whether it passes with the current files. */
+      reproduction: solutionReproductionOf(meta.reproduction),
+      reproductionPasses: reproductionPasses(meta),
+      /** Set when no candidate had positive evidence: the reason. */
+      unverified: solutionUnverifiedOf(meta.unverified),
     },
     /** Badge for lists: status and counts after the patch. */
     tests: tests ? summarizeTests(tests) : null,

@@ -12,6 +12,7 @@ import { presentSolution, presentSolutionListItem } from "./solutions.present";
 import { refineSolution } from "./solutions.refine";
 import { findOwnedSolution } from "./solutions.owned";
 import { CandidateParam, selectCandidate } from "./solutions.candidates";
+import { includeReproduction } from "./solutions.reproduction";
 import { DecideBody, ModifyBody, RefineBody, SolutionIdParam } from "./solutions.schemas";
 
 /** Solutions awaiting review: read, edit, refine, approve or reject (served under the spec's `/api/validations` URLs). */
@@ -48,6 +49,11 @@ export const solutionsRoutes = new Hono<AppEnv>()
     const { id, n } = c.req.valid("param");
     const switched = await selectCandidate(c.var.deps, c.var.user.id, id, n);
     return c.json({ switched, solution: presentSolution(await findOwnedSolution(c.var.deps.db, c.var.user.id, id)) });
+  })
+  .post("/validations/:id/reproduction/include", validate("param", SolutionIdParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const included = await includeReproduction(c.var.deps, c.var.user.id, id);
+    return c.json({ included, solution: presentSolution(await findOwnedSolution(c.var.deps.db, c.var.user.id, id)) });
   })
   .get("/validations/:id/tests/events", validate("param", SolutionIdParam), async (c) => {
     const { solution } = await findOwnedSolution(c.var.deps.db, c.var.user.id, c.req.valid("param").id);

@@ -80,7 +80,9 @@ describe("several candidates, chosen by evidence (real bubblewrap)", () => {
     expect(second?.evidence).toMatchObject({ regressions: [], fixed: ["reports trailing tabs"], votes: 2 });
     expect(candidates.reason).toMatch(/^Candidate 2 won: candidate 1 breaks \d+ tests? that passed before \(/);
     expect(first?.rankReason).toMatch(/^Ranked 2: against candidate 2, candidate 1 breaks/);
-    expect(second?.rankReason).toMatch(/^Ranked first: no regressions, fixes 1 test, 2 votes/);
+    expect(second?.rankReason).toMatch(
+      /^Ranked first: fixes the reproduction test, no regressions, fixes 1 test, 2 votes/,
+    );
     // The winner is the solution, with its own test evidence; no repair round was needed.
     expect(solution.filesChanged[0]?.content).toContain("const TRAILING = /[ \\t]+$/;");
     expect(tests.status).toBe("passed");
@@ -89,7 +91,12 @@ describe("several candidates, chosen by evidence (real bubblewrap)", () => {
       .select("purpose")
       .where("run_id", "=", runId)
       .execute();
-    expect(requests.map((r) => r.purpose).sort()).toEqual(["answer", "answer: candidate 2", "answer: candidate 3"]);
+    expect(requests.map((r) => r.purpose).sort()).toEqual([
+      "answer",
+      "answer: candidate 2",
+      "answer: candidate 3",
+      "reproduction test",
+    ]);
     // One row per candidate, live: generated (or folded), tested once each after one shared base run.
     const rows = events.filter((e) => e.event === "candidate").map((e) => e.data as CandidateEvent);
     expect(

@@ -19,6 +19,8 @@ export type IssueWithPullRequest = IssueRecord & {
   review_solution_id: string | null;
   /** The label that started the issue's newest run, when the label trigger started it (else null). */
   latest_run_label: string | null;
+  /** Why the solution awaiting review is unverified (null: it is not). */
+  review_unverified: string | null;
 };
 
 export function decodeIssue<R extends Pick<Issue, "labels" | "assignees" | "linked_pull_requests">>(
@@ -52,18 +54,17 @@ function selectWithPullRequest(db: Conn) {
         .where("pull_requests.status", "=", "open")
         .orderBy("pull_requests.created_at", "desc")
         .limit(1);
+      const review = eb
+        .selectFrom("solutions")
+        .whereRef("solutions.issue_id", "=", "issues.id")
+        .where("solutions.status", "=", "pending")
+        .orderBy("solutions.created_at", "desc")
+        .limit(1);
       return [
         openPr.select("pull_requests.html_url").as("open_pr_url"),
         openPr.select("pull_requests.pr_number").as("open_pr_number"),
         openPr.select(sql<boolean>`(pull_requests.metadata->>'draft')::boolean`.as("draft")).as("open_pr_draft"),
-        eb
-          .selectFrom("solutions")
-          .select("solutions.id")
-          .whereRef("solutions.issue_id", "=", "issues.id")
-          .where("solutions.status", "=", "pending")
-          .orderBy("solutions.created_at", "desc")
-          .limit(1)
-          .as("review_solution_id"),
+        review.select("solutions.id").as("review_solution_id"),
         eb
           .selectFrom("solve_runs")
           .select(
@@ -77,6 +78,7 @@ function selectWithPullRequest(db: Conn) {
           .orderBy("solve_runs.created_at", "desc")
           .limit(1)
           .as("latest_run_label"),
+        review.select(sql<string | null>`solutions.metadata->'unverified'->>'reason'`.as("u")).as("review_unverified"),
       ];
     });
 }

@@ -168,6 +168,10 @@ export const solutionMetadata = jsonObjectColumn("solutions.metadata", {
   tests: z.unknown(),
   /** Every candidate with its evidence and rank, shaped by the contract's `SolutionCandidates` (decoded where shown). */
   candidates: z.unknown(),
+  /** The reproduction test, shaped by the contract's `SolutionReproduction`. */
+  reproduction: z.unknown(),
+  /** Set when no candidate had positive evidence, shaped by the contract's `SolutionUnverified`. */
+  unverified: z.unknown(),
   manualEdits: z.array(StoredManualEdit),
 });
 export type SolutionMetadata = ReturnType<typeof solutionMetadata.read>;

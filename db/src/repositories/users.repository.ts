@@ -68,6 +68,24 @@ export async function defaultCandidates(db: Conn, userId: string): Promise<numbe
   return row.default_candidates;
 }
 
+/** The user's "present unverified solutions" choice; null: the operator's default applies. */
+export async function presentUnverified(db: Conn, userId: string): Promise<boolean | null> {
+  const row = await db
+    .selectFrom("users")
+    .select("present_unverified")
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return row.present_unverified;
+}
+
+export async function setPresentUnverified(db: Conn, userId: string, present: boolean): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ present_unverified: present, updated_at: new Date() })
+    .where("id", "=", userId)
+    .execute();
+}
+
 export async function setDefaultCandidates(db: Conn, userId: string, n: number): Promise<void> {
   await db
     .updateTable("users")

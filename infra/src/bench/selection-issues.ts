@@ -8,12 +8,19 @@ export interface SelectionIssue {
   file: string;
   source: string;
   tests: string;
+  /** The stand-in's reproduction test: fails on base, passes with the good candidate. */
+  reproduction: string;
   answers: Record<CandidateKind, GeneratedSolution>;
 }
 
 export type CandidateKind = "good" | "regressing" | "no-fix" | "larger";
 /** Known-bad candidates in the order they join a run; the good one takes the slot `i % N`. */
 const BAD: CandidateKind[] = ["regressing", "no-fix", "larger"];
+
+/** A run of issue `i` with N candidates and no known-good one: regressing and not-fixing ones in turn. */
+export function badKinds(i: number, n: number): CandidateKind[] {
+  return Array.from({ length: n }, (_, k) => ((k + i) % 2 === 0 ? "regressing" : "no-fix"));
+}
 
 /** The candidates a run of issue `i` with N candidates is scripted to get, and where the good one is. */
 export function scriptedKinds(i: number, n: number): CandidateKind[] {
@@ -38,15 +45,22 @@ export function selectionIssue(i: number): SelectionIssue {
 import { test } from "node:test";
 import { clamp${i} } from "../${file}";
 
-test("keeps values inside", () => assert.equal(clamp${i}(${i % 5}, 0, 9), ${i % 5}));
+test("keeps values inside", () => assert.equal(clamp${i}(${(i % 5) + 1}, 0, 9), ${(i % 5) + 1}));
 test("raises values below", () => assert.equal(clamp${i}(-1, 0, 9), 0));
 test("lowers values just above", () => assert.equal(clamp${i}(10, 0, 9), 9));
+`;
+  const reproduction = `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { clamp${i} } from "../${file}";
+
+test("reproduction: clamp${i} caps a value one above the bound", () => assert.equal(clamp${i}(10, 0, 9), 9));
 `;
   return {
     title: `clamp${i} lets one value above the bound through`,
     file,
     source,
     tests,
+    reproduction,
     answers: {
       good: answer(file, bug, `  if (x > hi) return hi;\n`),
       regressing: answer(file, bug, `  if (x > hi) return hi;\n  if (x < hi) return lo;\n`),

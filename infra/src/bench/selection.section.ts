@@ -7,7 +7,15 @@ import {
   type GeneratedCandidate,
   type SolutionTests,
 } from "@fixloop/contract";
-import { applyGeneratedFiles, dedupeCandidates, evidenceOf, generateSolution, rankCandidates } from "@fixloop/worker";
+import {
+  abstain,
+  applyGeneratedFiles,
+  askReproduction,
+  dedupeCandidates,
+  evidenceOf,
+  generateSolution,
+  rankCandidates,
+} from "@fixloop/worker";
 import {
   baseTree,
   bwrapAvailable,
@@ -18,7 +26,7 @@ import {
 } from "@fixloop/worker/tests-run";
 import { startModelSandbox } from "@fixloop/testkit/sandbox";
 import type { Figure } from "./report";
-import { scriptedKinds, selectionIssue, writeIssue, type SelectionIssue } from "./selection-issues";
+import { badKinds, scriptedKinds, selectionIssue, writeIssue, type SelectionIssue } from "./selection-issues";
 import type { BenchContext, Section } from "./section.types";
 
 const ISSUES = 30;
@@ -41,7 +49,9 @@ function outcomes(output: string): Map<string, boolean> {
 /**
  * "selection": 30 scripted issues (a failing test on base each), run with N = 1, 2 and 4 candidates
  * from the model stand-in (one known-good candidate, the others regressing, not fixing, or larger),
- * through the real dedup, sandboxed tests (base shared per run) and ranking.
+ * through the real dedup, sandboxed tests (base shared per run) and ranking. Each run first asks the
+ * stand-in for a reproduction test (kept when it fails on base) that scores every candidate; each
+ * issue also runs once with no known-good candidate, where the run must abstain.
  */
 export const selectionSection: Section = {
   name: "selection",
@@ -68,8 +78,8 @@ export const selectionSection: Section = {
         await ws.dispose();
       }
     };
-    const solveOne = async (i: number, issue: SelectionIssue, n: number) => {
-      const kinds = scriptedKinds(i, n);
+    const solveOne = async (i: number, issue: SelectionIssue, n: number, withGood: boolean) => {
+      const kinds = withGood ? scriptedKinds(i, n) : badKinds(i, n);
       models.control.respondPerCandidate(
         (p) => p.includes(`${issue.title}\n`),
         kinds.map((k) => issue.answers[k]),
@@ -77,10 +87,11 @@ export const selectionSection: Section = {
       const source = path.join(ctx.dir, "selection-repo", String(i));
       writeIssue(source, issue);
       // A commit per N: every pass builds its base trees cold, so the passes compare fairly.
-      const base = await baseTree(cache, "bench", `sel${i}`, `${n}${i}`.padStart(40, "0"), (d) =>
+      const base = await baseTree(cache, "bench", `sel${i}`, `${withGood ? 1 : 2}${n}${i}`.padStart(40, "0"), (d) =>
         fs.promises.cp(source, d, { recursive: true }),
       );
       const before = await testIn(base.dir, []);
+      const repro = await reproductionOf(issue, base.dir, before);
       const answers = await Promise.all(
         kinds.map((_, k) =>
           generateSolution(cfg, {
@@ -116,19 +127,80 @@ export const selectionSection: Section = {
           status: regressions.length ? "failed" : "passed",
           attempts: [],
         };
-        judged.push({ candidate: c, evidence: evidenceOf(c, false, tests), tests });
+        const r = repro.kept
+          ? await testIn(base.dir, [...c.filesChanged, repro.file]).then((o) => ({
+              test: repro.file.filename,
+              status: repro.failing.every((t) => o.get(t) === true) ? ("fixed" as const) : ("still-failing" as const),
+            }))
+          : null;
+        judged.push({ candidate: c, evidence: evidenceOf(c, false, tests, r), tests });
       }
       const winner = rankCandidates(judged, n).winner;
-      return kinds[winner - 1] === "good";
+      const abstained = abstain(
+        judged.map((j) => j.evidence),
+        repro.kept
+          ? { ...repro.file, status: "kept", note: "", failing: repro.failing, passesWithSolution: null }
+          : null,
+      );
+      return { good: kinds[winner - 1] === "good", abstained: abstained !== null };
+    };
+    /** The stand-in's reproduction test, run on the base tree: kept when one of its tests fails there. */
+    const reproductionOf = async (issue: SelectionIssue, baseDir: string, before: Map<string, boolean>) => {
+      models.control.reproduceWith((p) => p.includes(`${issue.title}\n`), {
+        filename: "test/clamp.repro.test.js",
+        content: issue.reproduction,
+        reason: "",
+      });
+      const asked = await askReproduction({
+        models: cfg,
+        model,
+        signal: AbortSignal.timeout(30_000),
+        title: issue.title,
+        body: "",
+        command: COMMAND,
+        allPaths: [issue.file, "test/clamp.test.js", "package.json"],
+        files: [{ path: issue.file, content: issue.source }],
+        read: () => Promise.resolve(issue.tests),
+      });
+      const file = { filename: asked.test?.filename ?? "", content: asked.test?.content ?? "" };
+      if (!asked.test) return { kept: false, file, failing: [] };
+      const onBase = await testIn(baseDir, [file]);
+      const failing = [...onBase].filter(([t, ok]) => !ok && !before.has(t)).map(([t]) => t);
+      return { kept: failing.length > 0, file, failing };
     };
     const figures: Figure[] = [];
     const times = new Map<number, number>();
     try {
       for (const n of [1, 2, 4]) {
         let good = 0;
+        let wrongAbstentions = 0;
         const t0 = performance.now();
-        for (let i = 0; i < ISSUES; i++) if (await solveOne(i, selectionIssue(i), n)) good++;
+        for (let i = 0; i < ISSUES; i++) {
+          const r = await solveOne(i, selectionIssue(i), n, true);
+          if (r.good) good++;
+          if (r.abstained) wrongAbstentions++;
+        }
         times.set(n, performance.now() - t0);
+        let abstained = 0;
+        for (let i = 0; i < ISSUES; i++) if ((await solveOne(i, selectionIssue(i), n, false)).abstained) abstained++;
+        figures.push(
+          {
+            section: `selection (${ISSUES} scripted issues)`,
+            name: `N = ${n}, no known-good candidate: abstained (unverified)`,
+            value: Math.round((100 * abstained) / ISSUES),
+            unit: "%",
+            target: "100%",
+            holds: abstained === ISSUES,
+          },
+          {
+            section: `selection (${ISSUES} scripted issues)`,
+            name: `N = ${n}, a known-good candidate: abstained although it exists`,
+            value: Math.round((100 * wrongAbstentions) / ISSUES),
+            unit: "%",
+            target: "0%",
+            holds: wrongAbstentions === 0,
+          },
+        );
         figures.push({
           section: `selection (${ISSUES} scripted issues)`,
           name: `N = ${n}: selected the known-good candidate`,

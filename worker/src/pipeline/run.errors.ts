@@ -13,6 +13,17 @@ export class RunCancelled extends Error {
   }
 }
 
+/** No candidate had positive evidence and the user (or the operator) asked not to be shown unverified solutions. */
+export class RunUnverified extends Error {
+  readonly code = "solution.unverified";
+  constructor(reason: string) {
+    super(
+      `No solution presented: ${reason} Unverified solutions are not presented ("Do not present unverified solutions" in Settings).`,
+    );
+    this.name = "RunUnverified";
+  }
+}
+
 export interface RunFailure {
   code: string;
   message: string;
@@ -28,6 +39,7 @@ export function classifyFailure(err: unknown, step: StepId | null): RunFailure {
   }
   // The cap message stands on its own: it says what to do next.
   if (err instanceof CostCapExceeded) return { code: err.code, message: err.message, retryable: false };
+  if (err instanceof RunUnverified) return { code: err.code, message: err.message, retryable: false };
   if (err instanceof GenerationError) return { code: err.code, message: `${where}${err.message}`, retryable: false };
   if (err instanceof UnrecoverableError)
     return { code: "run.invalid", message: `${where}${err.message}`, retryable: false };

@@ -25,6 +25,8 @@ function metadata(i: FinalizeInput): SolutionMetadata {
     defaultBranch: i.context.defaultBranch,
     ...(v.tests ? { tests: v.tests } : {}),
     ...(v.candidates ? { candidates: v.candidates } : {}),
+    ...(v.reproduction ? { reproduction: v.reproduction } : {}),
+    ...(v.unverified ? { unverified: v.unverified } : {}),
   };
 }
 

@@ -13,12 +13,12 @@ import {
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, StepDetail } from "@fixloop/contract";
 import type { SolveRun } from "@fixloop/db";
-import { issues, recoverReservations, runs, steps } from "@fixloop/db";
+import { issues, recoverReservations, runs, steps, users } from "@fixloop/db";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "@fixloop/runtime";
 import { finalizeRun } from "./run.finalize";
 import { PIPELINE, type PipelineStep, type StepEnv } from "./steps";
-import { classifyFailure, RunCancelled } from "./run.errors";
+import { classifyFailure, RunCancelled, RunUnverified } from "./run.errors";
 import { ledgerMeter } from "./run.budget";
 import { copyOriginalSteps } from "./run.refine";
 import { noteQueued, RunDeferred } from "./run.queue";
@@ -88,6 +88,10 @@ export async function processRun(
     if (signal.aborted || (await cancelRequested(ctx, runId))) throw new RunCancelled();
     const { analyzing, context, generating, validating } = state.done;
     if (!analyzing || !context || !generating || !validating) throw new Error("A step ended without its output");
+    // Abstention: an unverified result ends the run without a solution when the user asked for that.
+    state.current = null;
+    if (validating.unverified && !(await presentUnverified(ctx, run.user_id)))
+      throw new RunUnverified(validating.unverified.reason);
     const solutionId = await finalizeRun(ctx.db, {
       runId,
       analyzing,
@@ -222,6 +226,11 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
     at: now(),
     cost,
   });
+}
+
+/** The user's "present unverified solutions" setting, or the operator's default (PRESENT_UNVERIFIED). */
+async function presentUnverified(ctx: WorkerContext, userId: string): Promise<boolean> {
+  return (await users.presentUnverified(ctx.db, userId)) ?? ctx.env.PRESENT_UNVERIFIED;
 }
 
 async function cancelRequested(ctx: WorkerContext, runId: string): Promise<boolean> {

@@ -4,6 +4,8 @@ import {
   fileDiffCounts,
   nameList,
   SolutionTests,
+  solutionUnverifiedOf,
+  unverifiedStatement,
   testsVerdict,
   type DiffCounts,
 } from "@fixloop/contract";
@@ -133,7 +135,10 @@ export function classify(heading: string): Part | null {
 /** The pull request body; a repository template is filled section by section instead of replaced. */
 export function prBody(i: BodyInput, g: Guidelines): string {
   const p = bodyParts(i);
-  const footer = disclosure(i);
+  // An unverified solution says so next to the disclosure (never clipped away).
+  const unverified = solutionUnverifiedOf(i.metadata.unverified);
+  const statement = unverified ? `${unverifiedStatement({ reason: inert(unverified.reason, 1_000) })}\n\n` : "";
+  const footer = `${statement}${disclosure(i)}`;
   if (!g.template) {
     const body = (["summary", "changes", "testing"] as const).map((k) => `## ${HEADINGS[k]}\n\n${p[k]}`).join("\n\n");
     return bounded(`${body}\n\n${p.fixes}`, footer);

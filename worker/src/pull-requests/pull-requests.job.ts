@@ -1,4 +1,4 @@
-import { PullRequestResult } from "@fixloop/contract";
+import { PullRequestResult, solutionUnverifiedOf } from "@fixloop/contract";
 import type { PullRequestJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { assertPolicyStillAllows, githubForUser, type GithubClient } from "@fixloop/runtime";
@@ -107,8 +107,11 @@ export async function openPullRequest(
     },
     guidelines,
   );
-  // Drafts unless the reviewer turned them off, and always when the repository asks for them.
-  const draft = reviewer.draftPullRequests || guidelines.draftRequired;
+  // Drafts unless the reviewer turned them off; always when the repository asks, or the solution is unverified.
+  const draft =
+    reviewer.draftPullRequests ||
+    guidelines.draftRequired ||
+    solutionUnverifiedOf(solution.metadata.unverified) !== null;
   const pr = await ensurePull(gh, target, branch, { title, body, draft });
   const hasBreakingChanges =
     /breaking change/i.test(`${solution.proposed_solution}\n${solution.analysis}`) ||

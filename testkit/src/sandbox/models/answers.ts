@@ -90,6 +90,15 @@ function seededIssueTitle(fix: SeededFix): string | undefined {
   return repo?.issues[fix.issueNumber - 1]?.title;
 }
 
+/** The seeded fix whose issue title appears in the prompt; the repository name breaks ties. */
+export function seededFixFor(fixes: readonly SeededFix[], prompt: string): SeededFix | undefined {
+  const matches = fixes.filter((f) => {
+    const title = seededIssueTitle(f);
+    return (title !== undefined && prompt.includes(title)) || prompt.includes(f.title);
+  });
+  return matches.find((f) => prompt.includes(f.repo)) ?? matches[0];
+}
+
 /** How the pipeline's repair round is recognised: its prompt carries the output of the failing tests. */
 export const REPAIR_PROMPT = /failing tests?/i;
 
@@ -108,11 +117,7 @@ function carried(prompt: string, files: SeededFix["files"]): boolean {
  * kept the repair starts from the fix, so its explanation is the kept attempt's.
  */
 export function seededSolution(fixes: readonly SeededFix[], prompt: string): GeneratedSolution | undefined {
-  const matches = fixes.filter((f) => {
-    const title = seededIssueTitle(f);
-    return (title !== undefined && prompt.includes(title)) || prompt.includes(f.title);
-  });
-  const fix = matches.find((f) => prompt.includes(f.repo)) ?? matches[0];
+  const fix = seededFixFor(fixes, prompt);
   if (!fix) return undefined;
   const answer = !fix.firstAttempt
     ? fix

@@ -1,4 +1,4 @@
-import type { GeneratedSolution } from "@fixloop/contract";
+import type { GeneratedSolution, ReproductionAnswer } from "@fixloop/contract";
 
 export type ModelSandboxProvider = "openai" | "groq" | "anthropic";
 
@@ -42,6 +42,7 @@ export class ModelSandboxControl {
   readonly embeddingRequests: ReceivedEmbeddingsRequest[] = [];
   private embeddingFaults: FaultSpec[] = [];
   private rules: { matcher: (prompt: string) => boolean; answer: ScriptedAnswer }[] = [];
+  private reproductions: { matcher: (prompt: string) => boolean; answer: ReproductionAnswer }[] = [];
   private faults: FaultSpec[] = [];
   private malformed = 0;
   private hangs = 0;
@@ -61,6 +62,18 @@ export class ModelSandboxControl {
     answers.forEach((answer, i) =>
       this.rules.unshift({ matcher: (p) => matcher(p) && candidateIndex(p) % answers.length === i, answer }),
     );
+  }
+
+  /**
+   * The answer to a reproduction-test request (tool `write_reproduction_test`) whose prompt the
+   * matcher accepts; the latest rule wins over older ones and the seeded fixes' reproductions.
+   */
+  reproduceWith(matcher: (prompt: string) => boolean, answer: ReproductionAnswer): void {
+    this.reproductions.unshift({ matcher, answer });
+  }
+
+  scriptedReproduction(prompt: string): ReproductionAnswer | undefined {
+    return this.reproductions.find((r) => r.matcher(prompt))?.answer;
   }
 
   failNext(spec: FaultSpec): void {
@@ -96,6 +109,7 @@ export class ModelSandboxControl {
     this.embeddingRequests.length = 0;
     this.embeddingFaults = [];
     this.rules = [];
+    this.reproductions = [];
     this.faults = [];
     this.malformed = 0;
     this.hangs = 0;

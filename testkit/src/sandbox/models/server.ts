@@ -4,7 +4,8 @@ import { SEEDED_FIXES, type SeededFix } from "../github/seed";
 import { fallbackSolution, MALFORMED_ARGUMENTS, REPAIR_PROMPT, seededSolution } from "./answers";
 import { latestFeedback, refinedSolution } from "./answers.refine";
 import { chosenFiles } from "./answers.rerank";
-import { CHOOSE_FILES_TOOL } from "@fixloop/contract";
+import { CHOOSE_FILES_TOOL, REPRODUCTION_TOOL } from "@fixloop/contract";
+import { reproductionAnswer } from "./answers.reproduction";
 import {
   messagesBadRequest,
   messagesFault,
@@ -185,7 +186,9 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
       ? { raw: MALFORMED_ARGUMENTS }
       : parsed.tool === CHOOSE_FILES_TOOL
         ? chosenFiles(fixes, parsed.prompt)
-        : (control.scripted(parsed.prompt) ?? scriptedAnswer(fixes, parsed.prompt));
+        : parsed.tool === REPRODUCTION_TOOL
+          ? (control.scriptedReproduction(parsed.prompt) ?? reproductionAnswer(fixes, parsed.prompt))
+          : (control.scripted(parsed.prompt) ?? scriptedAnswer(fixes, parsed.prompt));
     const args = "raw" in answer ? answer.raw : JSON.stringify(answer);
     const usage = control.tokens({ input: estimateTokens(parsed.all), output: estimateTokens(args) });
     let json: unknown;

@@ -11,7 +11,8 @@ export function CandidateSettings() {
   const qc = useQueryClient();
   const settings = useQuery(candidateSettingsQuery());
   const save = useMutation({
-    mutationFn: (defaultCandidates: number) => unwrap(api.settings.candidates.$put({ json: { defaultCandidates } })),
+    mutationFn: (json: { defaultCandidates?: number; presentUnverified?: boolean }) =>
+      unwrap(api.settings.candidates.$put({ json })),
     onSuccess: (body) => qc.setQueryData(candidateSettingsQuery().queryKey, body),
     onError: (err) => toast.error(errorMessage(err, "Failed to save the setting")),
   });
@@ -22,13 +23,29 @@ export function CandidateSettings() {
         <CandidatesPicker
           value={settings.data?.defaultCandidates ?? 1}
           disabled={!settings.data || save.isPending}
-          onChange={(n) => save.mutate(n)}
+          onChange={(n) => save.mutate({ defaultCandidates: n })}
         />
       </div>
       <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
         Each candidate is one more model answer (and its cost); every candidate&apos;s tests run and the best evidence
         wins.
       </p>
+      <label className="mt-3 flex items-start gap-2 text-sm">
+        <input
+          type="checkbox"
+          className="mt-1"
+          checked={settings.data ? !settings.data.presentUnverified : false}
+          disabled={!settings.data || save.isPending}
+          onChange={(e) => save.mutate({ presentUnverified: !e.target.checked })}
+        />
+        <span>
+          Do not present unverified solutions
+          <span className="block text-xs text-slate-600 dark:text-slate-400">
+            When no candidate has positive test evidence, the run ends with no solution (the server&apos;s default:{" "}
+            {settings.data?.presentUnverifiedDefault === false ? "not presented" : "presented"}).
+          </span>
+        </span>
+      </label>
     </Card>
   );
 }

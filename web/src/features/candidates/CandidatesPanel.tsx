@@ -27,7 +27,10 @@ function evidenceBadges(e: CandidateEvidence): string {
   if (!e.testsRan)
     return e.status === "skipped" ? "Tests not run" : `Tests did not finish${e.reason ? `: ${e.reason}` : ""}`;
   const regressions = e.regressions.length ? `${e.regressions.length} regression(s)` : "No regressions";
-  return `${regressions} · fixes ${e.fixed.length} test(s) · ${e.votes} vote(s) · ${e.changedLines} changed line(s)`;
+  const repro = e.reproduction
+    ? `Reproduction ${e.reproduction.status === "fixed" ? "fixed" : e.reproduction.status === "not-run" ? "not run" : "still fails"} · `
+    : "";
+  return `${repro}${regressions} · fixes ${e.fixed.length} test(s) · ${e.votes} vote(s) · ${e.changedLines} changed line(s)`;
 }
 
 /** Every candidate with its evidence and rank, why the winner won, and a switch while the solution is pending. */

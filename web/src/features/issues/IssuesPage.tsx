@@ -50,9 +50,17 @@ function IssueCard({ issue }: { issue: Issue }) {
             #{issue.issueNumber} · {issue.repoFullName}
           </p>
         </div>
-        <Badge tone={badge.tone}>{badge.label}</Badge>
+        <div className="flex flex-wrap gap-1">
+          {review?.unverified && <Badge tone="red">Unverified</Badge>}
+          <Badge tone={badge.tone}>{badge.label}</Badge>
+        </div>
       </div>
       <LabelList labels={issue.labels} />
+      {review?.unverified && (
+        <p className="mt-2 text-sm text-red-800 dark:text-red-300" data-testid="unverified-reason">
+          The solution awaiting review is unverified: {review.unverified}
+        </p>
+      )}
       <LinkedPullRequestsNotice issue={issue} compact />
       {issue.startedByLabel !== null && (
         <p

@@ -12,11 +12,14 @@ export function DecisionPanel({
   solutionId,
   issueId,
   madeOn,
+  unverified,
   comments,
   setComments,
 }: {
   solutionId: string;
   issueId: string;
+  /** Why the solution is unverified (null: it is not); the approval then opens a draft. */
+  unverified: string | null;
   /** The branch the solution was read and tested at (null: recorded before branches were, the default). */
   madeOn: string | null;
   comments: string;
@@ -107,8 +110,9 @@ export function DecisionPanel({
           onClick={() => decide.mutate("approved")}
           busy={decide.isPending && decide.variables === "approved"}
           disabled={decide.isPending || decide.isSuccess || !!otherBranch}
+          title={unverified ?? undefined}
         >
-          Approve &amp; Create PR
+          {unverified ? <>Approve unverified &amp; Create draft PR</> : <>Approve &amp; Create PR</>}
         </Button>
         <Button
           variant="danger"

@@ -18,6 +18,7 @@ import { RefinementSummary, refinedChange } from "./RefinementSummary";
 import { InlineMarkdown } from "../../ui/Markdown";
 import { CandidatesPanel } from "../candidates/CandidatesPanel";
 import { PushRevisionPanel } from "./PushRevisionPanel";
+import { ReproductionPanel, UnverifiedNotice } from "../reproduction/ReproductionPanel";
 
 const RISK_TONE: Record<string, Tone> = { low: "green", medium: "yellow", high: "orange", critical: "red" };
 const complexity = (c: string | undefined) => (c === "simple" || c === "complex" ? c : "medium");
@@ -82,6 +83,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           pushed={unpushed.pushed}
         />
       )}
+      {m.unverified && <UnverifiedNotice reason={m.unverified.reason} />}
       <div className="grid gap-4 md:grid-cols-2">
         <Card>
           <h2 className="font-semibold">Risk Assessment</h2>
@@ -188,6 +190,16 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           onSwitched={() => void q.refetch()}
         />
       )}
+      {m.reproduction && (
+        <ReproductionPanel
+          solutionId={s._id}
+          reproduction={m.reproduction}
+          passes={m.reproductionPasses}
+          included={s.filesChanged.some((f) => f.filename === m.reproduction?.filename)}
+          pending={s.status === "pending"}
+          onIncluded={() => void q.refetch()}
+        />
+      )}
       {s.runId && <ModelSawPanel runId={s.runId} />}
       {s.status === "pending" && (
         <>
@@ -196,6 +208,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
             solutionId={s._id}
             issueId={s.issueId._id}
             madeOn={m.baseBranch}
+            unverified={m.unverified?.reason ?? null}
             comments={comments}
             setComments={setComments}
           />

@@ -76,6 +76,17 @@ export const MARKDOWN_LINT_FIXES: SeededFix[] = [
     repo: "hubot/markdown-lint",
     issueNumber: 2,
     title: "Report heading jumps of more than one level",
+    reproduction: {
+      filename: "test/heading-jump-reproduction.test.js",
+      content: `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { check } from "../src/rules/heading-increment.js";
+
+test("reproduction: a jump from # to ### is reported on its line", () => {
+  assert.deepEqual(check(["# Title", "### Skipped a level"]).map((p) => p.line), [2]);
+});
+`,
+    },
     analysis: "The rule only reports when level > previous + 2, so a jump of exactly two levels (h1 to h3) passes.",
     proposedSolution: "Report when the level exceeds the previous level by more than one, and test the h1 to h3 case.",
     files: [
@@ -106,6 +117,17 @@ export const MARKDOWN_LINT_FIXES: SeededFix[] = [
     repo: "hubot/markdown-lint",
     issueNumber: 3,
     title: "Match trailing tabs as well as spaces",
+    reproduction: {
+      filename: "test/trailing-tab-reproduction.test.js",
+      content: `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { check } from "../src/rules/trailing-spaces.js";
+
+test("reproduction: a line ending in a tab is reported", () => {
+  assert.equal(check(["text\\t"]).length, 1);
+});
+`,
+    },
     analysis: "TRAILING is / +$/, which only matches spaces.",
     proposedSolution: "Use /[ \\t]+$/ so any mix of trailing spaces and tabs is reported.",
     files: [
@@ -120,6 +142,17 @@ export const MARKDOWN_LINT_FIXES: SeededFix[] = [
     repo: "hubot/markdown-lint",
     issueNumber: 4,
     title: "Only report lines longer than the limit",
+    reproduction: {
+      filename: "test/line-length-limit-reproduction.test.js",
+      content: `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { check } from "../src/rules/line-length.js";
+
+test("reproduction: a line of exactly the limit is not reported", () => {
+  assert.equal(check(["y".repeat(80)]).length, 0);
+});
+`,
+    },
     analysis: "line-length compares with >=, so a line of exactly max characters is reported.",
     proposedSolution: "Compare with > so the limit itself is allowed.",
     files: [

@@ -107,6 +107,8 @@ export interface SeededFix {
    * on the base tree, so the repair round (whose prompt carries the failing tests) gets the known fix.
    */
   firstAttempt?: Pick<SeededFix, "analysis" | "proposedSolution" | "files">;
+  /** The model's reproduction test for the issue: a new test file that fails on the base tree and passes with the fix. */
+  reproduction?: { filename: string; content: string };
 }
 
 /**

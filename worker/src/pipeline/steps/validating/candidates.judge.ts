@@ -4,6 +4,7 @@ import {
   type CandidateEvidence,
   type GeneratedCandidate,
   type GeneratingOutput,
+  type ReproductionResult,
   type SolutionTests,
 } from "@fixloop/contract";
 import { evidenceSummary, rankCandidates, type Judged } from "./candidates.rank";
@@ -27,7 +28,12 @@ export function asGenerating(first: GeneratingOutput, c: GeneratedCandidate): Ge
 }
 
 /** What the checks and the tests say about one candidate. */
-export function evidenceOf(c: GeneratedCandidate, blocked: boolean, tests: SolutionTests | null): CandidateEvidence {
+export function evidenceOf(
+  c: GeneratedCandidate,
+  blocked: boolean,
+  tests: SolutionTests | null,
+  reproduction: ReproductionResult | null = null,
+): CandidateEvidence {
   const ran = !!tests && (tests.status === "passed" || tests.status === "failed");
   return {
     testsRan: ran,
@@ -38,7 +44,7 @@ export function evidenceOf(c: GeneratedCandidate, blocked: boolean, tests: Solut
     blocked,
     votes: 1 + c.duplicates.length,
     changedLines: c.filesChanged.reduce((n, f) => n + fileChangedLines(f), 0),
-    reproduction: null,
+    reproduction,
   };
 }
 
@@ -61,10 +67,12 @@ export async function judgeCandidates(
   blocked: Set<number>,
   tests: Map<number, SolutionTests>,
   emit: (e: CandidateEvent) => Promise<unknown>,
+  reproductions: Map<number, ReproductionResult> = new Map(),
 ) {
   const judged: Judged[] = pool.map((c) => {
     const t = tests.get(c.n);
-    return { candidate: c, evidence: evidenceOf(c, blocked.has(c.n), t ?? null), ...(t ? { tests: t } : {}) };
+    const evidence = evidenceOf(c, blocked.has(c.n), t ?? null, reproductions.get(c.n) ?? null);
+    return { candidate: c, evidence, ...(t ? { tests: t } : {}) };
   });
   const ranked = rankCandidates(judged, requested);
   for (const c of ranked.candidates)
@@ -72,14 +80,21 @@ export async function judgeCandidates(
   return ranked;
 }
 
+/** A candidate's test run, its evidence and (when a reproduction test was kept) whether it fixes it. */
+export interface Tested<A> {
+  attempt: A;
+  tests: SolutionTests;
+  reproduction?: ReproductionResult | null;
+}
+
 /** Runs each unblocked candidate's tests in turn, announcing its row as it starts and as it ends. */
 export async function testCandidates<A>(
   pool: GeneratedCandidate[],
   blocked: Set<number>,
   emit: (e: CandidateEvent) => Promise<unknown>,
-  run: (files: GeneratedCandidate["filesChanged"]) => Promise<{ attempt: A; tests: SolutionTests }>,
-): Promise<Map<number, { attempt: A; tests: SolutionTests }>> {
-  const done = new Map<number, { attempt: A; tests: SolutionTests }>();
+  run: (files: GeneratedCandidate["filesChanged"]) => Promise<Tested<A>>,
+): Promise<Map<number, Tested<A>>> {
+  const done = new Map<number, Tested<A>>();
   for (const c of pool) {
     if (blocked.has(c.n)) continue;
     await emit({
@@ -91,7 +106,7 @@ export async function testCandidates<A>(
     });
     const r = await run(c.filesChanged);
     done.set(c.n, r);
-    await emit(testedEvent(c.n, evidenceOf(c, false, r.tests)));
+    await emit(testedEvent(c.n, evidenceOf(c, false, r.tests, r.reproduction ?? null)));
   }
   return done;
 }

@@ -3,6 +3,7 @@ import type { GeneratedCandidate } from "@fixloop/contract";
 import { dedupeCandidates, normalisedPatch } from "../generating/candidates.dedup";
 import { evidenceOf } from "./candidates.judge";
 import { rankCandidates, type Judged } from "./candidates.rank";
+import { abstain } from "./abstention";
 
 const cand = (n: number, content: string, original = "a\nb\n"): GeneratedCandidate => ({
   n,
@@ -70,5 +71,48 @@ describe("candidate ranking", () => {
     expect(rankCandidates([agreed, small], 3).reason).toBe(
       "Candidate 1 won: 2 of 3 candidates agree on it, against 1 for candidate 2.",
     );
+  });
+});
+
+describe("reproduction and abstention", () => {
+  const repro = (j: Judged, status: "fixed" | "still-failing"): Judged => ({
+    ...j,
+    evidence: { ...j.evidence, reproduction: { test: "test/r.test.js", status } },
+  });
+  const kept = {
+    filename: "test/r.test.js",
+    content: "",
+    status: "kept" as const,
+    note: "",
+    failing: ["r"],
+    passesWithSolution: null,
+  };
+
+  it("ranks the candidate that makes the reproduction test pass first, before regressions and fixed tests", () => {
+    const fixesMore = repro(judged(cand(1, "a\n"), { fixed: ["x", "y"] }), "still-failing");
+    const reproduces = repro(judged(cand(2, "b\nlonger\n")), "fixed");
+    const r = rankCandidates([fixesMore, reproduces], 2);
+    expect(r.winner).toBe(2);
+    expect(r.reason).toBe(
+      "Candidate 2 won: it makes the reproduction test pass; candidate 1 does not (it still fails).",
+    );
+  });
+
+  it("abstains when no candidate has positive evidence, saying why; not when one has", () => {
+    const regress = judged(cand(1, "a\n"), { regressions: ["t"] });
+    const noRun = judged(cand(2, "b\n"), { ran: false });
+    const passes = repro(judged(cand(3, "c\n")), "still-failing");
+    expect(abstain([regress.evidence], null)?.reason).toBe("The change breaks tests that passed before (t).");
+    expect(abstain([{ ...noRun.evidence, status: "skipped", reason: "sandbox off" }], null)?.reason).toBe(
+      "No test ran (sandbox off): nothing shows that the change fixes the issue.",
+    );
+    expect(abstain([repro(regress, "fixed").evidence, passes.evidence], kept)?.reason).toBe(
+      "No candidate passes both the tests without regressions and the reproduction test.",
+    );
+    expect(abstain([passes.evidence], kept)?.reason).toBe(
+      "The change does not make the reproduction test (test/r.test.js) pass.",
+    );
+    expect(abstain([passes.evidence], null)).toBeNull();
+    expect(abstain([regress.evidence, repro(judged(cand(4, "d\n")), "fixed").evidence], kept)).toBeNull();
   });
 });

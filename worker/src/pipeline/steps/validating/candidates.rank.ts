@@ -14,14 +14,15 @@ export interface Judged {
 }
 
 /**
- * The ranking's keys, most important first, each lower-is-better: not blocked by policy, no
- * regressions, tests that ran to the end, more tests fixed, more candidates agreeing (votes),
+ * The ranking's keys, most important first, each lower-is-better: not blocked by policy, the
+ * reproduction test fixed, no regressions, tests that ran to the end, more tests fixed, more candidates agreeing (votes),
  * the smaller change, then the order generated.
  */
 function keys(j: Judged): number[] {
   const e = j.evidence;
   return [
     e.blocked ? 1 : 0,
+    e.reproduction?.status === "fixed" ? 0 : 1,
     e.regressions.length ? 1 : 0,
     e.testsRan ? 0 : 1,
     -e.fixed.length,
@@ -43,16 +44,18 @@ function why(w: Judged, l: Judged, requested: number): string {
     case 0:
       return `candidate ${n} is blocked by the policy checks`;
     case 1:
-      return `candidate ${n} breaks ${plural(le.regressions.length, "test")} that passed before (${le.regressions.slice(0, 3).join(", ")})`;
+      return `it makes the reproduction test pass; candidate ${n} does not (${le.reproduction?.status === "not-run" ? "it did not run" : "it still fails"})`;
     case 2:
-      return `candidate ${n}'s tests did not run to the end${le.reason ? ` (${le.reason})` : ""}`;
+      return `candidate ${n} breaks ${plural(le.regressions.length, "test")} that passed before (${le.regressions.slice(0, 3).join(", ")})`;
     case 3:
-      return `it fixes ${plural(we.fixed.length, "failing test")} against ${le.fixed.length} for candidate ${n}`;
+      return `candidate ${n}'s tests did not run to the end${le.reason ? ` (${le.reason})` : ""}`;
     case 4:
-      return `${we.votes} of ${requested} candidates agree on it, against ${le.votes} for candidate ${n}`;
+      return `it fixes ${plural(we.fixed.length, "failing test")} against ${le.fixed.length} for candidate ${n}`;
     case 5:
-      return `it is the smaller change (${we.changedLines} changed lines against ${le.changedLines} for candidate ${n})`;
+      return `${we.votes} of ${requested} candidates agree on it, against ${le.votes} for candidate ${n}`;
     case 6:
+      return `it is the smaller change (${we.changedLines} changed lines against ${le.changedLines} for candidate ${n})`;
+    case 7:
       return `the evidence for candidate ${n} is the same; it was generated first`;
     default:
       return "";
@@ -63,6 +66,11 @@ function why(w: Judged, l: Judged, requested: number): string {
 export function evidenceSummary(e: CandidateEvidence): string {
   const parts = [
     e.blocked ? "blocked by policy" : null,
+    e.reproduction
+      ? e.reproduction.status === "fixed"
+        ? "fixes the reproduction test"
+        : `reproduction test ${e.reproduction.status === "not-run" ? "not run" : "still fails"}`
+      : null,
     e.testsRan
       ? e.regressions.length
         ? `${plural(e.regressions.length, "regression")}`

@@ -5,6 +5,7 @@ import {
   type StepDetail,
   runSetupNetworkOf,
   type GeneratingOutput,
+  type ReproductionResult,
   runCandidatesOf,
   type SolutionCandidates,
   type SolutionTests,
@@ -25,6 +26,8 @@ import { RunCancelled } from "../../run.errors";
 import type { StepEnv, StepOutcome } from "../step";
 import { validating } from "./validating";
 import { asGenerating, candidatePool, judgeCandidates, testCandidates } from "./candidates.judge";
+import { reproduce, type Reproducing } from "./reproduction.step";
+import { verdictOf } from "./reproduction.verdict";
 
 type Regenerate = (extra: { feedback: string; baseline: FileChange[] }) => Promise<{ output: GeneratingOutput }>;
 
@@ -52,7 +55,7 @@ function repairFeedback(a: Attempt): string {
 /** The repository's test settings; for an imported issue the user's fork's when the user has no row for the upstream. */
 /** Step 5: static checks, then the repository's tests before and after the patch, with one repair round on regressions. */
 export async function validateWithTests(
-  { context: c, dependencies: d, generating: first }: StepInput<"validating">,
+  { analyzing: a, context: c, dependencies: d, generating: first }: StepInput<"validating">,
   i: StepEnv,
   ctx: WorkerContext,
   regenerate: Regenerate,
@@ -78,6 +81,9 @@ export async function validateWithTests(
   let tests: SolutionTests;
   let limits: { info: string[]; warnings: string[] } = { info: [], warnings: [] };
   let ranked: SolutionCandidates | undefined;
+  let reproducing: Reproducing | null = null;
+  const reproResults = new Map<number, ReproductionResult>();
+  let singleRepro: ReproductionResult | null = null;
   const staticFirst = await check(first);
   // Several distinct candidates: each is checked and tested, then ranked by evidence (no repair round).
   const pool = candidatePool(first);
@@ -142,15 +148,20 @@ export async function validateWithTests(
           ...(prepared.plan.networkRefused ? [NETWORK_REFUSED] : []),
           ...(prepared.plan.networkUnsupported ? [NETWORK_UNSUPPORTED] : []),
         ];
+        // Before any candidate is tested: the model's reproduction test, kept only if it fails on the base tree.
+        const repro = await reproduce({ analyzing: a, context: c, dependencies: d }, i, ctx, deps, ready, timeoutMs);
+        reproducing = repro;
+        tokens = repro.cost;
         // Candidates run one after another, sharing the base tree's results; the page shows each one's row.
         const tested = await testCandidates(pool ?? [], blocked, emitCandidate, async (files) => {
-          const a = await attempt("first", files);
-          const t = solutionTests(cfg.backend, ready.plan.command, ready.base, [a], a, timeoutMs, planNotes);
-          return { attempt: a, tests: t };
+          const at = await attempt("first", files);
+          const t = solutionTests(cfg.backend, ready.plan.command, ready.base, [at], at, timeoutMs, planNotes);
+          return { attempt: at, tests: t, reproduction: await repro.score(files) };
         });
-        for (const [n, d] of tested) {
-          candidateRuns.set(n, d.attempt);
-          candidateTests.set(n, d.tests);
+        for (const [n, r] of tested) {
+          candidateRuns.set(n, r.attempt);
+          candidateTests.set(n, r.tests);
+          if (r.reproduction) reproResults.set(n, r.reproduction);
         }
         const attempts = pool ? [] : [await attempt("first", first.filesChanged)];
         let best = (attempts[0] ?? candidateRuns.values().next().value) as Attempt | undefined;
@@ -170,7 +181,11 @@ export async function validateWithTests(
           );
           if (repaired) {
             const g = repaired.output;
-            tokens = { tokensIn: g.tokensIn, tokensOut: g.tokensOut, costUsd: g.costUsd };
+            tokens = {
+              tokensIn: tokens.tokensIn + g.tokensIn,
+              tokensOut: tokens.tokensOut + g.tokensOut,
+              costUsd: tokens.costUsd + g.costUsd,
+            };
             const second = await attempt("repair", g.filesChanged);
             attempts.push(second);
             if (better(second, best)) {
@@ -180,9 +195,16 @@ export async function validateWithTests(
           }
         }
         if (pool) {
-          ranked = await judgeCandidates(pool, runCandidatesOf(i.run.input), blocked, candidateTests, emitCandidate);
+          ranked = await judgeCandidates(
+            pool,
+            runCandidatesOf(i.run.input),
+            blocked,
+            candidateTests,
+            emitCandidate,
+            reproResults,
+          );
           best = candidateRuns.get(ranked.winner);
-        }
+        } else if (best) singleRepro = await repro.score(best.files);
         tests = !best
           ? noTests(cfg.backend, "skipped", "the patch is blocked by policy")
           : pool
@@ -202,22 +224,31 @@ export async function validateWithTests(
     }
   }
   if (pool) {
-    ranked ??= await judgeCandidates(pool, runCandidatesOf(i.run.input), blocked, candidateTests, emitCandidate);
+    ranked ??= await judgeCandidates(
+      pool,
+      runCandidatesOf(i.run.input),
+      blocked,
+      candidateTests,
+      emitCandidate,
+      reproResults,
+    );
     const win = pool.find((c) => c.n === ranked?.winner);
     if (win) kept = asGenerating(first, win);
   }
   const checked = kept === first ? staticFirst : await check(kept);
   const weighed = weighEvidence(checked.output, kept.confidence, tests);
   const lines = evidenceLines(tests);
+  const verdict = verdictOf(reproducing, ranked, tests, checked.output.blocked.length > 0, singleRepro);
   const detail: StepDetail = {
     ...checked.detail,
     info: [
       ...checked.detail.info,
       ...(ranked ? [ranked.reason, ...ranked.candidates.map((c) => `Candidate ${c.n}: ${c.rankReason}`)] : []),
       ...lines.info,
+      ...verdict.info,
       ...limits.info,
     ],
-    warnings: [...checked.detail.warnings, ...lines.warnings, ...limits.warnings],
+    warnings: [...checked.detail.warnings, ...lines.warnings, ...verdict.warnings, ...limits.warnings],
     tests,
   };
   const output: ValidatingOutput = {
@@ -226,6 +257,8 @@ export async function validateWithTests(
     confidence: weighed.confidence,
     ...(kept !== first ? { generating: kept } : {}),
     ...(ranked ? { candidates: ranked } : {}),
+    ...(verdict.reproduction ? { reproduction: verdict.reproduction } : {}),
+    ...(verdict.unverified ? { unverified: verdict.unverified } : {}),
   };
   return { output, detail, ...tokens };
 }

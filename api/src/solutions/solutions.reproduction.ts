@@ -1,0 +1,61 @@
+import { solutions } from "@fixloop/db";
+import { assessChange, changeSizeBreach, reproductionPasses, solutionReproductionOf } from "@fixloop/contract";
+import type { AppDeps } from "../deps";
+import { AppError } from "../http/errors";
+import { solutionErrors } from "./solutions.errors";
+import { findOwnedSolution, lockOwnedSolution } from "./solutions.owned";
+import { checkSyntax } from "./solutions.syntax";
+
+const unavailable = () =>
+  new AppError(
+    409,
+    "solution.reproduction_unavailable",
+    "This solution has no reproduction test that passes with its files",
+  );
+
+/**
+ * Adds the kept reproduction test to the solution's files (a new revision), on the reviewer's
+ * request: offered only when it passes with the files the solution carries. Adding it again
+ * changes nothing.
+ */
+export async function includeReproduction(deps: AppDeps, userId: string, id: string): Promise<boolean> {
+  const before = await findOwnedSolution(deps.db, userId, id);
+  const file = solutionReproductionOf(before.solution.metadata.reproduction);
+  const syntaxErrors = file
+    ? await checkSyntax(deps, [{ ...file, action: "create", originalContent: "" }, ...before.solution.files_changed])
+    : null;
+  return deps.db.transaction().execute(async (trx) => {
+    const { solution } = await lockOwnedSolution(trx, userId, id);
+    if (solution.status !== "pending") throw solutionErrors.notPending(solution.status);
+    const r = solutionReproductionOf(solution.metadata.reproduction);
+    if (!r || !reproductionPasses(solution.metadata)) throw unavailable();
+    const files = solution.files_changed;
+    if (files.some((f) => f.filename === r.filename)) return false;
+    const next = [
+      ...files,
+      { filename: r.filename, action: "create" as const, content: r.content, originalContent: "" },
+    ];
+    const breach = changeSizeBreach(next, {
+      maxFiles: deps.env.PR_MAX_FILES,
+      maxChangedLines: deps.env.PR_MAX_CHANGED_LINES,
+      maxBytes: deps.env.PR_MAX_BYTES,
+    });
+    if (breach) throw solutionErrors.tooLarge(breach.message);
+    await solutions.keepCurrentRevision(trx, solution);
+    // The change's assessment (stats, warnings) is made again with the test in it.
+    const check = assessChange({ files: next, existingPaths: null, syntaxErrors });
+    await solutions.recordManualEdit(trx, solution, {
+      filesChanged: next,
+      reason: `Included the reproduction test ${r.filename}`,
+      metadata: {
+        ...solution.metadata,
+        validation: check.validation,
+        riskScore: check.riskScore,
+        testSuggestions: check.testSuggestions,
+        advancedValidation: check.advancedValidation,
+        blocked: check.blocked,
+      },
+    });
+    return true;
+  });
+}

@@ -1,0 +1,187 @@
+import { describe, expect, it } from "vitest";
+import { insertIssue } from "@fixloop/testkit";
+import { SolutionCandidates, SolutionReproduction, SolutionUnverified } from "@fixloop/contract";
+import { readSse, type SseEvent } from "../../test/sse.testkit";
+import { solveKit } from "../../test/solve.testkit";
+
+const t = solveKit({ workers: ["solve", "syntax-check", "pull-request"] });
+
+const LINE = "const TRAILING = / +$/;\n";
+const FIX = { search: LINE, replace: "const TRAILING = /[ \\t]+$/;\n" };
+/** Changes the pattern without changing what it matches: the tests pass, the reproduction still fails. */
+const NO_FIX = { search: LINE, replace: "const TRAILING = / +$/u;\n" };
+/** Tabs only: the reproduction passes, the trailing-spaces tests break. */
+const BREAKING = { search: LINE, replace: "const TRAILING = /\\t+$/;\n" };
+/** Matches nothing: the trailing-spaces tests break and the reproduction still fails. */
+const BREAKING_2 = { search: LINE, replace: "const TRAILING = /(?!)/;\n" };
+const answer = (edit: { search: string; replace: string }) => ({
+  analysis: `TRAILING should be ${edit.replace.trim()}`,
+  proposedSolution: "Match tabs too.",
+  confidence: 80,
+  files: [{ filename: "src/rules/trailing-spaces.js", action: "modify" as const, edits: [edit] }],
+});
+const isTrailing = (p: string) => p.includes("trailing-spaces");
+const REPRO = "test/trailing-tab-reproduction.test.js";
+
+/** Whose session the requests carry: octocat's unless a test signs in the repository's owner. */
+let as: { headers: Record<string, string>; userId: string } | null = null;
+const headers = () => as?.headers ?? t.headers;
+
+async function run(number: number, candidates: number) {
+  const issue = await insertIssue(t.stack.db, as?.userId ?? t.userId, { number });
+  const res = await api("/ai/generate-solution", "POST", { issueId: issue.id, candidates });
+  expect(res.status).toBe(202);
+  const { runId } = (await res.json()) as { runId: string };
+  const events = await readSse(await api(`/runs/${runId}/events`));
+  return { issueId: issue.id, runId, end: events.at(-1) as SseEvent };
+}
+
+async function solve(number: number, candidates: number) {
+  const r = await run(number, candidates);
+  expect(r.end.event, JSON.stringify(r.end.data)).toBe("completed");
+  const solutionId = (r.end.data as { solutionId: string }).solutionId;
+  return { ...r, solutionId, ...(await view(solutionId)) };
+}
+
+async function view(id: string) {
+  const res = await api(`/validations/${id}`);
+  const { solution } = (await res.json()) as {
+    solution: {
+      filesChanged: { filename: string }[];
+      metadata: {
+        candidates: unknown;
+        reproduction: unknown;
+        reproductionPasses: boolean;
+        unverified: unknown;
+        validation: { stats: { filesChanged: number; newFiles: number } };
+      };
+    };
+  };
+  return { solution, files: solution.filesChanged.map((f) => f.filename), meta: solution.metadata };
+}
+
+async function validatingDetail(runId: string) {
+  const row = await t.stack.db
+    .selectFrom("run_steps")
+    .select("detail")
+    .where("run_id", "=", runId)
+    .where("step", "=", "validating")
+    .executeTakeFirstOrThrow();
+  return row.detail as { info: string[]; warnings: string[] };
+}
+
+const api = (path: string, method = "GET", body?: unknown) =>
+  t.stack.app.request(`/api${path}`, { method, headers: headers(), ...(body ? { body: JSON.stringify(body) } : {}) });
+
+describe("reproduction test and abstention (real bubblewrap)", () => {
+  it("keeps a reproduction test that fails on the base tree and picks the candidate that makes it pass", async () => {
+    t.models.control.respondPerCandidate(isTrailing, [answer(NO_FIX), answer(BREAKING), answer(FIX)]);
+    const { runId, solutionId, files, meta } = await solve(3, 3);
+    const repro = SolutionReproduction.parse(meta.reproduction);
+    expect(repro).toMatchObject({ filename: REPRO, status: "kept", passesWithSolution: true });
+    expect(repro.note).toBe(
+      `Reproduction test kept: ${REPRO} fails on the base tree (reproduction: a line ending in a tab is reported)`,
+    );
+    const set = SolutionCandidates.parse(meta.candidates);
+    // Without the reproduction, candidate 1 (as small, no regression) would win on generation order.
+    expect(set.winner).toBe(3);
+    expect(set.candidates.map((c) => [c.n, c.evidence.reproduction?.status, c.rank])).toEqual([
+      [1, "still-failing", 3],
+      [2, "fixed", 2],
+      [3, "fixed", 1],
+    ]);
+    expect(set.reason).toContain("it makes the reproduction test pass; candidate 1 does not (it still fails)");
+    expect(set.reason).toContain("candidate 2 breaks");
+    expect(meta.unverified).toBeNull();
+    expect(meta.reproductionPasses).toBe(true);
+    expect(files).toEqual(["src/rules/trailing-spaces.js"]);
+    expect((await validatingDetail(runId)).info).toContain(repro.note);
+    const requests = await t.stack.db
+      .selectFrom("model_requests")
+      .select(["step", "purpose"])
+      .where("run_id", "=", runId)
+      .where("purpose", "=", "reproduction test")
+      .execute();
+    expect(requests).toEqual([{ step: "validating", purpose: "reproduction test" }]);
+    // The reviewer asks for the test in the pull request: it joins the files once.
+    const inc = await api(`/validations/${solutionId}/reproduction/include`, "POST");
+    expect(((await inc.json()) as { included: boolean }).included).toBe(true);
+    const withTest = await view(solutionId);
+    expect(withTest.files).toEqual(["src/rules/trailing-spaces.js", REPRO]);
+    expect(withTest.meta.validation.stats).toMatchObject({ filesChanged: 2, newFiles: 1 });
+    const again = await api(`/validations/${solutionId}/reproduction/include`, "POST");
+    expect(((await again.json()) as { included: boolean }).included).toBe(false);
+  });
+
+  it("discards a reproduction test that passes on the base tree, and then offers none for the pull request", async () => {
+    t.models.control.respondWith(isTrailing, answer(FIX));
+    const passing = `import assert from "node:assert/strict";\nimport { test } from "node:test";\n\ntest("already fine", () => assert.equal(1, 1));\n`;
+    t.models.control.reproduceWith(() => true, { filename: "test/already-fine.test.js", content: passing, reason: "" });
+    const { runId, solutionId, meta } = await solve(23, 1);
+    const repro = SolutionReproduction.parse(meta.reproduction);
+    expect(repro).toMatchObject({ status: "discarded", passesWithSolution: null, failing: [] });
+    expect(repro.note).toBe("Reproduction test discarded: passes on the base tree (test/already-fine.test.js)");
+    expect((await validatingDetail(runId)).info).toContain(repro.note);
+    expect(meta.unverified).toBeNull();
+    const inc = await api(`/validations/${solutionId}/reproduction/include`, "POST");
+    expect(inc.status).toBe(409);
+    expect(((await inc.json()) as { error: { code: string } }).error.code).toBe("solution.reproduction_unavailable");
+  });
+
+  it("marks the solution unverified when every candidate regresses; approving opens a draft pull request that says so", async () => {
+    // The repository's owner solves it, so the pull request opens on it.
+    const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
+    as = { headers: { ...hubot.headers, "content-type": "application/json" }, userId: hubot.user._id };
+    t.models.control.respondPerCandidate(isTrailing, [answer(BREAKING), answer(BREAKING_2)]);
+    const { issueId, runId, solutionId, meta } = await solve(33, 2);
+    const reason = "Every candidate breaks tests that passed before.";
+    expect(SolutionUnverified.parse(meta.unverified)).toEqual({ reason });
+    expect((await validatingDetail(runId)).warnings).toContain(`Unverified: ${reason}`);
+    const { issue } = (await (await api(`/issues/${issueId}`)).json()) as { issue: { awaitingReview: unknown } };
+    expect(issue.awaitingReview).toEqual({ solutionId, unverified: reason });
+    // Drafts are off for this reviewer; an unverified solution is a draft all the same.
+    expect((await api("/settings/pull-requests", "PUT", { draftPullRequests: false })).status).toBe(200);
+    try {
+      const res = await api(`/validations/${solutionId}/validate`, "POST", { status: "approved" });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const pull = t.stack.github.control.listPulls("hubot", "markdown-lint").at(-1);
+      expect(pull?.draft).toBe(true);
+      expect(pull?.body).toContain(`> **Unverified:** ${reason}`);
+    } finally {
+      as = null;
+    }
+  });
+
+  it("with unverified solutions not presented, ends such a run failed with no solution and its quota unit back", async () => {
+    for (const bad of [{}, { presentUnverified: "no" }, { presentUnverified: false, extra: 1 }])
+      expect((await api("/settings/candidates", "PUT", bad)).status).toBe(400);
+    const put = await api("/settings/candidates", "PUT", { presentUnverified: false });
+    expect(await put.json()).toMatchObject({ presentUnverified: false, presentUnverifiedDefault: true });
+    try {
+      t.models.control.respondPerCandidate(isTrailing, [answer(BREAKING), answer(BREAKING_2)]);
+      const { runId, end } = await run(43, 2);
+      expect(end.event).toBe("failed");
+      expect(end.data).toMatchObject({
+        error: {
+          code: "solution.unverified",
+          message: expect.stringContaining("No solution presented: Every candidate"),
+        },
+      });
+      const row = await t.stack.db
+        .selectFrom("solve_runs")
+        .select(["status", "solution_id", "quota_state"])
+        .where("id", "=", runId)
+        .executeTakeFirstOrThrow();
+      // As any failed run: the quota unit is given back, the model spend stays in the ledger.
+      expect(row).toEqual({ status: "failed", solution_id: null, quota_state: "released" });
+      const spent = await t.stack.db
+        .selectFrom("model_requests")
+        .select("purpose")
+        .where("run_id", "=", runId)
+        .execute();
+      expect(spent.length).toBeGreaterThan(0);
+    } finally {
+      await api("/settings/candidates", "PUT", { presentUnverified: true });
+    }
+  });
+});
