@@ -12,7 +12,7 @@ export interface PullStats {
   mergeable: boolean | null;
 }
 
-type PullIssue = IssueRecord & { pull: PullFields };
+export type PullIssue = IssueRecord & { pull: PullFields };
 
 export const isPull = (i: IssueRecord): i is PullIssue => i.pull !== null;
 

@@ -6,6 +6,7 @@ import { DOCS_URL, githubErrors } from "./errors";
 import { readJson, str } from "./http";
 import { isPull } from "./pulls.payloads";
 import { isoNow, type RepoRecord } from "./state";
+import { reviewsService } from "./reviews.service";
 import { webhookPayloads, type ReviewRecord } from "./webhooks.payloads";
 
 const REVIEW_STATES: Record<string, ReviewRecord["state"]> = {
@@ -21,6 +22,7 @@ const REVIEW_STATES: Record<string, ReviewRecord["state"]> = {
 export function reviewsRoutes(deps: SandboxDeps) {
   const { store } = deps;
   const payloads = webhookPayloads(deps);
+  const service = reviewsService(deps);
 
   function pullOf(repo: RepoRecord, c: Context<SandboxEnv>, doc: string) {
     const pr = store.issue(repo.id, Number(c.req.param("number")));
@@ -40,23 +42,13 @@ export function reviewsRoutes(deps: SandboxDeps) {
       const line = typeof body.line === "number" && Number.isInteger(body.line) ? body.line : undefined;
       if (!text || !path || !line) throw githubErrors.unprocessable("body, path and line are required", doc);
       const side = body.side === "LEFT" ? "LEFT" : "RIGHT";
-      const comment = {
-        id: store.nextId(),
-        repoId: repo.id,
-        number: pr.number,
-        reviewId: store.nextId(),
-        body: text,
-        path,
-        line,
-        side,
-        commitId: str(body.commit_id) ?? pr.pull.headSha,
-        user: token.login,
-        createdAt: isoNow(),
-      } as const;
-      store.mutate((s) => (s.reviewComments ??= []).push(comment));
-      const payload = payloads.reviewComment(repo, pr, comment, token.login);
-      deps.hooks.send("pull_request_review_comment", payload);
-      return c.json(payload.comment, 201);
+      const comment = service.addReviewComment(
+        repo,
+        pr,
+        { body: text, path, line, side, commitId: str(body.commit_id) },
+        token.login,
+      );
+      return c.json(comment, 201);
     })
     .post("/pulls/:number{[0-9]+}/comments/:comment_id{[0-9]+}/replies", async (c) => {
       const doc = `${DOCS_URL.pulls}/comments#create-a-reply-for-a-review-comment`;
@@ -149,29 +141,21 @@ export function reviewsRoutes(deps: SandboxDeps) {
       const conclusion = str(body.conclusion);
       if (!name || !headSha || !conclusion)
         throw githubErrors.unprocessable("name, head_sha and conclusion are required", doc);
-      const pulls = store
-        .issuesOf(repo.id)
-        .filter(isPull)
-        .filter((p) => p.pull.headSha === headSha);
       const output =
         typeof body.output === "object" && body.output !== null ? (body.output as Record<string, unknown>) : {};
-      const now = isoNow();
-      const run = {
-        id: store.nextId(),
-        repoId: repo.id,
-        suiteId: store.nextId(),
-        name,
-        headSha,
-        headBranch: pulls[0]?.pull.headRef ?? repo.defaultBranch,
-        conclusion,
-        title: str(output.title) ?? null,
-        summary: str(output.summary) ?? null,
-        startedAt: str(body.started_at) ?? now,
-        completedAt: str(body.completed_at) ?? now,
-      };
-      store.mutate((s) => (s.checkRuns ??= []).push(run));
-      const payload = payloads.checkRun(repo, run, pulls, token.login);
-      deps.hooks.send("check_run", payload);
-      return c.json(payload.check_run, 201);
+      const run = service.addCheckRun(
+        repo,
+        {
+          name,
+          headSha,
+          conclusion,
+          title: str(output.title),
+          summary: str(output.summary),
+          startedAt: str(body.started_at),
+          completedAt: str(body.completed_at),
+        },
+        token.login,
+      );
+      return c.json(run, 201);
     });
 }

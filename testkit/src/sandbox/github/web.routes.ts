@@ -3,6 +3,8 @@ import type { Context } from "hono";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { escapeHtml } from "./oauth.routes";
 import type { IssueRecord, RepoRecord } from "./state";
+import { isPull } from "./pulls.payloads";
+import { reviewerPanel, webReviewerRoutes } from "./web.reviewer";
 
 // The github.com pages behind html_url, when the stand-in links to itself: minimal, readable
 // pages for a user, a repository, an issue and a pull request, and generated avatars, so every
@@ -58,6 +60,7 @@ export function webRoutes(deps: SandboxDeps) {
   };
 
   return new Hono<SandboxEnv>()
+    .route("/", webReviewerRoutes(deps))
     .get("/avatars/u/:id", (c) => {
       const id = Number(c.req.param("id"));
       const user = store.data.users.find((u) => u.id === id);
@@ -76,7 +79,7 @@ export function webRoutes(deps: SandboxDeps) {
     .get("/:owner/:repo/pull/:number", async (c) => {
       const repo = publicRepo(c);
       const pr = repo && issueOf(c, repo, true);
-      if (!repo || !pr?.pull) return notFound(c);
+      if (!repo || !pr || !isPull(pr)) return notFound(c);
       const headRepo = store.repoById(pr.pull.headRepoId) ?? repo;
       const diff = await git
         .diff(git.dir(headRepo.owner, headRepo.name), pr.pull.baseSha, pr.pull.headSha)
@@ -85,7 +88,7 @@ export function webRoutes(deps: SandboxDeps) {
       return c.html(
         page(
           `${pr.title} · Pull Request #${pr.number}`,
-          `${header(repo, pr, "Pull request")}${branches}<h2>Files changed</h2><pre>${diff ? diffHtml(diff) : "No diff available."}</pre>`,
+          `${header(repo, pr, "Pull request")}${branches}<h2>Files changed</h2><pre>${diff ? diffHtml(diff) : "No diff available."}</pre>${reviewerPanel(deps, repo, pr, diff)}`,
         ),
       );
     })

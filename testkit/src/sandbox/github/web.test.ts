@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Octokit } from "@octokit/rest";
@@ -77,6 +79,57 @@ describe("the stand-in's links in sandbox mode", () => {
     expect(page).toContain("diff --git a/NOTES.md b/NOTES.md");
     expect(page).toContain("+web page diff");
     expect(page).toMatch(/class="state (open|closed)"/);
+  });
+
+  it("lets a sandbox walker review the pull request: a review comment and a failing check, as from GitHub", async () => {
+    const received: string[] = [];
+    const hook = http.createServer((req, res) => {
+      received.push(String(req.headers["x-github-event"]));
+      req.resume().on("end", () => res.end());
+    });
+    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
+    gh.control.setWebhook({ url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`, secret: "s" });
+    try {
+      const pull = gh.control.listPulls("octocat", "todo-api").find((p) => p.title === "Add notes");
+      expect(pull).toBeDefined();
+      const pageUrl = `${gh.url}/octocat/todo-api/pull/${pull?.number}`;
+      const before = await html(pageUrl);
+      expect(before).toContain("No review comments yet.");
+      expect(before).toContain('<option value="NOTES.md">');
+      const post = (action: string, form: Record<string, string>) =>
+        fetch(`${pageUrl}/sandbox/${action}`, { method: "POST", body: new URLSearchParams(form), redirect: "manual" });
+      const comment = await post("review-comment", {
+        user: "monalisa",
+        path: "NOTES.md",
+        line: "1",
+        body: "Say <why>",
+      });
+      expect(comment.status).toBe(303);
+      expect(comment.headers.get("location")).toBe(`/octocat/todo-api/pull/${pull?.number}`);
+      const check = await post("check-run", { name: "ci", conclusion: "failure", summary: "1 test failed" });
+      expect(check.status).toBe(303);
+      expect((await post("check-run", { name: "ci", conclusion: "bogus" })).status).toBe(422);
+      expect((await post("review-comment", { user: "nobody", path: "NOTES.md", line: "1", body: "x" })).status).toBe(
+        422,
+      );
+      const after = await html(pageUrl);
+      expect(after).toContain("Say &lt;why&gt;");
+      expect(after).toContain("ci: <b>failure</b> 1 test failed");
+      const comments = await api<Array<{ body: string; path: string; line: number; user: { login: string } }>>(
+        `/repos/octocat/todo-api/pulls/${pull?.number}/comments`,
+      );
+      expect(comments.map((c) => [c.user.login, c.path, c.line, c.body])).toEqual([
+        ["monalisa", "NOTES.md", 1, "Say <why>"],
+      ]);
+      const checks = await api<{ check_runs: Array<{ name: string; conclusion: string }> }>(
+        `/repos/octocat/todo-api/commits/${pull?.head.sha}/check-runs`,
+      );
+      expect(checks.check_runs.map((c) => [c.name, c.conclusion])).toEqual([["ci", "failure"]]);
+      await expect.poll(() => received.slice().sort()).toEqual(["check_run", "pull_request_review_comment"]);
+    } finally {
+      gh.control.setWebhook(null);
+      hook.close();
+    }
   });
 
   it("answers 404 for a page that does not exist and leaves REST routes alone", async () => {
