@@ -20,7 +20,9 @@ export function reviewerPanel(deps: SandboxDeps, repo: RepoRecord, pr: PullIssue
   const { store } = deps;
   const base = `/${repo.owner}/${repo.name}/pull/${pr.number}/sandbox`;
   const opt = (v: string, label = v) => `<option value="${escapeHtml(v)}">${escapeHtml(label)}</option>`;
-  const users = store.data.users.map((u) => u.login).sort((a, b) => (a === pr.user ? 1 : b === pr.user ? -1 : 0));
+  // Someone other than the author and the owner first: the usual reviewer.
+  const rank = (login: string) => (login === pr.user ? 2 : login === repo.owner ? 1 : 0);
+  const users = store.data.users.map((u) => u.login).sort((a, b) => rank(a) - rank(b));
   const comments = (store.data.reviewComments ?? [])
     .filter((x) => x.repoId === repo.id && x.number === pr.number)
     .map(
@@ -41,12 +43,12 @@ export function reviewerPanel(deps: SandboxDeps, repo: RepoRecord, pr: PullIssue
     .map((f) => opt(f))
     .join("")}</select></label>
 <label>Line <input name="line" type="number" min="1" value="1" required></label></p>
-<p><label>Comment<br><textarea name="body" rows="3" cols="60" required maxlength="${TEXT_MAX}"></textarea></label></p>
+<p><label>Comment<br><textarea name="body" rows="3" style="width:100%" required maxlength="${TEXT_MAX}"></textarea></label></p>
 <p><button type="submit">Add review comment</button></p></form>
 <form method="post" action="${base}/check-run" aria-label="Report a check result">
 <p><label>Check <input name="name" value="ci" required maxlength="100"></label>
 <label>Result <select name="conclusion">${CONCLUSIONS.map((x) => opt(x)).join("")}</select></label></p>
-<p><label>Log excerpt<br><textarea name="summary" rows="3" cols="60" maxlength="${TEXT_MAX}"></textarea></label></p>
+<p><label>Log excerpt<br><textarea name="summary" rows="3" style="width:100%" maxlength="${TEXT_MAX}"></textarea></label></p>
 <p><button type="submit">Report check</button></p></form>`;
 }
 
