@@ -174,6 +174,9 @@ describe("cli", () => {
       ]);
       expect(launched.stdout).toBe(stdout);
     }
+    await expect(
+      run(process.execPath, [launcher, "--repo", billing, "--issue", issue, "--threads", "many"]),
+    ).rejects.toThrow(/--threads must be an integer from 0 to 64/);
     expect(await listing(billing)).toEqual(before);
   });
 });
