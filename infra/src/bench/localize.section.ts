@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { evalDir, type LocalizationEvalResult, runLocalizationEval } from "./localize/eval";
 import { type Fixture, loadFixtures, NONPY_DATA } from "./localize/fixtures";
@@ -164,6 +165,7 @@ function cliIds(): string[] {
 
 /** `npm run -s localize` in a fresh process per issue: module loading, grammars and threads included. */
 async function cliFigures(ctx: BenchContext, inProcess: number): Promise<Figure[]> {
+  const loadBefore = os.loadavg()[0] ?? 0;
   const result = await runLocalizationEval({
     mirrorRoot: ctx.mirrors,
     data: DATA,
@@ -174,6 +176,10 @@ async function cliFigures(ctx: BenchContext, inProcess: number): Promise<Figure[
   });
   const cli = result.methods.cli;
   if (!result.instances || !cli) return [];
+  // Fresh-process times depend on what else runs: say how loaded the machine was.
+  ctx.appendix.push(
+    `localize CLI: timed at a 1-minute load average of ${loadBefore.toFixed(1)} before and ${(os.loadavg()[0] ?? 0).toFixed(1)} after, on ${os.availableParallelism()} cores`,
+  );
   return [
     {
       section: `localize CLI (${result.instances} django/sympy issues, fresh process each)`,

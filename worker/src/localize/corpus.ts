@@ -2,7 +2,7 @@ import { contentHash, type FileStats, type LocalizeCache } from "./cache";
 import { looksBinary, type RepoFile } from "./files";
 import { isCodePath, type LanguageId, languageOf } from "./languages";
 import { type ParsedFile, parseSources } from "./parse";
-import { localizeThreads } from "./threads";
+import { localizeThreads, type ScanItem } from "./threads";
 import { isSafeRepoPath } from "./paths";
 import { type Doc, isTestPath } from "./rank";
 
@@ -49,7 +49,8 @@ export async function buildCorpus(input: readonly RepoFile[], cache: LocalizeCac
   };
   const threads = localizeThreads();
   const batches: Promise<void>[] = [];
-  let batch: { i: number; text: string }[] = [];
+  /** Texts read here, or local files the thread reads itself (no copy of their content to the thread). */
+  let batch: { i: number; item: ScanItem; file: RepoFile }[] = [];
   let batchChars = 0;
   // Cut the batch's texts into words on a thread; intern and count them here.
   const flush = (): void => {
@@ -57,10 +58,12 @@ export async function buildCorpus(input: readonly RepoFile[], cache: LocalizeCac
     batch = [];
     batchChars = 0;
     batches.push(
-      threads.scan(items.map((b) => b.text)).then(
+      threads.scan(items.map((b) => b.item)).then(
         (scanned) => {
           const entries = cache.wordEntries(scanned.words);
+          const skipped = new Set(scanned.skipped);
           scanned.files.forEach((f, k) => {
+            if (skipped.has(k)) return;
             const i = items[k]?.i ?? -1;
             const key = keys[i] || f.key;
             stats[i] = cache.stats(key) ?? cache.put(key, cache.statsOfScan(entries, f));
@@ -68,8 +71,11 @@ export async function buildCorpus(input: readonly RepoFile[], cache: LocalizeCac
           });
         },
         // A thread that failed: the batch is indexed here instead.
-        () => {
-          for (const { i, text } of items) indexHere(i, keys[i] || undefined, text);
+        async () => {
+          for (const { i, item, file } of items) {
+            const text = typeof item === "string" ? item : await file.read().catch(() => undefined);
+            if (text !== undefined && !looksBinary(text)) indexHere(i, keys[i] || undefined, text);
+          }
         },
       ),
     );
@@ -83,13 +89,17 @@ export async function buildCorpus(input: readonly RepoFile[], cache: LocalizeCac
       keys[i] = key;
       return;
     }
+    const push = (item: ScanItem, chars: number): void => {
+      keys[i] = key ?? "";
+      batch.push({ i, item, file });
+      batchChars += chars;
+      if (batchChars >= BATCH_CHARS) flush();
+    };
+    if (threaded && file.local !== undefined) return push({ path: file.local }, file.size);
     const text = await file.read().catch(() => undefined);
     if (text === undefined || looksBinary(text)) return;
     if (!threaded) return indexHere(i, key, text);
-    keys[i] = key ?? "";
-    batch.push({ i, text });
-    batchChars += text.length;
-    if (batchChars >= BATCH_CHARS) flush();
+    push(text, text.length);
   });
   if (batch.length > 0) flush();
   await Promise.all(batches);

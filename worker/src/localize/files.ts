@@ -13,6 +13,11 @@ export interface RepoFile {
    * given, cached statistics are reused without reading the file.
    */
   key?: string;
+  /**
+   * Absolute path of the file on this machine, when it is a local file: a localize thread then
+   * reads it itself (the same text as `read`) instead of being sent its content.
+   */
+  local?: string;
 }
 
 export interface DirectoryOptions {
@@ -89,6 +94,7 @@ export async function filesFromDirectory(dir: string, options: DirectoryOptions 
         path,
         size: st.size,
         read: async () => readFileSync(abs, "utf8"),
+        local: abs,
         ...(statKeys ? { key: `${path}:${st.size}:${st.mtimeMs}:${st.ino}` } : {}),
       });
     }

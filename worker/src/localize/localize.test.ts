@@ -141,6 +141,7 @@ describe("cli", () => {
     const before = await listing(billing);
     const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
     const tsx = import.meta.resolve("tsx");
+    const launcher = fileURLToPath(new URL("../../bin/localize.mjs", import.meta.url));
     for (const extra of [[], ["--baseline", "bm25"]]) {
       const { stdout } = await run(process.execPath, [
         "--import",
@@ -160,7 +161,22 @@ describe("cli", () => {
       expect((parsed as string[]).length).toBeLessThanOrEqual(3);
       expect((parsed as string[]).every((p) => typeof p === "string" && !p.startsWith("/"))).toBe(true);
       if (extra.length === 0) expect((parsed as string[])[0]).toBe("billing/totals.py");
+      // `npm run localize` starts the same CLI from its cached bundle, on plain node.
+      const launched = await run(process.execPath, [
+        launcher,
+        "--repo",
+        billing,
+        "--issue",
+        issue,
+        "--top",
+        "3",
+        ...extra,
+      ]);
+      expect(launched.stdout).toBe(stdout);
     }
+    await expect(
+      run(process.execPath, [launcher, "--repo", billing, "--issue", issue, "--threads", "many"]),
+    ).rejects.toThrow(/--threads must be an integer from 0 to 64/);
     expect(await listing(billing)).toEqual(before);
   });
 });

@@ -76,15 +76,20 @@ export async function parseSources(
     for (const { id, text } of items) out.push(await parseSource(id, text).catch(() => undefined));
     return out;
   }
-  return Promise.all(
-    items.map(({ id, text }) =>
-      threads.parse({ wasm: wasmOf(id), query: querySource(id), text: clip(text) }).then(
-        (caps) => (caps ? readCaptures(id, caps) : undefined),
-        // A thread that failed: this file is parsed here instead.
-        () => parseSource(id, text).catch(() => undefined),
-      ),
-    ),
-  );
+  const out: Promise<ParsedFile | undefined>[] = new Array(items.length);
+  // Largest first, each to the least loaded thread: the threads then finish at about the same time.
+  const order = items.map((_, k) => k).sort((a, b) => (items[b]?.text.length ?? 0) - (items[a]?.text.length ?? 0));
+  for (const k of order) {
+    const item = items[k];
+    if (!item) continue;
+    const { id, text } = item;
+    out[k] = threads.parse({ wasm: wasmOf(id), query: querySource(id), text: clip(text) }).then(
+      (caps) => (caps ? readCaptures(id, caps) : undefined),
+      // A thread that failed: this file is parsed here instead.
+      () => parseSource(id, text).catch(() => undefined),
+    );
+  }
+  return Promise.all(out);
 }
 
 /** Definition names and import specifiers from a file's captures. */

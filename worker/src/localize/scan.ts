@@ -1,5 +1,10 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { looksBinary } from "./files";
 import { forEachWord } from "./tokenize";
+
+/** A text to scan, or a local file (see `RepoFile.local`) the thread reads itself. */
+export type ScanItem = string | { path: string };
 
 /** One scanned file: its content hash, its distinct words with counts, the words it defines. */
 export interface ScannedFile {
@@ -16,6 +21,27 @@ export interface ScannedBatch {
   /** The batch's distinct words (at most 64 characters each). */
   words: string[];
   files: ScannedFile[];
+  /** Indexes of the local files that could not be read or look binary (scanned as empty texts). */
+  skipped?: number[];
+}
+
+/** `scanTexts` over texts and local files, reading the files here (on the thread). */
+export function scanItems(items: readonly ScanItem[], defKeywords: ReadonlySet<string>): ScannedBatch {
+  const skipped: number[] = [];
+  const texts = items.map((item, k) => {
+    if (typeof item === "string") return item;
+    let text: string | undefined;
+    try {
+      text = readFileSync(item.path, "utf8");
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined && !looksBinary(text)) return text;
+    skipped.push(k);
+    return "";
+  });
+  const batch = scanTexts(texts, defKeywords);
+  return skipped.length > 0 ? { ...batch, skipped } : batch;
 }
 
 /** Cuts a batch of texts into words, numbering each distinct word once for the whole batch. */

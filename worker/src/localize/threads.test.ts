@@ -1,12 +1,17 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { LocalizeCache } from "./cache";
 import { buildCorpus } from "./corpus";
-import type { RepoFile } from "./files";
+import { filesFromDirectory, type RepoFile } from "./files";
 import { parseSource, parseSources } from "./parse";
 import { fileSymbols, filesSymbols } from "./symbols";
 import type { Doc } from "./rank";
 import { LocalizeThreads, setLocalizeThreads, useLocalizeThreads } from "./threads";
 
+const require = createRequire(import.meta.url);
 const file = (path: string, text: string): RepoFile => ({ path, size: text.length, read: async () => text });
 
 const py = (i: number): string =>
@@ -74,6 +79,36 @@ describe("localize threads", () => {
     expect(named(cache, threaded.docs[3])).toMatchObject({
       defs: expect.arrayContaining(["widget3admin", "render_3"]),
     });
+  });
+
+  it("index local files read on the threads with the same statistics as in-process", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "loc-threads-"));
+    try {
+      await Promise.all(Array.from({ length: 230 }, (_, i) => writeFile(join(dir, `mod_${i}.py`), py(i))));
+      await writeFile(join(dir, "blob.py"), "x = 1\u0000\n");
+      await writeFile(join(dir, "gone.py"), "y = 2\n");
+      const files = await filesFromDirectory(dir);
+      await rm(join(dir, "gone.py"));
+      expect(files.every((f) => f.local?.startsWith(dir))).toBe(true);
+      setLocalizeThreads(0);
+      const aloneCache = new LocalizeCache();
+      const alone = await buildCorpus(files, aloneCache);
+      expect(alone.docs).toHaveLength(230);
+      expect(alone.skipped).toBe(2);
+      const indexed = async (threads: LocalizeThreads): Promise<void> => {
+        useLocalizeThreads(threads);
+        const cache = new LocalizeCache();
+        const corpus = await buildCorpus(files, cache);
+        expect(corpus.keys).toEqual(alone.keys);
+        expect(corpus.skipped).toBe(2);
+        corpus.docs.forEach((d, i) => expect(named(cache, d)).toEqual(named(aloneCache, alone.docs[i])));
+      };
+      await indexed(new LocalizeThreads(2, require.resolve("web-tree-sitter")));
+      // A thread that dies: the files are read and indexed in-process.
+      await indexed(new LocalizeThreads(2, "/nonexistent/web-tree-sitter.cjs"));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("work on a thread that dies fails, and the corpus is then indexed in-process", async () => {

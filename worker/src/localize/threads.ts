@@ -1,14 +1,14 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { ScannedBatch } from "./scan";
+import type { ScanItem, ScannedBatch } from "./scan";
 import { threadScript } from "./thread-bundle";
 import type { ThreadData, ThreadRequest } from "./threads.worker";
 import { DEF_KEYWORDS } from "./tokenize";
 import type { Captures, Declaration } from "./tree-query";
 
 export type { Captures, Declaration } from "./tree-query";
-export type { ScannedBatch, ScannedFile } from "./scan";
+export type { ScanItem, ScannedBatch, ScannedFile } from "./scan";
 
 export interface ParseJob {
   /** Absolute path of the grammar's wasm file. */
@@ -29,11 +29,15 @@ interface Reply {
 interface Pending {
   resolve(reply: Reply): void;
   reject(error: Error): void;
+  /** Characters of text it sends (see `#send`). */
+  weight: number;
 }
 
 interface Thread {
   worker: Worker;
   pending: Map<number, Pending>;
+  /** Characters of text of its pending work. */
+  load: number;
 }
 
 /**
@@ -56,17 +60,18 @@ export class LocalizeThreads {
 
   /** Captures of one parse; `undefined` when tree-sitter gives no tree. */
   async parse(job: ParseJob): Promise<Captures | undefined> {
-    return (await this.#send(job)).caps ?? undefined;
+    return (await this.#send(job, job.text.length)).caps ?? undefined;
   }
 
   /** Declarations matched by a symbol query whose kind captures are `kinds`; `undefined` without a tree. */
   async declarations(job: ParseJob & { kinds: string[] }): Promise<Declaration[] | undefined> {
-    return (await this.#send(job)).decls;
+    return (await this.#send(job, job.text.length)).decls;
   }
 
-  /** Words of a batch of texts, with each text's content hash. */
-  async scan(texts: string[]): Promise<ScannedBatch> {
-    const { scan } = await this.#send({ texts });
+  /** Words of a batch of texts (or local files, read on the thread), with each text's content hash. */
+  async scan(texts: readonly ScanItem[]): Promise<ScannedBatch> {
+    const chars = texts.reduce((n, t) => n + (typeof t === "string" ? t.length : 0), 0);
+    const { scan } = await this.#send({ texts }, chars);
     if (!scan) throw new Error("scan thread gave no result");
     return scan;
   }
@@ -78,13 +83,23 @@ export class LocalizeThreads {
     await Promise.all(threads.map((t) => t?.worker.terminate()));
   }
 
-  #send(message: Omit<ThreadRequest, "id">): Promise<Reply> {
-    const slot = this.#next++ % this.size;
+  /**
+   * To the thread with the fewest characters of text pending (`weight`: this message's), taking
+   * turns among equally loaded ones: a few large files then do not queue behind each other.
+   */
+  #send(message: Omit<ThreadRequest, "id">, weight: number): Promise<Reply> {
+    const first = this.#next++;
+    let slot = first % this.size;
+    for (let k = 1; k < this.size; k++) {
+      const s = (first + k) % this.size;
+      if ((this.#threads[s]?.load ?? 0) < (this.#threads[slot]?.load ?? 0)) slot = s;
+    }
     const thread = this.#threads[slot] ?? this.#start(slot);
     const id = this.#ids++;
     return new Promise<Reply>((resolve, reject) => {
       if (thread.pending.size === 0) thread.worker.ref();
-      thread.pending.set(id, { resolve, reject });
+      thread.pending.set(id, { resolve, reject, weight });
+      thread.load += weight;
       thread.worker.postMessage({ id, ...message });
     });
   }
@@ -93,11 +108,12 @@ export class LocalizeThreads {
     // The bundled entry runs on plain JavaScript: no TypeScript loader is started in the thread.
     const worker = new Worker(threadScript(), { eval: true, execArgv: [], workerData: this.#data });
     worker.unref();
-    const thread: Thread = { worker, pending: new Map() };
+    const thread: Thread = { worker, pending: new Map(), load: 0 };
     const settle = (id: number, fn: (p: Pending) => void): void => {
       const p = thread.pending.get(id);
       if (!p) return;
       thread.pending.delete(id);
+      thread.load -= p.weight;
       if (thread.pending.size === 0) worker.unref();
       fn(p);
     };

@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
 import type { Language, Parser, Query } from "web-tree-sitter";
-import { scanTexts } from "./scan";
+import { type ScanItem, scanItems } from "./scan";
 import { capturesOf, declarationsOf } from "./tree-query";
 
 export interface ThreadData {
@@ -18,7 +18,7 @@ export interface ThreadData {
 /** One request to a thread: a batch to scan, or a parse (with `kinds`: a declarations query). */
 export interface ThreadRequest {
   id: number;
-  texts?: string[];
+  texts?: readonly ScanItem[];
   wasm?: string;
   query?: string;
   text?: string;
@@ -64,7 +64,7 @@ async function answer({ id, texts, wasm, query, text, kinds }: ThreadRequest): P
   const port = parentPort;
   if (!port) return;
   if (texts) {
-    const scan = scanTexts(texts, defKeywords);
+    const scan = scanItems(texts, defKeywords);
     port.postMessage(
       { id, scan },
       scan.files.flatMap((f) => [f.pairs.buffer, f.defined.buffer]),
