@@ -21,6 +21,10 @@ export default defineConfig({
         test: {
           name: "faults",
           include: ["{runtime,api,worker,testkit,infra}/src/**/*.faults.test.ts"],
+          // Fault files start their own Postgres, Redis and workers, and spend most of their time
+          // waiting out the outage they cause: two of them share the two cores well.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -30,6 +34,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["web/e2e/**/*.test.ts"],
+          sequence: { groupOrder: 2 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
+import { REPRODUCTION_TOOL } from "@fixloop/contract";
 import {
   authorizeRepositories,
   screenshot,
@@ -97,11 +98,11 @@ describe("cost and what the model saw, in the browser", () => {
     await screenshot(page, "cost-meter");
     e2e.models.latency(0);
     await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
-    // 12,000 tokens in at $0.59/M and 3,000 out at $0.79/M.
+    // Two requests (the fix, then the reproduction test), each 12,000 tokens in at $0.59/M and 3,000 out at $0.79/M.
     expect(await page.getByTestId("run-cost-total").textContent()).toBe(
-      "This run cost $0.0095 (12000 tokens in, 3000 out).",
+      "This run cost $0.0189 (24000 tokens in, 6000 out).",
     );
-    expect(e2e.models.requests).toHaveLength(1);
+    expect(e2e.models.requests.map((r) => r.tool === REPRODUCTION_TOOL)).toEqual([false, true]);
     e2e.models.usage(null);
   });
 
@@ -112,7 +113,7 @@ describe("cost and what the model saw, in the browser", () => {
     await page.getByRole("button", { name: "What the model saw" }).click();
     const user = page.getByTestId("prompt-user");
     await user.waitFor();
-    const sent = e2e.models.requests.at(-1);
+    const sent = e2e.models.requests.filter((r) => r.tool !== REPRODUCTION_TOOL).at(-1);
     expect(sent?.prompt).toContain(await user.textContent());
     expect(await page.getByTestId("prompt-system").textContent()).toBe(sent?.system);
     const report = (await page.getByTestId("cleaning-report").textContent()) ?? "";

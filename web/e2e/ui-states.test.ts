@@ -155,9 +155,9 @@ describe("issue states at 1280 and 390 px", () => {
       await toast(page, "Repository synced successfully");
       // Past its entry animation: where it stays while it shows.
       await page.waitForTimeout(600);
-      expect(await toastCoversNoAction(page)).toEqual([]);
-      expect(await toastBlocksActions(page)).toEqual([]);
       await screenshot(page, `toast-${w}`);
+      expect(await toastCoversNoAction(page), `at ${w} px`).toEqual([]);
+      expect(await toastBlocksActions(page)).toEqual([]);
       await page.getByRole("button", { name: "Close toast" }).first().click();
       await page.locator("[data-sonner-toast]").first().waitFor({ state: "detached" });
     }

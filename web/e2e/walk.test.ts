@@ -283,6 +283,13 @@ describe("a new user's first walk", () => {
   it("measures a repository's trust card and shows it on the repository page and its solve pages", async () => {
     const line = "Fixloop found the fixing files in the top 5 for 2 of 3 past issues here";
     await desk.goto("/repositories");
+    // Not measured yet: the card is a closed disclosure, like the repository's other settings.
+    expect(await desk.locator("#octocat-url-shortener-backtest").isVisible()).toBe(false);
+    await desk
+      .getByRole("group", { name: "Trust card" })
+      .filter({ has: desk.locator("#octocat-url-shortener-backtest") })
+      .getByText("How would Fixloop have done here?")
+      .click();
     await desk.locator("#octocat-url-shortener-backtest").fill("5");
     await desk.getByRole("button", { name: "Run backtest of octocat/url-shortener" }).click();
     await desk.getByText(line).waitFor({ timeout: 60_000 });

@@ -76,7 +76,8 @@ it("serves each operations family on /metrics, cluster-wide figures included, an
   for (const step of STEP_IDS)
     expect(total(after, `fixloop_step_duration_seconds_count{step="${step}"}`), step).toBe(1);
   expect(total(after, 'fixloop_sandbox_runs_total{phase="base"')).toBe(1);
-  expect(total(after, 'fixloop_sandbox_runs_total{phase="patched"')).toBe(1);
+  // The kept reproduction test on the base tree, the candidate, and the candidate with the reproduction.
+  expect(total(after, 'fixloop_sandbox_runs_total{phase="patched"')).toBe(3);
   expect(total(after, "fixloop_model_spend_usd_total{")).toBeGreaterThan(0);
   expect(total(after, 'fixloop_queue_jobs{queue="sync",state="waiting"}')).toBe(1);
   expect(total(after, 'fixloop_queue_oldest_waiting_seconds{queue="sync"}')).toBeGreaterThan(0);

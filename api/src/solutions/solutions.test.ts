@@ -56,9 +56,12 @@ describe("solutions API (served under /api/validations)", () => {
         "classification",
         "refinementCount",
         "repository",
+        "reproduction",
+        "reproductionPasses",
         "riskScore",
         "testSuggestions",
         "tests",
+        "unverified",
         "validation",
       ].sort(),
     );

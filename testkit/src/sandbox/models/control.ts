@@ -18,6 +18,8 @@ export interface ReceivedRequest {
   system: string;
   /** Every user-side text of the conversation (messages and tool results), joined. */
   prompt: string;
+  /** The tool the request asked the model to call (a fix, a reproduction test, a file choice). */
+  tool?: string;
   at: number;
 }
 

@@ -153,6 +153,7 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
       model: parsed.model,
       system: parsed.system,
       prompt: parsed.prompt,
+      ...(parsed.tool ? { tool: parsed.tool } : {}),
       at: Date.now(),
     });
 

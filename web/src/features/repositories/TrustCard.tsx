@@ -35,6 +35,44 @@ export function TrustCard({ owner, repo }: { owner: string; repo: string }) {
     start.mutate();
   };
   const id = `${owner}-${repo}-backtest`;
+  const form = !running && (
+    <form onSubmit={onSubmit} className="mt-2 flex flex-wrap items-end gap-2">
+      <label htmlFor={id} className="block">
+        Past issues
+        <input
+          id={id}
+          type="number"
+          min={1}
+          max={20}
+          required
+          value={issues}
+          onChange={(e) => setIssues(e.target.value)}
+          className="mt-1 block w-20 rounded-lg border border-slate-300 bg-white px-2 py-1.5 dark:border-slate-600 dark:bg-slate-950"
+        />
+      </label>
+      <Button type="submit" variant="secondary" busy={start.isPending} aria-label={`Run backtest of ${owner}/${repo}`}>
+        <FlaskConical className="size-4" aria-hidden /> Run backtest
+      </Button>
+    </form>
+  );
+  const failed = latest?.status === "failed" && (
+    <p role="alert" className="mt-2 text-red-700 dark:text-red-400">
+      {latest.error}
+    </p>
+  );
+  // Not measured yet: a disclosure like the card's other settings, so the card stays short on phones.
+  if (q.data && !q.data.card && !running)
+    return (
+      <details className="mt-3 text-sm" aria-label="Trust card">
+        <summary className="cursor-pointer font-medium">How would Fixloop have done here?</summary>
+        <p className="mt-1 text-slate-600 dark:text-slate-400">
+          Not measured yet: Fixloop rewinds to each recently fixed issue&apos;s merged pull request and checks whether
+          it would have found the files that pull request changed. No model is called.
+        </p>
+        {failed}
+        {form}
+      </details>
+    );
   return (
     <section
       className="mt-3 rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-700"
@@ -46,52 +84,14 @@ export function TrustCard({ owner, repo }: { owner: string; repo: string }) {
           {errorMessage(q.error, "Failed to load the trust card")}
         </p>
       )}
-      {q.data?.card ? (
-        <CardFigures card={q.data.card} />
-      ) : (
-        q.data &&
-        !running && (
-          <p className="mt-1 text-slate-600 dark:text-slate-400">
-            Not measured yet: Fixloop rewinds to each recently fixed issue&apos;s merged pull request and checks whether
-            it would have found the files that pull request changed. No model is called.
-          </p>
-        )
-      )}
+      {q.data?.card && <CardFigures card={q.data.card} />}
       {running && latest && (
         <p role="status" className="mt-2 text-slate-700 dark:text-slate-300">
           Backtest running: {latest.issues.length} of {latest.found || latest.requested} past issues checked…
         </p>
       )}
-      {latest?.status === "failed" && (
-        <p role="alert" className="mt-2 text-red-700 dark:text-red-400">
-          {latest.error}
-        </p>
-      )}
-      {!running && (
-        <form onSubmit={onSubmit} className="mt-2 flex flex-wrap items-end gap-2">
-          <label htmlFor={id} className="block">
-            Past issues
-            <input
-              id={id}
-              type="number"
-              min={1}
-              max={20}
-              required
-              value={issues}
-              onChange={(e) => setIssues(e.target.value)}
-              className="mt-1 block w-20 rounded-lg border border-slate-300 bg-white px-2 py-1.5 dark:border-slate-600 dark:bg-slate-950"
-            />
-          </label>
-          <Button
-            type="submit"
-            variant="secondary"
-            busy={start.isPending}
-            aria-label={`Run backtest of ${owner}/${repo}`}
-          >
-            <FlaskConical className="size-4" aria-hidden /> Run backtest
-          </Button>
-        </form>
-      )}
+      {failed}
+      {form}
     </section>
   );
 }
