@@ -3,6 +3,7 @@ import { SolveJob, type SolveResult } from "@fixloop/contract";
 import { runs } from "@fixloop/db";
 import type { WorkerContext } from "../context";
 import { processRun } from "../pipeline/run.processor";
+import { watchCancel } from "./cancel.watch";
 import { announceUserQueue, deferJob, RunDeferred } from "../pipeline/run.queue";
 
 /**
@@ -17,8 +18,9 @@ export async function processSolve(
 ): Promise<SolveResult> {
   const { runId } = SolveJob.parse(job.data);
   const maxAttempts = job.opts.attempts ?? 1;
+  const cancel = watchCancel(ctx, runId, signal);
   try {
-    return await processRun(runId, ctx, signal, {
+    return await processRun(runId, ctx, cancel.signal, {
       finalAttempt: job.attemptsMade + 1 >= maxAttempts,
       retry: job.attemptsMade > 0,
     });
@@ -26,6 +28,7 @@ export async function processSolve(
     if (err instanceof RunDeferred) return await deferJob(job, token);
     throw err;
   } finally {
+    cancel.stop();
     await afterRun(ctx, runId);
   }
 }

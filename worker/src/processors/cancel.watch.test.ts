@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { runs } from "@fixloop/db";
+import { createTestDatabase, insertIssue, insertUser } from "@fixloop/testkit";
+import { watchCancel } from "./cancel.watch";
+
+const logger = { info() {}, warn() {} } as never;
+
+describe("a running solve's cancel signal", () => {
+  it("follows the cancel flag in Postgres when the cancel channel's message never arrives", async () => {
+    const { db } = await createTestDatabase();
+    const userId = await insertUser(db);
+    const issue = await insertIssue(db, userId);
+    const run = await db
+      .insertInto("solve_runs")
+      .values({ user_id: userId, issue_id: issue.id, status: "running", model_id: "m" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const channel = new AbortController(); // never aborted: the published message was lost
+    const watch = watchCancel({ db, logger }, run.id, channel.signal, 50);
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      expect(watch.signal.aborted).toBe(false);
+      expect(await runs.requestCancel(db, run.id)).toBe(true);
+      await expect.poll(() => watch.signal.aborted, { timeout: 2_000, interval: 20 }).toBe(true);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it("still follows the cancel channel at once, and stops reading once the run is over", async () => {
+    const { db } = await createTestDatabase();
+    const channel = new AbortController();
+    const watch = watchCancel({ db, logger }, "00000000-0000-0000-0000-000000000000", channel.signal, 60_000);
+    channel.abort(new Error("cancelled by the user"));
+    expect(watch.signal.aborted).toBe(true);
+    expect((watch.signal.reason as Error).message).toBe("cancelled by the user");
+    watch.stop();
+  });
+});
