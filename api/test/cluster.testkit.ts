@@ -4,7 +4,6 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import url from "node:url";
-import { afterAll } from "vitest";
 import { pickPort } from "@fixloop/testkit/services";
 import { TEST_ENCRYPTION_KEYS } from "./testing";
 import { until } from "./faults.testkit";
@@ -30,14 +29,12 @@ export interface ClusterApi extends ClusterProcess {
 /**
  * Starts API and worker processes on one Postgres and one Redis (the `base` settings: database,
  * Redis, queue prefix, stand-in URLs), each with its own data directory. Every process still
- * alive is SIGKILLed after the file, and the directories removed.
+ * alive is SIGKILLed by `stopAll()` (call it from the file's `afterAll`: the
+ * settings exist only once the file's stack is up, so this is made in `beforeAll`, where a hook
+ * of its own would never run), and the directories removed.
  */
 export function clusterProcesses(base: Record<string, string>) {
   const all: ClusterProcess[] = [];
-  afterAll(() => {
-    for (const p of all) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
-    for (const p of all) fs.rmSync(p.dataDir, { recursive: true, force: true });
-  });
 
   function launch(name: string, entry: string, env: Record<string, string>): ClusterProcess {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `fixloop-${name}-`));
@@ -74,6 +71,13 @@ export function clusterProcesses(base: Record<string, string>) {
   }
 
   return {
+    /** SIGKILLs every process still alive and removes the directories: the file's `afterAll` calls it. */
+    async stopAll(): Promise<void> {
+      const alive = all.filter((p) => p.child.exitCode === null && p.child.signalCode === null);
+      for (const p of alive) p.child.kill("SIGKILL");
+      await Promise.all(alive.map((p) => p.exited));
+      for (const p of all) fs.rmSync(p.dataDir, { recursive: true, force: true });
+    },
     /** An API process on a free port; resolves once `/api/health` answers. */
     async startApi(name: string, env: Record<string, string> = {}): Promise<ClusterApi> {
       const port = await pickPort(0);
@@ -144,6 +148,5 @@ export async function failoverProxy(upstreams: string[]): Promise<{ url: string;
     for (const s of sockets) s.destroy();
     if (server.listening) await new Promise<void>((r) => server.close(() => r()));
   };
-  afterAll(close);
   return { url: `http://127.0.0.1:${port}`, close };
 }

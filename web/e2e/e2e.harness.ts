@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import pg from "pg";
+import { afterEach, beforeEach } from "vitest";
 import { startStack, type Stack } from "@fixloop/infra/launcher";
 import type { GithubSandboxControl } from "@fixloop/testkit/sandbox";
 import type { ModelSandboxControl } from "@fixloop/testkit/sandbox";
@@ -21,6 +23,51 @@ const FLAGS = [
 ];
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 export const SCREENSHOTS = path.join(ROOT, "test-output", "screenshots");
+
+/** The stacks this file started: a failed test prints what they logged while it ran. */
+const running: E2E[] = [];
+const logMarks = new Map<E2E, number>();
+/** How many of a failed test's log lines are printed (the last ones). */
+const FAILURE_LOG_LINES = 150;
+
+beforeEach(() => {
+  for (const e of running) logMarks.set(e, e.logs.length);
+});
+afterEach(async (ctx) => {
+  // A test that set a slow model and failed before setting it back must not slow the next one.
+  for (const e of running) e.models?.latency(0);
+  if (ctx.task.result?.state !== "fail") return;
+  for (const e of running) {
+    const lines = e.logs.slice(logMarks.get(e) ?? 0);
+    const shown = lines.slice(-FAILURE_LOG_LINES).map((l) => (l.length > 400 ? `${l.slice(0, 400)}…` : l));
+    console.error(
+      `--- ${ctx.task.name}: the stack's last ${shown.length} of ${lines.length} log lines during the test ---\n${shown.join("\n")}`,
+    );
+    console.error(`--- what its database was doing ---\n${await databaseActivity(e.stack.env.DATABASE_URL)}`);
+  }
+});
+
+/** The database's sessions that are not idle and the locks waited for: what a hung request waits on. */
+async function databaseActivity(url: string | undefined): Promise<string> {
+  if (!url) return "(no database)";
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const { rows } = await client.query(
+      `select pid, state, wait_event_type, wait_event, round(extract(epoch from now() - xact_start)::numeric, 1) as xact_s,
+              left(query, 160) as query
+         from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`,
+    );
+    const waits = await client.query(
+      `select pid, locktype, mode, relation::regclass::text as rel from pg_locks where not granted`,
+    );
+    return [...rows, ...waits.rows].map((r) => JSON.stringify(r)).join("\n") || "(all sessions idle)";
+  } catch (err) {
+    return `(could not read: ${(err as Error).message})`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
 
 export interface E2E {
   stack: Stack;
@@ -60,7 +107,7 @@ export async function startE2E(name: string, extraEnv: Record<string, string> = 
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
   const contexts: BrowserContext[] = [];
-  return {
+  const e2e: E2E = {
     stack,
     browser,
     github: stack.sandboxes.github?.control as GithubSandboxControl,
@@ -94,11 +141,14 @@ export async function startE2E(name: string, extraEnv: Record<string, string> = 
       return { context, page: await context.newPage() };
     },
     async stop() {
+      running.splice(running.indexOf(e2e), 1);
       await browser.close().catch(() => {});
       await stack.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  running.push(e2e);
+  return e2e;
 }
 
 /** Signs in through the GitHub stand-in's authorize page as `login`. */

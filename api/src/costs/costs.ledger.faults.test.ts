@@ -20,7 +20,11 @@ describe("the spending ledger", () => {
     const first = startWorker();
     const runId = await solve(me.headers, issue.id);
     // The first chat request (the model rerank of step 3) hangs at the stand-in, reserved in the ledger.
-    const hanging = async () => (await ledger(me.userId)).some((r) => r.state === "reserved" && r.purpose === "rerank");
+    // Reserved is not enough: the reservation comes before the request is sent, and a worker killed in
+    // between never sent it (it is still recorded at its worst case, so received − recorded would be −1).
+    const hanging = async () =>
+      (await ledger(me.userId)).some((r) => r.state === "reserved" && r.purpose === "rerank") &&
+      k.models.control.requests.length > 0;
     await until("a model request in flight", hanging, 90_000);
     await workers.kill(first);
     k.models.control.latency(0);

@@ -53,6 +53,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   console.log(`cluster test wall time: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  await cluster?.stopAll();
   await models?.stop();
 });
 

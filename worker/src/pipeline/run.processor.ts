@@ -264,6 +264,7 @@ async function cancel(
   run: SolveRun,
   step: StepId | null,
 ): Promise<{ status: string }> {
+  ctx.logger.info({ runId: run.id, step }, "run ending cancelled");
   if (step) await steps.markFailed(ctx.db, run.id, step, failedDetail(STEP_CANCELLED));
   if (step)
     await log.emit({
@@ -275,6 +276,7 @@ async function cancel(
     });
   await runs.end(ctx.db, run, "cancelled", { code: "run.cancelled", message: "The run was cancelled" });
   await log.emit({ type: "cancelled", at: now() });
+  ctx.logger.debug({ runId: run.id }, "run ended cancelled");
   return { status: "cancelled" };
 }
 
