@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RUN_EVENT_TYPES, type RunEvent } from "@fixloop/contract";
-import type { Run } from "../../api/runs.queries";
-import { applyStep, parseRunEvent, parseRunSnapshot } from "./run-events";
+import { QueryClient } from "@tanstack/react-query";
+import { runQuery, type Run } from "../../api/runs.queries";
+import { applyRunEvent, applySnapshot, applyStep, parseRunEvent, parseRunSnapshot } from "./run-events";
 
 const step = (id: string) => ({
   id,
@@ -142,5 +143,49 @@ describe("parseRunEvent", () => {
     expect(parseRunSnapshot(JSON.stringify({ ...snapshot, status: "sleeping" }))).toBeNull();
     expect(parseRunSnapshot(JSON.stringify({ ...snapshot, steps: null }))).toBeNull();
     expect(warn).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("a read of the run that answers after the stream's events", () => {
+  const at = "2026-01-01T00:00:05Z";
+  /** A read of the run in flight whose answer (what Postgres said when it was sent) is released by hand. */
+  function slowRead(qc: QueryClient, answer: Run) {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const read = qc.fetchQuery({ queryKey: runQuery("r1").queryKey, queryFn: () => gate.then(() => answer) });
+    return { release, read: read.catch(() => undefined) };
+  }
+
+  it("never puts an older run back over the stream's end (Cancel's read answering after the cancelled event)", async () => {
+    const qc = new QueryClient();
+    applySnapshot(qc, "r1", { ...run, status: "running" });
+    const stale = { ...run, status: "running" } as Run;
+    const { release, read } = slowRead(qc, stale);
+    applyRunEvent(
+      qc,
+      "r1",
+      { type: "step", step: "context", status: "failed", detail: run.steps[1]!.detail, at },
+      "1-0",
+    );
+    applyRunEvent(qc, "r1", { type: "cancelled", at }, "2-0");
+    release();
+    await read;
+    const cached = qc.getQueryData(runQuery("r1").queryKey);
+    expect(cached?.status).toBe("cancelled");
+    expect(cached?.steps[1]?.status).toBe("failed");
+  });
+
+  it("keeps a read that answers before the next event, and one that starts after it", async () => {
+    const qc = new QueryClient();
+    applySnapshot(qc, "r1", { ...run, status: "running" });
+    const first = slowRead(qc, { ...run, status: "running", currentStep: "context" } as Run);
+    first.release();
+    await first.read;
+    expect(qc.getQueryData(runQuery("r1").queryKey)?.currentStep).toBe("context");
+    applyRunEvent(qc, "r1", { type: "cancelled", at }, "3-0");
+    const later = slowRead(qc, { ...run, status: "cancelled", currentStep: "analyzing" } as Run);
+    later.release();
+    await later.read;
+    expect(qc.getQueryData(runQuery("r1").queryKey)).toMatchObject({ status: "cancelled", currentStep: "analyzing" });
   });
 });

@@ -71,8 +71,46 @@ function parseJson<T>(name: string, data: unknown, schema: z.ZodType<T>): T | nu
   return null;
 }
 
-function update(qc: QueryClient, runId: string, fn: (r: Run) => Run) {
-  qc.setQueryData(runQuery(runId).queryKey, (old) => (old ? fn(old) : old));
+/**
+ * Writes what the stream said into the cached run. A read of the run sent before this event (the
+ * one Cancel starts, say) may answer after it with an older run; it is cancelled first, so it can
+ * never put "running" back after "cancelled" (the stream is closed by then: the page would wait on
+ * nothing). Cancelling reverts to the last written run at once, then this event applies.
+ */
+function write(qc: QueryClient, runId: string, fn: (r: Run | undefined) => Run | undefined) {
+  const key = runQuery(runId).queryKey;
+  void qc.cancelQueries({ queryKey: key, exact: true });
+  qc.setQueryData(key, fn);
+}
+
+/** The stream's snapshot: the whole run as Postgres has it when the stream opened. */
+export function applySnapshot(qc: QueryClient, runId: string, snapshot: Run): void {
+  write(qc, runId, () => snapshot);
+}
+
+/**
+ * One run event into the cache: steps and the end into the run, test output and candidates into
+ * their own queries. Events before the snapshot (there are none: it is always first) are dropped.
+ */
+export function applyRunEvent(qc: QueryClient, runId: string, e: RunEvent, id: string | undefined): void {
+  const update = (fn: (r: Run) => Run) => {
+    if (qc.getQueryData(runQuery(runId).queryKey)) write(qc, runId, (old) => (old ? fn(old) : old));
+  };
+  const finish = (patch: Partial<Run>) => update((r) => ({ ...r, ...patch, finishedAt: new Date().toISOString() }));
+  switch (e.type) {
+    case "step":
+      return update((r) => applyStep(r, e));
+    case "tests":
+      return void qc.setQueryData(runTestsLogQuery(runId).queryKey, (log) => applyTests(log ?? EMPTY_TESTS_LOG, e, id));
+    case "candidate":
+      return void qc.setQueryData(runCandidatesQuery(runId).queryKey, (rows) => applyCandidate(rows ?? {}, e));
+    case "completed":
+      return finish({ status: "completed", solutionId: e.solutionId });
+    case "failed":
+      return finish({ status: "failed", error: e.error });
+    case "cancelled":
+      return finish({ status: "cancelled" });
+  }
 }
 
 /**
@@ -100,36 +138,18 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
   useEffect(() => {
     if (!runId || terminal) return;
     const es = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events`);
-    const finish = (patch: Partial<Run>) => {
-      es.close();
-      update(qc, runId, (r) => ({ ...r, ...patch, finishedAt: new Date().toISOString() }));
-    };
     es.addEventListener("snapshot", (m) => {
       const snapshot = parseRunSnapshot(m.data);
       if (!snapshot) return;
-      qc.setQueryData(runQuery(runId).queryKey, snapshot);
+      applySnapshot(qc, runId, snapshot);
       if (isTerminal(snapshot)) es.close();
     });
-    const apply = (e: RunEvent, id: string | undefined) => {
-      switch (e.type) {
-        case "step":
-          return update(qc, runId, (r) => applyStep(r, e));
-        case "tests":
-          return qc.setQueryData(runTestsLogQuery(runId).queryKey, (log) => applyTests(log ?? EMPTY_TESTS_LOG, e, id));
-        case "candidate":
-          return qc.setQueryData(runCandidatesQuery(runId).queryKey, (rows) => applyCandidate(rows ?? {}, e));
-        case "completed":
-          return finish({ status: "completed", solutionId: e.solutionId });
-        case "failed":
-          return finish({ status: "failed", error: e.error });
-        case "cancelled":
-          return finish({ status: "cancelled" });
-      }
-    };
     for (const name of RUN_EVENT_TYPES) {
       es.addEventListener(name, (m) => {
         const e = parseRunEvent(name, m.data);
-        if (e) apply(e, m.lastEventId || undefined);
+        if (!e) return;
+        if (e.type === "completed" || e.type === "failed" || e.type === "cancelled") es.close();
+        applyRunEvent(qc, runId, e, m.lastEventId || undefined);
       });
     }
     return () => es.close();
