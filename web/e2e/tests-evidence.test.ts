@@ -213,7 +213,7 @@ describe("test evidence in the browser", () => {
     await screenshot(narrow, "validate-candidates-390");
   });
 
-  it("shows the reproduction test on the review page, and marks an unverified solution on the issue card and the Approve button (1280 and 390 px)", async () => {
+  it("shows the reproduction test on the review page, marks an unverified solution on the issue card and the Approve button, and presents none once Settings says so (1280 and 390 px)", async () => {
     // The candidates case's solution: the seeded reproduction test failed on base and passes with the winner.
     await page.reload();
     expect(await page.getByTestId("reproduction-line").textContent()).toBe(
@@ -274,6 +274,46 @@ describe("test evidence in the browser", () => {
     );
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(narrow, "validate-unverified-390");
+
+    // "Do not present unverified solutions": the next unverified run ends with no solution and says why.
+    const setting = (p: Page) => p.getByRole("checkbox", { name: /^Do not present unverified solutions/ });
+    await narrow.goto("/profile-settings?tab=settings");
+    // The box shows what the server saved (a controlled input): it turns checked once the save answers.
+    await setting(narrow).click();
+    await expect.poll(() => setting(narrow).isChecked()).toBe(true);
+    await screenshot(narrow, "settings-unverified-not-presented-390");
+    await page.goto("/profile-settings?tab=settings");
+    // The same user on the wide page: the box reads the saved setting once it has loaded.
+    await expect.poll(() => setting(page).isChecked()).toBe(true);
+    const next = "heading-increment misses a jump from # to ###";
+    e2e.models.respondWith((p) => p.includes(next), {
+      analysis: "Scripted to break the trailing-spaces rule.",
+      proposedSolution: "Change the trailing pattern.",
+      confidence: 70,
+      files: [
+        {
+          filename: "src/rules/trailing-spaces.js",
+          action: "modify",
+          edits: [{ search: "const TRAILING = / +$/;\n", replace: "const TRAILING = /(?!)/;\n" }],
+        },
+      ],
+    });
+    await startSolve(page, next);
+    const failed = page.getByRole("alert").filter({ hasText: "The last run failed: No solution presented:" });
+    await failed.waitFor({ timeout: 120_000 });
+    expect(await failed.textContent()).toContain("The change breaks tests that passed before");
+    expect(await page.getByTestId("solution-result").count()).toBe(0);
+    await screenshot(page, "solve-unverified-not-presented");
+    await narrow.goto(page.url());
+    await narrow.getByRole("alert").filter({ hasText: "Unverified solutions are not presented" }).waitFor();
+    expect(
+      await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
+    await screenshot(narrow, "solve-unverified-not-presented-390");
+    await page.goto("/profile-settings?tab=settings");
+    await expect.poll(() => setting(page).isChecked()).toBe(true);
+    await setting(page).click();
+    await expect.poll(() => setting(page).isChecked()).toBe(false);
   });
 
   it("solves an issue labelled on GitHub once the owner turns the label on for the repository, and marks the run as label-started (1280 and 390 px)", async () => {
