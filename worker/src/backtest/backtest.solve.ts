@@ -1,0 +1,98 @@
+import { backtestSolves, issues, runs } from "@fixloop/db";
+import { DEFAULT_MODEL_ID, type BacktestSolve, type FileChange } from "@fixloop/contract";
+import type { GithubClient } from "@fixloop/runtime";
+import type { WorkerContext } from "../context";
+import { CostCapExceeded, ledgerMeter } from "../pipeline/run.budget";
+import { generatingStep } from "../pipeline/steps/generating/generating.step";
+import { filesAt, type FixedIssue } from "./backtest.github";
+import type { LocalizedAt } from "./backtest.localize";
+import { verifyAgainstPull } from "./backtest.verify";
+
+/** The backtest a solve belongs to, as the worker read it. */
+export interface SolvingBacktest {
+  user_id: string;
+  repository_id: string;
+  model_id: string | null;
+  owner: string;
+  name: string;
+  full_name: string;
+}
+
+const notSolved = (runId: string | null, detail: string, costUsd = 0): BacktestSolve => ({
+  runId,
+  verified: false,
+  reason: "not_solved",
+  detail,
+  costUsd,
+});
+
+/**
+ * Solves one past issue at its pull request's base commit and checks the patch against the pull
+ * request's own tests. The solve is a `backtest` run: its quota unit and every model request go
+ * through the same quota, caps and ledger as any run (a refusal is said, not raised); it writes
+ * no solution, opens no pull request and leaves the issue as it is.
+ */
+export async function solvePast(
+  ctx: WorkerContext,
+  gh: GithubClient,
+  b: SolvingBacktest,
+  f: FixedIssue,
+  at: LocalizedAt,
+  signal: AbortSignal,
+): Promise<BacktestSolve> {
+  const issueId = await backtestSolves.pastIssueId(ctx.db, {
+    userId: b.user_id,
+    repositoryId: b.repository_id,
+    fullName: b.full_name,
+    number: f.issueNumber,
+    title: f.title,
+    body: f.body,
+    htmlUrl: f.htmlUrl,
+  });
+  const runId = await backtestSolves.startSolveRun(ctx.db, {
+    userId: b.user_id,
+    issueId,
+    modelId: b.model_id ?? DEFAULT_MODEL_ID,
+  });
+  if (!runId) return notSolved(null, "Not solved: your plan's quota for this period is used up");
+  const run = await runs.loadExisting(ctx.db, runId);
+  const issue = await issues.find(ctx.db, issueId);
+  let patch: FileChange[];
+  try {
+    if (!issue) throw new Error("The issue is gone");
+    const env = { run, issue, signal, meter: ledgerMeter(ctx.db, ctx.env, run, "generating") };
+    patch = (await generatingStep.run(at.steps, env, ctx)).output.filesChanged;
+  } catch (err) {
+    const error =
+      err instanceof CostCapExceeded
+        ? { code: err.code, message: err.message }
+        : { code: signal.aborted ? "run.cancelled" : "backtest.solve_failed", message: (err as Error).message };
+    const cost = await backtestSolves.endSolveRun(ctx.db, runId, { error });
+    if (signal.aborted) throw err;
+    return notSolved(runId, `Not solved: ${error.message}`, cost);
+  }
+  const costUsd = await backtestSolves.endSolveRun(ctx.db, runId, { error: null });
+  const testPaths = new Set(f.testFiles);
+  try {
+    const gold = await filesAt(gh, b.owner, b.name, f.headSha, f.changes, signal);
+    const verdict = await verifyAgainstPull(
+      ctx,
+      gh,
+      {
+        owner: b.owner,
+        repo: b.name,
+        userId: b.user_id,
+        baseSha: f.baseSha,
+        tests: gold.filter((g) => testPaths.has(g.filename) && g.action !== "delete"),
+        gold,
+      },
+      patch,
+      signal,
+    );
+    return { runId, ...verdict, costUsd };
+  } catch (err) {
+    if (signal.aborted) throw err;
+    const detail = `The pull request's tests could not be read: ${(err as Error).message}`;
+    return { runId, verified: false, reason: "could_not_run", detail, costUsd };
+  }
+}

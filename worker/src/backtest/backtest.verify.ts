@@ -1,0 +1,148 @@
+import path from "node:path";
+import { repositories } from "@fixloop/db";
+import type { BacktestUnverified, FileChange } from "@fixloop/contract";
+import type { GithubClient } from "@fixloop/runtime";
+import type { WorkerContext } from "../context";
+import type { PhaseRun } from "../tests-run/compare";
+import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "../tests-run/run-tests";
+import { testsConfig } from "../tests-run/tests.config";
+import { scrubHostPaths } from "../tests-run/workspace.cleanup";
+import { fetchTreeInto } from "../tests-run/workspace.github";
+
+/** A merged pull request as its tests see it: its base commit, its own test files and its whole change. */
+export interface PullUnderTest {
+  owner: string;
+  repo: string;
+  userId: string;
+  baseSha: string;
+  /** The pull request's test files at its head (added to the tree before and after). */
+  tests: FileChange[];
+  /** Everything the pull request changed at its head (its "gold" patch), tests included. */
+  gold: FileChange[];
+}
+
+export interface Verdict {
+  verified: boolean;
+  reason: BacktestUnverified | null;
+  detail: string;
+}
+
+const failing = (r: PhaseRun) =>
+  new Set(
+    Object.entries(r.results)
+      .filter(([, o]) => o === "fail" || o === "error")
+      .map(([n]) => n),
+  );
+const passing = (r: PhaseRun) =>
+  new Set(
+    Object.entries(r.results)
+      .filter(([, o]) => o === "pass")
+      .map(([n]) => n),
+  );
+const unusable = (r: PhaseRun) => r.timedOut || r.setupFailed || !!r.cancelled || r.runners.length === 0;
+const names = (xs: string[]) =>
+  xs
+    .slice(0, 5)
+    .map((n) => `"${n}"`)
+    .join(", ") + (xs.length > 5 ? ", …" : "");
+
+/**
+ * Judges a solve's patch as SWE-bench does, in the sandbox, offline, with the repository's test
+ * command: at the pull request's base commit with its test files added, the tests the pull request
+ * fixed (failing there, passing with its own change) must fail; with the solve's patch and those
+ * test files they must pass, and the tests that passed with both must still pass.
+ */
+export function judge(before: PhaseRun, gold: PhaseRun, candidate: PhaseRun): Verdict {
+  const goldPass = passing(gold);
+  const target = [...failing(before)].filter((n) => goldPass.has(n));
+  if (!target.length)
+    return {
+      verified: false,
+      reason: "not_failing_before",
+      detail: "The pull request's tests did not fail at its base commit: there was nothing to verify",
+    };
+  const after = passing(candidate);
+  const still = target.filter((n) => !after.has(n));
+  const kept = [...passing(before)].filter((n) => goldPass.has(n));
+  const broken = kept.filter((n) => !after.has(n));
+  if (still.length || broken.length)
+    return {
+      verified: false,
+      reason: "still_failing",
+      detail: still.length
+        ? `Still failing with the solve's patch: ${names(still)}`
+        : `The solve's patch breaks tests that pass with the pull request: ${names(broken)}`,
+    };
+  return {
+    verified: true,
+    reason: null,
+    detail: `The pull request's failing tests pass with the solve's patch: ${names(target)}`,
+  };
+}
+
+const cannot = (detail: string): Verdict => ({ verified: false, reason: "could_not_run", detail });
+
+/** Runs the three phases (base + tests, base + the pull request, base + the solve's patch + tests) and judges them. */
+export async function verifyAgainstPull(
+  ctx: WorkerContext,
+  gh: GithubClient,
+  p: PullUnderTest,
+  patch: FileChange[],
+  signal: AbortSignal,
+): Promise<Verdict> {
+  if (!p.tests.length) return cannot("The pull request changed no test files");
+  const cfg = testsConfig(ctx.env);
+  if (!cfg.runner) return cannot("The sandbox is off on this server");
+  const deps: TestsDeps = {
+    runner: cfg.runner,
+    backend: cfg.backend,
+    cache: cfg.cache,
+    limits: cfg.limits,
+    redis: ctx.redis,
+    prefix: ctx.queues.prefix,
+    emit: async () => {},
+    signal,
+    onCleanupError: (err) => ctx.logger.warn({ err: String(err.cause ?? err.message) }, "workspace cleanup failed"),
+  };
+  const full = `${p.owner}/${p.repo}`;
+  let prepared: Prepared | { reason: string } | null = null;
+  try {
+    const settings = (await repositories.findFirstWithTestSettings(ctx.db, p.userId, [full]))?.testSettings ?? null;
+    prepared = await prepareTests(deps, {
+      owner: p.owner,
+      repo: p.repo,
+      commit: p.baseSha,
+      settings,
+      trusted: true,
+      setupNetwork: "never",
+      fetch: (dir) =>
+        fetchTreeInto(gh, p.owner, p.repo, p.baseSha, dir, { maxBytes: cfg.maxRepoBytes, signal }).then(
+          () => undefined,
+        ),
+    });
+    if ("reason" in prepared) return cannot(prepared.reason);
+    const ready = prepared;
+    const testPaths = new Set(p.tests.map((f) => f.filename));
+    const before = await runPatched(deps, ready, p.tests, "patched");
+    const gold = await runPatched(deps, ready, p.gold, "patched");
+    // The pull request's test files win over anything the patch wrote at their paths.
+    const withPatch = [...patch.filter((f) => !testPaths.has(f.filename)), ...p.tests];
+    const candidate = await runPatched(deps, ready, withPatch, "patched");
+    signal.throwIfAborted();
+    const bad = [before, gold].find(unusable);
+    if (bad) return cannot(`The tests did not run to the end (exit code ${bad.exitCode ?? "none"})`);
+    if (unusable(candidate))
+      return {
+        verified: false,
+        reason: "still_failing",
+        detail: "The tests did not run to the end with the solve's patch",
+      };
+    return judge(before, gold, candidate);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    const message = scrubHostPaths((err as Error).message, [cfg.cache.root, path.resolve(ctx.env.FIXLOOP_DATA_DIR)]);
+    return cannot(`The tests could not run: ${message}`);
+  } finally {
+    if (prepared && !("reason" in prepared)) await disposePrepared(prepared, deps.onCleanupError);
+  }
+}
