@@ -6,7 +6,7 @@ import {
   modelsConfigFromEnv,
   planAllowsProvider,
 } from "@fixloop/contract";
-import { currentUsagePeriod, spendingCaps, spendingSince, usedInPeriod } from "@fixloop/db";
+import { currentUsagePeriod, spendingCaps, spendingSince, usedInPeriod, users } from "@fixloop/db";
 import type { AppDeps } from "../deps";
 import { AppError } from "../http/errors";
 import { solveErrors } from "../solve/solve.errors";
@@ -15,8 +15,9 @@ const usd = (n: number) => `$${n.toFixed(4)}`;
 
 /**
  * A backtest that solves is allowed only when a solve could start now: the model is known and
- * the plan allows it, the plan's quota has a run left, and the smallest typical request fits under
- * the per-run and the monthly cap. Answers the model the solves use; refuses before anything is written.
+ * the plan allows it, the plan's quota has a run left, and the smallest typical answer requests
+ * (one per candidate the user's solves write) fit under the per-run and the monthly cap. Answers
+ * the model the solves use; refuses before anything is written.
  */
 export async function assertCanSolve(deps: AppDeps, userId: string, modelId: string | undefined): Promise<string> {
   const { db, env } = deps;
@@ -33,11 +34,13 @@ export async function assertCanSolve(deps: AppDeps, userId: string, modelId: str
       "Your plan's runs for this period are used up, and each solve of a backtest is a run: backtest without solves, or upgrade",
     );
   const defaults = { runUsd: env.RUN_COST_CAP_USD, monthlyUsd: env.MONTHLY_COST_CAP_USD };
-  const [caps, spending] = await Promise.all([
+  const [caps, spending, candidates] = await Promise.all([
     spendingCaps(db, userId, defaults),
     spendingSince(db, userId, period.periodStart),
+    users.defaultCandidates(db, userId),
   ]);
-  const least = estimateRange(model).lowUsd;
+  // Each solve writes the user's default number of candidates: each is one answer request.
+  const least = estimateRange(model).lowUsd * candidates;
   const { runUsd, monthlyUsd } = caps.effective;
   if (runUsd !== null && least > runUsd)
     throw new AppError(

@@ -168,6 +168,14 @@ describe("repository backtest", () => {
     expect(costs.every((c) => c > 0)).toBe(true);
     expect([first.solve.costUsd, second.solve.costUsd]).toEqual(costs);
     expect(got.card.solveCostUsd).toBeCloseTo(costs[0]! + costs[1]!, 6);
+    // A solve is the pipeline's steps 4 and 5: the answer, then the reproduction-test request of validation.
+    const steps = await stack.db
+      .selectFrom("model_requests")
+      .select("step")
+      .distinct()
+      .where("run_id", "=", first.solve.runId)
+      .execute();
+    expect(steps.map((r) => r.step).sort()).toEqual(["generating", "validating"]);
     // Runs of their own kind: no solution, no pull request, the past issues stay closed as they were.
     const runs = await stack.db
       .selectFrom("solve_runs")

@@ -57,7 +57,7 @@ export async function pastIssueId(
  */
 export async function startSolveRun(
   db: Kysely<Database>,
-  r: { userId: string; issueId: string; modelId: string },
+  r: { userId: string; issueId: string; modelId: string; candidates: number },
 ): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
     // A backtest solve of this issue still running was left by a backtest attempt that died (one
@@ -87,7 +87,7 @@ export async function startSolveRun(
         model_id: r.modelId,
         kind: "backtest",
         status: "running",
-        input: runInput.write({}),
+        input: runInput.write(r.candidates > 1 ? { candidates: r.candidates } : {}),
         quota_state: "reserved",
         quota_period_start: reserved.periodStart,
         started_at: new Date(),

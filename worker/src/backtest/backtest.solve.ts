@@ -1,9 +1,10 @@
-import { backtestSolves, issues, runs } from "@fixloop/db";
+import { backtestSolves, issues, runs, users } from "@fixloop/db";
 import { DEFAULT_MODEL_ID, type BacktestSolve, type FileChange } from "@fixloop/contract";
 import type { GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { CostCapExceeded, ledgerMeter } from "../pipeline/run.budget";
 import { generatingStep } from "../pipeline/steps/generating/generating.step";
+import { validatingStep } from "../pipeline/steps/validating/validating.step";
 import { filesAt, type FixedIssue } from "./backtest.github";
 import type { LocalizedAt } from "./backtest.localize";
 import { verifyAgainstPull } from "./backtest.verify";
@@ -27,8 +28,8 @@ const notSolved = (runId: string | null, detail: string, costUsd = 0): BacktestS
 });
 
 /**
- * Solves one past issue at its pull request's base commit and checks the patch against the pull
- * request's own tests. The solve is a `backtest` run: its quota unit and every model request go
+ * Solves one past issue at its pull request's base commit (the pipeline's steps 4 and 5 on what
+ * localization found there) and checks the selected candidate against the pull request's own tests. The solve is a `backtest` run: its quota unit and every model request go
  * through the same quota, caps and ledger as any run (a refusal is said, not raised); it writes
  * no solution, opens no pull request and leaves the issue as it is.
  */
@@ -53,6 +54,7 @@ export async function solvePast(
     userId: b.user_id,
     issueId,
     modelId: b.model_id ?? DEFAULT_MODEL_ID,
+    candidates: await users.defaultCandidates(ctx.db, b.user_id),
   });
   if (!runId) return notSolved(null, "Not solved: your plan's quota for this period is used up");
   const run = await runs.loadExisting(ctx.db, runId);
@@ -60,8 +62,17 @@ export async function solvePast(
   let patch: FileChange[];
   try {
     if (!issue) throw new Error("The issue is gone");
-    const env = { run, issue, signal, meter: ledgerMeter(ctx.db, ctx.env, run, "generating") };
-    patch = (await generatingStep.run(at.steps, env, ctx)).output.filesChanged;
+    // Steps 4 and 5 as a solve runs them (the user's candidates, the reproduction test, selection by
+    // the repository's tests at the base commit), each model request through the ledger.
+    const env = { run, issue, signal };
+    const meter = (step: "generating" | "validating") => ledgerMeter(ctx.db, ctx.env, run, step);
+    const generating = (await generatingStep.run(at.steps, { ...env, meter: meter("generating") }, ctx)).output;
+    const validating = await validatingStep.run(
+      { ...at.steps, generating },
+      { ...env, meter: meter("validating") },
+      ctx,
+    );
+    patch = (validating.output.generating ?? generating).filesChanged;
   } catch (err) {
     const error =
       err instanceof CostCapExceeded
