@@ -19,11 +19,15 @@ export interface SolvingBacktest {
   full_name: string;
 }
 
+/** A reason stays a sentence on the card (provider and sandbox messages can be long). */
+const DETAIL_MAX = 400;
+const clip = (s: string) => (s.length > DETAIL_MAX ? `${s.slice(0, DETAIL_MAX - 1)}…` : s);
+
 const notSolved = (runId: string | null, detail: string, costUsd = 0): BacktestSolve => ({
   runId,
   verified: false,
   reason: "not_solved",
-  detail,
+  detail: clip(detail),
   costUsd,
 });
 
@@ -100,10 +104,10 @@ export async function solvePast(
       patch,
       signal,
     );
-    return { runId, ...verdict, costUsd };
+    return { runId, ...verdict, detail: clip(verdict.detail), costUsd };
   } catch (err) {
     if (signal.aborted) throw err;
-    const detail = `The pull request's tests could not be read: ${(err as Error).message}`;
+    const detail = clip(`The pull request's tests could not be read: ${(err as Error).message}`);
     return { runId, verified: false, reason: "could_not_run", detail, costUsd };
   }
 }

@@ -40,11 +40,13 @@ const passing = (r: PhaseRun) =>
       .map(([n]) => n),
   );
 const unusable = (r: PhaseRun) => r.timedOut || r.setupFailed || !!r.cancelled || r.runners.length === 0;
+/** Test names come from the repository: a few, each cut short, are enough to say which. */
+const NAME_MAX = 100;
 const names = (xs: string[]) =>
   xs
     .slice(0, 5)
-    .map((n) => `"${n}"`)
-    .join(", ") + (xs.length > 5 ? ", …" : "");
+    .map((n) => `"${n.length > NAME_MAX ? `${n.slice(0, NAME_MAX - 1)}…` : n}"`)
+    .join(", ") + (xs.length > 5 ? `, and ${xs.length - 5} more` : "");
 
 /**
  * Judges a solve's patch as SWE-bench does, in the sandbox, offline, with the repository's test
