@@ -227,5 +227,26 @@ describe("repository backtest", () => {
       .execute();
     await refused({ issues: 2, solve: true }, 429, "backtest.quota_exhausted");
     expect(await read(me, TODO)).toEqual(before);
-  });
+
+    // One run left: the first solve takes it, the next issue says why it was not solved.
+    await stack.db.updateTable("usage_counters").set({ used: 9 }).where("user_id", "=", id).execute();
+    expect((await start(me, { issues: 2, solve: true }, TODO)).status).toBe(202);
+    backtestWorker ??= startWorkers(stack.ctx, { queues: ["backtest"], concurrency: 1 });
+    const got = await until(me, (v) => v.latest?.status === "done" && v.latest.id !== before.latest.id, TODO);
+    expect(got.card).toMatchObject({ solve: true, found: 2, solved: 1 });
+    expect(got.card.issues.map((i: any) => [i.issueNumber, i.solve.reason, i.solve.runId === null])).toEqual([
+      [2, "still_failing", false],
+      [1, "not_solved", true],
+    ]);
+    expect(got.card.issues[1].solve).toMatchObject({
+      detail: "Not solved: your plan's quota for this period is used up",
+      costUsd: 0,
+    });
+    const { used } = await stack.db
+      .selectFrom("usage_counters")
+      .select("used")
+      .where("user_id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(used).toBe(10);
+  }, 60_000);
 });
