@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { PhaseRun } from "../tests-run/compare";
-import { judge } from "./backtest.verify";
+import { judge, judgeByExit } from "./backtest.verify";
 
-const run = (results: Record<string, "pass" | "fail" | "error">): PhaseRun => ({
+const run = (results: Record<string, "pass" | "fail" | "error">, exitCode = 0, logTail = ""): PhaseRun => ({
   counts: { passed: 0, failed: 0, errored: 0, durationMs: 0 },
   results,
   runners: ["node-test"],
-  exitCode: 0,
+  exitCode,
   timedOut: false,
   setupFailed: false,
-  logTail: "",
+  logTail,
 });
 
 describe("judging a solve against the pull request's own tests", () => {
@@ -42,5 +42,21 @@ describe("judging a solve against the pull request's own tests", () => {
     const long = "x".repeat(500);
     const v = judge(run({ [long]: "fail" }), run({ [long]: "pass" }), run({}));
     expect(v.detail.length).toBeLessThan(150);
+  });
+
+  it("judges by exit codes when the runner names no tests, and says when the tests cannot run at all", () => {
+    const exit = (code: number, log = "") => ({ ...run({}, code, log), runners: [] });
+    expect(judgeByExit(exit(1), exit(0), exit(0))).toMatchObject({ verified: true, reason: null });
+    expect(judgeByExit(exit(1), exit(0), exit(1, "1 failing\n"))).toMatchObject({
+      reason: "still_failing",
+      detail: "The tests still fail with the solve's patch (exit code 1: 1 failing)",
+    });
+    expect(judgeByExit(exit(0), exit(0), exit(0))).toMatchObject({ reason: "not_failing_before" });
+    // No toolchain for the repository's language (a Go repository here): not the solve's fault.
+    expect(judgeByExit(exit(127), exit(127, "sh: 1: go: not found\n"), exit(127))).toEqual({
+      verified: false,
+      reason: "could_not_run",
+      detail: "The tests do not pass with the pull request's own change (exit code 127: sh: 1: go: not found)",
+    });
   });
 });

@@ -39,7 +39,12 @@ const passing = (r: PhaseRun) =>
       .filter(([, o]) => o === "pass")
       .map(([n]) => n),
   );
-const unusable = (r: PhaseRun) => r.timedOut || r.setupFailed || !!r.cancelled || r.runners.length === 0;
+const unfinished = (r: PhaseRun) => r.timedOut || r.setupFailed || !!r.cancelled;
+/** How a run ended, with the last line it printed (`exit code 127: sh: 1: go: not found`). */
+const said = (r: PhaseRun) => {
+  const last = r.logTail.trim().split("\n").at(-1)?.trim().slice(0, 200);
+  return ` (exit code ${r.exitCode ?? "none"}${last ? `: ${last}` : ""})`;
+};
 /** Test names come from the repository: a few, each cut short, are enough to say which. */
 const NAME_MAX = 100;
 const names = (xs: string[]) =>
@@ -83,6 +88,32 @@ export function judge(before: PhaseRun, gold: PhaseRun, candidate: PhaseRun): Ve
 }
 
 const cannot = (detail: string): Verdict => ({ verified: false, reason: "could_not_run", detail });
+
+/**
+ * The same judgement by exit codes, for a test runner whose output names no tests: the command
+ * fails at the base commit with the pull request's tests, passes with its change, and must pass
+ * with the solve's patch.
+ */
+export function judgeByExit(before: PhaseRun, gold: PhaseRun, candidate: PhaseRun): Verdict {
+  if (gold.exitCode !== 0) return cannot(`The tests do not pass with the pull request's own change${said(gold)}`);
+  if (before.exitCode === 0)
+    return {
+      verified: false,
+      reason: "not_failing_before",
+      detail: "The pull request's tests did not fail at its base commit: there was nothing to verify",
+    };
+  if (candidate.exitCode !== 0 || unfinished(candidate))
+    return {
+      verified: false,
+      reason: "still_failing",
+      detail: `The tests still fail with the solve's patch${said(candidate)}`,
+    };
+  return {
+    verified: true,
+    reason: null,
+    detail: "The tests fail at the base commit with the pull request's tests and pass with the solve's patch",
+  };
+}
 
 /** Runs the three phases (base + tests, base + the pull request, base + the solve's patch + tests) and judges them. */
 export async function verifyAgainstPull(
@@ -131,13 +162,14 @@ export async function verifyAgainstPull(
     const withPatch = [...patch.filter((f) => !testPaths.has(f.filename)), ...p.tests];
     const candidate = await runPatched(deps, ready, withPatch, "patched");
     signal.throwIfAborted();
-    const bad = [before, gold].find(unusable);
-    if (bad) return cannot(`The tests did not run to the end (exit code ${bad.exitCode ?? "none"})`);
-    if (unusable(candidate))
+    const bad = [before, gold].find(unfinished);
+    if (bad) return cannot(`The tests did not run to the end${said(bad)}`);
+    if (!before.runners.length || !gold.runners.length) return judgeByExit(before, gold, candidate);
+    if (unfinished(candidate))
       return {
         verified: false,
         reason: "still_failing",
-        detail: "The tests did not run to the end with the solve's patch",
+        detail: `The tests did not run to the end with the solve's patch${said(candidate)}`,
       };
     return judge(before, gold, candidate);
   } catch (err) {
