@@ -40,15 +40,27 @@ export async function start(
 
 /**
  * Ends as failed the backtests of a repository row that were queued or running for longer than
- * `maxAgeMs` (their job was lost), so the repository can be backtested again.
+ * `maxAgeMs` (their job was lost), so the repository can be backtested again; one that solves
+ * (a model call and the tests per issue) is given `solveMaxAgeMs`.
  */
-export async function expireStale(db: Conn, repositoryId: string, maxAgeMs: number): Promise<void> {
+export async function expireStale(
+  db: Conn,
+  repositoryId: string,
+  maxAgeMs: number,
+  solveMaxAgeMs = maxAgeMs,
+): Promise<void> {
+  const now = Date.now();
   await db
     .updateTable("repository_backtests")
     .set({ status: "failed", error: "The backtest did not finish in time", finished_at: new Date() })
     .where("repository_id", "=", repositoryId)
     .where("status", "in", ACTIVE)
-    .where("created_at", "<", new Date(Date.now() - maxAgeMs))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("solve", "=", false), eb("created_at", "<", new Date(now - maxAgeMs))]),
+        eb.and([eb("solve", "=", true), eb("created_at", "<", new Date(now - solveMaxAgeMs))]),
+      ]),
+    )
     .execute();
 }
 
