@@ -351,6 +351,7 @@ describe("a new user's first walk", () => {
         .getByText("Solves: not requested")
         .waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      expect(await seriousA11yViolations(page), `trust card with solves at ${width}`).toEqual([]);
       await card.getByText("Issues checked").click();
       await card
         .getByText(/solve not verified: Still failing with the solve's patch: "rejects a missing title"/)
