@@ -9,11 +9,39 @@ export const BACKTEST_TOP = 5;
 export const BACKTEST_STATUSES = ["queued", "running", "done", "failed"] as const;
 export type BacktestStatus = (typeof BACKTEST_STATUSES)[number];
 
-/** What the user asks for: how many recently closed issues to check. */
+/**
+ * What the user asks for: how many recently closed issues to check and, on request, a full solve
+ * of each (with `modelId`, else the server's default model; metered and capped like any run) whose
+ * patch is checked against the merged pull request's own tests.
+ */
 export const StartBacktest = z.object({
   issues: z.number().int().min(1).max(BACKTEST_MAX_ISSUES).default(BACKTEST_DEFAULT_ISSUES),
+  solve: z.boolean().default(false),
+  modelId: z.string().trim().min(1).max(100).optional(),
 });
 export type StartBacktest = z.infer<typeof StartBacktest>;
+
+/**
+ * Why a solve is not verified, as SWE-bench judges it: the pull request's own tests did not fail at
+ * its base commit (nothing to fix), they still fail with the solve's patch, the tests could not run
+ * (no test files, no test command, the sandbox off or failing), or the solve itself did not run
+ * (a cap or the quota refused it, the model failed).
+ */
+export const BACKTEST_UNVERIFIED = ["not_failing_before", "still_failing", "could_not_run", "not_solved"] as const;
+export type BacktestUnverified = (typeof BACKTEST_UNVERIFIED)[number];
+
+/** A past issue's full solve and its check against the merged pull request's tests. */
+export const BacktestSolve = z.object({
+  /** The solve's run (its ledger rows); null when no run was started. */
+  runId: z.string().nullable(),
+  verified: z.boolean(),
+  reason: z.enum(BACKTEST_UNVERIFIED).nullable(),
+  /** What happened, in words (which tests, which cap). */
+  detail: z.string(),
+  /** What the solve's model requests cost, from the ledger. */
+  costUsd: z.number().nonnegative(),
+});
+export type BacktestSolve = z.infer<typeof BacktestSolve>;
 
 /** One past issue checked: the merged pull request that fixed it and where localization ranked its files. */
 export const BacktestIssue = z.object({
@@ -30,6 +58,8 @@ export const BacktestIssue = z.object({
   rank: z.number().int().positive().nullable(),
   /** Why this issue could not be checked (the base commit is gone, say); null when it was. */
   error: z.string().nullable().default(null),
+  /** The full solve, when the backtest was asked to solve. */
+  solve: BacktestSolve.nullable().default(null),
 });
 export type BacktestIssue = z.infer<typeof BacktestIssue>;
 
@@ -43,6 +73,11 @@ export const TrustCard = z.object({
   checked: z.number().int(),
   foundAt1: z.number().int(),
   foundAt5: z.number().int(),
+  /** Whether full solves were requested; then how many ran, how many were verified and their total cost. */
+  solve: z.boolean(),
+  solved: z.number().int(),
+  solvesVerified: z.number().int(),
+  solveCostUsd: z.number(),
   error: z.string().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
@@ -55,4 +90,18 @@ export function fixRank(ranked: string[], fixFiles: string[]): number | null {
   const wanted = new Set(fixFiles);
   const at = ranked.findIndex((p) => wanted.has(p));
   return at < 0 ? null : at + 1;
+}
+
+/** The solve figures of a card, from its issues: solves that ran (a model answered), verified ones, their cost. */
+export function solveFigures(issues: BacktestIssue[]): {
+  solved: number;
+  solvesVerified: number;
+  solveCostUsd: number;
+} {
+  const ran = issues.flatMap((i) => (i.solve && i.solve.runId !== null ? [i.solve] : []));
+  return {
+    solved: ran.length,
+    solvesVerified: ran.filter((s) => s.verified).length,
+    solveCostUsd: Math.round(ran.reduce((n, s) => n + s.costUsd, 0) * 1e6) / 1e6,
+  };
 }

@@ -124,7 +124,7 @@ export type RunEvent = z.infer<typeof RunEvent>;
 export const RunView = z.object({
   _id: z.string(),
   id: z.string(),
-  kind: z.enum(["solve", "refine"]),
+  kind: z.enum(["solve", "refine", "backtest"]),
   /** `label`: started by the repository's solve label, not by a person pressing Solve. */
   trigger: RunTrigger.optional(),
   /** The label that started it (with `trigger: "label"`). */

@@ -33,4 +33,5 @@ export * as ops from "./repositories/ops.repository";
 export * as labelTriggers from "./repositories/label-triggers.repository";
 export * as pullRequestEvents from "./repositories/pull-request-events.repository";
 export * as backtests from "./repositories/backtests.repository";
+export * as backtestSolves from "./repositories/backtests.solves";
 export * as reviewAddressing from "./repositories/review-addressing.repository";

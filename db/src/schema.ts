@@ -189,7 +189,12 @@ export interface SolveRunsTable {
   id: Generated<string>;
   user_id: string;
   issue_id: string;
-  kind: ColumnType<"solve" | "refine", "solve" | "refine" | undefined, "solve" | "refine">;
+  /** `backtest`: a repository backtest's solve of a past issue (never a solution, never touches its issue). */
+  kind: ColumnType<
+    "solve" | "refine" | "backtest",
+    "solve" | "refine" | "backtest" | undefined,
+    "solve" | "refine" | "backtest"
+  >;
   solution_id: string | null;
   model_id: string;
   status: ColumnType<RunStatus, RunStatus | undefined, RunStatus>;
@@ -415,6 +420,8 @@ export interface RepositoryBacktestsTable {
   checked: Generated<number>;
   found_at_1: Generated<number>;
   found_at_5: Generated<number>;
+  solve: Generated<boolean>;
+  model_id: string | null;
   issues: Json<unknown[]>;
   error: string | null;
   created_at: GeneratedTimestamp;

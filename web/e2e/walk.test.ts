@@ -310,6 +310,59 @@ describe("a new user's first walk", () => {
     }
   });
 
+  it("solves past issues on request and shows solves verified and the cost per solve on the card and on solves", async () => {
+    // The model answers todo-api's issue #1 with its merged pull request's fix; #2 gets an unrelated change.
+    e2e.models.respondWith((p) => p.includes("Add DELETE /todos/:id"), {
+      analysis: "TodoStore has no way to remove a todo.",
+      proposedSolution: "Add TodoStore.remove().",
+      confidence: 80,
+      files: [
+        {
+          filename: "src/store.ts",
+          action: "modify",
+          edits: [
+            {
+              search: "  update(id: number, patch: TodoPatch): Todo | undefined {\n",
+              replace:
+                "  remove(id: number): boolean {\n    return this.todos.delete(id);\n  }\n\n  update(id: number, patch: TodoPatch): Todo | undefined {\n",
+            },
+          ],
+        },
+      ],
+    });
+    await desk.goto("/repositories");
+    const form = desk
+      .getByRole("group", { name: "Trust card" })
+      .filter({ has: desk.locator("#octocat-todo-api-backtest") });
+    await form.getByText("How would Fixloop have done here?").click();
+    await desk.locator("#octocat-todo-api-backtest").fill("2");
+    await form.getByRole("checkbox", { name: /Also solve each one/ }).check();
+    await desk.getByRole("button", { name: "Run backtest of octocat/todo-api" }).click();
+    const solves = /Solves verified: 1 of 2 · cost per solve \$\d+\.\d+/;
+    await desk.getByText(solves).waitFor({ timeout: 90_000 });
+    for (const [page, width] of both()) {
+      await page.goto("/repositories");
+      const card = page.getByRole("region", { name: "Trust card" }).filter({ hasText: solves });
+      await card.waitFor();
+      // A backtest that only localized says plainly that no solve was requested.
+      await page
+        .getByRole("region", { name: "Trust card" })
+        .filter({ hasText: "top 5 for 2 of 3 past issues" })
+        .getByText("Solves: not requested")
+        .waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      expect(await seriousA11yViolations(page), `trust card with solves at ${width}`).toEqual([]);
+      await card.getByText("Issues checked").click();
+      await card
+        .getByText(/solve not verified: Still failing with the solve's patch: "rejects a missing title"/)
+        .waitFor();
+      await card.scrollIntoViewIfNeeded();
+      await screenshot(page, `walk-trust-solves-${width}`);
+      await openSolve(page, "Todos due today are already marked overdue");
+      await page.getByTestId("trust-line").filter({ hasText: solves }).waitFor();
+    }
+  });
+
   it("says repository access was revoked, with the authorize button, when GitHub lost the grant", async () => {
     const { reviewUrl: review } = await solveAndReview("Todos due today are already marked overdue");
     e2e.github.revokeGrant("octocat");

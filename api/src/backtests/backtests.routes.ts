@@ -6,10 +6,13 @@ import { requireUser } from "../auth/auth.middleware";
 import { AppError, errors } from "../http/errors";
 import { validate } from "../http/validate";
 import { RepoParams } from "../github/github.params";
+import { assertCanSolve } from "./backtests.solve-check";
 
 const PATH = "/github/repositories/:owner/:repo/backtest";
 /** A backtest still queued or running after this long lost its job; it no longer blocks a new one. */
 const STALE_MS = 30 * 60_000;
+/** One that solves makes a model call and runs the tests three times per issue. */
+const SOLVE_STALE_MS = 4 * 60 * 60_000;
 
 const running = () =>
   new AppError(409, "backtest.running", "A backtest of this repository is already running; wait for it to finish");
@@ -17,7 +20,8 @@ const running = () =>
 /**
  * "How would Fixloop have done here?" for one of the user's synced repositories. GET answers
  * `{ card, latest }`: the latest finished backtest (the trust card) and the latest of any status
- * (the one running, with its progress). POST `{ issues }` starts one (202), 409 while one runs.
+ * (the one running, with its progress). POST `{ issues, solve?, modelId? }` starts one (202), 409
+ * while one runs; with `solve`, refused first when the quota or the caps leave no room for a solve.
  */
 export const backtestsRoutes = new Hono<AppEnv>()
   .get(PATH, requireUser, validate("param", RepoParams), async (c) => {
@@ -28,13 +32,20 @@ export const backtestsRoutes = new Hono<AppEnv>()
   })
   .post(PATH, requireUser, validate("param", RepoParams), validate("json", StartBacktest), async (c) => {
     const { owner, repo } = c.req.valid("param");
-    const { issues } = c.req.valid("json");
+    const { issues, solve, modelId } = c.req.valid("json");
     const { db, queues, logger } = c.var.deps;
     const userId = c.var.user.id;
     const before = await backtests.cardOf(db, userId, `${owner}/${repo}`);
     if (!before) throw errors.notFound("Repository");
-    await backtests.expireStale(db, before.repositoryId, STALE_MS);
-    const started = await backtests.start(db, { repositoryId: before.repositoryId, userId, requested: issues });
+    const model = solve ? await assertCanSolve(c.var.deps, userId, modelId) : null;
+    await backtests.expireStale(db, before.repositoryId, STALE_MS, SOLVE_STALE_MS);
+    const started = await backtests.start(db, {
+      repositoryId: before.repositoryId,
+      userId,
+      requested: issues,
+      solve,
+      modelId: model,
+    });
     if (!started) throw running();
     try {
       await queues.backtest.add(
@@ -46,7 +57,7 @@ export const backtestsRoutes = new Hono<AppEnv>()
       await backtests.finish(db, started.id, { error: "The backtest could not be queued; try again" });
       throw err;
     }
-    logger.info({ userId, repo: `${owner}/${repo}`, issues, backtestId: started.id }, "backtest started");
+    logger.info({ userId, repo: `${owner}/${repo}`, issues, solve, backtestId: started.id }, "backtest started");
     const after = await backtests.cardOf(db, userId, `${owner}/${repo}`);
     return c.json({ card: after?.card ?? null, latest: after?.latest ?? null }, 202);
   });

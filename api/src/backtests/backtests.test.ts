@@ -1,16 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { currentUsagePeriod } from "@fixloop/db";
 import { startWorkers, type RunningWorkers } from "@fixloop/worker";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
 
 let stack: TestStack;
+let models: ModelSandbox;
 let backtestWorker: RunningWorkers | undefined;
 
 beforeAll(async () => {
+  models = await startModelSandbox();
   // No backtest worker at first: a started backtest stays queued until the test starts one.
-  stack = await createTestStack({ workers: ["sync"] });
+  stack = await createTestStack({ workers: ["sync"], env: models.env });
 }, 60_000);
 afterAll(async () => {
   await backtestWorker?.close();
+  await models?.stop();
 });
 
 async function owner(login: string) {
@@ -108,4 +113,140 @@ describe("repository backtest", () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("repository.not_found");
     expect((await stack.app.request(PATH, { headers: hubot })).status).toBe(404);
   });
+
+  const TODO = "/api/github/repositories/octocat/todo-api/backtest";
+  // The known fix of todo-api's issue #1 (its merged pull request's own change to the store).
+  const REMOVE = {
+    analysis: "TodoStore has no way to remove a todo.",
+    proposedSolution: "Add TodoStore.remove().",
+    confidence: 80,
+    files: [
+      {
+        filename: "src/store.ts",
+        action: "modify" as const,
+        edits: [
+          {
+            search: "  update(id: number, patch: TodoPatch): Todo | undefined {\n",
+            replace:
+              "  remove(id: number): boolean {\n    return this.todos.delete(id);\n  }\n\n  update(id: number, patch: TodoPatch): Todo | undefined {\n",
+          },
+        ],
+      },
+    ],
+  };
+  const ledgerUsd = async (runId: string) =>
+    Number(
+      (
+        await stack.db
+          .selectFrom("model_requests")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("cost_usd"), eb.val("0")).as("usd"))
+          .where("run_id", "=", runId)
+          .executeTakeFirstOrThrow()
+      ).usd,
+    );
+
+  it("solves each past issue on request and checks it against its pull request's own tests, at its ledger cost", async () => {
+    const me = await owner("octocat");
+    // The model answers #1 with its pull request's fix; #2 gets the stand-in's unrelated change.
+    models.control.respondWith((p) => p.includes("Add DELETE /todos/:id"), REMOVE);
+    const pullsBefore = stack.github.control.listPulls("octocat", "todo-api").length;
+    const res = await start(me, { issues: 2, solve: true }, TODO);
+    expect(res.status).toBe(202);
+    backtestWorker ??= startWorkers(stack.ctx, { queues: ["backtest"], concurrency: 1 });
+    const got = await until(me, (v) => v.latest?.status === "done" || v.latest?.status === "failed", TODO);
+    expect(got.latest.error).toBeNull();
+    expect(got.card).toMatchObject({ solve: true, found: 2, solved: 2, solvesVerified: 1 });
+    const [second, first] = got.card.issues;
+    expect(first).toMatchObject({ issueNumber: 1, testFiles: ["test/store.test.js"] });
+    expect(first.solve).toMatchObject({ verified: true, reason: null });
+    expect(first.solve.detail).toContain('"updates and removes a todo"');
+    expect(second).toMatchObject({ issueNumber: 2, testFiles: ["test/validate.test.js"] });
+    expect(second.solve).toMatchObject({ verified: false, reason: "still_failing" });
+    expect(second.solve.detail).toBe('Still failing with the solve\'s patch: "rejects a missing title"');
+    // Each solve's cost is its run's ledger; the card's total is theirs.
+    const costs = [await ledgerUsd(first.solve.runId), await ledgerUsd(second.solve.runId)];
+    expect(costs.every((c) => c > 0)).toBe(true);
+    expect([first.solve.costUsd, second.solve.costUsd]).toEqual(costs);
+    expect(got.card.solveCostUsd).toBeCloseTo(costs[0]! + costs[1]!, 6);
+    // A solve is the pipeline's steps 4 and 5: the answer, then the reproduction-test request of validation.
+    const steps = await stack.db
+      .selectFrom("model_requests")
+      .select("step")
+      .distinct()
+      .where("run_id", "=", first.solve.runId)
+      .execute();
+    expect(steps.map((r) => r.step).sort()).toEqual(["generating", "validating"]);
+    // Runs of their own kind: no solution, no pull request, the past issues stay closed as they were.
+    const runs = await stack.db
+      .selectFrom("solve_runs")
+      .innerJoin("issues", "issues.id", "solve_runs.issue_id")
+      .select([
+        "solve_runs.kind",
+        "solve_runs.status",
+        "solve_runs.solution_id",
+        "solve_runs.quota_state",
+        "issues.status as issue",
+      ])
+      .where("solve_runs.id", "in", [first.solve.runId, second.solve.runId])
+      .execute();
+    expect(runs).toEqual([
+      { kind: "backtest", status: "completed", solution_id: null, quota_state: "charged", issue: "closed" },
+      { kind: "backtest", status: "completed", solution_id: null, quota_state: "charged", issue: "closed" },
+    ]);
+    expect(stack.github.control.listPulls("octocat", "todo-api")).toHaveLength(pullsBefore);
+  }, 120_000);
+
+  it("refuses solves the quota or the caps leave no room for, writing nothing; bad options are refused", async () => {
+    const me = await owner("octocat");
+    const before = await read(me, TODO);
+    const refused = async (body: unknown, status: number, code: string) => {
+      const res = await start(me, body, TODO);
+      expect(res.status).toBe(status);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe(code);
+    };
+    await refused({ issues: 2, solve: "yes" }, 400, "request.invalid");
+    await refused({ issues: 2, solve: true, modelId: "no-such-model" }, 400, "model.unknown");
+    const caps = (body: unknown) =>
+      stack.app.request("/api/costs/caps", { method: "PUT", headers: me, body: JSON.stringify(body) });
+    expect((await caps({ runCapUsd: null, monthlyCapUsd: 0 })).status).toBe(200);
+    await refused({ issues: 2, solve: true }, 409, "backtest.monthly_cap_reached");
+    expect((await caps({ runCapUsd: 0, monthlyCapUsd: null })).status).toBe(200);
+    await refused({ issues: 2, solve: true }, 409, "backtest.run_cap_too_low");
+    expect((await caps({ runCapUsd: null, monthlyCapUsd: null })).status).toBe(200);
+    // The plan's runs for the period used up (the free plan has 10).
+    const { id } = await stack.db
+      .selectFrom("users")
+      .select("id")
+      .where("username", "=", "octocat")
+      .executeTakeFirstOrThrow();
+    const { periodStart } = await currentUsagePeriod(stack.db, id);
+    await stack.db
+      .insertInto("usage_counters")
+      .values({ user_id: id, period_start: periodStart, used: 10 })
+      .onConflict((oc) => oc.columns(["user_id", "period_start"]).doUpdateSet({ used: 10 }))
+      .execute();
+    await refused({ issues: 2, solve: true }, 429, "backtest.quota_exhausted");
+    expect(await read(me, TODO)).toEqual(before);
+
+    // One run left: the first solve takes it, the next issue says why it was not solved.
+    await stack.db.updateTable("usage_counters").set({ used: 9 }).where("user_id", "=", id).execute();
+    expect((await start(me, { issues: 2, solve: true }, TODO)).status).toBe(202);
+    backtestWorker ??= startWorkers(stack.ctx, { queues: ["backtest"], concurrency: 1 });
+    const got = await until(me, (v) => v.latest?.status === "done" && v.latest.id !== before.latest.id, TODO);
+    expect(got.card).toMatchObject({ solve: true, found: 2, solved: 1 });
+    expect(got.card.issues.map((i: any) => [i.issueNumber, i.solve.reason, i.solve.runId === null])).toEqual([
+      [2, "still_failing", false],
+      [1, "not_solved", true],
+    ]);
+    expect(got.card.issues[1].solve).toMatchObject({
+      detail: "Not solved: your plan's quota for this period is used up",
+      costUsd: 0,
+    });
+    const { used } = await stack.db
+      .selectFrom("usage_counters")
+      .select("used")
+      .where("user_id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(used).toBe(10);
+  }, 60_000);
 });

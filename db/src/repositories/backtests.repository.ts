@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { z } from "zod";
-import { BacktestIssue, type TrustCard } from "@fixloop/contract";
+import { BacktestIssue, solveFigures, type TrustCard } from "@fixloop/contract";
 import type { Conn } from "./conn";
 import { jsonColumn } from "./json-columns";
 
@@ -20,10 +20,19 @@ const ACTIVE = ["queued", "running"];
  * Queues a backtest for a repository row; undefined when one is already queued or running there
  * (the partial unique index settles two starts at once).
  */
-export async function start(db: Conn, b: { repositoryId: string; userId: string; requested: number }) {
+export async function start(
+  db: Conn,
+  b: { repositoryId: string; userId: string; requested: number; solve?: boolean; modelId?: string | null },
+) {
   return db
     .insertInto("repository_backtests")
-    .values({ repository_id: b.repositoryId, user_id: b.userId, requested: b.requested })
+    .values({
+      repository_id: b.repositoryId,
+      user_id: b.userId,
+      requested: b.requested,
+      solve: b.solve ?? false,
+      model_id: b.modelId ?? null,
+    })
     .onConflict((oc) => oc.column("repository_id").where("status", "in", ACTIVE).doNothing())
     .returning(["id"])
     .executeTakeFirst();
@@ -31,15 +40,27 @@ export async function start(db: Conn, b: { repositoryId: string; userId: string;
 
 /**
  * Ends as failed the backtests of a repository row that were queued or running for longer than
- * `maxAgeMs` (their job was lost), so the repository can be backtested again.
+ * `maxAgeMs` (their job was lost), so the repository can be backtested again; one that solves
+ * (a model call and the tests per issue) is given `solveMaxAgeMs`.
  */
-export async function expireStale(db: Conn, repositoryId: string, maxAgeMs: number): Promise<void> {
+export async function expireStale(
+  db: Conn,
+  repositoryId: string,
+  maxAgeMs: number,
+  solveMaxAgeMs = maxAgeMs,
+): Promise<void> {
+  const now = Date.now();
   await db
     .updateTable("repository_backtests")
     .set({ status: "failed", error: "The backtest did not finish in time", finished_at: new Date() })
     .where("repository_id", "=", repositoryId)
     .where("status", "in", ACTIVE)
-    .where("created_at", "<", new Date(Date.now() - maxAgeMs))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("solve", "=", false), eb("created_at", "<", new Date(now - maxAgeMs))]),
+        eb.and([eb("solve", "=", true), eb("created_at", "<", new Date(now - solveMaxAgeMs))]),
+      ]),
+    )
     .execute();
 }
 
@@ -48,7 +69,18 @@ export async function find(db: Conn, id: string) {
   return db
     .selectFrom("repository_backtests as b")
     .innerJoin("repositories as r", "r.id", "b.repository_id")
-    .select(["b.id", "b.user_id", "b.status", "b.requested", "r.owner", "r.name", "r.full_name"])
+    .select([
+      "b.id",
+      "b.user_id",
+      "b.repository_id",
+      "b.status",
+      "b.requested",
+      "b.solve",
+      "b.model_id",
+      "r.owner",
+      "r.name",
+      "r.full_name",
+    ])
     .where("b.id", "=", id)
     .executeTakeFirst();
 }
@@ -111,25 +143,31 @@ type Row = {
   checked: number;
   found_at_1: number;
   found_at_5: number;
+  solve: boolean;
   issues: unknown;
   error: string | null;
   created_at: Date;
   finished_at: Date | null;
 };
 
-const toCard = (r: Row): TrustCard => ({
-  id: r.id,
-  status: r.status as TrustCard["status"],
-  requested: r.requested,
-  found: r.found,
-  checked: r.checked,
-  foundAt1: r.found_at_1,
-  foundAt5: r.found_at_5,
-  error: r.error,
-  createdAt: r.created_at.toISOString(),
-  finishedAt: r.finished_at?.toISOString() ?? null,
-  issues: backtestIssues.read(r.issues),
-});
+const toCard = (r: Row): TrustCard => {
+  const issues = backtestIssues.read(r.issues);
+  return {
+    id: r.id,
+    status: r.status as TrustCard["status"],
+    requested: r.requested,
+    found: r.found,
+    checked: r.checked,
+    foundAt1: r.found_at_1,
+    foundAt5: r.found_at_5,
+    solve: r.solve,
+    ...solveFigures(issues),
+    error: r.error,
+    createdAt: r.created_at.toISOString(),
+    finishedAt: r.finished_at?.toISOString() ?? null,
+    issues,
+  };
+};
 
 /**
  * The trust card of the user's repository `owner/repo` (case-insensitive): the latest finished
@@ -154,6 +192,7 @@ export async function cardOf(db: Conn, userId: string, fullName: string) {
       "checked",
       "found_at_1",
       "found_at_5",
+      "solve",
       "issues",
       "error",
       "created_at",

@@ -44,6 +44,8 @@ export async function unfinishedOlderThan(db: Conn, graceSeconds: number): Promi
     .selectFrom("solve_runs")
     .select(["id"])
     .where("status", "in", ACTIVE_RUN_STATUSES)
+    // A backtest's solve is no pipeline job: its backtest runs it (and ends one it left behind).
+    .where("kind", "<>", "backtest")
     .where("created_at", "<", sql<Date>`now() - make_interval(secs => ${graceSeconds})`)
     .orderBy("created_at")
     .limit(500)

@@ -177,6 +177,8 @@ export async function requeueCapStop(
     .where("id", "=", runId)
     .where("status", "=", "failed")
     .where("error_code", "like", "cost.%")
+    // A backtest's solve is not resumed: the backtest is run again instead.
+    .where("kind", "<>", "backtest")
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

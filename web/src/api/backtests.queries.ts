@@ -26,3 +26,20 @@ export const share = (n: number, of: number) => `${n} of ${of}${of ? ` (${Math.r
 /** The card's one line, as the repository and solve pages show it. */
 export const trustLine = (c: TrustCardView) =>
   `Fixloop found the fixing files in the top 5 for ${c.foundAt5} of ${c.checked} past issue${c.checked === 1 ? "" : "s"} here`;
+
+const usd = (n: number) => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
+
+/** The card's solve figures in words: verified k of n and the cost per solve, or plainly that none was requested. */
+export const solveLine = (c: TrustCardView) => {
+  if (!c.solve) return "Solves: not requested (this backtest only localized, no model was called)";
+  if (c.solved === 0) return "Solves verified: none ran (see each issue for why)";
+  return `Solves verified: ${c.solvesVerified} of ${c.solved} · cost per solve ${usd(c.solveCostUsd / c.solved)}`;
+};
+
+/** One past issue's solve, in words ("" when none was requested). */
+export const issueSolveText = (i: TrustCardView["issues"][number]) => {
+  const s = i.solve;
+  if (!s) return "";
+  const cost = s.runId ? ` (${usd(s.costUsd)})` : "";
+  return s.verified ? ` · solve verified${cost}` : ` · solve not verified: ${s.detail}${cost}`;
+};

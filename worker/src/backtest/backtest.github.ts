@@ -1,5 +1,5 @@
 import type { GithubClient } from "@fixloop/runtime";
-import { isTestPath } from "@fixloop/contract";
+import { isTestPath, type FileChange } from "@fixloop/contract";
 
 /** A past issue that a merged pull request closed, with what that pull request changed. */
 export interface FixedIssue {
@@ -8,8 +8,12 @@ export interface FixedIssue {
   body: string;
   pullNumber: number;
   baseSha: string;
+  headSha: string;
+  htmlUrl: string;
   fixFiles: string[];
   testFiles: string[];
+  /** Every file the pull request changed, and how (`added`, `modified`, `removed`, …). */
+  changes: { filename: string; status: string }[];
 }
 
 /** GitHub's closing keywords (`Fixes #12`, `closes owner/repo#12`, `resolved https://github.com/o/r/issues/12`). */
@@ -88,12 +92,43 @@ export async function recentlyFixedIssues(
           body: issue.body ?? "",
           pullNumber: pull.number,
           baseSha: pull.base.sha,
+          headSha: pull.head.sha,
+          htmlUrl: issue.html_url,
           fixFiles,
           testFiles: files.filter((f) => isTestPath(f.filename)).map((f) => f.filename),
+          changes: files.map((f) => ({ filename: f.filename, status: f.status })),
         });
       }
     }
     if (pulls.length < 100) break;
   }
   return found;
+}
+
+/** The files of `changes` as they read at `sha` (a pull request's head), as changes to apply to its base. */
+export async function filesAt(
+  gh: GithubClient,
+  owner: string,
+  repo: string,
+  sha: string,
+  changes: { filename: string; status: string }[],
+  signal: AbortSignal,
+): Promise<FileChange[]> {
+  const out: FileChange[] = [];
+  for (const c of changes) {
+    if (c.status === "removed") {
+      out.push({ filename: c.filename, action: "delete", content: "", originalContent: "" });
+      continue;
+    }
+    const { data } = await gh.rest.repos.getContent({ owner, repo, path: c.filename, ref: sha, request: { signal } });
+    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) continue;
+    const content = Buffer.from(data.content, "base64").toString("utf8");
+    out.push({
+      filename: c.filename,
+      action: c.status === "added" ? "create" : "modify",
+      content,
+      originalContent: "",
+    });
+  }
+  return out;
 }

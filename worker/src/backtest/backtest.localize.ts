@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { GithubClient } from "@fixloop/runtime";
-import { BACKTEST_TOP, type TreeFile } from "@fixloop/contract";
+import { BACKTEST_TOP, type StepInput, type TreeFile } from "@fixloop/contract";
 import { analyzing } from "../pipeline/steps/analyzing/analyzing";
 import { context } from "../pipeline/steps/context/context";
 import { readBlob, type RepoSnapshot } from "../pipeline/steps/context/repo-tree";
@@ -49,12 +49,18 @@ async function snapshotAt(i: LocalizeAtInput): Promise<RepoSnapshot> {
   };
 }
 
+/** What the pipeline's steps 1–3 answered at one commit: a backtest's solve starts from them. */
+export interface LocalizedAt {
+  /** The top files, best first. */
+  ranked: string[];
+  steps: StepInput<"generating">;
+}
+
 /**
  * The pipeline's steps 1–3 without a model: the issue text cleaned as step 1 does, the tree at
  * `sha` filtered as step 2 does, and step 3's localizer (no embedding or model rerank: free).
- * Answers the top files, best first.
  */
-export async function localizeAt(i: LocalizeAtInput): Promise<string[]> {
+export async function localizeAt(i: LocalizeAtInput): Promise<LocalizedAt> {
   const { output: issue } = await analyzing({ title: i.title, body: i.body, labels: [] });
   const { output: ctx } = context(await snapshotAt(i));
   const r = await dependencies({
@@ -64,5 +70,8 @@ export async function localizeAt(i: LocalizeAtInput): Promise<string[]> {
     readBlob: (sha) => readBlob(i.gh, i.redis, i.prefix, i.owner, i.repo, sha, i.signal),
     maxFiles: i.maxFiles,
   });
-  return r.output.files.slice(0, BACKTEST_TOP).map((f) => f.path);
+  return {
+    ranked: r.output.files.slice(0, BACKTEST_TOP).map((f) => f.path),
+    steps: { analyzing: issue, context: ctx, dependencies: r.output },
+  };
 }

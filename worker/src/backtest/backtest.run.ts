@@ -3,7 +3,8 @@ import { fixRank, type BacktestIssue, type BacktestResult } from "@fixloop/contr
 import { githubForUser, toGithubError } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { recentlyFixedIssues } from "./backtest.github";
-import { localizeAt } from "./backtest.localize";
+import { localizeAt, type LocalizedAt } from "./backtest.localize";
+import { solvePast } from "./backtest.solve";
 
 /** Why a backtest could not run, said to the user on the card. */
 export class BacktestError extends Error {}
@@ -45,9 +46,11 @@ export async function runBacktest(
       ranked: [],
       rank: null,
       error: null,
+      solve: null,
     };
+    let located: LocalizedAt | null = null;
     try {
-      entry.ranked = await localizeAt({
+      located = await localizeAt({
         gh,
         redis: ctx.redis,
         prefix: ctx.queues.prefix,
@@ -59,6 +62,7 @@ export async function runBacktest(
         maxFiles: ctx.env.LOCALIZE_MAX_FILES,
         signal,
       });
+      entry.ranked = located.ranked;
       entry.rank = fixRank(entry.ranked, f.fixFiles);
       p.checked += 1;
       if (entry.rank === 1) p.foundAt1 += 1;
@@ -67,6 +71,26 @@ export async function runBacktest(
       if (signal.aborted) throw err;
       entry.error = `Could not read the repository at ${f.baseSha.slice(0, 7)}: ${failureText(err)}`;
     }
+    // On request, a full solve of the issue, checked against the pull request's own tests.
+    if (row.solve)
+      entry.solve = located
+        ? await solvePast(ctx, gh, row, f, located, signal).catch((err: unknown) => {
+            if (signal.aborted) throw err;
+            return {
+              runId: null,
+              verified: false,
+              reason: "could_not_run" as const,
+              detail: `The solve could not be checked: ${failureText(err)}`,
+              costUsd: 0,
+            };
+          })
+        : {
+            runId: null,
+            verified: false,
+            reason: "not_solved",
+            detail: "Not solved: the base commit could not be read",
+            costUsd: 0,
+          };
     p.issues.push(entry);
     await backtests.progress(ctx.db, backtestId, p);
     await onProgress(p);

@@ -43,6 +43,8 @@ export async function processRun(
   const log = await openRunEventLog(ctx.redis, ctx.queues.prefix, runId);
   const existing = await runs.load(ctx.db, runId);
   if (!existing) throw new UnrecoverableError(`Run ${runId} does not exist`);
+  // A backtest's solve runs inside its backtest, never as a pipeline job (no solution, no pull request).
+  if (existing.kind === "backtest") throw new UnrecoverableError(`Run ${runId} belongs to a backtest`);
   if (existing.status !== "queued" && existing.status !== "running") {
     await announceEnd(log, existing);
     return { status: existing.status };

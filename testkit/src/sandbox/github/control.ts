@@ -36,6 +36,7 @@ export interface GithubSandboxControl {
   revokeGrant(login: string): void;
   /** Path of the bare git repository behind `owner/repo` (run `git --git-dir <path> ...`). */
   gitDir(owner: string, repo: string): string;
+  /** The pull requests opened since the stand-in started and the seeded open ones (not the seeded past). */
   listPulls(owner: string, repo: string): SandboxPull[];
   /** Appends issues (numbers continue after the last issue or pull request); returns their numbers. */
   addIssues(owner: string, repo: string, issues: NewIssue[]): number[];
@@ -87,7 +88,7 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
     listPulls(owner, name) {
       const repo = repoOf(owner, name);
       return store.issuesOf(repo.id).flatMap((i) => {
-        if (!i.pull) return [];
+        if (!i.pull || i.pull.past) return [];
         const head = store.repoById(i.pull.headRepoId);
         return [
           {

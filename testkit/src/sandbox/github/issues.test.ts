@@ -44,13 +44,16 @@ describe("issues", () => {
   it("filters by state=closed and state=all", async () => {
     const gh = t.octokit("hubot", []);
     const closed = await gh.rest.issues.listForRepo({ owner: "octocat", repo: "todo-api", state: "closed" });
-    expect(closed.data.map((i) => [i.number, i.state_reason])).toEqual([
-      [7, "not_planned"],
-      [2, "completed"],
-      [1, "completed"],
+    // As on GitHub, the list holds pull requests too: the merged fixes of #1 and #2 (#8, #9).
+    expect(closed.data.map((i) => [i.number, i.state_reason, !!i.pull_request])).toEqual([
+      [7, "not_planned", false],
+      [9, null, true],
+      [2, "completed", false],
+      [8, null, true],
+      [1, "completed", false],
     ]);
     const all = await gh.rest.issues.listForRepo({ owner: "octocat", repo: "todo-api", state: "all" });
-    expect(all.data).toHaveLength(7);
+    expect(all.data).toHaveLength(9);
   });
 
   it("pages past 100 issues with Link rel next/last/first/prev that the client can follow", async () => {

@@ -53,6 +53,7 @@ export async function seedClosedPulls(
       mergedAt: pull.merged ? pull.closedAt : null,
       mergedBy: pull.merged ? seed.owner : null,
       mergeCommitSha: pull.merged ? headSha : null,
+      past: true,
     };
     out.push({
       id: ids.nextId(),

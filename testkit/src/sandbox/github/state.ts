@@ -53,6 +53,8 @@ export interface PullFields {
   mergedAt: string | null;
   mergedBy: string | null;
   mergeCommitSha: string | null;
+  /** Seeded as the repository's past (closed before the stand-in started): `listPulls` leaves it out. */
+  past?: boolean;
 }
 
 /** Issues and pull requests share one number space per repository, as on GitHub. */

@@ -7,11 +7,14 @@ import {
   backtestQuery,
   backtestRoute,
   backtestRunning,
+  issueSolveText,
   share,
+  solveLine,
   trustLine,
   type TrustCardView,
 } from "../../api/backtests.queries";
 import { Button } from "../../ui/ui";
+import { getDefaultModel } from "../../shell/preferences";
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -20,8 +23,13 @@ export function TrustCard({ owner, repo }: { owner: string; repo: string }) {
   const qc = useQueryClient();
   const q = useQuery(backtestQuery(owner, repo));
   const [issues, setIssues] = useState("10");
+  const [solve, setSolve] = useState(false);
   const start = useMutation({
-    mutationFn: () => unwrap(backtestRoute.$post({ param: { owner, repo }, json: { issues: Number(issues) } })),
+    mutationFn: () => {
+      const modelId = solve ? getDefaultModel() : null;
+      const json = { issues: Number(issues), solve, ...(modelId ? { modelId } : {}) };
+      return unwrap(backtestRoute.$post({ param: { owner, repo }, json }));
+    },
     onSuccess: (body) => {
       qc.setQueryData(backtestQuery(owner, repo).queryKey, body);
       toast.success("Backtest started");
@@ -50,6 +58,10 @@ export function TrustCard({ owner, repo }: { owner: string; repo: string }) {
           className="mt-1 block w-20 rounded-lg border border-slate-300 bg-white px-2 py-1.5 dark:border-slate-600 dark:bg-slate-950"
         />
       </label>
+      <label className="flex items-center gap-2 py-1.5">
+        <input type="checkbox" checked={solve} onChange={(e) => setSolve(e.target.checked)} />
+        Also solve each one (your default model; counts as runs, within your caps)
+      </label>
       <Button type="submit" variant="secondary" busy={start.isPending} aria-label={`Run backtest of ${owner}/${repo}`}>
         <FlaskConical className="size-4" aria-hidden /> Run backtest
       </Button>
@@ -67,7 +79,8 @@ export function TrustCard({ owner, repo }: { owner: string; repo: string }) {
         <summary className="cursor-pointer font-medium">How would Fixloop have done here?</summary>
         <p className="mt-1 text-slate-600 dark:text-slate-400">
           Not measured yet: Fixloop rewinds to each recently fixed issue&apos;s merged pull request and checks whether
-          it would have found the files that pull request changed. No model is called.
+          it would have found the files that pull request changed. No model is called unless you also ask for solves,
+          which are checked against that pull request&apos;s own tests.
         </p>
         {failed}
         {form}
@@ -111,6 +124,9 @@ function CardFigures({ card }: { card: TrustCardView }) {
         Top 1: {share(card.foundAt1, card.checked)} · Top 5: {share(card.foundAt5, card.checked)} · measured{" "}
         {when(card.finishedAt ?? card.createdAt)}
       </p>
+      <p data-testid="trust-solves" className="mt-1">
+        {solveLine(card)}
+      </p>
       <details className="mt-1">
         <summary className="cursor-pointer">Issues checked</summary>
         <ul className="mt-1 space-y-1">
@@ -118,6 +134,7 @@ function CardFigures({ card }: { card: TrustCardView }) {
             <li key={i.issueNumber} className="break-words">
               #{i.issueNumber} {i.title} (fixed by #{i.pullNumber}):{" "}
               {i.error ?? (i.rank ? `found at rank ${i.rank}` : `not in the top 5 (${i.fixFiles.join(", ")})`)}
+              {issueSolveText(i)}
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import type { SeededFix, SeedRepo } from "./seed.types";
 import { TODO_API_FILES } from "./todo-api.files";
+import { TODO_API_PAST } from "./todo-api.past";
 import { TODO_API_SRC } from "./todo-api.src";
 
 export const TODO_API: SeedRepo = {
@@ -104,6 +105,7 @@ export const TODO_API: SeedRepo = {
     },
   ],
   failingTests: ["continues page 2 right after page 1"],
+  closedPulls: TODO_API_PAST,
 };
 
 export const TODO_API_FIXES: SeededFix[] = [
