@@ -68,8 +68,8 @@ export class LocalizeCache {
     return touch(this.#stats, key);
   }
 
-  /** Tokenizes `text` and stores its statistics under `key`. */
-  index(key: string, text: string): FileStats {
+  /** Tokenizes `text` (or its UTF-8 bytes) and stores its statistics under `key`. */
+  index(key: string, text: string | Uint8Array): FileStats {
     const stats = this.statsOf(text);
     put(this.#stats, key, stats, this.#maxFiles);
     return stats;
@@ -84,30 +84,34 @@ export class LocalizeCache {
     put(this.#chunks, key, chunks, this.#maxFiles);
   }
 
-  /** Tokenizes `text` without storing it. */
-  statsOf(text: string): FileStats {
+  /** Tokenizes `text` (a string or its UTF-8 bytes: the same words either way) without storing it. */
+  statsOf(text: string | Uint8Array): FileStats {
+    return this.#scan(typeof text === "string" ? Buffer.from(text, "utf8") : text);
+  }
+
+  #scan(text: Uint8Array): FileStats {
     this.#makeRoom();
     const touched: number[] = [];
     const defs = new Set<number>();
     let length = 0;
     const words = this.#words;
+    const ids = words.ids;
     const termIds = this.#termIds;
     let scratch = this.#scratch;
     const n = text.length;
     let prevDef = false;
     let i = 0;
     while (i < n) {
-      let c = text.charCodeAt(i);
-      // [A-Za-z_] starts a word; [A-Za-z0-9_] continues it.
-      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95)) {
+      let c = text[i]!;
+      if (CHAR_CLASS[c] !== WORD_START) {
         i++;
         continue;
       }
       let hash = hashStep(HASH_SEED, c);
       let j = i + 1;
       for (; j < n; j++) {
-        c = text.charCodeAt(j);
-        if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95)) break;
+        c = text[j]!;
+        if (CHAR_CLASS[c] === 0) break;
         hash = hashStep(hash, c);
       }
       if (j - i > 64) {
@@ -115,21 +119,22 @@ export class LocalizeCache {
         i = j;
         continue;
       }
-      const e = words.lookup(text, i, j, hash, termIds);
+      const e = words.lookupBytes(text, i, j, hash, termIds);
       i = j;
-      const ids = words.ids[e] ?? [];
-      for (const id of ids) {
+      const list = ids[e]!;
+      for (let k = 0; k < list.length; k++) {
+        const id = list[k]!;
         if (id >= scratch.length) {
           this.#grow(id);
           scratch = this.#scratch;
         }
-        const seen = scratch[id] ?? 0;
+        const seen = scratch[id]!;
         scratch[id] = seen + 1;
         if (seen === 0) touched.push(id);
       }
-      length += ids.length;
+      length += list.length;
       if (prevDef) defs.add(this.#lowerId(e));
-      prevDef = DEF_KEYWORDS.has(words.words[e] ?? "");
+      prevDef = this.#keyword[e] === 1;
     }
     return this.#finish(touched, length, defs);
   }
@@ -187,8 +192,20 @@ export class LocalizeCache {
     if (this.#words.size > 1_000_000) this.#words = new WordTable();
   }
 
-  /** Index term ids of a new word-table entry. */
-  #termIds = (word: string): number[] => wordTerms(word).map((t) => this.#intern(t));
+  /** Per word-table entry: 1 when it is a definition keyword (see `DEF_KEYWORDS`). */
+  #keyword = new Uint8Array(1 << 16);
+
+  /** Index term ids of a new word-table entry (noting whether it is a definition keyword). */
+  #termIds = (word: string): number[] => {
+    const e = this.#words.size;
+    if (e >= this.#keyword.length) {
+      const next = new Uint8Array(this.#keyword.length * 2);
+      next.set(this.#keyword);
+      this.#keyword = next;
+    }
+    this.#keyword[e] = DEF_KEYWORDS.has(word) ? 1 : 0;
+    return wordTerms(word).map((t) => this.#intern(t));
+  };
 
   /** Term id of a word-table entry's lower-cased word (a defined name), interned on first use. */
   #lowerId(e: number): number {
@@ -266,6 +283,14 @@ export function termFrequency(stats: FileStats, id: number): number {
     else hi = mid - 1;
   }
   return 0;
+}
+
+/** Per byte: 1 starts a word (`[A-Za-z_]`), 2 only continues one (`[0-9]`), 0 neither. */
+const WORD_START = 1;
+const CHAR_CLASS = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  const ch = String.fromCharCode(c);
+  CHAR_CLASS[c] = /[A-Za-z_]/.test(ch) ? WORD_START : /[0-9]/.test(ch) ? 2 : 0;
 }
 
 export const contentHash = (text: string): string => createHash("sha1").update(text).digest("base64");

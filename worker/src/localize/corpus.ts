@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { contentHash, type FileStats, type LocalizeCache } from "./cache";
-import { looksBinary, type RepoFile } from "./files";
+import { looksBinary, looksBinaryBytes, type RepoFile } from "./files";
 import { isCodePath, type LanguageId, languageOf } from "./languages";
 import { type ParsedFile, parseSources } from "./parse";
 import { localizeThreads, type ScanItem } from "./threads";
@@ -31,6 +32,14 @@ async function pool<T>(items: readonly T[], work: (item: T, i: number) => Promis
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, run));
+}
+
+function readBytes(path: string): Uint8Array | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -96,6 +105,14 @@ export async function buildCorpus(input: readonly RepoFile[], cache: LocalizeCac
       if (batchChars >= BATCH_CHARS) flush();
     };
     if (threaded && file.local !== undefined) return push({ path: file.local }, file.size);
+    // A local file with a known key is tokenized from its bytes (the same words, without decoding).
+    if (!threaded && file.local !== undefined && key !== undefined) {
+      const bytes = readBytes(file.local);
+      if (bytes === undefined || looksBinaryBytes(bytes)) return;
+      stats[i] = cache.index(key, bytes);
+      keys[i] = key;
+      return;
+    }
     const text = await file.read().catch(() => undefined);
     if (text === undefined || looksBinary(text)) return;
     if (!threaded) return indexHere(i, key, text);
