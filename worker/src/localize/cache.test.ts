@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { bm25Baseline } from "./baseline";
 import { type FileStats, LocalizeCache } from "./cache";
 import { buildCorpus } from "./corpus";
 import { filesFromDirectory, looksBinary, looksBinaryBytes } from "./files";
+import { issueTerms, localize } from "./localize";
 
 /** A file's statistics as names (term ids differ from one cache to another). */
 const named = (cache: LocalizeCache, s: FileStats) => ({
@@ -87,5 +89,41 @@ describe("buildCorpus over a directory", () => {
     expect(corpus.docs.map((d) => d.path)).toEqual(["f0.py", "f1.py", "f2.py", "f3.py"]);
     expect(corpus.docs.map((d) => named(byBytes, d.stats))).toEqual(texts.docs.map((d) => named(asText, d.stats)));
     expect(corpus.skipped).toBe(1);
+  });
+});
+
+describe("a cache keeping one issue's terms", () => {
+  it("keeps those terms' counts and definitions, counts every term in lengths, and refuses other terms", () => {
+    const terms = new Set(["fit_transform", "ridge", "x", "tabbed", "after_bom"]);
+    const full = new LocalizeCache();
+    const kept = new LocalizeCache({ terms });
+    for (const text of TEXTS) {
+      const all = named(full, full.statsOf(text));
+      const some = named(kept, kept.statsOf(Buffer.from(text)));
+      expect(some.length).toBe(all.length);
+      expect(some.counts).toEqual(Object.fromEntries(Object.entries(all.counts).filter(([t]) => terms.has(t))));
+      expect(some.defs).toEqual(all.defs.filter((t) => t !== undefined && terms.has(t)));
+    }
+    for (const t of terms) expect(kept.termId(t) !== undefined, t).toBe(full.termId(t) !== undefined);
+    expect(kept.termId("after_bom")).toBeDefined();
+    expect(() => kept.termId("classifier")).toThrow(/outside its terms/);
+  });
+
+  it("ranks exactly as a full cache does, with the same scores and reasons", async () => {
+    const files = await filesFromDirectory(new URL(".", import.meta.url).pathname);
+    const issueTitle = "Localization ranks the wrong files when the word table grows past its capacity";
+    const issueBody =
+      "After `WordTable.lookupBytes` rehashes, `LocalizeCache.statsOf` gives other counts for `termFrequency`;" +
+      " see cache.ts and word-table.ts. `bm25Scores` then ranks README first.";
+    const top = 20;
+    const full = await localize({ files, issueTitle, issueBody, top, cache: new LocalizeCache() });
+    const cache = new LocalizeCache({ terms: issueTerms(issueTitle, issueBody) });
+    const kept = await localize({ files, issueTitle, issueBody, top, cache });
+    expect(kept.files.length).toBe(top);
+    expect(kept.files).toEqual(full.files);
+    const input = { files, issueTitle, issueBody, top };
+    const baseline = await bm25Baseline({ ...input, cache: new LocalizeCache() });
+    const terms = issueTerms(issueTitle, issueBody);
+    expect(await bm25Baseline({ ...input, cache: new LocalizeCache({ terms }) })).toEqual(baseline);
   });
 });

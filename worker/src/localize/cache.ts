@@ -1,14 +1,15 @@
 import { createHash } from "node:crypto";
 import type { ParsedFile } from "./parse";
 import type { ScannedFile } from "./scan";
-import { DEF_KEYWORDS, pathTerms, wordTerms } from "./tokenize";
-import { HASH_SEED, hashStep, WordTable } from "./word-table";
+import { pathTerms } from "./tokenize";
+import { put, touch } from "./lru";
+import { CHAR_CLASS, HASH_SEED, hashStep, WORD_START, WordTable } from "./word-table";
 
 /** Token statistics of one file content, with terms interned in the cache's vocabulary. */
 export interface FileStats {
   /** Number of index terms in the content. */
   length: number;
-  /** Sorted term ids present in the content. */
+  /** Sorted term ids present in the content (those the cache keeps: see `LocalizeCacheOptions.terms`). */
   terms: Uint32Array;
   /** Occurrences of each term of `terms` (saturated at 65535). */
   counts: Uint16Array;
@@ -26,6 +27,12 @@ export interface LocalizeCacheOptions {
   maxFiles?: number;
   /** Upper bound on the interned vocabulary; past it the cache starts over. Default 3,000,000. */
   maxTerms?: number;
+  /**
+   * Keep only these index terms (for one issue in a process of its own: see `issueTerms`). The
+   * statistics then hold these terms' counts and definitions only, lengths still count every
+   * term, and `termId` of any other term is an error.
+   */
+  terms?: ReadonlySet<string>;
 }
 
 /**
@@ -36,6 +43,7 @@ export interface LocalizeCacheOptions {
 export class LocalizeCache {
   readonly #maxFiles: number;
   readonly #maxTerms: number;
+  readonly #only: ReadonlySet<string> | undefined;
   #vocab = new Map<string, number>();
   #names: string[] = [];
   #stats = new Map<string, FileStats>();
@@ -49,10 +57,12 @@ export class LocalizeCache {
   constructor(options: LocalizeCacheOptions = {}) {
     this.#maxFiles = options.maxFiles ?? 200_000;
     this.#maxTerms = options.maxTerms ?? 3_000_000;
+    this.#only = options.terms;
   }
 
   /** Id of a term if any cached content contains it. */
   termId(term: string): number | undefined {
+    if (this.#only && !this.#only.has(term)) throw new Error(`localize cache: term outside its terms: ${term}`);
     return this.#vocab.get(term);
   }
 
@@ -132,9 +142,9 @@ export class LocalizeCache {
         scratch[id] = seen + 1;
         if (seen === 0) touched.push(id);
       }
-      length += list.length;
-      if (prevDef) defs.add(this.#lowerId(e));
-      prevDef = this.#keyword[e] === 1;
+      length += words.termCount[e]!;
+      if (prevDef) this.#addDef(defs, e);
+      prevDef = words.keyword[e] === 1;
     }
     return this.#finish(touched, length, defs);
   }
@@ -180,9 +190,9 @@ export class LocalizeCache {
         this.#scratch[id] = seen + n;
         if (seen === 0) touched.push(id);
       }
-      length += n * ids.length;
+      length += n * (words.termCount[e] ?? 0);
     }
-    for (const lid of file.defined) defs.add(this.#lowerId(entries[lid] ?? 0));
+    for (const lid of file.defined) this.#addDef(defs, entries[lid] ?? 0);
     return this.#finish(touched, length, defs);
   }
 
@@ -192,27 +202,22 @@ export class LocalizeCache {
     if (this.#words.size > 1_000_000) this.#words = new WordTable();
   }
 
-  /** Per word-table entry: 1 when it is a definition keyword (see `DEF_KEYWORDS`). */
-  #keyword = new Uint8Array(1 << 16);
-
-  /** Index term ids of a new word-table entry (noting whether it is a definition keyword). */
-  #termIds = (word: string): number[] => {
-    const e = this.#words.size;
-    if (e >= this.#keyword.length) {
-      const next = new Uint8Array(this.#keyword.length * 2);
-      next.set(this.#keyword);
-      this.#keyword = next;
-    }
-    this.#keyword[e] = DEF_KEYWORDS.has(word) ? 1 : 0;
-    return wordTerms(word).map((t) => this.#intern(t));
+  /** Term ids of a new word-table entry's index terms (those kept). */
+  #termIds = (terms: readonly string[]): number[] => {
+    const only = this.#only;
+    return (only ? terms.filter((t) => only.has(t)) : terms).map((t) => this.#intern(t));
   };
 
-  /** Term id of a word-table entry's lower-cased word (a defined name), interned on first use. */
-  #lowerId(e: number): number {
+  /** Adds the term id of a word-table entry's lower-cased word (a defined name), interned on first use. */
+  #addDef(defs: Set<number>, e: number): void {
     const words = this.#words;
     let lower = words.lower[e] ?? -1;
-    if (lower < 0) lower = words.lower[e] = this.#intern((words.words[e] ?? "").toLowerCase());
-    return lower;
+    if (lower === -1) {
+      const name = (words.words[e] ?? "").toLowerCase();
+      // -2: a name outside the kept terms.
+      lower = words.lower[e] = this.#only && !this.#only.has(name) ? -2 : this.#intern(name);
+    }
+    if (lower >= 0) defs.add(lower);
   }
 
   #finish(touched: number[], length: number, defs: Set<number>): FileStats {
@@ -285,31 +290,4 @@ export function termFrequency(stats: FileStats, id: number): number {
   return 0;
 }
 
-/** Per byte: 1 starts a word (`[A-Za-z_]`), 2 only continues one (`[0-9]`), 0 neither. */
-const WORD_START = 1;
-const CHAR_CLASS = new Uint8Array(256);
-for (let c = 0; c < 256; c++) {
-  const ch = String.fromCharCode(c);
-  CHAR_CLASS[c] = /[A-Za-z_]/.test(ch) ? WORD_START : /[0-9]/.test(ch) ? 2 : 0;
-}
-
 export const contentHash = (text: string): string => createHash("sha1").update(text).digest("base64");
-
-function touch<V>(map: Map<string, V>, key: string): V | undefined {
-  const v = map.get(key);
-  if (v !== undefined) {
-    map.delete(key);
-    map.set(key, v);
-  }
-  return v;
-}
-
-function put<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  map.delete(key);
-  map.set(key, value);
-  while (map.size > max) {
-    const oldest = map.keys().next();
-    if (oldest.done) break;
-    map.delete(oldest.value);
-  }
-}
