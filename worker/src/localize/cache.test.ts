@@ -77,7 +77,9 @@ describe("buildCorpus over a directory", () => {
   it("indexes local files from their bytes as it indexes their texts", async () => {
     TEXTS.forEach((text, i) => writeFileSync(join(dir, `f${i}.py`), text));
     writeFileSync(join(dir, "blob.txt"), Buffer.from([0x61, 0, 0x62]));
-    const files = await filesFromDirectory(dir);
+    // Larger than the read buffer's first size (1 MiB): it grows, and the next file reads right.
+    writeFileSync(join(dir, "f1_big.py"), `${TEXTS[1]}\n`.repeat(Math.ceil((5 << 19) / (TEXTS[1]?.length ?? 1))));
+    const files = await filesFromDirectory(dir, { maxBytes: 4 << 20 });
     const byBytes = new LocalizeCache();
     const corpus = await buildCorpus(files, byBytes);
     // The same files given as texts only (no local path): read and decoded, then tokenized.
@@ -86,7 +88,8 @@ describe("buildCorpus over a directory", () => {
       files.map(({ path, size, read, key }) => ({ path, size, read, ...(key ? { key } : {}) })),
       asText,
     );
-    expect(corpus.docs.map((d) => d.path)).toEqual(["f0.py", "f1.py", "f2.py", "f3.py"]);
+    expect(corpus.docs.map((d) => d.path)).toEqual(["f0.py", "f1.py", "f1_big.py", "f2.py", "f3.py"]);
+    expect(corpus.docs[2]?.stats.length).toBeGreaterThan(100_000);
     expect(corpus.docs.map((d) => named(byBytes, d.stats))).toEqual(texts.docs.map((d) => named(asText, d.stats)));
     expect(corpus.skipped).toBe(1);
   });
