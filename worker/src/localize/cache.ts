@@ -3,24 +3,10 @@ import type { ParsedFile } from "./parse";
 import type { ScannedFile } from "./scan";
 import { pathTerms } from "./tokenize";
 import { put, touch } from "./lru";
+import type { ChunkStats, FileStats } from "./stats";
 import { CHAR_CLASS, HASH_SEED, hashStep, WORD_START, WordTable } from "./word-table";
 
-/** Token statistics of one file content, with terms interned in the cache's vocabulary. */
-export interface FileStats {
-  /** Number of index terms in the content. */
-  length: number;
-  /** Sorted term ids present in the content (those the cache keeps: see `LocalizeCacheOptions.terms`). */
-  terms: Uint32Array;
-  /** Occurrences of each term of `terms` (saturated at 65535). */
-  counts: Uint16Array;
-  /** Term ids of identifiers that follow a definition keyword (`class Foo`, `def foo`). */
-  defs: Uint32Array;
-}
-
-/** Statistics of one chunk of a file, starting at 1-based `line`. */
-export interface ChunkStats extends FileStats {
-  line: number;
-}
+export { type ChunkStats, type FileStats, termFrequency } from "./stats";
 
 export interface LocalizeCacheOptions {
   /** Upper bound on cached per-file entries (stats and parse results each). Default 200,000. */
@@ -52,6 +38,7 @@ export class LocalizeCache {
   /** Raw word → its term ids; words repeat so much that this saves most tokenizing work. */
   #words = new WordTable();
   #paths = new Map<string, string[]>();
+  #segments = new Map<string, string[]>();
   #scratch = new Uint32Array(1 << 16);
 
   constructor(options: LocalizeCacheOptions = {}) {
@@ -234,7 +221,8 @@ export class LocalizeCache {
   pathTerms(path: string): string[] {
     let terms = this.#paths.get(path);
     if (!terms) {
-      terms = pathTerms(path);
+      if (this.#segments.size > this.#maxFiles) this.#segments.clear();
+      terms = pathTerms(path, this.#segments);
       put(this.#paths, path, terms, this.#maxFiles);
     }
     return terms;
@@ -256,6 +244,7 @@ export class LocalizeCache {
     this.#chunks = new Map();
     this.#words = new WordTable();
     this.#paths = new Map();
+    this.#segments = new Map();
   }
 
   #grow(id: number): void {
@@ -273,21 +262,6 @@ export class LocalizeCache {
     }
     return id;
   }
-}
-
-/** Occurrences of term `id` in `stats` (binary search over the sorted term ids). */
-export function termFrequency(stats: FileStats, id: number): number {
-  const { terms } = stats;
-  let lo = 0;
-  let hi = terms.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = terms[mid] ?? 0;
-    if (v === id) return stats.counts[mid] ?? 0;
-    if (v < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return 0;
 }
 
 export const contentHash = (text: string): string => createHash("sha1").update(text).digest("base64");
