@@ -191,5 +191,16 @@ async function cliFigures(ctx: BenchContext, inProcess: number): Promise<Figure[
       target: `< ${TARGETS.medianS} s`,
       holds: cli.medianSeconds < TARGETS.medianS,
     },
+    // What the runs cost whatever else the machine ran: on an idle core, about the time it takes.
+    ...(cli.medianCpuSeconds === undefined
+      ? []
+      : [
+          {
+            section: `localize CLI (${result.instances} django/sympy issues, fresh process each)`,
+            name: "median CPU time per issue (npm and the CLI, user + system)",
+            value: cli.medianCpuSeconds,
+            unit: "s",
+          },
+        ]),
   ];
 }

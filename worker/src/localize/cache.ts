@@ -1,31 +1,24 @@
 import { createHash } from "node:crypto";
 import type { ParsedFile } from "./parse";
 import type { ScannedFile } from "./scan";
-import { DEF_KEYWORDS, pathTerms, wordTerms } from "./tokenize";
-import { HASH_SEED, hashStep, WordTable } from "./word-table";
+import { pathTerms } from "./tokenize";
+import { put, touch } from "./lru";
+import type { ChunkStats, FileStats } from "./stats";
+import { CHAR_CLASS, HASH_SEED, hashStep, WORD_START, WordTable } from "./word-table";
 
-/** Token statistics of one file content, with terms interned in the cache's vocabulary. */
-export interface FileStats {
-  /** Number of index terms in the content. */
-  length: number;
-  /** Sorted term ids present in the content. */
-  terms: Uint32Array;
-  /** Occurrences of each term of `terms` (saturated at 65535). */
-  counts: Uint16Array;
-  /** Term ids of identifiers that follow a definition keyword (`class Foo`, `def foo`). */
-  defs: Uint32Array;
-}
-
-/** Statistics of one chunk of a file, starting at 1-based `line`. */
-export interface ChunkStats extends FileStats {
-  line: number;
-}
+export { type ChunkStats, type FileStats, termFrequency } from "./stats";
 
 export interface LocalizeCacheOptions {
   /** Upper bound on cached per-file entries (stats and parse results each). Default 200,000. */
   maxFiles?: number;
   /** Upper bound on the interned vocabulary; past it the cache starts over. Default 3,000,000. */
   maxTerms?: number;
+  /**
+   * Keep only these index terms (for one issue in a process of its own: see `issueTerms`). The
+   * statistics then hold these terms' counts and definitions only, lengths still count every
+   * term, and `termId` of any other term is an error.
+   */
+  terms?: ReadonlySet<string>;
 }
 
 /**
@@ -36,6 +29,7 @@ export interface LocalizeCacheOptions {
 export class LocalizeCache {
   readonly #maxFiles: number;
   readonly #maxTerms: number;
+  readonly #only: ReadonlySet<string> | undefined;
   #vocab = new Map<string, number>();
   #names: string[] = [];
   #stats = new Map<string, FileStats>();
@@ -44,15 +38,18 @@ export class LocalizeCache {
   /** Raw word → its term ids; words repeat so much that this saves most tokenizing work. */
   #words = new WordTable();
   #paths = new Map<string, string[]>();
+  #segments = new Map<string, string[]>();
   #scratch = new Uint32Array(1 << 16);
 
   constructor(options: LocalizeCacheOptions = {}) {
     this.#maxFiles = options.maxFiles ?? 200_000;
     this.#maxTerms = options.maxTerms ?? 3_000_000;
+    this.#only = options.terms;
   }
 
   /** Id of a term if any cached content contains it. */
   termId(term: string): number | undefined {
+    if (this.#only && !this.#only.has(term)) throw new Error(`localize cache: term outside its terms: ${term}`);
     return this.#vocab.get(term);
   }
 
@@ -68,8 +65,8 @@ export class LocalizeCache {
     return touch(this.#stats, key);
   }
 
-  /** Tokenizes `text` and stores its statistics under `key`. */
-  index(key: string, text: string): FileStats {
+  /** Tokenizes `text` (or its UTF-8 bytes) and stores its statistics under `key`. */
+  index(key: string, text: string | Uint8Array): FileStats {
     const stats = this.statsOf(text);
     put(this.#stats, key, stats, this.#maxFiles);
     return stats;
@@ -84,30 +81,34 @@ export class LocalizeCache {
     put(this.#chunks, key, chunks, this.#maxFiles);
   }
 
-  /** Tokenizes `text` without storing it. */
-  statsOf(text: string): FileStats {
+  /** Tokenizes `text` (a string or its UTF-8 bytes: the same words either way) without storing it. */
+  statsOf(text: string | Uint8Array): FileStats {
+    return this.#scan(typeof text === "string" ? Buffer.from(text, "utf8") : text);
+  }
+
+  #scan(text: Uint8Array): FileStats {
     this.#makeRoom();
     const touched: number[] = [];
     const defs = new Set<number>();
     let length = 0;
     const words = this.#words;
+    const ids = words.ids;
     const termIds = this.#termIds;
     let scratch = this.#scratch;
     const n = text.length;
     let prevDef = false;
     let i = 0;
     while (i < n) {
-      let c = text.charCodeAt(i);
-      // [A-Za-z_] starts a word; [A-Za-z0-9_] continues it.
-      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95)) {
+      let c = text[i]!;
+      if (CHAR_CLASS[c] !== WORD_START) {
         i++;
         continue;
       }
       let hash = hashStep(HASH_SEED, c);
       let j = i + 1;
       for (; j < n; j++) {
-        c = text.charCodeAt(j);
-        if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95)) break;
+        c = text[j]!;
+        if (CHAR_CLASS[c] === 0) break;
         hash = hashStep(hash, c);
       }
       if (j - i > 64) {
@@ -115,21 +116,22 @@ export class LocalizeCache {
         i = j;
         continue;
       }
-      const e = words.lookup(text, i, j, hash, termIds);
+      const e = words.lookupBytes(text, i, j, hash, termIds);
       i = j;
-      const ids = words.ids[e] ?? [];
-      for (const id of ids) {
+      const list = ids[e]!;
+      for (let k = 0; k < list.length; k++) {
+        const id = list[k]!;
         if (id >= scratch.length) {
           this.#grow(id);
           scratch = this.#scratch;
         }
-        const seen = scratch[id] ?? 0;
+        const seen = scratch[id]!;
         scratch[id] = seen + 1;
         if (seen === 0) touched.push(id);
       }
-      length += ids.length;
-      if (prevDef) defs.add(this.#lowerId(e));
-      prevDef = DEF_KEYWORDS.has(words.words[e] ?? "");
+      length += words.termCount[e]!;
+      if (prevDef) this.#addDef(defs, e);
+      prevDef = words.keyword[e] === 1;
     }
     return this.#finish(touched, length, defs);
   }
@@ -175,9 +177,9 @@ export class LocalizeCache {
         this.#scratch[id] = seen + n;
         if (seen === 0) touched.push(id);
       }
-      length += n * ids.length;
+      length += n * (words.termCount[e] ?? 0);
     }
-    for (const lid of file.defined) defs.add(this.#lowerId(entries[lid] ?? 0));
+    for (const lid of file.defined) this.#addDef(defs, entries[lid] ?? 0);
     return this.#finish(touched, length, defs);
   }
 
@@ -187,15 +189,22 @@ export class LocalizeCache {
     if (this.#words.size > 1_000_000) this.#words = new WordTable();
   }
 
-  /** Index term ids of a new word-table entry. */
-  #termIds = (word: string): number[] => wordTerms(word).map((t) => this.#intern(t));
+  /** Term ids of a new word-table entry's index terms (those kept). */
+  #termIds = (terms: readonly string[]): number[] => {
+    const only = this.#only;
+    return (only ? terms.filter((t) => only.has(t)) : terms).map((t) => this.#intern(t));
+  };
 
-  /** Term id of a word-table entry's lower-cased word (a defined name), interned on first use. */
-  #lowerId(e: number): number {
+  /** Adds the term id of a word-table entry's lower-cased word (a defined name), interned on first use. */
+  #addDef(defs: Set<number>, e: number): void {
     const words = this.#words;
     let lower = words.lower[e] ?? -1;
-    if (lower < 0) lower = words.lower[e] = this.#intern((words.words[e] ?? "").toLowerCase());
-    return lower;
+    if (lower === -1) {
+      const name = (words.words[e] ?? "").toLowerCase();
+      // -2: a name outside the kept terms.
+      lower = words.lower[e] = this.#only && !this.#only.has(name) ? -2 : this.#intern(name);
+    }
+    if (lower >= 0) defs.add(lower);
   }
 
   #finish(touched: number[], length: number, defs: Set<number>): FileStats {
@@ -212,7 +221,8 @@ export class LocalizeCache {
   pathTerms(path: string): string[] {
     let terms = this.#paths.get(path);
     if (!terms) {
-      terms = pathTerms(path);
+      if (this.#segments.size > this.#maxFiles) this.#segments.clear();
+      terms = pathTerms(path, this.#segments);
       put(this.#paths, path, terms, this.#maxFiles);
     }
     return terms;
@@ -234,6 +244,7 @@ export class LocalizeCache {
     this.#chunks = new Map();
     this.#words = new WordTable();
     this.#paths = new Map();
+    this.#segments = new Map();
   }
 
   #grow(id: number): void {
@@ -253,38 +264,4 @@ export class LocalizeCache {
   }
 }
 
-/** Occurrences of term `id` in `stats` (binary search over the sorted term ids). */
-export function termFrequency(stats: FileStats, id: number): number {
-  const { terms } = stats;
-  let lo = 0;
-  let hi = terms.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = terms[mid] ?? 0;
-    if (v === id) return stats.counts[mid] ?? 0;
-    if (v < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return 0;
-}
-
 export const contentHash = (text: string): string => createHash("sha1").update(text).digest("base64");
-
-function touch<V>(map: Map<string, V>, key: string): V | undefined {
-  const v = map.get(key);
-  if (v !== undefined) {
-    map.delete(key);
-    map.set(key, v);
-  }
-  return v;
-}
-
-function put<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  map.delete(key);
-  map.set(key, value);
-  while (map.size > max) {
-    const oldest = map.keys().next();
-    if (oldest.done) break;
-    map.delete(oldest.value);
-  }
-}

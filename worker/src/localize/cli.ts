@@ -6,9 +6,10 @@ import { readFile } from "node:fs/promises";
 import { availableParallelism, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { bm25Baseline } from "./baseline";
+import { LocalizeCache } from "./cache";
 import { filesFromDirectory } from "./files";
 import { splitIssue } from "./issue-text";
-import { localize } from "./localize";
+import { issueTerms, localize } from "./localize";
 import { setLocalizeThreads } from "./threads";
 
 /**
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   const files = await filesFromDirectory(values.repo);
   const input = {
     files,
+    // This process ranks one issue: its index keeps that issue's terms only.
+    cache: new LocalizeCache({ terms: issueTerms(title, body) }),
     issueTitle: title,
     issueBody: body,
     top,

@@ -1,5 +1,6 @@
+import { closeSync, openSync, readSync } from "node:fs";
 import { contentHash, type FileStats, type LocalizeCache } from "./cache";
-import { looksBinary, type RepoFile } from "./files";
+import { looksBinary, looksBinaryBytes, type RepoFile } from "./files";
 import { isCodePath, type LanguageId, languageOf } from "./languages";
 import { type ParsedFile, parseSources } from "./parse";
 import { localizeThreads, type ScanItem } from "./threads";
@@ -31,6 +32,36 @@ async function pool<T>(items: readonly T[], work: (item: T, i: number) => Promis
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, run));
+}
+
+/** One buffer for every file read as bytes: each is tokenized before the next is read. */
+let readBuffer = Buffer.allocUnsafe(1 << 20);
+
+/** A local file's bytes, in `readBuffer` (valid until the next call); `undefined` if unreadable. */
+function readBytes(path: string): Uint8Array | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    let n = 0;
+    for (;;) {
+      if (n === readBuffer.length) {
+        const grown = Buffer.allocUnsafe(readBuffer.length * 2);
+        readBuffer.copy(grown, 0, 0, n);
+        readBuffer = grown;
+      }
+      const k = readSync(fd, readBuffer, n, readBuffer.length - n, null);
+      if (k === 0) return readBuffer.subarray(0, n);
+      n += k;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -96,6 +127,15 @@ export async function buildCorpus(input: readonly RepoFile[], cache: LocalizeCac
       if (batchChars >= BATCH_CHARS) flush();
     };
     if (threaded && file.local !== undefined) return push({ path: file.local }, file.size);
+    // A local file with a known key is tokenized from its bytes (the same words, without decoding),
+    // before anything else is read into the same buffer.
+    if (!threaded && file.local !== undefined && key !== undefined) {
+      const bytes = readBytes(file.local);
+      if (bytes === undefined || looksBinaryBytes(bytes)) return;
+      stats[i] = cache.index(key, bytes);
+      keys[i] = key;
+      return;
+    }
     const text = await file.read().catch(() => undefined);
     if (text === undefined || looksBinary(text)) return;
     if (!threaded) return indexHere(i, key, text);

@@ -105,3 +105,15 @@ export async function filesFromDirectory(dir: string, options: DirectoryOptions 
 
 /** True when a text looks binary (NUL bytes in its first 8 KiB). */
 export const looksBinary = (text: string): boolean => text.slice(0, 8192).includes("\u0000");
+
+/**
+ * `looksBinary` of the text these UTF-8 bytes decode to, mostly without decoding them: its first
+ * 8192 UTF-16 units come from at most the first 3 × 8192 bytes, and only a 0 byte decodes to NUL.
+ */
+export function looksBinaryBytes(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, 3 * 8192);
+  const nul = head.indexOf(0);
+  if (nul < 0) return false;
+  if (nul < 8192 && !head.subarray(0, nul).some((b) => b >= 0x80)) return true;
+  return looksBinary(Buffer.from(head.buffer, head.byteOffset, head.length).toString("utf8"));
+}

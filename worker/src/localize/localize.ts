@@ -71,6 +71,15 @@ const GRAPH_SEEDS = 8;
 /** Best files of the first stage that are cut into functions and rescored. */
 const RESCORE_CANDIDATES = 100;
 
+/**
+ * Every index term a localization of this issue (or its BM25 baseline) looks up: a cache made
+ * for this one issue need keep no other (see `LocalizeCacheOptions.terms`).
+ */
+export function issueTerms(title: string, body: string): Set<string> {
+  const issue = parseIssue(title, body);
+  return new Set([...issue.terms.keys(), ...[...issue.identifiers.keys()].map((name) => name.toLowerCase())]);
+}
+
 /** Ranks the files of a repository by how likely an issue's fix must change them. */
 export async function localize(input: LocalizeInput): Promise<LocalizeResult> {
   const started = performance.now();

@@ -106,6 +106,21 @@ describe("localize threads", () => {
       await indexed(new LocalizeThreads(2, require.resolve("web-tree-sitter")));
       // A thread that dies: the files are read and indexed in-process.
       await indexed(new LocalizeThreads(2, "/nonexistent/web-tree-sitter.cjs"));
+      // A cache keeping a few terms: the same on threads as in-process, lengths those of all terms.
+      const terms = new Set(["widget3admin", "render_3", "helper", "models", "strip", "max_3", "system"]);
+      const kept = async (threads: number): Promise<{ cache: LocalizeCache; docs: Doc[] }> => {
+        setLocalizeThreads(threads);
+        const cache = new LocalizeCache({ terms });
+        return { cache, docs: (await buildCorpus(files, cache)).docs };
+      };
+      const [here, there] = [await kept(0), await kept(2)];
+      expect(there.docs.map((d) => named(there.cache, d))).toEqual(here.docs.map((d) => named(here.cache, d)));
+      expect(here.docs.map((d) => d.stats.length)).toEqual(alone.docs.map((d) => d.stats.length));
+      const mod3 = here.docs.find((d) => d.path === "mod_3.py");
+      expect(named(here.cache, mod3)).toMatchObject({
+        defs: ["widget3admin", "render_3"],
+        terms: { helper: 2, render_3: 1 },
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -98,12 +98,21 @@ export function termCounts(text: string): Map<string, number> {
   return counts;
 }
 
-/** Index terms of a repository path: every directory and file-name part. */
-export function pathTerms(path: string): string[] {
+/**
+ * Index terms of a repository path: every directory and file-name part. `segments` keeps each
+ * path segment's terms for the next paths (most segments, directories, recur in many paths).
+ */
+export function pathTerms(path: string, segments?: Map<string, string[]>): string[] {
   const out = new Set<string>();
   for (const seg of path.split(/[/\\]/)) {
-    const stem = seg.replace(/\.[^.]*$/, "");
-    forEachTerm(stem.replace(/[-.]/g, "_"), (t) => out.add(t));
+    let terms = segments?.get(seg);
+    if (!terms) {
+      const own: string[] = [];
+      forEachTerm(seg.replace(/\.[^.]*$/, "").replace(/[-.]/g, "_"), (t) => own.push(t));
+      terms = own;
+      segments?.set(seg, own);
+    }
+    for (const t of terms) out.add(t);
   }
   return [...out];
 }

@@ -31,6 +31,8 @@ export interface ChildLine {
   id: string;
   ranked: string[];
   seconds: number;
+  /** CPU seconds (user + system) of the run's processes, where measured (the CLI's fresh processes). */
+  cpuSeconds?: number;
   /** Share of the gold functions/classes in the first 10 ranked symbols (null: no gold symbol). */
   symbolRecall10?: number | null;
   /** The localizer's second-stage signals of its candidates and the gold files. */

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { ROOT } from "../../paths";
+import { childrenCpuSeconds } from "./child-cpu";
 import type { BatchItem, ChildLine, EvalMethod } from "./eval-child";
 
 const run = promisify(execFile);
@@ -25,6 +26,7 @@ async function runCli(items: readonly BatchItem[]): Promise<{ lines: ChildLine[]
   const lines: ChildLine[] = [];
   for (const item of items) {
     const started = performance.now();
+    const cpuBefore = childrenCpuSeconds();
     const { stdout } = await run(
       "npm",
       ["run", "-s", "localize", "--", "--repo", item.dir, "--issue", item.issueFile],
@@ -34,7 +36,9 @@ async function runCli(items: readonly BatchItem[]): Promise<{ lines: ChildLine[]
       },
     );
     const seconds = (performance.now() - started) / 1000;
-    lines.push({ id: item.id, ranked: JSON.parse(stdout) as string[], seconds });
+    const cpuAfter = childrenCpuSeconds();
+    const cpu = cpuBefore !== undefined && cpuAfter !== undefined ? { cpuSeconds: cpuAfter - cpuBefore } : {};
+    lines.push({ id: item.id, ranked: JSON.parse(stdout) as string[], seconds, ...cpu });
   }
   return { lines, rss: 0 };
 }

@@ -58,6 +58,8 @@ export interface LocalizationEvalOptions {
 export interface MethodFigures {
   recall: Record<`@${(typeof KS)[number]}`, number>;
   medianSeconds: number;
+  /** Median CPU seconds per issue, where measured (the CLI: npm and the fresh process it starts). */
+  medianCpuSeconds?: number;
   p95Seconds: number;
   peakRssMiB: number;
   /** Function-level recall@10: mean share of gold functions/classes in the first 10 ranked symbols. */
@@ -73,6 +75,7 @@ export interface InstanceResult {
   gold: string[];
   ranks: Partial<Record<EvalMethod, number | null>>;
   seconds: Partial<Record<EvalMethod, number>>;
+  cpuSeconds?: Partial<Record<EvalMethod, number>>;
   /** Function-level recall@10 per method (null: no gold function or class). */
   symbolRecall10?: Partial<Record<EvalMethod, number | null>>;
   /** The localizer's second-stage signals (candidates and gold files), to fit and cross-validate its weights. */
@@ -170,6 +173,7 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
         const ranks = row.gold.map((g) => line.ranked.indexOf(g)).filter((k) => k >= 0);
         row.ranks[method] = ranks.length > 0 ? Math.max(...ranks) + 1 : null;
         row.seconds[method] = line.seconds;
+        if (line.cpuSeconds !== undefined) row.cpuSeconds = { ...row.cpuSeconds, [method]: line.cpuSeconds };
         if (line.features) row.features = line.features;
         if (line.symbolRecall10 !== undefined)
           row.symbolRecall10 = { ...row.symbolRecall10, [method]: line.symbolRecall10 };
@@ -205,12 +209,14 @@ export function methodFigures(
       ]),
     ) as MethodFigures["recall"];
     const secs = done.map((r) => r.seconds[m] ?? 0);
+    const cpu = done.flatMap((r) => (r.cpuSeconds?.[m] === undefined ? [] : [r.cpuSeconds[m] ?? 0]));
     const sym = done.flatMap((r) => (typeof r.symbolRecall10?.[m] === "number" ? [r.symbolRecall10[m] ?? 0] : []));
     figures[m] = {
       symbolRecall10: sym.reduce((a, b) => a + b, 0) / (sym.length || 1),
       symbolInstances: sym.length,
       recall,
       medianSeconds: quantile(secs, 0.5),
+      ...(cpu.length > 0 ? { medianCpuSeconds: quantile(cpu, 0.5) } : {}),
       p95Seconds: quantile(secs, 0.95),
       peakRssMiB: Math.round((rss[m] ?? 0) / 1024),
     };
