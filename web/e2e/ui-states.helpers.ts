@@ -8,13 +8,17 @@ export async function toastCoversNoAction(page: Page): Promise<string[]> {
     const toasts = [...document.querySelectorAll("[data-sonner-toast]")].map((t) => t.getBoundingClientRect());
     const overlaps = (a: DOMRect, b: DOMRect) =>
       a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom && a.width > 0 && b.width > 0;
-    return [...document.querySelectorAll("main button, main a[href]")]
-      .filter((el) => !el.closest("[data-sonner-toast]"))
-      .filter((el) => {
-        const r = el.getBoundingClientRect();
-        return r.bottom > 0 && r.top < window.innerHeight && toasts.some((t) => overlaps(t, r));
-      })
-      .map((el) => el.getAttribute("aria-label") ?? el.textContent?.trim() ?? el.tagName);
+    return (
+      [...document.querySelectorAll("main button, main a[href]")]
+        .filter((el) => !el.closest("[data-sonner-toast]"))
+        // Inside a closed <details> a control keeps a layout box but is not shown: nothing to block.
+        .filter((el) => el.checkVisibility())
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.bottom > 0 && r.top < window.innerHeight && toasts.some((t) => overlaps(t, r));
+        })
+        .map((el) => el.getAttribute("aria-label") ?? el.textContent?.trim() ?? el.tagName)
+    );
   });
 }
 
@@ -71,6 +75,7 @@ export async function toastBlocksActions(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const toasts = [...document.querySelectorAll("[data-sonner-toast]")].map((t) => t.getBoundingClientRect());
     return [...document.querySelectorAll("main button, main a[href]")]
+      .filter((el) => el.checkVisibility())
       .filter((el) => {
         const r = el.getBoundingClientRect();
         const x = r.left + r.width / 2;
@@ -86,9 +91,9 @@ export async function toastBlocksActions(page: Page): Promise<string[]> {
 export async function roomBelowLastAction(page: Page): Promise<number> {
   return page.evaluate(() => {
     window.scrollTo(0, document.documentElement.scrollHeight);
-    const bottoms = [...document.querySelectorAll("main button, main a[href]")].map(
-      (el) => el.getBoundingClientRect().bottom,
-    );
+    const bottoms = [...document.querySelectorAll("main button, main a[href]")]
+      .filter((el) => el.checkVisibility())
+      .map((el) => el.getBoundingClientRect().bottom);
     return window.innerHeight - Math.max(...bottoms);
   });
 }
