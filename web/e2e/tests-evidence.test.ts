@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
+import type { ScriptedAnswer } from "@fixloop/testkit/sandbox";
 import { screenshot, seriousA11yViolations, signIn, startE2E, toast, type E2E } from "./e2e.harness";
 import { bringIn, review, startSolve } from "./tests-evidence.helpers";
 
@@ -18,6 +19,20 @@ const phase = (p: string) => page.getByTestId("test-log").locator(`[data-phase="
 
 /** The model stand-in's repair of the line-length issue explains itself so (its first attempt: "one character to spare"). */
 const KEPT_TEXT = "Compare with > so the limit itself is allowed.";
+
+/** A scripted answer whose change breaks the trailing-spaces tests (every attempt, the repair round too): unverified. */
+const BREAKS_TRAILING_SPACES: ScriptedAnswer = {
+  analysis: "Scripted to break the trailing-spaces rule.",
+  proposedSolution: "Change the trailing pattern.",
+  confidence: 70,
+  files: [
+    {
+      filename: "src/rules/trailing-spaces.js",
+      action: "modify",
+      edits: [{ search: "const TRAILING = / +$/;\n", replace: "const TRAILING = /(?!)/;\n" }],
+    },
+  ],
+};
 
 /** The repair round names the test the first attempt broke and offers that attempt's diff (not kept). */
 async function expectFirstAttemptShown(p: Page) {
@@ -226,18 +241,7 @@ describe("test evidence in the browser", () => {
 
     // Every attempt at the line-length issue breaks the trailing-spaces tests (the repair round too): unverified.
     const title = "line-length flags lines that are exactly at the limit";
-    e2e.models.respondWith((p) => p.includes(title), {
-      analysis: "Scripted to break the trailing-spaces rule.",
-      proposedSolution: "Change the trailing pattern.",
-      confidence: 70,
-      files: [
-        {
-          filename: "src/rules/trailing-spaces.js",
-          action: "modify",
-          edits: [{ search: "const TRAILING = / +$/;\n", replace: "const TRAILING = /(?!)/;\n" }],
-        },
-      ],
-    });
+    e2e.models.respondWith((p) => p.includes(title), BREAKS_TRAILING_SPACES);
     await startSolve(page, title);
     await review(page);
     const notice = await page.getByTestId("unverified").textContent();
@@ -286,18 +290,7 @@ describe("test evidence in the browser", () => {
     // The same user on the wide page: the box reads the saved setting once it has loaded.
     await expect.poll(() => setting(page).isChecked()).toBe(true);
     const next = "heading-increment misses a jump from # to ###";
-    e2e.models.respondWith((p) => p.includes(next), {
-      analysis: "Scripted to break the trailing-spaces rule.",
-      proposedSolution: "Change the trailing pattern.",
-      confidence: 70,
-      files: [
-        {
-          filename: "src/rules/trailing-spaces.js",
-          action: "modify",
-          edits: [{ search: "const TRAILING = / +$/;\n", replace: "const TRAILING = /(?!)/;\n" }],
-        },
-      ],
-    });
+    e2e.models.respondWith((p) => p.includes(next), BREAKS_TRAILING_SPACES);
     await startSolve(page, next);
     const failed = page.getByRole("alert").filter({ hasText: "The last run failed: No solution presented:" });
     await failed.waitFor({ timeout: 120_000 });

@@ -4,8 +4,8 @@ import type { BacktestUnverified, FileChange } from "@fixloop/contract";
 import type { GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import type { PhaseRun } from "../tests-run/compare";
-import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "../tests-run/run-tests";
-import { testsConfig } from "../tests-run/tests.config";
+import { disposePrepared, prepareTests, runPatched, type Prepared } from "../tests-run/run-tests";
+import { testsConfig, testsDeps } from "../tests-run/tests.config";
 import { scrubHostPaths } from "../tests-run/workspace.cleanup";
 import { fetchTreeInto } from "../tests-run/workspace.github";
 
@@ -126,17 +126,11 @@ export async function verifyAgainstPull(
   if (!p.tests.length) return cannot("The pull request changed no test files");
   const cfg = testsConfig(ctx.env);
   if (!cfg.runner) return cannot("The sandbox is off on this server");
-  const deps: TestsDeps = {
-    runner: cfg.runner,
-    backend: cfg.backend,
-    cache: cfg.cache,
-    limits: cfg.limits,
-    redis: ctx.redis,
-    prefix: ctx.queues.prefix,
+  const deps = testsDeps(cfg, ctx, {
     emit: async () => {},
     signal,
     onCleanupError: (err) => ctx.logger.warn({ err: String(err.cause ?? err.message) }, "workspace cleanup failed"),
-  };
+  });
   const full = `${p.owner}/${p.repo}`;
   let prepared: Prepared | { reason: string } | null = null;
   try {

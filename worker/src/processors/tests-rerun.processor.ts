@@ -6,7 +6,7 @@ import type { WorkerContext } from "../context";
 import { githubForUser } from "@fixloop/runtime";
 import { noTests } from "../tests-run/evidence";
 import { rerunEntry, rerunTests } from "../tests-run/rerun";
-import { testsConfig } from "../tests-run/tests.config";
+import { testsConfig, testsDeps } from "../tests-run/tests.config";
 import { scrubHostPaths } from "../tests-run/workspace.cleanup";
 import { fetchTreeInto } from "../tests-run/workspace.github";
 
@@ -40,17 +40,11 @@ export async function processTestsRerun(job: Job, ctx: WorkerContext, signal: Ab
       const names = [found.issue.repo_full_name, found.issue.fork_full_name];
       const settings = (await repositories.findFirstWithTestSettings(ctx.db, userId, names))?.testSettings ?? null;
       tests = await rerunTests(
-        {
-          runner: cfg.runner,
-          backend: cfg.backend,
-          cache: cfg.cache,
-          limits: cfg.limits,
-          redis: ctx.redis,
-          prefix: ctx.queues.prefix,
+        testsDeps(cfg, ctx, {
           emit: async (e: TestsEvent) => ctx.redis.xadd(key, "*", ...rerunEntry(e)),
           signal,
           onCleanupError: (err) => ctx.logger.warn({ solutionId, err: err.message }, "workspace cleanup failed"),
-        },
+        }),
         {
           issue: found.issue,
           commit,

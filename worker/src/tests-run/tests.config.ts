@@ -7,6 +7,7 @@ import { bwrapRunner } from "./sandbox.bwrap";
 import { parseAllowedHosts } from "./sandbox.egress.policy";
 import { dockerRunner, parseDockerImages } from "./sandbox.docker";
 import type { WorkspaceCache } from "./workspace";
+import type { TestsDeps } from "./run-tests";
 
 /** Whether `bwrap` is on PATH, can start a sandbox here and has the walls the sandbox relies on (0.8: `--disable-userns`). */
 export function bwrapAvailable(): boolean {
@@ -65,5 +66,25 @@ export function testsConfig(env: WorkerEnv): TestsConfig {
       maxBytes: env.WORKSPACE_CACHE_MB * MiB,
     },
     maxRepoBytes: env.WORKSPACE_MAX_REPO_MB * MiB,
+  };
+}
+
+/**
+ * What one job's test runs need: the server's sandbox (runner, backend, workspace cache, limits),
+ * this worker's Redis and queue prefix, and what the job does with events, cancel and cleanup failures.
+ */
+export function testsDeps(
+  cfg: Pick<TestsConfig, "runner" | "backend" | "cache" | "limits">,
+  ctx: { redis: TestsDeps["redis"]; queues: { prefix: string } },
+  job: Pick<TestsDeps, "emit" | "signal" | "onCleanupError">,
+): TestsDeps {
+  return {
+    runner: cfg.runner,
+    backend: cfg.backend,
+    cache: cfg.cache,
+    limits: cfg.limits,
+    redis: ctx.redis,
+    prefix: ctx.queues.prefix,
+    ...job,
   };
 }

@@ -17,8 +17,8 @@ import { githubForUser } from "@fixloop/runtime";
 import { better, compareRuns } from "../../../tests-run/compare";
 import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../../../tests-run/evidence";
 import { NETWORK_NOT_GRANTED, NETWORK_REFUSED, NETWORK_UNSUPPORTED } from "../../../tests-run/detect";
-import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "../../../tests-run/run-tests";
-import { testsConfig } from "../../../tests-run/tests.config";
+import { disposePrepared, prepareTests, runPatched, type Prepared } from "../../../tests-run/run-tests";
+import { testsConfig, testsDeps } from "../../../tests-run/tests.config";
 import { limitLines, phaseLimits } from "../../../tests-run/tests.limits";
 import { scrubHostPaths } from "../../../tests-run/workspace.cleanup";
 import { fetchTreeInto } from "../../../tests-run/workspace.github";
@@ -98,18 +98,12 @@ export async function validateWithTests(
   else if (pool ? blocked.size === pool.length : staticFirst.output.blocked.length)
     tests = noTests(cfg.backend, "skipped", "the patch is blocked by policy");
   else {
-    const deps: TestsDeps = {
-      runner: cfg.runner,
-      backend: cfg.backend,
-      cache: cfg.cache,
-      limits: cfg.limits,
-      redis: ctx.redis,
-      prefix: ctx.queues.prefix,
+    const deps = testsDeps(cfg, ctx, {
       emit: (e) => i.onTestsEvent?.(e) ?? Promise.resolve(),
       signal: i.signal,
       onCleanupError: (err) =>
         ctx.logger.warn({ runId: i.run.id, err: String(err.cause ?? err.message) }, "workspace cleanup failed"),
-    };
+    });
     let prepared: Prepared | { reason: string } | null = null;
     try {
       const gh = (await githubForUser(ctx, i.run.user_id)).client;
