@@ -1,9 +1,9 @@
 import type { Redis } from "ioredis";
 import type { GithubClient } from "@fixloop/runtime";
-import { BACKTEST_TOP, type StepInput, type TreeFile } from "@fixloop/contract";
+import { BACKTEST_TOP, type StepInput } from "@fixloop/contract";
 import { analyzing } from "../pipeline/steps/analyzing/analyzing";
 import { context } from "../pipeline/steps/context/context";
-import { readBlob, type RepoSnapshot } from "../pipeline/steps/context/repo-tree";
+import { readBlob, treeFiles, type RepoSnapshot } from "../pipeline/steps/context/repo-tree";
 import { dependencies } from "../pipeline/steps/dependencies/dependencies";
 
 export interface LocalizeAtInput {
@@ -23,28 +23,14 @@ export interface LocalizeAtInput {
 async function snapshotAt(i: LocalizeAtInput): Promise<RepoSnapshot> {
   const request = { signal: i.signal };
   const { data: commit } = await i.gh.rest.git.getCommit({ owner: i.owner, repo: i.repo, commit_sha: i.sha, request });
-  const { data: tree } = await i.gh.rest.git.getTree({
-    owner: i.owner,
-    repo: i.repo,
-    tree_sha: commit.tree.sha,
-    recursive: "1",
-    request,
-  });
-  const files: TreeFile[] = tree.tree
-    .filter((e) => e.type === "blob" && e.path && e.sha)
-    .map((e) => ({
-      path: e.path ?? "",
-      sha: e.sha ?? "",
-      size: e.size ?? 0,
-      ...(e.mode === "120000" && { link: true }),
-    }));
+  const { files, truncated } = await treeFiles(i.gh, i.owner, i.repo, commit.tree.sha, i.signal);
   return {
     owner: i.owner,
     repo: i.repo,
     defaultBranch: i.sha,
     commitSha: i.sha,
     treeSha: commit.tree.sha,
-    truncated: tree.truncated,
+    truncated,
     files,
   };
 }

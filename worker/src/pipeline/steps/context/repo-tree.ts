@@ -20,6 +20,36 @@ export const MAX_BLOB_BYTES = 512 * 1024;
 const MAX_SUBTREE_CALLS = 400;
 
 /**
+ * Every file of a tree (git trees API, recursive; per-directory walk when GitHub truncates the
+ * answer), with whether each is a symbolic link.
+ */
+export async function treeFiles(
+  gh: GithubClient,
+  owner: string,
+  repo: string,
+  treeSha: string,
+  signal: AbortSignal,
+): Promise<{ files: TreeFile[]; truncated: boolean }> {
+  const { data: tree } = await gh.rest.git.getTree({
+    owner,
+    repo,
+    tree_sha: treeSha,
+    recursive: "1",
+    request: { signal },
+  });
+  if (tree.truncated) return { files: await walkTree(gh, owner, repo, treeSha, signal), truncated: true };
+  const files = tree.tree
+    .filter((e) => e.type === "blob" && e.path && e.sha)
+    .map((e) => ({
+      path: e.path ?? "",
+      sha: e.sha ?? "",
+      size: e.size ?? 0,
+      ...(e.mode === "120000" && { link: true }),
+    }));
+  return { files, truncated: false };
+}
+
+/**
  * A branch head (the chosen base branch, else the default branch) and its full file list (git
  * trees API, recursive; per-directory walk when truncated).
  */
@@ -43,23 +73,14 @@ export async function fetchRepoSnapshot(
   const hit = await redis.get(key);
   if (hit) return { ...(JSON.parse(hit) as RepoSnapshot), cached: true };
 
-  const { data: tree } = await gh.rest.git.getTree({ owner, repo, tree_sha: treeSha, recursive: "1", request });
-  let files: TreeFile[] = tree.tree
-    .filter((e) => e.type === "blob" && e.path && e.sha)
-    .map((e) => ({
-      path: e.path ?? "",
-      sha: e.sha ?? "",
-      size: e.size ?? 0,
-      ...(e.mode === "120000" && { link: true }),
-    }));
-  if (tree.truncated) files = await walkTree(gh, owner, repo, treeSha, signal);
+  const { files, truncated } = await treeFiles(gh, owner, repo, treeSha, signal);
   const snapshot: RepoSnapshot = {
     owner,
     repo,
     defaultBranch: branch,
     commitSha,
     treeSha,
-    truncated: tree.truncated,
+    truncated,
     files,
   };
   await redis.set(key, JSON.stringify(snapshot), "EX", TREE_TTL_SECONDS);
