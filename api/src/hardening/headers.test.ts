@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTestApp } from "../../test/testing";
 
 const CHECKOUT = "https://checkout.razorpay.example/v1/checkout.js";
@@ -111,5 +111,34 @@ describe("rate limits on each abusable route", () => {
     }
     // The tokens limit held: only the two requests under it created tokens.
     expect(await t.db.selectFrom("api_tokens").select("id").execute()).toHaveLength(2);
+  });
+
+  afterEach(() => vi.useRealTimers());
+
+  it("does not let twice the limit through across a window's boundary, and says when there is room again", async () => {
+    const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "tokens=2/60" });
+    const { headers } = await t.loginAs();
+    const create = () =>
+      t.app.request("/api/tokens", {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ name: "t" }),
+      });
+    // Only the clock is fake (Redis and HTTP run for real); minutes of its own, an hour from now (the session still valid).
+    const boundary = (Math.floor(Date.now() / 60_000) + 60) * 60_000;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(boundary - 100); // the window's last tenth of a second
+    expect([(await create()).status, (await create()).status]).toEqual([201, 201]);
+    vi.setSystemTime(boundary + 100); // the next window's first
+    const refused = await create();
+    expect(refused.status).toBe(429);
+    // Room for one more once the last window's two requests weigh one: half-way through this one.
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBe(30);
+    vi.setSystemTime(boundary + 100 + (retryAfter - 1) * 1000);
+    expect((await create()).status).toBe(429); // not counted: it does not push the wait back
+    vi.setSystemTime(boundary + 100 + retryAfter * 1000);
+    expect((await create()).status).toBe(201);
+    expect(await t.db.selectFrom("api_tokens").select("id").execute()).toHaveLength(3);
   });
 });
