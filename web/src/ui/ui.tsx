@@ -84,6 +84,19 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   );
 }
 
+/** A card's head: its title and a line under it on the left, its badges on the right (wrapping below on phones). */
+export function CardHeader({ title, meta, badges }: { title: ReactNode; meta: ReactNode; badges: ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-2">
+      <div className="min-w-0">
+        <h2 className="font-semibold">{title}</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">{meta}</p>
+      </div>
+      <div className="flex flex-wrap items-center gap-1">{badges}</div>
+    </div>
+  );
+}
+
 /** Label chips of an issue or pull request; nothing when there are none. */
 export function LabelList({ labels }: { labels: string[] }) {
   if (!labels.length) return null;

@@ -3,7 +3,7 @@ import { Link } from "@tanstack/react-router";
 import { ClipboardCheck, ExternalLink, RefreshCw, Sparkles, Tag } from "lucide-react";
 import { issuesQuery } from "../../api/issues.queries";
 import type { Issue } from "../../api/types";
-import { Badge, Button, Card, LabelList, PageHeader, buttonClass } from "../../ui/ui";
+import { Badge, Button, Card, CardHeader, LabelList, PageHeader, buttonClass } from "../../ui/ui";
 import { StatusTabsList } from "../../ui/StatusTabsList";
 import { inOpenTab, issueBadge } from "./issue-status";
 import { LinkedPullRequestsNotice } from "./LinkedPullRequests";
@@ -41,20 +41,16 @@ function IssueCard({ issue }: { issue: Issue }) {
   const review = issue.awaitingReview;
   return (
     <Card>
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="min-w-0">
-          <h2 className="font-semibold">
-            <InlineMarkdown>{issue.title}</InlineMarkdown>
-          </h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            #{issue.issueNumber} · {issue.repoFullName}
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-1">
-          {review?.unverified && <Badge tone="red">Unverified</Badge>}
-          <Badge tone={badge.tone}>{badge.label}</Badge>
-        </div>
-      </div>
+      <CardHeader
+        title={<InlineMarkdown>{issue.title}</InlineMarkdown>}
+        meta={`#${issue.issueNumber} · ${issue.repoFullName}`}
+        badges={
+          <>
+            {review?.unverified && <Badge tone="red">Unverified</Badge>}
+            <Badge tone={badge.tone}>{badge.label}</Badge>
+          </>
+        }
+      />
       <LabelList labels={issue.labels} />
       {review?.unverified && (
         <p className="mt-2 text-sm text-red-800 dark:text-red-300" data-testid="unverified-reason">

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, CheckCircle2, ExternalLink, GitMerge, MessageSquareReply } from "lucide-react";
 import { pullRequestTimelineQuery } from "../../api/prs.queries";
 import type { PullRequest } from "../../api/types";
-import { Badge, Button, Card, LabelList, buttonClass, type Tone } from "../../ui/ui";
+import { Badge, Button, Card, CardHeader, LabelList, buttonClass, type Tone } from "../../ui/ui";
 import { InlineMarkdown } from "../../ui/Markdown";
 import { AddressProgress, useAddressReview } from "./AddressReview";
 import { isOpenReviewComment, PullRequestTimeline } from "./PullRequestTimeline";
@@ -17,24 +17,24 @@ export function PullRequestCard({ p }: { p: PullRequest }) {
   const waiting = (timeline.data?.timeline ?? []).filter(isOpenReviewComment).length;
   return (
     <Card>
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="min-w-0">
-          <h2 className="font-semibold">
-            <InlineMarkdown>{p.title}</InlineMarkdown>
-          </h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+      <CardHeader
+        title={<InlineMarkdown>{p.title}</InlineMarkdown>}
+        meta={
+          <>
             #{p.prNumber} · {p.repoFullName} · <code className="text-xs break-all">{p.branchName}</code> →{" "}
             <code className="text-xs">{p.baseBranch}</code>
-          </p>
-        </div>
-        <span className="flex items-center gap-1">
-          <Badge tone={TONE[p.status] ?? "gray"}>{p.status}</Badge>
-          {open && p.metadata.draft && <Badge tone="gray">draft</Badge>}
-          {p.status === "merged" && (
-            <GitMerge className="size-4 text-purple-700 dark:text-purple-300" aria-label="Merged" />
-          )}
-        </span>
-      </div>
+          </>
+        }
+        badges={
+          <>
+            <Badge tone={TONE[p.status] ?? "gray"}>{p.status}</Badge>
+            {open && p.metadata.draft && <Badge tone="gray">draft</Badge>}
+            {p.status === "merged" && (
+              <GitMerge className="size-4 text-purple-700 dark:text-purple-300" aria-label="Merged" />
+            )}
+          </>
+        }
+      />
       <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
         Created {new Date(p.createdAt).toLocaleString()}
       </p>
