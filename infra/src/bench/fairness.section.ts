@@ -1,4 +1,5 @@
 import type { ModelSandboxControl } from "@fixloop/testkit/sandbox";
+import { sleep, startRun } from "./bench-runs";
 import { startBenchStack, type BenchStack } from "./bench-stack";
 import { seedIssues } from "./bench-seed";
 import { percentile, type Figure } from "./report";
@@ -11,7 +12,6 @@ const B_SAMPLES = 8;
 const WORKER_CONCURRENCY = 4;
 const RUN_TIMEOUT_MS = 150_000;
 const TERMINAL = ["completed", "failed", "cancelled"];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Person {
   headers: Record<string, string>;
@@ -23,18 +23,6 @@ interface RunRow {
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
-}
-
-async function start(bs: BenchStack, p: Person): Promise<string> {
-  const issueId = p.issues.pop();
-  if (!issueId) throw new Error("out of seeded issues");
-  const res = await fetch(`${bs.api}/api/ai/generate-solution`, {
-    method: "POST",
-    headers: p.headers,
-    body: JSON.stringify({ issueId }),
-  });
-  if (res.status !== 202) throw new Error(`generate-solution answered ${res.status}: ${await res.text()}`);
-  return ((await res.json()) as { runId: string }).runId;
 }
 
 const rowsOf = (bs: BenchStack, ids: string[]): Promise<RunRow[]> =>
@@ -62,7 +50,7 @@ const enqueueToStart = (r: RunRow) => (r.started_at?.getTime() ?? 0) - r.created
 async function sampleB(bs: BenchStack, b: Person, more: (taken: number) => Promise<boolean>): Promise<RunRow[]> {
   const out: RunRow[] = [];
   while (out.length < B_SAMPLES && (await more(out.length))) {
-    const [row] = await waitUntil(bs, [await start(bs, b)], ended);
+    const [row] = await waitUntil(bs, [await startRun(bs.api, b.headers, b.issues)], ended);
     if (row) out.push(row);
   }
   return out;
@@ -71,7 +59,7 @@ async function sampleB(bs: BenchStack, b: Person, more: (taken: number) => Promi
 /** A's burst of runs started together: runs per second from the first request to the last finish. */
 async function burstA(bs: BenchStack, a: Person, during?: (ids: string[]) => Promise<void>) {
   const t0 = Date.now();
-  const ids = await Promise.all(Array.from({ length: A_RUNS }, () => start(bs, a)));
+  const ids = await Promise.all(Array.from({ length: A_RUNS }, () => startRun(bs.api, a.headers, a.issues)));
   await during?.(ids);
   const rows = await waitUntil(bs, ids, ended);
   const last = Math.max(...rows.map((r) => r.finished_at?.getTime() ?? 0));
@@ -103,10 +91,18 @@ export const fairnessSection: Section = {
       }
       const [a, b] = people as [Person, Person];
       bs.startWorker({ WORKER_QUEUES: "solve", WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) });
-      await waitUntil(bs, [await start(bs, a), await start(bs, b)], ended);
+      await waitUntil(
+        bs,
+        [await startRun(bs.api, a.headers, a.issues), await startRun(bs.api, b.headers, b.issues)],
+        ended,
+      );
       models.latency(MODEL_LATENCY_MS);
       // Fill every slot once so the measured bursts start warm (loaded modules, cached base trees).
-      await waitUntil(bs, await Promise.all(Array.from({ length: 2 * WORKER_CONCURRENCY }, () => start(bs, a))), ended);
+      await waitUntil(
+        bs,
+        await Promise.all(Array.from({ length: 2 * WORKER_CONCURRENCY }, () => startRun(bs.api, a.headers, a.issues))),
+        ended,
+      );
 
       const idle = await sampleB(bs, b, async () => true);
       const alone = await burstA(bs, a);

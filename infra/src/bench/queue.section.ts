@@ -3,6 +3,7 @@ import path from "node:path";
 import { createQueues, redisConnection, type Queues } from "@fixloop/runtime";
 import { jobIds } from "@fixloop/contract";
 import { seedIssues } from "./bench-seed";
+import { sleep, startRun, waitWorkers } from "./bench-runs";
 import { startBenchStack, type BenchStack } from "./bench-stack";
 import { machineCpuTicks, treeCpuSeconds } from "./child";
 import { rawBullmq } from "./raw-bullmq";
@@ -13,7 +14,6 @@ const LATENCY_RUNS = 30;
 const BURST_RUNS = 80;
 const RUN_TIMEOUT_MS = 120_000;
 const TERMINAL = ["completed", "failed", "cancelled"] as const;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Session {
   bs: BenchStack;
@@ -22,18 +22,6 @@ interface Session {
   queues: Queues;
   headers: Record<string, string>;
   issues: string[];
-}
-
-async function startRun(s: Session): Promise<string> {
-  const issueId = s.issues.pop();
-  if (!issueId) throw new Error("out of seeded issues");
-  const res = await fetch(`${s.bs.api}/api/ai/generate-solution`, {
-    method: "POST",
-    headers: s.headers,
-    body: JSON.stringify({ issueId }),
-  });
-  if (res.status !== 202) throw new Error(`generate-solution answered ${res.status}: ${await res.text()}`);
-  return ((await res.json()) as { runId: string }).runId;
 }
 
 /** Waits until every run has ended; returns the last finish time (ms since epoch) and the failures. */
@@ -60,7 +48,7 @@ async function waitRuns(s: Session, ids: string[]): Promise<{ lastFinish: number
 async function latencies(s: Session, n: number): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
-    const runId = await startRun(s);
+    const runId = await startRun(s.bs.api, s.headers, s.issues);
     await waitRuns(s, [runId]);
     const job = await s.queues.solve.getJob(jobIds.solve(runId));
     if (job?.processedOn && job.timestamp) out.push(job.processedOn - job.timestamp);
@@ -77,7 +65,7 @@ async function throughput(s: Session, n: number, label: string): Promise<{ perSe
   const machine0 = machineCpuTicks();
   const cpu0 = cpuOf(s.pids);
   const t0 = Date.now();
-  const ids = await Promise.all(Array.from({ length: n }, () => startRun(s)));
+  const ids = await Promise.all(Array.from({ length: n }, () => startRun(s.bs.api, s.headers, s.issues)));
   const { lastFinish, failed } = await waitRuns(s, ids);
   const cpu1 = cpuOf(s.pids);
   const machine1 = machineCpuTicks();
@@ -99,14 +87,6 @@ function cpuOf(pids: Record<string, number>): Record<string, number> {
   };
   for (const [name, pid] of Object.entries(pids)) out[name] = treeCpuSeconds(pid);
   return out;
-}
-
-async function waitWorkers(queues: Queues, count: number) {
-  const end = Date.now() + 60_000;
-  while ((await queues.solve.getWorkers()).length < count) {
-    if (Date.now() > end) throw new Error(`${count} solve workers did not connect`);
-    await sleep(100);
-  }
 }
 
 function servicePids(ctx: BenchContext): Record<string, number> {
@@ -136,14 +116,17 @@ export const queueSection: Section = {
       const workerEnv = { WORKER_QUEUES: "solve", WORKER_CONCURRENCY: "4", MAX_ACTIVE_RUNS_PER_USER: "64" };
       pids["worker-1"] = bs.startWorker(workerEnv).proc.pid ?? 0;
       await waitWorkers(queues, 1);
-      const warm = await waitRuns(s, [await startRun(s), await startRun(s)]);
+      const warm = await waitRuns(s, [
+        await startRun(s.bs.api, s.headers, s.issues),
+        await startRun(s.bs.api, s.headers, s.issues),
+      ]);
       if (warm.failed.length) throw new Error(`warm-up runs failed: ${warm.failed.join(", ")}`);
       const lat = await latencies(s, LATENCY_RUNS);
       const one = await throughput(s, BURST_RUNS, "1 worker");
       pids["worker-2"] = bs.startWorker(workerEnv).proc.pid ?? 0;
       await waitWorkers(queues, 2);
       // Let the new process load and warm its caches, as the first one did.
-      await waitRuns(s, await Promise.all(Array.from({ length: 8 }, () => startRun(s))));
+      await waitRuns(s, await Promise.all(Array.from({ length: 8 }, () => startRun(s.bs.api, s.headers, s.issues))));
       const two = await throughput(s, BURST_RUNS, "2 workers");
       const raw = await rawBullmq(ctx.services.redisUrl);
       const sec = "queue";

@@ -1,5 +1,6 @@
 import os from "node:os";
 import { createQueues, redisConnection, type Queues } from "@fixloop/runtime";
+import { sleep, startRun, waitWorkers } from "./bench-runs";
 import { startBenchStack, type BenchStack } from "./bench-stack";
 import { seedIssues } from "./bench-seed";
 import type { ModelSandboxControl } from "@fixloop/testkit/sandbox";
@@ -12,25 +13,12 @@ const RUN_TIMEOUT_MS = 180_000;
 const LATENCIES_MS = [0, 1_000];
 /** Each worker process as deployed in the many-process test: solve only, two jobs at once, tests off (the queue, not the sandbox, is measured). */
 const WORKER_ENV = { WORKER_QUEUES: "solve", WORKER_CONCURRENCY: "2", SANDBOX_BACKEND: "off" };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Session {
   bs: BenchStack;
   queues: Queues;
   headers: Record<string, string>;
   issues: string[];
-}
-
-async function startRun(s: Session): Promise<string> {
-  const issueId = s.issues.pop();
-  if (!issueId) throw new Error("out of seeded issues");
-  const res = await fetch(`${s.bs.api}/api/ai/generate-solution`, {
-    method: "POST",
-    headers: s.headers,
-    body: JSON.stringify({ issueId }),
-  });
-  if (res.status !== 202) throw new Error(`generate-solution answered ${res.status}: ${await res.text()}`);
-  return ((await res.json()) as { runId: string }).runId;
 }
 
 /** Waits until every run completed; returns the last finish time (ms since epoch). */
@@ -53,18 +41,10 @@ async function waitCompleted(s: Session, ids: string[]): Promise<number> {
   }
 }
 
-async function waitWorkers(queues: Queues, count: number) {
-  const end = Date.now() + 60_000;
-  while ((await queues.solve.getWorkers()).length < count) {
-    if (Date.now() > end) throw new Error(`${count} solve workers did not connect`);
-    await sleep(100);
-  }
-}
-
 /** Enqueues `n` runs on a paused queue, then resumes it: runs per second from the resume to the last finish. */
 async function backlogThroughput(s: Session, n: number): Promise<number> {
   await s.queues.solve.pause();
-  const ids = await Promise.all(Array.from({ length: n }, () => startRun(s)));
+  const ids = await Promise.all(Array.from({ length: n }, () => startRun(s.bs.api, s.headers, s.issues)));
   const t0 = Date.now();
   await s.queues.solve.resume();
   const last = await waitCompleted(s, ids);
@@ -105,13 +85,19 @@ export const scaleOutSection: Section = {
       };
       bs.startWorker(WORKER_ENV);
       await waitWorkers(queues, 1);
-      await waitCompleted(s, await Promise.all(Array.from({ length: 4 }, () => startRun(s))));
+      await waitCompleted(
+        s,
+        await Promise.all(Array.from({ length: 4 }, () => startRun(s.bs.api, s.headers, s.issues))),
+      );
       const one = await measure();
       bs.startWorker(WORKER_ENV);
       bs.startWorker(WORKER_ENV);
       await waitWorkers(queues, 3);
       // The new processes load their code and warm their caches on a few runs first, as the first one did.
-      await waitCompleted(s, await Promise.all(Array.from({ length: 8 }, () => startRun(s))));
+      await waitCompleted(
+        s,
+        await Promise.all(Array.from({ length: 8 }, () => startRun(s.bs.api, s.headers, s.issues))),
+      );
       const three = await measure();
       const cores = os.cpus().length;
       return LATENCIES_MS.flatMap((ms, i) => {
