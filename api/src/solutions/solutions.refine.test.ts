@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { seedSolution } from "@fixloop/testkit";
+import { currentUsagePeriod } from "@fixloop/db";
+import { createTestApp } from "../../test/testing";
+import { PROPOSED, solutionsSetup as setup } from "../../test/solutions.testkit";
+
+describe("refining a solution (POST /api/validations/:id/refine)", () => {
+  it("rejects blank refinement feedback with 400 and starts no run", async () => {
+    const { call, solutionId, db } = await setup();
+    for (const feedback of ["", "   \n\t"]) {
+      const res = await call(`/${solutionId}/refine`, {
+        method: "POST",
+        body: { feedback, refinementInstructions: feedback },
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+    }
+    expect(await db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);
+  });
+
+  it("starts a refine run carrying all feedback so far and the manual edits, reserving one unit of quota", async () => {
+    const { call, solutionId, db, deps } = await setup();
+    await call(`/${solutionId}/modify`, {
+      method: "POST",
+      body: {
+        modifications: [
+          {
+            filename: "src/paginate.ts",
+            originalContent: PROPOSED,
+            modifiedContent: "// edited\n" + PROPOSED,
+            reason: "explain",
+          },
+        ],
+      },
+    });
+    const first = await call(`/${solutionId}/refine`, {
+      method: "POST",
+      body: { feedback: "Add a test", refinementInstructions: "Add a test" },
+    });
+    expect(first.status).toBe(202);
+    const a = (await first.json()) as { refinementCount: number; runId: string };
+    expect(a.refinementCount).toBe(1);
+    // The run counts the refinement when it finishes (here: by hand, as the solve processor would).
+    expect((await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "again" } })).status).toBe(409);
+
+    await db.updateTable("solve_runs").set({ status: "completed" }).where("id", "=", a.runId).execute();
+    await db
+      .updateTable("solutions")
+      .set({ refinement_count: 1, metadata: JSON.stringify({ refinementCount: 1 }) })
+      .where("id", "=", solutionId)
+      .execute();
+    const second = await call(`/${solutionId}/refine`, {
+      method: "POST",
+      body: { feedback: "Name the helper pageStart" },
+    });
+    const b = (await second.json()) as { refinementCount: number; runId: string };
+    expect(b.refinementCount).toBe(2);
+    const run = await db.selectFrom("solve_runs").selectAll().where("id", "=", b.runId).executeTakeFirstOrThrow();
+    expect(run).toMatchObject({
+      kind: "refine",
+      solution_id: solutionId,
+      model_id: "llama-3.3-70b-versatile",
+      quota_state: "reserved",
+      status: "queued",
+    });
+    expect((await db.selectFrom("usage_counters").select("used").executeTakeFirstOrThrow()).used).toBe(2);
+    expect(run.input).toMatchObject({
+      feedback: ["Add a test", "Name the helper pageStart"],
+      manualEdits: [{ filename: "src/paginate.ts", reason: "explain", revision: 2 }],
+    });
+    expect(await deps.queues.solve.getJob(`run-${b.runId}`)).toBeTruthy();
+  });
+
+  it("refuses 15 refinements at 10 of 10 FREE units with the quota error, starting no run and queueing no job", async () => {
+    const { call, solutionId, db, deps, me } = await setup();
+    const { periodStart } = await currentUsagePeriod(db, me.user.id);
+    await db
+      .insertInto("usage_counters")
+      .values({ user_id: me.user.id, period_start: periodStart, used: 10 })
+      .execute();
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        call(`/${solutionId}/refine`, { method: "POST", body: { feedback: `try ${i}` } }),
+      ),
+    );
+    for (const res of answers) {
+      expect(res.status).toBe(429);
+      expect(await res.json()).toEqual({ error: { code: "usage.limit_exceeded", message: "Usage limit exceeded" } });
+    }
+    expect(await db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);
+    expect(await deps.queues.solve.getJobCounts()).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
+    expect(
+      (await db.selectFrom("usage_counters").select("used").where("user_id", "=", me.user.id).executeTakeFirstOrThrow())
+        .used,
+    ).toBe(10);
+  });
+
+  it("rate-limits refinements with generate's budget", async () => {
+    const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "generate=3/60" });
+    const me = await t.loginAs();
+    const { solutionId } = await seedSolution(t.db, {
+      userId: me.user.id,
+      repoFullName: "octocat/todo-api",
+      issueNumber: 5,
+      files: [],
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await t.app.request(`/api/validations/${solutionId}/refine`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...me.headers },
+        body: JSON.stringify({ feedback: "again" }),
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(3)).toEqual([429, 429]);
+  });
+});
