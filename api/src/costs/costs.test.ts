@@ -1,64 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
-import { createTestStack, type TestStack } from "../../test/stack";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ModelSandbox } from "@fixloop/testkit/sandbox";
 import { insertIssue } from "@fixloop/testkit";
 import { DEFAULT_MODEL_ID, MODEL_CATALOG, costUsd } from "@fixloop/contract";
-import { readSse } from "../../test/sse.testkit";
+import type { TestStack } from "../../test/stack";
+import { costsKit } from "../../test/costs.testkit";
 
+const { t, generate, follow, run, steps, used } = costsKit();
 let models: ModelSandbox;
 let stack: TestStack;
 let headers: Record<string, string>;
 let userId: string;
-const OPERATOR_RUN_CAP = 50;
+beforeAll(() => ({ models, stack, headers, userId } = t));
 const llama = MODEL_CATALOG.find((m) => m.id === DEFAULT_MODEL_ID);
-
-beforeAll(async () => {
-  models = await startModelSandbox();
-  // Repository tests are off here: a repair round would add a model request to the ones counted below.
-  stack = await createTestStack({
-    env: { ...models.env, RUN_COST_CAP_USD: String(OPERATOR_RUN_CAP), SANDBOX_BACKEND: "off" },
-    workers: ["solve"],
-    logLevel: "warn",
-  });
-  const me = await stack.signIn("octocat");
-  headers = { ...me.headers, "content-type": "application/json" };
-  userId = me.user._id;
-});
-afterAll(async () => {
-  await models?.stop();
-});
-beforeEach(async () => {
-  models.control.reset();
-  await setCaps({ runCapUsd: null, monthlyCapUsd: null });
-});
-
-async function setCaps(caps: { runCapUsd: number | null; monthlyCapUsd: number | null }) {
-  const res = await stack.app.request("/api/costs/caps", { method: "PUT", headers, body: JSON.stringify(caps) });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
-
-async function generate(issueId: string): Promise<string> {
-  const res = await stack.app.request("/api/ai/generate-solution", {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ issueId }),
-  });
-  expect(res.status).toBe(202);
-  return ((await res.json()) as { runId: string }).runId;
-}
-
-/** Follows the run's events to its end; returns them. */
-async function follow(runId: string) {
-  const res = await stack.app.request(`/api/runs/${runId}/events`, { headers });
-  return readSse(res);
-}
-
-const run = (id: string) =>
-  stack.db.selectFrom("solve_runs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const steps = (id: string) => stack.db.selectFrom("run_steps").selectAll().where("run_id", "=", id).execute();
-const used = async () =>
-  (await stack.db.selectFrom("usage_counters").select("used").where("user_id", "=", userId).executeTakeFirst())?.used ??
-  0;
 
 describe("cost recording", () => {
   it("records the provider's token counts and prices them from the model's price table, per step and per run", async () => {
@@ -188,100 +141,6 @@ describe("cost recording", () => {
     const bad = await stack.app.request("/api/costs/estimate?modelId=nope", { headers });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("model.unknown");
-  });
-});
-
-describe("spending caps", () => {
-  it("applies the operator's default until the user sets a cap, and refuses a negative cap without changing anything", async () => {
-    const initial = (await (await stack.app.request("/api/costs/caps", { headers })).json()) as Record<string, any>;
-    expect(initial).toMatchObject({
-      runCapUsd: null,
-      defaults: { runCapUsd: OPERATOR_RUN_CAP, monthlyCapUsd: null },
-      effective: { runCapUsd: OPERATOR_RUN_CAP, monthlyCapUsd: null },
-    });
-    const set = await setCaps({ runCapUsd: 0.5, monthlyCapUsd: 20 });
-    expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({
-      runCapUsd: 0.5,
-      monthlyCapUsd: 20,
-      effective: { runCapUsd: 0.5, monthlyCapUsd: 20 },
-    });
-    const bad = await setCaps({ runCapUsd: -1, monthlyCapUsd: 1 });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.code).toBe("request.invalid");
-    const after = (await (await stack.app.request("/api/costs/caps", { headers })).json()) as Record<string, any>;
-    expect(after).toMatchObject({ runCapUsd: 0.5, monthlyCapUsd: 20 });
-  });
-
-  it("stops a run over its per-run cap before the model call, keeps its steps and quota free, and resumes once the cap is raised", async () => {
-    await setCaps({ runCapUsd: 0.000001, monthlyCapUsd: null });
-    const issue = await insertIssue(stack.db, userId, {
-      number: 4,
-      title: "line-length flags lines that are exactly at the limit",
-      body: "See `src/rules/line-length.js`.",
-    });
-    const before = await used();
-    const runId = await generate(issue.id);
-    const events = await follow(runId);
-    const end = events.at(-1);
-    expect(end?.event).toBe("failed");
-    expect((end?.data as { error: { code: string; message: string } }).error).toMatchObject({
-      code: "cost.run_cap_exceeded",
-      message: expect.stringContaining("per-run cap of $0.0000"),
-    });
-    expect(models.control.requests).toHaveLength(0);
-
-    const stopped = await run(runId);
-    expect(stopped).toMatchObject({ status: "failed", error_code: "cost.run_cap_exceeded", quota_state: "released" });
-    expect(await used()).toBe(before);
-    const byStep = new Map((await steps(runId)).map((s) => [s.step, s]));
-    for (const s of ["analyzing", "context", "dependencies"] as const) expect(byStep.get(s)?.status).toBe("completed");
-    expect(byStep.get("generating")?.status).toBe("failed");
-    expect(byStep.get("generating")?.prompt).not.toBeNull();
-
-    await setCaps({ runCapUsd: 1, monthlyCapUsd: null });
-    const resumed = await stack.app.request(`/api/runs/${runId}/resume`, { method: "POST", headers });
-    expect(resumed.status).toBe(202);
-    const again = await follow(runId);
-    expect(again.at(-1)?.event).toBe("completed");
-    expect(models.control.requests).toHaveLength(1);
-    const done = await run(runId);
-    expect(done).toMatchObject({ status: "completed", quota_state: "charged", error_code: null });
-    expect(await used()).toBe(before + 1);
-    // The stored steps were reused, not run again.
-    const finished = new Map((await steps(runId)).map((s) => [s.step, s]));
-    expect(finished.get("analyzing")?.finished_at).toEqual(byStep.get("analyzing")?.finished_at);
-  });
-
-  it("stops a run that would pass the monthly cap, with its own code", async () => {
-    await setCaps({ runCapUsd: null, monthlyCapUsd: 0.000001 });
-    const issue = await insertIssue(stack.db, userId, {
-      number: 5,
-      title: "no-empty-heading misses headings with only spaces",
-      body: "See `src/rules/no-empty-heading.js`.",
-    });
-    const runId = await generate(issue.id);
-    const end = (await follow(runId)).at(-1);
-    expect((end?.data as { error: { code: string } }).error.code).toBe("cost.monthly_cap_exceeded");
-    expect(models.control.requests).toHaveLength(0);
-  });
-
-  it("resumes only runs a cap stopped", async () => {
-    const completed = await stack.db
-      .selectFrom("solve_runs")
-      .select("id")
-      .where("user_id", "=", userId)
-      .where("status", "=", "completed")
-      .executeTakeFirstOrThrow();
-    const res = await stack.app.request(`/api/runs/${completed.id}/resume`, { method: "POST", headers });
-    expect(res.status).toBe(409);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("run.not_resumable");
-    const other = await stack.signIn("hubot");
-    const foreign = await stack.app.request(`/api/runs/${completed.id}/resume`, {
-      method: "POST",
-      headers: other.headers,
-    });
-    expect(foreign.status).toBe(404);
   });
 });
 

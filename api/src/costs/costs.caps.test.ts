@@ -1,0 +1,110 @@
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ModelSandbox } from "@fixloop/testkit/sandbox";
+import { insertIssue } from "@fixloop/testkit";
+
+import type { TestStack } from "../../test/stack";
+import { costsKit, OPERATOR_RUN_CAP } from "../../test/costs.testkit";
+
+const { t, setCaps, generate, follow, run, steps, used } = costsKit();
+let models: ModelSandbox;
+let stack: TestStack;
+let headers: Record<string, string>;
+let userId: string;
+beforeAll(() => ({ models, stack, headers, userId } = t));
+beforeEach(async () => {
+  await setCaps({ runCapUsd: null, monthlyCapUsd: null });
+});
+
+describe("spending caps", () => {
+  it("applies the operator's default until the user sets a cap, and refuses a negative cap without changing anything", async () => {
+    const initial = (await (await stack.app.request("/api/costs/caps", { headers })).json()) as Record<string, any>;
+    expect(initial).toMatchObject({
+      runCapUsd: null,
+      defaults: { runCapUsd: OPERATOR_RUN_CAP, monthlyCapUsd: null },
+      effective: { runCapUsd: OPERATOR_RUN_CAP, monthlyCapUsd: null },
+    });
+    const set = await setCaps({ runCapUsd: 0.5, monthlyCapUsd: 20 });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({
+      runCapUsd: 0.5,
+      monthlyCapUsd: 20,
+      effective: { runCapUsd: 0.5, monthlyCapUsd: 20 },
+    });
+    const bad = await setCaps({ runCapUsd: -1, monthlyCapUsd: 1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("request.invalid");
+    const after = (await (await stack.app.request("/api/costs/caps", { headers })).json()) as Record<string, any>;
+    expect(after).toMatchObject({ runCapUsd: 0.5, monthlyCapUsd: 20 });
+  });
+
+  it("stops a run over its per-run cap before the model call, keeps its steps and quota free, and resumes once the cap is raised", async () => {
+    await setCaps({ runCapUsd: 0.000001, monthlyCapUsd: null });
+    const issue = await insertIssue(stack.db, userId, {
+      number: 4,
+      title: "line-length flags lines that are exactly at the limit",
+      body: "See `src/rules/line-length.js`.",
+    });
+    const before = await used();
+    const runId = await generate(issue.id);
+    const events = await follow(runId);
+    const end = events.at(-1);
+    expect(end?.event).toBe("failed");
+    expect((end?.data as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "cost.run_cap_exceeded",
+      message: expect.stringContaining("per-run cap of $0.0000"),
+    });
+    expect(models.control.requests).toHaveLength(0);
+
+    const stopped = await run(runId);
+    expect(stopped).toMatchObject({ status: "failed", error_code: "cost.run_cap_exceeded", quota_state: "released" });
+    expect(await used()).toBe(before);
+    const byStep = new Map((await steps(runId)).map((s) => [s.step, s]));
+    for (const s of ["analyzing", "context", "dependencies"] as const) expect(byStep.get(s)?.status).toBe("completed");
+    expect(byStep.get("generating")?.status).toBe("failed");
+    expect(byStep.get("generating")?.prompt).not.toBeNull();
+
+    await setCaps({ runCapUsd: 1, monthlyCapUsd: null });
+    const resumed = await stack.app.request(`/api/runs/${runId}/resume`, { method: "POST", headers });
+    expect(resumed.status).toBe(202);
+    const again = await follow(runId);
+    expect(again.at(-1)?.event).toBe("completed");
+    expect(models.control.requests).toHaveLength(1);
+    const done = await run(runId);
+    expect(done).toMatchObject({ status: "completed", quota_state: "charged", error_code: null });
+    expect(await used()).toBe(before + 1);
+    // The stored steps were reused, not run again.
+    const finished = new Map((await steps(runId)).map((s) => [s.step, s]));
+    expect(finished.get("analyzing")?.finished_at).toEqual(byStep.get("analyzing")?.finished_at);
+  });
+
+  it("stops a run that would pass the monthly cap, with its own code", async () => {
+    await setCaps({ runCapUsd: null, monthlyCapUsd: 0.000001 });
+    const issue = await insertIssue(stack.db, userId, {
+      number: 5,
+      title: "no-empty-heading misses headings with only spaces",
+      body: "See `src/rules/no-empty-heading.js`.",
+    });
+    const runId = await generate(issue.id);
+    const end = (await follow(runId)).at(-1);
+    expect((end?.data as { error: { code: string } }).error.code).toBe("cost.monthly_cap_exceeded");
+    expect(models.control.requests).toHaveLength(0);
+  });
+
+  it("resumes only runs a cap stopped", async () => {
+    const completed = await stack.db
+      .selectFrom("solve_runs")
+      .select("id")
+      .where("user_id", "=", userId)
+      .where("status", "=", "completed")
+      .executeTakeFirstOrThrow();
+    const res = await stack.app.request(`/api/runs/${completed.id}/resume`, { method: "POST", headers });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("run.not_resumable");
+    const other = await stack.signIn("hubot");
+    const foreign = await stack.app.request(`/api/runs/${completed.id}/resume`, {
+      method: "POST",
+      headers: other.headers,
+    });
+    expect(foreign.status).toBe(404);
+  });
+});
