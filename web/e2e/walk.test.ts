@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import {
-  authorizeRepositories,
-  screenshot,
-  seriousA11yViolations,
-  signIn,
-  startE2E,
-  toast,
-  type E2E,
-} from "./e2e.harness";
+import { authorizeRepositories, screenshot, signIn, startE2E, toast, type E2E } from "./e2e.harness";
+import { atBothWidths, fetchIssues, openSolve, sharePhoneSession } from "./walk.helpers";
 
 // A new user's first full walk, at desktop and phone width (issue #14).
 let e2e: E2E;
@@ -25,28 +18,7 @@ afterAll(async () => {
   await e2e?.stop();
 });
 
-const both = () =>
-  [
-    [desk, "1280"],
-    [phone, "390"],
-  ] as const;
-
-async function sharePhoneSession() {
-  await phone.context().clearCookies();
-  await phone.context().addCookies(await desk.context().cookies());
-}
-
-async function fetchIssues(page: Page) {
-  await page.goto("/repositories");
-  await page.getByRole("button", { name: "Fetch issues of octocat/todo-api" }).click();
-  await toast(page, /^Fetched \d+ issues$/);
-}
-
-async function openSolve(page: Page, title: string) {
-  await page.goto("/issues");
-  await page.getByRole("link", { name: `Solve with AI: ${title}` }).click();
-  await page.waitForURL(/\/solve/);
-}
+const both = () => atBothWidths(desk, phone);
 
 async function solveAndReview(title: string) {
   await openSolve(desk, title);
@@ -89,7 +61,7 @@ describe("a new user's first walk", () => {
     await desk.goto("/repositories");
     await desk.getByRole("button", { name: "Sync octocat/todo-api" }).waitFor();
     expect(await desk.getByRole("link", { name: "Authorize repository access" }).count()).toBe(0);
-    await sharePhoneSession();
+    await sharePhoneSession(desk, phone);
   });
 
   it("renders issue markdown safely, with inline code in titles", async () => {
@@ -277,89 +249,6 @@ describe("a new user's first walk", () => {
         .toBe(true);
       expect(await page.locator('img[src*="githubusercontent.com"]').count()).toBe(0);
       await screenshot(page, `walk-avatar-${width}`);
-    }
-  });
-
-  it("measures a repository's trust card and shows it on the repository page and its solve pages", async () => {
-    const line = "Fixloop found the fixing files in the top 5 for 2 of 3 past issues here";
-    await desk.goto("/repositories");
-    // Not measured yet: the card is a closed disclosure, like the repository's other settings.
-    expect(await desk.locator("#octocat-url-shortener-backtest").isVisible()).toBe(false);
-    await desk
-      .getByRole("group", { name: "Trust card" })
-      .filter({ has: desk.locator("#octocat-url-shortener-backtest") })
-      .getByText("How would Fixloop have done here?")
-      .click();
-    await desk.locator("#octocat-url-shortener-backtest").fill("5");
-    await desk.getByRole("button", { name: "Run backtest of octocat/url-shortener" }).click();
-    await desk.getByText(line).waitFor({ timeout: 60_000 });
-    await desk.getByRole("button", { name: "Fetch issues of octocat/url-shortener" }).click();
-    await toast(desk, /^Fetched \d+ issues$/);
-    for (const [page, width] of both()) {
-      await page.goto("/repositories");
-      const card = page.getByRole("region", { name: "Trust card" }).filter({ hasText: line });
-      await card.waitFor();
-      expect(await card.textContent()).toContain("Top 1: 2 of 3 (67%) · Top 5: 2 of 3 (67%)");
-      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
-      expect(await seriousA11yViolations(page), `repositories at ${width}`).toEqual([]);
-      await card.scrollIntoViewIfNeeded();
-      await screenshot(page, `walk-trust-card-${width}`);
-      await openSolve(page, "The very first short link gets an empty code");
-      await page.getByTestId("trust-line").filter({ hasText: line }).waitFor();
-      await screenshot(page, `walk-trust-line-${width}`);
-    }
-  });
-
-  it("solves past issues on request and shows solves verified and the cost per solve on the card and on solves", async () => {
-    // The model answers todo-api's issue #1 with its merged pull request's fix; #2 gets an unrelated change.
-    e2e.models.respondWith((p) => p.includes("Add DELETE /todos/:id"), {
-      analysis: "TodoStore has no way to remove a todo.",
-      proposedSolution: "Add TodoStore.remove().",
-      confidence: 80,
-      files: [
-        {
-          filename: "src/store.ts",
-          action: "modify",
-          edits: [
-            {
-              search: "  update(id: number, patch: TodoPatch): Todo | undefined {\n",
-              replace:
-                "  remove(id: number): boolean {\n    return this.todos.delete(id);\n  }\n\n  update(id: number, patch: TodoPatch): Todo | undefined {\n",
-            },
-          ],
-        },
-      ],
-    });
-    await desk.goto("/repositories");
-    const form = desk
-      .getByRole("group", { name: "Trust card" })
-      .filter({ has: desk.locator("#octocat-todo-api-backtest") });
-    await form.getByText("How would Fixloop have done here?").click();
-    await desk.locator("#octocat-todo-api-backtest").fill("2");
-    await form.getByRole("checkbox", { name: /Also solve each one/ }).check();
-    await desk.getByRole("button", { name: "Run backtest of octocat/todo-api" }).click();
-    const solves = /Solves verified: 1 of 2 · cost per solve \$\d+\.\d+/;
-    await desk.getByText(solves).waitFor({ timeout: 90_000 });
-    for (const [page, width] of both()) {
-      await page.goto("/repositories");
-      const card = page.getByRole("region", { name: "Trust card" }).filter({ hasText: solves });
-      await card.waitFor();
-      // A backtest that only localized says plainly that no solve was requested.
-      await page
-        .getByRole("region", { name: "Trust card" })
-        .filter({ hasText: "top 5 for 2 of 3 past issues" })
-        .getByText("Solves: not requested")
-        .waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
-      expect(await seriousA11yViolations(page), `trust card with solves at ${width}`).toEqual([]);
-      await card.getByText("Issues checked").click();
-      await card
-        .getByText(/solve not verified: Still failing with the solve's patch: "rejects a missing title"/)
-        .waitFor();
-      await card.scrollIntoViewIfNeeded();
-      await screenshot(page, `walk-trust-solves-${width}`);
-      await openSolve(page, "Todos due today are already marked overdue");
-      await page.getByTestId("trust-line").filter({ hasText: solves }).waitFor();
     }
   });
 
