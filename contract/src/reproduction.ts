@@ -59,11 +59,17 @@ export function solutionUnverifiedOf(raw: unknown): SolutionUnverified | null {
 
 /**
  * Whether the kept reproduction test passes with the files the solution carries now: the
- * selected candidate's result when there are candidates, else the single attempt's.
+ * selected candidate's result when there are candidates, else the single attempt's. Once the files
+ * were edited by hand, only a tests re-run on them can say so (`passesWithSolution`).
  */
-export function reproductionPasses(metadata: { reproduction?: unknown; candidates?: unknown }): boolean {
+export function reproductionPasses(metadata: {
+  reproduction?: unknown;
+  candidates?: unknown;
+  manualEdits?: unknown;
+}): boolean {
   const r = solutionReproductionOf(metadata.reproduction);
   if (!r || r.status !== "kept") return false;
+  if (Array.isArray(metadata.manualEdits) && metadata.manualEdits.length) return r.passesWithSolution === true;
   const set = solutionCandidatesOf(metadata.candidates);
   if (!set) return r.passesWithSolution === true;
   return set.candidates.find((c) => c.n === set.selected)?.evidence.reproduction?.status === "fixed";

@@ -20,9 +20,12 @@ beforeAll(async () => {
     confidence: 80,
     files: [{ filename: "MARK.md", action: "create" as const, edits: [], content: "# Marked\n" }],
   });
-  // The tests print MARK.md (so the live log shows the edited file) and take a few seconds.
+  // The tests print MARK.md (so the live log shows the edited file) and take a few seconds; they
+  // fail once MARK.md says BREAKS.
   const status = await page.evaluate(async () => {
-    const command = "printf 'TAP version 13\\nok 1 - adds todos\\n1..1\\n'; cat MARK.md 2>/dev/null; sleep 4";
+    const verdict =
+      "if grep -q BREAKS MARK.md 2>/dev/null; then echo 'not ok 1 - adds todos'; else echo 'ok 1 - adds todos'; fi";
+    const command = `printf 'TAP version 13\\n'; ${verdict}; printf '1..1\\n'; cat MARK.md 2>/dev/null; sleep 4`;
     const res = await fetch("/api/github/repositories/octocat/todo-api/test-settings", {
       method: "PUT",
       headers: { "content-type": "application/json" },
@@ -37,7 +40,7 @@ afterAll(async () => {
 });
 
 /** Edits MARK.md on the open validation page and checks the live re-run until its fresh verdict. */
-async function editAndWatch(p: Page, line: string, shot: string) {
+async function editAndWatch(p: Page, line: string, shot: string, verdict = "passed") {
   await p
     .getByRole("button", { name: /^Edit This File: / })
     .first()
@@ -56,7 +59,7 @@ async function editAndWatch(p: Page, line: string, shot: string) {
   await screenshot(p, shot);
   await p.getByTestId("tests-rerun-done").waitFor({ timeout: 60_000 });
   expect(await live.count()).toBe(0);
-  expect(await p.getByTestId("tests-verdict").textContent()).toBe("passed");
+  expect(await p.getByTestId("tests-verdict").textContent()).toBe(verdict);
   expect(await p.getByTestId("tests-panel").getAttribute("data-stale")).toBeNull();
 }
 
@@ -76,5 +79,21 @@ describe("tests re-run after a manual edit", () => {
     await phone.goto(page.url());
     await phone.getByTestId("tests-panel").waitFor();
     await editAndWatch(phone, "Checked by hand at 390.", "tests-rerun-live-390");
+  });
+
+  it("marks the solution unverified when the re-run finds a regression, at 1280 and 390 px", async () => {
+    await solveAndReview(page, "Todos due today are already marked overdue");
+    await editAndWatch(page, "BREAKS the tests.", "tests-rerun-regression-live-1280", "regressions: adds todos");
+    const reason = "The change breaks tests that passed before (adds todos).";
+    for (const p of [page, phone]) {
+      if (p === phone) await phone.goto(page.url());
+      await p.getByTestId("unverified").filter({ hasText: reason }).waitFor();
+      await p.getByRole("button", { name: "Approve unverified & Create draft PR" }).waitFor();
+      const overflow = await p.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot(p, `tests-rerun-unverified-${p === phone ? 390 : 1280}`);
+    }
   });
 });

@@ -1,5 +1,12 @@
 import { solutions } from "@fixloop/db";
-import { type FileChange, assessChange, changeSizeBreach, jobIds, SolutionTests } from "@fixloop/contract";
+import {
+  type FileChange,
+  assessChange,
+  changeSizeBreach,
+  jobIds,
+  SolutionTests,
+  solutionReproductionOf,
+} from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { solutionErrors } from "./solutions.errors";
 import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./solutions.owned";
@@ -34,6 +41,7 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
     // The same deterministic checks as the validating step, on the edited contents.
     const check = assessChange({ files, existingPaths: null, syntaxErrors });
     const revision = solution.revision + 1;
+    const reproduction = solutionReproductionOf(solution.metadata.reproduction);
     const at = new Date().toISOString();
     await solutions.recordManualEdit(trx, solution, {
       filesChanged: files,
@@ -47,6 +55,8 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
         blocked: check.blocked,
         // The tests ran on the code before this edit: the evidence says so until they run again.
         ...(solution.metadata.tests ? { tests: staleTests(solution.metadata.tests, at, revision) } : {}),
+        // Whether the reproduction test passes is unknown for the edited files until the tests run on them.
+        ...(reproduction ? { reproduction: { ...reproduction, passesWithSolution: null } } : {}),
         manualEdits: [...(solution.metadata.manualEdits ?? []), ...edits.map((e) => ({ ...e, revision, at }))],
       },
     });

@@ -17,7 +17,12 @@ interface View {
     _id: string;
     revision: number;
     filesChanged: { filename: string; content: string }[];
-    metadata: { tests: unknown };
+    metadata: {
+      tests: unknown;
+      unverified: { reason: string } | null;
+      reproduction: { status: string; passesWithSolution: boolean | null } | null;
+      reproductionPasses: boolean;
+    };
   };
 }
 const view = async (id: string) =>
@@ -68,9 +73,16 @@ describe("a manual edit re-runs the tests (real bubblewrap)", () => {
     expect(end.event).toBe("completed");
     const id = (end.data as { solutionId: string }).solutionId;
     expect(testsVerdict(testsOf(await view(id))).kind).toBe("passed");
+    const solved = (await view(id)).solution.metadata;
+    expect(solved.unverified).toBeNull();
+    // The model stand-in's reproduction test for trailing tabs fails on the base tree: it is kept.
+    expect(solved.reproduction).toMatchObject({ status: "kept", passesWithSolution: true });
+    expect(solved.reproductionPasses).toBe(true);
 
     // An edit that breaks the fix: stale at once, then the re-run finds the regression.
     const stale = await edit(id, FIXED, BROKEN);
+    // Until the tests run on the edited files, nothing says the reproduction test passes with them.
+    expect((await view(id)).solution.metadata.reproductionPasses).toBe(false);
     expect(stale.stale?.by).toBe("edit");
     expect(stale.rerunPending).toEqual({ revision: 2 });
     expect(testsVerdict(stale).kind).toBe("stale");
@@ -87,6 +99,10 @@ describe("a manual edit re-runs the tests (real bubblewrap)", () => {
     expect(broken.rerun?.revision).toBe(2);
     expect(broken.regressions).toContain("reports trailing spaces with their column");
     expect(testsVerdict(broken).kind).toBe("regressions");
+    // The verdict follows the evidence: the edited files break a test, so the solution is unverified now.
+    expect((await view(id)).solution.metadata.unverified?.reason).toMatch(
+      /^The change breaks tests that passed before \(reports trailing spaces with their column[,)]/,
+    );
 
     // Editing it back: the re-run proves the final code, so the PR may say the tests passed.
     await edit(id, BROKEN, FIXED);
@@ -95,6 +111,11 @@ describe("a manual edit re-runs the tests (real bubblewrap)", () => {
     expect(fresh.rerun?.revision).toBe(3);
     expect(fresh.fixed).toEqual(["reports trailing tabs"]);
     expect(testsVerdict(fresh).kind).toBe("passed");
+    // The re-run ran the reproduction test on the edited files too: it passes, so the solution is verified again.
+    const rerun = (await view(id)).solution.metadata;
+    expect(rerun.unverified).toBeNull();
+    expect(rerun.reproduction).toMatchObject({ status: "kept", passesWithSolution: true });
+    expect(rerun.reproductionPasses).toBe(true);
 
     // A refinement is a new run: its validating step runs the tests, and its evidence is fresh too.
     await edit(id, "\n", "\n// checked by hand\n");

@@ -3,12 +3,24 @@ import type { Database, Issue } from "../schema";
 import type { FileChange } from "@fixloop/contract";
 import { filesChanged, solutionMetadata } from "./json-columns";
 
-/** What a tests re-run needs of a pending solution of the user: its files at this revision, the commit, the issue. */
+/**
+ * What a tests re-run needs of a pending solution of the user: its files at this revision, the
+ * commit, the issue, and what its verdict is judged with (the reproduction test, the policy checks).
+ */
 export async function forTestsRerun(
   db: Kysely<Database>,
   userId: string,
   solutionId: string,
-): Promise<{ revision: number; files: FileChange[]; baseCommitSha: string | null; issue: Issue } | null> {
+): Promise<{
+  revision: number;
+  files: FileChange[];
+  baseCommitSha: string | null;
+  issue: Issue;
+  /** Shaped by the contract's `SolutionReproduction`. */
+  reproduction: unknown;
+  /** The policy checks block the current files. */
+  blocked: boolean;
+} | null> {
   const row = await db
     .selectFrom("solutions")
     .select(["id", "issue_id", "revision", "files_changed", "base_commit_sha", "metadata", "status"])
@@ -24,11 +36,14 @@ export async function forTestsRerun(
     files: filesChanged.read(row.files_changed),
     baseCommitSha: row.base_commit_sha ?? meta.baseCommitSha ?? null,
     issue,
+    reproduction: meta.reproduction,
+    blocked: (meta.blocked ?? []).length > 0,
   };
 }
 
 /**
- * Replaces the solution's test evidence (`metadata.tests`) only while it is still at `revision`:
+ * Replaces the solution's test evidence (`metadata.tests`) and the verdict drawn from it (whether
+ * it is unverified, and whether the reproduction test passes) only while it is still at `revision`:
  * a later edit made this evidence stale before it landed. False when it was not replaced.
  */
 export async function replaceTests(
@@ -36,6 +51,7 @@ export async function replaceTests(
   solutionId: string,
   revision: number,
   tests: unknown,
+  verdict: { unverified: unknown; reproduction: unknown },
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
@@ -47,7 +63,13 @@ export async function replaceTests(
       .forUpdate()
       .executeTakeFirst();
     if (!row) return false;
-    const metadata = solutionMetadata.write({ ...solutionMetadata.read(row.metadata), tests });
+    const { unverified: _was, ...before } = solutionMetadata.read(row.metadata);
+    const metadata = solutionMetadata.write({
+      ...before,
+      tests,
+      ...(verdict.unverified ? { unverified: verdict.unverified } : {}),
+      ...(verdict.reproduction ? { reproduction: verdict.reproduction } : {}),
+    });
     await trx
       .updateTable("solutions")
       .set({ metadata, updated_at: sql`now()` })

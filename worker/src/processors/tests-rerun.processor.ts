@@ -1,9 +1,19 @@
 import path from "node:path";
 import type { Job } from "bullmq";
 import { repositories, testsRerun } from "@fixloop/db";
-import { SolutionTests, TestsRerunJob, testsRerunKey, type TestsEvent, type TestsRerunResult } from "@fixloop/contract";
+import {
+  SolutionTests,
+  solutionReproductionOf,
+  TestsRerunJob,
+  testsRerunKey,
+  type ReproductionResult,
+  type TestsEvent,
+  type TestsRerunResult,
+} from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { githubForUser } from "@fixloop/runtime";
+import { abstain, attemptEvidence } from "../pipeline/steps/validating/abstention";
+import { reproductionFile, scoreReproduction } from "../pipeline/steps/validating/reproduction.run";
 import { noTests } from "../tests-run/evidence";
 import { rerunEntry, rerunTests } from "../tests-run/rerun";
 import { testsConfig, testsDeps } from "../tests-run/tests.config";
@@ -31,7 +41,11 @@ export async function processTestsRerun(job: Job, ctx: WorkerContext, signal: Ab
   }
   const cfg = testsConfig(ctx.env);
   const commit = found.baseCommitSha;
+  // A kept reproduction test runs on the edited files too: the verdict needs it as the solve's did.
+  const reproduction = solutionReproductionOf(found.reproduction);
+  const kept = reproduction?.status === "kept" ? reproduction : null;
   let tests: SolutionTests;
+  let repro: ReproductionResult | null = null;
   if (!cfg.runner) tests = noTests(cfg.backend, "skipped", "sandbox off");
   else {
     try {
@@ -39,12 +53,13 @@ export async function processTestsRerun(job: Job, ctx: WorkerContext, signal: Ab
       const [owner = "", repo = ""] = found.issue.repo_full_name.split("/");
       const names = [found.issue.repo_full_name, found.issue.fork_full_name];
       const settings = (await repositories.findFirstWithTestSettings(ctx.db, userId, names))?.testSettings ?? null;
-      tests = await rerunTests(
-        testsDeps(cfg, ctx, {
-          emit: async (e: TestsEvent) => ctx.redis.xadd(key, "*", ...rerunEntry(e)),
-          signal,
-          onCleanupError: (err) => ctx.logger.warn({ solutionId, err: err.message }, "workspace cleanup failed"),
-        }),
+      const deps = testsDeps(cfg, ctx, {
+        emit: async (e: TestsEvent) => ctx.redis.xadd(key, "*", ...rerunEntry(e)),
+        signal,
+        onCleanupError: (err) => ctx.logger.warn({ solutionId, err: err.message }, "workspace cleanup failed"),
+      });
+      const rerun = await rerunTests(
+        deps,
         {
           issue: found.issue,
           commit,
@@ -54,14 +69,31 @@ export async function processTestsRerun(job: Job, ctx: WorkerContext, signal: Ab
           fetch: (dir) =>
             fetchTreeInto(gh, owner, repo, commit, dir, { maxBytes: cfg.maxRepoBytes, signal }).then(() => undefined),
         },
+        kept
+          ? (prepared, timeoutMs) =>
+              scoreReproduction(
+                deps,
+                prepared,
+                { file: reproductionFile(kept), failing: kept.failing },
+                found.files,
+                timeoutMs,
+              )
+          : undefined,
       );
+      tests = rerun.tests;
+      repro = kept && rerun.also ? { test: kept.filename, status: rerun.also } : null;
     } catch (err) {
       const message = scrubHostPaths((err as Error).message, [cfg.cache.root, path.resolve(ctx.env.FIXLOOP_DATA_DIR)]);
       ctx.logger.warn({ solutionId, err: (err as Error).message }, "tests re-run failed");
       tests = { ...noTests(cfg.backend, "error", message), cause: "workspace" };
     }
   }
-  const replaced = await testsRerun.replaceTests(ctx.db, solutionId, revision, SolutionTests.parse(tests));
+  // The verdict on the edited files, as the validating step draws it for a single attempt.
+  const unverified = abstain([attemptEvidence(tests, found.blocked, repro)], kept);
+  const replaced = await testsRerun.replaceTests(ctx.db, solutionId, revision, SolutionTests.parse(tests), {
+    unverified,
+    reproduction: reproduction && { ...reproduction, passesWithSolution: repro ? repro.status === "fixed" : null },
+  });
   await end(replaced ? tests.status : "superseded");
   return { replaced };
 }

@@ -3,7 +3,7 @@ import type { Issue } from "@fixloop/db";
 import { compareRuns } from "./compare";
 import { NETWORK_NOT_GRANTED, NETWORK_UNSUPPORTED } from "./detect";
 import { noTests, solutionTests, type Attempt } from "./evidence";
-import { disposePrepared, prepareTests, runPatched, type TestsDeps } from "./run-tests";
+import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
 import { phaseLimits } from "./tests.limits";
 
 export interface RerunInput {
@@ -15,13 +15,24 @@ export interface RerunInput {
   fetch: (dir: string) => Promise<void>;
 }
 
+/** What a re-run found: the tests' evidence, and what `also` returned (null when the tests could not be set up). */
+export interface Rerun<T> {
+  tests: SolutionTests;
+  also: T | null;
+}
+
 /**
  * The repository's tests on a solution's current (hand-edited) files, in the same sandbox and with
  * the same base reuse as the validating step: the base results of the commit come from the cache
  * when an earlier run stored them, a networked setup runs on the base tree only. The evidence it
  * returns is about exactly these files (`rerun.revision`).
  */
-export async function rerunTests(deps: TestsDeps, i: RerunInput): Promise<SolutionTests> {
+export async function rerunTests<T = never>(
+  deps: TestsDeps,
+  i: RerunInput,
+  /** One more check on the same set-up base tree once the tests ran (the reproduction test's). */
+  also?: (prepared: Prepared, timeoutMs: number) => Promise<T>,
+): Promise<Rerun<T>> {
   const [owner = "", repo = ""] = i.issue.repo_full_name.split("/");
   const prepared = await prepareTests(deps, {
     owner,
@@ -33,7 +44,10 @@ export async function rerunTests(deps: TestsDeps, i: RerunInput): Promise<Soluti
   });
   const at = new Date().toISOString();
   if ("reason" in prepared)
-    return { ...noTests(deps.backend, "skipped", prepared.reason), rerun: { revision: i.revision, at } };
+    return {
+      tests: { ...noTests(deps.backend, "skipped", prepared.reason), rerun: { revision: i.revision, at } },
+      also: null,
+    };
   try {
     const run = await runPatched(deps, prepared, i.files, "patched");
     const attempt: Attempt = { label: "first", run, cmp: compareRuns(prepared.base, run), files: i.files };
@@ -51,7 +65,8 @@ export async function rerunTests(deps: TestsDeps, i: RerunInput): Promise<Soluti
       timeoutMs,
       notes,
     );
-    return { ...tests, rerun: { revision: i.revision, at: new Date().toISOString() } };
+    const more = also ? await also(prepared, timeoutMs) : null;
+    return { tests: { ...tests, rerun: { revision: i.revision, at: new Date().toISOString() } }, also: more };
   } finally {
     await disposePrepared(prepared, deps.onCleanupError);
   }
