@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import {
-  authorizeRepositories,
-  screenshot,
-  seriousA11yViolations,
-  signIn,
-  startE2E,
-  toast,
-  type E2E,
-} from "./e2e.harness";
-import { atBothWidths, fetchIssues, openSolve, sharePhoneSession } from "./walk.helpers";
+import { screenshot, seriousA11yViolations, signInWithTodoApi, startE2E, toast, type E2E } from "./e2e.harness";
+import { atBothWidths, openSolve, sharePhoneSession } from "./walk.helpers";
 
 // A repository's trust card (issue #28, point 5), at desktop and phone width.
 let e2e: E2E;
@@ -20,12 +12,7 @@ beforeAll(async () => {
   e2e = await startE2E("trust-card");
   ({ page: desk } = await e2e.newPage({ width: 1280 }));
   ({ page: phone } = await e2e.newPage({ width: 390 }));
-  await signIn(desk, "octocat");
-  await authorizeRepositories(desk, "octocat");
-  await toast(desk, "Repository access authorized successfully!");
-  await desk.getByRole("button", { name: "Sync octocat/todo-api" }).click();
-  await toast(desk, "Repository synced successfully");
-  await fetchIssues(desk);
+  await signInWithTodoApi(desk);
   await sharePhoneSession(desk, phone);
 });
 afterAll(async () => {
