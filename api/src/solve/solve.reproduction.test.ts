@@ -191,6 +191,22 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
     expect((await validatingDetail(runId)).info).toContain(repro.note);
   });
 
+  it("cancelled while step 4 waits for the reproduction test: that request is aborted, no candidate is asked, the run ends within 2 s", async () => {
+    t.models.control.hangNext();
+    const issue = await insertIssue(t.stack.db, t.userId, { number: 63 });
+    const res = await api("/ai/generate-solution", "POST", { issueId: issue.id, candidates: 2 });
+    const { runId } = (await res.json()) as { runId: string };
+    for (let i = 0; i < 600 && !t.models.control.requests.length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(t.models.control.requests.map((r) => r.tool)).toEqual([REPRODUCTION_TOOL]);
+    const cancelledAt = Date.now();
+    expect((await api(`/runs/${runId}/cancel`, "POST")).status).toBe(200);
+    const events = await readSse(await api(`/runs/${runId}/events`));
+    expect(Date.now() - cancelledAt).toBeLessThan(2000);
+    expect(events.at(-1)?.event).toBe("cancelled");
+    expect(t.models.control.requests.map((r) => r.tool)).toEqual([REPRODUCTION_TOOL]);
+    await expect.poll(() => t.models.control.abortedRequests, { timeout: 2000 }).toBe(1);
+  });
+
   it("discards a reproduction test that passes on the base tree, and then offers none for the pull request", async () => {
     t.models.control.respondWith(isTrailing, answer(FIX));
     const passing = `import assert from "node:assert/strict";\nimport { test } from "node:test";\n\ntest("already fine", () => assert.equal(1, 1));\n`;
