@@ -2,6 +2,7 @@ import path from "node:path";
 import {
   deniedChangeReason,
   REPRODUCTION_JSON_SCHEMA,
+  REPRODUCTION_OUTPUT_TOKENS,
   REPRODUCTION_TOOL,
   ReproductionAnswer,
   type ToolSpec,
@@ -13,7 +14,6 @@ import { sanitizeUntrusted } from "../generating/prompt";
 import { CostCapExceeded } from "../../run.budget";
 
 const VIEW_CHARS = 4_000;
-const MAX_OUTPUT_TOKENS = 2_048;
 /** Existing test files shown as examples of the layout (the first one's text too). */
 const EXAMPLES = 5;
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$/i;
@@ -98,7 +98,7 @@ export async function askReproduction(r: ReproductionRequest): Promise<Reproduct
         system: REPRODUCTION_SYSTEM,
         prompt: await prompt(r),
         signal: r.signal,
-        maxOutputTokens: MAX_OUTPUT_TOKENS,
+        maxOutputTokens: REPRODUCTION_OUTPUT_TOKENS,
         purpose: "reproduction test",
         ...(r.meter ? { meter: r.meter } : {}),
       },
