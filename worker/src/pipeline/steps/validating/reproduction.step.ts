@@ -70,6 +70,7 @@ export async function reproduce(
     models,
     model,
     ...(i.meter ? { meter: i.meter } : {}),
+    ...(i.onModelRetry ? { onRetry: i.onModelRetry } : {}),
     signal: i.signal,
     title: a.title,
     body: a.body,
