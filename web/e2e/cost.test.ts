@@ -125,7 +125,9 @@ describe("cost and what the model saw, in the browser", () => {
     // Every request of the run, as recorded when its answer arrived.
     const rows = page.getByTestId("model-requests").locator("tbody tr");
     expect(await rows.count()).toBe(e2e.models.requests.length);
-    expect(await rows.first().textContent()).toMatch(/^generatinganswer12,000 \/ 3,000\$0\.\d{4}/);
+    // Step 4's requests in order: the reproduction test before the answer.
+    expect(await rows.first().textContent()).toMatch(/^generatingreproduction test12,000 \/ 3,000\$0\.\d{4}/);
+    expect(await rows.nth(1).textContent()).toMatch(/^generatinganswer12,000 \/ 3,000\$0\.\d{4}/);
     await screenshot(page, "what-the-model-saw");
     expect(await seriousA11yViolations(page)).toEqual([]);
     const text = (await page.locator("#model-saw-body").textContent()) ?? "";
