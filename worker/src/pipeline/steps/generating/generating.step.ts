@@ -9,14 +9,17 @@ import { promptRecord } from "./prompt.record";
 import { generateCandidates, type CandidateVariant } from "./candidates.generate";
 import { reproduceBeforeFix } from "./reproduction.before";
 
-/** Step 4: the model writes the patch from the issue and the files step 3 chose. */
+/**
+ * Step 4: when the repository's tests can run, the reproduction test is asked and checked on the
+ * base tree first; then the model writes the patch (N candidates) from the issue and the files step 3 chose.
+ */
 export const generatingStep: PipelineStep<"generating"> = {
   id: "generating",
   input: ({ analyzing, context, dependencies }) =>
     analyzing && context && dependencies ? { analyzing, context, dependencies } : null,
   output: StepOutputs.shape.generating,
   run: async (input, env, ctx) => {
-    // The reproduction test comes first: asked and checked on the base tree before any candidate exists.
+    // Before any candidate exists; its line leads the step's detail, live and stored.
     const say = async (line: string) => env.report?.({ files: [], info: [line], warnings: [] });
     const reproduction = await reproduceBeforeFix(input, env, ctx, say);
     const lines = reproduction ? [reproduction.note] : [];
