@@ -10,12 +10,11 @@ import type { StepEnv } from "../step";
 import { keepPrepared, prepareBase } from "../validating/base-tree";
 import { reproduce } from "../validating/reproduction.step";
 
+const NOTHING = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
 const notAsked = (why: string): StepReproduction => ({
   test: null,
   note: `Reproduction test not asked: ${why}`,
-  tokensIn: 0,
-  tokensOut: 0,
-  costUsd: 0,
+  ...NOTHING,
 });
 
 /**
@@ -38,22 +37,29 @@ export async function reproduceBeforeFix(
     onCleanupError: (err) =>
       ctx.logger.warn({ runId: i.run.id, err: String(err.cause ?? err.message) }, "workspace cleanup failed"),
   });
+  /** A workspace or GitHub failure, logged, and said without host paths. */
+  const failed = (err: unknown) => {
+    ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "reproduction test before the fix failed");
+    return scrubHostPaths((err as Error).message, [cfg.cache.root, path.resolve(ctx.env.FIXLOOP_DATA_DIR)]);
+  };
   await say("Running the repository's tests on the base tree, to check a reproduction test before the fix");
   let prepared: Prepared | { reason: string };
   try {
     prepared = await prepareBase(deps, cfg, input.context, i, ctx);
   } catch (err) {
     if (i.signal.aborted) throw new RunCancelled();
-    const message = scrubHostPaths((err as Error).message, [cfg.cache.root, path.resolve(ctx.env.FIXLOOP_DATA_DIR)]);
-    ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "base tree for the reproduction test failed");
-    return notAsked(`the base tree could not be prepared (${message})`);
+    return notAsked(`the base tree could not be prepared (${failed(err)})`);
   }
   if (i.signal.aborted || ("base" in prepared && prepared.base.cancelled)) throw new RunCancelled();
   if ("reason" in prepared) return notAsked(prepared.reason);
   try {
     await say("Asking the model for a test that reproduces the issue (it must fail on the base tree)");
     const timeoutMs = phaseLimits(cfg.limits, prepared.plan).timeoutMs;
-    const r = await reproduce(input, i, ctx, deps, prepared, timeoutMs);
+    // A workspace failure while checking the test leaves the fix to be generated (step 5 tries the tree again).
+    const r = await reproduce(input, i, ctx, deps, prepared, timeoutMs).catch((err: unknown) => {
+      if (i.signal.aborted) throw new RunCancelled();
+      return { stored: null, note: `Reproduction test not checked: ${failed(err)}`, cost: NOTHING };
+    });
     if (i.signal.aborted) throw new RunCancelled();
     await keepPrepared(i.run.id, prepared, deps.onCleanupError);
     if (!r.note) return null; // no model configured: the generation says so
