@@ -43,6 +43,20 @@ export const SolutionReproduction = z.object({
 });
 export type SolutionReproduction = z.infer<typeof SolutionReproduction>;
 
+/**
+ * What step 4 stores about the reproduction test it asked for before generating the fix: the test
+ * and its check on the base tree (null: none was written or it was not asked), the step's line
+ * about it, and what the request cost. Step 5 scores each candidate on a kept test.
+ */
+export const StepReproduction = z.object({
+  test: SolutionReproduction.nullable(),
+  note: z.string(),
+  tokensIn: z.number(),
+  tokensOut: z.number(),
+  costUsd: z.number(),
+});
+export type StepReproduction = z.infer<typeof StepReproduction>;
+
 /** `solution.metadata.unverified`: no candidate had positive evidence; the reason, in a sentence. */
 export const SolutionUnverified = z.object({ reason: z.string() });
 export type SolutionUnverified = z.infer<typeof SolutionUnverified>;

@@ -1,5 +1,5 @@
 import { GeneratedCandidate, SolutionCandidates } from "./candidates";
-import { SolutionReproduction, SolutionUnverified } from "./reproduction";
+import { SolutionReproduction, SolutionUnverified, StepReproduction } from "./reproduction";
 import { z } from "zod";
 import { ChangeValidation } from "./change/assess-change";
 import type { StepId } from "./domain/statuses";
@@ -88,6 +88,8 @@ export const GeneratingOutput = z.object({
   unappliedEdits: z.array(EditFailure),
   /** Every candidate when the run asked for more than one (the fields above are candidate 1's). */
   candidates: z.array(GeneratedCandidate).optional(),
+  /** The reproduction test asked before the fix was generated (absent: the sandbox was off, or a run stored before this field). */
+  reproduction: StepReproduction.optional(),
 });
 export type GeneratingOutput = z.infer<typeof GeneratingOutput>;
 

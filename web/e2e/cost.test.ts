@@ -98,11 +98,11 @@ describe("cost and what the model saw, in the browser", () => {
     await screenshot(page, "cost-meter");
     e2e.models.latency(0);
     await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
-    // Two requests (the fix, then the reproduction test), each 12,000 tokens in at $0.59/M and 3,000 out at $0.79/M.
+    // Two requests (the reproduction test, asked before the fix, then the fix), each 12,000 tokens in at $0.59/M and 3,000 out at $0.79/M.
     expect(await page.getByTestId("run-cost-total").textContent()).toBe(
       "This run cost $0.0189 (24000 tokens in, 6000 out).",
     );
-    expect(e2e.models.requests.map((r) => r.tool === REPRODUCTION_TOOL)).toEqual([false, true]);
+    expect(e2e.models.requests.map((r) => r.tool === REPRODUCTION_TOOL)).toEqual([true, false]);
     e2e.models.usage(null);
   });
 
@@ -125,7 +125,9 @@ describe("cost and what the model saw, in the browser", () => {
     // Every request of the run, as recorded when its answer arrived.
     const rows = page.getByTestId("model-requests").locator("tbody tr");
     expect(await rows.count()).toBe(e2e.models.requests.length);
-    expect(await rows.first().textContent()).toMatch(/^generatinganswer12,000 \/ 3,000\$0\.\d{4}/);
+    // Step 4's requests in order: the reproduction test before the answer.
+    expect(await rows.first().textContent()).toMatch(/^generatingreproduction test12,000 \/ 3,000\$0\.\d{4}/);
+    expect(await rows.nth(1).textContent()).toMatch(/^generatinganswer12,000 \/ 3,000\$0\.\d{4}/);
     await screenshot(page, "what-the-model-saw");
     expect(await seriousA11yViolations(page)).toEqual([]);
     const text = (await page.locator("#model-saw-body").textContent()) ?? "";

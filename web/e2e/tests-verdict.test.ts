@@ -150,20 +150,21 @@ describe("one tests verdict, in the step, the panel, the badge and the PR body (
       const title = "README says port 3000 but the server starts on 8080";
       await startSolve(p, title);
       await p.getByTestId("test-log").locator('[data-phase="base"]').waitFor({ timeout: 90_000 });
-      // The live log streams; the step row adds no "nothing reported yet" above it.
-      await p.locator('[data-step="validating"] > button').click();
+      // The live log streams under Generating (the base tree runs before the fix, for the reproduction
+      // test); the step row adds no "nothing reported yet" above it.
+      await p.locator('[data-step="generating"] > button').click();
       expect(await p.getByText("Started; nothing reported yet.").count()).toBe(0);
       const pressed = Date.now();
       await p.getByRole("button", { name: "Cancel", exact: true }).click();
       // About 0.2 s on a quiet machine; the bound leaves room for a loaded CI host while still failing
       // when the sandbox is waited out (the test command sleeps 60 s) instead of killed.
-      await p.locator('[data-step="validating"][data-status="cancelled"]').waitFor({ timeout: 10_000 });
+      await p.locator('[data-step="generating"][data-status="cancelled"]').waitFor({ timeout: 10_000 });
       await p.getByText("The last run was cancelled.").waitFor({ timeout: 10_000 });
       expect(Date.now() - pressed).toBeLessThan(10_000);
       expect(await p.getByTestId("solution-result").count()).toBe(0);
       await screenshot(p, `tests-cancelled-${width}`);
       await p.reload();
-      await p.locator('[data-step="validating"][data-status="cancelled"]').waitFor();
+      await p.locator('[data-step="generating"][data-status="cancelled"]').waitFor();
       expect(await p.getByTestId("solution-result").count()).toBe(0);
     });
   }
@@ -179,7 +180,8 @@ describe("one tests verdict, in the step, the panel, the badge and the PR body (
       const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
       for (const child of children.filter(Boolean)) process.kill(Number(child), "SIGKILL");
     }
-    const note = "Resumed after a worker restart: Validating & Finalizing.";
+    // The base tree's tests run in Generating Solution (before the fix, for the reproduction test).
+    const note = "Resumed after a worker restart: Generating Solution.";
     await page.getByTestId("run-resumed").filter({ hasText: note }).waitFor({ timeout: 60_000 });
     // The resumed base and patched runs take a few seconds more: the note shows while the run still runs.
     expect(await page.getByTestId("solution-result").count()).toBe(0);

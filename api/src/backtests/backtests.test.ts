@@ -168,14 +168,17 @@ describe("repository backtest", () => {
     expect(costs.every((c) => c > 0)).toBe(true);
     expect([first.solve.costUsd, second.solve.costUsd]).toEqual(costs);
     expect(got.card.solveCostUsd).toBeCloseTo(costs[0]! + costs[1]!, 6);
-    // A solve is the pipeline's steps 4 and 5: the answer, then the reproduction-test request of validation.
-    const steps = await stack.db
+    // A solve is the pipeline's steps 4 and 5: step 4 asks the reproduction test, then the answer; step 5 scores on it.
+    const asked = await stack.db
       .selectFrom("model_requests")
-      .select("step")
-      .distinct()
+      .select(["step", "purpose"])
       .where("run_id", "=", first.solve.runId)
+      .orderBy("created_at")
       .execute();
-    expect(steps.map((r) => r.step).sort()).toEqual(["generating", "validating"]);
+    expect(asked.map((r) => `${r.step}: ${r.purpose}`)).toEqual([
+      "generating: reproduction test",
+      "generating: answer",
+    ]);
     // Runs of their own kind: no solution, no pull request, the past issues stay closed as they were.
     const runs = await stack.db
       .selectFrom("solve_runs")

@@ -4,7 +4,7 @@ import type { Db } from "@fixloop/db";
 import { currentUsagePeriod, setSpendingCaps, spendingCaps, spendingSince } from "@fixloop/db";
 import {
   DEFAULT_MODEL_ID,
-  estimateRange,
+  runEstimateRange,
   CandidateCount,
   findModel,
   modelsConfigFromEnv,
@@ -15,12 +15,6 @@ import type { ApiEnv } from "../env";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { solveErrors } from "../solve/solve.errors";
-
-/** A range for N candidates: the answer request is made N times. */
-const scaled = (r: { lowUsd: number; highUsd: number }, n: number) => ({
-  lowUsd: r.lowUsd * n,
-  highUsd: r.highUsd * n,
-});
 
 /** A cap in USD, or null to fall back to the operator's default. */
 const Cap = z.number().nonnegative().max(1_000_000).nullable();
@@ -59,14 +53,17 @@ export const costsRoutes = new Hono<AppEnv>()
     await setSpendingCaps(c.var.deps.db, c.var.user.id, { runUsd: body.runCapUsd, monthlyUsd: body.monthlyCapUsd });
     return c.json(await capsView(c.var.deps.db, c.var.deps.env, c.var.user.id));
   })
-  /** Before a run: the cost range of a small and a large prompt on this model (the exact prompt is known after localization). */
+  /**
+   * Before a run: the cost range of a small and a large prompt on this model, N answer requests
+   * and (at the high end) the reproduction-test request; the exact prompt is known after localization.
+   */
   .get("/costs/estimate", requireUser, validate("query", EstimateQuery), async (c) => {
     const { modelId, candidates } = c.req.valid("query");
     const model = findModel(modelsConfigFromEnv(c.var.deps.env), modelId);
     if (!model) throw solveErrors.unknownModel(modelId);
     return c.json({
       modelId: model.id,
-      ...scaled(estimateRange(model), candidates),
+      ...runEstimateRange(model, candidates),
       candidates,
       inputUsdPerMTok: model.inputUsdPerMTok,
       outputUsdPerMTok: model.outputUsdPerMTok,

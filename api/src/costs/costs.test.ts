@@ -1,7 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ModelSandbox } from "@fixloop/testkit/sandbox";
 import { insertIssue } from "@fixloop/testkit";
-import { DEFAULT_MODEL_ID, MODEL_CATALOG, costUsd } from "@fixloop/contract";
+import {
+  DEFAULT_MODEL_ID,
+  MODEL_CATALOG,
+  REPRODUCTION_OUTPUT_TOKENS,
+  REPRODUCTION_PROMPT_TOKENS,
+  costUsd,
+  estimateRange,
+  findModel,
+  modelsConfigFromEnv,
+} from "@fixloop/contract";
 import type { TestStack } from "../../test/stack";
 import { costsKit } from "../../test/costs.testkit";
 
@@ -134,10 +143,14 @@ describe("cost recording", () => {
 
   it("estimates a range for a model before the prompt is known, and refuses an unknown model", async () => {
     const res = await stack.app.request(`/api/costs/estimate?modelId=${DEFAULT_MODEL_ID}`, { headers });
-    const body = (await res.json()) as { lowUsd: number; highUsd: number };
+    const body = (await res.json()) as { lowUsd: number; highUsd: number; reproductionUsd: number };
     expect(res.status).toBe(200);
     expect(body.lowUsd).toBeGreaterThan(0);
     expect(body.highUsd).toBeGreaterThan(body.lowUsd);
+    // The high end counts the reproduction-test request at its largest, besides the answer.
+    const model = findModel(modelsConfigFromEnv(stack.deps.env), DEFAULT_MODEL_ID)!;
+    expect(body.reproductionUsd).toBe(costUsd(model, REPRODUCTION_PROMPT_TOKENS.high, REPRODUCTION_OUTPUT_TOKENS));
+    expect(body.highUsd).toBeCloseTo(estimateRange(model).highUsd + body.reproductionUsd, 10);
     const bad = await stack.app.request("/api/costs/estimate?modelId=nope", { headers });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("model.unknown");

@@ -55,8 +55,10 @@ describe("a model answer holding text Postgres cannot store", () => {
       .selectFrom("model_requests")
       .select(["step", "purpose", "cost_usd"])
       .where("run_id", "=", body.runId)
+      .orderBy("created_at")
       .execute();
-    expect(rows.filter((r) => r.step === "generating").map((r) => r.purpose)).toEqual(["answer"]);
+    // Step 4's requests once each: the reproduction test (asked before the fix) and the answer.
+    expect(rows.filter((r) => r.step === "generating").map((r) => r.purpose)).toEqual(["reproduction test", "answer"]);
     const cost = await stack.db
       .selectFrom("solve_runs")
       .select("cost_usd")

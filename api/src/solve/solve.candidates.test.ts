@@ -182,11 +182,15 @@ describe("several candidates, chosen by evidence (real bubblewrap)", () => {
       await put(1);
     }
     const estimate = async (n: number) =>
-      (
-        (await (await t.stack.app.request(`/api/costs/estimate?candidates=${n}`, { headers: t.headers })).json()) as {
-          highUsd: number;
-        }
-      ).highUsd;
-    expect(await estimate(4)).toBeCloseTo((await estimate(1)) * 4, 10);
+      (await (await t.stack.app.request(`/api/costs/estimate?candidates=${n}`, { headers: t.headers })).json()) as {
+        lowUsd: number;
+        highUsd: number;
+        reproductionUsd: number;
+      };
+    const [one, four] = [await estimate(1), await estimate(4)];
+    // N answer requests, and one reproduction-test request whatever N.
+    expect(four.lowUsd).toBeCloseTo(one.lowUsd * 4, 10);
+    expect(four.reproductionUsd).toBe(one.reproductionUsd);
+    expect(four.highUsd - four.reproductionUsd).toBeCloseTo((one.highUsd - one.reproductionUsd) * 4, 10);
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { steps } from "@fixloop/db";
 import { insertIssue } from "@fixloop/testkit";
-import { SolutionCandidates, SolutionReproduction, SolutionUnverified } from "@fixloop/contract";
+import {
+  REPRODUCTION_TOOL,
+  SolutionCandidates,
+  SolutionReproduction,
+  SolutionUnverified,
+  StepDetail,
+} from "@fixloop/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
 
@@ -23,6 +30,9 @@ const answer = (edit: { search: string; replace: string }) => ({
 const isTrailing = (p: string) => p.includes("trailing-spaces");
 const REPRO = "test/trailing-tab-reproduction.test.js";
 
+/** The first case's run: its steps 1-4 are copied into a run resumed at step 5. */
+let keptRun = "";
+
 /** Whose session the requests carry: octocat's unless a test signs in the repository's owner. */
 let as: { headers: Record<string, string>; userId: string } | null = null;
 const headers = () => as?.headers ?? t.headers;
@@ -33,7 +43,7 @@ async function run(number: number, candidates: number) {
   expect(res.status).toBe(202);
   const { runId } = (await res.json()) as { runId: string };
   const events = await readSse(await api(`/runs/${runId}/events`));
-  return { issueId: issue.id, runId, end: events.at(-1) as SseEvent };
+  return { issueId: issue.id, runId, events, end: events.at(-1) as SseEvent };
 }
 
 async function solve(number: number, candidates: number) {
@@ -60,14 +70,47 @@ async function view(id: string) {
   return { solution, files: solution.filesChanged.map((f) => f.filename), meta: solution.metadata };
 }
 
-async function validatingDetail(runId: string) {
+async function stepDetail(runId: string, step: "generating" | "validating") {
   const row = await t.stack.db
     .selectFrom("run_steps")
     .select("detail")
     .where("run_id", "=", runId)
-    .where("step", "=", "validating")
+    .where("step", "=", step)
     .executeTakeFirstOrThrow();
   return row.detail as { info: string[]; warnings: string[] };
+}
+const validatingDetail = (runId: string) => stepDetail(runId, "validating");
+
+/** What step 4 said while it ran (its live `running` events), in order. */
+const liveGenerating = (events: SseEvent[]) =>
+  events.flatMap((e) => {
+    const d = e.data as { type?: string; step?: string; status?: string; detail?: { info: string[] } };
+    return e.event === "step" && d.step === "generating" && d.status === "running" ? (d.detail?.info ?? []) : [];
+  });
+
+/** A run whose steps 1-4 are another run's, stored before its job is served: it starts at step 5. */
+async function resumedAtValidating(number: number, from: string): Promise<string> {
+  const queue = t.stack.deps.queues.solve;
+  await queue.pause();
+  try {
+    const issue = await insertIssue(t.stack.db, t.userId, { number });
+    const res = await api("/ai/generate-solution", "POST", { issueId: issue.id, candidates: 3 });
+    const { runId } = (await res.json()) as { runId: string };
+    const done = await t.stack.db
+      .selectFrom("run_steps")
+      .select(["step", "detail", "output"])
+      .where("run_id", "=", from)
+      .where("step", "in", ["analyzing", "context", "dependencies", "generating"])
+      .execute();
+    await steps.copyCompleted(
+      t.stack.db,
+      runId,
+      done.map((r) => ({ ...r, detail: StepDetail.parse(r.detail) })),
+    );
+    return runId;
+  } finally {
+    await queue.resume();
+  }
 }
 
 const api = (path: string, method = "GET", body?: unknown) =>
@@ -76,7 +119,7 @@ const api = (path: string, method = "GET", body?: unknown) =>
 describe("reproduction test and abstention (real bubblewrap)", () => {
   it("keeps a reproduction test that fails on the base tree and picks the candidate that makes it pass", async () => {
     t.models.control.respondPerCandidate(isTrailing, [answer(NO_FIX), answer(BREAKING), answer(FIX)]);
-    const { runId, solutionId, files, meta } = await solve(3, 3);
+    const { runId, solutionId, files, meta, events } = await solve(3, 3);
     const repro = SolutionReproduction.parse(meta.reproduction);
     expect(repro).toMatchObject({ filename: REPRO, status: "kept", passesWithSolution: true });
     expect(repro.note).toBe(
@@ -95,6 +138,7 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
     expect(meta.unverified).toBeNull();
     expect(meta.reproductionPasses).toBe(true);
     expect(files).toEqual(["src/rules/trailing-spaces.js"]);
+    keptRun = runId;
     expect((await validatingDetail(runId)).info).toContain(repro.note);
     const requests = await t.stack.db
       .selectFrom("model_requests")
@@ -102,7 +146,13 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
       .where("run_id", "=", runId)
       .where("purpose", "=", "reproduction test")
       .execute();
-    expect(requests).toEqual([{ step: "validating", purpose: "reproduction test" }]);
+    // Asked before the fix: by step 4, ahead of every candidate's request, and said in that step.
+    expect(requests).toEqual([{ step: "generating", purpose: "reproduction test" }]);
+    expect(t.models.control.requests.map((r) => r.tool === REPRODUCTION_TOOL)).toEqual([true, false, false, false]);
+    expect((await stepDetail(runId, "generating")).info[0]).toBe(repro.note);
+    const live = liveGenerating(events);
+    expect(live.indexOf(repro.note)).toBeGreaterThan(-1);
+    expect(live.indexOf(repro.note)).toBeLessThan(live.findIndex((l) => l.startsWith("Sent ")));
     // The reviewer asks for the test in the pull request: it joins the files once.
     const inc = await api(`/validations/${solutionId}/reproduction/include`, "POST");
     expect(((await inc.json()) as { included: boolean }).included).toBe(true);
@@ -111,6 +161,50 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
     expect(withTest.meta.validation.stats).toMatchObject({ filesChanged: 2, newFiles: 1 });
     const again = await api(`/validations/${solutionId}/reproduction/include`, "POST");
     expect(((await again.json()) as { included: boolean }).included).toBe(false);
+  });
+
+  it("resumed at step 5 with no base tree left by step 4 in this process, scores the candidates on step 4's stored test without asking again", async () => {
+    expect(keptRun).not.toBe("");
+    // A worker that restarted after step 4: the run's steps 1-4 are stored, step 5 starts in a process that never prepared its base tree.
+    // As after a worker restart: steps 1-4 are stored; step 5 runs where step 4 never prepared its base tree.
+    const runId = await resumedAtValidating(53, keptRun);
+    const events = await readSse(await api(`/runs/${runId}/events`));
+    const end = events.at(-1) as SseEvent;
+    expect(end.event, JSON.stringify(end.data)).toBe("completed");
+    const { meta } = await view((end.data as { solutionId: string }).solutionId);
+    const repro = SolutionReproduction.parse(meta.reproduction);
+    expect(repro).toMatchObject({ filename: REPRO, status: "kept", passesWithSolution: true });
+    const set = SolutionCandidates.parse(meta.candidates);
+    expect(set.candidates.map((c) => [c.n, c.evidence.reproduction?.status])).toEqual([
+      [1, "still-failing"],
+      [2, "fixed"],
+      [3, "fixed"],
+    ]);
+    expect(set.winner).toBe(3);
+    // Nothing was asked again: step 4's test scored the candidates on a base tree prepared anew (its results cached).
+    expect(t.models.control.requests).toEqual([]);
+    expect(await t.stack.db.selectFrom("model_requests").select("id").where("run_id", "=", runId).execute()).toEqual(
+      [],
+    );
+    const base = events.find((e) => e.event === "tests" && (e.data as { phase: string }).phase === "base");
+    expect((base?.data as { output: string }).output).toContain("reused");
+    expect((await validatingDetail(runId)).info).toContain(repro.note);
+  });
+
+  it("cancelled while step 4 waits for the reproduction test: that request is aborted, no candidate is asked, the run ends within 2 s", async () => {
+    t.models.control.hangNext();
+    const issue = await insertIssue(t.stack.db, t.userId, { number: 63 });
+    const res = await api("/ai/generate-solution", "POST", { issueId: issue.id, candidates: 2 });
+    const { runId } = (await res.json()) as { runId: string };
+    for (let i = 0; i < 600 && !t.models.control.requests.length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(t.models.control.requests.map((r) => r.tool)).toEqual([REPRODUCTION_TOOL]);
+    const cancelledAt = Date.now();
+    expect((await api(`/runs/${runId}/cancel`, "POST")).status).toBe(200);
+    const events = await readSse(await api(`/runs/${runId}/events`));
+    expect(Date.now() - cancelledAt).toBeLessThan(2000);
+    expect(events.at(-1)?.event).toBe("cancelled");
+    expect(t.models.control.requests.map((r) => r.tool)).toEqual([REPRODUCTION_TOOL]);
+    await expect.poll(() => t.models.control.abortedRequests, { timeout: 2000 }).toBe(1);
   });
 
   it("discards a reproduction test that passes on the base tree, and then offers none for the pull request", async () => {
@@ -122,6 +216,7 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
     expect(repro).toMatchObject({ status: "discarded", passesWithSolution: null, failing: [] });
     expect(repro.note).toBe("Reproduction test discarded: passes on the base tree (test/already-fine.test.js)");
     expect((await validatingDetail(runId)).info).toContain(repro.note);
+    expect((await stepDetail(runId, "generating")).info[0]).toBe(repro.note);
     expect(meta.unverified).toBeNull();
     const inc = await api(`/validations/${solutionId}/reproduction/include`, "POST");
     expect(inc.status).toBe(409);

@@ -39,7 +39,12 @@ describe("solving an issue", () => {
     const order = steps.map((s) => `${s.step}:${s.status}`).filter((k, i, all) => k !== all[i - 1]);
     expect(order).toEqual(STEPS.flatMap((s) => [`${s}:running`, `${s}:completed`]));
     const generating = steps.filter((s) => s.step === "generating" && s.status === "running");
-    expect(generating.some((s) => /^Model: .+\n.*waiting for its answer$/.test(s.detail.info.join("\n")))).toBe(true);
+    // Its progress: the reproduction test's line (asked first, on the base tree), then the model's request.
+    expect(
+      generating.some((s) =>
+        /^Reproduction test .+\nModel: .+\n.*waiting for its answer$/.test(s.detail.info.join("\n")),
+      ),
+    ).toBe(true);
     expect(generating.some((s) => s.cost?.estimateUsd !== undefined)).toBe(true);
     for (const s of steps.filter((x) => x.status === "completed")) expect(s.detail.info.length).toBeGreaterThan(0);
     const deps = steps.find((s) => s.step === "dependencies" && s.status === "completed");

@@ -98,7 +98,7 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
     );
     const { tests, testEvents, solution, runId } = await solve({ number: 13 });
     const repairPrompt = t.models.control.requests.at(-1)?.prompt ?? "";
-    // Every request is on record: the reproduction test and the repair round under the validating step.
+    // Every request is on record: the reproduction test before the fix (step 4), the repair round under the validating step.
     const requests = await t.stack.db
       .selectFrom("model_requests")
       .select(["step", "purpose"])
@@ -106,8 +106,8 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
       .orderBy("created_at")
       .execute();
     expect(requests).toEqual([
+      { step: "generating", purpose: "reproduction test" },
       { step: "generating", purpose: "answer" },
-      { step: "validating", purpose: "reproduction test" },
       { step: "validating", purpose: "tests repair" },
     ]);
     expect(repairPrompt).toContain("reports trailing spaces with their column");

@@ -62,3 +62,27 @@ export function estimateRange(model: Pick<ModelInfo, keyof Price>): { lowUsd: nu
     highUsd: costUsd(model, TYPICAL_PROMPT_TOKENS.high, TYPICAL_OUTPUT_TOKENS),
   };
 }
+
+/**
+ * The reproduction-test request step 4 sends once per run, before the fix, when the repository's
+ * tests run: its prompt is bounded (the issue, three files cut short, one example test), so is its answer.
+ */
+export const REPRODUCTION_PROMPT_TOKENS = { low: 1_500, high: 6_000 } as const;
+export const REPRODUCTION_OUTPUT_TOKENS = 2_048;
+
+/**
+ * A run's range before its prompt is known: `candidates` answer requests, and at the high end the
+ * reproduction-test request at its largest (`reproductionUsd`; not sent when no test can run).
+ */
+export function runEstimateRange(
+  model: Pick<ModelInfo, keyof Price>,
+  candidates: number,
+): { lowUsd: number; highUsd: number; reproductionUsd: number } {
+  const answer = estimateRange(model);
+  const reproductionUsd = costUsd(model, REPRODUCTION_PROMPT_TOKENS.high, REPRODUCTION_OUTPUT_TOKENS);
+  return {
+    lowUsd: answer.lowUsd * candidates,
+    highUsd: answer.highUsd * candidates + reproductionUsd,
+    reproductionUsd,
+  };
+}

@@ -66,7 +66,7 @@ export async function solvePast(
   let patch: FileChange[];
   try {
     if (!issue) throw new Error("The issue is gone");
-    // Steps 4 and 5 as a solve runs them (the user's candidates, the reproduction test, selection by
+    // Steps 4 and 5 as a solve runs them (the reproduction test, then the user's candidates, selection by
     // the repository's tests at the base commit), each model request through the ledger.
     const env = { run, issue, signal };
     const meter = (step: "generating" | "validating") => ledgerMeter(ctx.db, ctx.env, run, step);

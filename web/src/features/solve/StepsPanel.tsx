@@ -68,6 +68,10 @@ export function StepsPanel({
   extra?: (step: RunStep) => ReactNode;
 }) {
   const elapsed = useElapsed(run);
+  // The test log sits under the step running the tests: Generating runs the base tree first (to check
+  // the reproduction test before the fix), Validating the candidates.
+  const validatingStarted = run.steps.some((s) => s.id === "validating" && s.status !== "pending");
+  const testsIn = validatingStarted ? "validating" : "generating";
   return (
     <section aria-labelledby="progress-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
       <div className="mb-3 flex items-center justify-between">
@@ -86,8 +90,12 @@ export function StepsPanel({
         {run.steps.map((step) => (
           <StepRow key={step.id} step={step} shown={shownStatus(step, run, cancelling)}>
             {extra?.(step)}
-            {step.id === "validating" && step.status !== "pending" && (
-              <TestLog runId={run._id} running={step.status === "running"} evidence={step.detail.tests} />
+            {step.id === testsIn && step.status !== "pending" && (
+              <TestLog
+                runId={run._id}
+                running={step.id === "validating" && step.status === "running"}
+                evidence={step.id === "validating" ? step.detail.tests : undefined}
+              />
             )}
           </StepRow>
         ))}

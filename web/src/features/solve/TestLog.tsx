@@ -28,8 +28,9 @@ export function CountsLine({ counts }: { counts: LiveTestCounts }) {
 }
 
 /**
- * The Validating step's live test output, phase by phase, with counts as they update. It follows
- * new output unless the reader scrolled up.
+ * The run's live test output (under Generating while it checks the reproduction test on the base
+ * tree, then under Validating), phase by phase, with counts as they update. It follows new output
+ * unless the reader scrolled up.
  */
 export function TestLog({ runId, running, evidence }: { runId: string; running: boolean; evidence: unknown }) {
   const { data: log } = useQuery(runTestsLogQuery(runId));

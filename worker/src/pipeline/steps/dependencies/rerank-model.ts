@@ -5,11 +5,11 @@ import {
   type StepRerank,
   type ToolSpec,
 } from "@fixloop/contract";
-import { callTool, costUsd, ModelError, type ModelInfo, type ModelsConfig } from "../../../models";
+import type { ModelInfo, ModelsConfig } from "../../../models";
 import type { RequestMeter } from "../../../models/meter";
 import { fileView } from "../generating/file-view";
 import { sanitizeUntrusted } from "../generating/prompt";
-import { CostCapExceeded } from "../../run.budget";
+import { askTool } from "../model-tool";
 
 /** How many of the no-model ranking's files the model is shown. */
 export const RERANK_CANDIDATES = 20;
@@ -75,42 +75,34 @@ export async function rerankWithModel(input: RerankInput): Promise<RerankResult>
     cost,
   });
   if (before.length < 2) return fallback("skipped", "Model rerank skipped: fewer than two candidate files");
-  const prompt = await rerankPrompt(input);
-  try {
-    const r = await callTool(
-      input.models,
-      {
-        model: input.model,
-        system: RERANK_SYSTEM,
-        prompt,
-        signal: input.signal,
-        maxOutputTokens: MAX_OUTPUT_TOKENS,
-        purpose: "rerank",
-        ...(input.meter ? { meter: input.meter } : {}),
-      },
-      TOOL,
-      ChosenFiles,
-    );
-    const cost = { tokensIn: r.tokensIn, tokensOut: r.tokensOut, usd: r.costUsd };
-    const seen = new Set<string>();
-    const picks = r.value.files.filter((f) => before.includes(f.path) && !seen.has(f.path) && seen.add(f.path));
-    const unknown = r.value.files.length - picks.length;
-    if (picks.length === 0)
-      return fallback("failed", "Model rerank named no listed file; kept the no-model ranking", cost);
-    const note = `Model rerank by ${input.model.name}: ${picks.length} file(s) picked${unknown ? `, ${unknown} unknown or repeated path(s) ignored` : ""}`;
-    return {
-      detail: { status: "applied", note, before, picks: picks.map((p) => ({ path: p.path, reason: p.reason })) },
-      order: [...picks.map((p) => p.path), ...before.filter((p) => !seen.has(p))],
-      cost,
-    };
-  } catch (err) {
-    if (input.signal.aborted) throw err;
-    if (err instanceof CostCapExceeded) return fallback("skipped", `Model rerank skipped: ${err.message}`);
-    // A malformed answer was still paid for (the ledger has each request).
-    const spent =
-      err instanceof ModelError ? { tokensIn: err.tokensIn ?? 0, tokensOut: err.tokensOut ?? 0 } : undefined;
-    const cost = spent ? { ...spent, usd: costUsd(input.model, spent.tokensIn, spent.tokensOut) } : none;
-    const why = (err as Error).message.replace(/\s+/g, " ");
-    return fallback("failed", `Model rerank failed (${why}); kept the no-model ranking`, cost);
-  }
+  const r = await askTool(
+    input.models,
+    {
+      model: input.model,
+      system: RERANK_SYSTEM,
+      prompt: await rerankPrompt(input),
+      signal: input.signal,
+      maxOutputTokens: MAX_OUTPUT_TOKENS,
+      purpose: "rerank",
+      ...(input.meter ? { meter: input.meter } : {}),
+    },
+    TOOL,
+    ChosenFiles,
+  );
+  const cost = r.cost;
+  if (!r.value)
+    return r.refused === "cap"
+      ? fallback("skipped", `Model rerank skipped: ${r.message}`)
+      : fallback("failed", `Model rerank failed (${r.message}); kept the no-model ranking`, cost);
+  const seen = new Set<string>();
+  const picks = r.value.files.filter((f) => before.includes(f.path) && !seen.has(f.path) && seen.add(f.path));
+  const unknown = r.value.files.length - picks.length;
+  if (picks.length === 0)
+    return fallback("failed", "Model rerank named no listed file; kept the no-model ranking", cost);
+  const note = `Model rerank by ${input.model.name}: ${picks.length} file(s) picked${unknown ? `, ${unknown} unknown or repeated path(s) ignored` : ""}`;
+  return {
+    detail: { status: "applied", note, before, picks: picks.map((p) => ({ path: p.path, reason: p.reason })) },
+    order: [...picks.map((p) => p.path), ...before.filter((p) => !seen.has(p))],
+    cost,
+  };
 }

@@ -7,16 +7,33 @@ import { generating, GenerationError } from "./generating";
 import type { PromptFile } from "./prompt";
 import { promptRecord } from "./prompt.record";
 import { generateCandidates, type CandidateVariant } from "./candidates.generate";
+import { reproduceBeforeFix } from "./reproduction.before";
 
-/** Step 4: the model writes the patch from the issue and the files step 3 chose. */
+/**
+ * Step 4: when the repository's tests can run, the reproduction test is asked and checked on the
+ * base tree first; then the model writes the patch (N candidates) from the issue and the files step 3 chose.
+ */
 export const generatingStep: PipelineStep<"generating"> = {
   id: "generating",
   input: ({ analyzing, context, dependencies }) =>
     analyzing && context && dependencies ? { analyzing, context, dependencies } : null,
   output: StepOutputs.shape.generating,
   run: async (input, env, ctx) => {
-    const r = await generateCandidates(env, (variant) => generateFor(input, env, ctx, undefined, variant));
-    return { ...r, tokensIn: r.output.tokensIn, tokensOut: r.output.tokensOut, costUsd: r.output.costUsd };
+    // Before any candidate exists; its line leads the step's detail, live and stored.
+    const say = async (line: string) => env.report?.({ files: [], info: [line], warnings: [] });
+    const reproduction = await reproduceBeforeFix(input, env, ctx, say);
+    const lines = reproduction ? [reproduction.note] : [];
+    const report = env.report;
+    const told: StepEnv = report ? { ...env, report: (d) => report({ ...d, info: [...lines, ...d.info] }) } : env;
+    const r = await generateCandidates(told, (variant) => generateFor(input, told, ctx, undefined, variant));
+    const spent = reproduction ?? { tokensIn: 0, tokensOut: 0, costUsd: 0 };
+    return {
+      output: { ...r.output, ...(reproduction ? { reproduction } : {}) },
+      detail: { ...r.detail, info: [...lines, ...r.detail.info] },
+      tokensIn: r.output.tokensIn + spent.tokensIn,
+      tokensOut: r.output.tokensOut + spent.tokensOut,
+      costUsd: r.output.costUsd + spent.costUsd,
+    };
   },
 };
 

@@ -1,9 +1,7 @@
 import path from "node:path";
-import { repositories } from "@fixloop/db";
 import {
   type FileChange,
   type StepDetail,
-  runSetupNetworkOf,
   type GeneratingOutput,
   type ReproductionResult,
   runCandidatesOf,
@@ -13,20 +11,19 @@ import {
   type ValidatingOutput,
 } from "@fixloop/contract";
 import type { WorkerContext } from "../../../context";
-import { githubForUser } from "@fixloop/runtime";
 import { better, compareRuns } from "../../../tests-run/compare";
 import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../../../tests-run/evidence";
 import { NETWORK_NOT_GRANTED, NETWORK_REFUSED, NETWORK_UNSUPPORTED } from "../../../tests-run/detect";
-import { disposePrepared, prepareTests, runPatched, type Prepared } from "../../../tests-run/run-tests";
+import { disposePrepared, runPatched, type Prepared } from "../../../tests-run/run-tests";
 import { testsConfig, testsDeps } from "../../../tests-run/tests.config";
 import { limitLines, phaseLimits } from "../../../tests-run/tests.limits";
 import { scrubHostPaths } from "../../../tests-run/workspace.cleanup";
-import { fetchTreeInto } from "../../../tests-run/workspace.github";
 import { RunCancelled } from "../../run.errors";
 import type { StepEnv, StepOutcome } from "../step";
 import { validating } from "./validating";
 import { asGenerating, candidatePool, judgeCandidates, testCandidates } from "./candidates.judge";
-import { reproduce, type Reproducing } from "./reproduction.step";
+import { reproduce, storedReproduction, type Reproducing } from "./reproduction.step";
+import { prepareBase, takePrepared } from "./base-tree";
 import { verdictOf } from "./reproduction.verdict";
 
 type Regenerate = (extra: { feedback: string; baseline: FileChange[] }) => Promise<{ output: GeneratingOutput }>;
@@ -52,7 +49,6 @@ function repairFeedback(a: Attempt): string {
     .join("\n");
 }
 
-/** The repository's test settings; for an imported issue the user's fork's when the user has no row for the upstream. */
 /** Step 5: static checks, then the repository's tests before and after the patch, with one repair round on regressions. */
 export async function validateWithTests(
   { analyzing: a, context: c, dependencies: d, generating: first }: StepInput<"validating">,
@@ -81,7 +77,8 @@ export async function validateWithTests(
   let tests: SolutionTests;
   let limits: { info: string[]; warnings: string[] } = { info: [], warnings: [] };
   let ranked: SolutionCandidates | undefined;
-  let reproducing: Reproducing | null = null;
+  // Said even when no test runs here: step 4's request and its check on the base tree are on record.
+  let reproducing: Reproducing | null = first.reproduction ? storedReproduction(first.reproduction) : null;
   const reproResults = new Map<number, ReproductionResult>();
   let singleRepro: ReproductionResult | null = null;
   const staticFirst = await check(first);
@@ -106,26 +103,8 @@ export async function validateWithTests(
     });
     let prepared: Prepared | { reason: string } | null = null;
     try {
-      const gh = (await githubForUser(ctx, i.run.user_id)).client;
-      const settings =
-        (
-          await repositories.findFirstWithTestSettings(ctx.db, i.run.user_id, [
-            `${c.owner}/${c.repo}`,
-            i.issue.fork_full_name,
-          ])
-        )?.testSettings ?? null;
-      prepared = await prepareTests(deps, {
-        owner: c.owner,
-        repo: c.repo,
-        commit: c.commitSha,
-        settings,
-        trusted: !i.issue.is_imported,
-        setupNetwork: runSetupNetworkOf(i.run.input),
-        fetch: (dir) =>
-          fetchTreeInto(gh, c.owner, c.repo, c.commitSha, dir, { maxBytes: cfg.maxRepoBytes, signal: i.signal }).then(
-            () => undefined,
-          ),
-      });
+      // Step 4 prepared the base tree (to check the reproduction test) when this process ran it and it is intact.
+      prepared = (await takePrepared(i.run.id)) ?? (await prepareBase(deps, cfg, c, i, ctx));
       // A cancelled phase is no evidence: the run stops here instead of going on to the next phase.
       if (i.signal.aborted || ("base" in prepared && prepared.base.cancelled)) throw new RunCancelled();
       if ("reason" in prepared) tests = noTests(cfg.backend, "skipped", prepared.reason);
@@ -142,8 +121,10 @@ export async function validateWithTests(
           ...(prepared.plan.networkRefused ? [NETWORK_REFUSED] : []),
           ...(prepared.plan.networkUnsupported ? [NETWORK_UNSUPPORTED] : []),
         ];
-        // Before any candidate is tested: the model's reproduction test, kept only if it fails on the base tree.
-        const repro = await reproduce({ analyzing: a, context: c, dependencies: d }, i, ctx, deps, ready, timeoutMs);
+        // Step 4 asked the reproduction test before generating; a run stored before it did asks it here, before any candidate is tested.
+        const repro = first.reproduction
+          ? storedReproduction(first.reproduction, deps, ready, timeoutMs)
+          : await reproduce({ analyzing: a, context: c, dependencies: d }, i, ctx, deps, ready, timeoutMs);
         reproducing = repro;
         tokens = repro.cost;
         // Candidates run one after another, sharing the base tree's results; the page shows each one's row.

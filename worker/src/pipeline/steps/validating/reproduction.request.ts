@@ -2,18 +2,18 @@ import path from "node:path";
 import {
   deniedChangeReason,
   REPRODUCTION_JSON_SCHEMA,
+  REPRODUCTION_OUTPUT_TOKENS,
   REPRODUCTION_TOOL,
   ReproductionAnswer,
   type ToolSpec,
 } from "@fixloop/contract";
-import { callTool, costUsd, ModelError, type ModelInfo, type ModelsConfig } from "../../../models";
+import type { ModelInfo, ModelsConfig } from "../../../models";
 import type { RequestMeter } from "../../../models/meter";
 import { fileView } from "../generating/file-view";
 import { sanitizeUntrusted } from "../generating/prompt";
-import { CostCapExceeded } from "../../run.budget";
+import { askTool } from "../model-tool";
 
 const VIEW_CHARS = 4_000;
-const MAX_OUTPUT_TOKENS = 2_048;
 /** Existing test files shown as examples of the layout (the first one's text too). */
 const EXAMPLES = 5;
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$/i;
@@ -34,6 +34,8 @@ export interface ReproductionRequest {
   model: ModelInfo;
   meter?: RequestMeter;
   signal: AbortSignal;
+  /** Told of each provider retry (the step's warnings say so). */
+  onRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
   title: string;
   body: string;
   command: string;
@@ -85,38 +87,33 @@ export function refusedPath(filename: string, allPaths: string[]): string | null
 }
 
 /**
- * Asks the model for one new test reproducing the issue (before any candidate is tested, without
+ * Asks the model for one new test reproducing the issue (before any candidate is generated, without
  * seeing one). Never fails the run: a cap, a model error or an unusable answer gives no test, with a note.
  */
 export async function askReproduction(r: ReproductionRequest): Promise<ReproductionAsked> {
-  const none = { tokensIn: 0, tokensOut: 0, usd: 0 };
-  try {
-    const res = await callTool(
-      r.models,
-      {
-        model: r.model,
-        system: REPRODUCTION_SYSTEM,
-        prompt: await prompt(r),
-        signal: r.signal,
-        maxOutputTokens: MAX_OUTPUT_TOKENS,
-        purpose: "reproduction test",
-        ...(r.meter ? { meter: r.meter } : {}),
-      },
-      TOOL,
-      ReproductionAnswer,
-    );
-    const cost = { tokensIn: res.tokensIn, tokensOut: res.tokensOut, usd: res.costUsd };
-    const { filename, content } = res.value;
-    const refused = refusedPath(filename, r.allPaths);
-    if (refused) return { test: null, note: `Reproduction test not used: ${refused}`, cost };
-    if (!content.trim()) return { test: null, note: `Reproduction test not used: ${filename} is empty`, cost };
-    return { test: { filename, content }, note: "", cost };
-  } catch (err) {
-    if (r.signal.aborted) throw err;
-    if (err instanceof CostCapExceeded)
-      return { test: null, note: `Reproduction test not asked: ${err.message}`, cost: none };
-    const spent = err instanceof ModelError ? { tokensIn: err.tokensIn ?? 0, tokensOut: err.tokensOut ?? 0 } : null;
-    const cost = spent ? { ...spent, usd: costUsd(r.model, spent.tokensIn, spent.tokensOut) } : none;
-    return { test: null, note: `Reproduction test not written: ${(err as Error).message.replace(/\s+/g, " ")}`, cost };
+  const asked = await askTool(
+    r.models,
+    {
+      model: r.model,
+      system: REPRODUCTION_SYSTEM,
+      prompt: await prompt(r),
+      signal: r.signal,
+      maxOutputTokens: REPRODUCTION_OUTPUT_TOKENS,
+      purpose: "reproduction test",
+      ...(r.meter ? { meter: r.meter } : {}),
+      ...(r.onRetry ? { onRetry: r.onRetry } : {}),
+    },
+    TOOL,
+    ReproductionAnswer,
+  );
+  const cost = asked.cost;
+  if (!asked.value) {
+    const why = asked.refused === "cap" ? "not asked" : "not written";
+    return { test: null, note: `Reproduction test ${why}: ${asked.message}`, cost };
   }
+  const { filename, content } = asked.value;
+  const refused = refusedPath(filename, r.allPaths);
+  if (refused) return { test: null, note: `Reproduction test not used: ${refused}`, cost };
+  if (!content.trim()) return { test: null, note: `Reproduction test not used: ${filename} is empty`, cost };
+  return { test: { filename, content }, note: "", cost };
 }

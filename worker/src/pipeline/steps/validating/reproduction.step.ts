@@ -1,13 +1,19 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { FileChange, ReproductionResult, SolutionReproduction, StepInput } from "@fixloop/contract";
+import type {
+  FileChange,
+  ReproductionResult,
+  SolutionReproduction,
+  StepInput,
+  StepReproduction,
+} from "@fixloop/contract";
 import type { WorkerContext } from "../../../context";
 import { DEFAULT_MODEL_ID, findModel, modelsConfigFromEnv } from "../../../models";
 import { couldNotRun } from "../../../tests-run/compare";
 import type { Prepared, TestsDeps } from "../../../tests-run/run-tests";
 import type { StepEnv } from "../step";
 import { askReproduction } from "./reproduction.request";
-import { checkReproduction, scoreReproduction, type KeptReproduction } from "./reproduction.run";
+import { checkReproduction, reproductionFile, scoreReproduction, type KeptReproduction } from "./reproduction.run";
 
 export interface Reproducing {
   /** What is stored with the solution (null: no test was written). */
@@ -31,7 +37,7 @@ async function readInside(root: string, file: string): Promise<string | null> {
 }
 
 /**
- * Point 2 of the selection: before any candidate is tested, the model writes a test reproducing the
+ * Point 2 of the selection: before any candidate is generated (step 4), the model writes a test reproducing the
  * issue (it sees the issue, the test command, example tests and the likely files, never a candidate);
  * it is run on the base tree and kept only if it runs and fails there.
  */
@@ -64,6 +70,7 @@ export async function reproduce(
     models,
     model,
     ...(i.meter ? { meter: i.meter } : {}),
+    ...(i.onModelRetry ? { onRetry: i.onModelRetry } : {}),
     signal: i.signal,
     title: a.title,
     body: a.body,
@@ -82,5 +89,29 @@ export async function reproduce(
     cost,
     score: async (files) =>
       kept ? { test: kept.file.filename, status: await scoreReproduction(deps, ready, kept, files, timeoutMs) } : null,
+  };
+}
+
+/**
+ * The reproduction test step 4 asked before generating (its cost is step 4's). With the sandbox's
+ * deps and base tree, a kept test scores each candidate; without them it is only said.
+ */
+export function storedReproduction(
+  s: StepReproduction,
+  deps?: TestsDeps,
+  ready?: Prepared,
+  timeoutMs = 0,
+): Reproducing {
+  const test = s.test;
+  const kept: KeptReproduction | null =
+    test?.status === "kept" ? { file: reproductionFile(test), failing: test.failing } : null;
+  return {
+    stored: test,
+    note: s.note,
+    cost: { tokensIn: 0, tokensOut: 0, costUsd: 0 },
+    score: async (files) =>
+      kept && deps && ready
+        ? { test: kept.file.filename, status: await scoreReproduction(deps, ready, kept, files, timeoutMs) }
+        : null,
   };
 }

@@ -1,0 +1,69 @@
+import fs from "node:fs/promises";
+import { repositories } from "@fixloop/db";
+import { runSetupNetworkOf, type ContextOutput } from "@fixloop/contract";
+import { githubForUser } from "@fixloop/runtime";
+import type { WorkerContext } from "../../../context";
+import { disposePrepared, prepareTests, type Prepared, type TestsDeps } from "../../../tests-run/run-tests";
+import type { TestsConfig } from "../../../tests-run/tests.config";
+import { fetchTreeInto } from "../../../tests-run/workspace.github";
+import type { StepEnv } from "../step";
+
+/**
+ * The base tree of the run's commit, its test plan and its test results (the repository's test
+ * settings; for an imported issue the user's fork's when the user has no row for the upstream).
+ */
+export async function prepareBase(
+  deps: TestsDeps,
+  cfg: Pick<TestsConfig, "maxRepoBytes">,
+  c: ContextOutput,
+  i: StepEnv,
+  ctx: WorkerContext,
+): Promise<Prepared | { reason: string }> {
+  const gh = (await githubForUser(ctx, i.run.user_id)).client;
+  const settings =
+    (
+      await repositories.findFirstWithTestSettings(ctx.db, i.run.user_id, [
+        `${c.owner}/${c.repo}`,
+        i.issue.fork_full_name,
+      ])
+    )?.testSettings ?? null;
+  return prepareTests(deps, {
+    owner: c.owner,
+    repo: c.repo,
+    commit: c.commitSha,
+    settings,
+    trusted: !i.issue.is_imported,
+    setupNetwork: runSetupNetworkOf(i.run.input),
+    fetch: (dir) =>
+      fetchTreeInto(gh, c.owner, c.repo, c.commitSha, dir, { maxBytes: cfg.maxRepoBytes, signal: i.signal }).then(
+        () => undefined,
+      ),
+  });
+}
+
+/** Base trees step 4 prepared, by run, for step 5 of the same run in this process (a few at most). */
+const kept = new Map<string, Prepared>();
+const KEPT_MAX = 16;
+
+/**
+ * Keeps a prepared base tree for the run's next step. Its networked set-up copy (if any) is removed
+ * now, so nothing is left on disk when that step never comes; the next patched run sets up again.
+ */
+export async function keepPrepared(runId: string, prepared: Prepared, onCleanupError?: (err: Error) => void) {
+  await disposePrepared(prepared, onCleanupError);
+  kept.delete(runId);
+  kept.set(runId, prepared);
+  for (const old of kept.keys()) if (kept.size > KEPT_MAX) kept.delete(old);
+}
+
+/** The base tree step 4 prepared for this run, when it is still on disk (else null: prepare it again). */
+export async function takePrepared(runId: string): Promise<Prepared | null> {
+  const p = kept.get(runId);
+  kept.delete(runId);
+  if (!p) return null;
+  const intact = await fs.stat(p.baseDir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  return intact ? p : null;
+}
