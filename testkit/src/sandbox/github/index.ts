@@ -10,6 +10,7 @@ import { seedSandbox } from "./seeder";
 import { createGithubApp } from "./server";
 import { StateStore } from "./state";
 import { WebhookSender } from "./webhooks.sender";
+import { STAND_IN_KEEP_ALIVE_MS } from "../keep-alive";
 
 export type { GithubSandboxControl, NewIssue, SandboxPull } from "./control";
 export type { RequestLogEntry } from "./context";
@@ -108,6 +109,7 @@ export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<Gi
       return app.fetch(new Request(url, init));
     },
   });
+  (server as import("node:http").Server).keepAliveTimeout = STAND_IN_KEEP_ALIVE_MS;
   const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

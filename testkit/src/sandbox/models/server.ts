@@ -27,6 +27,7 @@ import {
   type ChatFlavor,
 } from "./openai.wire";
 import { estimateTokens, randomId, type WireResponse } from "./wire";
+import { STAND_IN_KEEP_ALIVE_MS } from "../keep-alive";
 
 export const SANDBOX_MODEL_API_KEY = "sandbox-model-key";
 
@@ -246,6 +247,7 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
       res.end(JSON.stringify({ error: { message: "Internal server error", type: "server_error" } }));
     });
   });
+  server.keepAliveTimeout = STAND_IN_KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createRazorpayApp, signedCheckoutResponse, type CheckoutResult } from "./server";
+import { STAND_IN_KEEP_ALIVE_MS } from "../keep-alive";
 import { RazorpayState, razorpayId, type PaymentEntity } from "./state";
 import {
   buildWebhook,
@@ -123,6 +124,7 @@ export async function startRazorpaySandbox(
     requestLog: control.requestLog,
   });
   const server = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: "127.0.0.1" });
+  (server as import("node:http").Server).keepAliveTimeout = STAND_IN_KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
