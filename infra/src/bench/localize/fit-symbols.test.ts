@@ -26,7 +26,7 @@ const inst = (id: string): SymbolInstance => ({
 describe("function-level merge fit", () => {
   it("fits a file exponent that keeps the gold symbol in the first ten, and measures each fold on a fit without it", () => {
     const data = Array.from({ length: 12 }, (_, i) => inst(`i-${i}`));
-    expect(mergedRecall(data[0] as SymbolInstance, { fileExp: 1, perFile: 10 })).toBe(0);
+    expect(mergedRecall(data[0] as SymbolInstance, { fileExp: 1, perFile: 10, symExp: 1, rankDecay: 0 })).toBe(0);
     const w = fitSymbolMerge(data);
     expect(mergedRecall(data[0] as SymbolInstance, w)).toBe(1);
     const cv = crossValidateSymbols(data, { k: 5, seed: 30 });

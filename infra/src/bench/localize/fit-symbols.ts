@@ -16,7 +16,12 @@ export interface SymbolInstance {
 }
 
 /** The parameters tried, in this order (the first best wins a tie). */
-export const MERGE_GRID = { fileExp: [1, 1.5, 2, 3, 4, 6, 8], perFile: [3, 5, 8, 10, 15, 20] };
+export const MERGE_GRID = {
+  fileExp: [1, 1.5, 2, 3, 4, 6, 8],
+  perFile: [3, 5, 8, 10, 15, 20],
+  symExp: [1, 2],
+  rankDecay: [0, 0.5, 1],
+};
 
 /** Share of the instance's gold symbols among the first `k` of its merged list. */
 export function mergedRecall(inst: SymbolInstance, w: SymbolMergeWeights, k = 10): number {
@@ -34,12 +39,14 @@ const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / 
 export function fitSymbolMerge(data: readonly SymbolInstance[]): SymbolMergeWeights {
   let best: { w: SymbolMergeWeights; v: number } | undefined;
   for (const fileExp of MERGE_GRID.fileExp)
-    for (const perFile of MERGE_GRID.perFile) {
-      const w = { fileExp, perFile };
-      const v = mean(data.map((d) => mergedRecall(d, w)));
-      if (!best || v > best.v + 1e-9) best = { w, v };
-    }
-  return best?.w ?? { fileExp: 1, perFile: 5 };
+    for (const perFile of MERGE_GRID.perFile)
+      for (const symExp of MERGE_GRID.symExp)
+        for (const rankDecay of MERGE_GRID.rankDecay) {
+          const w = { fileExp, perFile, symExp, rankDecay };
+          const v = mean(data.map((d) => mergedRecall(d, w)));
+          if (!best || v > best.v + 1e-9) best = { w, v };
+        }
+  return best?.w ?? { fileExp: 1, perFile: 5, symExp: 1, rankDecay: 0 };
 }
 
 export interface SymbolCrossValidation {
