@@ -8,6 +8,13 @@ export { splitIssue } from "./issue-text";
 export { ELIDED, skeleton } from "./skeleton";
 export { type FileSymbol, fileSymbols, innermostAt } from "./symbols";
 export { bm25Texts, type RankedSymbol, rankSymbols, stackFrames } from "./symbols.rank";
+export {
+  type MergedSymbol,
+  SYMBOL_MERGE,
+  type SymbolCandidates,
+  type SymbolMergeWeights,
+  symbolsAcrossFiles,
+} from "./symbols.across";
 export { termCounts } from "./tokenize";
 export { limitFiles, type LimitedFiles } from "./limit";
 export { setLocalizeThreads } from "./threads";

@@ -11,8 +11,16 @@ import {
   LocalizeCache,
   type RescoreFeatures,
   splitIssue,
+  type SymbolCandidates,
 } from "@fixloop/worker/localize";
-import { bm25Symbols, goldSymbols, localizerSymbols, symbolRecall } from "./symbols-eval";
+import {
+  bm25Symbols,
+  goldSymbols,
+  localizerSymbols,
+  symbolCandidates,
+  symbolRecall,
+  SYMBOLS_PER_FILE,
+} from "./symbols-eval";
 
 export type EvalMethod = "localizer" | "bm25" | "cli";
 
@@ -37,6 +45,8 @@ export interface ChildLine {
   symbolRecall10?: number | null;
   /** The localizer's second-stage signals of its candidates and the gold files. */
   features?: RescoreFeatures[];
+  /** The localizer's files with their ranked symbols and the gold symbols, to fit and cross-validate the merge. */
+  symbols?: { gold: string[]; files: SymbolCandidates[] };
 }
 
 export async function runBatch(
@@ -59,14 +69,19 @@ export async function runBatch(
     const input = { files, issueTitle: title, issueBody: body, top, ...(cache ? { cache } : {}) };
     const features = { include: item.gold ?? [], rows: [] as RescoreFeatures[] };
     const ranked =
-      method === "bm25" ? await bm25Baseline(input) : (await localize({ ...input, symbols: 5, features })).files;
+      method === "bm25"
+        ? await bm25Baseline(input)
+        : (await localize({ ...input, symbols: SYMBOLS_PER_FILE, features })).files;
     const seconds = (performance.now() - started) / 1000;
     const line: ChildLine = { id: item.id, ranked: ranked.map((f) => f.path), seconds };
     if (method === "localizer") line.features = features.rows;
     if (item.patch) {
+      const gold = await goldSymbols(item.dir, item.patch);
+      const files = symbolCandidates(ranked);
       const symbols =
-        method === "bm25" ? await bm25Symbols(item.dir, line.ranked, `${title}\n${body}`) : localizerSymbols(ranked);
-      line.symbolRecall10 = symbolRecall(await goldSymbols(item.dir, item.patch), symbols, 10) ?? null;
+        method === "bm25" ? await bm25Symbols(item.dir, line.ranked, `${title}\n${body}`) : localizerSymbols(files);
+      line.symbolRecall10 = symbolRecall(gold, symbols, 10) ?? null;
+      if (method === "localizer") line.symbols = { gold, files };
     }
     out.push(line);
     process.stdout.write(`${JSON.stringify(out[out.length - 1])}\n`);

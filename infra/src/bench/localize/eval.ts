@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { ROOT } from "../../paths";
-import type { RescoreFeatures } from "@fixloop/worker/localize";
+import type { RescoreFeatures, SymbolCandidates } from "@fixloop/worker/localize";
 import type { BatchItem, EvalMethod } from "./eval-child";
 import { runMethod } from "./eval-run";
 import { type Fixture, loadFixtures, materializeFixture, mirrorGitDir } from "./fixtures";
@@ -80,6 +80,8 @@ export interface InstanceResult {
   symbolRecall10?: Partial<Record<EvalMethod, number | null>>;
   /** The localizer's second-stage signals (candidates and gold files), to fit and cross-validate its weights. */
   features?: RescoreFeatures[];
+  /** The localizer's files with their ranked symbols and the gold symbols, to fit the merge. */
+  symbols?: { gold: string[]; files: SymbolCandidates[] };
 }
 
 export interface LocalizationEvalResult {
@@ -175,6 +177,7 @@ export async function runLocalizationEval(opts: LocalizationEvalOptions): Promis
         row.seconds[method] = line.seconds;
         if (line.cpuSeconds !== undefined) row.cpuSeconds = { ...row.cpuSeconds, [method]: line.cpuSeconds };
         if (line.features) row.features = line.features;
+        if (line.symbols) row.symbols = line.symbols;
         if (line.symbolRecall10 !== undefined)
           row.symbolRecall10 = { ...row.symbolRecall10, [method]: line.symbolRecall10 };
       }
@@ -228,7 +231,16 @@ export function methodFigures(
 export async function writeFeatures(file: string, rows: readonly InstanceResult[]): Promise<void> {
   const lines = rows.flatMap((r) =>
     r.features
-      ? [JSON.stringify({ id: r.id, repo: r.repo, gold: r.gold, rank: r.ranks.localizer, rows: r.features })]
+      ? [
+          JSON.stringify({
+            id: r.id,
+            repo: r.repo,
+            gold: r.gold,
+            rank: r.ranks.localizer,
+            rows: r.features,
+            ...(r.symbols ? { symbols: r.symbols } : {}),
+          }),
+        ]
       : [],
   );
   await writeFile(file, `${lines.join("\n")}\n`);
@@ -263,7 +275,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     log: (l) => process.stderr.write(`${l}\n`),
   });
   if (values.features) await writeFeatures(values.features, result.perInstance);
-  const slim = result.perInstance.map(({ features: _, ...row }) => row);
+  const slim = result.perInstance.map(({ features: _, symbols: __, ...row }) => row);
   if (values.json) process.stdout.write(`${JSON.stringify({ ...result, perInstance: slim }, null, 2)}\n`);
   else {
     process.stdout.write(`instances: ${result.instances}, skipped: ${result.skipped.length}\n`);

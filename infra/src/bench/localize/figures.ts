@@ -1,6 +1,7 @@
 import type { Figure } from "../report";
 import type { InstanceResult, MethodFigures } from "./eval";
-import { crossValidate, type CrossValidation, type FeatureInstance } from "./fit";
+import { crossValidate, type CrossValidation, type FeatureInstance, symbolInstances } from "./fit";
+import { crossValidateSymbols } from "./fit-symbols";
 
 /** Issue #30's targets: SweRankEmbed-Small's recall, cross-validated, with no model call. */
 export const TARGETS = { r1: 0.66, r5: 0.91, fnR10: 0.75, medianS: 2, rssMiB: 1024 };
@@ -42,11 +43,10 @@ export function figures(s: string, ours: MethodFigures, bm25: MethodFigures, tar
     {
       ...base,
       baselineName: "BM25 files, then BM25 of symbol bodies",
-      name: `function recall@10 (${ours.symbolInstances} issues with gold functions; hand-set weights)`,
+      name: `function recall@10 (${ours.symbolInstances} issues with gold functions${label ? "; in-sample: merge fitted on the tune set" : ""})`,
       value: ours.symbolRecall10,
       unit: "",
       baseline: bm25.symbolRecall10,
-      ...(targets ? { target: `>= ${TARGETS.fnR10}`, holds: ours.symbolRecall10 >= TARGETS.fnR10 } : {}),
     },
   ];
 }
@@ -54,7 +54,18 @@ export function figures(s: string, ours: MethodFigures, bm25: MethodFigures, tar
 /** The instances whose second-stage signals were dumped, in the shape the fit reads. */
 export function featureInstances(rows: readonly InstanceResult[]): FeatureInstance[] {
   return rows.flatMap((r) =>
-    r.features ? [{ id: r.id, repo: r.repo, gold: r.gold, rank: r.ranks.localizer ?? null, rows: r.features }] : [],
+    r.features
+      ? [
+          {
+            id: r.id,
+            repo: r.repo,
+            gold: r.gold,
+            rank: r.ranks.localizer ?? null,
+            rows: r.features,
+            ...(r.symbols ? { symbols: r.symbols } : {}),
+          },
+        ]
+      : [],
   );
 }
 
@@ -82,5 +93,17 @@ export function cvFigures(s: string, data: readonly FeatureInstance[]): { figure
   });
   const notRescored = data.filter((d) => d.rows.some((r) => d.gold.includes(r.path) && r.rescored === false)).length;
   out.push({ section: s, name: "gold file below the first stage's best 100", value: notRescored, unit: "issues" });
+  const sym = symbolInstances(data);
+  if (sym.length >= CV.k * 2) {
+    const fn = crossValidateSymbols(sym, CV);
+    out.push({
+      section: s,
+      name: `function recall@10 (${sym.length} issues with gold functions; ${label}, symbol merge refitted per fold)`,
+      value: fn.recall10,
+      unit: "",
+      target: `>= ${TARGETS.fnR10}`,
+      holds: fn.recall10 >= TARGETS.fnR10,
+    });
+  }
   return { figures: out, cv };
 }

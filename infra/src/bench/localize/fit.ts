@@ -9,7 +9,16 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { RESCORE, type RescoreFeatures, type RescoreWeights, scoreFeatures } from "@fixloop/worker/localize";
+import {
+  RESCORE,
+  type RescoreFeatures,
+  type RescoreWeights,
+  SYMBOL_MERGE,
+  type SymbolCandidates,
+  scoreFeatures,
+} from "@fixloop/worker/localize";
+import { crossValidateSymbols, fitSymbolMerge, mergedRecall, type SymbolInstance } from "./fit-symbols";
+import { shuffled } from "./folds";
 
 export interface FeatureInstance {
   id: string;
@@ -18,6 +27,17 @@ export interface FeatureInstance {
   /** The localizer's own rank of the gold files in the run that dumped the signals. */
   rank?: number | null;
   rows: RescoreFeatures[];
+  /** The localizer's top files with their ranked symbols, and the gold symbols (function-level fit). */
+  symbols?: { gold: string[]; files: SymbolCandidates[] };
+}
+
+/** The instances with at least one gold symbol, in the shape the function-level fit reads. */
+export function symbolInstances(data: readonly FeatureInstance[]): SymbolInstance[] {
+  return data.flatMap((d) =>
+    d.symbols && d.symbols.gold.length > 0
+      ? [{ id: d.id, repo: d.repo, gold: d.symbols.gold, files: d.symbols.files }]
+      : [],
+  );
 }
 
 /** Where the fit starts: the first stage's weights, and no title, chunk or docs term (no tune-set knowledge). */
@@ -107,24 +127,6 @@ export function fitWeights(
   return w;
 }
 
-/** A fixed pseudo-random order (mulberry32), so folds are the same on every run with the same seed. */
-export function shuffled<T>(xs: readonly T[], seed: number): T[] {
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-}
-
 export interface CrossValidation {
   k: number;
   seed: number;
@@ -181,6 +183,19 @@ export async function loadFeatures(file: string): Promise<FeatureInstance[]> {
 
 const fmt = (r: Recall) => (["@1", "@3", "@5", "@10"] as const).map((k) => `R${k} ${r[k].toFixed(3)}`).join("  ");
 
+/** The function-level merge: shipped, refitted and cross-validated recall@10 (when symbols were dumped). */
+function printSymbolFit(data: readonly FeatureInstance[], k: number, seed: number, out: (l: string) => void): void {
+  const sym = symbolInstances(data);
+  if (sym.length === 0) return;
+  const mean = (w: typeof SYMBOL_MERGE) => sym.reduce((a, d) => a + mergedRecall(d, w), 0) / sym.length;
+  out(`function recall@10 on ${sym.length} instances with gold functions/classes:`);
+  out(`  shipped SYMBOL_MERGE, in-sample: ${mean(SYMBOL_MERGE).toFixed(3)}`);
+  const merge = fitSymbolMerge(sym);
+  out(`  refit on all, in-sample:         ${mean(merge).toFixed(3)}`);
+  out(`  ${k}-fold CV (seed ${seed}):          ${crossValidateSymbols(sym, { k, seed }).recall10.toFixed(3)}`);
+  out(`merge fitted on all instances (SYMBOL_MERGE): ${JSON.stringify(merge)}`);
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { values } = parseArgs({
     options: {
@@ -209,4 +224,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const grouped = crossValidate(data, { k, seed, byRepo: true });
   out(`${k}-fold CV by repository:        ${fmt(grouped.recall)}`);
   out(`weights fitted on all instances (RESCORE):\n${JSON.stringify(all, null, 2)}`);
+  printSymbolFit(data, k, seed, out);
 }

@@ -5,7 +5,16 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { bm25Texts, fileSymbols, innermostAt, type LocalizedFile, termCounts } from "@fixloop/worker/localize";
+import {
+  bm25Texts,
+  fileSymbols,
+  innermostAt,
+  SYMBOL_MERGE,
+  type SymbolCandidates,
+  type SymbolMergeWeights,
+  symbolsAcrossFiles,
+  termCounts,
+} from "@fixloop/worker/localize";
 
 const key = (path: string, name: string): string => `${path}::${name}`;
 
@@ -50,14 +59,23 @@ export async function goldSymbols(dir: string, patch: string): Promise<string[]>
   return [...gold];
 }
 
-/** The localizer's symbols across its files: each file's symbols weighted by the file's score. */
-export function localizerSymbols(files: readonly LocalizedFile[]): string[] {
-  const best = files[0]?.score || 1;
-  const all = files.flatMap((f) => {
-    const top = f.symbols?.[0]?.score || 1;
-    return (f.symbols ?? []).map((s) => ({ k: key(f.path, s.name), v: (s.score / top) * (f.score / best) }));
-  });
-  return all.sort((a, b) => b.v - a.v).map((s) => s.k);
+/** Symbols asked of the localizer per file: the most any merge the fit tries keeps. */
+export const SYMBOLS_PER_FILE = 20;
+
+/** The localizer's files with their ranked symbols, as the function-level fit reads them. */
+export function symbolCandidates(
+  files: readonly { path: string; score: number; symbols?: readonly { name: string; score: number }[] }[],
+): SymbolCandidates[] {
+  return files.map((f) => ({
+    path: f.path,
+    score: f.score,
+    symbols: (f.symbols ?? []).map((s) => ({ name: s.name, score: s.score })),
+  }));
+}
+
+/** The localizer's symbols across its files, merged as the worker merges them. */
+export function localizerSymbols(files: readonly SymbolCandidates[], w: SymbolMergeWeights = SYMBOL_MERGE): string[] {
+  return symbolsAcrossFiles(files, w).map((s) => key(s.path, s.name));
 }
 
 /** Baseline: every symbol of the given files ranked by BM25 of its text against the issue. */

@@ -49,4 +49,23 @@ describe("dependencies step", () => {
     expect(whole.output.files[0]?.path).toBe("billing/refund.py");
     expect(whole.detail.warnings.some((w) => w.includes("LOCALIZE_MAX_FILES"))).toBe(false);
   });
+
+  it("lists its top functions best first across the chosen files, past three of the first file", async () => {
+    const { context, blobs } = repository(40);
+    const refund = [
+      "def refund_payment(order):\n    return order.total - order.fee  # refund keeps the fee\n",
+      "def refund_fee(order):\n    return order.fee  # the refund fee\n",
+      "def refund_total(order):\n    return order.total  # the refund total\n",
+      "def refund_reason(order):\n    return 'refund of the fee'\n",
+    ].join("\n");
+    blobs.set("refund", refund);
+    const files = context.files.map((f) => (f.sha === "refund" ? { ...f, size: refund.length } : f));
+    const readBlob = async (sha: string): Promise<string> => blobs.get(sha) ?? "";
+    const step = await dependencies({ context: { ...context, files }, ...issue, readBlob });
+    const listed = step.detail.symbols ?? [];
+    expect(listed.slice(0, 4).map((s) => s.name)).toEqual(
+      expect.arrayContaining(["refund_payment", "refund_fee", "refund_total", "refund_reason"]),
+    );
+    expect(listed[0]).toMatchObject({ path: "billing/refund.py", name: "refund_payment" });
+  });
 });

@@ -5,7 +5,7 @@ import {
   type ContextOutput,
   type DependenciesOutput,
 } from "@fixloop/contract";
-import { limitFiles, localize, type LocalizedFile } from "../../../localize";
+import { limitFiles, localize, type LocalizedFile, SYMBOL_MERGE, symbolsAcrossFiles } from "../../../localize";
 import type { RepoFile } from "../../../localize/files";
 import { FULL_FILE_CHARS } from "../generating/file-view";
 import { rerankPool, type PoolRerank } from "./dependencies.rerank";
@@ -29,9 +29,9 @@ export interface DependenciesInput {
 const DEFAULT_TOP = 8;
 const size = (x: unknown): number => (Array.isArray(x) ? x.length : typeof x === "number" ? x : 0);
 const DEFAULT_TOKEN_BUDGET = 24_000;
-/** Top symbols kept per file, and how many of them the step detail lists. */
+/** Top symbols kept in full per file in the views, and how many the step lists across its files. */
 const SYMBOLS_PER_FILE = 5;
-const SYMBOLS_SHOWN = 3;
+const SYMBOLS_SHOWN = 10;
 
 type Ranked = LocalizedFile & { size: number };
 
@@ -87,7 +87,7 @@ export async function dependencies(
     // Without a rerank the localizer applies the budget itself and reads no spare candidates.
     top: Math.max(top, input.rerank?.pool ?? 0, input.modelRerank ? RERANK_CANDIDATES : 0),
     ...(input.rerank || input.modelRerank ? {} : { tokenBudget: budget }),
-    symbols: SYMBOLS_PER_FILE,
+    symbols: Math.max(SYMBOLS_PER_FILE, SYMBOL_MERGE.perFile),
   });
   const keep = input.modelRerank ? Math.max(top, RERANK_CANDIDATES) : top;
   const pool = input.rerank
@@ -109,7 +109,7 @@ export async function dependencies(
       warnings.push(`${f.path} could not be read; dropped`);
     }
   }
-  const symbolNames = (f: LocalizedFile) => (f.symbols ?? []).map((s) => s.name);
+  const symbolNames = (f: LocalizedFile) => (f.symbols ?? []).slice(0, SYMBOLS_PER_FILE).map((s) => s.name);
   const rerank = input.modelRerank
     ? await input.modelRerank(
         ranked
@@ -128,16 +128,16 @@ export async function dependencies(
     content: contents.get(f.path) ?? "",
     symbols: symbolNames(f),
   }));
-  const symbols: StepSymbol[] = chosen.flatMap((c) =>
-    (byPath.get(c.path)?.symbols ?? []).slice(0, SYMBOLS_SHOWN).map((s) => ({
-      path: c.path,
-      name: s.name,
-      kind: s.kind,
-      startLine: s.startLine,
-      endLine: s.endLine,
-      reasons: s.reasons,
-    })),
+  // Best first across the chosen files, merged as the bench's function-level recall measures it.
+  const merged = symbolsAcrossFiles(
+    chosen.map((c) => ({ path: c.path, score: c.score, symbols: byPath.get(c.path)?.symbols ?? [] })),
   );
+  const symbols: StepSymbol[] = merged.slice(0, SYMBOLS_SHOWN).flatMap((m) => {
+    const s = byPath.get(m.path)?.symbols?.find((x) => x.name === m.name);
+    if (!s) return [];
+    const { name, kind, startLine, endLine, reasons } = s;
+    return [{ path: m.path, name, kind, startLine, endLine, reasons }];
+  });
   const testsNear: Record<string, string[]> = {};
   for (const f of chosen) testsNear[f.path] = result.testFilesNear([f.path]);
   if (!chosen.length) warnings.push("No file could be linked to the issue; the model sees only the repository map");
