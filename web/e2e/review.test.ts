@@ -38,7 +38,12 @@ describe("following a run", () => {
       .getByRole("button", { name: /Generating Solution/ })
       .click();
     const detail = step("generating").getByTestId("step-detail");
-    await detail.getByText(/waiting for its answer/).waitFor({ timeout: 5_000 });
+    // Step 4 first checks a reproduction test on the base tree (its request also takes the model's 6 s), then asks for the fix.
+    await detail
+      .getByText(/reproduces the issue|Reproduction test/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await detail.getByText(/waiting for its answer/).waitFor({ timeout: 30_000 });
     expect(await detail.textContent()).toMatch(/Model: .+/);
     await step("analyzing")
       .getByRole("button", { name: /Analyzing Issue/ })
