@@ -61,7 +61,7 @@ export async function reproduceBeforeFix(
       return { stored: null, note: `Reproduction test not checked: ${failed(err)}`, cost: NOTHING };
     });
     if (i.signal.aborted) throw new RunCancelled();
-    await keepPrepared(i.run.id, prepared, deps.onCleanupError);
+    keepPrepared(i.run.id, prepared);
     if (!r.note) return null; // no model configured: the generation says so
     await say(r.note);
     return { test: r.stored, note: r.note, ...r.cost };

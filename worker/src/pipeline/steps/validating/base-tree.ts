@@ -3,7 +3,7 @@ import { repositories } from "@fixloop/db";
 import { runSetupNetworkOf, type ContextOutput } from "@fixloop/contract";
 import { githubForUser } from "@fixloop/runtime";
 import type { WorkerContext } from "../../../context";
-import { disposePrepared, prepareTests, type Prepared, type TestsDeps } from "../../../tests-run/run-tests";
+import { prepareTests, type Prepared, type TestsDeps } from "../../../tests-run/run-tests";
 import type { TestsConfig } from "../../../tests-run/tests.config";
 import { fetchTreeInto } from "../../../tests-run/workspace.github";
 import type { StepEnv } from "../step";
@@ -46,11 +46,11 @@ const kept = new Map<string, Prepared>();
 const KEPT_MAX = 16;
 
 /**
- * Keeps a prepared base tree for the run's next step. Its networked set-up copy (if any) is removed
- * now, so nothing is left on disk when that step never comes; the next patched run sets up again.
+ * Keeps a prepared base tree for the run's next step. The caller still disposes of its networked
+ * set-up copy (if any), so nothing is left on disk when that step never comes; the next patched run
+ * sets up again.
  */
-export async function keepPrepared(runId: string, prepared: Prepared, onCleanupError?: (err: Error) => void) {
-  await disposePrepared(prepared, onCleanupError);
+export function keepPrepared(runId: string, prepared: Prepared) {
   kept.delete(runId);
   kept.set(runId, prepared);
   for (const old of kept.keys()) if (kept.size > KEPT_MAX) kept.delete(old);
