@@ -217,7 +217,8 @@ export async function signInWithTodoApi(page: Page) {
 export async function openSolve(page: Page, title: string) {
   await page.goto("/issues");
   await page.getByRole("link", { name: `Solve with AI: ${title}` }).click();
-  await page.getByRole("heading", { name: title }).waitFor();
+  // Titles render their inline markdown: `code` shows as code, without the backticks.
+  await page.getByRole("heading", { name: title.replace(/`/g, "") }).waitFor();
 }
 
 /** Starts a run on the open solve page. */

@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { authorizeRepositories, signIn, toast } from "./e2e.harness";
+import { authorizeRepositories, generate, openSolve, signIn, toast } from "./e2e.harness";
 
 /** Signs `p` in as `login`, grants repository access, syncs `repo` and fetches its issues. */
 export async function bringIn(p: Page, login: string, repo: string) {
@@ -11,13 +11,10 @@ export async function bringIn(p: Page, login: string, repo: string) {
   await toast(p, /^Fetched \d+ issues$/);
 }
 
+/** Opens the issue's solve page and starts a run. */
 export async function startSolve(p: Page, title: string) {
-  await p.goto("/issues");
-  await p.getByRole("link", { name: `Solve with AI: ${title}` }).click();
-  // Titles render their inline markdown: `code` shows as code, without the backticks.
-  await p.getByRole("heading", { name: title.replace(/`/g, "") }).waitFor();
-  await p.getByRole("button", { name: "Generate Solution" }).click();
-  await p.waitForURL(/[?&]run=/);
+  await openSolve(p, title);
+  await generate(p);
 }
 
 export async function review(p: Page) {

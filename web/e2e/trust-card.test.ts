@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { screenshot, seriousA11yViolations, signInWithTodoApi, startE2E, toast, type E2E } from "./e2e.harness";
-import { atBothWidths, openSolve, sharePhoneSession } from "./walk.helpers";
+import {
+  openSolve,
+  screenshot,
+  seriousA11yViolations,
+  signInWithTodoApi,
+  startE2E,
+  toast,
+  type E2E,
+} from "./e2e.harness";
+import { atBothWidths, sharePhoneSession } from "./walk.helpers";
 
 // A repository's trust card (issue #28, point 5), at desktop and phone width.
 let e2e: E2E;

@@ -20,10 +20,3 @@ export async function fetchIssues(page: Page, repo = "octocat/todo-api") {
   await page.getByRole("button", { name: `Fetch issues of ${repo}` }).click();
   await toast(page, /^Fetched \d+ issues$/);
 }
-
-/** Opens the solve page of the issue with this title from the issues list. */
-export async function openSolve(page: Page, title: string) {
-  await page.goto("/issues");
-  await page.getByRole("link", { name: `Solve with AI: ${title}` }).click();
-  await page.waitForURL(/\/solve/);
-}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { authorizeRepositories, screenshot, signIn, startE2E, toast, type E2E } from "./e2e.harness";
-import { atBothWidths, fetchIssues, openSolve, sharePhoneSession } from "./walk.helpers";
+import { authorizeRepositories, openSolve, screenshot, signIn, startE2E, toast, type E2E } from "./e2e.harness";
+import { atBothWidths, fetchIssues, sharePhoneSession } from "./walk.helpers";
 
 // A new user's first full walk, at desktop and phone width (issue #14).
 let e2e: E2E;
