@@ -7,6 +7,7 @@ import { type GroupFigures, groupFigures, groupTable } from "./localize/groups";
 import { cvFigures, featureInstances, figures, TARGETS } from "./localize/figures";
 import { largestMisses } from "./localize/misses";
 import { nonPyFigures, nonPyGroups } from "./localize/nonpy-sets";
+import { rigorNotes } from "./localize/rigor";
 import type { Figure } from "./report";
 import type { BenchContext, Section } from "./section.types";
 
@@ -144,10 +145,13 @@ async function sweBench(ctx: BenchContext): Promise<{ figures: Figure[]; result?
   const data = featureInstances(result.perInstance);
   const cv = cvFigures(name, data);
   out.push(...cv.figures);
-  if (cv.cv)
+  if (cv.cv) {
+    const bm25Ranks = new Map(result.perInstance.map((r) => [r.id, r.ranks.bm25 ?? null]));
+    ctx.appendix.push(rigorNotes(data, cv.cv, bm25Ranks).join("\n  "));
     ctx.appendix.push(
       ["localize: the five largest cross-validated misses", ...largestMisses(data, cv.cv)].join("\n  "),
     );
+  }
   out.push(...(await cliFigures(ctx, ours.medianSeconds)));
   return { figures: out, result };
 }
