@@ -165,7 +165,6 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
 
   it("resumed at step 5 with no base tree left by step 4 in this process, scores the candidates on step 4's stored test without asking again", async () => {
     expect(keptRun).not.toBe("");
-    // A worker that restarted after step 4: the run's steps 1-4 are stored, step 5 starts in a process that never prepared its base tree.
     // As after a worker restart: steps 1-4 are stored; step 5 runs where step 4 never prepared its base tree.
     const runId = await resumedAtValidating(53, keptRun);
     const events = await readSse(await api(`/runs/${runId}/events`));
