@@ -28,22 +28,24 @@ export function added(r: StageResult): Record<(typeof KS)[number], number> {
 
 /** The figures of one measured stage: recall with it beside the same CV ranking without it, and its cost per issue. */
 export function stageFigures(r: StageResult, cvLabel: string): Figure[] {
-  const section = `localize ${r.stage.label} on the ${cvLabel} ranking, ${r.issues} issues`;
+  const section = `localize ${r.stage.label}, ${r.issues} issues`;
   const c = costPerIssue(r.costs);
   const out: Figure[] = KS.map((k) => ({
     section,
-    name: `recall${k} with the stage (${signed(r.with[k] - r.without[k])})`,
+    name: `recall${k} (${cvLabel}) with the stage: ${signed(r.with[k] - r.without[k])}`,
     value: r.with[k],
     unit: "",
     baseline: r.without[k],
-    baselineName: "same ranking without it",
+    baselineName: "same ranking without the stage",
   }));
   out.push(
     { section, name: "issues where the stage failed (no-model order kept)", value: r.failed.length, unit: "issues" },
     { section, name: "requests per issue (mean)", value: c.requests, unit: "" },
     { section, name: "tokens in per issue (mean)", value: Math.round(c.tokensIn), unit: "tokens" },
     { section, name: "tokens out per issue (mean)", value: Math.round(c.tokensOut), unit: "tokens" },
-    ...(r.stage.priced ? [{ section, name: "cost per issue (mean)", value: c.usd, unit: "USD" }] : []),
+    ...(r.stage.priced
+      ? [{ section, name: "cost per 1,000 issues (mean x 1,000)", value: c.usd * 1000, unit: "USD" }]
+      : []),
     { section, name: "stage time per issue (median)", value: c.seconds, unit: "s" },
   );
   return out;
@@ -64,6 +66,7 @@ export function stageTable(r: StageResult, cvLabel: string): string {
     row("without", r.without, (x) => x.toFixed(3)),
     row("with", r.with, (x) => x.toFixed(3)),
     row("added", added(r), signed),
+    `gold files ranked better on ${r.moved.up} issues, worse on ${r.moved.down}, the same on ${r.issues - r.moved.up - r.moved.down}`,
     `per issue: ${c.requests.toFixed(1)} requests, ${Math.round(c.tokensIn)} tokens in, ${Math.round(c.tokensOut)} out, ${usd}, median ${c.seconds.toFixed(2)} s (no cached vectors or answers)`,
     `failed on ${r.failed.length} of ${r.issues} issues (kept the no-model order)${r.failed.length ? `, e.g. ${r.failed[0]?.id}: ${r.failed[0]?.why.slice(0, 160)}` : ""}`,
   ];

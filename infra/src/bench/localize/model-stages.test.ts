@@ -102,6 +102,39 @@ describe("model stages on the cross-validated ranking", () => {
     expect(figures).toEqual([]);
   });
 
+  it("an unpriced model gets no USD figure; a configured stage without a CV ranking says it was not measured", async () => {
+    const { stages } = configuredStages({
+      MODEL_RERANK: "on",
+      OPENAI_COMPATIBLE_BASE_URL: "http://user:secret@models.local:8000/v1/",
+      OPENAI_COMPATIBLE_MODELS: "local-chat",
+      BENCH_RERANK_MODEL: "local-chat",
+      EMBEDDINGS_BASE_URL: "http://models.local:8000/v1",
+      EMBEDDINGS_MODEL: "local-embed",
+    });
+    expect(stages.map((s) => [s.label, s.priced])).toEqual([
+      ["embedding rerank (local-embed at http://models.local:8000/v1, top 30)", false],
+      ["model rerank (local-chat at http://models.local:8000/v1)", false],
+    ]);
+    const appendix: string[] = [];
+    const input = { data: [], cv: undefined, instancesFile: "", mirrors: "", appendix, log: () => {} };
+    expect(await benchModelStages({ ...input, stages })).toEqual([]);
+    expect(appendix).toEqual([
+      expect.stringMatching(/configured but not measured: there is no cross-validated ranking/),
+    ]);
+    const none = { requests: 0, tokensIn: 0, tokensOut: 0, usd: 0, seconds: 0 };
+    const recall = { "@1": 0, "@3": 0, "@5": 0, "@10": 0, n: 0 };
+    const r = {
+      stage: stages[1]!,
+      issues: 0,
+      failed: [],
+      without: recall,
+      with: recall,
+      moved: { up: 0, down: 0 },
+      costs: [none],
+    };
+    expect(stageFigures(r, "CV").some((f) => f.unit === "USD")).toBe(false);
+  });
+
   it("embedding rerank: recall moves by the stand-in's answers, costs are summed per issue, a failing request is counted", async () => {
     models.control.reset();
     const { stages, notes } = configuredStages({
@@ -119,6 +152,7 @@ describe("model stages on the cross-validated ranking", () => {
     expect(r.without["@1"]).toBe(0);
     expect(r.with["@1"]).toBe(0.5);
     expect(r.with["@3"]).toBe(1);
+    expect(r.moved).toEqual({ up: 1, down: 0 });
     const sent = models.control.embeddingRequests;
     expect(r.costs.map((c) => c.requests)).toEqual([1, sent.length - 1]);
     const tokens = sent
@@ -130,7 +164,7 @@ describe("model stages on the cross-validated ranking", () => {
     const figures = stageFigures(r, "5-fold CV (seed 30)");
     expect(figures.find((f) => f.name.startsWith("recall@1 "))).toMatchObject({ value: 0.5, baseline: 0 });
     expect(figures.find((f) => f.name.startsWith("issues where the stage failed"))?.value).toBe(1);
-    expect(figures.some((f) => f.unit === "USD")).toBe(true);
+    expect(figures.find((f) => f.unit === "USD")?.value).toBeCloseTo((tokens * 0.02) / 1e3 / 2, 10);
   });
 
   it("model rerank: the model's pick goes first, its tokens and price are the product's, a bad answer is counted", async () => {
@@ -148,6 +182,7 @@ describe("model stages on the cross-validated ranking", () => {
     expect(r.costs[1]).toMatchObject({ requests: 1, tokensIn: 1200, tokensOut: 40 });
     expect(r.costs[1]?.usd).toBeCloseTo((1200 * 0.4 + 40 * 1.6) / 1e6, 10);
     expect(r.costs[0]?.requests).toBe(2);
+    expect(r.moved).toEqual({ up: 1, down: 0 });
   });
 
   it("reads a stage's files from a mirror at the instance's commit", async () => {

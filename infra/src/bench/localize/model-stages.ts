@@ -46,6 +46,8 @@ export interface StageResult {
   failed: { id: string; why: string }[];
   without: Recall;
   with: Recall;
+  /** Issues whose gold files rank better (up) or worse (down) with the stage: the paired view of the change. */
+  moved: { up: number; down: number };
   /** One entry per issue the stage was asked about, failed ones included (a failed request may still cost). */
   costs: StageCost[];
 }
@@ -145,6 +147,8 @@ export async function measureStage(
   const after: (number | null)[] = [];
   const failed: StageResult["failed"] = [];
   const costs: StageCost[] = [];
+  const moved = { up: 0, down: 0 };
+  const worse = (a: number | null, b: number | null) => (a ?? Infinity) > (b ?? Infinity);
   for (const inst of data) {
     const w = weightsOf.get(inst.id);
     if (!w) continue;
@@ -174,10 +178,12 @@ export async function measureStage(
     const now = goldRankIn(next, inst.gold);
     before.push(rank);
     after.push(now);
+    if (worse(rank, now)) moved.up += 1;
+    if (worse(now, rank)) moved.down += 1;
     costs.push(meter.cost);
     log(
       `${inst.id}\t${stage.kind} rerank: gold rank ${rank ?? "-"} -> ${now ?? "-"}\t${meter.cost.seconds.toFixed(2)}s`,
     );
   }
-  return { stage, issues: before.length, failed, without: recallOf(before), with: recallOf(after), costs };
+  return { stage, issues: before.length, failed, without: recallOf(before), with: recallOf(after), moved, costs };
 }
