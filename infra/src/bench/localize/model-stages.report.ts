@@ -32,7 +32,7 @@ export function stageFigures(r: StageResult, cvLabel: string): Figure[] {
   const c = costPerIssue(r.costs);
   const out: Figure[] = KS.map((k) => ({
     section,
-    name: `recall${k} (${cvLabel}) with the stage: ${signed(r.with[k] - r.without[k])}`,
+    name: `recall${k}, ${cvLabel}, with the stage: ${signed(r.with[k] - r.without[k])}`,
     value: r.with[k],
     unit: "",
     baseline: r.without[k],

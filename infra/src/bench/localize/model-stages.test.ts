@@ -162,7 +162,7 @@ describe("model stages on the cross-validated ranking", () => {
     expect(r.costs[1]?.usd).toBeCloseTo((tokens * 0.02) / 1e6, 10);
     expect(costPerIssue(r.costs).requests).toBe(sent.length / 2);
     const figures = stageFigures(r, "5-fold CV (seed 30)");
-    expect(figures.find((f) => f.name.startsWith("recall@1 "))).toMatchObject({ value: 0.5, baseline: 0 });
+    expect(figures.find((f) => f.name.startsWith("recall@1,"))).toMatchObject({ value: 0.5, baseline: 0 });
     expect(figures.find((f) => f.name.startsWith("issues where the stage failed"))?.value).toBe(1);
     expect(figures.find((f) => f.unit === "USD")?.value).toBeCloseTo((tokens * 0.02) / 1e3 / 2, 10);
   });

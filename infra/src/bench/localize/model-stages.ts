@@ -7,7 +7,9 @@
  * Why after the cross-validation and not inside the eval child: the stage's input is the ranking
  * it reorders (its scores, its order), and the held-out ranking exists only once every instance's
  * signals are in. The few files a stage reads come from the repository's mirror at the instance's
- * commit (stage-tree.ts), so the eval's trees need not be kept.
+ * commit (stage-tree.ts), so the eval's trees need not be kept. The model rerank is shown each
+ * file's best symbols where the eval dumped them (the localizer's top 10); a file below that is
+ * shown without a symbol kept whole, where step 3 would keep its best one.
  */
 import type { RescoreFeatures, RescoreWeights } from "@fixloop/worker/localize";
 import { scoreFeatures } from "@fixloop/worker/localize";
@@ -105,7 +107,8 @@ async function runStage(
     const { files } = await embeddingRerank({
       candidates: pool.map((f) => ({
         path: f.path,
-        score: f.score,
+        // Rounded as the localizer rounds the scores step 3 hands to the rerank.
+        score: Math.round(f.score * 1000) / 1000,
         reasons: [],
         blobSha: src.tree.blobSha(f.path) ?? f.path,
         read: () => Promise.resolve(content.get(f.path) ?? ""),
