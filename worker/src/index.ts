@@ -15,3 +15,8 @@ export { evidenceOf } from "./pipeline/steps/validating/candidates.judge";
 export { rankCandidates } from "./pipeline/steps/validating/candidates.rank";
 export { abstain } from "./pipeline/steps/validating/abstention";
 export { askReproduction } from "./pipeline/steps/validating/reproduction.request";
+// Step 3's optional model stages, which the bench measures on its cross-validated ranking.
+export { embeddingRerank, type Embedder, type RerankCandidate } from "./localize/embed-rerank";
+export { embeddingsSettings, type EmbeddingsSettings, openAiEmbedder } from "./models/embeddings.client";
+export type { Hold, RequestMeter, Settlement } from "./models/meter";
+export { RERANK_CANDIDATES, rerankWithModel } from "./pipeline/steps/dependencies/rerank-model";

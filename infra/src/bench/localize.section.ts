@@ -6,6 +6,8 @@ import { type Fixture, loadFixtures, NONPY_DATA } from "./localize/fixtures";
 import { type GroupFigures, groupFigures, groupTable } from "./localize/groups";
 import { cvFigures, featureInstances, figures, TARGETS } from "./localize/figures";
 import { largestMisses } from "./localize/misses";
+import { benchModelStages } from "./localize/model-stages.bench";
+import { configuredStages, type ModelStage } from "./localize/model-stages.config";
 import { nonPyFigures, nonPyGroups } from "./localize/nonpy-sets";
 import { rigorNotes } from "./localize/rigor";
 import type { Figure } from "./report";
@@ -90,9 +92,15 @@ export const localizeSection: Section = {
       );
       return [];
     }
-    ctx.appendix.push(modelStagesNote(process.env));
+    // The optional model stages run only against a configured endpoint; offline, one line says so.
+    const models = configuredStages(process.env);
+    ctx.appendix.push(...models.notes);
     // `--set nonpy`: the non-Python set alone, without the SWE-bench instances.
-    const swe = ctx.set === "nonpy" ? { figures: [] } : await sweBench(ctx);
+    const swe = ctx.set === "nonpy" ? { figures: [] } : await sweBench(ctx, models.stages);
+    if (models.stages.length && !swe.result)
+      ctx.appendix.push(
+        `localize: ${models.stages.map((s) => s.label).join(", ")} configured but not measured: they are measured on the SWE-bench set's cross-validated ranking, absent from this run`,
+      );
     const nonPy = await nonPython(ctx);
     const groups: GroupFigures[] = [];
     if (swe.result) groups.push(...groupFigures(`swe-bench ${ctx.set}`, swe.result.perInstance, (r) => r.repo));
@@ -103,19 +111,10 @@ export const localizeSection: Section = {
   },
 };
 
-/**
- * The optional model stages (embedding rerank, model rerank) are not part of these figures: they
- * need a real endpoint, and a stand-in embedder says nothing about quality. Say so either way.
- */
-export function modelStagesNote(env: NodeJS.ProcessEnv): string {
-  const embeddings = !!env.EMBEDDINGS_BASE_URL?.trim() && !!env.EMBEDDINGS_MODEL?.trim();
-  const rerank = env.MODEL_RERANK === "on";
-  if (!embeddings && !rerank)
-    return "localize: model stages skipped (EMBEDDINGS_BASE_URL/EMBEDDINGS_MODEL and MODEL_RERANK unset): every localize figure is the no-model ranker's";
-  return `localize: model stages configured (${[embeddings && "embedding rerank", rerank && "model rerank"].filter(Boolean).join(", ")}) but not measured by this bench: every localize figure is the no-model ranker's`;
-}
-
-async function sweBench(ctx: BenchContext): Promise<{ figures: Figure[]; result?: LocalizationEvalResult }> {
+async function sweBench(
+  ctx: BenchContext,
+  stages: readonly ModelStage[],
+): Promise<{ figures: Figure[]; result?: LocalizationEvalResult }> {
   if (!fs.existsSync(DATA)) {
     process.stderr.write(
       `  localize: eval data ${DATA} not found (set FIXLOOP_EVAL_DIR to the folder holding swe-bench-lite-tune.json); SWE-bench set skipped\n`,
@@ -152,6 +151,17 @@ async function sweBench(ctx: BenchContext): Promise<{ figures: Figure[]; result?
       ["localize: the five largest cross-validated misses", ...largestMisses(data, cv.cv)].join("\n  "),
     );
   }
+  out.push(
+    ...(await benchModelStages({
+      stages,
+      data,
+      cv: cv.cv,
+      instancesFile: DATA,
+      mirrors: ctx.mirrors,
+      appendix: ctx.appendix,
+      log,
+    })),
+  );
   out.push(...(await cliFigures(ctx, ours.medianSeconds)));
   return { figures: out, result };
 }

@@ -30,7 +30,7 @@ export function evalDir(): string {
   );
 }
 const EVAL_DIR = evalDir();
-const SOURCES: Record<string, string> = {
+export const SOURCES: Record<string, string> = {
   "django/django": "apprent1c3/django",
   "scikit-learn/scikit-learn": "Agent-Benchmarking/scikit-learn",
   "matplotlib/matplotlib": "williamlus/matplotlib",
