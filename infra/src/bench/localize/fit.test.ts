@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { crossValidate, type FeatureInstance, fitWeights, goldRank, NEUTRAL, recallOf } from "./fit";
+import { crossValidateListwise, fitListwise, listwiseRank } from "./fit-listwise";
 
 type RescoreFeatures = FeatureInstance["rows"][number];
 
@@ -70,5 +71,22 @@ describe("second-stage fit and cross-validation", () => {
     const alone = fitWeights(odd);
     expect(odd.every((d) => goldRank(d, alone) === 1)).toBe(true);
     expect(odd.every((d) => grouped.ranks.get(d.id) === 2)).toBe(true);
+  });
+
+  it("the listwise learner fits the helpful term, gives the same weights on the same data, and holds out folds", () => {
+    const data = Array.from({ length: 20 }, (_, i) => titleWins(`t-${i}`, `r${i % 4}`));
+    const w = fitListwise(data);
+    expect(w.title).toBeGreaterThan(0);
+    expect(fitListwise(data)).toEqual(w);
+    expect(data.every((d) => listwiseRank(d, w) === 1)).toBe(true);
+    const odd: FeatureInstance[] = Array.from({ length: 4 }, (_, i) => ({
+      id: `odd-${i}`,
+      repo: "odd",
+      gold: ["gold.py"],
+      rows: [row("decoy.py", { lex: 0.2, title: 0.6 }), row("gold.py", { lex: 0.5 })],
+    }));
+    const ranks = crossValidateListwise([...data.slice(0, 16), ...odd], { k: 5, seed: 30, byRepo: true });
+    expect(ranks.size).toBe(20);
+    expect(odd.every((d) => ranks.get(d.id) === 2)).toBe(true);
   });
 });

@@ -18,7 +18,8 @@ import {
   scoreFeatures,
 } from "@fixloop/worker/localize";
 import { crossValidateSymbols, fitSymbolMerge, mergedRecall, type SymbolInstance } from "./fit-symbols";
-import { shuffled } from "./folds";
+import { crossValidateListwise } from "./fit-listwise";
+import { assignFolds } from "./folds";
 
 export interface FeatureInstance {
   id: string;
@@ -146,19 +147,7 @@ export function crossValidate(
   data: readonly FeatureInstance[],
   { k = 5, seed = 30, byRepo = false }: { k?: number; seed?: number; byRepo?: boolean } = {},
 ): CrossValidation {
-  const foldOf = new Map<string, number>();
-  if (byRepo) {
-    const repos = [...new Set(data.map((d) => d.repo))];
-    const size = new Map<string, number>();
-    for (const d of data) size.set(d.repo, (size.get(d.repo) ?? 0) + 1);
-    const load = new Array<number>(k).fill(0);
-    // Largest repositories first, each into the lightest fold.
-    for (const r of shuffled(repos, seed).sort((a, b) => (size.get(b) ?? 0) - (size.get(a) ?? 0))) {
-      const f = load.indexOf(Math.min(...load));
-      load[f] = (load[f] ?? 0) + (size.get(r) ?? 0);
-      for (const d of data) if (d.repo === r) foldOf.set(d.id, f);
-    }
-  } else shuffled(data, seed).forEach((d, i) => foldOf.set(d.id, i % k));
+  const foldOf = assignFolds(data, { k, seed, byRepo });
   const ranks = new Map<string, number | null>();
   const folds: CrossValidation["folds"] = [];
   const weightsOf = new Map<string, RescoreWeights>();
@@ -224,5 +213,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const grouped = crossValidate(data, { k, seed, byRepo: true });
   out(`${k}-fold CV by repository:        ${fmt(grouped.recall)}`);
   out(`weights fitted on all instances (RESCORE):\n${JSON.stringify(all, null, 2)}`);
+  // For comparison (not shipped): the listwise softmax learner of fit-listwise.ts on the same folds.
+  for (const byRepo of [false, true]) {
+    const ranks = crossValidateListwise(data, { k, seed, byRepo });
+    out(
+      `listwise learner, ${k}-fold CV${byRepo ? " by repository" : ` (seed ${seed})`}: ${fmt(recallOf([...ranks.values()]))}`,
+    );
+  }
   printSymbolFit(data, k, seed, out);
 }
