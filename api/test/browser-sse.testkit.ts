@@ -23,13 +23,21 @@ afterAll(async () => {
 });
 
 /**
+ * The file's one Chromium, launched on first use. Its launch takes seconds on a loaded machine: a
+ * test that must catch a run while it is under way launches it before starting the run.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"], headless: true });
+  return browser;
+}
+
+/**
  * A real Chromium page on `origin` (signed in with `cookie`) following `path` with the browser's
  * own EventSource: it reconnects by itself, sending `Last-Event-ID`, and is closed by the page
  * after the run's terminal event.
  */
 export async function browserEventStream(origin: string, path: string, cookie: string): Promise<PageStream> {
-  browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"], headless: true });
-  const context = await browser.newContext({ bypassCSP: true });
+  const context = await (await sharedBrowser()).newContext({ bypassCSP: true });
   const [name = "", value = ""] = cookie.split("=");
   await context.addCookies([{ name, value, url: origin }]);
   const page: Page = await context.newPage();

@@ -6,7 +6,7 @@ import { jobIds, runEventsKey } from "@fixloop/contract";
 import { makeEnterprise, until } from "../../test/faults.testkit";
 import { clusterProcesses, failoverProxy, type ClusterApi, type ClusterProcess } from "../../test/cluster.testkit";
 import { expectEachCompletedOnce } from "../../test/cluster.checks";
-import { browserEventStream } from "../../test/browser-sse.testkit";
+import { browserEventStream, sharedBrowser } from "../../test/browser-sse.testkit";
 import { streamSlotsKey } from "../solve/sse.limit";
 
 /**
@@ -133,6 +133,8 @@ describe("a browser following a run when its API process is SIGKILLed", () => {
   it("resumes on the other API process with Last-Event-ID: every stored event once, in order", async () => {
     const proxy = await failoverProxy([api1.url, api2.url]);
     models.control.latency(2_000);
+    // Chromium first: launched after the run started, it could come up after the run had ended.
+    await sharedBrowser();
     try {
       const runId = await startRun(api2);
       const page = await browserEventStream(proxy.url, `/api/runs/${runId}/events`, me.headers.cookie);
