@@ -200,6 +200,9 @@ describe("solving an issue of octocat's repository in the browser", () => {
         body: JSON.stringify(body),
       });
       expect(res.status).toBeLessThan(300);
+      // One event at a time: GitHub's timestamps are whole seconds, so same-second entries keep
+      // their arrival order, and deliveries sent together may arrive in any order.
+      await e2e.github.webhookDeliveries();
     };
     // Raw HTML in a reviewer's markdown is dropped, never parsed; the words around it stay visible as text.
     const hostile =
