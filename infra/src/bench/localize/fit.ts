@@ -5,6 +5,8 @@
  *   tsx infra/src/bench/localize/fit.ts --features /tmp/feat.jsonl [--k 5] [--seed 30]
  * prints the weights fitted on every instance (paste them into RESCORE) and k-fold figures:
  * each fold is ranked with weights fitted on the other folds only, from a neutral start.
+ * For comparison (not shipped) it also prints the listwise learner of fit-listwise.ts and the
+ * reciprocal-rank fusions of fit-fusion.ts, cross-validated on the same folds.
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -18,6 +20,7 @@ import {
   scoreFeatures,
 } from "@fixloop/worker/localize";
 import { crossValidateSymbols, fitSymbolMerge, mergedRecall, type SymbolInstance } from "./fit-symbols";
+import { crossValidateFusion, lexGraphRank } from "./fit-fusion";
 import { crossValidateListwise } from "./fit-listwise";
 import { assignFolds } from "./folds";
 
@@ -218,6 +221,21 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const ranks = crossValidateListwise(data, { k, seed, byRepo });
     out(
       `listwise learner, ${k}-fold CV${byRepo ? " by repository" : ` (seed ${seed})`}: ${fmt(recallOf([...ranks.values()]))}`,
+    );
+  }
+  // For comparison (not shipped): reciprocal-rank fusion with the graph list (fit-fusion.ts).
+  out(`RRF of the lexical and graph lists (k 60), no fit: ${fmt(recallOf(data.map((d) => lexGraphRank(d))))}`);
+  for (const [name, run] of [
+    [` (seed ${seed})`, cv],
+    [" by repository", grouped],
+  ] as const) {
+    const fused = crossValidateFusion(
+      data,
+      run.folds.map((f) => f.weights),
+      { k, seed, byRepo: run === grouped },
+    );
+    out(
+      `ours fused with the graph list, ${k}-fold CV${name}: ${fmt(recallOf([...fused.ranks.values()]))}  (graph weight per fold: ${fused.params.map((p) => p.graph).join(", ")})`,
     );
   }
   printSymbolFit(data, k, seed, out);
