@@ -25,20 +25,20 @@ const llama = MODEL_CATALOG.find((m) => m.id === DEFAULT_MODEL_ID);
 describe("cost recording", () => {
   it("records the provider's token counts and prices them from the model's price table, per step and per run", async () => {
     if (!llama) throw new Error("default model missing");
-    models.control.usage({ input: 12_000, output: 3_000 });
+    models.control.usage({ input: 1_200, output: 3_000 });
     const issue = await insertIssue(stack.db, userId, { number: 3 });
     const runId = await generate(issue.id);
     const events = await follow(runId);
     expect(events.at(-1)?.event).toBe("completed");
 
-    const expected = costUsd(llama, 12_000, 3_000);
-    expect(expected).toBeCloseTo((12_000 * 0.59 + 3_000 * 0.79) / 1e6, 10);
+    const expected = costUsd(llama, 1_200, 3_000);
+    expect(expected).toBeCloseTo((1_200 * 0.59 + 3_000 * 0.79) / 1e6, 10);
     const gen = (await steps(runId)).find((s) => s.step === "generating");
-    expect(gen).toMatchObject({ tokens_in: 12_000, tokens_out: 3_000 });
+    expect(gen).toMatchObject({ tokens_in: 1_200, tokens_out: 3_000 });
     expect(Number(gen?.cost_usd)).toBeCloseTo(expected, 6);
     expect(Number(gen?.estimate_usd)).toBeGreaterThan(0);
     const r = await run(runId);
-    expect(r).toMatchObject({ tokens_in: 12_000, tokens_out: 3_000 });
+    expect(r).toMatchObject({ tokens_in: 1_200, tokens_out: 3_000 });
     expect(Number(r.cost_usd)).toBeCloseTo(expected, 6);
 
     // The live events carry the estimate while generating, then the recorded cost.
@@ -50,7 +50,7 @@ describe("cost recording", () => {
       6,
     );
     expect(genEvents.find((e) => e.status === "completed")?.cost).toMatchObject({
-      tokensIn: 12_000,
+      tokensIn: 1_200,
       tokensOut: 3_000,
       usd: expect.closeTo(expected, 6),
     });
@@ -77,7 +77,7 @@ describe("cost recording", () => {
     expect(seen.requests[0]).toMatchObject({
       step: "generating",
       purpose: "answer",
-      tokensIn: 12_000,
+      tokensIn: 1_200,
       tokensOut: 3_000,
       modelId: DEFAULT_MODEL_ID,
       costUsd: expect.closeTo(expected, 6),
@@ -139,6 +139,28 @@ describe("cost recording", () => {
       (await (await stack.app.request("/api/costs/caps", { headers })).json()) as { spentThisPeriodUsd: number }
     ).spentThisPeriodUsd;
     expect(monthAfter - monthBefore).toBeCloseTo(2 * each, 6);
+  });
+
+  it("records usage a provider cannot have counted at the request's worst case, unconfirmed, and the run goes on", async () => {
+    // More tokens than the request held bytes and more output than it allowed; before this was
+    // bounded, the ledger's integer column refused the figure and the run failed on its own bookkeeping.
+    models.control.usage({ input: 5e9, output: 5e9 });
+    const issue = await insertIssue(stack.db, userId, { number: 17 });
+    const runId = await generate(issue.id);
+    expect((await follow(runId)).at(-1)?.event).toBe("completed");
+    const rows = await stack.db.selectFrom("model_requests").selectAll().where("run_id", "=", runId).execute();
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(row).toMatchObject({
+      state: "unconfirmed",
+      outcome:
+        "ok: reported usage (5000000000 in, 5000000000 out) exceeds what the request can hold, worst case recorded",
+    });
+    expect(Number(row?.cost_usd)).toBe(Number(row?.reserved_usd));
+    expect(row?.tokens_in).toBeLessThan(1e6);
+    expect(Number((await run(runId)).cost_usd)).toBe(Number(row?.reserved_usd));
+    const gen = (await steps(runId)).find((s) => s.step === "generating");
+    expect(gen?.tokens_in).toBe(row?.tokens_in);
   });
 
   it("estimates a range for a model before the prompt is known, and refuses an unknown model", async () => {

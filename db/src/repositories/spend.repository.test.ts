@@ -105,6 +105,32 @@ describe("reserving model spend", () => {
     ]);
   });
 
+  it("never records more than a reservation held, nor a cost that is not a number, whatever the caller passes", async () => {
+    const userId = await insertUser(db);
+    await setSpendingCaps(db, userId, { runUsd: 5, monthlyUsd: null });
+    const runId = await newRun(userId, 1);
+    const over = await reserveSpend(db, request(userId, runId, 2));
+    const nan = await reserveSpend(db, request(userId, runId, 1));
+    const huge = { tokensIn: 5e12, tokensOut: Number.NaN, outcome: "ok", confirmed: true };
+    await settleSpend(db, over.id ?? "", { ...huge, costUsd: 9e9 });
+    await settleSpend(db, nan.id ?? "", { ...huge, costUsd: Number.NaN });
+    const rows = await db
+      .selectFrom("model_requests")
+      .selectAll()
+      .where("run_id", "=", runId)
+      .orderBy("reserved_usd", "desc")
+      .execute();
+    expect(rows.map((r) => [r.state, Number(r.cost_usd), r.tokens_in, r.tokens_out])).toEqual([
+      ["unconfirmed", 2, 2 ** 31 - 1, 0],
+      ["unconfirmed", 1, 2 ** 31 - 1, 0],
+    ]);
+    // The cap still has the room its reservations left: 5 − 3; the run's token total stays in range.
+    expect(await runs.load(db, runId)).toMatchObject({ tokens_in: 2 ** 31 - 1, tokens_out: 0 });
+    expect(Number((await runs.load(db, runId))?.cost_usd)).toBe(3);
+    expect((await reserveSpend(db, request(userId, runId, 2))).id).not.toBeNull();
+    expect((await reserveSpend(db, request(userId, runId, 0.5))).id).toBeNull();
+  });
+
   it("keeps the run's cost equal to its ledger when its requests settle at the same moment (candidates)", async () => {
     const userId = await insertUser(db);
     const runId = await newRun(userId, 1);

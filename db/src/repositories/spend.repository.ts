@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import { ACTIVE_RUN_STATUSES, type StepId } from "@fixloop/contract";
-import type { Database } from "../schema";
+import type { Database, ModelRequestState } from "../schema";
 import type { CapDefaults } from "./costs.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -93,19 +93,28 @@ export interface SpendSettlement {
   confirmed: boolean;
 }
 
+/** A token count as the integer column holds it: a finite count, rounded and kept in range, else 0. */
+const tokens = (n: number): number => (Number.isFinite(n) ? Math.min(2 ** 31 - 1, Math.max(0, Math.round(n))) : 0);
+
 /**
  * Settles a reservation to what the request cost (also one that recovery marked unconfirmed
- * meanwhile: the late answer is the better figure) and brings the run's totals in line with the ledger.
+ * meanwhile: the late answer is the better figure) and brings the run's totals in line with the
+ * ledger. A request never records more than its reservation (its worst case), nor a cost that is
+ * not a number: that much is recorded, unconfirmed, so a cap holds whatever a caller passes.
  */
 export async function settleSpend(db: Kysely<Database>, id: string, s: SpendSettlement): Promise<void> {
+  const confirmed = s.confirmed && Number.isFinite(s.costUsd);
+  const cost = confirmed ? Math.max(0, s.costUsd) : 0;
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable("model_requests")
       .set({
-        state: s.confirmed ? "settled" : "unconfirmed",
-        tokens_in: Math.max(0, Math.round(s.tokensIn)),
-        tokens_out: Math.max(0, Math.round(s.tokensOut)),
-        cost_usd: s.confirmed ? Math.max(0, s.costUsd) : sql<string>`reserved_usd`,
+        state: confirmed
+          ? sql<ModelRequestState>`case when ${cost} > reserved_usd then 'unconfirmed' else 'settled' end`
+          : "unconfirmed",
+        tokens_in: tokens(s.tokensIn),
+        tokens_out: tokens(s.tokensOut),
+        cost_usd: confirmed ? sql<string>`least(reserved_usd, ${cost})` : sql<string>`reserved_usd`,
         outcome: s.outcome.slice(0, 200),
         duration_ms: sql<number>`greatest(0, round(extract(epoch from now() - created_at) * 1000))::int`,
         settled_at: new Date(),
@@ -155,6 +164,7 @@ export async function recoverReservations(db: Kysely<Database>, scope: { runId?:
  * The run's tokens and cost as the ledger has them: requests settled or recorded at their worst case.
  * Requests of one run settle at the same moment (its candidates): the run's row is locked first, so
  * each sum is read after the settlement before it committed, and none overwrites another's with less.
+ * Token sums are held to the integer columns' range.
  */
 export async function syncRunSpend(db: Transaction<Database>, runId: string): Promise<void> {
   await db.selectFrom("solve_runs").select("id").where("id", "=", runId).forUpdate().execute();
@@ -165,8 +175,8 @@ export async function syncRunSpend(db: Transaction<Database>, runId: string): Pr
   await db
     .updateTable("solve_runs")
     .set({
-      tokens_in: totals.select(sql<number>`coalesce(sum(tokens_in), 0)::int`.as("t")),
-      tokens_out: totals.select(sql<number>`coalesce(sum(tokens_out), 0)::int`.as("t")),
+      tokens_in: totals.select(sql<number>`least(coalesce(sum(tokens_in), 0), 2147483647)::int`.as("t")),
+      tokens_out: totals.select(sql<number>`least(coalesce(sum(tokens_out), 0), 2147483647)::int`.as("t")),
       cost_usd: totals.select(sql<string>`coalesce(sum(cost_usd), 0)`.as("t")),
     })
     .where("id", "=", runId)

@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { classifySdkError, repairInstruction, toolOf, type ProviderCall, type ProviderRequest } from "./provider";
+import { tokenCount } from "./meter";
 
 function parsedArgs(args: unknown): unknown {
   if (typeof args !== "string") return args;
@@ -70,12 +71,16 @@ export function anthropicProvider(opts: { apiKey: string; baseURL: string; timeo
       );
       const block = res.content.find((b) => b.type === "tool_use" && b.name === tool.name);
       const text = res.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
-      const u = res.usage;
+      // The usage block is the provider's word: absent or odd counts read as none reported.
+      const u = res.usage as Partial<typeof res.usage> | undefined;
       return {
         call: block?.type === "tool_use" ? { id: block.id, args: block.input } : null,
         text,
-        tokensIn: u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
-        tokensOut: u.output_tokens,
+        tokensIn:
+          (tokenCount(u?.input_tokens) ?? 0) +
+          (tokenCount(u?.cache_creation_input_tokens) ?? 0) +
+          (tokenCount(u?.cache_read_input_tokens) ?? 0),
+        tokensOut: tokenCount(u?.output_tokens) ?? 0,
       };
     } catch (err) {
       throw classifySdkError(err, Anthropic, req.signal, "Anthropic");

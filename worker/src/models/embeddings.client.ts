@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { costUsd, parsePrices, SELF_HOSTED_DEFAULT_PRICE, type Price } from "@fixloop/contract";
 import type { Embedder } from "../localize/embed-rerank";
-import { failedCost, maxTokens, type RequestMeter, type Spend } from "./meter";
+import { answeredCost, failedCost, maxTokens, type RequestMeter, type Spend } from "./meter";
 
 export interface EmbeddingsSettings {
   baseURL: string;
@@ -68,12 +68,14 @@ export function openAiEmbedder(s: EmbeddingsSettings, signal?: AbortSignal, mete
         }
         throw err;
       }
-      const used = res.usage?.prompt_tokens;
-      await hold?.settle(
-        used
-          ? { tokensIn: used, tokensOut: 0, usd: costUsd(s.price, used, 0), outcome: "ok", confirmed: true }
-          : { ...worst, outcome: "ok: no usage reported, worst case recorded", confirmed: false },
-      );
+      if (hold) {
+        const { note, ...cost } = answeredCost(
+          s.price,
+          { tokensIn: res.usage?.prompt_tokens ?? 0, tokensOut: 0 },
+          worst,
+        );
+        await hold.settle({ ...cost, outcome: note ? `ok: ${note}` : "ok" });
+      }
       const out = new Array<number[]>(texts.length);
       for (const d of res.data) out[d.index] = d.embedding;
       if (out.some((v) => !Array.isArray(v)))

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import type { GeneratedSolution } from "@fixloop/contract";
 import { findModel, generateSolution, modelsConfigFromEnv, type ModelInfo, type ModelsConfig } from "./index";
+import { DEFAULT_MAX_OUTPUT_TOKENS } from "./generate";
+import { worstCase } from "./meter";
+import { SOLUTION_TOOL } from "./provider";
 
 let sandbox: ModelSandbox;
 let cfg: ModelsConfig;
@@ -73,15 +76,44 @@ test("the stand-in answers a seeded issue with its known fix by default", async 
 });
 
 test("cost is the catalog price applied to the reported tokens", async () => {
-  sandbox.control.usage({ input: 1_000_000, output: 500_000 });
+  sandbox.control.usage({ input: 1_000, output: 500 });
   const gpt = await ask("gpt-4.1", "anything");
-  expect(gpt.tokensIn).toBe(1_000_000);
-  expect(gpt.tokensOut).toBe(500_000);
-  expect(gpt.costUsd).toBeCloseTo(2 + 8 / 2, 6);
+  expect(gpt.tokensIn).toBe(1_000);
+  expect(gpt.tokensOut).toBe(500);
+  expect(gpt.costUsd).toBeCloseTo((1_000 * 2 + 500 * 8) / 1e6, 9);
   const claude = await ask("claude-sonnet-4-5", "anything");
-  expect(claude.costUsd).toBeCloseTo(3 + 15 / 2, 6);
+  expect(claude.costUsd).toBeCloseTo((1_000 * 3 + 500 * 15) / 1e6, 9);
   const local = await ask("qwen2.5-coder:7b", "anything");
   expect(local.costUsd).toBe(0);
+});
+
+describe("usage a provider cannot have counted is not taken at its word", () => {
+  const prompt = "Issue: divide by zero crashes the app";
+  const worstOf = (id: string) => worstCase(model(id), { ...request(id), prompt });
+  const request = (id: string) => ({
+    modelId: id,
+    system: "You fix issues.",
+    prompt,
+    tool: SOLUTION_TOOL,
+    maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
+    signal: new AbortController().signal,
+  });
+
+  test.each(["llama-3.3-70b-versatile", "gpt-4.1", "claude-sonnet-4-5", "qwen2.5-coder:7b"])("%s", async (id) => {
+    sandbox.control.respondWith((p) => p.includes("divide by zero"), SOLUTION);
+    const worst = worstOf(id);
+    // More tokens than the request holds bytes, and more output than it allowed.
+    sandbox.control.usage({ input: 5e9, output: 5e9 });
+    const huge = await ask(id, prompt);
+    expect(huge.solution).toEqual(SOLUTION);
+    expect([huge.tokensIn, huge.tokensOut]).toEqual([worst.tokensIn, worst.tokensOut]);
+    expect(huge.costUsd).toBeCloseTo(worst.usd, 9);
+    // Counts that are not numbers at all (the SDKs hand the JSON over unchecked).
+    sandbox.control.usage({ input: "lots" as unknown as number, output: -3 });
+    const junk = await ask(id, prompt);
+    expect([junk.tokensIn, junk.tokensOut]).toEqual([worst.tokensIn, worst.tokensOut]);
+    expect(Number.isFinite(junk.costUsd)).toBe(true);
+  });
 });
 
 test("wrong credentials fail at once with model.auth", async () => {

@@ -5,7 +5,7 @@ import { groqProvider } from "./groq.provider";
 import { ModelError, TransientFailure } from "./models.errors";
 import { backoffMs, DEFAULT_RETRY_POLICY, sleep } from "./models.retry";
 import { openaiProvider } from "./openai.provider";
-import { failedCost, worstCase, type RequestMeter } from "./meter";
+import { answeredCost, failedCost, worstCase, type RequestMeter } from "./meter";
 import { SOLUTION_TOOL, type ProviderCall, type ProviderReply, type ProviderRequest } from "./provider";
 
 export interface GenerateRequest {
@@ -34,7 +34,7 @@ export interface GenerateResult {
   repaired: boolean;
 }
 
-const DEFAULT_MAX_OUTPUT_TOKENS = 8_192;
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8_192;
 const DEFAULT_TIMEOUT_MS = 300_000;
 
 function providerFor(cfg: ModelsConfig, model: ModelInfo): ProviderCall {
@@ -173,15 +173,9 @@ export async function callTool<T>(
       continue;
     }
     const parsed = parseReply(reply, tool, schema);
-    // No usage reported (e.g. Groq's tool_use_failed): the tokens were spent all the same, at most the worst case.
-    const known = reply.tokensIn + reply.tokensOut > 0;
-    const spent = known ? { tokensIn: reply.tokensIn, tokensOut: reply.tokensOut } : worst;
-    await hold?.settle({
-      ...spent,
-      usd: known ? costUsd(req.model, spent.tokensIn, spent.tokensOut) : worst.usd,
-      outcome: `${parsed.ok ? "ok" : "malformed"}${known ? "" : ": no usage reported, worst case recorded"}`,
-      confirmed: known,
-    });
+    // No usage reported (e.g. Groq's tool_use_failed) or usage that cannot be true: the worst case stands.
+    const { note, ...spent } = answeredCost(req.model, reply, worst);
+    await hold?.settle({ ...spent, outcome: `${parsed.ok ? "ok" : "malformed"}${note ? `: ${note}` : ""}` });
     tokensIn += spent.tokensIn;
     tokensOut += spent.tokensOut;
     if (parsed.ok) {

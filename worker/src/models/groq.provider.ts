@@ -1,6 +1,7 @@
 import Groq from "groq-sdk";
 import { chatMessages, chatTools } from "./openai.provider";
 import { classifySdkError, toolOf, type ProviderCall, type ProviderReply } from "./provider";
+import { tokenCount } from "./meter";
 
 interface ToolUseFailed {
   code?: unknown;
@@ -43,8 +44,8 @@ export function groqProvider(opts: { apiKey: string; baseURL: string; timeoutMs:
       return {
         call: call ? { id: call.id, args: call.function.arguments } : null,
         text: message?.content ?? "",
-        tokensIn: res.usage?.prompt_tokens ?? 0,
-        tokensOut: res.usage?.completion_tokens ?? 0,
+        tokensIn: tokenCount(res.usage?.prompt_tokens) ?? 0,
+        tokensOut: tokenCount(res.usage?.completion_tokens) ?? 0,
       };
     } catch (err) {
       const failed = toolUseFailed(err);

@@ -1,6 +1,6 @@
 import { costUsd, type Price } from "@fixloop/contract";
 import { ModelError, TransientFailure } from "./models.errors";
-import type { ProviderRequest } from "./provider";
+import { type ProviderRequest, toolOf } from "./provider";
 
 /** A request's cost figures: tokens and USD. */
 export interface Spend {
@@ -41,8 +41,8 @@ export const maxTokens = (text: string): number => Buffer.byteLength(text, "utf8
 
 /** The most a chat request can cost: every byte sent as a token, and the whole output allowance used. */
 export function worstCase(model: Price, req: ProviderRequest): Spend {
-  const tool = req.tool ?? null;
-  const parts = [req.system, req.prompt, tool ? JSON.stringify(tool) : ""];
+  // The tool's schema is sent with every request (the solution tool's too) and is billed as input.
+  const parts = [req.system, req.prompt, JSON.stringify(toolOf(req))];
   if (req.repair) {
     const args = req.repair.call ? JSON.stringify(req.repair.call.args) : "";
     parts.push(req.repair.text, args, req.repair.error);
@@ -50,6 +50,37 @@ export function worstCase(model: Price, req: ProviderRequest): Spend {
   const tokensIn = parts.reduce((n, t) => n + maxTokens(t), 0) + FRAMING_TOKENS * (req.repair ? 5 : 3);
   const tokensOut = req.maxOutputTokens;
   return { tokensIn, tokensOut, usd: costUsd(model, tokensIn, tokensOut) };
+}
+
+/**
+ * A token count read from a provider's usage block, which is the provider's word, not ours: a
+ * finite, non-negative number (rounded), else undefined (as if none was reported).
+ */
+export function tokenCount(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined;
+}
+
+/**
+ * What an answered request is recorded at. The reported usage, priced, when there is some and it
+ * fits the worst case. The worst case otherwise, unconfirmed: with no usage, the tokens were spent
+ * all the same; and a count above the worst case cannot be true (a token is at least one byte,
+ * the output is capped), so it is not evidence of anything. `note` is what the ledger adds to the outcome.
+ */
+export function answeredCost(
+  model: Price,
+  reported: { tokensIn: number; tokensOut: number },
+  worst: Spend,
+): Spend & { confirmed: boolean; note: string } {
+  const tokensIn = tokenCount(reported.tokensIn) ?? 0;
+  const tokensOut = tokenCount(reported.tokensOut) ?? 0;
+  if (tokensIn + tokensOut === 0) return { ...worst, confirmed: false, note: "no usage reported, worst case recorded" };
+  if (tokensIn > worst.tokensIn || tokensOut > worst.tokensOut)
+    return {
+      ...worst,
+      confirmed: false,
+      note: `reported usage (${tokensIn} in, ${tokensOut} out) exceeds what the request can hold, worst case recorded`,
+    };
+  return { tokensIn, tokensOut, usd: costUsd(model, tokensIn, tokensOut), confirmed: true, note: "" };
 }
 
 /** Connection errors that prove the request never reached the provider. */
@@ -78,5 +109,7 @@ export function failedCost(model: Price, err: unknown, worst: Spend): Settlement
   if (!answered) return { ...worst, outcome: `${code}: no answer, worst case recorded`, confirmed: false };
   const tokensIn = err instanceof ModelError ? err.tokensIn : 0;
   const tokensOut = err instanceof ModelError ? err.tokensOut : 0;
-  return { tokensIn, tokensOut, usd: costUsd(model, tokensIn, tokensOut), outcome: code, confirmed: true };
+  if (tokensIn + tokensOut === 0) return { tokensIn: 0, tokensOut: 0, usd: 0, outcome: code, confirmed: true };
+  const { note, ...cost } = answeredCost(model, { tokensIn, tokensOut }, worst);
+  return { ...cost, outcome: note ? `${code}: ${note}` : code };
 }

@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ToolSpec } from "@fixloop/contract";
 import { classifySdkError, repairInstruction, toolOf, type ProviderCall, type ProviderRequest } from "./provider";
+import { tokenCount } from "./meter";
 
 /** Chat messages in the OpenAI wire format, shared with Groq's OpenAI-compatible API. */
 export function chatMessages(req: ProviderRequest): ChatCompletionMessageParam[] {
@@ -70,8 +71,8 @@ export function openaiProvider(opts: OpenAIProviderOptions): ProviderCall {
       return {
         call: call?.type === "function" ? { id: call.id, args: call.function.arguments } : null,
         text: message?.content ?? "",
-        tokensIn: res.usage?.prompt_tokens ?? 0,
-        tokensOut: res.usage?.completion_tokens ?? 0,
+        tokensIn: tokenCount(res.usage?.prompt_tokens) ?? 0,
+        tokensOut: tokenCount(res.usage?.completion_tokens) ?? 0,
       };
     } catch (err) {
       throw classifySdkError(err, OpenAI, req.signal, opts.label);
