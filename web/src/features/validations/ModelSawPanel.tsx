@@ -127,7 +127,7 @@ type ModelRequestRow = RunPrompt["requests"][number];
 
 /** What a request's ledger state means for its cost, when it is not simply the provider's figure. */
 const STATE_NOTES: Record<string, string> = {
-  unconfirmed: "no usage received: worst case charged",
+  unconfirmed: "usage unconfirmed: worst case charged",
   released: "not sent: nothing charged",
   reserved: "in flight: worst case held",
 };
