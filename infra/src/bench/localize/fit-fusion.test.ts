@@ -1,27 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { type FeatureInstance, goldRank, NEUTRAL } from "./fit";
 import { crossValidateFusion, fusedRank, lexGraphRank } from "./fit-fusion";
+import { featureRow } from "./rows.testkit";
 
 type RescoreFeatures = FeatureInstance["rows"][number];
 
-const row = (path: string, f: Partial<RescoreFeatures>): RescoreFeatures => ({
-  path,
-  lex: 0,
-  pathMatch: 0,
-  mention: 0,
-  def: 0,
-  usage: 0,
-  graph: 0,
-  title: 0,
-  chunk: 0,
-  chunkTitle: 0,
-  docs: false,
-  test: false,
-  nonCode: false,
-  stub: false,
-  rescored: true,
-  ...f,
-});
+/** A first-stage candidate (it is in the fusion's lists). */
+const row = (path: string, f: Partial<RescoreFeatures>): RescoreFeatures => featureRow(path, { rescored: true, ...f });
 
 /** Gold is second on every signal of ours but first in the graph list. */
 const graphWins = (id: string): FeatureInstance => ({

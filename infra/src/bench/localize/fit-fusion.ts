@@ -10,6 +10,7 @@
  */
 import { type RescoreFeatures, type RescoreWeights, scoreFeatures } from "@fixloop/worker/localize";
 import { assignFolds } from "./folds";
+import { rankOfLastGold } from "./gold-rank";
 
 export interface FusionInstance {
   id: string;
@@ -45,18 +46,12 @@ function ranksBy(rows: readonly RescoreFeatures[], value: (r: RescoreFeatures) =
 
 const rrf = (rank: number | undefined, k: number): number => (rank === undefined ? 0 : 1 / (k + rank + 1));
 
-/** 1-based rank of the last gold file under a fused score (null: a gold file has no score). */
-function fusedGoldRank(inst: FusionInstance, score: (i: number) => number): number | null {
-  const scored = inst.rows.map((r, i) => ({ p: r.path, s: score(i), i })).filter((x) => x.s > 0);
-  scored.sort((a, b) => b.s - a.s || a.i - b.i);
-  let worst = 0;
-  for (const g of inst.gold) {
-    const k = scored.findIndex((x) => x.p === g);
-    if (k < 0) return null;
-    worst = Math.max(worst, k + 1);
-  }
-  return inst.gold.length ? worst : null;
-}
+/** Rank of the last gold file under a fused score; a file with no fused score is not ranked. */
+const fusedGoldRank = (inst: FusionInstance, score: (i: number) => number): number | null =>
+  rankOfLastGold(inst.rows, inst.gold, (i) => {
+    const s = score(i);
+    return s > 0 ? s : undefined;
+  });
 
 const candidate = (r: RescoreFeatures, v: number): number => (r.rescored ? v : 0);
 

@@ -8,6 +8,7 @@
  */
 import type { RescoreFeatures } from "@fixloop/worker/localize";
 import { assignFolds } from "./folds";
+import { rankOfLastGold } from "./gold-rank";
 
 export interface ListwiseInstance {
   id: string;
@@ -163,15 +164,7 @@ export function fitListwise(data: readonly ListwiseInstance[], lambda = LAMBDA):
 
 /** 1-based rank of the last gold file among the rows under `w` (ties: row order); null without gold. */
 export function listwiseRank(inst: ListwiseInstance, w: ListwiseWeights): number | null {
-  const scored = inst.rows.map((r, i) => ({ p: r.path, s: scoreListwise(r, w), i }));
-  scored.sort((a, b) => b.s - a.s || a.i - b.i);
-  let worst = 0;
-  for (const g of inst.gold) {
-    const k = scored.findIndex((x) => x.p === g);
-    if (k < 0) return null;
-    worst = Math.max(worst, k + 1);
-  }
-  return inst.gold.length ? worst : null;
+  return rankOfLastGold(inst.rows, inst.gold, (i) => scoreListwise(inst.rows[i] as RescoreFeatures, w));
 }
 
 /** Held-out ranks under k-fold cross-validation, on the same folds as fit.ts's `crossValidate`. */

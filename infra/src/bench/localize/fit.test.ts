@@ -1,26 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { crossValidate, type FeatureInstance, fitWeights, goldRank, NEUTRAL, recallOf } from "./fit";
 import { crossValidateListwise, fitListwise, listwiseRank } from "./fit-listwise";
-
-type RescoreFeatures = FeatureInstance["rows"][number];
-
-const row = (path: string, f: Partial<RescoreFeatures>): RescoreFeatures => ({
-  path,
-  lex: 0,
-  pathMatch: 0,
-  mention: 0,
-  def: 0,
-  usage: 0,
-  graph: 0,
-  title: 0,
-  chunk: 0,
-  chunkTitle: 0,
-  docs: false,
-  test: false,
-  nonCode: false,
-  stub: false,
-  ...f,
-});
+import { featureRow as row } from "./rows.testkit";
 
 /** Gold wins on the title, a decoy on lexical matches: only a high title weight ranks gold first. */
 const titleWins = (id: string, repo: string): FeatureInstance => ({

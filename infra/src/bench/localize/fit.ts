@@ -21,6 +21,7 @@ import {
 } from "@fixloop/worker/localize";
 import { crossValidateSymbols, fitSymbolMerge, mergedRecall, type SymbolInstance } from "./fit-symbols";
 import { crossValidateFusion, lexGraphRank } from "./fit-fusion";
+import { rankOfLastGold } from "./gold-rank";
 import { crossValidateListwise } from "./fit-listwise";
 import { assignFolds } from "./folds";
 
@@ -64,15 +65,7 @@ export const NEUTRAL: RescoreWeights = {
 
 /** 1-based rank of the last gold file among the instance's rows under `w` (null: a gold file was not a candidate). */
 export function goldRank(inst: FeatureInstance, w: RescoreWeights): number | null {
-  const scored = inst.rows.map((r, i) => ({ p: r.path, s: scoreFeatures(r, w), i }));
-  scored.sort((a, b) => b.s - a.s || a.i - b.i);
-  let worst = 0;
-  for (const g of inst.gold) {
-    const k = scored.findIndex((x) => x.p === g);
-    if (k < 0) return null;
-    worst = Math.max(worst, k + 1);
-  }
-  return inst.gold.length ? worst : null;
+  return rankOfLastGold(inst.rows, inst.gold, (i) => scoreFeatures(inst.rows[i] as RescoreFeatures, w));
 }
 
 export interface Recall {

@@ -8,9 +8,11 @@ import { type ModelSandbox, startModelSandbox } from "@fixloop/testkit/sandbox";
 import { type FeatureInstance, goldRank, NEUTRAL } from "./fit";
 import { benchModelStages } from "./model-stages.bench";
 import { configuredStages } from "./model-stages.config";
-import { goldRankIn, measureStage, rankedRows, type StageSource } from "./model-stages";
+import { goldRankIn } from "./gold-rank";
+import { measureStage, rankedRows, type StageSource } from "./model-stages";
 import { costPerIssue, stageFigures } from "./model-stages.report";
 import { mirrorTree } from "./stage-tree";
+import { featureRow } from "./rows.testkit";
 
 const FILES: Record<string, string> = {
   "src/layout.py": "def layout(box):\n    return box.pad(4)\n",
@@ -21,22 +23,7 @@ const TITLE = "Widget colour is lost on resize";
 const BODY = "After a resize the widget colour resets to the default.";
 
 /** One file's signals: only a lexical score, so NEUTRAL weights rank the files by it. */
-const row = (path: string, lex: number): RescoreFeatures => ({
-  path,
-  lex,
-  pathMatch: 0,
-  mention: 0,
-  def: 0,
-  usage: 0,
-  graph: 0,
-  title: 0,
-  chunk: 0,
-  chunkTitle: 0,
-  docs: false,
-  test: false,
-  nonCode: false,
-  stub: false,
-});
+const row = (path: string, lex: number): RescoreFeatures => featureRow(path, { lex });
 /** The gold file second in the held-out ranking, under the layout file. */
 const instance = (id: string): FeatureInstance => ({
   id,

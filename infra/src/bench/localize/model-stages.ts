@@ -23,6 +23,7 @@ import {
 } from "@fixloop/worker";
 import { type FeatureInstance, type Recall, recallOf } from "./fit";
 import type { ModelStage } from "./model-stages.config";
+import { goldRankIn } from "./gold-rank";
 import type { StageTree } from "./stage-tree";
 
 /** What a stage reads of one instance: its issue and its repository at the instance's commit. */
@@ -62,17 +63,6 @@ export function rankedRows(inst: FeatureInstance, w: RescoreWeights): { path: st
   const scored = inst.rows.map((r: RescoreFeatures, i) => ({ path: r.path, score: scoreFeatures(r, w), i }));
   scored.sort((a, b) => b.score - a.score || a.i - b.i);
   return scored.map(({ path, score }) => ({ path, score }));
-}
-
-/** 1-based rank of the last gold file in `order` (null: a gold file is absent, or there is none). */
-export function goldRankIn(order: readonly string[], gold: readonly string[]): number | null {
-  let worst = 0;
-  for (const g of gold) {
-    const k = order.indexOf(g);
-    if (k < 0) return null;
-    worst = Math.max(worst, k + 1);
-  }
-  return gold.length ? worst : null;
 }
 
 /** A ledger of one issue's requests: counts what each settled request cost. */

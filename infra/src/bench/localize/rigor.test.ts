@@ -1,26 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { crossValidate, type FeatureInstance } from "./fit";
 import { bootstrap, foldRecalls, rigorNotes } from "./rigor";
-
-type RescoreFeatures = FeatureInstance["rows"][number];
-
-const row = (path: string, f: Partial<RescoreFeatures>): RescoreFeatures => ({
-  path,
-  lex: 0,
-  pathMatch: 0,
-  mention: 0,
-  def: 0,
-  usage: 0,
-  graph: 0,
-  title: 0,
-  chunk: 0,
-  chunkTitle: 0,
-  docs: false,
-  test: false,
-  nonCode: false,
-  stub: false,
-  ...f,
-});
+import { featureRow as row } from "./rows.testkit";
 
 describe("the statistics beside the cross-validated figures", () => {
   it("bootstraps a mean with an interval around it, the same on every run, narrower with more issues", () => {
