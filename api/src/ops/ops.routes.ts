@@ -7,6 +7,7 @@ import { requireAdmin } from "./ops.admin";
 import { cancelAnyRun, drainWorker, queueNamed, retryFailed, setQueuePaused } from "./ops.actions";
 import { opsSnapshot } from "./ops.snapshot";
 import { streamOps } from "./ops.stream";
+import { acquireStreamSlot } from "../solve/sse.limit";
 import { WORKER_ID } from "@fixloop/runtime";
 
 const QueueParam = z.object({ name: z.string().min(1).max(100) });
@@ -21,7 +22,7 @@ export const opsRoutes = new Hono<AppEnv>()
   .use("/ops", requireUser, requireAdmin)
   .use("/ops/*", requireUser, requireAdmin)
   .get("/ops", async (c) => c.json(await opsSnapshot(c.var.deps)))
-  .get("/ops/stream", (c) => streamOps(c))
+  .get("/ops/stream", async (c) => streamOps(c, await acquireStreamSlot(c.var.deps, c.var.user.id)))
   .post("/ops/queues/:name/pause", validate("param", QueueParam), async (c) => {
     const out = await setQueuePaused(queueNamed(c.var.deps, c.req.valid("param").name), true);
     audit(c, "queue.pause", { queue: out.queue });

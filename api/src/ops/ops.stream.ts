@@ -56,13 +56,19 @@ class OpsBroadcast {
 
 const broadcasts = new WeakMap<AppDeps, OpsBroadcast>();
 
-/** A snapshot at once, then one every OPS_STREAM_INTERVAL_MS, until the client goes away. */
-export function streamOps(c: Context<AppEnv>): Response {
+/**
+ * A snapshot at once, then one every OPS_STREAM_INTERVAL_MS, until the client goes away. The
+ * stream holds one of the admin's live-stream slots (see sse.limit.ts); `release` frees it.
+ */
+export function streamOps(c: Context<AppEnv>, release: () => void): Response {
   const deps = c.var.deps;
   let b = broadcasts.get(deps);
   if (!b) broadcasts.set(deps, (b = new OpsBroadcast(deps, OPS_STREAM_INTERVAL_MS)));
   const hub = b;
-  const { sink, response } = openSseSink(c, () => hub.delete(sink));
+  const { sink, response } = openSseSink(c, () => {
+    hub.delete(sink);
+    release();
+  });
   hub.add(sink);
   return response;
 }

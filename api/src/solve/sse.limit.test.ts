@@ -4,7 +4,7 @@ import { createApp } from "../app";
 import { createTestApp } from "../../test/testing";
 import { streamSlotsKey } from "./sse.limit";
 
-describe("live run streams per user", () => {
+describe("live streams per user", () => {
   it("answers 429 past SSE_MAX_STREAMS_PER_USER and frees a slot when a stream closes", async () => {
     const t = await createTestApp({ SSE_MAX_STREAMS_PER_USER: "2" });
     const me = await t.loginAs();
@@ -76,6 +76,44 @@ describe("live run streams per user", () => {
     const d = open(rerun);
     expect((await d.res).status).toBe(200);
     for (const s of [a, d]) s.ctl.abort();
+  });
+
+  it("counts an admin's operations streams with the run streams, and frees the slot when one closes", async () => {
+    const t = await createTestApp({ SSE_MAX_STREAMS_PER_USER: "2", ADMIN_GITHUB_LOGINS: "boss" });
+    const admin = await t.loginAs({ username: "boss" });
+    const issue = await insertIssue(t.db, admin.user.id, { number: 1 });
+    const run = await t.db
+      .insertInto("solve_runs")
+      .values({ user_id: admin.user.id, issue_id: issue.id, model_id: "llama-3.3-70b-versatile" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const open = (path: string) => {
+      const ctl = new AbortController();
+      return { ctl, res: t.app.request(path, { headers: admin.headers, signal: ctl.signal }) };
+    };
+
+    const a = open("/api/ops/stream");
+    const b = open("/api/ops/stream");
+    expect([(await a.res).status, (await b.res).status]).toEqual([200, 200]);
+    expect((await a.res).headers.get("content-type")).toContain("text/event-stream");
+    expect(await t.redis.zcard(streamSlotsKey(t.prefix, admin.user.id))).toBe(2);
+    for (const path of ["/api/ops/stream", `/api/runs/${run.id}/events`]) {
+      const refused = await open(path).res;
+      expect(refused.status, path).toBe(429);
+      expect(await refused.json()).toEqual({
+        error: {
+          code: "sse.too_many_streams",
+          message: "At most 2 live streams may be open at once; close one and try again",
+        },
+      });
+    }
+
+    a.ctl.abort();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await t.redis.zcard(streamSlotsKey(t.prefix, admin.user.id))).toBe(1);
+    const c = open(`/api/runs/${run.id}/events`);
+    expect((await c.res).status).toBe(200);
+    for (const s of [b, c]) s.ctl.abort();
   });
 
   it("counts another API process's streams, and stops counting them within a lease once that process is gone", async () => {

@@ -98,7 +98,7 @@ export async function acquireStreamSlot(
     throw new AppError(
       429,
       "sse.too_many_streams",
-      `At most ${max} live run streams may be open at once; close one and try again`,
+      `At most ${max} live streams may be open at once; close one and try again`,
       { "Retry-After": "5" },
     );
   return release;
