@@ -4,7 +4,10 @@ import type { Logger } from "@fixloop/runtime";
 import type { AppDeps } from "../deps";
 
 export interface WebhookContext {
-  /** The transaction that also stores the delivery id: a handler's writes and the replay guard commit together. */
+  /**
+   * The transaction that also stores the delivery id: a handler's writes and the replay guard
+   * commit together. For a handler that works `outside` it, the pool.
+   */
   db: Conn;
   logger: Logger;
   deliveryId: string;
@@ -19,13 +22,22 @@ export type WebhookOutcome = { status: "applied"; recorded: number } | { status:
 export interface WebhookHandler<S extends z.ZodType = z.ZodType> {
   schema: S;
   apply(ctx: WebhookContext, payload: z.output<S>): Promise<WebhookOutcome>;
+  /**
+   * Set for a handler that calls other services (GitHub, the queues) or the pool: it runs outside
+   * the delivery's transaction, which would otherwise hold a connection for as long as those take
+   * (and a burst of deliveries as large as the pool would wait on itself). The delivery is stored
+   * first and forgotten when the handler fails, so a redelivery is handled again; the handler
+   * guards its own repeats (e.g. the label trigger's claim).
+   */
+  outside?: boolean;
 }
 
 /** Declares a handler with its payload type inferred from the schema. */
 export const handler = <S extends z.ZodType>(
   schema: S,
   apply: (ctx: WebhookContext, payload: z.output<S>) => Promise<WebhookOutcome>,
-): WebhookHandler => ({ schema, apply: apply as WebhookHandler["apply"] });
+  o: { outside?: boolean } = {},
+): WebhookHandler => ({ schema, apply: apply as WebhookHandler["apply"], ...o });
 
 export const ignored = (reason: string): WebhookOutcome => ({ status: "ignored", reason });
 export const applied = (recorded: number): WebhookOutcome => ({ status: "applied", recorded });

@@ -1,7 +1,14 @@
 import { Hono } from "hono";
-import { markWebhookProcessed, pullRequestEvents, recordWebhookEvent } from "@fixloop/db";
+import {
+  type Conn,
+  forgetWebhookEvent,
+  markWebhookProcessed,
+  pullRequestEvents,
+  recordWebhookEvent,
+} from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { webhookErrors } from "./webhooks.errors";
+import type { WebhookOutcome } from "./webhooks.handler";
 import { webhookHandlers } from "./webhooks.handlers";
 import { validGithubSignature } from "./webhooks.signature";
 
@@ -15,7 +22,8 @@ function repositoryOf(body: Record<string, unknown>): string | null {
 /**
  * GitHub webhooks. Order: signature (401) → JSON (400) → event type (202 when unsupported) →
  * repository Fixloop knows (202 ignored otherwise, logged) → delivery id seen before (200,
- * duplicate) → the handler, in the same transaction as the stored delivery.
+ * duplicate) → the handler, in the same transaction as the stored delivery (or after it, for a
+ * handler that works `outside` one).
  */
 export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (c) => {
   const { db, env, logger } = c.var.deps;
@@ -52,20 +60,42 @@ export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (
   if (!parsed.success) throw webhookErrors.invalidPayload(event, parsed.error.issues[0]?.path.join(".") ?? "");
   const action = typeof body.action === "string" ? `.${body.action}` : "";
   const eventId = `github:${deliveryId.slice(0, 200)}`;
-  const result = await db.transaction().execute(async (trx) => {
-    const kept = parsed.data as object;
-    const fresh = await recordWebhookEvent(trx, {
+  const record = (conn: Conn) =>
+    recordWebhookEvent(conn, {
       eventId,
       provider: "github",
       type: `${event}${action}`,
-      payload: kept,
+      payload: parsed.data as object,
     });
-    if (!fresh) return null;
-    const outcome = await handler.apply({ db: trx, logger, deliveryId, deps: c.var.deps }, parsed.data);
-    await markWebhookProcessed(trx, eventId);
-    return outcome;
-  });
+  const apply = (conn: Conn) => handler.apply({ db: conn, logger, deliveryId, deps: c.var.deps }, parsed.data);
+  const result = handler.outside
+    ? await applyOutside(db, eventId, record, apply)
+    : await db.transaction().execute(async (trx) => {
+        if (!(await record(trx))) return null;
+        const outcome = await apply(trx);
+        await markWebhookProcessed(trx, eventId);
+        return outcome;
+      });
   if (!result) return c.json({ status: "duplicate", duplicate: true });
   logger.info({ ...where, repository: repo, ...result }, "github webhook");
   return c.json(result);
 });
+
+/** Stores the delivery, applies the handler on the pool, and forgets the delivery if it fails. */
+async function applyOutside(
+  db: Conn,
+  eventId: string,
+  record: (conn: Conn) => Promise<boolean>,
+  apply: (conn: Conn) => Promise<WebhookOutcome>,
+): Promise<WebhookOutcome | null> {
+  if (!(await record(db))) return null;
+  let outcome: WebhookOutcome;
+  try {
+    outcome = await apply(db);
+  } catch (err) {
+    await forgetWebhookEvent(db, eventId);
+    throw err;
+  }
+  await markWebhookProcessed(db, eventId);
+  return outcome;
+}

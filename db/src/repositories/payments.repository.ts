@@ -113,3 +113,8 @@ export async function recordWebhookEvent(
 export async function markWebhookProcessed(db: Conn, eventId: string): Promise<void> {
   await db.updateTable("webhook_events").set({ processed_at: new Date() }).where("event_id", "=", eventId).execute();
 }
+
+/** Forgets a delivery whose handling failed before it was processed, so a redelivery is handled afresh. */
+export async function forgetWebhookEvent(db: Conn, eventId: string): Promise<void> {
+  await db.deleteFrom("webhook_events").where("event_id", "=", eventId).where("processed_at", "is", null).execute();
+}
