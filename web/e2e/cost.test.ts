@@ -166,10 +166,15 @@ describe("cost and what the model saw, in the browser", () => {
       await p.getByRole("button", { name: "What the model saw" }).click();
       const rows = p.getByTestId("model-requests").locator("tbody tr");
       await rows.first().waitFor();
-      for (const row of await rows.all())
+      for (const row of await rows.all()) {
         expect(await row.textContent()).toMatch(
           /^generating(reproduction test|answer) · usage unconfirmed: worst case charged/,
         );
+        // The ledger's reason is shown with the note, the provider's claim quoted as a figure.
+        expect(await row.getByTestId("request-outcome").textContent()).toBe(
+          "Why: reported usage (5000000000 in, 5000000000 out) exceeds what the request can hold, worst case recorded",
+        );
+      }
       await rows.first().scrollIntoViewIfNeeded();
       await screenshot(p, `model-requests-unconfirmed-${width}`);
     }

@@ -132,6 +132,15 @@ const STATE_NOTES: Record<string, string> = {
   reserved: "in flight: worst case held",
 };
 
+/** The ledger's outcome ("<answer>: <note>") as a reason: the note, with the answer unless it was a plain "ok". */
+function outcomeReason(outcome: string): string {
+  const at = outcome.indexOf(": ");
+  if (at < 0) return outcome;
+  const answer = outcome.slice(0, at);
+  const note = outcome.slice(at + 2);
+  return answer === "ok" ? note : `${note} (${answer})`;
+}
+
 /** Every request the run sent, from the ledger (requests of failed attempts and runs included, each HTTP attempt its own row). */
 function ModelRequests({ requests }: { requests: ModelRequestRow[] }) {
   if (!requests.length)
@@ -173,6 +182,11 @@ function ModelRequests({ requests }: { requests: ModelRequestRow[] }) {
                   )}
                   {r.state !== "settled" && (
                     <span className="text-slate-600 dark:text-slate-400"> · {STATE_NOTES[r.state] ?? r.state}</span>
+                  )}
+                  {r.state === "unconfirmed" && r.outcome && (
+                    <span data-testid="request-outcome" className="block text-slate-600 dark:text-slate-400">
+                      Why: {outcomeReason(r.outcome)}
+                    </span>
                   )}
                 </td>
                 <td className={`${cell} text-right tabular-nums`}>
