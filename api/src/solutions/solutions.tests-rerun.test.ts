@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { insertIssue } from "@fixloop/testkit";
-import { SolutionTests, testsVerdict } from "@fixloop/contract";
+import { SolutionTests, type TestsEvent, testsRerunKey, testsVerdict } from "@fixloop/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
 import { pushFiles, TAB_TEST } from "../../test/tests-run.testkit";
@@ -11,6 +11,15 @@ const t = solveKit({ workers: ["solve", "syntax-check", "tests-rerun"] });
 const FIXED = "const TRAILING = /[ \\t]+$/;\n";
 const BROKEN = "const TRAILING = /\\t+$/;\n";
 const FILE = "src/rules/trailing-spaces.js";
+/** What a worker that stopped during a re-run leaves in the revision's stream: output, and no end. */
+const HALF_RUN: TestsEvent = {
+  type: "tests",
+  phase: "patched",
+  output: "half of a run whose worker stopped\n",
+  counts: { passed: 5, failed: 1, errored: 0 },
+  done: false,
+  at: "2026-11-24T12:00:00.000Z",
+};
 
 interface View {
   solution: {
@@ -104,9 +113,19 @@ describe("a manual edit re-runs the tests (real bubblewrap)", () => {
       /^The change breaks tests that passed before \(reports trailing spaces with their column[,)]/,
     );
 
-    // Editing it back: the re-run proves the final code, so the PR may say the tests passed.
+    // Editing it back: the re-run proves the final code, so the PR may say the tests passed. Its
+    // stream starts with what a worker that stopped halfway through this revision's job left.
+    const { redis, queues } = t.stack.deps;
+    await redis.xadd(testsRerunKey(queues.prefix, id, 3), "*", "data", JSON.stringify(HALF_RUN));
     await edit(id, BROKEN, FIXED);
-    expect((await follow(id)).at(-1)?.data).toEqual({ status: "passed" });
+    const back = await follow(id);
+    expect(back.at(-1)?.data).toEqual({ status: "passed" });
+    const said = back.filter((e) => e.event === "tests").map((e) => e.data as TestsEvent);
+    expect(said[0]).toEqual(HALF_RUN);
+    // The reader is told the half run is void, and the counts start over, before the run's own output.
+    expect(said[1]?.output).toMatch(/stopped before they ended; they start again from the beginning/);
+    expect(said[1]?.counts).toEqual({ passed: 0, failed: 0, errored: 0 });
+    expect(said.slice(2).some((e) => e.output.includes("reports trailing tabs"))).toBe(true);
     const fresh = testsOf(await view(id));
     expect(fresh.rerun?.revision).toBe(3);
     expect(fresh.fixed).toEqual(["reports trailing tabs"]);

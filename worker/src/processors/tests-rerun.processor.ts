@@ -22,6 +22,18 @@ import { fetchTreeInto } from "../tests-run/workspace.github";
 
 const STREAM_TTL_SECONDS = 24 * 3600;
 
+/** Said in a re-run's stream when its job starts again after a worker stopped during it; counts start over. */
+const RERUN_RESTARTED =
+  "\n— The worker running these tests stopped before they ended; they start again from the beginning. —\n";
+const restartedEvent = (at: string): TestsEvent => ({
+  type: "tests",
+  phase: "base",
+  output: RERUN_RESTARTED,
+  counts: { passed: 0, failed: 0, errored: 0 },
+  done: false,
+  at,
+});
+
 /**
  * Runs a hand-edited solution's tests again and replaces its stale evidence, streaming the output
  * live (a Redis stream per solution revision, relayed by the API). A newer edit meanwhile wins: its
@@ -39,6 +51,10 @@ export async function processTestsRerun(job: Job, ctx: WorkerContext, signal: Ab
     await end("skipped");
     return { replaced: false };
   }
+  // A worker that stopped mid-run (its drain ran out, or it crashed) left this revision's stream
+  // half-written and the job went back to the queue: the reader is told that what it saw is void.
+  if ((await ctx.redis.xlen(key)) > 0)
+    await ctx.redis.xadd(key, "*", ...rerunEntry(restartedEvent(new Date().toISOString())));
   const cfg = testsConfig(ctx.env);
   const commit = found.baseCommitSha;
   // A kept reproduction test runs on the edited files too: the verdict needs it as the solve's did.
