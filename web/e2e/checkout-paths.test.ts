@@ -243,6 +243,38 @@ describe("the operations page", () => {
     });
   }
 
+  for (const width of [1280, 390])
+    it(`goes live by itself once a stream refused for too many open live streams can be opened, at ${width} px`, async () => {
+      const { context, page } = await e2e.newPage({ width });
+      await signIn(page, "octocat");
+      // Other tabs take every live stream the admin has left (SSE_MAX_STREAMS_PER_USER, 20 by default;
+      // pages of earlier tests may hold some).
+      const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+      const tabs: AbortController[] = [];
+      for (;;) {
+        const tab = new AbortController();
+        const res = await fetch(`${e2e.stack.url}/api/ops/stream`, { headers: { cookie }, signal: tab.signal });
+        if (res.status !== 200) {
+          expect(res.status).toBe(429);
+          break;
+        }
+        tabs.push(tab);
+        expect(tabs.length).toBeLessThanOrEqual(20);
+      }
+      expect(tabs.length).toBeGreaterThan(0);
+      const refused = page.waitForResponse((r) => r.url().endsWith("/api/ops/stream") && r.status() === 429);
+      await page.goto("/ops");
+      await page.getByRole("heading", { name: "Operations" }).waitFor();
+      await refused;
+      await page.getByText(/^Reconnecting… · updated/).waitFor();
+      await screenshot(page, `ops-refused-${width}`);
+      // The other tabs close: the page opens its stream again without a reload.
+      for (const tab of tabs) tab.abort();
+      await page.getByText(/^Live · updated/).waitFor({ timeout: 15_000 });
+      await screenshot(page, `ops-live-again-${width}`);
+      await context.close();
+    });
+
   it("is not there for a user who is not an administrator", async () => {
     const { page } = await e2e.newPage({ width: 390 });
     await signIn(page, "hubot");

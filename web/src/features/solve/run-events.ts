@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import type { z } from "zod";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { openLiveSource } from "../../api/live-source";
 import { runQuery, type Run } from "../../api/runs.queries";
 import {
   isTerminalRunStatus,
@@ -115,7 +116,8 @@ export function applyRunEvent(qc: QueryClient, runId: string, e: RunEvent, id: s
 
 /**
  * The run, kept current by its SSE stream: a snapshot, then step/tests/terminal events. EventSource
- * reconnects on its own and resumes from Last-Event-ID, so a dropped connection loses nothing.
+ * reconnects on its own and resumes from Last-Event-ID, so a dropped connection loses nothing; a
+ * refused one (too many live streams) is opened again by openLiveSource, from a new snapshot.
  */
 export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void) {
   const qc = useQueryClient();
@@ -137,22 +139,22 @@ export function useLiveRun(runId: string | undefined, onEnd?: (run: Run) => void
 
   useEffect(() => {
     if (!runId || terminal) return;
-    const es = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events`);
-    es.addEventListener("snapshot", (m) => {
-      const snapshot = parseRunSnapshot(m.data);
-      if (!snapshot) return;
-      applySnapshot(qc, runId, snapshot);
-      if (isTerminal(snapshot)) es.close();
-    });
-    for (const name of RUN_EVENT_TYPES) {
-      es.addEventListener(name, (m) => {
-        const e = parseRunEvent(name, m.data);
-        if (!e) return;
-        if (e.type === "completed" || e.type === "failed" || e.type === "cancelled") es.close();
-        applyRunEvent(qc, runId, e, m.lastEventId || undefined);
+    return openLiveSource(`/api/runs/${encodeURIComponent(runId)}/events`, (es) => {
+      es.addEventListener("snapshot", (m) => {
+        const snapshot = parseRunSnapshot(m.data);
+        if (!snapshot) return;
+        applySnapshot(qc, runId, snapshot);
+        if (isTerminal(snapshot)) es.close();
       });
-    }
-    return () => es.close();
+      for (const name of RUN_EVENT_TYPES) {
+        es.addEventListener(name, (m) => {
+          const e = parseRunEvent(name, m.data);
+          if (!e) return;
+          if (e.type === "completed" || e.type === "failed" || e.type === "cancelled") es.close();
+          applyRunEvent(qc, runId, e, m.lastEventId || undefined);
+        });
+      }
+    });
   }, [runId, terminal, qc]);
   return run;
 }

@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Loader2 } from "lucide-react";
 import type { LiveTestCounts, TestsEvent } from "@fixloop/contract";
+import { openLiveSource } from "../../api/live-source";
 import { solutionQuery } from "../../api/validations.queries";
 import { CountsLine } from "../solve/TestLog";
 
@@ -18,19 +19,20 @@ export function TestsRerunLive({ solutionId, revision }: { solutionId: string; r
   const [counts, setCounts] = useState<LiveTestCounts | null>(null);
   const box = useRef<HTMLPreElement>(null);
   useEffect(() => {
-    setOutput("");
-    setCounts(null);
-    const source = new EventSource(`/api/validations/${solutionId}/tests/events`);
-    source.addEventListener("tests", (m: MessageEvent<string>) => {
-      const e = JSON.parse(m.data) as TestsEvent;
-      setOutput((o) => (o + e.output).slice(-OUTPUT_MAX));
-      setCounts(e.counts);
+    return openLiveSource(`/api/validations/${solutionId}/tests/events`, (source) => {
+      // A new connection replays the stream from its start.
+      setOutput("");
+      setCounts(null);
+      source.addEventListener("tests", (m: MessageEvent<string>) => {
+        const e = JSON.parse(m.data) as TestsEvent;
+        setOutput((o) => (o + e.output).slice(-OUTPUT_MAX));
+        setCounts(e.counts);
+      });
+      source.addEventListener("end", () => {
+        source.close();
+        void qc.invalidateQueries({ queryKey: solutionQuery(solutionId).queryKey });
+      });
     });
-    source.addEventListener("end", () => {
-      source.close();
-      void qc.invalidateQueries({ queryKey: solutionQuery(solutionId).queryKey });
-    });
-    return () => source.close();
   }, [solutionId, revision, qc]);
   useLayoutEffect(() => {
     if (box.current) box.current.scrollTop = box.current.scrollHeight;
