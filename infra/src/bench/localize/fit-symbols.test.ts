@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { crossValidateSymbols, fitSymbolMerge, mergedRecall, type SymbolInstance } from "./fit-symbols";
+import {
+  crossValidateSymbols,
+  fitSymbolMerge,
+  mergedRecall,
+  recallByFileRank,
+  type SymbolInstance,
+} from "./fit-symbols";
 
 /** Gold is the first file's second symbol; a close second file's best symbol outranks it unless the merge keeps to the first file. */
 const inst = (id: string): SymbolInstance => ({
@@ -34,5 +40,17 @@ describe("function-level merge fit", () => {
     expect(cv.folds.map((f) => f.size).reduce((a, b) => a + b, 0)).toBe(12);
     expect(cv.recall10).toBe(1);
     expect(crossValidateSymbols(data, { k: 5, seed: 30 }).folds).toEqual(cv.folds);
+  });
+
+  it("splits function recall by whether the gold file ranks first", () => {
+    const w = { fileExp: 6, perFile: 10, symExp: 2, rankDecay: 0.5 };
+    const found = inst("found");
+    // The gold file second, its symbol one no file lists: counted apart, at 0.
+    const lower: SymbolInstance = { ...inst("lower"), gold: ["b0.py::B0.stop"] };
+    const missing: SymbolInstance = { ...inst("missing"), gold: ["c.py::C.run"], files: [] };
+    expect(recallByFileRank([found, lower, missing], w)).toEqual({
+      first: { n: 1, recall10: 1 },
+      rest: { n: 2, recall10: 0 },
+    });
   });
 });

@@ -36,6 +36,27 @@ export function mergedRecall(inst: SymbolInstance, w: SymbolMergeWeights, k = 10
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
 
+export interface RecallByFileRank {
+  /** Instances whose first-ranked file holds a gold symbol. */
+  first: { n: number; recall10: number };
+  /** The others: the gold file ranks lower, or not among the files at all. */
+  rest: { n: number; recall10: number };
+}
+
+/**
+ * Function recall@10 split by whether the gold file ranks first: how much of the function-level
+ * figure the file ranking decides, and how much the symbols inside the right file.
+ */
+export function recallByFileRank(data: readonly SymbolInstance[], w: SymbolMergeWeights): RecallByFileRank {
+  const first: number[] = [];
+  const rest: number[] = [];
+  for (const d of data) {
+    const top = d.files[0]?.path;
+    (top !== undefined && d.gold.some((g) => g.startsWith(`${top}::`)) ? first : rest).push(mergedRecall(d, w));
+  }
+  return { first: { n: first.length, recall10: mean(first) }, rest: { n: rest.length, recall10: mean(rest) } };
+}
+
 export function fitSymbolMerge(data: readonly SymbolInstance[]): SymbolMergeWeights {
   let best: { w: SymbolMergeWeights; v: number } | undefined;
   for (const fileExp of MERGE_GRID.fileExp)

@@ -19,7 +19,13 @@ import {
   type SymbolCandidates,
   scoreFeatures,
 } from "@fixloop/worker/localize";
-import { crossValidateSymbols, fitSymbolMerge, mergedRecall, type SymbolInstance } from "./fit-symbols";
+import {
+  crossValidateSymbols,
+  fitSymbolMerge,
+  mergedRecall,
+  recallByFileRank,
+  type SymbolInstance,
+} from "./fit-symbols";
 import { crossValidateFusion, lexGraphRank } from "./fit-fusion";
 import { rankOfLastGold } from "./gold-rank";
 import { crossValidateListwise } from "./fit-listwise";
@@ -178,6 +184,11 @@ function printSymbolFit(data: readonly FeatureInstance[], k: number, seed: numbe
   const merge = fitSymbolMerge(sym);
   out(`  refit on all, in-sample:         ${mean(merge).toFixed(3)}`);
   out(`  ${k}-fold CV (seed ${seed}):          ${crossValidateSymbols(sym, { k, seed }).recall10.toFixed(3)}`);
+  const split = recallByFileRank(sym, SYMBOL_MERGE);
+  out(
+    `  shipped, in-sample, gold file first: ${split.first.recall10.toFixed(3)} (${split.first.n} instances); ` +
+      `gold file lower: ${split.rest.recall10.toFixed(3)} (${split.rest.n})`,
+  );
   out(`merge fitted on all instances (SYMBOL_MERGE): ${JSON.stringify(merge)}`);
 }
 
