@@ -270,7 +270,8 @@ describe("the operations page", () => {
       await screenshot(page, `ops-refused-${width}`);
       // The other tabs close: the page opens its stream again without a reload.
       for (const tab of tabs) tab.abort();
-      await page.getByText(/^Live · updated/).waitFor({ timeout: 15_000 });
+      // The first try again is 5 s after the refusal (10 s after a second refusal).
+      await page.getByText(/^Live · updated/).waitFor({ timeout: 30_000 });
       await screenshot(page, `ops-live-again-${width}`);
       await context.close();
     });
