@@ -1,5 +1,6 @@
 import type { Db } from "../src/client";
 import type { FileChange } from "@fixloop/contract";
+import type { NewSolveRun } from "../src/schema";
 
 /** An issue row of a seeded stand-in repository, owned by `userId`. */
 let users = 0;
@@ -36,6 +37,15 @@ export async function insertIssue(
       status: "open",
       html_url: `https://github.com/${repo}/issues/${number}`,
     })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+}
+
+/** A solve run row of `issue_id` (queued, on a Groq model unless `values` say otherwise). Returns its id. */
+export async function insertRun(db: Db, values: Omit<NewSolveRun, "model_id"> & { model_id?: string }) {
+  return db
+    .insertInto("solve_runs")
+    .values({ model_id: "llama-3.3-70b-versatile", ...values })
     .returning("id")
     .executeTakeFirstOrThrow();
 }

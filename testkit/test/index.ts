@@ -6,7 +6,7 @@ export {
   testRedisUrl,
   type TestDatabase,
 } from "./context";
-export { insertIssue, insertUser, seedSolution, type SeedSolution } from "@fixloop/db/testing";
+export { insertIssue, insertRun, insertUser, seedSolution, type SeedSolution } from "@fixloop/db/testing";
 export { gitBranches, gitShow, gitTree } from "./git";
 export { applyEdits, startTestSandbox, TestSandbox } from "./github-sandbox";
 export { superviseTs } from "../src/processes";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createDb, currentUsagePeriod, type Db } from "@fixloop/db";
 import { createQueues, redisConnection, type Queues } from "@fixloop/runtime";
-import { insertIssue, seedSolution } from "@fixloop/testkit";
+import { insertIssue, insertRun, seedSolution } from "@fixloop/testkit";
 import { screenshot, signIn, startE2E, toast, type E2E } from "./e2e.harness";
 import { recordCspViolations } from "./csp.harness";
 
@@ -219,11 +219,7 @@ describe("the operations page", () => {
       // A queued run shows up in the lists; the screenshot has every section filled in.
       const owner = await userId("octocat");
       const issue = await insertIssue(db, owner, { number: 4000 + width, title: "A run to cancel" });
-      const run = await db
-        .insertInto("solve_runs")
-        .values({ user_id: owner, issue_id: issue.id, model_id: "m" })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const run = await insertRun(db, { user_id: owner, issue_id: issue.id, model_id: "m" });
       const runs = page.getByRole("region", { name: "Runs waiting or running" });
       const cancel = runs.getByRole("button", { name: `Cancel run ${run.id.slice(0, 8)}` });
       await cancel.waitFor({ timeout: 10_000 });

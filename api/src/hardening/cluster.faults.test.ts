@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
-import { insertIssue } from "@fixloop/testkit";
+import { insertIssue, insertRun } from "@fixloop/testkit";
 import { jobIds, runEventsKey } from "@fixloop/contract";
 import { makeEnterprise, until } from "../../test/faults.testkit";
 import { clusterProcesses, failoverProxy, type ClusterApi, type ClusterProcess } from "../../test/cluster.testkit";
@@ -87,11 +87,7 @@ describe("the per-user live-stream cap", () => {
   it("holds across both API processes and frees a slot for either when a stream closes", async () => {
     const issue = await insertIssue(stack.db, me.user._id, { number: issueNumber++ });
     // A run no worker will take (no job): its streams stay open.
-    const run = await stack.db
-      .insertInto("solve_runs")
-      .values({ user_id: me.user._id, issue_id: issue.id, model_id: "llama-3.3-70b-versatile" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const run = await insertRun(stack.db, { user_id: me.user._id, issue_id: issue.id });
     const open = async (api: ClusterApi) => {
       const ctl = new AbortController();
       const res = await fetch(`${api.url}/api/runs/${run.id}/events`, { headers: me.headers, signal: ctl.signal });

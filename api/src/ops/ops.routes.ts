@@ -22,7 +22,7 @@ export const opsRoutes = new Hono<AppEnv>()
   .use("/ops", requireUser, requireAdmin)
   .use("/ops/*", requireUser, requireAdmin)
   .get("/ops", async (c) => c.json(await opsSnapshot(c.var.deps)))
-  .get("/ops/stream", async (c) => streamOps(c, await acquireStreamSlot(c.var.deps, c.var.user.id)))
+  .get("/ops/stream", async (c) => streamOps(c, await acquireStreamSlot(c.var.deps, c.var.user.id, "ops")))
   .post("/ops/queues/:name/pause", validate("param", QueueParam), async (c) => {
     const out = await setQueuePaused(queueNamed(c.var.deps, c.req.valid("param").name), true);
     audit(c, "queue.pause", { queue: out.queue });

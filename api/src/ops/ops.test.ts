@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import pino from "pino";
-import { insertIssue } from "@fixloop/testkit";
+import { insertIssue, insertRun } from "@fixloop/testkit";
 import { createTestApp, startTestWorkers, type TestApp } from "../../test/testing";
 import { readSse } from "../../test/sse.testkit";
 import type { OpsSnapshot } from "./ops.snapshot";
@@ -66,11 +66,7 @@ describe("the operations API", () => {
     for (const i of [0, 1, 2]) {
       const issue = await insertIssue(t.db, userId, { number: 7 + i });
       const status = i ? "queued" : "running";
-      const run = await t.db
-        .insertInto("solve_runs")
-        .values({ user_id: userId, issue_id: issue.id, model_id: "m", status })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const run = await insertRun(t.db, { user_id: userId, issue_id: issue.id, model_id: "m", status });
       const at = new Date();
       await t.db
         .insertInto("run_steps")
@@ -175,11 +171,7 @@ describe("the operations API", () => {
   it("cancels any user's queued run, and answers 404 or 400 for an unknown or malformed run id", async () => {
     const { t, admin, other, audits } = await opsApp();
     const issue = await insertIssue(t.db, other.user.id, { number: 9 });
-    const run = await t.db
-      .insertInto("solve_runs")
-      .values({ user_id: other.user.id, issue_id: issue.id, model_id: "m" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const run = await insertRun(t.db, { user_id: other.user.id, issue_id: issue.id, model_id: "m" });
     const missing = await post(t, "/api/ops/runs/00000000-0000-4000-8000-000000000000/cancel", admin.headers);
     expect([missing.status, ((await missing.json()) as { error: { code: string } }).error.code]).toEqual([
       404,

@@ -57,7 +57,7 @@ export const solutionsRoutes = new Hono<AppEnv>()
   })
   .get("/validations/:id/tests/events", validate("param", SolutionIdParam), async (c) => {
     const { solution } = await findOwnedSolution(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
-    const release = await acquireStreamSlot(c.var.deps, c.var.user.id);
+    const release = await acquireStreamSlot(c.var.deps, c.var.user.id, "tests");
     return streamTestsRerun(c, solution.id, solution.revision, release);
   })
   .post("/validations/:id/refine", validate("param", SolutionIdParam), validate("json", RefineBody), async (c) => {

@@ -4,7 +4,7 @@ import { serve } from "@hono/node-server";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { runEventsKey } from "@fixloop/contract";
 import { openSseStreams } from "../admin/metrics.registry";
-import { insertIssue } from "@fixloop/testkit";
+import { insertIssue, insertRun } from "@fixloop/testkit";
 import { readSse } from "../../test/sse.testkit";
 import { HeartbeatTicker } from "./sse.heartbeat";
 
@@ -33,18 +33,14 @@ afterAll(async () => {
 
 async function newRun(n: number) {
   const issue = await insertIssue(stack.db, userId, { number: 700 + n });
-  const run = await stack.db
-    .insertInto("solve_runs")
-    .values({
-      user_id: userId,
-      issue_id: issue.id,
-      model_id: "m",
-      status: "running",
-      current_step: "analyzing",
-      started_at: new Date(),
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const run = await insertRun(stack.db, {
+    user_id: userId,
+    issue_id: issue.id,
+    model_id: "m",
+    status: "running",
+    current_step: "analyzing",
+    started_at: new Date(),
+  });
   return { id: run.id, key: runEventsKey(stack.prefix, run.id) };
 }
 const step = (info: string) =>
@@ -55,7 +51,7 @@ const step = (info: string) =>
     detail: { files: [], info: [info], warnings: [] },
     at: new Date().toISOString(),
   });
-const openGauge = async () => (await openSseStreams.get()).values[0]?.value ?? 0;
+const openGauge = async () => (await openSseStreams.get()).values.find((v) => v.labels.kind === "run")?.value ?? 0;
 const waitFor = async (ok: () => Promise<boolean>) => {
   for (let i = 0; i < 200 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 10));
 };

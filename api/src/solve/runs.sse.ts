@@ -5,7 +5,6 @@ import { runs, steps, type Db, type SolveRun } from "@fixloop/db";
 import { isTerminalRunStatus, runEventsKey, type ActiveRunCaps, type RunEvent } from "@fixloop/contract";
 import { parseEntry } from "@fixloop/runtime";
 import type { AppEnv } from "../deps";
-import { openSseStreams } from "../admin/metrics.registry";
 import { presentRun, queuedNoteOf } from "./runs.present";
 import { compareIds, runEventHub, type HubEntry } from "./run-events.hub";
 import { HeartbeatTicker } from "./sse.heartbeat";
@@ -124,7 +123,6 @@ class RunStream {
 
   async start(logger: Logger): Promise<void> {
     this.unsubscribe = runEventHub(this.redis).subscribe(this.key, this.onEntries);
-    openSseStreams.inc();
     try {
       const [snap] = await Promise.all([snapshotOf(this.db, this.caps, this.key, this.runId), this.sink.ready]);
       if (this.done) return;
@@ -185,7 +183,6 @@ class RunStream {
     this.done = true;
     this.unsubscribe?.();
     ticker.delete(this);
-    openSseStreams.dec();
     this.onClose?.();
   }
 }

@@ -5,7 +5,7 @@ import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { jobIds } from "@fixloop/contract";
 import { sweepOnce } from "@fixloop/worker";
-import { insertIssue } from "@fixloop/testkit";
+import { insertIssue, insertRun } from "@fixloop/testkit";
 import { readSse } from "../../test/sse.testkit";
 
 let models: ModelSandbox;
@@ -33,18 +33,13 @@ describe("refine runs and the sweeper", () => {
     const { solution } = (await res.json()) as { solution: { _id: string; metadata: { refinementCount: number } } };
     expect(solution.metadata.refinementCount).toBe(0);
 
-    const run = await stack.db
-      .insertInto("solve_runs")
-      .values({
-        user_id: me.user._id,
-        issue_id: issue.id,
-        kind: "refine",
-        solution_id: solution._id,
-        model_id: "llama-3.3-70b-versatile",
-        input: JSON.stringify({ feedback: ["Keep the regex readable", "Also cover \\r"], manualEdits: [] }),
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const run = await insertRun(stack.db, {
+      user_id: me.user._id,
+      issue_id: issue.id,
+      kind: "refine",
+      solution_id: solution._id,
+      input: JSON.stringify({ feedback: ["Keep the regex readable", "Also cover \\r"], manualEdits: [] }),
+    });
     await stack.deps.queues.solve.add("solve", { runId: run.id }, { jobId: jobIds.solve(run.id) });
     const got = await readSse(await stack.app.request(`/api/runs/${run.id}/events`, { headers }));
     expect(got.at(-1)?.event).toBe("completed");
@@ -78,16 +73,11 @@ describe("refine runs and the sweeper", () => {
   it("re-enqueues an unfinished run that no job holds", async () => {
     const me = await stack.signIn("monalisa");
     const issue = await insertIssue(stack.db, me.user._id, { number: 7 });
-    const run = await stack.db
-      .insertInto("solve_runs")
-      .values({
-        user_id: me.user._id,
-        issue_id: issue.id,
-        model_id: "llama-3.3-70b-versatile",
-        created_at: new Date(Date.now() - 120_000),
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const run = await insertRun(stack.db, {
+      user_id: me.user._id,
+      issue_id: issue.id,
+      created_at: new Date(Date.now() - 120_000),
+    });
     await stack.redis.del(`${stack.prefix}:sweeper-lock`);
     const { requeued } = await sweepOnce(stack.ctx, 5);
     expect(requeued).toContain(run.id);

@@ -91,7 +91,7 @@ export const solveRoutes = new Hono<AppEnv>()
   .get("/runs/:id/events", requireUser, validate("param", RunParam), async (c) => {
     const run = await runs.findOwned(c.var.deps.db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    const release = await acquireStreamSlot(c.var.deps, c.var.user.id);
+    const release = await acquireStreamSlot(c.var.deps, c.var.user.id, "run");
     return streamRunEvents(c, run.id, release);
   })
   .post("/runs/:id/cancel", requireUser, validate("param", RunParam), async (c) => {

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { insertIssue, seedSolution } from "@fixloop/testkit";
+import { insertIssue, insertRun, seedSolution } from "@fixloop/testkit";
 import { createApp } from "../app";
 import { createTestApp } from "../../test/testing";
 import { streamSlotsKey } from "./sse.limit";
+
+type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+/** `fixloop_sse_open_streams{kind}` as /metrics shows it to an operator. */
+async function openOfKind(t: TestApp, kind: "run" | "tests" | "ops"): Promise<number> {
+  const text = await (await t.app.request("/metrics")).text();
+  const line = new RegExp(`^fixloop_sse_open_streams\\{kind="${kind}"\\} (\\d+)$`, "m").exec(text);
+  if (!line) throw new Error(`no fixloop_sse_open_streams{kind="${kind}"} in /metrics`);
+  return Number(line[1]);
+}
 
 describe("live streams per user", () => {
   it("answers 429 past SSE_MAX_STREAMS_PER_USER and frees a slot when a stream closes", async () => {
@@ -10,17 +19,9 @@ describe("live streams per user", () => {
     const me = await t.loginAs();
     const other = await t.loginAs();
     const issue = await insertIssue(t.db, me.user.id, { number: 1 });
-    const run = await t.db
-      .insertInto("solve_runs")
-      .values({ user_id: me.user.id, issue_id: issue.id, model_id: "llama-3.3-70b-versatile" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const run = await insertRun(t.db, { user_id: me.user.id, issue_id: issue.id });
     const theirIssue = await insertIssue(t.db, other.user.id, { number: 1 });
-    const theirRun = await t.db
-      .insertInto("solve_runs")
-      .values({ user_id: other.user.id, issue_id: theirIssue.id, model_id: "llama-3.3-70b-versatile" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const theirRun = await insertRun(t.db, { user_id: other.user.id, issue_id: theirIssue.id });
     const open = (id: string, headers: Record<string, string>) => {
       const ctl = new AbortController();
       return { ctl, res: t.app.request(`/api/runs/${id}/events`, { headers, signal: ctl.signal }) };
@@ -52,16 +53,13 @@ describe("live streams per user", () => {
       issueNumber: 3,
       files: [{ filename: "NOTE.md", action: "create", content: "# Note\n", originalContent: "" }],
     });
-    const run = await t.db
-      .insertInto("solve_runs")
-      .values({ user_id: me.user.id, issue_id: issueId, model_id: "llama-3.3-70b-versatile" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const run = await insertRun(t.db, { user_id: me.user.id, issue_id: issueId });
     const open = (path: string) => {
       const ctl = new AbortController();
       return { ctl, res: t.app.request(path, { headers: me.headers, signal: ctl.signal }) };
     };
     const rerun = `/api/validations/${solutionId}/tests/events`;
+    const [runsBefore, testsBefore] = [await openOfKind(t, "run"), await openOfKind(t, "tests")];
 
     const a = open(`/api/runs/${run.id}/events`);
     const b = open(rerun);
@@ -70,9 +68,12 @@ describe("live streams per user", () => {
     const c = await open(rerun).res;
     expect(c.status).toBe(429);
     expect(((await c.json()) as { error: { code: string } }).error.code).toBe("sse.too_many_streams");
+    // The operator's gauge counts each open stream under its kind, and not the refused one.
+    expect([await openOfKind(t, "run"), await openOfKind(t, "tests")]).toEqual([runsBefore + 1, testsBefore + 1]);
 
     b.ctl.abort();
     await new Promise((r) => setTimeout(r, 50));
+    expect(await openOfKind(t, "tests")).toBe(testsBefore);
     const d = open(rerun);
     expect((await d.res).status).toBe(200);
     for (const s of [a, d]) s.ctl.abort();
@@ -82,21 +83,19 @@ describe("live streams per user", () => {
     const t = await createTestApp({ SSE_MAX_STREAMS_PER_USER: "2", ADMIN_GITHUB_LOGINS: "boss" });
     const admin = await t.loginAs({ username: "boss" });
     const issue = await insertIssue(t.db, admin.user.id, { number: 1 });
-    const run = await t.db
-      .insertInto("solve_runs")
-      .values({ user_id: admin.user.id, issue_id: issue.id, model_id: "llama-3.3-70b-versatile" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const run = await insertRun(t.db, { user_id: admin.user.id, issue_id: issue.id });
     const open = (path: string) => {
       const ctl = new AbortController();
       return { ctl, res: t.app.request(path, { headers: admin.headers, signal: ctl.signal }) };
     };
 
+    const opsBefore = await openOfKind(t, "ops");
     const a = open("/api/ops/stream");
     const b = open("/api/ops/stream");
     expect([(await a.res).status, (await b.res).status]).toEqual([200, 200]);
     expect((await a.res).headers.get("content-type")).toContain("text/event-stream");
     expect(await t.redis.zcard(streamSlotsKey(t.prefix, admin.user.id))).toBe(2);
+    expect(await openOfKind(t, "ops")).toBe(opsBefore + 2);
     for (const path of ["/api/ops/stream", `/api/runs/${run.id}/events`]) {
       const refused = await open(path).res;
       expect(refused.status, path).toBe(429);
@@ -111,6 +110,7 @@ describe("live streams per user", () => {
     a.ctl.abort();
     await new Promise((r) => setTimeout(r, 50));
     expect(await t.redis.zcard(streamSlotsKey(t.prefix, admin.user.id))).toBe(1);
+    expect(await openOfKind(t, "ops")).toBe(opsBefore + 1);
     const c = open(`/api/runs/${run.id}/events`);
     expect((await c.res).status).toBe(200);
     for (const s of [b, c]) s.ctl.abort();
@@ -123,11 +123,7 @@ describe("live streams per user", () => {
     const other = createApp({ ...t.deps, redis: otherRedis }, { serveWeb: false });
     const me = await t.loginAs();
     const issue = await insertIssue(t.db, me.user.id, { number: 1 });
-    const run = await t.db
-      .insertInto("solve_runs")
-      .values({ user_id: me.user.id, issue_id: issue.id, model_id: "llama-3.3-70b-versatile" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const run = await insertRun(t.db, { user_id: me.user.id, issue_id: issue.id });
     const path = `/api/runs/${run.id}/events`;
     const ctls: AbortController[] = [];
     const open = (app: typeof other) => {
@@ -160,11 +156,7 @@ describe("live streams per user", () => {
     const t = await createTestApp({ SSE_MAX_STREAMS_PER_USER: "2" });
     const me = await t.loginAs();
     const issue = await insertIssue(t.db, me.user.id, { number: 1 });
-    const run = await t.db
-      .insertInto("solve_runs")
-      .values({ user_id: me.user.id, issue_id: issue.id, model_id: "llama-3.3-70b-versatile" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const run = await insertRun(t.db, { user_id: me.user.id, issue_id: issue.id });
     const gone = new AbortController();
     gone.abort();
     const res = await t.app.request(`/api/runs/${run.id}/events`, { headers: me.headers, signal: gone.signal });

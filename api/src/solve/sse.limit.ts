@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Redis } from "ioredis";
 import type { AppDeps } from "../deps";
+import { type LiveStreamKind, openSseStreams } from "../admin/metrics.registry";
 import { AppError } from "../http/errors";
 
 /**
@@ -69,14 +70,28 @@ class StreamSlots {
 
 const registries = new WeakMap<Redis, StreamSlots>();
 
+/** Counts one open stream of `kind` in `fixloop_sse_open_streams` until the returned release (idempotent). */
+function counted(kind: LiveStreamKind, release: () => void): () => void {
+  openSseStreams.inc({ kind });
+  let open = true;
+  return () => {
+    if (!open) return;
+    open = false;
+    openSseStreams.dec({ kind });
+    release();
+  };
+}
+
 /**
- * Takes one of the user's live-stream slots or throws 429; the returned release is idempotent.
+ * Takes one of the user's live-stream slots for a stream of `kind` or throws 429; the returned
+ * release is idempotent. The stream counts in `fixloop_sse_open_streams{kind}` until released.
  * When Redis cannot be asked, the stream is let through (its events come from Redis too, and a
  * refused stream would only make the client retry), and the failure is logged.
  */
 export async function acquireStreamSlot(
   deps: Pick<AppDeps, "redis" | "queues" | "env" | "logger">,
   userId: string,
+  kind: LiveStreamKind,
 ): Promise<() => void> {
   const { redis, env, logger } = deps;
   let slots = registries.get(redis);
@@ -92,7 +107,7 @@ export async function acquireStreamSlot(
     release = await slots.acquire(streamSlotsKey(deps.queues.prefix, userId), max);
   } catch (err) {
     logger.warn({ err: (err as Error).message, userId }, "live stream count unavailable; stream allowed");
-    return () => {};
+    return counted(kind, () => {});
   }
   if (!release)
     throw new AppError(
@@ -101,5 +116,5 @@ export async function acquireStreamSlot(
       `At most ${max} live streams may be open at once; close one and try again`,
       { "Retry-After": "5" },
     );
-  return release;
+  return counted(kind, release);
 }

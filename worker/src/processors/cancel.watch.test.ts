@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runs } from "@fixloop/db";
-import { createTestDatabase, insertIssue, insertUser } from "@fixloop/testkit";
+import { createTestDatabase, insertIssue, insertRun, insertUser } from "@fixloop/testkit";
 import { watchCancel } from "./cancel.watch";
 
 const logger = { info() {}, warn() {} } as never;
@@ -10,11 +10,7 @@ describe("a running solve's cancel signal", () => {
     const { db } = await createTestDatabase();
     const userId = await insertUser(db);
     const issue = await insertIssue(db, userId);
-    const run = await db
-      .insertInto("solve_runs")
-      .values({ user_id: userId, issue_id: issue.id, status: "running", model_id: "m" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const run = await insertRun(db, { user_id: userId, issue_id: issue.id, status: "running", model_id: "m" });
     const channel = new AbortController(); // never aborted: the published message was lost
     const watch = watchCancel({ db, logger }, run.id, channel.signal, 50);
     try {
