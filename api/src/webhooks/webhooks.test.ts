@@ -24,6 +24,25 @@ async function storeRepository() {
   });
 }
 
+/** An issues.labeled delivery's body for issue `number` of octocat/todo-api. */
+const labeledEvent = (number: number, label = "fixloop") => ({
+  action: "labeled",
+  repository: { full_name: "octocat/todo-api" },
+  issue: { number },
+  label: { name: label },
+  sender: { login: "octocat" },
+});
+
+/** Turns the label trigger on for octocat/todo-api (label "fixloop"), as its owner. */
+async function enableLabelTrigger() {
+  const enable = await t.stack.app.request("/api/github/repositories/octocat/todo-api/label-trigger", {
+    method: "PUT",
+    headers: { ...t.octocat.headers, "content-type": "application/json" },
+    body: JSON.stringify({ enabled: true, label: "fixloop" }),
+  });
+  expect(enable.status).toBe(200);
+}
+
 async function delivered() {
   const all = await t.control.webhookDeliveries();
   return all.map((d) => d.status);
@@ -207,27 +226,15 @@ describe("POST /api/github/webhook", () => {
     expect(await other.json()).toEqual({ status: "ignored", reason: "unsupported_event" });
   });
   it("starts the label trigger's solve from a signed issues.labeled delivery, once however often it is delivered", async () => {
-    const headers = { ...t.octocat.headers, "content-type": "application/json" };
     await storeRepository();
-    const enable = await t.stack.app.request("/api/github/repositories/octocat/todo-api/label-trigger", {
-      method: "PUT",
-      headers,
-      body: JSON.stringify({ enabled: true, label: "fixloop" }),
-    });
-    expect(enable.status).toBe(200);
+    await enableLabelTrigger();
     const [n = 0] = t.control.addIssues("octocat", "todo-api", [{ title: "Crash when the list is empty" }]);
     const before = (await t.control.webhookDeliveries()).length;
     // The stand-in delivers issues.labeled to the app, signed, as GitHub does.
     await t.gh("octocat").rest.issues.addLabels({ ...t.REPO, issue_number: n, labels: ["fixloop"] });
     const sent = (await t.control.webhookDeliveries()).slice(before);
     expect(sent.map((d) => [d.event, d.status])).toEqual([["issues", 200]]);
-    const event = {
-      action: "labeled",
-      repository: { full_name: "octocat/todo-api" },
-      issue: { number: n },
-      label: { name: "fixloop" },
-      sender: { login: "octocat" },
-    };
+    const event = labeledEvent(n);
     // Another delivery (a new id) of the same label starts nothing more.
     const again = await t.post("issues", event);
     expect(again.status).toBe(200);
@@ -247,25 +254,13 @@ describe("POST /api/github/webhook", () => {
 
   it("forgets an issues.labeled delivery whose GitHub read failed, so GitHub's redelivery starts the solve", async () => {
     await storeRepository();
-    const headers = { ...t.octocat.headers, "content-type": "application/json" };
-    const enable = await t.stack.app.request("/api/github/repositories/octocat/todo-api/label-trigger", {
-      method: "PUT",
-      headers,
-      body: JSON.stringify({ enabled: true, label: "fixloop" }),
-    });
-    expect(enable.status).toBe(200);
+    await enableLabelTrigger();
     // The stand-in's own delivery is off: this test delivers, and redelivers, itself.
     t.control.setWebhook(null);
     const [n = 0] = t.control.addIssues("octocat", "todo-api", [{ title: "Crash when the page size is zero" }]);
     await t.gh("octocat").rest.issues.addLabels({ ...t.REPO, issue_number: n, labels: ["fixloop"] });
     t.control.setWebhook(t.hook);
-    const event = {
-      action: "labeled",
-      repository: { full_name: "octocat/todo-api" },
-      issue: { number: n },
-      label: { name: "fixloop" },
-      sender: { login: "octocat" },
-    };
+    const event = labeledEvent(n);
     const delivery = crypto.randomUUID();
     t.control.failNext({ path: new RegExp(`/issues/${n}$`), status: 403, kind: "primary", retryAfter: 3600 });
     const failed = await t.post("issues", event, { delivery });
@@ -286,15 +281,7 @@ describe("POST /api/github/webhook", () => {
     // delivery held one pooled connection while waiting for a second, and a burst as large as the
     // pool (10 here) waited on itself for good.
     await storeRepository();
-    const burst = Array.from({ length: 14 }, (_, i) =>
-      t.post("issues", {
-        action: "labeled",
-        repository: { full_name: "octocat/todo-api" },
-        issue: { number: 500 + i },
-        label: { name: "not-a-trigger" },
-        sender: { login: "octocat" },
-      }),
-    );
+    const burst = Array.from({ length: 14 }, (_, i) => t.post("issues", labeledEvent(500 + i, "not-a-trigger")));
     const timeout = new Promise<"timed out">((resolve) => setTimeout(() => resolve("timed out"), 15_000).unref());
     const answered = await Promise.race([Promise.all(burst), timeout]);
     if (answered === "timed out") throw new Error("the burst of deliveries got no answer within 15 s");
