@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { solutions } from "@fixloop/db";
-import { assessChange, CandidateCount, changeSizeBreach, solutionCandidatesOf } from "@fixloop/contract";
+import { assessChange, CandidateCount, solutionCandidatesOf } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { AppError } from "../http/errors";
 import { solutionErrors } from "./solutions.errors";
 import { findOwnedSolution, lockOwnedSolution } from "./solutions.owned";
+import { refuseOversized } from "./solutions.revision";
 import { checkSyntax } from "./solutions.syntax";
 
 export const CandidateParam = z.object({ id: z.string().max(100), n: z.coerce.number().pipe(CandidateCount) });
@@ -21,12 +22,7 @@ export async function selectCandidate(deps: AppDeps, userId: string, id: string,
   const before = await findOwnedSolution(deps.db, userId, id);
   const chosen = solutionCandidatesOf(before.solution.metadata.candidates)?.candidates.find((c) => c.n === n);
   if (!chosen) throw candidateNotFound(n);
-  const breach = changeSizeBreach(chosen.filesChanged, {
-    maxFiles: deps.env.PR_MAX_FILES,
-    maxChangedLines: deps.env.PR_MAX_CHANGED_LINES,
-    maxBytes: deps.env.PR_MAX_BYTES,
-  });
-  if (breach) throw solutionErrors.tooLarge(breach.message);
+  refuseOversized(deps.env, chosen.filesChanged);
   const syntaxErrors = await checkSyntax(deps, chosen.filesChanged);
   return deps.db.transaction().execute(async (trx) => {
     const { solution } = await lockOwnedSolution(trx, userId, id);
@@ -45,11 +41,7 @@ export async function selectCandidate(deps: AppDeps, userId: string, id: string,
       words: { analysis: c.analysis, proposedSolution: c.proposedSolution },
       metadata: {
         ...rest,
-        validation: check.validation,
-        riskScore: check.riskScore,
-        testSuggestions: check.testSuggestions,
-        advancedValidation: check.advancedValidation,
-        blocked: check.blocked,
+        ...check,
         // The evidence now is the chosen candidate's own (none when its tests did not run).
         ...(c.tests ? { tests: c.tests } : {}),
         candidates: { ...set, selected: n, switches: [...set.switches, { from: set.selected, to: n, at }] },

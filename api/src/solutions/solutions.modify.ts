@@ -1,16 +1,10 @@
 import { solutions } from "@fixloop/db";
-import {
-  type FileChange,
-  assessChange,
-  changeSizeBreach,
-  jobIds,
-  SolutionTests,
-  solutionReproductionOf,
-} from "@fixloop/contract";
+import { type FileChange, assessChange, jobIds, SolutionTests, solutionReproductionOf } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { solutionErrors } from "./solutions.errors";
 import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./solutions.owned";
 import type { ModifyBody } from "./solutions.schemas";
+import { refuseOversized } from "./solutions.revision";
 import { checkSyntax } from "./solutions.syntax";
 
 const MANUAL = "Manual modification";
@@ -24,13 +18,9 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
   const { db } = deps;
   const before = await findOwnedSolution(db, userId, id);
   // An edit the pull-request job would refuse is refused now, in the job's words, before approval.
-  const breach = changeSizeBreach(applyModifications(before.solution, body).files, {
-    maxFiles: deps.env.PR_MAX_FILES,
-    maxChangedLines: deps.env.PR_MAX_CHANGED_LINES,
-    maxBytes: deps.env.PR_MAX_BYTES,
-  });
-  if (breach) throw solutionErrors.tooLarge(breach.message);
-  const syntaxErrors = await checkSyntax(deps, applyModifications(before.solution, body).files);
+  const edited = applyModifications(before.solution, body).files;
+  refuseOversized(deps.env, edited);
+  const syntaxErrors = await checkSyntax(deps, edited);
   const rerun = await db.transaction().execute(async (trx) => {
     // The row lock keeps two concurrent edits from both passing the staleness check.
     const { solution } = await lockOwnedSolution(trx, userId, id);
@@ -48,11 +38,7 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
       reason: [...new Set(reasons)].join("; "),
       metadata: {
         ...solution.metadata,
-        validation: check.validation,
-        riskScore: check.riskScore,
-        testSuggestions: check.testSuggestions,
-        advancedValidation: check.advancedValidation,
-        blocked: check.blocked,
+        ...check,
         // The tests ran on the code before this edit: the evidence says so until they run again.
         ...(solution.metadata.tests ? { tests: staleTests(solution.metadata.tests, at, revision) } : {}),
         // Whether the reproduction test passes is unknown for the edited files until the tests run on them.

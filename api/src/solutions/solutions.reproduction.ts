@@ -1,9 +1,10 @@
 import { solutions } from "@fixloop/db";
-import { assessChange, changeSizeBreach, reproductionPasses, solutionReproductionOf } from "@fixloop/contract";
+import { assessChange, reproductionPasses, solutionReproductionOf } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { AppError } from "../http/errors";
 import { solutionErrors } from "./solutions.errors";
 import { findOwnedSolution, lockOwnedSolution } from "./solutions.owned";
+import { refuseOversized } from "./solutions.revision";
 import { checkSyntax } from "./solutions.syntax";
 
 const unavailable = () =>
@@ -35,12 +36,7 @@ export async function includeReproduction(deps: AppDeps, userId: string, id: str
       ...files,
       { filename: r.filename, action: "create" as const, content: r.content, originalContent: "" },
     ];
-    const breach = changeSizeBreach(next, {
-      maxFiles: deps.env.PR_MAX_FILES,
-      maxChangedLines: deps.env.PR_MAX_CHANGED_LINES,
-      maxBytes: deps.env.PR_MAX_BYTES,
-    });
-    if (breach) throw solutionErrors.tooLarge(breach.message);
+    refuseOversized(deps.env, next);
     await solutions.keepCurrentRevision(trx, solution);
     // The change's assessment (stats, warnings) is made again with the test in it.
     const check = assessChange({ files: next, existingPaths: null, syntaxErrors });
@@ -49,11 +45,7 @@ export async function includeReproduction(deps: AppDeps, userId: string, id: str
       reason: `Included the reproduction test ${r.filename}`,
       metadata: {
         ...solution.metadata,
-        validation: check.validation,
-        riskScore: check.riskScore,
-        testSuggestions: check.testSuggestions,
-        advancedValidation: check.advancedValidation,
-        blocked: check.blocked,
+        ...check,
       },
     });
     return true;

@@ -6,6 +6,15 @@ export interface ChangeSizeLimits {
   maxBytes: number;
 }
 
+/** The limits as the API's and the worker's settings give them (one place maps the names). */
+export function changeSizeLimitsOf(env: {
+  PR_MAX_FILES: number;
+  PR_MAX_CHANGED_LINES: number;
+  PR_MAX_BYTES: number;
+}): ChangeSizeLimits {
+  return { maxFiles: env.PR_MAX_FILES, maxChangedLines: env.PR_MAX_CHANGED_LINES, maxBytes: env.PR_MAX_BYTES };
+}
+
 interface SizedChange {
   filename: string;
   action: "create" | "modify" | "delete";

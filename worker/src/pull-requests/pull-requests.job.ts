@@ -1,4 +1,4 @@
-import { PullRequestResult, solutionUnverifiedOf } from "@fixloop/contract";
+import { changeSizeLimitsOf, PullRequestResult, solutionUnverifiedOf } from "@fixloop/contract";
 import type { PullRequestJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { assertPolicyStillAllows, githubForUser, type GithubClient } from "@fixloop/runtime";
@@ -47,11 +47,7 @@ export async function openPullRequest(
   if (await solutions.approvedRival(ctx.db, issue.id, solution.id)) throw prErrors.issueTaken();
 
   const files = solution.files_changed;
-  assertChangeAllowed(files, {
-    maxFiles: ctx.env.PR_MAX_FILES,
-    maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES,
-    maxBytes: ctx.env.PR_MAX_BYTES,
-  });
+  assertChangeAllowed(files, changeSizeLimitsOf(ctx.env));
 
   const { client: gh } = await githubForUser(ctx, job.userId);
   // The upstream's rules may have changed since the import: checked again before anything is written.

@@ -1,4 +1,4 @@
-import type { FileChange, PullRequestJob, PullRequestResult } from "@fixloop/contract";
+import { changeSizeLimitsOf, type FileChange, type PullRequestJob, type PullRequestResult } from "@fixloop/contract";
 import { reviewAddressing } from "@fixloop/db";
 import { githubForUser, type GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
@@ -46,11 +46,7 @@ export async function pushRevision(ctx: WorkerContext, job: PullRequestJob): Pro
       `the solution is at revision ${solution.revision}, not the approved revision ${job.revision}; review it and push again`,
     );
   const files = solution.files_changed;
-  assertChangeAllowed(files, {
-    maxFiles: ctx.env.PR_MAX_FILES,
-    maxChangedLines: ctx.env.PR_MAX_CHANGED_LINES,
-    maxBytes: ctx.env.PR_MAX_BYTES,
-  });
+  assertChangeAllowed(files, changeSizeLimitsOf(ctx.env));
   const { client: gh } = await githubForUser(ctx, job.userId);
   const head = splitRepo(pr.head_repo_full_name);
   const base = splitRepo(pr.repo_full_name);
