@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { REPRODUCTION_TOOL } from "@fixloop/contract";
 import {
-  authorizeRepositories,
+  openSolve,
   screenshot,
   seriousA11yViolations,
-  signIn,
+  signInWithTodoApi,
   startE2E,
   toast,
   type E2E,
@@ -44,22 +44,26 @@ async function setCaps(runCap: string) {
   await toast(page, "Spending caps saved");
 }
 
+/** `url` in a 390 px wide page signed in as the same user, beside the 1280 px page. */
+async function bothWidths(url: string) {
+  const { page: phone } = await e2e.newPage({ width: 390 });
+  await phone.context().addCookies(await page.context().cookies());
+  await phone.goto(url);
+  return [
+    [page, 1280],
+    [phone, 390],
+  ] as const;
+}
+
 describe("cost and what the model saw, in the browser", () => {
   it("stops a run at the per-run cap before any model request, then resumes it with a live cost meter", async () => {
-    await signIn(page, "octocat");
-    await authorizeRepositories(page, "octocat");
-    await page.getByRole("button", { name: "Sync octocat/todo-api" }).click();
-    await toast(page, "Repository synced successfully");
-    await page.getByRole("button", { name: "Fetch issues of octocat/todo-api" }).click();
-    await toast(page, /^Fetched \d+ issues$/);
+    await signInWithTodoApi(page);
 
     await setCaps("0.000001");
     await screenshot(page, "usage-caps");
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    await page.goto("/issues");
-    await page.getByRole("link", { name: `Solve with AI: ${TITLE}` }).click();
-    await page.getByRole("heading", { name: TITLE }).waitFor();
+    await openSolve(page, TITLE);
     await expect
       .poll(() => page.getByTestId("cost-estimate").textContent())
       .toMatch(
@@ -74,13 +78,7 @@ describe("cost and what the model saw, in the browser", () => {
     const runUrl = page.url();
 
     // The stopped run's link to the caps opens Profile → Usage (it opened Overview), at both widths.
-    const { page: phone } = await e2e.newPage({ width: 390 });
-    await phone.context().addCookies(await page.context().cookies());
-    await phone.goto(runUrl);
-    for (const [p, width] of [
-      [page, 1280],
-      [phone, 390],
-    ] as const) {
+    for (const [p, width] of await bothWidths(runUrl)) {
       await p.getByRole("link", { name: "Change caps in Profile → Usage" }).click();
       await p.waitForURL(/\/profile-settings\?tab=usage$/);
       await p.getByRole("tab", { name: "Usage", selected: true }).waitFor();
@@ -144,9 +142,7 @@ describe("cost and what the model saw, in the browser", () => {
   it("shows a request whose reported usage could not be true at its worst case, marked unconfirmed", async () => {
     // More tokens than the requests held bytes: each is recorded at its worst case, and the run goes on.
     e2e.models.usage({ input: 5e9, output: 5e9 });
-    await page.goto("/issues");
-    await page.getByRole("link", { name: `Solve with AI: ${OVERSTATED}` }).click();
-    await page.getByRole("heading", { name: OVERSTATED }).waitFor();
+    await openSolve(page, OVERSTATED);
     await page.getByRole("button", { name: "Generate Solution" }).click();
     await page.getByTestId("solution-result").waitFor({ timeout: 90_000 });
     e2e.models.usage(null);
@@ -155,14 +151,7 @@ describe("cost and what the model saw, in the browser", () => {
     expect(Number(/\((\d+) tokens in/.exec(total)?.[1])).toBeLessThan(1e6);
     await page.getByRole("link", { name: "Review & Validate" }).click();
     await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
-    const url = page.url();
-    const { page: phone } = await e2e.newPage({ width: 390 });
-    await phone.context().addCookies(await page.context().cookies());
-    await phone.goto(url);
-    for (const [p, width] of [
-      [page, 1280],
-      [phone, 390],
-    ] as const) {
+    for (const [p, width] of await bothWidths(page.url())) {
       await p.getByRole("button", { name: "What the model saw" }).click();
       const rows = p.getByTestId("model-requests").locator("tbody tr");
       await rows.first().waitFor();
