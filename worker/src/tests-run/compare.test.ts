@@ -49,6 +49,39 @@ describe("comparing test runs", () => {
     expect(statusOf(base, broken, compareRuns(base, broken), 1000).status).toBe("failed");
   });
 
+  it("calls a patch that stops the named tests from running a regression, not a failure 'as before'", () => {
+    const base = named({ adds: "pass", "parses dates": "fail" }, 1);
+    // cargo that no longer compiles, jest whose suites fail to load, pytest's collection error:
+    // the same exit code as the base's one failing test, and no test named.
+    for (const exitCode of [1, 2, 101]) {
+      const broken = run({ exitCode, runners: [], results: {}, logTail: "error: could not compile\n" });
+      const cmp = compareRuns(base, broken);
+      expect(cmp.regressions).toEqual(["adds (no longer runs)"]);
+      expect(statusOf(base, broken, cmp, 1000).status).toBe("failed");
+      expect(verdictOf(base, broken)).toBe("regressions: adds (no longer runs)");
+    }
+  });
+
+  it("judges a run that named its tests by them, whatever a test printed about a command not found", () => {
+    const base = named({ works: "pass", other: "pass" }, 0);
+    const after = run({
+      results: { works: "fail", other: "pass" },
+      runners: ["tap"],
+      exitCode: 1,
+      logTail: "sh: 1: convert: not found\nnot ok 1 - works\n",
+    });
+    expect(statusOf(base, after, compareRuns(base, after), 1000)).toMatchObject({ status: "failed" });
+    expect(verdictOf(base, after)).toBe("regressions: works");
+    // Exit 127 still says the toolchain is missing, named tests or not (`pytest && go test`).
+    const partial = run({
+      results: { works: "pass" },
+      runners: ["tap"],
+      exitCode: 127,
+      logTail: "sh: 1: go: not found\n",
+    });
+    expect(verdictOf(base, partial)).toBe("could not run: go not found");
+  });
+
   it("names a missing toolchain from the shell's message or exit 127", () => {
     expect(missingTool(127, "sh: 1: go: not found\n")).toBe("go");
     expect(missingTool(127, "bash: line 1: cargo: command not found\n")).toBe("cargo");

@@ -48,7 +48,10 @@ const NONE: Comparison = { fixed: [], added: [], regressions: [], preexisting: [
 export function compareRuns(base: PhaseRun | null, patched: PhaseRun): Comparison {
   // A run that could not finish is no evidence: no fixed test, no regression from an absent exit code.
   if (!base || !finished(base) || !finished(patched)) return NONE;
-  if (!named(base) || !named(patched)) {
+  // Judged by exit codes only when the base run named no test. When it did, a patched run that
+  // names none (it no longer compiles, or collection fails) lost every test that passed: those
+  // are regressions below, not a failing exit code "as before".
+  if (!named(base)) {
     const [was, is] = [base.exitCode, patched.exitCode];
     const arrow = `test command exit code ${was} → ${is}`;
     return {
@@ -99,7 +102,9 @@ export function couldNotRun(run: PhaseRun, timeoutMs: number): { cause: TestsCau
   const wall = run.limitHit === "processes" ? null : wallReason(run);
   if (wall && (run.limitHit === "disk" || run.exitCode !== 0))
     return { cause: "limit", reason: `${wall.charAt(0).toLowerCase()}${wall.slice(1)}` };
-  const tool = run.timedOut ? null : missingTool(run.exitCode, run.logTail);
+  // A run that named its tests is judged by them: a test's own output may say "…: not found"
+  // (a tool it shells out to), which is that test's failure, not a missing toolchain.
+  const tool = run.timedOut || (named(run) && run.exitCode !== 127) ? null : missingTool(run.exitCode, run.logTail);
   if (tool) return { cause: "toolchain", reason: `${tool} not found` };
   if (run.timedOut) return { cause: "timeout", reason: `timed out after ${Math.round(timeoutMs / 1000)} s` };
   if (run.setupFailed) return { cause: "setup", reason: `setup failed (exit code ${run.exitCode ?? "none"})` };

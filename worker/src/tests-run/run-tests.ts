@@ -128,8 +128,8 @@ async function runPhaseOnce(
       command: plan.command,
       network: false,
       limits,
-      onOutput: (c) => {
-        parser.feed(c);
+      onOutput: (c, from) => {
+        parser.feed(c, from);
         stream.push(c);
       },
       signal: deps.signal,

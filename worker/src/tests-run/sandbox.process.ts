@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import type { Writable } from "node:stream";
-import type { SandboxLimitHit, SandboxResult, SandboxRunSpec } from "./sandbox";
+import { StringDecoder } from "node:string_decoder";
+import type { OutputStream, SandboxLimitHit, SandboxResult, SandboxRunSpec } from "./sandbox";
 
 export interface ProcessGroupOptions {
   cwd?: string;
@@ -91,13 +92,20 @@ export function runProcessGroup(
       kill();
     });
     if (spec.signal?.aborted) onAbort(); // aborted before the spawn: the listener would never fire
-    const onData = (b: Buffer) => {
+    // One decoder per stream: a character split across two reads is decoded whole.
+    const decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
+    const onData = (stream: OutputStream) => (b: Buffer) => {
       tail.push(b);
-      spec.onOutput?.(b.toString("utf8"));
+      const text = decoders[stream].write(b);
+      if (text) spec.onOutput?.(text, stream);
     };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
+    child.stdout?.on("data", onData("stdout"));
+    child.stderr?.on("data", onData("stderr"));
     const done = (exitCode: number | null) => {
+      for (const stream of ["stdout", "stderr"] as const) {
+        const rest = decoders[stream].end(); // an incomplete character at the very end
+        if (rest) spec.onOutput?.(rest, stream);
+      }
       clearTimeout(timer);
       unguard?.();
       spec.signal?.removeEventListener("abort", onAbort);

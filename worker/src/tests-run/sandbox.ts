@@ -28,6 +28,9 @@ export type SandboxLimitHit = "memory" | "processes" | "disk";
 /** How memory and processes were capped: for the sandbox as a whole (a cgroup) or per process only. */
 export type SandboxTotals = "cgroup v2" | "cgroup v1" | "per process";
 
+/** Which of a process's output streams a chunk came from. */
+export type OutputStream = "stdout" | "stderr";
+
 export interface SandboxRunSpec {
   /** Host directory bound read-write as the working directory. */
   workspace: string;
@@ -38,7 +41,8 @@ export interface SandboxRunSpec {
   /** Set by the runner for a networked run: host directory of the egress proxy's socket and bridge. */
   egressDir?: string;
   limits: SandboxLimits;
-  onOutput?: (chunk: string) => void;
+  /** Output as it comes, decoded per stream (a character split across reads is whole in one chunk). */
+  onOutput?: (chunk: string, stream: OutputStream) => void;
   signal?: AbortSignal;
   /** Detected language (the docker backend picks its image by it). */
   language?: string;
