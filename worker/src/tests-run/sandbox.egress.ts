@@ -87,6 +87,9 @@ export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProx
     }
     const headers = { ...req.headers };
     for (const h of HOP_HEADERS) delete headers[h];
+    // The host the allowlist let through is the host asked for: a client's own Host header would
+    // reach any other site served from the allowed address (a CDN's shared one).
+    headers.host = url.host;
     const up = http.request(
       {
         host: t.ip,
