@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ModelSandbox } from "@fixloop/testkit/sandbox";
-import { insertIssue } from "@fixloop/testkit";
+import { insertIssue, insertRun } from "@fixloop/testkit";
 
 import type { TestStack } from "../../test/stack";
 import { costsKit, OPERATOR_RUN_CAP } from "../../test/costs.testkit";
@@ -106,5 +106,32 @@ describe("spending caps", () => {
       headers: other.headers,
     });
     expect(foreign.status).toBe(404);
+  });
+
+  it("does not resume a run on a model the plan no longer allows, and changes nothing", async () => {
+    // Stopped by a cap while the user was on a plan with Anthropic's models; the plan is FREE now.
+    const issue = await insertIssue(stack.db, userId, { number: 930 });
+    const stopped = await insertRun(stack.db, {
+      user_id: userId,
+      issue_id: issue.id,
+      model_id: "claude-sonnet-4-5",
+      status: "failed",
+      error_code: "cost.run_cap_exceeded",
+      quota_state: "released",
+    });
+    const usedBefore = await used();
+    const res = await stack.app.request(`/api/runs/${stopped.id}/resume`, { method: "POST", headers });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({
+      error: { code: "plan.model_not_allowed", message: "Premium subscription required" },
+    });
+    const after = await stack.db
+      .selectFrom("solve_runs")
+      .select(["status", "error_code", "quota_state"])
+      .where("id", "=", stopped.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual({ status: "failed", error_code: "cost.run_cap_exceeded", quota_state: "released" });
+    expect(await used()).toBe(usedBefore);
+    expect(await stack.deps.queues.solve.getJob(`run-${stopped.id}`)).toBeFalsy();
   });
 });

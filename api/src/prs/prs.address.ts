@@ -21,7 +21,7 @@ async function ownedOpen(deps: Pick<AppDeps, "db">, userId: string, id: string) 
  * on their threads. Nothing is written when the refinement cannot start.
  */
 export async function addressReview(
-  deps: Pick<AppDeps, "db" | "queues" | "logger">,
+  deps: Pick<AppDeps, "db" | "queues" | "logger" | "env">,
   userId: string,
   id: string,
   body: AddressReviewBody,

@@ -95,6 +95,28 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
     ).toBe(10);
   });
 
+  it("refuses to refine on a model the plan no longer allows, starting no run and reserving nothing", async () => {
+    const { call, solutionId, db, deps, me } = await setup({ env: { ANTHROPIC_API_KEY: "sk-ant-test" } });
+    // Made on Anthropic's model while on PRO; the plan has lapsed to FREE since.
+    await db.updateTable("solutions").set({ ai_model: "claude-sonnet-4-5" }).where("id", "=", solutionId).execute();
+    const res = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test" } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({
+      error: { code: "plan.model_not_allowed", message: "Premium subscription required" },
+    });
+    expect(await db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom("usage_counters").selectAll().execute()).toEqual([]);
+    expect(await deps.queues.solve.getJobCounts()).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
+    // Back on PRO, the same refinement starts on that model.
+    await db.insertInto("subscriptions").values({ user_id: me.user.id, plan: "PRO" }).execute();
+    const again = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test" } });
+    expect(again.status).toBe(202);
+    const { runId } = (await again.json()) as { runId: string };
+    expect(
+      (await db.selectFrom("solve_runs").select("model_id").where("id", "=", runId).executeTakeFirstOrThrow()).model_id,
+    ).toBe("claude-sonnet-4-5");
+  });
+
   it("rate-limits refinements with generate's budget", async () => {
     const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "generate=3/60" });
     const me = await t.loginAs();

@@ -3,6 +3,7 @@ import { manualEditsOf, refineInputOf, type ManualEdit, type RefineInput } from 
 import type { AppDeps } from "../deps";
 import { solveErrors } from "../solve/solve.errors";
 import { startAndEnqueue } from "../solve/runs.start";
+import { assertModelStillAllowed } from "../solve/solve.model-access";
 import { solutionErrors } from "./solutions.errors";
 import { lockOwnedSolution, type SolutionRow } from "./solutions.owned";
 import type { RefineBody } from "./solutions.schemas";
@@ -24,7 +25,7 @@ export interface RefineOptions {
  * when it completes and given back when it fails, is cancelled or cannot be queued.
  */
 export async function refineSolution(
-  deps: Pick<AppDeps, "db" | "queues" | "logger">,
+  deps: Pick<AppDeps, "db" | "queues" | "logger" | "env">,
   userId: string,
   id: string,
   body: RefineBody,
@@ -51,15 +52,10 @@ export async function refineSolution(
     await solutions.keepCurrentRevision(trx, solution);
     // The run counts the refinement when it finishes; this is the number it will get.
     refinementCount = solution.refinement_count + 1;
-    return {
-      userId,
-      issueId: solution.issue_id,
-      kind: "refine",
-      solutionId: id,
-      // aiModel holds the model's display name; the run needs its id, kept on the original run.
-      modelId: (solution.run_id ? await runs.modelOf(trx, solution.run_id) : undefined) ?? solution.ai_model,
-      input,
-    };
+    // aiModel holds the model's display name; the run needs its id, kept on the original run.
+    const modelId = (solution.run_id ? await runs.modelOf(trx, solution.run_id) : undefined) ?? solution.ai_model;
+    await assertModelStillAllowed(deps, trx, userId, modelId);
+    return { userId, issueId: solution.issue_id, kind: "refine", solutionId: id, modelId, input };
   });
   if (outcome.status === "active") throw solutionErrors.runOpen();
   if (outcome.status === "over_quota") throw solveErrors.usageLimit();

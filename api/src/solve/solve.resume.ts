@@ -4,6 +4,7 @@ import { enqueueRun } from "@fixloop/runtime";
 import { runEventsKey } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";
+import { assertModelStillAllowed } from "./solve.model-access";
 
 /** Runs stopped by a spending cap end with one of these codes; only they can be resumed. */
 export const isCapStop = (run: Pick<SolveRun, "status" | "error_code">) =>
@@ -13,9 +14,11 @@ export const isCapStop = (run: Pick<SolveRun, "status" | "error_code">) =>
  * Puts a run stopped by a spending cap back in the queue: its quota is reserved again (it was
  * released when it stopped), its finished steps stay and are skipped, its event stream starts over.
  */
-export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues">, run: SolveRun): Promise<void> {
+export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues" | "env">, run: SolveRun): Promise<void> {
   const { db, redis, queues } = deps;
   if (!isCapStop(run)) throw solveErrors.notResumable();
+  // Its model is checked against the plan as it is now, as a new run's would be.
+  await assertModelStillAllowed(deps, db, run.user_id, run.model_id);
   const period = await currentUsagePeriod(db, run.user_id);
   try {
     await db.transaction().execute(async (trx) => {

@@ -1,8 +1,9 @@
-import { domain, type SetupNetworkChoice, findModel, modelsConfigFromEnv } from "@fixloop/contract";
-import { currentUsagePeriod, findOpenPullRequestForIssue, issues, isUuid, users } from "@fixloop/db";
+import type { SetupNetworkChoice } from "@fixloop/contract";
+import { findOpenPullRequestForIssue, issues, isUuid, users } from "@fixloop/db";
 import type { AppDeps } from "../deps";
 import { startAndEnqueue } from "./runs.start";
 import { solveErrors } from "./solve.errors";
+import { allowedModel } from "./solve.model-access";
 import { assertContributionAllowed } from "./solve.policy";
 import { setupNetworkChoice } from "./solve.setup-network";
 import { assertBranchExists, baseRepoOf } from "../issues/issues.branches";
@@ -32,10 +33,7 @@ export async function startRun(
   if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
   if (await findOpenPullRequestForIssue(db, issue.id)) throw solveErrors.pullRequestOpen();
   await assertContributionAllowed(deps, userId, issue);
-  const model = findModel(modelsConfigFromEnv(deps.env), input.modelId);
-  if (!model) throw solveErrors.unknownModel(input.modelId);
-  const period = await currentUsagePeriod(db, userId);
-  if (!domain.planAllowsProvider(period.plan, model.provider)) throw solveErrors.premiumRequired();
+  const model = await allowedModel(deps, db, userId, input.modelId);
   const network = await setupNetworkChoice(db, userId, issue, input.setupNetwork);
   const candidates = input.candidates ?? (await users.defaultCandidates(db, userId));
   const { baseBranch } = input;
