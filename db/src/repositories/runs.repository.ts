@@ -109,10 +109,14 @@ export async function end(
   });
 }
 
-/** A run whose job could not be queued fails at once, its quota unit given back. */
-export async function failUnqueued(db: Kysely<Database>, runId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
+/**
+ * A run whose job could not be queued fails at once, its quota unit given back; false when it is
+ * no longer queued. The queue may have taken the job though its answer was lost: a worker that
+ * claimed the run meanwhile keeps it, and its quota unit, running.
+ */
+export async function failUnqueued(db: Kysely<Database>, runId: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const failed = await trx
       .updateTable("solve_runs")
       .set({
         status: "failed",
@@ -121,8 +125,11 @@ export async function failUnqueued(db: Kysely<Database>, runId: string): Promise
         finished_at: new Date(),
       })
       .where("id", "=", runId)
-      .execute();
+      .where("status", "=", "queued")
+      .executeTakeFirst();
+    if (Number(failed.numUpdatedRows) !== 1) return false;
     await releaseRunQuota(trx, runId);
+    return true;
   });
 }
 

@@ -92,6 +92,27 @@ describe("run transitions", () => {
     expect(await runs.claim(db, runId)).toBeNull();
   });
 
+  it("failUnqueued fails a run still queued and gives its quota back, and leaves a run a worker claimed alone", async () => {
+    const u = await user();
+    const quotaOf = (id: string) =>
+      db.selectFrom("solve_runs").select(["status", "quota_state"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const queued = await db.transaction().execute(async (trx) =>
+      runs.create(trx, {
+        user_id: u,
+        issue_id: (await insertIssue(trx, u, { number: 41 })).id,
+        model_id: "groq/llama",
+        kind: "solve",
+        quotaPeriodStart: new Date("2026-11-01"),
+      }),
+    );
+    expect(await runs.failUnqueued(db, queued)).toBe(true);
+    expect(await quotaOf(queued)).toEqual({ status: "failed", quota_state: "released" });
+    // The queue took the job though its answer was lost, and a worker claimed the run first.
+    const claimed = await runningRun(db, u, (await insertIssue(db, u, { number: 42 })).id);
+    expect(await runs.failUnqueued(db, claimed)).toBe(false);
+    expect(await quotaOf(claimed)).toEqual({ status: "running", quota_state: "reserved" });
+  });
+
   it("a solution metadata of the wrong shape is refused and nothing is written", async () => {
     const u = await user();
     const issue = await insertIssue(db, u);
