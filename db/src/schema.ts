@@ -358,9 +358,9 @@ export interface PaymentsTable {
   amount: number;
   currency: string;
   status: ColumnType<
-    "created" | "paid" | "failed",
-    "created" | "paid" | "failed" | undefined,
-    "created" | "paid" | "failed"
+    "created" | "paid" | "failed" | "refunded",
+    "created" | "paid" | "failed" | "refunded" | undefined,
+    "created" | "paid" | "failed" | "refunded"
   >;
   failure_reason: string | null;
   activated_at: NullableTimestamp;

@@ -28,7 +28,14 @@ export const WebhookEvent = z.object({
   payload: z
     .object({
       payment: z
-        .object({ entity: Entity.extend({ error_description: z.string().nullish(), status: z.string().optional() }) })
+        .object({
+          entity: Entity.extend({
+            error_description: z.string().nullish(),
+            status: z.string().optional(),
+            amount_refunded: z.number().optional(),
+            refund_status: z.string().nullish(),
+          }),
+        })
         .optional(),
       order: z.object({ entity: z.object({ id: z.string() }).passthrough() }).optional(),
     })

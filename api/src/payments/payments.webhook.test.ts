@@ -97,6 +97,53 @@ describe("Razorpay webhooks", () => {
     expect((await t.subscription(who.headers)).subscription.plan).toBe("PRO");
   });
 
+  it("ends the plan a payment bought when it is refunded in full, once, and tells the user", async () => {
+    const { user, headers, payment, webhooks } = await paidOrder();
+    for (const w of webhooks) await t.postWebhook(w);
+    expect((await t.subscription(headers)).subscription.plan).toBe("PRO");
+    // A partial refund (goodwill) leaves the plan as it is.
+    const partial = await t.postWebhook(t.sandbox.control.refund(payment.id, 500));
+    expect(await partial.json()).toEqual({ status: "ignored" });
+    expect((await t.subscription(headers)).subscription.plan).toBe("PRO");
+    // The rest is refunded: the 7-day money-back guarantee.
+    const full = t.sandbox.control.refund(payment.id);
+    expect(await (await t.postWebhook(full)).json()).toEqual({ status: "refunded" });
+    expect((await t.subscription(headers)).subscription.plan).toBe("FREE");
+    const row = await t.db
+      .selectFrom("payments")
+      .select("status")
+      .where("provider_payment_id", "=", payment.id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe("refunded");
+    const told = await t.db
+      .selectFrom("notifications")
+      .select("message")
+      .where("user_id", "=", user.id)
+      .where("kind", "=", "payment_refunded")
+      .execute();
+    expect(told).toEqual([{ message: "Your Pro payment was refunded; you are on the Free plan from now." }]);
+    // Redelivered, it changes nothing more.
+    expect(await (await t.postWebhook(full)).json()).toEqual({ status: "duplicate" });
+  });
+
+  it("keeps a later order's plan when an earlier order is refunded", async () => {
+    const { user, headers, payment, webhooks } = await paidOrder();
+    for (const w of webhooks) await t.postWebhook(w);
+    // Then ENTERPRISE, paid and activated; the PRO payment is refunded afterwards.
+    const upgrade = await t.createOrder(headers, "ENTERPRISE");
+    for (const w of t.sandbox.control.pay(upgrade.id).webhooks) await t.postWebhook(w);
+    expect((await t.subscription(headers)).subscription.plan).toBe("ENTERPRISE");
+    expect(await (await t.postWebhook(t.sandbox.control.refund(payment.id))).json()).toEqual({ status: "refunded" });
+    expect((await t.subscription(headers)).subscription.plan).toBe("ENTERPRISE");
+    const told = await t.db
+      .selectFrom("notifications")
+      .select("message")
+      .where("user_id", "=", user.id)
+      .where("kind", "=", "payment_refunded")
+      .execute();
+    expect(told).toEqual([{ message: "Your Pro payment was refunded." }]);
+  });
+
   it("acknowledges events for orders it does not know without changing anything", async () => {
     const before = await t.db.selectFrom("subscriptions").selectAll().execute();
     // An order made on the same account by something other than Fixloop.

@@ -6,16 +6,22 @@ import {
   markOrderFailed,
   markWebhookProcessed,
   recordWebhookEvent,
+  refundPaidOrder,
 } from "@fixloop/db";
 import type { Logger } from "@fixloop/runtime";
 import { WebhookEvent } from "./payments.schemas";
 
-export type WebhookOutcome = "duplicate" | "activated" | "already_active" | "failed_recorded" | "ignored";
+export type WebhookOutcome = "duplicate" | "activated" | "already_active" | "failed_recorded" | "refunded" | "ignored";
+
+/** Events that give a captured payment back to the payer: a refund, or a dispute the merchant lost. */
+const GIVEN_BACK = new Set(["refund.processed", "payment.dispute.lost"]);
 
 /**
  * Applies one verified Razorpay event. The event id is stored in the same transaction as its
  * effect, so a redelivery is a no-op and a crash leaves nothing half done. Captured payments go
- * through the same exactly-once activation as the browser's verify call, in either order.
+ * through the same exactly-once activation as the browser's verify call, in either order. A
+ * payment given back in full (refund.processed, payment.dispute.lost) marks its order refunded
+ * and ends the plan it bought.
  */
 export async function handleWebhook(
   db: Db,
@@ -39,6 +45,14 @@ export async function handleWebhook(
       if ((event.event === "payment.captured" || event.event === "order.paid") && matches) {
         const r = await activatePaidOrder(trx, ours.provider_order_id, payment.id);
         outcome = r?.activated ? "activated" : "already_active";
+      } else if (GIVEN_BACK.has(event.event) && payment.currency === ours.currency) {
+        // Only a payment given back in full ends the plan it bought; a partial refund is the operator's goodwill.
+        const full =
+          event.event === "payment.dispute.lost" ||
+          payment.refund_status === "full" ||
+          (payment.amount_refunded ?? 0) >= ours.amount;
+        if (full) outcome = (await refundPaidOrder(trx, ours.provider_order_id)) ? "refunded" : "ignored";
+        else logger.info({ eventId, orderId }, "partial refund: the plan stays");
       } else if (event.event === "payment.failed") {
         outcome = (await markOrderFailed(trx, ours.provider_order_id, payment.error_description ?? "Payment failed"))
           ? "failed_recorded"

@@ -85,6 +85,57 @@ export async function activatePaidOrder(
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
+export interface Refund {
+  payment: Payment;
+  /** True when the refunded order had bought the plan the user is on: the user is on FREE from now. */
+  planEnded: boolean;
+}
+
+/**
+ * Marks a paid order refunded (given back in full: a refund or a dispute lost), once, and ends the
+ * plan it bought when that plan is still the user's current one (activated by this very order);
+ * the user is told. Undefined when the order is not paid (unknown, never paid, refunded already).
+ */
+export async function refundPaidOrder(db: Conn, orderId: string, now = new Date()): Promise<Refund | undefined> {
+  const run = async (trx: Conn): Promise<Refund | undefined> => {
+    const payment = await trx
+      .updateTable("payments")
+      .set({ status: "refunded", updated_at: now })
+      .where("provider_order_id", "=", orderId)
+      .where("status", "=", "paid")
+      .returningAll()
+      .executeTakeFirst();
+    if (!payment) return undefined;
+    const current = await trx
+      .selectFrom("subscriptions")
+      .select(["plan", "current_period_start"])
+      .where("user_id", "=", payment.user_id)
+      .forUpdate()
+      .executeTakeFirst();
+    // activatePaidOrder starts the plan's period at the order's activation: that is how the
+    // subscription says which order bought it. A later order's plan is left alone.
+    const planEnded =
+      !!current &&
+      !!payment.activated_at &&
+      current.plan === payment.plan &&
+      current.current_period_start.getTime() === payment.activated_at.getTime();
+    if (planEnded) await activatePlan(trx, payment.user_id, "FREE", now);
+    await trx
+      .insertInto("notifications")
+      .values({
+        user_id: payment.user_id,
+        kind: "payment_refunded",
+        message: planEnded
+          ? `Your ${PLANS[payment.plan].name} payment was refunded; you are on the Free plan from now.`
+          : `Your ${PLANS[payment.plan].name} payment was refunded.`,
+        link: "/profile-settings",
+      })
+      .execute();
+    return { payment, planEnded };
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
 /** Records a failed attempt unless the order was already paid (failures may arrive late). */
 export async function markOrderFailed(db: Conn, orderId: string, reason: string): Promise<boolean> {
   const r = await db

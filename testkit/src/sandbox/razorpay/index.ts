@@ -13,7 +13,7 @@ import {
 } from "./webhooks";
 
 export type { WebhookDelivery, WebhookEventType, DeliveryResult } from "./webhooks";
-export type { OrderEntity, PaymentEntity } from "./state";
+export type { OrderEntity, PaymentEntity, RefundEntity } from "./state";
 
 export interface RazorpaySandboxControl {
   state: RazorpayState;
@@ -32,6 +32,11 @@ export interface RazorpaySandboxControl {
     response: ReturnType<typeof signedCheckoutResponse>;
     webhooks: WebhookDelivery[];
   };
+  /**
+   * Refunds a captured payment (all that is left unless `amount` says less), as the operator does
+   * from Razorpay's dashboard; its refund.processed event is returned, not sent.
+   */
+  refund(paymentId: string, amount?: number): WebhookDelivery;
   /** A signed webhook for a stored payment; pass `eventId` to build a redelivery of the same event. */
   webhook(type: WebhookEventType, paymentId: string, eventId?: string): WebhookDelivery;
   deliver(d: WebhookDelivery, url?: string): Promise<DeliveryResult>;
@@ -79,6 +84,13 @@ export async function startRazorpaySandbox(
         response: signedCheckoutResponse(keySecret, orderId, payment.id),
         webhooks: eventsFor(payment),
       };
+    },
+    refund(paymentId, amount) {
+      const payment = state.payments.get(paymentId);
+      const order = payment && state.orders.get(payment.order_id);
+      if (!payment || !order) throw new Error(`No such payment ${paymentId}`);
+      const refund = state.refund(payment, amount);
+      return buildWebhook({ accountId, secret: webhookSecret }, "refund.processed", payment, order, refund);
     },
     webhook(type, paymentId, eventId) {
       const payment = state.payments.get(paymentId);

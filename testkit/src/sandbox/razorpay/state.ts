@@ -25,13 +25,13 @@ export interface PaymentEntity {
   entity: "payment";
   amount: number;
   currency: string;
-  status: "captured" | "failed";
+  status: "captured" | "failed" | "refunded";
   order_id: string;
   invoice_id: null;
   international: boolean;
   method: "card";
-  amount_refunded: 0;
-  refund_status: null;
+  amount_refunded: number;
+  refund_status: "partial" | "full" | null;
   captured: boolean;
   description: string | null;
   card_id: null;
@@ -63,10 +63,56 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export const hmacHex = (secret: string, text: string) => crypto.createHmac("sha256", secret).update(text).digest("hex");
 
+/** Razorpay's refund entity, as a refund.processed event carries it. */
+export interface RefundEntity {
+  id: string;
+  entity: "refund";
+  amount: number;
+  currency: string;
+  payment_id: string;
+  notes: [];
+  receipt: null;
+  acquirer_data: { arn: string | null };
+  created_at: number;
+  batch_id: null;
+  status: "processed";
+  speed_processed: "normal";
+  speed_requested: "normal";
+}
+
 /** In-memory orders and payments of one stand-in instance. */
 export class RazorpayState {
   readonly orders = new Map<string, OrderEntity>();
   readonly payments = new Map<string, PaymentEntity>();
+  readonly refunds = new Map<string, RefundEntity>();
+
+  /** Refunds `amount` (default: what is left) of a captured payment, as the dashboard's refund does. */
+  refund(payment: PaymentEntity, amount = payment.amount - payment.amount_refunded): RefundEntity {
+    if (payment.status === "failed") throw new Error(`Payment ${payment.id} was not captured`);
+    if (amount <= 0 || payment.amount_refunded + amount > payment.amount)
+      throw new Error(`Cannot refund ${amount} of payment ${payment.id}`);
+    payment.amount_refunded += amount;
+    const full = payment.amount_refunded === payment.amount;
+    payment.refund_status = full ? "full" : "partial";
+    if (full) payment.status = "refunded";
+    const refund: RefundEntity = {
+      id: razorpayId("rfnd"),
+      entity: "refund",
+      amount,
+      currency: payment.currency,
+      payment_id: payment.id,
+      notes: [],
+      receipt: null,
+      acquirer_data: { arn: null },
+      created_at: nowSeconds(),
+      batch_id: null,
+      status: "processed",
+      speed_processed: "normal",
+      speed_requested: "normal",
+    };
+    this.refunds.set(refund.id, refund);
+    return refund;
+  }
 
   createOrder(input: { amount: number; currency: string; receipt: string | null; notes: Notes }): OrderEntity {
     const order: OrderEntity = {

@@ -1,6 +1,6 @@
-import { hmacHex, nowSeconds, razorpayId, type OrderEntity, type PaymentEntity } from "./state";
+import { hmacHex, nowSeconds, razorpayId, type OrderEntity, type PaymentEntity, type RefundEntity } from "./state";
 
-export type WebhookEventType = "payment.captured" | "payment.failed" | "order.paid";
+export type WebhookEventType = "payment.captured" | "payment.failed" | "order.paid" | "refund.processed";
 
 /** A webhook exactly as Razorpay sends it: the raw JSON body and its headers. */
 export interface WebhookDelivery {
@@ -16,8 +16,12 @@ export function buildWebhook(
   type: WebhookEventType,
   payment: PaymentEntity,
   order: OrderEntity,
+  refund?: RefundEntity,
 ): WebhookDelivery {
-  const payload: Record<string, { entity: unknown }> = { payment: { entity: payment } };
+  // refund.processed carries the refund first, then the payment as it is after it.
+  const payload: Record<string, { entity: unknown }> = refund
+    ? { refund: { entity: refund }, payment: { entity: payment } }
+    : { payment: { entity: payment } };
   if (type === "order.paid") payload.order = { entity: order };
   const body = JSON.stringify({
     entity: "event",

@@ -4,7 +4,7 @@ import { PLANS, isPlanId } from "@fixloop/contract";
 import { Badge, Card, Spinner, buttonClass, type Tone } from "../../ui/ui";
 import { formatLimit, formatPrice, subscriptionQuery } from "./billing.queries";
 
-const STATUS_TONE: Record<string, Tone> = { paid: "green", created: "gray", failed: "red" };
+const STATUS_TONE: Record<string, Tone> = { paid: "green", created: "gray", failed: "red", refunded: "yellow" };
 const day = (iso: string) => new Date(iso).toLocaleDateString();
 
 /** Profile settings → Billing: current plan, its period, and recent payments. */
