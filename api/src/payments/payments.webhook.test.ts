@@ -126,6 +126,14 @@ describe("Razorpay webhooks", () => {
     expect(await (await t.postWebhook(full)).json()).toEqual({ status: "duplicate" });
   });
 
+  it("ends the plan when the payment's dispute is lost (a chargeback)", async () => {
+    const { headers, payment, webhooks } = await paidOrder();
+    for (const w of webhooks) await t.postWebhook(w);
+    const lost = t.sandbox.control.webhook("payment.dispute.lost", payment.id);
+    expect(await (await t.postWebhook(lost)).json()).toEqual({ status: "refunded" });
+    expect((await t.subscription(headers)).subscription.plan).toBe("FREE");
+  });
+
   it("keeps a later order's plan when an earlier order is refunded", async () => {
     const { user, headers, payment, webhooks } = await paidOrder();
     for (const w of webhooks) await t.postWebhook(w);

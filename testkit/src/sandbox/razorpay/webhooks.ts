@@ -1,6 +1,7 @@
 import { hmacHex, nowSeconds, razorpayId, type OrderEntity, type PaymentEntity, type RefundEntity } from "./state";
 
-export type WebhookEventType = "payment.captured" | "payment.failed" | "order.paid" | "refund.processed";
+export type WebhookEventType =
+  "payment.captured" | "payment.failed" | "order.paid" | "refund.processed" | "payment.dispute.lost";
 
 /** A webhook exactly as Razorpay sends it: the raw JSON body and its headers. */
 export interface WebhookDelivery {
@@ -23,6 +24,23 @@ export function buildWebhook(
     ? { refund: { entity: refund }, payment: { entity: payment } }
     : { payment: { entity: payment } };
   if (type === "order.paid") payload.order = { entity: order };
+  // A chargeback the merchant lost: the whole amount is taken back from the merchant.
+  if (type === "payment.dispute.lost")
+    payload.dispute = {
+      entity: {
+        id: razorpayId("disp"),
+        entity: "dispute",
+        payment_id: payment.id,
+        amount: payment.amount,
+        currency: payment.currency,
+        amount_deducted: payment.amount,
+        reason_code: "chargeback",
+        respond_by: nowSeconds(),
+        status: "lost",
+        phase: "chargeback",
+        created_at: nowSeconds(),
+      },
+    };
   const body = JSON.stringify({
     entity: "event",
     account_id: opts.accountId,
