@@ -33,6 +33,10 @@ describe("spending caps", () => {
     const bad = await setCaps({ runCapUsd: -1, monthlyCapUsd: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("request.invalid");
+    // Past what the database keeps (numeric(12, 6)): refused, not a 500.
+    const huge = await setCaps({ runCapUsd: 1, monthlyCapUsd: 1_000_000 });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.code).toBe("request.invalid");
     const after = (await (await stack.app.request("/api/costs/caps", { headers })).json()) as Record<string, any>;
     expect(after).toMatchObject({ runCapUsd: 0.5, monthlyCapUsd: 20 });
   });

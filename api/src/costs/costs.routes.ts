@@ -7,6 +7,7 @@ import {
   runEstimateRange,
   CandidateCount,
   findModel,
+  MAX_COST_CAP_USD,
   modelsConfigFromEnv,
   TYPICAL_OUTPUT_TOKENS,
 } from "@fixloop/contract";
@@ -17,7 +18,7 @@ import { validate } from "../http/validate";
 import { solveErrors } from "../solve/solve.errors";
 
 /** A cap in USD, or null to fall back to the operator's default. */
-const Cap = z.number().nonnegative().max(1_000_000).nullable();
+const Cap = z.number().nonnegative().max(MAX_COST_CAP_USD).nullable();
 export const SpendingCapsBody = z.object({ runCapUsd: Cap, monthlyCapUsd: Cap }).strict();
 export type SpendingCapsBody = z.infer<typeof SpendingCapsBody>;
 const EstimateQuery = z.object({

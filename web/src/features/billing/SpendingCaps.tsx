@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
+import { MAX_COST_CAP_USD } from "@fixloop/contract";
 import { api } from "../../api/client";
 import { formatUsd, spendingCapsQuery } from "../../api/costs.queries";
 import { errorMessage, unwrap } from "../../api/errors";
@@ -10,12 +11,12 @@ const INPUT =
   "w-40 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
 const asText = (v: number | null) => (v === null ? "" : String(v));
 
-/** An empty field means "use the default"; anything else must be a non-negative amount. */
+/** An empty field means "use the default"; anything else must be an amount from 0 to MAX_COST_CAP_USD. */
 function parseCap(text: string): number | null | "invalid" {
   const t = text.trim();
   if (!t) return null;
   const n = Number(t);
-  return Number.isFinite(n) && n >= 0 ? n : "invalid";
+  return Number.isFinite(n) && n >= 0 && n <= MAX_COST_CAP_USD ? n : "invalid";
 }
 
 /** Profile → Usage: the per-run and monthly spending caps, and what this period cost so far. */
@@ -46,7 +47,9 @@ export function SpendingCaps() {
     const r = parseCap(run);
     const m = parseCap(monthly);
     if (r === "invalid" || m === "invalid")
-      return void toast.error("A cap is an amount in USD, 0 or more (leave it empty for the default)");
+      return void toast.error(
+        `A cap is an amount in USD from 0 to ${MAX_COST_CAP_USD.toLocaleString("en-US")} (leave it empty for the default)`,
+      );
     save.mutate({ runCapUsd: r, monthlyCapUsd: m });
   };
   const fallback = (v: number | null) => (v === null ? "no cap" : formatUsd(v));
