@@ -2,7 +2,7 @@ import { AppError } from "../http/errors";
 import type { AppDeps } from "../deps";
 import { jobIds, type SolutionStatus, ANSWERING_SOLUTION_STATUSES } from "@fixloop/contract";
 import { runJob } from "../jobs/jobs.run";
-import { findOpenPullRequestForIssue, pullRequests, solutions } from "@fixloop/db";
+import { findOpenPullRequestForIssue, pullRequests, runs, solutions } from "@fixloop/db";
 import { solveErrors } from "../solve/solve.errors";
 import { solutionErrors } from "./solutions.errors";
 import { lockOwnedSolution } from "./solutions.owned";
@@ -30,6 +30,9 @@ export async function decideSolution(
     // Approving again after a failed pull-request job retries it; anything else must still be pending.
     const allowed: readonly SolutionStatus[] = body.status === "approved" ? ANSWERING_SOLUTION_STATUSES : ["pending"];
     if (!allowed.includes(solution.status)) throw solutionErrors.notPending(solution.status);
+    // A refinement still running would rewrite the files after the decision (after the pull
+    // request was opened from them). The row lock orders this against a refinement starting.
+    if (await runs.activeRefineOf(trx, id)) throw solutionErrors.refining();
     if (body.status === "approved") {
       const made = solution.metadata.defaultBranch;
       if (body.baseBranch && made && body.baseBranch !== made) throw solutionErrors.baseMismatch(made, body.baseBranch);

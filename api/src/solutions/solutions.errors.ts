@@ -21,6 +21,12 @@ export const solutionErrors = {
   tooLarge: (reason: string) => new AppError(422, "solution.too_large", reason),
   deniedPath: (filename: string, reason: string) => new AppError(400, "solution.path_denied", `${filename}: ${reason}`),
   runOpen: () => new AppError(409, "run.already_running", "A run for this issue is already in progress"),
+  refining: () =>
+    new AppError(
+      409,
+      "solution.refining",
+      "A refinement of this solution is running; wait for it to finish or cancel it, then decide",
+    ),
   issueTaken: () =>
     new AppError(
       409,

@@ -117,6 +117,25 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
     ).toBe("claude-sonnet-4-5");
   });
 
+  it("refuses to approve or reject while a refinement runs, and decides once it has ended", async () => {
+    const { call, solutionId, db } = await setup();
+    const started = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test" } });
+    expect(started.status).toBe(202);
+    const { runId } = (await started.json()) as { runId: string };
+    for (const status of ["approved", "rejected"]) {
+      const res = await call(`/${solutionId}/validate`, { method: "POST", body: { status } });
+      expect(res.status).toBe(409);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("solution.refining");
+    }
+    expect(await db.selectFrom("validation_decisions").selectAll().execute()).toEqual([]);
+    expect(
+      (await db.selectFrom("solutions").select("status").where("id", "=", solutionId).executeTakeFirstOrThrow()).status,
+    ).toBe("pending");
+    // Once the refinement ended (here: cancelled), the decision goes through.
+    await db.updateTable("solve_runs").set({ status: "cancelled" }).where("id", "=", runId).execute();
+    expect((await call(`/${solutionId}/validate`, { method: "POST", body: { status: "rejected" } })).status).toBe(200);
+  });
+
   it("rate-limits refinements with generate's budget", async () => {
     const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "generate=3/60" });
     const me = await t.loginAs();

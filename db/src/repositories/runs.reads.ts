@@ -38,6 +38,17 @@ export async function activeOf(db: Conn, issueId: string) {
     .executeTakeFirst();
 }
 
+/** The solution's refinement still queued or running, if any. */
+export async function activeRefineOf(db: Conn, solutionId: string) {
+  return db
+    .selectFrom("solve_runs")
+    .select(["id"])
+    .where("solution_id", "=", solutionId)
+    .where("kind", "=", "refine")
+    .where("status", "in", ACTIVE_RUN_STATUSES)
+    .executeTakeFirst();
+}
+
 /** Unfinished runs older than `graceSeconds`, oldest first (at most 500). */
 export async function unfinishedOlderThan(db: Conn, graceSeconds: number): Promise<string[]> {
   const rows = await db
