@@ -152,6 +152,53 @@ describe("Razorpay webhooks", () => {
     expect(told).toEqual([{ message: "Your Pro payment was refunded." }]);
   });
 
+  it("extends the plan by a period when a second payment for it lands, and a refund of it takes that period back", async () => {
+    // The first checkout's confirmation is lost (no verify, its webhooks late): the user pays again.
+    const { user, headers, order, payment: first, webhooks: late } = await paidOrder();
+    const again = await t.createOrder(headers);
+    expect(again.id).not.toBe(order.id);
+    const second = t.sandbox.control.pay(again.id);
+    for (const w of second.webhooks) await t.postWebhook(w);
+    const once = (await t.subscription(headers)).subscription;
+    expect(once.plan).toBe("PRO");
+    for (const w of late) await t.postWebhook(w);
+    const twice = (await t.subscription(headers)).subscription;
+    expect(twice.plan).toBe("PRO");
+    expect(twice.currentPeriodStart).toBe(once.currentPeriodStart);
+    expect(Date.parse(twice.currentPeriodEnd) - Date.parse(once.currentPeriodEnd)).toBe(30 * 86_400_000);
+    expect(await t.activations(user.id)).toBe(2);
+    // The later-applied payment (the first order) is refunded: its period goes, the plan stays.
+    const refund = t.sandbox.control.refund(first.id);
+    expect(await (await t.postWebhook(refund)).json()).toEqual({ status: "refunded" });
+    const after = (await t.subscription(headers)).subscription;
+    expect(after).toMatchObject({ plan: "PRO", currentPeriodEnd: once.currentPeriodEnd });
+  });
+
+  it("keeps a higher plan when an older, cheaper order's capture arrives late, and says the payment was not applied", async () => {
+    const { user, headers, webhooks: late } = await paidOrder();
+    const upgrade = await t.createOrder(headers, "ENTERPRISE");
+    for (const w of t.sandbox.control.pay(upgrade.id).webhooks) await t.postWebhook(w);
+    const enterprise = (await t.subscription(headers)).subscription;
+    expect(enterprise.plan).toBe("ENTERPRISE");
+    for (const w of late) await t.postWebhook(w);
+    expect((await t.subscription(headers)).subscription).toMatchObject({
+      plan: "ENTERPRISE",
+      currentPeriodStart: enterprise.currentPeriodStart,
+      currentPeriodEnd: enterprise.currentPeriodEnd,
+    });
+    const told = await t.db
+      .selectFrom("notifications")
+      .select("message")
+      .where("user_id", "=", user.id)
+      .where("kind", "=", "payment_not_applied")
+      .execute();
+    expect(told).toEqual([
+      {
+        message: `Your Pro payment arrived while your Enterprise plan is active until ${enterprise.currentPeriodEnd.slice(0, 10)}; it was not applied. Contact support for a refund.`,
+      },
+    ]);
+  });
+
   it("acknowledges events for orders it does not know without changing anything", async () => {
     const before = await t.db.selectFrom("subscriptions").selectAll().execute();
     // An order made on the same account by something other than Fixloop.

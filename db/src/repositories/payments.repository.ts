@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database, Payment, Subscription } from "../schema";
 import { type PlanId, PLANS } from "@fixloop/contract";
 import { webhookPayload } from "./json-columns";
-import { activatePlan } from "./subscriptions.repository";
+import { activatePlan, applyPaidPlan, periodBefore } from "./subscriptions.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -70,13 +70,20 @@ export async function activatePaidOrder(
       const payment = await findPaymentByOrder(trx, orderId);
       return payment && { payment, activated: false };
     }
-    const subscription = await activatePlan(trx, won.user_id, won.plan, now);
+    const { subscription, effect } = await applyPaidPlan(trx, won.user_id, won.plan, now);
+    const until = subscription.current_period_end.toISOString().slice(0, 10);
+    const name = PLANS[won.plan].name;
     await trx
       .insertInto("notifications")
       .values({
         user_id: won.user_id,
-        kind: "plan_activated",
-        message: `Your ${PLANS[won.plan].name} plan is active until ${subscription.current_period_end.toISOString().slice(0, 10)}.`,
+        kind: effect === "kept_higher" ? "payment_not_applied" : "plan_activated",
+        message:
+          effect === "kept_higher"
+            ? `Your ${name} payment arrived while your ${PLANS[subscription.plan].name} plan is active until ${until}; it was not applied. Contact support for a refund.`
+            : effect === "extended"
+              ? `Your ${name} plan is extended until ${until}.`
+              : `Your ${name} plan is active until ${until}.`,
         link: "/profile-settings",
       })
       .execute();
@@ -87,14 +94,17 @@ export async function activatePaidOrder(
 
 export interface Refund {
   payment: Payment;
-  /** True when the refunded order had bought the plan the user is on: the user is on FREE from now. */
+  /** The plan the refunded order paid for is over: the user is on FREE from now. */
   planEnded: boolean;
 }
 
 /**
- * Marks a paid order refunded (given back in full: a refund or a dispute lost), once, and ends the
- * plan it bought when that plan is still the user's current one (activated by this very order);
- * the user is told. Undefined when the order is not paid (unknown, never paid, refunded already).
+ * Marks a paid order refunded (given back in full: a refund or a dispute lost), once, and takes
+ * back the period it paid for when it went into the plan the user is on now (it started that plan
+ * or extended it, see `applyPaidPlan`): the period ends one period sooner, and when that is
+ * already past the user is on FREE from now. An older order, or one a higher plan kept from
+ * applying, changes no plan. The user is told. Undefined when the order is not paid (unknown,
+ * never paid, refunded already).
  */
 export async function refundPaidOrder(db: Conn, orderId: string, now = new Date()): Promise<Refund | undefined> {
   const run = async (trx: Conn): Promise<Refund | undefined> => {
@@ -108,26 +118,36 @@ export async function refundPaidOrder(db: Conn, orderId: string, now = new Date(
     if (!payment) return undefined;
     const current = await trx
       .selectFrom("subscriptions")
-      .select(["plan", "current_period_start"])
+      .selectAll()
       .where("user_id", "=", payment.user_id)
       .forUpdate()
       .executeTakeFirst();
-    // activatePaidOrder starts the plan's period at the order's activation: that is how the
-    // subscription says which order bought it. A later order's plan is left alone.
-    const planEnded =
+    const applied =
       !!current &&
       !!payment.activated_at &&
       current.plan === payment.plan &&
-      current.current_period_start.getTime() === payment.activated_at.getTime();
+      current.current_period_end > now &&
+      payment.activated_at >= current.current_period_start;
+    const end = current && applied ? periodBefore(current.current_period_end) : null;
+    const planEnded = !!end && end <= now;
     if (planEnded) await activatePlan(trx, payment.user_id, "FREE", now);
+    else if (end)
+      await trx
+        .updateTable("subscriptions")
+        .set({ current_period_end: end, updated_at: now })
+        .where("user_id", "=", payment.user_id)
+        .execute();
+    const name = PLANS[payment.plan].name;
     await trx
       .insertInto("notifications")
       .values({
         user_id: payment.user_id,
         kind: "payment_refunded",
         message: planEnded
-          ? `Your ${PLANS[payment.plan].name} payment was refunded; you are on the Free plan from now.`
-          : `Your ${PLANS[payment.plan].name} payment was refunded.`,
+          ? `Your ${name} payment was refunded; you are on the Free plan from now.`
+          : end
+            ? `Your ${name} payment was refunded; your ${name} plan now ends on ${end.toISOString().slice(0, 10)}.`
+            : `Your ${name} payment was refunded.`,
         link: "/profile-settings",
       })
       .execute();

@@ -7,6 +7,8 @@ type Conn = Kysely<Database> | Transaction<Database>;
 const DAY_MS = 86_400_000;
 
 export const periodEndFrom = (start: Date) => new Date(start.getTime() + FALLBACK_PERIOD_DAYS * DAY_MS);
+/** One billing period earlier than `end` (what a refunded payment takes back). */
+export const periodBefore = (end: Date) => new Date(end.getTime() - FALLBACK_PERIOD_DAYS * DAY_MS);
 
 /**
  * The user's subscription row, created as FREE on first read. A period that has ended rolls
@@ -47,6 +49,45 @@ export async function getSubscription(db: Conn, userId: string, now = new Date()
     .returningAll()
     .executeTakeFirst();
   return lapsed ?? db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
+}
+
+const RANK: Record<PlanId, number> = { FREE: 0, PRO: 1, ENTERPRISE: 2 };
+
+/** What a newly paid order for `plan` does to the user's subscription (see `applyPaidPlan`). */
+export type PaidPlanEffect = "started" | "extended" | "kept_higher";
+
+/**
+ * Applies one paid period of `plan`, with the subscription row locked:
+ * - no paid plan running now, or a lower one: `plan` starts now for a fresh period (`started`);
+ * - the same plan running: its period is extended by one more (`extended`): a second payment,
+ *   e.g. after a checkout whose confirmation was lost, is not swallowed by a restart;
+ * - a higher plan running: it is kept (`kept_higher`): a late capture of an older, cheaper order
+ *   never downgrades a plan paid for since.
+ */
+export async function applyPaidPlan(
+  db: Conn,
+  userId: string,
+  plan: PlanId,
+  now = new Date(),
+): Promise<{ subscription: Subscription; effect: PaidPlanEffect }> {
+  const current = await db
+    .selectFrom("subscriptions")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .forUpdate()
+    .executeTakeFirst();
+  const running = current && current.plan !== "FREE" && current.current_period_end > now ? current : undefined;
+  if (running && RANK[running.plan] > RANK[plan]) return { subscription: running, effect: "kept_higher" };
+  if (running && running.plan === plan) {
+    const subscription = await db
+      .updateTable("subscriptions")
+      .set({ status: "active", current_period_end: periodEndFrom(running.current_period_end), updated_at: now })
+      .where("user_id", "=", userId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { subscription, effect: "extended" };
+  }
+  return { subscription: await activatePlan(db, userId, plan, now), effect: "started" };
 }
 
 /** Puts the user on `plan` for a fresh billing period starting `now`. */
