@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { startStack, type Stack } from "@fixloop/infra/launcher";
 import type { RazorpaySandboxControl } from "@fixloop/testkit/sandbox";
 import { createTestDatabase, testPrefix, testRedisUrl } from "@fixloop/testkit";
+import { SCREENSHOTS } from "./e2e.harness";
 
 const CHROMIUM =
   process.env.CHROMIUM_PATH ??
@@ -114,5 +115,32 @@ describe("paying for PRO in the sandbox checkout", () => {
     await modal.getByRole("button", { name: "Try Again" }).waitFor();
     const res = await page.request.get(`${stack.url}/api/payments/subscription`);
     expect(((await res.json()) as { subscription: { plan: string } }).subscription.plan).toBe("PRO");
+  });
+
+  it("pays Enterprise on the second try, then says Pro can be bought once Enterprise ends", async () => {
+    const modal = page.getByRole("dialog", { name: "Upgrade to Enterprise" });
+    await modal.getByRole("button", { name: "Try Again" }).click();
+    const checkout = page.getByTestId("razorpay-sandbox-checkout");
+    await checkout.getByRole("button", { name: /^Pay / }).click();
+    await page.getByText("Payment successful! Your subscription is now active.").waitFor();
+    await page.getByRole("dialog").getByRole("button", { name: "Close", exact: true }).click();
+    const enterprise = page.getByRole("region", { name: "Enterprise plan" });
+    await expect.poll(() => enterprise.getByText("Current plan", { exact: true }).isVisible()).toBe(true);
+    // A Pro payment would not apply while Enterprise runs: the page says so instead of taking the money.
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByRole("region", { name: "Pro plan" }).getByRole("button", { name: "Select Pro" }).click();
+      const told = page
+        .locator("[data-sonner-toast]")
+        .filter({ hasText: /^You are on the Enterprise plan until .+; Pro can be bought once it ends$/ });
+      await told.first().waitFor();
+      expect(await page.getByRole("dialog", { name: "Upgrade to Pro" }).count()).toBe(0);
+      await page.waitForTimeout(800); // the toast's entrance, for the picture only
+      fs.mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `pricing-lower-plan-${width}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    const res = await page.request.get(`${stack.url}/api/payments/subscription`);
+    expect(((await res.json()) as { subscription: { plan: string } }).subscription.plan).toBe("ENTERPRISE");
   });
 });

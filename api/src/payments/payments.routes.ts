@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { PLANS } from "@fixloop/contract";
+import { PLAN_RANK, PLANS } from "@fixloop/contract";
 import { findUserPayment, activatePaidOrder, insertPaymentOrder, recentPayments } from "@fixloop/db";
 import { getSubscription } from "@fixloop/db";
 import type { AppEnv } from "../deps";
@@ -46,6 +46,12 @@ export const paymentsRoutes = new Hono<AppEnv>()
     if (planId === "FREE") throw paymentErrors.alreadyFree();
     const current = await getSubscription(db, c.var.user.id);
     if (current.plan === planId) throw paymentErrors.alreadyOnPlan(PLANS[planId].name);
+    if (PLAN_RANK[current.plan] > PLAN_RANK[planId])
+      throw paymentErrors.higherPlan(
+        PLANS[current.plan].name,
+        current.current_period_end.toISOString().slice(0, 10),
+        PLANS[planId].name,
+      );
     if (!env.RAZORPAY_KEY_ID || !env.RAZORPAY_KEY_SECRET) throw paymentErrors.notConfigured();
     const plan = PLANS[planId];
     const amount = Math.round(plan.price * 100);

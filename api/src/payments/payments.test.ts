@@ -26,7 +26,7 @@ describe("plans and orders", () => {
     expect(await script.text()).toContain("window.Razorpay = Razorpay");
   });
 
-  it("refuses an order for the Free plan and for the plan the user already has", async () => {
+  it("refuses an order for the Free plan, for the plan the user already has and for a lower one", async () => {
     const { headers, user } = await t.loginAs();
     const free = await t.app.request("/api/payments/create-order", t.json(headers, { planId: "FREE" }));
     expect(free.status).toBe(400);
@@ -38,6 +38,16 @@ describe("plans and orders", () => {
     expect(((await same.json()) as { error: { message: string } }).error.message).toBe(
       "You are already on the Pro plan",
     );
+    // A lower plan than the one running would not apply (a late payment never downgrades): refused too.
+    const enterprise = await activatePlan(t.db, user.id, "ENTERPRISE");
+    const lower = await t.app.request("/api/payments/create-order", t.json(headers, { planId: "PRO" }));
+    expect(lower.status).toBe(400);
+    expect(await lower.json()).toEqual({
+      error: {
+        code: "payments.higher_plan_active",
+        message: `You are on the Enterprise plan until ${enterprise.current_period_end.toISOString().slice(0, 10)}; a Pro payment would not apply before then`,
+      },
+    });
     expect(await t.db.selectFrom("payments").select("id").where("user_id", "=", user.id).execute()).toHaveLength(0);
   });
 

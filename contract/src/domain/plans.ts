@@ -71,6 +71,9 @@ export function planAllowsProvider(plan: PlanId, provider: ModelProvider): boole
   return PLANS[plan].aiModels.includes(provider);
 }
 
+/** Plans from lowest to highest: a payment for a lower plan never replaces a higher one running. */
+export const PLAN_RANK: Record<PlanId, number> = { FREE: 0, PRO: 1, ENTERPRISE: 2 };
+
 export function isPlanId(v: unknown): v is PlanId {
   return v === "FREE" || v === "PRO" || v === "ENTERPRISE";
 }

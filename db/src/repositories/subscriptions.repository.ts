@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database, Subscription } from "../schema";
-import { type PlanId, FALLBACK_PERIOD_DAYS } from "@fixloop/contract";
+import { type PlanId, FALLBACK_PERIOD_DAYS, PLAN_RANK } from "@fixloop/contract";
 import { currentUsagePeriod } from "./usage.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -51,8 +51,6 @@ export async function getSubscription(db: Conn, userId: string, now = new Date()
   return lapsed ?? db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
 }
 
-const RANK: Record<PlanId, number> = { FREE: 0, PRO: 1, ENTERPRISE: 2 };
-
 /** What a newly paid order for `plan` does to the user's subscription (see `applyPaidPlan`). */
 export type PaidPlanEffect = "started" | "extended" | "kept_higher";
 
@@ -77,7 +75,7 @@ export async function applyPaidPlan(
     .forUpdate()
     .executeTakeFirst();
   const running = current && current.plan !== "FREE" && current.current_period_end > now ? current : undefined;
-  if (running && RANK[running.plan] > RANK[plan]) return { subscription: running, effect: "kept_higher" };
+  if (running && PLAN_RANK[running.plan] > PLAN_RANK[plan]) return { subscription: running, effect: "kept_higher" };
   if (running && running.plan === plan) {
     const subscription = await db
       .updateTable("subscriptions")

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
-import { PLANS, type Plan } from "@fixloop/contract";
+import { PLAN_RANK, PLANS, type Plan } from "@fixloop/contract";
 import { useAuth } from "../../auth/auth";
 import { Button, Spinner } from "../../ui/ui";
 import { FALLBACK_PLANS, plansQuery, subscriptionQuery } from "./billing.queries";
@@ -40,6 +40,14 @@ export function PricingPage() {
     }
     if (plan.id === currentPlan) {
       toast.info(`You are already on the ${PLANS[plan.id].name} plan`);
+      return;
+    }
+    if (currentPlan && PLAN_RANK[plan.id] < PLAN_RANK[currentPlan]) {
+      // A payment for a lower plan would not apply while the higher one runs (the server refuses the order).
+      const end = subQ.data?.subscription.currentPeriodEnd;
+      toast.info(
+        `You are on the ${PLANS[currentPlan].name} plan until ${end ? formatDay(end) : "the period ends"}; ${PLANS[plan.id].name} can be bought once it ends`,
+      );
       return;
     }
     setSelected(plan);
