@@ -3,6 +3,10 @@ import { createPaymentsTestApp } from "../../test/payments.testkit";
 
 const t = await createPaymentsTestApp();
 
+/** The user's notifications of one kind, as `{ message }` rows. */
+const messagesOf = (userId: string, kind: string) =>
+  t.db.selectFrom("notifications").select("message").where("user_id", "=", userId).where("kind", "=", kind).execute();
+
 async function paidOrder() {
   const who = await t.loginAs();
   const order = await t.createOrder(who.headers);
@@ -115,12 +119,7 @@ describe("Razorpay webhooks", () => {
       .where("provider_payment_id", "=", payment.id)
       .executeTakeFirstOrThrow();
     expect(row.status).toBe("refunded");
-    const told = await t.db
-      .selectFrom("notifications")
-      .select("message")
-      .where("user_id", "=", user.id)
-      .where("kind", "=", "payment_refunded")
-      .execute();
+    const told = await messagesOf(user.id, "payment_refunded");
     expect(told).toEqual([{ message: "Your Pro payment was refunded; you are on the Free plan from now." }]);
     // Redelivered, it changes nothing more.
     expect(await (await t.postWebhook(full)).json()).toEqual({ status: "duplicate" });
@@ -143,12 +142,7 @@ describe("Razorpay webhooks", () => {
     expect((await t.subscription(headers)).subscription.plan).toBe("ENTERPRISE");
     expect(await (await t.postWebhook(t.sandbox.control.refund(payment.id))).json()).toEqual({ status: "refunded" });
     expect((await t.subscription(headers)).subscription.plan).toBe("ENTERPRISE");
-    const told = await t.db
-      .selectFrom("notifications")
-      .select("message")
-      .where("user_id", "=", user.id)
-      .where("kind", "=", "payment_refunded")
-      .execute();
+    const told = await messagesOf(user.id, "payment_refunded");
     expect(told).toEqual([{ message: "Your Pro payment was refunded." }]);
   });
 
@@ -186,12 +180,7 @@ describe("Razorpay webhooks", () => {
       currentPeriodStart: enterprise.currentPeriodStart,
       currentPeriodEnd: enterprise.currentPeriodEnd,
     });
-    const told = await t.db
-      .selectFrom("notifications")
-      .select("message")
-      .where("user_id", "=", user.id)
-      .where("kind", "=", "payment_not_applied")
-      .execute();
+    const told = await messagesOf(user.id, "payment_not_applied");
     expect(told).toEqual([
       {
         message: `Your Pro payment arrived while your Enterprise plan is active until ${enterprise.currentPeriodEnd.slice(0, 10)}; it was not applied. Contact support for a refund.`,
