@@ -43,7 +43,10 @@ export async function recentPayments(db: Conn, userId: string, limit = 10): Prom
 
 export interface Activation {
   payment: Payment;
-  /** True only for the one call that moved the order to paid and changed the plan. */
+  /**
+   * True only for the one call that moved the order to paid and applied it (`applyPaidPlan`: the
+   * plan started or extended, or left as it was under a higher plan running).
+   */
   activated: boolean;
   subscription?: Subscription;
 }
