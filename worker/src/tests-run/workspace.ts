@@ -92,6 +92,8 @@ export async function checkout(
   baseDir: string,
 ): Promise<{ dir: string; dispose: () => Promise<void> }> {
   const dir = path.join(cache.root, "runs", `${process.pid}-${randomUUID()}`);
+  const now = new Date();
+  await fs.utimes(baseDir, now, now); // in use: not evicted for a while (see `evict`)
   await fs.mkdir(dir, { recursive: true });
   // cp(1) is an order of magnitude faster than fs.cp on many small files, and reflinks where the filesystem can.
   await execFileAsync("cp", ["-a", "--reflink=auto", `${baseDir}/.`, dir]);
@@ -142,7 +144,18 @@ async function sizeOf(dir: string): Promise<number> {
   return total;
 }
 
-/** Least recently used base trees go first until the cache fits (the one just built stays). */
+/**
+ * A base tree looked up or copied this recently is never evicted, however full the cache: another
+ * job may be copying it, or hold it between the validating step's two halves. The cache may then
+ * stay over `maxBytes` until those trees go unused.
+ */
+export const KEEP_USED_WITHIN_MS = 2 * 60 * 60 * 1000;
+
+/**
+ * Least recently used base trees go first until the cache fits (the one just built stays, and so
+ * does any used within KEEP_USED_WITHIN_MS). A tree is renamed out of `base/` before it is
+ * removed, so no job ever finds a half-removed tree at its path.
+ */
 async function evict(cache: WorkspaceCache, keep: string): Promise<void> {
   const baseRoot = path.join(cache.root, "base");
   const entries = await Promise.all(
@@ -152,15 +165,17 @@ async function evict(cache: WorkspaceCache, keep: string): Promise<void> {
     }),
   );
   let total = entries.reduce((s, e) => s + e.size, 0);
+  const now = Date.now();
   for (const e of entries.sort((a, b) => a.used - b.used)) {
     if (total <= cache.maxBytes) break;
-    if (e.dir === keep) continue;
-    if (
-      await removeTree(e.dir).then(
-        () => true,
-        () => false,
-      )
-    )
-      total -= e.size;
+    if (e.dir === keep || now - e.used < KEEP_USED_WITHIN_MS) continue;
+    const gone = path.join(cache.root, "tmp", `${process.pid}-${randomUUID()}`);
+    const moved = await fs.rename(e.dir, gone).then(
+      () => true,
+      () => false,
+    );
+    if (!moved) continue;
+    total -= e.size;
+    await removeTree(gone).catch(() => undefined); // else left for the next sweep
   }
 }
