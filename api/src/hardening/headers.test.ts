@@ -113,6 +113,32 @@ describe("rate limits on each abusable route", () => {
     expect(await t.db.selectFrom("api_tokens").select("id").execute()).toHaveLength(2);
   });
 
+  it("never counts a refused request, not even for a moment (no write to the counters at all)", async () => {
+    const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "tokens=1/60" });
+    const { headers } = await t.loginAs();
+    const create = () =>
+      t.app.request("/api/tokens", {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ name: "t" }),
+      });
+    expect((await create()).status).toBe(201);
+    // Every command Redis runs, as it runs it: a counter raised and then lowered again by a
+    // second round trip would show, and meanwhile refuse a request sharing the counter.
+    const monitor = await t.redis.monitor();
+    const writes: string[] = [];
+    monitor.on("monitor", (_time: string, args: string[]) => {
+      const [command = "", counter = ""] = args;
+      if (counter.startsWith(`${t.prefix}:rl:`) && /^(incr|decr|incrby|decrby|set)$/i.test(command))
+        writes.push(`${command} ${counter}`);
+    });
+    const refused = await create();
+    expect(refused.status).toBe(429);
+    await new Promise((r) => setTimeout(r, 200));
+    monitor.disconnect();
+    expect(writes).toEqual([]);
+  });
+
   afterEach(() => vi.useRealTimers());
 
   it("does not let twice the limit through across a window's boundary, and says when there is room again", async () => {

@@ -53,6 +53,29 @@ function secondsUntilRoom(accepted: number, previous: number, limit: number, win
 }
 
 /**
+ * KEYS: per caller id, this window's count then the last one's. ARGV: limit, the last window's
+ * weight, the keys' lifetime in seconds. Counts the request under every id when each has room
+ * (this window's count + 1 + the last one's weighed ≤ limit); counts nothing otherwise. Returns
+ * {1 counted | 0 refused, then each id's count in this window before the request, and in the last}.
+ */
+const SLIDING_WINDOW = `
+local limit, weight, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local out, room = {1}, true
+for i = 1, #KEYS, 2 do
+  local current = tonumber(redis.call('GET', KEYS[i]) or '0')
+  local previous = tonumber(redis.call('GET', KEYS[i + 1]) or '0')
+  out[#out + 1] = current
+  out[#out + 1] = previous
+  if current + 1 + previous * weight > limit then room = false end
+end
+if not room then out[1] = 0 return out end
+for i = 1, #KEYS, 2 do
+  redis.call('INCR', KEYS[i])
+  redis.call('EXPIRE', KEYS[i], ttl)
+end
+return out`;
+
+/**
  * Sliding-window limits in Redis, counted per IP and per credential: this window's count plus the
  * previous window's, weighted by how much of it still overlaps the last `windowSeconds`. (A fixed
  * window would let twice the limit through across a boundary: the limit's last requests at :59 and
@@ -71,31 +94,32 @@ export function rateLimit(rule: RateRule) {
     if (cred) ids.push(`u:${cred}`);
     const key = (id: string, w: number) => `${env.QUEUE_PREFIX}:rl:${rule.name}:${id}:${w}`;
     try {
-      const multi = redis.multi();
-      // Each count is kept for two windows: the next window weighs this one.
-      for (const id of ids)
-        multi
-          .incr(key(id, window))
-          .expire(key(id, window), 2 * rule.windowSeconds + 1)
-          .get(key(id, window - 1));
-      const res = (await multi.exec()) ?? [];
+      // One script counts, weighs and refuses atomically: a refused request is never counted,
+      // not even for the moment a second round trip would take to give the count back (when a
+      // concurrent request sharing the IP counter could be refused by it).
+      const keys = ids.flatMap((id) => [key(id, window), key(id, window - 1)]);
       const weight = 1 - elapsed / rule.windowSeconds;
+      const counts = (await redis.eval(
+        SLIDING_WINDOW,
+        keys.length,
+        ...keys,
+        rule.limit,
+        weight,
+        2 * rule.windowSeconds + 1,
+      )) as number[];
       let retryAfter = 0;
       for (let i = 0; i < ids.length; i++) {
-        const current = Number(res[3 * i]?.[1] ?? 0);
-        const previous = Number(res[3 * i + 2]?.[1] ?? 0);
-        if (current + previous * weight > rule.limit)
+        const current = Number(counts[2 * i + 1] ?? 0);
+        const previous = Number(counts[2 * i + 2] ?? 0);
+        if (current + 1 + previous * weight > rule.limit)
           retryAfter = Math.max(
             retryAfter,
-            secondsUntilRoom(current - 1, previous, rule.limit, rule.windowSeconds, elapsed),
+            secondsUntilRoom(current, previous, rule.limit, rule.windowSeconds, elapsed),
           );
       }
-      if (retryAfter > 0) {
-        const undo = redis.multi();
-        for (const id of ids) undo.decr(key(id, window));
-        await undo.exec();
-        throw new AppError(429, "rate_limited", `Too many requests, try again in ${retryAfter} s`, {
-          "Retry-After": String(retryAfter),
+      if (counts[0] === 0) {
+        throw new AppError(429, "rate_limited", `Too many requests, try again in ${Math.max(1, retryAfter)} s`, {
+          "Retry-After": String(Math.max(1, retryAfter)),
         });
       }
     } catch (err) {
