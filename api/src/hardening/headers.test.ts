@@ -80,6 +80,17 @@ describe("same-origin guard", () => {
   });
 });
 
+/** Signs a user in to `t` and returns a call that creates one API token as that user. */
+async function tokenCreator(t: Awaited<ReturnType<typeof createTestApp>>) {
+  const { headers } = await t.loginAs();
+  return () =>
+    t.app.request("/api/tokens", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ name: "t" }),
+    });
+}
+
 describe("rate limits on each abusable route", () => {
   it("answers 429 with retry-after per credential on generate, import, payments and tokens", async () => {
     const t = await createTestApp({
@@ -115,13 +126,7 @@ describe("rate limits on each abusable route", () => {
 
   it("never counts a refused request, not even for a moment (no write to the counters at all)", async () => {
     const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "tokens=1/60" });
-    const { headers } = await t.loginAs();
-    const create = () =>
-      t.app.request("/api/tokens", {
-        method: "POST",
-        headers: { ...headers, "content-type": "application/json" },
-        body: JSON.stringify({ name: "t" }),
-      });
+    const create = await tokenCreator(t);
     expect((await create()).status).toBe(201);
     // Every command Redis runs, as it runs it: a counter raised and then lowered again by a
     // second round trip would show, and meanwhile refuse a request sharing the counter.
@@ -143,13 +148,7 @@ describe("rate limits on each abusable route", () => {
 
   it("does not let twice the limit through across a window's boundary, and says when there is room again", async () => {
     const t = await createTestApp({ RATE_LIMITS_ENABLED: "true", RATE_LIMITS: "tokens=2/60" });
-    const { headers } = await t.loginAs();
-    const create = () =>
-      t.app.request("/api/tokens", {
-        method: "POST",
-        headers: { ...headers, "content-type": "application/json" },
-        body: JSON.stringify({ name: "t" }),
-      });
+    const create = await tokenCreator(t);
     // Only the clock is fake (Redis and HTTP run for real); minutes of its own, an hour from now (the session still valid).
     const boundary = (Math.floor(Date.now() / 60_000) + 60) * 60_000;
     vi.useFakeTimers({ toFake: ["Date"] });
