@@ -17,7 +17,10 @@ export type ManualEdit = z.infer<typeof ManualEdit>;
 export const RefineInput = z.object({
   feedback: z.array(z.string()),
   manualEdits: z.array(ManualEdit),
+  /** The solution's revision the refinement was started from. */
   fromRevision: z.number().optional(),
+  /** The solution's status when the refinement started: pending, or pr_created when it addresses a review. */
+  fromStatus: z.enum(["pending", "pr_created"]).optional(),
 });
 export type RefineInput = z.infer<typeof RefineInput>;
 
@@ -35,7 +38,27 @@ export function refineInputOf(stored: unknown): RefineInput {
   const raw = o.success ? o.data : {};
   const feedback = Array.isArray(raw.feedback) ? raw.feedback.filter((f) => typeof f === "string") : [];
   const fromRevision = typeof raw.fromRevision === "number" ? { fromRevision: raw.fromRevision } : {};
-  return { feedback, manualEdits: manualEditsOf(raw.manualEdits), ...fromRevision };
+  const status = RefineInput.shape.fromStatus.safeParse(raw.fromStatus);
+  const fromStatus = status.success && status.data ? { fromStatus: status.data } : {};
+  return { feedback, manualEdits: manualEditsOf(raw.manualEdits), ...fromRevision, ...fromStatus };
+}
+
+/**
+ * Why a refinement's result may no longer replace the solution's files, or null when it may: the
+ * solution was decided (approved, rejected, its pull request opened) or changed (a hand edit, a
+ * candidate switch) after the refinement started from it. Its result was built from files and a
+ * status that are gone, so writing it would replace what the reviewer decided on or changed.
+ */
+export function refineSupersededReason(
+  solution: { status: string; revision: number },
+  input: Pick<RefineInput, "fromRevision" | "fromStatus">,
+): string | null {
+  const from = input.fromStatus ?? (solution.status === "pr_created" ? "pr_created" : "pending");
+  if (solution.status !== from)
+    return `the solution was ${solution.status === "pr_created" ? "turned into a pull request" : solution.status} after this refinement started`;
+  if (input.fromRevision !== undefined && solution.revision !== input.fromRevision)
+    return `the solution changed (revision ${input.fromRevision} became ${solution.revision}) after this refinement started`;
+  return null;
 }
 
 /** The newest refinement request of a run, if it is a refinement. */

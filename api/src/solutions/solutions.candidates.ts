@@ -3,8 +3,7 @@ import { solutions } from "@fixloop/db";
 import { assessChange, CandidateCount, solutionCandidatesOf } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { AppError } from "../http/errors";
-import { solutionErrors } from "./solutions.errors";
-import { findOwnedSolution, lockOwnedSolution } from "./solutions.owned";
+import { findOwnedSolution, lockEditableSolution } from "./solutions.owned";
 import { refuseOversized } from "./solutions.revision";
 import { checkSyntax } from "./solutions.syntax";
 
@@ -25,8 +24,7 @@ export async function selectCandidate(deps: AppDeps, userId: string, id: string,
   refuseOversized(deps.env, chosen.filesChanged);
   const syntaxErrors = await checkSyntax(deps, chosen.filesChanged);
   return deps.db.transaction().execute(async (trx) => {
-    const { solution } = await lockOwnedSolution(trx, userId, id);
-    if (solution.status !== "pending") throw solutionErrors.notPending(solution.status);
+    const { solution } = await lockEditableSolution(trx, userId, id);
     const set = solutionCandidatesOf(solution.metadata.candidates);
     const c = set?.candidates.find((x) => x.n === n);
     if (!set || !c) throw candidateNotFound(n);

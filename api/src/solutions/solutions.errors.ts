@@ -27,6 +27,12 @@ export const solutionErrors = {
       "solution.refining",
       "A refinement of this solution is running; wait for it to finish or cancel it, then decide",
     ),
+  refiningEdit: () =>
+    new AppError(
+      409,
+      "solution.refining",
+      "A refinement of this solution is running and would replace this change; wait for it to finish or cancel it, then change the files",
+    ),
   issueTaken: () =>
     new AppError(
       409,

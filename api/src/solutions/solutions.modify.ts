@@ -2,7 +2,7 @@ import { solutions } from "@fixloop/db";
 import { type FileChange, assessChange, jobIds, SolutionTests, solutionReproductionOf } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { solutionErrors } from "./solutions.errors";
-import { findOwnedSolution, lockOwnedSolution, type SolutionRow } from "./solutions.owned";
+import { findOwnedSolution, lockEditableSolution, type SolutionRow } from "./solutions.owned";
 import type { ModifyBody } from "./solutions.schemas";
 import { refuseOversized } from "./solutions.revision";
 import { checkSyntax } from "./solutions.syntax";
@@ -23,7 +23,7 @@ export async function modifySolution(deps: AppDeps, userId: string, id: string, 
   const syntaxErrors = await checkSyntax(deps, edited);
   const rerun = await db.transaction().execute(async (trx) => {
     // The row lock keeps two concurrent edits from both passing the staleness check.
-    const { solution } = await lockOwnedSolution(trx, userId, id);
+    const { solution } = await lockEditableSolution(trx, userId, id);
     const { files, reasons, edits } = applyModifications(solution, body);
     if (solution.revision !== before.solution.revision) throw solutionErrors.stale(edits[0]?.filename ?? "");
 

@@ -67,6 +67,7 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
     expect(run.input).toMatchObject({
       feedback: ["Add a test", "Name the helper pageStart"],
       manualEdits: [{ filename: "src/paginate.ts", reason: "explain", revision: 2 }],
+      fromStatus: "pending",
     });
     expect(await deps.queues.solve.getJob(`run-${b.runId}`)).toBeTruthy();
   });
@@ -134,6 +135,80 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
     // Once the refinement ended (here: cancelled), the decision goes through.
     await db.updateTable("solve_runs").set({ status: "cancelled" }).where("id", "=", runId).execute();
     expect((await call(`/${solutionId}/validate`, { method: "POST", body: { status: "rejected" } })).status).toBe(200);
+  });
+
+  it("refuses hand edits while a refinement runs (it would replace them when it finishes), and takes them once it ended", async () => {
+    const { call, solutionId, db } = await setup();
+    const started = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test" } });
+    const { runId } = (await started.json()) as { runId: string };
+    const edit = {
+      modifications: [
+        {
+          filename: "src/paginate.ts",
+          originalContent: PROPOSED,
+          modifiedContent: `// edited\n${PROPOSED}`,
+          reason: "x",
+        },
+      ],
+    };
+    const refused = await call(`/${solutionId}/modify`, { method: "POST", body: edit });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("solution.refining");
+    const files = () =>
+      db
+        .selectFrom("solutions")
+        .select(["revision", "files_changed"])
+        .where("id", "=", solutionId)
+        .executeTakeFirstOrThrow();
+    const before = await files();
+    expect(before.files_changed).toMatchObject([{ content: PROPOSED }]);
+    await db.updateTable("solve_runs").set({ status: "cancelled" }).where("id", "=", runId).execute();
+    expect((await call(`/${solutionId}/modify`, { method: "POST", body: edit })).status).toBe(200);
+    expect((await files()).revision).toBe(before.revision + 1);
+  });
+
+  it("does not resume a cap-stopped refinement of a solution approved or edited since, and changes nothing", async () => {
+    const { call, solutionId, db, deps, me, app } = await setup();
+    const started = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test" } });
+    const { runId } = (await started.json()) as { runId: string };
+    const stopped = { status: "failed", error_code: "cost.run_cap_exceeded", quota_state: "released" } as const;
+    await db.updateTable("solve_runs").set(stopped).where("id", "=", runId).execute();
+    await deps.queues.solve.remove(`run-${runId}`);
+    const used = async () => (await db.selectFrom("usage_counters").select("used").executeTakeFirstOrThrow()).used;
+    const usedBefore = await used();
+    const resume = () => app.request(`/api/runs/${runId}/resume`, { method: "POST", headers: me.headers });
+    const row = () =>
+      db
+        .selectFrom("solve_runs")
+        .select(["status", "error_code", "quota_state"])
+        .where("id", "=", runId)
+        .executeTakeFirstOrThrow();
+    const setSolution = (v: { status?: "approved" | "pending"; revision?: number }) =>
+      db.updateTable("solutions").set(v).where("id", "=", solutionId).execute();
+    const { revision } = await db
+      .selectFrom("solutions")
+      .select("revision")
+      .where("id", "=", solutionId)
+      .executeTakeFirstOrThrow();
+
+    for (const [change, said] of [
+      [{ status: "approved" }, /^Not resumed: the solution was approved after this refinement started/],
+      [{ status: "pending", revision: revision + 1 }, /revision \d+ became \d+/],
+    ] as const) {
+      await setSolution(change);
+      const res = await resume();
+      expect(res.status).toBe(409);
+      const { error } = (await res.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe("refine.superseded");
+      expect(error.message).toMatch(said);
+      expect(await row()).toEqual(stopped);
+      expect(await used()).toBe(usedBefore);
+      expect(await deps.queues.solve.getJob(`run-${runId}`)).toBeFalsy();
+    }
+    // The solution as the refinement left it: the run resumes.
+    await setSolution({ revision });
+    expect((await resume()).status).toBe(202);
+    expect((await row()).status).toBe("queued");
   });
 
   it("rate-limits refinements with generate's budget", async () => {

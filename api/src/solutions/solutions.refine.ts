@@ -37,7 +37,8 @@ export async function refineSolution(
   let refinementCount = 0;
   const outcome = await startAndEnqueue(deps, async (trx) => {
     const { solution } = await lockOwnedSolution(trx, userId, id);
-    if (solution.status !== (opts.status ?? "pending")) throw solutionErrors.notPending(solution.status);
+    const fromStatus = opts.status ?? "pending";
+    if (solution.status !== fromStatus) throw solutionErrors.notPending(solution.status);
     await opts.within?.(trx, solution);
     const before = refineInputOf(await runs.latestRefineInput(trx, id));
     const key = (e: ManualEdit) => `${e.filename}@${e.revision ?? ""}`;
@@ -48,6 +49,7 @@ export async function refineSolution(
       feedback: [...before.feedback, feedback],
       manualEdits: [...edits.values()],
       fromRevision: solution.revision,
+      fromStatus,
     };
     await solutions.keepCurrentRevision(trx, solution);
     // The run counts the refinement when it finishes; this is the number it will get.

@@ -2,8 +2,7 @@ import { solutions } from "@fixloop/db";
 import { assessChange, reproductionPasses, solutionReproductionOf } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { AppError } from "../http/errors";
-import { solutionErrors } from "./solutions.errors";
-import { findOwnedSolution, lockOwnedSolution } from "./solutions.owned";
+import { findOwnedSolution, lockEditableSolution } from "./solutions.owned";
 import { refuseOversized } from "./solutions.revision";
 import { checkSyntax } from "./solutions.syntax";
 
@@ -26,8 +25,7 @@ export async function includeReproduction(deps: AppDeps, userId: string, id: str
     ? await checkSyntax(deps, [{ ...file, action: "create", originalContent: "" }, ...before.solution.files_changed])
     : null;
   return deps.db.transaction().execute(async (trx) => {
-    const { solution } = await lockOwnedSolution(trx, userId, id);
-    if (solution.status !== "pending") throw solutionErrors.notPending(solution.status);
+    const { solution } = await lockEditableSolution(trx, userId, id);
     const r = solutionReproductionOf(solution.metadata.reproduction);
     if (!r || !reproductionPasses(solution.metadata)) throw unavailable();
     const files = solution.files_changed;

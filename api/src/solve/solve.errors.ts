@@ -19,6 +19,8 @@ export const solveErrors = {
     ),
   runFailed: (code: string, message: string) => new AppError(502, code, message),
   notResumable: () => new AppError(409, "run.not_resumable", "Only a run stopped by a spending cap can be resumed"),
+  refineSuperseded: (reason: string) =>
+    new AppError(409, "refine.superseded", `Not resumed: ${reason}; refine the solution as it is now instead`),
   issueBusy: () => new AppError(409, "run.issue_busy", "Another run of this issue is in progress"),
   stillCancelling: () => new AppError(409, "run.cancelling", "The previous run is still cancelling, try in a moment"),
   runCancelled: () => new AppError(409, "run.cancelled", "The run was cancelled"),

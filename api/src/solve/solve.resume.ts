@@ -1,7 +1,7 @@
 import type { SolveRun } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota, runs } from "@fixloop/db";
+import { currentUsagePeriod, reserveQuota, runs, solutions } from "@fixloop/db";
 import { enqueueRun } from "@fixloop/runtime";
-import { runEventsKey } from "@fixloop/contract";
+import { refineInputOf, refineSupersededReason, runEventsKey } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "./solve.errors";
 import { assertModelStillAllowed } from "./solve.model-access";
@@ -22,6 +22,13 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues" | 
   const period = await currentUsagePeriod(db, run.user_id);
   try {
     await db.transaction().execute(async (trx) => {
+      // A refinement resumed after its solution was decided or changed could only be refused when
+      // it finishes, after spending again: it is refused now (the solution stays locked meanwhile).
+      if (run.kind === "refine" && run.solution_id) {
+        const current = await solutions.lockForRefinement(trx, run.solution_id);
+        const superseded = refineSupersededReason(current, refineInputOf(run.input));
+        if (superseded) throw solveErrors.refineSuperseded(superseded);
+      }
       const reserved = await reserveQuota(trx, run.user_id, period.plan, { periodStart: period.periodStart });
       if (!reserved) throw solveErrors.usageLimit();
       if (!(await runs.requeueCapStop(trx, run.id, reserved.periodStart))) throw solveErrors.notResumable();

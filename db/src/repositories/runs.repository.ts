@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import { ACTIVE_RUN_STATUSES, type StepId } from "@fixloop/contract";
+import { ACTIVE_RUN_STATUSES, refineInputOf, refineSupersededReason, type StepId } from "@fixloop/contract";
 import type { Database, NewSolveRun, SolveRun } from "../schema";
 import * as issues from "./issues.repository";
 import { runInput, type RunInput } from "./json-columns";
@@ -7,6 +7,15 @@ import * as solutions from "./solutions.repository";
 import { chargeRunQuota, releaseRunQuota } from "./usage.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
+
+/** A refinement's result is not written: the solution was decided or changed after it started (the run fails, uncharged). */
+export class RefineSuperseded extends Error {
+  readonly code = "refine.superseded";
+  constructor(message: string) {
+    super(message);
+    this.name = "RefineSuperseded";
+  }
+}
 
 /** A new queued run holding a reserved quota unit (a second open run of the issue fails with 23505). */
 export async function create(
@@ -68,7 +77,11 @@ export async function finish(
     if (run.status !== "running") throw new Error(`run ${run.id} is ${run.status}`);
     let solutionId: string;
     if (run.kind === "refine" && run.solution_id) {
-      const refinementCount = await solutions.nextRefinementCount(trx, run.solution_id);
+      const current = await solutions.lockForRefinement(trx, run.solution_id);
+      const superseded = refineSupersededReason(current, refineInputOf(run.input));
+      if (superseded)
+        throw new RefineSuperseded(`Not applied: ${superseded}; refine the solution as it is now instead`);
+      const refinementCount = current.refinement_count + 1;
       solutionId = await solutions.recordRefinement(trx, run.id, run.solution_id, {
         ...p,
         metadata: { ...p.metadata, refinementCount },

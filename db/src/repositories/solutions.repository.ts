@@ -58,15 +58,14 @@ export async function recordGenerated(
   return s.id;
 }
 
-/** The refinement count the next refinement of a solution gets (locks the solution until commit). */
-export async function nextRefinementCount(trx: Transaction<Database>, solutionId: string): Promise<number> {
-  const prev = await trx
+/** What a finishing refinement checks its solution against, with the row locked until commit. */
+export async function lockForRefinement(trx: Transaction<Database>, solutionId: string) {
+  return trx
     .selectFrom("solutions")
-    .select("refinement_count")
+    .select(["status", "revision", "refinement_count"])
     .where("id", "=", solutionId)
     .forUpdate()
     .executeTakeFirstOrThrow();
-  return prev.refinement_count + 1;
 }
 
 /** A refine run's outcome: the solution's next revision, recorded with the feedback that asked for it. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createTestDatabase, insertIssue, insertUser } from "../../test/testing";
 import type { Db } from "../client";
 import * as issues from "./issues.repository";
-import { JsonColumnError, solutionMetadata } from "./json-columns";
+import { JsonColumnError, solutionMetadata, type RunInput } from "./json-columns";
 import * as pullRequests from "./pull-requests.repository";
 import * as runs from "./runs";
 import * as solutions from "./solutions.repository";
@@ -24,14 +24,20 @@ const proposal = (metadata: solutions.Proposal["metadata"] = { repository: "hubo
   feedback: null,
 });
 
-async function runningRun(d: Db, userId: string, issueId: string): Promise<string> {
+async function runningRun(
+  d: Db,
+  userId: string,
+  issueId: string,
+  refine?: { solutionId: string; input: RunInput },
+): Promise<string> {
   const id = await d.transaction().execute((trx) =>
     runs.create(trx, {
       user_id: userId,
       issue_id: issueId,
       model_id: "groq/llama",
-      kind: "solve",
+      kind: refine ? "refine" : "solve",
       quotaPeriodStart: new Date("2026-11-01"),
+      ...(refine ? { solution_id: refine.solutionId, input: refine.input } : {}),
     }),
   );
   expect(await runs.claim(d, id)).toMatchObject({ status: "running", attempts: 1 });
@@ -111,6 +117,46 @@ describe("run transitions", () => {
     const claimed = await runningRun(db, u, (await insertIssue(db, u, { number: 42 })).id);
     expect(await runs.failUnqueued(db, claimed)).toBe(false);
     expect(await quotaOf(claimed)).toEqual({ status: "running", quota_state: "reserved" });
+  });
+
+  it("a refinement finishing after its solution was decided or changed writes nothing and charges nothing", async () => {
+    const u = await user();
+    const issue = await insertIssue(db, u);
+    const solutionId = await runs.finish(db, await runningRun(db, u, issue.id), proposal());
+    const solution = () =>
+      db
+        .selectFrom("solutions")
+        .select(["status", "revision", "files_changed"])
+        .where("id", "=", solutionId)
+        .executeTakeFirstOrThrow();
+    const before = await solution();
+    const input: RunInput = {
+      feedback: ["Add a test"],
+      manualEdits: [],
+      fromRevision: before.revision,
+      fromStatus: "pending",
+    };
+    const refined = {
+      ...proposal(),
+      filesChanged: [{ filename: "a.js", action: "modify" as const, content: "refined", originalContent: "a" }],
+    };
+    const set = (v: { status?: "pending" | "approved"; revision?: number }) =>
+      db.updateTable("solutions").set(v).where("id", "=", solutionId).execute();
+
+    // Approved while the refinement ran (e.g. stopped by a cap, then resumed): the approved files stay.
+    const runId = await runningRun(db, u, issue.id, { solutionId, input });
+    await set({ status: "approved" });
+    await expect(runs.finish(db, runId, refined)).rejects.toThrow(/was approved after this refinement started/);
+    await set({ status: "pending", revision: before.revision + 1 });
+    // A hand edit made a revision the refinement did not start from: the edit stays.
+    await expect(runs.finish(db, runId, refined)).rejects.toBeInstanceOf(runs.RefineSuperseded);
+    expect(await solution()).toEqual({ ...before, revision: before.revision + 1 });
+    expect(await runs.load(db, runId)).toMatchObject({ status: "running", quota_state: "reserved" });
+
+    // The solution as the refinement found it: the result is written.
+    await set({ revision: before.revision });
+    expect(await runs.finish(db, runId, refined)).toBe(solutionId);
+    expect(await solution()).toMatchObject({ revision: before.revision + 1, files_changed: refined.filesChanged });
   });
 
   it("a solution metadata of the wrong shape is refused and nothing is written", async () => {

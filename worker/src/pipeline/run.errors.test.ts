@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JsonColumnError } from "@fixloop/db";
+import { JsonColumnError, runs } from "@fixloop/db";
 import { classifyFailure } from "./run.errors";
 
 describe("a failure that would fail the same way again", () => {
@@ -12,6 +12,17 @@ describe("a failure that would fail the same way again", () => {
     });
     const shape = new JsonColumnError("run_steps.detail", []);
     expect(classifyFailure(shape, "validating")).toMatchObject({ code: "run.invalid_data", retryable: false });
+  });
+
+  it("is not retried: a refinement whose solution was decided or changed meanwhile (another attempt would spend again for nothing)", () => {
+    const superseded = new runs.RefineSuperseded(
+      "Not applied: the solution was approved after this refinement started",
+    );
+    expect(classifyFailure(superseded, null)).toEqual({
+      code: "refine.superseded",
+      message: "Not applied: the solution was approved after this refinement started",
+      retryable: false,
+    });
   });
 
   it("while a crash or a lost connection is retried", () => {

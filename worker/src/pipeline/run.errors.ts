@@ -1,5 +1,5 @@
 import { UnrecoverableError } from "bullmq";
-import { JsonColumnError } from "@fixloop/db";
+import { JsonColumnError, runs } from "@fixloop/db";
 import { STEP_LABELS, type StepId } from "@fixloop/contract";
 import { GithubError, isRetryable, toGithubError } from "@fixloop/runtime";
 import { ModelError } from "../models";
@@ -40,6 +40,7 @@ export function classifyFailure(err: unknown, step: StepId | null): RunFailure {
   // The cap message stands on its own: it says what to do next.
   if (err instanceof CostCapExceeded) return { code: err.code, message: err.message, retryable: false };
   if (err instanceof RunUnverified) return { code: err.code, message: err.message, retryable: false };
+  if (err instanceof runs.RefineSuperseded) return { code: err.code, message: err.message, retryable: false };
   if (err instanceof GenerationError) return { code: err.code, message: `${where}${err.message}`, retryable: false };
   if (err instanceof UnrecoverableError)
     return { code: "run.invalid", message: `${where}${err.message}`, retryable: false };
