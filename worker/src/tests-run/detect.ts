@@ -1,4 +1,5 @@
-import fs from "node:fs/promises";
+import fs from "node:fs";
+import { open, stat } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -30,9 +31,38 @@ const FixloopYml = z.object({
   network: z.boolean().optional(),
 });
 
-const read = (dir: string, rel: string) => fs.readFile(path.join(dir, rel), "utf8").catch(() => null);
+/** Most bytes of `.fixloop.yml` parsed (as the API reads it for the preview); a larger file is refused, not parsed. */
+export const MAX_FIXLOOP_YML_BYTES = 100_000;
+/** Most bytes of a file read to detect the test command (package.json, pyproject.toml, setup.cfg, Makefile). */
+const MAX_DETECT_BYTES = 1_000_000;
+
+/**
+ * A repository file's text, read only when it is a regular file (not a link out of the tree, not
+ * a FIFO that would block the read forever) of at most `max` bytes: `{ size }` when larger, null
+ * when absent or not a regular file. Its size is known before any byte is read.
+ */
+async function readFile(dir: string, rel: string, max: number): Promise<{ text: string } | { size: number } | null> {
+  const flags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+  const handle = await open(path.join(dir, rel), flags).catch(() => null);
+  if (!handle) return null;
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return null;
+    if (stat.size > max) return { size: stat.size };
+    return { text: await handle.readFile("utf8") };
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+const read = async (dir: string, rel: string) => {
+  const r = await readFile(dir, rel, MAX_DETECT_BYTES);
+  return r && "text" in r ? r.text : null;
+};
 const has = (dir: string, rel: string) =>
-  fs.stat(path.join(dir, rel)).then(
+  stat(path.join(dir, rel)).then(
     () => true,
     () => false,
   );
@@ -124,12 +154,18 @@ export async function detectTestPlan(
   trusted: boolean,
   choice?: RunSetupNetwork,
 ): Promise<TestPlan | { reason: string }> {
-  const rawYml = (await read(dir, ".fixloop.yml")) ?? (await read(dir, ".fixloop.yaml"));
+  const file =
+    (await readFile(dir, ".fixloop.yml", MAX_FIXLOOP_YML_BYTES)) ??
+    (await readFile(dir, ".fixloop.yaml", MAX_FIXLOOP_YML_BYTES));
   let yml: z.infer<typeof FixloopYml> = {};
-  if (rawYml !== null) {
+  if (file && "size" in file)
+    return {
+      reason: `Invalid .fixloop.yml: ${file.size.toLocaleString("en-US")} bytes, over the ${MAX_FIXLOOP_YML_BYTES.toLocaleString("en-US")} it may have`,
+    };
+  if (file) {
     let parsed: unknown;
     try {
-      parsed = parseYaml(rawYml);
+      parsed = parseYaml(file.text);
     } catch (err) {
       return { reason: `Invalid .fixloop.yml: ${(err as Error).message.split("\n")[0]}` };
     }

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
+import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { SANDBOX_UID } from "./sandbox";
@@ -113,11 +114,18 @@ export async function writeInside(dir: string, rel: string, content: string | nu
     if (!st) await fs.mkdir(cur);
   }
   const target = path.join(dir, norm);
-  if ((await fs.lstat(target).catch(() => null))?.isSymbolicLink())
-    throw new Error(`Refusing to write through a symlink: ${rel}`);
+  const st = await fs.lstat(target).catch(() => null);
+  if (st?.isSymbolicLink()) throw new Error(`Refusing to write through a symlink: ${rel}`);
+  // Code run by a networked setup shapes the tree before the patch is written: a FIFO there would
+  // block the write forever (no signal reaches it), a directory or device is no file to patch.
+  if (st && !st.isFile()) throw new Error(`Refusing to write over something that is not a regular file: ${rel}`);
   if (content === null) await fs.rm(target, { force: true });
-  else await fs.writeFile(target, content);
+  else await fs.writeFile(target, content, { flag: WRITE_FLAGS });
 }
+
+/** Created or truncated, never through a link, never waiting on a FIFO swapped in since the check. */
+const WRITE_FLAGS =
+  fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
 
 /** Makes a run copy writable by the sandbox user (needed when the worker runs as root and drops to `uid`). */
 export async function handToSandbox(dir: string, uid = SANDBOX_UID): Promise<void> {
