@@ -23,7 +23,17 @@ describe("path policy", () => {
     expect(deniedPathReason(p)).toEqual(expect.any(String));
   });
   it.each([
+    ["docs/a\n\n@acme/maintainers\n\nCloses #1\n\nx.md", "Path contains control characters (newline, tab, escape)"],
+    ["src/tab\there.ts", "Path contains control characters (newline, tab, escape)"],
+    ["src/\u001b[31mred.ts", "Path contains control characters (newline, tab, escape)"],
+    ["src/admin\u202Egnp.ts", "Path contains invisible or direction-changing characters"],
+    ["src/in\u200Bvisible.ts", "Path contains invisible or direction-changing characters"],
+  ])("denies a name that would break out of its line or read as another: %j", (p, reason) => {
+    expect(deniedPathReason(p)).toBe(reason);
+  });
+  it.each([
     "src/index.ts",
+    "docs/café/naïve.md",
     "README.md",
     ".github/ISSUE_TEMPLATE/bug.md",
     "docs/env.md",
