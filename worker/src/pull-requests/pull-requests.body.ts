@@ -10,7 +10,7 @@ import {
   type DiffCounts,
 } from "@fixloop/contract";
 import type { Guidelines } from "./pull-requests.guidelines";
-import { clip, codeSpan, inert, MAX_BODY_CHARS } from "./pull-requests.inert";
+import { clip, codeSpan, inert, MAX_BODY_CHARS, plainTitle } from "./pull-requests.inert";
 
 export interface BodyInput {
   issueNumber: number;
@@ -34,8 +34,9 @@ export function fixesLine(i: Pick<BodyInput, "issueNumber" | "issueRepo" | "base
   return same ? `Fixes #${i.issueNumber}` : `Fixes ${i.issueRepo}#${i.issueNumber}`;
 }
 
+/** The pull request's title, also its commit's subject: the issue's title with nothing GitHub would act on. */
 export function prTitle(i: Pick<BodyInput, "issueNumber" | "issueTitle">, g: Guidelines): string {
-  const title = i.issueTitle.trim().replace(/\s+/g, " ").slice(0, 120);
+  const title = plainTitle(i.issueTitle.trim().replace(/\s+/g, " ").slice(0, 120));
   if (g.conventionalCommits) return `fix: ${title.charAt(0).toLowerCase()}${title.slice(1)} (#${i.issueNumber})`;
   return `Fix #${i.issueNumber}: ${title}`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { prBody, type BodyInput } from "./pull-requests.body";
 import type { Guidelines } from "./pull-requests.guidelines";
+import { prTitle } from "./pull-requests.body";
 import { CLIPPED_NOTE, codeSpan, inert, MAX_BODY_CHARS, openFence } from "./pull-requests.inert";
 
 const NONE: Guidelines = {
@@ -100,5 +101,27 @@ describe("model text in a pull request body", () => {
     expect(body).toContain(CLIPPED_NOTE);
     expect(body).toContain("**AI assistance:**");
     expect(body.trimEnd().endsWith("before opening.")).toBe(true);
+  });
+});
+
+describe("the issue's title in the pull request's title and commit message (plain text, no markdown)", () => {
+  it("keeps the issue author's closing keywords, references and mentions from acting, and ours working", () => {
+    const hostile =
+      "Crash on load, closes #3 and fixes other/repo#9, resolves GH-12 https://github.com/o/r/issues/4 cc @org/team";
+    for (const title of [
+      prTitle({ issueNumber: 5, issueTitle: hostile }, NONE),
+      prTitle({ issueNumber: 5, issueTitle: hostile }, { ...NONE, conventionalCommits: true }),
+    ]) {
+      const ours = title.startsWith("Fix #5: ") ? title.slice("Fix #5: ".length) : title.replace(/ \(#5\)$/, "");
+      expect(ours).not.toMatch(/#\d|@\w|GH-\d|https?:\/\//i);
+      expect(ours).toMatch(
+        /closes ＃3 and fixes other\/repo＃9, resolves GH‑12 github\.com\/o\/r\/issues\/4 cc ＠org\/team$/i,
+      );
+    }
+    expect(prTitle({ issueNumber: 5, issueTitle: hostile }, NONE)).toMatch(/^Fix #5: Crash on load/);
+    // A title with nothing to act on is unchanged, e-mail addresses included.
+    expect(prTitle({ issueNumber: 5, issueTitle: "Mail to a@b.com fails in C#" }, NONE)).toBe(
+      "Fix #5: Mail to a@b.com fails in C#",
+    );
   });
 });

@@ -87,3 +87,17 @@ export function inert(text: string, max = MAX_MODEL_TEXT_CHARS): string {
   if (fence) out.push(fence);
   return out.join("\n");
 }
+
+/**
+ * An issue's title made plain for a commit message and a pull request title, which are no markdown:
+ * a code span would not stop GitHub there. Merged to the default branch, a commit message's
+ * "closes #3" or "fixes other/repo#9" closes that issue, and its references link back. The title is
+ * the issue author's, so its references and mentions lose their `#` and `@` to the full-width signs
+ * (＃3, ＠team): read the same, acted on by nothing. Issue links lose their scheme.
+ */
+export function plainTitle(text: string): string {
+  return text
+    .replace(ISSUE_URL, (_m, pre: string, url: string) => `${pre}${url.replace(/^<?https?:\/\/(?:www\.)?/i, "")}`)
+    .replace(MENTION, (_m, pre: string, at: string) => `${pre}＠${at.slice(1)}`)
+    .replace(REFERENCE, (_m, pre: string, ref: string) => `${pre}${ref.replace("#", "＃").replace(/^GH-/i, "GH‑")}`);
+}
