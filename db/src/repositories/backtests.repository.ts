@@ -50,6 +50,8 @@ export async function expireStale(
   solveMaxAgeMs = maxAgeMs,
 ): Promise<void> {
   const now = Date.now();
+  // A running backtest is aged from its start, not from the time it waited in the queue.
+  const since = sql<Date>`coalesce(started_at, created_at)`;
   await db
     .updateTable("repository_backtests")
     .set({ status: "failed", error: "The backtest did not finish in time", finished_at: new Date() })
@@ -57,8 +59,8 @@ export async function expireStale(
     .where("status", "in", ACTIVE)
     .where((eb) =>
       eb.or([
-        eb.and([eb("solve", "=", false), eb("created_at", "<", new Date(now - maxAgeMs))]),
-        eb.and([eb("solve", "=", true), eb("created_at", "<", new Date(now - solveMaxAgeMs))]),
+        eb.and([eb("solve", "=", false), eb(since, "<", new Date(now - maxAgeMs))]),
+        eb.and([eb("solve", "=", true), eb(since, "<", new Date(now - solveMaxAgeMs))]),
       ]),
     )
     .execute();
@@ -85,9 +87,12 @@ export async function find(db: Conn, id: string) {
     .executeTakeFirst();
 }
 
-/** The worker took the backtest: running from now, with nothing counted yet (a retry starts over). */
-export async function begin(db: Conn, id: string): Promise<void> {
-  await db
+/**
+ * The worker took the backtest: running from now, with nothing counted yet (a retry starts over).
+ * False when it already ended (expired while queued): the worker leaves it alone.
+ */
+export async function begin(db: Conn, id: string): Promise<boolean> {
+  const r = await db
     .updateTable("repository_backtests")
     .set({
       status: "running",
@@ -100,7 +105,8 @@ export async function begin(db: Conn, id: string): Promise<void> {
     })
     .where("id", "=", id)
     .where("status", "in", ACTIVE)
-    .execute();
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 export interface BacktestProgress {
@@ -111,9 +117,12 @@ export interface BacktestProgress {
   issues: BacktestIssue[];
 }
 
-/** Stores what the backtest has counted so far (the page shows it while it runs). */
-export async function progress(db: Conn, id: string, p: BacktestProgress): Promise<void> {
-  await db
+/**
+ * Stores what the backtest has counted so far (the page shows it while it runs). False when it is
+ * no longer running (it was ended as not finishing in time): the worker stops, spending nothing more.
+ */
+export async function progress(db: Conn, id: string, p: BacktestProgress): Promise<boolean> {
+  const r = await db
     .updateTable("repository_backtests")
     .set({
       found: p.found,
@@ -123,15 +132,18 @@ export async function progress(db: Conn, id: string, p: BacktestProgress): Promi
       issues: backtestIssues.write(p.issues),
     })
     .where("id", "=", id)
-    .execute();
+    .where("status", "=", "running")
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
-/** Ends a backtest: done, or failed with the reason shown on the card. */
+/** Ends a backtest still queued or running: done, or failed with the reason shown on the card (an ended one keeps its end). */
 export async function finish(db: Conn, id: string, outcome: { error: string | null }): Promise<void> {
   await db
     .updateTable("repository_backtests")
     .set({ status: outcome.error === null ? "done" : "failed", error: outcome.error, finished_at: new Date() })
     .where("id", "=", id)
+    .where("status", "in", ACTIVE)
     .execute();
 }
 

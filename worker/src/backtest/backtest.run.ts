@@ -9,6 +9,9 @@ import { solvePast } from "./backtest.solve";
 /** Why a backtest could not run, said to the user on the card. */
 export class BacktestError extends Error {}
 
+/** The backtest was ended meanwhile (it did not finish in time): it stops where it is, spending nothing more. */
+const ended = () => new BacktestError("The backtest was ended before it finished");
+
 /** A failure in words a user can act on: GitHub's mapped to what to do, anything else as raised. */
 export function failureText(err: unknown): string {
   if (err && typeof err === "object" && "status" in err) return toGithubError(err, "Repository").message;
@@ -28,11 +31,11 @@ export async function runBacktest(
 ): Promise<BacktestResult> {
   const row = await backtests.find(ctx.db, backtestId);
   if (!row) throw new BacktestError("The backtest no longer exists");
-  await backtests.begin(ctx.db, backtestId);
+  if (!(await backtests.begin(ctx.db, backtestId))) throw ended();
   const gh = (await githubForUser(ctx, row.user_id)).client;
   const fixed = await recentlyFixedIssues(gh, row.owner, row.name, row.requested, signal);
   const p: backtests.BacktestProgress = { found: fixed.length, checked: 0, foundAt1: 0, foundAt5: 0, issues: [] };
-  await backtests.progress(ctx.db, backtestId, p);
+  if (!(await backtests.progress(ctx.db, backtestId, p))) throw ended();
   await onProgress(p);
   for (const f of fixed) {
     signal.throwIfAborted();
@@ -92,7 +95,7 @@ export async function runBacktest(
             costUsd: 0,
           };
     p.issues.push(entry);
-    await backtests.progress(ctx.db, backtestId, p);
+    if (!(await backtests.progress(ctx.db, backtestId, p))) throw ended();
     await onProgress(p);
   }
   return { checked: p.checked, foundAt1: p.foundAt1, foundAt5: p.foundAt5 };
