@@ -21,11 +21,23 @@ const unquote = (s: string): string => s.trim().replace(/^["'`<]|["'`>]$/g, "");
 const all = (re: RegExp, text: string, group = 1): string[] =>
   [...text.matchAll(re)].map((m) => m[group] ?? "").filter((s) => s !== "");
 
+/**
+ * What follows `import` in a `from … import …` statement, without one `(` before it, the blanks
+ * at its end and one `)` there: `x, y` of `from a import (x, y)`. Plain string operations,
+ * because the lazy regex that did this rescanned the trailing blanks from every position
+ * (quadratic: a long run of blanks in a statement took minutes).
+ */
+const importedNames = (rest: string): string => {
+  const open = rest.startsWith("(") ? rest.slice(1) : rest;
+  const end = open.trimEnd();
+  return end.endsWith(")") ? end.slice(0, -1) : end;
+};
+
 const pythonSpecs = (text: string): string[] => {
-  const from = /^\s*from\s+([.\w]+)\s+import\s+\(?([\s\S]*?)\)?\s*$/.exec(text);
+  const from = /^\s*from\s+([.\w]+)\s+import\s+/.exec(text);
   if (from) {
     const mod = from[1] ?? "";
-    const names = (from[2] ?? "")
+    const names = importedNames(text.slice(from[0].length))
       .split(",")
       .map((n) => n.trim().split(/\s+/)[0] ?? "")
       .filter((n) => /^\w+$/.test(n));

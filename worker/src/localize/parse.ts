@@ -92,6 +92,13 @@ export async function parseSources(
   return Promise.all(out);
 }
 
+/**
+ * Import statements are read up to this many characters: real ones are far shorter, and the
+ * regexes that read them then never see unbounded repository text.
+ */
+const MAX_IMPORT_CHARS = 10_000;
+const clipImport = (text: string): string => (text.length > MAX_IMPORT_CHARS ? text.slice(0, MAX_IMPORT_CHARS) : text);
+
 /** Definition names and import specifiers from a file's captures. */
 function readCaptures(id: LanguageId, caps: Captures): ParsedFile {
   const names = new Set<string>();
@@ -106,6 +113,6 @@ function readCaptures(id: LanguageId, caps: Captures): ParsedFile {
   }
   const specs = new Set<string>();
   const toSpecs = LANGUAGES[id].specs;
-  for (const text of caps.imps) for (const s of toSpecs(text)) specs.add(s);
+  for (const text of caps.imps) for (const s of toSpecs(clipImport(text))) specs.add(s);
   return { defs: [...names], imports: [...specs] };
 }
