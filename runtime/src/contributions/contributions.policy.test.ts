@@ -53,3 +53,35 @@ describe("AI-policy matcher", () => {
     ]);
   });
 });
+
+describe("AI-policy matcher on hostile text", () => {
+  /** Runs `run`, failing when it takes `bound` ms or more. */
+  const within = <T>(bound: number, run: () => T): T => {
+    const started = performance.now();
+    const out = run();
+    expect(performance.now() - started).toBeLessThan(bound);
+    return out;
+  };
+  /** `found` with each `long` written as `<long>`, so that a failure prints a short diff. */
+  const short = (found: string[], long: string): string[] => found.map((s) => s.split(long).join("<long>"));
+
+  it("joins lines at once after 200,000 tabs (the old blanks-newline-blanks regex took over 20 s)", () => {
+    const tabs = "\t".repeat(200_000);
+    const doc = `AI${tabs}tools must be disclosed.\nAnd ${tabs}\n${tabs}wrapped.\nAI${tabs}`;
+    const found = within(500, () => sentences(doc));
+    expect(short(found, tabs)).toEqual(["AI<long>tools must be disclosed.", "And wrapped.", "AI"]);
+  });
+
+  it("drops comments at once from a line of 200,000 unclosed <!-- (the old comment regex took over 20 s)", () => {
+    const opens = "<!--".repeat(200_000);
+    const doc = `<!-- Copilot is banned -->AI tools must be disclosed.\n\n${opens}`;
+    const found = within(500, () => sentences(doc));
+    expect(short(found, opens)).toEqual(["AI tools must be disclosed.", "<long>"]);
+  });
+
+  it("joins wrapped lines and drops comments exactly as before", () => {
+    expect(
+      sentences("  First \t\n \t second <!-- a --> third <!-- b\n-->x <!-- c\n\n- Item\n  wraps \u00a0\n\u3000here.\n"),
+    ).toEqual(["First second   third  x <!-- c", "Item wraps here."]);
+  });
+});
