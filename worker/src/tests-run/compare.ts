@@ -1,12 +1,18 @@
 import type { TestCounts, TestsCause, TestsStatus } from "@fixloop/contract";
-import type { Outcome } from "./parse.types";
+import { type Dropped, MAX_RESULTS, type Outcome } from "./parse.types";
 import type { SandboxLimitHit, SandboxTotals } from "./sandbox";
 import { wallReason } from "./tests.limits";
 
 /** One test run (setup + tests) in one tree. */
 export interface PhaseRun {
   counts: TestCounts;
+  /** Outcomes by test name: at most MAX_RESULTS of them (see `truncated`). */
   results: Record<string, Outcome>;
+  /**
+   * The output reported more results than are kept: `results` is not the whole run. A name absent
+   * from it is not known (not "gone", not "new"), and its dropped failures still fail the run.
+   */
+  truncated?: Dropped;
   /** Runner formats recognised; empty = judged by exit code only. */
   runners: string[];
   exitCode: number | null;
@@ -66,17 +72,23 @@ export function compareRuns(base: PhaseRun | null, patched: PhaseRun): Compariso
   for (const [name, after] of Object.entries(patched.results)) {
     const before = base.results[name];
     if (after === "pass" && bad(before)) out.fixed.push(name);
-    else if (after === "pass" && before === undefined) out.added.push(name);
+    // Absent from a truncated base run is not known there: not a test the patch added.
+    else if (after === "pass" && before === undefined && !base.truncated) out.added.push(name);
     else if (bad(after) && bad(before)) out.preexisting.push(name);
     else if (bad(after)) {
       out.failing.push(name);
       if (before === "pass") out.regressions.push(name);
     }
   }
+  // Failures past the patched run's result cap have no name to match against the base run: they
+  // cannot be shown to have failed before, so they fail the run (never dropped into a pass).
+  const unnamed = patched.truncated?.failing ?? 0;
+  if (unnamed) out.failing.push(`${unnamed} failing result(s) past the first ${MAX_RESULTS} (not named)`);
+  const gone = patched.truncated ? "no longer runs, or past the result cap" : "no longer runs";
   for (const [name, before] of Object.entries(base.results)) {
     if (before === "pass" && patched.results[name] === undefined) {
-      out.regressions.push(`${name} (no longer runs)`);
-      out.failing.push(`${name} (no longer runs)`);
+      out.regressions.push(`${name} (${gone})`);
+      out.failing.push(`${name} (${gone})`);
     }
   }
   for (const list of Object.values(out)) list.sort();
@@ -137,7 +149,7 @@ export function better(a: { cmp: Comparison; run: PhaseRun }, b: { cmp: Comparis
       ? 1
       : 0,
     x.cmp.regressions.length,
-    x.run.counts.failed + x.run.counts.errored,
+    x.run.counts.failed + x.run.counts.errored + (x.run.truncated?.failing ?? 0),
     -x.run.counts.passed,
   ];
   const ka = key(a);

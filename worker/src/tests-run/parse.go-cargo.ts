@@ -1,7 +1,9 @@
-import type { LineParser } from "./parse.types";
+import { type LineParser, MAX_RESULTS, nameKey } from "./parse.types";
 
 /** go test -json events (and plain `--- PASS: TestX` lines from go test -v). */
 export function goParser(): LineParser {
+  /** Packages that reported a test's result (as many as results are kept), so a package's failure is not walked for. */
+  const tested = new Set<string>();
   return {
     id: "go",
     line(l, t) {
@@ -13,11 +15,13 @@ export function goParser(): LineParser {
           return false;
         }
         const name = e.Test ? `${e.Package ?? ""}/${e.Test}` : null;
+        const pkg = nameKey(e.Package ?? "");
+        if (name && (e.Action === "pass" || e.Action === "fail" || e.Action === "skip") && tested.size < MAX_RESULTS)
+          tested.add(pkg);
         if (e.Action === "pass" && name) t.results.set(name, "pass");
         else if (e.Action === "fail") {
           if (name) t.results.set(name, "fail");
-          else if (![...t.results.keys()].some((k) => k.startsWith(`${e.Package ?? ""}/`)))
-            t.results.set(`${e.Package ?? ""} (build)`, "error");
+          else if (!tested.has(pkg)) t.results.set(`${e.Package ?? ""} (build)`, "error");
         } else if (e.Action === "skip" && name) t.results.set(name, "skip");
         return true;
       }

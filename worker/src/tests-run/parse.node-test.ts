@@ -1,4 +1,4 @@
-import type { LineParser, Outcome, Tally } from "./parse.types";
+import { type LineParser, type Outcome, own, type Tally } from "./parse.types";
 
 /**
  * Nested results: a test's children report before it, so a result line at level L after
@@ -10,7 +10,7 @@ class Nesting {
 
   open(level: number, name: string): void {
     this.names.length = level;
-    this.names[level] = name;
+    this.names[level] = own(name);
   }
 
   result(level: number, name: string, outcome: Outcome, t: Tally): void {

@@ -1,12 +1,12 @@
 import type { LiveTestCounts } from "@fixloop/contract";
-import { type LineParser, type Outcome, Outcomes, type Tally } from "./parse.types";
+import { type Dropped, type LineParser, type Outcome, Outcomes, type Tally } from "./parse.types";
 import type { OutputStream } from "./sandbox";
 import { jestJsonParser, jestTextParser } from "./parse.jest";
 import { cargoParser, goParser } from "./parse.go-cargo";
 import { nodeSpecParser, nodeTapParser } from "./parse.node-test";
 import { pytestParser, unittestParser } from "./parse.python";
 
-export type { LineParser, Outcome, Tally } from "./parse.types";
+export type { Dropped, LineParser, Outcome, Tally } from "./parse.types";
 
 const PARSERS: (() => LineParser)[] = [
   nodeTapParser,
@@ -22,8 +22,11 @@ const PARSERS: (() => LineParser)[] = [
 export interface ParsedRun {
   /** Runners whose format was recognised; empty = unknown runner (exit code only). */
   runners: string[];
+  /** At most MAX_RESULTS names (see parse.types). */
   results: Record<string, Outcome>;
   counts: LiveTestCounts;
+  /** Present when the output reported more results than are kept: `results` is not the whole run. */
+  truncated?: Dropped;
 }
 
 /** Longest line read as a runner's line; past it only a JSON report line (`{…`) is kept whole. */
@@ -89,13 +92,9 @@ export class TestOutputParser {
     }
   }
 
+  /** Read on every progress event: O(1), the results count themselves as they are set. */
   counts(): LiveTestCounts {
-    const c = { passed: 0, failed: 0, errored: 0 };
-    for (const o of this.tally.results.values()) {
-      if (o === "pass") c.passed++;
-      else if (o === "fail") c.failed++;
-      else if (o === "error") c.errored++;
-    }
+    const c = this.tally.results.counts();
     const s = this.tally.summary;
     // A summary (unittest without -v, vitest) may know more tests than were named.
     return s && s.passed + s.failed + s.errored > c.passed + c.failed + c.errored ? s : c;
@@ -106,6 +105,12 @@ export class TestOutputParser {
       const rest = c.rest();
       if (rest) this.line(rest);
     }
-    return { runners: [...this.matched], results: Object.fromEntries(this.tally.results), counts: this.counts() };
+    const truncated = this.tally.results.truncated();
+    return {
+      runners: [...this.matched],
+      results: this.tally.results.toRecord(),
+      counts: this.counts(),
+      ...(truncated ? { truncated } : {}),
+    };
   }
 }

@@ -11,6 +11,7 @@ import {
 import { detectTestPlan, planForBackend, type TestPlan } from "./detect";
 import type { PhaseRun } from "./compare";
 import { TestOutputParser } from "./parse";
+import { MAX_RESULTS } from "./parse.types";
 import { sandboxRunUid, type SandboxLimits, type SandboxResult, type SandboxRunner } from "./sandbox";
 import { phaseLimits } from "./tests.limits";
 import { TestsEventStream } from "./tests.stream";
@@ -141,10 +142,19 @@ async function runPhaseOnce(
     const tail = r.truncated
       ? `[output truncated to the last ${Math.round(deps.limits.outputBytes / 1024)} KiB]\n${output}`
       : output;
+    const cut = parsed.truncated;
     return {
       ...(blockedHosts ? { blockedHosts } : {}),
       counts: { ...parsed.counts, durationMs: r.durationMs },
       results: parsed.results,
+      ...(cut ? { truncated: cut } : {}),
+      ...(cut
+        ? {
+            notes: [
+              `The ${phase} run reported more test results than are kept: only the first ${MAX_RESULTS} are named and compared (${cut.results} more, ${cut.failing} of them failing)`,
+            ],
+          }
+        : {}),
       runners: parsed.runners,
       exitCode: r.exitCode,
       timedOut: r.timedOut,
@@ -158,9 +168,16 @@ async function runPhaseOnce(
   }
 }
 
+/**
+ * How base results name tests, part of their cache key: 2 = names cut to MAX_NAME and at most
+ * MAX_RESULTS of them. Base results cached before it hold longer names the patched run no
+ * longer reports, which would read as tests that "no longer run".
+ */
+const RESULTS_FORMAT = 2;
+
 const baseKey = (deps: TestsDeps, ref: RepoAtCommit, plan: TestPlan) => {
   const what = createHash("sha256")
-    .update(JSON.stringify([deps.backend, plan.command, plan.setup, plan.setupNetwork, plan.timeoutMs]))
+    .update(JSON.stringify([deps.backend, plan.command, plan.setup, plan.setupNetwork, plan.timeoutMs, RESULTS_FORMAT]))
     .digest("hex")
     .slice(0, 16);
   return `${deps.prefix}:tests-base:${ref.owner.toLowerCase()}/${ref.repo.toLowerCase()}@${ref.commit}:${what}`;
