@@ -8,9 +8,12 @@ const SEVERITY: Record<Outcome, number> = { skip: 0, pass: 1, fail: 2, error: 3 
 /**
  * Most distinct test results one run keeps. The parser runs outside the sandbox on output the
  * repository controls: a test printing `ok N - <unique name>` in a loop grew it without end (1.6 GB
- * of heap in 7 s). Real suites rarely name this many tests; past it a new name is counted, not kept.
+ * of heap in 7 s). Past it a new name is counted, not kept. Large real suites fit (Django's runs
+ * about 17,000 tests): a suite past the cap is judged on the names kept, which errs towards
+ * failing (a kept name shifted past the cap reads as gone). At most 50,000 × 500 characters
+ * (about 50 MB) per run.
  */
-export const MAX_RESULTS = 20_000;
+export const MAX_RESULTS = 50_000;
 /** Longest test name kept; a longer one keeps its start and a hash of the whole, so two long names stay apart. */
 export const MAX_NAME = 500;
 const HASH_TAG = 12;
