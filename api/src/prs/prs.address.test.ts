@@ -116,6 +116,38 @@ describe("addressing a review on Fixloop's pull request", () => {
     expect((await threadReplies()).filter((r) => String(r.in_reply_to_id) === c)).toHaveLength(1);
   });
 
+  it("replies only on the threads the pushed revision was asked to address, not on one a later refinement was asked for", async () => {
+    const done = await t.comment(pr, pr.file, 2, "Rename the variable.");
+    const first = await t.api(`/prs/${pr.id}/address-review`, { method: "POST", body: { commentIds: [done] } });
+    expect((await t.finished(first.body.runId))?.event).toBe("completed");
+    // A second comment's refinement never finishes (its model call hangs, then it is cancelled).
+    const later = await t.comment(pr, pr.file, 3, "Also handle page zero.");
+    t.models.control.hangNext();
+    const asked = t.models.control.requests.length;
+    const second = await t.api(`/prs/${pr.id}/address-review`, { method: "POST", body: { commentIds: [later] } });
+    expect(second.status).toBe(202);
+    // Cancelled once its model call hangs (not while queued, which would leave the hang to the next run).
+    await expect.poll(() => t.models.control.requests.length, { timeout: 20_000 }).toBeGreaterThan(asked);
+    expect((await t.api(`/runs/${second.body.runId}/cancel`, { method: "POST" })).status).toBeLessThan(300);
+    expect((await t.finished(second.body.runId))?.event).toBe("cancelled");
+
+    const pushed = await t.api(`/prs/${pr.id}/push`, { method: "POST" });
+    expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+    expect(pushed.body.replies).toBe(1);
+    const repliedTo = async () => (await threadReplies()).map((r) => String(r.in_reply_to_id));
+    expect(await repliedTo()).toContain(done);
+    expect(await repliedTo()).not.toContain(later);
+    const timeline = (await t.api(`/prs/${pr.id}/timeline`)).body.timeline as Record<string, unknown>[];
+    expect(timeline.find((e) => e.sourceId === later)).toMatchObject({ addressedCommit: null });
+
+    // Asked again, refined and pushed: now it is answered.
+    const again = await t.api(`/prs/${pr.id}/address-review`, { method: "POST", body: { commentIds: [later] } });
+    expect((await t.finished(again.body.runId))?.event).toBe("completed");
+    const next = await t.api(`/prs/${pr.id}/push`, { method: "POST" });
+    expect(next.body).toMatchObject({ status: "pushed", replies: 1 });
+    expect((await threadReplies()).filter((r) => String(r.in_reply_to_id) === later)).toHaveLength(1);
+  });
+
   it("refuses with the reason when someone else changed the revision's file on the branch, and writes nothing", async () => {
     const theirs = await pushCommit(t.gh("octocat"), "octocat", "todo-api", pr.branch, {
       [pr.file]: "// rewritten by hand\n",

@@ -73,17 +73,36 @@ export async function requestAddressing(db: Conn, pullRequestId: string, sourceI
     .execute();
 }
 
-/** Review comments asked to be addressed and not yet answered: the threads a push replies on. */
-export async function awaitingReply(db: Conn, pullRequestId: string) {
-  return db
+/**
+ * Review comments asked to be addressed and not yet answered: the threads a push replies on. With
+ * `pushed`, only those asked for by the time the refinement that made that revision started (they
+ * were marked in its starting transaction, the same `now()`): a comment asked for later, by a
+ * refinement that failed or still runs, is not addressed by this revision. Compared in SQL, at
+ * Postgres's microseconds. A revision no refinement made takes every comment asked for.
+ */
+export async function awaitingReply(
+  db: Conn,
+  pullRequestId: string,
+  pushed?: { solutionId: string; revision: number },
+) {
+  let q = db
     .selectFrom("pull_request_events")
     .select(["source_id", "path", "line"])
     .where("pull_request_id", "=", pullRequestId)
     .where("kind", "=", "review_comment")
     .where("address_requested_at", "is not", null)
-    .where("addressed_commit", "is", null)
-    .orderBy("occurred_at", "asc")
-    .execute();
+    .where("addressed_commit", "is", null);
+  if (pushed) {
+    const startedAt = db
+      .selectFrom("solution_revisions as r")
+      .innerJoin("solve_runs as run", "run.id", "r.run_id")
+      .select("run.created_at")
+      .where("r.solution_id", "=", pushed.solutionId)
+      .where("r.revision", "=", pushed.revision)
+      .where("run.kind", "=", "refine");
+    q = q.where("address_requested_at", "<=", sql<Date>`coalesce((${startedAt}), 'infinity'::timestamptz)`);
+  }
+  return q.orderBy("occurred_at", "asc").execute();
 }
 
 /** The comment's thread got its reply for `commitSha`. */

@@ -121,6 +121,7 @@ export async function pushRevision(ctx: WorkerContext, job: PullRequestJob): Pro
       commitSha,
       commitUrl,
       revision: solution.revision,
+      solutionId: solution.id,
     },
   );
 

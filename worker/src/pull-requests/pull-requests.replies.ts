@@ -10,9 +10,10 @@ export async function replyOnThreads(
   db: Db,
   gh: GithubClient,
   pr: { owner: string; repo: string; pullRequestId: string; number: number },
-  push: { commitSha: string; commitUrl: string; revision: number },
+  push: { commitSha: string; commitUrl: string; revision: number; solutionId: string },
 ): Promise<number> {
-  const threads = await reviewAddressing.awaitingReply(db, pr.pullRequestId);
+  // Only the comments the pushed revision's refinement was asked to address (or earlier ones).
+  const threads = await reviewAddressing.awaitingReply(db, pr.pullRequestId, push);
   let replied = 0;
   for (const t of threads) {
     const commentId = Number(t.source_id);
