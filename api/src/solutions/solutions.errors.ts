@@ -39,6 +39,12 @@ export const solutionErrors = {
       "solution.issue_taken",
       "Another solution of this issue is approved and its pull request is being opened; this one stays pending",
     ),
+  openingPullRequest: () =>
+    new AppError(
+      409,
+      "solution.opening_pull_request",
+      "This solution is approved and its pull request is being opened; it can be deleted only if that fails",
+    ),
   hasPullRequest: () =>
     new AppError(409, "solution.has_pull_request", "A pull request was already opened from this solution"),
 };

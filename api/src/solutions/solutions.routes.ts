@@ -10,7 +10,7 @@ import { acquireStreamSlot } from "../solve/sse.limit";
 import { streamTestsRerun } from "./solutions.tests-live";
 import { presentSolution, presentSolutionListItem } from "./solutions.present";
 import { refineSolution } from "./solutions.refine";
-import { findOwnedSolution } from "./solutions.owned";
+import { findOwnedSolution, lockOwnedSolution } from "./solutions.owned";
 import { CandidateParam, selectCandidate } from "./solutions.candidates";
 import { includeReproduction } from "./solutions.reproduction";
 import { DecideBody, ModifyBody, RefineBody, SolutionIdParam } from "./solutions.schemas";
@@ -34,9 +34,13 @@ export const solutionsRoutes = new Hono<AppEnv>()
   .delete("/validations/:id", validate("param", SolutionIdParam), async (c) => {
     const { db } = c.var.deps;
     const { id } = c.req.valid("param");
-    const { solution } = await findOwnedSolution(db, c.var.user.id, id);
-    if (solution.status === "pr_created") throw solutionErrors.hasPullRequest();
-    await solutions.remove(db, solution);
+    await db.transaction().execute(async (trx) => {
+      // Locked, so an approval (or a refinement finishing) cannot slip between the check and the delete.
+      const { solution } = await lockOwnedSolution(trx, c.var.user.id, id);
+      if (solution.status === "pr_created") throw solutionErrors.hasPullRequest();
+      if (solution.status === "approved") throw solutionErrors.openingPullRequest();
+      await solutions.remove(trx, solution);
+    });
     return c.json({ deleted: true, _id: id });
   })
   .post("/validations/:id/modify", validate("param", SolutionIdParam), validate("json", ModifyBody), async (c) => {

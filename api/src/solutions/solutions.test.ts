@@ -184,6 +184,24 @@ describe("solutions API (served under /api/validations)", () => {
     expect((await call(`/${solutionId}`, { method: "DELETE" })).status).toBe(404);
   });
 
+  it("does not delete a solution whose pull request is being opened, and changes nothing", async () => {
+    const { call, solutionId, issueId, db } = await setup();
+    // Approved: the pull-request job holds it (here no worker takes the job).
+    await db.updateTable("solutions").set({ status: "approved" }).where("id", "=", solutionId).execute();
+    const status = async () => ({
+      solution: (
+        await db.selectFrom("solutions").select("status").where("id", "=", solutionId).executeTakeFirstOrThrow()
+      ).status,
+      issue: (await db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow())
+        .status,
+    });
+    const before = await status();
+    const res = await call(`/${solutionId}`, { method: "DELETE" });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("solution.opening_pull_request");
+    expect(await status()).toEqual(before);
+  });
+
   it("answers 401 without a session", async () => {
     const { app } = await setup();
     expect((await app.request("/api/validations/pending")).status).toBe(401);

@@ -189,16 +189,14 @@ export async function decide(
   if (decision.status === "rejected") await issues.reopen(trx, solution.issue_id);
 }
 
-/** Deletes a solution (kept as `deleted`); its issue is open again when no other answer is left. */
-export async function remove(db: Kysely<Database>, solution: { id: string; issue_id: string }): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("solutions")
-      .set({ status: "deleted", updated_at: sql`now()` })
-      .where("id", "=", solution.id)
-      .execute();
-    await issues.reopenIfUnanswered(trx, solution.issue_id);
-  });
+/** Deletes a solution (kept as `deleted`) in the caller's transaction; its issue is open again when no other answer is left. */
+export async function remove(trx: Transaction<Database>, solution: { id: string; issue_id: string }): Promise<void> {
+  await trx
+    .updateTable("solutions")
+    .set({ status: "deleted", updated_at: sql`now()` })
+    .where("id", "=", solution.id)
+    .execute();
+  await issues.reopenIfUnanswered(trx, solution.issue_id);
 }
 
 /** Its pull request was opened: → pr_created. */

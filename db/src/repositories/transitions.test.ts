@@ -189,7 +189,7 @@ describe("solution transitions", () => {
 
   it("deleting the only answer reopens the issue; a pull request moves both to pr_created", async () => {
     const first = await solved();
-    await solutions.remove(db, first.solution);
+    await db.transaction().execute((trx) => solutions.remove(trx, first.solution));
     expect(await statusOf(first.issue.id)).toBe("open");
 
     const second = await solved();
