@@ -163,6 +163,39 @@ describe("reviewing a solution at 1280 px", () => {
     await due.getByRole("button", { name: "Compare with repository" }).click();
     await expect.poll(() => changes.count()).toBeGreaterThan(1);
   });
+
+  it("holds the files and the decision while a refinement runs, follows it after a reload, and lets it be cancelled", async () => {
+    const running = page.getByRole("status").filter({ hasText: "A refinement is running" });
+    const edits = page.getByRole("button", { name: /^Edit This File: / });
+    e2e.models.latency(30_000);
+    await page.getByLabel("What should the AI change?").fill("Mention the time zone in the comment.");
+    await page.getByRole("button", { name: "Request Refinement" }).click();
+    await running.waitFor();
+    expect(await edits.count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^Approve/ }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Reject" }).isDisabled()).toBe(true);
+
+    // A reload does not lose it: the page follows the running refinement and still holds the files.
+    await page.reload();
+    await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
+    await running.waitFor();
+    await page.getByTestId("steps").waitFor();
+    expect(await edits.count()).toBe(0);
+    await screenshot(page, "validate-refining-1280");
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole("button", { name: "Cancel refinement" }).scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, "validate-refining-390");
+    if (size) await page.setViewportSize(size);
+
+    await page.getByRole("button", { name: "Cancel refinement" }).click();
+    await edits.first().waitFor({ timeout: 30_000 });
+    await running.waitFor({ state: "detached" });
+    expect(await page.getByRole("button", { name: "Reject" }).isDisabled()).toBe(false);
+    expect(await page.getByText("Refinements: 2").count()).toBe(1);
+    e2e.models.latency(0);
+  });
 });
 
 describe("reviewing on a phone (390 x 844)", () => {

@@ -162,7 +162,12 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
         .executeTakeFirstOrThrow();
     const before = await files();
     expect(before.files_changed).toMatchObject([{ content: PROPOSED }]);
+    // The review page learns of it (and follows it after a reload).
+    const refiningRunId = async () =>
+      ((await (await call(`/${solutionId}`)).json()) as { refiningRunId: string | null }).refiningRunId;
+    expect(await refiningRunId()).toBe(runId);
     await db.updateTable("solve_runs").set({ status: "cancelled" }).where("id", "=", runId).execute();
+    expect(await refiningRunId()).toBeNull();
     expect((await call(`/${solutionId}/modify`, { method: "POST", body: edit })).status).toBe(200);
     expect((await files()).revision).toBe(before.revision + 1);
   });

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { pullRequests, solutions } from "@fixloop/db";
+import { pullRequests, runs, solutions } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
@@ -29,6 +29,8 @@ export const solutionsRoutes = new Hono<AppEnv>()
       solution: presentSolution(owned),
       previousVersion: await solutions.previousVersion(db, owned.solution.id),
       pullRequest: await pullRequests.forSolution(db, owned.solution.id),
+      // A refinement still queued or running: the page follows it, and the files wait for it.
+      refiningRunId: (await runs.activeRefineOf(db, owned.solution.id))?.id ?? null,
     });
   })
   .delete("/validations/:id", validate("param", SolutionIdParam), async (c) => {

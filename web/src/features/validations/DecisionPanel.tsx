@@ -15,6 +15,7 @@ export function DecisionPanel({
   unverified,
   comments,
   setComments,
+  refining = false,
 }: {
   solutionId: string;
   issueId: string;
@@ -24,6 +25,8 @@ export function DecisionPanel({
   madeOn: string | null;
   comments: string;
   setComments: (v: string) => void;
+  /** A refinement of the solution is running: its result replaces the files, so the decision waits. */
+  refining?: boolean;
 }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
@@ -105,11 +108,16 @@ export function DecisionPanel({
         rows={3}
         className="mt-1 w-full rounded-lg border border-slate-300 bg-white p-2 text-sm dark:border-slate-600 dark:bg-slate-900"
       />
+      {refining && (
+        <p role="status" className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+          A refinement is running. Approve or reject once its result is here, or cancel it.
+        </p>
+      )}
       <div className="mt-2 flex flex-wrap gap-2">
         <Button
           onClick={() => decide.mutate("approved")}
           busy={decide.isPending && decide.variables === "approved"}
-          disabled={decide.isPending || decide.isSuccess || !!otherBranch}
+          disabled={decide.isPending || decide.isSuccess || !!otherBranch || refining}
           title={unverified ?? undefined}
         >
           {unverified ? <>Approve unverified &amp; Create draft PR</> : <>Approve &amp; Create PR</>}
@@ -118,7 +126,7 @@ export function DecisionPanel({
           variant="danger"
           onClick={() => decide.mutate("rejected")}
           busy={decide.isPending && decide.variables === "rejected"}
-          disabled={decide.isPending || decide.isSuccess}
+          disabled={decide.isPending || decide.isSuccess || refining}
         >
           Reject
         </Button>

@@ -4,17 +4,29 @@ import { useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { api } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
-import type { Run } from "../../api/runs.queries";
+import { runQuery, type Run } from "../../api/runs.queries";
 import { Button, Card } from "../../ui/ui";
 import { useLiveRun } from "../solve/run-events";
 import { StepsPanel } from "../solve/StepsPanel";
 
-/** Sends feedback, then follows the refinement run live until its new solution is ready. */
-export function RefinePanel({ solutionId }: { solutionId: string }) {
+/**
+ * Sends feedback, then follows the refinement run live until its new solution is ready. A
+ * refinement already running when the page opens (`activeRunId`, e.g. after a reload) is followed too.
+ */
+export function RefinePanel({
+  solutionId,
+  activeRunId,
+  refinementCount,
+}: {
+  solutionId: string;
+  activeRunId: string | null;
+  refinementCount: number;
+}) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [feedback, setFeedback] = useState("");
-  const [pending, setPending] = useState<{ runId: string; count: number } | null>(null);
+  const [started, setPending] = useState<{ runId: string; count: number } | null>(null);
+  const pending = started ?? (activeRunId ? { runId: activeRunId, count: refinementCount + 1 } : null);
   const refine = useMutation({
     mutationFn: () =>
       unwrap(
@@ -23,8 +35,18 @@ export function RefinePanel({ solutionId }: { solutionId: string }) {
           json: { feedback, refinementInstructions: feedback },
         }),
       ),
-    onSuccess: (body) => setPending({ runId: body.runId, count: body.refinementCount }),
+    onSuccess: (body) => {
+      setPending({ runId: body.runId, count: body.refinementCount });
+      cancel.reset();
+      // The page holds the files and the decision while it runs.
+      void qc.invalidateQueries({ queryKey: ["validations", solutionId] });
+    },
     onError: (err) => toast.error(errorMessage(err, "Refinement failed")),
+  });
+  const cancel = useMutation({
+    mutationFn: (id: string) => unwrap(api.runs[":id"].cancel.$post({ param: { id } })),
+    onSuccess: (_d, id) => void qc.invalidateQueries({ queryKey: runQuery(id).queryKey }),
+    onError: (err) => toast.error(errorMessage(err, "Failed to cancel the refinement")),
   });
   const run = useLiveRun(pending?.runId, (r: Run) => {
     void qc.invalidateQueries({ queryKey: ["validations"] });
@@ -58,13 +80,25 @@ export function RefinePanel({ solutionId }: { solutionId: string }) {
           disabled={!!pending}
           className="mt-1 w-full rounded-lg border border-slate-300 bg-white p-2 text-sm dark:border-slate-600 dark:bg-slate-900"
         />
-        <Button type="submit" className="mt-2" busy={refine.isPending || !!pending} disabled={!feedback.trim()}>
-          Request Refinement
-        </Button>
+        <div className="mt-2 flex flex-wrap gap-2">
+          <Button type="submit" busy={refine.isPending || !!pending} disabled={!feedback.trim()}>
+            Request Refinement
+          </Button>
+          {pending && (
+            <Button
+              variant="secondary"
+              onClick={() => cancel.mutate(pending.runId)}
+              busy={cancel.isPending}
+              disabled={cancel.isSuccess}
+            >
+              Cancel refinement
+            </Button>
+          )}
+        </div>
       </form>
       {pending && run.data && (
         <div className="mt-4">
-          <StepsPanel run={run.data} />
+          <StepsPanel run={run.data} cancelling={cancel.isSuccess} />
         </div>
       )}
     </Card>

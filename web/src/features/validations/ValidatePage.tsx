@@ -49,6 +49,9 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
   ].slice(0, 3);
   const stats = v.stats;
   const pr = q.data.pullRequest;
+  // A refinement running would replace any change of the files, and a decision must wait for its result.
+  const refining = q.data.refiningRunId;
+  const changeable = s.status === "pending" && !refining;
   // A revision made by addressing the open pull request's review, not yet on its branch.
   const unpushed =
     s.status === "pr_created" && pr?.status === "open" && pr.pushedRevision !== null && s.revision > pr.pushedRevision
@@ -176,7 +179,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
             solutionId={s._id}
             file={f}
             comments={comments}
-            editable={s.status === "pending"}
+            editable={changeable}
             refined={previous ? refinedChange(previous, f, m.refinementCount) : undefined}
           />
         ))}
@@ -186,7 +189,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         <CandidatesPanel
           solutionId={s._id}
           candidates={m.candidates}
-          pending={s.status === "pending"}
+          pending={changeable}
           onSwitched={() => void q.refetch()}
         />
       )}
@@ -196,14 +199,14 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           reproduction={m.reproduction}
           passes={m.reproductionPasses}
           included={s.filesChanged.some((f) => f.filename === m.reproduction?.filename)}
-          pending={s.status === "pending"}
+          pending={changeable}
           onIncluded={() => void q.refetch()}
         />
       )}
       {s.runId && <ModelSawPanel runId={s.runId} />}
       {s.status === "pending" && (
         <>
-          <RefinePanel solutionId={s._id} />
+          <RefinePanel solutionId={s._id} activeRunId={refining} refinementCount={m.refinementCount} />
           <DecisionPanel
             solutionId={s._id}
             issueId={s.issueId._id}
@@ -211,6 +214,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
             unverified={m.unverified?.reason ?? null}
             comments={comments}
             setComments={setComments}
+            refining={!!refining}
           />
         </>
       )}
