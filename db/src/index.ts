@@ -23,6 +23,7 @@ export * from "./repositories/json-columns";
 export * from "./repositories/embeddings.repository";
 export { isUuid, type Conn } from "./repositories/conn";
 export * as users from "./repositories/users.repository";
+export * as adminBindings from "./repositories/admin-bindings.repository";
 export * as githubAccounts from "./repositories/github-accounts.repository";
 export * as apiTokens from "./repositories/api-tokens.repository";
 export * as sessions from "./repositories/sessions.repository";

@@ -429,6 +429,13 @@ export interface RepositoryBacktestsTable {
   finished_at: NullableTimestamp;
 }
 
+/** An administrator login and the GitHub account it belonged to when first seen (see admin-bindings.repository.ts). */
+export interface AdminBindingsTable {
+  login: string;
+  github_id: BigIntCol;
+  bound_at: GeneratedTimestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -454,6 +461,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   label_triggers: LabelTriggersTable;
   repository_backtests: RepositoryBacktestsTable;
+  admin_bindings: AdminBindingsTable;
 }
 
 export type User = Selectable<UsersTable>;

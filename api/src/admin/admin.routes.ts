@@ -7,6 +7,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import type { AppDeps, AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { AppError } from "../http/errors";
+import { isAdmin } from "../ops/ops.admin";
 import { bindMetricsSource } from "./metrics.collect";
 import { bindClusterMetrics } from "./metrics.cluster";
 import { metricsRegistry } from "./metrics.registry";
@@ -16,9 +17,9 @@ const BOARD_PATH = "/admin/queues";
 /** bull-board's page links a Google Fonts stylesheet: dropped, so the board stays offline and inside our CSP (system fonts). */
 const EXTERNAL_STYLESHEET = /<link[^>]+href="https:\/\/fonts\.googleapis\.com[^"]*"[^>]*>\s*/g;
 
-const adminOnly = (admins: Set<string>) =>
+const adminOnly = () =>
   createMiddleware<AppEnv>(async (c, next) => {
-    if (!admins.has(c.var.user.username.toLowerCase())) throw new AppError(404, "route.not_found", "Not found");
+    if (!(await isAdmin(c.var.deps, c.var.user))) throw new AppError(404, "route.not_found", "Not found");
     await next();
     if (!c.res.headers.get("content-type")?.startsWith("text/html")) return;
     const html = (await c.res.text()).replace(EXTERNAL_STYLESHEET, "");
@@ -38,11 +39,10 @@ export function adminRoutes(deps: AppDeps) {
     serverAdapter: board as unknown as Parameters<typeof createBullBoard>[0]["serverAdapter"],
   });
   board.setBasePath(BOARD_PATH);
-  const admins = new Set(deps.env.ADMIN_GITHUB_LOGINS.map((l) => l.toLowerCase()));
 
   return new Hono<AppEnv>()
-    .use(`${BOARD_PATH}/*`, requireUser, adminOnly(admins))
-    .use(BOARD_PATH, requireUser, adminOnly(admins))
+    .use(`${BOARD_PATH}/*`, requireUser, adminOnly())
+    .use(BOARD_PATH, requireUser, adminOnly())
     .route(BOARD_PATH, board.registerPlugin())
     .get("/metrics", async (c) => {
       const token = deps.env.METRICS_TOKEN;

@@ -65,10 +65,12 @@ export const authRoutes = new Hono<AppEnv>()
     if (!user) throw errors.unauthorized();
     const token = await createSession(db, userId, env.SESSION_TTL_DAYS, c.req.header("user-agent") ?? null);
     setSessionCookie(c, token, env.SESSION_TTL_DAYS);
-    return c.json({ user: userView(user, isAdmin(env, user.username)) });
+    return c.json({
+      user: userView(user, await isAdmin(c.var.deps, { username: user.username, githubId: user.github_id })),
+    });
   })
-  .get("/auth/me", requireUser, (c) =>
-    c.json({ user: userView(c.var.user, isAdmin(c.var.deps.env, c.var.user.username)) }),
+  .get("/auth/me", requireUser, async (c) =>
+    c.json({ user: userView(c.var.user, await isAdmin(c.var.deps, c.var.user)) }),
   )
   .post("/auth/logout", requireUser, async (c) => {
     if (c.var.user.sessionId) await sessions.revoke(c.var.deps.db, c.var.user.sessionId);

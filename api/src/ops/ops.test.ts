@@ -58,6 +58,24 @@ describe("the operations API", () => {
     expect((await me(other.headers)).isAdmin).toBe(false);
   });
 
+  it("makes no administrator of another GitHub account that takes a freed administrator login", async () => {
+    const { t, admin } = await opsApp();
+    expect((await t.app.request("/api/ops", { headers: admin.headers })).status).toBe(200);
+    // The administrator renamed their GitHub account; someone else registered "boss" and signs in.
+    await t.db.updateTable("users").set({ username: "boss-renamed" }).where("id", "=", admin.user.id).execute();
+    const taker = await t.loginAs({ username: "BOSS" });
+    expect(taker.user.id).not.toBe(admin.user.id);
+    const res = await t.app.request("/api/ops", { headers: taker.headers });
+    expect(res.status).toBe(403);
+    expect((await t.app.request("/admin/queues", { headers: taker.headers })).status).toBe(404);
+    const me = (await (await t.app.request("/api/auth/me", { headers: taker.headers })).json()) as {
+      user: { isAdmin: boolean };
+    };
+    expect(me.user.isAdmin).toBe(false);
+    await post(t, "/api/ops/queues/sync/pause", taker.headers);
+    expect(await t.deps.queues.sync.isPaused()).toBe(false);
+  });
+
   it("shows queue depth, oldest waiting age, busiest users and runs in flight, live over SSE", async () => {
     const { t, admin } = await opsApp();
     const userId = admin.user.id;

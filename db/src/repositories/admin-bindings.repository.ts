@@ -1,0 +1,20 @@
+import type { Conn } from "./conn";
+
+/**
+ * The GitHub account id an administrator login is bound to: the account that held it when it was
+ * first seen signed in (bound now when this is the first time). Logins are compared lower-cased.
+ */
+export async function bind(db: Conn, login: string, githubId: string): Promise<string> {
+  const key = login.toLowerCase();
+  await db
+    .insertInto("admin_bindings")
+    .values({ login: key, github_id: githubId })
+    .onConflict((oc) => oc.column("login").doNothing())
+    .execute();
+  const row = await db
+    .selectFrom("admin_bindings")
+    .select("github_id")
+    .where("login", "=", key)
+    .executeTakeFirstOrThrow();
+  return String(row.github_id);
+}
