@@ -30,6 +30,7 @@ export * from "./change/assess-change";
 export * from "./change/change-size";
 export * from "./change/diff-counts";
 export * from "./change/path-policy";
+export * from "./change/hidden-chars";
 export * from "./change/install-risk";
 export * from "./label-trigger";
 export * from "./pull-request-timeline";

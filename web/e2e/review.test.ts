@@ -313,3 +313,33 @@ describe("reviewing on a phone (390 x 844)", () => {
     await context.close();
   });
 });
+
+describe("a change with hidden characters", () => {
+  it("shows a direction override or a zero-width space in the diff as its code point, never applied", async () => {
+    await page
+      .getByRole("button", { name: /^Edit This File: / })
+      .first()
+      .click();
+    const editor = page.getByTestId("file-editor");
+    await editor.locator(".cm-content").click();
+    await page.keyboard.press("Control+End");
+    // Trojan Source: read in order, this is a string and a comment; the overrides make it read otherwise.
+    await page.keyboard.insertText('\nexport const role = "user\u202E \u2066// admin\u2069 \u2066";\u200B\n');
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    const shown = page.locator("[data-hidden-char]");
+    await shown.first().waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-hidden-char="U+202E"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-hidden-char="U+200B"]').count()).toBeGreaterThan(0);
+    // No override reaches the page's text: each is shown as its code point instead.
+    const line = page
+      .locator("[data-change]")
+      .filter({ has: page.locator('[data-hidden-char="U+202E"]') })
+      .first();
+    expect(await line.textContent()).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B]/);
+    await line.scrollIntoViewIfNeeded();
+    await page
+      .getByTestId("file-diff")
+      .filter({ has: line })
+      .screenshot({ path: path.join(SCREENSHOTS, "diff-hidden-chars-1280.png") });
+  });
+});

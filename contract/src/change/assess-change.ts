@@ -3,6 +3,7 @@ import { RISK_LEVELS, riskLevelFromScore, type RiskLevel } from "../domain/risk"
 import type { FileChange } from "../file-change";
 import { fileDiffCounts } from "./diff-counts";
 import { INSTALL_RISK_SCORE, installRiskReason } from "./install-risk";
+import { addedBidiControls } from "./hidden-chars";
 import { deniedChangeReason, riskyPathReason } from "./path-policy";
 
 export const ChangeStats = z.object({
@@ -100,6 +101,13 @@ export function assessChange(input: ValidateChangeInput): ChangeValidation {
     removed += counts.removed;
     if (f.action === "modify" && f.content === f.originalContent)
       warnings.push(`${f.filename} is listed as modified but is unchanged`);
+    const bidi = f.action === "delete" ? 0 : addedBidiControls(f.content, f.originalContent);
+    if (bidi > 0) {
+      warnings.push(
+        `${f.filename} adds ${bidi} invisible direction-changing character${bidi === 1 ? "" : "s"}: the code may run differently from how it reads (the diff shows them as U+…)`,
+      );
+      risk += 20;
+    }
     if (f.action !== "delete") {
       for (const e of input.syntaxErrors?.[f.filename] ?? []) errors.push(`${f.filename}: ${e}`);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deniedChangeReason, deniedPathReason, riskyPathReason } from "./path-policy";
+import { splitHidden } from "./hidden-chars";
 import { assessChange } from "./assess-change";
 
 describe("path policy", () => {
@@ -22,12 +23,16 @@ describe("path policy", () => {
   ])("denies %s", (p) => {
     expect(deniedPathReason(p)).toEqual(expect.any(String));
   });
-  it.each([
+  it.each<[string, string]>([
     ["docs/a\n\n@acme/maintainers\n\nCloses #1\n\nx.md", "Path contains control characters (newline, tab, escape)"],
     ["src/tab\there.ts", "Path contains control characters (newline, tab, escape)"],
     ["src/\u001b[31mred.ts", "Path contains control characters (newline, tab, escape)"],
     ["src/admin\u202Egnp.ts", "Path contains invisible or direction-changing characters"],
     ["src/in\u200Bvisible.ts", "Path contains invisible or direction-changing characters"],
+    ...["\u00AD", "\u061C", "\u{E0041}", "\u3164", "\u034F", "\u180E"].map((c): [string, string] => [
+      `src/auth${c}.py`,
+      "Path contains invisible or direction-changing characters",
+    ]),
   ])("denies a name that would break out of its line or read as another: %j", (p, reason) => {
     expect(deniedPathReason(p)).toBe(reason);
   });
@@ -101,5 +106,27 @@ describe("path policy", () => {
       existingPaths: null,
     });
     expect(check.validation.riskLevel).toBe("critical");
+  });
+});
+
+describe("hidden characters in a change's contents", () => {
+  it("are cut out as their code points, and the ones a change adds are a warning", () => {
+    expect(splitHidden("a\u202Eb\u200B")).toEqual([
+      { text: "a" },
+      { text: "\u202E", hidden: "U+202E" },
+      { text: "b" },
+      { text: "\u200B", hidden: "U+200B" },
+    ]);
+    expect(splitHidden("plain")).toEqual([{ text: "plain" }]);
+    const file = (content: string, originalContent = "") =>
+      ({ filename: "src/auth.ts", action: "modify", originalContent, content }) as const;
+    const trojan = 'if (role != "user\u202E \u2066// admin\u2069 \u2066") {}';
+    const added = assessChange({ files: [file(trojan, "x")], existingPaths: null });
+    expect(added.validation.warnings).toContain(
+      "src/auth.ts adds 4 invisible direction-changing characters: the code may run differently from how it reads (the diff shows them as U+…)",
+    );
+    // Already in the file (e.g. right-to-left text in a string): not the change's doing.
+    const kept = assessChange({ files: [file(`${trojan}\n// more`, trojan)], existingPaths: null });
+    expect(kept.validation.warnings.some((w) => w.includes("direction-changing"))).toBe(false);
   });
 });

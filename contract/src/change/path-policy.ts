@@ -15,7 +15,7 @@ export function deniedPathReason(file: string): string | null {
   // A newline in a name breaks out of the line (and code span) that shows it, in the pull request's
   // body and in a diff; direction overrides make a name read as another one to the reviewer.
   if (/\p{Cc}/u.test(file)) return "Path contains control characters (newline, tab, escape)";
-  if (/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/.test(file))
+  if (/[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/u.test(file))
     return "Path contains invisible or direction-changing characters";
   if (path.posix.isAbsolute(file) || /^[A-Za-z]:/.test(file) || file.startsWith("\\"))
     return "Absolute or non-POSIX path";

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { ChevronDown } from "lucide-react";
+import { splitHidden } from "@fixloop/contract";
 import { Badge } from "../../ui/ui";
 import { useDiffLayout } from "./diff-layout";
 import type { Token } from "./highlight";
@@ -132,17 +133,44 @@ const REMOVED = "bg-red-100 text-red-950 dark:bg-red-950/60 dark:text-red-100";
 const ADDED = "bg-green-100 text-green-950 dark:bg-green-950/60 dark:text-green-100";
 const CODE = "whitespace-pre-wrap break-all px-2 align-top";
 
+/**
+ * Text with its hidden characters shown as their code points: a direction override or a
+ * zero-width space in a changed line would otherwise reorder or hide what the reviewer reads.
+ */
+function Visible({ text }: { text: string }) {
+  const parts = splitHidden(text);
+  if (parts.length === 1 && !parts[0]?.hidden) return <>{text}</>;
+  return (
+    <>
+      {parts.map((p, i) =>
+        p.hidden ? (
+          <span
+            key={i}
+            data-hidden-char={p.hidden}
+            title={`Invisible character ${p.hidden}`}
+            className="mx-px rounded bg-amber-200 px-0.5 text-[0.7em] font-semibold text-amber-950 dark:bg-amber-700 dark:text-amber-50"
+          >
+            {p.hidden}
+          </span>
+        ) : (
+          p.text
+        ),
+      )}
+    </>
+  );
+}
+
 function Code({ text, tokens }: { text: string; tokens: Token[] | undefined }) {
-  if (!tokens) return <>{text}</>;
+  if (!tokens) return <Visible text={text} />;
   return (
     <>
       {tokens.map((t, i) =>
         t.cls ? (
           <span key={i} className={t.cls}>
-            {t.text}
+            <Visible text={t.text} />
           </span>
         ) : (
-          t.text
+          <Visible key={i} text={t.text} />
         ),
       )}
     </>
