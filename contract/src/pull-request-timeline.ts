@@ -1,7 +1,15 @@
 import { z } from "zod";
 
 /** What happened on one of Fixloop's pull requests after it was opened, as GitHub reported it. */
-export const PULL_REQUEST_EVENT_KINDS = ["review", "review_comment", "commit", "check", "merged", "closed"] as const;
+export const PULL_REQUEST_EVENT_KINDS = [
+  "review",
+  "review_comment",
+  "commit",
+  "check",
+  "merged",
+  "closed",
+  "reopened",
+] as const;
 export const PullRequestEventKind = z.enum(PULL_REQUEST_EVENT_KINDS);
 export type PullRequestEventKind = z.infer<typeof PullRequestEventKind>;
 

@@ -55,9 +55,10 @@ export const onReview = handler(ReviewEvent, async (ctx, e) => {
   return applied(1);
 });
 
-/** `pull_request`: closed (merged or not) and synchronize (new commits on the head branch). */
+/** `pull_request`: closed (merged or not), reopened, and synchronize (new commits on the head branch). */
 export const onPullRequest = handler(PullRequestEvent, async (ctx, e) => {
-  if (e.action !== "closed" && e.action !== "synchronize") return ignored(`action_${e.action}`);
+  if (e.action !== "closed" && e.action !== "reopened" && e.action !== "synchronize")
+    return ignored(`action_${e.action}`);
   const pr = await ours(ctx, e.repository.full_name, e.pull_request.number);
   if (!pr) return ignored(NOT_OURS);
   const p = e.pull_request;
@@ -72,6 +73,19 @@ export const onPullRequest = handler(PullRequestEvent, async (ctx, e) => {
       title: `Pushed ${e.after.slice(0, 7)}`,
       occurredAt: p.updated_at ?? at,
     });
+    return applied(1);
+  }
+  if (e.action === "reopened") {
+    await pullRequestEvents.recordEvent(ctx.db, pr.id, {
+      ...empty,
+      kind: "reopened",
+      sourceId: String(e.pull_request.number),
+      actor: e.sender?.login ?? null,
+      url: p.html_url ?? null,
+      occurredAt: p.updated_at ?? new Date().toISOString(),
+    });
+    // Open again (a merged one never reopens): reviews can be addressed and revisions pushed.
+    await pullRequestEvents.setStatus(ctx.db, pr.id, "open");
     return applied(1);
   }
   const merged = p.merged === true;

@@ -138,6 +138,27 @@ describe("GitHub webhooks from the stand-in", () => {
     const status = Object.fromEntries(rows.map((r) => [r.id, r.status]));
     expect([status[merged.id], status[closed.id]]).toEqual(["merged", "closed"]);
   });
+
+  it("opens a reopened pull request again, with a fresh read of GitHub next time", async () => {
+    const pr = await t.openFixloopPull();
+    await t.stack.db.updateTable("pull_requests").set({ etag: 'W/"before"' }).where("id", "=", pr.id).execute();
+    const row = () =>
+      t.stack.db
+        .selectFrom("pull_requests")
+        .select(["status", "etag"])
+        .where("id", "=", pr.id)
+        .executeTakeFirstOrThrow();
+    await t.gh("octocat").rest.pulls.update({ ...t.REPO, pull_number: pr.number, state: "closed" });
+    await delivered();
+    expect(await row()).toEqual({ status: "closed", etag: null });
+    await t.gh("octocat").rest.pulls.update({ ...t.REPO, pull_number: pr.number, state: "open" });
+    await delivered();
+    expect(await row()).toEqual({ status: "open", etag: null });
+    expect(await t.timeline(pr.id)).toMatchObject([
+      { kind: "closed", actor: "octocat" },
+      { kind: "reopened", actor: "octocat" },
+    ]);
+  });
 });
 
 describe("POST /api/github/webhook", () => {

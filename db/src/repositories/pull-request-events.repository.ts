@@ -80,7 +80,9 @@ export async function recordEvent(db: Conn, pullRequestId: string, entry: PullRe
 export async function setStatus(db: Conn, pullRequestId: string, status: PullRequestStatus): Promise<void> {
   await db
     .updateTable("pull_requests")
-    .set({ status, updated_at: sql`now()` })
+    // The stored ETag described the state before this change: the next poll reads GitHub afresh
+    // (a 304 on it would keep a status older than the webhook's).
+    .set({ status, etag: null, updated_at: sql`now()` })
     .where("id", "=", pullRequestId)
     .where("status", "!=", "merged")
     .execute();

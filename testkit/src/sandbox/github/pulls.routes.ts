@@ -105,6 +105,7 @@ export function pullsRoutes(deps: SandboxDeps) {
       if (state === "open" && pr.pull.merged)
         throw githubErrors.unprocessable("Cannot reopen a merged pull request", doc("update-a-pull-request"));
       const now = isoNow();
+      const reopened = state === "open" && pr.state === "closed";
       store.mutate(() => {
         if (str(body.title)) pr.title = str(body.title) ?? pr.title;
         if (body.body !== undefined) pr.body = str(body.body) ?? null;
@@ -117,6 +118,7 @@ export function pullsRoutes(deps: SandboxDeps) {
         pr.updatedAt = now;
       });
       if (state === "closed" && pr.closedAt === now) await service.announceClosed(repo, pr, token.login);
+      if (reopened) await service.announceClosed(repo, pr, token.login, "reopened");
       return full(c, repo, pr);
     })
     .put("/pulls/:number{[0-9]+}/merge", async (c) => {

@@ -208,10 +208,15 @@ export function pullsService(deps: SandboxDeps) {
     return mergeSha;
   }
 
-  /** Delivers `pull_request` closed (merged or not) as a webhook. */
-  async function announceClosed(base: RepoRecord, pr: IssueRecord, by: string): Promise<void> {
+  /** Delivers `pull_request` closed (merged or not), or reopened, as a webhook. */
+  async function announceClosed(
+    base: RepoRecord,
+    pr: IssueRecord,
+    by: string,
+    action: "closed" | "reopened" = "closed",
+  ): Promise<void> {
     if (!isPull(pr)) return;
-    deps.hooks.send("pull_request", webhookPayloads(deps).closed(base, pr, await stats(base, pr), by));
+    deps.hooks.send("pull_request", webhookPayloads(deps).closed(base, pr, await stats(base, pr), by, action));
   }
 
   return { create, refresh, stats, merge, announceClosed };

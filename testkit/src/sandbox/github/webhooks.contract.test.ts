@@ -93,7 +93,7 @@ function validate(d: WebhookDelivery): string[] {
 }
 
 describe("the GitHub stand-in's webhooks", () => {
-  it("delivers a review comment, each review state, a check run, a push with its synchronize, a close and a merge as GitHub's published webhook schemas describe them, signed", async () => {
+  it("delivers a review comment, each review state, a check run, a push with its synchronize, a close, a reopen and a merge as GitHub's published webhook schemas describe them, signed", async () => {
     const octocat = t.octokit("octocat", ["repo"]);
     const hubot = t.octokit("hubot", ["public_repo"]);
     const o = { owner: "octocat", repo: "todo-api" };
@@ -128,6 +128,7 @@ describe("the GitHub stand-in's webhooks", () => {
     await pushOnto(octocat, "hook-contract-2");
     await t.sandbox.control.webhookDeliveries();
     await octocat.rest.pulls.update({ ...o, pull_number: second.number, state: "closed" });
+    await octocat.rest.pulls.update({ ...o, pull_number: second.number, state: "open" });
 
     const deliveries = await t.sandbox.control.webhookDeliveries();
     expect(deliveries.map((d) => d.event)).toEqual([
@@ -139,6 +140,7 @@ describe("the GitHub stand-in's webhooks", () => {
       "check_run",
       "pull_request",
       "push",
+      "pull_request",
       "pull_request",
       "pull_request",
     ]);
@@ -158,6 +160,8 @@ describe("the GitHub stand-in's webhooks", () => {
     const sync = deliveries.filter((d) => d.event === "pull_request").map((d) => JSON.parse(d.body))[1];
     expect(sync).toMatchObject({ action: "synchronize", number: second.number });
     expect(closes.map((p: { pull_request: { merged: boolean } }) => p.pull_request.merged)).toEqual([true, false]);
+    const reopened = JSON.parse(deliveries.at(-1)?.body ?? "{}") as { action: string; pull_request: { state: string } };
+    expect([reopened.action, reopened.pull_request.state]).toEqual(["reopened", "open"]);
     expect(received).toHaveLength(deliveries.length);
     for (const r of received) {
       const expected = `sha256=${crypto.createHmac("sha256", SECRET).update(r.body).digest("hex")}`;

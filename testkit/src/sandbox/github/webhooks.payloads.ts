@@ -146,9 +146,9 @@ export function webhookPayloads(deps: SandboxDeps) {
         sender: user(sender),
       };
     },
-    closed(r: RepoRecord, pr: PullIssue, stats: PullStats, sender: string) {
+    closed(r: RepoRecord, pr: PullIssue, stats: PullStats, sender: string, action: "closed" | "reopened" = "closed") {
       return {
-        action: "closed",
+        action,
         number: pr.number,
         pull_request: hookPull(pullFull(pr, r, store, urls, null, stats)),
         repository: repo(r),

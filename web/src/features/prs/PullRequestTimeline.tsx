@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { CheckCircle2, GitCommit, GitMerge, MessageSquare, XCircle } from "lucide-react";
+import { CheckCircle2, GitCommit, GitMerge, GitPullRequest, MessageSquare, XCircle } from "lucide-react";
 import type { ReactNode } from "react";
 import { pullRequestTimelineQuery } from "../../api/prs.queries";
 import type { PullRequestTimelineEntry } from "../../api/types";
@@ -60,6 +60,8 @@ function headline(e: Entry): ReactNode {
       return <>Merged by {who}</>;
     case "closed":
       return <>Closed by {who} without merging</>;
+    case "reopened":
+      return <>Reopened by {who}</>;
   }
 }
 
@@ -70,6 +72,7 @@ const ICON = {
   commit: GitCommit,
   merged: GitMerge,
   closed: XCircle,
+  reopened: GitPullRequest,
 } as const;
 
 /**
