@@ -94,6 +94,17 @@ async function inside(el: Locator, box?: Locator): Promise<boolean> {
   return a.y >= b.y - 1 && a.y + Math.min(a.height, 20) <= b.y + b.height + 1;
 }
 
+/** Opens the first file's editor on the review page; the editor once its text is shown. */
+async function openEditor(): Promise<Locator> {
+  await page
+    .getByRole("button", { name: /^Edit This File: / })
+    .first()
+    .click();
+  const editor = page.getByTestId("file-editor");
+  await editor.locator(".cm-content").waitFor();
+  return editor;
+}
+
 /** The test the model stand-in adds when asked for one on the due-date issue (test/due.test.js). */
 const ADDED_TEST = "regression: Todos due today are already marked overdue";
 
@@ -117,12 +128,7 @@ describe("reviewing a solution at 1280 px", () => {
     }
     expect(await diff.getAttribute("data-layout")).toBe("split");
 
-    await page
-      .getByRole("button", { name: /^Edit This File: / })
-      .first()
-      .click();
-    const editor = page.getByTestId("file-editor");
-    await editor.locator(".cm-content").waitFor();
+    const editor = await openEditor();
     await expect.poll(() => inside(editor)).toBe(true);
     await page.getByRole("button", { name: "Cancel", exact: true }).click();
   });
@@ -316,11 +322,7 @@ describe("reviewing on a phone (390 x 844)", () => {
 
 describe("a change with hidden characters", () => {
   it("shows a direction override or a zero-width space in the diff as its code point, never applied", async () => {
-    await page
-      .getByRole("button", { name: /^Edit This File: / })
-      .first()
-      .click();
-    const editor = page.getByTestId("file-editor");
+    const editor = await openEditor();
     await editor.locator(".cm-content").click();
     await page.keyboard.press("Control+End");
     // Trojan Source: read in order, this is a string and a comment; the overrides make it read otherwise.

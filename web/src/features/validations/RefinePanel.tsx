@@ -25,7 +25,7 @@ export function RefinePanel({
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [feedback, setFeedback] = useState("");
-  const [started, setPending] = useState<{ runId: string; count: number } | null>(null);
+  const [started, setStarted] = useState<{ runId: string; count: number } | null>(null);
   const pending = started ?? (activeRunId ? { runId: activeRunId, count: refinementCount + 1 } : null);
   const refine = useMutation({
     mutationFn: () =>
@@ -36,7 +36,7 @@ export function RefinePanel({
         }),
       ),
     onSuccess: (body) => {
-      setPending({ runId: body.runId, count: body.refinementCount });
+      setStarted({ runId: body.runId, count: body.refinementCount });
       cancel.reset();
       // The page holds the files and the decision while it runs.
       void qc.invalidateQueries({ queryKey: ["validations", solutionId] });
@@ -52,13 +52,13 @@ export function RefinePanel({
     void qc.invalidateQueries({ queryKey: ["validations"] });
     if (r.status === "completed" && r.solutionId) {
       toast.success(`Solution refined! (Refinement #${pending?.count ?? ""})`);
-      setPending(null);
+      setStarted(null);
       setFeedback("");
       void navigate({ to: "/validations/$solutionId", params: { solutionId: r.solutionId } });
     } else if (r.status === "failed") {
       toast.error(r.error?.message ?? "Refinement failed");
-      setPending(null);
-    } else setPending(null);
+      setStarted(null);
+    } else setStarted(null);
   });
   return (
     <Card>
