@@ -165,26 +165,32 @@ export async function upsertSynced(
     .insertInto("issues")
     .values(rows)
     .onConflict((oc) =>
-      oc.columns(["user_id", "repo_full_name", "issue_number"]).doUpdateSet((eb) => ({
-        repository_id: sql`coalesce(excluded.repository_id, issues.repository_id)`,
-        github_id: eb.ref("excluded.github_id"),
-        title: eb.ref("excluded.title"),
-        body: eb.ref("excluded.body"),
-        labels: eb.ref("excluded.labels"),
-        state: eb.ref("excluded.state"),
-        html_url: eb.ref("excluded.html_url"),
-        author_login: eb.ref("excluded.author_login"),
-        is_locked: eb.ref("excluded.is_locked"),
-        assignees: eb.ref("excluded.assignees"),
-        github_created_at: eb.ref("excluded.github_created_at"),
-        github_updated_at: eb.ref("excluded.github_updated_at"),
-        status: sql`case
+      oc
+        .columns(["user_id", "repo_full_name", "issue_number"])
+        .doUpdateSet((eb) => ({
+          repository_id: sql`coalesce(excluded.repository_id, issues.repository_id)`,
+          github_id: eb.ref("excluded.github_id"),
+          title: eb.ref("excluded.title"),
+          body: eb.ref("excluded.body"),
+          labels: eb.ref("excluded.labels"),
+          state: eb.ref("excluded.state"),
+          html_url: eb.ref("excluded.html_url"),
+          author_login: eb.ref("excluded.author_login"),
+          is_locked: eb.ref("excluded.is_locked"),
+          assignees: eb.ref("excluded.assignees"),
+          github_created_at: eb.ref("excluded.github_created_at"),
+          github_updated_at: eb.ref("excluded.github_updated_at"),
+          status: sql`case
           when excluded.state = 'closed' and issues.status in ('open', 'pending') then 'closed'
           when excluded.state = 'open' and issues.status = 'closed' then 'open'
           else issues.status end`,
-        // A sync that finds the issue unchanged on GitHub leaves it out of "recently changed".
-        updated_at: sql`case when excluded.github_updated_at is distinct from issues.github_updated_at then now() else issues.updated_at end`,
-      })),
+          // A sync that finds the issue unchanged on GitHub leaves it out of "recently changed".
+          updated_at: sql`case when excluded.github_updated_at is distinct from issues.github_updated_at then now() else issues.updated_at end`,
+        }))
+        // A row of another repository that held this name (renamed since, see `renameRepository`) is not overwritten.
+        .where(
+          sql<boolean>`issues.repository_id is null or excluded.repository_id is null or issues.repository_id = excluded.repository_id`,
+        ),
     )
     .execute();
 }

@@ -67,15 +67,72 @@ export interface SyncedRepository {
   can_push: boolean;
 }
 
-/** Inserts or refreshes a repository as GitHub shows it to the user; returns its id and issue-list ETag. */
+/**
+ * Inserts or refreshes a repository as GitHub shows it to the user; returns its id and issue-list
+ * ETag. A repository is known by its GitHub id, so one renamed or transferred on GitHub keeps its
+ * row, and the rows that name it (see `renameRepository`) follow it in the same transaction.
+ */
 export async function upsertSynced(db: Conn, userId: string, r: SyncedRepository) {
-  const { github_id, ...values } = r;
-  return db
-    .insertInto("repositories")
-    .values({ user_id: userId, github_id, ...values })
-    .onConflict((oc) => oc.columns(["user_id", "github_id"]).doUpdateSet({ ...values, updated_at: new Date() }))
-    .returning(["id", "issues_etag"])
-    .executeTakeFirstOrThrow();
+  const run = async (trx: Conn) => {
+    const { github_id, ...values } = r;
+    const before = await trx
+      .selectFrom("repositories")
+      .select("full_name")
+      .where("user_id", "=", userId)
+      .where("github_id", "=", String(github_id))
+      .forUpdate()
+      .executeTakeFirst();
+    const row = await trx
+      .insertInto("repositories")
+      .values({ user_id: userId, github_id, ...values })
+      .onConflict((oc) => oc.columns(["user_id", "github_id"]).doUpdateSet({ ...values, updated_at: new Date() }))
+      .returning(["id", "issues_etag"])
+      .executeTakeFirstOrThrow();
+    if (before && before.full_name !== r.full_name) await renameRepository(trx, userId, before.full_name, r.full_name);
+    return row;
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/**
+ * Moves the user's rows that name a repository by `owner/name` from its old name to its new one.
+ * Issues are keyed by that name and number: left behind, the next issue sync would store each
+ * issue again under the new name (its solutions and pull requests staying with the stale copy),
+ * and a new repository taking the old name would sync its issues onto the old rows. An issue
+ * already stored under the new name keeps both rows (the stale one is not merged into it).
+ */
+async function renameRepository(trx: Conn, userId: string, from: string, to: string): Promise<void> {
+  await trx
+    .updateTable("issues")
+    .set({ repo_full_name: to })
+    .where("user_id", "=", userId)
+    .where("repo_full_name", "=", from)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("issues as taken")
+            .select("taken.id")
+            .where("taken.user_id", "=", userId)
+            .where("taken.repo_full_name", "=", to)
+            .whereRef("taken.issue_number", "=", "issues.issue_number"),
+        ),
+      ),
+    )
+    .execute();
+  for (const column of ["upstream_full_name", "fork_full_name"] as const)
+    await trx
+      .updateTable("issues")
+      .set({ [column]: to })
+      .where("user_id", "=", userId)
+      .where(column, "=", from)
+      .execute();
+  for (const column of ["repo_full_name", "head_repo_full_name"] as const)
+    await trx
+      .updateTable("pull_requests")
+      .set({ [column]: to })
+      .where("user_id", "=", userId)
+      .where(column, "=", from)
+      .execute();
 }
 
 /** Removes the user's repositories whose GitHub ids are not in `seen` (revoked access, deleted). */
