@@ -1,6 +1,6 @@
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
-import rehypeSanitize from "rehype-sanitize";
+import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
 import { safeMarkdownUrl } from "./markdown-url";
 
 export { InlineMarkdown } from "./InlineMarkdown";
@@ -9,17 +9,44 @@ export { InlineMarkdown } from "./InlineMarkdown";
 // sanitizer keeps GitHub's allow-list, and unsafe link protocols and links into this app itself
 // (relative URLs) are dropped (safeMarkdownUrl).
 const components: Components = {
-  // A link whose URL was dropped stays as its text.
+  // A link whose URL was dropped stays as its text; an in-page one (a footnote) jumps in place.
   a: ({ node: _node, href, ...props }) =>
-    href ? (
-      <a {...props} href={href} target="_blank" rel="noopener noreferrer nofollow" />
-    ) : (
+    !href ? (
       <span>{props.children}</span>
+    ) : href.startsWith("#") ? (
+      <a {...props} href={href} />
+    ) : (
+      <a {...props} href={href} target="_blank" rel="noopener noreferrer nofollow" />
     ),
   img: ({ node: _node, alt, ...props }) => (
     <img {...props} alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" />
   ),
 };
+
+/** The prefix the sanitizer gives every id (and name, aria reference) from issue text. */
+const ID_PREFIX = defaultSchema.clobberPrefix ?? "user-content-";
+
+interface HastNode {
+  type: string;
+  tagName?: string;
+  properties?: Record<string, unknown>;
+  children?: HastNode[];
+}
+
+/**
+ * Points in-page links at the ids the sanitizer prefixed. The sanitizer prefixes every id so issue
+ * text cannot clobber the app's own; footnotes are therefore made without remark's own prefix (it
+ * would be applied twice to ids but once to links), and their `#fn-1` links get the one prefix here.
+ */
+function prefixFragmentLinks() {
+  const walk = (n: HastNode) => {
+    const href = n.properties?.href;
+    if (n.tagName === "a" && typeof href === "string" && href.startsWith("#") && n.properties)
+      n.properties.href = `#${ID_PREFIX}${href.slice(1)}`;
+    n.children?.forEach(walk);
+  };
+  return walk;
+}
 
 /** GitHub-flavoured markdown (issue and pull-request bodies), rendered safely. */
 export function Markdown({ children, className = "" }: { children: string; className?: string }) {
@@ -27,7 +54,8 @@ export function Markdown({ children, className = "" }: { children: string; class
     <div className={`markdown ${className}`}>
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
-        rehypePlugins={[rehypeSanitize]}
+        remarkRehypeOptions={{ clobberPrefix: "" }}
+        rehypePlugins={[rehypeSanitize, prefixFragmentLinks]}
         components={components}
         urlTransform={safeMarkdownUrl}
       >
