@@ -5,6 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { allowedTarget, forbiddenAddress, splitHostPort, type EgressPolicy } from "./sandbox.egress.policy";
+import { FIRST_BYTES_MS, MAX_FIRST_BYTES, tunnelRefusal, tunnelRequiresTls } from "./sandbox.egress.tls";
 
 /**
  * The only way out of a networked setup: an HTTP forward + CONNECT proxy on a Unix socket that
@@ -42,6 +43,50 @@ async function resolveTarget(
   return good
     ? { ip: good.address }
     : { reason: `resolves to a ${forbiddenAddress(addrs[0]?.address ?? "") ?? "refused address"}` };
+}
+
+/**
+ * Reads a tunnel's first bytes (`head`: those that came with the CONNECT) until tunnelRefusal
+ * decides, at most one TLS record. The wait is bounded where TLS is required, and once a first
+ * byte has come; elsewhere a server may speak first, so the client's first bytes are awaited
+ * as long as the tunnel lasts. Null when the client went away first.
+ */
+function firstBytes(
+  client: net.Socket,
+  head: Buffer,
+  host: string,
+  port: number,
+): Promise<{ bytes: Buffer; refusal: string | null } | null> {
+  return new Promise((resolve) => {
+    let bytes = head;
+    let timer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      clearTimeout(timer);
+      client.pause();
+      client.off("data", onData);
+      client.off("close", onClose);
+    };
+    const decide = (final: boolean) => {
+      const v = tunnelRefusal(host, port, bytes, final || bytes.length >= MAX_FIRST_BYTES);
+      if (v !== undefined) {
+        stop();
+        resolve({ bytes, refusal: v });
+      } else if (!timer && (bytes.length > 0 || tunnelRequiresTls(host, port)))
+        timer = setTimeout(() => decide(true), FIRST_BYTES_MS);
+    };
+    const onData = (d: Buffer) => {
+      bytes = Buffer.concat([bytes, d]);
+      decide(false);
+    };
+    const onClose = () => {
+      stop();
+      resolve(null);
+    };
+    client.on("data", onData);
+    client.on("close", onClose);
+    client.resume();
+    decide(false);
+  });
 }
 
 /** A refused target as the step and the PR body show it: host name characters only. */
@@ -126,14 +171,25 @@ export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProx
       );
       return;
     }
-    const up = net.connect({ host: t.ip, port: hp.port, timeout: CONNECT_TIMEOUT_MS });
+    const port = hp.port;
+    const up = net.connect({ host: t.ip, port, timeout: CONNECT_TIMEOUT_MS });
     track(up);
     up.once("connect", () => {
       up.setTimeout(0);
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      if (head.length) up.write(head);
       up.pipe(client);
-      client.pipe(up);
+      // Nothing of the client's reaches the server before its first bytes pass (sandbox.egress.tls).
+      void firstBytes(client, head, hp.host, port).then((first) => {
+        if (!first) return;
+        if (first.refusal !== null) {
+          refuse(`${hp.host}:${port}`, first.refusal);
+          client.destroy();
+          up.destroy();
+          return;
+        }
+        if (first.bytes.length) up.write(first.bytes);
+        client.pipe(up);
+      });
     });
     up.on("timeout", () => up.destroy());
     up.on("error", () => (up.connecting ? client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n") : client.destroy()));
