@@ -89,7 +89,12 @@ export function reproductionPasses(metadata: {
   return set.candidates.find((c) => c.n === set.selected)?.evidence.reproduction?.status === "fixed";
 }
 
-/** The pull request body's statement for a solution approved although unverified. */
-export function unverifiedStatement(u: SolutionUnverified): string {
-  return `> **Unverified:** ${u.reason} Fixloop opened this pull request as a draft because the reviewer approved it without positive test evidence.`;
+/**
+ * The pull request body's statement for a solution approved although unverified; `asDraft` false when
+ * the repository refused a draft and the pull request is open as a regular one.
+ */
+export function unverifiedStatement(u: SolutionUnverified, asDraft = true): string {
+  return asDraft
+    ? `> **Unverified:** ${u.reason} Fixloop opened this pull request as a draft because the reviewer approved it without positive test evidence.`
+    : `> **Unverified:** ${u.reason} The reviewer approved it without positive test evidence; do not merge it before it is verified.`;
 }

@@ -22,6 +22,7 @@ export function presentPullRequest(pr: pullRequests.PullRequestRecord) {
       hasBreakingChanges: meta.hasBreakingChanges === true,
       generatedWithGuidelines: meta.generatedWithGuidelines === true,
       draft: meta.draft === true,
+      draftRefused: meta.draftRefused === true,
     },
   };
 }

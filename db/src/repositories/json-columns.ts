@@ -183,6 +183,8 @@ export const pullRequestMetadata = jsonObjectColumn("pull_requests.metadata", {
   generatedWithGuidelines: z.boolean(),
   /** Opened (or still) as a draft on GitHub. */
   draft: z.boolean(),
+  /** Meant as a draft, but the repository has no drafts: open as a regular one whose body says it is not ready. */
+  draftRefused: z.boolean(),
 });
 export type PullRequestMetadata = ReturnType<typeof pullRequestMetadata.read>;
 

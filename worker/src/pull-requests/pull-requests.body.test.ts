@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type FileChange, RISK_DISPLAY_SCORE, diffCounts } from "@fixloop/contract";
-import { fixesLine, prBody, prTitle, type BodyInput } from "./pull-requests.body";
+import { DRAFT_REFUSED_NOTICE, fixesLine, prBody, prTitle, type BodyInput } from "./pull-requests.body";
+import { MAX_BODY_CHARS } from "./pull-requests.inert";
 import type { Guidelines } from "./pull-requests.guidelines";
 import { branchName } from "./pull-requests.job";
 import {
@@ -219,6 +220,25 @@ describe("pull request body", () => {
     expect(body).toContain("## Notes\n\nAnything else.");
     expect(body).toContain("## Files changed");
     expect(body).toContain("Fixes #3");
+  });
+
+  it("leads with the not-ready notice when the repository refused a draft, over a template and a clipped body too", () => {
+    const template = "## What does this change?\n\n## How was it tested?\n";
+    const unverified = { ...input, metadata: { ...input.metadata, unverified: { reason: "Nothing reproduced it." } } };
+    const long = { ...unverified, proposedSolution: "Long line.\n".repeat(10_000) };
+    for (const body of [
+      prBody(unverified, NONE, { draftRefused: true }),
+      prBody(unverified, { ...NONE, template }, { draftRefused: true }),
+      prBody(long, NONE, { draftRefused: true }),
+    ]) {
+      expect(body.startsWith(`${DRAFT_REFUSED_NOTICE}\n\n`)).toBe(true);
+      expect(body).toContain("> **Unverified:** Nothing reproduced it. The reviewer approved it without positive test");
+      expect(body).not.toContain("as a draft because");
+      expect(body.length).toBeLessThanOrEqual(MAX_BODY_CHARS);
+    }
+    const asDraft = prBody(unverified, NONE);
+    expect(asDraft).not.toContain(DRAFT_REFUSED_NOTICE);
+    expect(asDraft).toContain("Fixloop opened this pull request as a draft because");
   });
 
   it("uses a conventional title when the contributing guide asks for Conventional Commits", () => {

@@ -133,16 +133,32 @@ export function classify(heading: string): Part | null {
   return null;
 }
 
+/**
+ * First line of a pull request that was to be a draft but is open as a regular one, because the
+ * repository has no drafts (private repositories on GitHub Free and Pro): a reviewer on GitHub sees
+ * no draft badge, so the body says it.
+ */
+export const DRAFT_REFUSED_NOTICE =
+  "> [!WARNING]\n> **Not ready to merge: treat this pull request as a draft.** Fixloop asked GitHub for a draft, but this repository does not support draft pull requests, so it is open as a regular one.";
+
+export interface BodyOptions {
+  /** The repository refused a draft: the notice leads the body. */
+  draftRefused?: boolean;
+}
+
 /** The pull request body; a repository template is filled section by section instead of replaced. */
-export function prBody(i: BodyInput, g: Guidelines): string {
+export function prBody(i: BodyInput, g: Guidelines, o: BodyOptions = {}): string {
   const p = bodyParts(i);
   // An unverified solution says so next to the disclosure (never clipped away).
   const unverified = solutionUnverifiedOf(i.metadata.unverified);
-  const statement = unverified ? `${unverifiedStatement({ reason: inert(unverified.reason, 1_000) })}\n\n` : "";
+  const statement = unverified
+    ? `${unverifiedStatement({ reason: inert(unverified.reason, 1_000) }, !o.draftRefused)}\n\n`
+    : "";
   const footer = `${statement}${disclosure(i)}`;
+  const lead = o.draftRefused ? `${DRAFT_REFUSED_NOTICE}\n\n` : "";
   if (!g.template) {
     const body = (["summary", "changes", "testing"] as const).map((k) => `## ${HEADINGS[k]}\n\n${p[k]}`).join("\n\n");
-    return bounded(`${body}\n\n${p.fixes}`, footer);
+    return bounded(`${lead}${body}\n\n${p.fixes}`, footer);
   }
   const template = g.template.replace(/<!--[\s\S]*?-->/g, "").replace(/\r\n/g, "\n");
   const used = new Set<Part>();
@@ -176,7 +192,7 @@ export function prBody(i: BodyInput, g: Guidelines): string {
     ...rest,
   ].join("\n\n");
   const withFixes = used.has("fixes") ? body : `${body}\n\n${p.fixes}`;
-  return bounded(withFixes, footer);
+  return bounded(`${lead}${withFixes}`, footer);
 }
 
 /** The body under GitHub's length limit, cut at a line end before the disclosure, which is always kept. */

@@ -2,7 +2,7 @@ import { changeSizeLimitsOf, PullRequestResult, solutionUnverifiedOf } from "@fi
 import type { PullRequestJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { assertPolicyStillAllows, githubForUser, type GithubClient } from "@fixloop/runtime";
-import { prBody, prTitle } from "./pull-requests.body";
+import { type BodyInput, DRAFT_REFUSED_NOTICE, prBody, prTitle } from "./pull-requests.body";
 import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";
 import { GUIDELINE_DIRS, loadGuidelines } from "./pull-requests.guidelines";
@@ -87,28 +87,29 @@ export async function openPullRequest(
   if (opts.stopAfterPush) return null;
 
   const metadata = { ...solution.metadata, refinementCount: solution.refinement_count };
-  const body = prBody(
-    {
-      issueNumber: issue.issue_number,
-      issueTitle: issue.title,
-      issueRepo: target.issueRepo,
-      baseRepo: target.base.fullName,
-      analysis: solution.analysis,
-      proposedSolution: solution.proposed_solution,
-      model: solution.ai_model,
-      confidence: solution.confidence,
-      files,
-      metadata,
-      reviewer: reviewer.username,
-    },
-    guidelines,
-  );
+  const bodyInput: BodyInput = {
+    issueNumber: issue.issue_number,
+    issueTitle: issue.title,
+    issueRepo: target.issueRepo,
+    baseRepo: target.base.fullName,
+    analysis: solution.analysis,
+    proposedSolution: solution.proposed_solution,
+    model: solution.ai_model,
+    confidence: solution.confidence,
+    files,
+    metadata,
+    reviewer: reviewer.username,
+  };
   // Drafts unless the reviewer turned them off; always when the repository asks, or the solution is unverified.
   const draft =
     reviewer.draftPullRequests ||
     guidelines.draftRequired ||
     solutionUnverifiedOf(solution.metadata.unverified) !== null;
-  const pr = await ensurePull(gh, target, branch, { title, body, draft });
+  const readyBody = () => prBody(bodyInput, guidelines, { draftRefused: true });
+  const pr = await ensurePull(gh, target, branch, { title, body: prBody(bodyInput, guidelines), draft, readyBody });
+  // Asked for a draft, got a regular one that says so (after a crash too, found by its notice).
+  const draftRefused = draft && pr.draft !== true && (pr.body ?? "").startsWith(DRAFT_REFUSED_NOTICE);
+  const body = draftRefused ? readyBody() : prBody(bodyInput, guidelines);
   const hasBreakingChanges =
     /breaking change/i.test(`${solution.proposed_solution}\n${solution.analysis}`) ||
     metadata.classification?.breaking === true;
@@ -132,6 +133,7 @@ export async function openPullRequest(
       hasBreakingChanges,
       generatedWithGuidelines: !!(guidelines.template || guidelines.contributing),
       draft: pr.draft === true,
+      ...(draftRefused ? { draftRefused: true } : {}),
     },
   });
   return { githubUrl: pr.html_url, prNumber: pr.number, branch };
@@ -140,6 +142,7 @@ export async function openPullRequest(
 interface PullLike {
   number: number;
   draft?: boolean;
+  body: string | null;
   title: string;
   html_url: string;
   state: string;
@@ -147,12 +150,27 @@ interface PullLike {
   labels: { name?: string }[];
 }
 
-/** The open pull request from our branch, created when there is none. */
+/** GitHub's 422 for a draft in a repository without drafts (private ones on GitHub Free and Pro), and only that one. */
+function draftsUnsupported(err: unknown): boolean {
+  const e = err as { status?: number; response?: { data?: unknown } };
+  if (e.status !== 422) return false;
+  const data = (e.response?.data ?? {}) as { message?: unknown; errors?: unknown };
+  const messages = [
+    data.message,
+    ...(Array.isArray(data.errors) ? data.errors : []).map((x) => (x as { message?: unknown })?.message),
+  ];
+  return messages.some((m) => typeof m === "string" && /draft pull requests are not supported/i.test(m));
+}
+
+/**
+ * The open pull request from our branch, created when there is none. A repository that refuses
+ * drafts gets a regular pull request with `readyBody`, which says it is not ready to merge.
+ */
 async function ensurePull(
   gh: GithubClient,
   t: PullRequestTarget,
   branch: string,
-  content: { title: string; body: string; draft: boolean },
+  content: { title: string; body: string; draft: boolean; readyBody: () => string },
 ): Promise<PullLike & { labels: { name: string }[] }> {
   const head = `${t.head.owner}:${branch}`;
   const find = async () => {
@@ -168,14 +186,20 @@ async function ensurePull(
   const existing = await find();
   const norm = (p: PullLike) => ({ ...p, labels: p.labels.map((l) => ({ name: l.name ?? "" })).filter((l) => l.name) });
   if (existing) return norm(existing);
-  try {
-    const created = await gh.rest.pulls.create({
+  const create = (c: { title: string; body: string; draft: boolean }) =>
+    gh.rest.pulls.create({
       owner: t.base.owner,
       repo: t.base.repo,
       head,
       base: t.base.branch,
-      ...content,
+      ...c,
       maintainer_can_modify: true,
+    });
+  const { readyBody, ...asked } = content;
+  try {
+    const created = await create(asked).catch((err: unknown) => {
+      if (!asked.draft || !draftsUnsupported(err)) throw err;
+      return create({ ...asked, draft: false, body: readyBody() });
     });
     return norm(created.data);
   } catch (err) {

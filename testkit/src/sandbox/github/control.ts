@@ -2,7 +2,7 @@ import type { RefUpdateEntry, RequestLogEntry, SandboxDeps } from "./context";
 import { issueToken, revokeGrant } from "./oauth.routes";
 import { pullsService } from "./pulls.service";
 import type { FaultRule } from "./rate-limit";
-import { isoNow, type IssueRecord, type RepoRecord } from "./state";
+import { isoNow, type IssueRecord, type RepoRecord, type UserPlan } from "./state";
 import type { WebhookDelivery } from "./webhooks.sender";
 
 export interface SandboxPull {
@@ -34,6 +34,8 @@ export interface GithubSandboxControl {
   issueToken(login: string, scopes: string[]): string;
   /** The user revokes the OAuth app's access on GitHub: its grant is forgotten and its tokens die. */
   revokeGrant(login: string): void;
+  /** Moves the account to another GitHub plan (drafts in private repositories need `team`). */
+  setPlan(login: string, plan: UserPlan): void;
   /** Path of the bare git repository behind `owner/repo` (run `git --git-dir <path> ...`). */
   gitDir(owner: string, repo: string): string;
   /** The pull requests opened since the stand-in started and the seeded open ones (not the seeded past). */
@@ -83,6 +85,11 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
     async webhookDeliveries() {
       await deps.hooks.settle();
       return [...deps.hooks.deliveries];
+    },
+    setPlan(login, plan) {
+      const user = store.user(login);
+      if (!user) throw new Error(`github sandbox: no user ${login}`);
+      store.mutate(() => (user.plan = plan));
     },
     gitDir: (owner, name) => git.dir(repoOf(owner, name).owner, repoOf(owner, name).name),
     listPulls(owner, name) {

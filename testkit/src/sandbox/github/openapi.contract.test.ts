@@ -353,27 +353,31 @@ describe("responses match GitHub's OpenAPI description", () => {
       { ...kit, path: ".github/PULL_REQUEST_TEMPLATE.md" },
       200,
     );
-    const main = await me.request("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...o, ref: "heads/main" });
-    const parent = await me.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
-      ...o,
-      commit_sha: main.data.object.sha,
-    });
-    const tree = await me.request("POST /repos/{owner}/{repo}/git/trees", {
-      ...o,
-      base_tree: parent.data.tree.sha,
-      tree: [{ path: "DRAFT.md", mode: "100644", type: "blob", content: "draft\n" }],
-    });
-    const commit = await me.request("POST /repos/{owner}/{repo}/git/commits", {
-      ...o,
-      message: "Draft",
-      tree: tree.data.sha,
-      parents: [main.data.object.sha],
-    });
-    await me.request("POST /repos/{owner}/{repo}/git/refs", {
-      ...o,
-      ref: "refs/heads/draft-check",
-      sha: commit.data.sha,
-    });
+    /** A branch `draft-check` one commit ahead of main, to open a pull request from. */
+    const draftBranch = async (r: { owner: string; repo: string }) => {
+      const main = await me.request("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...r, ref: "heads/main" });
+      const parent = await me.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
+        ...r,
+        commit_sha: main.data.object.sha,
+      });
+      const tree = await me.request("POST /repos/{owner}/{repo}/git/trees", {
+        ...r,
+        base_tree: parent.data.tree.sha,
+        tree: [{ path: "DRAFT.md", mode: "100644", type: "blob", content: "draft\n" }],
+      });
+      const commit = await me.request("POST /repos/{owner}/{repo}/git/commits", {
+        ...r,
+        message: "Draft",
+        tree: tree.data.sha,
+        parents: [main.data.object.sha],
+      });
+      await me.request("POST /repos/{owner}/{repo}/git/refs", {
+        ...r,
+        ref: "refs/heads/draft-check",
+        sha: commit.data.sha,
+      });
+    };
+    await draftBranch(o);
     const draft = await check(
       me,
       "POST /repos/{owner}/{repo}/pulls",
@@ -388,6 +392,24 @@ describe("responses match GitHub's OpenAPI description", () => {
       200,
     );
     expect(got.draft).toBe(true);
+
+    // A private repository of an account on GitHub Free has no drafts; on a plan with them it has.
+    const secret = { owner: "octocat", repo: "secret-notes" };
+    await draftBranch(secret);
+    const draftOf = { ...secret, title: "Draft note", head: "draft-check", base: "main", draft: true };
+    const refused = await check(me, "POST /repos/{owner}/{repo}/pulls", draftOf, 422);
+    expect(refused).toMatchObject({
+      message: "Draft pull requests are not supported in this repository.",
+      documentation_url: "https://docs.github.com/rest/pulls/pulls#create-a-pull-request",
+    });
+    expect(t.sandbox.control.listPulls("octocat", "secret-notes")).toEqual([]);
+    t.sandbox.control.setPlan("octocat", "team");
+    try {
+      const opened = await check(me, "POST /repos/{owner}/{repo}/pulls", draftOf, 201);
+      expect(opened.draft).toBe(true);
+    } finally {
+      t.sandbox.control.setPlan("octocat", "free");
+    }
   });
 
   it("issue labels and comments: a test user labels an issue, Fixloop comments on it", async () => {

@@ -70,6 +70,10 @@ export function pullsRoutes(deps: SandboxDeps) {
           d,
         );
       }
+      const draft = body.draft === true;
+      // GitHub Free and Pro offer drafts only in public repositories; GitHub answers with a bare message.
+      if (draft && repo.private && (store.user(repo.owner)?.plan ?? "free") !== "team")
+        throw githubErrors.unprocessable("Draft pull requests are not supported in this repository.", d);
       const pr = await service.create(repo, {
         login: token.login,
         title,
@@ -77,7 +81,7 @@ export function pullsRoutes(deps: SandboxDeps) {
         head,
         headRepo: str(body.head_repo),
         base,
-        draft: body.draft === true,
+        draft,
         maintainerCanModify: typeof body.maintainer_can_modify === "boolean" ? body.maintainer_can_modify : undefined,
       });
       c.header("location", `${urls.api}/repos/${repo.owner}/${repo.name}/pulls/${pr.number}`);

@@ -11,7 +11,11 @@ export interface UserRecord {
   company: string | null;
   location: string | null;
   createdAt: string;
+  /** The account's GitHub plan (`free` when absent): Free and Pro have no draft pull requests in private repositories. */
+  plan?: UserPlan;
 }
+
+export type UserPlan = "free" | "pro" | "team";
 
 export interface LabelRecord {
   id: number;

@@ -54,7 +54,7 @@ export function privateUser(user: UserRecord, state: SandboxState, urls: Urls) {
     disk_usage: 0,
     collaborators: 0,
     two_factor_authentication: false,
-    plan: { name: "free", space: 976562499, collaborators: 0, private_repos: 10000 },
+    plan: { name: user.plan ?? "free", space: 976562499, collaborators: 0, private_repos: 10000 },
   };
 }
 

@@ -29,6 +29,9 @@ export function PullRequestCard({ p }: { p: PullRequest }) {
           <>
             <Badge tone={TONE[p.status] ?? "gray"}>{p.status}</Badge>
             {open && p.metadata.draft && <Badge tone="gray">draft</Badge>}
+            {open && !p.metadata.draft && p.metadata.draftRefused && (
+              <Badge tone="yellow">not ready: drafts unsupported here</Badge>
+            )}
             {p.status === "merged" && (
               <GitMerge className="size-4 text-purple-700 dark:text-purple-300" aria-label="Merged" />
             )}
