@@ -28,6 +28,7 @@ export const JOB_ERROR_CODES = [
   "pull_request.no_write_access",
   "pull_request.conflict",
   "pull_request.no_fork",
+  "pull_request.not_a_fork",
   "pull_request.base_branch_gone",
   "pull_request.branch_moved",
   "pull_request.not_open",

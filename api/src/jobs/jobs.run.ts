@@ -39,6 +39,7 @@ const STATUS: Record<JobErrorCode, ContentfulStatusCode> = {
   "pull_request.no_write_access": 403,
   "pull_request.conflict": 409,
   "pull_request.no_fork": 409,
+  "pull_request.not_a_fork": 409,
   "pull_request.base_branch_gone": 409,
   "pull_request.branch_moved": 409,
   "pull_request.not_open": 409,

@@ -143,6 +143,16 @@ export async function recordImported(
   return row.id;
 }
 
+/** The user's fork `gone` was deleted and forked again as `fork`: the imported issues that used it move to the new one. */
+export async function replaceFork(db: Conn, userId: string, gone: string, fork: string): Promise<void> {
+  await db
+    .updateTable("issues")
+    .set({ fork_full_name: fork, updated_at: sql`now()` })
+    .where("user_id", "=", userId)
+    .where("fork_full_name", "=", gone)
+    .execute();
+}
+
 /**
  * Inserts or refreshes synced issues of one repository. GitHub's state moves an untouched issue
  * between open and closed; statuses Fixloop set itself (analyzing, solved, pr_created, failed) are kept.

@@ -1,6 +1,28 @@
-import { type GithubClient, type RepoRef, GithubError } from "@fixloop/runtime";
+import { findFork, type GithubClient, type RepoRef, GithubError } from "@fixloop/runtime";
 
 export { findFork, type RepoRef } from "@fixloop/runtime";
+
+/**
+ * The user's fork of `upstream` with its git data ready: the existing one (never a second one),
+ * else a new one. On the user's own repository there is nothing to fork: it is its own head.
+ */
+export async function forkOf(
+  gh: GithubClient,
+  login: string,
+  upstream: RepoRef,
+  signal: AbortSignal,
+): Promise<{ fork: RepoRef; isNew: boolean }> {
+  if (upstream.owner.login.toLowerCase() === login.toLowerCase()) return { fork: upstream, isNew: false };
+  let fork = await findFork(gh, login, upstream);
+  const isNew = !fork;
+  if (!fork) {
+    fork = (
+      await gh.rest.repos.createFork({ owner: upstream.owner.login, repo: upstream.name, default_branch_only: false })
+    ).data;
+  }
+  await waitForFork(gh, fork, signal);
+  return { fork, isNew };
+}
 
 /**
  * GitHub creates forks asynchronously: the repository exists before its git data does. Polls the

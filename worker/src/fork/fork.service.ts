@@ -11,7 +11,7 @@ import { type ForkJob, type ImportResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { asGithubJob } from "../github/github.jobs";
 import { issueColumns, type GithubIssue } from "../sync/issues.store";
-import { findFork, waitForFork } from "./fork.github";
+import { forkOf } from "./fork.github";
 
 /**
  * Imports a public issue: refuses it when the contribution checks block it or raise warnings the
@@ -48,23 +48,9 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
     });
     assertImportAllowed(findings, job.acknowledgeWarnings);
 
-    let isNew = false;
-    let fork =
-      upstream.owner.login.toLowerCase() === gh.login.toLowerCase()
-        ? upstream
-        : await findFork(gh.client, gh.login, upstream);
-    if (!fork) {
-      fork = (
-        await gh.client.rest.repos.createFork({
-          owner: upstream.owner.login,
-          repo: upstream.name,
-          default_branch_only: false,
-        })
-      ).data;
-      isNew = true;
+    const { fork, isNew } = await forkOf(gh.client, gh.login, upstream, signal);
+    if (isNew)
       ctx.logger.info({ userId: job.userId, upstream: upstream.full_name, fork: fork.full_name }, "fork created");
-    }
-    await waitForFork(gh.client, fork, signal);
     const issueId = await issues.recordImported(
       ctx.db,
       job.userId,

@@ -16,7 +16,7 @@ export async function processPullRequest(
   const data = PullRequestJob.parse(job.data);
   if (signal.aborted) throw new Error("pull-request job aborted");
   try {
-    return await attempt(job, ctx, data);
+    return await attempt(job, ctx, data, signal);
   } catch (err) {
     // A refusal, or the last attempt: the solution is not left "approved" with no pull request.
     const last = err instanceof PullRequestError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -25,10 +25,15 @@ export async function processPullRequest(
   }
 }
 
-async function attempt(job: Job, ctx: WorkerContext, data: PullRequestJob): Promise<PullRequestResult> {
+async function attempt(
+  job: Job,
+  ctx: WorkerContext,
+  data: PullRequestJob,
+  signal: AbortSignal,
+): Promise<PullRequestResult> {
   try {
     // With a revision: a new commit on the open pull request's branch (addressing its review).
-    return await (data.revision !== undefined ? pushRevision(ctx, data) : openPullRequest(ctx, data));
+    return await (data.revision !== undefined ? pushRevision(ctx, data) : openPullRequest(ctx, data, { signal }));
   } catch (err) {
     if (err instanceof PullRequestError) throw err;
     // Not an answer from GitHub (Octokit errors carry an HTTP status, network failures included):

@@ -59,4 +59,11 @@ export const prErrors = {
       `The pull request is ${status}; a new revision is pushed only to an open pull request`,
     ),
   noFork: () => new PullRequestError("pull_request.no_fork", "This imported issue has no fork yet; import it again"),
+  forkGone: (fork: string) =>
+    new PullRequestError("pull_request.no_fork", `The fork ${fork} is gone from GitHub; import the issue again`),
+  notAFork: (repo: string, upstream: string) =>
+    new PullRequestError(
+      "pull_request.not_a_fork",
+      `${repo} is no longer a fork of ${upstream}, so Fixloop does not push to it; rename or delete it on GitHub and approve again to fork ${upstream} anew`,
+    ),
 };

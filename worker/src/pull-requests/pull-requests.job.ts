@@ -7,14 +7,17 @@ import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";
 import { GUIDELINE_DIRS, loadGuidelines } from "./pull-requests.guidelines";
 import { assertChangeAllowed } from "./pull-requests.limits";
-import { findOpenPullRequestForIssue, solutions } from "@fixloop/db";
+import { findOpenPullRequestForIssue, issues, solutions } from "@fixloop/db";
 import { findPullRequest, loadSolution, savePullRequest } from "./pull-requests.repository";
-import { resolveTarget, type PullRequestTarget } from "./pull-requests.target";
+import { type ForkAgain, resolveTarget, type PullRequestTarget } from "./pull-requests.target";
+import { forkOf } from "../fork/fork.github";
 import { loadTreeEntries } from "./pull-requests.tree";
 
 export interface OpenOptions {
   /** Stop once the branch is pushed (lets a test reproduce a crash between push and pull request). */
   stopAfterPush?: boolean;
+  /** Ends the wait for a fork made again. */
+  signal?: AbortSignal;
 }
 
 export function branchName(issueNumber: number, title: string): string {
@@ -49,7 +52,7 @@ export async function openPullRequest(
   const files = solution.files_changed;
   assertChangeAllowed(files, changeSizeLimitsOf(ctx.env));
 
-  const { client: gh } = await githubForUser(ctx, job.userId);
+  const { client: gh, login } = await githubForUser(ctx, job.userId);
   // The upstream's rules may have changed since the import: checked again before anything is written.
   if (issue.is_imported)
     await assertPolicyStillAllows(
@@ -57,7 +60,14 @@ export async function openPullRequest(
       { redis: ctx.redis, prefix: ctx.queues.prefix },
       issue.upstream_full_name ?? issue.repo_full_name,
     );
-  const target = await resolveTarget(gh, issue, solution.metadata.defaultBranch);
+  // The user deleted their fork: forked again as on import, and remembered for the issue.
+  const forkAgain: ForkAgain = async (gone, upstream) => {
+    const { fork } = await forkOf(gh, login, upstream, opts.signal ?? new AbortController().signal);
+    await issues.replaceFork(ctx.db, job.userId, gone, fork.full_name);
+    ctx.logger.info({ userId: job.userId, gone, fork: fork.full_name }, "fork gone, forked again");
+    return fork.full_name;
+  };
+  const target = await resolveTarget(gh, issue, solution.metadata.defaultBranch, forkAgain);
   const base = await gh.rest.git.getCommit({ ...target.head, commit_sha: target.baseSha });
   const entries = await loadTreeEntries(gh, target.head, base.data.tree.sha, [
     ...files.map((f) => f.filename),

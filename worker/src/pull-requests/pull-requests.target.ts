@@ -34,11 +34,36 @@ async function syncFork(gh: GithubClient, fork: RepoRef, branch: string) {
   }
 }
 
+type GithubRepo = Awaited<ReturnType<GithubClient["rest"]["repos"]["get"]>>["data"];
+
+/** The repository, or null when GitHub answers 404 (deleted, or renamed with no redirect left). */
+async function repoOrGone(gh: GithubClient, r: RepoRef): Promise<GithubRepo | null> {
+  try {
+    return (await gh.rest.repos.get({ ...r })).data;
+  } catch (err) {
+    if ((err as { status?: number }).status === 404) return null;
+    throw err;
+  }
+}
+
+/**
+ * Forks `upstream` again after the remembered fork `gone` was found gone, waits for it, remembers
+ * it; answers the new fork's full name.
+ */
+export type ForkAgain = (gone: string, upstream: GithubRepo) => Promise<string>;
+
 /**
  * Own repository: branch and pull request on it. Imported issue: bring the fork up to date
- * with upstream, push to the fork, open the pull request on upstream.
+ * with upstream, push to the fork, open the pull request on upstream. A deleted fork is made
+ * again with `forkAgain`; a repository under the fork's name that is no fork of upstream (detached,
+ * or another repository) is refused, never pushed to.
  */
-export async function resolveTarget(gh: GithubClient, issue: Issue, baseBranch?: string): Promise<PullRequestTarget> {
+export async function resolveTarget(
+  gh: GithubClient,
+  issue: Issue,
+  baseBranch: string | undefined,
+  forkAgain: ForkAgain,
+): Promise<PullRequestTarget> {
   if (!issue.is_imported) {
     const base = splitRepo(issue.repo_full_name);
     const head = await branchHead(gh, base, baseBranch);
@@ -54,15 +79,27 @@ export async function resolveTarget(gh: GithubClient, issue: Issue, baseBranch?:
   const upstreamName = issue.upstream_full_name ?? issue.repo_full_name;
   if (!issue.fork_full_name) throw prErrors.noFork();
   const upstream = splitRepo(upstreamName);
-  const fork = splitRepo(issue.fork_full_name);
   const up = await branchHead(gh, upstream, baseBranch);
-  const forkRepo = await gh.rest.repos.get({ ...fork });
-  await syncFork(gh, fork, forkRepo.data.default_branch);
+  let forkName = issue.fork_full_name;
+  let forkRepo = await repoOrGone(gh, splitRepo(forkName));
+  if (!forkRepo) {
+    forkName = await forkAgain(forkName, up.repo);
+    forkRepo = await repoOrGone(gh, splitRepo(forkName));
+    if (!forkRepo) throw prErrors.forkGone(forkName);
+  }
+  // An issue imported from the user's own repository has that repository as its head; any other must be upstream's fork.
+  const own = forkRepo.id === up.repo.id;
+  const lineage = [forkRepo.parent?.id, forkRepo.source?.id];
+  if (!own && !(forkRepo.fork && lineage.includes(up.repo.id)))
+    throw prErrors.notAFork(forkRepo.full_name, up.repo.full_name);
+  // The names GitHub answers with: a renamed fork is pushed to under its new name.
+  const fork = { owner: forkRepo.owner.login, repo: forkRepo.name };
+  await syncFork(gh, fork, forkRepo.default_branch);
   // A non-default base: the fork's copy of that branch brings its commits within reach of the new branch.
-  if (up.branch !== forkRepo.data.default_branch) await syncFork(gh, fork, up.branch);
+  if (up.branch !== forkRepo.default_branch) await syncFork(gh, fork, up.branch);
   return {
     base: { ...upstream, fullName: up.repo.full_name, branch: up.branch },
-    head: { ...fork, fullName: forkRepo.data.full_name },
+    head: { ...fork, fullName: forkRepo.full_name },
     baseSha: up.sha,
     issueRepo: up.repo.full_name,
   };

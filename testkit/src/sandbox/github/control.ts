@@ -36,6 +36,8 @@ export interface GithubSandboxControl {
   revokeGrant(login: string): void;
   /** Moves the account to another GitHub plan (drafts in private repositories need `team`). */
   setPlan(login: string, plan: UserPlan): void;
+  /** GitHub support detaches a fork from its network: it becomes a standalone repository. */
+  detachFork(owner: string, repo: string): void;
   /** Path of the bare git repository behind `owner/repo` (run `git --git-dir <path> ...`). */
   gitDir(owner: string, repo: string): string;
   /** The pull requests opened since the stand-in started and the seeded open ones (not the seeded past). */
@@ -90,6 +92,10 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
       const user = store.user(login);
       if (!user) throw new Error(`github sandbox: no user ${login}`);
       store.mutate(() => (user.plan = plan));
+    },
+    detachFork(owner, name) {
+      const repo = repoOf(owner, name);
+      store.mutate(() => (repo.parentId = null));
     },
     gitDir: (owner, name) => git.dir(repoOf(owner, name).owner, repoOf(owner, name).name),
     listPulls(owner, name) {

@@ -432,6 +432,22 @@ describe("responses match GitHub's OpenAPI description", () => {
     expect(listed.map((c: { id: number }) => c.id)).toEqual([created.id]);
   });
 
+  it("deleting a repository: admin rights and the delete_repo scope, then it is gone", async () => {
+    const forked = { owner: "hubot", repo: "todo-api" };
+    await check(t.octokit("hubot", ["public_repo"]), "POST /repos/{owner}/{repo}/forks", o, 202);
+    await check(t.octokit("hubot", ["public_repo"]), "DELETE /repos/{owner}/{repo}", forked, 403);
+    await check(t.octokit("octocat", ["repo", "delete_repo"]), "DELETE /repos/{owner}/{repo}", forked, 403);
+    const owner = t.octokit("hubot", ["public_repo", "delete_repo"]);
+    await check(owner, "DELETE /repos/{owner}/{repo}", forked, 204);
+    await check(owner, "GET /repos/{owner}/{repo}", forked, 404);
+    await check(owner, "DELETE /repos/{owner}/{repo}", forked, 404);
+    const forks = await check(owner, "GET /repos/{owner}/{repo}/forks", o, 200);
+    expect(forks.map((f: { full_name: string }) => f.full_name)).not.toContain("hubot/todo-api");
+    // Forking again makes a new fork under the freed name.
+    const again = await check(owner, "POST /repos/{owner}/{repo}/forks", o, 202);
+    expect(again.full_name).toBe("hubot/todo-api");
+  });
+
   it("errors", async () => {
     await check(new Octokit({ baseUrl: t.sandbox.url }), "GET /user", {}, 401);
   });

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { canRead, readableRepo, requireUser, requireWriteScope, viewerOf, writableRepo } from "./access";
+import fs from "node:fs";
+import { canRead, hasScope, readableRepo, requireUser, requireWriteScope, viewerOf, writableRepo } from "./access";
 import { contentsRoutes } from "./contents.routes";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, githubErrors } from "./errors";
@@ -55,10 +56,39 @@ export function reposRoutes(deps: SandboxDeps) {
     });
   }
 
+  /**
+   * Deletes the repository with its git data, issues and comments. Its forks stay, attached to its
+   * parent (or standalone); pull requests it headed elsewhere keep a null head repository, as on GitHub.
+   */
+  async function remove(repo: RepoRecord): Promise<void> {
+    const dir = git.dir(repo.owner, repo.name);
+    await git.lock(dir, async () => fs.promises.rm(dir, { recursive: true, force: true }));
+    store.mutate((s) => {
+      s.repos = s.repos.filter((r) => r.id !== repo.id);
+      for (const r of s.repos) if (r.parentId === repo.id) r.parentId = repo.parentId;
+      s.issues = s.issues.filter((i) => i.repoId !== repo.id);
+      s.issueComments = s.issueComments?.filter((x) => x.repoId !== repo.id);
+      s.reviews = s.reviews?.filter((x) => x.repoId !== repo.id);
+      s.reviewComments = s.reviewComments?.filter((x) => x.repoId !== repo.id);
+      s.checkRuns = s.checkRuns?.filter((x) => x.repoId !== repo.id);
+    });
+  }
+
   return new Hono<SandboxEnv>()
     .get("/", (c) => {
       const repo = readableRepo(deps, c, `${DOCS_URL.repos}#get-a-repository`);
       return c.json(fullRepository(repo, store, urls, viewerOf(c)));
+    })
+    .delete("/", async (c) => {
+      const doc = `${DOCS_URL.repos}#delete-a-repository`;
+      const token = requireUser(c, doc);
+      const repo = readableRepo(deps, c, doc);
+      c.set("acceptedScopes", "delete_repo");
+      // Admin rights (here: the owner) and, for OAuth tokens, the delete_repo scope.
+      if (repo.owner.toLowerCase() !== token.login.toLowerCase() || !hasScope(token, "delete_repo"))
+        throw githubErrors.forbidden("Must have admin rights to Repository.", doc);
+      await git.lock(`fork:${repo.owner}`, () => remove(repo));
+      return c.body(null, 204);
     })
     .get("/labels", (c) => {
       const repo = readableRepo(deps, c, "https://docs.github.com/rest/issues/labels#list-labels-for-a-repository");
