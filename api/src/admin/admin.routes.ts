@@ -5,7 +5,7 @@ import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { HonoAdapter } from "@bull-board/hono";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { AppDeps, AppEnv } from "../deps";
-import { requireUser } from "../auth/auth.middleware";
+import { requireSession, requireUser } from "../auth/auth.middleware";
 import { AppError } from "../http/errors";
 import { isAdmin } from "../ops/ops.admin";
 import { bindMetricsSource } from "./metrics.collect";
@@ -28,7 +28,10 @@ const adminOnly = () =>
     c.res = new Response(html, { status: c.res.status, headers });
   });
 
-/** bull-board for the GitHub logins in ADMIN_GITHUB_LOGINS (others get 404), and Prometheus /metrics. */
+/**
+ * bull-board for the GitHub logins in ADMIN_GITHUB_LOGINS signed in on the web (others get 404, an
+ * API token 403 `auth.session_required`), and Prometheus /metrics.
+ */
 export function adminRoutes(deps: AppDeps) {
   bindMetricsSource(deps);
   bindClusterMetrics({ redis: deps.redis, prefix: deps.queues.prefix });
@@ -41,8 +44,8 @@ export function adminRoutes(deps: AppDeps) {
   board.setBasePath(BOARD_PATH);
 
   return new Hono<AppEnv>()
-    .use(`${BOARD_PATH}/*`, requireUser, adminOnly())
-    .use(BOARD_PATH, requireUser, adminOnly())
+    .use(`${BOARD_PATH}/*`, requireUser, requireSession, adminOnly())
+    .use(BOARD_PATH, requireUser, requireSession, adminOnly())
     .route(BOARD_PATH, board.registerPlugin())
     .get("/metrics", async (c) => {
       const token = deps.env.METRICS_TOKEN;

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../deps";
-import { errors } from "../http/errors";
+import { AppError, errors } from "../http/errors";
 import { apiTokens, sessions } from "@fixloop/db";
 import { API_TOKEN_PREFIX, SESSION_COOKIE, hashSecret } from "./secrets";
 import type { CurrentUser } from "./auth.types";
@@ -30,5 +30,20 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   }
   if (!user) throw errors.unauthorized();
   c.set("user", user);
+  await next();
+});
+
+/**
+ * After requireUser: only a browser session passes. A leaked or scripted API token must not
+ * mint further tokens (outliving its own revocation), list or revoke tokens, or act as an
+ * administrator; those answer 403 `auth.session_required` before anything is read or written.
+ */
+export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.var.user.via !== "session")
+    throw new AppError(
+      403,
+      "auth.session_required",
+      "API tokens cannot do this: sign in on the web app to manage API tokens or use the operations page",
+    );
   await next();
 });

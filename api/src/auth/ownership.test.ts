@@ -80,6 +80,38 @@ describe("personal API tokens", () => {
     expect((await app.request("/api/auth/me", { headers: bearer })).status).toBe(401);
     expect((await post("/api/tokens", octocat.headers, { name: "  " })).status).toBe(400);
   });
+
+  it("cannot mint, list or revoke tokens, nor reach the operations page: those need a browser session", async () => {
+    const { token, secret } = await json<{ token: { _id: string }; secret: string }>(
+      await post("/api/tokens", octocat.headers, { name: "leaked" }),
+    );
+    const bearer = { authorization: `Bearer ${secret}` };
+    const rows = () => db.selectFrom("api_tokens").select(["id", "revoked_at"]).orderBy("id").execute();
+    const before = await rows();
+    const refused = async (res: Response) => {
+      expect(res.status, `${res.url}`).toBe(403);
+      expect(await res.json()).toEqual({
+        error: { code: "auth.session_required", message: expect.stringMatching(/sign in on the web app/) },
+      });
+    };
+    await refused(await post("/api/tokens", bearer, { name: "minted by a token" }));
+    await refused(await post("/api/tokens", bearer, { name: "" }));
+    await refused(await app.request("/api/tokens", { headers: bearer }));
+    await refused(await app.request(`/api/tokens/${token._id}`, { method: "DELETE", headers: bearer }));
+    await refused(await app.request("/api/ops", { headers: bearer }));
+    await refused(await post("/api/ops/queues/sync/pause", bearer, {}));
+    await refused(await app.request("/admin/queues", { headers: bearer }));
+    expect(await rows()).toEqual(before);
+    // What a token is for still works: the API as its owner.
+    const me = await app.request("/api/auth/me", { headers: bearer });
+    expect(((await me.json()) as { user: { username: string } }).user.username).toBe("octocat");
+    expect((await app.request("/api/issues", { headers: bearer })).status).toBe(200);
+    // And the session still manages the same tokens.
+    expect((await app.request("/api/tokens", { headers: octocat.headers })).status).toBe(200);
+    expect((await app.request(`/api/tokens/${token._id}`, { method: "DELETE", headers: octocat.headers })).status).toBe(
+      200,
+    );
+  });
 });
 
 describe("GitHub tokens never leak", () => {

@@ -71,8 +71,8 @@ describe("same-origin guard", () => {
       body: JSON.stringify({ name: "cli" }),
     });
     const { secret } = (await created.json()) as { secret: string };
-    const bearer = await t.app.request("/api/tokens", {
-      method: "GET",
+    const bearer = await t.app.request("/api/auth/logout", {
+      method: "POST",
       headers: { authorization: `Bearer ${secret}`, origin: "https://evil.example" },
     });
     expect(bearer.status).toBe(200);

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../deps";
-import { requireUser } from "../auth/auth.middleware";
+import { requireSession, requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { requireAdmin } from "./ops.admin";
 import { cancelAnyRun, drainWorker, queueNamed, retryFailed, setQueuePaused } from "./ops.actions";
@@ -16,11 +16,12 @@ const RunParam = z.object({ id: z.string().uuid("must be a run id") });
 
 /**
  * The operations page's API, for ADMIN_GITHUB_LOGINS only (others: 403 `ops.forbidden`): a
- * snapshot, its live stream, and the actions, each written to the log as an audit line.
+ * snapshot, its live stream, and the actions, each written to the log as an audit line. A browser
+ * session only: an API token answers 403 `auth.session_required`, even an administrator's.
  */
 export const opsRoutes = new Hono<AppEnv>()
-  .use("/ops", requireUser, requireAdmin)
-  .use("/ops/*", requireUser, requireAdmin)
+  .use("/ops", requireUser, requireSession, requireAdmin)
+  .use("/ops/*", requireUser, requireSession, requireAdmin)
   .get("/ops", async (c) => c.json(await opsSnapshot(c.var.deps)))
   .get("/ops/stream", async (c) => streamOps(c, await acquireStreamSlot(c.var.deps, c.var.user.id, "ops")))
   .post("/ops/queues/:name/pause", validate("param", QueueParam), async (c) => {

@@ -58,6 +58,42 @@ describe("the operations API", () => {
     expect((await me(other.headers)).isAdmin).toBe(false);
   });
 
+  it("answers an administrator's API token 403 auth.session_required on every endpoint, and does nothing", async () => {
+    const { t, admin } = await opsApp();
+    const created = await t.app.request("/api/tokens", {
+      method: "POST",
+      headers: { ...admin.headers, "content-type": "application/json" },
+      body: JSON.stringify({ name: "script" }),
+    });
+    const { secret } = (await created.json()) as { secret: string };
+    const bearer = { authorization: `Bearer ${secret}` };
+    const bindings = () => t.db.selectFrom("admin_bindings").selectAll().execute();
+    const before = await bindings();
+    const runId = "00000000-0000-4000-8000-000000000000";
+    for (const [method, path] of [
+      ["GET", "/api/ops"],
+      ["GET", "/api/ops/stream"],
+      ["POST", "/api/ops/queues/sync/pause"],
+      ["POST", "/api/ops/queues/sync/resume"],
+      ["POST", "/api/ops/queues/sync/retry-failed"],
+      ["POST", "/api/ops/workers/some-worker/drain"],
+      ["POST", `/api/ops/runs/${runId}/cancel`],
+      ["GET", "/admin/queues"],
+      ["GET", "/admin/queues/api/queues"],
+    ] as const) {
+      const res = await t.app.request(path, { method, headers: bearer });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(await res.json()).toEqual({
+        error: { code: "auth.session_required", message: expect.stringMatching(/operations page/) },
+      });
+    }
+    expect(await t.deps.queues.sync.isPaused()).toBe(false);
+    expect(await bindings()).toEqual(before);
+    // The same administrator in the browser still has the page.
+    expect((await t.app.request("/api/ops", { headers: admin.headers })).status).toBe(200);
+    expect((await t.app.request("/admin/queues", { headers: admin.headers })).status).toBe(200);
+  });
+
   it("makes no administrator of another GitHub account that takes a freed administrator login", async () => {
     const { t, admin } = await opsApp();
     expect((await t.app.request("/api/ops", { headers: admin.headers })).status).toBe(200);

@@ -37,7 +37,8 @@ export function ApiTokens() {
         <KeyRound className="size-4" aria-hidden /> API tokens
       </h2>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-        Use a token as <code>Authorization: Bearer …</code> to call the API from scripts.
+        Use a token as <code>Authorization: Bearer …</code> to call the API from scripts. Tokens cannot create, list or
+        revoke tokens; manage them here.
       </p>
       <form
         className="mt-3 flex flex-col gap-2 sm:flex-row"
