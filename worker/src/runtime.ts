@@ -8,6 +8,7 @@ import type { WorkerContext } from "./context";
 import { PROCESSORS } from "./processors";
 import { startCancelSubscriber } from "./pipeline/cancel.subscriber";
 import { startSweeper } from "./pipeline/sweeper";
+import { JOB_LOCK_LOST } from "./pipeline/run.errors";
 import { recordJobMetrics } from "./metrics/job.metrics";
 import { startPresence, type Presence } from "./presence";
 import { schedulePullRequestPoll } from "./sync/pull-requests.poll";
@@ -88,6 +89,17 @@ export function startWorkers(
   const solveWorker = workers.find((w) => w.name === QUEUES.solve);
   const cancelSub = solveWorker ? startCancelSubscriber(ctx.redis, ctx.queues.prefix, solveWorker, ctx.logger) : null;
   cancelSub?.catch((err: Error) => ctx.logger.error({ err: err.message }, "cancel subscriber failed to start"));
+  // A lock BullMQ could not renew (the event loop was blocked past it, Redis was away) has lapsed:
+  // the job is found stalled and handed to another worker, so this one aborts the run at once
+  // instead of spending the user's model budget on it a second time.
+  solveWorker?.on("lockRenewalFailed", (jobIds) => {
+    for (const jobId of jobIds)
+      if (solveWorker.cancelJob(jobId, JOB_LOCK_LOST))
+        ctx.logger.warn(
+          { queue: QUEUES.solve, jobId, code: JOB_LOCK_LOST },
+          "could not renew the job's lock: its run is aborted here",
+        );
+  });
   const sweeper = solveWorker ? startSweeper(ctx, ctx.env.SWEEP_INTERVAL_SECONDS) : null;
   if (names.includes(QUEUES.sync))
     schedulePullRequestPoll(ctx).catch((err: Error) =>

@@ -18,7 +18,7 @@ import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "@fixloop/runtime";
 import { finalizeRun } from "./run.finalize";
 import { PIPELINE, type PipelineStep, type StepEnv } from "./steps";
-import { classifyFailure, RunCancelled, RunUnverified } from "./run.errors";
+import { classifyFailure, JobLockLost, lockLost, RunCancelled, RunUnverified } from "./run.errors";
 import { ledgerMeter } from "./run.budget";
 import { copyOriginalSteps } from "./run.refine";
 import { noteQueued, RunDeferred } from "./run.queue";
@@ -94,6 +94,7 @@ export async function processRun(
     state.current = null;
     if (validating.unverified && !(await presentUnverified(ctx, run.user_id)))
       throw new RunUnverified(validating.unverified.reason);
+    holdsJob(signal, runId);
     const solutionId = await finalizeRun(ctx.db, {
       runId,
       analyzing,
@@ -105,6 +106,8 @@ export async function processRun(
     await log.emit({ type: "completed", solutionId, at: now() });
     return { solutionId };
   } catch (err) {
+    // Another worker holds the job now: whatever went wrong here, the run is its to end.
+    if (lockLost(signal)) throw new JobLockLost(runId);
     const current = state.current;
     const fresh = await runs.load(ctx.db, runId);
     if (fresh?.cancel_requested_at || err instanceof RunCancelled) return cancel(ctx, log, fresh ?? run, current);
@@ -136,6 +139,9 @@ interface RunState {
 async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Promise<void> {
   const { ctx, log, env } = s;
   const runId = env.run.id;
+  // Checked before every write: a step still under way when the lock is lost must not store or announce.
+  const held = () => holdsJob(env.signal, runId);
+  held();
   const prior = s.stored.get(step.id);
   if (prior?.status === "completed" && prior.output !== null) {
     const decoded = step.output.safeParse(prior.output);
@@ -160,6 +166,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   const startedAt = new Date();
   // An earlier attempt started this step and never finished it: the user sees why it starts again.
   const resumed = prior?.status === "running" ? [s.resumeNote] : [];
+  held();
   await steps.markRunning(ctx.db, runId, step.id);
   await log.emit({
     type: "step",
@@ -171,6 +178,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   const retries: string[] = [];
   let reported: StepDetail = { files: [], info: resumed, warnings: [] };
   const report = async (detail: StepDetail) => {
+    held();
     reported = detail;
     await steps.storeProgress(ctx.db, runId, step.id, detail);
     await log.emit({ type: "step", step: step.id, status: "running", detail: stepDetailOf(detail), at: now() });
@@ -185,9 +193,13 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
         void report({ ...reported, warnings: [...reported.warnings, ...retries.slice(-1)] }).catch(() => {});
       },
       report,
-      onTestsEvent: (e) => log.emit(e),
+      onTestsEvent: async (e) => {
+        held();
+        await log.emit(e);
+      },
       meter: ledgerMeter(ctx.db, ctx.env, env.run, step.id),
       onPrompt: async (record) => {
+        held();
         await steps.storePrompt(ctx.db, runId, step.id, record);
         estimateUsd = record.estimate.usd;
         const cost = { tokensIn: 0, tokensOut: 0, usd: 0, estimateUsd: record.estimate.usd };
@@ -211,6 +223,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   );
   if (retries.length) result.detail.warnings.push(...retries);
   if (resumed.length) result.detail.info.unshift(...resumed);
+  held();
   await steps.storeResult(ctx.db, runId, step.id, result, startedAt);
   recordStepDuration(ctx, step.id, (Date.now() - startedAt.getTime()) / 1000);
   s.done[step.id] = result.output;
@@ -233,6 +246,11 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
 /** The user's "present unverified solutions" setting, or the operator's default (PRESENT_UNVERIFIED). */
 async function presentUnverified(ctx: WorkerContext, userId: string): Promise<boolean> {
   return (await users.presentUnverified(ctx.db, userId)) ?? ctx.env.PRESENT_UNVERIFIED;
+}
+
+/** Throws JobLockLost once the job's lock is lost, so nothing after it is written. */
+function holdsJob(signal: AbortSignal, runId: string): void {
+  if (lockLost(signal)) throw new JobLockLost(runId);
 }
 
 async function cancelRequested(ctx: WorkerContext, runId: string): Promise<boolean> {

@@ -5,6 +5,7 @@ import type { WorkerContext } from "../context";
 import { processRun } from "../pipeline/run.processor";
 import { watchCancel } from "./cancel.watch";
 import { announceUserQueue, deferJob, RunDeferred } from "../pipeline/run.queue";
+import { JobLockLost } from "../pipeline/run.errors";
 
 /**
  * One job per solve or refine run; everything else is read from Postgres. A run whose user is at
@@ -19,6 +20,7 @@ export async function processSolve(
   const { runId } = SolveJob.parse(job.data);
   const maxAttempts = job.opts.attempts ?? 1;
   const cancel = watchCancel(ctx, runId, signal);
+  let lost = false;
   try {
     return await processRun(runId, ctx, cancel.signal, {
       finalAttempt: job.attemptsMade + 1 >= maxAttempts,
@@ -26,10 +28,18 @@ export async function processSolve(
     });
   } catch (err) {
     if (err instanceof RunDeferred) return await deferJob(job, token);
+    if (err instanceof JobLockLost) {
+      lost = true;
+      ctx.logger.warn(
+        { runId, jobId: job.id, code: err.code },
+        "lost the job's lock: the run was stopped here and left to its new worker",
+      );
+    }
     throw err;
   } finally {
     cancel.stop();
-    await afterRun(ctx, runId);
+    // The user's queue is the new holder's to move on.
+    if (!lost) await afterRun(ctx, runId);
   }
 }
 
