@@ -312,6 +312,8 @@ export interface PullRequestsTable {
   /** The solution revision Fixloop last pushed to the branch, and that commit (null before review addressing existed). */
   pushed_revision: ColumnType<number | null, number | null | undefined, number | null>;
   head_sha: ColumnType<string | null, string | null | undefined, string | null>;
+  /** GitHub's `updated_at` of the state the status was last taken from; an older webhook changes nothing. */
+  github_updated_at: NullableTimestamp;
 }
 
 export interface PullRequestEventsTable {

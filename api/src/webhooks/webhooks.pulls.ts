@@ -75,7 +75,12 @@ export const onPullRequest = handler(PullRequestEvent, async (ctx, e) => {
     });
     return applied(1);
   }
+  // GitHub neither orders nor dedupes deliveries: a `closed` that arrives after a newer `reopened`
+  // (or the reverse) is older than the state the row holds and changes nothing.
+  const when = pullRequestEvents.githubTime(p.updated_at ?? p.closed_at);
   if (e.action === "reopened") {
+    // Open again (a merged one never reopens): reviews can be addressed and revisions pushed.
+    if (!(await pullRequestEvents.setStatus(ctx.db, pr.id, "open", when))) return stale(ctx, pr, e.action);
     await pullRequestEvents.recordEvent(ctx.db, pr.id, {
       ...empty,
       kind: "reopened",
@@ -84,11 +89,11 @@ export const onPullRequest = handler(PullRequestEvent, async (ctx, e) => {
       url: p.html_url ?? null,
       occurredAt: p.updated_at ?? new Date().toISOString(),
     });
-    // Open again (a merged one never reopens): reviews can be addressed and revisions pushed.
-    await pullRequestEvents.setStatus(ctx.db, pr.id, "open");
     return applied(1);
   }
   const merged = p.merged === true;
+  if (!(await pullRequestEvents.setStatus(ctx.db, pr.id, merged ? "merged" : "closed", when)))
+    return stale(ctx, pr, e.action);
   await pullRequestEvents.recordEvent(ctx.db, pr.id, {
     ...empty,
     kind: merged ? "merged" : "closed",
@@ -97,9 +102,15 @@ export const onPullRequest = handler(PullRequestEvent, async (ctx, e) => {
     url: p.html_url ?? null,
     occurredAt: at,
   });
-  await pullRequestEvents.setStatus(ctx.db, pr.id, merged ? "merged" : "closed");
   return applied(1);
 });
+
+/** A status change the row does not take: it is merged (final), or already holds a newer state. */
+function stale(ctx: WebhookContext, pr: { id: string; status: string }, action: string) {
+  const reason = pr.status === "merged" ? "merged_is_final" : "older_than_stored_state";
+  ctx.logger.info({ deliveryId: ctx.deliveryId, pullRequestId: pr.id, action, reason }, "pull request status kept");
+  return ignored(reason);
+}
 
 /** `push`: commits on the head branch of an open Fixloop pull request (by anyone). */
 export const onPush = handler(PushEvent, async (ctx, e) => {

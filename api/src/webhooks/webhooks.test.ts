@@ -159,6 +159,38 @@ describe("GitHub webhooks from the stand-in", () => {
       { kind: "reopened", actor: "octocat" },
     ]);
   });
+
+  it("keeps the newer state when an older closed or reopened is delivered late", async () => {
+    const pr = await t.openFixloopPull();
+    const status = async () =>
+      (await t.stack.db.selectFrom("pull_requests").select("status").where("id", "=", pr.id).executeTakeFirstOrThrow())
+        .status;
+    // GitHub's timestamps are whole seconds: each change in a second of its own orders them.
+    const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1020 - (Date.now() % 1000)));
+    const lastBody = async () => (await t.control.webhookDeliveries()).at(-1)?.body ?? "";
+    const update = (state: "open" | "closed") =>
+      t.gh("octocat").rest.pulls.update({ ...t.REPO, pull_number: pr.number, state });
+
+    await update("closed");
+    const closed = await lastBody();
+    await nextSecond();
+    await update("open");
+    const reopened = await lastBody();
+    expect(await status()).toBe("open");
+    // The closed delivery again (late, or redelivered under a new id): the pull request stays open.
+    const late = await t.post("pull_request", undefined, { raw: closed });
+    expect(await late.json()).toEqual({ status: "ignored", reason: "older_than_stored_state" });
+    expect(await status()).toBe("open");
+
+    await nextSecond();
+    await update("closed");
+    expect(await status()).toBe("closed");
+    const events = await t.countEvents();
+    const stale = await t.post("pull_request", undefined, { raw: reopened });
+    expect(await stale.json()).toEqual({ status: "ignored", reason: "older_than_stored_state" });
+    expect(await status()).toBe("closed");
+    expect(await t.countEvents()).toBe(events);
+  });
 });
 
 describe("POST /api/github/webhook", () => {

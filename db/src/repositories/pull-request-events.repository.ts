@@ -76,16 +76,45 @@ export async function recordEvent(db: Conn, pullRequestId: string, entry: PullRe
     .execute();
 }
 
-/** The pull request's state as GitHub reports it (merged is final). */
-export async function setStatus(db: Conn, pullRequestId: string, status: PullRequestStatus): Promise<void> {
-  await db
+/**
+ * A GitHub timestamp as the time of a state: null when it is not a date; a time in the future is now
+ * (a stray far-future date would otherwise make every later real change look older).
+ */
+export function githubTime(value: string | null | undefined): Date | null {
+  const ms = value ? Date.parse(value) : NaN;
+  return Number.isNaN(ms) ? null : new Date(Math.min(ms, Date.now()));
+}
+
+/**
+ * The pull request's state as a webhook reports it, GitHub's `updated_at` of that state: false (nothing
+ * changes) when merged, which is final, or when the row already took a newer state from GitHub (webhooks
+ * arrive out of order and are redelivered). Without a time a state applies only to a row that has none.
+ */
+export async function setStatus(
+  db: Conn,
+  pullRequestId: string,
+  status: PullRequestStatus,
+  githubUpdatedAt: Date | null,
+): Promise<boolean> {
+  const res = await db
     .updateTable("pull_requests")
     // The stored ETag described the state before this change: the next poll reads GitHub afresh
     // (a 304 on it would keep a status older than the webhook's).
-    .set({ status, etag: null, updated_at: sql`now()` })
+    .set({
+      status,
+      etag: null,
+      updated_at: sql`now()`,
+      github_updated_at: sql`greatest(github_updated_at, ${githubUpdatedAt}::timestamptz)`,
+    })
     .where("id", "=", pullRequestId)
     .where("status", "!=", "merged")
-    .execute();
+    .where((eb) =>
+      githubUpdatedAt
+        ? eb.or([eb("github_updated_at", "is", null), eb("github_updated_at", "<=", githubUpdatedAt)])
+        : eb("github_updated_at", "is", null),
+    )
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
 }
 
 /** The timeline of a user's pull request, oldest first; undefined when the pull request is not theirs. */

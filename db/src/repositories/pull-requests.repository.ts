@@ -118,16 +118,29 @@ export async function listToPoll(db: Conn, o: { limit: number; quietSeconds: num
   return rows.map((r) => ({ ...r, metadata: pullRequestMetadata.read(r.metadata) }));
 }
 
-/** What GitHub answered for a pull request: its state, title and labels. */
+/**
+ * What GitHub answered for a pull request: its state (with GitHub's `updated_at` of it), title and
+ * labels. A webhook that already set a newer state keeps it (the read may have raced the webhook).
+ */
 export async function refresh(
   db: Conn,
   id: string,
-  seen: { status: PullRequestStatus; title: string; etag: string | null; metadata: PullRequestMetadata },
+  seen: {
+    status: PullRequestStatus;
+    githubUpdatedAt: Date | null;
+    title: string;
+    etag: string | null;
+    metadata: PullRequestMetadata;
+  },
 ): Promise<void> {
+  const at = seen.githubUpdatedAt;
   await db
     .updateTable("pull_requests")
     .set({
-      status: seen.status,
+      status: at
+        ? sql<PullRequestStatus>`case when github_updated_at > ${at}::timestamptz then status else ${seen.status} end`
+        : seen.status,
+      github_updated_at: sql`greatest(github_updated_at, ${at}::timestamptz)`,
       title: seen.title,
       etag: seen.etag,
       metadata: pullRequestMetadata.write(seen.metadata),

@@ -1,4 +1,4 @@
-import { pullRequests } from "@fixloop/db";
+import { pullRequestEvents, pullRequests } from "@fixloop/db";
 import type { GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { pollTimeline, recordClosed } from "./pull-request-timeline.sync";
@@ -37,6 +37,7 @@ export async function refreshPullRequest(gh: GithubClient, ctx: WorkerContext, r
     const status = pr.merged_at || pr.merged ? "merged" : pr.state === "closed" ? "closed" : "open";
     await pullRequests.refresh(ctx.db, row.id, {
       status,
+      githubUpdatedAt: pullRequestEvents.githubTime(pr.updated_at),
       title: pr.title,
       etag: res.headers.etag ?? null,
       metadata: { ...row.metadata, labels: pr.labels.map((l) => l.name), draft: pr.draft === true },
