@@ -8,6 +8,7 @@ export * from "./github/github.client";
 export * from "./github/github.account";
 export * from "./github/github.errors";
 export * from "./github/github.fork";
+export * from "./github/github.pages";
 export * from "./contributions/contributions.checks";
 export * from "./contributions/contributions.policy";
 export * from "./contributions/contributions.standing";

@@ -141,3 +141,74 @@ describe("the timed poll of open pull requests", () => {
     expect(await q.getJobSchedulers()).toEqual([]);
   });
 });
+
+/**
+ * Creates on the stand-in as `login`, one POST per body. Plain HTTP: the GitHub client paces
+ * content-creating requests at one a second, which would make hundreds of them take minutes.
+ */
+async function createMany(login: string, path: string, bodies: object[]) {
+  const token = t.control.issueToken(login, ["public_repo"]);
+  for (const body of bodies) {
+    const res = await fetch(`${t.stack.github.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `token ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBeLessThan(300);
+  }
+}
+
+describe("polling a long timeline", () => {
+  it("reads every page of more than 100 reviews, review comments and check runs", async () => {
+    const pr = await t.openFixloopPull();
+    const n = 130;
+    const each = (f: (i: number) => object) => Array.from({ length: n }, (_, i) => f(i));
+    const at = `/repos/octocat/todo-api/pulls/${pr.number}`;
+    await createMany(
+      "hubot",
+      `${at}/reviews`,
+      each((i) => ({ event: "COMMENT", body: `review ${i}` })),
+    );
+    await createMany(
+      "hubot",
+      `${at}/comments`,
+      each((i) => ({ body: `comment ${i}`, path: "src/paginate.ts", line: 1, commit_id: pr.sha })),
+    );
+    await createMany(
+      "octocat",
+      "/repos/octocat/todo-api/check-runs",
+      each((i) => ({ name: `check ${i}`, head_sha: pr.sha, status: "completed", conclusion: "success" })),
+    );
+    await sync();
+    const kinds = (await t.timeline(pr.id)).map((e) => e.kind);
+    expect(["review", "review_comment", "check"].map((k) => kinds.filter((x) => x === k).length)).toEqual([n, n, n]);
+    // A list longer than one page has no ETag standing for all of it: the next sync reads every page again.
+    t.control.clearRequestLog();
+    await sync();
+    const ours = new RegExp(`/(pulls/${pr.number}/(reviews|comments)|commits/${pr.sha}/check-runs)(\\?|$)`);
+    const lists = t.control.requestLog.filter((r) => ours.test(r.path));
+    expect(lists.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+
+  it("stops at 10 pages of a list (1,000 items) however long it is", async () => {
+    const pr = await t.openFixloopPull();
+    const at = `/repos/octocat/todo-api/pulls/${pr.number}/comments`;
+    const body = (i: number) => ({ body: `comment ${i}`, path: "src/paginate.ts", line: 1, commit_id: pr.sha });
+    await createMany(
+      "hubot",
+      at,
+      Array.from({ length: 1005 }, (_, i) => body(i)),
+    );
+    t.control.clearRequestLog();
+    await sync();
+    const pages = t.control.requestLog.filter((r) => new RegExp(`/pulls/${pr.number}/comments(\\?|$)`).test(r.path));
+    expect(pages.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const recorded = await t.stack.db
+      .selectFrom("pull_request_events")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("pull_request_id", "=", pr.id)
+      .where("kind", "=", "review_comment")
+      .executeTakeFirstOrThrow();
+    expect(Number(recorded.n)).toBe(1000);
+  });
+});

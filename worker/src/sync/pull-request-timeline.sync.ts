@@ -1,6 +1,6 @@
 import { pullRequestEvents } from "@fixloop/db";
 import { TIMELINE_TEXT_MAX, type PullRequestTimelineEntry } from "@fixloop/contract";
-import type { GithubClient } from "@fixloop/runtime";
+import { conditionalOnFirstPage, type GithubClient } from "@fixloop/runtime";
 
 type Db = Parameters<typeof pullRequestEvents.recordEvent>[0];
 
@@ -38,9 +38,21 @@ interface Target {
 }
 
 /**
- * Where no webhook arrives, reads a pull request's reviews, review comments and check runs, each
- * conditional on the ETag of its last read (a 304 costs no rate limit), and records them through
- * the same repository function the webhook uses, so neither path adds an entry twice.
+ * Pages read of each list (reviews, review comments, check runs) at most: 10 pages of 100, 1,000
+ * items. GitHub sets no limit on them, and a pull request that anyone can comment on could make
+ * the worker read (and spend rate limit) without end; past the bound the rest is left unread,
+ * and the read says so (`unread`), to be logged.
+ */
+export const TIMELINE_MAX_PAGES = 10;
+const PER_PAGE = 100;
+
+type Page<T> = { data: T[]; headers: { etag?: string; link?: string } };
+
+/**
+ * Where no webhook arrives, reads a pull request's reviews, review comments and check runs, every
+ * page up to TIMELINE_MAX_PAGES, the first conditional on the ETag of its last read (a 304 costs no
+ * rate limit), and records them through the same repository function the webhook uses, so neither
+ * path adds an entry twice.
  */
 export async function pollTimeline(gh: GithubClient, db: Db, t: Target) {
   const etags = await pullRequestEvents.timelineEtags(db, t.id);
@@ -50,27 +62,40 @@ export async function pollTimeline(gh: GithubClient, db: Db, t: Target) {
       .find((k) => k.startsWith("checks:"))
       ?.slice("checks:".length);
   const next = { ...etags };
-  const o = { owner: t.owner, repo: t.repo };
+  const unread: string[] = [];
+  const o = { owner: t.owner, repo: t.repo, per_page: PER_PAGE };
   let recorded = 0;
-  const read = async <T>(
-    key: string,
-    get: (headers: Record<string, string>) => Promise<{ data: T; headers: { etag?: string } }>,
-  ) => {
+  /** Every page of one list; null when its first page answered 304 (nothing changed since the last read). */
+  const read = async <T>(key: string, pages: (etag: string | undefined) => AsyncIterable<Page<T>>) => {
+    const items: T[] = [];
+    let count = 0;
+    let etag: string | undefined;
     try {
-      const res = await get(etags[key] ? { "if-none-match": etags[key] } : {});
-      if (res.headers.etag) next[key] = res.headers.etag;
-      return res.data;
+      for await (const page of pages(etags[key])) {
+        if (count === 0) etag = page.headers.etag;
+        items.push(...page.data);
+        if (++count >= TIMELINE_MAX_PAGES) {
+          if (/rel="next"/.test(page.headers.link ?? "")) unread.push(key);
+          break;
+        }
+      }
     } catch (err) {
-      if ((err as { status?: number }).status === 304) return null;
+      if (count === 0 && (err as { status?: number }).status === 304) return null;
       throw err;
     }
+    // The first page's ETag stands for the whole list only when the list fits on it with room to
+    // spare: these lists are oldest first, so an item added to a longer (or full) list lands on a
+    // later page and leaves the first page, and its ETag, as it was. Such a list is read in full
+    // next time (an empty ETag; the key stays, it names the head whose check runs were read).
+    next[key] = etag && count === 1 && items.length < PER_PAGE ? etag : "";
+    return items;
   };
   const record = async (e: PullRequestTimelineEntry) => {
     await pullRequestEvents.recordEvent(db, t.id, e);
     recorded++;
   };
-  const reviews = await read("reviews", (headers) =>
-    gh.rest.pulls.listReviews({ ...o, pull_number: t.number, per_page: 100, headers }),
+  const reviews = await read("reviews", (etag) =>
+    gh.paginate.iterator(conditionalOnFirstPage(gh.rest.pulls.listReviews, etag), { ...o, pull_number: t.number }),
   );
   for (const r of reviews ?? []) {
     if (r.state === "PENDING") continue;
@@ -85,8 +110,11 @@ export async function pollTimeline(gh: GithubClient, db: Db, t: Target) {
       occurredAt: r.submitted_at ?? new Date().toISOString(),
     });
   }
-  const comments = await read("comments", (headers) =>
-    gh.rest.pulls.listReviewComments({ ...o, pull_number: t.number, per_page: 100, headers }),
+  const comments = await read("comments", (etag) =>
+    gh.paginate.iterator(conditionalOnFirstPage(gh.rest.pulls.listReviewComments, etag), {
+      ...o,
+      pull_number: t.number,
+    }),
   );
   for (const c of comments ?? []) {
     await record({
@@ -103,12 +131,13 @@ export async function pollTimeline(gh: GithubClient, db: Db, t: Target) {
       inReplyTo: c.in_reply_to_id != null ? String(c.in_reply_to_id) : null,
     });
   }
+  // Octokit's paginate gives each page of check runs as the array of its runs.
   const checks = headSha
-    ? await read(`checks:${headSha}`, (headers) =>
-        gh.rest.checks.listForRef({ ...o, ref: headSha, per_page: 100, headers }),
+    ? await read(`checks:${headSha}`, (etag) =>
+        gh.paginate.iterator(conditionalOnFirstPage(gh.rest.checks.listForRef, etag), { ...o, ref: headSha }),
       )
     : null;
-  for (const run of checks?.check_runs ?? []) {
+  for (const run of checks ?? []) {
     if (run.status !== "completed" || !run.conclusion) continue;
     await record({
       ...empty,
@@ -125,5 +154,5 @@ export async function pollTimeline(gh: GithubClient, db: Db, t: Target) {
     Object.entries(next).filter(([k]) => !k.startsWith("checks:") || k === `checks:${headSha}`),
   );
   await pullRequestEvents.setTimelineEtags(db, t.id, kept);
-  return recorded;
+  return { recorded, unread };
 }

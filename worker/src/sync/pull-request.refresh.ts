@@ -1,7 +1,7 @@
 import { pullRequestEvents, pullRequests } from "@fixloop/db";
 import type { GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
-import { pollTimeline, recordClosed } from "./pull-request-timeline.sync";
+import { pollTimeline, recordClosed, TIMELINE_MAX_PAGES } from "./pull-request-timeline.sync";
 
 type Row = Awaited<ReturnType<typeof pullRequests.listToSync>>[number];
 
@@ -18,7 +18,12 @@ export async function refreshPullRequest(gh: GithubClient, ctx: WorkerContext, r
   // The timeline is extra: a failed read of it leaves the status standing (logged, tried next time).
   const timeline = async (headSha: string | null) => {
     try {
-      await pollTimeline(gh, ctx.db, { id: row.id, owner, repo, number: row.pr_number, headSha });
+      const read = await pollTimeline(gh, ctx.db, { id: row.id, owner, repo, number: row.pr_number, headSha });
+      if (read.unread.length > 0)
+        ctx.logger.warn(
+          { pullRequestId: row.id, lists: read.unread, maxPages: TIMELINE_MAX_PAGES },
+          "pull request timeline longer than the pages read: the rest is left unread",
+        );
     } catch (err) {
       ctx.logger.warn(
         { pullRequestId: row.id, status: (err as { status?: number }).status },

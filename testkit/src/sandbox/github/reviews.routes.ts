@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { readableRepo, requireUser, writableRepo } from "./access";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, githubErrors } from "./errors";
-import { readJson, str } from "./http";
+import { paginate, readJson, str } from "./http";
 import { isPull } from "./pulls.payloads";
 import { isoNow, type RepoRecord } from "./state";
 import { reviewsService } from "./reviews.service";
@@ -20,7 +20,7 @@ const REVIEW_STATES: Record<string, ReviewRecord["state"]> = {
  * commit. Each is answered like GitHub and delivered as a signed webhook when one is configured.
  */
 export function reviewsRoutes(deps: SandboxDeps) {
-  const { store } = deps;
+  const { store, urls } = deps;
   const payloads = webhookPayloads(deps);
   const service = reviewsService(deps);
 
@@ -108,14 +108,16 @@ export function reviewsRoutes(deps: SandboxDeps) {
       const repo = readableRepo(deps, c, doc);
       const pr = pullOf(repo, c, doc);
       const all = (store.data.reviewComments ?? []).filter((x) => x.repoId === repo.id && x.number === pr.number);
-      return c.json(all.map((x) => payloads.reviewComment(repo, pr, x, x.user).comment));
+      const page = paginate(c, all, `${urls.api}/repositories/${repo.id}/pulls/${pr.number}/comments`);
+      return c.json(page.items.map((x) => payloads.reviewComment(repo, pr, x, x.user).comment));
     })
     .get("/pulls/:number{[0-9]+}/reviews", (c) => {
       const doc = `${DOCS_URL.pulls}/reviews#list-reviews-for-a-pull-request`;
       const repo = readableRepo(deps, c, doc);
       const pr = pullOf(repo, c, doc);
       const all = (store.data.reviews ?? []).filter((x) => x.repoId === repo.id && x.number === pr.number);
-      return c.json(all.map((x) => ({ ...payloads.review(repo, pr, x).review, body: x.body, state: x.state })));
+      const page = paginate(c, all, `${urls.api}/repositories/${repo.id}/pulls/${pr.number}/reviews`);
+      return c.json(page.items.map((x) => ({ ...payloads.review(repo, pr, x).review, body: x.body, state: x.state })));
     })
     .get("/commits/:ref/check-runs", (c) => {
       const repo = readableRepo(
@@ -129,8 +131,10 @@ export function reviewsRoutes(deps: SandboxDeps) {
         .issuesOf(repo.id)
         .filter(isPull)
         .filter((p) => p.pull.headSha === ref);
-      const check_runs = runs.map((x) => payloads.checkRun(repo, x, pulls, repo.owner).check_run);
-      return c.json({ total_count: check_runs.length, check_runs });
+      // total_count counts every run; check_runs is one page of them.
+      const page = paginate(c, runs, `${urls.api}/repositories/${repo.id}/commits/${ref}/check-runs`);
+      const check_runs = page.items.map((x) => payloads.checkRun(repo, x, pulls, repo.owner).check_run);
+      return c.json({ total_count: runs.length, check_runs });
     })
     .post("/check-runs", async (c) => {
       const doc = "https://docs.github.com/rest/checks/runs#create-a-check-run";
