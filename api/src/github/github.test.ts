@@ -144,6 +144,28 @@ describe("issue sync", () => {
     expect(new Set(numbers.map((n) => n.issue_number)).size).toBe(expected);
   });
 
+  it("reads every page after 100 newer issues push the last read first page down to page 2", async () => {
+    const { headers } = await stack.signIn("octocat", { scopes: ["public_repo"] });
+    const repos = await json<{ repositories: RepoItem[] }>(await app.request("/api/github/repositories", { headers }));
+    const repo = repos.repositories.filter((r) => r.fullName.startsWith("octocat/") && !r.isPrivate).at(-1);
+    if (!repo) throw new Error("no public octocat repository seeded");
+    const issuesOf = (from: number) => Array.from({ length: 100 }, (_, i) => ({ title: `Pushed down ${from + i}` }));
+    stack.github.control.addIssues("octocat", repo.name, issuesOf(0));
+    const sync = async () => {
+      const res = await app.request(`/api/github/repositories/${repo.fullName}/issues`, { headers });
+      expect(res.status).toBe(200);
+      return (await json<{ count: number }>(res)).count;
+    };
+    expect(await sync()).toBe(await githubIssueCount(repo.fullName));
+    // Page 2 is now exactly the first page of the last read: its ETag is the stored one.
+    stack.github.control.addIssues("octocat", repo.name, issuesOf(100));
+    stack.github.control.clearRequestLog();
+    expect(await sync()).toBe(await githubIssueCount(repo.fullName));
+    const pages = stack.github.control.requestLog.filter((r) => /\/issues\?/.test(r.path));
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    expect(pages.filter((r) => r.status !== 200)).toEqual([]);
+  });
+
   it("answers 404 for a repository GitHub does not show the user, and 400 for a malformed name", async () => {
     const { headers } = await stack.signIn("hubot");
     const res = await app.request("/api/github/repositories/octocat/no-such-repo/issues", { headers });

@@ -1,7 +1,7 @@
 import { type SyncJob } from "@fixloop/contract";
 import { issues as issuesTable, repositories } from "@fixloop/db";
 import type { WorkerContext } from "../context";
-import { githubForUser, JobRefusedError } from "@fixloop/runtime";
+import { conditionalOnFirstPage, githubForUser, JobRefusedError } from "@fixloop/runtime";
 import { asGithubJob } from "../github/github.jobs";
 import { linkedPullsByIssue, type ListedPull } from "./linked-pulls";
 import { upsertIssues, type GithubIssue } from "./issues.store";
@@ -38,13 +38,15 @@ export async function syncIssues(
       direction: "desc" as const,
       per_page: 100,
     };
-    const headers = stored.issues_etag ? { "if-none-match": stored.issues_etag } : {};
     const issues: GithubIssue[] = [];
     const pulls: ListedPull[] = [];
     let etag: string | null = null;
     let notModified = false;
     try {
-      for await (const page of gh.client.paginate.iterator(gh.client.rest.issues.listForRepo, { ...params, headers })) {
+      // Conditional on the first page only: a later page of the same content (its issues pushed down
+      // by newer ones) would answer 304 to the first page's ETag and stop the sync.
+      const listForRepo = conditionalOnFirstPage(gh.client.rest.issues.listForRepo, stored.issues_etag);
+      for await (const page of gh.client.paginate.iterator(listForRepo, params)) {
         if (signal.aborted) throw new Error("sync aborted");
         etag ??= page.headers.etag ?? null;
         for (const i of page.data as GithubIssue[]) {
