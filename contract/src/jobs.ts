@@ -75,7 +75,8 @@ const Count = z.number().int().nonnegative();
 /** What a finished sync job returns, by kind: how many the user now has, and what the sync found. */
 export const SyncResult = z.union([
   z.object({ count: Count, fetched: Count, notModified: z.boolean() }),
-  z.object({ count: Count, changed: Count, notModified: Count }),
+  // skipped: pull requests GitHub refused to show (a user's sync; the timed poll skips none).
+  z.object({ count: Count, changed: Count, notModified: Count, skipped: Count.optional() }),
   z.object({ count: Count }),
 ]);
 export type SyncResult = z.infer<typeof SyncResult>;

@@ -142,6 +142,35 @@ describe("the timed poll of open pull requests", () => {
   });
 });
 
+describe("the user's pull-request sync", () => {
+  it("skips a pull request GitHub refuses to show and reads the others; a rate limit still stops it", async () => {
+    const refused = await t.openFixloopPull();
+    const other = await t.openFixloopPull();
+    const status = async (id: string) =>
+      (await t.stack.db.selectFrom("pull_requests").select("status").where("id", "=", id).executeTakeFirstOrThrow())
+        .status;
+    await t.gh("octocat").rest.pulls.update({ ...t.REPO, pull_number: other.number, state: "closed" });
+    // The organization's OAuth App access restrictions refuse this token the one pull request.
+    t.control.failNext({ path: new RegExp(`/pulls/${refused.number}$`), status: 403, kind: "restricted" });
+    t.control.clearRequestLog();
+    await sync();
+    const reads = (n: number) =>
+      t.control.requestLog.filter((r) => r.path.endsWith(`/pulls/${n}`)).map((r) => r.status);
+    expect(reads(refused.number)).toEqual([403]);
+    expect(reads(other.number)).toEqual([200]);
+    expect(await status(other.id)).toBe("closed");
+    expect(await status(refused.id)).toBe("open");
+
+    // A rate limit is no refusal of one pull request: the sync stops and says so.
+    t.control.failNext({ path: /\/pulls\/\d+$/, status: 403, kind: "primary", retryAfter: 3600 });
+    t.control.clearRequestLog();
+    const res = await t.stack.app.request("/api/prs/sync", { method: "POST", headers: t.octocat.headers });
+    expect(res.status).toBe(429);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("github.rate_limited");
+    expect(t.control.requestLog.filter((r) => /\/pulls\/\d+$/.test(r.path)).map((r) => r.status)).toEqual([403]);
+  });
+});
+
 /**
  * Creates on the stand-in as `login`, one POST per body. Plain HTTP: the GitHub client paces
  * content-creating requests at one a second, which would make hundreds of them take minutes.

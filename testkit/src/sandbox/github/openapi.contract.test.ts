@@ -450,6 +450,10 @@ describe("responses match GitHub's OpenAPI description", () => {
 
   it("errors", async () => {
     await check(new Octokit({ baseUrl: t.sandbox.url }), "GET /user", {}, 401);
+    // An organization's OAuth App access restrictions: a 403 on its repository, no rate limit.
+    t.sandbox.control.failNext({ path: /^\/repos\/octocat\/todo-api$/, status: 403, kind: "restricted" });
+    const refused = await check(me, "GET /repos/{owner}/{repo}", o, 403);
+    expect(refused.message).toMatch(/the `octocat` organization has enabled OAuth App access restrictions/);
   });
 
   it("the schema check itself rejects a payload with a wrong field type or a missing required field", async () => {

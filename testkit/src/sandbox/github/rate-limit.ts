@@ -1,7 +1,11 @@
 export interface FaultRule {
   path?: RegExp;
   status: 403 | 429 | 500;
-  kind: "primary" | "secondary";
+  /**
+   * primary or secondary: a rate limit. restricted (403): the repository's organization has OAuth App
+   * access restrictions, so GitHub refuses this token that repository alone; no rate limit.
+   */
+  kind: "primary" | "secondary" | "restricted";
   /** Seconds; sent as retry-after (secondary) or added to the reset time (primary). */
   retryAfter?: number;
   /** How many matching requests fail; default 1. */

@@ -32,9 +32,22 @@ function faultResponse(
   rule: FaultRule,
   id: string,
   login: string | null,
+  path = "",
 ): { status: number; body: object; headers: Record<string, string> } {
   const retryAfter = rule.retryAfter ?? 60;
   if (rule.status === 500) return { status: 500, body: { message: "Server Error" }, headers: {} };
+  if (rule.kind === "restricted") {
+    const org = /^\/repos\/([^/]+)\//.exec(path)?.[1] ?? "repository's";
+    const doc = "https://docs.github.com/articles/restricting-access-to-your-organization-s-data/";
+    return {
+      status: 403,
+      body: {
+        message: `Although you appear to have the correct authorization credentials, the \`${org}\` organization has enabled OAuth App access restrictions, meaning that data access to third-parties is limited. For more information on these restrictions, including how to enable this app, visit ${doc}`,
+        documentation_url: doc,
+      },
+      headers: {},
+    };
+  }
   if (rule.kind === "primary") {
     const who = login ? `for user ID ${login}` : "for 127.0.0.1";
     return {
@@ -79,7 +92,7 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
     if (rawToken && !auth) {
       c.res = c.json(new GithubError(401, "Bad credentials", "https://docs.github.com/rest").body(), 401);
     } else if (fault) {
-      const f = faultResponse(fault, id, auth?.login ?? null);
+      const f = faultResponse(fault, id, auth?.login ?? null, url.pathname);
       c.res = c.json(f.body, f.status as ContentfulStatusCode, f.headers);
     } else if (counted && bucket.used >= bucket.limit) {
       const f = faultResponse(
