@@ -241,3 +241,37 @@ describe("polling a long timeline", () => {
     expect(Number(recorded.n)).toBe(1000);
   });
 });
+
+// Last in this file: the delivery below makes the repository one with a recent webhook, which the timed poll leaves alone.
+describe("a state read by the sync, then an older webhook", () => {
+  it("keeps the state the sync read when a closed delivered late is older than it", async () => {
+    const pr = await t.openFixloopPull();
+    const update = (state: "open" | "closed") =>
+      t.gh("octocat").rest.pulls.update({ ...t.REPO, pull_number: pr.number, state });
+    const status = async () =>
+      (await t.stack.db.selectFrom("pull_requests").select("status").where("id", "=", pr.id).executeTakeFirstOrThrow())
+        .status;
+    const closed = (await update("closed")).data;
+    await sync();
+    expect(await status()).toBe("closed");
+    // GitHub's timestamps are whole seconds: the reopen in a second of its own is newer.
+    await new Promise((resolve) => setTimeout(resolve, 1020 - (Date.now() % 1000)));
+    await update("open");
+    await sync();
+    expect(await status()).toBe("open");
+    const late = await t.post("pull_request", {
+      action: "closed",
+      repository: { full_name: "octocat/todo-api" },
+      sender: { login: "octocat" },
+      pull_request: {
+        number: pr.number,
+        merged: false,
+        closed_at: closed.closed_at,
+        updated_at: closed.updated_at,
+        html_url: closed.html_url,
+      },
+    });
+    expect(await late.json()).toEqual({ status: "ignored", reason: "older_than_stored_state" });
+    expect(await status()).toBe("open");
+  });
+});
