@@ -3,7 +3,7 @@ export { startWorkers, type RunningWorkers } from "./runtime";
 export { loadWorkerEnv, WorkerEnv } from "./env";
 export type { WorkerContext } from "./context";
 export { sweepOnce } from "./pipeline/sweeper";
-export { schedulePullRequestPoll } from "./sync/pull-requests.poll";
+export { pollPullRequests, schedulePullRequestPoll } from "./sync/pull-requests.poll";
 export { buildPrompt, type PromptInput } from "./pipeline/steps/generating/prompt";
 export { applyGeneratedFiles } from "./pipeline/steps/generating/apply-edits";
 // The pull-request job, which the API's full-stack tests drive directly to hit races and stop points.

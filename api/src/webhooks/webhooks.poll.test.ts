@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PR_POLL_SCHEDULER, SyncResult } from "@fixloop/contract";
-import { schedulePullRequestPoll } from "@fixloop/worker";
+import { pollPullRequests, schedulePullRequestPoll } from "@fixloop/worker";
 import { webhookStack } from "../../test/webhooks.testkit";
 
 // No webhook configured: the pull-request sync reads the timeline itself. The timed poll reads one pull request per tick.
@@ -168,6 +168,66 @@ describe("the user's pull-request sync", () => {
     expect(res.status).toBe(429);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("github.rate_limited");
     expect(t.control.requestLog.filter((r) => /\/pulls\/\d+$/.test(r.path)).map((r) => r.status)).toEqual([403]);
+  });
+});
+
+describe("the timed poll when GitHub refuses one pull request", () => {
+  it("reads the user's others; a rate limit still holds the user's rest back until a later tick", async () => {
+    // Earlier cases delivered a webhook for the repository, which leaves it to webhooks for an hour.
+    await t.stack.db.deleteFrom("webhook_events").execute();
+    const status = async (id: string) =>
+      (await t.stack.db.selectFrom("pull_requests").select("status").where("id", "=", id).executeTakeFirstOrThrow())
+        .status;
+    const reads = (n: number) =>
+      t.control.requestLog.filter((r) => r.path.endsWith(`/pulls/${n}`)).map((r) => r.status);
+    /** The poll's order, the one read longest ago first: `first`, then `second`, then the rest. */
+    const order = async (first: string, second: string) => {
+      await t.stack.db.updateTable("pull_requests").set({ synced_at: new Date() }).execute();
+      await t.stack.db
+        .updateTable("pull_requests")
+        .set({ synced_at: new Date("2026-01-01") })
+        .where("id", "=", first)
+        .execute();
+      await t.stack.db
+        .updateTable("pull_requests")
+        .set({ synced_at: new Date("2026-01-02") })
+        .where("id", "=", second)
+        .execute();
+    };
+    const poll = () =>
+      pollPullRequests(
+        { ...t.stack.ctx, env: { ...t.stack.ctx.env, PR_POLL_MAX_PER_TICK: 2 } },
+        new AbortController().signal,
+      );
+
+    const refused = await t.openFixloopPull();
+    const other = await t.openFixloopPull();
+    await t.gh("octocat").rest.pulls.update({ ...t.REPO, pull_number: other.number, state: "closed" });
+    await order(refused.id, other.id);
+    // The organization's OAuth App access restrictions refuse this token the one pull request.
+    t.control.failNext({ path: new RegExp(`/pulls/${refused.number}$`), status: 403, kind: "restricted" });
+    t.control.clearRequestLog();
+    expect(await poll()).toMatchObject({ count: 2 });
+    expect(reads(refused.number)).toEqual([403]);
+    expect(reads(other.number)).toEqual([200]);
+    expect(await status(other.id)).toBe("closed");
+    expect(await status(refused.id)).toBe("open");
+
+    // A rate limit is the token's, not the pull request's: the user's next one waits for a later tick.
+    const third = await t.openFixloopPull();
+    await t.gh("octocat").rest.pulls.update({ ...t.REPO, pull_number: third.number, state: "closed" });
+    await order(refused.id, third.id);
+    t.control.failNext({
+      path: new RegExp(`/pulls/${refused.number}$`),
+      status: 403,
+      kind: "primary",
+      retryAfter: 3600,
+    });
+    t.control.clearRequestLog();
+    expect(await poll()).toMatchObject({ count: 2 });
+    expect(reads(refused.number)).toEqual([403]);
+    expect(reads(third.number)).toEqual([]);
+    expect(await status(third.id)).toBe("open");
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { pullRequests } from "@fixloop/db";
 import { PR_POLL_SCHEDULER } from "@fixloop/contract";
-import { githubForUser, type GithubClient } from "@fixloop/runtime";
+import { githubForUser, toGithubError, type GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { refreshPullRequest } from "./pull-request.refresh";
 
@@ -29,8 +29,15 @@ export async function schedulePullRequestPoll(ctx: WorkerContext): Promise<boole
   return true;
 }
 
-/** GitHub refused the user's token (revoked, or rate limited): their other pull requests wait for a later tick. */
-const refusesUser = (status: number | undefined) => status === 401 || status === 403 || status === 429;
+/**
+ * GitHub refused the user's token (revoked, or rate limited): their other pull requests wait for a
+ * later tick. A 403 that is no rate limit (access to that repository lost, an organization's OAuth
+ * App restrictions), a 404 or an outage concerns only that pull request: the user's others are read.
+ */
+const refusesUser = (err: unknown) => {
+  const code = toGithubError(err, "Pull request").code;
+  return code === "github.unauthorized" || code === "github.rate_limited";
+};
 
 /**
  * One tick: reads the least recently read open pull requests (at most PR_POLL_MAX_PER_TICK) of
@@ -74,7 +81,7 @@ export async function pollPullRequests(
       } catch (err) {
         const status = (err as { status?: number }).status;
         ctx.logger.warn({ pullRequestId: row.id, status }, "timed poll: pull request not read");
-        if (refusesUser(status)) clients.set(row.user_id, null);
+        if (refusesUser(err)) clients.set(row.user_id, null);
         // Read again after the others, not first on every tick.
         await pullRequests.markUnchanged(ctx.db, row.id);
       }
