@@ -1,8 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { RefUpdateEntry, RequestLogEntry, SandboxDeps } from "./context";
 import { issueToken, revokeGrant } from "./oauth.routes";
 import { pullsService } from "./pulls.service";
 import type { FaultRule } from "./rate-limit";
 import { isoNow, type IssueRecord, type RepoRecord, type UserPlan } from "./state";
+import { webhookPayloads } from "./webhooks.payloads";
 import type { WebhookDelivery } from "./webhooks.sender";
 
 export interface SandboxPull {
@@ -38,6 +41,13 @@ export interface GithubSandboxControl {
   setPlan(login: string, plan: UserPlan): void;
   /** GitHub support detaches a fork from its network: it becomes a standalone repository. */
   detachFork(owner: string, repo: string): void;
+  /**
+   * The owner renames the repository on GitHub (its id stays) and `repository` `renamed` is
+   * delivered. The old name answers 404 afterwards (GitHub would redirect it).
+   */
+  renameRepository(owner: string, repo: string, newName: string): Promise<void>;
+  /** The owner transfers the repository to the account `newOwner` and `repository` `transferred` is delivered. */
+  transferRepository(owner: string, repo: string, newOwner: string): Promise<void>;
   /** Path of the bare git repository behind `owner/repo` (run `git --git-dir <path> ...`). */
   gitDir(owner: string, repo: string): string;
   /** The pull requests opened since the stand-in started and the seeded open ones (not the seeded past). */
@@ -80,6 +90,25 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
     return found;
   };
 
+  /** Moves the repository's record and its git directory to `owner/name` (taken names are refused, as on GitHub). */
+  const move = async (repo: RepoRecord, owner: string, name: string) => {
+    const taken = store.repo(owner, name);
+    if (taken && taken !== repo) throw new Error(`github sandbox: ${owner}/${name} already exists`);
+    const from = git.dir(repo.owner, repo.name);
+    const to = git.dir(owner, name);
+    await git.lock(from, async () => {
+      if (from !== to && fs.existsSync(from)) {
+        fs.mkdirSync(path.dirname(to), { recursive: true });
+        fs.renameSync(from, to);
+      }
+      store.mutate(() => {
+        repo.owner = owner;
+        repo.name = name;
+        repo.updatedAt = isoNow();
+      });
+    });
+  };
+
   return {
     issueToken: (login, scopes) => issueToken(store, login, scopes),
     revokeGrant: (login) => revokeGrant(store, login),
@@ -96,6 +125,20 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
     detachFork(owner, name) {
       const repo = repoOf(owner, name);
       store.mutate(() => (repo.parentId = null));
+    },
+    async renameRepository(owner, name, newName) {
+      const repo = repoOf(owner, name);
+      const from = repo.name;
+      await move(repo, repo.owner, newName);
+      deps.hooks.send("repository", webhookPayloads(deps).renamed(repo, from, repo.owner));
+    },
+    async transferRepository(owner, name, newOwner) {
+      const repo = repoOf(owner, name);
+      const to = store.user(newOwner);
+      if (!to) throw new Error(`github sandbox: no user ${newOwner}`);
+      const from = repo.owner;
+      await move(repo, to.login, repo.name);
+      deps.hooks.send("repository", webhookPayloads(deps).transferred(repo, from, from));
     },
     gitDir: (owner, name) => git.dir(repoOf(owner, name).owner, repoOf(owner, name).name),
     listPulls(owner, name) {

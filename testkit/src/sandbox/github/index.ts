@@ -49,7 +49,7 @@ export interface GithubSandboxOptions {
    * behind them (what `npm start` uses, so every link works offline). Overrides `htmlUrl`.
    */
   selfLinks?: boolean;
-  /** Where signed webhooks go (review comments, reviews, check runs, merge/close); none when absent. */
+  /** Where signed webhooks go (review comments, reviews, check runs, merge/close, renames); none when absent. */
   webhook?: { url: string; secret: string };
 }
 

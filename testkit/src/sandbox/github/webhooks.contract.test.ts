@@ -189,4 +189,35 @@ describe("the GitHub stand-in's webhooks", () => {
       sender: { login: "octocat" },
     });
   });
+  it("delivers repository.renamed and repository.transferred as the published schemas describe them, the repository keeping its id and git data", async () => {
+    const control = t.sandbox.control;
+    const hubot = t.octokit("hubot", ["public_repo"]);
+    const before = (await control.webhookDeliveries()).length;
+    const original = await hubot.rest.repos.get({ owner: "octocat", repo: "weather-cli" });
+    await control.renameRepository("octocat", "weather-cli", "weather");
+    await control.transferRepository("octocat", "weather", "monalisa");
+    const sent = (await control.webhookDeliveries()).slice(before);
+    expect(sent.map((d) => d.event)).toEqual(["repository", "repository"]);
+    expect(sent.flatMap(validate)).toEqual([]);
+    expect(sent.map((d) => JSON.parse(d.body) as unknown)).toMatchObject([
+      {
+        action: "renamed",
+        changes: { repository: { name: { from: "weather-cli" } } },
+        repository: { id: original.data.id, full_name: "octocat/weather" },
+        sender: { login: "octocat" },
+      },
+      {
+        action: "transferred",
+        changes: { owner: { from: { user: { login: "octocat" } } } },
+        repository: { id: original.data.id, full_name: "monalisa/weather", owner: { login: "monalisa" } },
+      },
+    ]);
+    const moved = await hubot.rest.repos.get({ owner: "monalisa", repo: "weather" });
+    expect([moved.data.id, moved.data.full_name]).toEqual([original.data.id, "monalisa/weather"]);
+    const main = await hubot.rest.git.getRef({ owner: "monalisa", repo: "weather", ref: "heads/main" });
+    expect(main.data.object.sha).toMatch(/^[0-9a-f]{40}$/);
+    await expect(hubot.rest.repos.get({ owner: "octocat", repo: "weather-cli" })).rejects.toMatchObject({
+      status: 404,
+    });
+  });
 });

@@ -146,6 +146,24 @@ export function webhookPayloads(deps: SandboxDeps) {
         sender: user(sender),
       };
     },
+    /** `repository` `renamed`: `r` under its new name, `from` its old name (without the owner). */
+    renamed(r: RepoRecord, from: string, sender: string) {
+      return {
+        action: "renamed",
+        changes: { repository: { name: { from } } },
+        repository: repo(r),
+        sender: user(sender),
+      };
+    },
+    /** `repository` `transferred`: `r` under its new owner, `from` the login of the old one. */
+    transferred(r: RepoRecord, from: string, sender: string) {
+      return {
+        action: "transferred",
+        changes: { owner: { from: { user: user(from) } } },
+        repository: repo(r),
+        sender: user(sender),
+      };
+    },
     closed(r: RepoRecord, pr: PullIssue, stats: PullStats, sender: string, action: "closed" | "reopened" = "closed") {
       return {
         action,
