@@ -1,6 +1,7 @@
 import type { WebhookHandler } from "./webhooks.handler";
 import { onIssues } from "./webhooks.issues";
 import { onCheckRun, onPullRequest, onPush, onReview, onReviewComment } from "./webhooks.pulls";
+import { onRepository } from "./webhooks.repository";
 
 /**
  * GitHub event type (the X-GitHub-Event header) → its handler. One line per event (declare it
@@ -14,4 +15,5 @@ export const webhookHandlers: Partial<Record<string, WebhookHandler>> = {
   push: onPush,
   check_run: onCheckRun,
   issues: onIssues,
+  repository: onRepository,
 };

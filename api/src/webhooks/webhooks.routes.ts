@@ -4,12 +4,14 @@ import {
   forgetWebhookEvent,
   markWebhookProcessed,
   pullRequestEvents,
+  type repositories,
   recordWebhookEvent,
 } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { webhookErrors } from "./webhooks.errors";
 import type { WebhookOutcome } from "./webhooks.handler";
 import { webhookHandlers } from "./webhooks.handlers";
+import { RepositoryLocation } from "./webhooks.schemas";
 import { validGithubSignature } from "./webhooks.signature";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -19,11 +21,18 @@ function repositoryOf(body: Record<string, unknown>): string | null {
   return isObject(repo) && typeof repo.full_name === "string" ? repo.full_name : null;
 }
 
+/** The delivery's repository with its GitHub id and valid names, or null (then it is known by name only). */
+function locationOf(body: Record<string, unknown>): repositories.RepositoryLocation | null {
+  const r = RepositoryLocation.safeParse(body.repository);
+  if (!r.success) return null;
+  return { githubId: r.data.id, owner: r.data.owner.login, name: r.data.name, fullName: r.data.full_name };
+}
+
 /**
  * GitHub webhooks. Order: signature (401) → JSON (400) → event type (202 when unsupported) →
- * repository Fixloop knows (202 ignored otherwise, logged) → delivery id seen before (200,
- * duplicate) → the handler, in the same transaction as the stored delivery (or after it, for a
- * handler that works `outside` one).
+ * repository Fixloop knows, by GitHub id or name (202 ignored otherwise, logged) → delivery id
+ * seen before (200, duplicate) → the handler, in the same transaction as the stored delivery (or
+ * after it, for a handler that works `outside` one).
  */
 export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (c) => {
   const { db, env, logger } = c.var.deps;
@@ -52,7 +61,8 @@ export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (
   const handler = webhookHandlers[event];
   if (!handler) return c.json({ status: "ignored", reason: "unsupported_event" }, 202);
   const repo = repositoryOf(body);
-  if (!repo || !(await pullRequestEvents.knowsRepository(db, repo))) {
+  const location = locationOf(body);
+  if (!repo || !(await pullRequestEvents.knowsRepository(db, repo, location?.githubId))) {
     logger.warn({ ...where, repository: repo }, "github webhook for a repository Fixloop does not know: ignored");
     return c.json({ status: "ignored", reason: "unknown_repository" }, 202);
   }

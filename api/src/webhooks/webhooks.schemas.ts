@@ -13,6 +13,23 @@ const login = z.object({ login: z.string() }).nullish();
 const Repository = z.object({ full_name: z.string().min(1) });
 const PullRef = z.object({ number: z.number().int().positive() });
 
+/**
+ * A repository with its GitHub id and where it lives now, in GitHub's own name rules (an account
+ * login, a repository name that is not `.` or `..`), its full name agreeing with both: what a
+ * rename followed from a delivery may write.
+ */
+export const RepositoryLocation = z
+  .object({
+    id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/)
+      .refine((n) => n !== "." && n !== ".."),
+    owner: z.object({ login: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/) }),
+    full_name: z.string(),
+  })
+  .refine((r) => r.full_name === `${r.owner.login}/${r.name}`, { path: ["full_name"] });
+
 export const ReviewCommentEvent = z.object({
   action: z.string(),
   repository: Repository,
@@ -99,5 +116,22 @@ export const IssuesEvent = z.object({
   repository: Repository,
   issue: z.object({ number: z.number().int().positive() }),
   label: z.object({ name: z.string().min(1).max(100) }).nullish(),
+  sender: login,
+});
+
+/**
+ * `repository`: only `renamed` and `transferred` are acted on (the repository moves to its new
+ * name). Where it came from (`changes`) is kept for the record only: Fixloop moves each user's
+ * rows from the name it stored, which also covers renames it never heard of.
+ */
+export const RepositoryEvent = z.object({
+  action: z.string(),
+  repository: RepositoryLocation,
+  changes: z
+    .object({
+      repository: z.object({ name: z.object({ from: z.string().max(100) }) }).nullish(),
+      owner: z.object({ from: z.object({ user: login, organization: login }).partial() }).nullish(),
+    })
+    .nullish(),
   sender: login,
 });

@@ -24,8 +24,21 @@ export async function findByHeadBranch(db: Conn, headRepoFullName: string, branc
     .execute();
 }
 
-/** True when some user synced this repository into Fixloop or Fixloop opened a pull request in it. */
-export async function knowsRepository(db: Conn, fullName: string): Promise<boolean> {
+/**
+ * True when some user synced this repository into Fixloop (found by its GitHub id when the
+ * delivery gives one, so a repository renamed or transferred since the last sync is still known,
+ * or by name) or Fixloop opened a pull request in it.
+ */
+export async function knowsRepository(db: Conn, fullName: string, githubId?: number | null): Promise<boolean> {
+  if (githubId != null) {
+    const byId = await db
+      .selectFrom("repositories")
+      .select("id")
+      .where("github_id", "=", String(githubId))
+      .limit(1)
+      .executeTakeFirst();
+    if (byId) return true;
+  }
   const lower = fullName.toLowerCase();
   const synced = await db
     .selectFrom("repositories")

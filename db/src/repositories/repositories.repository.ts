@@ -94,6 +94,62 @@ export async function upsertSynced(db: Conn, userId: string, r: SyncedRepository
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
+/** Where a repository lives now, as a GitHub webhook names it (its id never changes). */
+export interface RepositoryLocation {
+  githubId: number;
+  owner: string;
+  name: string;
+  fullName: string;
+}
+
+/**
+ * Moves every user's row of the repository with this GitHub id, and the rows that name it (see
+ * `renameRepository`), to where a webhook says it lives now; returns how many repository rows
+ * moved (0: every row already had that name). It moves from the name each user's row holds, not
+ * from the webhook's `changes`, so renames that were never delivered are caught up too. The page
+ * link keeps the host the sync stored (GitHub, or a GitHub Enterprise server) and takes the new path.
+ */
+export async function followRename(db: Conn, to: RepositoryLocation): Promise<number> {
+  const run = async (trx: Conn) => {
+    const rows = await trx
+      .selectFrom("repositories")
+      .select(["id", "user_id", "full_name", "html_url"])
+      .where("github_id", "=", String(to.githubId))
+      .where("full_name", "!=", to.fullName)
+      .orderBy("id")
+      .forUpdate()
+      .execute();
+    for (const row of rows) {
+      await trx
+        .updateTable("repositories")
+        .set({
+          owner: to.owner,
+          name: to.name,
+          full_name: to.fullName,
+          html_url: pageOf(row.html_url, to.fullName),
+          updated_at: new Date(),
+        })
+        .where("id", "=", row.id)
+        .execute();
+      await renameRepository(trx, row.user_id, row.full_name, to.fullName);
+    }
+    return rows.length;
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/** The repository page `fullName` on the host of `stored` (a page link the sync read from GitHub). */
+function pageOf(stored: string, fullName: string): string {
+  let origin = "https://github.com";
+  try {
+    const url = new URL(stored);
+    if (url.protocol === "https:" || url.protocol === "http:") origin = url.origin;
+  } catch {
+    // Not a URL: GitHub's own host.
+  }
+  return `${origin}/${fullName}`;
+}
+
 /**
  * Moves the user's rows that name a repository by `owner/name` from its old name to its new one.
  * Issues are keyed by that name and number: left behind, the next issue sync would store each

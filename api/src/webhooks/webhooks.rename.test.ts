@@ -1,0 +1,179 @@
+import { describe, expect, it } from "vitest";
+import { WebhookSender } from "@fixloop/testkit/sandbox";
+import { repositories } from "@fixloop/db";
+import { webhookStack } from "../../test/webhooks.testkit";
+
+const t = await webhookStack();
+const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
+
+/** `owner/repo` as a sync stores it for `userId` (this file runs no sync worker); returns its GitHub id. */
+async function storeRepository(userId: string, owner: string, repo: string): Promise<number> {
+  const r = (await t.gh("octocat").rest.repos.get({ owner, repo })).data;
+  await repositories.upsertSynced(t.stack.db, userId, {
+    github_id: r.id,
+    owner: r.owner.login,
+    name: r.name,
+    full_name: r.full_name,
+    description: r.description,
+    is_private: r.private,
+    is_fork: r.fork,
+    language: r.language,
+    html_url: r.html_url,
+    default_branch: r.default_branch,
+    can_push: true,
+  });
+  return r.id;
+}
+
+async function addIssue(userId: string, repo: string, number: number) {
+  await t.stack.db
+    .insertInto("issues")
+    .values({
+      user_id: userId,
+      repo_full_name: repo,
+      issue_number: number,
+      title: `Issue ${number}`,
+      html_url: `https://github.com/${repo}/issues/${number}`,
+    })
+    .execute();
+}
+
+const repositoryRows = (githubId: number) =>
+  t.stack.db
+    .selectFrom("repositories")
+    .select(["user_id", "owner", "name", "full_name", "html_url"])
+    .where("github_id", "=", String(githubId))
+    .orderBy("user_id")
+    .execute();
+
+const issueNames = (userId: string) =>
+  t.stack.db
+    .selectFrom("issues")
+    .select(["repo_full_name", "issue_number"])
+    .where("user_id", "=", userId)
+    .orderBy("repo_full_name")
+    .orderBy("issue_number")
+    .execute();
+
+const countDeliveries = async () =>
+  Number(
+    (
+      await t.stack.db
+        .selectFrom("webhook_events")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/** A `repository` `renamed` body as GitHub sends it (the fields Fixloop reads). */
+const renamedEvent = (id: number, owner: string, name: string, from: string) => ({
+  action: "renamed",
+  changes: { repository: { name: { from } } },
+  repository: { id, name, full_name: `${owner}/${name}`, owner: { login: owner } },
+  sender: { login: owner },
+});
+
+describe("a repository renamed or transferred on GitHub, seen through webhooks", () => {
+  it("moves every user's repository and its issues on repository.renamed and repository.transferred", async () => {
+    const users = [t.octocat.user._id, hubot.user._id].sort();
+    let id = 0;
+    for (const user of users) {
+      id = await storeRepository(user, "octocat", "url-shortener");
+      await addIssue(user, "octocat/url-shortener", 3);
+      await addIssue(user, "octocat/url-shortener", 4);
+    }
+    // Another repository of the same user keeps its issues.
+    await addIssue(hubot.user._id, "octocat/weather-cli", 1);
+
+    const sent = (await t.control.webhookDeliveries()).length;
+    await t.control.renameRepository("octocat", "url-shortener", "shortener");
+    expect((await t.control.webhookDeliveries()).slice(sent).map((d) => [d.event, d.status])).toEqual([
+      ["repository", 200],
+    ]);
+    expect((await repositoryRows(id)).map((r) => [r.user_id, r.owner, r.name, r.full_name])).toEqual(
+      users.map((u) => [u, "octocat", "shortener", "octocat/shortener"]),
+    );
+    for (const user of users)
+      expect((await issueNames(user)).filter((i) => i.repo_full_name.endsWith("shortener"))).toEqual([
+        { repo_full_name: "octocat/shortener", issue_number: 3 },
+        { repo_full_name: "octocat/shortener", issue_number: 4 },
+      ]);
+    expect(await issueNames(hubot.user._id)).toContainEqual({ repo_full_name: "octocat/weather-cli", issue_number: 1 });
+
+    await t.control.transferRepository("octocat", "shortener", "monalisa");
+    const all = await t.control.webhookDeliveries();
+    expect(all.slice(sent).map((d) => [d.event, d.status])).toEqual([
+      ["repository", 200],
+      ["repository", 200],
+    ]);
+    expect((await repositoryRows(id)).map((r) => [r.owner, r.full_name, new URL(r.html_url).pathname])).toEqual([
+      ["monalisa", "monalisa/shortener", "/monalisa/shortener"],
+      ["monalisa", "monalisa/shortener", "/monalisa/shortener"],
+    ]);
+    expect(await issueNames(hubot.user._id)).toEqual([
+      { repo_full_name: "monalisa/shortener", issue_number: 3 },
+      { repo_full_name: "monalisa/shortener", issue_number: 4 },
+      { repo_full_name: "octocat/weather-cli", issue_number: 1 },
+    ]);
+    const stored = await t.stack.db
+      .selectFrom("webhook_events")
+      .select("type")
+      .where("event_id", "=", `github:${all.at(-1)?.id ?? ""}`)
+      .executeTakeFirstOrThrow();
+    expect(stored.type).toBe("repository.transferred");
+  });
+
+  it("still ignores a delivery for a repository id and name Fixloop does not know", async () => {
+    const count = await countDeliveries();
+    const renamed = await t.post("repository", renamedEvent(987_654_321, "evil", "renamed", "unknown"));
+    expect(renamed.status).toBe(202);
+    expect(await renamed.json()).toEqual({ status: "ignored", reason: "unknown_repository" });
+    const closed = await t.post("pull_request", {
+      action: "closed",
+      repository: { id: 987_654_321, name: "renamed", full_name: "evil/renamed", owner: { login: "evil" } },
+      pull_request: { number: 1, merged: false },
+    });
+    expect(await closed.json()).toEqual({ status: "ignored", reason: "unknown_repository" });
+    expect(await countDeliveries()).toBe(count);
+  });
+
+  it("changes nothing for a forged, unsigned or ill-named rename of a known repository", async () => {
+    const id = await storeRepository(t.octocat.user._id, "octocat", "weather-cli");
+    await addIssue(t.octocat.user._id, "octocat/weather-cli", 7);
+    const rows = await repositoryRows(id);
+    const issues = await issueNames(t.octocat.user._id);
+    const count = await countDeliveries();
+    const body = renamedEvent(id, "octocat", "stolen", "weather-cli");
+
+    const forged = await t.post("repository", body, {
+      signature: WebhookSender.sign("not-the-secret", JSON.stringify(body)),
+    });
+    expect(forged.status).toBe(401);
+    expect(((await forged.json()) as { error: { code: string } }).error.code).toBe("webhook.bad_signature");
+    const unsigned = await t.post("repository", body, { signature: null });
+    expect(unsigned.status).toBe(401);
+    expect(((await unsigned.json()) as { error: { code: string } }).error.code).toBe("webhook.missing_signature");
+
+    // Signed, but naming it as GitHub never would: a full name that is not owner/name, a path.
+    const mismatched = await t.post("repository", {
+      ...body,
+      repository: { ...body.repository, full_name: "octocat/weather-cli" },
+    });
+    expect(mismatched.status).toBe(400);
+    expect(await mismatched.json()).toMatchObject({
+      error: { code: "webhook.invalid_payload", message: expect.stringContaining("repository.full_name") as string },
+    });
+    const dots = await t.post("repository", renamedEvent(id, "octocat", "..", "weather-cli"));
+    expect(await dots.json()).toEqual({ status: "ignored", reason: "unknown_repository" });
+    const pushed = await t.post("push", {
+      ref: "refs/heads/main",
+      repository: { id, name: "..", full_name: "octocat/..", owner: { login: "octocat" } },
+      commits: [],
+    });
+    expect(await pushed.json()).toEqual({ status: "ignored", reason: "unknown_repository" });
+
+    expect(await repositoryRows(id)).toEqual(rows);
+    expect(await issueNames(t.octocat.user._id)).toEqual(issues);
+    expect(await countDeliveries()).toBe(count);
+  });
+});
