@@ -30,13 +30,18 @@ export interface WebhookHandler<S extends z.ZodType = z.ZodType> {
    * guards its own repeats (e.g. the label trigger's claim).
    */
   outside?: boolean;
+  /**
+   * Set for the handler that moves a renamed repository itself (`repository`); before any other
+   * handler, the route moves a known repository that arrives under a new name.
+   */
+  movesRepository?: boolean;
 }
 
 /** Declares a handler with its payload type inferred from the schema. */
 export const handler = <S extends z.ZodType>(
   schema: S,
   apply: (ctx: WebhookContext, payload: z.output<S>) => Promise<WebhookOutcome>,
-  o: { outside?: boolean } = {},
+  o: { outside?: boolean; movesRepository?: boolean } = {},
 ): WebhookHandler => ({ schema, apply: apply as WebhookHandler["apply"], ...o });
 
 export const ignored = (reason: string): WebhookOutcome => ({ status: "ignored", reason });

@@ -74,6 +74,55 @@ const renamedEvent = (id: number, owner: string, name: string, from: string) => 
 });
 
 describe("a repository renamed or transferred on GitHub, seen through webhooks", () => {
+  it("applies a pull request's webhook under the new name when the rename itself was never delivered", async () => {
+    await storeRepository(t.octocat.user._id, "octocat", "todo-api");
+    const pr = await t.openFixloopPull();
+    const before = await t.gh("octocat").rest.repos.get(t.REPO);
+    // A delivery seen before the rename (under the old name) ...
+    const early = crypto.randomUUID();
+    const issueEdited = (repo: { id: number; name: string; full_name: string }) => ({
+      action: "edited",
+      repository: { ...repo, owner: { login: "octocat" } },
+      issue: { number: 1 },
+      sender: { login: "octocat" },
+    });
+    expect((await t.post("issues", issueEdited(before.data), { delivery: early })).status).toBe(200);
+
+    t.control.setWebhook(null);
+    await t.control.renameRepository("octocat", "todo-api", "todo-service");
+    t.control.setWebhook(t.hook);
+    const sent = (await t.control.webhookDeliveries()).length;
+    await t.gh("octocat").rest.pulls.update({
+      owner: "octocat",
+      repo: "todo-service",
+      pull_number: pr.number,
+      state: "closed",
+    });
+    const delivered = (await t.control.webhookDeliveries()).slice(sent);
+    expect(delivered.map((d) => [d.event, d.status])).toEqual([["pull_request", 200]]);
+
+    const row = await t.stack.db
+      .selectFrom("pull_requests")
+      .select(["status", "repo_full_name", "head_repo_full_name"])
+      .where("id", "=", pr.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      status: "closed",
+      repo_full_name: "octocat/todo-service",
+      head_repo_full_name: "octocat/todo-service",
+    });
+    expect(await t.timeline(pr.id)).toMatchObject([{ kind: "closed", actor: "octocat" }]);
+    const [repo] = await repositoryRows(before.data.id);
+    expect(repo).toMatchObject({ owner: "octocat", name: "todo-service", full_name: "octocat/todo-service" });
+    expect(repo?.html_url).toBe(`${new URL(before.data.html_url).origin}/octocat/todo-service`);
+    expect((await issueNames(t.octocat.user._id)).map((i) => i.repo_full_name)).toEqual(["octocat/todo-service"]);
+
+    // ... replayed afterwards is a duplicate: it never moves the repository back to the old name.
+    const replay = await t.post("issues", issueEdited(before.data), { delivery: early });
+    expect(await replay.json()).toEqual({ status: "duplicate", duplicate: true });
+    expect((await repositoryRows(before.data.id)).map((r) => r.full_name)).toEqual(["octocat/todo-service"]);
+  });
+
   it("moves every user's repository and its issues on repository.renamed and repository.transferred", async () => {
     const users = [t.octocat.user._id, hubot.user._id].sort();
     let id = 0;

@@ -4,8 +4,8 @@ import {
   forgetWebhookEvent,
   markWebhookProcessed,
   pullRequestEvents,
-  type repositories,
   recordWebhookEvent,
+  repositories,
 } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { webhookErrors } from "./webhooks.errors";
@@ -33,6 +33,12 @@ function locationOf(body: Record<string, unknown>): repositories.RepositoryLocat
  * repository Fixloop knows, by GitHub id or name (202 ignored otherwise, logged) → delivery id
  * seen before (200, duplicate) → the handler, in the same transaction as the stored delivery (or
  * after it, for a handler that works `outside` one).
+ *
+ * A known repository that arrives under another name than a user's row holds was renamed or
+ * transferred on GitHub since the last sync: before the handler, its rows move to the new name
+ * exactly as the `repository` event and the sync move them, so every handler (and what it calls,
+ * e.g. the label trigger) keeps finding rows by the name GitHub uses now. Done for new
+ * deliveries only: a replayed delivery id (an old name, maybe) moves nothing.
  */
 export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (c) => {
   const { db, env, logger } = c.var.deps;
@@ -77,7 +83,13 @@ export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (
       type: `${event}${action}`,
       payload: parsed.data as object,
     });
-  const apply = (conn: Conn) => handler.apply({ db: conn, logger, deliveryId, deps: c.var.deps }, parsed.data);
+  const apply = async (conn: Conn) => {
+    if (location && !handler.movesRepository) {
+      const moved = await repositories.followRename(conn, location);
+      if (moved > 0) logger.info({ ...where, repository: repo, moved }, "github webhook: repository renamed on GitHub");
+    }
+    return handler.apply({ db: conn, logger, deliveryId, deps: c.var.deps }, parsed.data);
+  };
   const result = handler.outside
     ? await applyOutside(db, eventId, record, apply)
     : await db.transaction().execute(async (trx) => {
