@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type {
   FileChange,
+  IssueGone,
   IssueStatus,
   LinkedPullRequest,
   PlanId,
@@ -144,6 +145,9 @@ export interface IssuesTable {
   /** Open pull requests on GitHub that reference the issue (see `issueLinkedPulls`). */
   linked_pull_requests: Json<LinkedPullRequest[]>;
   is_imported: Generated<boolean>;
+  /** Set when GitHub no longer has the issue here: deleted, or transferred to `moved_to`. */
+  gone: ColumnType<IssueGone | null, IssueGone | null | undefined, IssueGone | null>;
+  moved_to: ColumnType<string | null, string | null | undefined, string | null>;
   upstream_full_name: string | null;
   fork_full_name: string | null;
   github_created_at: NullableTimestamp;

@@ -22,5 +22,6 @@ export * from "./metrics/metrics.store";
 export * from "./ops/workers.registry";
 export * from "./ops/queues.stats";
 export * from "./github/github.issues";
+export * from "./github/github.issue-gone";
 export * from "./runs.start";
 export * from "./label-trigger/label-trigger";

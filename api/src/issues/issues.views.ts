@@ -25,6 +25,9 @@ export function issueView(i: issues.IssueWithPullRequest) {
     /** The issue's newest run was started by the repository's solve label (its name; empty when not recorded). */
     startedByLabel: i.latest_run_label,
     htmlUrl: i.html_url,
+    /** GitHub no longer has the issue here: deleted, or transferred (to `movedTo`). The issue is closed. */
+    gone: i.gone,
+    movedTo: i.moved_to,
     isImported: i.is_imported,
     upstreamFullName: i.upstream_full_name,
     forkFullName: i.fork_full_name,

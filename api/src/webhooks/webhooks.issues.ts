@@ -1,3 +1,5 @@
+import { issues } from "@fixloop/db";
+import { safeUrl } from "@fixloop/runtime";
 import { handleLabeledIssue } from "../label-trigger/label-trigger.handler";
 import { applied, handler, ignored } from "./webhooks.handler";
 import { IssuesEvent } from "./webhooks.schemas";
@@ -5,11 +7,22 @@ import { IssuesEvent } from "./webhooks.schemas";
 /**
  * `issues`: a label added to an issue goes to the label trigger, which solves the issue when the
  * repository's user enabled that label (its own claim in Postgres makes a repeat start nothing).
- * It reads GitHub and queues a run, so it works outside the delivery's transaction.
+ * It reads GitHub and queues a run, so it works outside the delivery's transaction. An issue
+ * deleted or transferred on GitHub is closed with that reason for every user who has it, so it is
+ * neither solved nor given a pull request any more (a redelivery changes nothing more).
  */
 export const onIssues = handler(
   IssuesEvent,
   async (ctx, e) => {
+    if (e.action === "deleted" || e.action === "transferred") {
+      const movedTo = e.action === "transferred" ? safeUrl(e.changes?.new_issue?.html_url) : null;
+      const marked = await issues.markGone(ctx.db, e.repository.full_name, e.issue.number, {
+        reason: e.action,
+        movedTo,
+      });
+      ctx.logger.info({ deliveryId: ctx.deliveryId, action: e.action, marked }, "issue gone from GitHub");
+      return marked > 0 ? applied(marked) : ignored("no_issue_to_mark");
+    }
     if (e.action !== "labeled" || !e.label) return ignored(`action_${e.action}`);
     const outcome = await handleLabeledIssue(ctx.deps, {
       repoFullName: e.repository.full_name,

@@ -110,12 +110,20 @@ export const CheckRunEvent = z.object({
   }),
 });
 
-/** `issues`: only `labeled` is acted on (the label trigger); the issue itself is read again from GitHub. */
+/**
+ * `issues`: `labeled` goes to the label trigger (the issue itself is read again from GitHub);
+ * `deleted` and `transferred` (with where it went) close Fixloop's rows of the issue for good.
+ */
 export const IssuesEvent = z.object({
   action: z.string(),
   repository: Repository,
   issue: z.object({ number: z.number().int().positive() }),
   label: z.object({ name: z.string().min(1).max(100) }).nullish(),
+  changes: z
+    .object({
+      new_issue: z.object({ html_url: z.string().nullish() }).nullish(),
+    })
+    .nullish(),
   sender: login,
 });
 

@@ -10,6 +10,10 @@ export function isClosedTab(status: IssueStatus): boolean {
   return CLOSED_TAB_STATUSES.includes(status);
 }
 
+/** Why GitHub no longer has an issue where Fixloop found it (the issue is then kept closed). */
+export const ISSUE_GONE_REASONS = ["deleted", "transferred"] as const;
+export type IssueGone = (typeof ISSUE_GONE_REASONS)[number];
+
 export const SOLUTION_STATUSES = ["pending", "approved", "rejected", "pr_created", "deleted"] as const;
 export type SolutionStatus = (typeof SOLUTION_STATUSES)[number];
 /** A solution still answering its issue (not rejected, deleted, or turned into a pull request yet). */

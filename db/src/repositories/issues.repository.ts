@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import { ANSWERING_SOLUTION_STATUSES, type LinkedPullRequest } from "@fixloop/contract";
+import { ANSWERING_SOLUTION_STATUSES, type IssueGone, type LinkedPullRequest } from "@fixloop/contract";
 import type { Database, NewIssue } from "../schema";
 import { issueAssignees, issueLabels, issueLinkedPulls } from "./json-columns";
 
@@ -82,6 +82,33 @@ export async function markPullRequestCreated(db: Conn, issueId: string): Promise
     .set({ status: "pr_created", updated_at: sql`now()` })
     .where("id", "=", issueId)
     .execute();
+}
+
+/**
+ * GitHub no longer has issue `issueNumber` of `repoFullName` (deleted, or transferred to
+ * `movedTo`): every user's row of it is closed with that reason, so it can be neither solved nor
+ * given a pull request. Returns how many rows changed.
+ */
+export async function markGone(
+  db: Conn,
+  repoFullName: string,
+  issueNumber: number,
+  gone: { reason: IssueGone; movedTo?: string | null },
+): Promise<number> {
+  const res = await db
+    .updateTable("issues")
+    .set({
+      status: "closed",
+      state: "closed",
+      gone: gone.reason,
+      moved_to: gone.movedTo ?? null,
+      updated_at: sql`now()`,
+    })
+    .where(sql<boolean>`lower(repo_full_name) = lower(${repoFullName})`)
+    .where("issue_number", "=", issueNumber)
+    .where((eb) => eb.or([eb("gone", "is", null), eb("gone", "!=", gone.reason)]))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
 }
 
 /** The columns GitHub's issue object fills, labels and assignees as names. */
@@ -190,7 +217,9 @@ export async function upsertSynced(
           assignees: eb.ref("excluded.assignees"),
           github_created_at: eb.ref("excluded.github_created_at"),
           github_updated_at: eb.ref("excluded.github_updated_at"),
+          // An issue GitHub answered 410 or 301 for stays closed whatever a listing says.
           status: sql`case
+          when issues.gone is not null then issues.status
           when excluded.state = 'closed' and issues.status in ('open', 'pending') then 'closed'
           when excluded.state = 'open' and issues.status = 'closed' then 'open'
           else issues.status end`,

@@ -61,6 +61,22 @@ export interface GithubSandboxControl {
     state: "open" | "closed",
     reason?: "completed" | "not_planned",
   ): void;
+  /**
+   * An admin deletes the issue: GET answers 410 from now on, listings leave it out, and an
+   * `issues` `deleted` webhook is sent (sender defaults to the repository owner).
+   */
+  deleteIssue(owner: string, repo: string, number: number, sender?: string): void;
+  /**
+   * The issue is transferred to `to` (numbered after its last issue there): GET on the old place
+   * answers 301 to the new one, and an `issues` `transferred` webhook is sent. Returns the new number.
+   */
+  transferIssue(
+    owner: string,
+    repo: string,
+    number: number,
+    to: { owner: string; repo: string },
+    sender?: string,
+  ): number;
   /** Merges the pull request into its base branch with a merge commit; returns the merge commit sha. */
   mergePull(owner: string, repo: string, number: number): Promise<string>;
   /** Sends signed webhooks to `url` from now on (null stops them). */
@@ -205,6 +221,41 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
         issue.closedBy = state === "closed" ? repoOf(owner, name).owner : null;
         issue.updatedAt = now;
       });
+    },
+    deleteIssue(owner, name, number, sender) {
+      const repo = repoOf(owner, name);
+      const found = issueOf(repo, number);
+      if (found.pull) throw new Error(`github sandbox: #${number} is a pull request; only issues are deleted`);
+      const payload = webhookPayloads(deps).issueDeleted(repo, found, sender ?? repo.owner);
+      store.mutate((s) => {
+        s.issues = s.issues.filter((i) => i !== found);
+        (s.goneIssues ??= []).push({ repoId: repo.id, number, movedTo: null });
+      });
+      deps.hooks.send("issues", payload);
+    },
+    transferIssue(owner, name, number, to, sender) {
+      const repo = repoOf(owner, name);
+      const target = repoOf(to.owner, to.repo);
+      const found = issueOf(repo, number);
+      if (found.pull) throw new Error(`github sandbox: #${number} is a pull request; only issues are transferred`);
+      if (target.id === repo.id) throw new Error("github sandbox: an issue is transferred to another repository");
+      const before = { ...found, labels: [...found.labels], assignees: [...found.assignees] };
+      const moved = store.mutate((s) => {
+        const n = target.nextNumber;
+        target.nextNumber += 1;
+        found.repoId = target.id;
+        found.number = n;
+        // Labels the new repository does not have are dropped, as GitHub does.
+        found.labels = found.labels.filter((l) => target.labels.some((x) => x.name === l));
+        found.updatedAt = isoNow();
+        (s.goneIssues ??= []).push({ repoId: repo.id, number, movedTo: { repoId: target.id, number: n } });
+        return n;
+      });
+      deps.hooks.send(
+        "issues",
+        webhookPayloads(deps).issueTransferred(repo, before, target, found, sender ?? repo.owner),
+      );
+      return moved;
     },
     async mergePull(owner, name, number) {
       const repo = repoOf(owner, name);

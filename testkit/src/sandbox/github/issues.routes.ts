@@ -1,13 +1,14 @@
-import { Hono } from "hono";
-import { readableRepo } from "./access";
+import { type Context, Hono } from "hono";
+import { canRead, readableRepo } from "./access";
 import type { SandboxDeps, SandboxEnv } from "./context";
-import { DOCS_URL, githubErrors } from "./errors";
+import { DOCS_URL, GithubError, githubErrors } from "./errors";
 import { paginate } from "./http";
 import { crossReferenced, issue } from "./issues.payloads";
 import type { IssueRecord, RepoRecord } from "./state";
 
 const LIST_DOC = `${DOCS_URL.issues}#list-repository-issues`;
 const GET_DOC = `${DOCS_URL.issues}#get-an-issue`;
+const REDIRECT_DOC = "https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects";
 const TIMELINE_DOC = "https://docs.github.com/rest/issues/timeline#list-timeline-events-for-an-issue";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -87,11 +88,34 @@ export function issuesRoutes(deps: SandboxDeps) {
         const page = paginate(c, events, `${urls.api}/repositories/${repo.id}/issues/${target.number}/timeline`);
         return c.json(page.items.map(({ i, from }) => crossReferenced(i, from, store, urls)));
       })
-      .get("/issues/:number{[0-9]+}", (c) => {
-        const repo = readableRepo(deps, c, GET_DOC);
-        const found = store.issue(repo.id, Number(c.req.param("number")));
-        if (!found) throw githubErrors.notFound(GET_DOC);
-        return c.json(issue(found, repo, store, urls));
-      })
+      .get("/issues/:number{[0-9]+}", (c) => getIssue(deps, c, readableRepo(deps, c, GET_DOC)))
   );
+}
+
+/**
+ * One issue, as GitHub answers it: 410 once deleted, 301 to its new place (by repository id, as
+ * GitHub's Location does) once transferred.
+ */
+function getIssue(deps: SandboxDeps, c: Context<SandboxEnv>, repo: RepoRecord) {
+  const { store, urls } = deps;
+  const number = Number(c.req.param("number"));
+  const found = store.issue(repo.id, number);
+  if (found) return c.json(issue(found, repo, store, urls));
+  const gone = store.goneIssue(repo.id, number);
+  if (!gone) throw githubErrors.notFound(GET_DOC);
+  if (!gone.movedTo) throw new GithubError(410, "This issue was deleted", GET_DOC);
+  const location = `${urls.api}/repositories/${gone.movedTo.repoId}/issues/${gone.movedTo.number}`;
+  return c.json({ message: "Moved Permanently", url: location, documentation_url: REDIRECT_DOC }, 301, {
+    location,
+  });
+}
+
+/** `/repositories/{id}/issues/{number}`: where GitHub's redirects point (a repository by its id). */
+export function issuesByIdRoutes(deps: SandboxDeps) {
+  return new Hono<SandboxEnv>().get("/issues/:number{[0-9]+}", (c) => {
+    const repo = deps.store.repoById(Number(c.req.param("id")));
+    c.set("acceptedScopes", "repo");
+    if (!repo || !canRead(repo, c.get("auth"))) throw githubErrors.notFound(GET_DOC);
+    return getIssue(deps, c, repo);
+  });
 }

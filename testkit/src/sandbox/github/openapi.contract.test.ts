@@ -448,6 +448,42 @@ describe("responses match GitHub's OpenAPI description", () => {
     expect(again.full_name).toBe("hubot/todo-api");
   });
 
+  it("an issue deleted (410) or transferred (301 to its new place, followed to it)", async () => {
+    const [deleted = 0, moved = 0] = t.sandbox.control.addIssues("octocat", "todo-api", [
+      { title: "Spam" },
+      { title: "Belongs in the URL shortener" },
+    ]);
+    t.sandbox.control.deleteIssue("octocat", "todo-api", deleted);
+    const gone = await check(
+      me,
+      "GET /repos/{owner}/{repo}/issues/{issue_number}",
+      { ...o, issue_number: deleted },
+      410,
+    );
+    expect(gone.message).toBe("This issue was deleted");
+    const n = t.sandbox.control.transferIssue("octocat", "todo-api", moved, {
+      owner: "octocat",
+      repo: "url-shortener",
+    });
+    const redirect = await check(
+      me,
+      "GET /repos/{owner}/{repo}/issues/{issue_number}",
+      { ...o, issue_number: moved, request: { redirect: "manual" } },
+      301,
+    );
+    expect(redirect.url).toMatch(new RegExp(`/repositories/\\d+/issues/${n}$`));
+    const followed = await check(
+      me,
+      "GET /repos/{owner}/{repo}/issues/{issue_number}",
+      { ...o, issue_number: moved },
+      200,
+    );
+    expect([followed.number, followed.repository_url]).toEqual([n, `${t.sandbox.url}/repos/octocat/url-shortener`]);
+    const listed = await check(me, "GET /repos/{owner}/{repo}/issues", { ...o, state: "all", per_page: 100 }, 200);
+    expect(listed.map((i: { number: number }) => i.number)).not.toContain(deleted);
+    expect(listed.map((i: { number: number }) => i.number)).not.toContain(moved);
+  });
+
   it("errors", async () => {
     await check(new Octokit({ baseUrl: t.sandbox.url }), "GET /user", {}, 401);
     // An organization's OAuth App access restrictions: a 403 on its repository, no rate limit.

@@ -6,7 +6,7 @@ import { rawRoutes } from "./contents.routes";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, GithubError } from "./errors";
 import { gitRoutes } from "./git.routes";
-import { issuesRoutes } from "./issues.routes";
+import { issuesByIdRoutes, issuesRoutes } from "./issues.routes";
 import { issueCommentsRoutes } from "./issue-comments.routes";
 import { oauthRoutes } from "./oauth.routes";
 import { pullsRoutes } from "./pulls.routes";
@@ -160,6 +160,7 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
   app.route("/repos/:owner/:repo", branchesRoutes(deps));
   app.route("/repos/:owner/:repo", issuesRoutes(deps));
   app.route("/repos/:owner/:repo", issueCommentsRoutes(deps));
+  app.route("/repositories/:id{[0-9]+}", issuesByIdRoutes(deps));
   app.route("/repos/:owner/:repo", pullsRoutes(deps));
   app.route("/repos/:owner/:repo", reviewsRoutes(deps));
   app.route("/repos/:owner/:repo", pullFilesRoutes(deps));

@@ -84,6 +84,13 @@ export interface IssueRecord {
   pull: PullFields | null;
 }
 
+/** An issue no longer in its repository: deleted (410), or transferred to `movedTo` (301 there). */
+export interface GoneIssueRecord {
+  repoId: number;
+  number: number;
+  movedTo: { repoId: number; number: number } | null;
+}
+
 /** A comment on an issue or pull request (the issue-comment API). */
 export interface IssueCommentRecord {
   id: number;
@@ -134,6 +141,8 @@ export interface SandboxState {
   reviews?: ReviewRecord[];
   reviewComments?: ReviewCommentRecord[];
   checkRuns?: CheckRunRecord[];
+  /** Issues deleted or transferred (absent in older state files). */
+  goneIssues?: GoneIssueRecord[];
 }
 
 export const emptyState = (): SandboxState => ({
@@ -201,6 +210,11 @@ export class StateStore {
 
   issue(repoId: number, number: number): IssueRecord | undefined {
     return this.data.issues.find((i) => i.repoId === repoId && i.number === number);
+  }
+
+  /** Where issue `number` of the repository went, when it was deleted or transferred. */
+  goneIssue(repoId: number, number: number): GoneIssueRecord | undefined {
+    return (this.data.goneIssues ?? []).find((g) => g.repoId === repoId && g.number === number);
   }
 
   issuesOf(repoId: number): IssueRecord[] {

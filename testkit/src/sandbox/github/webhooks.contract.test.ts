@@ -220,4 +220,33 @@ describe("the GitHub stand-in's webhooks", () => {
       status: 404,
     });
   });
+  it("delivers issues.deleted and issues.transferred as the published schemas describe them", async () => {
+    const before = (await t.sandbox.control.webhookDeliveries()).length;
+    const [deleted = 0, moved = 0] = t.sandbox.control.addIssues("octocat", "todo-api", [
+      { title: "Spam" },
+      { title: "Belongs in the URL shortener", labels: ["bug"] },
+    ]);
+    t.sandbox.control.deleteIssue("octocat", "todo-api", deleted);
+    const n = t.sandbox.control.transferIssue("octocat", "todo-api", moved, {
+      owner: "octocat",
+      repo: "url-shortener",
+    });
+    const sent = (await t.sandbox.control.webhookDeliveries()).slice(before);
+    expect(sent.map((d) => d.event)).toEqual(["issues", "issues"]);
+    expect(sent.flatMap(validate)).toEqual([]);
+    expect(JSON.parse(sent[0]?.body ?? "{}")).toMatchObject({
+      action: "deleted",
+      issue: { number: deleted },
+      repository: { full_name: "octocat/todo-api" },
+    });
+    expect(JSON.parse(sent[1]?.body ?? "{}")).toMatchObject({
+      action: "transferred",
+      issue: { number: moved },
+      repository: { full_name: "octocat/todo-api" },
+      changes: {
+        new_issue: { number: n, html_url: expect.stringMatching(new RegExp(`/octocat/url-shortener/issues/${n}$`)) },
+        new_repository: { full_name: "octocat/url-shortener" },
+      },
+    });
+  });
 });

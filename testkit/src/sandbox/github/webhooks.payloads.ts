@@ -56,6 +56,25 @@ export function webhookPayloads(deps: SandboxDeps) {
     const found = store.repoById(r.id);
     return found ? repo(found) : r;
   };
+  // The webhook's issue is the REST one without the fields its published schema does not have.
+  const hookIssue = (r: RepoRecord, i: IssueRecord) => {
+    const {
+      user: author,
+      assignee,
+      assignees,
+      closed_by: _closedBy,
+      type: _type,
+      sub_issues_summary: _sub,
+      issue_dependencies_summary: _deps,
+      ...rest
+    } = issue(i, r, store, urls);
+    return {
+      ...rest,
+      user: stripUser(author),
+      assignee: assignee ? stripUser(assignee) : null,
+      assignees: assignees.map(stripUser),
+    };
+  };
   const pullUrl = (r: RepoRecord, pr: PullIssue) => `${urls.api}/repos/${r.owner}/${r.name}/pulls/${pr.number}`;
   const htmlPull = (r: RepoRecord, pr: PullIssue) => `${urls.html}/${r.owner}/${r.name}/pull/${pr.number}`;
 
@@ -122,25 +141,9 @@ export function webhookPayloads(deps: SandboxDeps) {
     },
     /** `issues` `labeled`: one label added to an issue (each label of a request is its own delivery, as on GitHub). */
     labeled(r: RepoRecord, i: IssueRecord, l: LabelRecord, sender: string) {
-      // The webhook's issue is the REST one without the fields its published schema does not have.
-      const {
-        user: author,
-        assignee,
-        assignees,
-        closed_by: _closedBy,
-        type: _type,
-        sub_issues_summary: _sub,
-        issue_dependencies_summary: _deps,
-        ...rest
-      } = issue(i, r, store, urls);
       return {
         action: "labeled",
-        issue: {
-          ...rest,
-          user: stripUser(author),
-          assignee: assignee ? stripUser(assignee) : null,
-          assignees: assignees.map(stripUser),
-        },
+        issue: hookIssue(r, i),
         label: label(l, r, urls),
         repository: repo(r),
         sender: user(sender),
@@ -160,6 +163,20 @@ export function webhookPayloads(deps: SandboxDeps) {
       return {
         action: "transferred",
         changes: { owner: { from: { user: user(from) } } },
+        repository: repo(r),
+        sender: user(sender),
+      };
+    },
+    /** `issues` `deleted`: the issue as it was just before. */
+    issueDeleted(r: RepoRecord, i: IssueRecord, sender: string) {
+      return { action: "deleted", issue: hookIssue(r, i), repository: repo(r), sender: user(sender) };
+    },
+    /** `issues` `transferred`: the issue as it was, and as it now is in `to`. */
+    issueTransferred(r: RepoRecord, before: IssueRecord, to: RepoRecord, after: IssueRecord, sender: string) {
+      return {
+        action: "transferred",
+        changes: { new_issue: hookIssue(to, after), new_repository: repo(to) },
+        issue: hookIssue(r, before),
         repository: repo(r),
         sender: user(sender),
       };

@@ -39,14 +39,25 @@ export function inOpenTab(issue: Pick<Issue, "status" | "awaitingReview">): bool
   return issue.awaitingReview !== null || !isClosedTab(issue.status);
 }
 
+/** An issue GitHub deleted or transferred elsewhere is closed; its badge says why. */
+const GONE_LABEL: Record<NonNullable<Issue["gone"]>, string> = {
+  deleted: "deleted on GitHub",
+  transferred: "transferred",
+};
+
 /** The badge of an issue on the lists: an awaiting review says so instead of "solved". */
-export function issueBadge(issue: Pick<Issue, "status" | "awaitingReview">): { label: string; tone: Tone } {
+export function issueBadge(issue: Pick<Issue, "status" | "awaitingReview" | "gone">): { label: string; tone: Tone } {
+  if (issue.gone) return { label: GONE_LABEL[issue.gone], tone: ISSUE_TONE.closed };
   if (issue.awaitingReview && issue.status === "solved") return { label: "Awaiting review", tone: "orange" };
   return { label: STATUS_LABEL[issue.status], tone: ISSUE_TONE[issue.status] };
 }
 
 /** The dashboard's badge: its own colours, and "Awaiting review" as on the Issues page. */
-export function dashboardBadge(issue: Pick<Issue, "status" | "awaitingReview">): { label: string; tone: Tone } {
+export function dashboardBadge(issue: Pick<Issue, "status" | "awaitingReview" | "gone">): {
+  label: string;
+  tone: Tone;
+} {
+  if (issue.gone) return { label: GONE_LABEL[issue.gone], tone: dashboardTone("closed") };
   if (issue.awaitingReview && issue.status === "solved") return { label: "Awaiting review", tone: "orange" };
   return { label: STATUS_LABEL[issue.status], tone: dashboardTone(issue.status) };
 }

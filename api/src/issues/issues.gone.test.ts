@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { webhookStack } from "../../test/webhooks.testkit";
+
+const t = await webhookStack({ workers: ["sync"] });
+const REPO = "octocat/todo-api";
+
+async function sync() {
+  const res = await t.stack.app.request(`/api/github/repositories/${REPO}/sync`, {
+    method: "POST",
+    headers: t.octocat.headers,
+  });
+  expect(res.status).toBe(200);
+}
+
+/** New issues on the stand-in, synced into Fixloop while no webhook is delivered (so only GitHub reads tell). */
+async function syncedIssues(titles: string[]): Promise<number[]> {
+  t.control.setWebhook(null);
+  const numbers = t.control.addIssues(
+    "octocat",
+    "todo-api",
+    titles.map((title) => ({ title })),
+  );
+  await sync();
+  return numbers;
+}
+
+const row = (n: number) =>
+  t.stack.db
+    .selectFrom("issues")
+    .select(["id", "status", "state", "gone", "moved_to"])
+    .where("user_id", "=", t.octocat.user._id)
+    .where("repo_full_name", "=", REPO)
+    .where("issue_number", "=", n)
+    .executeTakeFirstOrThrow();
+
+describe("an issue deleted or transferred on GitHub, told by the issues webhook", () => {
+  it("is marked by the signed issues.deleted and issues.transferred webhooks, and listed as such", async () => {
+    const [deleted = 0, transferred = 0] = await syncedIssues(["Deleted by an admin", "Moved elsewhere"]);
+    t.control.setWebhook(t.hook);
+    const before = (await t.control.webhookDeliveries()).length;
+    t.control.deleteIssue("octocat", "todo-api", deleted);
+    const moved = t.control.transferIssue("octocat", "todo-api", transferred, {
+      owner: "octocat",
+      repo: "url-shortener",
+    });
+    const sent = (await t.control.webhookDeliveries()).slice(before);
+    expect(sent.map((d) => [d.event, d.status])).toEqual([
+      ["issues", 200],
+      ["issues", 200],
+    ]);
+    expect(await row(deleted)).toMatchObject({
+      status: "closed",
+      gone: "deleted",
+      moved_to: null,
+    });
+    const movedRow = await row(transferred);
+    expect(movedRow).toMatchObject({ status: "closed", gone: "transferred" });
+    expect(movedRow.moved_to).toMatch(new RegExp(`/octocat/url-shortener/issues/${moved}$`));
+
+    const list = await t.stack.app.request("/api/issues", {
+      headers: t.octocat.headers,
+    });
+    const { issues } = (await list.json()) as {
+      issues: {
+        issueNumber: number;
+        repoFullName: string;
+        status: string;
+        gone: string | null;
+        movedTo: string | null;
+      }[];
+    };
+    const listed = (n: number) => issues.find((i) => i.repoFullName === REPO && i.issueNumber === n);
+    expect(listed(deleted)).toMatchObject({
+      status: "closed",
+      gone: "deleted",
+      movedTo: null,
+    });
+    expect(listed(transferred)).toMatchObject({
+      status: "closed",
+      gone: "transferred",
+      movedTo: movedRow.moved_to,
+    });
+  });
+
+  it("is not marked by an unsigned or badly signed delivery, nor one that is not an address", async () => {
+    const [n = 0] = await syncedIssues(["Still here"]);
+    t.control.setWebhook(t.hook);
+    const event = {
+      action: "deleted",
+      repository: { full_name: REPO },
+      issue: { number: n },
+      sender: { login: "octocat" },
+    };
+    const unsigned = await t.post("issues", event, { signature: null });
+    expect(unsigned.status).toBe(401);
+    expect(((await unsigned.json()) as { error: { code: string } }).error.code).toBe("webhook.missing_signature");
+    const forged = await t.post("issues", event, {
+      signature: `sha256=${"0".repeat(64)}`,
+    });
+    expect(forged.status).toBe(401);
+    expect(((await forged.json()) as { error: { code: string } }).error.code).toBe("webhook.bad_signature");
+    expect(await row(n)).toMatchObject({
+      status: "open",
+      state: "open",
+      gone: null,
+      moved_to: null,
+    });
+    // A transfer whose new place is no web address keeps no link to it.
+    const hostile = await t.post("issues", {
+      ...event,
+      action: "transferred",
+      changes: { new_issue: { html_url: "javascript:alert(1)" } },
+    });
+    expect(hostile.status).toBe(200);
+    expect(await row(n)).toMatchObject({
+      status: "closed",
+      gone: "transferred",
+      moved_to: null,
+    });
+  });
+});
