@@ -32,6 +32,7 @@ export const JOB_ERROR_CODES = [
   "pull_request.base_branch_gone",
   "pull_request.branch_moved",
   "pull_request.not_open",
+  "pull_request.issue_gone",
   "job.invalid_payload",
   "syntax_check.failed",
 ] as const;

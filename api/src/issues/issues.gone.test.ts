@@ -33,6 +33,33 @@ const row = (n: number) =>
     .where("issue_number", "=", n)
     .executeTakeFirstOrThrow();
 
+/** The user's runs and usage: a refused solve changes neither. */
+async function charged() {
+  const runs = await t.stack.db
+    .selectFrom("solve_runs")
+    .select("id")
+    .where("user_id", "=", t.octocat.user._id)
+    .execute();
+  const usage = await t.stack.db
+    .selectFrom("usage_counters")
+    .select(["period_start", "used"])
+    .where("user_id", "=", t.octocat.user._id)
+    .execute();
+  return { runs: runs.length, usage };
+}
+
+async function generate(issueId: string) {
+  const res = await t.stack.app.request("/api/ai/generate-solution", {
+    method: "POST",
+    headers: { ...t.octocat.headers, "content-type": "application/json" },
+    body: JSON.stringify({ issueId, modelId: "llama-3.3-70b-versatile" }),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { error?: { code: string; message: string } },
+  };
+}
+
 describe("an issue deleted or transferred on GitHub, told by the issues webhook", () => {
   it("is marked by the signed issues.deleted and issues.transferred webhooks, and listed as such", async () => {
     const [deleted = 0, transferred = 0] = await syncedIssues(["Deleted by an admin", "Moved elsewhere"]);
@@ -117,5 +144,54 @@ describe("an issue deleted or transferred on GitHub, told by the issues webhook"
       gone: "transferred",
       moved_to: null,
     });
+  });
+});
+
+describe("a solve of an issue GitHub no longer has", () => {
+  it("is refused for a deleted issue, charging nothing, and the issue is kept closed as deleted", async () => {
+    const [n = 0] = await syncedIssues(["Spam that an admin deletes"]);
+    const { id } = await row(n);
+    t.control.deleteIssue("octocat", "todo-api", n);
+    const before = await charged();
+    const refused = await generate(id);
+    expect(refused.status).toBe(410);
+    expect(refused.body.error).toEqual({
+      code: "issue.deleted",
+      message: "This issue was deleted on GitHub, so it cannot be solved",
+    });
+    expect(await charged()).toEqual(before);
+    expect(await row(n)).toMatchObject({
+      status: "closed",
+      state: "closed",
+      gone: "deleted",
+      moved_to: null,
+    });
+    // Known now: refused again without asking GitHub.
+    t.control.clearRequestLog();
+    expect((await generate(id)).body.error?.code).toBe("issue.deleted");
+    expect(t.control.requestLog.filter((r) => r.path.includes(`/issues/${n}`))).toEqual([]);
+    expect(await charged()).toEqual(before);
+  });
+
+  it("is refused for an issue transferred to another repository, saying where it went", async () => {
+    const [n = 0] = await syncedIssues(["Belongs in the URL shortener"]);
+    const { id } = await row(n);
+    const moved = t.control.transferIssue("octocat", "todo-api", n, {
+      owner: "octocat",
+      repo: "url-shortener",
+    });
+    const before = await charged();
+    const refused = await generate(id);
+    expect(refused.status).toBe(410);
+    expect(refused.body.error?.code).toBe("issue.transferred");
+    expect(refused.body.error?.message).toMatch(
+      new RegExp(
+        `^This issue was transferred to another repository on GitHub \\(\\S+/octocat/url-shortener/issues/${moved}\\); import it from there to solve it$`,
+      ),
+    );
+    expect(await charged()).toEqual(before);
+    const after = await row(n);
+    expect(after).toMatchObject({ status: "closed", gone: "transferred" });
+    expect(after.moved_to).toMatch(new RegExp(`/octocat/url-shortener/issues/${moved}$`));
   });
 });

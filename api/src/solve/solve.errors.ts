@@ -1,10 +1,18 @@
-import { OPEN_PULL_REQUEST_MESSAGE, UPGRADE_CODES } from "@fixloop/contract";
+import { type IssueGone, OPEN_PULL_REQUEST_MESSAGE, UPGRADE_CODES } from "@fixloop/contract";
 import { AppError } from "../http/errors";
 
 /** Errors of the solve feature; messages are the spec's where it has one. */
 export const solveErrors = {
   issueNotFound: () => new AppError(404, "issue.not_found", "Issue not found"),
   issueClosed: () => new AppError(409, "issue.closed", "This issue is closed; reopen it to generate a solution"),
+  issueGone: (reason: IssueGone, movedTo: string | null) =>
+    reason === "deleted"
+      ? new AppError(410, "issue.deleted", "This issue was deleted on GitHub, so it cannot be solved")
+      : new AppError(
+          410,
+          "issue.transferred",
+          `This issue was transferred to another repository on GitHub${movedTo ? ` (${movedTo})` : ""}; import it from there to solve it`,
+        ),
   pullRequestOpen: () => new AppError(409, "issue.pull_request_open", OPEN_PULL_REQUEST_MESSAGE),
   unknownModel: (id: string) => new AppError(400, "model.unknown", `Unknown model: ${id}`),
   premiumRequired: () => new AppError(403, UPGRADE_CODES.model_access, "Premium subscription required"),

@@ -1,7 +1,9 @@
-import { assertPolicyStillAllows, githubForUser, toGithubError } from "@fixloop/runtime";
+import { assertPolicyStillAllows, githubForUser, issueGoneOnGithub, toGithubError } from "@fixloop/runtime";
+import { issues } from "@fixloop/db";
 import type { AppDeps } from "../deps";
 import { githubUserContext } from "../auth/auth.cipher";
 import { failureError } from "../jobs/jobs.run";
+import { solveErrors } from "./solve.errors";
 
 /**
  * The contribution rules of an imported issue's repository, checked again before a run starts
@@ -23,4 +25,29 @@ export async function assertContributionAllowed(
   } catch (err) {
     throw failureError(toGithubError(err, "Repository"));
   }
+}
+
+/**
+ * Reads the issue from GitHub before anything is spent on it: an issue deleted there (410) or
+ * transferred to another repository (301) is marked so for every user who has it, and the run is
+ * refused. GitHub saying nothing either way (an outage, a 404) leaves the decision to the run.
+ */
+export async function assertIssueOnGithub(
+  deps: AppDeps,
+  userId: string,
+  issue: { issue_number: number; upstream_full_name: string | null; repo_full_name: string },
+): Promise<void> {
+  const fullName = issue.upstream_full_name ?? issue.repo_full_name;
+  const [owner = "", repo = ""] = fullName.split("/");
+  let gone;
+  try {
+    const gh = await githubForUser(githubUserContext(deps), userId);
+    gone = await issueGoneOnGithub(gh.client, owner, repo, issue.issue_number);
+  } catch (err) {
+    deps.logger.warn({ userId, repo: fullName, err }, "could not read the issue from GitHub before a run");
+    return;
+  }
+  if (!gone) return;
+  await issues.markGone(deps.db, fullName, issue.issue_number, gone);
+  throw solveErrors.issueGone(gone.reason, gone.movedTo);
 }

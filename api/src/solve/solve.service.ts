@@ -4,14 +4,14 @@ import type { AppDeps } from "../deps";
 import { startAndEnqueue } from "./runs.start";
 import { solveErrors } from "./solve.errors";
 import { allowedModel } from "./solve.model-access";
-import { assertContributionAllowed } from "./solve.policy";
+import { assertContributionAllowed, assertIssueOnGithub } from "./solve.policy";
 import { setupNetworkChoice } from "./solve.setup-network";
 import { assertBranchExists, baseRepoOf } from "../issues/issues.branches";
 
 export type StartRunDeps = AppDeps;
 
 /**
- * Checks, in order: the issue is the caller's, it is not closed and has no open pull request, the model is known, the plan
+ * Checks, in order: the issue is the caller's, it is not closed and has no open pull request, GitHub still has it, the model is known, the plan
  * allows it, the quota has room. Then creates the run with its quota reservation in one
  * transaction and enqueues its job. An issue with an active run answers that run instead
  * (the partial unique index settles races).
@@ -30,8 +30,10 @@ export async function startRun(
   const { db } = deps;
   const issue = isUuid(input.issueId) ? await issues.findForRun(db, userId, input.issueId) : undefined;
   if (!issue) throw solveErrors.issueNotFound();
+  if (issue.gone) throw solveErrors.issueGone(issue.gone, issue.moved_to);
   if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
   if (await findOpenPullRequestForIssue(db, issue.id)) throw solveErrors.pullRequestOpen();
+  await assertIssueOnGithub(deps, userId, issue);
   await assertContributionAllowed(deps, userId, issue);
   const model = await allowedModel(deps, db, userId, input.modelId);
   const network = await setupNetworkChoice(db, userId, issue, input.setupNetwork);

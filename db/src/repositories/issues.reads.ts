@@ -104,7 +104,18 @@ export async function findOwned(db: Conn, userId: string, id: string): Promise<I
 export async function findForRun(db: Conn, userId: string, id: string) {
   return db
     .selectFrom("issues")
-    .select(["id", "status", "state", "is_imported", "upstream_full_name", "repo_full_name", "fork_full_name"])
+    .select([
+      "id",
+      "status",
+      "state",
+      "gone",
+      "moved_to",
+      "issue_number",
+      "is_imported",
+      "upstream_full_name",
+      "repo_full_name",
+      "fork_full_name",
+    ])
     .where("id", "=", id)
     .where("user_id", "=", userId)
     .executeTakeFirst();

@@ -1,7 +1,7 @@
 import { changeSizeLimitsOf, PullRequestResult, solutionUnverifiedOf } from "@fixloop/contract";
 import type { PullRequestJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { assertPolicyStillAllows, githubForUser, type GithubClient } from "@fixloop/runtime";
+import { assertPolicyStillAllows, githubForUser, issueGoneOnGithub, type GithubClient } from "@fixloop/runtime";
 import { type BodyInput, DRAFT_REFUSED_NOTICE, prBody, prTitle } from "./pull-requests.body";
 import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";
@@ -45,6 +45,7 @@ export async function openPullRequest(
   if (stored) return { githubUrl: stored.html_url, prNumber: stored.pr_number, branch: stored.branch_name };
   if (solution.status !== "approved" && solution.status !== "pr_created") throw prErrors.notApproved(solution.status);
 
+  if (issue.gone) throw prErrors.issueGone(issue.gone, issue.moved_to);
   if (await findOpenPullRequestForIssue(ctx.db, issue.id, solution.id)) throw prErrors.pullRequestOpen();
   // The issue's branch is written only for the solution holding the issue (approvals take it one at a time).
   if (await solutions.approvedRival(ctx.db, issue.id, solution.id)) throw prErrors.issueTaken();
@@ -60,6 +61,14 @@ export async function openPullRequest(
       { redis: ctx.redis, prefix: ctx.queues.prefix },
       issue.upstream_full_name ?? issue.repo_full_name,
     );
+  // A pull request that says it fixes an issue GitHub deleted or moved elsewhere is never opened.
+  const issueRepo = issue.upstream_full_name ?? issue.repo_full_name;
+  const [issueOwner = "", issueName = ""] = issueRepo.split("/");
+  const gone = await issueGoneOnGithub(gh, issueOwner, issueName, issue.issue_number);
+  if (gone) {
+    await issues.markGone(ctx.db, issueRepo, issue.issue_number, gone);
+    throw prErrors.issueGone(gone.reason, gone.movedTo);
+  }
   // The user deleted their fork: forked again as on import, and remembered for the issue.
   const forkAgain: ForkAgain = async (gone, upstream) => {
     const { fork } = await forkOf(gh, login, upstream, opts.signal ?? new AbortController().signal);

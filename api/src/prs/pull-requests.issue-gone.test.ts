@@ -1,0 +1,77 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
+import { prStack, writes } from "../../test/pull-requests.fixtures";
+
+let t: Awaited<ReturnType<typeof prStack>>;
+let validate: string;
+beforeAll(async () => {
+  t = await prStack();
+  validate = gitShow(t.upstreamDir, "main", "src/validate.ts");
+});
+
+/** A solution of a new issue of octocat/todo-api, the issue then removed on GitHub by `remove`. */
+async function solutionOfRemovedIssue(title: string, remove: (n: number) => void) {
+  const [n = 0] = t.control.addIssues("octocat", "todo-api", [{ title }]);
+  const seeded = await seedSolution(t.stack.db, {
+    userId: t.octocat.user._id,
+    repoFullName: "octocat/todo-api",
+    issueNumber: n,
+    title,
+    files: [
+      {
+        filename: "src/validate.ts",
+        action: "modify",
+        originalContent: validate,
+        content: validate.replace("title.length === 0", "title.trim().length === 0"),
+      },
+    ],
+  });
+  remove(n);
+  return { ...seeded, n };
+}
+
+async function approve(solutionId: string) {
+  const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
+  return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
+}
+
+const issueRow = (id: string) =>
+  t.stack.db.selectFrom("issues").select(["status", "gone", "moved_to"]).where("id", "=", id).executeTakeFirstOrThrow();
+const solutionStatus = async (id: string) =>
+  (await t.stack.db.selectFrom("solutions").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
+
+describe("approving a solution of an issue GitHub no longer has", () => {
+  it("opens no pull request for a deleted issue, writes nothing and marks the issue", async () => {
+    const { solutionId, issueId, n } = await solutionOfRemovedIssue("Deleted before approval", (n) =>
+      t.control.deleteIssue("octocat", "todo-api", n),
+    );
+    const branches = gitBranches(t.upstreamDir);
+    t.control.clearRequestLog();
+    const res = await approve(solutionId);
+    expect(res.status).toBe(410);
+    expect(res.body.error).toEqual({
+      code: "pull_request.issue_gone",
+      message: "The issue was deleted on GitHub; no pull request is opened for it",
+    });
+    expect(writes(t.control.requestLog)).toEqual([]);
+    expect(gitBranches(t.upstreamDir)).toEqual(branches);
+    expect(t.control.listPulls("octocat", "todo-api").filter((p) => p.body?.includes(`#${n}`))).toEqual([]);
+    expect(await issueRow(issueId)).toEqual({ status: "closed", gone: "deleted", moved_to: null });
+    expect(await solutionStatus(solutionId)).toBe("pending");
+  });
+
+  it("opens no pull request claiming to fix an issue transferred to another repository", async () => {
+    let moved = 0;
+    const { solutionId, issueId } = await solutionOfRemovedIssue("Transferred before approval", (n) => {
+      moved = t.control.transferIssue("octocat", "todo-api", n, { owner: "octocat", repo: "url-shortener" });
+    });
+    t.control.clearRequestLog();
+    const res = await approve(solutionId);
+    expect(res.status).toBe(410);
+    expect(res.body.error?.code).toBe("pull_request.issue_gone");
+    expect(res.body.error?.message).toContain(`/octocat/url-shortener/issues/${moved}`);
+    expect(writes(t.control.requestLog)).toEqual([]);
+    expect(await issueRow(issueId)).toMatchObject({ status: "closed", gone: "transferred" });
+    expect(await solutionStatus(solutionId)).toBe("pending");
+  });
+});
