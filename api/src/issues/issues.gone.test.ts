@@ -54,10 +54,7 @@ async function generate(issueId: string) {
     headers: { ...t.octocat.headers, "content-type": "application/json" },
     body: JSON.stringify({ issueId, modelId: "llama-3.3-70b-versatile" }),
   });
-  return {
-    status: res.status,
-    body: (await res.json()) as { error?: { code: string; message: string } },
-  };
+  return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
 }
 
 describe("an issue deleted or transferred on GitHub, told by the issues webhook", () => {
@@ -75,18 +72,12 @@ describe("an issue deleted or transferred on GitHub, told by the issues webhook"
       ["issues", 200],
       ["issues", 200],
     ]);
-    expect(await row(deleted)).toMatchObject({
-      status: "closed",
-      gone: "deleted",
-      moved_to: null,
-    });
+    expect(await row(deleted)).toMatchObject({ status: "closed", gone: "deleted", moved_to: null });
     const movedRow = await row(transferred);
     expect(movedRow).toMatchObject({ status: "closed", gone: "transferred" });
     expect(movedRow.moved_to).toMatch(new RegExp(`/octocat/url-shortener/issues/${moved}$`));
 
-    const list = await t.stack.app.request("/api/issues", {
-      headers: t.octocat.headers,
-    });
+    const list = await t.stack.app.request("/api/issues", { headers: t.octocat.headers });
     const { issues } = (await list.json()) as {
       issues: {
         issueNumber: number;
@@ -97,16 +88,8 @@ describe("an issue deleted or transferred on GitHub, told by the issues webhook"
       }[];
     };
     const listed = (n: number) => issues.find((i) => i.repoFullName === REPO && i.issueNumber === n);
-    expect(listed(deleted)).toMatchObject({
-      status: "closed",
-      gone: "deleted",
-      movedTo: null,
-    });
-    expect(listed(transferred)).toMatchObject({
-      status: "closed",
-      gone: "transferred",
-      movedTo: movedRow.moved_to,
-    });
+    expect(listed(deleted)).toMatchObject({ status: "closed", gone: "deleted", movedTo: null });
+    expect(listed(transferred)).toMatchObject({ status: "closed", gone: "transferred", movedTo: movedRow.moved_to });
   });
 
   it("is not marked by an unsigned or badly signed delivery, nor one that is not an address", async () => {
@@ -121,17 +104,10 @@ describe("an issue deleted or transferred on GitHub, told by the issues webhook"
     const unsigned = await t.post("issues", event, { signature: null });
     expect(unsigned.status).toBe(401);
     expect(((await unsigned.json()) as { error: { code: string } }).error.code).toBe("webhook.missing_signature");
-    const forged = await t.post("issues", event, {
-      signature: `sha256=${"0".repeat(64)}`,
-    });
+    const forged = await t.post("issues", event, { signature: `sha256=${"0".repeat(64)}` });
     expect(forged.status).toBe(401);
     expect(((await forged.json()) as { error: { code: string } }).error.code).toBe("webhook.bad_signature");
-    expect(await row(n)).toMatchObject({
-      status: "open",
-      state: "open",
-      gone: null,
-      moved_to: null,
-    });
+    expect(await row(n)).toMatchObject({ status: "open", state: "open", gone: null, moved_to: null });
     // A transfer whose new place is no web address keeps no link to it.
     const hostile = await t.post("issues", {
       ...event,
@@ -139,11 +115,7 @@ describe("an issue deleted or transferred on GitHub, told by the issues webhook"
       changes: { new_issue: { html_url: "javascript:alert(1)" } },
     });
     expect(hostile.status).toBe(200);
-    expect(await row(n)).toMatchObject({
-      status: "closed",
-      gone: "transferred",
-      moved_to: null,
-    });
+    expect(await row(n)).toMatchObject({ status: "closed", gone: "transferred", moved_to: null });
   });
 });
 
@@ -160,12 +132,7 @@ describe("a solve of an issue GitHub no longer has", () => {
       message: "This issue was deleted on GitHub, so it cannot be solved",
     });
     expect(await charged()).toEqual(before);
-    expect(await row(n)).toMatchObject({
-      status: "closed",
-      state: "closed",
-      gone: "deleted",
-      moved_to: null,
-    });
+    expect(await row(n)).toMatchObject({ status: "closed", state: "closed", gone: "deleted", moved_to: null });
     // Known now: refused again without asking GitHub.
     t.control.clearRequestLog();
     expect((await generate(id)).body.error?.code).toBe("issue.deleted");
@@ -176,10 +143,7 @@ describe("a solve of an issue GitHub no longer has", () => {
   it("is refused for an issue transferred to another repository, saying where it went", async () => {
     const [n = 0] = await syncedIssues(["Belongs in the URL shortener"]);
     const { id } = await row(n);
-    const moved = t.control.transferIssue("octocat", "todo-api", n, {
-      owner: "octocat",
-      repo: "url-shortener",
-    });
+    const moved = t.control.transferIssue("octocat", "todo-api", n, { owner: "octocat", repo: "url-shortener" });
     const before = await charged();
     const refused = await generate(id);
     expect(refused.status).toBe(410);
@@ -193,5 +157,32 @@ describe("a solve of an issue GitHub no longer has", () => {
     const after = await row(n);
     expect(after).toMatchObject({ status: "closed", gone: "transferred" });
     expect(after.moved_to).toMatch(new RegExp(`/octocat/url-shortener/issues/${moved}$`));
+  });
+});
+
+describe("the full issue sync", () => {
+  it("marks an issue its complete listing no longer shows only when GitHub confirms it is gone", async () => {
+    const [gone = 0, kept = 0] = await syncedIssues(["Deleted between syncs", "Still open"]);
+    t.control.deleteIssue("octocat", "todo-api", gone);
+    // A row GitHub answers 404 for (never seen there, or unreadable) is no proof of anything.
+    await t.stack.db
+      .insertInto("issues")
+      .values({
+        user_id: t.octocat.user._id,
+        repo_full_name: REPO,
+        issue_number: 9_999,
+        title: "Not on GitHub",
+        status: "open",
+        html_url: `https://github.com/${REPO}/issues/9999`,
+      })
+      .execute();
+    t.control.clearRequestLog();
+    await sync();
+    // One request for each issue the listing left out, none for the others (nor for rows already gone).
+    const asked = t.control.requestLog.flatMap((r) => /\/issues\/(\d+)$/.exec(r.path)?.[1] ?? []).map(Number);
+    expect(asked.sort((a, b) => a - b)).toEqual([gone, 9_999]);
+    expect(await row(gone)).toMatchObject({ status: "closed", gone: "deleted" });
+    expect(await row(kept)).toMatchObject({ status: "open", gone: null });
+    expect(await row(9_999)).toMatchObject({ status: "open", gone: null });
   });
 });

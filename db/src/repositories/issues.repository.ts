@@ -111,6 +111,18 @@ export async function markGone(
   return Number(res.numUpdatedRows);
 }
 
+/** The user's issues of one repository GitHub had and that are not marked gone, by number. */
+export async function presentNumbers(db: Conn, userId: string, repoFullName: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom("issues")
+    .select("issue_number")
+    .where("user_id", "=", userId)
+    .where("repo_full_name", "=", repoFullName)
+    .where("gone", "is", null)
+    .execute();
+  return rows.map((r) => r.issue_number);
+}
+
 /** The columns GitHub's issue object fills, labels and assignees as names. */
 export type GithubIssueColumns = Omit<GithubIssueRow, "labels" | "assignees"> & {
   labels: string[];

@@ -1,7 +1,13 @@
 import { type SyncJob } from "@fixloop/contract";
 import { issues as issuesTable, repositories } from "@fixloop/db";
 import type { WorkerContext } from "../context";
-import { conditionalOnFirstPage, githubForUser, JobRefusedError } from "@fixloop/runtime";
+import {
+  conditionalOnFirstPage,
+  githubForUser,
+  issueGoneOnGithub,
+  JobRefusedError,
+  type GithubClient,
+} from "@fixloop/runtime";
 import { asGithubJob } from "../github/github.jobs";
 import { linkedPullsByIssue, type ListedPull } from "./linked-pulls";
 import { upsertIssues, type GithubIssue } from "./issues.store";
@@ -60,6 +66,8 @@ export async function syncIssues(
     }
     if (!notModified) {
       await upsertIssues(ctx.db, job.userId, stored.id, repo.full_name, issues);
+      const listed = new Set([...issues, ...pulls].map((i) => i.number));
+      await confirmMissing(ctx, gh.client, job.userId, repo, listed, signal);
       // Open pull requests (forks' too) that reference an issue: shown before anyone solves it again.
       const linked = linkedPullsByIssue(
         repo.full_name,
@@ -78,4 +86,36 @@ export async function syncIssues(
     );
     return { count, fetched: issues.length, notModified };
   });
+}
+
+/** At most this many issues missing from one listing are asked for, one request each. */
+const MISSING_CHECKS_MAX = 20;
+
+/**
+ * Issues the user has that a complete listing no longer shows. A listing alone proves nothing (an
+ * issue updated while the pages were read moves ahead of them), so each is asked for: only GitHub's
+ * 410 (deleted) or 301 to another repository (transferred) marks it gone. Past the cap, the next
+ * complete listing asks for the rest.
+ */
+async function confirmMissing(
+  ctx: WorkerContext,
+  gh: GithubClient,
+  userId: string,
+  repo: { full_name: string; name: string; owner: { login: string } },
+  listed: Set<number>,
+  signal: AbortSignal,
+): Promise<void> {
+  const missing = (await issuesTable.presentNumbers(ctx.db, userId, repo.full_name)).filter((n) => !listed.has(n));
+  for (const n of missing.slice(0, MISSING_CHECKS_MAX)) {
+    if (signal.aborted) throw new Error("sync aborted");
+    const gone = await issueGoneOnGithub(gh, repo.owner.login, repo.name, n);
+    if (!gone) continue;
+    await issuesTable.markGone(ctx.db, repo.full_name, n, gone);
+    ctx.logger.info({ userId, repo: repo.full_name, issue: n, gone: gone.reason }, "issue gone from GitHub");
+  }
+  if (missing.length > MISSING_CHECKS_MAX)
+    ctx.logger.info(
+      { userId, repo: repo.full_name, left: missing.length - MISSING_CHECKS_MAX },
+      "missing issues left to check",
+    );
 }
