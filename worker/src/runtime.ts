@@ -8,10 +8,13 @@ import type { WorkerContext } from "./context";
 import { PROCESSORS } from "./processors";
 import { startCancelSubscriber } from "./pipeline/cancel.subscriber";
 import { startSweeper } from "./pipeline/sweeper";
-import { JOB_LOCK_LOST } from "./pipeline/run.errors";
+import { JOB_LOCK_LOST } from "./job.lock";
 import { recordJobMetrics } from "./metrics/job.metrics";
 import { startPresence, type Presence } from "./presence";
 import { schedulePullRequestPoll } from "./sync/pull-requests.poll";
+
+/** The queues whose jobs stop when this worker loses their lock: their duplicate work spends model budget. */
+const LOCK_LOSS_ABORTS: ReadonlySet<string> = new Set<QueueName>([QUEUES.solve, QUEUES.backtest]);
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -90,16 +93,18 @@ export function startWorkers(
   const cancelSub = solveWorker ? startCancelSubscriber(ctx.redis, ctx.queues.prefix, solveWorker, ctx.logger) : null;
   cancelSub?.catch((err: Error) => ctx.logger.error({ err: err.message }, "cancel subscriber failed to start"));
   // A lock BullMQ could not renew (the event loop was blocked past it, Redis was away) has lapsed:
-  // the job is found stalled and handed to another worker, so this one aborts the run at once
-  // instead of spending the user's model budget on it a second time.
-  solveWorker?.on("lockRenewalFailed", (jobIds) => {
-    for (const jobId of jobIds)
-      if (solveWorker.cancelJob(jobId, JOB_LOCK_LOST))
-        ctx.logger.warn(
-          { queue: QUEUES.solve, jobId, code: JOB_LOCK_LOST },
-          "could not renew the job's lock: its run is aborted here",
-        );
-  });
+  // the job is found stalled and handed to another worker, so this one aborts the job at once
+  // instead of spending model budget on it a second time. Each of these queues'
+  // processors stops on that reason and writes nothing more, leaving the job to its new holder.
+  for (const worker of workers.filter((w) => LOCK_LOSS_ABORTS.has(w.name)))
+    worker.on("lockRenewalFailed", (jobIds) => {
+      for (const jobId of jobIds)
+        if (worker.cancelJob(jobId, JOB_LOCK_LOST))
+          ctx.logger.warn(
+            { queue: worker.name, jobId, code: JOB_LOCK_LOST },
+            "could not renew the job's lock: its work is aborted here",
+          );
+    });
   const sweeper = solveWorker ? startSweeper(ctx, ctx.env.SWEEP_INTERVAL_SECONDS) : null;
   if (names.includes(QUEUES.sync))
     schedulePullRequestPoll(ctx).catch((err: Error) =>

@@ -5,6 +5,7 @@ import type { WorkerContext } from "../context";
 import { recentlyFixedIssues } from "./backtest.github";
 import { localizeAt, type LocalizedAt } from "./backtest.localize";
 import { solvePast } from "./backtest.solve";
+import { holdsJob } from "../job.lock";
 
 /** Why a backtest could not run, said to the user on the card. */
 export class BacktestError extends Error {}
@@ -29,15 +30,20 @@ export async function runBacktest(
   signal: AbortSignal,
   onProgress: (p: backtests.BacktestProgress) => Promise<void>,
 ): Promise<BacktestResult> {
+  // Checked before every write: once the job's lock is lost, the backtest is its new holder's.
+  const held = () => holdsJob(signal, `backtest ${backtestId}`);
   const row = await backtests.find(ctx.db, backtestId);
   if (!row) throw new BacktestError("The backtest no longer exists");
+  held();
   if (!(await backtests.begin(ctx.db, backtestId))) throw ended();
   const gh = (await githubForUser(ctx, row.user_id)).client;
   const fixed = await recentlyFixedIssues(gh, row.owner, row.name, row.requested, signal);
   const p: backtests.BacktestProgress = { found: fixed.length, checked: 0, foundAt1: 0, foundAt5: 0, issues: [] };
+  held();
   if (!(await backtests.progress(ctx.db, backtestId, p))) throw ended();
   await onProgress(p);
   for (const f of fixed) {
+    held();
     signal.throwIfAborted();
     const entry: BacktestIssue = {
       issueNumber: f.issueNumber,
@@ -95,6 +101,7 @@ export async function runBacktest(
             costUsd: 0,
           };
     p.issues.push(entry);
+    held();
     if (!(await backtests.progress(ctx.db, backtestId, p))) throw ended();
     await onProgress(p);
   }

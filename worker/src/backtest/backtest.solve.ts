@@ -3,6 +3,7 @@ import { DEFAULT_MODEL_ID, type BacktestSolve, type FileChange } from "@fixloop/
 import type { GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { CostCapExceeded, ledgerMeter } from "../pipeline/run.budget";
+import { holdsJob } from "../job.lock";
 import { generatingStep } from "../pipeline/steps/generating/generating.step";
 import { validatingStep } from "../pipeline/steps/validating/validating.step";
 import { filesAt, type FixedIssue } from "./backtest.github";
@@ -45,6 +46,9 @@ export async function solvePast(
   at: LocalizedAt,
   signal: AbortSignal,
 ): Promise<BacktestSolve> {
+  // Once the job's lock is lost nothing more is written: the solve run left running is ended
+  // (its quota unit given back) by the new holder's solve of the same issue.
+  holdsJob(signal, `the backtest solve of #${f.issueNumber}`);
   const issueId = await backtestSolves.pastIssueId(ctx.db, {
     userId: b.user_id,
     repositoryId: b.repository_id,
@@ -78,6 +82,7 @@ export async function solvePast(
     );
     patch = (validating.output.generating ?? generating).filesChanged;
   } catch (err) {
+    holdsJob(signal, `the backtest solve of #${f.issueNumber}`);
     const error =
       err instanceof CostCapExceeded
         ? { code: err.code, message: err.message }
@@ -86,6 +91,7 @@ export async function solvePast(
     if (signal.aborted) throw err;
     return notSolved(runId, `Not solved: ${error.message}`, cost);
   }
+  holdsJob(signal, `the backtest solve of #${f.issueNumber}`);
   const costUsd = await backtestSolves.endSolveRun(ctx.db, runId, { error: null });
   const testPaths = new Set(f.testFiles);
   try {

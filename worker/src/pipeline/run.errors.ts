@@ -13,25 +13,6 @@ export class RunCancelled extends Error {
   }
 }
 
-/**
- * The reason a solve job's signal is aborted with when this worker could not renew its BullMQ lock
- * on the job: BullMQ hands a job whose lock lapsed to another worker as stalled, so this one stops
- * at once and writes nothing more for the run (it is neither cancelled nor failed; the other owns it).
- */
-export const JOB_LOCK_LOST = "job.lock_lost";
-
-/** Whether `signal` was aborted because the job's lock was lost (not by a cancel). */
-export const lockLost = (signal: AbortSignal): boolean => signal.aborted && signal.reason === JOB_LOCK_LOST;
-
-/** Thrown instead of writing anything once the job's lock is lost. */
-export class JobLockLost extends Error {
-  readonly code = JOB_LOCK_LOST;
-  constructor(runId: string) {
-    super(`${JOB_LOCK_LOST}: run ${runId} was left to the worker that now holds its job`);
-    this.name = "JobLockLost";
-  }
-}
-
 /** No candidate had positive evidence and the user (or the operator) asked not to be shown unverified solutions. */
 export class RunUnverified extends Error {
   readonly code = "solution.unverified";

@@ -18,7 +18,8 @@ import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "@fixloop/runtime";
 import { finalizeRun } from "./run.finalize";
 import { PIPELINE, type PipelineStep, type StepEnv } from "./steps";
-import { classifyFailure, JobLockLost, lockLost, RunCancelled, RunUnverified } from "./run.errors";
+import { classifyFailure, RunCancelled, RunUnverified } from "./run.errors";
+import { holdsJob } from "../job.lock";
 import { ledgerMeter } from "./run.budget";
 import { copyOriginalSteps } from "./run.refine";
 import { noteQueued, RunDeferred } from "./run.queue";
@@ -94,7 +95,7 @@ export async function processRun(
     state.current = null;
     if (validating.unverified && !(await presentUnverified(ctx, run.user_id)))
       throw new RunUnverified(validating.unverified.reason);
-    holdsJob(signal, runId);
+    holdsJob(signal, `run ${runId}`);
     const solutionId = await finalizeRun(ctx.db, {
       runId,
       analyzing,
@@ -107,7 +108,7 @@ export async function processRun(
     return { solutionId };
   } catch (err) {
     // Another worker holds the job now: whatever went wrong here, the run is its to end.
-    if (lockLost(signal)) throw new JobLockLost(runId);
+    holdsJob(signal, `run ${runId}`);
     const current = state.current;
     const fresh = await runs.load(ctx.db, runId);
     if (fresh?.cancel_requested_at || err instanceof RunCancelled) return cancel(ctx, log, fresh ?? run, current);
@@ -140,7 +141,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   const { ctx, log, env } = s;
   const runId = env.run.id;
   // Checked before every write: a step still under way when the lock is lost must not store or announce.
-  const held = () => holdsJob(env.signal, runId);
+  const held = () => holdsJob(env.signal, `run ${runId}`);
   held();
   const prior = s.stored.get(step.id);
   if (prior?.status === "completed" && prior.output !== null) {
@@ -246,11 +247,6 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
 /** The user's "present unverified solutions" setting, or the operator's default (PRESENT_UNVERIFIED). */
 async function presentUnverified(ctx: WorkerContext, userId: string): Promise<boolean> {
   return (await users.presentUnverified(ctx.db, userId)) ?? ctx.env.PRESENT_UNVERIFIED;
-}
-
-/** Throws JobLockLost once the job's lock is lost, so nothing after it is written. */
-function holdsJob(signal: AbortSignal, runId: string): void {
-  if (lockLost(signal)) throw new JobLockLost(runId);
 }
 
 async function cancelRequested(ctx: WorkerContext, runId: string): Promise<boolean> {

@@ -3,11 +3,13 @@ import { backtests } from "@fixloop/db";
 import { BacktestJob, type BacktestResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { failureText, runBacktest } from "../backtest/backtest.run";
+import { holdsJob, JobLockLost, lockLost } from "../job.lock";
 
 /**
  * Runs a repository backtest. Any failure ends the backtest as failed with its reason (the card
  * says it, and the repository may be backtested again); a worker stopping mid-way hands the job
- * back, and the next worker starts it over.
+ * back, and the next worker starts it over. A worker that lost the job's lock stops at once and
+ * leaves the backtest as it is to the worker that now holds the job.
  */
 export async function processBacktest(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<BacktestResult> {
   const { backtestId } = BacktestJob.parse(job.data);
@@ -15,9 +17,18 @@ export async function processBacktest(job: Job, ctx: WorkerContext, signal: Abor
     const result = await runBacktest(ctx, backtestId, signal, async (p) => {
       await job.updateProgress({ found: p.found, checked: p.issues.length });
     });
+    holdsJob(signal, `backtest ${backtestId}`);
     await backtests.finish(ctx.db, backtestId, { error: null });
     return result;
   } catch (err) {
+    if (lockLost(signal)) {
+      const lost = new JobLockLost(`backtest ${backtestId}`);
+      ctx.logger.warn(
+        { backtestId, jobId: job.id, code: lost.code },
+        "lost the job's lock: the backtest was stopped here and left to its new worker",
+      );
+      throw lost;
+    }
     if (signal.aborted) throw err;
     const message = failureText(err);
     ctx.logger.warn({ backtestId, err: message }, "backtest failed");

@@ -5,7 +5,7 @@ import type { WorkerContext } from "../context";
 import { processRun } from "../pipeline/run.processor";
 import { watchCancel } from "./cancel.watch";
 import { announceUserQueue, deferJob, RunDeferred } from "../pipeline/run.queue";
-import { JobLockLost } from "../pipeline/run.errors";
+import { JobLockLost } from "../job.lock";
 
 /**
  * One job per solve or refine run; everything else is read from Postgres. A run whose user is at
