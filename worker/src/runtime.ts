@@ -13,8 +13,11 @@ import { recordJobMetrics } from "./metrics/job.metrics";
 import { startPresence, type Presence } from "./presence";
 import { schedulePullRequestPoll } from "./sync/pull-requests.poll";
 
-/** The queues whose jobs stop when this worker loses their lock: their duplicate work spends model budget. */
-const LOCK_LOSS_ABORTS: ReadonlySet<string> = new Set<QueueName>([QUEUES.solve, QUEUES.backtest]);
+/**
+ * The queues whose jobs stop when this worker loses their lock: their duplicate work spends (model
+ * calls, sandbox runs).
+ */
+const LOCK_LOSS_ABORTS: ReadonlySet<string> = new Set<QueueName>([QUEUES.solve, QUEUES.backtest, QUEUES.testsRerun]);
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -94,7 +97,7 @@ export function startWorkers(
   cancelSub?.catch((err: Error) => ctx.logger.error({ err: err.message }, "cancel subscriber failed to start"));
   // A lock BullMQ could not renew (the event loop was blocked past it, Redis was away) has lapsed:
   // the job is found stalled and handed to another worker, so this one aborts the job at once
-  // instead of spending model budget on it a second time. Each of these queues'
+  // instead of spending model budget or sandbox time on it a second time. Each of these queues'
   // processors stops on that reason and writes nothing more, leaving the job to its new holder.
   for (const worker of workers.filter((w) => LOCK_LOSS_ABORTS.has(w.name)))
     worker.on("lockRenewalFailed", (jobIds) => {

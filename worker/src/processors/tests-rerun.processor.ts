@@ -19,6 +19,7 @@ import { rerunEntry, rerunTests } from "../tests-run/rerun";
 import { testsConfig, testsDeps } from "../tests-run/tests.config";
 import { scrubHostPaths } from "../tests-run/workspace.cleanup";
 import { fetchTreeInto } from "../tests-run/workspace.github";
+import { holdsJob, JobLockLost, lockLost } from "../job.lock";
 
 const STREAM_TTL_SECONDS = 24 * 3600;
 
@@ -37,12 +38,29 @@ const restartedEvent = (at: string): TestsEvent => ({
 /**
  * Runs a hand-edited solution's tests again and replaces its stale evidence, streaming the output
  * live (a Redis stream per solution revision, relayed by the API). A newer edit meanwhile wins: its
- * own job runs, and this one's evidence is dropped.
+ * own job runs, and this one's evidence is dropped. A worker that lost the job's lock stops the
+ * tests at once and writes neither output nor evidence: the worker that now holds the job runs them.
  */
 export async function processTestsRerun(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<TestsRerunResult> {
+  try {
+    return await rerun(job, ctx, signal);
+  } catch (err) {
+    if (!lockLost(signal)) throw err;
+    const lost = err instanceof JobLockLost ? err : new JobLockLost(`the tests re-run of job ${job.id}`);
+    ctx.logger.warn(
+      { jobId: job.id, code: lost.code },
+      "lost the job's lock: the tests re-run was stopped here and left to its new worker",
+    );
+    throw lost;
+  }
+}
+
+async function rerun(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<TestsRerunResult> {
   const { userId, solutionId, revision } = TestsRerunJob.parse(job.data);
   const key = testsRerunKey(ctx.queues.prefix, solutionId, revision);
+  const what = `the tests re-run of solution ${solutionId} r${revision}`;
   const end = async (status: string) => {
+    holdsJob(signal, what);
     await ctx.redis.xadd(key, "*", "end", status);
     await ctx.redis.expire(key, STREAM_TTL_SECONDS);
   };
@@ -70,7 +88,8 @@ export async function processTestsRerun(job: Job, ctx: WorkerContext, signal: Ab
       const names = [found.issue.repo_full_name, found.issue.fork_full_name];
       const settings = (await repositories.findFirstWithTestSettings(ctx.db, userId, names))?.testSettings ?? null;
       const deps = testsDeps(cfg, ctx, {
-        emit: async (e: TestsEvent) => ctx.redis.xadd(key, "*", ...rerunEntry(e)),
+        // Output arriving after the lock is lost is not the new holder's stream's to show.
+        emit: async (e: TestsEvent) => (lockLost(signal) ? null : ctx.redis.xadd(key, "*", ...rerunEntry(e))),
         signal,
         onCleanupError: (err) => ctx.logger.warn({ solutionId, err: err.message }, "workspace cleanup failed"),
       });
@@ -99,12 +118,15 @@ export async function processTestsRerun(job: Job, ctx: WorkerContext, signal: Ab
       tests = rerun.tests;
       repro = kept && rerun.also ? { test: kept.filename, status: rerun.also } : null;
     } catch (err) {
+      // Not a failure of the tests: the worker that now holds the job runs them.
+      holdsJob(signal, what);
       const message = scrubHostPaths((err as Error).message, [cfg.cache.root, path.resolve(ctx.env.FIXLOOP_DATA_DIR)]);
       ctx.logger.warn({ solutionId, err: (err as Error).message }, "tests re-run failed");
       tests = { ...noTests(cfg.backend, "error", message), cause: "workspace" };
     }
   }
   // The verdict on the edited files, as the validating step draws it for a single attempt.
+  holdsJob(signal, what);
   const unverified = abstain([attemptEvidence(tests, found.blocked, repro)], kept);
   const replaced = await testsRerun.replaceTests(ctx.db, solutionId, revision, SolutionTests.parse(tests), {
     unverified,
