@@ -15,9 +15,15 @@ import { schedulePullRequestPoll } from "./sync/pull-requests.poll";
 
 /**
  * The queues whose jobs stop when this worker loses their lock: their duplicate work spends (model
- * calls, sandbox runs).
+ * calls, sandbox runs) or would write a result under the new holder. The others (sync, fork,
+ * syntax checks) are cheap and write idempotently, so they finish as they are.
  */
-const LOCK_LOSS_ABORTS: ReadonlySet<string> = new Set<QueueName>([QUEUES.solve, QUEUES.backtest, QUEUES.testsRerun]);
+const LOCK_LOSS_ABORTS: ReadonlySet<string> = new Set<QueueName>([
+  QUEUES.solve,
+  QUEUES.backtest,
+  QUEUES.testsRerun,
+  QUEUES.pullRequest,
+]);
 
 export interface RunningWorkers {
   workers: Worker[];

@@ -6,6 +6,7 @@ import { GithubError, jobFailed, toGithubError } from "@fixloop/runtime";
 import { openPullRequest } from "../pull-requests/pull-requests.job";
 import { pushRevision } from "../pull-requests/pull-requests.push";
 import { PullRequestError } from "../pull-requests/pull-requests.errors";
+import { JobLockLost, lockLost } from "../job.lock";
 
 /** Opens the pull request for an approved solution, or pushes a new revision to it; the job's return value carries `githubUrl`. */
 export async function processPullRequest(
@@ -18,6 +19,15 @@ export async function processPullRequest(
   try {
     return await attempt(job, ctx, data, signal);
   } catch (err) {
+    // The worker that now holds the job opens the pull request (or says why not): the solution stays approved.
+    if (lockLost(signal)) {
+      const lost = new JobLockLost(`the pull request of solution ${data.solutionId}`);
+      ctx.logger.warn(
+        { solutionId: data.solutionId, jobId: job.id, code: lost.code },
+        "lost the job's lock: the pull request job was stopped here and left to its new worker",
+      );
+      throw lost;
+    }
     // A refusal, or the last attempt: the solution is not left "approved" with no pull request.
     const last = err instanceof PullRequestError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     if (last) await solutions.returnToPending(ctx.db, data.solutionId);
@@ -33,7 +43,9 @@ async function attempt(
 ): Promise<PullRequestResult> {
   try {
     // With a revision: a new commit on the open pull request's branch (addressing its review).
-    return await (data.revision !== undefined ? pushRevision(ctx, data) : openPullRequest(ctx, data, { signal }));
+    return await (data.revision !== undefined
+      ? pushRevision(ctx, data, signal)
+      : openPullRequest(ctx, data, { signal }));
   } catch (err) {
     if (err instanceof PullRequestError) throw err;
     // Not an answer from GitHub (Octokit errors carry an HTTP status, network failures included):

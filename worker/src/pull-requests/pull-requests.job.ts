@@ -12,11 +12,12 @@ import { findPullRequest, loadSolution, savePullRequest } from "./pull-requests.
 import { type ForkAgain, resolveTarget, type PullRequestTarget } from "./pull-requests.target";
 import { forkOf } from "../fork/fork.github";
 import { loadTreeEntries } from "./pull-requests.tree";
+import { holdsJob } from "../job.lock";
 
 export interface OpenOptions {
   /** Stop once the branch is pushed (lets a test reproduce a crash between push and pull request). */
   stopAfterPush?: boolean;
-  /** Ends the wait for a fork made again. */
+  /** Ends the wait for a fork made again; once aborted for a lost lock, nothing more is recorded. */
   signal?: AbortSignal;
 }
 
@@ -40,6 +41,7 @@ export async function openPullRequest(
   job: PullRequestJob,
   opts: OpenOptions = {},
 ): Promise<PullRequestResult> {
+  const what = `the pull request of solution ${job.solutionId}`;
   const { solution, issue, reviewer } = await loadSolution(ctx.db, job.userId, job.solutionId);
   const stored = await findPullRequest(ctx.db, solution.id);
   if (stored) return { githubUrl: stored.html_url, prNumber: stored.pr_number, branch: stored.branch_name };
@@ -72,6 +74,7 @@ export async function openPullRequest(
   // The user deleted their fork: forked again as on import, and remembered for the issue.
   const forkAgain: ForkAgain = async (gone, upstream) => {
     const { fork } = await forkOf(gh, login, upstream, opts.signal ?? new AbortController().signal);
+    holdsJob(opts.signal, what);
     await issues.replaceFork(ctx.db, job.userId, gone, fork.full_name);
     ctx.logger.info({ userId: job.userId, gone, fork: fork.full_name }, "fork gone, forked again");
     return fork.full_name;
@@ -132,6 +135,8 @@ export async function openPullRequest(
   const hasBreakingChanges =
     /breaking change/i.test(`${solution.proposed_solution}\n${solution.analysis}`) ||
     metadata.classification?.breaking === true;
+  // The worker that now holds the job records the pull request (it finds the same one on GitHub).
+  holdsJob(opts.signal, what);
   await savePullRequest(ctx.db, {
     userId: job.userId,
     solutionId: solution.id,

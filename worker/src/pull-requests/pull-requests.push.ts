@@ -8,6 +8,7 @@ import { assertChangeAllowed, assertNoDirectoryReplaced, assertNoSymlinks } from
 import { findPullRequest, loadSolution } from "./pull-requests.repository";
 import { replyOnThreads } from "./pull-requests.replies";
 import { loadTreeEntries, splitRepo } from "./pull-requests.tree";
+import { holdsJob } from "../job.lock";
 
 const status = (err: unknown) => (err as { status?: number }).status;
 
@@ -36,7 +37,13 @@ async function tipOf(gh: GithubClient, head: { owner: string; repo: string }, br
  * review thread the revision addresses gets a reply and the body's evidence section is updated.
  * Safe to retry: a branch already carrying this revision's commit (by its marker) is kept.
  */
-export async function pushRevision(ctx: WorkerContext, job: PullRequestJob): Promise<PullRequestResult> {
+export async function pushRevision(
+  ctx: WorkerContext,
+  job: PullRequestJob,
+  signal?: AbortSignal,
+): Promise<PullRequestResult> {
+  // Checked before each record and reply: once the job's lock is lost they are the new holder's.
+  const held = () => holdsJob(signal, `the push of solution ${job.solutionId} r${job.revision}`);
   const { solution, issue, reviewer } = await loadSolution(ctx.db, job.userId, job.solutionId);
   const pr = await findPullRequest(ctx.db, solution.id);
   if (!pr) throw prErrors.notOpen("not opened yet");
@@ -111,7 +118,9 @@ export async function pushRevision(ctx: WorkerContext, job: PullRequestJob): Pro
     }
     commitSha = commit.data.sha;
   }
+  held();
   await reviewAddressing.recordPush(ctx.db, pr.id, { revision: solution.revision, headSha: commitSha });
+  held();
   const commitUrl = `${pr.html_url}/commits/${commitSha}`;
   const replies = await replyOnThreads(
     ctx.db,
@@ -145,6 +154,7 @@ export async function pushRevision(ctx: WorkerContext, job: PullRequestJob): Pro
     note,
   );
   await gh.rest.pulls.update({ ...base, pull_number: pr.pr_number, body });
+  held();
   await reviewAddressing.recordPush(ctx.db, pr.id, { revision: solution.revision, headSha: commitSha, body });
   return { githubUrl: pr.html_url, prNumber: pr.pr_number, branch, commitSha, replies };
 }
