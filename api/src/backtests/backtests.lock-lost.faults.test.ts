@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pino from "pino";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { QUEUES, jobIds } from "@fixloop/contract";
-import { startWorkers, type RunningWorkers } from "@fixloop/worker";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { until } from "../../test/faults.testkit";
+import { lapseLock, queueWorkers } from "../../test/lock-lost.testkit";
 
 /**
  * Two backtest workers, each with a model stand-in of its own, so every model request shows which
@@ -15,7 +14,7 @@ import { until } from "../../test/faults.testkit";
 let first: ModelSandbox;
 let second: ModelSandbox;
 let stack: TestStack;
-const running: RunningWorkers[] = [];
+const workers = queueWorkers(() => stack, QUEUES.backtest);
 const firstLog: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
@@ -27,20 +26,8 @@ afterAll(async () => {
   // The stand-ins first: a request still held there would keep its worker from closing.
   await first?.stop();
   await second?.stop();
-  for (const w of running) await w.close();
+  await workers.closeAll();
 });
-
-function startWorker(models: ModelSandbox, log?: Array<Record<string, unknown>>): RunningWorkers {
-  const logger = log
-    ? pino({ level: "info" }, { write: (s: string) => void log.push(JSON.parse(s) as Record<string, unknown>) })
-    : pino({ level: "silent" });
-  const w = startWorkers(
-    { ...stack.ctx, env: { ...stack.ctx.env, ...models.env }, logger },
-    { queues: [QUEUES.backtest], concurrency: 1 },
-  );
-  running.push(w);
-  return w;
-}
 
 const PATH = "/api/github/repositories/octocat/todo-api/backtest";
 
@@ -50,7 +37,7 @@ describe("a worker whose lock on a backtest's job lapsed", () => {
     const headers = { ...me.headers, "content-type": "application/json" };
     expect((await stack.app.request("/api/github/repositories", { headers })).status).toBe(200);
     first.control.hangNext(1);
-    const firstWorker = startWorker(first, firstLog);
+    const firstWorker = workers.start({ env: first.env, log: firstLog });
     const started = await stack.app.request(PATH, {
       method: "POST",
       headers,
@@ -73,17 +60,13 @@ describe("a worker whose lock on a backtest's job lapsed", () => {
     // now on (it would take this one again), so what it does after the lapse is seen alone.
     await firstWorker.workers[0]?.pause(true);
     const job = await stack.deps.queues.backtest.getJob(jobIds.backtest(backtestId));
-    const token = await stack.redis.get(`${stack.prefix}:${QUEUES.backtest}:${jobIds.backtest(backtestId)}:lock`);
-    expect(token).toBeTruthy();
-    await job?.moveToWait(token ?? "");
-    const handedAt = Date.now();
+    const handedAt = await lapseLock(stack, QUEUES.backtest, job);
 
     // The first worker's next lock renewal fails; its model call is aborted well before the lock would be due again.
     await until("the first worker's call aborted", async () => first.control.abortedRequests === 1, 20_000, 50);
     expect(Date.now() - handedAt).toBeLessThan(15_000);
     // Closing waits for the first worker's job to end: whatever it was going to write is written by then.
-    running.splice(running.indexOf(firstWorker), 1);
-    await firstWorker.close();
+    await workers.close(firstWorker);
     // It wrote nothing: its solve run is still running with its quota unit reserved, and the
     // backtest is neither failed nor finished; it made no other model request.
     expect(first.control.requests).toHaveLength(1);
@@ -103,7 +86,7 @@ describe("a worker whose lock on a backtest's job lapsed", () => {
     expect(firstLog.filter((l) => String(l.msg).startsWith("lost the job's lock"))).toHaveLength(1);
 
     // The second worker takes the job from the queue and runs the backtest over.
-    startWorker(second);
+    workers.start({ env: second.env });
     const status = async () =>
       (
         await stack.db

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pino from "pino";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
 import { QUEUES, jobIds } from "@fixloop/contract";
-import { branchName, startWorkers, type RunningWorkers } from "@fixloop/worker";
+import { branchName } from "@fixloop/worker";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { BUGGY_LINES } from "../../test/pull-requests.fixtures";
 import { until } from "../../test/faults.testkit";
+import { lapseLock, queueWorkers } from "../../test/lock-lost.testkit";
 
 /**
  * Two pull-request workers started here, one after the other. The first one's lock on the job is
@@ -13,7 +13,7 @@ import { until } from "../../test/faults.testkit";
  * queue, as BullMQ does with a job whose lock lapsed.
  */
 let stack: TestStack;
-const running: RunningWorkers[] = [];
+const workers = queueWorkers(() => stack, QUEUES.pullRequest);
 const firstLog: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
@@ -24,17 +24,8 @@ beforeAll(async () => {
   });
 }, 60_000);
 afterAll(async () => {
-  for (const w of running) await w.close();
+  await workers.closeAll();
 });
-
-function startWorker(log?: Array<Record<string, unknown>>): RunningWorkers {
-  const logger = log
-    ? pino({ level: "info" }, { write: (s: string) => void log.push(JSON.parse(s) as Record<string, unknown>) })
-    : pino({ level: "silent" });
-  const w = startWorkers({ ...stack.ctx, logger }, { queues: [QUEUES.pullRequest], concurrency: 1 });
-  running.push(w);
-  return w;
-}
 
 describe("a worker whose lock on a pull-request job lapsed", () => {
   it("records nothing and leaves the solution approved; the new holder records the one pull request", async () => {
@@ -57,7 +48,7 @@ describe("a worker whose lock on a pull-request job lapsed", () => {
     const branch = branchName(3, "Pagination skips a todo at every page boundary");
     // The first look for an open pull request from the branch is rate limited: the client waits 12 s.
     stack.github.control.failNext({ path: /\/pulls$/, status: 403, kind: "secondary", retryAfter: 12 });
-    const firstWorker = startWorker(firstLog);
+    const firstWorker = workers.start({ log: firstLog });
     const approved = await stack.app.request(`/api/validations/${solutionId}/validate`, {
       method: "POST",
       headers: { ...me.headers, "content-type": "application/json" },
@@ -70,12 +61,9 @@ describe("a worker whose lock on a pull-request job lapsed", () => {
     // now on (it would take this one again), so what it does after the lapse is seen alone.
     await firstWorker.workers[0]?.pause(true);
     const job = await stack.deps.queues.pullRequest.getJob(jobIds.pullRequest(solutionId));
-    const token = await stack.redis.get(`${stack.prefix}:${QUEUES.pullRequest}:${jobIds.pullRequest(solutionId)}:lock`);
-    expect(token).toBeTruthy();
-    await job?.moveToWait(token ?? "");
+    await lapseLock(stack, QUEUES.pullRequest, job);
     // Closing waits for the first worker's job to end: whatever it was going to write is written by then.
-    running.splice(running.indexOf(firstWorker), 1);
-    await firstWorker.close();
+    await workers.close(firstWorker);
 
     // It recorded no pull request and did not give the approval back; GitHub has the one it opened.
     const rows = () =>
@@ -90,7 +78,7 @@ describe("a worker whose lock on a pull-request job lapsed", () => {
     expect(pulls()).toHaveLength(1);
 
     // The second worker takes the job, finds that pull request and records it.
-    startWorker();
+    workers.start();
     await until("the pull request recorded", async () => (await rows()).length === 1, 30_000);
     expect(await rows()).toEqual([{ pr_number: pulls()[0]?.number }]);
     expect(pulls()).toHaveLength(1);

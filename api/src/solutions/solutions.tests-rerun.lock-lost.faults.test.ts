@@ -1,29 +1,19 @@
 import { afterAll, describe, expect, it } from "vitest";
-import pino from "pino";
 import { insertIssue } from "@fixloop/testkit";
 import { QUEUES, SolutionTests, jobIds, testsRerunKey } from "@fixloop/contract";
-import { startWorkers, type RunningWorkers } from "@fixloop/worker";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
 import { pushFiles, TAB_TEST } from "../../test/tests-run.testkit";
 import { until } from "../../test/faults.testkit";
+import { lapseLock, queueWorkers } from "../../test/lock-lost.testkit";
 
 // Solves run in the stack's own workers; the re-runs in two workers started here, one after the other.
 const t = solveKit({ workers: ["solve", "syntax-check"] });
-const running: RunningWorkers[] = [];
+const workers = queueWorkers(() => t.stack, QUEUES.testsRerun);
 const firstLog: Array<Record<string, unknown>> = [];
 afterAll(async () => {
-  for (const w of running) await w.close();
+  await workers.closeAll();
 });
-
-function startRerunWorker(log?: Array<Record<string, unknown>>): RunningWorkers {
-  const logger = log
-    ? pino({ level: "info" }, { write: (s: string) => void log.push(JSON.parse(s) as Record<string, unknown>) })
-    : pino({ level: "silent" });
-  const w = startWorkers({ ...t.stack.ctx, logger }, { queues: [QUEUES.testsRerun], concurrency: 1 });
-  running.push(w);
-  return w;
-}
 
 const FIXED = "const TRAILING = /[ \\t]+$/;\n";
 const FILE = "src/rules/trailing-spaces.js";
@@ -53,7 +43,7 @@ describe("a worker whose lock on a tests re-run's job lapsed", () => {
     expect(end.event).toBe("completed");
     const id = (end.data as { solutionId: string }).solutionId;
 
-    const firstWorker = startRerunWorker(firstLog);
+    const firstWorker = workers.start({ log: firstLog });
     const view = (await (await t.stack.app.request(`/api/validations/${id}`, { headers: t.headers })).json()) as {
       solution: { filesChanged: { filename: string; content: string }[] };
     };
@@ -72,16 +62,11 @@ describe("a worker whose lock on a tests re-run's job lapsed", () => {
     // The lock lapses and the job goes back to the queue. The first worker takes no new job from
     // now on (it would take this one again), so what it does after the lapse is seen alone.
     await firstWorker.workers[0]?.pause(true);
-    const lockKey = `${t.stack.prefix}:${QUEUES.testsRerun}:${jobIds.testsRerun(id, 2)}:lock`;
-    const token = await t.stack.redis.get(lockKey);
-    expect(token).toBeTruthy();
-    await job?.moveToWait(token ?? "");
-    const handedAt = Date.now();
+    const handedAt = await lapseLock(t.stack, QUEUES.testsRerun, job);
 
     // Closing waits for the first worker's job to end: it ends at its next lock renewal, well
     // before the edited file's tests would, and whatever it was going to write is written by then.
-    running.splice(running.indexOf(firstWorker), 1);
-    await firstWorker.close();
+    await workers.close(firstWorker);
     expect(Date.now() - handedAt).toBeLessThan(15_000);
     // No evidence written: the solution still waits for the re-run of revision 2, and its stream has no end.
     const pending = await testsOf(id);
@@ -93,7 +78,7 @@ describe("a worker whose lock on a tests re-run's job lapsed", () => {
     expect(firstLog.filter((l) => String(l.msg).startsWith("lost the job's lock"))).toHaveLength(1);
 
     // The second worker takes the job from the queue and runs the tests over, to their end.
-    startRerunWorker();
+    workers.start();
     const res = await t.stack.app.request(`/api/validations/${id}/tests/events`, { headers: t.headers });
     const live = await readSse(res, (e) => e.event !== "end");
     expect(live.at(-1)?.event).toBe("end");

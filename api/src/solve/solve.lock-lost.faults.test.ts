@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pino from "pino";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { insertIssue } from "@fixloop/testkit";
 import { QUEUES, STEPS, jobIds, runEventsKey } from "@fixloop/contract";
 import { parseEntry } from "@fixloop/runtime";
-import { startWorkers, type RunningWorkers } from "@fixloop/worker";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { until } from "../../test/faults.testkit";
+import { lapseLock, queueWorkers } from "../../test/lock-lost.testkit";
 
 /**
  * Two solve workers, each with a model stand-in of its own, so every request shows which worker
@@ -16,7 +15,7 @@ import { until } from "../../test/faults.testkit";
 let first: ModelSandbox;
 let second: ModelSandbox;
 let stack: TestStack;
-const running: RunningWorkers[] = [];
+const workers = queueWorkers(() => stack, QUEUES.solve);
 const firstLog: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
@@ -28,27 +27,15 @@ afterAll(async () => {
   // The stand-ins first: a request still held there would keep its worker from closing.
   await first?.stop();
   await second?.stop();
-  for (const w of running) await w.close();
+  await workers.closeAll();
 });
-
-function startWorker(models: ModelSandbox, log?: Array<Record<string, unknown>>): RunningWorkers {
-  const logger = log
-    ? pino({ level: "info" }, { write: (s: string) => void log.push(JSON.parse(s) as Record<string, unknown>) })
-    : pino({ level: "silent" });
-  const w = startWorkers(
-    { ...stack.ctx, env: { ...stack.ctx.env, ...models.env }, logger },
-    { queues: [QUEUES.solve], concurrency: 1 },
-  );
-  running.push(w);
-  return w;
-}
 
 describe("a worker whose lock on a run's job lapsed", () => {
   it("aborts the run's model call at once and writes nothing more; the new holder completes the run once", async () => {
     const me = await stack.signIn("octocat");
     const issue = await insertIssue(stack.db, me.user._id, { number: 77 });
     first.control.hangNext(1);
-    const firstWorker = startWorker(first, firstLog);
+    const firstWorker = workers.start({ env: first.env, log: firstLog });
     const started = await stack.app.request("/api/ai/generate-solution", {
       method: "POST",
       headers: { ...me.headers, "content-type": "application/json" },
@@ -61,13 +48,9 @@ describe("a worker whose lock on a run's job lapsed", () => {
     if (!inFlight) throw new Error("no model request in flight");
 
     // The lock lapses and the job goes back to the queue, where the second worker takes it.
-    startWorker(second);
+    workers.start({ env: second.env });
     const job = await stack.deps.queues.solve.getJob(jobIds.solve(runId));
-    const lockKey = `${stack.prefix}:${QUEUES.solve}:${jobIds.solve(runId)}:lock`;
-    const token = await stack.redis.get(lockKey);
-    expect(token).toBeTruthy();
-    await job?.moveToWait(token ?? "");
-    const handedAt = Date.now();
+    const handedAt = await lapseLock(stack, QUEUES.solve, job);
 
     // The first worker's next lock renewal fails; its model call is aborted well before the lock would be due again.
     await until("the first worker's call aborted", async () => first.control.abortedRequests === 1, 20_000, 50);
@@ -81,8 +64,7 @@ describe("a worker whose lock on a run's job lapsed", () => {
     );
 
     // Closing waits for the first worker's job to end: whatever it was going to write is written by then.
-    running.splice(running.indexOf(firstWorker), 1);
-    await firstWorker.close();
+    await workers.close(firstWorker);
 
     // The first worker sent nothing beyond the request in flight; the second sent that step's request again.
     expect(first.control.requests).toHaveLength(1);
