@@ -1,5 +1,4 @@
-import { assertPolicyStillAllows, githubForUser, issueGoneOnGithub, toGithubError } from "@fixloop/runtime";
-import { issues } from "@fixloop/db";
+import { assertPolicyStillAllows, checkIssueOnGithub, githubForUser, toGithubError } from "@fixloop/runtime";
 import type { AppDeps } from "../deps";
 import { githubUserContext } from "../auth/auth.cipher";
 import { failureError } from "../jobs/jobs.run";
@@ -38,16 +37,13 @@ export async function assertIssueOnGithub(
   issue: { issue_number: number; upstream_full_name: string | null; repo_full_name: string },
 ): Promise<void> {
   const fullName = issue.upstream_full_name ?? issue.repo_full_name;
-  const [owner = "", repo = ""] = fullName.split("/");
   let gone;
   try {
     const gh = await githubForUser(githubUserContext(deps), userId);
-    gone = await issueGoneOnGithub(gh.client, owner, repo, issue.issue_number);
+    gone = await checkIssueOnGithub(deps.db, gh.client, fullName, issue.issue_number);
   } catch (err) {
     deps.logger.warn({ userId, repo: fullName, err }, "could not read the issue from GitHub before a run");
     return;
   }
-  if (!gone) return;
-  await issues.markGone(deps.db, fullName, issue.issue_number, gone);
-  throw solveErrors.issueGone(gone.reason, gone.movedTo);
+  if (gone) throw solveErrors.issueGone(gone.reason, gone.movedTo);
 }

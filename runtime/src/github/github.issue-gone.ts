@@ -1,4 +1,5 @@
 import type { IssueGone } from "@fixloop/contract";
+import { issues, type Db } from "@fixloop/db";
 import type { GithubClient } from "./github.client";
 
 /** GitHub's word that an issue is no longer where it was: deleted, or transferred (to `movedTo`). */
@@ -53,4 +54,20 @@ export async function issueGoneOnGithub(
     return null;
   }
   return { reason: "transferred", movedTo: safeUrl(found.html_url) };
+}
+
+/**
+ * Asks GitHub whether issue `number` of `fullName` is still there (see `issueGoneOnGithub`); when
+ * GitHub says it is gone, every user's row of it is marked so before the answer is returned.
+ */
+export async function checkIssueOnGithub(
+  db: Db,
+  gh: GithubClient,
+  fullName: string,
+  number: number,
+): Promise<IssueGoneOnGithub | null> {
+  const [owner = "", repo = ""] = fullName.split("/");
+  const gone = await issueGoneOnGithub(gh, owner, repo, number);
+  if (gone) await issues.markGone(db, fullName, number, gone);
+  return gone;
 }

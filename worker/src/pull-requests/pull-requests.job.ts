@@ -1,7 +1,7 @@
 import { changeSizeLimitsOf, PullRequestResult, solutionUnverifiedOf } from "@fixloop/contract";
 import type { PullRequestJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { assertPolicyStillAllows, githubForUser, issueGoneOnGithub, type GithubClient } from "@fixloop/runtime";
+import { assertPolicyStillAllows, checkIssueOnGithub, githubForUser, type GithubClient } from "@fixloop/runtime";
 import { type BodyInput, DRAFT_REFUSED_NOTICE, prBody, prTitle } from "./pull-requests.body";
 import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";
@@ -64,13 +64,13 @@ export async function openPullRequest(
       issue.upstream_full_name ?? issue.repo_full_name,
     );
   // A pull request that says it fixes an issue GitHub deleted or moved elsewhere is never opened.
-  const issueRepo = issue.upstream_full_name ?? issue.repo_full_name;
-  const [issueOwner = "", issueName = ""] = issueRepo.split("/");
-  const gone = await issueGoneOnGithub(gh, issueOwner, issueName, issue.issue_number);
-  if (gone) {
-    await issues.markGone(ctx.db, issueRepo, issue.issue_number, gone);
-    throw prErrors.issueGone(gone.reason, gone.movedTo);
-  }
+  const gone = await checkIssueOnGithub(
+    ctx.db,
+    gh,
+    issue.upstream_full_name ?? issue.repo_full_name,
+    issue.issue_number,
+  );
+  if (gone) throw prErrors.issueGone(gone.reason, gone.movedTo);
   // The user deleted their fork: forked again as on import, and remembered for the issue.
   const forkAgain: ForkAgain = async (gone, upstream) => {
     const { fork } = await forkOf(gh, login, upstream, opts.signal ?? new AbortController().signal);

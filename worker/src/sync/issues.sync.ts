@@ -4,7 +4,7 @@ import type { WorkerContext } from "../context";
 import {
   conditionalOnFirstPage,
   githubForUser,
-  issueGoneOnGithub,
+  checkIssueOnGithub,
   JobRefusedError,
   type GithubClient,
 } from "@fixloop/runtime";
@@ -101,17 +101,15 @@ async function confirmMissing(
   ctx: WorkerContext,
   gh: GithubClient,
   userId: string,
-  repo: { full_name: string; name: string; owner: { login: string } },
+  repo: { full_name: string },
   listed: Set<number>,
   signal: AbortSignal,
 ): Promise<void> {
   const missing = (await issuesTable.presentNumbers(ctx.db, userId, repo.full_name)).filter((n) => !listed.has(n));
   for (const n of missing.slice(0, MISSING_CHECKS_MAX)) {
     if (signal.aborted) throw new Error("sync aborted");
-    const gone = await issueGoneOnGithub(gh, repo.owner.login, repo.name, n);
-    if (!gone) continue;
-    await issuesTable.markGone(ctx.db, repo.full_name, n, gone);
-    ctx.logger.info({ userId, repo: repo.full_name, issue: n, gone: gone.reason }, "issue gone from GitHub");
+    const gone = await checkIssueOnGithub(ctx.db, gh, repo.full_name, n);
+    if (gone) ctx.logger.info({ userId, repo: repo.full_name, issue: n, gone: gone.reason }, "issue gone from GitHub");
   }
   if (missing.length > MISSING_CHECKS_MAX)
     ctx.logger.info(
