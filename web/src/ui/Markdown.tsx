@@ -1,4 +1,5 @@
-import ReactMarkdown, { type Components } from "react-markdown";
+import { useId, useMemo } from "react";
+import ReactMarkdown, { type Components, type Options } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
 import { safeMarkdownUrl } from "./markdown-url";
@@ -26,6 +27,13 @@ const components: Components = {
 /** The prefix the sanitizer gives every id (and name, aria reference) from issue text. */
 const ID_PREFIX = defaultSchema.clobberPrefix ?? "user-content-";
 
+/**
+ * One block's id prefix: the sanitizer's, then the block's own, so two blocks on a page (the
+ * comments of a timeline) that both have a note `[^1]` keep apart, each link jumping within its
+ * own block. React's ids carry punctuation that has no place in a URL fragment.
+ */
+const blockPrefix = (reactId: string) => `${ID_PREFIX}${reactId.replace(/[^A-Za-z0-9]/g, "")}-`;
+
 interface HastNode {
   type: string;
   tagName?: string;
@@ -38,24 +46,31 @@ interface HastNode {
  * text cannot clobber the app's own; footnotes are therefore made without remark's own prefix (it
  * would be applied twice to ids but once to links), and their `#fn-1` links get the one prefix here.
  */
-function prefixFragmentLinks() {
-  const walk = (n: HastNode) => {
-    const href = n.properties?.href;
-    if (n.tagName === "a" && typeof href === "string" && href.startsWith("#") && n.properties)
-      n.properties.href = `#${ID_PREFIX}${href.slice(1)}`;
-    n.children?.forEach(walk);
+function prefixFragmentLinks(prefix: string) {
+  return () => {
+    const walk = (n: HastNode) => {
+      const href = n.properties?.href;
+      if (n.tagName === "a" && typeof href === "string" && href.startsWith("#") && n.properties)
+        n.properties.href = `#${prefix}${href.slice(1)}`;
+      n.children?.forEach(walk);
+    };
+    return walk;
   };
-  return walk;
 }
 
 /** GitHub-flavoured markdown (issue and pull-request bodies), rendered safely. */
 export function Markdown({ children, className = "" }: { children: string; className?: string }) {
+  const prefix = blockPrefix(useId());
+  const rehypePlugins = useMemo<Options["rehypePlugins"]>(
+    () => [[rehypeSanitize, { ...defaultSchema, clobberPrefix: prefix }], prefixFragmentLinks(prefix)],
+    [prefix],
+  );
   return (
     <div className={`markdown ${className}`}>
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
         remarkRehypeOptions={{ clobberPrefix: "" }}
-        rehypePlugins={[rehypeSanitize, prefixFragmentLinks]}
+        rehypePlugins={rehypePlugins}
         components={components}
         urlTransform={safeMarkdownUrl}
       >

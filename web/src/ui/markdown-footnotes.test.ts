@@ -1,4 +1,4 @@
-import { createElement } from "react";
+import { createElement, Fragment } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Markdown } from "./Markdown";
@@ -37,9 +37,42 @@ describe("footnotes in rendered issue text", () => {
     expect(ids.size).toBeGreaterThan(0);
     for (const id of ids) expect(id).toMatch(/^user-content-(?!user-content-)/);
     const clash = render("See[^root] or [the app](#root).\n\n[^root]: A note named like an app id.");
-    expect(all(clash, / id="([^"]*)"/g)).not.toContain("root");
-    expect(all(clash, / id="([^"]*)"/g)).toContain("user-content-fn-root");
-    expect(clash).toContain('href="#user-content-root"');
+    const clashIds = all(clash, / id="([^"]*)"/g);
+    expect(clashIds).not.toContain("root");
+    const prefix = /^(user-content-[A-Za-z0-9]*-)fn-root$/.exec(
+      clashIds.find((id) => id.endsWith("fn-root")) ?? "",
+    )?.[1];
+    expect(prefix).toBeDefined();
+    expect(clash).toContain(`href="#${prefix}root"`);
     expect(clash).not.toMatch(/href="#(?!user-content-)/);
+  });
+
+  it("keep two blocks on one page apart when both number their notes alike", () => {
+    // A timeline shows many comments; each may have its own `[^1]`.
+    const note = (what: string) => `Fails on ${what}[^1].\n\n[^1]: Seen on ${what}.`;
+    const page = renderToStaticMarkup(
+      createElement(
+        Fragment,
+        null,
+        createElement(Markdown, { children: note("save") }),
+        createElement(Markdown, { children: note("load") }),
+      ),
+    );
+    const pageIds = all(page, / id="([^"]*)"/g);
+    // Each block has its note, its reference and its "Footnotes" label: none shared.
+    expect(pageIds.length).toBe(6);
+    expect(new Set(pageIds).size).toBe(pageIds.length);
+    const blocks = page.split('<div class="markdown ').slice(1);
+    expect(blocks).toHaveLength(2);
+    for (const [i, block] of blocks.entries()) {
+      const own = new Set(all(block, / id="([^"]*)"/g));
+      const targets = all(block, /href="#([^"]*)"/g);
+      expect(targets.length).toBe(2);
+      // Every link of a block lands in that same block, on its own note.
+      for (const t of targets) expect(own.has(t), t).toBe(true);
+      const noteId = targets.find((t) => /fn-1$/.test(t)) ?? "";
+      const noteText = new RegExp(`id="${noteId}"[^>]*>[\\s\\S]*?</li>`).exec(block)?.[0] ?? "";
+      expect(noteText).toContain(i === 0 ? "Seen on save" : "Seen on load");
+    }
   });
 });
