@@ -139,3 +139,108 @@ describe("the egress proxy's CONNECT tunnels", () => {
     expect(served.slice(before)).toEqual([]);
   });
 });
+
+describe("the egress proxy's idle timeout", () => {
+  const IDLE_MS = 400;
+  let idleProxy: EgressProxy;
+  let echo: net.Server;
+  let echoPort: number;
+  let stalls: http.Server;
+  let stallsPort: number;
+  /** The upstream ends of the connections the stand-ins accepted, to see that they are closed too. */
+  const upstreamEnds: net.Socket[] = [];
+
+  beforeAll(async () => {
+    // Stands for an allowed service that echoes what it gets.
+    echo = net.createServer((s) => {
+      upstreamEnds.push(s);
+      s.pipe(s);
+    });
+    // Stands for an allowed registry that starts an answer and then stalls.
+    stalls = http.createServer((_req, res) => {
+      upstreamEnds.push(res.socket as net.Socket);
+      res.writeHead(200, { "content-type": "text/plain" }).write("partial");
+    });
+    for (const s of [echo, stalls]) await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
+    echoPort = (echo.address() as AddressInfo).port;
+    stallsPort = (stalls.address() as AddressInfo).port;
+    idleProxy = await startEgressProxy(parseAllowedHosts([`127.0.0.1:${echoPort}`, `127.0.0.1:${stallsPort}`]), {
+      idleMs: IDLE_MS,
+    });
+  });
+  afterAll(async () => {
+    await idleProxy.close();
+    echo.close();
+    stalls.close();
+  });
+
+  /** Milliseconds until `s` closes, or null when it is still open after `ms`. */
+  const closesWithin = (s: net.Socket, ms: number) =>
+    new Promise<number | null>((resolve) => {
+      const start = Date.now();
+      const timer = setTimeout(() => resolve(null), ms);
+      s.once("close", () => {
+        clearTimeout(timer);
+        resolve(Date.now() - start);
+      });
+    });
+
+  const echoTunnel = () =>
+    new Promise<net.Socket>((resolve, reject) => {
+      const target = `127.0.0.1:${echoPort}`;
+      http
+        .request({ socketPath: idleProxy.socketPath, method: "CONNECT", path: target, headers: { host: target } })
+        .on("connect", (res: http.IncomingMessage, socket: net.Socket) =>
+          res.statusCode === 200 ? resolve(socket) : reject(new Error(`CONNECT answered ${res.statusCode}`)),
+        )
+        .on("error", reject)
+        .end();
+    });
+
+  it("closes a tunnel, both sides, once no byte has passed either way for the idle time", async () => {
+    const socket = await echoTunnel();
+    const echoed = new Promise<string>((resolve) => socket.once("data", (d: Buffer) => resolve(d.toString())));
+    socket.write("hello");
+    expect(await echoed).toBe("hello");
+    const upstream = upstreamEnds.at(-1);
+    const closed = closesWithin(socket, IDLE_MS * 8);
+    const upstreamClosed = upstream ? closesWithin(upstream, IDLE_MS * 8) : Promise.resolve(null);
+    const after = await closed;
+    expect(after).not.toBeNull();
+    expect(after).toBeGreaterThanOrEqual(IDLE_MS - 50);
+    expect(await upstreamClosed).not.toBeNull();
+  });
+
+  it("keeps a tunnel with steady traffic open well past the idle time", async () => {
+    const socket = await echoTunnel();
+    let got = "";
+    socket.on("data", (d: Buffer) => (got += d.toString()));
+    const closed = closesWithin(socket, IDLE_MS * 4);
+    let sent = "";
+    for (let i = 0; i < 16; i++) {
+      socket.write(String(i % 10));
+      sent += String(i % 10);
+      await new Promise((r) => setTimeout(r, IDLE_MS / 4));
+    }
+    expect(await closed).toBeNull();
+    expect(got).toBe(sent);
+    socket.destroy();
+  });
+
+  it("closes a forwarded request whose answer stalls, client and upstream", async () => {
+    const before = upstreamEnds.length;
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http
+        .request({ socketPath: idleProxy.socketPath, path: `http://127.0.0.1:${stallsPort}/left-pad` }, resolve)
+        .on("error", reject)
+        .end(),
+    );
+    expect(res.statusCode).toBe(200);
+    res.on("error", () => {});
+    res.resume();
+    const upstream = upstreamEnds[before];
+    const upstreamClosed = upstream ? closesWithin(upstream, IDLE_MS * 8) : Promise.resolve(null);
+    expect(await closesWithin(res.socket, IDLE_MS * 8)).not.toBeNull();
+    expect(await upstreamClosed).not.toBeNull();
+  });
+});

@@ -4,6 +4,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pipeline } from "node:stream";
 import { allowedTarget, forbiddenAddress, splitHostPort, type EgressPolicy } from "./sandbox.egress.policy";
 import { FIRST_BYTES_MS, MAX_FIRST_BYTES, tunnelRefusal, tunnelRequiresTls } from "./sandbox.egress.tls";
 
@@ -26,6 +27,8 @@ export interface EgressProxy {
 const MAX_BLOCKED = 50;
 const MAX_CONNECTIONS = 128;
 const CONNECT_TIMEOUT_MS = 15_000;
+/** How long a tunnel or forwarded request may pass no bytes either way before both sides are closed. */
+export const IDLE_TIMEOUT_MS = 120_000;
 const HOP_HEADERS = ["proxy-authorization", "proxy-connection", "connection", "keep-alive", "te", "trailer", "upgrade"];
 
 /** The address to dial for `host:port`, or why not. */
@@ -92,8 +95,14 @@ function firstBytes(
 /** A refused target as the step and the PR body show it: host name characters only. */
 const printable = (s: string) => s.replace(/[^A-Za-z0-9._:[\]*-]/g, "?").slice(0, 200);
 
+export interface EgressOptions {
+  /** Closes a tunnel or forwarded request after this long without a byte either way (IDLE_TIMEOUT_MS). */
+  idleMs?: number;
+}
+
 /** Starts a proxy enforcing `policy`, listening on a fresh socket under the system temp dir. */
-export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProxy> {
+export async function startEgressProxy(policy: EgressPolicy, options: EgressOptions = {}): Promise<EgressProxy> {
+  const idleMs = options.idleMs ?? IDLE_TIMEOUT_MS;
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "fixloop-egress-"));
   await fs.chmod(dir, 0o755);
   const socketPath = path.join(dir, "proxy.sock");
@@ -106,6 +115,18 @@ export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProx
   const refuse = (target: string, reason: string) => {
     const key = printable(target);
     if (!blocked.has(key) && blocked.size < MAX_BLOCKED) blocked.set(key, reason);
+  };
+  /**
+   * A connection to the upstream server: CONNECT_TIMEOUT_MS to connect, then closed after idleMs
+   * without a byte either way (whatever the proxy relays in either direction crosses it).
+   */
+  const dial = (ip: string, port: number) => {
+    const up = net.connect({ host: ip, port });
+    track(up);
+    up.setTimeout(CONNECT_TIMEOUT_MS);
+    up.once("connect", () => up.setTimeout(idleMs));
+    up.on("timeout", () => up.destroy());
+    return up;
   };
 
   const server = http.createServer(async (req, res) => {
@@ -143,21 +164,24 @@ export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProx
         path: `${url.pathname}${url.search}`,
         headers,
         setHost: false,
-        timeout: CONNECT_TIMEOUT_MS,
+        // Its own connection, closed with the request: no pooled socket outlives the idle timeout or the proxy.
+        createConnection: () => dial(t.ip, port),
       },
       (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
+        // A response cut off upstream (idle, reset) closes the client's too, rather than leave it waiting.
+        pipeline(r, res, () => {});
       },
     );
     up.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end("Upstream unreachable\n")));
-    up.on("timeout", () => up.destroy());
     req.pipe(up);
   });
 
   server.on("connect", async (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     track(client);
     client.on("error", () => client.destroy());
+    // Every byte of the tunnel crosses the client's socket, read or written: idle there is idle both ways.
+    client.setTimeout(idleMs, () => client.destroy());
     const hp = splitHostPort(req.url ?? "");
     if (!hp || hp.port === null) {
       client.end("HTTP/1.1 400 Bad Request\r\n\r\n");
@@ -172,10 +196,8 @@ export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProx
       return;
     }
     const port = hp.port;
-    const up = net.connect({ host: t.ip, port, timeout: CONNECT_TIMEOUT_MS });
-    track(up);
+    const up = dial(t.ip, port);
     up.once("connect", () => {
-      up.setTimeout(0);
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       up.pipe(client);
       // Nothing of the client's reaches the server before its first bytes pass (sandbox.egress.tls).
@@ -191,7 +213,6 @@ export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProx
         client.pipe(up);
       });
     });
-    up.on("timeout", () => up.destroy());
     up.on("error", () => (up.connecting ? client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n") : client.destroy()));
     up.on("close", () => client.destroy());
     client.on("close", () => up.destroy());
