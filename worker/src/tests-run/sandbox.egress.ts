@@ -31,21 +31,38 @@ const CONNECT_TIMEOUT_MS = 15_000;
 export const IDLE_TIMEOUT_MS = 120_000;
 const HOP_HEADERS = ["proxy-authorization", "proxy-connection", "connection", "keep-alive", "te", "trailer", "upgrade"];
 
+/** How the proxy reaches the world outside the sandbox: names resolved, TCP connections opened. */
+export interface EgressNetwork {
+  /** The addresses `host` resolves to, in the resolver's order; none when it does not resolve. */
+  lookup(host: string): Promise<string[]>;
+  /** A TCP connection (still connecting) to `ip:port`. */
+  connect(ip: string, port: number): net.Socket;
+}
+
+/** The worker's own resolver and network. */
+export const SYSTEM_NETWORK: EgressNetwork = {
+  lookup: (host) =>
+    dns.lookup(host, { all: true, verbatim: true }).then(
+      (addrs) => addrs.map((a) => a.address),
+      () => [],
+    ),
+  connect: (ip, port) => net.connect({ host: ip, port }),
+};
+
 /** The address to dial for `host:port`, or why not. */
 async function resolveTarget(
   policy: EgressPolicy,
+  network: EgressNetwork,
   host: string,
   port: number,
 ): Promise<{ ip: string } | { reason: string }> {
   const v = allowedTarget(policy, host, port);
   if (v.ok === false) return { reason: v.reason };
   if (v.ok === "literal") return { ip: v.ip };
-  const addrs = await dns.lookup(host, { all: true, verbatim: true }).catch(() => []);
+  const addrs = await network.lookup(host);
   if (!addrs.length) return { reason: "does not resolve" };
-  const good = addrs.find((a) => forbiddenAddress(a.address) === null);
-  return good
-    ? { ip: good.address }
-    : { reason: `resolves to a ${forbiddenAddress(addrs[0]?.address ?? "") ?? "refused address"}` };
+  const good = addrs.find((a) => forbiddenAddress(a) === null);
+  return good ? { ip: good } : { reason: `resolves to a ${forbiddenAddress(addrs[0] ?? "") ?? "refused address"}` };
 }
 
 /**
@@ -98,11 +115,14 @@ const printable = (s: string) => s.replace(/[^A-Za-z0-9._:[\]*-]/g, "?").slice(0
 export interface EgressOptions {
   /** Closes a tunnel or forwarded request after this long without a byte either way (IDLE_TIMEOUT_MS). */
   idleMs?: number;
+  /** Where names resolve and connections go (SYSTEM_NETWORK); the policy's checks apply all the same. */
+  network?: EgressNetwork;
 }
 
 /** Starts a proxy enforcing `policy`, listening on a fresh socket under the system temp dir. */
 export async function startEgressProxy(policy: EgressPolicy, options: EgressOptions = {}): Promise<EgressProxy> {
   const idleMs = options.idleMs ?? IDLE_TIMEOUT_MS;
+  const network = options.network ?? SYSTEM_NETWORK;
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "fixloop-egress-"));
   await fs.chmod(dir, 0o755);
   const socketPath = path.join(dir, "proxy.sock");
@@ -121,7 +141,7 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
    * without a byte either way (whatever the proxy relays in either direction crosses it).
    */
   const dial = (ip: string, port: number) => {
-    const up = net.connect({ host: ip, port });
+    const up = network.connect(ip, port);
     track(up);
     up.setTimeout(CONNECT_TIMEOUT_MS);
     up.once("connect", () => up.setTimeout(idleMs));
@@ -143,7 +163,7 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
     }
     const host = url.hostname.replace(/^\[|\]$/g, "");
     const port = Number(url.port || 80);
-    const t = await resolveTarget(policy, host, port);
+    const t = await resolveTarget(policy, network, host, port);
     if ("reason" in t) {
       refuse(`${host}:${port}`, t.reason);
       res
@@ -187,7 +207,7 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
       client.end("HTTP/1.1 400 Bad Request\r\n\r\n");
       return;
     }
-    const t = await resolveTarget(policy, hp.host, hp.port);
+    const t = await resolveTarget(policy, network, hp.host, hp.port);
     if ("reason" in t) {
       refuse(`${hp.host}:${hp.port}`, t.reason);
       client.end(
