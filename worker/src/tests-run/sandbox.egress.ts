@@ -215,26 +215,56 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
       );
       return;
     }
+    // The client went away while the name resolved: nothing to dial, nothing refused.
+    if (client.destroyed) return;
     const port = hp.port;
+    /** The client's first bytes once they pass (sandbox.egress.tls); null when refused or gone. */
+    const judged = async () => {
+      const first = await firstBytes(client, head, hp.host, port);
+      if (first?.refusal === null) return first.bytes;
+      if (first) refuse(`${hp.host}:${port}`, first.refusal);
+      client.destroy();
+      return null;
+    };
+    if (tunnelRequiresTls(hp.host, port)) {
+      // The client sends its ClientHello only after the 200, and the server is dialled only once
+      // the hello passes: a refused tunnel opens no connection (nor tells which servers are up).
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      const first = await judged();
+      if (!first || client.destroyed) return;
+      const up = dial(t.ip, port);
+      up.once("connect", () => {
+        up.write(first);
+        up.pipe(client);
+        client.pipe(up);
+      });
+      // With the 200 sent there is no status left to answer: a server that cannot be reached closes
+      // the tunnel (the client's TLS fails), and is no refusal of the allowlist's.
+      up.on("error", () => {});
+      up.on("close", () => client.destroy());
+      client.on("close", () => up.destroy());
+      return;
+    }
+    // A server may speak first here (an address's or a listed port's service): dial at once.
     const up = dial(t.ip, port);
+    let connected = false;
     up.once("connect", () => {
+      connected = true;
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       up.pipe(client);
-      // Nothing of the client's reaches the server before its first bytes pass (sandbox.egress.tls).
-      void firstBytes(client, head, hp.host, port).then((first) => {
+      // Nothing of the client's reaches the server before its first bytes pass.
+      void judged().then((first) => {
         if (!first) return;
-        if (first.refusal !== null) {
-          refuse(`${hp.host}:${port}`, first.refusal);
-          client.destroy();
-          up.destroy();
-          return;
-        }
-        if (first.bytes.length) up.write(first.bytes);
+        if (first.length) up.write(first);
         client.pipe(up);
       });
     });
-    up.on("error", () => (up.connecting ? client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n") : client.destroy()));
-    up.on("close", () => client.destroy());
+    // Reported through 'close', which also follows a connect timeout.
+    up.on("error", () => {});
+    up.on("close", () => {
+      if (connected || client.destroyed) client.destroy();
+      else client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
+    });
     client.on("close", () => up.destroy());
   });
   server.on("connection", track);

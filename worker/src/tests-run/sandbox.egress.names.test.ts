@@ -1,0 +1,135 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import tls from "node:tls";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEgressProxy, type EgressNetwork, type EgressProxy } from "./sandbox.egress";
+import { parseAllowedHosts } from "./sandbox.egress.policy";
+
+// Hostile: a networked setup opens tunnels to an allowed name and sends what it likes in them.
+// The world outside is a stand-in: the names resolve to public documentation addresses, and
+// connections to those land on local servers, so the proxy's own checks run unchanged.
+const REGISTRY = "203.0.113.10";
+const DOWN = "203.0.113.11";
+let site: tls.Server;
+let sitePort: number;
+let deadPort: number;
+/** TCP connections the site accepted, whether or not a handshake followed. */
+let accepted = 0;
+const dialled: string[] = [];
+let proxy: EgressProxy;
+
+const network: EgressNetwork = {
+  lookup: async (host) => ({ "registry.example": [REGISTRY], "down.example": [DOWN] })[host] ?? [],
+  connect: (ip, port) => {
+    dialled.push(`${ip}:${port}`);
+    return net.connect(ip === REGISTRY ? sitePort : deadPort, "127.0.0.1");
+  },
+};
+
+beforeAll(async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fixloop-egress-names-"));
+  const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
+  const args = "req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=registry.example -days 1";
+  execFileSync("openssl", [...args.split(" "), "-keyout", key, "-out", cert], { stdio: "ignore" });
+  // Stands for the registry: it answers the first thing a client sends with the name it was reached by.
+  site = tls.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (s) =>
+    s.once("data", (d: Buffer) => s.end(`site=${s.servername || "(none)"} got=${d.toString()}`)),
+  );
+  fs.rmSync(dir, { recursive: true, force: true });
+  site.on("connection", () => accepted++);
+  site.on("tlsClientError", () => {});
+  await new Promise<void>((r) => site.listen(0, "127.0.0.1", () => r()));
+  sitePort = (site.address() as AddressInfo).port;
+  // A port nothing listens on: a server that is down.
+  const gone = net.createServer();
+  await new Promise<void>((r) => gone.listen(0, "127.0.0.1", () => r()));
+  deadPort = (gone.address() as AddressInfo).port;
+  await new Promise<void>((r) => gone.close(() => r()));
+  proxy = await startEgressProxy(parseAllowedHosts(["registry.example", "down.example", `127.0.0.1:${deadPort}`]), {
+    network,
+  });
+});
+afterAll(async () => {
+  await proxy.close();
+  site.close();
+});
+
+/** Opens a CONNECT tunnel as a sandboxed client does: the socket once answered 200, else the status. */
+const tunnel = (target: string) =>
+  new Promise<net.Socket | number>((resolve, reject) => {
+    http
+      .request({ socketPath: proxy.socketPath, method: "CONNECT", path: target, headers: { host: target } })
+      .on("connect", (res: http.IncomingMessage, socket: net.Socket) =>
+        resolve(res.statusCode === 200 ? socket : (res.statusCode ?? 0)),
+      )
+      .on("error", reject)
+      .end();
+  });
+
+const open = async (target: string) => {
+  const socket = await tunnel(target);
+  if (typeof socket === "number") throw new Error(`CONNECT ${target} answered ${socket}`);
+  return socket;
+};
+
+/** TLS through a tunnel to `target` naming `servername`, sending "ping": what came back, or how it failed. */
+const tlsVia = async (target: string, servername: string) => {
+  const socket = await open(target);
+  return new Promise<string>((resolve) => {
+    let body = "";
+    let failure = "closed before the handshake";
+    const s = tls.connect({ socket, servername, rejectUnauthorized: false });
+    s.on("secureConnect", () => {
+      failure = "";
+      s.write("ping");
+    });
+    s.on("data", (d: Buffer) => (body += d.toString()));
+    s.on("error", (e: NodeJS.ErrnoException) => (failure ||= e.code ?? e.message));
+    s.on("close", () => resolve(failure ? `ERR ${failure}` : body));
+  });
+};
+
+/** What comes back through a tunnel after sending `bytes`, until it closes (or "still open" after 8 s). */
+const plainVia = async (target: string, bytes: string) => {
+  const socket = await open(target);
+  return new Promise<string>((resolve) => {
+    let got = "";
+    socket.on("data", (d: Buffer) => (got += d.toString()));
+    socket.on("error", () => {});
+    socket.on("close", () => resolve(got));
+    setTimeout(() => resolve(`still open, got ${got}`), 8000);
+    socket.write(bytes);
+  });
+};
+
+describe("a tunnel to a name on a web port", () => {
+  it("judges the client's first bytes before dialling: a refused one never reaches the server", async () => {
+    expect(await tlsVia("registry.example:443", "evil.example")).toMatch(/^ERR /);
+    expect(await plainVia("registry.example:80", "GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n")).toBe("");
+    expect(accepted).toBe(0);
+    expect(dialled).toEqual([]);
+    expect(proxy.blocked()).toEqual([
+      "registry.example:443 (TLS server name evil.example does not match host)",
+      "registry.example:80 (not TLS on a web port; send http:// URLs as proxy requests)",
+    ]);
+  });
+
+  it("dials once the ClientHello names the host, and carries data both ways", async () => {
+    const [acceptedBefore, dialledBefore] = [accepted, dialled.length];
+    expect(await tlsVia("registry.example:443", "registry.example")).toBe("site=registry.example got=ping");
+    expect(accepted - acceptedBefore).toBe(1);
+    expect(dialled.slice(dialledBefore)).toEqual([`${REGISTRY}:443`]);
+  });
+
+  it("does not list a server that is down as refused: a name's tunnel closes after its hello, an address's answers 502", async () => {
+    expect(await tlsVia("down.example:443", "down.example")).toMatch(/^ERR /);
+    expect(await tunnel(`127.0.0.1:${deadPort}`)).toBe(502);
+    expect(dialled.slice(-2)).toEqual([`${DOWN}:443`, `127.0.0.1:${deadPort}`]);
+    expect(proxy.blocked().filter((b) => b.includes("down.example") || b.includes(String(deadPort)))).toEqual([]);
+  });
+});
