@@ -200,6 +200,8 @@ export interface SolveRunsTable {
     "solve" | "refine" | "backtest"
   >;
   solution_id: string | null;
+  /** The repository backtest a `backtest` run solves for (null for the others): it ends with it. */
+  backtest_id: string | null;
   model_id: string;
   status: ColumnType<RunStatus, RunStatus | undefined, RunStatus>;
   current_step: StepId | null;

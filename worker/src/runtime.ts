@@ -9,6 +9,7 @@ import { PROCESSORS } from "./processors";
 import { startCancelSubscriber } from "./pipeline/cancel.subscriber";
 import { startSweeper } from "./pipeline/sweeper";
 import { JOB_LOCK_LOST } from "./job.lock";
+import { endGivenUpBacktest } from "./processors/backtest.processor";
 import { recordJobMetrics } from "./metrics/job.metrics";
 import { startPresence, type Presence } from "./presence";
 import { schedulePullRequestPoll } from "./sync/pull-requests.poll";
@@ -113,6 +114,14 @@ export function startWorkers(
             { queue: worker.name, jobId, code: JOB_LOCK_LOST },
             "could not renew the job's lock: its work is aborted here",
           );
+    });
+  // A backtest's job given up by BullMQ ends its backtest (and the solve runs it left running).
+  workers
+    .find((w) => w.name === QUEUES.backtest)
+    ?.on("failed", (job) => {
+      endGivenUpBacktest(job, ctx).catch((err: Error) =>
+        ctx.logger.warn({ jobId: job?.id, err: err.message }, "a given-up backtest could not be ended"),
+      );
     });
   const sweeper = solveWorker ? startSweeper(ctx, ctx.env.SWEEP_INTERVAL_SECONDS) : null;
   if (names.includes(QUEUES.sync))

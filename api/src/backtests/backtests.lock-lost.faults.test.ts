@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { QUEUES, jobIds } from "@fixloop/contract";
-import { createTestStack, type TestStack } from "../../test/stack";
+import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until } from "../../test/faults.testkit";
 import { lapseLock, queueWorkers } from "../../test/lock-lost.testkit";
 
@@ -128,4 +128,158 @@ describe("a worker whose lock on a backtest's job lapsed", () => {
     expect(await done?.getState()).toBe("completed");
     expect(done?.returnvalue).toMatchObject({ checked: 1 });
   }, 120_000);
+});
+
+/** How a solve run a stopped worker left running ends with its backtest. */
+const ENDED = {
+  status: "failed",
+  error_code: "backtest.ended",
+  error_message: "The backtest ended before this solve finished",
+  quota_state: "released",
+};
+
+/** Quota units the user has used (reserved or charged), every period. */
+const usedUnits = async (userId: string) =>
+  Number(
+    (
+      await stack.db
+        .selectFrom("usage_counters")
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("used"), eb.lit(0)).as("used"))
+        .where("user_id", "=", userId)
+        .executeTakeFirstOrThrow()
+    ).used,
+  );
+
+const backtestRow = (id: string) =>
+  stack.db
+    .selectFrom("repository_backtests")
+    .select(["status", "error"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+const runRow = (id: string) =>
+  stack.db
+    .selectFrom("solve_runs")
+    .select(["status", "error_code", "error_message", "quota_state"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+
+/**
+ * A solving backtest of one past issue whose first worker's lock on the job lapsed while its
+ * model call was in flight, and which that worker left, stopped: the job is back in the queue,
+ * the solve run running with its quota unit reserved.
+ */
+async function leftMidSolve(me: SignedIn) {
+  // Workers an earlier test left serving the queue would take the job themselves.
+  await workers.closeAll();
+  first.control.reset();
+  second.control.reset();
+  const headers = { ...me.headers, "content-type": "application/json" };
+  first.control.hangNext(1);
+  const firstWorker = workers.start({ env: first.env });
+  const started = await stack.app.request(PATH, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ issues: 1, solve: true }),
+  });
+  expect(started.status).toBe(202);
+  const backtestId = ((await started.json()) as { latest: { id: string } }).latest.id;
+  await until("the first worker's model call in flight", async () => first.control.requests.length === 1, 60_000);
+  const run = await stack.db
+    .selectFrom("solve_runs")
+    .select(["id", "status", "quota_state"])
+    .where("user_id", "=", me.user._id)
+    .where("kind", "=", "backtest")
+    .where("status", "=", "running")
+    .orderBy("created_at", "desc")
+    .executeTakeFirstOrThrow();
+  expect([run.status, run.quota_state]).toEqual(["running", "reserved"]);
+  await firstWorker.workers[0]?.pause(true);
+  const job = await stack.deps.queues.backtest.getJob(jobIds.backtest(backtestId));
+  await lapseLock(stack, QUEUES.backtest, job);
+  await until("the first worker's call aborted", async () => first.control.abortedRequests === 1, 20_000, 50);
+  await workers.close(firstWorker);
+  expect(await runRow(run.id)).toMatchObject({ status: "running", quota_state: "reserved" });
+  expect(await backtestRow(backtestId)).toEqual({ status: "running", error: null });
+  return { backtestId, runId: run.id, jobId: jobIds.backtest(backtestId) };
+}
+
+const ended = async (backtestId: string) => (await backtestRow(backtestId)).status === "failed";
+
+describe("a solve run a stopped backtest worker left running", () => {
+  let me: SignedIn;
+  beforeAll(async () => {
+    me = await stack.signIn("octocat", { scopes: ["public_repo"] });
+    expect((await stack.app.request("/api/github/repositories", { headers: me.headers })).status).toBe(200);
+  });
+
+  it("ends with the backtest when the new holder fails before reaching its issue, its quota unit given back", async () => {
+    const before = await usedUnits(me.user._id);
+    const left = await leftMidSolve(me);
+    expect(await usedUnits(me.user._id)).toBe(before + 1);
+
+    // The new holder cannot list the repository's past pull requests: the backtest fails before any issue.
+    stack.github.control.failNext({ path: /^\/repos\/octocat\/todo-api\/pulls$/, status: 403, kind: "restricted" });
+    workers.start({ env: second.env });
+    await until("the backtest failed", () => ended(left.backtestId), 60_000);
+
+    expect((await backtestRow(left.backtestId)).error).toMatch(/^The backtest failed: /);
+    expect(await runRow(left.runId)).toEqual(ENDED);
+    // The period counts what the backtest finished: nothing.
+    expect(await usedUnits(me.user._id)).toBe(before);
+    expect(second.control.requests).toEqual([]);
+  });
+
+  it("ends with the backtest ended as not finishing in time, its quota unit given back once", async () => {
+    const before = await usedUnits(me.user._id);
+    const left = await leftMidSolve(me);
+    // No worker takes the job again; four hours on, asking for a new backtest ends this one.
+    await stack.db
+      .updateTable("repository_backtests")
+      .set({ started_at: new Date(Date.now() - 5 * 60 * 60_000) })
+      .where("id", "=", left.backtestId)
+      .execute();
+    const headers = { ...me.headers, "content-type": "application/json" };
+    const again = await stack.app.request(PATH, { method: "POST", headers, body: JSON.stringify({ issues: 1 }) });
+    expect(again.status).toBe(202);
+    expect(await backtestRow(left.backtestId)).toEqual({
+      status: "failed",
+      error: "The backtest did not finish in time",
+    });
+    expect(await runRow(left.runId)).toEqual(ENDED);
+    expect(await usedUnits(me.user._id)).toBe(before);
+
+    // A worker then takes the ended backtest's job: it leaves it ended and gives nothing back again.
+    const newId = ((await again.json()) as { latest: { id: string } }).latest.id;
+    workers.start({ env: second.env });
+    await until("the new backtest done", async () => (await backtestRow(newId)).status === "done", 90_000);
+    const job = await stack.deps.queues.backtest.getJob(left.jobId);
+    await until("the ended backtest's job settled", async () => (await job?.getState()) === "completed", 30_000);
+    expect(await runRow(left.runId)).toEqual(ENDED);
+    expect(await usedUnits(me.user._id)).toBe(before);
+    expect(second.control.requests).toEqual([]);
+  });
+
+  it("ends with the backtest whose job BullMQ gave up after it stalled too often", async () => {
+    const before = await usedUnits(me.user._id);
+    const left = await leftMidSolve(me);
+    // What BullMQ's stall check writes on a job that stalled more often than maxStalledCount
+    // allows: the next worker to take it fails it at once, without running it.
+    await stack.redis.hset(
+      `${stack.prefix}:${QUEUES.backtest}:${left.jobId}`,
+      "defa",
+      "job stalled more than allowable limit",
+    );
+    workers.start({ env: second.env });
+    await until("the backtest failed", () => ended(left.backtestId), 60_000);
+
+    expect(await backtestRow(left.backtestId)).toEqual({
+      status: "failed",
+      error: "The backtest stopped: the workers running it stopped too often",
+    });
+    const job = await stack.deps.queues.backtest.getJob(left.jobId);
+    expect([await job?.getState(), job?.failedReason]).toEqual(["failed", "job stalled more than allowable limit"]);
+    expect(await runRow(left.runId)).toEqual(ENDED);
+    expect(await usedUnits(me.user._id)).toBe(before);
+    expect(second.control.requests).toEqual([]);
+  });
 });

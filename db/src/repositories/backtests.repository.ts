@@ -1,7 +1,9 @@
-import { sql } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { z } from "zod";
 import { BacktestIssue, solveFigures, type TrustCard } from "@fixloop/contract";
+import type { Database } from "../schema";
 import type { Conn } from "./conn";
+import { endLeftSolveRuns } from "./backtests.solves";
 import { jsonColumn } from "./json-columns";
 
 /** `repository_backtests.issues`: one entry per past issue checked; entries that do not decode are left out. */
@@ -15,6 +17,10 @@ export const backtestIssues = jsonColumn(
 );
 
 const ACTIVE = ["queued", "running"];
+
+/** The backtest's end and its runs' commit together (inside a caller's transaction, with it). */
+const inTransaction = (db: Conn, f: (trx: Transaction<Database>) => Promise<void>) =>
+  db.isTransaction ? f(db as Transaction<Database>) : db.transaction().execute(f);
 
 /**
  * Queues a backtest for a repository row; undefined when one is already queued or running there
@@ -41,7 +47,8 @@ export async function start(
 /**
  * Ends as failed the backtests of a repository row that were queued or running for longer than
  * `maxAgeMs` (their job was lost), so the repository can be backtested again; one that solves
- * (a model call and the tests per issue) is given `solveMaxAgeMs`.
+ * (a model call and the tests per issue) is given `solveMaxAgeMs`. Their solve runs left running
+ * end with them (see endLeftSolveRuns).
  */
 export async function expireStale(
   db: Conn,
@@ -52,18 +59,22 @@ export async function expireStale(
   const now = Date.now();
   // A running backtest is aged from its start, not from the time it waited in the queue.
   const since = sql<Date>`coalesce(started_at, created_at)`;
-  await db
-    .updateTable("repository_backtests")
-    .set({ status: "failed", error: "The backtest did not finish in time", finished_at: new Date() })
-    .where("repository_id", "=", repositoryId)
-    .where("status", "in", ACTIVE)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb("solve", "=", false), eb(since, "<", new Date(now - maxAgeMs))]),
-        eb.and([eb("solve", "=", true), eb(since, "<", new Date(now - solveMaxAgeMs))]),
-      ]),
-    )
-    .execute();
+  await inTransaction(db, async (trx) => {
+    const expired = await trx
+      .updateTable("repository_backtests")
+      .set({ status: "failed", error: "The backtest did not finish in time", finished_at: new Date() })
+      .where("repository_id", "=", repositoryId)
+      .where("status", "in", ACTIVE)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("solve", "=", false), eb(since, "<", new Date(now - maxAgeMs))]),
+          eb.and([eb("solve", "=", true), eb(since, "<", new Date(now - solveMaxAgeMs))]),
+        ]),
+      )
+      .returning("id")
+      .execute();
+    for (const b of expired) await endLeftSolveRuns(trx, b.id);
+  });
 }
 
 /** A backtest with its repository's name, for the worker. */
@@ -137,14 +148,22 @@ export async function progress(db: Conn, id: string, p: BacktestProgress): Promi
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Ends a backtest still queued or running: done, or failed with the reason shown on the card (an ended one keeps its end). */
+/**
+ * Ends a backtest still queued or running: done, or failed with the reason shown on the card (an
+ * ended one keeps its end). Either way, its solve runs left running end with it (see
+ * endLeftSolveRuns); a new one can no longer start (see startSolveRun).
+ */
 export async function finish(db: Conn, id: string, outcome: { error: string | null }): Promise<void> {
-  await db
-    .updateTable("repository_backtests")
-    .set({ status: outcome.error === null ? "done" : "failed", error: outcome.error, finished_at: new Date() })
-    .where("id", "=", id)
-    .where("status", "in", ACTIVE)
-    .execute();
+  await inTransaction(db, async (trx) => {
+    await trx
+      .updateTable("repository_backtests")
+      .set({ status: outcome.error === null ? "done" : "failed", error: outcome.error, finished_at: new Date() })
+      .where("id", "=", id)
+      .where("status", "in", ACTIVE)
+      .execute();
+    // Also when it had ended already: a run is ended once, whichever end comes first.
+    await endLeftSolveRuns(trx, id);
+  });
 }
 
 type Row = {

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database } from "../schema";
 import type { Conn } from "./conn";
 import { runSpent } from "./costs.repository";
@@ -51,15 +51,28 @@ export async function pastIssueId(
   return (await find())?.id ?? Promise.reject(new Error(`issue ${i.fullName}#${i.number} could not be stored`));
 }
 
+/** Why a backtest's solve was not started: the plan's quota is used up, or the backtest is no longer running. */
+export type SolveStart = { runId: string } | { refused: "quota" | "ended" };
+
 /**
  * Starts a backtest's solve of one past issue: in one transaction, one unit of the plan's quota is
- * reserved and a `backtest` run is inserted, running. Null when the quota is used up (nothing written).
+ * reserved and a `backtest` run of backtest `backtestId` is inserted, running. Refused (nothing
+ * written) when the quota is used up, or when the backtest is no longer running: a run started
+ * after its end would be left with nothing to end it.
  */
 export async function startSolveRun(
   db: Kysely<Database>,
-  r: { userId: string; issueId: string; modelId: string; candidates: number },
-): Promise<string | null> {
-  return db.transaction().execute(async (trx) => {
+  r: { userId: string; issueId: string; modelId: string; candidates: number; backtestId: string },
+): Promise<SolveStart> {
+  return db.transaction().execute(async (trx): Promise<SolveStart> => {
+    // Held until commit: an end of the backtest waits for this run to be in, then ends it too.
+    const backtest = await trx
+      .selectFrom("repository_backtests")
+      .select("status")
+      .where("id", "=", r.backtestId)
+      .forShare()
+      .executeTakeFirst();
+    if (backtest?.status !== "running") return { refused: "ended" };
     // A backtest solve of this issue still running was left by a backtest attempt that died (one
     // backtest per repository runs at a time): it ends failed, its quota unit given back.
     const orphans = await trx
@@ -78,12 +91,13 @@ export async function startSolveRun(
     for (const o of orphans) await releaseRunQuota(trx, o.id);
     const period = await currentUsagePeriod(trx, r.userId);
     const reserved = await reserveQuota(trx, r.userId, period.plan, { periodStart: period.periodStart });
-    if (!reserved) return null;
+    if (!reserved) return { refused: "quota" };
     const row = await trx
       .insertInto("solve_runs")
       .values({
         user_id: r.userId,
         issue_id: r.issueId,
+        backtest_id: r.backtestId,
         model_id: r.modelId,
         kind: "backtest",
         status: "running",
@@ -95,7 +109,7 @@ export async function startSolveRun(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    return row.id;
+    return { runId: row.id };
   });
 }
 
@@ -125,4 +139,37 @@ export async function endSolveRun(
     else await chargeRunQuota(trx, runId);
   });
   return runSpent(db, runId);
+}
+
+/** How a solve run left running is ended with its backtest. */
+export const BACKTEST_ENDED = {
+  code: "backtest.ended",
+  message: "The backtest ended before this solve finished",
+} as const;
+
+/**
+ * Ends, failed with BACKTEST_ENDED, every solve run of the backtest still queued or running (a
+ * worker that died or lost the job's lock left it so): its spend is taken from the ledger and its
+ * quota unit given back, as endSolveRun does. Only rows still queued or running change, each
+ * once, so two ends at once, or an end racing the solve's own, settle a run once. Run in the
+ * transaction that ended the backtest. Answers the runs it ended.
+ */
+export async function endLeftSolveRuns(trx: Transaction<Database>, backtestId: string): Promise<string[]> {
+  const left = await trx
+    .updateTable("solve_runs")
+    .set({
+      status: "failed",
+      error_code: BACKTEST_ENDED.code,
+      error_message: BACKTEST_ENDED.message,
+      finished_at: new Date(),
+    })
+    .where("backtest_id", "=", backtestId)
+    .where("status", "in", ["queued", "running"])
+    .returning("id")
+    .execute();
+  for (const { id } of left) {
+    await syncRunSpend(trx, id);
+    await releaseRunQuota(trx, id);
+  }
+  return left.map((r) => r.id);
 }

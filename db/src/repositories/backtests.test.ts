@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, insertUser } from "../../test/testing";
+import { currentUsagePeriod, usedInPeriod } from "./usage.repository";
 import * as backtests from "./backtests.repository";
+import * as backtestSolves from "./backtests.solves";
 
 const { db } = await createTestDatabase();
 
-async function queued(opts: { createdMinutesAgo?: number } = {}) {
+async function queued(opts: { createdMinutesAgo?: number; solve?: boolean } = {}) {
   const userId = await insertUser(db);
   const repo = await db
     .insertInto("repositories")
@@ -18,7 +20,7 @@ async function queued(opts: { createdMinutesAgo?: number } = {}) {
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  const b = await backtests.start(db, { repositoryId: repo.id, userId, requested: 5 });
+  const b = await backtests.start(db, { repositoryId: repo.id, userId, requested: 5, solve: opts.solve });
   if (!b) throw new Error("no backtest started");
   if (opts.createdMinutesAgo)
     await db
@@ -26,7 +28,7 @@ async function queued(opts: { createdMinutesAgo?: number } = {}) {
       .set({ created_at: new Date(Date.now() - opts.createdMinutesAgo * 60_000) })
       .where("id", "=", b.id)
       .execute();
-  return { id: b.id, repositoryId: repo.id };
+  return { id: b.id, repositoryId: repo.id, userId };
 }
 
 const row = (id: string) =>
@@ -78,3 +80,118 @@ describe("a backtest ended as not finishing in time", () => {
     expect((await row(b.id)).status).toBe("running");
   });
 });
+
+/** A running solving backtest with `n` past issues stored for it to solve. */
+async function solving(n: number) {
+  const b = await queued({ solve: true });
+  expect(await backtests.begin(db, b.id)).toBe(true);
+  const issueIds: string[] = [];
+  for (let number = 1; number <= n; number++)
+    issueIds.push(
+      await backtestSolves.pastIssueId(db, {
+        userId: b.userId,
+        repositoryId: b.repositoryId,
+        fullName: "octocat/todo-api",
+        number,
+        title: `past issue ${number}`,
+        body: "",
+        htmlUrl: `https://github.com/octocat/todo-api/issues/${number}`,
+      }),
+    );
+  return { ...b, issueIds };
+}
+
+async function startSolve(b: { id: string; userId: string }, issueId: string) {
+  const started = await backtestSolves.startSolveRun(db, {
+    userId: b.userId,
+    issueId,
+    modelId: "llama-3.3-70b-versatile",
+    candidates: 1,
+    backtestId: b.id,
+  });
+  if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
+  return started.runId;
+}
+
+const used = async (userId: string) => usedInPeriod(db, userId, (await currentUsagePeriod(db, userId)).periodStart);
+const solveRun = (id: string) =>
+  db
+    .selectFrom("solve_runs")
+    .select(["status", "error_code", "error_message", "quota_state"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+const ENDED = {
+  status: "failed",
+  error_code: "backtest.ended",
+  error_message: "The backtest ended before this solve finished",
+  quota_state: "released",
+};
+
+describe("a backtest's solve left running by a worker that stopped", () => {
+  it("ends when the backtest is ended as not finishing in time, its quota unit given back; finished solves keep theirs", async () => {
+    const b = await solving(2);
+    const other = await solving(1);
+    const done = await startSolve(b, b.issueIds[0]!);
+    await backtestSolves.endSolveRun(db, done, { error: null });
+    const left = await startSolve(b, b.issueIds[1]!);
+    const elsewhere = await startSolve(other, other.issueIds[0]!);
+    expect(await used(b.userId)).toBe(2);
+    await db
+      .updateTable("repository_backtests")
+      .set({ started_at: new Date(Date.now() - 2 * HOUR) })
+      .where("id", "=", b.id)
+      .execute();
+
+    await backtests.expireStale(db, b.repositoryId, HOUR);
+    expect((await row(b.id)).status).toBe("failed");
+    expect(await solveRun(left)).toEqual(ENDED);
+    // The finished solve keeps its charge: the period counts what the backtest did.
+    expect(await solveRun(done)).toMatchObject({ status: "completed", quota_state: "charged" });
+    expect(await used(b.userId)).toBe(1);
+    // Another backtest's solve, still running, is its own.
+    expect(await solveRun(elsewhere)).toMatchObject({ status: "running", quota_state: "reserved" });
+    expect(await used(other.userId)).toBe(1);
+    // No solve starts for a backtest that ended: none would be left to end it.
+    expect(await backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]! })).toEqual({
+      refused: "ended",
+    });
+    expect(await used(b.userId)).toBe(1);
+    expect(await runsOf(b.id)).toHaveLength(2);
+  });
+
+  it("gives its quota unit back once, however many times and ways the backtest is ended", async () => {
+    const b = await solving(1);
+    const left = await startSolve(b, b.issueIds[0]!);
+    await db
+      .updateTable("repository_backtests")
+      .set({ started_at: new Date(Date.now() - 2 * HOUR) })
+      .where("id", "=", b.id)
+      .execute();
+    expect(await used(b.userId)).toBe(1);
+
+    // The time-out, the worker's failure and its finish, all at once, and again after.
+    await Promise.all([
+      backtests.expireStale(db, b.repositoryId, HOUR),
+      backtests.finish(db, b.id, { error: "The backtest failed: GitHub went away" }),
+      backtests.finish(db, b.id, { error: null }),
+    ]);
+    await backtests.finish(db, b.id, { error: "The backtest failed: again" });
+    await backtests.expireStale(db, b.repositoryId, 0);
+    expect(await solveRun(left)).toEqual(ENDED);
+    expect(await used(b.userId)).toBe(0);
+    // The worker that started the solve ends it late: the run keeps its end, nothing is charged or given back again.
+    await backtestSolves.endSolveRun(db, left, { error: null });
+    await backtestSolves.endSolveRun(db, left, { error: { code: "backtest.solve_failed", message: "late" } });
+    expect(await solveRun(left)).toEqual(ENDED);
+    expect(await used(b.userId)).toBe(0);
+  });
+});
+
+const solveOf = (b: { id: string; userId: string }) => ({
+  userId: b.userId,
+  modelId: "llama-3.3-70b-versatile",
+  candidates: 1,
+  backtestId: b.id,
+});
+const runsOf = (backtestId: string) =>
+  db.selectFrom("solve_runs").select("id").where("backtest_id", "=", backtestId).execute();

@@ -12,6 +12,7 @@ import { verifyAgainstPull } from "./backtest.verify";
 
 /** The backtest a solve belongs to, as the worker read it. */
 export interface SolvingBacktest {
+  id: string;
   user_id: string;
   repository_id: string;
   model_id: string | null;
@@ -47,7 +48,7 @@ export async function solvePast(
   signal: AbortSignal,
 ): Promise<BacktestSolve> {
   // Once the job's lock is lost nothing more is written: the solve run left running is ended
-  // (its quota unit given back) by the new holder's solve of the same issue.
+  // (its quota unit given back) by the new holder's solve of the same issue, else with the backtest.
   holdsJob(signal, `the backtest solve of #${f.issueNumber}`);
   const issueId = await backtestSolves.pastIssueId(ctx.db, {
     userId: b.user_id,
@@ -58,13 +59,19 @@ export async function solvePast(
     body: f.body,
     htmlUrl: f.htmlUrl,
   });
-  const runId = await backtestSolves.startSolveRun(ctx.db, {
+  const started = await backtestSolves.startSolveRun(ctx.db, {
     userId: b.user_id,
     issueId,
     modelId: b.model_id ?? DEFAULT_MODEL_ID,
     candidates: await users.defaultCandidates(ctx.db, b.user_id),
+    backtestId: b.id,
   });
-  if (!runId) return notSolved(null, "Not solved: your plan's quota for this period is used up");
+  if ("refused" in started) {
+    // Ended meanwhile (not finished in time): the backtest's next progress stops it.
+    if (started.refused === "ended") throw new Error("The backtest ended before this solve started");
+    return notSolved(null, "Not solved: your plan's quota for this period is used up");
+  }
+  const { runId } = started;
   const run = await runs.loadExisting(ctx.db, runId);
   const issue = await issues.find(ctx.db, issueId);
   let patch: FileChange[];

@@ -36,3 +36,19 @@ export async function processBacktest(job: Job, ctx: WorkerContext, signal: Abor
     return { checked: 0, foundAt1: 0, foundAt5: 0 };
   }
 }
+
+/** The card's reason for a backtest whose job BullMQ gave up (it stalled more often than allowed). */
+export const GIVEN_UP = "The backtest stopped: the workers running it stopped too often";
+
+/**
+ * Ends the backtest of a job that failed without its processor ending it (BullMQ fails a job that
+ * stalled more often than allowed before any processor runs it again): failed, with its solve
+ * runs left running (see backtests.finish). Only for a job BullMQ holds as failed: a worker that
+ * lost the job's lock may still see its own attempt fail while a new holder runs the backtest.
+ */
+export async function endGivenUpBacktest(job: Job | undefined, ctx: WorkerContext): Promise<void> {
+  const parsed = BacktestJob.safeParse(job?.data);
+  if (!job || !parsed.success || typeof job.finishedOn !== "number") return;
+  if ((await job.getState()) !== "failed") return;
+  await backtests.finish(ctx.db, parsed.data.backtestId, { error: GIVEN_UP });
+}
