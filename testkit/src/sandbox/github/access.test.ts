@@ -77,6 +77,57 @@ describe("visibility and permissions", () => {
   });
 });
 
+describe("organisations", () => {
+  it("lists the repositories a member reaches through a team or the base permission, with that access", async () => {
+    const control = t.sandbox.control;
+    control.createOrganization("acme", { defaultPermission: "none" });
+    control.createOrganization("initech", { defaultPermission: "read" });
+    await control.createRepository("acme", "team-repo", { private: true });
+    await control.createRepository("acme", "hidden", { private: true });
+    await control.createRepository("initech", "handbook", { private: true });
+    for (const org of ["acme", "initech"]) control.addOrgMember(org, "monalisa");
+    control.createTeam("acme", "devs", ["monalisa"]);
+    control.addTeamRepository("acme", "devs", "team-repo", "push");
+    const monalisa = t.octokit("monalisa", ["repo"]);
+
+    const listed = await monalisa.paginate("GET /user/repos", { per_page: 1 });
+    expect(listed.map((r) => [r.full_name, r.owner.type, r.permissions])).toEqual([
+      ["acme/team-repo", "Organization", { admin: false, maintain: false, push: true, triage: true, pull: true }],
+      ["initech/handbook", "Organization", { admin: false, maintain: false, push: false, triage: false, pull: true }],
+    ]);
+    const direct = await monalisa.paginate("GET /user/repos", { affiliation: "owner,collaborator" });
+    expect(direct).toEqual([]);
+    expect(await statusOf(monalisa.rest.repos.get({ owner: "acme", repo: "hidden" }))).toBe(404);
+    expect(await statusOf(t.octokit("hubot", ["repo"]).rest.repos.get({ owner: "acme", repo: "team-repo" }))).toBe(404);
+    // Read through the base permission: no writes (403, as on GitHub).
+    const { data: main } = await monalisa.rest.git.getRef({ owner: "initech", repo: "handbook", ref: "heads/main" });
+    const write = monalisa.rest.git.createRef({
+      owner: "initech",
+      repo: "handbook",
+      ref: "refs/heads/x",
+      sha: main.object.sha,
+    });
+    expect(await statusOf(write)).toBe(403);
+
+    // Organisations author nothing: an issue on their repository needs a user as author.
+    expect(() => control.addIssues("acme", "team-repo", [{ title: "No author" }])).toThrow(/need a user author/);
+    expect(control.addIssues("acme", "team-repo", [{ title: "Flaky build", user: "monalisa" }])).toEqual([1]);
+    const { data: issues } = await monalisa.rest.issues.listForRepo({ owner: "acme", repo: "team-repo" });
+    expect(issues.map((i) => [i.title, i.user?.login, i.author_association])).toEqual([
+      ["Flaky build", "monalisa", "MEMBER"],
+    ]);
+
+    // An org owner is admin everywhere; leaving the team takes the team's repository away.
+    control.addOrgMember("acme", "hubot", "admin");
+    const { data: asOwner } = await t.octokit("hubot", ["repo"]).rest.repos.get({ owner: "acme", repo: "hidden" });
+    expect(asOwner.permissions).toMatchObject({ admin: true, push: true, pull: true });
+    control.removeTeamMember("acme", "devs", "monalisa");
+    const after = await monalisa.paginate("GET /user/repos", { per_page: 100 });
+    expect(after.map((r) => r.full_name)).toEqual(["initech/handbook"]);
+    expect(await statusOf(monalisa.rest.repos.get({ owner: "acme", repo: "team-repo" }))).toBe(404);
+  });
+});
+
 describe("contents and git data", () => {
   it("serves file content as base64, directories as arrays, raw on request, 404 for missing paths", async () => {
     const gh = t.octokit("hubot", []);

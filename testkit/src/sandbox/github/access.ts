@@ -1,8 +1,9 @@
 import type { Context } from "hono";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, githubErrors } from "./errors";
+import { roleOf } from "./orgs";
 import { permissionsFor } from "./repos.payloads";
-import type { RepoRecord, TokenRecord } from "./state";
+import type { RepoRecord, StateStore, TokenRecord } from "./state";
 
 type Ctx = Context<SandboxEnv>;
 
@@ -20,12 +21,11 @@ export function requireUser(c: Ctx, doc = DOCS_URL.users): TokenRecord {
 
 export const viewerOf = (c: Ctx): string | null => c.get("auth")?.login ?? null;
 
-/** Whether the request's token may see `repo` at all (private repos need the `repo` scope and access). */
-export function canRead(repo: RepoRecord, token: TokenRecord | null): boolean {
+/** Whether the request's token may see `repo` at all (private repos need the `repo` scope and any role on it). */
+export function canRead(store: StateStore, repo: RepoRecord, token: TokenRecord | null): boolean {
   if (!repo.private) return true;
   if (!hasScope(token, "repo") || !token) return false;
-  const p = permissionsFor(repo, token.login);
-  return p.push;
+  return roleOf(store, repo, token.login) !== null;
 }
 
 /** Finds a repository the caller may read; anything else is a 404, as on GitHub. */
@@ -34,7 +34,7 @@ export function readableRepo(deps: SandboxDeps, c: Ctx, doc = DOCS_URL.repos): R
   const name = c.req.param("repo") ?? "";
   c.set("acceptedScopes", "repo");
   const repo = deps.store.repo(owner, name);
-  if (!repo || !canRead(repo, c.get("auth"))) throw githubErrors.notFound(doc);
+  if (!repo || !canRead(deps.store, repo, c.get("auth"))) throw githubErrors.notFound(doc);
   return repo;
 }
 
@@ -47,7 +47,7 @@ export function writableRepo(
   const token = requireUser(c, doc);
   const repo = readableRepo(deps, c, doc);
   requireWriteScope(c, token, repo, doc);
-  if (!permissionsFor(repo, token.login).push) {
+  if (!permissionsFor(deps.store, repo, token.login).push) {
     throw githubErrors.forbidden(`Permission to ${repo.owner}/${repo.name}.git denied to ${token.login}.`, doc);
   }
   return { repo, token };

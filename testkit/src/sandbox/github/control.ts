@@ -4,7 +4,17 @@ import type { RefUpdateEntry, RequestLogEntry, SandboxDeps } from "./context";
 import { issueToken, revokeGrant } from "./oauth.routes";
 import { pullsService } from "./pulls.service";
 import type { FaultRule } from "./rate-limit";
-import { isoNow, type IssueRecord, type RepoRecord, type UserPlan } from "./state";
+import { DEFAULT_LABELS } from "./seed/seed.types";
+import {
+  isoNow,
+  type IssueRecord,
+  type OrgBasePermission,
+  type OrgRecord,
+  type RepoRecord,
+  type RepoRole,
+  type TeamRecord,
+  type UserPlan,
+} from "./state";
 import { webhookPayloads } from "./webhooks.payloads";
 import type { WebhookDelivery } from "./webhooks.sender";
 
@@ -27,7 +37,7 @@ export interface NewIssue {
   body?: string | null;
   labels?: string[];
   state?: "open" | "closed";
-  /** Author login; defaults to the repository owner. */
+  /** Author login; defaults to the repository owner (an organisation's repository needs one: organisations author nothing). */
   user?: string;
 }
 
@@ -48,6 +58,23 @@ export interface GithubSandboxControl {
   renameRepository(owner: string, repo: string, newName: string): Promise<void>;
   /** The owner transfers the repository to the account `newOwner` and `repository` `transferred` is delivered. */
   transferRepository(owner: string, repo: string, newOwner: string): Promise<void>;
+  /**
+   * Creates a repository owned by a user or an organisation, with one commit (a README) on `main`.
+   * Returns its id.
+   */
+  createRepository(owner: string, name: string, o?: { private?: boolean; description?: string }): Promise<number>;
+  /** Creates an organisation account; its members get `defaultPermission` on its repositories (`read` unless told, as on GitHub). */
+  createOrganization(login: string, o?: { name?: string; defaultPermission?: OrgBasePermission }): void;
+  /** An org owner changes the base permission its members have on every repository of the organisation. */
+  setOrgBasePermission(org: string, permission: OrgBasePermission): void;
+  /** The user joins the organisation (`admin`: an org owner, admin on all its repositories). */
+  addOrgMember(org: string, login: string, role?: "admin" | "member"): void;
+  /** Creates team `slug` in the organisation with these members. */
+  createTeam(org: string, slug: string, members?: string[]): void;
+  addTeamMember(org: string, slug: string, login: string): void;
+  removeTeamMember(org: string, slug: string, login: string): void;
+  /** The team is given `permission` on the organisation's repository `repo` (replacing an earlier grant). */
+  addTeamRepository(org: string, slug: string, repo: string, permission: RepoRole): void;
   /** Path of the bare git repository behind `owner/repo` (run `git --git-dir <path> ...`). */
   gitDir(owner: string, repo: string): string;
   /** The pull requests opened since the stand-in started and the seeded open ones (not the seeded past). */
@@ -106,6 +133,22 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
     return found;
   };
 
+  const orgOf = (login: string): OrgRecord => {
+    const org = store.org(login);
+    if (!org) throw new Error(`github sandbox: no organization ${login}`);
+    return org;
+  };
+  const teamOf = (org: string, slug: string): TeamRecord => {
+    const team = orgOf(org).teams.find((t) => t.slug === slug);
+    if (!team) throw new Error(`github sandbox: no team ${org}/${slug}`);
+    return team;
+  };
+  const userOf = (login: string) => {
+    const user = store.user(login);
+    if (!user) throw new Error(`github sandbox: no user ${login}`);
+    return user;
+  };
+
   /** Moves the repository's record and its git directory to `owner/name` (taken names are refused, as on GitHub). */
   const move = async (repo: RepoRecord, owner: string, name: string) => {
     const taken = store.repo(owner, name);
@@ -156,6 +199,97 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
       await move(repo, to.login, repo.name);
       deps.hooks.send("repository", webhookPayloads(deps).transferred(repo, from, from));
     },
+    async createRepository(owner, name, o = {}) {
+      const account = store.user(owner) ?? store.org(owner);
+      if (!account) throw new Error(`github sandbox: no account ${owner}`);
+      if (store.repo(account.login, name)) throw new Error(`github sandbox: ${account.login}/${name} already exists`);
+      const dir = git.dir(account.login, name);
+      await git.initBare(dir, "main");
+      const tree = await git.writeTree(dir, null, [
+        { path: "README.md", mode: "100644", type: "blob", content: `# ${name}\n` },
+      ]);
+      const author = { name: account.name, email: `${account.id}+${account.login}@users.noreply.github.com` };
+      const head = await git.commitTree(dir, { tree, parents: [], message: "Initial commit\n", author });
+      await git.updateRef(dir, "refs/heads/main", head);
+      const now = isoNow();
+      return store.mutate((s) => {
+        const repo: RepoRecord = {
+          id: store.nextId(),
+          owner: account.login,
+          name,
+          description: o.description ?? null,
+          private: o.private ?? false,
+          language: null,
+          topics: [],
+          homepage: null,
+          defaultBranch: "main",
+          parentId: null,
+          collaborators: [],
+          labels: DEFAULT_LABELS.map((l) => ({ ...l, id: store.nextId(), default: true })),
+          nextNumber: 1,
+          createdAt: now,
+          updatedAt: now,
+          pushedAt: now,
+        };
+        s.repos.push(repo);
+        return repo.id;
+      });
+    },
+    createOrganization(login, o = {}) {
+      if (store.user(login) || store.org(login)) throw new Error(`github sandbox: the login ${login} is taken`);
+      store.mutate((s) =>
+        (s.orgs ??= []).push({
+          id: store.nextId(),
+          login,
+          name: o.name ?? login,
+          createdAt: isoNow(),
+          defaultPermission: o.defaultPermission ?? "read",
+          members: [],
+          teams: [],
+        }),
+      );
+    },
+    setOrgBasePermission(org, permission) {
+      const found = orgOf(org);
+      store.mutate(() => (found.defaultPermission = permission));
+    },
+    addOrgMember(org, login, role = "member") {
+      const found = orgOf(org);
+      const user = userOf(login);
+      store.mutate(() => {
+        found.members = found.members.filter((m) => m.login !== user.login);
+        found.members.push({ login: user.login, role });
+      });
+    },
+    createTeam(org, slug, members = []) {
+      const found = orgOf(org);
+      if (found.teams.some((t) => t.slug === slug)) throw new Error(`github sandbox: team ${org}/${slug} exists`);
+      const logins = members.map((m) => userOf(m).login);
+      if (logins.some((l) => !found.members.some((m) => m.login === l)))
+        throw new Error(`github sandbox: team members must belong to ${org}`);
+      store.mutate(() => found.teams.push({ id: store.nextId(), slug, name: slug, members: logins, repos: [] }));
+    },
+    addTeamMember(org, slug, login) {
+      const team = teamOf(org, slug);
+      const user = userOf(login);
+      if (!orgOf(org).members.some((m) => m.login === user.login))
+        throw new Error(`github sandbox: ${login} is not a member of ${org}`);
+      store.mutate(() => {
+        if (!team.members.includes(user.login)) team.members.push(user.login);
+      });
+    },
+    removeTeamMember(org, slug, login) {
+      const team = teamOf(org, slug);
+      store.mutate(() => (team.members = team.members.filter((m) => m.toLowerCase() !== login.toLowerCase())));
+    },
+    addTeamRepository(org, slug, name, permission) {
+      const team = teamOf(org, slug);
+      const repo = repoOf(org, name);
+      store.mutate(() => {
+        team.repos = team.repos.filter((g) => g.repoId !== repo.id);
+        team.repos.push({ repoId: repo.id, permission });
+      });
+    },
     gitDir: (owner, name) => git.dir(repoOf(owner, name).owner, repoOf(owner, name).name),
     listPulls(owner, name) {
       const repo = repoOf(owner, name);
@@ -181,8 +315,11 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
     },
     addIssues(owner, name, issues) {
       const repo = repoOf(owner, name);
+      const authors = issues.map((n) => store.user(n.user ?? repo.owner)?.login ?? store.user(repo.owner)?.login);
+      if (authors.includes(undefined))
+        throw new Error(`github sandbox: issues of ${repo.owner}/${repo.name} need a user author`);
       return store.mutate((s) =>
-        issues.map((n) => {
+        issues.map((n, index) => {
           const now = isoNow();
           const number = repo.nextNumber;
           repo.nextNumber += 1;
@@ -194,7 +331,7 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
             number,
             title: n.title,
             body: n.body ?? null,
-            user: store.user(n.user ?? repo.owner)?.login ?? repo.owner,
+            user: authors[index] ?? repo.owner,
             labels: (n.labels ?? []).filter((l) => repo.labels.some((x) => x.name === l)),
             assignees: [],
             state: closed ? "closed" : "open",

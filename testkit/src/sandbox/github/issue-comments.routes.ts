@@ -26,7 +26,7 @@ function issueComment(cm: IssueCommentRecord, repo: RepoRecord, store: StateStor
     created_at: cm.createdAt,
     updated_at: cm.updatedAt,
     issue_url: `${repoUrl}/issues/${cm.issueNumber}`,
-    author_association: authorAssociation(repo, cm.user),
+    author_association: authorAssociation(store, repo, cm.user),
   };
 }
 

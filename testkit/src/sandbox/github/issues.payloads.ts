@@ -20,8 +20,9 @@ function userOrGhost(store: StateStore, login: string, urls: Urls) {
   return simpleUser(user, urls);
 }
 
-export function authorAssociation(repo: RepoRecord, login: string): string {
+export function authorAssociation(store: StateStore, repo: RepoRecord, login: string): string {
   if (login.toLowerCase() === repo.owner.toLowerCase()) return "OWNER";
+  if (store.org(repo.owner)?.members.some((m) => m.login.toLowerCase() === login.toLowerCase())) return "MEMBER";
   if (repo.collaborators.some((c) => c.toLowerCase() === login.toLowerCase())) return "COLLABORATOR";
   return "NONE";
 }
@@ -57,7 +58,7 @@ export function issue(i: IssueRecord, repo: RepoRecord, store: StateStore, urls:
     created_at: i.createdAt,
     updated_at: i.updatedAt,
     closed_at: i.closedAt,
-    author_association: authorAssociation(repo, i.user),
+    author_association: authorAssociation(store, repo, i.user),
     type: null,
     active_lock_reason: null,
     sub_issues_summary: { total: 0, completed: 0, percent_completed: 0 },

@@ -115,7 +115,7 @@ export function issuesByIdRoutes(deps: SandboxDeps) {
   return new Hono<SandboxEnv>().get("/issues/:number{[0-9]+}", (c) => {
     const repo = deps.store.repoById(Number(c.req.param("id")));
     c.set("acceptedScopes", "repo");
-    if (!repo || !canRead(repo, c.get("auth"))) throw githubErrors.notFound(GET_DOC);
+    if (!repo || !canRead(deps.store, repo, c.get("auth"))) throw githubErrors.notFound(GET_DOC);
     return getIssue(deps, c, repo);
   });
 }

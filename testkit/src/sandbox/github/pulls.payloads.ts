@@ -93,7 +93,7 @@ export function pullSimple(i: PullIssue, repo: RepoRecord, store: StateStore, ur
       commits: { href: `${u}/commits` },
       statuses: { href: statuses },
     },
-    author_association: authorAssociation(repo, i.user),
+    author_association: authorAssociation(store, repo, i.user),
     auto_merge: null,
     active_lock_reason: null,
   };

@@ -1,6 +1,7 @@
-import type { RepoRecord, StateStore } from "./state";
+import { roleOf } from "./orgs";
+import { REPO_ROLES, type RepoRecord, type StateStore } from "./state";
 import { nodeId, type Urls } from "./urls";
-import { simpleUser } from "./users.payloads";
+import { simpleOrg, simpleUser } from "./users.payloads";
 
 export interface Permissions {
   admin: boolean;
@@ -10,17 +11,29 @@ export interface Permissions {
   pull: boolean;
 }
 
-export function permissionsFor(repo: RepoRecord, viewer: string | null): Permissions {
-  const owner = viewer !== null && viewer.toLowerCase() === repo.owner.toLowerCase();
-  const collaborator = viewer !== null && repo.collaborators.some((c) => c.toLowerCase() === viewer.toLowerCase());
-  const write = owner || collaborator;
-  return { admin: owner, maintain: owner, push: write, triage: write, pull: true };
+/** The viewer's effective permissions; every role includes the weaker ones, and anyone may pull a public repository. */
+export function permissionsFor(store: StateStore, repo: RepoRecord, viewer: string | null): Permissions {
+  const role = roleOf(store, repo, viewer);
+  const at = (r: (typeof REPO_ROLES)[number]) => role !== null && REPO_ROLES.indexOf(role) >= REPO_ROLES.indexOf(r);
+  return {
+    admin: at("admin"),
+    maintain: at("maintain"),
+    push: at("push"),
+    triage: at("triage"),
+    pull: at("pull") || !repo.private,
+  };
+}
+
+function ownerOf(repo: RepoRecord, store: StateStore, urls: Urls) {
+  const user = store.user(repo.owner);
+  if (user) return simpleUser(user, urls);
+  const org = store.org(repo.owner);
+  if (org) return simpleOrg(org, urls);
+  throw new Error(`sandbox state: repository ${repo.owner}/${repo.name} has no owner record`);
 }
 
 /** The `repository` object used in lists and nested payloads (no parent/source). */
 export function repository(repo: RepoRecord, store: StateStore, urls: Urls, viewer: string | null) {
-  const owner = store.user(repo.owner);
-  if (!owner) throw new Error(`sandbox state: repository ${repo.owner}/${repo.name} has no owner record`);
   const full = `${repo.owner}/${repo.name}`;
   const u = `${urls.api}/repos/${full}`;
   const html = `${urls.html}/${full}`;
@@ -32,7 +45,7 @@ export function repository(repo: RepoRecord, store: StateStore, urls: Urls, view
     name: repo.name,
     full_name: full,
     private: repo.private,
-    owner: simpleUser(owner, urls),
+    owner: ownerOf(repo, store, urls),
     html_url: html,
     description: repo.description,
     fork: repo.parentId !== null,
@@ -106,7 +119,7 @@ export function repository(repo: RepoRecord, store: StateStore, urls: Urls, view
     open_issues: openIssues,
     watchers: 0,
     default_branch: repo.defaultBranch,
-    permissions: permissionsFor(repo, viewer),
+    permissions: permissionsFor(store, repo, viewer),
   };
 }
 

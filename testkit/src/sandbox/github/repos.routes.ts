@@ -97,7 +97,7 @@ export function reposRoutes(deps: SandboxDeps) {
     })
     .get("/forks", (c) => {
       const repo = readableRepo(deps, c, `${DOCS_URL.forks}#list-forks`);
-      const forks = store.forksOf(repo.id).filter((f) => canRead(f, c.get("auth")));
+      const forks = store.forksOf(repo.id).filter((f) => canRead(store, f, c.get("auth")));
       const page = paginate(c, forks, `${urls.api}/repositories/${repo.id}/forks`);
       return c.json(page.items.map((f) => repository(f, store, urls, viewerOf(c))));
     })

@@ -17,6 +17,34 @@ export interface UserRecord {
 
 export type UserPlan = "free" | "pro" | "team";
 
+/** An organisation's base permission for its members on every repository it owns. */
+export type OrgBasePermission = "none" | "read" | "write" | "admin";
+
+/** A role on one repository, weakest first (GitHub's team and collaborator permissions). */
+export const REPO_ROLES = ["pull", "triage", "push", "maintain", "admin"] as const;
+export type RepoRole = (typeof REPO_ROLES)[number];
+
+export interface TeamRecord {
+  id: number;
+  slug: string;
+  name: string;
+  members: string[];
+  /** Repositories of the organisation this team grants access to, and the role it grants. */
+  repos: { repoId: number; permission: RepoRole }[];
+}
+
+/** An organisation account: owns repositories; its members reach them by base permission or teams. */
+export interface OrgRecord {
+  id: number;
+  login: string;
+  name: string;
+  createdAt: string;
+  defaultPermission: OrgBasePermission;
+  /** Org owners (`admin`) have admin on every repository of the organisation. */
+  members: { login: string; role: "admin" | "member" }[];
+  teams: TeamRecord[];
+}
+
 export interface LabelRecord {
   id: number;
   name: string;
@@ -143,6 +171,8 @@ export interface SandboxState {
   checkRuns?: CheckRunRecord[];
   /** Issues deleted or transferred (absent in older state files). */
   goneIssues?: GoneIssueRecord[];
+  /** Organisations (absent in older state files). */
+  orgs?: OrgRecord[];
 }
 
 export const emptyState = (): SandboxState => ({
@@ -196,6 +226,11 @@ export class StateStore {
   user(login: string): UserRecord | undefined {
     const lower = login.toLowerCase();
     return this.data.users.find((u) => u.login.toLowerCase() === lower);
+  }
+
+  org(login: string): OrgRecord | undefined {
+    const lower = login.toLowerCase();
+    return (this.data.orgs ?? []).find((o) => o.login.toLowerCase() === lower);
   }
 
   repo(owner: string, name: string): RepoRecord | undefined {

@@ -1,12 +1,12 @@
-import type { SandboxState, UserRecord } from "./state";
+import type { OrgRecord, SandboxState, UserRecord } from "./state";
 import { avatarUrl, nodeId, type Urls } from "./urls";
 
-export function simpleUser(user: UserRecord, urls: Urls) {
+export function simpleUser(user: Pick<UserRecord, "id" | "login">, urls: Urls, type: "User" | "Organization" = "User") {
   const u = `${urls.api}/users/${user.login}`;
   return {
     login: user.login,
     id: user.id,
-    node_id: nodeId("User", user.id),
+    node_id: nodeId(type, user.id),
     avatar_url: avatarUrl(urls, user.id),
     gravatar_id: "",
     url: u,
@@ -20,11 +20,14 @@ export function simpleUser(user: UserRecord, urls: Urls) {
     repos_url: `${u}/repos`,
     events_url: `${u}/events{/privacy}`,
     received_events_url: `${u}/received_events`,
-    type: "User",
+    type,
     user_view_type: "public",
     site_admin: false,
   };
 }
+
+/** An organisation where GitHub nests an account (a repository's `owner`): the simple-user shape, typed Organization. */
+export const simpleOrg = (org: OrgRecord, urls: Urls) => simpleUser(org, urls, "Organization");
 
 /** The authenticated user's own view (GET /user): public profile plus private counters. */
 export function privateUser(user: UserRecord, state: SandboxState, urls: Urls) {

@@ -3,6 +3,7 @@ import { canRead, hasScope, requireUser } from "./access";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, githubErrors } from "./errors";
 import { paginate } from "./http";
+import { orgRoleOf } from "./orgs";
 import { repository } from "./repos.payloads";
 import type { RepoRecord } from "./state";
 import { privateUser, userEmails } from "./users.payloads";
@@ -67,9 +68,15 @@ export function usersRoutes(deps: SandboxDeps) {
       const repos = store.data.repos.filter((r) => {
         const own = r.owner.toLowerCase() === me;
         const collab = r.collaborators.some((x) => x.toLowerCase() === me);
-        if (!((own && affiliation.includes("owner")) || (collab && affiliation.includes("collaborator")))) return false;
+        // Through an organisation: its member with a role on the repository (org owner, base permission or a team).
+        const member = orgRoleOf(store, r, me) !== null;
+        const affiliated =
+          (own && affiliation.includes("owner")) ||
+          (collab && affiliation.includes("collaborator")) ||
+          (member && affiliation.includes("organization_member"));
+        if (!affiliated) return false;
         if (visibility !== "all" && (visibility === "private") !== r.private) return false;
-        return canRead(r, token);
+        return canRead(store, r, token);
       });
       const key = SORT_KEYS[q("sort") ?? "full_name"] ?? fullName;
       const direction = q("direction") ?? (q("sort") && q("sort") !== "full_name" ? "desc" : "asc");
