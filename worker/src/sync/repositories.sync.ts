@@ -5,7 +5,12 @@ import { githubForUser } from "@fixloop/runtime";
 import { asGithubJob } from "../github/github.jobs";
 import { upsertRepository } from "./repositories.store";
 
-/** Mirrors the repositories the user's token can see (owned and collaborator), all pages. */
+/**
+ * Mirrors the repositories the user's token can see, all pages: owned, as a collaborator, and
+ * through an organisation (its base permission or a team), GitHub's default affiliation. Each
+ * keeps GitHub's push permission: one the user may only read is listed, but fetching its issues
+ * and the label trigger are refused (its issues are imported by URL, solved through a fork).
+ */
 export async function syncRepositories(
   job: Extract<SyncJob, { kind: "repositories" }>,
   ctx: WorkerContext,
@@ -16,7 +21,7 @@ export async function syncRepositories(
     const repos = await gh.client.paginate(gh.client.rest.repos.listForAuthenticatedUser, {
       per_page: 100,
       sort: "full_name",
-      affiliation: "owner,collaborator",
+      affiliation: "owner,collaborator,organization_member",
     });
     for (const r of repos) await upsertRepository(ctx.db, job.userId, r);
     const seen = repos.map((r) => String(r.id));
