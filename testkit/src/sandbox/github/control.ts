@@ -53,10 +53,14 @@ export interface GithubSandboxControl {
   detachFork(owner: string, repo: string): void;
   /**
    * The owner renames the repository on GitHub (its id stays) and `repository` `renamed` is
-   * delivered. The old name answers 404 afterwards (GitHub would redirect it).
+   * delivered. The old name answers 301 to `/repositories/{id}/…` afterwards, as on GitHub,
+   * until another repository takes it.
    */
   renameRepository(owner: string, repo: string, newName: string): Promise<void>;
-  /** The owner transfers the repository to the account `newOwner` and `repository` `transferred` is delivered. */
+  /**
+   * The owner transfers the repository to the account `newOwner` and `repository` `transferred` is
+   * delivered; the old owner/name redirects as after a rename.
+   */
   transferRepository(owner: string, repo: string, newOwner: string): Promise<void>;
   /**
    * Creates a repository owned by a user or an organisation, with one commit (a README) on `main`.
@@ -160,7 +164,14 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
         fs.mkdirSync(path.dirname(to), { recursive: true });
         fs.renameSync(from, to);
       }
-      store.mutate(() => {
+      store.mutate((s) => {
+        // The old name keeps redirecting here (the latest repository to leave a name wins it).
+        const same = (r: { owner: string; name: string }, o: string, n: string) =>
+          r.owner.toLowerCase() === o.toLowerCase() && r.name.toLowerCase() === n.toLowerCase();
+        s.repoRedirects = (s.repoRedirects ?? []).filter(
+          (r) => !same(r, repo.owner, repo.name) && !same(r, owner, name),
+        );
+        if (!same(repo, owner, name)) s.repoRedirects.push({ owner: repo.owner, name: repo.name, repoId: repo.id });
         repo.owner = owner;
         repo.name = name;
         repo.updatedAt = isoNow();

@@ -50,4 +50,5 @@ export const DOCS_URL = {
   branches: "https://docs.github.com/rest/branches/branches",
   users: "https://docs.github.com/rest/users/users",
   rateLimits: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+  redirects: "https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects",
 };

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { SandboxEnv } from "./context";
-import { GithubError } from "./errors";
+import { DOCS_URL, GithubError } from "./errors";
 
 type Ctx = Context<SandboxEnv>;
 
@@ -42,4 +42,11 @@ export function paginate<T>(c: Ctx, all: T[], linkBase: string): Page<T> {
   if (page > 1) links.push(`${at(1)}; rel="first"`);
   if (links.length > 0) c.header("Link", links.join(", "));
   return { items: all.slice((page - 1) * perPage, page * perPage), page, perPage };
+}
+
+/** GitHub's 301 for something that lives elsewhere now (a transferred issue, a renamed repository). */
+export function movedPermanently(c: Ctx, location: string): Response {
+  return c.json({ message: "Moved Permanently", url: location, documentation_url: DOCS_URL.redirects }, 301, {
+    location,
+  });
 }

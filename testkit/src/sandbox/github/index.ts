@@ -94,7 +94,7 @@ export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<Gi
   const app = createGithubApp(deps);
   const server = createAdaptorServer({
     fetch: (req: Request) => {
-      // GitHub's Link headers point at /repositories/{id}/...; serve them as /repos/{owner}/{repo}/...
+      // GitHub's Link headers and redirects point at /repositories/{id}/...; serve them as /repos/{owner}/{repo}/...
       const url = new URL(req.url);
       const m = /^\/repositories\/(\d+)(\/.*)?$/.exec(url.pathname);
       const repo = m ? store.repoById(Number(m[1])) : undefined;

@@ -2,13 +2,12 @@ import { type Context, Hono } from "hono";
 import { canRead, readableRepo } from "./access";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, GithubError, githubErrors } from "./errors";
-import { paginate } from "./http";
+import { movedPermanently, paginate } from "./http";
 import { crossReferenced, issue } from "./issues.payloads";
 import type { IssueRecord, RepoRecord } from "./state";
 
 const LIST_DOC = `${DOCS_URL.issues}#list-repository-issues`;
 const GET_DOC = `${DOCS_URL.issues}#get-an-issue`;
-const REDIRECT_DOC = "https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects";
 const TIMELINE_DOC = "https://docs.github.com/rest/issues/timeline#list-timeline-events-for-an-issue";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -105,9 +104,7 @@ function getIssue(deps: SandboxDeps, c: Context<SandboxEnv>, repo: RepoRecord) {
   if (!gone) throw githubErrors.notFound(GET_DOC);
   if (!gone.movedTo) throw new GithubError(410, "This issue was deleted", GET_DOC);
   const location = `${urls.api}/repositories/${gone.movedTo.repoId}/issues/${gone.movedTo.number}`;
-  return c.json({ message: "Moved Permanently", url: location, documentation_url: REDIRECT_DOC }, 301, {
-    location,
-  });
+  return movedPermanently(c, location);
 }
 
 /** `/repositories/{id}/issues/{number}`: where GitHub's redirects point (a repository by its id). */

@@ -1,3 +1,4 @@
+import { canRead } from "./access";
 import { branchesRoutes } from "./branches.routes";
 import crypto from "node:crypto";
 import { Hono } from "hono";
@@ -5,6 +6,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { rawRoutes } from "./contents.routes";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, GithubError } from "./errors";
+import { movedPermanently } from "./http";
 import { gitRoutes } from "./git.routes";
 import { issuesByIdRoutes, issuesRoutes } from "./issues.routes";
 import { issueCommentsRoutes } from "./issue-comments.routes";
@@ -153,6 +155,16 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
   app.notFound((c) =>
     c.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" }, 404),
   );
+
+  // A repository's former name (renamed or transferred since) answers GitHub's 301 to the same
+  // sub-path and query under /repositories/{id}, whatever the method; unreadable ones stay 404.
+  app.use("/repos/*", async (c, next) => {
+    const m = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(c.req.path);
+    const moved = m ? deps.store.movedRepo(m[1] ?? "", m[2] ?? "") : undefined;
+    if (!moved || !canRead(deps.store, moved, c.get("auth"))) return next();
+    const { search } = new URL(c.req.url);
+    return movedPermanently(c, `${deps.urls.api}/repositories/${moved.id}${m?.[3] ?? ""}${search}`);
+  });
 
   app.route("/login/oauth", oauthRoutes(deps));
   app.route("/", usersRoutes(deps));

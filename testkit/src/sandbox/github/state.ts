@@ -119,6 +119,13 @@ export interface GoneIssueRecord {
   movedTo: { repoId: number; number: number } | null;
 }
 
+/** A name a repository had before it was renamed or transferred: GitHub redirects it to the repository. */
+export interface RepoRedirectRecord {
+  owner: string;
+  name: string;
+  repoId: number;
+}
+
 /** A comment on an issue or pull request (the issue-comment API). */
 export interface IssueCommentRecord {
   id: number;
@@ -173,6 +180,8 @@ export interface SandboxState {
   goneIssues?: GoneIssueRecord[];
   /** Organisations (absent in older state files). */
   orgs?: OrgRecord[];
+  /** Former names of renamed or transferred repositories, newest last (absent in older state files). */
+  repoRedirects?: RepoRedirectRecord[];
 }
 
 export const emptyState = (): SandboxState => ({
@@ -237,6 +246,20 @@ export class StateStore {
     const o = owner.toLowerCase();
     const n = name.toLowerCase();
     return this.data.repos.find((r) => r.owner.toLowerCase() === o && r.name.toLowerCase() === n);
+  }
+
+  /**
+   * The repository that answered to `owner/name` before a rename or transfer, when no repository
+   * has that name now (a name taken again serves its new repository, not the redirect).
+   */
+  movedRepo(owner: string, name: string): RepoRecord | undefined {
+    if (this.repo(owner, name)) return undefined;
+    const o = owner.toLowerCase();
+    const n = name.toLowerCase();
+    const redirect = (this.data.repoRedirects ?? []).find(
+      (r) => r.owner.toLowerCase() === o && r.name.toLowerCase() === n,
+    );
+    return redirect ? this.repoById(redirect.repoId) : undefined;
   }
 
   repoById(id: number): RepoRecord | undefined {

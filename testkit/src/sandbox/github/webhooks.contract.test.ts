@@ -216,9 +216,9 @@ describe("the GitHub stand-in's webhooks", () => {
     expect([moved.data.id, moved.data.full_name]).toEqual([original.data.id, "monalisa/weather"]);
     const main = await hubot.rest.git.getRef({ owner: "monalisa", repo: "weather", ref: "heads/main" });
     expect(main.data.object.sha).toMatch(/^[0-9a-f]{40}$/);
-    await expect(hubot.rest.repos.get({ owner: "octocat", repo: "weather-cli" })).rejects.toMatchObject({
-      status: 404,
-    });
+    // The old name redirects to the repository (followed by the client), as on GitHub.
+    const old = await hubot.rest.repos.get({ owner: "octocat", repo: "weather-cli" });
+    expect([old.data.id, old.data.full_name]).toEqual([original.data.id, "monalisa/weather"]);
   });
   it("delivers issues.deleted and issues.transferred as the published schemas describe them", async () => {
     const before = (await t.sandbox.control.webhookDeliveries()).length;
