@@ -4,8 +4,8 @@ import { webhookStack } from "../../test/webhooks.testkit";
 const t = await webhookStack({ workers: ["sync"] });
 const REPO = "octocat/todo-api";
 
-async function sync() {
-  const res = await t.stack.app.request(`/api/github/repositories/${REPO}/sync`, {
+async function sync(repo = REPO) {
+  const res = await t.stack.app.request(`/api/github/repositories/${repo}/sync`, {
     method: "POST",
     headers: t.octocat.headers,
   });
@@ -13,23 +13,24 @@ async function sync() {
 }
 
 /** New issues on the stand-in, synced into Fixloop while no webhook is delivered (so only GitHub reads tell). */
-async function syncedIssues(titles: string[]): Promise<number[]> {
+async function syncedIssues(titles: string[], repo = REPO): Promise<number[]> {
   t.control.setWebhook(null);
+  const [owner = "", name = ""] = repo.split("/");
   const numbers = t.control.addIssues(
-    "octocat",
-    "todo-api",
+    owner,
+    name,
     titles.map((title) => ({ title })),
   );
-  await sync();
+  await sync(repo);
   return numbers;
 }
 
-const row = (n: number) =>
+const row = (n: number, repo = REPO) =>
   t.stack.db
     .selectFrom("issues")
     .select(["id", "status", "state", "gone", "moved_to"])
     .where("user_id", "=", t.octocat.user._id)
-    .where("repo_full_name", "=", REPO)
+    .where("repo_full_name", "=", repo)
     .where("issue_number", "=", n)
     .executeTakeFirstOrThrow();
 
@@ -155,6 +156,43 @@ describe("a solve of an issue GitHub no longer has", () => {
     );
     expect(await charged()).toEqual(before);
     const after = await row(n);
+    expect(after).toMatchObject({ status: "closed", gone: "transferred" });
+    expect(after.moved_to).toMatch(new RegExp(`/octocat/url-shortener/issues/${moved}$`));
+  });
+});
+
+describe("a solve of an issue whose repository was renamed on GitHub before Fixloop heard of it", () => {
+  it("goes ahead, the rename being no transfer, and still tells an issue transferred from there", async () => {
+    const OLD = "octocat/weather-cli";
+    const [kept = 0, transferred = 0] = await syncedIssues(
+      ["Still here, renamed with it", "Moved after the rename"],
+      OLD,
+    );
+    // No webhook is delivered and no sync runs: Fixloop knows the repository by its old name only.
+    await t.control.renameRepository("octocat", "weather-cli", "weather");
+    const keptRow = await row(kept, OLD);
+    t.control.clearRequestLog();
+    const started = await generate(keptRow.id);
+    expect(started.status).toBe(202);
+    expect(started.body).toEqual({ runId: expect.any(String) as string });
+    expect(await row(kept, OLD)).toMatchObject({ status: "open", state: "open", gone: null, moved_to: null });
+    // GitHub was asked under the old name and redirected to the renamed repository.
+    expect(t.control.requestLog.map((r) => [r.method, r.path, r.status])).toEqual(
+      expect.arrayContaining([
+        ["GET", `/repos/octocat/weather-cli/issues/${kept}`, 301],
+        ["GET", `/repos/octocat/weather/issues/${kept}`, 200],
+      ]),
+    );
+
+    const movedRow = await row(transferred, OLD);
+    const moved = t.control.transferIssue("octocat", "weather", transferred, {
+      owner: "octocat",
+      repo: "url-shortener",
+    });
+    const refused = await generate(movedRow.id);
+    expect(refused.status).toBe(410);
+    expect(refused.body.error?.code).toBe("issue.transferred");
+    const after = await row(transferred, OLD);
     expect(after).toMatchObject({ status: "closed", gone: "transferred" });
     expect(after.moved_to).toMatch(new RegExp(`/octocat/url-shortener/issues/${moved}$`));
   });
