@@ -36,6 +36,13 @@ async function syncFork(gh: GithubClient, fork: RepoRef, branch: string) {
 
 type GithubRepo = Awaited<ReturnType<GithubClient["rest"]["repos"]["get"]>>["data"];
 
+/**
+ * The repository as GitHub names it now. A repository renamed or transferred since Fixloop last
+ * heard of it still answers reads under its old name (GitHub redirects them), but a write there is
+ * redirected too and never happens: writes go to this name.
+ */
+const currentName = (r: GithubRepo): RepoRef => ({ owner: r.owner.login, repo: r.name });
+
 /** The repository, or null when GitHub answers 404 (deleted, or renamed with no redirect left). */
 async function repoOrGone(gh: GithubClient, r: RepoRef): Promise<GithubRepo | null> {
   try {
@@ -65,9 +72,9 @@ export async function resolveTarget(
   forkAgain: ForkAgain,
 ): Promise<PullRequestTarget> {
   if (!issue.is_imported) {
-    const base = splitRepo(issue.repo_full_name);
-    const head = await branchHead(gh, base, baseBranch);
+    const head = await branchHead(gh, splitRepo(issue.repo_full_name), baseBranch);
     if (head.repo.permissions && !head.repo.permissions.push) throw prErrors.noWriteAccess(issue.repo_full_name);
+    const base = currentName(head.repo);
     const fullName = head.repo.full_name;
     return {
       base: { ...base, fullName, branch: head.branch },
@@ -78,8 +85,7 @@ export async function resolveTarget(
   }
   const upstreamName = issue.upstream_full_name ?? issue.repo_full_name;
   if (!issue.fork_full_name) throw prErrors.noFork();
-  const upstream = splitRepo(upstreamName);
-  const up = await branchHead(gh, upstream, baseBranch);
+  const up = await branchHead(gh, splitRepo(upstreamName), baseBranch);
   let forkName = issue.fork_full_name;
   let forkRepo = await repoOrGone(gh, splitRepo(forkName));
   if (!forkRepo) {
@@ -93,12 +99,12 @@ export async function resolveTarget(
   if (!own && !(forkRepo.fork && lineage.includes(up.repo.id)))
     throw prErrors.notAFork(forkRepo.full_name, up.repo.full_name);
   // The names GitHub answers with: a renamed fork is pushed to under its new name.
-  const fork = { owner: forkRepo.owner.login, repo: forkRepo.name };
+  const fork = currentName(forkRepo);
   await syncFork(gh, fork, forkRepo.default_branch);
   // A non-default base: the fork's copy of that branch brings its commits within reach of the new branch.
   if (up.branch !== forkRepo.default_branch) await syncFork(gh, fork, up.branch);
   return {
-    base: { ...upstream, fullName: up.repo.full_name, branch: up.branch },
+    base: { ...currentName(up.repo), fullName: up.repo.full_name, branch: up.branch },
     head: { ...fork, fullName: forkRepo.full_name },
     baseSha: up.sha,
     issueRepo: up.repo.full_name,
