@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
+import type { QueueName } from "@fixloop/contract";
 import { pullRequests } from "@fixloop/db";
 import { createGithubClient } from "@fixloop/runtime";
 import { WebhookSender } from "@fixloop/testkit/sandbox";
@@ -15,7 +16,7 @@ const REPO = { owner: "octocat", repo: "todo-api" };
  * Fixloop's (as the pull-request step does), so webhooks about it apply.
  */
 export async function webhookStack(
-  o: { webhook?: boolean; workers?: "sync"[] | false; env?: Record<string, string> } = {},
+  o: { webhook?: boolean; workers?: QueueName[] | false; env?: Record<string, string> } = {},
 ) {
   const stack = await createTestStack({
     workers: o.workers ?? false,

@@ -1,7 +1,7 @@
 import { RunTrigger } from "./label-trigger";
 import { CandidateEvent } from "./candidates";
 import { z } from "zod";
-import { RunStatus, STEP_IDS, StepId, StepStatus, TERMINAL_RUN_STATUSES } from "./domain/statuses";
+import { type IssueGone, RunStatus, STEP_IDS, StepId, StepStatus, TERMINAL_RUN_STATUSES } from "./domain/statuses";
 import { SolutionTests, TestsEvent } from "./tests";
 
 /** The five solve steps, in order. Their ids are the ones the web shows and the events carry. */
@@ -91,6 +91,20 @@ export function stepCost(s: {
 export const ErrorBody = z.object({ code: z.string(), message: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
+/** How a run stopped by Cancel ends. */
+export const RUN_CANCELLED: ErrorBody = { code: "run.cancelled", message: "The run was cancelled" };
+
+/** How a run ends that was stopped because GitHub no longer has its issue (nothing more is spent on it). */
+export function issueGoneStop(reason: IssueGone): ErrorBody {
+  return {
+    code: "issue.gone",
+    message:
+      reason === "deleted"
+        ? "The issue was deleted on GitHub, so this run was stopped"
+        : "The issue was transferred to another repository on GitHub, so this run was stopped",
+  };
+}
+
 /** A step started, reported progress, finished or failed. */
 export const StepEvent = z.object({
   type: z.literal("step"),
@@ -111,7 +125,8 @@ export const RunEvent = z.discriminatedUnion("type", [
   StepEvent,
   z.object({ type: z.literal("completed"), solutionId: z.string(), at: z.string() }),
   z.object({ type: z.literal("failed"), error: ErrorBody, at: z.string() }),
-  z.object({ type: z.literal("cancelled"), at: z.string() }),
+  /** `error` says why when the run was stopped for a reason other than Cancel (an older worker sends none). */
+  z.object({ type: z.literal("cancelled"), error: ErrorBody.optional(), at: z.string() }),
   TestsEvent,
   CandidateEvent,
 ]);

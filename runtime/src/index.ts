@@ -24,4 +24,5 @@ export * from "./ops/queues.stats";
 export * from "./github/github.issues";
 export * from "./github/github.issue-gone";
 export * from "./runs.start";
+export * from "./runs.cancel";
 export * from "./label-trigger/label-trigger";

@@ -1,5 +1,4 @@
 import { runs } from "@fixloop/db";
-import { runCancelChannel } from "@fixloop/contract";
 import { findWorker, requestWorkerDrain } from "@fixloop/runtime";
 import type { Queue } from "bullmq";
 import type { AppDeps } from "../deps";
@@ -47,6 +46,6 @@ export async function drainWorker(deps: Deps, id: string) {
 export async function cancelAnyRun(deps: Deps, runId: string) {
   const run = await runs.load(deps.db, runId);
   if (!run) throw opsErrors.runNotFound();
-  const status = await cancelRun(deps, run, runCancelChannel(deps.queues.prefix));
+  const status = await cancelRun(deps, run);
   return { runId: run.id, userId: run.user_id, status };
 }

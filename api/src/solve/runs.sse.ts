@@ -2,7 +2,7 @@ import type { Logger } from "@fixloop/runtime";
 import type { Context } from "hono";
 import type { Redis } from "ioredis";
 import { runs, steps, type Db, type SolveRun } from "@fixloop/db";
-import { isTerminalRunStatus, runEventsKey, type ActiveRunCaps, type RunEvent } from "@fixloop/contract";
+import { isTerminalRunStatus, RUN_CANCELLED, runEventsKey, type ActiveRunCaps, type RunEvent } from "@fixloop/contract";
 import { parseEntry } from "@fixloop/runtime";
 import type { AppEnv } from "../deps";
 import { presentRun, queuedNoteOf } from "./runs.present";
@@ -79,7 +79,12 @@ function terminalFromRun(run: SolveRun): RunEvent | null {
       error: { code: run.error_code ?? "run.failed", message: run.error_message ?? "The run failed" },
       at,
     };
-  if (run.status === "cancelled") return { type: "cancelled", at };
+  if (run.status === "cancelled")
+    return {
+      type: "cancelled",
+      error: { code: run.error_code ?? RUN_CANCELLED.code, message: run.error_message ?? RUN_CANCELLED.message },
+      at,
+    };
   return null;
 }
 

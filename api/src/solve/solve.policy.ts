@@ -40,7 +40,7 @@ export async function assertIssueOnGithub(
   let gone;
   try {
     const gh = await githubForUser(githubUserContext(deps), userId);
-    gone = await checkIssueOnGithub(deps.db, gh.client, fullName, issue.issue_number);
+    gone = await checkIssueOnGithub(deps, gh.client, fullName, issue.issue_number);
   } catch (err) {
     deps.logger.warn({ userId, repo: fullName, err }, "could not read the issue from GitHub before a run");
     return;

@@ -9,7 +9,6 @@ import {
   BaseBranch,
   listModels,
   modelsConfigFromEnv,
-  runCancelChannel,
 } from "@fixloop/contract";
 import { runs, steps } from "@fixloop/db";
 import { currentUsagePeriod } from "@fixloop/db";
@@ -98,7 +97,7 @@ export const solveRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const run = await runs.findOwned(deps.db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    const status = await cancelRun(deps, run, runCancelChannel(deps.queues.prefix));
+    const status = await cancelRun(deps, run);
     return c.json({ runId: run.id, status });
   })
   .post("/runs/:id/resume", requireUser, validate("param", RunParam), async (c) => {

@@ -1,5 +1,4 @@
-import { issues } from "@fixloop/db";
-import { safeUrl } from "@fixloop/runtime";
+import { markIssueGone, safeUrl } from "@fixloop/runtime";
 import { handleLabeledIssue } from "../label-trigger/label-trigger.handler";
 import { applied, handler, ignored } from "./webhooks.handler";
 import { IssuesEvent } from "./webhooks.schemas";
@@ -9,14 +8,15 @@ import { IssuesEvent } from "./webhooks.schemas";
  * repository's user enabled that label (its own claim in Postgres makes a repeat start nothing).
  * It reads GitHub and queues a run, so it works outside the delivery's transaction. An issue
  * deleted or transferred on GitHub is closed with that reason for every user who has it, so it is
- * neither solved nor given a pull request any more (a redelivery changes nothing more).
+ * neither solved nor given a pull request any more, and their runs of it still queued or running
+ * are stopped (a redelivery changes nothing more).
  */
 export const onIssues = handler(
   IssuesEvent,
   async (ctx, e) => {
     if (e.action === "deleted" || e.action === "transferred") {
       const movedTo = e.action === "transferred" ? safeUrl(e.changes?.new_issue?.html_url) : null;
-      const marked = await issues.markGone(ctx.db, e.repository.full_name, e.issue.number, {
+      const marked = await markIssueGone(ctx.deps, e.repository.full_name, e.issue.number, {
         reason: e.action,
         movedTo,
       });

@@ -38,6 +38,24 @@ export async function activeOf(db: Conn, issueId: string) {
     .executeTakeFirst();
 }
 
+/**
+ * The solve and refine runs still queued or running of every user's row of issue `issueNumber` of
+ * `repoFullName` that is marked gone from GitHub (a backtest's solves of past issues are its own).
+ */
+export async function activeOfGoneIssue(db: Conn, repoFullName: string, issueNumber: number): Promise<SolveRun[]> {
+  return db
+    .selectFrom("solve_runs")
+    .innerJoin("issues", "issues.id", "solve_runs.issue_id")
+    .selectAll("solve_runs")
+    .where(sql<boolean>`lower(issues.repo_full_name) = lower(${repoFullName})`)
+    .where("issues.issue_number", "=", issueNumber)
+    .where("issues.gone", "is not", null)
+    .where("solve_runs.status", "in", ACTIVE_RUN_STATUSES)
+    .where("solve_runs.kind", "<>", "backtest")
+    .orderBy("solve_runs.created_at")
+    .execute();
+}
+
 /** The solution's refinement still queued or running, if any. */
 export async function activeRefineOf(db: Conn, solutionId: string) {
   return db

@@ -1,5 +1,12 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import { ACTIVE_RUN_STATUSES, refineInputOf, refineSupersededReason, type StepId } from "@fixloop/contract";
+import {
+  ACTIVE_RUN_STATUSES,
+  type ErrorBody,
+  RUN_CANCELLED,
+  refineInputOf,
+  refineSupersededReason,
+  type StepId,
+} from "@fixloop/contract";
 import type { Database, NewSolveRun, SolveRun } from "../schema";
 import * as issues from "./issues.repository";
 import { runInput, type RunInput } from "./json-columns";
@@ -75,6 +82,8 @@ export async function finish(
       .executeTakeFirstOrThrow();
     if (run.status === "completed" && run.solution_id) return run.solution_id;
     if (run.status !== "running") throw new Error(`run ${run.id} is ${run.status}`);
+    // A cancel flagged while the last step ended wins: the worker ends the run cancelled, writing no solution.
+    if (run.cancel_requested_at) throw new Error(`run ${run.id} is being cancelled`);
     let solutionId: string;
     if (run.kind === "refine" && run.solution_id) {
       const current = await solutions.lockForRefinement(trx, run.solution_id);
@@ -158,15 +167,22 @@ export async function requestCancel(db: Conn, runId: string): Promise<boolean> {
   return !!flagged;
 }
 
-/** A queued run ends cancelled, its quota unit given back in the same commit; false when it is not queued. */
-export async function cancelQueued(db: Kysely<Database>, runId: string): Promise<boolean> {
+/**
+ * A queued run ends cancelled (with `error` as its reason), its quota unit given back in the same
+ * commit; false when it is not queued.
+ */
+export async function cancelQueued(
+  db: Kysely<Database>,
+  runId: string,
+  error: ErrorBody = RUN_CANCELLED,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const r = await trx
       .updateTable("solve_runs")
       .set({
         status: "cancelled",
-        error_code: "run.cancelled",
-        error_message: "The run was cancelled",
+        error_code: error.code,
+        error_message: error.message,
         finished_at: new Date(),
       })
       .where("id", "=", runId)

@@ -85,6 +85,17 @@ describe("run transitions", () => {
     expect(solutionMetadata.read(s.metadata)).toMatchObject({ riskScore: 10, refinementCount: 0 });
   });
 
+  it("finish writes nothing for a run flagged for cancel (its issue gone, say): the cancel ends it", async () => {
+    const u = await user();
+    const issue = await insertIssue(db, u);
+    const runId = await runningRun(db, u, issue.id);
+    expect(await runs.requestCancel(db, runId)).toBe(true);
+    await expect(runs.finish(db, runId, proposal())).rejects.toThrow(/being cancelled/);
+    expect(await runs.load(db, runId)).toMatchObject({ status: "running", solution_id: null, quota_state: "reserved" });
+    expect(await db.selectFrom("solutions").select("id").where("issue_id", "=", issue.id).execute()).toEqual([]);
+    expect(await statusOf(issue.id)).not.toBe("solved");
+  });
+
   it("end fails a run once and leaves an ended run alone", async () => {
     const u = await user();
     const issue = await insertIssue(db, u);

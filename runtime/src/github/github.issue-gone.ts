@@ -1,6 +1,7 @@
 import type { IssueGone } from "@fixloop/contract";
-import { issues, type Db } from "@fixloop/db";
+import type { Logger } from "pino";
 import type { GithubClient } from "./github.client";
+import { markIssueGone, type RunCancelDeps } from "../runs.cancel";
 
 /** GitHub's word that an issue is no longer where it was: deleted, or transferred (to `movedTo`). */
 export interface IssueGoneOnGithub {
@@ -58,16 +59,17 @@ export async function issueGoneOnGithub(
 
 /**
  * Asks GitHub whether issue `number` of `fullName` is still there (see `issueGoneOnGithub`); when
- * GitHub says it is gone, every user's row of it is marked so before the answer is returned.
+ * GitHub says it is gone, every user's row of it is marked so, and their runs of it stopped (see
+ * `markIssueGone`), before the answer is returned.
  */
 export async function checkIssueOnGithub(
-  db: Db,
+  deps: RunCancelDeps & { logger: Pick<Logger, "info"> },
   gh: GithubClient,
   fullName: string,
   number: number,
 ): Promise<IssueGoneOnGithub | null> {
   const [owner = "", repo = ""] = fullName.split("/");
   const gone = await issueGoneOnGithub(gh, owner, repo, number);
-  if (gone) await issues.markGone(db, fullName, number, gone);
+  if (gone) await markIssueGone(deps, fullName, number, gone);
   return gone;
 }

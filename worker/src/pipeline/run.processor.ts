@@ -1,5 +1,8 @@
 import {
+  type ErrorBody,
+  issueGoneStop,
   RESUMED_AFTER_RESTART,
+  RUN_CANCELLED,
   RETRIED_AFTER_FAILURE,
   STEP_CANCELLED,
   StepCost,
@@ -64,6 +67,8 @@ export async function processRun(
     ctx.logger.warn({ runId, interrupted }, "model requests of a crashed attempt recorded at their worst case");
   const issue = await issues.find(ctx.db, run.issue_id);
   if (!issue) return fail(ctx, log, run, null, { code: "issue.not_found", message: "The issue was deleted" });
+  // GitHub no longer has the issue (marked while the run waited): it ends before anything is spent on it.
+  if (issue.gone) return cancel(ctx, log, run, null);
   if (run.kind === "solve") {
     await issues.markAnalyzing(ctx.db, issue.id);
   }
@@ -280,7 +285,8 @@ async function cancel(
   run: SolveRun,
   step: StepId | null,
 ): Promise<{ status: string }> {
-  ctx.logger.info({ runId: run.id, step }, "run ending cancelled");
+  const error = await cancelReason(ctx, run);
+  ctx.logger.info({ runId: run.id, step, code: error.code }, "run ending cancelled");
   if (step) await steps.markFailed(ctx.db, run.id, step, failedDetail(STEP_CANCELLED));
   if (step)
     await log.emit({
@@ -290,10 +296,19 @@ async function cancel(
       detail: stepDetailOf(failedDetail(STEP_CANCELLED)),
       at: now(),
     });
-  await runs.end(ctx.db, run, "cancelled", { code: "run.cancelled", message: "The run was cancelled" });
-  await log.emit({ type: "cancelled", at: now() });
+  await runs.end(ctx.db, run, "cancelled", error);
+  await log.emit({ type: "cancelled", error, at: now() });
   ctx.logger.debug({ runId: run.id }, "run ended cancelled");
   return { status: "cancelled" };
+}
+
+/**
+ * Why a run ends cancelled: its issue gone from GitHub (every run of it is stopped then, see the
+ * runtime's `markIssueGone`), else its user's (or the ops page's) Cancel.
+ */
+async function cancelReason(ctx: WorkerContext, run: SolveRun): Promise<ErrorBody> {
+  const issue = await issues.find(ctx.db, run.issue_id);
+  return issue?.gone ? issueGoneStop(issue.gone) : RUN_CANCELLED;
 }
 
 const failedDetail = (message: string): StepDetail => ({ files: [], info: [], warnings: [message] });
@@ -308,5 +323,10 @@ async function announceEnd(log: RunEventLog, run: SolveRun): Promise<void> {
       error: { code: run.error_code ?? "run.failed", message: run.error_message ?? "The run failed" },
       at: now(),
     });
-  else if (run.status === "cancelled") await log.emit({ type: "cancelled", at: now() });
+  else if (run.status === "cancelled")
+    await log.emit({
+      type: "cancelled",
+      error: { code: run.error_code ?? RUN_CANCELLED.code, message: run.error_message ?? RUN_CANCELLED.message },
+      at: now(),
+    });
 }

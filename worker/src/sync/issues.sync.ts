@@ -108,7 +108,7 @@ async function confirmMissing(
   const missing = (await issuesTable.presentNumbers(ctx.db, userId, repo.full_name)).filter((n) => !listed.has(n));
   for (const n of missing.slice(0, MISSING_CHECKS_MAX)) {
     if (signal.aborted) throw new Error("sync aborted");
-    const gone = await checkIssueOnGithub(ctx.db, gh, repo.full_name, n);
+    const gone = await checkIssueOnGithub(ctx, gh, repo.full_name, n);
     if (gone) ctx.logger.info({ userId, repo: repo.full_name, issue: n, gone: gone.reason }, "issue gone from GitHub");
   }
   if (missing.length > MISSING_CHECKS_MAX)

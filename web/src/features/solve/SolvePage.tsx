@@ -14,7 +14,7 @@ import { Button, Card, LabelList, Spinner } from "../../ui/ui";
 import { IssueDescription } from "../issues/IssueDescription";
 import { LoadFailure } from "../../ui/NotFound";
 import { ModelPicker, initialModel } from "./ModelPicker";
-import { isTerminal, useLiveRun } from "./run-events";
+import { isTerminal, stoppedReason, useLiveRun } from "./run-events";
 import { SolutionResult } from "./SolutionResult";
 import { StepsPanel } from "./StepsPanel";
 import { RunResumedNote, RunTriggerNote } from "./RunTriggerNote";
@@ -77,6 +77,8 @@ export function SolvePage({
       toast.success(`Solution generated successfully! (${secs}s)`);
     }
     if (r.status === "failed" && watchedLive.current) toast.error(r.error?.message ?? "Failed to generate solution");
+    const stopped = stoppedReason(r);
+    if (stopped && watchedLive.current) toast.error(stopped);
   });
   if (run.data && !watchedLive.current && !isTerminal(run.data)) watchedLive.current = true;
 
@@ -213,7 +215,14 @@ export function SolvePage({
               </Link>
             </div>
           )}
-          {r?.status === "cancelled" && <p className="mt-3 text-sm">The last run was cancelled.</p>}
+          {r?.status === "cancelled" && !stoppedReason(r) && (
+            <p className="mt-3 text-sm">The last run was cancelled.</p>
+          )}
+          {stoppedReason(r) && (
+            <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400" data-testid="run-stopped">
+              {stoppedReason(r)}
+            </p>
+          )}
           {!r && generate.isError && (
             <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
               The solve did not start: {errorMessage(generate.error, "Failed to generate solution")}

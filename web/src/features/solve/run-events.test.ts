@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { RUN_EVENT_TYPES, type RunEvent } from "@fixloop/contract";
 import { QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
-import { applyRunEvent, applySnapshot, applyStep, parseRunEvent, parseRunSnapshot } from "./run-events";
+import { applyRunEvent, applySnapshot, applyStep, parseRunEvent, parseRunSnapshot, stoppedReason } from "./run-events";
 
 const step = (id: string) => ({
   id,
@@ -87,6 +87,7 @@ describe("parseRunEvent", () => {
     { type: "completed", solutionId: "s1", at },
     { type: "failed", error: { code: "model.timeout", message: "The model did not answer" }, at },
     { type: "cancelled", at },
+    { type: "cancelled", error: { code: "issue.gone", message: "The issue was deleted on GitHub" }, at },
     {
       type: "tests",
       phase: "patched",
@@ -187,5 +188,30 @@ describe("a read of the run that answers after the stream's events", () => {
     later.release();
     await later.read;
     expect(qc.getQueryData(runQuery("r1").queryKey)).toMatchObject({ status: "cancelled", currentStep: "analyzing" });
+  });
+});
+
+describe("a run stopped for a reason other than Cancel", () => {
+  const at = "2026-01-01T00:00:05Z";
+  const gone = { code: "issue.gone", message: "The issue was deleted on GitHub, so this run was stopped" };
+
+  it("keeps the reason its cancelled event carries, and the page says it", () => {
+    const qc = new QueryClient();
+    applySnapshot(qc, "r1", { ...run, status: "running" } as Run);
+    applyRunEvent(qc, "r1", { type: "cancelled", error: gone, at }, "4-0");
+    const cached = qc.getQueryData(runQuery("r1").queryKey);
+    expect(cached).toMatchObject({ status: "cancelled", error: gone });
+    expect(stoppedReason(cached)).toBe(gone.message);
+  });
+
+  it("says nothing more for a plain Cancel, with or without its error, nor for a run that did not end cancelled", () => {
+    const qc = new QueryClient();
+    applySnapshot(qc, "r1", { ...run, status: "running", error: null } as Run);
+    applyRunEvent(qc, "r1", { type: "cancelled", at }, "5-0");
+    expect(stoppedReason(qc.getQueryData(runQuery("r1").queryKey))).toBeNull();
+    const cancelled = { code: "run.cancelled", message: "The run was cancelled" };
+    expect(stoppedReason({ status: "cancelled", error: cancelled })).toBeNull();
+    expect(stoppedReason({ status: "failed", error: gone })).toBeNull();
+    expect(stoppedReason(undefined)).toBeNull();
   });
 });

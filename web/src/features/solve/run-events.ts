@@ -5,6 +5,7 @@ import { openLiveSource } from "../../api/live-source";
 import { runQuery, type Run } from "../../api/runs.queries";
 import {
   isTerminalRunStatus,
+  RUN_CANCELLED,
   RUN_EVENT_TYPES,
   RunEvent,
   RunView,
@@ -15,6 +16,15 @@ import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
 import { applyCandidate, runCandidatesQuery } from "../candidates/candidates.queries";
 
 export const isTerminal = (r: Run | undefined) => !!r && isTerminalRunStatus(r.status);
+
+/**
+ * Why a cancelled run was stopped when no one pressed Cancel (its issue deleted or transferred on
+ * GitHub, say); null for a plain Cancel, or a run that was not cancelled.
+ */
+export function stoppedReason(r: Pick<Run, "status" | "error"> | undefined): string | null {
+  if (r?.status !== "cancelled" || !r.error || r.error.code === RUN_CANCELLED.code) return null;
+  return r.error.message;
+}
 
 /**
  * Folds one `step` event into the cached run (the run always lists all five steps). A `pending`
@@ -110,7 +120,7 @@ export function applyRunEvent(qc: QueryClient, runId: string, e: RunEvent, id: s
     case "failed":
       return finish({ status: "failed", error: e.error });
     case "cancelled":
-      return finish({ status: "cancelled" });
+      return finish({ status: "cancelled", ...(e.error ? { error: e.error } : {}) });
   }
 }
 

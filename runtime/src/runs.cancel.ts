@@ -1,0 +1,67 @@
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import {
+  type ErrorBody,
+  type IssueGone,
+  issueGoneStop,
+  jobIds,
+  RUN_CANCELLED,
+  runCancelChannel,
+} from "@fixloop/contract";
+import { issues, runs, type Db, type SolveRun } from "@fixloop/db";
+import type { Queues } from "./queues";
+import { openRunEventLog } from "./run.events";
+
+/** What cancelling a run needs: Postgres for the flag, the queue and Redis for the job and the channel. */
+export interface RunCancelDeps {
+  db: Db;
+  redis: Redis;
+  queues: Pick<Queues, "prefix" | "solve">;
+}
+
+/**
+ * Cancels a run, whoever asks (the user's Cancel, the ops page, an issue gone from GitHub). A
+ * queued run is ended here with `error` as its reason and its quota unit given back; a running one
+ * is flagged in Postgres and announced on the cancel channel so the worker holding its job aborts
+ * it (down to the model call) and ends it, giving the unit back. "ended" when the run had already
+ * ended: nothing changes then.
+ */
+export async function cancelRun(
+  deps: RunCancelDeps,
+  run: Pick<SolveRun, "id">,
+  error: ErrorBody = RUN_CANCELLED,
+): Promise<"cancelled" | "cancelling" | "ended"> {
+  const { db, redis, queues } = deps;
+  if (!(await runs.requestCancel(db, run.id))) return "ended";
+  // A queued run ends here, its quota unit given back in the same commit.
+  if (await runs.cancelQueued(db, run.id, error)) {
+    await queues.solve.remove(jobIds.solve(run.id)).catch(() => 0);
+    const log = await openRunEventLog(redis, queues.prefix, run.id);
+    await log.emit({ type: "cancelled", error, at: new Date().toISOString() });
+    return "cancelled";
+  }
+  await redis.publish(runCancelChannel(queues.prefix), run.id);
+  return "cancelling";
+}
+
+/**
+ * Marks issue `number` of `fullName` gone for every user who has it (see `issues.markGone`), then
+ * stops every solve or refine run of it still queued or running, of any user: nothing more is
+ * spent on an issue GitHub no longer has, and no solution is written for it. Runs are stopped also
+ * when the rows were already marked (a redelivery, or a marker that failed before stopping them).
+ * Returns how many rows were newly marked.
+ */
+export async function markIssueGone(
+  deps: RunCancelDeps & { logger: Pick<Logger, "info"> },
+  fullName: string,
+  number: number,
+  gone: { reason: IssueGone; movedTo?: string | null },
+): Promise<number> {
+  const marked = await issues.markGone(deps.db, fullName, number, gone);
+  const active = await runs.activeOfGoneIssue(deps.db, fullName, number);
+  for (const run of active) {
+    const outcome = await cancelRun(deps, run, issueGoneStop(gone.reason));
+    deps.logger.info({ runId: run.id, repo: fullName, issue: number, outcome }, "run stopped: its issue is gone");
+  }
+  return marked;
+}
