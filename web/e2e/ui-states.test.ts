@@ -18,8 +18,10 @@ let phone: Page;
 const EXPORT_TITLE = "CSV export drops the due date";
 const SORT_TITLE = "Sorting ignores the priority";
 const REVIEW_TITLE = "Whitespace-only titles are accepted";
+const SPAM_TITLE = "Win a free crypto wallet";
 let exportIssue = 0;
 let sortIssue = 0;
+let spamIssue = 0;
 let pullNumber = 0;
 
 beforeAll(async () => {
@@ -29,6 +31,9 @@ beforeAll(async () => {
   [exportIssue = 0, sortIssue = 0] = e2e.github.addIssues("octocat", "todo-api", [
     { title: EXPORT_TITLE, body: "The `due` field is missing from `GET /todos.csv`.", user: "hubot" },
     { title: SORT_TITLE, body: "`GET /todos?sort=priority` returns them by creation date.", user: "hubot" },
+  ]);
+  [spamIssue = 0] = e2e.github.addIssues("octocat", "todo-api", [
+    { title: SPAM_TITLE, body: "Click here.", user: "hubot" },
   ]);
   pullNumber = await openPullFromBranch(`Fixes #${exportIssue}: keep the due date in the CSV export`);
 });
@@ -145,6 +150,30 @@ describe("issue states at 1280 and 390 px", () => {
       .getByRole("link", { name: `Review Solution: ${REVIEW_TITLE}` })
       .click();
     await phone.getByRole("heading", { name: "Validation Decision" }).waitFor();
+  });
+
+  it("says an issue deleted on GitHub can no longer be solved, on its card and on the solve page", async () => {
+    e2e.github.deleteIssue("octocat", "todo-api", spamIssue);
+    expect((await e2e.github.webhookDeliveries()).map((d) => d.status)).toEqual([200]);
+    for (const [page, w] of both()) {
+      await page.goto("/issues");
+      await page.getByRole("tab", { name: /^Closed/ }).click();
+      const card = issueCard(page, SPAM_TITLE);
+      await card.getByTestId("issue-gone").getByText("This issue was deleted on GitHub").waitFor();
+      expect(await card.getByRole("link", { name: `Solve with AI: ${SPAM_TITLE}` }).count()).toBe(0);
+      // The solve page, reached by its address (a bookmark, the run's link), says so too.
+      const listed = (await page.request.get("/api/issues").then((r) => r.json())) as {
+        issues: Array<{ _id: string; title: string }>;
+      };
+      const id = listed.issues.find((i) => i.title === SPAM_TITLE)?._id;
+      expect(id).toBeDefined();
+      await page.goto(`/issues/${id}/solve`);
+      await page.getByRole("heading", { name: SPAM_TITLE }).waitFor();
+      await page.getByTestId("issue-gone").getByText("it can no longer be solved").waitFor();
+      // A solve would be refused (410): none is offered.
+      expect(await page.getByRole("button", { name: "Generate Solution" }).count()).toBe(0);
+      await screenshot(page, `issue-gone-solve-${w}`);
+    }
   });
 
   it("keeps a toast from blocking the page's buttons on phones: short, tapped through, closable", async () => {

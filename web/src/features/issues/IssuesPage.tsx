@@ -8,6 +8,7 @@ import { StatusTabsList } from "../../ui/StatusTabsList";
 import { inOpenTab, issueBadge } from "./issue-status";
 import { LinkedPullRequestsNotice } from "./LinkedPullRequests";
 import { InlineMarkdown } from "../../ui/Markdown";
+import { IssueGoneNotice } from "./IssueGoneNotice";
 
 const EMPTY = { open: "No open issues", closed: "No closed issues", all: "No issues found" };
 
@@ -57,18 +58,7 @@ function IssueCard({ issue }: { issue: Issue }) {
           The solution awaiting review is unverified: {review.unverified}
         </p>
       )}
-      {issue.gone && (
-        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300" data-testid="issue-gone">
-          {issue.gone === "deleted"
-            ? "This issue was deleted on GitHub; it can no longer be solved."
-            : "This issue was transferred to another repository on GitHub; import it from there to solve it."}{" "}
-          {issue.movedTo && (
-            <a href={issue.movedTo} target="_blank" rel="noreferrer" className="underline">
-              Where it went
-            </a>
-          )}
-        </p>
-      )}
+      <IssueGoneNotice issue={issue} />
       <LinkedPullRequestsNotice issue={issue} compact />
       {issue.startedByLabel !== null && (
         <p
