@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
+import { solutions } from "@fixloop/db";
+import { gitBranches, gitShow, insertRun, seedSolution } from "@fixloop/testkit";
 import { branchName } from "@fixloop/worker";
 import { prStack, writes } from "../../test/pull-requests.fixtures";
 
@@ -14,6 +15,8 @@ const fixed = () => validate.replace("title.length === 0", "title.trim().length 
 
 const approve = (solutionId: string, headers: Record<string, string>) =>
   t.api(`/validations/${solutionId}/validate`, { method: "POST", headers, body: { status: "approved" } });
+
+const trimmed = () => validate.replace("title.length === 0", 'title.trim() === ""');
 
 const pullRow = (solutionId: string) =>
   t.stack.db
@@ -81,5 +84,111 @@ describe("a pull request on a repository renamed on GitHub before Fixloop heard 
       head_repo_full_name: "octocat/todo-app",
       pr_number: pulls[0]?.number,
     });
+  });
+});
+
+/** What a finished "Address review" refinement records: the solution's next revision, with `content` in src/validate.ts. */
+async function refine(userId: string, solutionId: string, content: string) {
+  const db = t.stack.db;
+  const s = await solutions.findOfUser(db, userId, solutionId);
+  if (!s) throw new Error("no solution");
+  const run = await insertRun(db, {
+    user_id: userId,
+    issue_id: s.issue_id,
+    kind: "refine",
+    solution_id: solutionId,
+    status: "completed",
+  });
+  await db.transaction().execute(async (trx) => {
+    await solutions.keepCurrentRevision(trx, s);
+    await solutions.recordRefinement(trx, run.id, solutionId, {
+      analysis: s.analysis,
+      proposedSolution: s.proposed_solution,
+      model: s.ai_model,
+      confidence: s.confidence,
+      filesChanged: s.files_changed.map((f) => (f.filename === "src/validate.ts" ? { ...f, content } : f)),
+      metadata: s.metadata,
+      refinementCount: s.refinement_count + 1,
+      feedback: "Compare with the empty string.",
+    });
+  });
+}
+
+const pullId = async (solutionId: string) =>
+  (
+    await t.stack.db
+      .selectFrom("pull_requests")
+      .select("id")
+      .where("solution_id", "=", solutionId)
+      .executeTakeFirstOrThrow()
+  ).id;
+
+const headCommit = async (owner: string, repo: string, branch: string) => {
+  const gh = t.asUser(owner);
+  const ref = await gh.rest.git.getRef({ owner, repo, ref: `heads/${branch}` });
+  return (await gh.rest.git.getCommit({ owner, repo, commit_sha: ref.data.object.sha })).data;
+};
+
+describe("a new revision pushed to a pull request whose repository was renamed on GitHub before Fixloop heard of it", () => {
+  it("lands on the branch of the user's own repository under its new name", async () => {
+    // Fixloop knows the repository as octocat/todo-app (above).
+    const { solutionId } = await seedSolution(t.stack.db, {
+      userId: t.octocat.user._id,
+      repoFullName: "octocat/todo-app",
+      issueNumber: 6,
+      title: "Blank titles get through",
+      files: [{ filename: "src/validate.ts", action: "modify", originalContent: validate, content: fixed() }],
+    });
+    expect((await approve(solutionId, t.octocat.headers)).status).toBe(200);
+    const branch = branchName(6, "Blank titles get through");
+    const opened = await headCommit("octocat", "todo-app", branch);
+    await refine(t.octocat.user._id, solutionId, trimmed());
+    await t.control.renameRepository("octocat", "todo-app", "todo-web");
+    t.control.clearRequestLog();
+
+    const res = await t.api(`/prs/${await pullId(solutionId)}/push`, { method: "POST" });
+    const body = (await res.json()) as Record<string, any>;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ status: "pushed", revision: 2 });
+    expect(redirectedWrites()).toEqual([]);
+    expect(gitShow(t.control.gitDir("octocat", "todo-web"), branch, "src/validate.ts")).toBe(trimmed());
+    const pushed = await headCommit("octocat", "todo-web", branch);
+    expect(pushed.sha).toBe(body.commitSha);
+    expect(pushed.parents.map((p) => p.sha)).toEqual([opened.sha]);
+    const pull = t.control.listPulls("octocat", "todo-web").find((p) => p.head.ref === branch);
+    expect(pull?.body).toContain(`Revision 2 pushed as [${pushed.sha.slice(0, 7)}]`);
+  });
+
+  it("lands on the renamed fork of an imported issue, the pull request on the renamed upstream updated", async () => {
+    // hubot/todo-api is hubot's fork of octocat's repository, now octocat/todo-web.
+    const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
+    const { solutionId } = await seedSolution(t.stack.db, {
+      userId: hubot.user._id,
+      repoFullName: "octocat/todo-web",
+      issueNumber: 7,
+      title: "Titles of tabs only are accepted",
+      imported: { upstream: "octocat/todo-web", fork: "hubot/todo-api" },
+      files: [{ filename: "src/validate.ts", action: "modify", originalContent: validate, content: fixed() }],
+    });
+    expect((await approve(solutionId, hubot.headers)).status).toBe(200);
+    const branch = branchName(7, "Titles of tabs only are accepted");
+    const opened = await headCommit("hubot", "todo-api", branch);
+    await refine(hubot.user._id, solutionId, trimmed());
+    await t.control.renameRepository("hubot", "todo-api", "todo-fork");
+    await t.control.renameRepository("octocat", "todo-web", "todo-lib");
+    t.control.clearRequestLog();
+
+    const res = await t.api(`/prs/${await pullId(solutionId)}/push`, { method: "POST", headers: hubot.headers });
+    const body = (await res.json()) as Record<string, any>;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ status: "pushed", revision: 2 });
+    expect(redirectedWrites()).toEqual([]);
+    expect(gitShow(t.control.gitDir("hubot", "todo-fork"), branch, "src/validate.ts")).toBe(trimmed());
+    const pushed = await headCommit("hubot", "todo-fork", branch);
+    expect(pushed.sha).toBe(body.commitSha);
+    expect(pushed.parents.map((p) => p.sha)).toEqual([opened.sha]);
+    const pull = t.control.listPulls("octocat", "todo-lib").find((p) => p.head.ref === branch);
+    expect(pull).toMatchObject({ head: { owner: "hubot", repo: "todo-fork" } });
+    expect(pull?.body).toContain(`Revision 2 pushed as [${pushed.sha.slice(0, 7)}]`);
   });
 });

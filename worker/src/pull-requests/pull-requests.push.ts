@@ -7,7 +7,8 @@ import { updateEvidence } from "./pull-requests.evidence";
 import { assertChangeAllowed, assertNoDirectoryReplaced, assertNoSymlinks } from "./pull-requests.limits";
 import { findPullRequest, loadSolution } from "./pull-requests.repository";
 import { replyOnThreads } from "./pull-requests.replies";
-import { loadTreeEntries, splitRepo } from "./pull-requests.tree";
+import { loadTreeEntries } from "./pull-requests.tree";
+import { currentRepo } from "./pull-requests.target";
 import { holdsJob } from "../job.lock";
 
 const status = (err: unknown) => (err as { status?: number }).status;
@@ -55,9 +56,13 @@ export async function pushRevision(
   const files = solution.files_changed;
   assertChangeAllowed(files, changeSizeLimitsOf(ctx.env));
   const { client: gh } = await githubForUser(ctx, job.userId);
-  const head = splitRepo(pr.head_repo_full_name);
-  const base = splitRepo(pr.repo_full_name);
   const branch = pr.branch_name;
+  // The names recorded at opening may be stale (renamed or transferred since): writes go to the current ones.
+  const head = await currentRepo(gh, pr.head_repo_full_name);
+  if (!head)
+    throw prErrors.branchMoved(`The branch ${branch} no longer exists on GitHub: ${pr.head_repo_full_name} is gone`);
+  const base = pr.repo_full_name === pr.head_repo_full_name ? head : await currentRepo(gh, pr.repo_full_name);
+  if (!base) throw prErrors.notOpen(`gone from GitHub with ${pr.repo_full_name}`);
   const marker = `Fixloop-Solution: ${solution.id}/r${solution.revision}`;
   const tip = await tipOf(gh, head, branch);
   const tipCommit = await gh.rest.git.getCommit({ ...head, commit_sha: tip });

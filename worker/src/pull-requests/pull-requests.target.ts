@@ -43,6 +43,15 @@ type GithubRepo = Awaited<ReturnType<GithubClient["rest"]["repos"]["get"]>>["dat
  */
 const currentName = (r: GithubRepo): RepoRef => ({ owner: r.owner.login, repo: r.name });
 
+/**
+ * The repository Fixloop knows as `fullName`, under the name GitHub gives it now (see
+ * `currentName`); null when GitHub answers 404.
+ */
+export async function currentRepo(gh: GithubClient, fullName: string): Promise<RepoRef | null> {
+  const repo = await repoOrGone(gh, splitRepo(fullName));
+  return repo && currentName(repo);
+}
+
 /** The repository, or null when GitHub answers 404 (deleted, or renamed with no redirect left). */
 async function repoOrGone(gh: GithubClient, r: RepoRef): Promise<GithubRepo | null> {
   try {
