@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
+import { gitBranches, gitShow, insertIssue, insertRun, seedSolution } from "@fixloop/testkit";
 import { prStack, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
@@ -30,8 +30,12 @@ async function solutionOfRemovedIssue(title: string, remove: (n: number) => void
   return { ...seeded, n };
 }
 
-async function approve(solutionId: string) {
-  const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
+async function approve(solutionId: string, headers?: Record<string, string>) {
+  const res = await t.api(`/validations/${solutionId}/validate`, {
+    method: "POST",
+    body: { status: "approved" },
+    headers,
+  });
   return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
 }
 
@@ -73,5 +77,45 @@ describe("approving a solution of an issue GitHub no longer has", () => {
     expect(writes(t.control.requestLog)).toEqual([]);
     expect(await issueRow(issueId)).toMatchObject({ status: "closed", gone: "transferred" });
     expect(await solutionStatus(solutionId)).toBe("pending");
+  });
+
+  it("refuses an imported issue deleted upstream, marking every user's row of it gone and stopping its runs", async () => {
+    await t.asUser("hubot").rest.repos.createFork({ owner: "octocat", repo: "todo-api" });
+    const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
+    const title = "Deleted upstream after the import";
+    const [n = 0] = t.control.addIssues("octocat", "todo-api", [{ title }]);
+    const imported = await seedSolution(t.stack.db, {
+      userId: hubot.user._id,
+      repoFullName: "octocat/todo-api",
+      issueNumber: n,
+      title,
+      imported: { upstream: "octocat/todo-api", fork: "hubot/todo-api" },
+      files: [
+        {
+          filename: "src/validate.ts",
+          action: "modify",
+          originalContent: validate,
+          content: validate.replace("title.length === 0", "title.trim().length === 0"),
+        },
+      ],
+    });
+    // The same issue synced by its repository's owner, with a solve of it waiting to start.
+    const own = await insertIssue(t.stack.db, t.octocat.user._id, { repo: "octocat/todo-api", number: n, title });
+    const queued = await insertRun(t.stack.db, { user_id: t.octocat.user._id, issue_id: own.id, status: "queued" });
+    t.control.deleteIssue("octocat", "todo-api", n);
+    t.control.clearRequestLog();
+
+    const res = await approve(imported.solutionId, hubot.headers);
+    expect([res.status, res.body.error?.code]).toEqual([410, "pull_request.issue_gone"]);
+    expect(writes(t.control.requestLog)).toEqual([]);
+    expect(await issueRow(imported.issueId)).toEqual({ status: "closed", gone: "deleted", moved_to: null });
+    expect(await issueRow(own.id)).toEqual({ status: "closed", gone: "deleted", moved_to: null });
+    const run = await t.stack.db
+      .selectFrom("solve_runs")
+      .select(["status", "error_code"])
+      .where("id", "=", queued.id)
+      .executeTakeFirstOrThrow();
+    expect(run).toEqual({ status: "cancelled", error_code: "issue.gone" });
+    expect(await solutionStatus(imported.solutionId)).toBe("pending");
   });
 });

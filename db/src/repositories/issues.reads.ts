@@ -4,6 +4,15 @@ import type { Issue } from "../schema";
 import type { Conn } from "./conn";
 import { issueAssignees, issueLabels, issueLinkedPulls } from "./json-columns";
 
+/**
+ * The rows (of any user) of issue `issueNumber` of `repoFullName`, matched by the name Fixloop
+ * reads the issue under on GitHub: an imported issue's upstream, any other issue's repository.
+ * The two columns of an imported row can differ, when a rename was followed onto a name another
+ * row already held: its repo_full_name then stays the former name, which a new repository may take.
+ */
+export const issueOnGithub = (repoFullName: string, issueNumber: number) =>
+  sql<boolean>`lower(coalesce(issues.upstream_full_name, issues.repo_full_name)) = lower(${repoFullName}) and issues.issue_number = ${issueNumber}`;
+
 /** An issue with its JSON columns decoded. */
 export type IssueRecord = Omit<Issue, "labels" | "assignees" | "linked_pull_requests"> & {
   labels: string[];

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import { ANSWERING_SOLUTION_STATUSES, type IssueGone, type LinkedPullRequest } from "@fixloop/contract";
 import type { Database, NewIssue } from "../schema";
+import { issueOnGithub } from "./issues.reads";
 import { issueAssignees, issueLabels, issueLinkedPulls } from "./json-columns";
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -86,8 +87,8 @@ export async function markPullRequestCreated(db: Conn, issueId: string): Promise
 
 /**
  * GitHub no longer has issue `issueNumber` of `repoFullName` (deleted, or transferred to
- * `movedTo`): every user's row of it is closed with that reason, so it can be neither solved nor
- * given a pull request. Returns how many rows changed.
+ * `movedTo`): every user's row of it (see `issueOnGithub`) is closed with that reason, so it can be
+ * neither solved nor given a pull request. Returns how many rows changed.
  */
 export async function markGone(
   db: Conn,
@@ -104,8 +105,7 @@ export async function markGone(
       moved_to: gone.movedTo ?? null,
       updated_at: sql`now()`,
     })
-    .where(sql<boolean>`lower(repo_full_name) = lower(${repoFullName})`)
-    .where("issue_number", "=", issueNumber)
+    .where(issueOnGithub(repoFullName, issueNumber))
     .where((eb) => eb.or([eb("gone", "is", null), eb("gone", "!=", gone.reason)]))
     .executeTakeFirst();
   return Number(res.numUpdatedRows);

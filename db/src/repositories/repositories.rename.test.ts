@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createTestDatabase, insertUser, seedSolution } from "../../test/testing";
+import { createTestDatabase, insertRun, insertUser, seedSolution } from "../../test/testing";
 import * as issues from "./issues.repository";
 import * as repositories from "./repositories.repository";
+import * as runs from "./runs.reads";
 
 const { db } = await createTestDatabase();
 
@@ -166,5 +167,58 @@ describe("a repository renamed on GitHub", () => {
       .where("user_id", "=", userId)
       .executeTakeFirstOrThrow();
     expect(pr).toEqual({ repo_full_name: "psf/requests", head_repo_full_name: "octocat/requests-fork" });
+  });
+});
+
+describe("an issue imported from a repository renamed onto a name another row of it held", () => {
+  /**
+   * The user imported issue #5 of their own repository, then it was renamed, and #5 was stored
+   * under the new name (say, by a sync of the renamed repository) before the rename reached the
+   * repository list: the imported row keeps its repo_full_name, its upstream moves on.
+   */
+  async function splitImport() {
+    const userId = await insertUser(db);
+    const gid = githubId();
+    // Names of their own: markGone reaches every user's rows of a name.
+    const before = `octocat/app-${gid}`;
+    const after = `octocat/app-${gid}-renamed`;
+    await repositories.upsertSynced(db, userId, repo(gid, before));
+    const imported = await seedSolution(db, {
+      userId,
+      repoFullName: before,
+      issueNumber: 5,
+      files: [],
+      imported: { upstream: before, fork: before },
+    });
+    await issues.upsertSynced(db, userId, { id: null, fullName: after }, [issue(5, "The same #5")]);
+    await repositories.upsertSynced(db, userId, repo(gid, after));
+    const run = await insertRun(db, { user_id: userId, issue_id: imported.issueId, kind: "refine", status: "running" });
+    const row = () =>
+      db
+        .selectFrom("issues")
+        .select(["repo_full_name", "upstream_full_name", "status", "gone"])
+        .where("id", "=", imported.issueId)
+        .executeTakeFirstOrThrow();
+    expect(await row()).toMatchObject({
+      repo_full_name: before,
+      upstream_full_name: after,
+    });
+    return { before, after, issueId: imported.issueId, runId: run.id, row };
+  }
+
+  it("is marked gone, and its runs found, by the upstream name Fixloop reads it under", async () => {
+    const s = await splitImport();
+    // What the solve start or the pull-request job reports after asking GitHub for the upstream's #5.
+    expect(await issues.markGone(db, s.after.toUpperCase(), 5, { reason: "deleted" })).toBe(2);
+    expect(await s.row()).toMatchObject({ status: "closed", gone: "deleted" });
+    const active = await runs.activeOfGoneIssue(db, s.after, 5);
+    expect(active.map((r) => r.id)).toEqual([s.runId]);
+  });
+
+  it("is not marked gone for issue #5 of a new repository that took its former name", async () => {
+    const s = await splitImport();
+    expect(await issues.markGone(db, s.before, 5, { reason: "deleted" })).toBe(0);
+    expect(await s.row()).toMatchObject({ status: "solved", gone: null });
+    expect(await runs.activeOfGoneIssue(db, s.before, 5)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { ACTIVE_RUN_STATUSES } from "@fixloop/contract";
 import type { SolveRun } from "../schema";
 import { isUuid, type Conn } from "./conn";
+import { issueOnGithub } from "./issues.reads";
 
 /** The run by id (the one run-by-id read). */
 export async function load(db: Conn, runId: string): Promise<SolveRun | undefined> {
@@ -40,15 +41,15 @@ export async function activeOf(db: Conn, issueId: string) {
 
 /**
  * The solve and refine runs still queued or running of every user's row of issue `issueNumber` of
- * `repoFullName` that is marked gone from GitHub (a backtest's solves of past issues are its own).
+ * `repoFullName` (see `issueOnGithub`) that is marked gone from GitHub (a backtest's solves of past
+ * issues are its own).
  */
 export async function activeOfGoneIssue(db: Conn, repoFullName: string, issueNumber: number): Promise<SolveRun[]> {
   return db
     .selectFrom("solve_runs")
     .innerJoin("issues", "issues.id", "solve_runs.issue_id")
     .selectAll("solve_runs")
-    .where(sql<boolean>`lower(issues.repo_full_name) = lower(${repoFullName})`)
-    .where("issues.issue_number", "=", issueNumber)
+    .where(issueOnGithub(repoFullName, issueNumber))
     .where("issues.gone", "is not", null)
     .where("solve_runs.status", "in", ACTIVE_RUN_STATUSES)
     .where("solve_runs.kind", "<>", "backtest")
