@@ -98,7 +98,7 @@ export function startWorkers(
     recordJobMetrics(worker, name, ctx);
     return worker;
   });
-  // Solve runs: cancel requests from any API process, and the sweeper for runs no job holds.
+  // Solve runs: cancel requests from any API process.
   const solveWorker = workers.find((w) => w.name === QUEUES.solve);
   const cancelSub = solveWorker ? startCancelSubscriber(ctx.redis, ctx.queues.prefix, solveWorker, ctx.logger) : null;
   cancelSub?.catch((err: Error) => ctx.logger.error({ err: err.message }, "cancel subscriber failed to start"));
@@ -123,7 +123,10 @@ export function startWorkers(
         ctx.logger.warn({ jobId: job?.id, err: err.message }, "a given-up backtest could not be ended"),
       );
     });
-  const sweeper = solveWorker ? startSweeper(ctx, ctx.env.SWEEP_INTERVAL_SECONDS) : null;
+  // The sweeper (runs no job holds, backtests whose job was lost) in every process serving solve or
+  // backtest, so a deployment whose backtests run apart from its solves still ends theirs.
+  const sweeper =
+    solveWorker || names.includes(QUEUES.backtest) ? startSweeper(ctx, ctx.env.SWEEP_INTERVAL_SECONDS) : null;
   if (names.includes(QUEUES.sync))
     schedulePullRequestPoll(ctx).catch((err: Error) =>
       ctx.logger.warn({ err: err.message }, "the pull-request poll could not be scheduled"),

@@ -9,10 +9,6 @@ import { RepoParams } from "../github/github.params";
 import { assertCanSolve } from "./backtests.solve-check";
 
 const PATH = "/github/repositories/:owner/:repo/backtest";
-/** A backtest still queued or running after this long lost its job; it no longer blocks a new one. */
-const STALE_MS = 30 * 60_000;
-/** One that solves makes a model call and runs the tests three times per issue. */
-const SOLVE_STALE_MS = 4 * 60 * 60_000;
 
 const running = () =>
   new AppError(409, "backtest.running", "A backtest of this repository is already running; wait for it to finish");
@@ -38,7 +34,8 @@ export const backtestsRoutes = new Hono<AppEnv>()
     const before = await backtests.cardOf(db, userId, `${owner}/${repo}`);
     if (!before) throw errors.notFound("Repository");
     const model = solve ? await assertCanSolve(c.var.deps, userId, modelId) : null;
-    await backtests.expireStale(db, before.repositoryId, STALE_MS, SOLVE_STALE_MS);
+    // One that lost its job no longer blocks a new one (the worker's sweep may not have ended it yet).
+    await backtests.expireStale(db, { repositoryId: before.repositoryId });
     const started = await backtests.start(db, {
       repositoryId: before.repositoryId,
       userId,

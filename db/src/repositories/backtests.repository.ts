@@ -19,7 +19,7 @@ export const backtestIssues = jsonColumn(
 const ACTIVE = ["queued", "running"];
 
 /** The backtest's end and its runs' commit together (inside a caller's transaction, with it). */
-const inTransaction = (db: Conn, f: (trx: Transaction<Database>) => Promise<void>) =>
+const inTransaction = <T>(db: Conn, f: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
   db.isTransaction ? f(db as Transaction<Database>) : db.transaction().execute(f);
 
 /**
@@ -45,35 +45,41 @@ export async function start(
 }
 
 /**
- * Ends as failed the backtests of a repository row that were queued or running for longer than
- * `maxAgeMs` (their job was lost), so the repository can be backtested again; one that solves
- * (a model call and the tests per issue) is given `solveMaxAgeMs`. Their solve runs left running
- * end with them (see endLeftSolveRuns).
+ * How long a backtest may stay queued or running before its job is taken for lost: one that solves
+ * makes a model call and runs the tests three times per issue, so it is given longer.
+ */
+export const STALE_AFTER = { maxAgeMs: 30 * 60_000, solveMaxAgeMs: 4 * 60 * 60_000 } as const;
+
+/**
+ * Ends as failed the backtests queued or running for longer than `maxAgeMs` (their job was lost),
+ * so the card stops showing them running and the repository can be backtested again; one that
+ * solves is given `solveMaxAgeMs`. Those of one repository row with `repositoryId` (a new
+ * backtest asked for), else of every repository (the worker's periodic sweep). Their solve runs
+ * left running end with them (see endLeftSolveRuns). Answers the backtests it ended.
  */
 export async function expireStale(
   db: Conn,
-  repositoryId: string,
-  maxAgeMs: number,
-  solveMaxAgeMs = maxAgeMs,
-): Promise<void> {
+  scope: { repositoryId?: string } = {},
+  limits: { maxAgeMs: number; solveMaxAgeMs: number } = STALE_AFTER,
+): Promise<string[]> {
   const now = Date.now();
   // A running backtest is aged from its start, not from the time it waited in the queue.
   const since = sql<Date>`coalesce(started_at, created_at)`;
-  await inTransaction(db, async (trx) => {
-    const expired = await trx
+  return inTransaction(db, async (trx) => {
+    let q = trx
       .updateTable("repository_backtests")
       .set({ status: "failed", error: "The backtest did not finish in time", finished_at: new Date() })
-      .where("repository_id", "=", repositoryId)
       .where("status", "in", ACTIVE)
       .where((eb) =>
         eb.or([
-          eb.and([eb("solve", "=", false), eb(since, "<", new Date(now - maxAgeMs))]),
-          eb.and([eb("solve", "=", true), eb(since, "<", new Date(now - solveMaxAgeMs))]),
+          eb.and([eb("solve", "=", false), eb(since, "<", new Date(now - limits.maxAgeMs))]),
+          eb.and([eb("solve", "=", true), eb(since, "<", new Date(now - limits.solveMaxAgeMs))]),
         ]),
-      )
-      .returning("id")
-      .execute();
+      );
+    if (scope.repositoryId !== undefined) q = q.where("repository_id", "=", scope.repositoryId);
+    const expired = await q.returning("id").execute();
     for (const b of expired) await endLeftSolveRuns(trx, b.id);
+    return expired.map((b) => b.id);
   });
 }
 

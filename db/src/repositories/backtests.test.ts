@@ -45,6 +45,8 @@ const progress = (checked: number): backtests.BacktestProgress => ({
   issues: [],
 });
 const HOUR = 60 * 60_000;
+/** Limits of an hour, for a backtest that solves too. */
+const hour = { maxAgeMs: HOUR, solveMaxAgeMs: HOUR };
 
 describe("a backtest ended as not finishing in time", () => {
   it("stops its worker at the next progress and keeps its end, though the worker runs on", async () => {
@@ -57,7 +59,7 @@ describe("a backtest ended as not finishing in time", () => {
       .set({ started_at: new Date(Date.now() - 2 * HOUR) })
       .where("id", "=", b.id)
       .execute();
-    await backtests.expireStale(db, b.repositoryId, HOUR);
+    await backtests.expireStale(db, { repositoryId: b.repositoryId }, hour);
     const expired = await row(b.id);
     expect(expired).toEqual({ status: "failed", error: "The backtest did not finish in time", checked: 1, found: 5 });
 
@@ -68,7 +70,7 @@ describe("a backtest ended as not finishing in time", () => {
 
   it("is not started by a worker that takes its job late", async () => {
     const b = await queued({ createdMinutesAgo: 120 });
-    await backtests.expireStale(db, b.repositoryId, HOUR);
+    await backtests.expireStale(db, { repositoryId: b.repositoryId }, hour);
     expect(await backtests.begin(db, b.id)).toBe(false);
     expect((await row(b.id)).status).toBe("failed");
   });
@@ -76,7 +78,7 @@ describe("a backtest ended as not finishing in time", () => {
   it("is aged from its start when it runs, not from the time it waited in the queue", async () => {
     const b = await queued({ createdMinutesAgo: 90 });
     expect(await backtests.begin(db, b.id)).toBe(true);
-    await backtests.expireStale(db, b.repositoryId, HOUR);
+    await backtests.expireStale(db, { repositoryId: b.repositoryId }, hour);
     expect((await row(b.id)).status).toBe("running");
   });
 });
@@ -142,7 +144,7 @@ describe("a backtest's solve left running by a worker that stopped", () => {
       .where("id", "=", b.id)
       .execute();
 
-    await backtests.expireStale(db, b.repositoryId, HOUR);
+    await backtests.expireStale(db, { repositoryId: b.repositoryId }, hour);
     expect((await row(b.id)).status).toBe("failed");
     expect(await solveRun(left)).toEqual(ENDED);
     // The finished solve keeps its charge: the period counts what the backtest did.
@@ -171,12 +173,12 @@ describe("a backtest's solve left running by a worker that stopped", () => {
 
     // The time-out, the worker's failure and its finish, all at once, and again after.
     await Promise.all([
-      backtests.expireStale(db, b.repositoryId, HOUR),
+      backtests.expireStale(db, { repositoryId: b.repositoryId }, hour),
       backtests.finish(db, b.id, { error: "The backtest failed: GitHub went away" }),
       backtests.finish(db, b.id, { error: null }),
     ]);
     await backtests.finish(db, b.id, { error: "The backtest failed: again" });
-    await backtests.expireStale(db, b.repositoryId, 0);
+    await backtests.expireStale(db, { repositoryId: b.repositoryId }, { maxAgeMs: 0, solveMaxAgeMs: 0 });
     expect(await solveRun(left)).toEqual(ENDED);
     expect(await used(b.userId)).toBe(0);
     // The worker that started the solve ends it late: the run keeps its end, nothing is charged or given back again.

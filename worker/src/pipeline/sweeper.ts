@@ -1,21 +1,26 @@
 import { enqueueRun } from "@fixloop/runtime";
 import { jobIds } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { recoverReservations, runs as solveRuns } from "@fixloop/db";
+import { backtests, recoverReservations, runs as solveRuns } from "@fixloop/db";
 
 /** Runs younger than this are left alone: their job may simply not have been picked up yet. */
 const GRACE_SECONDS = 30;
 
+export interface Sweep {
+  requeued: string[];
+  unconfirmed: number;
+  /** Backtests ended as not finishing in time. */
+  expiredBacktests: string[];
+}
+
 /**
  * Re-enqueues runs that Postgres says are unfinished but that no BullMQ job holds (e.g. after
- * Redis lost its data), and records the model requests a crash left reserved (of those runs and
- * of runs that ended) at their worst case, unconfirmed. One sweeper per interval across all
- * workers, by a Redis lock.
+ * Redis lost its data), records the model requests a crash left reserved (of those runs and
+ * of runs that ended) at their worst case, unconfirmed, and ends the backtests of every
+ * repository whose job was lost (queued or running past their limit, see backtests.expireStale),
+ * with their solve runs left running. One sweeper per interval across all workers, by a Redis lock.
  */
-export async function sweepOnce(
-  ctx: WorkerContext,
-  intervalSeconds: number,
-): Promise<{ requeued: string[]; unconfirmed: number }> {
+export async function sweepOnce(ctx: WorkerContext, intervalSeconds: number): Promise<Sweep> {
   const lock = await ctx.redis.set(
     `${ctx.queues.prefix}:sweeper-lock`,
     String(process.pid),
@@ -23,7 +28,7 @@ export async function sweepOnce(
     Math.max(1, intervalSeconds - 1),
     "NX",
   );
-  if (lock !== "OK") return { requeued: [], unconfirmed: 0 };
+  if (lock !== "OK") return { requeued: [], unconfirmed: 0, expiredBacktests: [] };
   let unconfirmed = await recoverReservations(ctx.db, {});
   const runIds = await solveRuns.unfinishedOlderThan(ctx.db, GRACE_SECONDS);
   const requeued: string[] = [];
@@ -39,10 +44,14 @@ export async function sweepOnce(
       requeued.push(runId);
     }
   }
+  // Else such a backtest would show running on its card until a new one is asked for.
+  const expiredBacktests = await backtests.expireStale(ctx.db);
+  if (expiredBacktests.length)
+    ctx.logger.warn({ backtests: expiredBacktests }, "sweeper ended backtests that did not finish in time");
   if (requeued.length) ctx.logger.warn({ runs: requeued }, "sweeper re-enqueued unfinished runs");
   if (unconfirmed)
     ctx.logger.warn({ unconfirmed }, "model requests a crash left reserved recorded at their worst case");
-  return { requeued, unconfirmed };
+  return { requeued, unconfirmed, expiredBacktests };
 }
 
 export function startSweeper(ctx: WorkerContext, intervalSeconds: number): { stop(): void } {

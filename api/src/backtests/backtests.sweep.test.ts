@@ -1,0 +1,156 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { backtests, backtestSolves } from "@fixloop/db";
+import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
+import { until, usedQuota } from "../../test/faults.testkit";
+
+/**
+ * Backtests whose job was lost (no worker will end them) and no new backtest asked for: the
+ * worker's periodic sweep ends them. The stack's workers serve the sync and backtest queues and no
+ * solve queue, as a deployment whose backtests run apart from its solves does, and sweep every second.
+ */
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await createTestStack({
+    env: { SWEEP_INTERVAL_SECONDS: "1" },
+    workers: ["sync", "backtest"],
+    logLevel: "warn",
+  });
+}, 60_000);
+
+const MINUTE = 60_000;
+
+/** The user's repositories, as listing them stores them: the row id of each full name. */
+async function repositoriesOf(me: SignedIn) {
+  expect((await stack.app.request("/api/github/repositories", { headers: me.headers })).status).toBe(200);
+  const rows = await stack.db
+    .selectFrom("repositories")
+    .select(["id", "full_name"])
+    .where("user_id", "=", me.user._id)
+    .execute();
+  return (fullName: string) => {
+    const row = rows.find((r) => r.full_name === fullName);
+    if (!row) throw new Error(`no repository ${fullName}`);
+    return row.id;
+  };
+}
+
+/** Puts the backtest's creation, and its start unless it is still queued, `minutesAgo` back. */
+async function backdate(id: string, minutesAgo: number, queued = false) {
+  const since = new Date(Date.now() - minutesAgo * MINUTE);
+  await stack.db
+    .updateTable("repository_backtests")
+    .set(queued ? { created_at: since } : { created_at: since, started_at: since })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** A backtest of the repository row, running (or queued) since `minutesAgo`, with no job to end it. */
+async function leftBacktest(
+  me: SignedIn,
+  repositoryId: string,
+  o: { solve: boolean; minutesAgo: number; queued?: boolean },
+) {
+  const b = await backtests.start(stack.db, { repositoryId, userId: me.user._id, requested: 1, solve: o.solve });
+  if (!b) throw new Error("no backtest started");
+  if (!o.queued) expect(await backtests.begin(stack.db, b.id)).toBe(true);
+  await backdate(b.id, o.minutesAgo, o.queued);
+  return b.id;
+}
+
+const backtestRow = (id: string) =>
+  stack.db
+    .selectFrom("repository_backtests")
+    .select(["status", "error"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+const runRow = (id: string) =>
+  stack.db
+    .selectFrom("solve_runs")
+    .select(["status", "error_code", "error_message", "quota_state"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+
+describe("the worker's sweep of backtests whose job was lost", () => {
+  it("ends those past their limit in every repository, with their solve runs, and leaves the others", async () => {
+    const octocat = await stack.signIn("octocat", { scopes: ["public_repo"] });
+    const hubot = await stack.signIn("hubot", { scopes: ["public_repo"] });
+    const mine = await repositoriesOf(octocat);
+    const theirs = await repositoriesOf(hubot);
+    const before = await usedQuota(stack.db, octocat.user._id);
+
+    // A solving backtest with its solve run left running (it is put five hours back once all are in).
+    const stale = await leftBacktest(octocat, mine("octocat/todo-api"), { solve: true, minutesAgo: 0 });
+    const issueId = await backtestSolves.pastIssueId(stack.db, {
+      userId: octocat.user._id,
+      repositoryId: mine("octocat/todo-api"),
+      fullName: "octocat/todo-api",
+      number: 1,
+      title: "past issue",
+      body: "",
+      htmlUrl: "https://github.com/octocat/todo-api/issues/1",
+    });
+    const started = await backtestSolves.startSolveRun(stack.db, {
+      userId: octocat.user._id,
+      issueId,
+      modelId: "llama-3.3-70b-versatile",
+      candidates: 1,
+      backtestId: stale,
+    });
+    if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
+    expect(await usedQuota(stack.db, octocat.user._id)).toBe(before + 1);
+    // Younger than their limits: a solving one running for two hours, another for ten minutes.
+    const solving = await leftBacktest(octocat, mine("octocat/url-shortener"), {
+      solve: true,
+      minutesAgo: 120,
+    });
+    const fresh = await leftBacktest(octocat, mine("octocat/weather-cli"), {
+      solve: false,
+      minutesAgo: 10,
+    });
+    // Another user's repository: queued for forty minutes (its limit is thirty), never taken.
+    const elsewhere = await leftBacktest(hubot, theirs("hubot/markdown-lint"), {
+      solve: false,
+      minutesAgo: 40,
+      queued: true,
+    });
+
+    // Running for five hours: its limit is four.
+    await backdate(stale, 300);
+
+    // No new backtest is asked for anywhere: the sweep alone ends them.
+    await until(
+      "the other user's stale backtest ended",
+      async () => (await backtestRow(elsewhere)).status === "failed",
+      20_000,
+    );
+    await until("the stale solving backtest ended", async () => (await backtestRow(stale)).status === "failed", 20_000);
+    const ENDED = { status: "failed", error: "The backtest did not finish in time" };
+    expect(await backtestRow(stale)).toEqual(ENDED);
+    expect(await backtestRow(elsewhere)).toEqual(ENDED);
+    expect(await runRow(started.runId)).toEqual({
+      status: "failed",
+      error_code: "backtest.ended",
+      error_message: "The backtest ended before this solve finished",
+      quota_state: "released",
+    });
+    expect(await usedQuota(stack.db, octocat.user._id)).toBe(before);
+
+    // The cards say so.
+    const card = async (me: SignedIn, fullName: string) => {
+      const res = await stack.app.request(`/api/github/repositories/${fullName}/backtest`, { headers: me.headers });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { latest: { id: string; status: string; error: string | null } }).latest;
+    };
+    expect(await card(octocat, "octocat/todo-api")).toMatchObject({ id: stale, ...ENDED });
+    expect(await card(hubot, "hubot/markdown-lint")).toMatchObject({ id: elsewhere, ...ENDED });
+
+    // Later sweeps leave the younger ones running and give nothing back again.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(await backtestRow(solving)).toEqual({ status: "running", error: null });
+    expect(await backtestRow(fresh)).toEqual({ status: "running", error: null });
+    expect(await card(octocat, "octocat/weather-cli")).toMatchObject({ id: fresh, status: "running", error: null });
+    expect(await usedQuota(stack.db, octocat.user._id)).toBe(before);
+    expect(await runRow(started.runId)).toMatchObject({ status: "failed", quota_state: "released" });
+  }, 60_000);
+});
