@@ -1,7 +1,16 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { authorizeRepositories, screenshot, signIn, signInWithTodoApi, startE2E, toast, type E2E } from "./e2e.harness";
+import {
+  authorizeRepositories,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  signInWithTodoApi,
+  startE2E,
+  toast,
+  type E2E,
+} from "./e2e.harness";
 import {
   expectFreeToKeepPro,
   payForPro,
@@ -289,6 +298,55 @@ describe("leaving a paid plan at 1280 and 390 px", () => {
       [phone, "390"],
     ] as const) {
       await expectFreeToKeepPro(page, w);
+    }
+  });
+});
+
+describe("an organisation's repositories the user can only read, at 1280 and 390 px", () => {
+  it("shows them read-only with the import by URL instead of Fetch Issues and Sync", async () => {
+    const gh = e2e.github;
+    gh.createOrganization("acme", { defaultPermission: "read" });
+    // A long name: the badge beside a long title at 390 px.
+    await gh.createRepository("acme", "engineering-handbook-and-onboarding", { description: "How the team works" });
+    await gh.createRepository("acme", "storefront-with-a-rather-long-name");
+    gh.addOrgMember("acme", "octocat");
+    gh.createTeam("acme", "web", ["octocat"]);
+    gh.addTeamRepository("acme", "web", "storefront-with-a-rather-long-name", "push");
+    await sharePhoneSession();
+    const card = (page: Page, fullName: string) =>
+      page.getByRole("listitem").filter({ has: page.getByText(fullName, { exact: true }) });
+    await desk.goto("/repositories");
+    await desk.getByRole("button", { name: "Refresh" }).click();
+    await card(desk, "acme/engineering-handbook-and-onboarding").waitFor();
+    for (const [page, w] of both()) {
+      await page.goto("/repositories");
+      const readOnly = card(page, "acme/engineering-handbook-and-onboarding");
+      const badge = readOnly.getByText("Read-only", { exact: true });
+      await badge.waitFor();
+      expect(await badge.getAttribute("title")).toBe(
+        "You can read this repository but not push to it: import its issues by URL to solve them in a fork.",
+      );
+      const importLink = readOnly.getByRole("link", {
+        name: "Import issue by URL for acme/engineering-handbook-and-onboarding",
+      });
+      expect(await importLink.getAttribute("href")).toBe("/contribute");
+      // Refused by the server (403 github.not_your_repository): not offered.
+      expect(
+        await page.getByRole("button", { name: "Fetch issues of acme/engineering-handbook-and-onboarding" }).count(),
+      ).toBe(0);
+      expect(await page.getByRole("button", { name: "Sync acme/engineering-handbook-and-onboarding" }).count()).toBe(0);
+      expect(await readOnly.getByText("Solve on label").count()).toBe(0);
+      // One the user may push to is unchanged.
+      const pushable = card(page, "acme/storefront-with-a-rather-long-name");
+      await pushable.getByRole("button", { name: "Fetch issues of acme/storefront-with-a-rather-long-name" }).waitFor();
+      await pushable.getByRole("button", { name: "Sync acme/storefront-with-a-rather-long-name" }).waitFor();
+      expect(await pushable.getByText("Read-only", { exact: true }).count()).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      expect(await seriousA11yViolations(page), `repositories at ${w}`).toEqual([]);
+      await readOnly.scrollIntoViewIfNeeded();
+      await screenshot(page, `repositories-read-only-${w}`);
+      await importLink.click();
+      await page.getByRole("heading", { name: "Contribute to Open Source" }).waitFor();
     }
   });
 });

@@ -39,9 +39,12 @@ const TONES: Record<Tone, string> = {
   gray: "bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200",
 };
 
-export function Badge({ tone, children }: { tone: Tone; children: ReactNode }) {
+export function Badge({ tone, title, children }: { tone: Tone; title?: string; children: ReactNode }) {
   return (
-    <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${TONES[tone]}`}>
+    <span
+      title={title}
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${TONES[tone]}`}
+    >
       {children}
     </span>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
-import { Download, ExternalLink, Lock, RefreshCw } from "lucide-react";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { Download, Eye, ExternalLink, GitFork, Lock, RefreshCw } from "lucide-react";
 import { toast } from "sonner";
 import { api } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
@@ -15,6 +15,9 @@ type Repository = NonNullable<
   Awaited<ReturnType<ReturnType<typeof repositoriesQuery>["queryFn"] & {}>>
 >["repositories"][number];
 import { Badge, Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
+
+const READ_ONLY_HINT =
+  "You can read this repository but not push to it: import its issues by URL to solve them in a fork.";
 
 export function RepositoriesPage({ authorized, error }: { authorized?: boolean; error?: string }) {
   const qc = useQueryClient();
@@ -57,7 +60,8 @@ export function RepositoriesPage({ authorized, error }: { authorized?: boolean; 
       {repos.isPending && <Spinner label="Loading repositories..." />}
       {repos.isError && <EmptyState title="Failed to load repositories">{errorMessage(repos.error, "")}</EmptyState>}
       {repos.data && repos.data.repositories.length === 0 && <EmptyState title="No repositories found" />}
-      <ul className="grid gap-3 md:grid-cols-2">
+      {/* minmax(0, 1fr) columns: a long repository name truncates instead of widening the page. */}
+      <ul className="grid grid-cols-1 gap-3 md:grid-cols-2">
         {repos.data?.repositories.map((r) => (
           <li key={r._id}>
             <RepositoryCard repo={r} />
@@ -96,7 +100,12 @@ function RepositoryCard({ repo }: { repo: Repository }) {
           <h2 className="truncate font-semibold">{repo.name}</h2>
           <p className="truncate text-sm text-slate-600 dark:text-slate-400">{repo.fullName}</p>
         </div>
-        <div className="flex shrink-0 gap-1">
+        <div className="flex max-w-[55%] shrink-0 flex-wrap justify-end gap-1">
+          {!repo.canPush && (
+            <Badge tone="yellow" title={READ_ONLY_HINT}>
+              <Eye className="mr-1 size-3" aria-hidden /> Read-only
+            </Badge>
+          )}
           {repo.isPrivate && (
             <Badge tone="gray">
               <Lock className="mr-1 size-3" aria-hidden /> Private
@@ -106,22 +115,36 @@ function RepositoryCard({ repo }: { repo: Repository }) {
         </div>
       </div>
       {repo.description && <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{repo.description}</p>}
+      {!repo.canPush && <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{READ_ONLY_HINT}</p>}
       <div className="mt-3 flex flex-wrap gap-2">
-        <Button
-          variant="secondary"
-          onClick={() => sync.mutate()}
-          busy={sync.isPending}
-          aria-label={`Sync ${repo.fullName}`}
-        >
-          <RefreshCw className="size-4" aria-hidden /> Sync
-        </Button>
-        <Button
-          onClick={() => fetchIssues.mutate()}
-          busy={fetchIssues.isPending}
-          aria-label={`Fetch issues of ${repo.fullName}`}
-        >
-          <Download className="size-4" aria-hidden /> Fetch Issues
-        </Button>
+        {repo.canPush ? (
+          <>
+            <Button
+              variant="secondary"
+              onClick={() => sync.mutate()}
+              busy={sync.isPending}
+              aria-label={`Sync ${repo.fullName}`}
+            >
+              <RefreshCw className="size-4" aria-hidden /> Sync
+            </Button>
+            <Button
+              onClick={() => fetchIssues.mutate()}
+              busy={fetchIssues.isPending}
+              aria-label={`Fetch issues of ${repo.fullName}`}
+            >
+              <Download className="size-4" aria-hidden /> Fetch Issues
+            </Button>
+          </>
+        ) : (
+          // Fetching or syncing its issues is refused (403): its issues are imported one by one, into a fork.
+          <Link
+            to="/contribute"
+            className={buttonClass("secondary")}
+            aria-label={`Import issue by URL for ${repo.fullName}`}
+          >
+            <GitFork className="size-4" aria-hidden /> Import issue by URL
+          </Link>
+        )}
         <a
           href={repo.htmlUrl}
           target="_blank"
