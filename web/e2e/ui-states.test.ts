@@ -349,4 +349,33 @@ describe("an organisation's repositories the user can only read, at 1280 and 390
       await page.getByRole("heading", { name: "Contribute to Open Source" }).waitFor();
     }
   });
+
+  it("keeps the server's reason under the spec's toast when a fetch is refused, and then shows the repository read-only", async () => {
+    const gh = e2e.github;
+    for (const w of ["1280", "390"]) {
+      await gh.createRepository("acme", `status-${w}`);
+      gh.addTeamRepository("acme", "web", `status-${w}`, "push");
+    }
+    await sharePhoneSession();
+    for (const [page, w] of both()) {
+      await page.goto("/repositories");
+      const status = page.getByRole("listitem").filter({ has: page.getByText(`acme/status-${w}`, { exact: true }) });
+      const fetchIssues = status.getByRole("button", { name: `Fetch issues of acme/status-${w}` });
+      await fetchIssues.waitFor();
+      // Push access taken away after the list was read: the server refuses (403 github.not_your_repository).
+      gh.addTeamRepository("acme", "web", `status-${w}`, "pull");
+      await fetchIssues.click();
+      const refused = page.locator("[data-sonner-toast]").filter({ hasText: "Failed to fetch issues" });
+      await refused.waitFor();
+      await refused
+        .getByText(`acme/status-${w} is not one of your repositories; import its issues by URL instead`)
+        .waitFor();
+      await status.getByText("Read-only", { exact: true }).waitFor();
+      expect(await fetchIssues.count()).toBe(0);
+      await status.getByRole("link", { name: `Import issue by URL for acme/status-${w}` }).waitFor();
+      // Past the toast's entry animation.
+      await page.waitForTimeout(600);
+      await screenshot(page, `repositories-refused-${w}`);
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { Download, Eye, ExternalLink, GitFork, Lock, RefreshCw } from "lucide-react";
 import { toast } from "sonner";
 import { api } from "../../api/client";
-import { errorMessage, unwrap } from "../../api/errors";
+import { ApiError, errorMessage, unwrap } from "../../api/errors";
 import { repositoriesQuery } from "../../api/repositories.queries";
 import { issuesQuery } from "../../api/issues.queries";
 import { AuthorizeReposLink } from "./AuthorizeReposLink";
@@ -72,17 +72,28 @@ export function RepositoriesPage({ authorized, error }: { authorized?: boolean; 
   );
 }
 
+/** The server's own message, when it sent one: shown under the spec's failure toast so the reason is not lost. */
+function serverMessage(err: unknown): string | undefined {
+  return err instanceof ApiError && err.fromServer ? err.message : undefined;
+}
+
 function RepositoryCard({ repo }: { repo: Repository }) {
   const qc = useQueryClient();
   const [owner = "", name = ""] = repo.fullName.split("/");
   const param = { owner, repo: name };
+  const refused = (title: string) => (err: unknown) => {
+    toast.error(title, { description: serverMessage(err) });
+    // Push access taken away since the list was read: reading it again shows the repository as read-only.
+    if (err instanceof ApiError && err.code === "github.not_your_repository")
+      void qc.invalidateQueries({ queryKey: repositoriesQuery().queryKey });
+  };
   const sync = useMutation({
     mutationFn: () => unwrap(api.github.repositories[":owner"][":repo"].sync.$post({ param })),
     onSuccess: () => {
       toast.success("Repository synced successfully");
       void qc.invalidateQueries({ queryKey: repositoriesQuery().queryKey });
     },
-    onError: () => toast.error("Failed to sync repository"),
+    onError: refused("Failed to sync repository"),
   });
   const fetchIssues = useMutation({
     mutationFn: () => unwrap(api.github.repositories[":owner"][":repo"].issues.$get({ param })),
@@ -91,7 +102,7 @@ function RepositoryCard({ repo }: { repo: Repository }) {
       else toast.info("Fetching issues in the background; they will appear in Issues shortly.");
       void qc.invalidateQueries({ queryKey: issuesQuery().queryKey });
     },
-    onError: () => toast.error("Failed to fetch issues"),
+    onError: refused("Failed to fetch issues"),
   });
   return (
     <Card className="h-full">
