@@ -17,8 +17,15 @@ afterAll(async () => {
 
 const FIXED = "const TRAILING = /[ \\t]+$/;\n";
 const FILE = "src/rules/trailing-spaces.js";
-/** Each test file that loads the edited file takes 10 s more: the re-run is still under way when the lock lapses. */
-const SLOW = `${FIXED}Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10_000);\n`;
+/**
+ * Each test file that loads the edited file waits until `until` (epoch ms): the first worker's
+ * re-run is still under way when the lock lapses and when it is aborted, while the new holder's,
+ * starting later, waits once at most rather than for every file.
+ */
+const slowUntil = (until: number) =>
+  `${FIXED}{ const left = ${until} - Date.now(); if (left > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, left); }\n`;
+/** The first worker's abort comes within 15 s of the lapse, which comes within seconds of the edit. */
+const SLOW_FOR_MS = 40_000;
 
 const testsOf = async (id: string) => {
   const res = await t.stack.app.request(`/api/validations/${id}`, { headers: t.headers });
@@ -52,7 +59,13 @@ describe("a worker whose lock on a tests re-run's job lapsed", () => {
       method: "POST",
       headers: t.headers,
       body: JSON.stringify({
-        modifications: [{ filename: FILE, originalContent: content, modifiedContent: content.replace(FIXED, SLOW) }],
+        modifications: [
+          {
+            filename: FILE,
+            originalContent: content,
+            modifiedContent: content.replace(FIXED, slowUntil(Date.now() + SLOW_FOR_MS)),
+          },
+        ],
       }),
     });
     expect(edited.status).toBe(200);
