@@ -2,7 +2,7 @@ import pino from "pino";
 import type { Job } from "bullmq";
 import { expect } from "vitest";
 import type { QueueName } from "@fixloop/contract";
-import { startWorkers, type RunningWorkers, type WorkerContext } from "@fixloop/worker";
+import { startWorkers, type RunningWorkers, type StallTimings, type WorkerContext } from "@fixloop/worker";
 import type { TestStack } from "./stack";
 
 /**
@@ -13,14 +13,22 @@ import type { TestStack } from "./stack";
 export function queueWorkers(stack: () => Pick<TestStack, "ctx">, queue: QueueName) {
   const running = new Set<RunningWorkers>();
   return {
-    /** A worker with `env` over the stack's (a model stand-in of its own); its log lines go to `log`. */
-    start(o: { env?: Record<string, string>; log?: Array<Record<string, unknown>> } = {}): RunningWorkers {
-      const { log } = o;
+    /**
+     * A worker with `env` over the stack's (a model stand-in of its own); its log lines go to `log`;
+     * `stalls` shortens its lock and stall check (see holdEventLoop).
+     */
+    start(
+      o: { env?: Record<string, string>; log?: Array<Record<string, unknown>>; stalls?: Partial<StallTimings> } = {},
+    ): RunningWorkers {
+      const { log, stalls } = o;
       const logger = log
         ? pino({ level: "info" }, { write: (s: string) => void log.push(JSON.parse(s) as Record<string, unknown>) })
         : pino({ level: "silent" });
       const ctx: WorkerContext = stack().ctx;
-      const w = startWorkers({ ...ctx, env: { ...ctx.env, ...o.env }, logger }, { queues: [queue], concurrency: 1 });
+      const w = startWorkers(
+        { ...ctx, env: { ...ctx.env, ...o.env }, logger },
+        { queues: [queue], concurrency: 1, stalls },
+      );
       running.add(w);
       return w;
     },
@@ -49,4 +57,13 @@ export async function lapseLock(
   expect(token, `${queue} job ${job?.id ?? "(none)"} holds a lock`).toBeTruthy();
   await job?.moveToWait(token ?? "");
   return Date.now();
+}
+
+/**
+ * Holds this process's event loop for `ms`, as a CPU-bound stretch or a long pause would: no
+ * worker in it renews a lock meanwhile, so a lock shorter than `ms` lapses in Redis with its job
+ * still active, and the next stall check (BullMQ's own) finds the job stalled.
+ */
+export function holdEventLoop(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

@@ -41,10 +41,24 @@ export interface RunningWorkers {
   handBack(): Promise<number>;
 }
 
-/** Starts one BullMQ Worker per served queue; payloads are validated before any processor runs. */
+/** How BullMQ keeps a job's lock and finds a job whose worker stopped renewing it. */
+export interface StallTimings {
+  lockDuration: number;
+  stalledInterval: number;
+  /** Stalls a job may have before BullMQ gives it up (fails it "job stalled more than allowable limit"). */
+  maxStalledCount: number;
+}
+
+/** A stalled job (its worker died) goes back to the queue quickly. */
+const STALL_TIMINGS: StallTimings = { stalledInterval: 5_000, maxStalledCount: 3, lockDuration: 15_000 };
+
+/**
+ * Starts one BullMQ Worker per served queue; payloads are validated before any processor runs.
+ * `stalls` overrides STALL_TIMINGS, so a test can see a stall found and a job given up in seconds.
+ */
 export function startWorkers(
   ctx: WorkerContext,
-  opts: { queues?: QueueName[]; concurrency?: number } = {},
+  opts: { queues?: QueueName[]; concurrency?: number; stalls?: Partial<StallTimings> } = {},
 ): RunningWorkers {
   const names = opts.queues?.length ? opts.queues : (Object.values(QUEUES) as QueueName[]);
   if (names.includes(QUEUES.solve)) {
@@ -87,10 +101,8 @@ export function startWorkers(
         concurrency,
         // Finished jobs per minute, kept a day: the operations page's throughput chart.
         metrics: { maxDataPoints: MetricsTime.ONE_HOUR * 24 },
-        // A stalled job (its worker died) goes back to the queue quickly.
-        stalledInterval: 5_000,
-        maxStalledCount: 3,
-        lockDuration: 15_000,
+        ...STALL_TIMINGS,
+        ...opts.stalls,
       },
     );
     worker.on("failed", (job, err) => ctx.logger.warn({ queue: name, jobId: job?.id, err: err.message }, "job failed"));

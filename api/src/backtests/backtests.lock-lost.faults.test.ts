@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { QUEUES, jobIds } from "@fixloop/contract";
+import type { StallTimings } from "@fixloop/worker";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until } from "../../test/faults.testkit";
-import { lapseLock, queueWorkers } from "../../test/lock-lost.testkit";
+import { holdEventLoop, lapseLock, queueWorkers } from "../../test/lock-lost.testkit";
 
 /**
  * Two backtest workers, each with a model stand-in of its own, so every model request shows which
@@ -164,18 +165,21 @@ const runRow = (id: string) =>
     .executeTakeFirstOrThrow();
 
 /**
- * A solving backtest of one past issue whose first worker's lock on the job lapsed while its
- * model call was in flight, and which that worker left, stopped: the job is back in the queue,
+ * A solving backtest of one past issue started on a first worker (`stalls` over its lock and stall
+ * timings, its log lines to `log`), whose model call is in flight and held there by the stand-in:
  * the solve run running with its quota unit reserved.
  */
-async function leftMidSolve(me: SignedIn) {
+async function solvingOne(
+  me: SignedIn,
+  o: { stalls?: Partial<StallTimings>; log?: Array<Record<string, unknown>> } = {},
+) {
   // Workers an earlier test left serving the queue would take the job themselves.
   await workers.closeAll();
   first.control.reset();
   second.control.reset();
   const headers = { ...me.headers, "content-type": "application/json" };
   first.control.hangNext(1);
-  const firstWorker = workers.start({ env: first.env });
+  const worker = workers.start({ env: first.env, ...o });
   const started = await stack.app.request(PATH, {
     method: "POST",
     headers,
@@ -193,14 +197,24 @@ async function leftMidSolve(me: SignedIn) {
     .orderBy("created_at", "desc")
     .executeTakeFirstOrThrow();
   expect([run.status, run.quota_state]).toEqual(["running", "reserved"]);
+  return { backtestId, runId: run.id, jobId: jobIds.backtest(backtestId), worker };
+}
+
+/**
+ * A solving backtest of one past issue whose first worker's lock on the job lapsed while its
+ * model call was in flight, and which that worker left, stopped: the job is back in the queue,
+ * the solve run running with its quota unit reserved.
+ */
+async function leftMidSolve(me: SignedIn) {
+  const { worker: firstWorker, ...left } = await solvingOne(me);
   await firstWorker.workers[0]?.pause(true);
-  const job = await stack.deps.queues.backtest.getJob(jobIds.backtest(backtestId));
+  const job = await stack.deps.queues.backtest.getJob(left.jobId);
   await lapseLock(stack, QUEUES.backtest, job);
   await until("the first worker's call aborted", async () => first.control.abortedRequests === 1, 20_000, 50);
   await workers.close(firstWorker);
-  expect(await runRow(run.id)).toMatchObject({ status: "running", quota_state: "reserved" });
-  expect(await backtestRow(backtestId)).toEqual({ status: "running", error: null });
-  return { backtestId, runId: run.id, jobId: jobIds.backtest(backtestId) };
+  expect(await runRow(left.runId)).toMatchObject({ status: "running", quota_state: "reserved" });
+  expect(await backtestRow(left.backtestId)).toEqual({ status: "running", error: null });
+  return left;
 }
 
 const ended = async (backtestId: string) => (await backtestRow(backtestId)).status === "failed";
@@ -261,25 +275,39 @@ describe("a solve run a stopped backtest worker left running", () => {
 
   it("ends with the backtest whose job BullMQ gave up after it stalled too often", async () => {
     const before = await usedUnits(me.user._id);
-    const left = await leftMidSolve(me);
-    // What BullMQ's stall check writes on a job that stalled more often than maxStalledCount
-    // allows: the next worker to take it fails it at once, without running it.
-    await stack.redis.hset(
-      `${stack.prefix}:${QUEUES.backtest}:${left.jobId}`,
-      "defa",
-      "job stalled more than allowable limit",
-    );
-    workers.start({ env: second.env });
-    await until("the backtest failed", () => ended(left.backtestId), 60_000);
+    // A worker whose job BullMQ gives up at its first stall, checking for stalls every second.
+    const log: Array<Record<string, unknown>> = [];
+    const lockDuration = 5_000;
+    const left = await solvingOne(me, { log, stalls: { lockDuration, stalledInterval: 1_000, maxStalledCount: 0 } });
+    const stalled: string[] = [];
+    left.worker.workers[0]?.on("stalled", (jobId) => stalled.push(jobId));
+    expect(await usedUnits(me.user._id)).toBe(before + 1);
 
+    // The worker's process does nothing for longer than its lock lasts: the lock lapses with the job
+    // still active. BullMQ's stall check then finds it stalled once too often and gives it up: the
+    // next worker to take it (this one) fails it without running it.
+    holdEventLoop(lockDuration + 1_000);
+    await until("the backtest failed", () => ended(left.backtestId), 30_000);
+    // Back from the hold, the worker could not renew its lock and aborted its own model call.
+    await until("the worker's call aborted", async () => first.control.abortedRequests === 1, 20_000, 50);
+    // Closing waits for the worker's job to end: whatever it was going to write is written by then.
+    await workers.close(left.worker);
+
+    expect(stalled).toEqual([left.jobId]);
+    const job = await stack.deps.queues.backtest.getJob(left.jobId);
+    expect([await job?.getState(), job?.failedReason]).toEqual(["failed", "job stalled more than allowable limit"]);
+    expect(log.filter((l) => l.msg === "job failed").map((l) => l.err)).toEqual([
+      "job stalled more than allowable limit",
+    ]);
     expect(await backtestRow(left.backtestId)).toEqual({
       status: "failed",
       error: "The backtest stopped: the workers running it stopped too often",
     });
-    const job = await stack.deps.queues.backtest.getJob(left.jobId);
-    expect([await job?.getState(), job?.failedReason]).toEqual(["failed", "job stalled more than allowable limit"]);
     expect(await runRow(left.runId)).toEqual(ENDED);
+    // Its quota unit given back once: the period counts what the backtest finished, nothing.
     expect(await usedUnits(me.user._id)).toBe(before);
+    // The given-up job was not run again.
+    expect(first.control.requests).toHaveLength(1);
     expect(second.control.requests).toEqual([]);
-  });
+  }, 60_000);
 });
