@@ -83,7 +83,7 @@ export const SolutionTests = z.object({
   added: z.array(z.string()).optional(),
   /** Which attempt's files the solution carries (repair only when it did better). */
   kept: z.enum(["first", "repair"]).optional(),
-  /** Requests of a networked setup the egress proxy refused (`host:port (reason)`). */
+  /** Requests of a networked setup the egress proxy refused, or whose server it could not reach (`host:port (reason)`). */
   blockedHosts: z.array(z.string()).optional(),
   /** How setup ran where the user should know (network not granted, dependency changes not installed). */
   notes: z.array(z.string()).optional(),

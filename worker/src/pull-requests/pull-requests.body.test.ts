@@ -181,7 +181,7 @@ describe("pull request body", () => {
     };
     const body = prBody({ ...input, metadata: { ...input.metadata, tests } }, NONE);
     expect(body).toContain(
-      "  - Setup's network requests refused by the sandbox: `169.254.169.254:80 (address not on the allowlist)`",
+      "  - Setup's network requests refused by the sandbox or unreachable: `169.254.169.254:80 (address not on the allowlist)`",
     );
     expect(body).toContain("  - This repository's setup wants network; not granted");
   });

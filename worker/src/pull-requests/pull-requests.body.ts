@@ -68,7 +68,7 @@ export function testsSummary(raw: unknown): string[] {
     `${verdict} (\`${t.command ?? ""}\`, sandboxed); before the patch ${counts(t.base)}, after it ${counts(t.patched)}`,
     ...names("Fixed", t.fixed),
     ...names("New passing tests", t.added ?? []),
-    ...names("Setup's network requests refused by the sandbox", t.blockedHosts ?? []),
+    ...names("Setup's network requests refused by the sandbox or unreachable", t.blockedHosts ?? []),
     ...(t.notes ?? []).map((n) => `  - ${n}`),
     ...(t.attempts.length > 1 && first
       ? [

@@ -170,7 +170,7 @@ export function evidenceLines(t: SolutionTests): { info: string[]; warnings: str
     );
   const warnings: string[] = [];
   if (t.blockedHosts?.length)
-    warnings.push(`Setup's network requests refused by the sandbox: ${nameList(t.blockedHosts, 10)}`);
+    warnings.push(`Setup's network requests refused by the sandbox or unreachable: ${nameList(t.blockedHosts, 10)}`);
   warnings.push(...(t.notes ?? []));
   // The verdict line leads the step's detail; a verdict against the change is a warning.
   if (verdict.kind !== "regressions" && verdict.kind !== "could-not-run") return { info, warnings };

@@ -73,7 +73,7 @@ export function egressCommand(spec: SandboxRunSpec): string[] {
 
 /**
  * Runs a networked spec behind a fresh proxy (one per run, so the blocked list is the run's own);
- * a spec without network runs as is. The result lists the hosts the proxy refused.
+ * a spec without network runs as is. The result lists the hosts the proxy refused or could not reach.
  */
 export async function withEgress(
   policy: EgressPolicy,

@@ -107,6 +107,18 @@ const plainVia = async (target: string, bytes: string) => {
   });
 };
 
+/** A plain-HTTP proxy request over the proxy's socket, as a sandboxed setup sends it: the status. */
+const forwarded = (url: string) =>
+  new Promise<number>((resolve, reject) => {
+    http
+      .request({ socketPath: proxy.socketPath, method: "GET", path: url }, (r) => {
+        r.resume();
+        r.on("end", () => resolve(r.statusCode ?? 0));
+      })
+      .on("error", reject)
+      .end();
+  });
+
 describe("a tunnel to a name on a web port", () => {
   it("judges the client's first bytes before dialling: a refused one never reaches the server", async () => {
     expect(await tlsVia("registry.example:443", "evil.example")).toMatch(/^ERR /);
@@ -126,10 +138,16 @@ describe("a tunnel to a name on a web port", () => {
     expect(dialled.slice(dialledBefore)).toEqual([`${REGISTRY}:443`]);
   });
 
-  it("does not list a server that is down as refused: a name's tunnel closes after its hello, an address's answers 502", async () => {
+  it("reports a server that is down with its cause: a name's tunnel closes after its hello, an address's and a forwarded request answer 502", async () => {
     expect(await tlsVia("down.example:443", "down.example")).toMatch(/^ERR /);
     expect(await tunnel(`127.0.0.1:${deadPort}`)).toBe(502);
-    expect(dialled.slice(-2)).toEqual([`${DOWN}:443`, `127.0.0.1:${deadPort}`]);
-    expect(proxy.blocked().filter((b) => b.includes("down.example") || b.includes(String(deadPort)))).toEqual([]);
+    expect(await forwarded("http://down.example/left-pad")).toBe(502);
+    expect(dialled.slice(-3)).toEqual([`${DOWN}:443`, `127.0.0.1:${deadPort}`, `${DOWN}:80`]);
+    // The client saw only its TLS fail (or a bare 502): the step's list says which server and why.
+    expect(proxy.blocked().filter((b) => b.includes("down.example") || b.includes(String(deadPort)))).toEqual([
+      "down.example:443 (could not connect: ECONNREFUSED)",
+      `127.0.0.1:${deadPort} (could not connect: ECONNREFUSED)`,
+      "down.example:80 (could not connect: ECONNREFUSED)",
+    ]);
   });
 });

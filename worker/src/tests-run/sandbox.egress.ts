@@ -19,7 +19,10 @@ export interface EgressProxy {
   /** Host directory holding `proxy.sock` (bound into the sandbox). */
   dir: string;
   socketPath: string;
-  /** `host:port (reason)` of every refused request, first seen first. */
+  /**
+   * `host:port (reason)` of every refused request, first seen first, and of every server that
+   * could not be reached (`could not connect: ECONNREFUSED`), so the step says why a request failed.
+   */
   blocked(): string[];
   close(): Promise<void>;
 }
@@ -137,15 +140,27 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
     if (!blocked.has(key) && blocked.size < MAX_BLOCKED) blocked.set(key, reason);
   };
   /**
-   * A connection to the upstream server: CONNECT_TIMEOUT_MS to connect, then closed after idleMs
-   * without a byte either way (whatever the proxy relays in either direction crosses it).
+   * A connection to the upstream server for `target` (the host:port asked for): CONNECT_TIMEOUT_MS
+   * to connect, then closed after idleMs without a byte either way (whatever the proxy relays in
+   * either direction crosses it). A connect that fails is listed with its cause: where the 200 has
+   * gone out already, the client sees only its TLS fail, and a 502 says nothing of why.
    */
-  const dial = (ip: string, port: number) => {
+  const dial = (target: string, ip: string, port: number) => {
     const up = network.connect(ip, port);
     track(up);
+    let connected = false;
     up.setTimeout(CONNECT_TIMEOUT_MS);
-    up.once("connect", () => up.setTimeout(idleMs));
-    up.on("timeout", () => up.destroy());
+    up.once("connect", () => {
+      connected = true;
+      up.setTimeout(idleMs);
+    });
+    up.on("error", (e: NodeJS.ErrnoException) => {
+      if (!connected) refuse(target, `could not connect: ${printable(e.code ?? "error")}`);
+    });
+    up.on("timeout", () => {
+      if (!connected) refuse(target, `could not connect: no answer in ${CONNECT_TIMEOUT_MS / 1000} s`);
+      up.destroy();
+    });
     return up;
   };
 
@@ -185,7 +200,7 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
         headers,
         setHost: false,
         // Its own connection, closed with the request: no pooled socket outlives the idle timeout or the proxy.
-        createConnection: () => dial(t.ip, port),
+        createConnection: () => dial(`${host}:${port}`, t.ip, port),
       },
       (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
@@ -232,21 +247,21 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       const first = await judged();
       if (!first || client.destroyed) return;
-      const up = dial(t.ip, port);
+      const up = dial(`${hp.host}:${port}`, t.ip, port);
       up.once("connect", () => {
         up.write(first);
         up.pipe(client);
         client.pipe(up);
       });
       // With the 200 sent there is no status left to answer: a server that cannot be reached closes
-      // the tunnel (the client's TLS fails), and is no refusal of the allowlist's.
+      // the tunnel (the client's TLS fails); dial lists why.
       up.on("error", () => {});
       up.on("close", () => client.destroy());
       client.on("close", () => up.destroy());
       return;
     }
     // A server may speak first here (an address's or a listed port's service): dial at once.
-    const up = dial(t.ip, port);
+    const up = dial(`${hp.host}:${port}`, t.ip, port);
     let connected = false;
     up.once("connect", () => {
       connected = true;

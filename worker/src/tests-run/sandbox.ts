@@ -62,7 +62,7 @@ export interface SandboxResult {
   output: string;
   truncated: boolean;
   durationMs: number;
-  /** Requests the egress proxy refused (`host:port (reason)`), when any. */
+  /** Requests the egress proxy refused or could not connect (`host:port (reason)`), when any. */
   blockedHosts?: string[];
   /** The wall the run hit, when it hit one (bwrap). */
   limitHit?: SandboxLimitHit;

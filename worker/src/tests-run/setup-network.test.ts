@@ -181,7 +181,7 @@ describe("hosts a networked setup was refused", () => {
     const kept = { label: "first" as const, run: p.base, cmp: compareRuns(p.base, p.base), files: [] };
     const t = solutionTests("bwrap", "node --test", p.base, [kept], kept, 60_000);
     expect(evidenceLines(t).warnings).toContain(
-      "Setup's network requests refused by the sandbox: 169.254.169.254:80 (address not on the allowlist)",
+      "Setup's network requests refused by the sandbox or unreachable: 169.254.169.254:80 (address not on the allowlist)",
     );
   });
 });
