@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEgressProxy, type EgressNetwork, type EgressProxy } from "./sandbox.egress";
+import { MAX_BLOCKED, MAX_REASONS, startEgressProxy, type EgressNetwork, type EgressProxy } from "./sandbox.egress";
 import { parseAllowedHosts } from "./sandbox.egress.policy";
 
 // Hostile: a networked setup opens tunnels to an allowed name and sends what it likes in them.
@@ -60,10 +60,10 @@ afterAll(async () => {
 });
 
 /** Opens a CONNECT tunnel as a sandboxed client does: the socket once answered 200, else the status. */
-const tunnel = (target: string) =>
+const tunnel = (target: string, via = proxy) =>
   new Promise<net.Socket | number>((resolve, reject) => {
     http
-      .request({ socketPath: proxy.socketPath, method: "CONNECT", path: target, headers: { host: target } })
+      .request({ socketPath: via.socketPath, method: "CONNECT", path: target, headers: { host: target } })
       .on("connect", (res: http.IncomingMessage, socket: net.Socket) =>
         resolve(res.statusCode === 200 ? socket : (res.statusCode ?? 0)),
       )
@@ -71,15 +71,15 @@ const tunnel = (target: string) =>
       .end();
   });
 
-const open = async (target: string) => {
-  const socket = await tunnel(target);
+const open = async (target: string, via = proxy) => {
+  const socket = await tunnel(target, via);
   if (typeof socket === "number") throw new Error(`CONNECT ${target} answered ${socket}`);
   return socket;
 };
 
 /** TLS through a tunnel to `target` naming `servername`, sending "ping": what came back, or how it failed. */
-const tlsVia = async (target: string, servername: string) => {
-  const socket = await open(target);
+const tlsVia = async (target: string, servername: string, via = proxy) => {
+  const socket = await open(target, via);
   return new Promise<string>((resolve) => {
     let body = "";
     let failure = "closed before the handshake";
@@ -95,8 +95,8 @@ const tlsVia = async (target: string, servername: string) => {
 };
 
 /** What comes back through a tunnel after sending `bytes`, until it closes (or "still open" after 8 s). */
-const plainVia = async (target: string, bytes: string) => {
-  const socket = await open(target);
+const plainVia = async (target: string, bytes: string, via = proxy) => {
+  const socket = await open(target, via);
   return new Promise<string>((resolve) => {
     let got = "";
     socket.on("data", (d: Buffer) => (got += d.toString()));
@@ -149,5 +149,38 @@ describe("a tunnel to a name on a web port", () => {
       `127.0.0.1:${deadPort} (could not connect: ECONNREFUSED)`,
       "down.example:80 (could not connect: ECONNREFUSED)",
     ]);
+  });
+});
+
+describe("the list of refused targets", () => {
+  let own: EgressProxy;
+  beforeAll(async () => {
+    own = await startEgressProxy(parseAllowedHosts(["registry.example"]), { network });
+  });
+  afterAll(() => own.close());
+
+  it("keeps each distinct reason a target was refused for, each once", async () => {
+    expect(await tlsVia("registry.example:443", "evil.example", own)).toMatch(/^ERR /);
+    expect(await plainVia("registry.example:443", "GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n", own)).toBe("");
+    expect(await tlsVia("registry.example:443", "evil.example", own)).toMatch(/^ERR /);
+    expect(own.blocked()).toEqual([
+      "registry.example:443 (TLS server name evil.example does not match host)",
+      "registry.example:443 (not TLS on a web port; send http:// URLs as proxy requests)",
+    ]);
+  });
+
+  it("stays bounded however many reasons and targets a setup makes up", async () => {
+    const acceptedBefore = accepted;
+    const names = Array.from({ length: MAX_REASONS + 3 }, (_, i) => `evil${i}.example`);
+    for (const name of names) expect(await tlsVia("registry.example:80", name, own)).toMatch(/^ERR /);
+    const hosts = Array.from({ length: MAX_BLOCKED + 5 }, (_, i) => `nope${i}.example:443`);
+    for (const host of hosts) expect(await tunnel(host, own)).toBe(403);
+    const list = own.blocked();
+    expect(list.filter((b) => b.startsWith("registry.example:80 "))).toEqual(
+      names.slice(0, MAX_REASONS).map((n) => `registry.example:80 (TLS server name ${n} does not match host)`),
+    );
+    const targets = [...new Set(list.map((b) => b.split(" ")[0]))];
+    expect(targets).toEqual(["registry.example:443", "registry.example:80", ...hosts.slice(0, MAX_BLOCKED - 2)]);
+    expect(accepted).toBe(acceptedBefore);
   });
 });

@@ -20,14 +20,17 @@ export interface EgressProxy {
   dir: string;
   socketPath: string;
   /**
-   * `host:port (reason)` of every refused request, first seen first, and of every server that
-   * could not be reached (`could not connect: ECONNREFUSED`), so the step says why a request failed.
+   * `host:port (reason)` of every refused request, and of every server that could not be reached
+   * (`could not connect: ECONNREFUSED`), so the step says why a request failed: each distinct
+   * reason of a target (up to MAX_REASONS), targets first seen first (up to MAX_BLOCKED).
    */
   blocked(): string[];
   close(): Promise<void>;
 }
 
-const MAX_BLOCKED = 50;
+/** How many refused targets the list keeps, and how many distinct reasons each: a setup picks them. */
+export const MAX_BLOCKED = 50;
+export const MAX_REASONS = 4;
 const MAX_CONNECTIONS = 128;
 const CONNECT_TIMEOUT_MS = 15_000;
 /** How long a tunnel or forwarded request may pass no bytes either way before both sides are closed. */
@@ -129,7 +132,7 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "fixloop-egress-"));
   await fs.chmod(dir, 0o755);
   const socketPath = path.join(dir, "proxy.sock");
-  const blocked = new Map<string, string>();
+  const blocked = new Map<string, string[]>();
   const open = new Set<net.Socket>();
   const track = (s: net.Socket) => {
     open.add(s);
@@ -137,7 +140,12 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
   };
   const refuse = (target: string, reason: string) => {
     const key = printable(target);
-    if (!blocked.has(key) && blocked.size < MAX_BLOCKED) blocked.set(key, reason);
+    let reasons = blocked.get(key);
+    if (!reasons) {
+      if (blocked.size >= MAX_BLOCKED) return;
+      blocked.set(key, (reasons = []));
+    }
+    if (reasons.length < MAX_REASONS && !reasons.includes(reason)) reasons.push(reason);
   };
   /**
    * A connection to the upstream server for `target` (the host:port asked for): CONNECT_TIMEOUT_MS
@@ -296,7 +304,7 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
   return {
     dir,
     socketPath,
-    blocked: () => [...blocked].map(([t, why]) => `${t} (${why})`),
+    blocked: () => [...blocked].flatMap(([t, reasons]) => reasons.map((why) => `${t} (${why})`)),
     close: async () => {
       for (const s of open) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
