@@ -32,6 +32,7 @@ export interface EgressProxy {
 export const MAX_BLOCKED = 50;
 export const MAX_REASONS = 4;
 const MAX_CONNECTIONS = 128;
+/** How long the proxy waits for an upstream server to accept a connection before giving up on it. */
 const CONNECT_TIMEOUT_MS = 15_000;
 /** How long a tunnel or forwarded request may pass no bytes either way before both sides are closed. */
 export const IDLE_TIMEOUT_MS = 120_000;
@@ -121,6 +122,8 @@ const printable = (s: string) => s.replace(/[^A-Za-z0-9._:[\]*-]/g, "?").slice(0
 export interface EgressOptions {
   /** Closes a tunnel or forwarded request after this long without a byte either way (IDLE_TIMEOUT_MS). */
   idleMs?: number;
+  /** Gives up on an upstream connect after this long (CONNECT_TIMEOUT_MS): 502, or the tunnel closed. */
+  connectMs?: number;
   /** Where names resolve and connections go (SYSTEM_NETWORK); the policy's checks apply all the same. */
   network?: EgressNetwork;
 }
@@ -128,6 +131,7 @@ export interface EgressOptions {
 /** Starts a proxy enforcing `policy`, listening on a fresh socket under the system temp dir. */
 export async function startEgressProxy(policy: EgressPolicy, options: EgressOptions = {}): Promise<EgressProxy> {
   const idleMs = options.idleMs ?? IDLE_TIMEOUT_MS;
+  const connectMs = options.connectMs ?? CONNECT_TIMEOUT_MS;
   const network = options.network ?? SYSTEM_NETWORK;
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "fixloop-egress-"));
   await fs.chmod(dir, 0o755);
@@ -148,8 +152,8 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
     if (reasons.length < MAX_REASONS && !reasons.includes(reason)) reasons.push(reason);
   };
   /**
-   * A connection to the upstream server for `target` (the host:port asked for): CONNECT_TIMEOUT_MS
-   * to connect, then closed after idleMs without a byte either way (whatever the proxy relays in
+   * A connection to the upstream server for `target` (the host:port asked for): connectMs to
+   * connect, then closed after idleMs without a byte either way (whatever the proxy relays in
    * either direction crosses it). A connect that fails is listed with its cause: where the 200 has
    * gone out already, the client sees only its TLS fail, and a 502 says nothing of why.
    */
@@ -157,7 +161,7 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
     const up = network.connect(ip, port);
     track(up);
     let connected = false;
-    up.setTimeout(CONNECT_TIMEOUT_MS);
+    up.setTimeout(connectMs);
     up.once("connect", () => {
       connected = true;
       up.setTimeout(idleMs);
@@ -166,7 +170,7 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
       if (!connected) refuse(target, `could not connect: ${printable(e.code ?? "error")}`);
     });
     up.on("timeout", () => {
-      if (!connected) refuse(target, `could not connect: no answer in ${CONNECT_TIMEOUT_MS / 1000} s`);
+      if (!connected) refuse(target, `could not connect: no answer in ${connectMs / 1000} s`);
       up.destroy();
     });
     return up;
