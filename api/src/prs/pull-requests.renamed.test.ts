@@ -129,6 +129,18 @@ const headCommit = async (owner: string, repo: string, branch: string) => {
   return (await gh.rest.git.getCommit({ owner, repo, commit_sha: ref.data.object.sha })).data;
 };
 
+/** The pull request as the API lists it to `headers`' user. */
+const listed = async (solutionId: string, headers: Record<string, string>) => {
+  const res = await t.api("/prs", { headers });
+  expect(res.status).toBe(200);
+  const { pullRequests } = (await res.json()) as { pullRequests: Array<Record<string, unknown>> };
+  return pullRequests.find((p) => p.solutionId === solutionId);
+};
+
+/** GitHub's page of pull request `number` of owner/repo, as GitHub answers it. */
+const pageOnGithub = async (owner: string, repo: string, number: number) =>
+  (await t.asUser(owner).rest.pulls.get({ owner, repo, pull_number: number })).data.html_url;
+
 describe("a new revision pushed to a pull request whose repository was renamed on GitHub before Fixloop heard of it", () => {
   it("lands on the branch of the user's own repository under its new name", async () => {
     // Fixloop knows the repository as octocat/todo-app (above).
@@ -157,6 +169,15 @@ describe("a new revision pushed to a pull request whose repository was renamed o
     expect(pushed.parents.map((p) => p.sha)).toEqual([opened.sha]);
     const pull = t.control.listPulls("octocat", "todo-web").find((p) => p.head.ref === branch);
     expect(pull?.body).toContain(`Revision 2 pushed as [${pushed.sha.slice(0, 7)}]`);
+    // The pull request's page links where it lives now, and its names are the current ones.
+    const page = await pageOnGithub("octocat", "todo-web", pull?.number ?? 0);
+    expect(page).toMatch(/\/octocat\/todo-web\/pull\/\d+$/);
+    expect(body.githubUrl).toBe(page);
+    expect(await listed(solutionId, t.octocat.headers)).toMatchObject({
+      repoFullName: "octocat/todo-web",
+      headRepoFullName: "octocat/todo-web",
+      htmlUrl: page,
+    });
   });
 
   it("lands on the renamed fork of an imported issue, the pull request on the renamed upstream updated", async () => {
@@ -190,5 +211,13 @@ describe("a new revision pushed to a pull request whose repository was renamed o
     const pull = t.control.listPulls("octocat", "todo-lib").find((p) => p.head.ref === branch);
     expect(pull).toMatchObject({ head: { owner: "hubot", repo: "todo-fork" } });
     expect(pull?.body).toContain(`Revision 2 pushed as [${pushed.sha.slice(0, 7)}]`);
+    const page = await pageOnGithub("octocat", "todo-lib", pull?.number ?? 0);
+    expect(page).toMatch(/\/octocat\/todo-lib\/pull\/\d+$/);
+    expect(body.githubUrl).toBe(page);
+    expect(await listed(solutionId, hubot.headers)).toMatchObject({
+      repoFullName: "octocat/todo-lib",
+      headRepoFullName: "hubot/todo-fork",
+      htmlUrl: page,
+    });
   });
 });

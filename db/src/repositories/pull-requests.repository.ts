@@ -3,6 +3,7 @@ import type { PullRequestStatus } from "@fixloop/contract";
 import type { Database, PullRequest } from "../schema";
 import * as issues from "./issues.repository";
 import { pullRequestMetadata, type PullRequestMetadata } from "./json-columns";
+import { pageOf } from "./repositories.repository";
 import * as solutions from "./solutions.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -149,6 +150,51 @@ export async function refresh(
     })
     .where("id", "=", id)
     .execute();
+}
+
+type PullRequestNames = Pick<PullRequest, "repo_full_name" | "head_repo_full_name" | "html_url">;
+
+/**
+ * Records the names GitHub gives a pull request's base and head repositories now (learnt when a
+ * push reads them; a rename or transfer may not have been delivered), and its page under the base's
+ * name on the stored page's host. Only this row changes. When another stored pull request already
+ * holds this number under the base's new name (a repository that had the name before), the row
+ * keeps its names: which of the two GitHub means is not known here. Answers the names the row holds.
+ */
+export async function followNames(
+  db: Conn,
+  pr: PullRequestNames & Pick<PullRequest, "id" | "pr_number">,
+  to: { repoFullName: string; headRepoFullName: string },
+): Promise<PullRequestNames> {
+  const kept = {
+    repo_full_name: pr.repo_full_name,
+    head_repo_full_name: pr.head_repo_full_name,
+    html_url: pr.html_url,
+  };
+  if (pr.repo_full_name === to.repoFullName && pr.head_repo_full_name === to.headRepoFullName) return kept;
+  const moved = await db
+    .updateTable("pull_requests")
+    .set({
+      repo_full_name: to.repoFullName,
+      head_repo_full_name: to.headRepoFullName,
+      html_url: `${pageOf(pr.html_url, to.repoFullName)}/pull/${pr.pr_number}`,
+      updated_at: sql`now()`,
+    })
+    .where("id", "=", pr.id)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("pull_requests as taken")
+            .select("taken.id")
+            .where("taken.repo_full_name", "=", to.repoFullName)
+            .where("taken.pr_number", "=", pr.pr_number)
+            .where("taken.id", "!=", pr.id),
+        ),
+      ),
+    )
+    .returning(["repo_full_name", "head_repo_full_name", "html_url"])
+    .executeTakeFirst();
+  return moved ?? kept;
 }
 
 /** GitHub answered 304: only the time of the check changes. */

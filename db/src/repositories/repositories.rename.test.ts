@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, insertRun, insertUser, seedSolution } from "../../test/testing";
 import * as issues from "./issues.repository";
+import * as pullRequests from "./pull-requests.repository";
 import * as repositories from "./repositories.repository";
 import * as runs from "./runs.reads";
 
@@ -220,5 +221,71 @@ describe("an issue imported from a repository renamed onto a name another row of
     expect(await issues.markGone(db, s.before, 5, { reason: "deleted" })).toBe(0);
     expect(await s.row()).toMatchObject({ status: "solved", gone: null });
     expect(await runs.activeOfGoneIssue(db, s.before, 5)).toEqual([]);
+  });
+});
+
+describe("a pull request's repositories found renamed when a revision is pushed", () => {
+  async function opened(base: string, head: string, htmlUrl: string) {
+    const userId = await insertUser(db);
+    const seeded = await seedSolution(db, { userId, repoFullName: base, issueNumber: 5, files: [] });
+    return db
+      .insertInto("pull_requests")
+      .values({
+        user_id: userId,
+        solution_id: seeded.solutionId,
+        issue_id: seeded.issueId,
+        repo_full_name: base,
+        head_repo_full_name: head,
+        pr_number: 12,
+        title: "Fix #5",
+        body: null,
+        branch_name: "fixloop/issue-5",
+        base_branch: "main",
+        html_url: htmlUrl,
+        metadata: JSON.stringify({}),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+  const names = (id: string) =>
+    db
+      .selectFrom("pull_requests")
+      .select(["repo_full_name", "head_repo_full_name", "html_url"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+
+  it("takes the new names and its page under the base's new name, on the host it was stored with", async () => {
+    const n = githubId();
+    const pr = await opened(`acme/lib-${n}`, `hubot/lib-${n}`, `https://ghe.example.com/acme/lib-${n}/pull/12`);
+    const other = await opened(`acme/app-${n}`, `acme/app-${n}`, `https://github.com/acme/app-${n}/pull/12`);
+    const to = { repoFullName: `acme/lib-${n}-next`, headRepoFullName: `hubot/fork-${n}` };
+    const moved = await pullRequests.followNames(db, pr, to);
+    const expected = {
+      repo_full_name: `acme/lib-${n}-next`,
+      head_repo_full_name: `hubot/fork-${n}`,
+      html_url: `https://ghe.example.com/acme/lib-${n}-next/pull/12`,
+    };
+    expect(moved).toEqual(expected);
+    expect(await names(pr.id)).toEqual(expected);
+    expect(await names(other.id)).toEqual({
+      repo_full_name: `acme/app-${n}`,
+      head_repo_full_name: `acme/app-${n}`,
+      html_url: `https://github.com/acme/app-${n}/pull/12`,
+    });
+  });
+
+  it("keeps its names when another stored pull request holds its number under the new name", async () => {
+    const n = githubId();
+    const pr = await opened(`acme/lib-${n}`, `acme/lib-${n}`, `https://github.com/acme/lib-${n}/pull/12`);
+    // A repository that had the name before, with a pull request #12 Fixloop recorded.
+    const holder = await opened(`acme/web-${n}`, `acme/web-${n}`, `https://github.com/acme/web-${n}/pull/12`);
+    const before = await names(pr.id);
+    const kept = await pullRequests.followNames(db, pr, {
+      repoFullName: `acme/web-${n}`,
+      headRepoFullName: `acme/web-${n}`,
+    });
+    expect(kept).toEqual(before);
+    expect(await names(pr.id)).toEqual(before);
+    expect(await names(holder.id)).toMatchObject({ repo_full_name: `acme/web-${n}` });
   });
 });

@@ -139,7 +139,7 @@ export async function followRename(db: Conn, to: RepositoryLocation): Promise<nu
 }
 
 /** The repository page `fullName` on the host of `stored` (a page link the sync read from GitHub). */
-function pageOf(stored: string, fullName: string): string {
+export function pageOf(stored: string, fullName: string): string {
   let origin = "https://github.com";
   try {
     const url = new URL(stored);

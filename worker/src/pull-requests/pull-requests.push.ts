@@ -1,5 +1,5 @@
 import { changeSizeLimitsOf, type FileChange, type PullRequestJob, type PullRequestResult } from "@fixloop/contract";
-import { reviewAddressing } from "@fixloop/db";
+import { pullRequests, reviewAddressing } from "@fixloop/db";
 import { githubForUser, type GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { prErrors } from "./pull-requests.errors";
@@ -63,6 +63,13 @@ export async function pushRevision(
     throw prErrors.branchMoved(`The branch ${branch} no longer exists on GitHub: ${pr.head_repo_full_name} is gone`);
   const base = pr.repo_full_name === pr.head_repo_full_name ? head : await currentRepo(gh, pr.repo_full_name);
   if (!base) throw prErrors.notOpen(`gone from GitHub with ${pr.repo_full_name}`);
+  held();
+  // The stored names and page link follow too, so the pull request's page links where it lives now.
+  const named = (r: { owner: string; repo: string }) => `${r.owner}/${r.repo}`;
+  const stored = await pullRequests.followNames(ctx.db, pr, {
+    repoFullName: named(base),
+    headRepoFullName: named(head),
+  });
   const marker = `Fixloop-Solution: ${solution.id}/r${solution.revision}`;
   const tip = await tipOf(gh, head, branch);
   const tipCommit = await gh.rest.git.getCommit({ ...head, commit_sha: tip });
@@ -126,7 +133,7 @@ export async function pushRevision(
   held();
   await reviewAddressing.recordPush(ctx.db, pr.id, { revision: solution.revision, headSha: commitSha });
   held();
-  const commitUrl = `${pr.html_url}/commits/${commitSha}`;
+  const commitUrl = `${stored.html_url}/commits/${commitSha}`;
   const replies = await replyOnThreads(
     ctx.db,
     gh,
@@ -161,5 +168,5 @@ export async function pushRevision(
   await gh.rest.pulls.update({ ...base, pull_number: pr.pr_number, body });
   held();
   await reviewAddressing.recordPush(ctx.db, pr.id, { revision: solution.revision, headSha: commitSha, body });
-  return { githubUrl: pr.html_url, prNumber: pr.pr_number, branch, commitSha, replies };
+  return { githubUrl: stored.html_url, prNumber: pr.pr_number, branch, commitSha, replies };
 }
