@@ -49,6 +49,8 @@ export async function cancelRun(
  * stops every solve or refine run of it still queued or running, of any user: nothing more is
  * spent on an issue GitHub no longer has, and no solution is written for it. Runs are stopped also
  * when the rows were already marked (a redelivery, or a marker that failed before stopping them).
+ * `githubId`, the issue's GitHub id, comes only from a signed webhook delivery of a repository
+ * Fixloop knows: rows that stored an id are then matched by it (see `issueOnGithub`).
  * Returns how many rows were newly marked.
  */
 export async function markIssueGone(
@@ -56,9 +58,10 @@ export async function markIssueGone(
   fullName: string,
   number: number,
   gone: { reason: IssueGone; movedTo?: string | null },
+  githubId?: number | null,
 ): Promise<number> {
-  const marked = await issues.markGone(deps.db, fullName, number, gone);
-  const active = await runs.activeOfGoneIssue(deps.db, fullName, number);
+  const marked = await issues.markGone(deps.db, fullName, number, gone, githubId);
+  const active = await runs.activeOfGoneIssue(deps.db, fullName, number, githubId);
   for (const run of active) {
     const outcome = await cancelRun(deps, run, issueGoneStop(gone.reason));
     deps.logger.info({ runId: run.id, repo: fullName, issue: number, outcome }, "run stopped: its issue is gone");

@@ -117,7 +117,11 @@ export const CheckRunEvent = z.object({
 export const IssuesEvent = z.object({
   action: z.string(),
   repository: Repository,
-  issue: z.object({ number: z.number().int().positive() }),
+  issue: z.object({
+    number: z.number().int().positive(),
+    // GitHub's id of the issue (always sent); matches rows stored under another name of its repository.
+    id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullish(),
+  }),
   label: z.object({ name: z.string().min(1).max(100) }).nullish(),
   changes: z
     .object({

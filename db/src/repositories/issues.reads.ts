@@ -9,9 +9,17 @@ import { issueAssignees, issueLabels, issueLinkedPulls } from "./json-columns";
  * reads the issue under on GitHub: an imported issue's upstream, any other issue's repository.
  * The two columns of an imported row can differ, when a rename was followed onto a name another
  * row already held: its repo_full_name then stays the former name, which a new repository may take.
+ *
+ * With the issue's GitHub id (a webhook delivery carries it), a row that stored an id is matched by
+ * it instead, with the number: an import keeps the upstream name it was made under while the
+ * repository may since have been renamed, and a row under the same name with another id is another
+ * issue (of a repository that had the name before). Rows without a stored id keep the name match.
  */
-export const issueOnGithub = (repoFullName: string, issueNumber: number) =>
-  sql<boolean>`lower(coalesce(issues.upstream_full_name, issues.repo_full_name)) = lower(${repoFullName}) and issues.issue_number = ${issueNumber}`;
+export const issueOnGithub = (repoFullName: string, issueNumber: number, githubId?: number | null) => {
+  const byName = sql<boolean>`lower(coalesce(issues.upstream_full_name, issues.repo_full_name)) = lower(${repoFullName}) and issues.issue_number = ${issueNumber}`;
+  if (githubId == null) return byName;
+  return sql<boolean>`issues.issue_number = ${issueNumber} and (issues.github_id = ${String(githubId)}::bigint or (issues.github_id is null and ${byName}))`;
+};
 
 /** An issue with its JSON columns decoded. */
 export type IssueRecord = Omit<Issue, "labels" | "assignees" | "linked_pull_requests"> & {

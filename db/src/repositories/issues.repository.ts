@@ -87,14 +87,15 @@ export async function markPullRequestCreated(db: Conn, issueId: string): Promise
 
 /**
  * GitHub no longer has issue `issueNumber` of `repoFullName` (deleted, or transferred to
- * `movedTo`): every user's row of it (see `issueOnGithub`) is closed with that reason, so it can be
- * neither solved nor given a pull request. Returns how many rows changed.
+ * `movedTo`): every user's row of it (see `issueOnGithub`, by `githubId` when known) is closed with
+ * that reason, so it can be neither solved nor given a pull request. Returns how many rows changed.
  */
 export async function markGone(
   db: Conn,
   repoFullName: string,
   issueNumber: number,
   gone: { reason: IssueGone; movedTo?: string | null },
+  githubId?: number | null,
 ): Promise<number> {
   const res = await db
     .updateTable("issues")
@@ -105,7 +106,7 @@ export async function markGone(
       moved_to: gone.movedTo ?? null,
       updated_at: sql`now()`,
     })
-    .where(issueOnGithub(repoFullName, issueNumber))
+    .where(issueOnGithub(repoFullName, issueNumber, githubId))
     .where((eb) => eb.or([eb("gone", "is", null), eb("gone", "!=", gone.reason)]))
     .executeTakeFirst();
   return Number(res.numUpdatedRows);

@@ -41,15 +41,20 @@ export async function activeOf(db: Conn, issueId: string) {
 
 /**
  * The solve and refine runs still queued or running of every user's row of issue `issueNumber` of
- * `repoFullName` (see `issueOnGithub`) that is marked gone from GitHub (a backtest's solves of past
+ * `repoFullName` (see `issueOnGithub`, by `githubId` when known) that is marked gone from GitHub (a backtest's solves of past
  * issues are its own).
  */
-export async function activeOfGoneIssue(db: Conn, repoFullName: string, issueNumber: number): Promise<SolveRun[]> {
+export async function activeOfGoneIssue(
+  db: Conn,
+  repoFullName: string,
+  issueNumber: number,
+  githubId?: number | null,
+): Promise<SolveRun[]> {
   return db
     .selectFrom("solve_runs")
     .innerJoin("issues", "issues.id", "solve_runs.issue_id")
     .selectAll("solve_runs")
-    .where(issueOnGithub(repoFullName, issueNumber))
+    .where(issueOnGithub(repoFullName, issueNumber, githubId))
     .where("issues.gone", "is not", null)
     .where("solve_runs.status", "in", ACTIVE_RUN_STATUSES)
     .where("solve_runs.kind", "<>", "backtest")
