@@ -17,6 +17,8 @@ export async function previewIssue(gh: GithubClient, login: string, ref: IssueRe
   ]);
   return {
     isPullRequest: Boolean(issue.pull_request),
+    /** GitHub's id of the issue: finds the user's import of it made under a former name of the repository. */
+    githubId: issue.id,
     repository: {
       fullName: repo.full_name,
       language: repo.language ?? null,

@@ -33,7 +33,13 @@ export const contributionsRoutes = new Hono<AppEnv>()
       });
     if (preview.isPullRequest)
       throw new AppError(400, "github.not_an_issue", `#${ref.issueNumber} is a pull request, not an issue`);
-    const existing = await importedIssue(deps.db, c.var.user.id, preview.repository.fullName, preview.issue.number);
+    const existing = await importedIssue(
+      deps.db,
+      c.var.user.id,
+      preview.repository.fullName,
+      preview.issue.number,
+      preview.githubId,
+    );
     return c.json({
       parsed: { type: "issue" as const, owner: ref.owner, repo: ref.repo, issueNumber: ref.issueNumber },
       repository: preview.repository,

@@ -117,4 +117,43 @@ describe("import of a public issue", () => {
       .execute();
     expect(rows).toHaveLength(2);
   });
+
+  it("finds an imported issue again by its GitHub id after its repository was renamed, no second row", async () => {
+    const { headers, user } = await stack.signIn("octocat", { scopes: ["public_repo"] });
+    await stack.github.control.createRepository("hubot", "notes-lib");
+    const [issueNumber = 0] = stack.github.control.addIssues("hubot", "notes-lib", [{ title: "Notes lose order" }]);
+    const first = await post("/api/contributions/import-issue", headers, {
+      owner: "hubot",
+      repo: "notes-lib",
+      issueNumber,
+    });
+    expect(first.status).toBe(200);
+    const a = await json<{ fork: { isNew: boolean; fullName: string }; issue: { _id: string } }>(first);
+    expect(a.fork).toEqual({ isNew: true, fullName: "octocat/notes-lib" });
+
+    // The upstream is renamed; the import is kept under the name it was made under.
+    await stack.github.control.renameRepository("hubot", "notes-lib", "notes-core");
+    const ref = { owner: "hubot", repo: "notes-core", issueNumber };
+    const again = await post("/api/contributions/import-issue", headers, ref);
+    expect(again.status).toBe(200);
+    const b = await json<typeof a>(again);
+    expect(b.issue._id).toBe(a.issue._id);
+    expect(b.fork).toEqual({ isNew: false, fullName: "octocat/notes-lib" });
+    const preview = await json<{ repository: { fullName: string }; alreadyImported: boolean; existingIssueId: string }>(
+      await post("/api/contributions/fetch-issue", headers, ref),
+    );
+    expect(preview).toMatchObject({
+      repository: { fullName: "hubot/notes-core" },
+      alreadyImported: true,
+      existingIssueId: a.issue._id,
+    });
+    const rows = await db
+      .selectFrom("issues")
+      .select(["id", "repo_full_name"])
+      .where("user_id", "=", user._id)
+      .where("issue_number", "=", issueNumber)
+      .where("title", "=", "Notes lose order")
+      .execute();
+    expect(rows).toEqual([{ id: a.issue._id, repo_full_name: "hubot/notes-lib" }]);
+  });
 });

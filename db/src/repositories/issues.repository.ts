@@ -6,14 +6,35 @@ import { issueAssignees, issueLabels, issueLinkedPulls } from "./json-columns";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
-/** The issue a user already imported from `repoFullName`, with its fork, if any. */
-export async function importedIssue(db: Conn, userId: string, repoFullName: string, issueNumber: number) {
+/**
+ * The issue a user already imported from `repoFullName`, with its fork, if any. With the issue's
+ * GitHub id (read from GitHub), an imported row of it stored under another name is found too: an
+ * import keeps the upstream name it was made under, and the upstream may have been renamed since.
+ * The row under `repoFullName` comes first.
+ */
+export async function importedIssue(
+  db: Conn,
+  userId: string,
+  repoFullName: string,
+  issueNumber: number,
+  githubId?: number | null,
+) {
   return db
     .selectFrom("issues")
     .select(["id", "fork_full_name", "is_imported"])
     .where("user_id", "=", userId)
-    .where("repo_full_name", "=", repoFullName)
     .where("issue_number", "=", issueNumber)
+    .where((eb) =>
+      githubId == null
+        ? eb("repo_full_name", "=", repoFullName)
+        : eb.or([
+            eb("repo_full_name", "=", repoFullName),
+            eb.and([eb("is_imported", "=", true), eb("github_id", "=", String(githubId))]),
+          ]),
+    )
+    .orderBy(sql`repo_full_name = ${repoFullName}`, "desc")
+    .orderBy("created_at")
+    .limit(1)
     .executeTakeFirst();
 }
 

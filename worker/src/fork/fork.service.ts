@@ -38,7 +38,7 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
     if (issue.pull_request)
       throw new GithubError("github.not_an_issue", `#${job.issueNumber} is a pull request, not an issue`, 400);
 
-    const known = await importedIssue(ctx.db, job.userId, upstream.full_name, issue.number);
+    const known = await importedIssue(ctx.db, job.userId, upstream.full_name, issue.number, issue.id);
     if (known?.fork_full_name) return { fork: { isNew: false, fullName: known.fork_full_name }, issueId: known.id };
     const findings = await checkContribution(gh.client, {
       owner: upstream.owner.login,
