@@ -219,6 +219,9 @@ export interface SolveRunsTable {
   cost_usd: Numeric;
   attempts: Generated<number>;
   cancel_requested_at: NullableTimestamp;
+  /** Why the run was asked to stop, as the first request said (see runs.requestCancel); null when it never was. */
+  cancel_error_code: string | null;
+  cancel_error_message: string | null;
   created_at: GeneratedTimestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;

@@ -20,8 +20,9 @@ export interface RunCancelDeps {
 }
 
 /**
- * Cancels a run, whoever asks (the user's Cancel, the ops page, an issue gone from GitHub). A
- * queued run is ended here with `error` as its reason and its quota unit given back; a running one
+ * Cancels a run, whoever asks (the user's Cancel, the ops page, an issue gone from GitHub). `error`
+ * is stored with the request unless an earlier one stored its own: the run ends with the first
+ * reason, whoever ends it. A queued run is ended here and its quota unit given back; a running one
  * is flagged in Postgres and announced on the cancel channel so the worker holding its job aborts
  * it (down to the model call) and ends it, giving the unit back. "ended" when the run had already
  * ended: nothing changes then.
@@ -32,12 +33,14 @@ export async function cancelRun(
   error: ErrorBody = RUN_CANCELLED,
 ): Promise<"cancelled" | "cancelling" | "ended"> {
   const { db, redis, queues } = deps;
-  if (!(await runs.requestCancel(db, run.id))) return "ended";
-  // A queued run ends here, its quota unit given back in the same commit.
-  if (await runs.cancelQueued(db, run.id, error)) {
+  if (!(await runs.requestCancel(db, run.id, error))) return "ended";
+  // A queued run ends here, its quota unit given back in the same commit, with the reason of the
+  // first request to stop it (this one, or one that came just before).
+  const ended = await runs.cancelQueued(db, run.id, error);
+  if (ended) {
     await queues.solve.remove(jobIds.solve(run.id)).catch(() => 0);
     const log = await openRunEventLog(redis, queues.prefix, run.id);
-    await log.emit({ type: "cancelled", error, at: new Date().toISOString() });
+    await log.emit({ type: "cancelled", error: ended, at: new Date().toISOString() });
     return "cancelled";
   }
   await redis.publish(runCancelChannel(queues.prefix), run.id);

@@ -1,7 +1,8 @@
+import { sql } from "kysely";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startModelSandbox } from "@fixloop/testkit/sandbox";
 import { webhookStack } from "../../test/webhooks.testkit";
-import { makeEnterprise, until } from "../../test/faults.testkit";
+import { makeEnterprise, until, usedQuota } from "../../test/faults.testkit";
 import { readSse } from "../../test/sse.testkit";
 
 // One run of octocat's at a time, so a second solve waits queued while the first runs.
@@ -241,5 +242,117 @@ describe("a solve still queued when its issue goes from GitHub", () => {
     expect(models.control.requests.length).toBe(1);
     expect(events.some((e) => e.event === "step" && (e.data as { status: string }).status === "running")).toBe(false);
     expect(await solutionsOf(q.second.id)).toBe(0);
+  });
+});
+
+describe("a user's Cancel and the issue going from GitHub, both before the worker ends the run", () => {
+  /**
+   * Holds every write to run_steps until `release`: the worker that claimed the run waits at its
+   * first step's start, so a Cancel and a webhook land before it can end the run, in the order the
+   * test sends them. Reads (the run page, the worker's) go on.
+   */
+  function holdStepWrites() {
+    let release = () => {};
+    const released = new Promise<void>((r) => (release = r));
+    let locked = () => {};
+    const held = new Promise<void>((r) => (locked = r));
+    const done = t.stack.db.transaction().execute(async (trx) => {
+      await sql`lock table run_steps in exclusive mode`.execute(trx);
+      locked();
+      await released;
+    });
+    return {
+      held,
+      release: async () => {
+        release();
+        await done;
+      },
+    };
+  }
+
+  /** True once the worker is waiting on the held run_steps table (it has claimed the run). */
+  const workerWaits = async () => {
+    const r = await sql<{ n: number }>`
+      select count(*)::int as n from pg_locks where not granted and relation = 'run_steps'::regclass`.execute(
+      t.stack.db,
+    );
+    return (r.rows[0]?.n ?? 0) > 0;
+  };
+
+  const cancelByUser = (runId: string) =>
+    t.stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: t.octocat.headers });
+
+  async function heldRun(title: string) {
+    const issue = await syncedIssue(title);
+    const hold = holdStepWrites();
+    await hold.held;
+    try {
+      const runId = await solve(issue.id);
+      await until("the worker to claim the run and wait", workerWaits, 15_000, 20);
+      expect((await run(runId)).status).toBe("running");
+      return { issue, runId, hold };
+    } catch (err) {
+      await hold.release();
+      throw err;
+    }
+  }
+
+  it("ends as the user's Cancel when the issue is deleted after it, stopping nothing twice", async () => {
+    const before = await usedQuota(t.stack.db, t.octocat.user._id);
+    const h = await heldRun("Cancelled by its user, then deleted");
+    try {
+      const cancel = await cancelByUser(h.runId);
+      expect(cancel.status).toBe(200);
+      expect(await cancel.json()).toEqual({ runId: h.runId, status: "cancelling" });
+      expect(await delivered(() => t.control.deleteIssue("octocat", "todo-api", h.issue.number))).toEqual([
+        ["issues", 200],
+      ]);
+    } finally {
+      await h.hold.release();
+    }
+    const events = await eventsOf(h.runId);
+    const CANCELLED = { code: "run.cancelled", message: "The run was cancelled" };
+    expect(events.at(-1)).toMatchObject({ event: "cancelled", data: { error: CANCELLED } });
+    expect(await run(h.runId)).toMatchObject({
+      status: "cancelled",
+      error_code: CANCELLED.code,
+      error_message: CANCELLED.message,
+      quota_state: "released",
+      solution_id: null,
+    });
+    expect(await shown(h.runId)).toMatchObject({ status: "cancelled", error: CANCELLED });
+    // The issue is still marked gone: only the run's reason is the user's.
+    const issue = await t.stack.db
+      .selectFrom("issues")
+      .select("gone")
+      .where("id", "=", h.issue.id)
+      .executeTakeFirstOrThrow();
+    expect(issue.gone).toBe("deleted");
+    expect(models.control.requests.length).toBe(0);
+    expect(await usedQuota(t.stack.db, t.octocat.user._id)).toBe(before);
+  });
+
+  it("ends as the issue gone when the issue is deleted before the user's Cancel", async () => {
+    const h = await heldRun("Deleted, then cancelled by its user");
+    try {
+      expect(await delivered(() => t.control.deleteIssue("octocat", "todo-api", h.issue.number))).toEqual([
+        ["issues", 200],
+      ]);
+      const cancel = await cancelByUser(h.runId);
+      expect(cancel.status).toBe(200);
+      expect(await cancel.json()).toEqual({ runId: h.runId, status: "cancelling" });
+    } finally {
+      await h.hold.release();
+    }
+    const events = await eventsOf(h.runId);
+    expect(events.at(-1)).toMatchObject({ event: "cancelled", data: { error: DELETED } });
+    expect(await run(h.runId)).toMatchObject({
+      status: "cancelled",
+      error_code: DELETED.code,
+      error_message: DELETED.message,
+      quota_state: "released",
+      solution_id: null,
+    });
+    expect(await shown(h.runId)).toMatchObject({ status: "cancelled", error: DELETED });
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { ACTIVE_RUN_STATUSES } from "@fixloop/contract";
+import { ACTIVE_RUN_STATUSES, type ErrorBody } from "@fixloop/contract";
 import type { SolveRun } from "../schema";
 import { isUuid, type Conn } from "./conn";
 import { issueOnGithub } from "./issues.reads";
@@ -27,6 +27,18 @@ export async function findOwned(db: Conn, userId: string, runId: string): Promis
 export async function cancelRequested(db: Conn, runId: string): Promise<boolean> {
   const r = await db.selectFrom("solve_runs").select("cancel_requested_at").where("id", "=", runId).executeTakeFirst();
   return Boolean(r?.cancel_requested_at);
+}
+
+/** Why the run was asked to stop, as its first cancel request said; null when none said (or none was made). */
+export async function cancelReasonOf(db: Conn, runId: string): Promise<ErrorBody | null> {
+  const r = await db
+    .selectFrom("solve_runs")
+    .select(["cancel_error_code", "cancel_error_message"])
+    .where("id", "=", runId)
+    .executeTakeFirst();
+  return r?.cancel_error_code && r.cancel_error_message
+    ? { code: r.cancel_error_code, message: r.cancel_error_message }
+    : null;
 }
 
 /** The issue's active run, if any, and whether it is being cancelled. */

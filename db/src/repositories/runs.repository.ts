@@ -155,11 +155,19 @@ export async function failUnqueued(db: Kysely<Database>, runId: string): Promise
   });
 }
 
-/** Flags an active run for cancellation; false when it already ended. */
-export async function requestCancel(db: Conn, runId: string): Promise<boolean> {
+/**
+ * Flags an active run for cancellation with `error` as the reason it will end with; false when it
+ * already ended. The first request's time and reason stay: a later one (the issue marked gone after
+ * the user's Cancel, or the reverse) does not change why the run ends.
+ */
+export async function requestCancel(db: Conn, runId: string, error: ErrorBody = RUN_CANCELLED): Promise<boolean> {
   const flagged = await db
     .updateTable("solve_runs")
-    .set({ cancel_requested_at: new Date() })
+    .set({
+      cancel_requested_at: sql`coalesce(cancel_requested_at, now())`,
+      cancel_error_code: sql`coalesce(cancel_error_code, ${error.code})`,
+      cancel_error_message: sql`coalesce(cancel_error_message, ${error.message})`,
+    })
     .where("id", "=", runId)
     .where("status", "in", ACTIVE_RUN_STATUSES)
     .returning("id")
@@ -168,29 +176,31 @@ export async function requestCancel(db: Conn, runId: string): Promise<boolean> {
 }
 
 /**
- * A queued run ends cancelled (with `error` as its reason), its quota unit given back in the same
- * commit; false when it is not queued.
+ * A queued run ends cancelled, its quota unit given back in the same commit. Its reason is the one
+ * stored with its cancel request (see requestCancel), else `error`. Answers the reason it ended
+ * with; null when it is not queued.
  */
 export async function cancelQueued(
   db: Kysely<Database>,
   runId: string,
   error: ErrorBody = RUN_CANCELLED,
-): Promise<boolean> {
+): Promise<ErrorBody | null> {
   return db.transaction().execute(async (trx) => {
     const r = await trx
       .updateTable("solve_runs")
       .set({
         status: "cancelled",
-        error_code: error.code,
-        error_message: error.message,
+        error_code: sql`coalesce(cancel_error_code, ${error.code})`,
+        error_message: sql`coalesce(cancel_error_message, ${error.message})`,
         finished_at: new Date(),
       })
       .where("id", "=", runId)
       .where("status", "=", "queued")
+      .returning(["error_code", "error_message"])
       .executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) return false;
+    if (!r) return null;
     await releaseRunQuota(trx, runId);
-    return true;
+    return { code: r.error_code ?? error.code, message: r.error_message ?? error.message };
   });
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { issueGoneStop, RUN_CANCELLED } from "@fixloop/contract";
 import { createTestDatabase, insertIssue, insertUser } from "../../test/testing";
 import type { Db } from "../client";
 import * as issues from "./issues.repository";
@@ -94,6 +95,52 @@ describe("run transitions", () => {
     expect(await runs.load(db, runId)).toMatchObject({ status: "running", solution_id: null, quota_state: "reserved" });
     expect(await db.selectFrom("solutions").select("id").where("issue_id", "=", issue.id).execute()).toEqual([]);
     expect(await statusOf(issue.id)).not.toBe("solved");
+  });
+
+  it("a queued run ends with the reason of the first request to stop it, whoever ends it, its unit given back once", async () => {
+    const u = await user();
+    const gone = issueGoneStop("deleted");
+    const queuedRun = async (number: number) =>
+      db.transaction().execute(async (trx) =>
+        runs.create(trx, {
+          user_id: u,
+          issue_id: (await insertIssue(trx, u, { number })).id,
+          model_id: "groq/llama",
+          kind: "solve",
+          quotaPeriodStart: new Date("2026-11-01"),
+        }),
+      );
+    const ended = (id: string) =>
+      db
+        .selectFrom("solve_runs")
+        .select(["status", "error_code", "error_message", "quota_state"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+
+    // The user's Cancel flags it first; the issue's removal, flagging it next, is the one to end it.
+    const cancelledFirst = await queuedRun(51);
+    expect(await runs.requestCancel(db, cancelledFirst, RUN_CANCELLED)).toBe(true);
+    expect(await runs.requestCancel(db, cancelledFirst, gone)).toBe(true);
+    expect(await runs.cancelQueued(db, cancelledFirst, gone)).toEqual(RUN_CANCELLED);
+    expect(await runs.cancelQueued(db, cancelledFirst, RUN_CANCELLED)).toBeNull();
+    expect(await ended(cancelledFirst)).toEqual({
+      status: "cancelled",
+      error_code: RUN_CANCELLED.code,
+      error_message: RUN_CANCELLED.message,
+      quota_state: "released",
+    });
+
+    // The reverse order keeps the issue's reason.
+    const goneFirst = await queuedRun(52);
+    expect(await runs.requestCancel(db, goneFirst, gone)).toBe(true);
+    expect(await runs.requestCancel(db, goneFirst, RUN_CANCELLED)).toBe(true);
+    expect(await runs.cancelQueued(db, goneFirst, RUN_CANCELLED)).toEqual(gone);
+    expect(await ended(goneFirst)).toEqual({
+      status: "cancelled",
+      error_code: gone.code,
+      error_message: gone.message,
+      quota_state: "released",
+    });
   });
 
   it("end fails a run once and leaves an ended run alone", async () => {

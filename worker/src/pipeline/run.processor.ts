@@ -303,10 +303,14 @@ async function cancel(
 }
 
 /**
- * Why a run ends cancelled: its issue gone from GitHub (every run of it is stopped then, see the
- * runtime's `markIssueGone`), else its user's (or the ops page's) Cancel.
+ * Why a run ends cancelled: the reason stored with the first request to stop it (the user's or the
+ * ops page's Cancel, or its issue gone from GitHub, see the runtime's `cancelRun`), so a Cancel
+ * followed by the issue going keeps saying it was cancelled. Without one (the issue was marked gone
+ * by a process that stopped before flagging its runs), its issue gone, else a Cancel.
  */
 async function cancelReason(ctx: WorkerContext, run: SolveRun): Promise<ErrorBody> {
+  const stored = await runs.cancelReasonOf(ctx.db, run.id);
+  if (stored) return stored;
   const issue = await issues.find(ctx.db, run.issue_id);
   return issue?.gone ? issueGoneStop(issue.gone) : RUN_CANCELLED;
 }
