@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import { z } from "zod";
-import { BacktestIssue, solveFigures, type TrustCard } from "@fixloop/contract";
+import { ACTIVE_RUN_STATUSES, BacktestIssue, solveFigures, type TrustCard } from "@fixloop/contract";
 import type { Database } from "../schema";
 import type { Conn } from "./conn";
 import { endLeftSolveRuns } from "./backtests.solves";
@@ -170,6 +170,39 @@ export async function finish(db: Conn, id: string, outcome: { error: string | nu
     // Also when it had ended already: a run is ended once, whichever end comes first.
     await endLeftSolveRuns(trx, id);
   });
+}
+
+/** Why a backtest ends when its repository leaves the user's list (access withdrawn, repository deleted). */
+export const REPOSITORY_REMOVED = "The repository left your list before the backtest finished";
+
+/**
+ * Ends, failed, every backtest still queued or running of the repository rows about to be deleted,
+ * and every solve run of any of their backtests still queued or running (see endLeftSolveRuns),
+ * each once and with its quota unit given back. Run in the transaction that deletes the rows,
+ * after locking them: the delete takes the backtests with it and unlinks their runs
+ * (`solve_runs.backtest_id` is set null), so no end of the backtest could reach those runs after.
+ */
+export async function endOfRepositories(trx: Transaction<Database>, repositoryIds: string[]): Promise<string[]> {
+  if (repositoryIds.length === 0) return [];
+  // Waits for a solve being started (it holds its backtest row) so that run is ended below too.
+  await trx
+    .updateTable("repository_backtests")
+    .set({ status: "failed", error: REPOSITORY_REMOVED, finished_at: new Date() })
+    .where("repository_id", "in", repositoryIds)
+    .where("status", "in", ACTIVE)
+    .execute();
+  const left = await trx
+    .selectFrom("solve_runs")
+    .select("backtest_id")
+    .distinct()
+    .where("backtest_id", "in", (eb) =>
+      eb.selectFrom("repository_backtests").select("id").where("repository_id", "in", repositoryIds),
+    )
+    .where("status", "in", ACTIVE_RUN_STATUSES)
+    .execute();
+  const ended: string[] = [];
+  for (const { backtest_id } of left) if (backtest_id) ended.push(...(await endLeftSolveRuns(trx, backtest_id)));
+  return ended;
 }
 
 type Row = {

@@ -1,5 +1,6 @@
-import { sql } from "kysely";
-import type { Repository } from "../schema";
+import { sql, type Kysely } from "kysely";
+import type { Database, Repository } from "../schema";
+import { endOfRepositories } from "./backtests.repository";
 import type { Conn } from "./conn";
 import { repositoryTestSettings } from "./json-columns";
 
@@ -191,11 +192,22 @@ async function renameRepository(trx: Conn, userId: string, from: string, to: str
       .execute();
 }
 
-/** Removes the user's repositories whose GitHub ids are not in `seen` (revoked access, deleted). */
-export async function removeUnseen(db: Conn, userId: string, seen: string[]): Promise<void> {
-  let stale = db.deleteFrom("repositories").where("user_id", "=", userId);
-  if (seen.length > 0) stale = stale.where("github_id", "not in", seen);
-  await stale.execute();
+/**
+ * Removes the user's repositories whose GitHub ids are not in `seen` (revoked access, deleted).
+ * Their backtests still under way end first, in the same transaction, with the solve runs they
+ * started: each run's quota unit is given back before the delete unlinks it from its backtest.
+ */
+export async function removeUnseen(db: Kysely<Database>, userId: string, seen: string[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // Locked (in one order, so two syncs at once do not deadlock) so no backtest of them starts
+    // (its row references the repository) until they are gone.
+    let stale = trx.selectFrom("repositories").select("id").where("user_id", "=", userId);
+    if (seen.length > 0) stale = stale.where("github_id", "not in", seen);
+    const ids = (await stale.orderBy("id").forUpdate().execute()).map((r) => r.id);
+    if (ids.length === 0) return;
+    await endOfRepositories(trx, ids);
+    await trx.deleteFrom("repositories").where("id", "in", ids).execute();
+  });
 }
 
 /** Notes an issue sync; a new ETag is kept unless GitHub answered "not modified". */
