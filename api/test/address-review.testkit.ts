@@ -5,6 +5,7 @@ import { insertIssue } from "@fixloop/testkit";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { afterAll } from "vitest";
 import { readSse } from "./sse.testkit";
+import { approve } from "./pull-requests.fixtures";
 import { createTestStack } from "./stack";
 
 const SECRET = "address-review-secret";
@@ -52,9 +53,8 @@ export async function addressReviewStack() {
     const solved = await api("/ai/generate-solution?wait=true", { method: "POST", body: { issueId: issue.id } });
     if (solved.status !== 200) throw new Error(`solve answered ${solved.status}: ${JSON.stringify(solved.body)}`);
     const solutionId = solved.body.solution._id as string;
-    const approved = await api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
-    if (approved.status !== 200)
-      throw new Error(`approval answered ${approved.status}: ${JSON.stringify(approved.body)}`);
+    const approved = await approve(stack, solutionId, octocat.headers);
+    if (approved.status !== 200) throw new Error(`approval answered ${approved.status}: ${await approved.text()}`);
     const prs = (await api("/prs")).body.pullRequests as {
       _id: string;
       prNumber: number;

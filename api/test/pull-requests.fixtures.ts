@@ -1,4 +1,4 @@
-import { createTestStack } from "./stack";
+import { createTestStack, type TestStack } from "./stack";
 import { gitShow } from "@fixloop/testkit";
 import { createGithubClient, type GithubClient } from "@fixloop/runtime";
 
@@ -70,3 +70,20 @@ export async function pushCommit(
 
 export const writes = <T extends { method: string }>(log: T[]): T[] =>
   log.filter((r) => r.method !== "GET" && r.method !== "HEAD");
+
+/**
+ * Approves a solution as the user `headers` belong to: the review page's request, which opens the
+ * pull request and answers once its job has ended (202 with the job id when it outlasts
+ * JOB_WAIT_SECONDS). `extra` carries the body's optional fields.
+ */
+export const approve = async (
+  stack: { app: Pick<TestStack["app"], "request"> },
+  solutionId: string,
+  headers: Record<string, string>,
+  extra: { comments?: string; baseBranch?: string } = {},
+): Promise<Response> =>
+  stack.app.request(`/api/validations/${solutionId}/validate`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify({ status: "approved", ...extra }),
+  });

@@ -4,6 +4,7 @@ import url from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
+import { approve } from "../../test/pull-requests.fixtures";
 import { insertIssue } from "@fixloop/testkit";
 import { TEST_ENCRYPTION_KEYS } from "@fixloop/testkit";
 
@@ -232,11 +233,7 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
     // Approving a blocked patch is refused by the pull-request job before any write.
     const blocked = outcomes.filter((o) => o.blocked.length);
     const refusals = await inPool(blocked, 8, async (o) => {
-      const res = await stack.app.request(`/api/validations/${o.solutionId}/validate`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ status: "approved" }),
-      });
+      const res = await approve(stack, o.solutionId, headers);
       const body = (await res.json()) as { error?: { code: string; message: string }; jobId?: string };
       if (res.status !== 202 || !body.jobId) return { status: res.status, message: body.error?.message ?? "" };
       // A busy machine can outlast the API's bounded wait; the job's own outcome then tells.
@@ -259,11 +256,7 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
     const allowed = outcomes.filter((o) => !o.blocked.length);
     const approved = allowed.filter((_, i) => i % 8 === 0);
     await inPool(approved, 4, async (o) => {
-      const res = await stack.app.request(`/api/validations/${o.solutionId}/validate`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ status: "approved" }),
-      });
+      const res = await approve(stack, o.solutionId, headers);
       expect([200, 202], `${o.item.id}: ${await res.clone().text()}`).toContain(res.status);
     });
     const prCount = async () =>

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
+import { approve } from "../../test/pull-requests.fixtures";
 import { RESUMED_AFTER_RESTART, STEPS, runEventsKey } from "@fixloop/contract";
 import { parseEntry } from "@fixloop/runtime";
 import { seedSolution } from "@fixloop/testkit";
@@ -182,11 +183,7 @@ describe("a worker SIGKILLed between pushing and recording the pull request", ()
       `create trigger hold_pulls before insert on pull_requests for each row execute function fault_hold_always()`,
     );
     const first = workers.start(workerEnv("pull-request"));
-    const res = await stack.app.request(`/api/validations/${solutionId}/validate`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ status: "approved" }),
-    });
+    const res = await approve(stack, solutionId, headers);
     expect(res.status).toBe(202);
     await until("pull request opened on GitHub, record held", async () => (await waiting()) === 1, 60_000);
     expect(stack.github.control.listPulls("octocat", "todo-api")).toHaveLength(1);

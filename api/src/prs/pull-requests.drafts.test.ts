@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitShow, seedSolution } from "@fixloop/testkit";
 import { openPullRequest } from "@fixloop/worker";
-import { prStack } from "../../test/pull-requests.fixtures";
+import { approve, prStack } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let headers: Record<string, string>;
@@ -40,11 +40,7 @@ describe("a draft pull request on a private repository without drafts (GitHub Fr
   it("opens a regular pull request that says it is not ready to merge, and records that it is not a draft", async () => {
     const { solutionId } = await seedSecretNotes(1, "Typo in README", true);
     t.control.clearRequestLog();
-    const res = await t.api(`/validations/${solutionId}/validate`, {
-      method: "POST",
-      headers,
-      body: { status: "approved" },
-    });
+    const res = await approve(t.stack, solutionId, headers);
     expect(res.status).toBe(200);
     // One draft refused with GitHub's 422, then one regular pull request: nothing else is retried.
     expect(pullPosts().map((r) => r.status)).toEqual([422, 201]);
@@ -95,11 +91,7 @@ describe("a draft pull request on a private repository without drafts (GitHub Fr
     try {
       const { solutionId } = await seedSecretNotes(2, "Another typo", false);
       t.control.clearRequestLog();
-      const res = await t.api(`/validations/${solutionId}/validate`, {
-        method: "POST",
-        headers,
-        body: { status: "approved" },
-      });
+      const res = await approve(t.stack, solutionId, headers);
       expect(res.status).toBe(200);
       expect(pullPosts().map((r) => r.status)).toEqual([201]);
       const pr = t.control.listPulls("octocat", "secret-notes").find((p) => p.head.ref.startsWith("fixloop/issue-2-"));

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
 import { createGithubClient } from "@fixloop/runtime";
 import { branchName } from "@fixloop/worker";
-import { prStack, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let validate: string;
@@ -46,11 +46,7 @@ describe("the fork of an imported issue at pull request time", () => {
     });
     expect((await owner.rest.repos.delete({ owner: "hubot", repo: "todo-api-fork" })).status).toBe(204);
 
-    const res = await t.api(`/validations/${solutionId}/validate`, {
-      method: "POST",
-      headers: hubot.headers,
-      body: { status: "approved" },
-    });
+    const res = await approve(t.stack, solutionId, hubot.headers);
     expect(res.status).toBe(200);
 
     const { data: fork } = await hubotGh.rest.repos.get({ owner: "hubot", repo: "todo-api" });
@@ -80,11 +76,7 @@ describe("the fork of an imported issue at pull request time", () => {
     const branchesBefore = gitBranches(forkDir);
     t.control.clearRequestLog();
 
-    const res = await t.api(`/validations/${solutionId}/validate`, {
-      method: "POST",
-      headers: monalisa.headers,
-      body: { status: "approved" },
-    });
+    const res = await approve(t.stack, solutionId, monalisa.headers);
     expect(res.status).toBe(409);
     const { error } = (await res.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe("pull_request.not_a_fork");

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
 import { branchName } from "@fixloop/worker";
-import { prStack, pushCommit, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, pushCommit, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
@@ -33,11 +33,7 @@ describe("pull requests from a fork and on a moving base", () => {
       imported: { upstream: "octocat/todo-api", fork: "hubot/todo-api" },
       files: [{ filename: "src/validate.ts", action: "modify", originalContent: validate, content: fixed }],
     });
-    const res = await t.api(`/validations/${solutionId}/validate`, {
-      method: "POST",
-      headers: hubot.headers,
-      body: { status: "approved" },
-    });
+    const res = await approve(t.stack, solutionId, hubot.headers);
     expect(res.status).toBe(200);
 
     const branch = branchName(4, "Whitespace-only titles are accepted");
@@ -92,7 +88,7 @@ describe("pull requests from a fork and on a moving base", () => {
     const head = await pushCommit(t.asUser("octocat"), "octocat", "todo-api", "main", {
       "CHANGELOG.md": "unrelated\n",
     });
-    const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
+    const res = await approve(t.stack, solutionId, t.octocat.headers);
     expect(res.status).toBe(200);
     expect(rev(t.upstreamDir, `${branchName(5, "Todos due today are already marked overdue")}^`)).toBe(head);
   });
@@ -115,7 +111,7 @@ describe("pull requests from a fork and on a moving base", () => {
     });
     const branchesBefore = gitBranches(t.upstreamDir);
     t.control.clearRequestLog();
-    const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
+    const res = await approve(t.stack, solutionId, t.octocat.headers);
     expect(res.status).toBe(409);
     const { error } = (await res.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe("pull_request.conflict");
@@ -126,7 +122,7 @@ describe("pull requests from a fork and on a moving base", () => {
       await t.stack.db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).execute(),
     ).toEqual([]);
     // Approving again retries the job (the failed one is replaced) and meets the same conflict.
-    const retry = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
+    const retry = await approve(t.stack, solutionId, t.octocat.headers);
     expect(retry.status).toBe(409);
     expect(writes(t.control.requestLog)).toEqual([]);
   });
@@ -139,9 +135,7 @@ describe("pull requests from a fork and on a moving base", () => {
       title: "Sync me",
       files: [{ filename: "docs/sync.md", action: "create", originalContent: "", content: "sync\n" }],
     });
-    expect(
-      (await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } })).status,
-    ).toBe(200);
+    expect((await approve(t.stack, solutionId, t.octocat.headers)).status).toBe(200);
     const row = await t.stack.db
       .selectFrom("pull_requests")
       .selectAll()

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, insertIssue, insertRun, seedSolution } from "@fixloop/testkit";
-import { prStack, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let validate: string;
@@ -30,12 +30,8 @@ async function solutionOfRemovedIssue(title: string, remove: (n: number) => void
   return { ...seeded, n };
 }
 
-async function approve(solutionId: string, headers?: Record<string, string>) {
-  const res = await t.api(`/validations/${solutionId}/validate`, {
-    method: "POST",
-    body: { status: "approved" },
-    headers,
-  });
+async function approval(solutionId: string, headers = t.octocat.headers) {
+  const res = await approve(t.stack, solutionId, headers);
   return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
 }
 
@@ -51,7 +47,7 @@ describe("approving a solution of an issue GitHub no longer has", () => {
     );
     const branches = gitBranches(t.upstreamDir);
     t.control.clearRequestLog();
-    const res = await approve(solutionId);
+    const res = await approval(solutionId);
     expect(res.status).toBe(410);
     expect(res.body.error).toEqual({
       code: "pull_request.issue_gone",
@@ -70,7 +66,7 @@ describe("approving a solution of an issue GitHub no longer has", () => {
       moved = t.control.transferIssue("octocat", "todo-api", n, { owner: "octocat", repo: "url-shortener" });
     });
     t.control.clearRequestLog();
-    const res = await approve(solutionId);
+    const res = await approval(solutionId);
     expect(res.status).toBe(410);
     expect(res.body.error?.code).toBe("pull_request.issue_gone");
     expect(res.body.error?.message).toContain(`/octocat/url-shortener/issues/${moved}`);
@@ -105,7 +101,7 @@ describe("approving a solution of an issue GitHub no longer has", () => {
     t.control.deleteIssue("octocat", "todo-api", n);
     t.control.clearRequestLog();
 
-    const res = await approve(imported.solutionId, hubot.headers);
+    const res = await approval(imported.solutionId, hubot.headers);
     expect([res.status, res.body.error?.code]).toEqual([410, "pull_request.issue_gone"]);
     expect(writes(t.control.requestLog)).toEqual([]);
     expect(await issueRow(imported.issueId)).toEqual({ status: "closed", gone: "deleted", moved_to: null });

@@ -3,7 +3,7 @@ import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
 import { QUEUES, jobIds } from "@fixloop/contract";
 import { branchName } from "@fixloop/worker";
 import { createTestStack, type TestStack } from "../../test/stack";
-import { BUGGY_LINES } from "../../test/pull-requests.fixtures";
+import { BUGGY_LINES, approve } from "../../test/pull-requests.fixtures";
 import { until } from "../../test/faults.testkit";
 import { lapseLock, queueWorkers } from "../../test/lock-lost.testkit";
 
@@ -49,11 +49,7 @@ describe("a worker whose lock on a pull-request job lapsed", () => {
     // The first look for an open pull request from the branch is rate limited: the client waits 12 s.
     stack.github.control.failNext({ path: /\/pulls$/, status: 403, kind: "secondary", retryAfter: 12 });
     const firstWorker = workers.start({ log: firstLog });
-    const approved = await stack.app.request(`/api/validations/${solutionId}/validate`, {
-      method: "POST",
-      headers: { ...me.headers, "content-type": "application/json" },
-      body: JSON.stringify({ status: "approved" }),
-    });
+    const approved = await approve(stack, solutionId, me.headers);
     expect(approved.status).toBeLessThan(300);
     await until("the branch pushed", async () => gitBranches(upstreamDir).includes(branch), 30_000, 50);
 

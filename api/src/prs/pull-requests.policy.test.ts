@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
-import { prStack, pushCommit } from "../../test/pull-requests.fixtures";
+import { approve, prStack, pushCommit } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
@@ -38,13 +38,9 @@ describe("a contribution policy added upstream after the import", () => {
 
     // The pull-request job reads the rules itself (not only the cache the solve filled).
     await t.stack.deps.redis.del(`${t.stack.deps.queues.prefix}:contribution-policy:octocat/todo-api`);
-    const approve = await t.api(`/validations/${solutionId}/validate`, {
-      ...as,
-      method: "POST",
-      body: { status: "approved" },
-    });
-    expect(approve.status).toBe(409);
-    const blocked = (await approve.json()) as { error: { code: string; message: string } };
+    const approved = await approve(t.stack, solutionId, hubot.headers);
+    expect(approved.status).toBe(409);
+    const blocked = (await approved.json()) as { error: { code: string; message: string } };
     expect(blocked.error.code).toBe("contributions.blocked");
     expect(blocked.error.message).toContain("AI_POLICY.md");
     const solution = await t.stack.db

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitShow, seedSolution } from "@fixloop/testkit";
-import { prStack } from "../../test/pull-requests.fixtures";
+import { approve, prStack } from "../../test/pull-requests.fixtures";
 import { processPullRequest } from "@fixloop/worker";
 
 let t: Awaited<ReturnType<typeof prStack>>;
@@ -43,11 +43,11 @@ async function twoSolutions(issueNumber: number, title: string) {
 describe("two solutions of one issue approved at once", () => {
   it("opens one pull request whose branch holds the approved solution's files; the other stays pending with 409", async () => {
     const { issueId, a, b } = await twoSolutions(61, "Two answers race");
-    const approve = async (id: string) => {
-      const r = await t.api(`/validations/${id}/validate`, { method: "POST", body: { status: "approved" } });
+    const answer = async (id: string) => {
+      const r = await approve(t.stack, id, t.octocat.headers);
       return { id, status: r.status, body: (await r.json()) as { error?: { code: string; message: string } } };
     };
-    const answers = await Promise.all([approve(a), approve(b), approve(a), approve(b)]);
+    const answers = await Promise.all([answer(a), answer(b), answer(a), answer(b)]);
 
     const prs = await t.stack.db.selectFrom("pull_requests").selectAll().where("issue_id", "=", issueId).execute();
     expect(prs).toHaveLength(1);

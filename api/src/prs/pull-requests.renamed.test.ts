@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { solutions } from "@fixloop/db";
 import { gitBranches, gitShow, insertRun, seedSolution } from "@fixloop/testkit";
 import { branchName } from "@fixloop/worker";
-import { prStack, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let validate: string;
@@ -12,9 +12,6 @@ beforeAll(async () => {
 });
 
 const fixed = () => validate.replace("title.length === 0", "title.trim().length === 0");
-
-const approve = (solutionId: string, headers: Record<string, string>) =>
-  t.api(`/validations/${solutionId}/validate`, { method: "POST", headers, body: { status: "approved" } });
 
 const trimmed = () => validate.replace("title.length === 0", 'title.trim() === ""');
 
@@ -44,7 +41,7 @@ describe("a pull request on a repository renamed on GitHub before Fixloop heard 
     await t.control.renameRepository("octocat", "todo-api", "todo-service");
     t.control.clearRequestLog();
 
-    const res = await approve(solutionId, hubot.headers);
+    const res = await approve(t.stack, solutionId, hubot.headers);
     expect(res.status).toBe(200);
     expect(redirectedWrites()).toEqual([]);
     const branch = branchName(4, "Whitespace-only titles are accepted");
@@ -71,7 +68,7 @@ describe("a pull request on a repository renamed on GitHub before Fixloop heard 
     await t.control.renameRepository("octocat", "todo-service", "todo-app");
     t.control.clearRequestLog();
 
-    const res = await approve(solutionId, t.octocat.headers);
+    const res = await approve(t.stack, solutionId, t.octocat.headers);
     expect(res.status).toBe(200);
     expect(redirectedWrites()).toEqual([]);
     const branch = branchName(5, "Titles of spaces only are accepted");
@@ -151,7 +148,7 @@ describe("a new revision pushed to a pull request whose repository was renamed o
       title: "Blank titles get through",
       files: [{ filename: "src/validate.ts", action: "modify", originalContent: validate, content: fixed() }],
     });
-    expect((await approve(solutionId, t.octocat.headers)).status).toBe(200);
+    expect((await approve(t.stack, solutionId, t.octocat.headers)).status).toBe(200);
     const branch = branchName(6, "Blank titles get through");
     const opened = await headCommit("octocat", "todo-app", branch);
     await refine(t.octocat.user._id, solutionId, trimmed());
@@ -191,7 +188,7 @@ describe("a new revision pushed to a pull request whose repository was renamed o
       imported: { upstream: "octocat/todo-web", fork: "hubot/todo-api" },
       files: [{ filename: "src/validate.ts", action: "modify", originalContent: validate, content: fixed() }],
     });
-    expect((await approve(solutionId, hubot.headers)).status).toBe(200);
+    expect((await approve(t.stack, solutionId, hubot.headers)).status).toBe(200);
     const branch = branchName(7, "Titles of tabs only are accepted");
     const opened = await headCommit("hubot", "todo-api", branch);
     await refine(hubot.user._id, solutionId, trimmed());

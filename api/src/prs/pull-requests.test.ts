@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, gitTree, seedSolution } from "@fixloop/testkit";
 import { branchName, openPullRequest } from "@fixloop/worker";
-import { prStack, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
@@ -42,10 +42,7 @@ describe("approving a solution on the user's own repository", () => {
     expect(mod.status).toBe(200);
 
     t.control.clearRequestLog();
-    const res = await t.api(`/validations/${solutionId}/validate`, {
-      method: "POST",
-      body: { status: "approved", comments: "LGTM" },
-    });
+    const res = await approve(t.stack, solutionId, t.octocat.headers, { comments: "LGTM" });
     expect(res.status).toBe(200);
     const { githubUrl } = (await res.json()) as { githubUrl: string };
     // Four writes whatever the number of files (the tree carries the contents): GitHub paces writes.
@@ -119,7 +116,7 @@ describe("approving a solution on the user's own repository", () => {
     expect([issue.status, solution.status]).toEqual(["pr_created", "pr_created"]);
 
     // A double click answers the same pull request.
-    const again = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
+    const again = await approve(t.stack, solutionId, t.octocat.headers);
     expect(((await again.json()) as { githubUrl: string }).githubUrl).toBe(githubUrl);
     expect(t.control.listPulls("octocat", "todo-api").filter((p) => p.head.ref === branch)).toHaveLength(1);
   });
@@ -170,7 +167,7 @@ describe("approving a solution on the user's own repository", () => {
     });
     const branchesBefore = gitBranches(t.upstreamDir);
     t.control.clearRequestLog();
-    const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
+    const res = await approve(t.stack, solutionId, t.octocat.headers);
     expect(res.status).toBe(422);
     const { error } = (await res.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe("pull_request.path_denied");
@@ -190,9 +187,7 @@ describe("approving a solution on the user's own repository", () => {
     const env = t.stack.deps.env;
     const wait = env.JOB_WAIT_SECONDS;
     env.JOB_WAIT_SECONDS = 0;
-    const res = await Promise.resolve(
-      t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } }),
-    ).finally(() => {
+    const res = await approve(t.stack, solutionId, t.octocat.headers).finally(() => {
       env.JOB_WAIT_SECONDS = wait;
     });
     expect(res.status).toBe(202);
@@ -217,7 +212,7 @@ describe("approving a solution on the user's own repository", () => {
     });
     t.control.clearRequestLog();
     t.control.failNext({ path: /\/pulls$/, status: 403, kind: "secondary", retryAfter: 1, times: 1 });
-    const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
+    const res = await approve(t.stack, solutionId, t.octocat.headers);
     expect(res.status).toBe(200);
     const pulls = t.control.requestLog.filter((r) => r.path.split("?")[0]?.endsWith("/pulls"));
     expect(pulls.map((r) => r.status)).toContain(403);
@@ -263,7 +258,7 @@ describe("a policy refusal of the pull-request job", () => {
     });
     const branchesBefore = gitBranches(t.upstreamDir);
     t.control.clearRequestLog();
-    const res = await t.api(`/validations/${solutionId}/validate`, { method: "POST", body: { status: "approved" } });
+    const res = await approve(t.stack, solutionId, t.octocat.headers);
     const { error } = (await res.json()) as { error: { code: string; message: string } };
     expect({ status: res.status, code: error.code }).toEqual({ status: 422, code: "pull_request.symlink" });
     expect(error.message).toContain("docs/readme-link.md");
@@ -282,7 +277,7 @@ describe("a second solution while the issue's pull request is open", () => {
       title: "Second solution",
       files: [{ filename: "docs/first.md", action: "create", originalContent: "", content: "first fix\n" }],
     });
-    const opened = await t.api(`/validations/${first}/validate`, { method: "POST", body: { status: "approved" } });
+    const opened = await approve(t.stack, first, t.octocat.headers);
     expect(opened.status).toBe(200);
     const branch = "fixloop/issue-46-second-solution";
     const tip = revList(branch)[0];
@@ -316,9 +311,9 @@ describe("a second solution while the issue's pull request is open", () => {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const approve = await t.api(`/validations/${second.id}/validate`, { method: "POST", body: { status: "approved" } });
-    expect(approve.status).toBe(409);
-    expect(((await approve.json()) as { error: { code: string } }).error.code).toBe("issue.pull_request_open");
+    const refused = await approve(t.stack, second.id, t.octocat.headers);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("issue.pull_request_open");
     expect(revList(branch)[0]).toBe(tip);
 
     // The job refuses on its own, and so does the branch step when our database lost the record.
@@ -343,11 +338,7 @@ describe("approving after the repository grant is gone", () => {
       title: `Grant ${issueNumber}`,
       files: [{ filename: `docs/grant-${issueNumber}.md`, action: "create", originalContent: "", content: "grant\n" }],
     });
-    const res = await t.api(`/validations/${solutionId}/validate`, {
-      method: "POST",
-      body: { status: "approved" },
-      headers,
-    });
+    const res = await approve(t.stack, solutionId, headers);
     return {
       status: res.status,
       body: (await res.json()) as { githubUrl?: string; error?: { code: string; message: string } },

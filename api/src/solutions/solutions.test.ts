@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { seedSolution } from "@fixloop/testkit";
 import { ORIGINAL, PROPOSED, solutionsSetup as setup } from "../../test/solutions.testkit";
+import { approve } from "../../test/pull-requests.fixtures";
 
 describe("solutions API (served under /api/validations)", () => {
   it("lists pending solutions with every field the review pages read", async () => {
@@ -154,7 +155,7 @@ describe("solutions API (served under /api/validations)", () => {
   });
 
   it("records a rejection, marks solution and issue, and takes it off the pending list", async () => {
-    const { call, solutionId, issueId, db, me } = await setup();
+    const { app, call, solutionId, issueId, db, me } = await setup();
     const res = await call(`/${solutionId}/validate`, {
       method: "POST",
       body: { status: "rejected", comments: "Wrong file" },
@@ -170,7 +171,7 @@ describe("solutions API (served under /api/validations)", () => {
       (await db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow()).status,
     ).toBe("open");
     expect(((await (await call("/pending")).json()) as { solutions: unknown[] }).solutions).toEqual([]);
-    expect((await call(`/${solutionId}/validate`, { method: "POST", body: { status: "approved" } })).status).toBe(409);
+    expect((await approve({ app }, solutionId, me.headers)).status).toBe(409);
   });
 
   it("deletes a solution: gone from the list and 404 afterwards, its issue open again", async () => {

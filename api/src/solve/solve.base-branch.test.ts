@@ -4,7 +4,7 @@ import { insertIssue } from "@fixloop/testkit";
 import { createGithubClient } from "@fixloop/runtime";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
-import { pushCommit } from "../../test/pull-requests.fixtures";
+import { approve, pushCommit } from "../../test/pull-requests.fixtures";
 
 // Seeded: octocat/todo-api has main and release-1.x, whose tree adds RELEASE-1.x.md.
 const t = solveKit({ workers: ["solve", "pull-request", "syntax-check", "fork"], logLevel: "warn" });
@@ -95,7 +95,7 @@ describe("choosing the base branch", () => {
     const tests = (stored.metadata as { tests: { logTail: string } }).tests;
     expect(tests.logTail).toContain("the 1.x line states its support policy");
 
-    const wrong = await api(`/validations/${solutionId}/validate`, { status: "approved", baseBranch: "main" });
+    const wrong = await approve(t.stack, solutionId, t.headers, { baseBranch: "main" });
     expect(wrong.status).toBe(409);
     expect(((await wrong.json()) as { error: { code: string; message: string } }).error).toEqual({
       code: "solution.base_branch_mismatch",
@@ -109,7 +109,7 @@ describe("choosing the base branch", () => {
       .executeTakeFirstOrThrow();
     expect(still.status).toBe("pending");
 
-    const ok = await api(`/validations/${solutionId}/validate`, { status: "approved", baseBranch: "release-1.x" });
+    const ok = await approve(t.stack, solutionId, t.headers, { baseBranch: "release-1.x" });
     expect(ok.status, await ok.clone().text()).toBe(200);
     const { githubUrl } = (await ok.json()) as { githubUrl: string };
     const number = Number(githubUrl.split("/").at(-1));
@@ -186,7 +186,7 @@ describe("choosing the base branch", () => {
       "the 1.x line states its support policy",
     );
 
-    const ok = await as(`/validations/${solutionId}/validate`, { status: "approved", baseBranch: "release-1.x" });
+    const ok = await approve(t.stack, solutionId, hubot.headers, { baseBranch: "release-1.x" });
     expect(ok.status, await ok.clone().text()).toBe(200);
     const { githubUrl } = (await ok.json()) as { githubUrl: string };
     const { data: pr } = await octocatGh.rest.pulls.get({

@@ -10,6 +10,7 @@ import {
 } from "@fixloop/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
+import { approve } from "../../test/pull-requests.fixtures";
 
 const t = solveKit({ workers: ["solve", "syntax-check", "pull-request"] });
 
@@ -236,7 +237,7 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
     // Drafts are off for this reviewer; an unverified solution is a draft all the same.
     expect((await api("/settings/pull-requests", "PUT", { draftPullRequests: false })).status).toBe(200);
     try {
-      const res = await api(`/validations/${solutionId}/validate`, "POST", { status: "approved" });
+      const res = await approve(t.stack, solutionId, headers());
       expect(res.status, await res.clone().text()).toBe(200);
       const pull = t.stack.github.control.listPulls("hubot", "markdown-lint").at(-1);
       expect(pull?.draft).toBe(true);
