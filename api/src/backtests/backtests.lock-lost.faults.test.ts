@@ -3,7 +3,8 @@ import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { QUEUES, jobIds } from "@fixloop/contract";
 import type { StallTimings } from "@fixloop/worker";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
-import { until } from "../../test/faults.testkit";
+import { until, usedQuota } from "../../test/faults.testkit";
+import { RUN_ENDED, TIMED_OUT, backtestRow, runRow } from "../../test/backtests.testkit";
 import { holdEventLoop, lapseLock, queueWorkers } from "../../test/lock-lost.testkit";
 
 /**
@@ -131,39 +132,6 @@ describe("a worker whose lock on a backtest's job lapsed", () => {
   }, 120_000);
 });
 
-/** How a solve run a stopped worker left running ends with its backtest. */
-const ENDED = {
-  status: "failed",
-  error_code: "backtest.ended",
-  error_message: "The backtest ended before this solve finished",
-  quota_state: "released",
-};
-
-/** Quota units the user has used (reserved or charged), every period. */
-const usedUnits = async (userId: string) =>
-  Number(
-    (
-      await stack.db
-        .selectFrom("usage_counters")
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<string>("used"), eb.lit(0)).as("used"))
-        .where("user_id", "=", userId)
-        .executeTakeFirstOrThrow()
-    ).used,
-  );
-
-const backtestRow = (id: string) =>
-  stack.db
-    .selectFrom("repository_backtests")
-    .select(["status", "error"])
-    .where("id", "=", id)
-    .executeTakeFirstOrThrow();
-const runRow = (id: string) =>
-  stack.db
-    .selectFrom("solve_runs")
-    .select(["status", "error_code", "error_message", "quota_state"])
-    .where("id", "=", id)
-    .executeTakeFirstOrThrow();
-
 /**
  * A solving backtest of one past issue started on a first worker (`stalls` over its lock and stall
  * timings, its log lines to `log`), whose model call is in flight and held there by the stand-in:
@@ -212,12 +180,12 @@ async function leftMidSolve(me: SignedIn) {
   await lapseLock(stack, QUEUES.backtest, job);
   await until("the first worker's call aborted", async () => first.control.abortedRequests === 1, 20_000, 50);
   await workers.close(firstWorker);
-  expect(await runRow(left.runId)).toMatchObject({ status: "running", quota_state: "reserved" });
-  expect(await backtestRow(left.backtestId)).toEqual({ status: "running", error: null });
+  expect(await runRow(stack.db, left.runId)).toMatchObject({ status: "running", quota_state: "reserved" });
+  expect(await backtestRow(stack.db, left.backtestId)).toEqual({ status: "running", error: null });
   return left;
 }
 
-const ended = async (backtestId: string) => (await backtestRow(backtestId)).status === "failed";
+const ended = async (backtestId: string) => (await backtestRow(stack.db, backtestId)).status === "failed";
 
 describe("a solve run a stopped backtest worker left running", () => {
   let me: SignedIn;
@@ -227,24 +195,24 @@ describe("a solve run a stopped backtest worker left running", () => {
   });
 
   it("ends with the backtest when the new holder fails before reaching its issue, its quota unit given back", async () => {
-    const before = await usedUnits(me.user._id);
+    const before = await usedQuota(stack.db, me.user._id);
     const left = await leftMidSolve(me);
-    expect(await usedUnits(me.user._id)).toBe(before + 1);
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before + 1);
 
     // The new holder cannot list the repository's past pull requests: the backtest fails before any issue.
     stack.github.control.failNext({ path: /^\/repos\/octocat\/todo-api\/pulls$/, status: 403, kind: "restricted" });
     workers.start({ env: second.env });
     await until("the backtest failed", () => ended(left.backtestId), 60_000);
 
-    expect((await backtestRow(left.backtestId)).error).toMatch(/^The backtest failed: /);
-    expect(await runRow(left.runId)).toEqual(ENDED);
+    expect((await backtestRow(stack.db, left.backtestId)).error).toMatch(/^The backtest failed: /);
+    expect(await runRow(stack.db, left.runId)).toEqual(RUN_ENDED);
     // The period counts what the backtest finished: nothing.
-    expect(await usedUnits(me.user._id)).toBe(before);
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before);
     expect(second.control.requests).toEqual([]);
   });
 
   it("ends with the backtest ended as not finishing in time, its quota unit given back once", async () => {
-    const before = await usedUnits(me.user._id);
+    const before = await usedQuota(stack.db, me.user._id);
     const left = await leftMidSolve(me);
     // No worker takes the job again; four hours on, asking for a new backtest ends this one.
     await stack.db
@@ -255,33 +223,30 @@ describe("a solve run a stopped backtest worker left running", () => {
     const headers = { ...me.headers, "content-type": "application/json" };
     const again = await stack.app.request(PATH, { method: "POST", headers, body: JSON.stringify({ issues: 1 }) });
     expect(again.status).toBe(202);
-    expect(await backtestRow(left.backtestId)).toEqual({
-      status: "failed",
-      error: "The backtest did not finish in time",
-    });
-    expect(await runRow(left.runId)).toEqual(ENDED);
-    expect(await usedUnits(me.user._id)).toBe(before);
+    expect(await backtestRow(stack.db, left.backtestId)).toEqual(TIMED_OUT);
+    expect(await runRow(stack.db, left.runId)).toEqual(RUN_ENDED);
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before);
 
     // A worker then takes the ended backtest's job: it leaves it ended and gives nothing back again.
     const newId = ((await again.json()) as { latest: { id: string } }).latest.id;
     workers.start({ env: second.env });
-    await until("the new backtest done", async () => (await backtestRow(newId)).status === "done", 90_000);
+    await until("the new backtest done", async () => (await backtestRow(stack.db, newId)).status === "done", 90_000);
     const job = await stack.deps.queues.backtest.getJob(left.jobId);
     await until("the ended backtest's job settled", async () => (await job?.getState()) === "completed", 30_000);
-    expect(await runRow(left.runId)).toEqual(ENDED);
-    expect(await usedUnits(me.user._id)).toBe(before);
+    expect(await runRow(stack.db, left.runId)).toEqual(RUN_ENDED);
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before);
     expect(second.control.requests).toEqual([]);
   });
 
   it("ends with the backtest whose job BullMQ gave up after it stalled too often", async () => {
-    const before = await usedUnits(me.user._id);
+    const before = await usedQuota(stack.db, me.user._id);
     // A worker whose job BullMQ gives up at its first stall, checking for stalls every second.
     const log: Array<Record<string, unknown>> = [];
     const lockDuration = 5_000;
     const left = await solvingOne(me, { log, stalls: { lockDuration, stalledInterval: 1_000, maxStalledCount: 0 } });
     const stalled: string[] = [];
     left.worker.workers[0]?.on("stalled", (jobId) => stalled.push(jobId));
-    expect(await usedUnits(me.user._id)).toBe(before + 1);
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before + 1);
 
     // The worker's process does nothing for longer than its lock lasts: the lock lapses with the job
     // still active. BullMQ's stall check then finds it stalled once too often and gives it up: the
@@ -299,13 +264,13 @@ describe("a solve run a stopped backtest worker left running", () => {
     expect(log.filter((l) => l.msg === "job failed").map((l) => l.err)).toEqual([
       "job stalled more than allowable limit",
     ]);
-    expect(await backtestRow(left.backtestId)).toEqual({
+    expect(await backtestRow(stack.db, left.backtestId)).toEqual({
       status: "failed",
       error: "The backtest stopped: the workers running it stopped too often",
     });
-    expect(await runRow(left.runId)).toEqual(ENDED);
+    expect(await runRow(stack.db, left.runId)).toEqual(RUN_ENDED);
     // Its quota unit given back once: the period counts what the backtest finished, nothing.
-    expect(await usedUnits(me.user._id)).toBe(before);
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before);
     // The given-up job was not run again.
     expect(first.control.requests).toHaveLength(1);
     expect(second.control.requests).toEqual([]);

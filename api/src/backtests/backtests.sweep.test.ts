@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { backtests, backtestSolves } from "@fixloop/db";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until, usedQuota } from "../../test/faults.testkit";
+import { RUN_ENDED, TIMED_OUT, backtestRow, runRow } from "../../test/backtests.testkit";
 
 /**
  * Backtests whose job was lost (no worker will end them) and no new backtest asked for: the
@@ -58,19 +59,6 @@ async function leftBacktest(
   return b.id;
 }
 
-const backtestRow = (id: string) =>
-  stack.db
-    .selectFrom("repository_backtests")
-    .select(["status", "error"])
-    .where("id", "=", id)
-    .executeTakeFirstOrThrow();
-const runRow = (id: string) =>
-  stack.db
-    .selectFrom("solve_runs")
-    .select(["status", "error_code", "error_message", "quota_state"])
-    .where("id", "=", id)
-    .executeTakeFirstOrThrow();
-
 describe("the worker's sweep of backtests whose job was lost", () => {
   it("ends those past their limit in every repository, with their solve runs, and leaves the others", async () => {
     const octocat = await stack.signIn("octocat", { scopes: ["public_repo"] });
@@ -121,19 +109,17 @@ describe("the worker's sweep of backtests whose job was lost", () => {
     // No new backtest is asked for anywhere: the sweep alone ends them.
     await until(
       "the other user's stale backtest ended",
-      async () => (await backtestRow(elsewhere)).status === "failed",
+      async () => (await backtestRow(stack.db, elsewhere)).status === "failed",
       20_000,
     );
-    await until("the stale solving backtest ended", async () => (await backtestRow(stale)).status === "failed", 20_000);
-    const ENDED = { status: "failed", error: "The backtest did not finish in time" };
-    expect(await backtestRow(stale)).toEqual(ENDED);
-    expect(await backtestRow(elsewhere)).toEqual(ENDED);
-    expect(await runRow(started.runId)).toEqual({
-      status: "failed",
-      error_code: "backtest.ended",
-      error_message: "The backtest ended before this solve finished",
-      quota_state: "released",
-    });
+    await until(
+      "the stale solving backtest ended",
+      async () => (await backtestRow(stack.db, stale)).status === "failed",
+      20_000,
+    );
+    expect(await backtestRow(stack.db, stale)).toEqual(TIMED_OUT);
+    expect(await backtestRow(stack.db, elsewhere)).toEqual(TIMED_OUT);
+    expect(await runRow(stack.db, started.runId)).toEqual(RUN_ENDED);
     expect(await usedQuota(stack.db, octocat.user._id)).toBe(before);
 
     // The cards say so.
@@ -142,15 +128,15 @@ describe("the worker's sweep of backtests whose job was lost", () => {
       expect(res.status).toBe(200);
       return ((await res.json()) as { latest: { id: string; status: string; error: string | null } }).latest;
     };
-    expect(await card(octocat, "octocat/todo-api")).toMatchObject({ id: stale, ...ENDED });
-    expect(await card(hubot, "hubot/markdown-lint")).toMatchObject({ id: elsewhere, ...ENDED });
+    expect(await card(octocat, "octocat/todo-api")).toMatchObject({ id: stale, ...TIMED_OUT });
+    expect(await card(hubot, "hubot/markdown-lint")).toMatchObject({ id: elsewhere, ...TIMED_OUT });
 
     // Later sweeps leave the younger ones running and give nothing back again.
     await new Promise((r) => setTimeout(r, 2_500));
-    expect(await backtestRow(solving)).toEqual({ status: "running", error: null });
-    expect(await backtestRow(fresh)).toEqual({ status: "running", error: null });
+    expect(await backtestRow(stack.db, solving)).toEqual({ status: "running", error: null });
+    expect(await backtestRow(stack.db, fresh)).toEqual({ status: "running", error: null });
     expect(await card(octocat, "octocat/weather-cli")).toMatchObject({ id: fresh, status: "running", error: null });
     expect(await usedQuota(stack.db, octocat.user._id)).toBe(before);
-    expect(await runRow(started.runId)).toMatchObject({ status: "failed", quota_state: "released" });
+    expect(await runRow(stack.db, started.runId)).toMatchObject({ status: "failed", quota_state: "released" });
   }, 60_000);
 });

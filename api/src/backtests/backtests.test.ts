@@ -3,6 +3,7 @@ import { currentUsagePeriod } from "@fixloop/db";
 import { startWorkers, type RunningWorkers } from "@fixloop/worker";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
+import { usedQuota } from "../../test/faults.testkit";
 
 let stack: TestStack;
 let models: ModelSandbox;
@@ -245,11 +246,6 @@ describe("repository backtest", () => {
       detail: "Not solved: your plan's quota for this period is used up",
       costUsd: 0,
     });
-    const { used } = await stack.db
-      .selectFrom("usage_counters")
-      .select("used")
-      .where("user_id", "=", id)
-      .executeTakeFirstOrThrow();
-    expect(used).toBe(10);
+    expect(await usedQuota(stack.db, id)).toBe(10);
   }, 60_000);
 });
