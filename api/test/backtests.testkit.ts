@@ -4,6 +4,9 @@ import type { Db } from "@fixloop/db";
 export const backtestRow = (db: Db, id: string) =>
   db.selectFrom("repository_backtests").select(["status", "error"]).where("id", "=", id).executeTakeFirstOrThrow();
 
+/** Whether the backtest has ended failed: what a test waits for once its job is lost or fails. */
+export const backtestFailed = async (db: Db, id: string) => (await backtestRow(db, id)).status === "failed";
+
 /** How a backtest's solve run stands: its status, its error and what became of its quota unit. */
 export const runRow = (db: Db, id: string) =>
   db

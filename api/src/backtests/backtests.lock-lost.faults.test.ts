@@ -4,7 +4,7 @@ import { QUEUES, jobIds } from "@fixloop/contract";
 import type { StallTimings } from "@fixloop/worker";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until, usedQuota } from "../../test/faults.testkit";
-import { RUN_ENDED, TIMED_OUT, backtestRow, runRow } from "../../test/backtests.testkit";
+import { RUN_ENDED, TIMED_OUT, backtestFailed, backtestRow, runRow } from "../../test/backtests.testkit";
 import { holdEventLoop, lapseLock, queueWorkers } from "../../test/lock-lost.testkit";
 
 /**
@@ -185,8 +185,6 @@ async function leftMidSolve(me: SignedIn) {
   return left;
 }
 
-const ended = async (backtestId: string) => (await backtestRow(stack.db, backtestId)).status === "failed";
-
 describe("a solve run a stopped backtest worker left running", () => {
   let me: SignedIn;
   beforeAll(async () => {
@@ -202,7 +200,7 @@ describe("a solve run a stopped backtest worker left running", () => {
     // The new holder cannot list the repository's past pull requests: the backtest fails before any issue.
     stack.github.control.failNext({ path: /^\/repos\/octocat\/todo-api\/pulls$/, status: 403, kind: "restricted" });
     workers.start({ env: second.env });
-    await until("the backtest failed", () => ended(left.backtestId), 60_000);
+    await until("the backtest failed", () => backtestFailed(stack.db, left.backtestId), 60_000);
 
     expect((await backtestRow(stack.db, left.backtestId)).error).toMatch(/^The backtest failed: /);
     expect(await runRow(stack.db, left.runId)).toEqual(RUN_ENDED);
@@ -252,7 +250,7 @@ describe("a solve run a stopped backtest worker left running", () => {
     // still active. BullMQ's stall check then finds it stalled once too often and gives it up: the
     // next worker to take it (this one) fails it without running it.
     holdEventLoop(lockDuration + 1_000);
-    await until("the backtest failed", () => ended(left.backtestId), 30_000);
+    await until("the backtest failed", () => backtestFailed(stack.db, left.backtestId), 30_000);
     // Back from the hold, the worker could not renew its lock and aborted its own model call.
     await until("the worker's call aborted", async () => first.control.abortedRequests === 1, 20_000, 50);
     // Closing waits for the worker's job to end: whatever it was going to write is written by then.

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { backtests, backtestSolves } from "@fixloop/db";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until, usedQuota } from "../../test/faults.testkit";
-import { RUN_ENDED, TIMED_OUT, backtestRow, runRow } from "../../test/backtests.testkit";
+import { RUN_ENDED, TIMED_OUT, backtestFailed, backtestRow, runRow } from "../../test/backtests.testkit";
 
 /**
  * Backtests whose job was lost (no worker will end them) and no new backtest asked for: the
@@ -107,16 +107,8 @@ describe("the worker's sweep of backtests whose job was lost", () => {
     await backdate(stale, 300);
 
     // No new backtest is asked for anywhere: the sweep alone ends them.
-    await until(
-      "the other user's stale backtest ended",
-      async () => (await backtestRow(stack.db, elsewhere)).status === "failed",
-      20_000,
-    );
-    await until(
-      "the stale solving backtest ended",
-      async () => (await backtestRow(stack.db, stale)).status === "failed",
-      20_000,
-    );
+    await until("the other user's stale backtest ended", () => backtestFailed(stack.db, elsewhere), 20_000);
+    await until("the stale solving backtest ended", () => backtestFailed(stack.db, stale), 20_000);
     expect(await backtestRow(stack.db, stale)).toEqual(TIMED_OUT);
     expect(await backtestRow(stack.db, elsewhere)).toEqual(TIMED_OUT);
     expect(await runRow(stack.db, started.runId)).toEqual(RUN_ENDED);
