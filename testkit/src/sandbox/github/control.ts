@@ -1,20 +1,11 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { RefUpdateEntry, RequestLogEntry, SandboxDeps } from "./context";
+import { moveControls, type MoveControls } from "./moves.control";
 import { issueToken, revokeGrant } from "./oauth.routes";
+import { orgControls, type OrgControls } from "./orgs.control";
 import { pullsService } from "./pulls.service";
 import type { FaultRule } from "./rate-limit";
 import { DEFAULT_LABELS } from "./seed/seed.types";
-import {
-  isoNow,
-  type IssueRecord,
-  type OrgBasePermission,
-  type OrgRecord,
-  type RepoRecord,
-  type RepoRole,
-  type TeamRecord,
-  type UserPlan,
-} from "./state";
+import { isoNow, type IssueRecord, type RepoRecord, type UserPlan } from "./state";
 import { webhookPayloads } from "./webhooks.payloads";
 import type { WebhookDelivery } from "./webhooks.sender";
 
@@ -42,7 +33,7 @@ export interface NewIssue {
 }
 
 /** In-process controls for tests; everything here acts as GitHub itself would, not through the API. */
-export interface GithubSandboxControl {
+export interface GithubSandboxControl extends OrgControls, MoveControls {
   /** Creates an OAuth token for `login` with exactly `scopes`. */
   issueToken(login: string, scopes: string[]): string;
   /** The user revokes the OAuth app's access on GitHub: its grant is forgotten and its tokens die. */
@@ -52,33 +43,10 @@ export interface GithubSandboxControl {
   /** GitHub support detaches a fork from its network: it becomes a standalone repository. */
   detachFork(owner: string, repo: string): void;
   /**
-   * The owner renames the repository on GitHub (its id stays) and `repository` `renamed` is
-   * delivered. The old name answers 301 to `/repositories/{id}/…` afterwards, as on GitHub,
-   * until another repository takes it.
-   */
-  renameRepository(owner: string, repo: string, newName: string): Promise<void>;
-  /**
-   * The owner transfers the repository to the account `newOwner` and `repository` `transferred` is
-   * delivered; the old owner/name redirects as after a rename.
-   */
-  transferRepository(owner: string, repo: string, newOwner: string): Promise<void>;
-  /**
    * Creates a repository owned by a user or an organisation, with one commit (a README) on `main`.
    * Returns its id.
    */
   createRepository(owner: string, name: string, o?: { private?: boolean; description?: string }): Promise<number>;
-  /** Creates an organisation account; its members get `defaultPermission` on its repositories (`read` unless told, as on GitHub). */
-  createOrganization(login: string, o?: { name?: string; defaultPermission?: OrgBasePermission }): void;
-  /** An org owner changes the base permission its members have on every repository of the organisation. */
-  setOrgBasePermission(org: string, permission: OrgBasePermission): void;
-  /** The user joins the organisation (`admin`: an org owner, admin on all its repositories). */
-  addOrgMember(org: string, login: string, role?: "admin" | "member"): void;
-  /** Creates team `slug` in the organisation with these members. */
-  createTeam(org: string, slug: string, members?: string[]): void;
-  addTeamMember(org: string, slug: string, login: string): void;
-  removeTeamMember(org: string, slug: string, login: string): void;
-  /** The team is given `permission` on the organisation's repository `repo` (replacing an earlier grant). */
-  addTeamRepository(org: string, slug: string, repo: string, permission: RepoRole): void;
   /** Path of the bare git repository behind `owner/repo` (run `git --git-dir <path> ...`). */
   gitDir(owner: string, repo: string): string;
   /** The pull requests opened since the stand-in started and the seeded open ones (not the seeded past). */
@@ -137,49 +105,9 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
     return found;
   };
 
-  const orgOf = (login: string): OrgRecord => {
-    const org = store.org(login);
-    if (!org) throw new Error(`github sandbox: no organization ${login}`);
-    return org;
-  };
-  const teamOf = (org: string, slug: string): TeamRecord => {
-    const team = orgOf(org).teams.find((t) => t.slug === slug);
-    if (!team) throw new Error(`github sandbox: no team ${org}/${slug}`);
-    return team;
-  };
-  const userOf = (login: string) => {
-    const user = store.user(login);
-    if (!user) throw new Error(`github sandbox: no user ${login}`);
-    return user;
-  };
-
-  /** Moves the repository's record and its git directory to `owner/name` (taken names are refused, as on GitHub). */
-  const move = async (repo: RepoRecord, owner: string, name: string) => {
-    const taken = store.repo(owner, name);
-    if (taken && taken !== repo) throw new Error(`github sandbox: ${owner}/${name} already exists`);
-    const from = git.dir(repo.owner, repo.name);
-    const to = git.dir(owner, name);
-    await git.lock(from, async () => {
-      if (from !== to && fs.existsSync(from)) {
-        fs.mkdirSync(path.dirname(to), { recursive: true });
-        fs.renameSync(from, to);
-      }
-      store.mutate((s) => {
-        // The old name keeps redirecting here (the latest repository to leave a name wins it).
-        const same = (r: { owner: string; name: string }, o: string, n: string) =>
-          r.owner.toLowerCase() === o.toLowerCase() && r.name.toLowerCase() === n.toLowerCase();
-        s.repoRedirects = (s.repoRedirects ?? []).filter(
-          (r) => !same(r, repo.owner, repo.name) && !same(r, owner, name),
-        );
-        if (!same(repo, owner, name)) s.repoRedirects.push({ owner: repo.owner, name: repo.name, repoId: repo.id });
-        repo.owner = owner;
-        repo.name = name;
-        repo.updatedAt = isoNow();
-      });
-    });
-  };
-
   return {
+    ...orgControls(deps, repoOf),
+    ...moveControls(deps, repoOf),
     issueToken: (login, scopes) => issueToken(store, login, scopes),
     revokeGrant: (login) => revokeGrant(store, login),
     setWebhook: (target) => deps.hooks.configure(target),
@@ -195,20 +123,6 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
     detachFork(owner, name) {
       const repo = repoOf(owner, name);
       store.mutate(() => (repo.parentId = null));
-    },
-    async renameRepository(owner, name, newName) {
-      const repo = repoOf(owner, name);
-      const from = repo.name;
-      await move(repo, repo.owner, newName);
-      deps.hooks.send("repository", webhookPayloads(deps).renamed(repo, from, repo.owner));
-    },
-    async transferRepository(owner, name, newOwner) {
-      const repo = repoOf(owner, name);
-      const to = store.user(newOwner);
-      if (!to) throw new Error(`github sandbox: no user ${newOwner}`);
-      const from = repo.owner;
-      await move(repo, to.login, repo.name);
-      deps.hooks.send("repository", webhookPayloads(deps).transferred(repo, from, from));
     },
     async createRepository(owner, name, o = {}) {
       const account = store.user(owner) ?? store.org(owner);
@@ -244,61 +158,6 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
         };
         s.repos.push(repo);
         return repo.id;
-      });
-    },
-    createOrganization(login, o = {}) {
-      if (store.user(login) || store.org(login)) throw new Error(`github sandbox: the login ${login} is taken`);
-      store.mutate((s) =>
-        (s.orgs ??= []).push({
-          id: store.nextId(),
-          login,
-          name: o.name ?? login,
-          createdAt: isoNow(),
-          defaultPermission: o.defaultPermission ?? "read",
-          members: [],
-          teams: [],
-        }),
-      );
-    },
-    setOrgBasePermission(org, permission) {
-      const found = orgOf(org);
-      store.mutate(() => (found.defaultPermission = permission));
-    },
-    addOrgMember(org, login, role = "member") {
-      const found = orgOf(org);
-      const user = userOf(login);
-      store.mutate(() => {
-        found.members = found.members.filter((m) => m.login !== user.login);
-        found.members.push({ login: user.login, role });
-      });
-    },
-    createTeam(org, slug, members = []) {
-      const found = orgOf(org);
-      if (found.teams.some((t) => t.slug === slug)) throw new Error(`github sandbox: team ${org}/${slug} exists`);
-      const logins = members.map((m) => userOf(m).login);
-      if (logins.some((l) => !found.members.some((m) => m.login === l)))
-        throw new Error(`github sandbox: team members must belong to ${org}`);
-      store.mutate(() => found.teams.push({ id: store.nextId(), slug, name: slug, members: logins, repos: [] }));
-    },
-    addTeamMember(org, slug, login) {
-      const team = teamOf(org, slug);
-      const user = userOf(login);
-      if (!orgOf(org).members.some((m) => m.login === user.login))
-        throw new Error(`github sandbox: ${login} is not a member of ${org}`);
-      store.mutate(() => {
-        if (!team.members.includes(user.login)) team.members.push(user.login);
-      });
-    },
-    removeTeamMember(org, slug, login) {
-      const team = teamOf(org, slug);
-      store.mutate(() => (team.members = team.members.filter((m) => m.toLowerCase() !== login.toLowerCase())));
-    },
-    addTeamRepository(org, slug, name, permission) {
-      const team = teamOf(org, slug);
-      const repo = repoOf(org, name);
-      store.mutate(() => {
-        team.repos = team.repos.filter((g) => g.repoId !== repo.id);
-        team.repos.push({ repoId: repo.id, permission });
       });
     },
     gitDir: (owner, name) => git.dir(repoOf(owner, name).owner, repoOf(owner, name).name),
