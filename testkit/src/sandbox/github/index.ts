@@ -70,14 +70,14 @@ async function openState(dataDir: string, git: GitStore, log: (line: string) => 
   return store;
 }
 
-/** Starts the GitHub stand-in over `dataDir` (seeding it on first use). */
-export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<GithubSandbox> {
-  const dataDir = path.resolve(opts.dataDir);
-  fs.mkdirSync(dataDir, { recursive: true });
+/** What the stand-in's routes and controls share; its API URL is known once it listens. */
+export function sandboxDeps(
+  store: StateStore,
+  git: GitStore,
+  opts: Pick<GithubSandboxOptions, "htmlUrl" | "log">,
+): SandboxDeps {
   const log = opts.log ?? (() => undefined);
-  const git = new GitStore(path.join(dataDir, "git"));
-  const store = await openState(dataDir, git, log);
-  const deps: SandboxDeps = {
+  return {
     store,
     git,
     urls: { api: "", html: (opts.htmlUrl ?? "https://github.com").replace(/\/$/, "") },
@@ -90,6 +90,16 @@ export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<Gi
     log,
     hooks: new WebhookSender(log),
   };
+}
+
+/** Starts the GitHub stand-in over `dataDir` (seeding it on first use). */
+export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<GithubSandbox> {
+  const dataDir = path.resolve(opts.dataDir);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const log = opts.log ?? (() => undefined);
+  const git = new GitStore(path.join(dataDir, "git"));
+  const store = await openState(dataDir, git, log);
+  const deps = sandboxDeps(store, git, { ...opts, log });
   deps.hooks.configure(opts.webhook ?? null);
   const app = createGithubApp(deps);
   const server = createAdaptorServer({

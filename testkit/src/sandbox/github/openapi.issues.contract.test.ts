@@ -1,0 +1,68 @@
+import type { Octokit } from "@octokit/rest";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestSandbox } from "../../../test/github-sandbox";
+import { openapiContract, repos } from "../../../test/openapi-contract";
+
+const { check, started } = openapiContract("issues");
+const { o } = repos;
+let t: TestSandbox;
+let me: Octokit;
+beforeAll(() => void ({ t, me } = started()));
+
+describe("responses match GitHub's OpenAPI description", () => {
+  it("issue labels and comments: a test user labels an issue, Fixloop comments on it", async () => {
+    const issue = { ...o, issue_number: 3 };
+    const labels = await check(
+      me,
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/labels",
+      { ...issue, labels: ["fixloop"] },
+      200,
+    );
+    expect(labels.map((l: { name: string }) => l.name)).toContain("fixloop");
+    await check(me, "POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...issue, labels: "fixloop" }, 422);
+    const created = await check(
+      me,
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
+      { ...issue, body: "On it" },
+      201,
+    );
+    const listed = await check(me, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", issue, 200);
+    expect(listed.map((c: { id: number }) => c.id)).toEqual([created.id]);
+  });
+
+  it("an issue deleted (410) or transferred (301 to its new place, followed to it)", async () => {
+    const [deleted = 0, moved = 0] = t.sandbox.control.addIssues("octocat", "todo-api", [
+      { title: "Spam" },
+      { title: "Belongs in the URL shortener" },
+    ]);
+    t.sandbox.control.deleteIssue("octocat", "todo-api", deleted);
+    const gone = await check(
+      me,
+      "GET /repos/{owner}/{repo}/issues/{issue_number}",
+      { ...o, issue_number: deleted },
+      410,
+    );
+    expect(gone.message).toBe("This issue was deleted");
+    const n = t.sandbox.control.transferIssue("octocat", "todo-api", moved, {
+      owner: "octocat",
+      repo: "url-shortener",
+    });
+    const redirect = await check(
+      me,
+      "GET /repos/{owner}/{repo}/issues/{issue_number}",
+      { ...o, issue_number: moved, request: { redirect: "manual" } },
+      301,
+    );
+    expect(redirect.url).toMatch(new RegExp(`/repositories/\\d+/issues/${n}$`));
+    const followed = await check(
+      me,
+      "GET /repos/{owner}/{repo}/issues/{issue_number}",
+      { ...o, issue_number: moved },
+      200,
+    );
+    expect([followed.number, followed.repository_url]).toEqual([n, `${t.sandbox.url}/repos/octocat/url-shortener`]);
+    const listed = await check(me, "GET /repos/{owner}/{repo}/issues", { ...o, state: "all", per_page: 100 }, 200);
+    expect(listed.map((i: { number: number }) => i.number)).not.toContain(deleted);
+    expect(listed.map((i: { number: number }) => i.number)).not.toContain(moved);
+  });
+});
