@@ -10,6 +10,21 @@ import { createTestStack } from "./stack";
 export const WEBHOOK_SECRET = "webhook-test-secret";
 const REPO = { owner: "octocat", repo: "todo-api" };
 
+/** A push delivery's body: one commit by monalisa, `sha`, on `branch` of octocat/todo-api. */
+export const pushEvent = (branch: string, sha: string) => ({
+  ref: `refs/heads/${branch}`,
+  repository: { full_name: "octocat/todo-api" },
+  sender: { login: "monalisa" },
+  commits: [
+    {
+      id: sha,
+      message: "Handle the empty page\n\nbody",
+      timestamp: "2026-11-24T06:00:00Z",
+      author: { name: "Mona", username: "monalisa" },
+    },
+  ],
+});
+
 /**
  * A stack whose app listens on real HTTP and whose GitHub stand-in delivers signed webhooks to
  * it; octocat signed in. `openFixloopPull` opens a pull request on the stand-in and records it as
