@@ -1,0 +1,85 @@
+import type { RepoRecord } from "./state";
+import { nodeId } from "./urls";
+import type { CheckRunRecord } from "./webhooks.records";
+import type { HookShapes, PullIssue } from "./webhooks.shapes";
+
+/** `check_run` `completed` deliveries, with the pull requests whose head the run checked. */
+export function checkRunPayloads({ store, urls, user, repo, pullUrl }: HookShapes) {
+  return {
+    checkRun(r: RepoRecord, run: CheckRunRecord, pulls: PullIssue[], sender: string) {
+      const url = `${urls.api}/repos/${r.owner}/${r.name}/check-runs/${run.id}`;
+      const prRefs = pulls.map((pr) => ({
+        url: pullUrl(r, pr),
+        id: pr.pullId ?? pr.id,
+        number: pr.number,
+        head: { ref: pr.pull.headRef, sha: pr.pull.headSha, repo: miniRepo(r) },
+        base: { ref: pr.pull.baseRef, sha: pr.pull.baseSha, repo: miniRepo(r) },
+      }));
+      return {
+        action: "completed",
+        check_run: {
+          id: run.id,
+          name: run.name,
+          node_id: nodeId("CheckRun", run.id),
+          head_sha: run.headSha,
+          external_id: "",
+          url,
+          html_url: `${urls.html}/${r.owner}/${r.name}/runs/${run.id}`,
+          details_url: `${urls.html}/${r.owner}/${r.name}/runs/${run.id}`,
+          status: "completed",
+          conclusion: run.conclusion,
+          started_at: run.startedAt,
+          completed_at: run.completedAt,
+          output: {
+            title: run.title,
+            summary: run.summary,
+            text: null,
+            annotations_count: 0,
+            annotations_url: `${url}/annotations`,
+          },
+          check_suite: {
+            id: run.suiteId,
+            node_id: nodeId("CheckSuite", run.suiteId),
+            head_branch: run.headBranch,
+            head_sha: run.headSha,
+            status: "completed",
+            conclusion: run.conclusion,
+            url: `${urls.api}/repos/${r.owner}/${r.name}/check-suites/${run.suiteId}`,
+            before: null,
+            after: run.headSha,
+            pull_requests: prRefs,
+            app: app(),
+            created_at: run.startedAt,
+            updated_at: run.completedAt,
+          },
+          app: app(),
+          pull_requests: prRefs,
+        },
+        repository: repo(r),
+        sender: user(sender),
+      };
+    },
+  };
+
+  function miniRepo(r: RepoRecord) {
+    return { id: r.id, url: `${urls.api}/repos/${r.owner}/${r.name}`, name: r.name };
+  }
+
+  function app() {
+    const owner = user(store.data.users[0]?.login ?? "octocat");
+    return {
+      id: 1,
+      slug: "sandbox-ci",
+      node_id: nodeId("App", 1),
+      owner,
+      name: "Sandbox CI",
+      description: "Checks reported through the stand-in",
+      external_url: urls.html,
+      html_url: `${urls.html}/apps/sandbox-ci`,
+      created_at: "2026-01-01T00:00:00Z",
+      updated_at: "2026-01-01T00:00:00Z",
+      permissions: { checks: "write" },
+      events: [],
+    };
+  }
+}
