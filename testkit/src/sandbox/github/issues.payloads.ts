@@ -77,18 +77,7 @@ export function issue(i: IssueRecord, repo: RepoRecord, store: StateStore, urls:
       : {}),
     body: i.body,
     closed_by: i.closedBy ? userOrGhost(store, i.closedBy, urls) : null,
-    reactions: {
-      url: `${u}/reactions`,
-      total_count: 0,
-      "+1": 0,
-      "-1": 0,
-      laugh: 0,
-      hooray: 0,
-      confused: 0,
-      heart: 0,
-      rocket: 0,
-      eyes: 0,
-    },
+    reactions: reactions(u),
     timeline_url: `${u}/timeline`,
     performed_via_github_app: null,
     state_reason: i.stateReason,
@@ -103,5 +92,21 @@ export function crossReferenced(source: IssueRecord, repo: RepoRecord, store: St
     created_at: source.createdAt,
     updated_at: source.createdAt,
     source: { type: "issue", issue: issue(source, repo, store, urls) },
+  };
+}
+
+/** The reaction rollup of the issue or comment at `url` (the stand-in has no reactions). */
+export function reactions(url: string) {
+  return {
+    url: `${url}/reactions`,
+    total_count: 0,
+    "+1": 0,
+    "-1": 0,
+    laugh: 0,
+    hooray: 0,
+    confused: 0,
+    heart: 0,
+    rocket: 0,
+    eyes: 0,
   };
 }

@@ -1,4 +1,4 @@
-import { authorAssociation } from "./issues.payloads";
+import { authorAssociation, reactions } from "./issues.payloads";
 import { pullSimple } from "./pulls.payloads";
 import type { RepoRecord } from "./state";
 import { nodeId } from "./urls";
@@ -46,20 +46,5 @@ export function reviewCommentPayloads({ store, urls, user, repo, hookPull, pullU
         sender: user(sender),
       };
     },
-  };
-}
-
-function reactions(url: string) {
-  return {
-    url: `${url}/reactions`,
-    total_count: 0,
-    "+1": 0,
-    "-1": 0,
-    laugh: 0,
-    hooray: 0,
-    confused: 0,
-    heart: 0,
-    rocket: 0,
-    eyes: 0,
   };
 }
