@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RefreshCw } from "lucide-react";
-import { toast } from "sonner";
 import { api } from "../../api/client";
-import { errorMessage, unwrap } from "../../api/errors";
+import { unwrap } from "../../api/errors";
 import { pullRequestsQuery } from "../../api/prs.queries";
 import { Button, PageHeader } from "../../ui/ui";
 import { StatusTabsList } from "../../ui/StatusTabsList";
+import { failureToast } from "../../ui/failure-toast";
 import { PullRequestCard } from "./PullRequestCard";
 
 const EMPTY = { open: "No open pull requests", closed: "No closed pull requests", all: "No pull requests yet" };
@@ -16,7 +16,7 @@ export function PullRequestsPage() {
   const sync = useMutation({
     mutationFn: () => unwrap(api.prs.sync.$post()),
     onSuccess: () => void qc.invalidateQueries({ queryKey: pullRequestsQuery().queryKey }),
-    onError: (err) => toast.error(errorMessage(err, "Failed to sync pull requests")),
+    onError: (err) => failureToast("Failed to sync pull requests", err),
   });
   return (
     <>

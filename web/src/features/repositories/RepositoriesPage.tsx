@@ -15,6 +15,7 @@ type Repository = NonNullable<
   Awaited<ReturnType<ReturnType<typeof repositoriesQuery>["queryFn"] & {}>>
 >["repositories"][number];
 import { Badge, Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../../ui/ui";
+import { failureToast } from "../../ui/failure-toast";
 
 const READ_ONLY_HINT =
   "You can read this repository but not push to it: import its issues by URL to solve them in a fork.";
@@ -72,17 +73,12 @@ export function RepositoriesPage({ authorized, error }: { authorized?: boolean; 
   );
 }
 
-/** The server's own message, when it sent one: shown under the spec's failure toast so the reason is not lost. */
-function serverMessage(err: unknown): string | undefined {
-  return err instanceof ApiError && err.fromServer ? err.message : undefined;
-}
-
 function RepositoryCard({ repo }: { repo: Repository }) {
   const qc = useQueryClient();
   const [owner = "", name = ""] = repo.fullName.split("/");
   const param = { owner, repo: name };
   const refused = (title: string) => (err: unknown) => {
-    toast.error(title, { description: serverMessage(err) });
+    failureToast(title, err);
     // Push access taken away since the list was read: reading it again shows the repository as read-only.
     if (err instanceof ApiError && err.code === "github.not_your_repository")
       void qc.invalidateQueries({ queryKey: repositoriesQuery().queryKey });
