@@ -303,6 +303,8 @@ describe("leaving a paid plan at 1280 and 390 px", () => {
 });
 
 describe("an organisation's repositories the user can only read, at 1280 and 390 px", () => {
+  const card = (page: Page, fullName: string) =>
+    page.getByRole("listitem").filter({ has: page.getByText(fullName, { exact: true }) });
   it("shows them read-only with the import by URL instead of Fetch Issues and Sync", async () => {
     const gh = e2e.github;
     gh.createOrganization("acme", { defaultPermission: "read" });
@@ -313,8 +315,6 @@ describe("an organisation's repositories the user can only read, at 1280 and 390
     gh.createTeam("acme", "web", ["octocat"]);
     gh.addTeamRepository("acme", "web", "storefront-with-a-rather-long-name", "push");
     await sharePhoneSession();
-    const card = (page: Page, fullName: string) =>
-      page.getByRole("listitem").filter({ has: page.getByText(fullName, { exact: true }) });
     await desk.goto("/repositories");
     await desk.getByRole("button", { name: "Refresh" }).click();
     await card(desk, "acme/engineering-handbook-and-onboarding").waitFor();
@@ -348,6 +348,42 @@ describe("an organisation's repositories the user can only read, at 1280 and 390
       await importLink.click();
       await page.getByRole("heading", { name: "Contribute to Open Source" }).waitFor();
     }
+  });
+
+  it("keeps the backtest and the user's own test settings on a read-only repository, saying whose settings they are", async () => {
+    const note =
+      "Yours only: used by your backtests here and your solves of issues you import from this repository, never by its owners' runs.";
+    for (const [page, w] of both()) {
+      await page.goto("/repositories");
+      const readOnly = card(page, "acme/engineering-handbook-and-onboarding");
+      // The backtest reads the repository and spends the user's own quota: offered as on any repository.
+      const trust = readOnly.getByRole("group", { name: "Trust card" });
+      await trust.getByText("How would Fixloop have done here?").click();
+      await trust.getByRole("button", { name: "Run backtest of acme/engineering-handbook-and-onboarding" }).waitFor();
+      await readOnly.getByText("Test settings", { exact: true }).click();
+      await readOnly.getByText(note).waitFor();
+      const command = readOnly.getByLabel("Test command");
+      await command.fill(`npm run test:${w}`);
+      await readOnly
+        .getByRole("button", { name: "Save test settings of acme/engineering-handbook-and-onboarding" })
+        .click();
+      await toast(page, "Test settings saved");
+      // A repository the user may push to says nothing of the kind.
+      const pushable = card(page, "acme/storefront-with-a-rather-long-name");
+      await pushable.getByText("Test settings", { exact: true }).click();
+      await pushable.getByLabel("Test command").waitFor();
+      expect(await pushable.getByText(note).count()).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      expect(await seriousA11yViolations(page), `repositories at ${w}`).toEqual([]);
+      await readOnly.scrollIntoViewIfNeeded();
+      await page.waitForTimeout(600);
+      await screenshot(page, `repositories-read-only-settings-${w}`);
+    }
+    // Saved for this user: read back after a reload.
+    await desk.goto("/repositories");
+    const readOnly = card(desk, "acme/engineering-handbook-and-onboarding");
+    await readOnly.getByText("Test settings", { exact: true }).click();
+    await expect.poll(() => readOnly.getByLabel("Test command").inputValue()).toBe("npm run test:390");
   });
 
   it("keeps the server's reason under the spec's toast when a fetch is refused, and then shows the repository read-only", async () => {

@@ -13,7 +13,7 @@ export interface MoveControls {
    */
   renameRepository(owner: string, repo: string, newName: string): Promise<void>;
   /**
-   * The owner transfers the repository to the account `newOwner` and `repository` `transferred` is
+   * The owner transfers the repository to the account `newOwner` (a user or an organisation) and `repository` `transferred` is
    * delivered; the old owner/name redirects as after a rename.
    */
   transferRepository(owner: string, repo: string, newOwner: string): Promise<void>;
@@ -57,8 +57,8 @@ export function moveControls(deps: SandboxDeps, repoOf: (owner: string, name: st
     },
     async transferRepository(owner, name, newOwner) {
       const repo = repoOf(owner, name);
-      const to = store.user(newOwner);
-      if (!to) throw new Error(`github sandbox: no user ${newOwner}`);
+      const to = store.user(newOwner) ?? store.org(newOwner);
+      if (!to) throw new Error(`github sandbox: no account ${newOwner}`);
       const from = repo.owner;
       await move(repo, to.login, repo.name);
       deps.hooks.send("repository", webhookPayloads(deps).transferred(repo, from, from));

@@ -220,6 +220,24 @@ describe("the GitHub stand-in's webhooks", () => {
     const old = await hubot.rest.repos.get({ owner: "octocat", repo: "weather-cli" });
     expect([old.data.id, old.data.full_name]).toEqual([original.data.id, "monalisa/weather"]);
   });
+  it("delivers repository.transferred to an organisation as the published schema describes it; its members read it", async () => {
+    const control = t.sandbox.control;
+    control.createOrganization("tools", { defaultPermission: "read" });
+    control.addOrgMember("tools", "monalisa");
+    const before = (await control.webhookDeliveries()).length;
+    await control.transferRepository("hubot", "markdown-lint", "tools");
+    const sent = (await control.webhookDeliveries()).slice(before);
+    expect(sent.flatMap(validate)).toEqual([]);
+    expect(sent.map((d) => JSON.parse(d.body) as unknown)).toMatchObject([
+      {
+        action: "transferred",
+        changes: { owner: { from: { user: { login: "hubot" } } } },
+        repository: { full_name: "tools/markdown-lint", owner: { login: "tools", type: "Organization" } },
+      },
+    ]);
+    const read = await t.octokit("monalisa", ["public_repo"]).rest.repos.get({ owner: "tools", repo: "markdown-lint" });
+    expect(read.data.permissions).toMatchObject({ pull: true, push: false });
+  });
   it("delivers issues.deleted and issues.transferred as the published schemas describe them", async () => {
     const before = (await t.sandbox.control.webhookDeliveries()).length;
     const [deleted = 0, moved = 0] = t.sandbox.control.addIssues("octocat", "todo-api", [

@@ -163,7 +163,7 @@ function RepositoryCard({ repo }: { repo: Repository }) {
         </a>
       </div>
       <TrustCard owner={owner} repo={name} />
-      <TestSettings owner={owner} repo={name} />
+      <TestSettings owner={owner} repo={name} readOnly={!repo.canPush} />
       {repo.canPush && <LabelTrigger owner={owner} repo={name} />}
     </Card>
   );

@@ -17,13 +17,21 @@ export const testSettingsQuery = (owner: string, repo: string) =>
 
 const blankToNull = (s: string) => (s.trim() === "" ? null : s.trim());
 
-/** The user's override of how Fixloop runs this repository's tests (blank = .fixloop.yml, then detection). */
-export function TestSettings({ owner, repo }: { owner: string; repo: string }) {
+/** Said on a repository the user can only read, whose test settings are still the user's own. */
+export const READ_ONLY_TEST_SETTINGS =
+  "Yours only: used by your backtests here and your solves of issues you import from this repository, never by its owners' runs.";
+
+/**
+ * The user's override of how Fixloop runs this repository's tests (blank = .fixloop.yml, then detection).
+ * Settings are kept per user, so a repository the user can only read keeps them too (`readOnly` says whose they are).
+ */
+export function TestSettings({ owner, repo, readOnly = false }: { owner: string; repo: string; readOnly?: boolean }) {
   const [open, setOpen] = useState(false);
   const q = useQuery({ ...testSettingsQuery(owner, repo), enabled: open });
   return (
     <details className="mt-3 text-sm" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="cursor-pointer font-medium">Test settings</summary>
+      {readOnly && <p className="mt-2 text-slate-600 dark:text-slate-400">{READ_ONLY_TEST_SETTINGS}</p>}
       {q.isPending && open && <p className="mt-2 text-slate-600 dark:text-slate-400">Loading test settings...</p>}
       {q.isError && (
         <p role="alert" className="mt-2 text-red-700 dark:text-red-400">

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { createTestStack, type TestStack } from "../../test/stack";
+
+let stack: TestStack;
+let models: ModelSandbox;
+
+beforeAll(async () => {
+  models = await startModelSandbox();
+  stack = await createTestStack({ workers: ["sync", "backtest"], env: models.env });
+  // todo-api moves to an organisation whose members read its repositories; octocat stays its admin.
+  const gh = stack.github.control;
+  gh.createOrganization("acme", { defaultPermission: "read" });
+  gh.addOrgMember("acme", "octocat", "admin");
+  gh.addOrgMember("acme", "hubot");
+  await gh.transferRepository("octocat", "todo-api", "acme");
+}, 60_000);
+afterAll(async () => {
+  await models?.stop();
+});
+
+async function signedIn(login: string) {
+  const me = await stack.signIn(login, { scopes: ["public_repo"] });
+  const headers = { ...me.headers, "content-type": "application/json" };
+  const res = await stack.app.request("/api/github/repositories", { headers });
+  expect(res.status).toBe(200);
+  const { repositories } = (await res.json()) as { repositories: { fullName: string; canPush: boolean }[] };
+  return { headers, repositories };
+}
+
+const BASE = "/api/github/repositories/acme/todo-api";
+
+// The known fix of todo-api's issue #1 (its merged pull request's own change to the store).
+const REMOVE = {
+  analysis: "TodoStore has no way to remove a todo.",
+  proposedSolution: "Add TodoStore.remove().",
+  confidence: 80,
+  files: [
+    {
+      filename: "src/store.ts",
+      action: "modify" as const,
+      edits: [
+        {
+          search: "  update(id: number, patch: TodoPatch): Todo | undefined {\n",
+          replace:
+            "  remove(id: number): boolean {\n    return this.todos.delete(id);\n  }\n\n  update(id: number, patch: TodoPatch): Todo | undefined {\n",
+        },
+      ],
+    },
+  ],
+};
+
+describe("a repository the user can only read", () => {
+  it("is backtested, solves included, on the user's own quota, and leaves the repository as it was", async () => {
+    const hubot = await signedIn("hubot");
+    expect(hubot.repositories.find((r) => r.fullName === "acme/todo-api")).toMatchObject({ canPush: false });
+    models.control.respondWith((p) => p.includes("Add DELETE /todos/:id"), REMOVE);
+    const pullsBefore = stack.github.control.listPulls("acme", "todo-api").length;
+    const res = await stack.app.request(`${BASE}/backtest`, {
+      method: "POST",
+      headers: hubot.headers,
+      body: JSON.stringify({ issues: 2, solve: true }),
+    });
+    expect(res.status).toBe(202);
+    let got = { card: null as any, latest: null as any };
+    for (let i = 0; i < 900 && !["done", "failed"].includes(got.latest?.status); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const read = await stack.app.request(`${BASE}/backtest`, { headers: hubot.headers });
+      expect(read.status).toBe(200);
+      got = (await read.json()) as typeof got;
+    }
+    expect(got.latest.error).toBeNull();
+    expect(got.card).toMatchObject({ status: "done", solve: true, found: 2, checked: 2, solved: 2, solvesVerified: 1 });
+    const first = got.card.issues.find((i: any) => i.issueNumber === 1);
+    expect(first.solve).toMatchObject({ verified: true, reason: null });
+    // Nothing was written to the repository: no pull request, no branch.
+    expect(stack.github.control.listPulls("acme", "todo-api")).toHaveLength(pullsBefore);
+    expect(stack.github.control.refUpdates.filter((u) => /acme\/todo-api/i.test(JSON.stringify(u)))).toEqual([]);
+  }, 120_000);
+
+  it("keeps its test settings per user: the reader's never reach the owner's", async () => {
+    const hubot = await signedIn("hubot");
+    const octocat = await signedIn("octocat");
+    expect(octocat.repositories.find((r) => r.fullName === "acme/todo-api")).toMatchObject({ canPush: true });
+    const mine = { command: "npm run test:unit", setup: "npm ci", timeoutSeconds: 120, setupNetwork: true };
+    const put = await stack.app.request(`${BASE}/test-settings`, {
+      method: "PUT",
+      headers: hubot.headers,
+      body: JSON.stringify(mine),
+    });
+    expect(put.status).toBe(200);
+    const read = async (headers: Record<string, string>) => {
+      const res = await stack.app.request(`${BASE}/test-settings`, { headers });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { settings: unknown }).settings;
+    };
+    expect(await read(hubot.headers)).toEqual(mine);
+    expect(await read(octocat.headers)).toEqual({
+      command: null,
+      setup: null,
+      timeoutSeconds: null,
+      setupNetwork: false,
+    });
+  });
+});
