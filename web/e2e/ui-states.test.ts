@@ -329,7 +329,12 @@ describe("an organisation's repositories the user can only read, at 1280 and 390
       const importLink = readOnly.getByRole("link", {
         name: "Import issue by URL for acme/engineering-handbook-and-onboarding",
       });
-      expect(await importLink.getAttribute("href")).toBe("/contribute");
+      // The import page opens on this repository's issues (its ?url=), waiting for the issue's number.
+      const href = new URL((await importLink.getAttribute("href")) ?? "", e2e.stack.url);
+      expect([href.pathname, href.searchParams.get("url")]).toEqual([
+        "/contribute",
+        "https://github.com/acme/engineering-handbook-and-onboarding/issues/",
+      ]);
       // Refused by the server (403 github.not_your_repository): not offered.
       expect(
         await page.getByRole("button", { name: "Fetch issues of acme/engineering-handbook-and-onboarding" }).count(),
@@ -384,6 +389,49 @@ describe("an organisation's repositories the user can only read, at 1280 and 390
     const readOnly = card(desk, "acme/engineering-handbook-and-onboarding");
     await readOnly.getByText("Test settings", { exact: true }).click();
     await expect.poll(() => readOnly.getByLabel("Test command").inputValue()).toBe("npm run test:390");
+  });
+
+  it("opens the import page on a read-only repository's issues; a hostile ?url= is neither rendered nor followed", async () => {
+    const [n = 0] = e2e.github.addIssues("acme", "engineering-handbook-and-onboarding", [
+      { title: "The onboarding checklist misses the VPN step", user: "hubot" },
+    ]);
+    const issues = "https://github.com/acme/engineering-handbook-and-onboarding/issues/";
+    for (const [page, w] of both()) {
+      await page.goto("/repositories");
+      await card(page, "acme/engineering-handbook-and-onboarding")
+        .getByRole("link", { name: "Import issue by URL for acme/engineering-handbook-and-onboarding" })
+        .click();
+      await page.getByRole("heading", { name: "Contribute to Open Source" }).waitFor();
+      const input = page.getByLabel("GitHub issue URL");
+      expect(await input.inputValue()).toBe(issues);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("contribute-url");
+      await page.getByText("Add the issue's number after /issues/, or paste the issue's URL.").waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      expect(await seriousA11yViolations(page), `contribute at ${w}`).toEqual([]);
+      await screenshot(page, `contribute-prefilled-${w}`);
+      // The caret waits at the end: typing the number completes the URL.
+      await page.keyboard.type(String(n));
+      expect(await input.inputValue()).toBe(`${issues}${n}`);
+      await page.getByRole("button", { name: "Preview Issue" }).click();
+      await page.getByText("The onboarding checklist misses the VPN step").first().waitFor();
+      await screenshot(page, `contribute-prefilled-preview-${w}`);
+    }
+    // Anything that is no GitHub reference is dropped; a reference carrying markup fills the input as text only.
+    const markup = 'https://github.com/acme/x/issues/1#"><img/src=x/onerror=window.__pwned=1>';
+    for (const [value, kept] of [
+      ["javascript:window.__pwned=1", ""],
+      ["https://evil.example/acme/x/issues/1", ""],
+      ['"><img src=x onerror="window.__pwned=1">', ""],
+      [markup, markup],
+    ] as const) {
+      await desk.goto(`/contribute?url=${encodeURIComponent(value)}`);
+      await desk.getByRole("heading", { name: "Contribute to Open Source" }).waitFor();
+      expect(await desk.getByLabel("GitHub issue URL").inputValue(), value).toBe(kept);
+      expect(await desk.locator("main img").count()).toBe(0);
+      expect(await desk.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(new URL(desk.url()).origin).toBe(new URL(e2e.stack.url).origin);
+      expect(new URL(desk.url()).pathname).toBe("/contribute");
+    }
   });
 
   it("keeps the server's reason under the spec's toast when a fetch is refused, and then shows the repository read-only", async () => {

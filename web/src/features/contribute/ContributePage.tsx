@@ -12,11 +12,13 @@ import { IssuePreviewCard } from "./IssuePreviewCard";
 
 type Step = "input" | "preview" | "importing";
 
-export function ContributePage() {
+/** `initialUrl`: a checked `?url=` (see prefill.ts) the input starts with; nothing is looked up until the user asks. */
+export function ContributePage({ initialUrl }: { initialUrl?: string }) {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [step, setStep] = useState<Step>("input");
-  const [url, setUrl] = useState("");
+  const [url, setUrl] = useState(initialUrl ?? "");
+  const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState<IssuePreview | null>(null);
@@ -58,6 +60,14 @@ export function ContributePage() {
     setStep("preview");
     return null;
   };
+
+  // A prefilled repository's issues page wants its number: the caret waits at its end.
+  useEffect(() => {
+    const el = input.current;
+    if (!initialUrl || !el) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, [initialUrl]);
 
   useEffect(() => {
     if (pendingTaken.current) return;
@@ -102,6 +112,7 @@ export function ContributePage() {
     }
   };
 
+  const needsNumber = /\/issues\/?$/.test(url.trim());
   return (
     <>
       <PageHeader title="Contribute to Open Source" />
@@ -118,18 +129,24 @@ export function ContributePage() {
             </label>
             <div className="mt-1 flex flex-col gap-2 sm:flex-row">
               <input
+                ref={input}
                 id="contribute-url"
                 value={url}
                 onChange={(e) => setUrl(e.target.value)}
                 placeholder="https://github.com/owner/repo/issues/123"
                 aria-invalid={!!error}
-                aria-describedby={error ? "contribute-error" : undefined}
+                aria-describedby={error ? "contribute-error" : needsNumber ? "contribute-hint" : undefined}
                 className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-900"
               />
               <Button type="submit" busy={busy}>
                 Preview Issue
               </Button>
             </div>
+            {needsNumber && !error && (
+              <p id="contribute-hint" className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+                Add the issue&apos;s number after /issues/, or paste the issue&apos;s URL.
+              </p>
+            )}
             {error && (
               <p id="contribute-error" role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
                 {error}

@@ -11,6 +11,7 @@ import { AuthorizeReposLink } from "./AuthorizeReposLink";
 import { LabelTrigger } from "./LabelTriggerForm";
 import { TestSettings } from "./TestSettingsForm";
 import { TrustCard } from "./TrustCard";
+import { issuesPageUrl } from "../contribute/prefill";
 type Repository = NonNullable<
   Awaited<ReturnType<ReturnType<typeof repositoriesQuery>["queryFn"] & {}>>
 >["repositories"][number];
@@ -143,9 +144,11 @@ function RepositoryCard({ repo }: { repo: Repository }) {
             </Button>
           </>
         ) : (
-          // Fetching or syncing its issues is refused (403): its issues are imported one by one, into a fork.
+          // Fetching or syncing its issues is refused (403): its issues are imported one by one, into a fork;
+          // the import page opens on this repository's issues, waiting for the number.
           <Link
             to="/contribute"
+            search={{ url: issuesPageUrl(repo.fullName) }}
             className={buttonClass("secondary")}
             aria-label={`Import issue by URL for ${repo.fullName}`}
           >
