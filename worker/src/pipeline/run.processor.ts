@@ -97,7 +97,6 @@ export async function processRun(
     const { analyzing, context, generating, validating } = state.done;
     if (!analyzing || !context || !generating || !validating) throw new Error("A step ended without its output");
     // Abstention: an unverified result ends the run without a solution when the user asked for that.
-    state.current = null;
     if (validating.unverified && !(await presentUnverified(ctx, run.user_id)))
       throw new RunUnverified(validating.unverified.reason);
     holdsJob(signal, `run ${runId}`);
@@ -135,6 +134,7 @@ interface RunState {
   log: RunEventLog;
   stored: Map<StepId, steps.StepRecord>;
   done: Partial<StepOutputs>;
+  /** The step started and not yet stored; null before the first and between steps. */
   current: StepId | null;
   /** Said by a step an earlier attempt left running. */
   resumeNote: string;
@@ -231,6 +231,9 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   if (resumed.length) result.detail.info.unshift(...resumed);
   held();
   await steps.storeResult(ctx.db, runId, step.id, result, startedAt);
+  // Its result is stored: the step is over, so a cancel noticed (or a failure) from here until the
+  // next step starts ends the run without marking this completed step failed or cancelled.
+  s.current = null;
   recordStepDuration(ctx, step.id, (Date.now() - startedAt.getTime()) / 1000);
   s.done[step.id] = result.output;
   const cost: StepCost = {
