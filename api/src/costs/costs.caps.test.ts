@@ -81,6 +81,44 @@ describe("spending caps", () => {
     expect(finished.get("analyzing")?.finished_at).toEqual(byStep.get("analyzing")?.finished_at);
   });
 
+  it("resumes a cap-stopped run that a Cancel reached as it stopped, instead of cancelling the Resume", async () => {
+    await setCaps({ runCapUsd: 0.000001, monthlyCapUsd: null });
+    const issue = await insertIssue(stack.db, userId, {
+      number: 931,
+      title: "line-length flags lines that are exactly at the limit",
+      body: "See `src/rules/line-length.js`.",
+    });
+    const runId = await generate(issue.id);
+    expect((await follow(runId)).at(-1)?.event).toBe("failed");
+    // A Cancel that came after the worker's last read of the flag, while it ended the run at the
+    // cap, leaves the request on the failed run (the cancel endpoint flags a running run).
+    await stack.db
+      .updateTable("solve_runs")
+      .set({
+        cancel_requested_at: new Date(),
+        cancel_error_code: "run.cancelled",
+        cancel_error_message: "The run was cancelled",
+      })
+      .where("id", "=", runId)
+      .execute();
+    expect(await run(runId)).toMatchObject({ status: "failed", error_code: "cost.run_cap_exceeded" });
+
+    await setCaps({ runCapUsd: 1, monthlyCapUsd: null });
+    const resumed = await stack.app.request(`/api/runs/${runId}/resume`, { method: "POST", headers });
+    expect(resumed.status).toBe(202);
+    const again = await follow(runId);
+    expect(again.at(-1)?.event).toBe("completed");
+    expect(models.control.requests).toHaveLength(1);
+    expect(await run(runId)).toMatchObject({
+      status: "completed",
+      quota_state: "charged",
+      error_code: null,
+      cancel_requested_at: null,
+      cancel_error_code: null,
+      cancel_error_message: null,
+    });
+  });
+
   it("stops a run that would pass the monthly cap, with its own code", async () => {
     await setCaps({ runCapUsd: null, monthlyCapUsd: 0.000001 });
     const issue = await insertIssue(stack.db, userId, {

@@ -204,7 +204,12 @@ export async function cancelQueued(
   });
 }
 
-/** A run stopped by a spending cap is queued again with a new reserved unit; false when it is not such a run. */
+/**
+ * A run stopped by a spending cap is queued again with a new reserved unit; false when it is not
+ * such a run. A cancel request it still carries was for the attempt the cap ended (a Cancel that
+ * came while the worker was ending it failed): it is cleared, so the user's Resume, asked after
+ * that end, is not taken for a Cancel at pick-up. An issue gone from GitHub still stops it then.
+ */
 export async function requeueCapStop(
   trx: Transaction<Database>,
   runId: string,
@@ -219,6 +224,9 @@ export async function requeueCapStop(
       finished_at: null,
       quota_state: "reserved",
       quota_period_start: quotaPeriodStart,
+      cancel_requested_at: null,
+      cancel_error_code: null,
+      cancel_error_message: null,
     })
     .where("id", "=", runId)
     .where("status", "=", "failed")
