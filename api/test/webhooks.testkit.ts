@@ -56,32 +56,34 @@ export async function webhookStack(
     createGithubClient({ baseUrl: stack.github.url, token: control.issueToken(login, ["public_repo"]) });
   let branches = 0;
 
-  async function openFixloopPull() {
-    const g = gh("octocat");
+  /** `repo` (octocat's todo-api unless told) must have a `main` branch. */
+  async function openFixloopPull(repo: { owner: string; repo: string } = REPO) {
+    const g = gh(repo.owner);
+    const fullName = `${repo.owner}/${repo.repo}`;
     const branch = `fixloop/hook-${++branches}`;
-    const main = await g.rest.git.getRef({ ...REPO, ref: "heads/main" });
-    const parent = await g.rest.git.getCommit({ ...REPO, commit_sha: main.data.object.sha });
+    const main = await g.rest.git.getRef({ ...repo, ref: "heads/main" });
+    const parent = await g.rest.git.getCommit({ ...repo, commit_sha: main.data.object.sha });
     const tree = await g.rest.git.createTree({
-      ...REPO,
+      ...repo,
       base_tree: parent.data.tree.sha,
       tree: [{ path: "src/paginate.ts", mode: "100644", type: "blob", content: `// fix ${branch}\n` }],
     });
     const commit = await g.rest.git.createCommit({
-      ...REPO,
+      ...repo,
       message: "Fix",
       tree: tree.data.sha,
       parents: [parent.data.sha],
     });
-    await g.rest.git.createRef({ ...REPO, ref: `refs/heads/${branch}`, sha: commit.data.sha });
-    const pr = await g.rest.pulls.create({ ...REPO, title: "Fix pagination", head: branch, base: "main" });
+    await g.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha: commit.data.sha });
+    const pr = await g.rest.pulls.create({ ...repo, title: "Fix pagination", head: branch, base: "main" });
     const issue = await stack.db
       .insertInto("issues")
       .values({
         user_id: octocat.user._id,
-        repo_full_name: "octocat/todo-api",
+        repo_full_name: fullName,
         issue_number: 1000 + branches,
         title: "Pagination skips an item",
-        html_url: `https://github.com/octocat/todo-api/issues/${1000 + branches}`,
+        html_url: `https://github.com/${fullName}/issues/${1000 + branches}`,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
@@ -94,8 +96,8 @@ export async function webhookStack(
       userId: octocat.user._id,
       solutionId: solution.id,
       issueId: issue.id,
-      repoFullName: "octocat/todo-api",
-      headRepoFullName: "octocat/todo-api",
+      repoFullName: fullName,
+      headRepoFullName: fullName,
       number: pr.data.number,
       title: pr.data.title,
       body: "",

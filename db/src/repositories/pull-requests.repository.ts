@@ -3,7 +3,7 @@ import type { PullRequestStatus } from "@fixloop/contract";
 import type { Database, PullRequest } from "../schema";
 import * as issues from "./issues.repository";
 import { pullRequestMetadata, type PullRequestMetadata } from "./json-columns";
-import { pageOf } from "./repositories.repository";
+import { pageOf } from "./github-pages";
 import * as solutions from "./solutions.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -154,6 +154,12 @@ export async function refresh(
 
 type PullRequestNames = Pick<PullRequest, "repo_full_name" | "head_repo_full_name" | "html_url">;
 
+const NAME_PART = /^[A-Za-z0-9_.-]{1,100}$/;
+const isFullName = (name: unknown) =>
+  typeof name === "string" &&
+  name.split("/").length === 2 &&
+  name.split("/").every((p) => NAME_PART.test(p) && p !== "." && p !== "..");
+
 /**
  * Records the names GitHub gives a pull request's base and head repositories now (learnt when a
  * push reads them; a rename or transfer may not have been delivered), and its page under the base's
@@ -172,6 +178,8 @@ export async function followNames(
     html_url: pr.html_url,
   };
   if (pr.repo_full_name === to.repoFullName && pr.head_repo_full_name === to.headRepoFullName) return kept;
+  // The names come from GitHub's answers: one that is no `owner/name` never becomes a page path.
+  if (!isFullName(to.repoFullName) || !isFullName(to.headRepoFullName)) return kept;
   const moved = await db
     .updateTable("pull_requests")
     .set({

@@ -274,6 +274,20 @@ describe("a pull request's repositories found renamed when a revision is pushed"
     });
   });
 
+  it("keeps its names when GitHub's answer names no owner/name", async () => {
+    const n = githubId();
+    const pr = await opened(`acme/lib-${n}`, `acme/lib-${n}`, `https://github.com/acme/lib-${n}/pull/12`);
+    const before = await names(pr.id);
+    for (const to of [
+      { repoFullName: "acme/..", headRepoFullName: `acme/lib-${n}` },
+      { repoFullName: `acme/lib-${n}`, headRepoFullName: "evil/lib/../../x" },
+      { repoFullName: "acme/lib?x=1", headRepoFullName: "acme/lib" },
+      { repoFullName: "", headRepoFullName: "acme/lib" },
+    ])
+      expect(await pullRequests.followNames(db, pr, to)).toEqual(before);
+    expect(await names(pr.id)).toEqual(before);
+  });
+
   it("keeps its names when another stored pull request holds its number under the new name", async () => {
     const n = githubId();
     const pr = await opened(`acme/lib-${n}`, `acme/lib-${n}`, `https://github.com/acme/lib-${n}/pull/12`);

@@ -2,7 +2,9 @@ import { sql, type Kysely } from "kysely";
 import type { Database, Repository } from "../schema";
 import { endOfRepositories } from "./backtests.repository";
 import type { Conn } from "./conn";
+import { pageOf } from "./github-pages";
 import { repositoryTestSettings } from "./json-columns";
+import * as pullRequests from "./pull-requests.repository";
 
 export type TestSettings = NonNullable<ReturnType<typeof repositoryTestSettings.read>>;
 
@@ -139,18 +141,6 @@ export async function followRename(db: Conn, to: RepositoryLocation): Promise<nu
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
-/** The repository page `fullName` on the host of `stored` (a page link the sync read from GitHub). */
-export function pageOf(stored: string, fullName: string): string {
-  let origin = "https://github.com";
-  try {
-    const url = new URL(stored);
-    if (url.protocol === "https:" || url.protocol === "http:") origin = url.origin;
-  } catch {
-    // Not a URL: GitHub's own host.
-  }
-  return `${origin}/${fullName}`;
-}
-
 /**
  * Moves the user's rows that name a repository by `owner/name` from its old name to its new one.
  * Issues are keyed by that name and number: left behind, the next issue sync would store each
@@ -183,13 +173,23 @@ async function renameRepository(trx: Conn, userId: string, from: string, to: str
       .where("user_id", "=", userId)
       .where(column, "=", from)
       .execute();
-  for (const column of ["repo_full_name", "head_repo_full_name"] as const)
-    await trx
-      .updateTable("pull_requests")
-      .set({ [column]: to })
-      .where("user_id", "=", userId)
-      .where(column, "=", from)
-      .execute();
+  // Pull requests move one by one, as a push that finds them renamed moves them: their page link
+  // too, and a number another stored pull request holds under the new name keeps that row's names
+  // (a unique clash here would fail the whole rename, and with it every later delivery and sync).
+  const pulls = await trx
+    .selectFrom("pull_requests")
+    .select(["id", "pr_number", "repo_full_name", "head_repo_full_name", "html_url"])
+    .where("user_id", "=", userId)
+    .where((eb) => eb.or([eb("repo_full_name", "=", from), eb("head_repo_full_name", "=", from)]))
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+  const renamed = (name: string) => (name === from ? to : name);
+  for (const pr of pulls)
+    await pullRequests.followNames(trx, pr, {
+      repoFullName: renamed(pr.repo_full_name),
+      headRepoFullName: renamed(pr.head_repo_full_name),
+    });
 }
 
 /**

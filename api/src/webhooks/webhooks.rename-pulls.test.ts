@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import { repositories } from "@fixloop/db";
+import { seedSolution } from "@fixloop/testkit";
+import { webhookStack } from "../../test/webhooks.testkit";
+
+// Webhooks on, and a sync worker for the repository sync (GET /api/github/repositories).
+const t = await webhookStack({ workers: ["sync"] });
+const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
+
+/** A new repository octocat/`name` on the stand-in, stored for octocat as a sync stores it. */
+async function createStored(name: string) {
+  await t.control.createRepository("octocat", name);
+  const r = (await t.gh("octocat").rest.repos.get({ owner: "octocat", repo: name })).data;
+  await repositories.upsertSynced(t.stack.db, t.octocat.user._id, {
+    github_id: r.id,
+    owner: r.owner.login,
+    name: r.name,
+    full_name: r.full_name,
+    description: r.description,
+    is_private: r.private,
+    is_fork: r.fork,
+    language: r.language,
+    html_url: r.html_url,
+    default_branch: r.default_branch,
+    can_push: true,
+  });
+  return { owner: "octocat", repo: name };
+}
+
+/** The pull requests as GET /api/prs lists them to `headers`' user, by id. */
+async function listed(headers: Record<string, string>) {
+  const res = await t.stack.app.request("/api/prs", { headers });
+  expect(res.status).toBe(200);
+  const { pullRequests } = (await res.json()) as { pullRequests: Array<Record<string, unknown>> };
+  return new Map(pullRequests.map((p) => [p._id, p]));
+}
+
+/** GitHub's page of pull request `number` of octocat/`repo`, as the stand-in answers it. */
+const pageOnGithub = async (repo: string, number: number) =>
+  (await t.gh("octocat").rest.pulls.get({ owner: "octocat", repo, pull_number: number })).data.html_url;
+
+/** hubot's stored pull request `number` of `repoFullName` (a repository that had that name before). */
+async function storeHolder(repoFullName: string, number: number) {
+  const { solutionId, issueId } = await seedSolution(t.stack.db, {
+    userId: hubot.user._id,
+    repoFullName,
+    issueNumber: 9,
+    files: [],
+  });
+  return t.stack.db
+    .insertInto("pull_requests")
+    .values({
+      user_id: hubot.user._id,
+      solution_id: solutionId,
+      issue_id: issueId,
+      repo_full_name: repoFullName,
+      head_repo_full_name: `hubot/${repoFullName.split("/")[1] ?? ""}`,
+      pr_number: number,
+      title: "Fix #9",
+      body: null,
+      branch_name: "fixloop/issue-9",
+      base_branch: "main",
+      html_url: `https://github.com/${repoFullName}/pull/${number}`,
+      metadata: JSON.stringify({}),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+}
+
+const deliveredSince = async (sent: number) =>
+  (await t.control.webhookDeliveries()).slice(sent).map((d) => [d.event, d.status]);
+
+describe("a repository renamed on GitHub, its stored pull requests", () => {
+  it("are listed under the new names and link to their page under the new name once the rename is delivered", async () => {
+    const repo = await createStored("ledger");
+    const pr = await t.openFixloopPull(repo);
+    const sent = (await t.control.webhookDeliveries()).length;
+    await t.control.renameRepository("octocat", "ledger", "ledger-book");
+    expect(await deliveredSince(sent)).toEqual([["repository", 200]]);
+
+    const page = await pageOnGithub("ledger-book", pr.number);
+    expect(page).toMatch(/\/octocat\/ledger-book\/pull\/\d+$/);
+    expect((await listed(t.octocat.headers)).get(pr.id)).toMatchObject({
+      repoFullName: "octocat/ledger-book",
+      headRepoFullName: "octocat/ledger-book",
+      htmlUrl: page,
+    });
+  });
+
+  it("move except one whose number another stored pull request holds under the new name, and the rename still applies", async () => {
+    const repo = await createStored("abacus");
+    const held = await t.openFixloopPull(repo);
+    const free = await t.openFixloopPull(repo);
+    // hubot's pull request #held of a repository that had the name octocat/abacus-next before.
+    const holder = await storeHolder("octocat/abacus-next", held.number);
+    const before = await listed(t.octocat.headers);
+    const hubotsBefore = await listed(hubot.headers);
+
+    const sent = (await t.control.webhookDeliveries()).length;
+    await t.control.renameRepository("octocat", "abacus", "abacus-next");
+    expect(await deliveredSince(sent)).toEqual([["repository", 200]]);
+
+    const after = await listed(t.octocat.headers);
+    expect(after.get(free.id)).toMatchObject({
+      repoFullName: "octocat/abacus-next",
+      headRepoFullName: "octocat/abacus-next",
+      htmlUrl: await pageOnGithub("abacus-next", free.number),
+    });
+    // Which of the two GitHub means by that number is not known: this one keeps its names.
+    expect(after.get(held.id)).toEqual(before.get(held.id));
+    expect(await listed(hubot.headers)).toEqual(hubotsBefore);
+    expect(hubotsBefore.get(holder.id)).toMatchObject({ repoFullName: "octocat/abacus-next" });
+    expect(
+      await t.stack.db
+        .selectFrom("repositories")
+        .select("full_name")
+        .where("user_id", "=", t.octocat.user._id)
+        .where("name", "like", "abacus%")
+        .execute(),
+    ).toEqual([{ full_name: "octocat/abacus-next" }]);
+
+    // The repository's next deliveries apply too.
+    const next = (await t.control.webhookDeliveries()).length;
+    await t.gh("octocat").rest.pulls.update({
+      owner: "octocat",
+      repo: "abacus-next",
+      pull_number: free.number,
+      state: "closed",
+    });
+    expect(await deliveredSince(next)).toEqual([["pull_request", 200]]);
+    expect((await listed(t.octocat.headers)).get(free.id)).toMatchObject({ status: "closed" });
+  });
+
+  it("move in the repository sync when the rename was never delivered, one whose number is held keeping its names", async () => {
+    const repo = await createStored("quill");
+    const held = await t.openFixloopPull(repo);
+    const free = await t.openFixloopPull(repo);
+    await storeHolder("octocat/quill-pen", held.number);
+    const before = await listed(t.octocat.headers);
+    t.control.setWebhook(null);
+    await t.control.renameRepository("octocat", "quill", "quill-pen");
+    t.control.setWebhook(t.hook);
+
+    const res = await t.stack.app.request("/api/github/repositories", { headers: t.octocat.headers });
+    expect(res.status).toBe(200);
+    const { repositories: listedRepos } = (await res.json()) as { repositories: Array<{ fullName: string }> };
+    expect(listedRepos.map((r) => r.fullName).filter((n) => n.startsWith("octocat/quill"))).toEqual([
+      "octocat/quill-pen",
+    ]);
+    const after = await listed(t.octocat.headers);
+    expect(after.get(free.id)).toMatchObject({
+      repoFullName: "octocat/quill-pen",
+      headRepoFullName: "octocat/quill-pen",
+      htmlUrl: await pageOnGithub("quill-pen", free.number),
+    });
+    expect(after.get(held.id)).toEqual(before.get(held.id));
+  });
+});
