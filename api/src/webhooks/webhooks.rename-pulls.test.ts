@@ -3,7 +3,7 @@ import { repositories } from "@fixloop/db";
 import { seedSolution } from "@fixloop/testkit";
 import { webhookStack } from "../../test/webhooks.testkit";
 
-// Webhooks on, and a sync worker for the repository sync (GET /api/github/repositories).
+// Webhooks on, and a sync worker for the pull-request and repository syncs.
 const t = await webhookStack({ workers: ["sync"] });
 const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
 
@@ -129,6 +129,26 @@ describe("a repository renamed on GitHub, its stored pull requests", () => {
     });
     expect(await deliveredSince(next)).toEqual([["pull_request", 200]]);
     expect((await listed(t.octocat.headers)).get(free.id)).toMatchObject({ status: "closed" });
+  });
+
+  it("take the current names and page from the pull-request sync when the rename was never delivered", async () => {
+    const repo = await createStored("almanac");
+    const pr = await t.openFixloopPull(repo);
+    t.control.setWebhook(null);
+    await t.control.renameRepository("octocat", "almanac", "almanac-two");
+    t.control.setWebhook(t.hook);
+    expect((await listed(t.octocat.headers)).get(pr.id)).toMatchObject({ repoFullName: "octocat/almanac" });
+
+    const res = await t.stack.app.request("/api/prs/sync", { method: "POST", headers: t.octocat.headers });
+    expect(res.status).toBe(200);
+    const page = await pageOnGithub("almanac-two", pr.number);
+    expect(page).toMatch(/\/octocat\/almanac-two\/pull\/\d+$/);
+    expect((await listed(t.octocat.headers)).get(pr.id)).toMatchObject({
+      repoFullName: "octocat/almanac-two",
+      headRepoFullName: "octocat/almanac-two",
+      htmlUrl: page,
+      status: "open",
+    });
   });
 
   it("move in the repository sync when the rename was never delivered, one whose number is held keeping its names", async () => {

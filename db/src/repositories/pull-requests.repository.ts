@@ -83,7 +83,7 @@ export async function record(db: Kysely<Database>, r: NewPullRequestRow): Promis
 export async function listToSync(db: Conn, userId: string) {
   const rows = await db
     .selectFrom("pull_requests")
-    .select(["id", "repo_full_name", "pr_number", "etag", "metadata", "status"])
+    .select(["id", "repo_full_name", "head_repo_full_name", "html_url", "pr_number", "etag", "metadata", "status"])
     .where("user_id", "=", userId)
     .where("status", "!=", "merged")
     .execute();
@@ -99,7 +99,17 @@ export async function listToPoll(db: Conn, o: { limit: number; quietSeconds: num
   const rows = await db
     .selectFrom("pull_requests as pr")
     .innerJoin("github_accounts as ga", "ga.user_id", "pr.user_id")
-    .select(["pr.id", "pr.user_id", "pr.repo_full_name", "pr.pr_number", "pr.etag", "pr.metadata", "pr.status"])
+    .select([
+      "pr.id",
+      "pr.user_id",
+      "pr.repo_full_name",
+      "pr.head_repo_full_name",
+      "pr.html_url",
+      "pr.pr_number",
+      "pr.etag",
+      "pr.metadata",
+      "pr.status",
+    ])
     .where("pr.status", "=", "open")
     .where(({ not, exists, selectFrom }) =>
       not(
@@ -122,16 +132,19 @@ export async function listToPoll(db: Conn, o: { limit: number; quietSeconds: num
 /**
  * What GitHub answered for a pull request: its state (with GitHub's `updated_at` of it), title and
  * labels. A webhook that already set a newer state keeps it (the read may have raced the webhook).
+ * The base and head repositories' names GitHub answered with (a rename or transfer no webhook
+ * brought) move the row as `followNames` does.
  */
 export async function refresh(
   db: Conn,
-  id: string,
+  pr: PullRequestNames & Pick<PullRequest, "id" | "pr_number">,
   seen: {
     status: PullRequestStatus;
     githubUpdatedAt: Date | null;
     title: string;
     etag: string | null;
     metadata: PullRequestMetadata;
+    names: { repoFullName: string; headRepoFullName: string };
   },
 ): Promise<void> {
   const at = seen.githubUpdatedAt;
@@ -148,8 +161,9 @@ export async function refresh(
       synced_at: sql`now()`,
       updated_at: sql`now()`,
     })
-    .where("id", "=", id)
+    .where("id", "=", pr.id)
     .execute();
+  await followNames(db, pr, seen.names);
 }
 
 type PullRequestNames = Pick<PullRequest, "repo_full_name" | "head_repo_full_name" | "html_url">;

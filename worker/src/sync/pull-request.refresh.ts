@@ -40,12 +40,18 @@ export async function refreshPullRequest(gh: GithubClient, ctx: WorkerContext, r
     });
     const pr = res.data;
     const status = pr.merged_at || pr.merged ? "merged" : pr.state === "closed" ? "closed" : "open";
-    await pullRequests.refresh(ctx.db, row.id, {
+    await pullRequests.refresh(ctx.db, row, {
       status,
       githubUpdatedAt: pullRequestEvents.githubTime(pr.updated_at),
       title: pr.title,
       etag: res.headers.etag ?? null,
       metadata: { ...row.metadata, labels: pr.labels.map((l) => l.name), draft: pr.draft === true },
+      // GitHub answers a read under a former name with the current ones. A deleted fork has no
+      // head repository: its name stays as stored.
+      names: {
+        repoFullName: pr.base.repo.full_name,
+        headRepoFullName: pr.head.repo?.full_name ?? row.head_repo_full_name,
+      },
     });
     if (status !== "open" && status !== row.status) await recordClosed(ctx.db, row.id, pr, status);
     await timeline(pr.head.sha);
