@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { QueueName } from "@fixloop/contract";
-import { pullRequests } from "@fixloop/db";
+import { pullRequests, repositories } from "@fixloop/db";
 import { createGithubClient } from "@fixloop/runtime";
 import { WebhookSender } from "@fixloop/testkit/sandbox";
 import { afterAll } from "vitest";
@@ -110,6 +110,25 @@ export async function webhookStack(
     return { id: row.id, number: pr.data.number, sha: commit.data.sha, branch };
   }
 
+  /** `owner/repo` as a sync stores it for `userId` (with push access); returns its GitHub id. */
+  async function storeRepository(userId: string, owner: string, repo: string): Promise<number> {
+    const r = (await gh("octocat").rest.repos.get({ owner, repo })).data;
+    await repositories.upsertSynced(stack.db, userId, {
+      github_id: r.id,
+      owner: r.owner.login,
+      name: r.name,
+      full_name: r.full_name,
+      description: r.description,
+      is_private: r.private,
+      is_fork: r.fork,
+      language: r.language,
+      html_url: r.html_url,
+      default_branch: r.default_branch,
+      can_push: true,
+    });
+    return r.id;
+  }
+
   async function timeline(id: string) {
     const res = await stack.app.request(`/api/prs/${id}/timeline`, { headers: octocat.headers });
     if (res.status !== 200) throw new Error(`timeline answered ${res.status}: ${await res.text()}`);
@@ -144,5 +163,5 @@ export async function webhookStack(
       ).n,
     );
 
-  return { stack, control, hook, octocat, gh, openFixloopPull, timeline, post, countEvents, REPO };
+  return { stack, control, hook, octocat, gh, openFixloopPull, storeRepository, timeline, post, countEvents, REPO };
 }

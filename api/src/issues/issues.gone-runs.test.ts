@@ -1,9 +1,9 @@
-import { sql } from "kysely";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startModelSandbox } from "@fixloop/testkit/sandbox";
 import { webhookStack } from "../../test/webhooks.testkit";
 import { makeEnterprise, until, usedQuota } from "../../test/faults.testkit";
 import { readSse } from "../../test/sse.testkit";
+import { holdStepWrites, workerWaits } from "../../test/hold-steps.testkit";
 
 // One run of octocat's at a time, so a second solve waits queued while the first runs.
 const models = await startModelSandbox();
@@ -246,49 +246,16 @@ describe("a solve still queued when its issue goes from GitHub", () => {
 });
 
 describe("a user's Cancel and the issue going from GitHub, both before the worker ends the run", () => {
-  /**
-   * Holds every write to run_steps until `release`: the worker that claimed the run waits at its
-   * first step's start, so a Cancel and a webhook land before it can end the run, in the order the
-   * test sends them. Reads (the run page, the worker's) go on.
-   */
-  function holdStepWrites() {
-    let release = () => {};
-    const released = new Promise<void>((r) => (release = r));
-    let locked = () => {};
-    const held = new Promise<void>((r) => (locked = r));
-    const done = t.stack.db.transaction().execute(async (trx) => {
-      await sql`lock table run_steps in exclusive mode`.execute(trx);
-      locked();
-      await released;
-    });
-    return {
-      held,
-      release: async () => {
-        release();
-        await done;
-      },
-    };
-  }
-
-  /** True once the worker is waiting on the held run_steps table (it has claimed the run). */
-  const workerWaits = async () => {
-    const r = await sql<{ n: number }>`
-      select count(*)::int as n from pg_locks where not granted and relation = 'run_steps'::regclass`.execute(
-      t.stack.db,
-    );
-    return (r.rows[0]?.n ?? 0) > 0;
-  };
-
   const cancelByUser = (runId: string) =>
     t.stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: t.octocat.headers });
 
   async function heldRun(title: string) {
     const issue = await syncedIssue(title);
-    const hold = holdStepWrites();
+    const hold = holdStepWrites(t.stack.db);
     await hold.held;
     try {
       const runId = await solve(issue.id);
-      await until("the worker to claim the run and wait", workerWaits, 15_000, 20);
+      await until("the worker to claim the run and wait", () => workerWaits(t.stack.db), 15_000, 20);
       expect((await run(runId)).status).toBe("running");
       return { issue, runId, hold };
     } catch (err) {

@@ -1,43 +1,12 @@
-import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { STEPS, STEP_CANCELLED } from "@fixloop/contract";
 import { insertIssue } from "@fixloop/testkit";
 import { until } from "../../test/faults.testkit";
 import { readSse } from "../../test/sse.testkit";
+import { holdStepWrites, workerWaits } from "../../test/hold-steps.testkit";
 import { solveKit } from "../../test/solve.testkit";
 
 const t = solveKit();
-
-/**
- * Holds every write to run_steps until `release`: the worker that claimed the run waits at its
- * first step's start (Analyzing, which reads only the issue and heeds no cancel signal), so a
- * Cancel lands before the step's result is stored and is noticed only at the next step's start.
- */
-function holdStepWrites() {
-  let release = () => {};
-  const released = new Promise<void>((r) => (release = r));
-  let locked = () => {};
-  const held = new Promise<void>((r) => (locked = r));
-  const done = t.stack.db.transaction().execute(async (trx) => {
-    await sql`lock table run_steps in exclusive mode`.execute(trx);
-    locked();
-    await released;
-  });
-  return {
-    held,
-    release: async () => {
-      release();
-      await done;
-    },
-  };
-}
-
-/** True once the worker is waiting on the held run_steps table (it has claimed the run). */
-const workerWaits = async () => {
-  const r = await sql<{ n: number }>`
-    select count(*)::int as n from pg_locks where not granted and relation = 'run_steps'::regclass`.execute(t.stack.db);
-  return (r.rows[0]?.n ?? 0) > 0;
-};
 
 type StepEvent = { step: string; status: string; detail: { warnings: string[] } };
 type RunView = { status: string; steps: { id: string; status: string; detail: { warnings: string[] } }[] };
@@ -45,14 +14,14 @@ type RunView = { status: string; steps: { id: string; status: string; detail: { 
 describe("a Cancel noticed between two steps", () => {
   it("keeps the step that finished completed, in Postgres, the run's events and the page, and ends the run cancelled", async () => {
     const issue = await insertIssue(t.stack.db, t.userId, { number: 71 });
-    const hold = holdStepWrites();
+    const hold = holdStepWrites(t.stack.db);
     await hold.held;
     const runId = await (async () => {
       try {
         const res = await t.generate({ issueId: issue.id });
         expect(res.status).toBe(202);
         const { runId } = (await res.json()) as { runId: string };
-        await until("the worker to claim the run and wait", workerWaits, 15_000, 20);
+        await until("the worker to claim the run and wait", () => workerWaits(t.stack.db), 15_000, 20);
         const cancel = await t.stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: t.headers });
         expect(cancel.status).toBe(200);
         expect(await cancel.json()).toEqual({ runId, status: "cancelling" });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { repositories } from "@fixloop/db";
 import { seedSolution } from "@fixloop/testkit";
 import { webhookStack } from "../../test/webhooks.testkit";
 
@@ -10,20 +9,7 @@ const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
 /** A new repository octocat/`name` on the stand-in, stored for octocat as a sync stores it. */
 async function createStored(name: string) {
   await t.control.createRepository("octocat", name);
-  const r = (await t.gh("octocat").rest.repos.get({ owner: "octocat", repo: name })).data;
-  await repositories.upsertSynced(t.stack.db, t.octocat.user._id, {
-    github_id: r.id,
-    owner: r.owner.login,
-    name: r.name,
-    full_name: r.full_name,
-    description: r.description,
-    is_private: r.private,
-    is_fork: r.fork,
-    language: r.language,
-    html_url: r.html_url,
-    default_branch: r.default_branch,
-    can_push: true,
-  });
+  await t.storeRepository(t.octocat.user._id, "octocat", name);
   return { owner: "octocat", repo: name };
 }
 

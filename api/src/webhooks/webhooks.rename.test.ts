@@ -1,31 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { WebhookSender } from "@fixloop/testkit/sandbox";
-import { issues, repositories } from "@fixloop/db";
+import { issues } from "@fixloop/db";
 import { issueColumns, type GithubIssue } from "@fixloop/runtime";
 import { insertRun } from "@fixloop/testkit";
 import { webhookStack } from "../../test/webhooks.testkit";
 
 const t = await webhookStack();
 const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
-
-/** `owner/repo` as a sync stores it for `userId` (this file runs no sync worker); returns its GitHub id. */
-async function storeRepository(userId: string, owner: string, repo: string): Promise<number> {
-  const r = (await t.gh("octocat").rest.repos.get({ owner, repo })).data;
-  await repositories.upsertSynced(t.stack.db, userId, {
-    github_id: r.id,
-    owner: r.owner.login,
-    name: r.name,
-    full_name: r.full_name,
-    description: r.description,
-    is_private: r.private,
-    is_fork: r.fork,
-    language: r.language,
-    html_url: r.html_url,
-    default_branch: r.default_branch,
-    can_push: true,
-  });
-  return r.id;
-}
 
 async function addIssue(userId: string, repo: string, number: number) {
   await t.stack.db
@@ -77,7 +58,7 @@ const renamedEvent = (id: number, owner: string, name: string, from: string) => 
 
 describe("a repository renamed or transferred on GitHub, seen through webhooks", () => {
   it("applies a pull request's webhook under the new name when the rename itself was never delivered", async () => {
-    await storeRepository(t.octocat.user._id, "octocat", "todo-api");
+    await t.storeRepository(t.octocat.user._id, "octocat", "todo-api");
     const pr = await t.openFixloopPull();
     const before = await t.gh("octocat").rest.repos.get(t.REPO);
     // A delivery seen before the rename (under the old name) ...
@@ -129,7 +110,7 @@ describe("a repository renamed or transferred on GitHub, seen through webhooks",
     const users = [t.octocat.user._id, hubot.user._id].sort();
     let id = 0;
     for (const user of users) {
-      id = await storeRepository(user, "octocat", "url-shortener");
+      id = await t.storeRepository(user, "octocat", "url-shortener");
       await addIssue(user, "octocat/url-shortener", 3);
       await addIssue(user, "octocat/url-shortener", 4);
     }
@@ -189,7 +170,7 @@ describe("a repository renamed or transferred on GitHub, seen through webhooks",
   });
 
   it("changes nothing for a forged, unsigned or ill-named rename of a known repository", async () => {
-    const id = await storeRepository(t.octocat.user._id, "octocat", "weather-cli");
+    const id = await t.storeRepository(t.octocat.user._id, "octocat", "weather-cli");
     await addIssue(t.octocat.user._id, "octocat/weather-cli", 7);
     const rows = await repositoryRows(id);
     const issues = await issueNames(t.octocat.user._id);
@@ -249,7 +230,7 @@ describe("an issue deleted on GitHub after its repository was renamed", () => {
     const [n = 0] = t.control.addIssues("octocat", name, [{ title: "Notes lose their order" }]);
     const found = (await t.gh("octocat").rest.issues.get({ owner: "octocat", repo: name, issue_number: n }))
       .data as GithubIssue;
-    await storeRepository(t.octocat.user._id, "octocat", name);
+    await t.storeRepository(t.octocat.user._id, "octocat", name);
     const repo = await t.stack.db
       .selectFrom("repositories")
       .select("id")
