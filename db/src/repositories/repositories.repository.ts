@@ -8,6 +8,33 @@ import * as pullRequests from "./pull-requests.repository";
 
 export type TestSettings = NonNullable<ReturnType<typeof repositoryTestSettings.read>>;
 
+/** The user's row for a repository, as the test runner reads it. */
+export interface RepositoryForTests {
+  id: string;
+  testSettings: TestSettings | null;
+  /** As stored (GitHub's spelling). */
+  fullName: string;
+  /** The user can push there (own, admin or write): only then is its `.fixloop.yml` the user's own. */
+  canPush: boolean;
+}
+
+async function findForTests(db: Conn, userId: string, fullName: string): Promise<RepositoryForTests | undefined> {
+  const row = await db
+    .selectFrom("repositories")
+    .select(["id", "test_settings", "full_name", "can_push"])
+    .where("user_id", "=", userId)
+    .where(sql<string>`lower(full_name)`, "=", fullName.toLowerCase())
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      testSettings: repositoryTestSettings.read(row.test_settings),
+      fullName: row.full_name,
+      canPush: row.can_push,
+    }
+  );
+}
+
 /**
  * The user's repository `owner/repo` (case-insensitive) with its test settings (null: detect, or
  * a stored value of another shape), if the user has it.
@@ -17,26 +44,21 @@ export async function findWithTestSettings(
   userId: string,
   fullName: string,
 ): Promise<{ id: string; testSettings: TestSettings | null } | undefined> {
-  const row = await db
-    .selectFrom("repositories")
-    .select(["id", "test_settings"])
-    .where("user_id", "=", userId)
-    .where(sql<string>`lower(full_name)`, "=", fullName.toLowerCase())
-    .executeTakeFirst();
-  return row && { id: row.id, testSettings: repositoryTestSettings.read(row.test_settings) };
+  const row = await findForTests(db, userId, fullName);
+  return row && { id: row.id, testSettings: row.testSettings };
 }
 
 /**
- * The first of `names` (skipping nulls) the user has a repository row for, with its test settings:
- * an imported issue's upstream, then the user's fork.
+ * The first of `names` (skipping nulls) the user has a repository row for, with its test settings
+ * and whether the user can push there: an imported issue's upstream, then the user's fork.
  */
 export async function findFirstWithTestSettings(
   db: Conn,
   userId: string,
   names: (string | null)[],
-): Promise<{ id: string; testSettings: TestSettings | null } | undefined> {
+): Promise<RepositoryForTests | undefined> {
   for (const name of names) {
-    const row = name ? await findWithTestSettings(db, userId, name) : undefined;
+    const row = name ? await findForTests(db, userId, name) : undefined;
     if (row) return row;
   }
   return undefined;

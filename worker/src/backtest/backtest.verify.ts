@@ -4,6 +4,7 @@ import type { BacktestUnverified, FileChange } from "@fixloop/contract";
 import type { GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import type { PhaseRun } from "../tests-run/compare";
+import { trustedRepository } from "../tests-run/detect";
 import { disposePrepared, prepareTests, runPatched, type Prepared } from "../tests-run/run-tests";
 import { testsConfig, testsDeps } from "../tests-run/tests.config";
 import { scrubHostPaths } from "../tests-run/workspace.cleanup";
@@ -134,13 +135,13 @@ export async function verifyAgainstPull(
   const full = `${p.owner}/${p.repo}`;
   let prepared: Prepared | { reason: string } | null = null;
   try {
-    const settings = (await repositories.findFirstWithTestSettings(ctx.db, p.userId, [full]))?.testSettings ?? null;
+    const row = await repositories.findFirstWithTestSettings(ctx.db, p.userId, [full]);
     prepared = await prepareTests(deps, {
       owner: p.owner,
       repo: p.repo,
       commit: p.baseSha,
-      settings,
-      trusted: true,
+      settings: row?.testSettings ?? null,
+      trusted: trustedRepository(full, row),
       setupNetwork: "never",
       fetch: (dir) =>
         fetchTreeInto(gh, p.owner, p.repo, p.baseSha, dir, { maxBytes: cfg.maxRepoBytes, signal }).then(

@@ -86,7 +86,7 @@ async function rerun(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise
       const gh = (await githubForUser(ctx, userId)).client;
       const [owner = "", repo = ""] = found.issue.repo_full_name.split("/");
       const names = [found.issue.repo_full_name, found.issue.fork_full_name];
-      const settings = (await repositories.findFirstWithTestSettings(ctx.db, userId, names))?.testSettings ?? null;
+      const repository = await repositories.findFirstWithTestSettings(ctx.db, userId, names);
       const deps = testsDeps(cfg, ctx, {
         // Output arriving after the lock is lost is not the new holder's stream's to show.
         emit: async (e: TestsEvent) => (lockLost(signal) ? null : ctx.redis.xadd(key, "*", ...rerunEntry(e))),
@@ -100,7 +100,7 @@ async function rerun(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise
           commit,
           files: found.files,
           revision,
-          settings,
+          repository,
           fetch: (dir) =>
             fetchTreeInto(gh, owner, repo, commit, dir, { maxBytes: cfg.maxRepoBytes, signal }).then(() => undefined),
         },

@@ -143,8 +143,23 @@ export function planForBackend(plan: TestPlan, backend: SandboxBackend): TestPla
 export const NETWORK_REFUSED = "Setup ran offline: network for this repository's setup was refused (never)";
 
 /**
+ * Whether the tree of `fullName` is the user's own, so that its `.fixloop.yml` may grant its setup
+ * network by itself: only when the user's row for exactly that repository says they can push
+ * (own, admin or write). A repository they can only read (an organisation's with read base
+ * permission, a read-only collaborator's), no row (or only the fork's), and an imported issue's
+ * upstream are written by others: there only the user grants it.
+ */
+export function trustedRepository(
+  fullName: string,
+  row: { fullName: string; canPush: boolean } | undefined,
+  imported = false,
+): boolean {
+  return !imported && !!row && row.canPush && row.fullName.toLowerCase() === fullName.toLowerCase();
+}
+
+/**
  * The user's setting, then `.fixloop.yml`, then what the tree looks like. A plain reason when nothing applies.
- * `trusted`: the user's own repository; elsewhere (an imported issue) `.fixloop.yml` cannot grant its setup
+ * `trusted` (`trustedRepository`): a repository the user can push to; elsewhere `.fixloop.yml` cannot grant its setup
  * network, only the user can: "once" for this run (`choice`), or "always" in the test settings. `choice`
  * "never" keeps setup offline whatever the file and the settings say.
  */

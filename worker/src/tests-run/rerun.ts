@@ -1,7 +1,7 @@
-import { type FileChange, type RepositoryTestSettings, type SolutionTests, type TestsEvent } from "@fixloop/contract";
-import type { Issue } from "@fixloop/db";
+import { type FileChange, type SolutionTests, type TestsEvent } from "@fixloop/contract";
+import type { Issue, repositories } from "@fixloop/db";
 import { compareRuns } from "./compare";
-import { NETWORK_NOT_GRANTED, NETWORK_UNSUPPORTED } from "./detect";
+import { NETWORK_NOT_GRANTED, NETWORK_UNSUPPORTED, trustedRepository } from "./detect";
 import { noTests, solutionTests, type Attempt } from "./evidence";
 import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
 import { phaseLimits } from "./tests.limits";
@@ -11,7 +11,8 @@ export interface RerunInput {
   commit: string;
   files: FileChange[];
   revision: number;
-  settings: RepositoryTestSettings | null;
+  /** The user's row for the issue's repository (else the fork's): its test settings, and whether its tree is trusted. */
+  repository: repositories.RepositoryForTests | undefined;
   fetch: (dir: string) => Promise<void>;
 }
 
@@ -38,8 +39,8 @@ export async function rerunTests<T = never>(
     owner,
     repo,
     commit: i.commit,
-    settings: i.settings,
-    trusted: !i.issue.is_imported,
+    settings: i.repository?.testSettings ?? null,
+    trusted: trustedRepository(i.issue.repo_full_name, i.repository, i.issue.is_imported),
     fetch: i.fetch,
   });
   const at = new Date().toISOString();

@@ -39,7 +39,7 @@ export interface RepoAtCommit {
   repo: string;
   commit: string;
   settings: RepositoryTestSettings | null;
-  /** The user's own repository (not an imported issue): only then may `.fixloop.yml` grant setup network. */
+  /** A repository the user can push to (`trustedRepository`): only then may `.fixloop.yml` grant setup network. */
   trusted: boolean;
   /** The user's choice for this run when `.fixloop.yml` asks for network it cannot grant itself. */
   setupNetwork?: RunSetupNetwork;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FileChange, assessChange, type RepositoryTestSettings, type TestsEvent } from "@fixloop/contract";
 import { createTestRedis, testPrefix } from "@fixloop/testkit";
 import { compareRuns } from "./compare";
-import { NETWORK_NOT_GRANTED } from "./detect";
+import { NETWORK_NOT_GRANTED, trustedRepository } from "./detect";
 import { evidenceLines, solutionTests } from "./evidence";
 import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
 import { bwrapRunner } from "./sandbox.bwrap";
@@ -214,6 +214,30 @@ describe(".fixloop.yml network in a repository the user does not own", () => {
     expect(own.plan.setupNetwork).toBe(true);
     expect(own.plan.networkNotGranted).toBeUndefined();
     expect(hits).toContain("/from-yml");
+  });
+
+  it("is granted only by the user's row for that very repository saying they can push", async () => {
+    const d = deps([]);
+    const plan = async (trusted: boolean) => {
+      const p = (await prepareTests(d, repo(files(), null, trusted))) as Prepared;
+      await disposePrepared(p);
+      return p.plan;
+    };
+    const offline = { setupNetwork: false, networkNotGranted: true };
+    // Read only (an organisation's repository, a read-only collaborator), no row, the fork's row.
+    expect(await plan(trustedRepository("octo/victim", { fullName: "octo/victim", canPush: false }))).toMatchObject(
+      offline,
+    );
+    expect(await plan(trustedRepository("octo/victim", undefined))).toMatchObject(offline);
+    expect(await plan(trustedRepository("octo/victim", { fullName: "me/victim", canPush: true }))).toMatchObject(
+      offline,
+    );
+    expect(
+      await plan(trustedRepository("octo/victim", { fullName: "Octo/Victim", canPush: true }, true)),
+    ).toMatchObject(offline);
+    const own = await plan(trustedRepository("octo/victim", { fullName: "Octo/Victim", canPush: true }));
+    expect(own.setupNetwork).toBe(true);
+    expect(own.networkNotGranted).toBeUndefined();
   });
 
   it("the repository's test settings grant it explicitly", async () => {

@@ -3,6 +3,7 @@ import { repositories } from "@fixloop/db";
 import { runSetupNetworkOf, type ContextOutput } from "@fixloop/contract";
 import { githubForUser } from "@fixloop/runtime";
 import type { WorkerContext } from "../../../context";
+import { trustedRepository } from "../../../tests-run/detect";
 import { prepareTests, type Prepared, type TestsDeps } from "../../../tests-run/run-tests";
 import type { TestsConfig } from "../../../tests-run/tests.config";
 import { fetchTreeInto } from "../../../tests-run/workspace.github";
@@ -20,19 +21,14 @@ export async function prepareBase(
   ctx: WorkerContext,
 ): Promise<Prepared | { reason: string }> {
   const gh = (await githubForUser(ctx, i.run.user_id)).client;
-  const settings =
-    (
-      await repositories.findFirstWithTestSettings(ctx.db, i.run.user_id, [
-        `${c.owner}/${c.repo}`,
-        i.issue.fork_full_name,
-      ])
-    )?.testSettings ?? null;
+  const full = `${c.owner}/${c.repo}`;
+  const row = await repositories.findFirstWithTestSettings(ctx.db, i.run.user_id, [full, i.issue.fork_full_name]);
   return prepareTests(deps, {
     owner: c.owner,
     repo: c.repo,
     commit: c.commitSha,
-    settings,
-    trusted: !i.issue.is_imported,
+    settings: row?.testSettings ?? null,
+    trusted: trustedRepository(full, row, i.issue.is_imported),
     setupNetwork: runSetupNetworkOf(i.run.input),
     fetch: (dir) =>
       fetchTreeInto(gh, c.owner, c.repo, c.commitSha, dir, { maxBytes: cfg.maxRepoBytes, signal: i.signal }).then(
