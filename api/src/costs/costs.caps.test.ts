@@ -176,4 +176,41 @@ describe("spending caps", () => {
     expect(await used()).toBe(usedBefore);
     expect(await stack.deps.queues.solve.getJob(`run-${stopped.id}`)).toBeFalsy();
   });
+  it("does not resume a run whose issue is gone from GitHub, refusing it as a new solve is, and changes nothing", async () => {
+    const issue = await insertIssue(stack.db, userId, { number: 932 });
+    const stopped = await insertRun(stack.db, {
+      user_id: userId,
+      issue_id: issue.id,
+      model_id: "llama-3.3-70b-versatile",
+      status: "failed",
+      error_code: "cost.run_cap_exceeded",
+      quota_state: "released",
+    });
+    // Transferred on GitHub after the cap stopped the run.
+    await stack.db
+      .updateTable("issues")
+      .set({ status: "closed", state: "closed", gone: "transferred", moved_to: "octocat/elsewhere#7" })
+      .where("id", "=", issue.id)
+      .execute();
+    const usedBefore = await used();
+    const before = await run(stopped.id);
+    const res = await stack.app.request(`/api/runs/${stopped.id}/resume`, { method: "POST", headers });
+    expect(res.status).toBe(410);
+    const body = await res.json();
+    expect(body).toEqual({
+      error: {
+        code: "issue.transferred",
+        message:
+          "This issue was transferred to another repository on GitHub (octocat/elsewhere#7); import it from there to solve it",
+      },
+    });
+    // The very answer a new solve of the issue gets.
+    const fresh = await t.generate({ issueId: issue.id });
+    expect(fresh.status).toBe(410);
+    expect(await fresh.json()).toEqual(body);
+    expect(await run(stopped.id)).toEqual(before);
+    expect(before).toMatchObject({ status: "failed", error_code: "cost.run_cap_exceeded", quota_state: "released" });
+    expect(await used()).toBe(usedBefore);
+    expect(await stack.deps.queues.solve.getJob(`run-${stopped.id}`)).toBeFalsy();
+  });
 });

@@ -1,5 +1,5 @@
 import type { SolveRun } from "@fixloop/db";
-import { currentUsagePeriod, reserveQuota, runs, solutions } from "@fixloop/db";
+import { type Conn, currentUsagePeriod, issues, reserveQuota, runs, solutions } from "@fixloop/db";
 import { enqueueRun } from "@fixloop/runtime";
 import { refineInputOf, refineSupersededReason, runEventsKey } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
@@ -17,6 +17,8 @@ export const isCapStop = (run: Pick<SolveRun, "status" | "error_code">) =>
 export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues" | "env">, run: SolveRun): Promise<void> {
   const { db, redis, queues } = deps;
   if (!isCapStop(run)) throw solveErrors.notResumable();
+  // An issue gone from GitHub cannot lead to a pull request: refused as a new run of it would be.
+  await assertIssueNotGone(db, run.issue_id);
   // Its model is checked against the plan as it is now, as a new run's would be.
   await assertModelStillAllowed(deps, db, run.user_id, run.model_id);
   const period = await currentUsagePeriod(db, run.user_id);
@@ -29,6 +31,8 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues" | 
         const superseded = refineSupersededReason(current, refineInputOf(run.input));
         if (superseded) throw solveErrors.refineSuperseded(superseded);
       }
+      // Checked again with the issue locked: one marked gone meanwhile is not queued to be cancelled.
+      await assertIssueNotGone(trx, run.issue_id);
       const reserved = await reserveQuota(trx, run.user_id, period.plan, { periodStart: period.periodStart });
       if (!reserved) throw solveErrors.usageLimit();
       if (!(await runs.requeueCapStop(trx, run.id, reserved.periodStart))) throw solveErrors.notResumable();
@@ -46,4 +50,10 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues" | 
     await runs.failUnqueued(db, run.id);
     throw err;
   }
+}
+
+/** Refuses a run whose issue is marked gone from GitHub, with the error a new run of it gets. */
+async function assertIssueNotGone(db: Conn, issueId: string) {
+  const issue = await issues.goneState(db, issueId);
+  if (issue?.gone) throw solveErrors.issueGone(issue.gone, issue.moved_to);
 }

@@ -133,6 +133,17 @@ export async function markGone(
   return Number(res.numUpdatedRows);
 }
 
+/**
+ * Whether issue `issueId` is marked gone from GitHub, and where it moved. In a transaction the row
+ * is share-locked until commit, so a `markGone` racing with the caller waits for it and then finds
+ * whatever the caller queued.
+ */
+export async function goneState(db: Conn, issueId: string) {
+  let q = db.selectFrom("issues").select(["gone", "moved_to"]).where("id", "=", issueId);
+  if (db.isTransaction) q = q.forShare();
+  return q.executeTakeFirst();
+}
+
 /** The user's issues of one repository GitHub had and that are not marked gone, by number. */
 export async function presentNumbers(db: Conn, userId: string, repoFullName: string): Promise<number[]> {
   const rows = await db
