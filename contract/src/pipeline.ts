@@ -94,6 +94,15 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 /** How a run stopped by Cancel ends. */
 export const RUN_CANCELLED: ErrorBody = { code: "run.cancelled", message: "The run was cancelled" };
 
+/**
+ * How a run ends that was stopped because its repository left the user's list (GitHub no longer
+ * shows it to them): its pull request could not be opened, so nothing more is spent on it.
+ */
+export const REPOSITORY_ACCESS_LOST: ErrorBody = {
+  code: "repository.access_lost",
+  message: "You no longer have access to this repository on GitHub, so this run was stopped",
+};
+
 /** How a run ends that was stopped because GitHub no longer has its issue (nothing more is spent on it). */
 export function issueGoneStop(reason: IssueGone): ErrorBody {
   return {

@@ -5,6 +5,7 @@ import {
   type IssueGone,
   issueGoneStop,
   jobIds,
+  REPOSITORY_ACCESS_LOST,
   RUN_CANCELLED,
   runCancelChannel,
 } from "@fixloop/contract";
@@ -20,7 +21,8 @@ export interface RunCancelDeps {
 }
 
 /**
- * Cancels a run, whoever asks (the user's Cancel, the ops page, an issue gone from GitHub). `error`
+ * Cancels a run, whoever asks (the user's Cancel, the ops page, an issue gone from GitHub, a
+ * repository gone from the user's list). `error`
  * is stored with the request unless an earlier one stored its own: the run ends with the first
  * reason, whoever ends it. A queued run is ended here and its quota unit given back; a running one
  * is flagged in Postgres and announced on the cancel channel so the worker holding its job aborts
@@ -70,4 +72,22 @@ export async function markIssueGone(
     deps.logger.info({ runId: run.id, repo: fullName, issue: number, outcome }, "run stopped: its issue is gone");
   }
   return marked;
+}
+
+/**
+ * Stops the user's solve and refine runs still queued or running of issues of `repoFullNames`,
+ * repositories just removed from their list (GitHub no longer shows them to the user): the pull
+ * request such a run leads to could no longer be opened, so nothing more is spent on it. Runs of
+ * imported issues go on (they are solved in the user's fork). Called after the removal commits.
+ */
+export async function stopRunsOfRemovedRepositories(
+  deps: RunCancelDeps & { logger: Pick<Logger, "info"> },
+  userId: string,
+  repoFullNames: string[],
+): Promise<void> {
+  const active = await runs.activeOfRepositories(deps.db, userId, repoFullNames);
+  for (const run of active) {
+    const outcome = await cancelRun(deps, run, REPOSITORY_ACCESS_LOST);
+    deps.logger.info({ runId: run.id, userId, outcome }, "run stopped: its repository left the user's list");
+  }
 }

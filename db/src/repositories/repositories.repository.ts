@@ -218,17 +218,20 @@ async function renameRepository(trx: Conn, userId: string, from: string, to: str
  * Removes the user's repositories whose GitHub ids are not in `seen` (revoked access, deleted).
  * Their backtests still under way end first, in the same transaction, with the solve runs they
  * started: each run's quota unit is given back before the delete unlinks it from its backtest.
+ * Answers the removed repositories' full names (the user's other runs of them are the caller's to stop).
  */
-export async function removeUnseen(db: Kysely<Database>, userId: string, seen: string[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function removeUnseen(db: Kysely<Database>, userId: string, seen: string[]): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
     // Locked (in one order, so two syncs at once do not deadlock) so no backtest of them starts
     // (its row references the repository) until they are gone.
-    let stale = trx.selectFrom("repositories").select("id").where("user_id", "=", userId);
+    let stale = trx.selectFrom("repositories").select(["id", "full_name"]).where("user_id", "=", userId);
     if (seen.length > 0) stale = stale.where("github_id", "not in", seen);
-    const ids = (await stale.orderBy("id").forUpdate().execute()).map((r) => r.id);
-    if (ids.length === 0) return;
+    const rows = await stale.orderBy("id").forUpdate().execute();
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
     await endOfRepositories(trx, ids);
     await trx.deleteFrom("repositories").where("id", "in", ids).execute();
+    return rows.map((r) => r.full_name);
   });
 }
 

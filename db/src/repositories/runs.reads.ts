@@ -74,6 +74,30 @@ export async function activeOfGoneIssue(
     .execute();
 }
 
+/**
+ * The user's solve and refine runs still queued or running of issues of the repositories
+ * `repoFullNames` (names as GitHub spells them, matched without case). Imported issues are left
+ * out: they are solved in the user's fork, whatever becomes of the upstream in their list.
+ */
+export async function activeOfRepositories(db: Conn, userId: string, repoFullNames: string[]): Promise<SolveRun[]> {
+  if (repoFullNames.length === 0) return [];
+  return db
+    .selectFrom("solve_runs")
+    .innerJoin("issues", "issues.id", "solve_runs.issue_id")
+    .selectAll("solve_runs")
+    .where("solve_runs.user_id", "=", userId)
+    .where("issues.is_imported", "=", false)
+    .where(
+      sql<string>`lower(issues.repo_full_name)`,
+      "in",
+      repoFullNames.map((n) => n.toLowerCase()),
+    )
+    .where("solve_runs.status", "in", ACTIVE_RUN_STATUSES)
+    .where("solve_runs.kind", "<>", "backtest")
+    .orderBy("solve_runs.created_at")
+    .execute();
+}
+
 /** The solution's refinement still queued or running, if any. */
 export async function activeRefineOf(db: Conn, solutionId: string) {
   return db

@@ -1,7 +1,7 @@
 import { repositories } from "@fixloop/db";
 import type { SyncJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { githubForUser } from "@fixloop/runtime";
+import { githubForUser, stopRunsOfRemovedRepositories } from "@fixloop/runtime";
 import { asGithubJob } from "../github/github.jobs";
 import { upsertRepository } from "./repositories.store";
 
@@ -25,8 +25,10 @@ export async function syncRepositories(
     });
     for (const r of repos) await upsertRepository(ctx.db, job.userId, r);
     const seen = repos.map((r) => String(r.id));
-    // Repositories the token no longer sees (revoked access, deleted) leave the list.
-    await repositories.removeUnseen(ctx.db, job.userId, seen);
+    // Repositories the token no longer sees (revoked access, deleted) leave the list, and the
+    // user's runs of their issues stop: none could open its pull request any more.
+    const removed = await repositories.removeUnseen(ctx.db, job.userId, seen);
+    await stopRunsOfRemovedRepositories(ctx, job.userId, removed);
     ctx.logger.info({ userId: job.userId, count: repos.length }, "repositories synced");
     return { count: repos.length };
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RUN_EVENT_TYPES, type RunEvent } from "@fixloop/contract";
+import { REPOSITORY_ACCESS_LOST, RUN_EVENT_TYPES, type RunEvent } from "@fixloop/contract";
 import { QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
 import { applyRunEvent, applySnapshot, applyStep, parseRunEvent, parseRunSnapshot, stoppedReason } from "./run-events";
@@ -202,6 +202,15 @@ describe("a run stopped for a reason other than Cancel", () => {
     const cached = qc.getQueryData(runQuery("r1").queryKey);
     expect(cached).toMatchObject({ status: "cancelled", error: gone });
     expect(stoppedReason(cached)).toBe(gone.message);
+  });
+
+  it("says so when the run's repository left the user's list on GitHub", () => {
+    const qc = new QueryClient();
+    applySnapshot(qc, "r1", { ...run, status: "running" } as Run);
+    applyRunEvent(qc, "r1", { type: "cancelled", error: REPOSITORY_ACCESS_LOST, at }, "6-0");
+    expect(stoppedReason(qc.getQueryData(runQuery("r1").queryKey))).toBe(
+      "You no longer have access to this repository on GitHub, so this run was stopped",
+    );
   });
 
   it("says nothing more for a plain Cancel, with or without its error, nor for a run that did not end cancelled", () => {
