@@ -178,8 +178,9 @@ const isFullName = (name: unknown) =>
  * Records the names GitHub gives a pull request's base and head repositories now (learnt when a
  * push reads them; a rename or transfer may not have been delivered), and its page under the base's
  * name on the stored page's host. Only this row changes. When another stored pull request already
- * holds this number under the base's new name (a repository that had the name before), the row
- * keeps its names: which of the two GitHub means is not known here. Answers the names the row holds.
+ * holds this number under the base's new name (a repository that had the name before), or one is
+ * stored with it at the same moment, the row keeps its names: which of the two GitHub means is not
+ * known here. Answers the names the row holds.
  */
 export async function followNames(
   db: Conn,
@@ -194,30 +195,56 @@ export async function followNames(
   if (pr.repo_full_name === to.repoFullName && pr.head_repo_full_name === to.headRepoFullName) return kept;
   // The names come from GitHub's answers: one that is no `owner/name` never becomes a page path.
   if (!isFullName(to.repoFullName) || !isFullName(to.headRepoFullName)) return kept;
-  const moved = await db
-    .updateTable("pull_requests")
-    .set({
-      repo_full_name: to.repoFullName,
-      head_repo_full_name: to.headRepoFullName,
-      html_url: `${pageOf(pr.html_url, to.repoFullName)}/pull/${pr.pr_number}`,
-      updated_at: sql`now()`,
-    })
-    .where("id", "=", pr.id)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("pull_requests as taken")
-            .select("taken.id")
-            .where("taken.repo_full_name", "=", to.repoFullName)
-            .where("taken.pr_number", "=", pr.pr_number)
-            .where("taken.id", "!=", pr.id),
+  const move = (conn: Conn) =>
+    conn
+      .updateTable("pull_requests")
+      .set({
+        repo_full_name: to.repoFullName,
+        head_repo_full_name: to.headRepoFullName,
+        html_url: `${pageOf(pr.html_url, to.repoFullName)}/pull/${pr.pr_number}`,
+        updated_at: sql`now()`,
+      })
+      .where("id", "=", pr.id)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("pull_requests as taken")
+              .select("taken.id")
+              .where("taken.repo_full_name", "=", to.repoFullName)
+              .where("taken.pr_number", "=", pr.pr_number)
+              .where("taken.id", "!=", pr.id),
+          ),
         ),
-      ),
-    )
-    .returning(["repo_full_name", "head_repo_full_name", "html_url"])
-    .executeTakeFirst();
-  return moved ?? kept;
+      )
+      .returning(["repo_full_name", "head_repo_full_name", "html_url"])
+      .executeTakeFirst();
+  // The check above sees only committed rows: a pull request stored under the new name and number
+  // at the same moment still breaks the unique key. That row keeps its names too, and inside a
+  // transaction only this statement is undone (a savepoint), so the caller's other writes stand.
+  if (!db.isTransaction) {
+    try {
+      return (await move(db)) ?? kept;
+    } catch (err) {
+      if (isNumberTaken(err)) return kept;
+      throw err;
+    }
+  }
+  await sql`savepoint pull_request_follow_names`.execute(db);
+  try {
+    const moved = await move(db);
+    await sql`release savepoint pull_request_follow_names`.execute(db);
+    return moved ?? kept;
+  } catch (err) {
+    if (!isNumberTaken(err)) throw err;
+    await sql`rollback to savepoint pull_request_follow_names`.execute(db);
+    await sql`release savepoint pull_request_follow_names`.execute(db);
+    return kept;
+  }
 }
+
+const isNumberTaken = (err: unknown) =>
+  (err as { code?: string; constraint?: string }).code === "23505" &&
+  (err as { constraint?: string }).constraint === "pull_requests_repo_number_uq";
 
 /** GitHub answered 304: only the time of the check changes. */
 export async function markUnchanged(db: Conn, id: string): Promise<void> {
