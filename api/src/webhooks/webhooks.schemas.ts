@@ -14,6 +14,15 @@ const Repository = z.object({ full_name: z.string().min(1) });
 const PullRef = z.object({ number: z.number().int().positive() });
 
 /**
+ * An account login in GitHub's rules: up to 39 letters, digits and hyphens, starting with a letter
+ * or digit; a managed user (Enterprise Managed Users) adds `_` and the enterprise's short code.
+ */
+const AccountLogin = z
+  .string()
+  .max(39)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9]+)?$/);
+
+/**
  * A repository with its GitHub id and where it lives now, in GitHub's own name rules (an account
  * login, a repository name that is not `.` or `..`), its full name agreeing with both: what a
  * rename followed from a delivery may write.
@@ -25,7 +34,7 @@ export const RepositoryLocation = z
       .string()
       .regex(/^[A-Za-z0-9._-]{1,100}$/)
       .refine((n) => n !== "." && n !== ".."),
-    owner: z.object({ login: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/) }),
+    owner: z.object({ login: AccountLogin }),
     full_name: z.string(),
   })
   .refine((r) => r.full_name === `${r.owner.login}/${r.name}`, { path: ["full_name"] });
