@@ -378,6 +378,29 @@ describe("an issue deleted on GitHub after its repository was renamed", () => {
     expect(await runRow(s.other.run)).toEqual({ status: "queued", error_code: null });
   });
 
+  it("is marked gone for the importer's row under the former name too when the owner's solve start finds it deleted", async () => {
+    const s = await importedThenRenamed("journal-app");
+    // No webhook tells of the delete: only the solve start's read of the issue does.
+    t.control.setWebhook(null);
+    t.control.deleteIssue("octocat", s.renamed, s.n);
+    t.control.setWebhook(t.hook);
+    const res = await t.stack.app.request("/api/ai/generate-solution", {
+      method: "POST",
+      headers: { ...t.octocat.headers, "content-type": "application/json" },
+      body: JSON.stringify({ issueId: s.owners.issue, modelId: "llama-3.3-70b-versatile" }),
+    });
+    expect(res.status).toBe(410);
+    expect(await res.json()).toMatchObject({ error: { code: "issue.deleted" } });
+
+    for (const row of [s.owners, s.imported]) {
+      expect(await issueRow(row.issue)).toEqual({ status: "closed", gone: "deleted" });
+      expect(await runRow(row.run)).toEqual({ status: "cancelled", error_code: "issue.gone" });
+    }
+    // Same name and number, another id: left alone, its run still queued.
+    expect(await issueRow(s.other.issue)).toMatchObject({ gone: null });
+    expect(await runRow(s.other.run)).toEqual({ status: "queued", error_code: null });
+  });
+
   it("marks nothing for a signed delivery whose issue id and number do not go together", async () => {
     const s = await importedThenRenamed("diary-app");
     const repo = (await t.gh("octocat").rest.repos.get({ owner: "octocat", repo: s.renamed })).data;

@@ -128,6 +128,7 @@ export async function findForRun(db: Conn, userId: string, id: string) {
       "gone",
       "moved_to",
       "issue_number",
+      "github_id",
       "is_imported",
       "upstream_full_name",
       "repo_full_name",

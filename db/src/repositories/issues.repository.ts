@@ -144,16 +144,19 @@ export async function goneState(db: Conn, issueId: string) {
   return q.executeTakeFirst();
 }
 
-/** The user's issues of one repository GitHub had and that are not marked gone, by number. */
-export async function presentNumbers(db: Conn, userId: string, repoFullName: string): Promise<number[]> {
-  const rows = await db
+/** The user's issues of one repository GitHub had and that are not marked gone: number and stored GitHub id. */
+export async function present(
+  db: Conn,
+  userId: string,
+  repoFullName: string,
+): Promise<{ issue_number: number; github_id: string | null }[]> {
+  return db
     .selectFrom("issues")
-    .select("issue_number")
+    .select(["issue_number", "github_id"])
     .where("user_id", "=", userId)
     .where("repo_full_name", "=", repoFullName)
     .where("gone", "is", null)
     .execute();
-  return rows.map((r) => r.issue_number);
 }
 
 /** The columns GitHub's issue object fills, labels and assignees as names. */

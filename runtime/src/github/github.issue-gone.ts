@@ -60,16 +60,25 @@ export async function issueGoneOnGithub(
 /**
  * Asks GitHub whether issue `number` of `fullName` is still there (see `issueGoneOnGithub`); when
  * GitHub says it is gone, every user's row of it is marked so, and their runs of it stopped (see
- * `markIssueGone`), before the answer is returned.
+ * `markIssueGone`), before the answer is returned. `githubId` is the GitHub id the asking row
+ * stored (null when it stored none): rows are then matched by it as a webhook's are, so an import
+ * made under the repository's former name is found too.
  */
 export async function checkIssueOnGithub(
   deps: RunCancelDeps & { logger: Pick<Logger, "info"> },
   gh: GithubClient,
   fullName: string,
   number: number,
+  githubId?: string | number | null,
 ): Promise<IssueGoneOnGithub | null> {
   const [owner = "", repo = ""] = fullName.split("/");
   const gone = await issueGoneOnGithub(gh, owner, repo, number);
-  if (gone) await markIssueGone(deps, fullName, number, gone);
+  if (gone) await markIssueGone(deps, fullName, number, gone, storedId(githubId));
   return gone;
+}
+
+/** A stored bigint id as a number; anything that is not a positive safe integer matches by name. */
+function storedId(value: string | number | null | undefined): number | null {
+  const id = typeof value === "string" && /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : value;
+  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : null;
 }

@@ -64,7 +64,13 @@ export async function openPullRequest(
       issue.upstream_full_name ?? issue.repo_full_name,
     );
   // A pull request that says it fixes an issue GitHub deleted or moved elsewhere is never opened.
-  const gone = await checkIssueOnGithub(ctx, gh, issue.upstream_full_name ?? issue.repo_full_name, issue.issue_number);
+  const gone = await checkIssueOnGithub(
+    ctx,
+    gh,
+    issue.upstream_full_name ?? issue.repo_full_name,
+    issue.issue_number,
+    issue.github_id,
+  );
   if (gone) throw prErrors.issueGone(gone.reason, gone.movedTo);
   // The user deleted their fork: forked again as on import, and remembered for the issue.
   const forkAgain: ForkAgain = async (gone, upstream) => {

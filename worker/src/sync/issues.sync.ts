@@ -105,10 +105,12 @@ async function confirmMissing(
   listed: Set<number>,
   signal: AbortSignal,
 ): Promise<void> {
-  const missing = (await issuesTable.presentNumbers(ctx.db, userId, repo.full_name)).filter((n) => !listed.has(n));
-  for (const n of missing.slice(0, MISSING_CHECKS_MAX)) {
+  const missing = (await issuesTable.present(ctx.db, userId, repo.full_name)).filter(
+    (i) => !listed.has(i.issue_number),
+  );
+  for (const { issue_number: n, github_id } of missing.slice(0, MISSING_CHECKS_MAX)) {
     if (signal.aborted) throw new Error("sync aborted");
-    const gone = await checkIssueOnGithub(ctx, gh, repo.full_name, n);
+    const gone = await checkIssueOnGithub(ctx, gh, repo.full_name, n, github_id);
     if (gone) ctx.logger.info({ userId, repo: repo.full_name, issue: n, gone: gone.reason }, "issue gone from GitHub");
   }
   if (missing.length > MISSING_CHECKS_MAX)
