@@ -129,15 +129,21 @@ describe("GitHub webhooks from the stand-in", () => {
         .status;
     // GitHub's timestamps are whole seconds: each change in a second of its own orders them.
     const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1020 - (Date.now() % 1000)));
-    const lastBody = async () => (await t.control.webhookDeliveries()).at(-1)?.body ?? "";
-    const update = (state: "open" | "closed") =>
-      t.gh("octocat").rest.pulls.update({ ...t.REPO, pull_number: pr.number, state });
+    // The stand-in answers the change before its webhook is handled: each change waits for that
+    // delivery (one `pull_request`, applied) before the stored state is read, and returns its body.
+    const update = async (state: "open" | "closed", action: "closed" | "reopened") => {
+      const before = (await t.control.webhookDeliveries()).length;
+      await t.gh("octocat").rest.pulls.update({ ...t.REPO, pull_number: pr.number, state });
+      const sent = (await t.control.webhookDeliveries()).slice(before);
+      expect(sent.map((d) => [d.event, d.status, (JSON.parse(d.body) as { action: string }).action])).toEqual([
+        ["pull_request", 200, action],
+      ]);
+      return sent[0]!.body;
+    };
 
-    await update("closed");
-    const closed = await lastBody();
+    const closed = await update("closed", "closed");
     await nextSecond();
-    await update("open");
-    const reopened = await lastBody();
+    const reopened = await update("open", "reopened");
     expect(await status()).toBe("open");
     // The closed delivery again (late, or redelivered under a new id): the pull request stays open.
     const late = await t.post("pull_request", undefined, { raw: closed });
@@ -145,7 +151,7 @@ describe("GitHub webhooks from the stand-in", () => {
     expect(await status()).toBe("open");
 
     await nextSecond();
-    await update("closed");
+    await update("closed", "closed");
     expect(await status()).toBe("closed");
     const events = await t.countEvents();
     const stale = await t.post("pull_request", undefined, { raw: reopened });
