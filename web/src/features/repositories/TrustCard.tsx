@@ -73,17 +73,25 @@ export function TrustCard({ owner, repo }: { owner: string; repo: string }) {
     </p>
   );
   // Not measured yet: a disclosure like the card's other settings, so the card stays short on phones.
-  if (q.data && !q.data.card && !running)
+  // While loading it is that same closed disclosure (most repositories are not measured), so the
+  // form never flashes open and the card does not jump; opened meanwhile, it stays open.
+  if (q.isPending || (q.data && !q.data.card && !running))
     return (
-      <details className="mt-3 text-sm" aria-label="Trust card">
+      <details className="mt-3 text-sm" aria-label="Trust card" aria-busy={q.isPending}>
         <summary className="cursor-pointer font-medium">How would Fixloop have done here?</summary>
-        <p className="mt-1 text-slate-600 dark:text-slate-400">
-          Not measured yet: Fixloop rewinds to each recently fixed issue&apos;s merged pull request and checks whether
-          it would have found the files that pull request changed. No model is called unless you also ask for solves,
-          which are checked against that pull request&apos;s own tests.
-        </p>
+        {q.isPending ? (
+          <p role="status" className="mt-1 text-slate-600 dark:text-slate-400">
+            Loading the trust card…
+          </p>
+        ) : (
+          <p className="mt-1 text-slate-600 dark:text-slate-400">
+            Not measured yet: Fixloop rewinds to each recently fixed issue&apos;s merged pull request and checks whether
+            it would have found the files that pull request changed. No model is called unless you also ask for solves,
+            which are checked against that pull request&apos;s own tests.
+          </p>
+        )}
         {failed}
-        {form}
+        {!q.isPending && form}
       </details>
     );
   return (
