@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { parseGithubRef } from "@fixloop/contract";
 import { repositoriesQuery } from "../../api/repositories.queries";
 import { configQuery } from "../../api/auth.queries";
 import { useNavigate } from "@tanstack/react-router";
@@ -9,8 +10,11 @@ import { Button, Card, PageHeader, Spinner } from "../../ui/ui";
 import { PENDING_ISSUE_KEY } from "../landing/pending-issue";
 import { contributionsApi, type IssuePreview } from "./contribute.api";
 import { IssuePreviewCard } from "./IssuePreviewCard";
+import { isIssuesPage } from "./prefill";
 
 type Step = "input" | "preview" | "importing";
+
+const NOT_AN_ISSUE = "Please provide a GitHub issue URL, not just a repository URL";
 
 /** `initialUrl`: a checked `?url=` (see prefill.ts) the input starts with; nothing is looked up until the user asks. */
 export function ContributePage({ initialUrl }: { initialUrl?: string }) {
@@ -42,14 +46,18 @@ export function ContributePage({ initialUrl }: { initialUrl?: string }) {
 
   /** Parses, then fetches the preview; answers the error to show, or null once on the preview step. */
   const loadPreview = async (value: string): Promise<string | null> => {
-    let parsed;
-    try {
-      ({ parsed } = await contributionsApi.parse(value));
-    } catch (e) {
-      return errorMessage(e, "Invalid URL");
+    // The server's own parser, run here first: a repository or its issues page gets this page's
+    // guidance at once. Only what it rejects goes to the server, whose message says what is accepted.
+    let parsed = parseGithubRef(value);
+    if (!parsed && isIssuesPage(value)) return NOT_AN_ISSUE;
+    if (!parsed) {
+      try {
+        ({ parsed } = await contributionsApi.parse(value));
+      } catch (e) {
+        return errorMessage(e, "Invalid URL");
+      }
     }
-    if (parsed.type !== "issue" || parsed.issueNumber === null)
-      return "Please provide a GitHub issue URL, not just a repository URL";
+    if (parsed.type !== "issue" || parsed.issueNumber === null) return NOT_AN_ISSUE;
     try {
       setPreview(
         await contributionsApi.fetchIssue({ owner: parsed.owner, repo: parsed.repo, issueNumber: parsed.issueNumber }),
@@ -112,7 +120,7 @@ export function ContributePage({ initialUrl }: { initialUrl?: string }) {
     }
   };
 
-  const needsNumber = /\/issues\/?$/.test(url.trim());
+  const needsNumber = isIssuesPage(url);
   return (
     <>
       <PageHeader title="Contribute to Open Source" />
@@ -132,24 +140,30 @@ export function ContributePage({ initialUrl }: { initialUrl?: string }) {
                 ref={input}
                 id="contribute-url"
                 value={url}
-                onChange={(e) => setUrl(e.target.value)}
+                onChange={(e) => {
+                  setUrl(e.target.value);
+                  // The message was about what was there before: editing the URL answers it.
+                  setError(null);
+                }}
                 placeholder="https://github.com/owner/repo/issues/123"
                 aria-invalid={!!error}
-                aria-describedby={error ? "contribute-error" : needsNumber ? "contribute-hint" : undefined}
-                className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-900"
+                aria-describedby={
+                  [error && "contribute-error", needsNumber && "contribute-hint"].filter(Boolean).join(" ") || undefined
+                }
+                className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 aria-[invalid=true]:border-red-600 dark:border-slate-600 dark:bg-slate-900 dark:aria-[invalid=true]:border-red-400"
               />
               <Button type="submit" busy={busy}>
                 Preview Issue
               </Button>
             </div>
-            {needsNumber && !error && (
-              <p id="contribute-hint" className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-                Add the issue&apos;s number after /issues/, or paste the issue&apos;s URL.
-              </p>
-            )}
             {error && (
               <p id="contribute-error" role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
                 {error}
+              </p>
+            )}
+            {needsNumber && (
+              <p id="contribute-hint" className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+                Add the issue&apos;s number after /issues/, or paste the issue&apos;s URL.
               </p>
             )}
           </form>

@@ -15,7 +15,12 @@ export function prefillUrl(raw: unknown): string | undefined {
   if (typeof raw !== "string") return undefined;
   const value = raw.trim();
   if (!value || value.length > 500) return undefined;
-  if (parseGithubRef(value)) return value;
-  if (ISSUES_PAGE.test(value) && parseGithubRef(value.replace(ISSUES_PAGE, ""))?.type === "repository") return value;
+  if (parseGithubRef(value) || isIssuesPage(value)) return value;
   return undefined;
+}
+
+/** A repository's issues page (`https://github.com/o/r/issues` or `…/issues/`): a URL still waiting for its number. */
+export function isIssuesPage(raw: string): boolean {
+  const value = raw.trim();
+  return ISSUES_PAGE.test(value) && parseGithubRef(value.replace(ISSUES_PAGE, ""))?.type === "repository";
 }
