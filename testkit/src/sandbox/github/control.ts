@@ -1,6 +1,7 @@
 import type { RefUpdateEntry, RequestLogEntry, SandboxDeps } from "./context";
 import { moveControls, type MoveControls } from "./moves.control";
 import { issueToken, revokeGrant } from "./oauth.routes";
+import { actingUser } from "./orgs";
 import { orgControls, type OrgControls } from "./orgs.control";
 import { pullsService } from "./pulls.service";
 import type { FaultRule } from "./rate-limit";
@@ -76,8 +77,12 @@ export interface GithubSandboxControl extends OrgControls, MoveControls {
     to: { owner: string; repo: string },
     sender?: string,
   ): number;
-  /** Merges the pull request into its base branch with a merge commit; returns the merge commit sha. */
-  mergePull(owner: string, repo: string, number: number): Promise<string>;
+  /**
+   * `by` merges the pull request into its base branch with a merge commit; returns the merge commit
+   * sha. `by` is a user with push access, by default the owner of a user's repository or an owner
+   * (admin member) of the organisation owning it.
+   */
+  mergePull(owner: string, repo: string, number: number, o?: { by?: string }): Promise<string>;
   /** Sends signed webhooks to `url` from now on (null stops them). */
   setWebhook(target: { url: string; secret: string } | null): void;
   /** Waits for the webhooks sent so far, then returns every delivery made (oldest first). */
@@ -264,9 +269,9 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
       );
       return moved;
     },
-    async mergePull(owner, name, number) {
+    async mergePull(owner, name, number, o = {}) {
       const repo = repoOf(owner, name);
-      return pulls.merge(repo, issueOf(repo, number), repo.owner);
+      return pulls.merge(repo, issueOf(repo, number), actingUser(store, repo, o.by, "push"));
     },
     failNext: (rule) => deps.faults.add(rule),
     requestLog: deps.requestLog,

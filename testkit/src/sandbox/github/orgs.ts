@@ -37,3 +37,26 @@ export function roleOf(store: StateStore, repo: RepoRecord, login: string | null
   const collaborator = repo.collaborators.some((c) => same(c, login)) ? "push" : null;
   return strongest([collaborator, orgRoleOf(store, repo, login)]);
 }
+
+/**
+ * The user who acts on `repo` for an in-process control: `by` when given (it must be a user with at
+ * least `need` on the repository), else the owner when a user owns it, else an owner (admin member)
+ * of the organisation. Organisations never act themselves on GitHub: they merge, close and send nothing.
+ */
+export function actingUser(store: StateStore, repo: RepoRecord, by: string | undefined, need: RepoRole): string {
+  if (by !== undefined) {
+    const user = store.user(by);
+    if (!user) throw new Error(`github sandbox: ${by} is not a user; only users act on ${repo.owner}/${repo.name}`);
+    if (rank(roleOf(store, repo, user.login)) < rank(need))
+      throw new Error(`github sandbox: ${user.login} lacks ${need} access to ${repo.owner}/${repo.name}`);
+    return user.login;
+  }
+  const owner = store.user(repo.owner);
+  if (owner) return owner.login;
+  const admin = store.org(repo.owner)?.members.find((m) => m.role === "admin" && store.user(m.login));
+  if (!admin)
+    throw new Error(
+      `github sandbox: ${repo.owner} has no owner to act on ${repo.owner}/${repo.name}; add an admin member or pass a user`,
+    );
+  return admin.login;
+}

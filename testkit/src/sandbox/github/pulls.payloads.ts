@@ -2,7 +2,7 @@ import { authorAssociation, label } from "./issues.payloads";
 import { repository } from "./repos.payloads";
 import type { IssueRecord, LabelRecord, PullFields, RepoRecord, StateStore } from "./state";
 import { nodeId, type Urls } from "./urls";
-import { simpleUser } from "./users.payloads";
+import { simpleOrg, simpleUser } from "./users.payloads";
 
 export interface PullStats {
   commits: number;
@@ -24,12 +24,14 @@ function branch(
   urls: Urls,
   viewer: string | null,
 ) {
-  const owner = repo ? store.user(repo.owner) : undefined;
+  // The side's account is the repository's owner, a user or an organisation, as GitHub shows it.
+  const user = repo ? store.user(repo.owner) : undefined;
+  const org = repo && !user ? store.org(repo.owner) : undefined;
   return {
     label: `${repo?.owner ?? "unknown"}:${ref}`,
     ref,
     sha,
-    user: owner ? simpleUser(owner, urls) : null,
+    user: user ? simpleUser(user, urls) : org ? simpleOrg(org, urls) : null,
     repo: repo ? repository(repo, store, urls, viewer) : null,
   };
 }

@@ -20,15 +20,19 @@ let receiver: http.Server;
 const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 const ajv = addFormats(new Ajv({ strict: false, allErrors: true, logger: false }));
 
-/** Opens a pull request from a new branch of octocat/todo-api (one changed file) and returns its number and head. */
-async function openPull(gh: Octokit, branch: string): Promise<{ number: number; sha: string }> {
-  const o = { owner: "octocat", repo: "todo-api" };
+/** Opens a pull request from a new branch of `o` (one changed file) and returns its number and head. */
+async function openPull(
+  gh: Octokit,
+  branch: string,
+  o = { owner: "octocat", repo: "todo-api" },
+  file = "NOTES.md",
+): Promise<{ number: number; sha: string }> {
   const main = await gh.rest.git.getRef({ ...o, ref: "heads/main" });
   const parent = await gh.rest.git.getCommit({ ...o, commit_sha: main.data.object.sha });
   const tree = await gh.rest.git.createTree({
     ...o,
     base_tree: parent.data.tree.sha,
-    tree: [{ path: "NOTES.md", mode: "100644", type: "blob", content: `notes ${branch}\n` }],
+    tree: [{ path: file, mode: "100644", type: "blob", content: `notes ${branch}\n` }],
   });
   const commit = await gh.rest.git.createCommit({
     ...o,
@@ -237,6 +241,48 @@ describe("the GitHub stand-in's webhooks", () => {
     ]);
     const read = await t.octokit("monalisa", ["public_repo"]).rest.repos.get({ owner: "tools", repo: "markdown-lint" });
     expect(read.data.permissions).toMatchObject({ pull: true, push: false });
+  });
+  it("merges an organisation's pull request as a user: the owner by default, or the member told; the delivery names the organisation", async () => {
+    const control = t.sandbox.control;
+    control.createOrganization("acme");
+    control.addOrgMember("acme", "monalisa", "admin");
+    control.addOrgMember("acme", "hubot");
+    await control.createRepository("acme", "widgets");
+    const o = { owner: "acme", repo: "widgets" };
+    const monalisa = t.octokit("monalisa", ["repo"]);
+    const first = await openPull(monalisa, "org-merge-1", o);
+    const second = await openPull(monalisa, "org-merge-2", o, "OTHER.md");
+    // hubot only reads (the base permission): GitHub would not let it merge.
+    await expect(control.mergePull("acme", "widgets", second.number, { by: "hubot" })).rejects.toThrow(
+      /hubot lacks push/,
+    );
+    await expect(control.mergePull("acme", "widgets", second.number, { by: "acme" })).rejects.toThrow(/not a user/);
+    const before = (await control.webhookDeliveries()).length;
+    await control.mergePull("acme", "widgets", first.number);
+    control.createTeam("acme", "builders", ["hubot"]);
+    control.addTeamRepository("acme", "builders", "widgets", "push");
+    await control.mergePull("acme", "widgets", second.number, { by: "hubot" });
+    const sent = (await control.webhookDeliveries()).slice(before);
+    expect(sent.flatMap(validate)).toEqual([]);
+    const organization = { login: "acme", url: `${t.sandbox.url}/orgs/acme` };
+    expect(sent.map((d) => JSON.parse(d.body) as unknown)).toMatchObject([
+      {
+        action: "closed",
+        number: first.number,
+        pull_request: { merged: true, merged_by: { login: "monalisa" } },
+        organization,
+        sender: { login: "monalisa" },
+      },
+      {
+        action: "closed",
+        number: second.number,
+        pull_request: { merged: true, merged_by: { login: "hubot" } },
+        organization,
+        sender: { login: "hubot" },
+      },
+    ]);
+    const merged = await monalisa.rest.pulls.get({ ...o, pull_number: first.number });
+    expect([merged.data.merged, merged.data.merged_by?.login]).toEqual([true, "monalisa"]);
   });
   it("delivers issues.deleted and issues.transferred as the published schemas describe them", async () => {
     const before = (await t.sandbox.control.webhookDeliveries()).length;

@@ -4,7 +4,7 @@ import type { CheckRunRecord } from "./webhooks.records";
 import type { HookShapes, PullIssue } from "./webhooks.shapes";
 
 /** `check_run` `completed` deliveries, with the pull requests whose head the run checked. */
-export function checkRunPayloads({ store, urls, user, repo, pullUrl }: HookShapes) {
+export function checkRunPayloads({ store, urls, user, repo, org, pullUrl }: HookShapes) {
   return {
     checkRun(r: RepoRecord, run: CheckRunRecord, pulls: PullIssue[], sender: string) {
       const url = `${urls.api}/repos/${r.owner}/${r.name}/check-runs/${run.id}`;
@@ -56,6 +56,7 @@ export function checkRunPayloads({ store, urls, user, repo, pullUrl }: HookShape
           pull_requests: prRefs,
         },
         repository: repo(r),
+        ...org(r),
         sender: user(sender),
       };
     },

@@ -3,7 +3,7 @@ import type { RepoRecord } from "./state";
 import type { HookShapes, PullIssue } from "./webhooks.shapes";
 
 /** `pull_request` deliveries: closed or reopened, synchronize. */
-export function pullRequestPayloads({ store, urls, user, repo, hookPull }: HookShapes) {
+export function pullRequestPayloads({ store, urls, user, repo, org, hookPull }: HookShapes) {
   return {
     closed(r: RepoRecord, pr: PullIssue, stats: PullStats, sender: string, action: "closed" | "reopened" = "closed") {
       return {
@@ -11,6 +11,7 @@ export function pullRequestPayloads({ store, urls, user, repo, hookPull }: HookS
         number: pr.number,
         pull_request: hookPull(pullFull(pr, r, store, urls, null, stats)),
         repository: repo(r),
+        ...org(r),
         sender: user(sender),
       };
     },
@@ -22,6 +23,7 @@ export function pullRequestPayloads({ store, urls, user, repo, hookPull }: HookS
         after,
         pull_request: hookPull(pullFull(pr, r, store, urls, null, stats)),
         repository: repo(r),
+        ...org(r),
         sender: user(sender),
       };
     },

@@ -3,7 +3,7 @@ import type { RepoRecord } from "./state";
 import type { HookShapes } from "./webhooks.shapes";
 
 /** `push` deliveries: the commits a ref update added. */
-export function pushPayloads({ store, urls, user, repo }: HookShapes) {
+export function pushPayloads({ store, urls, user, repo, org }: HookShapes) {
   return {
     push(
       r: RepoRecord,
@@ -44,6 +44,7 @@ export function pushPayloads({ store, urls, user, repo }: HookShapes) {
           pushed_at: Math.floor(Date.now() / 1000),
           created_at: Math.floor(Date.parse(r.createdAt) / 1000),
         },
+        ...org(r),
         pusher: { name: pusher, email: who?.email ?? null },
         sender: user(pusher),
       };

@@ -2,7 +2,7 @@ import type { RepoRecord } from "./state";
 import type { HookShapes } from "./webhooks.shapes";
 
 /** `repository` deliveries: renamed, transferred. */
-export function repositoryPayloads({ user, repo }: HookShapes) {
+export function repositoryPayloads({ user, repo, org }: HookShapes) {
   return {
     /** `repository` `renamed`: `r` under its new name, `from` its old name (without the owner). */
     renamed(r: RepoRecord, from: string, sender: string) {
@@ -10,6 +10,7 @@ export function repositoryPayloads({ user, repo }: HookShapes) {
         action: "renamed",
         changes: { repository: { name: { from } } },
         repository: repo(r),
+        ...org(r),
         sender: user(sender),
       };
     },
@@ -19,6 +20,7 @@ export function repositoryPayloads({ user, repo }: HookShapes) {
         action: "transferred",
         changes: { owner: { from: { user: user(from) } } },
         repository: repo(r),
+        ...org(r),
         sender: user(sender),
       };
     },

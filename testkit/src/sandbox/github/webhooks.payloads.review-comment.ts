@@ -6,7 +6,7 @@ import type { ReviewCommentRecord } from "./webhooks.records";
 import type { HookShapes, PullIssue } from "./webhooks.shapes";
 
 /** `pull_request_review_comment` `created` deliveries. */
-export function reviewCommentPayloads({ store, urls, user, repo, hookPull, pullUrl, htmlPull }: HookShapes) {
+export function reviewCommentPayloads({ store, urls, user, repo, org, hookPull, pullUrl, htmlPull }: HookShapes) {
   return {
     reviewComment(r: RepoRecord, pr: PullIssue, c: ReviewCommentRecord, sender: string) {
       const url = `${urls.api}/repos/${r.owner}/${r.name}/pulls/comments/${c.id}`;
@@ -43,6 +43,7 @@ export function reviewCommentPayloads({ store, urls, user, repo, hookPull, pullU
         },
         pull_request: hookPull(pullSimple(pr, r, store, urls, null)),
         repository: repo(r),
+        ...org(r),
         sender: user(sender),
       };
     },

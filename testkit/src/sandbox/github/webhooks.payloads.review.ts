@@ -6,7 +6,7 @@ import type { ReviewRecord } from "./webhooks.records";
 import type { HookShapes, PullIssue } from "./webhooks.shapes";
 
 /** `pull_request_review` `submitted` deliveries. */
-export function reviewPayloads({ store, urls, user, repo, hookPull, pullUrl, htmlPull }: HookShapes) {
+export function reviewPayloads({ store, urls, user, repo, org, hookPull, pullUrl, htmlPull }: HookShapes) {
   return {
     review(r: RepoRecord, pr: PullIssue, rv: ReviewRecord) {
       const html = `${htmlPull(r, pr)}#pullrequestreview-${rv.id}`;
@@ -27,6 +27,7 @@ export function reviewPayloads({ store, urls, user, repo, hookPull, pullUrl, htm
         },
         pull_request: hookPull(pullSimple(pr, r, store, urls, null)),
         repository: repo(r),
+        ...org(r),
         sender: user(rv.user),
       };
     },

@@ -3,6 +3,7 @@ import { issue } from "./issues.payloads";
 import type { pullSimple } from "./pulls.payloads";
 import { repository } from "./repos.payloads";
 import type { IssueRecord, RepoRecord } from "./state";
+import { avatarUrl, nodeId } from "./urls";
 import { simpleUser } from "./users.payloads";
 
 export type PullIssue = IssueRecord & { pull: NonNullable<IssueRecord["pull"]> };
@@ -29,6 +30,28 @@ export function hookShapes(deps: SandboxDeps) {
     } = repository(r, store, urls, null);
     const { user_view_type: _v, ...owner } = rest.owner;
     return { ...rest, owner, custom_properties: {} };
+  };
+  // GitHub adds `organization` to every delivery about a repository an organisation owns.
+  const org = (r: RepoRecord) => {
+    const o = store.org(r.owner);
+    if (!o) return {};
+    const u = `${urls.api}/orgs/${o.login}`;
+    return {
+      organization: {
+        login: o.login,
+        id: o.id,
+        node_id: nodeId("Organization", o.id),
+        url: u,
+        repos_url: `${u}/repos`,
+        events_url: `${u}/events`,
+        hooks_url: `${u}/hooks`,
+        issues_url: `${u}/issues`,
+        members_url: `${u}/members{/member}`,
+        public_members_url: `${u}/public_members{/member}`,
+        avatar_url: avatarUrl(urls, o.id),
+        description: null,
+      },
+    };
   };
   const hookPull = <T extends ReturnType<typeof pullSimple>>(p: T) => {
     const side = (b: T["head"]) => ({
@@ -76,7 +99,7 @@ export function hookShapes(deps: SandboxDeps) {
   const pullUrl = (r: RepoRecord, pr: PullIssue) => `${urls.api}/repos/${r.owner}/${r.name}/pulls/${pr.number}`;
   const htmlPull = (r: RepoRecord, pr: PullIssue) => `${urls.html}/${r.owner}/${r.name}/pull/${pr.number}`;
 
-  return { store, urls, user, repo, hookPull, hookIssue, pullUrl, htmlPull };
+  return { store, urls, user, repo, org, hookPull, hookIssue, pullUrl, htmlPull };
 }
 
 export type HookShapes = ReturnType<typeof hookShapes>;
