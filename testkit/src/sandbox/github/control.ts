@@ -31,6 +31,11 @@ export interface NewIssue {
   state?: "open" | "closed";
   /** Author login; defaults to the repository owner (an organisation's repository needs one: organisations author nothing). */
   user?: string;
+  /**
+   * Who closed it (state `closed`): the author or a user with triage access; by default the owner of
+   * a user's repository or an owner (admin member) of the organisation.
+   */
+  closedBy?: string;
 }
 
 /** In-process controls for tests; everything here acts as GitHub itself would, not through the API. */
@@ -54,21 +59,24 @@ export interface GithubSandboxControl extends OrgControls, MoveControls {
   listPulls(owner: string, repo: string): SandboxPull[];
   /** Appends issues (numbers continue after the last issue or pull request); returns their numbers. */
   addIssues(owner: string, repo: string, issues: NewIssue[]): number[];
+  /** `by` closes or reopens the issue (who may, and the default, as for `NewIssue.closedBy`). */
   setIssueState(
     owner: string,
     repo: string,
     number: number,
     state: "open" | "closed",
     reason?: "completed" | "not_planned",
+    by?: string,
   ): void;
   /**
    * An admin deletes the issue: GET answers 410 from now on, listings leave it out, and an
-   * `issues` `deleted` webhook is sent (sender defaults to the repository owner).
+   * `issues` `deleted` webhook is sent (the sender, a user with admin access, defaults as for `mergePull`).
    */
   deleteIssue(owner: string, repo: string, number: number, sender?: string): void;
   /**
    * The issue is transferred to `to` (numbered after its last issue there): GET on the old place
-   * answers 301 to the new one, and an `issues` `transferred` webhook is sent. Returns the new number.
+   * answers 301 to the new one, and an `issues` `transferred` webhook is sent (the sender, a user with
+   * push access, defaults as for `mergePull`). Returns the new number.
    */
   transferIssue(
     owner: string,
@@ -104,6 +112,9 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
     if (!repo) throw new Error(`github sandbox: no repository ${owner}/${name}`);
     return repo;
   };
+  // An issue's author may close it; anyone else needs triage access, as on GitHub.
+  const closerOf = (repo: RepoRecord, by: string | undefined, author: string): string =>
+    actingUser(store, repo, by, by !== undefined && by.toLowerCase() === author.toLowerCase() ? "pull" : "triage");
   const issueOf = (repo: RepoRecord, number: number): IssueRecord => {
     const found = store.issue(repo.id, number);
     if (!found) throw new Error(`github sandbox: no issue #${number} in ${repo.owner}/${repo.name}`);
@@ -193,6 +204,9 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
       const authors = issues.map((n) => store.user(n.user ?? repo.owner)?.login ?? store.user(repo.owner)?.login);
       if (authors.includes(undefined))
         throw new Error(`github sandbox: issues of ${repo.owner}/${repo.name} need a user author`);
+      const closers = issues.map((n, index) =>
+        n.state === "closed" ? closerOf(repo, n.closedBy, authors[index] ?? repo.owner) : null,
+      );
       return store.mutate((s) =>
         issues.map((n, index) => {
           const now = isoNow();
@@ -216,21 +230,23 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
             createdAt: now,
             updatedAt: now,
             closedAt: closed ? now : null,
-            closedBy: closed ? repo.owner : null,
+            closedBy: closers[index] ?? null,
             pull: null,
           });
           return number;
         }),
       );
     },
-    setIssueState(owner, name, number, state, reason) {
-      const issue = issueOf(repoOf(owner, name), number);
+    setIssueState(owner, name, number, state, reason, by) {
+      const repo = repoOf(owner, name);
+      const issue = issueOf(repo, number);
+      const closer = state === "closed" ? closerOf(repo, by, issue.user) : null;
       const now = isoNow();
       store.mutate(() => {
         issue.state = state;
         issue.stateReason = state === "closed" ? (reason ?? "completed") : "reopened";
         issue.closedAt = state === "closed" ? now : null;
-        issue.closedBy = state === "closed" ? repoOf(owner, name).owner : null;
+        issue.closedBy = closer;
         issue.updatedAt = now;
       });
     },
@@ -238,7 +254,7 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
       const repo = repoOf(owner, name);
       const found = issueOf(repo, number);
       if (found.pull) throw new Error(`github sandbox: #${number} is a pull request; only issues are deleted`);
-      const payload = webhookPayloads(deps).issueDeleted(repo, found, sender ?? repo.owner);
+      const payload = webhookPayloads(deps).issueDeleted(repo, found, actingUser(store, repo, sender, "admin"));
       store.mutate((s) => {
         s.issues = s.issues.filter((i) => i !== found);
         (s.goneIssues ??= []).push({ repoId: repo.id, number, movedTo: null });
@@ -251,6 +267,7 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
       const found = issueOf(repo, number);
       if (found.pull) throw new Error(`github sandbox: #${number} is a pull request; only issues are transferred`);
       if (target.id === repo.id) throw new Error("github sandbox: an issue is transferred to another repository");
+      const by = actingUser(store, repo, sender, "push");
       const before = { ...found, labels: [...found.labels], assignees: [...found.assignees] };
       const moved = store.mutate((s) => {
         const n = target.nextNumber;
@@ -263,10 +280,7 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
         (s.goneIssues ??= []).push({ repoId: repo.id, number, movedTo: { repoId: target.id, number: n } });
         return n;
       });
-      deps.hooks.send(
-        "issues",
-        webhookPayloads(deps).issueTransferred(repo, before, target, found, sender ?? repo.owner),
-      );
+      deps.hooks.send("issues", webhookPayloads(deps).issueTransferred(repo, before, target, found, by));
       return moved;
     },
     async mergePull(owner, name, number, o = {}) {

@@ -65,4 +65,45 @@ describe("responses match GitHub's OpenAPI description", () => {
     expect(listed.map((i: { number: number }) => i.number)).not.toContain(deleted);
     expect(listed.map((i: { number: number }) => i.number)).not.toContain(moved);
   });
+
+  it("an organisation's closed issue names the user who closed it, never the organisation", async () => {
+    const control = t.sandbox.control;
+    control.createOrganization("issues-org");
+    control.addOrgMember("issues-org", "monalisa", "admin");
+    control.addOrgMember("issues-org", "hubot");
+    await control.createRepository("issues-org", "tracker");
+    const r = { owner: "issues-org", repo: "tracker" };
+    const [byOwner = 0, byAuthor = 0, later = 0] = control.addIssues("issues-org", "tracker", [
+      { title: "Closed by an org owner", user: "hubot", state: "closed" },
+      { title: "Closed by its author", user: "hubot", state: "closed", closedBy: "hubot" },
+      { title: "Closed later", user: "monalisa" },
+    ]);
+    control.setIssueState("issues-org", "tracker", later, "closed", "not_planned");
+    const closers = [];
+    for (const issue_number of [byOwner, byAuthor, later]) {
+      const got = await check(me, "GET /repos/{owner}/{repo}/issues/{issue_number}", { ...r, issue_number }, 200);
+      closers.push([got.state, got.closed_by?.login]);
+    }
+    expect(closers).toEqual([
+      ["closed", "monalisa"],
+      ["closed", "hubot"],
+      ["closed", "monalisa"],
+    ]);
+    // hubot only reads the repository and did not write this issue: GitHub would not let it close it.
+    expect(() => control.setIssueState("issues-org", "tracker", later, "closed", "not_planned", "hubot")).toThrow(
+      /hubot lacks triage/,
+    );
+    expect(() =>
+      control.addIssues("issues-org", "tracker", [
+        { title: "x", user: "hubot", state: "closed", closedBy: "issues-org" },
+      ]),
+    ).toThrow(/not a user/);
+    const unchanged = await check(
+      me,
+      "GET /repos/{owner}/{repo}/issues/{issue_number}",
+      { ...r, issue_number: later },
+      200,
+    );
+    expect([unchanged.state_reason, unchanged.closed_by?.login]).toEqual(["not_planned", "monalisa"]);
+  });
 });

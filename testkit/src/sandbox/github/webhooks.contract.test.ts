@@ -284,6 +284,27 @@ describe("the GitHub stand-in's webhooks", () => {
     const merged = await monalisa.rest.pulls.get({ ...o, pull_number: first.number });
     expect([merged.data.merged, merged.data.merged_by?.login]).toEqual([true, "monalisa"]);
   });
+  it("an organisation's issues are deleted and transferred by its owner: the deliveries name that user and the organisation", async () => {
+    const control = t.sandbox.control;
+    control.createOrganization("acme-issues");
+    control.addOrgMember("acme-issues", "monalisa", "admin");
+    await control.createRepository("acme-issues", "tracker");
+    await control.createRepository("acme-issues", "archive");
+    const [deleted = 0, moved = 0] = control.addIssues("acme-issues", "tracker", [
+      { title: "Spam", user: "hubot" },
+      { title: "Belongs in the archive", user: "hubot" },
+    ]);
+    const before = (await control.webhookDeliveries()).length;
+    control.deleteIssue("acme-issues", "tracker", deleted);
+    control.transferIssue("acme-issues", "tracker", moved, { owner: "acme-issues", repo: "archive" });
+    const sent = (await control.webhookDeliveries()).slice(before);
+    expect(sent.flatMap(validate)).toEqual([]);
+    const organization = { login: "acme-issues" };
+    expect(sent.map((d) => JSON.parse(d.body) as unknown)).toMatchObject([
+      { action: "deleted", organization, sender: { login: "monalisa" } },
+      { action: "transferred", organization, sender: { login: "monalisa" } },
+    ]);
+  });
   it("delivers issues.deleted and issues.transferred as the published schemas describe them", async () => {
     const before = (await t.sandbox.control.webhookDeliveries()).length;
     const [deleted = 0, moved = 0] = t.sandbox.control.addIssues("octocat", "todo-api", [
