@@ -74,9 +74,10 @@ export interface GithubSandboxControl extends OrgControls, MoveControls {
    */
   deleteIssue(owner: string, repo: string, number: number, sender?: string): void;
   /**
-   * The issue is transferred to `to` (numbered after its last issue there): GET on the old place
-   * answers 301 to the new one, and an `issues` `transferred` webhook is sent (the sender, a user with
-   * push access, defaults as for `mergePull`). Returns the new number.
+   * The issue is transferred to `to`, where it is a new issue (a new id, numbered after its last issue
+   * there) with the same comments: GET on the old place answers 301 to the new one, and an `issues`
+   * `transferred` webhook is sent (the sender, a user with push access, defaults as for `mergePull`).
+   * Returns the new number.
    */
   transferIssue(
     owner: string,
@@ -268,20 +269,29 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
       if (found.pull) throw new Error(`github sandbox: #${number} is a pull request; only issues are transferred`);
       if (target.id === repo.id) throw new Error("github sandbox: an issue is transferred to another repository");
       const by = actingUser(store, repo, sender, "push");
-      const before = { ...found, labels: [...found.labels], assignees: [...found.assignees] };
-      const moved = store.mutate((s) => {
+      // GitHub makes a new issue in the destination (a new id and number); the old one is gone.
+      const moved: IssueRecord = store.mutate((s) => {
         const n = target.nextNumber;
         target.nextNumber += 1;
-        found.repoId = target.id;
-        found.number = n;
-        // Labels the new repository does not have are dropped, as GitHub does.
-        found.labels = found.labels.filter((l) => target.labels.some((x) => x.name === l));
-        found.updatedAt = isoNow();
+        const created: IssueRecord = {
+          ...found,
+          id: store.nextId(),
+          repoId: target.id,
+          number: n,
+          // Labels the new repository does not have are dropped, as GitHub does.
+          labels: found.labels.filter((l) => target.labels.some((x) => x.name === l)),
+          assignees: [...found.assignees],
+          updatedAt: isoNow(),
+        };
+        s.issues = s.issues.map((i) => (i === found ? created : i));
+        // Its comments go with it.
+        for (const c of s.issueComments ?? [])
+          if (c.repoId === repo.id && c.issueNumber === number) Object.assign(c, { repoId: target.id, issueNumber: n });
         (s.goneIssues ??= []).push({ repoId: repo.id, number, movedTo: { repoId: target.id, number: n } });
-        return n;
+        return created;
       });
-      deps.hooks.send("issues", webhookPayloads(deps).issueTransferred(repo, before, target, found, by));
-      return moved;
+      deps.hooks.send("issues", webhookPayloads(deps).issueTransferred(repo, found, target, moved, by));
+      return moved.number;
     },
     async mergePull(owner, name, number, o = {}) {
       const repo = repoOf(owner, name);

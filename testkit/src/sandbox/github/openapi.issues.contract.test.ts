@@ -43,6 +43,18 @@ describe("responses match GitHub's OpenAPI description", () => {
       410,
     );
     expect(gone.message).toBe("This issue was deleted");
+    const original = await check(
+      me,
+      "GET /repos/{owner}/{repo}/issues/{issue_number}",
+      { ...o, issue_number: moved },
+      200,
+    );
+    await check(
+      me,
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
+      { ...o, issue_number: moved, body: "Moving this" },
+      201,
+    );
     const n = t.sandbox.control.transferIssue("octocat", "todo-api", moved, {
       owner: "octocat",
       repo: "url-shortener",
@@ -61,6 +73,16 @@ describe("responses match GitHub's OpenAPI description", () => {
       200,
     );
     expect([followed.number, followed.repository_url]).toEqual([n, `${t.sandbox.url}/repos/octocat/url-shortener`]);
+    // GitHub makes a new issue there: a new id and node id, the comments moved along.
+    expect(followed.id).not.toBe(original.id);
+    expect(followed.node_id).not.toBe(original.node_id);
+    const comments = await check(
+      me,
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+      { owner: "octocat", repo: "url-shortener", issue_number: n },
+      200,
+    );
+    expect([followed.comments, comments.map((c: { body: string }) => c.body)]).toEqual([1, ["Moving this"]]);
     const listed = await check(me, "GET /repos/{owner}/{repo}/issues", { ...o, state: "all", per_page: 100 }, 200);
     expect(listed.map((i: { number: number }) => i.number)).not.toContain(deleted);
     expect(listed.map((i: { number: number }) => i.number)).not.toContain(moved);

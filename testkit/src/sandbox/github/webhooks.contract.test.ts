@@ -324,7 +324,13 @@ describe("the GitHub stand-in's webhooks", () => {
       issue: { number: deleted },
       repository: { full_name: "octocat/todo-api" },
     });
-    expect(JSON.parse(sent[1]?.body ?? "{}")).toMatchObject({
+    const transferred = JSON.parse(sent[1]?.body ?? "{}") as {
+      issue: { id: number };
+      changes: { new_issue: { id: number } };
+    };
+    // The issue in the new repository is a new one (its own id), as on GitHub.
+    expect(transferred.changes.new_issue.id).not.toBe(transferred.issue.id);
+    expect(transferred).toMatchObject({
       action: "transferred",
       issue: { number: moved },
       repository: { full_name: "octocat/todo-api" },
