@@ -10,6 +10,7 @@ export * from "./pipeline";
 export * from "./file-change";
 export * from "./linked-pull";
 export * from "./jobs";
+export * from "./github-names";
 export * from "./job-failure";
 export * from "./generation";
 export * from "./tests";

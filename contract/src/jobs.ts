@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { githubLogin, githubRepoName } from "./github-names";
 
 /** Queue names. One BullMQ queue each; workers may run any subset. */
 export const QUEUES = {
@@ -13,8 +14,8 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 const Uuid = z.string().uuid();
-const Owner = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/);
-const RepoName = z.string().regex(/^[A-Za-z0-9._-]{1,100}$/);
+const Owner = githubLogin();
+const RepoName = githubRepoName();
 
 /** One job per solve or refine run; everything else the processor reads from Postgres. */
 export const SolveJob = z.object({ runId: Uuid });

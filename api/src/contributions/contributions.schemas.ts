@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { githubLogin, githubRepoName } from "@fixloop/contract";
 
 export const ParseUrlRequest = z.object({ url: z.string().max(2000) });
 
 export const IssueRef = z.object({
-  owner: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, "Invalid repository owner"),
-  repo: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "Invalid repository name"),
+  owner: githubLogin(),
+  repo: githubRepoName(),
   // A JSON number, or its decimal digits as a string (from a parsed URL); never `true`, `[2]` or `1e3`.
   issueNumber: z
     .union([

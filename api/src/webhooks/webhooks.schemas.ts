@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TIMELINE_TEXT_MAX } from "@fixloop/contract";
+import { TIMELINE_TEXT_MAX, githubLogin, githubRepoName } from "@fixloop/contract";
 
 /**
  * The fields Fixloop keeps of GitHub's webhook payloads (everything else is dropped before the
@@ -14,15 +14,6 @@ const Repository = z.object({ full_name: z.string().min(1) });
 const PullRef = z.object({ number: z.number().int().positive() });
 
 /**
- * An account login in GitHub's rules: up to 39 letters, digits and hyphens, starting with a letter
- * or digit; a managed user (Enterprise Managed Users) adds `_` and the enterprise's short code.
- */
-const AccountLogin = z
-  .string()
-  .max(39)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9]+)?$/);
-
-/**
  * A repository with its GitHub id and where it lives now, in GitHub's own name rules (an account
  * login, a repository name that is not `.` or `..`), its full name agreeing with both: what a
  * rename followed from a delivery may write.
@@ -30,11 +21,8 @@ const AccountLogin = z
 export const RepositoryLocation = z
   .object({
     id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-    name: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]{1,100}$/)
-      .refine((n) => n !== "." && n !== ".."),
-    owner: z.object({ login: AccountLogin }),
+    name: githubRepoName(),
+    owner: z.object({ login: githubLogin() }),
     full_name: z.string(),
   })
   .refine((r) => r.full_name === `${r.owner.login}/${r.name}`, { path: ["full_name"] });
