@@ -25,3 +25,26 @@ export const RUN_ENDED = {
   error_message: "The backtest ended before this solve finished",
   quota_state: "released",
 };
+
+/**
+ * The model's answer that is the known fix of the todo-api fixture's issue #1 ("Add DELETE
+ * /todos/:id"): its merged pull request's own change to the store.
+ */
+export const TODO_REMOVE_FIX = {
+  analysis: "TodoStore has no way to remove a todo.",
+  proposedSolution: "Add TodoStore.remove().",
+  confidence: 80,
+  files: [
+    {
+      filename: "src/store.ts",
+      action: "modify" as const,
+      edits: [
+        {
+          search: "  update(id: number, patch: TodoPatch): Todo | undefined {\n",
+          replace:
+            "  remove(id: number): boolean {\n    return this.todos.delete(id);\n  }\n\n  update(id: number, patch: TodoPatch): Todo | undefined {\n",
+        },
+      ],
+    },
+  ],
+};

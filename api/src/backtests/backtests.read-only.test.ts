@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
+import { TODO_REMOVE_FIX } from "../../test/backtests.testkit";
 
 let stack: TestStack;
 let models: ModelSandbox;
@@ -30,31 +31,11 @@ async function signedIn(login: string) {
 
 const BASE = "/api/github/repositories/acme/todo-api";
 
-// The known fix of todo-api's issue #1 (its merged pull request's own change to the store).
-const REMOVE = {
-  analysis: "TodoStore has no way to remove a todo.",
-  proposedSolution: "Add TodoStore.remove().",
-  confidence: 80,
-  files: [
-    {
-      filename: "src/store.ts",
-      action: "modify" as const,
-      edits: [
-        {
-          search: "  update(id: number, patch: TodoPatch): Todo | undefined {\n",
-          replace:
-            "  remove(id: number): boolean {\n    return this.todos.delete(id);\n  }\n\n  update(id: number, patch: TodoPatch): Todo | undefined {\n",
-        },
-      ],
-    },
-  ],
-};
-
 describe("a repository the user can only read", () => {
   it("is backtested, solves included, on the user's own quota, and leaves the repository as it was", async () => {
     const hubot = await signedIn("hubot");
     expect(hubot.repositories.find((r) => r.fullName === "acme/todo-api")).toMatchObject({ canPush: false });
-    models.control.respondWith((p) => p.includes("Add DELETE /todos/:id"), REMOVE);
+    models.control.respondWith((p) => p.includes("Add DELETE /todos/:id"), TODO_REMOVE_FIX);
     const pullsBefore = stack.github.control.listPulls("acme", "todo-api").length;
     const res = await stack.app.request(`${BASE}/backtest`, {
       method: "POST",

@@ -5,6 +5,7 @@ import { createGithubClient } from "@fixloop/runtime";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { pushFiles } from "../../test/tests-run.testkit";
+import { TODO_REMOVE_FIX } from "../../test/backtests.testkit";
 
 // A repository's .fixloop.yml asks for network during setup. Only a repository the user can push to
 // is the user's own; one they can only read (an organisation's, read base permission) is written by
@@ -18,24 +19,6 @@ let issueNumber = 0;
 
 const TITLE = "Remove a todo from the store";
 const REMOVE_METHOD = "\n  remove(id: number): boolean {\n    return this.todos.delete(id);\n  }\n";
-const REMOVE = {
-  analysis: "TodoStore has no way to remove a todo.",
-  proposedSolution: "Add TodoStore.remove().",
-  confidence: 80,
-  files: [
-    {
-      filename: "src/store.ts",
-      action: "modify" as const,
-      edits: [
-        {
-          search: "  update(id: number, patch: TodoPatch): Todo | undefined {\n",
-          replace:
-            "  remove(id: number): boolean {\n    return this.todos.delete(id);\n  }\n\n  update(id: number, patch: TodoPatch): Todo | undefined {\n",
-        },
-      ],
-    },
-  ],
-};
 const REMOVE_TEST = `import assert from "node:assert/strict";
 import { test } from "node:test";
 import { TodoStore } from "../src/store.ts";
@@ -115,7 +98,7 @@ beforeAll(async () => {
   });
   // Merged by octocat through the API: the issue it fixes is closed by a user (an organisation closes nothing).
   await g.rest.pulls.merge({ ...repo, pull_number: pull.data.number });
-  models.control.respondWith((p) => p.includes(TITLE), REMOVE);
+  models.control.respondWith((p) => p.includes(TITLE), TODO_REMOVE_FIX);
   // The merge closed the issue it fixes, as completed.
   const closed = await g.rest.issues.get({ ...repo, issue_number: issueNumber });
   expect(closed.data).toMatchObject({ state: "closed", state_reason: "completed" });

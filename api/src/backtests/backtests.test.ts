@@ -4,6 +4,7 @@ import { startWorkers, type RunningWorkers } from "@fixloop/worker";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { usedQuota } from "../../test/faults.testkit";
+import { TODO_REMOVE_FIX } from "../../test/backtests.testkit";
 
 let stack: TestStack;
 let models: ModelSandbox;
@@ -116,25 +117,6 @@ describe("repository backtest", () => {
   });
 
   const TODO = "/api/github/repositories/octocat/todo-api/backtest";
-  // The known fix of todo-api's issue #1 (its merged pull request's own change to the store).
-  const REMOVE = {
-    analysis: "TodoStore has no way to remove a todo.",
-    proposedSolution: "Add TodoStore.remove().",
-    confidence: 80,
-    files: [
-      {
-        filename: "src/store.ts",
-        action: "modify" as const,
-        edits: [
-          {
-            search: "  update(id: number, patch: TodoPatch): Todo | undefined {\n",
-            replace:
-              "  remove(id: number): boolean {\n    return this.todos.delete(id);\n  }\n\n  update(id: number, patch: TodoPatch): Todo | undefined {\n",
-          },
-        ],
-      },
-    ],
-  };
   const ledgerUsd = async (runId: string) =>
     Number(
       (
@@ -149,7 +131,7 @@ describe("repository backtest", () => {
   it("solves each past issue on request and checks it against its pull request's own tests, at its ledger cost", async () => {
     const me = await owner("octocat");
     // The model answers #1 with its pull request's fix; #2 gets the stand-in's unrelated change.
-    models.control.respondWith((p) => p.includes("Add DELETE /todos/:id"), REMOVE);
+    models.control.respondWith((p) => p.includes("Add DELETE /todos/:id"), TODO_REMOVE_FIX);
     const pullsBefore = stack.github.control.listPulls("octocat", "todo-api").length;
     const res = await start(me, { issues: 2, solve: true }, TODO);
     expect(res.status).toBe(202);
