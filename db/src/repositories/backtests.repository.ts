@@ -272,9 +272,9 @@ export async function cardOf(db: Conn, userId: string, fullName: string) {
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(1);
-  const [done, latest] = await Promise.all([
-    base.where("status", "=", "done").executeTakeFirst(),
-    base.executeTakeFirst(),
-  ]);
+  // The latest first, then the card: read at once (or the other way round), a backtest finishing
+  // between the two reads showed as the latest, done, beside no card or an older one.
+  const latest = await base.executeTakeFirst();
+  const done = latest?.status === "done" ? latest : await base.where("status", "=", "done").executeTakeFirst();
   return { repositoryId: repo.id, card: done ? toCard(done) : null, latest: latest ? toCard(latest) : null };
 }
