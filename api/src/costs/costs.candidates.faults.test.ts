@@ -67,10 +67,16 @@ describe("spending caps with several candidates per run", () => {
     const firstRun = await solve(me.headers, first.id, { candidates: 3 });
     await until("the first run ended", () => ended([firstRun]), 120_000);
     expect((await run(firstRun)).status).toBe("completed");
-    const perRun = spent(await ledger(me.userId));
+    const firstRows = await ledger(me.userId);
+    const reserved = (rows: { reserved_usd: string | number }[]) =>
+      rows.reduce((n, r) => n + Number(r.reserved_usd), 0);
+    const isAnswer = (r: { purpose: string }) => r.purpose.startsWith("answer");
+    const beforeAnswers = reserved(firstRows.filter((r) => !isAnswer(r)));
+    const worstAnswer = Math.max(...firstRows.filter(isAnswer).map((r) => Number(r.reserved_usd)));
 
-    // Then eight at once, with room for about ten such runs at their real cost, two or three at their worst.
-    const cap = Math.round(perRun * 10);
+    // Then eight at once. The cap holds every run's requests before step 4 at their worst (so how the eight
+    // interleave cannot starve step 4) and four answers at their worst: some answers go out, most cannot.
+    const cap = Math.ceil(8 * beforeAnswers + 4 * worstAnswer);
     await k.setCaps(me.headers, { runCapUsd: null, monthlyCapUsd: cap });
     // The model reports no usage now: each chat request is recorded at its worst case, so a reservation
     // that should not have been granted shows as overshoot (real costs far under the worst case would hide it).
