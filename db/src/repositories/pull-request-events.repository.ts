@@ -47,13 +47,18 @@ export async function knowsRepository(db: Conn, fullName: string, githubId?: num
     .limit(1)
     .executeTakeFirst();
   if (synced) return true;
-  const opened = await db
-    .selectFrom("pull_requests")
-    .select("id")
-    .where((eb) => eb.or([eb(sql`lower(repo_full_name)`, "=", lower), eb(sql`lower(head_repo_full_name)`, "=", lower)]))
-    .limit(1)
-    .executeTakeFirst();
-  return opened !== undefined;
+  // One lookup per column: with `or` and `limit 1` Postgres reckons on finding a row early and reads
+  // the whole table, which it does for every delivery of a repository with no pull request of Fixloop.
+  for (const column of ["repo_full_name", "head_repo_full_name"] as const) {
+    const opened = await db
+      .selectFrom("pull_requests")
+      .select("id")
+      .where(sql`lower(${sql.ref(column)})`, "=", lower)
+      .limit(1)
+      .executeTakeFirst();
+    if (opened) return true;
+  }
+  return false;
 }
 
 /** Kinds whose GitHub object can change (edited text, a re-run check); the others are kept as first seen. */
