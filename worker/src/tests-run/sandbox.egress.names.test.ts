@@ -107,16 +107,28 @@ const plainVia = async (target: string, bytes: string, via = proxy) => {
   });
 };
 
-/** A plain-HTTP proxy request over the proxy's socket, as a sandboxed setup sends it: the status. */
+/** A plain-HTTP proxy request over the proxy's socket, as a sandboxed setup sends it: status and body. */
 const forwarded = (url: string) =>
-  new Promise<number>((resolve, reject) => {
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
     http
       .request({ socketPath: proxy.socketPath, method: "GET", path: url }, (r) => {
-        r.resume();
-        r.on("end", () => resolve(r.statusCode ?? 0));
+        let body = "";
+        r.on("data", (d: Buffer) => (body += d.toString()));
+        r.on("end", () => resolve({ status: r.statusCode ?? 0, body }));
       })
       .on("error", reject)
       .end();
+  });
+
+/** Bytes written straight to the proxy's socket: everything it answers until it closes. */
+const rawVia = (bytes: string) =>
+  new Promise<string>((resolve, reject) => {
+    const socket = net.connect(proxy.socketPath);
+    let got = "";
+    socket.on("data", (d: Buffer) => (got += d.toString()));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(got));
+    socket.write(bytes);
   });
 
 describe("a tunnel to a name on a web port", () => {
@@ -140,8 +152,16 @@ describe("a tunnel to a name on a web port", () => {
 
   it("reports a server that is down with its cause: a name's tunnel closes after its hello, an address's and a forwarded request answer 502", async () => {
     expect(await tlsVia("down.example:443", "down.example")).toMatch(/^ERR /);
-    expect(await tunnel(`127.0.0.1:${deadPort}`)).toBe(502);
-    expect(await forwarded("http://down.example/left-pad")).toBe(502);
+    // The 502s say which server could not be reached and why, to the setup's own log.
+    expect(await rawVia(`CONNECT 127.0.0.1:${deadPort} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)).toMatch(
+      new RegExp(
+        `^HTTP/1.1 502 [^]*\r\n\r\nCould not reach 127\\.0\\.0\\.1:${deadPort} \\(could not connect: ECONNREFUSED\\)\n$`,
+      ),
+    );
+    expect(await forwarded("http://down.example/left-pad")).toEqual({
+      status: 502,
+      body: "Could not reach down.example:80 (could not connect: ECONNREFUSED)\n",
+    });
     expect(dialled.slice(-3)).toEqual([`${DOWN}:443`, `127.0.0.1:${deadPort}`, `${DOWN}:80`]);
     // The client saw only its TLS fail (or a bare 502): the step's list says which server and why.
     expect(proxy.blocked().filter((b) => b.includes("down.example") || b.includes(String(deadPort)))).toEqual([

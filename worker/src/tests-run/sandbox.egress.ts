@@ -161,20 +161,29 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
     const up = network.connect(ip, port);
     track(up);
     let connected = false;
+    const down = (why: string) => {
+      const reason = `could not connect: ${why}`;
+      refuse(target, reason);
+      downCause.set(up, reason);
+    };
     up.setTimeout(connectMs);
     up.once("connect", () => {
       connected = true;
       up.setTimeout(idleMs);
     });
     up.on("error", (e: NodeJS.ErrnoException) => {
-      if (!connected) refuse(target, `could not connect: ${printable(e.code ?? "error")}`);
+      if (!connected) down(printable(e.code ?? "error"));
     });
     up.on("timeout", () => {
-      if (!connected) refuse(target, `could not connect: no answer in ${connectMs / 1000} s`);
+      if (!connected) down(`no answer in ${connectMs / 1000} s`);
       up.destroy();
     });
     return up;
   };
+  /** Why a dialled server could not be reached, as the 502's body says it to the client. */
+  const downCause = new WeakMap<net.Socket, string>();
+  const unreachable = (target: string, up: net.Socket | undefined) =>
+    `Could not reach ${printable(target)} (${(up && downCause.get(up)) ?? "connection failed"})\n`;
 
   const server = http.createServer(async (req, res) => {
     let url: URL;
@@ -198,6 +207,7 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
         .end(`Blocked by the sandbox: ${host}:${port} (${t.reason})\n`);
       return;
     }
+    let socket: net.Socket | undefined;
     const headers = { ...req.headers };
     for (const h of HOP_HEADERS) delete headers[h];
     // The host the allowlist let through is the host asked for: a client's own Host header would
@@ -212,7 +222,7 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
         headers,
         setHost: false,
         // Its own connection, closed with the request: no pooled socket outlives the idle timeout or the proxy.
-        createConnection: () => dial(`${host}:${port}`, t.ip, port),
+        createConnection: () => (socket = dial(`${host}:${port}`, t.ip, port)),
       },
       (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
@@ -220,7 +230,11 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
         pipeline(r, res, () => {});
       },
     );
-    up.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end("Upstream unreachable\n")));
+    up.on("error", () =>
+      res.headersSent
+        ? res.destroy()
+        : res.writeHead(502, { "content-type": "text/plain" }).end(unreachable(`${host}:${port}`, socket)),
+    );
     req.pipe(up);
   });
 
@@ -290,7 +304,10 @@ export async function startEgressProxy(policy: EgressPolicy, options: EgressOpti
     up.on("error", () => {});
     up.on("close", () => {
       if (connected || client.destroyed) client.destroy();
-      else client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
+      else
+        client.end(
+          `HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/plain\r\n\r\n${unreachable(`${hp.host}:${port}`, up)}`,
+        );
     });
     client.on("close", () => up.destroy());
   });
