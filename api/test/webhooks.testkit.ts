@@ -165,3 +165,58 @@ export async function webhookStack(
 
   return { stack, control, hook, octocat, gh, openFixloopPull, storeRepository, timeline, post, countEvents, REPO };
 }
+
+export type WebhookStack = Awaited<ReturnType<typeof webhookStack>>;
+
+/** A `repository` `renamed` body as GitHub sends it (the fields Fixloop reads). */
+export const renamedEvent = (id: number, owner: string, name: string, from: string) => ({
+  action: "renamed",
+  changes: { repository: { name: { from } } },
+  repository: { id, name, full_name: `${owner}/${name}`, owner: { login: owner } },
+  sender: { login: owner },
+});
+
+/** What the rename tests read and seed: repository rows by GitHub id, a user's issues, the deliveries stored. */
+export function renameRows(t: WebhookStack) {
+  async function addIssue(userId: string, repo: string, number: number) {
+    await t.stack.db
+      .insertInto("issues")
+      .values({
+        user_id: userId,
+        repo_full_name: repo,
+        issue_number: number,
+        title: `Issue ${number}`,
+        html_url: `https://github.com/${repo}/issues/${number}`,
+      })
+      .execute();
+  }
+
+  const repositoryRows = (githubId: number) =>
+    t.stack.db
+      .selectFrom("repositories")
+      .select(["user_id", "owner", "name", "full_name", "html_url"])
+      .where("github_id", "=", String(githubId))
+      .orderBy("user_id")
+      .execute();
+
+  const issueNames = (userId: string) =>
+    t.stack.db
+      .selectFrom("issues")
+      .select(["repo_full_name", "issue_number"])
+      .where("user_id", "=", userId)
+      .orderBy("repo_full_name")
+      .orderBy("issue_number")
+      .execute();
+
+  const countDeliveries = async () =>
+    Number(
+      (
+        await t.stack.db
+          .selectFrom("webhook_events")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  return { addIssue, repositoryRows, issueNames, countDeliveries };
+}
