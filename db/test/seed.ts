@@ -119,3 +119,28 @@ export async function seedSolution(db: Db, s: SeedSolution) {
     .executeTakeFirstOrThrow();
   return { issueId: issue.id, solutionId: solution.id };
 }
+
+/** Pull request #12 "Fix #5" from `head` into `base`, recorded for a seeded solution (see `seedSolution`). */
+export function insertPullRequest(
+  db: Db,
+  p: { userId: string; solutionId: string; issueId: string; base: string; head: string; htmlUrl?: string },
+) {
+  return db
+    .insertInto("pull_requests")
+    .values({
+      user_id: p.userId,
+      solution_id: p.solutionId,
+      issue_id: p.issueId,
+      repo_full_name: p.base,
+      head_repo_full_name: p.head,
+      pr_number: 12,
+      title: "Fix #5",
+      body: null,
+      branch_name: "fixloop/issue-5",
+      base_branch: "main",
+      html_url: p.htmlUrl ?? `https://github.com/${p.base}/pull/12`,
+      metadata: JSON.stringify({}),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
