@@ -1,9 +1,10 @@
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { QueueName } from "@fixloop/contract";
-import { pullRequests, repositories } from "@fixloop/db";
+import { pullRequests } from "@fixloop/db";
 import { createGithubClient } from "@fixloop/runtime";
 import { WebhookSender } from "@fixloop/testkit/sandbox";
+import { upsertRepository } from "@fixloop/worker";
 import { afterAll } from "vitest";
 import { createTestStack } from "./stack";
 
@@ -113,19 +114,8 @@ export async function webhookStack(
   /** `owner/repo` as a sync stores it for `userId` (with push access); returns its GitHub id. */
   async function storeRepository(userId: string, owner: string, repo: string): Promise<number> {
     const r = (await gh("octocat").rest.repos.get({ owner, repo })).data;
-    await repositories.upsertSynced(stack.db, userId, {
-      github_id: r.id,
-      owner: r.owner.login,
-      name: r.name,
-      full_name: r.full_name,
-      description: r.description,
-      is_private: r.private,
-      is_fork: r.fork,
-      language: r.language,
-      html_url: r.html_url,
-      default_branch: r.default_branch,
-      can_push: true,
-    });
+    // octocat reads it; `userId` is the one stored with push access.
+    await upsertRepository(stack.db, userId, { ...r, permissions: { ...r.permissions, push: true } });
     return r.id;
   }
 

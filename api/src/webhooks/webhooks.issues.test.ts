@@ -1,25 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { repositories } from "@fixloop/db";
 import { webhookStack } from "../../test/webhooks.testkit";
 
 const t = await webhookStack();
 
 /** The repository as a sync stores it (this file runs no sync worker). */
 async function storeRepository() {
-  const repo = (await t.gh("octocat").rest.repos.get(t.REPO)).data;
-  await repositories.upsertSynced(t.stack.db, t.octocat.user._id, {
-    github_id: repo.id,
-    owner: repo.owner.login,
-    name: repo.name,
-    full_name: repo.full_name,
-    description: repo.description,
-    is_private: repo.private,
-    is_fork: repo.fork,
-    language: repo.language,
-    html_url: repo.html_url,
-    default_branch: repo.default_branch,
-    can_push: true,
-  });
+  await t.storeRepository(t.octocat.user._id, t.REPO.owner, t.REPO.repo);
 }
 
 /** An issues.labeled delivery's body for issue `number` of octocat/todo-api. */
