@@ -1,4 +1,6 @@
+import { expect } from "vitest";
 import type { Db } from "@fixloop/db";
+import type { TestStack } from "./stack";
 
 /** A backtest's status and the error its card shows. */
 export const backtestRow = (db: Db, id: string) =>
@@ -48,3 +50,41 @@ export const TODO_REMOVE_FIX = {
     },
   ],
 };
+
+/** todo-api moves to an organisation whose members read its repositories; octocat stays its admin. */
+export async function moveTodoApiToAcme(stack: TestStack) {
+  const gh = stack.github.control;
+  gh.createOrganization("acme", { defaultPermission: "read" });
+  gh.addOrgMember("acme", "octocat", "admin");
+  gh.addOrgMember("acme", "hubot");
+  await gh.transferRepository("octocat", "todo-api", "acme");
+}
+
+/** `login` signed in: its JSON headers, its repository list, and acme/todo-api's entry in it. */
+export async function signedIn(stack: TestStack, login: string) {
+  const me = await stack.signIn(login, { scopes: ["public_repo"] });
+  const headers = { ...me.headers, "content-type": "application/json" };
+  const res = await stack.app.request("/api/github/repositories", { headers });
+  expect(res.status).toBe(200);
+  const { repositories } = (await res.json()) as { repositories: { fullName: string; canPush: boolean }[] };
+  return { headers, repositories, repository: repositories.find((r) => r.fullName === "acme/todo-api") };
+}
+
+/** Starts a backtest of `base` (a repository's API path) with `body` and reads its answer until it ends. */
+export async function backtestToEnd(
+  stack: TestStack,
+  base: string,
+  headers: Record<string, string>,
+  body: { issues: number; solve: boolean },
+) {
+  const res = await stack.app.request(`${base}/backtest`, { method: "POST", headers, body: JSON.stringify(body) });
+  expect(res.status).toBe(202);
+  let got = { card: null as any, latest: null as any };
+  for (let i = 0; i < 900 && !["done", "failed"].includes(got.latest?.status); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const read = await stack.app.request(`${base}/backtest`, { headers });
+    expect(read.status).toBe(200);
+    got = (await read.json()) as typeof got;
+  }
+  return got;
+}

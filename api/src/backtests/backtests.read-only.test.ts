@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
-import { TODO_REMOVE_FIX } from "../../test/backtests.testkit";
+import { backtestToEnd, moveTodoApiToAcme, signedIn, TODO_REMOVE_FIX } from "../../test/backtests.testkit";
 
 let stack: TestStack;
 let models: ModelSandbox;
@@ -9,47 +9,21 @@ let models: ModelSandbox;
 beforeAll(async () => {
   models = await startModelSandbox();
   stack = await createTestStack({ workers: ["sync", "backtest"], env: models.env });
-  // todo-api moves to an organisation whose members read its repositories; octocat stays its admin.
-  const gh = stack.github.control;
-  gh.createOrganization("acme", { defaultPermission: "read" });
-  gh.addOrgMember("acme", "octocat", "admin");
-  gh.addOrgMember("acme", "hubot");
-  await gh.transferRepository("octocat", "todo-api", "acme");
+  await moveTodoApiToAcme(stack);
 }, 60_000);
 afterAll(async () => {
   await models?.stop();
 });
 
-async function signedIn(login: string) {
-  const me = await stack.signIn(login, { scopes: ["public_repo"] });
-  const headers = { ...me.headers, "content-type": "application/json" };
-  const res = await stack.app.request("/api/github/repositories", { headers });
-  expect(res.status).toBe(200);
-  const { repositories } = (await res.json()) as { repositories: { fullName: string; canPush: boolean }[] };
-  return { headers, repositories };
-}
-
 const BASE = "/api/github/repositories/acme/todo-api";
 
 describe("a repository the user can only read", () => {
   it("is backtested, solves included, on the user's own quota, and leaves the repository as it was", async () => {
-    const hubot = await signedIn("hubot");
+    const hubot = await signedIn(stack, "hubot");
     expect(hubot.repositories.find((r) => r.fullName === "acme/todo-api")).toMatchObject({ canPush: false });
     models.control.respondWith((p) => p.includes("Add DELETE /todos/:id"), TODO_REMOVE_FIX);
     const pullsBefore = stack.github.control.listPulls("acme", "todo-api").length;
-    const res = await stack.app.request(`${BASE}/backtest`, {
-      method: "POST",
-      headers: hubot.headers,
-      body: JSON.stringify({ issues: 2, solve: true }),
-    });
-    expect(res.status).toBe(202);
-    let got = { card: null as any, latest: null as any };
-    for (let i = 0; i < 900 && !["done", "failed"].includes(got.latest?.status); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const read = await stack.app.request(`${BASE}/backtest`, { headers: hubot.headers });
-      expect(read.status).toBe(200);
-      got = (await read.json()) as typeof got;
-    }
+    const got = await backtestToEnd(stack, BASE, hubot.headers, { issues: 2, solve: true });
     expect(got.latest.error).toBeNull();
     expect(got.card).toMatchObject({ status: "done", solve: true, found: 2, checked: 2, solved: 2, solvesVerified: 1 });
     const first = got.card.issues.find((i: any) => i.issueNumber === 1);
@@ -60,8 +34,8 @@ describe("a repository the user can only read", () => {
   }, 120_000);
 
   it("keeps its test settings per user: the reader's never reach the owner's", async () => {
-    const hubot = await signedIn("hubot");
-    const octocat = await signedIn("octocat");
+    const hubot = await signedIn(stack, "hubot");
+    const octocat = await signedIn(stack, "octocat");
     expect(octocat.repositories.find((r) => r.fullName === "acme/todo-api")).toMatchObject({ canPush: true });
     const mine = { command: "npm run test:unit", setup: "npm ci", timeoutSeconds: 120, setupNetwork: true };
     const put = await stack.app.request(`${BASE}/test-settings`, {

@@ -5,7 +5,7 @@ import { createGithubClient } from "@fixloop/runtime";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { pushFiles } from "../../test/tests-run.testkit";
-import { TODO_REMOVE_FIX } from "../../test/backtests.testkit";
+import { backtestToEnd, moveTodoApiToAcme, signedIn, TODO_REMOVE_FIX } from "../../test/backtests.testkit";
 
 // A repository's .fixloop.yml asks for network during setup. Only a repository the user can push to
 // is the user's own; one they can only read (an organisation's, read base permission) is written by
@@ -43,12 +43,8 @@ beforeAll(async () => {
     workers: ["sync", "backtest"],
     env: { ...models.env, SANDBOX_ALLOWED_HOSTS: `127.0.0.1:${port}` },
   });
-  // todo-api moves to an organisation whose members read its repositories; octocat stays its admin.
+  await moveTodoApiToAcme(stack);
   const gh = stack.github.control;
-  gh.createOrganization("acme", { defaultPermission: "read" });
-  gh.addOrgMember("acme", "octocat", "admin");
-  gh.addOrgMember("acme", "hubot");
-  await gh.transferRepository("octocat", "todo-api", "acme");
 
   // A past fix whose base commit has a .fixloop.yml asking for network: its setup calls the registry
   // through the sandbox's proxy (and goes on quietly when it cannot).
@@ -110,30 +106,9 @@ afterAll(async () => {
 
 const BASE = "/api/github/repositories/acme/todo-api";
 
-async function signedIn(login: string) {
-  const me = await stack.signIn(login, { scopes: ["public_repo"] });
-  const headers = { ...me.headers, "content-type": "application/json" };
-  const res = await stack.app.request("/api/github/repositories", { headers });
-  expect(res.status).toBe(200);
-  const { repositories } = (await res.json()) as { repositories: { fullName: string; canPush: boolean }[] };
-  return { headers, repository: repositories.find((r) => r.fullName === "acme/todo-api") };
-}
-
 /** Backtests the newest past fix with its solve, and returns that issue's entry on the card. */
 async function backtestWithSolve(headers: Record<string, string>) {
-  const res = await stack.app.request(`${BASE}/backtest`, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ issues: 1, solve: true }),
-  });
-  expect(res.status).toBe(202);
-  let got = { card: null as any, latest: null as any };
-  for (let i = 0; i < 900 && !["done", "failed"].includes(got.latest?.status); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    const read = await stack.app.request(`${BASE}/backtest`, { headers });
-    expect(read.status).toBe(200);
-    got = (await read.json()) as typeof got;
-  }
+  const got = await backtestToEnd(stack, BASE, headers, { issues: 1, solve: true });
   expect(got.latest.error).toBeNull();
   expect(got.card).toMatchObject({ status: "done", solve: true, found: 1, checked: 1, solved: 1 });
   const entry = got.card.issues[0];
@@ -144,12 +119,12 @@ async function backtestWithSolve(headers: Record<string, string>) {
 
 describe("a backtest's .fixloop.yml network (real bubblewrap)", () => {
   it("is not granted in a repository the user can only read; one they can push to still gets it", async () => {
-    const hubot = await signedIn("hubot");
+    const hubot = await signedIn(stack, "hubot");
     expect(hubot.repository).toMatchObject({ canPush: false });
     await backtestWithSolve(hubot.headers);
     expect(hits).toEqual([]);
 
-    const octocat = await signedIn("octocat");
+    const octocat = await signedIn(stack, "octocat");
     expect(octocat.repository).toMatchObject({ canPush: true });
     await backtestWithSolve(octocat.headers);
     expect(hits).toContain("/from-setup");
