@@ -148,6 +148,8 @@ export interface IssuesTable {
   /** Set when GitHub no longer has the issue here: deleted, or transferred to `moved_to`. */
   gone: ColumnType<IssueGone | null, IssueGone | null | undefined, IssueGone | null>;
   moved_to: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the repository sync removed the issue's repository from the user's list; null while listed. */
+  repository_left_at: NullableTimestamp;
   upstream_full_name: string | null;
   fork_full_name: string | null;
   github_created_at: NullableTimestamp;

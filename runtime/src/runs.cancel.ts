@@ -75,19 +75,24 @@ export async function markIssueGone(
 }
 
 /**
- * Stops the user's solve and refine runs still queued or running of issues of `repoFullNames`,
- * repositories just removed from their list (GitHub no longer shows them to the user): the pull
- * request such a run leads to could no longer be opened, so nothing more is spent on it. Runs of
- * imported issues go on (they are solved in the user's fork). Called after the removal commits.
+ * Stops the solve and refine runs still queued or running of issues whose repository left their
+ * user's list (GitHub no longer shows it to them), of `userId` or of every user: the pull request
+ * such a run leads to could no longer be opened, so nothing more is spent on it. Runs of imported
+ * issues go on (they are solved in the user's fork). The removal marks the issues in its own
+ * transaction, so the runs a sync that failed after it left going are stopped by the next sync or
+ * sweep. Returns the runs it asked to stop.
  */
-export async function stopRunsOfRemovedRepositories(
+export async function stopRunsOfLeftRepositories(
   deps: RunCancelDeps & { logger: Pick<Logger, "info"> },
-  userId: string,
-  repoFullNames: string[],
-): Promise<void> {
-  const active = await runs.activeOfRepositories(deps.db, userId, repoFullNames);
+  userId?: string,
+): Promise<string[]> {
+  const active = await runs.activeOfLeftRepositories(deps.db, userId);
   for (const run of active) {
     const outcome = await cancelRun(deps, run, REPOSITORY_ACCESS_LOST);
-    deps.logger.info({ runId: run.id, userId, outcome }, "run stopped: its repository left the user's list");
+    deps.logger.info(
+      { runId: run.id, userId: run.user_id, outcome },
+      "run stopped: its repository left the user's list",
+    );
   }
+  return active.map((r) => r.id);
 }

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { insertRun } from "@fixloop/testkit";
+import { repositories } from "@fixloop/db";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { makeEnterprise, until, usedQuota } from "../../test/faults.testkit";
 import { readSse } from "../../test/sse.testkit";
+import { sweepOnce } from "@fixloop/worker";
 
 /**
  * A repository leaves the user's list (the repository sync no longer sees it: here octocat hands it
@@ -43,19 +45,20 @@ async function list(): Promise<string[]> {
 }
 
 /** New issues on the stand-in, synced into Fixloop; their rows' ids. */
-async function syncedIssues(titles: string[]): Promise<string[]> {
+async function syncedIssues(titles: string[], repo = REPO): Promise<string[]> {
+  const [owner = "", name = ""] = repo.split("/");
   const numbers = stack.github.control.addIssues(
-    "octocat",
-    "url-shortener",
+    owner,
+    name,
     titles.map((title) => ({ title })),
   );
-  const res = await stack.app.request(`/api/github/repositories/${REPO}/sync`, { method: "POST", headers: me.headers });
+  const res = await stack.app.request(`/api/github/repositories/${repo}/sync`, { method: "POST", headers: me.headers });
   expect(res.status).toBe(200);
   const rows = await stack.db
     .selectFrom("issues")
     .select(["id", "issue_number"])
     .where("user_id", "=", me.user._id)
-    .where("repo_full_name", "=", REPO)
+    .where("repo_full_name", "=", repo)
     .where("issue_number", "in", numbers)
     .execute();
   return numbers.map((n) => rows.find((r) => r.issue_number === n)?.id ?? "");
@@ -155,5 +158,115 @@ describe("a repository leaving the user's list while they solve its issues", () 
 
     expect(await run(importedRun.id)).toMatchObject({ status: "running", error_code: null, cancel_requested_at: null });
     await stack.db.updateTable("solve_runs").set({ status: "cancelled" }).where("id", "=", importedRun.id).execute();
+  });
+
+  it("stops the runs a sync that failed after removing the repository left going, at the next sync, giving each unit back once", async () => {
+    const repo = "octocat/todo-api";
+    expect(await list()).toContain(repo);
+    const [first = "", second = ""] = await syncedIssues(
+      ["Due dates ignore the time zone", "Done items reappear"],
+      repo,
+    );
+    const before = await usedQuota(stack.db, me.user._id);
+    const asked = models.control.requests.length;
+    const aborted = models.control.abortedRequests;
+
+    models.control.latency(1_500);
+    const running = await solve(first);
+    await until("the run's first model request", async () => models.control.requests.length > asked, 30_000, 20);
+    const queued = await solve(second);
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before + 2);
+
+    // octocat gives the repository away, and a sync removes it from the list, then dies before
+    // stopping anything (as a Redis error or a killed job would leave it).
+    await stack.github.control.transferRepository("octocat", "todo-api", "hubot");
+    const kept = await stack.db
+      .selectFrom("repositories")
+      .select("github_id")
+      .where("user_id", "=", me.user._id)
+      .where("full_name", "<>", repo)
+      .execute();
+    expect(
+      await repositories.removeUnseen(
+        stack.db,
+        me.user._id,
+        kept.map((r) => String(r.github_id)),
+      ),
+    ).toEqual([repo]);
+    expect(await run(queued)).toMatchObject({ status: "queued", error_code: null, quota_state: "reserved" });
+    expect(await run(running)).toMatchObject({ status: "running", cancel_requested_at: null });
+
+    // The next sync no longer sees the repository leave, yet both runs stop.
+    expect(await list()).not.toContain(repo);
+    expect(await run(queued)).toMatchObject({
+      status: "cancelled",
+      error_code: ACCESS_LOST.code,
+      error_message: ACCESS_LOST.message,
+      quota_state: "released",
+      started_at: null,
+    });
+    const events = await readSse(await stack.app.request(`/api/runs/${running}/events`, { headers: me.headers }));
+    expect(events.at(-1)).toMatchObject({ event: "cancelled", data: { error: ACCESS_LOST } });
+    expect(models.control.abortedRequests).toBe(aborted + 1);
+    expect(await run(running)).toMatchObject({
+      status: "cancelled",
+      error_code: ACCESS_LOST.code,
+      quota_state: "released",
+      solution_id: null,
+    });
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before);
+
+    // A further sync finds nothing more to stop or give back.
+    expect(await list()).not.toContain(repo);
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before);
+    expect(await run(queued)).toMatchObject({ status: "cancelled", quota_state: "released" });
+  });
+
+  it("has the sweeper stop the runs a failed sync left going, though the user does not sync again", async () => {
+    await stack.github.control.createRepository("octocat", "ledger");
+    const repo = "octocat/ledger";
+    expect(await list()).toContain(repo);
+    const [first = "", second = ""] = await syncedIssues(["Totals round twice", "Export drops notes"], repo);
+    const before = await usedQuota(stack.db, me.user._id);
+    const asked = models.control.requests.length;
+
+    models.control.latency(1_500);
+    const running = await solve(first);
+    await until("the run's first model request", async () => models.control.requests.length > asked, 30_000, 20);
+    const queued = await solve(second);
+    await stack.github.control.transferRepository("octocat", "ledger", "hubot");
+    const kept = await stack.db
+      .selectFrom("repositories")
+      .select("github_id")
+      .where("user_id", "=", me.user._id)
+      .where("full_name", "<>", repo)
+      .execute();
+    await repositories.removeUnseen(
+      stack.db,
+      me.user._id,
+      kept.map((r) => String(r.github_id)),
+    );
+    expect(await run(queued)).toMatchObject({ status: "queued", quota_state: "reserved" });
+
+    await stack.redis.del(`${stack.prefix}:sweeper-lock`);
+    expect((await sweepOnce(stack.ctx, 5)).accessLost.sort()).toEqual([running, queued].sort());
+    expect(await run(queued)).toMatchObject({
+      status: "cancelled",
+      error_code: ACCESS_LOST.code,
+      quota_state: "released",
+      started_at: null,
+    });
+    const events = await readSse(await stack.app.request(`/api/runs/${running}/events`, { headers: me.headers }));
+    expect(events.at(-1)).toMatchObject({ event: "cancelled", data: { error: ACCESS_LOST } });
+    expect(await run(running)).toMatchObject({
+      status: "cancelled",
+      error_code: ACCESS_LOST.code,
+      quota_state: "released",
+    });
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before);
+
+    await stack.redis.del(`${stack.prefix}:sweeper-lock`);
+    expect((await sweepOnce(stack.ctx, 5)).accessLost).toEqual([]);
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before);
   });
 });

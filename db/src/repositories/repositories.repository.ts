@@ -114,6 +114,14 @@ export async function upsertSynced(db: Conn, userId: string, r: SyncedRepository
       .returning(["id", "issues_etag"])
       .executeTakeFirstOrThrow();
     if (before && before.full_name !== r.full_name) await renameRepository(trx, userId, before.full_name, r.full_name);
+    // Back in the list (access given again): its issues may be solved again.
+    await trx
+      .updateTable("issues")
+      .set({ repository_left_at: null })
+      .where("user_id", "=", userId)
+      .where("repository_left_at", "is not", null)
+      .where(sql<string>`lower(repo_full_name)`, "=", r.full_name.toLowerCase())
+      .execute();
     return row;
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
@@ -218,7 +226,9 @@ async function renameRepository(trx: Conn, userId: string, from: string, to: str
  * Removes the user's repositories whose GitHub ids are not in `seen` (revoked access, deleted).
  * Their backtests still under way end first, in the same transaction, with the solve runs they
  * started: each run's quota unit is given back before the delete unlinks it from its backtest.
- * Answers the removed repositories' full names (the user's other runs of them are the caller's to stop).
+ * Their issues (not imported ones, solved in the user's fork) are marked as having left the list
+ * in the same transaction, so their runs are stopped and new ones refused even when the caller
+ * fails before stopping them. Answers the removed repositories' full names.
  */
 export async function removeUnseen(db: Kysely<Database>, userId: string, seen: string[]): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
@@ -230,6 +240,26 @@ export async function removeUnseen(db: Kysely<Database>, userId: string, seen: s
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     await endOfRepositories(trx, ids);
+    await trx
+      .updateTable("issues")
+      .set({ repository_left_at: sql`now()` })
+      .where("user_id", "=", userId)
+      .where("is_imported", "=", false)
+      .where("repository_left_at", "is", null)
+      .where((eb) =>
+        eb.or([
+          eb("repository_id", "in", ids),
+          eb.and([
+            eb("repository_id", "is", null),
+            eb(
+              sql<string>`lower(repo_full_name)`,
+              "in",
+              rows.map((r) => r.full_name.toLowerCase()),
+            ),
+          ]),
+        ]),
+      )
+      .execute();
     await trx.deleteFrom("repositories").where("id", "in", ids).execute();
     return rows.map((r) => r.full_name);
   });

@@ -75,27 +75,23 @@ export async function activeOfGoneIssue(
 }
 
 /**
- * The user's solve and refine runs still queued or running of issues of the repositories
- * `repoFullNames` (names as GitHub spells them, matched without case). Imported issues are left
- * out: they are solved in the user's fork, whatever becomes of the upstream in their list.
+ * Solve and refine runs still queued or running of issues whose repository left their user's list
+ * (the repository sync removed it, GitHub no longer showing it to them: `repository_left_at`), of
+ * the user `userId`, or of every user without it. Imported issues are left out: they are solved in
+ * the user's fork, whatever becomes of the upstream in their list; so are backtest runs (the
+ * removal ends them).
  */
-export async function activeOfRepositories(db: Conn, userId: string, repoFullNames: string[]): Promise<SolveRun[]> {
-  if (repoFullNames.length === 0) return [];
-  return db
+export async function activeOfLeftRepositories(db: Conn, userId?: string): Promise<SolveRun[]> {
+  let query = db
     .selectFrom("solve_runs")
     .innerJoin("issues", "issues.id", "solve_runs.issue_id")
     .selectAll("solve_runs")
-    .where("solve_runs.user_id", "=", userId)
+    .where("issues.repository_left_at", "is not", null)
     .where("issues.is_imported", "=", false)
-    .where(
-      sql<string>`lower(issues.repo_full_name)`,
-      "in",
-      repoFullNames.map((n) => n.toLowerCase()),
-    )
     .where("solve_runs.status", "in", ACTIVE_RUN_STATUSES)
-    .where("solve_runs.kind", "<>", "backtest")
-    .orderBy("solve_runs.created_at")
-    .execute();
+    .where("solve_runs.kind", "<>", "backtest");
+  if (userId !== undefined) query = query.where("issues.user_id", "=", userId);
+  return query.orderBy("solve_runs.created_at").execute();
 }
 
 /** The solution's refinement still queued or running, if any. */

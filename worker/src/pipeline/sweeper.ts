@@ -1,4 +1,4 @@
-import { enqueueRun } from "@fixloop/runtime";
+import { enqueueRun, stopRunsOfLeftRepositories } from "@fixloop/runtime";
 import { jobIds } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { backtests, recoverReservations, runs as solveRuns } from "@fixloop/db";
@@ -11,6 +11,8 @@ export interface Sweep {
   unconfirmed: number;
   /** Backtests ended as not finishing in time. */
   expiredBacktests: string[];
+  /** Runs stopped because their issue's repository left the user's list. */
+  accessLost: string[];
 }
 
 /**
@@ -18,7 +20,9 @@ export interface Sweep {
  * Redis lost its data), records the model requests a crash left reserved (of those runs and
  * of runs that ended) at their worst case, unconfirmed, and ends the backtests of every
  * repository whose job was lost (queued or running past their limit, see backtests.expireStale),
- * with their solve runs left running. One sweeper per interval across all workers, by a Redis lock.
+ * with their solve runs left running, and stops the runs of issues whose repository left the
+ * user's list (a sync that removed it may have failed before stopping them, and the user may not
+ * sync again). One sweeper per interval across all workers, by a Redis lock.
  */
 export async function sweepOnce(ctx: WorkerContext, intervalSeconds: number): Promise<Sweep> {
   const lock = await ctx.redis.set(
@@ -28,7 +32,9 @@ export async function sweepOnce(ctx: WorkerContext, intervalSeconds: number): Pr
     Math.max(1, intervalSeconds - 1),
     "NX",
   );
-  if (lock !== "OK") return { requeued: [], unconfirmed: 0, expiredBacktests: [] };
+  if (lock !== "OK") return { requeued: [], unconfirmed: 0, expiredBacktests: [], accessLost: [] };
+  // First: such a run that no job holds ends here instead of being run again below.
+  const accessLost = await stopRunsOfLeftRepositories(ctx);
   let unconfirmed = await recoverReservations(ctx.db, {});
   const runIds = await solveRuns.unfinishedOlderThan(ctx.db, GRACE_SECONDS);
   const requeued: string[] = [];
@@ -51,7 +57,7 @@ export async function sweepOnce(ctx: WorkerContext, intervalSeconds: number): Pr
   if (requeued.length) ctx.logger.warn({ runs: requeued }, "sweeper re-enqueued unfinished runs");
   if (unconfirmed)
     ctx.logger.warn({ unconfirmed }, "model requests a crash left reserved recorded at their worst case");
-  return { requeued, unconfirmed, expiredBacktests };
+  return { requeued, unconfirmed, expiredBacktests, accessLost };
 }
 
 export function startSweeper(ctx: WorkerContext, intervalSeconds: number): { stop(): void } {

@@ -1,7 +1,7 @@
 import { repositories } from "@fixloop/db";
 import type { SyncJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { githubForUser, stopRunsOfRemovedRepositories } from "@fixloop/runtime";
+import { githubForUser, stopRunsOfLeftRepositories } from "@fixloop/runtime";
 import { asGithubJob } from "../github/github.jobs";
 import { upsertRepository } from "./repositories.store";
 
@@ -26,9 +26,10 @@ export async function syncRepositories(
     for (const r of repos) await upsertRepository(ctx.db, job.userId, r);
     const seen = repos.map((r) => String(r.id));
     // Repositories the token no longer sees (revoked access, deleted) leave the list, and the
-    // user's runs of their issues stop: none could open its pull request any more.
-    const removed = await repositories.removeUnseen(ctx.db, job.userId, seen);
-    await stopRunsOfRemovedRepositories(ctx, job.userId, removed);
+    // user's runs of issues of a repository that left it stop (those of this removal, and those an
+    // earlier sync that failed after its removal left going): none could open its pull request.
+    await repositories.removeUnseen(ctx.db, job.userId, seen);
+    await stopRunsOfLeftRepositories(ctx, job.userId);
     ctx.logger.info({ userId: job.userId, count: repos.length }, "repositories synced");
     return { count: repos.length };
   });
