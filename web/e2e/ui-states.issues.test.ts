@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { screenshot, signInWithTodoApi, toast } from "./e2e.harness";
+import { screenshot, seriousA11yViolations, signInWithTodoApi, toast } from "./e2e.harness";
 import { roomBelowLastAction, toastBlocksActions, toastCoversNoAction } from "./ui-states.helpers";
 import { EXPORT_TITLE, issueCard, REVIEW_TITLE, SORT_TITLE, SPAM_TITLE, uiStates } from "./ui-states.setup";
 
@@ -97,6 +97,38 @@ describe("issue states at 1280 and 390 px", () => {
       // A solve would be refused (410): none is offered.
       expect(await page.getByRole("button", { name: "Generate Solution" }).count()).toBe(0);
       await screenshot(page, `issue-gone-solve-${w}`);
+    }
+  });
+
+  it("says an issue whose repository left the user's list can no longer be solved, on the solve page", async () => {
+    const title = "Tiles load twice";
+    await ui.e2e.github.createRepository("octocat", "atlas");
+    ui.e2e.github.addIssues("octocat", "atlas", [
+      { title, body: "Each tile is fetched twice on zoom.", user: "hubot" },
+    ]);
+    await ui.desk.goto("/repositories");
+    await ui.desk.getByRole("button", { name: "Sync octocat/atlas" }).click();
+    await toast(ui.desk, "Repository synced successfully");
+    // octocat gives the repository away: the next sync drops it from their list.
+    await ui.e2e.github.transferRepository("octocat", "atlas", "hubot");
+    await ui.desk.goto("/repositories");
+    await ui.desk.getByRole("button", { name: "Sync octocat/todo-api" }).waitFor();
+    await ui.desk.getByRole("button", { name: "Sync octocat/atlas" }).waitFor({ state: "detached" });
+    const listed = (await ui.desk.request.get("/api/issues").then((r) => r.json())) as {
+      issues: Array<{ _id: string; title: string }>;
+    };
+    const id = listed.issues.find((i) => i.title === title)?._id;
+    expect(id).toBeDefined();
+    for (const [page, w] of ui.both()) {
+      await page.goto(`/issues/${id}/solve`);
+      await page.getByRole("heading", { name: title }).waitFor();
+      const notice = page.getByTestId("repository-access-lost");
+      await notice.getByText("You no longer have access to this issue's repository on GitHub").waitFor();
+      expect(await notice.getByRole("link", { name: "Repositories" }).getAttribute("href")).toBe("/repositories");
+      // A solve would be refused (403): none is offered.
+      expect(await page.getByRole("button", { name: "Generate Solution" }).count()).toBe(0);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshot(page, `repository-access-lost-solve-${w}`);
     }
   });
 

@@ -28,6 +28,8 @@ export function issueView(i: issues.IssueWithPullRequest) {
     /** GitHub no longer has the issue here: deleted, or transferred (to `movedTo`). The issue is closed. */
     gone: i.gone,
     movedTo: i.moved_to,
+    /** The repository left the user's list (GitHub no longer shows it to them): the issue cannot be solved. */
+    repositoryAccessLost: !i.is_imported && i.repository_left_at !== null,
     isImported: i.is_imported,
     upstreamFullName: i.upstream_full_name,
     forkFullName: i.fork_full_name,

@@ -1,4 +1,4 @@
-import { type IssueGone, OPEN_PULL_REQUEST_MESSAGE, UPGRADE_CODES } from "@fixloop/contract";
+import { type IssueGone, OPEN_PULL_REQUEST_MESSAGE, REPOSITORY_ACCESS_LOST, UPGRADE_CODES } from "@fixloop/contract";
 import { AppError } from "../http/errors";
 
 /** Errors of the solve feature; messages are the spec's where it has one. */
@@ -13,6 +13,13 @@ export const solveErrors = {
           "issue.transferred",
           `This issue was transferred to another repository on GitHub${movedTo ? ` (${movedTo})` : ""}; import it from there to solve it`,
         ),
+  // The code a run stopped for the same reason ends with; 403: GitHub no longer lets the user at it.
+  repositoryAccessLost: () =>
+    new AppError(
+      403,
+      REPOSITORY_ACCESS_LOST.code,
+      "You no longer have access to this issue's repository on GitHub, so it cannot be solved",
+    ),
   pullRequestOpen: () => new AppError(409, "issue.pull_request_open", OPEN_PULL_REQUEST_MESSAGE),
   unknownModel: (id: string) => new AppError(400, "model.unknown", `Unknown model: ${id}`),
   premiumRequired: () => new AppError(403, UPGRADE_CODES.model_access, "Premium subscription required"),

@@ -269,4 +269,46 @@ describe("a repository leaving the user's list while they solve its issues", () 
     expect((await sweepOnce(stack.ctx, 5)).accessLost).toEqual([]);
     expect(await usedQuota(stack.db, me.user._id)).toBe(before);
   });
+
+  it("refuses to solve an issue whose repository left the list, reserving nothing, and says so on the issue, until the repository is back", async () => {
+    await stack.github.control.createRepository("octocat", "atlas");
+    const repo = "octocat/atlas";
+    expect(await list()).toContain(repo);
+    const [issueId = ""] = await syncedIssues(["Tiles load twice"], repo);
+    const shown = async () => {
+      const res = await stack.app.request(`/api/issues/${issueId}`, { headers: me.headers });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { issue: { repositoryAccessLost: boolean } }).issue.repositoryAccessLost;
+    };
+    expect(await shown()).toBe(false);
+
+    await stack.github.control.transferRepository("octocat", "atlas", "hubot");
+    expect(await list()).not.toContain(repo);
+    const before = await usedQuota(stack.db, me.user._id);
+    const asked = models.control.requests.length;
+    const refused = await stack.app.request("/api/ai/generate-solution", {
+      method: "POST",
+      headers: { ...me.headers, "content-type": "application/json" },
+      body: JSON.stringify({ issueId, modelId: "llama-3.3-70b-versatile" }),
+    });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: unknown }).error).toEqual({
+      code: "repository.access_lost",
+      message: "You no longer have access to this issue's repository on GitHub, so it cannot be solved",
+    });
+    expect(await stack.db.selectFrom("solve_runs").select("id").where("issue_id", "=", issueId).execute()).toEqual([]);
+    expect(await usedQuota(stack.db, me.user._id)).toBe(before);
+    expect(models.control.requests.length).toBe(asked);
+    expect(await shown()).toBe(true);
+
+    // Given back on GitHub, the repository is listed again and its issue may be solved.
+    await stack.github.control.transferRepository("hubot", "atlas", "octocat");
+    expect(await list()).toContain(repo);
+    expect(await shown()).toBe(false);
+    const again = await solve(issueId);
+    const cancelled = await stack.app.request(`/api/runs/${again}/cancel`, { method: "POST", headers: me.headers });
+    expect(cancelled.status).toBe(200);
+    const events = await readSse(await stack.app.request(`/api/runs/${again}/events`, { headers: me.headers }));
+    expect(events.at(-1)).toMatchObject({ event: "cancelled" });
+  });
 });

@@ -11,10 +11,11 @@ import { assertBranchExists, baseRepoOf } from "../issues/issues.branches";
 export type StartRunDeps = AppDeps;
 
 /**
- * Checks, in order: the issue is the caller's, it is not closed and has no open pull request, GitHub still has it, the model is known, the plan
- * allows it, the quota has room. Then creates the run with its quota reservation in one
- * transaction and enqueues its job. An issue with an active run answers that run instead
- * (the partial unique index settles races).
+ * Checks, in order: the issue is the caller's, it is not known gone, its repository is still in the
+ * caller's list (or it is imported), it is not closed and has no open pull request, GitHub still
+ * has it, the model is known, the plan allows it, the quota has room. Then creates the run with its
+ * quota reservation in one transaction and enqueues its job. An issue with an active run answers
+ * that run instead (the partial unique index settles races).
  */
 export async function startRun(
   deps: StartRunDeps,
@@ -31,6 +32,9 @@ export async function startRun(
   const issue = isUuid(input.issueId) ? await issues.findForRun(db, userId, input.issueId) : undefined;
   if (!issue) throw solveErrors.issueNotFound();
   if (issue.gone) throw solveErrors.issueGone(issue.gone, issue.moved_to);
+  // Its pull request could not be opened: nothing is reserved or spent on a run that can only fail.
+  // An imported issue is solved in the user's fork, whatever became of the upstream in their list.
+  if (!issue.is_imported && issue.repository_left_at) throw solveErrors.repositoryAccessLost();
   if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
   if (await findOpenPullRequestForIssue(db, issue.id)) throw solveErrors.pullRequestOpen();
   await assertIssueOnGithub(deps, userId, issue);

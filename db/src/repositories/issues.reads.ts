@@ -133,6 +133,7 @@ export async function findForRun(db: Conn, userId: string, id: string) {
       "upstream_full_name",
       "repo_full_name",
       "fork_full_name",
+      "repository_left_at",
     ])
     .where("id", "=", id)
     .where("user_id", "=", userId)

@@ -13,6 +13,7 @@ import { getDefaultModel } from "../../shell/preferences";
 import { Button, Card, LabelList, Spinner } from "../../ui/ui";
 import { IssueDescription } from "../issues/IssueDescription";
 import { IssueGoneNotice } from "../issues/IssueGoneNotice";
+import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
 import { LoadFailure } from "../../ui/NotFound";
 import { ModelPicker, initialModel } from "./ModelPicker";
 import { isTerminal, stoppedReason, useLiveRun } from "./run-events";
@@ -183,8 +184,10 @@ export function SolvePage({
           <LinkedPullRequestsNotice issue={i} />
           {/* GitHub no longer has the issue: a solve would be refused (410), so none is offered. */}
           <IssueGoneNotice issue={i} />
+          {/* The repository left the user's list: a solve would be refused (403), so none is offered. */}
+          <RepositoryAccessLostNotice issue={i} />
           {/* An open pull request of Fixloop's is updated or closed on GitHub; a second one is refused, so none is offered. */}
-          {!i.openPullRequest && !i.gone && (
+          {!i.openPullRequest && !i.gone && !i.repositoryAccessLost && (
             <>
               {/* Labels on one line, controls on the next: the model's description below it must not push the others down. */}
               <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
