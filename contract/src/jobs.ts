@@ -44,6 +44,11 @@ export type ForkJob = z.infer<typeof ForkJob>;
 export const ImportResult = z.object({
   fork: z.object({ isNew: z.boolean(), fullName: z.string() }),
   issueId: z.string(),
+  /**
+   * The issue row answered existed before this import: the user's earlier import of it (found by
+   * name, or by GitHub id after a rename). A result stored before this field answers false, as then.
+   */
+  alreadyImported: z.boolean().default(false),
 });
 export type ImportResult = z.infer<typeof ImportResult>;
 

@@ -81,5 +81,9 @@ export const contributionsRoutes = new Hono<AppEnv>()
     };
     const out = await runJob(c.var.deps, "fork", data, { jobId: jobIds.fork(data) });
     if (!out.done) return c.json({ jobId: out.jobId }, 202);
-    return c.json({ fork: out.value.fork, issue: { _id: out.value.issueId }, alreadyImported: false });
+    return c.json({
+      fork: out.value.fork,
+      issue: { _id: out.value.issueId },
+      alreadyImported: out.value.alreadyImported,
+    });
   });

@@ -118,6 +118,30 @@ describe("import of a public issue", () => {
     expect(rows).toHaveLength(2);
   });
 
+  it("says alreadyImported when the import takes over a row of the issue the user already had", async () => {
+    const { headers, user } = await stack.signIn("octocat", { scopes: ["public_repo"] });
+    const ref = await hubotIssue();
+    // Stored before under the repository's name (synced while the repository was in octocat's list).
+    const had = await db
+      .insertInto("issues")
+      .values({
+        user_id: user._id,
+        repo_full_name: `hubot/${ref.repo}`,
+        issue_number: ref.issueNumber,
+        title: "Import me",
+        status: "open",
+        html_url: `https://github.com/hubot/${ref.repo}/issues/${ref.issueNumber}`,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const res = await post("/api/contributions/import-issue", headers, ref);
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ issue: { _id: had.id }, alreadyImported: true });
+    expect(
+      await db.selectFrom("issues").select(["is_imported"]).where("id", "=", had.id).executeTakeFirstOrThrow(),
+    ).toEqual({ is_imported: true });
+  });
+
   it("finds an imported issue again by its GitHub id after its repository was renamed, no second row", async () => {
     const { headers, user } = await stack.signIn("octocat", { scopes: ["public_repo"] });
     await stack.github.control.createRepository("hubot", "notes-lib");
@@ -128,8 +152,13 @@ describe("import of a public issue", () => {
       issueNumber,
     });
     expect(first.status).toBe(200);
-    const a = await json<{ fork: { isNew: boolean; fullName: string }; issue: { _id: string } }>(first);
+    const a = await json<{
+      fork: { isNew: boolean; fullName: string };
+      issue: { _id: string };
+      alreadyImported: boolean;
+    }>(first);
     expect(a.fork).toEqual({ isNew: true, fullName: "octocat/notes-lib" });
+    expect(a.alreadyImported).toBe(false);
 
     // The upstream is renamed; the import is kept under the name it was made under.
     await stack.github.control.renameRepository("hubot", "notes-lib", "notes-core");
@@ -139,6 +168,8 @@ describe("import of a public issue", () => {
     const b = await json<typeof a>(again);
     expect(b.issue._id).toBe(a.issue._id);
     expect(b.fork).toEqual({ isNew: false, fullName: "octocat/notes-lib" });
+    // The fork job found the earlier import by the issue's GitHub id: the answer says so.
+    expect(b.alreadyImported).toBe(true);
     const preview = await json<{ repository: { fullName: string }; alreadyImported: boolean; existingIssueId: string }>(
       await post("/api/contributions/fetch-issue", headers, ref),
     );

@@ -39,7 +39,8 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
       throw new GithubError("github.not_an_issue", `#${job.issueNumber} is a pull request, not an issue`, 400);
 
     const known = await importedIssue(ctx.db, job.userId, upstream.full_name, issue.number, issue.id);
-    if (known?.fork_full_name) return { fork: { isNew: false, fullName: known.fork_full_name }, issueId: known.id };
+    if (known?.fork_full_name)
+      return { fork: { isNew: false, fullName: known.fork_full_name }, issueId: known.id, alreadyImported: true };
     const findings = await checkContribution(gh.client, {
       owner: upstream.owner.login,
       repo: upstream.name,
@@ -60,6 +61,8 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
     // Someone's open pull request for it (say, from their fork) is shown on the issue before a solve.
     const linked = await linkedOpenPullRequests(gh.client, upstream.owner.login, upstream.name, issue.number);
     await issues.setLinkedPulls(ctx.db, job.userId, upstream.full_name, new Map([[issue.number, linked]]));
-    return { fork: { isNew, fullName: fork.full_name }, issueId };
+    // A row of the issue already stored under this name (not imported, so without a fork) is the one
+    // the import takes over: it existed before, with whatever the user did on it.
+    return { fork: { isNew, fullName: fork.full_name }, issueId, alreadyImported: known?.id === issueId };
   });
 }
