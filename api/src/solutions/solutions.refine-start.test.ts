@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currentUsagePeriod } from "@fixloop/db";
+import { currentUsagePeriod, repositories } from "@fixloop/db";
 import { seedSolution } from "@fixloop/testkit";
 import { createTestApp } from "../../test/testing";
 
@@ -47,6 +47,34 @@ describe("refine starts a run like a solve", () => {
       .where("kind", "=", "refine")
       .execute();
     expect(runs).toEqual([{ status: "failed", error_code: "queue.unavailable", quota_state: "released" }]);
+    const counter = await t.db.selectFrom("usage_counters").select("used").executeTakeFirstOrThrow();
+    expect(counter.used).toBe(2);
+  });
+
+  it("is refused, reserving nothing, once the issue's repository has left the user's list", async () => {
+    const t = await setup(2);
+    await repositories.upsertSynced(t.db, t.me.user.id, {
+      github_id: 1_296_269,
+      owner: "octocat",
+      name: "todo-api",
+      full_name: "octocat/todo-api",
+      description: null,
+      is_private: false,
+      is_fork: false,
+      language: "TypeScript",
+      html_url: "https://github.com/octocat/todo-api",
+      default_branch: "main",
+      can_push: true,
+    });
+    // The repository sync no longer sees it on GitHub.
+    expect(await repositories.removeUnseen(t.db, t.me.user.id, [])).toEqual(["octocat/todo-api"]);
+    const res = await t.refine();
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: unknown }).error).toEqual({
+      code: "repository.access_lost",
+      message: "You no longer have access to this issue's repository on GitHub, so its solution cannot be refined",
+    });
+    expect(await t.db.selectFrom("solve_runs").select("id").where("kind", "=", "refine").execute()).toEqual([]);
     const counter = await t.db.selectFrom("usage_counters").select("used").executeTakeFirstOrThrow();
     expect(counter.used).toBe(2);
   });

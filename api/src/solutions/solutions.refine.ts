@@ -1,4 +1,4 @@
-import { runs, solutions, type Conn } from "@fixloop/db";
+import { issues, runs, solutions, type Conn } from "@fixloop/db";
 import { manualEditsOf, refineInputOf, type ManualEdit, type RefineInput } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { solveErrors } from "../solve/solve.errors";
@@ -39,6 +39,9 @@ export async function refineSolution(
     const { solution } = await lockOwnedSolution(trx, userId, id);
     const fromStatus = opts.status ?? "pending";
     if (solution.status !== fromStatus) throw solutionErrors.notPending(solution.status);
+    // As a solve: its pull request could not be opened or pushed to, so nothing is reserved for it.
+    const issue = await issues.findForRun(trx, userId, solution.issue_id);
+    if (issue && !issue.is_imported && issue.repository_left_at) throw solveErrors.repositoryAccessLost("refined");
     await opts.within?.(trx, solution);
     const before = refineInputOf(await runs.latestRefineInput(trx, id));
     const key = (e: ManualEdit) => `${e.filename}@${e.revision ?? ""}`;

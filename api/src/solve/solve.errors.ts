@@ -14,11 +14,13 @@ export const solveErrors = {
           `This issue was transferred to another repository on GitHub${movedTo ? ` (${movedTo})` : ""}; import it from there to solve it`,
         ),
   // The code a run stopped for the same reason ends with; 403: GitHub no longer lets the user at it.
-  repositoryAccessLost: () =>
+  repositoryAccessLost: (refused: "solved" | "refined" = "solved") =>
     new AppError(
       403,
       REPOSITORY_ACCESS_LOST.code,
-      "You no longer have access to this issue's repository on GitHub, so it cannot be solved",
+      refused === "solved"
+        ? "You no longer have access to this issue's repository on GitHub, so it cannot be solved"
+        : "You no longer have access to this issue's repository on GitHub, so its solution cannot be refined",
     ),
   pullRequestOpen: () => new AppError(409, "issue.pull_request_open", OPEN_PULL_REQUEST_MESSAGE),
   unknownModel: (id: string) => new AppError(400, "model.unknown", `Unknown model: ${id}`),
