@@ -100,7 +100,7 @@ describe("issue states at 1280 and 390 px", () => {
     }
   });
 
-  it("says an issue whose repository left the user's list can no longer be solved, on the solve page", async () => {
+  it("says an issue whose repository left the user's list can no longer be solved, on its card and on the solve page", async () => {
     const title = "Tiles load twice";
     await ui.e2e.github.createRepository("octocat", "atlas");
     ui.e2e.github.addIssues("octocat", "atlas", [
@@ -120,6 +120,12 @@ describe("issue states at 1280 and 390 px", () => {
     const id = listed.issues.find((i) => i.title === title)?._id;
     expect(id).toBeDefined();
     for (const [page, w] of ui.both()) {
+      // Its card says so, and offers no solve.
+      await page.goto("/issues");
+      const card = issueCard(page, title);
+      await card.getByTestId("repository-access-lost").getByText("so it cannot be solved").waitFor();
+      expect(await card.getByRole("link", { name: `Solve with AI: ${title}` }).count()).toBe(0);
+      await screenshot(page, `repository-access-lost-card-${w}`);
       await page.goto(`/issues/${id}/solve`);
       await page.getByRole("heading", { name: title }).waitFor();
       const notice = page.getByTestId("repository-access-lost");

@@ -9,6 +9,7 @@ import { inOpenTab, issueBadge } from "./issue-status";
 import { LinkedPullRequestsNotice } from "./LinkedPullRequests";
 import { InlineMarkdown } from "../../ui/Markdown";
 import { IssueGoneNotice } from "./IssueGoneNotice";
+import { RepositoryAccessLostNotice } from "./RepositoryAccessLostNotice";
 
 const EMPTY = { open: "No open issues", closed: "No closed issues", all: "No issues found" };
 
@@ -59,6 +60,7 @@ function IssueCard({ issue }: { issue: Issue }) {
         </p>
       )}
       <IssueGoneNotice issue={issue} />
+      <RepositoryAccessLostNotice issue={issue} />
       <LinkedPullRequestsNotice issue={issue} compact />
       {issue.startedByLabel !== null && (
         <p
@@ -82,7 +84,7 @@ function IssueCard({ issue }: { issue: Issue }) {
             <ClipboardCheck className="size-4" aria-hidden /> Review Solution
           </Link>
         )}
-        {issue.status !== "closed" && (
+        {issue.status !== "closed" && !issue.repositoryAccessLost && (
           <Link
             to="/issues/$issueId/solve"
             params={{ issueId: issue._id }}
