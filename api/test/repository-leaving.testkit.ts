@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type SignedIn, type TestStack } from "./stack";
 import { makeEnterprise } from "./faults.testkit";
+import { readSse } from "./sse.testkit";
 
 export const REPO = "octocat/url-shortener";
 export const ACCESS_LOST = {
@@ -59,6 +60,24 @@ export function repositoryLeavingKit() {
       });
       expect(res.status).toBe(202);
       return ((await res.json()) as { runId: string }).runId;
+    },
+
+    /**
+     * The queued run ended before anything of it ran, and the running one's event stream ended
+     * cancelled: both for the repository having left the list.
+     */
+    async stoppedForAccessLost(queued: string, running: string) {
+      expect(await kit.run(queued)).toMatchObject({
+        status: "cancelled",
+        error_code: ACCESS_LOST.code,
+        error_message: ACCESS_LOST.message,
+        quota_state: "released",
+        started_at: null,
+      });
+      const events = await readSse(
+        await kit.stack.app.request(`/api/runs/${running}/events`, { headers: kit.me.headers }),
+      );
+      expect(events.at(-1)).toMatchObject({ event: "cancelled", data: { error: ACCESS_LOST } });
     },
 
     run: (id: string) =>

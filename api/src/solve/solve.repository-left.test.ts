@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { repositories } from "@fixloop/db";
 import { sweepOnce } from "@fixloop/worker";
 import { until, usedQuota } from "../../test/faults.testkit";
-import { readSse } from "../../test/sse.testkit";
 import { ACCESS_LOST, repositoryLeavingKit } from "../../test/repository-leaving.testkit";
 
 /**
@@ -51,17 +50,7 @@ describe("the runs a failed sync left going after removing their repository", ()
 
     // The next sync no longer sees the repository leave, yet both runs stop.
     expect(await list()).not.toContain(repo);
-    expect(await run(queued)).toMatchObject({
-      status: "cancelled",
-      error_code: ACCESS_LOST.code,
-      error_message: ACCESS_LOST.message,
-      quota_state: "released",
-      started_at: null,
-    });
-    const events = await readSse(
-      await kit.stack.app.request(`/api/runs/${running}/events`, { headers: kit.me.headers }),
-    );
-    expect(events.at(-1)).toMatchObject({ event: "cancelled", data: { error: ACCESS_LOST } });
+    await kit.stoppedForAccessLost(queued, running);
     expect(kit.models.control.abortedRequests).toBe(aborted + 1);
     expect(await run(running)).toMatchObject({
       status: "cancelled",
@@ -105,16 +94,7 @@ describe("the runs a failed sync left going after removing their repository", ()
 
     await kit.stack.redis.del(`${kit.stack.prefix}:sweeper-lock`);
     expect((await sweepOnce(kit.stack.ctx, 5)).accessLost.sort()).toEqual([running, queued].sort());
-    expect(await run(queued)).toMatchObject({
-      status: "cancelled",
-      error_code: ACCESS_LOST.code,
-      quota_state: "released",
-      started_at: null,
-    });
-    const events = await readSse(
-      await kit.stack.app.request(`/api/runs/${running}/events`, { headers: kit.me.headers }),
-    );
-    expect(events.at(-1)).toMatchObject({ event: "cancelled", data: { error: ACCESS_LOST } });
+    await kit.stoppedForAccessLost(queued, running);
     expect(await run(running)).toMatchObject({
       status: "cancelled",
       error_code: ACCESS_LOST.code,

@@ -54,17 +54,7 @@ describe("a repository leaving the user's list while they solve its issues", () 
     const asked = kit.models.control.requests.length;
 
     // The queued run ended with the sync, before anything of it ran.
-    expect(await run(queued)).toMatchObject({
-      status: "cancelled",
-      error_code: ACCESS_LOST.code,
-      error_message: ACCESS_LOST.message,
-      quota_state: "released",
-      started_at: null,
-    });
-    const events = await readSse(
-      await kit.stack.app.request(`/api/runs/${running}/events`, { headers: kit.me.headers }),
-    );
-    expect(events.at(-1)).toMatchObject({ event: "cancelled", data: { error: ACCESS_LOST } });
+    await kit.stoppedForAccessLost(queued, running);
     // Long enough for the next model request of a run that kept going.
     await new Promise((r) => setTimeout(r, 2_000));
     expect(kit.models.control.requests.length).toBe(asked);
