@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createDb } from "@fixloop/db";
+import { seedSolution } from "@fixloop/testkit";
 import { screenshot, seriousA11yViolations, signInWithTodoApi, toast } from "./e2e.harness";
 import { roomBelowLastAction, toastBlocksActions, toastCoversNoAction } from "./ui-states.helpers";
 import { EXPORT_TITLE, issueCard, REVIEW_TITLE, SORT_TITLE, SPAM_TITLE, uiStates } from "./ui-states.setup";
@@ -100,7 +102,7 @@ describe("issue states at 1280 and 390 px", () => {
     }
   });
 
-  it("says an issue whose repository left the user's list can no longer be solved, on its card and on the solve page", async () => {
+  it("says an issue whose repository left the user's list can no longer be solved, on its card, the solve page and its solution's review", async () => {
     const title = "Tiles load twice";
     await ui.e2e.github.createRepository("octocat", "atlas");
     ui.e2e.github.addIssues("octocat", "atlas", [
@@ -109,6 +111,23 @@ describe("issue states at 1280 and 390 px", () => {
     await ui.desk.goto("/repositories");
     await ui.desk.getByRole("button", { name: "Sync octocat/atlas" }).click();
     await toast(ui.desk, "Repository synced successfully");
+    // Another of its issues has a solution awaiting review, as a solve leaves it.
+    const db = createDb(ui.e2e.stack.env.DATABASE_URL ?? "", { max: 1 });
+    const { solutionId } = await db
+      .selectFrom("users")
+      .select("id")
+      .where("username", "=", "octocat")
+      .executeTakeFirstOrThrow()
+      .then((u) =>
+        seedSolution(db, {
+          userId: u.id,
+          repoFullName: "octocat/atlas",
+          issueNumber: 90,
+          title: "Tiles flicker on zoom",
+          files: [{ filename: "README.md", action: "modify", originalContent: "# atlas\n", content: "# Atlas\n" }],
+        }),
+      )
+      .finally(() => db.destroy());
     // octocat gives the repository away: the next sync drops it from their list.
     await ui.e2e.github.transferRepository("octocat", "atlas", "hubot");
     await ui.desk.goto("/repositories");
@@ -135,6 +154,19 @@ describe("issue states at 1280 and 390 px", () => {
       expect(await page.getByRole("button", { name: "Generate Solution" }).count()).toBe(0);
       expect(await seriousA11yViolations(page)).toEqual([]);
       await screenshot(page, `repository-access-lost-solve-${w}`);
+      // Its solution's review says its solution cannot be refined, and offers no refinement (403).
+      await page.goto(`/validations/${solutionId}`);
+      await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
+      const refinement = page.getByTestId("repository-access-lost");
+      await refinement.getByText("so its solution cannot be refined").waitFor();
+      expect(await refinement.getByRole("link", { name: "Repositories" }).getAttribute("href")).toBe("/repositories");
+      expect(await page.getByRole("button", { name: "Request Refinement" }).count()).toBe(0);
+      expect(await page.getByLabel("What should the AI change?").count()).toBe(0);
+      // The API takes the decision as for any solution: both are still offered.
+      await page.getByRole("button", { name: "Approve & Create PR" }).waitFor();
+      await page.getByRole("button", { name: "Reject" }).waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshot(page, `repository-access-lost-review-${w}`);
     }
   });
 

@@ -27,7 +27,14 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
   const tests = parsedTests.success ? parsedTests.data : null;
   return {
     _id: s.id,
-    issueId: { _id: issue.id, title: issue.title, issueNumber: issue.issue_number, repoFullName: issue.repo_full_name },
+    issueId: {
+      _id: issue.id,
+      title: issue.title,
+      issueNumber: issue.issue_number,
+      repoFullName: issue.repo_full_name,
+      /** The repository left the user's list (GitHub no longer shows it to them): a refinement is refused. */
+      repositoryAccessLost: !issue.is_imported && issue.repository_left_at !== null,
+    },
     analysis: s.analysis,
     proposedSolution: s.proposed_solution,
     aiModel: s.ai_model,

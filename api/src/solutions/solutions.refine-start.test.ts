@@ -19,13 +19,18 @@ async function setup(used: number) {
     .values({ user_id: me.user.id, period_start: periodStart, used })
     .onConflict((oc) => oc.columns(["user_id", "period_start"]).doUpdateSet({ used }))
     .execute();
+  const view = async () => {
+    const res = await t.app.request(`/api/validations/${solutionId}`, { headers: me.headers });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { solution: { issueId: { repositoryAccessLost: boolean } } }).solution.issueId;
+  };
   const refine = () =>
     t.app.request(`/api/validations/${solutionId}/refine`, {
       method: "POST",
       headers: { ...me.headers, "content-type": "application/json" },
       body: JSON.stringify({ feedback: "Add a test" }),
     });
-  return { ...t, me, refine };
+  return { ...t, me, view, refine };
 }
 
 // A refinement starts through the same transition as a solve, so it gets both of its after-start behaviours.
@@ -66,8 +71,11 @@ describe("refine starts a run like a solve", () => {
       default_branch: "main",
       can_push: true,
     });
+    expect((await t.view()).repositoryAccessLost).toBe(false);
     // The repository sync no longer sees it on GitHub.
     expect(await repositories.removeUnseen(t.db, t.me.user.id, [])).toEqual(["octocat/todo-api"]);
+    // The review page is told, so it can say why instead of offering the refinement.
+    expect((await t.view()).repositoryAccessLost).toBe(true);
     const res = await t.refine();
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: unknown }).error).toEqual({

@@ -17,6 +17,7 @@ describe("solutions API (served under /api/validations)", () => {
       title: "Pagination skips a todo at every page boundary",
       issueNumber: 3,
       repoFullName: "octocat/todo-api",
+      repositoryAccessLost: false,
     });
     expect(s).toMatchObject({ aiModel: "llama-3.3-70b-versatile", confidence: 88, status: "pending" });
     expect(s.filesChanged).toEqual([

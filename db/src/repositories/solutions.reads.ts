@@ -9,6 +9,10 @@ export interface SolutionIssue {
   issue_number: number;
   repo_full_name: string;
   status: string;
+  /** Imported issues are solved in the user's fork, whatever becomes of the upstream in their list. */
+  is_imported: boolean;
+  /** When the repository sync removed the issue's repository from the user's list (null: listed). */
+  repository_left_at: Date | null;
 }
 
 /** A solution row with its JSON columns decoded. */
@@ -28,6 +32,8 @@ const ISSUE_COLS = [
   "issues.issue_number as i_number",
   "issues.repo_full_name as i_repo",
   "issues.status as i_status",
+  "issues.is_imported as i_imported",
+  "issues.repository_left_at as i_left_at",
 ] as const;
 
 /** The solution with its JSON columns decoded. */
@@ -38,12 +44,28 @@ export function decodeSolution<R extends Pick<Solution, "metadata" | "files_chan
 }
 
 function split(
-  row: Solution & { i_id: string; i_title: string; i_number: number; i_repo: string; i_status: string },
+  row: Solution & {
+    i_id: string;
+    i_title: string;
+    i_number: number;
+    i_repo: string;
+    i_status: string;
+    i_imported: boolean;
+    i_left_at: Date | null;
+  },
 ): OwnedSolution {
-  const { i_id, i_title, i_number, i_repo, i_status, ...solution } = row;
+  const { i_id, i_title, i_number, i_repo, i_status, i_imported, i_left_at, ...solution } = row;
   return {
     solution: decodeSolution(solution),
-    issue: { id: i_id, title: i_title, issue_number: i_number, repo_full_name: i_repo, status: i_status },
+    issue: {
+      id: i_id,
+      title: i_title,
+      issue_number: i_number,
+      repo_full_name: i_repo,
+      status: i_status,
+      is_imported: i_imported,
+      repository_left_at: i_left_at,
+    },
   };
 }
 

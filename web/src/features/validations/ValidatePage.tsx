@@ -12,6 +12,7 @@ import { EditableFile } from "./EditableFile";
 import { SolutionSummary } from "../solution/SolutionSummary";
 import { ModelSawPanel } from "./ModelSawPanel";
 import { RefinePanel } from "./RefinePanel";
+import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
 import { TestsPanel } from "./TestsPanel";
 import { DiffLayoutToggle } from "../diff/DiffLayoutToggle";
 import { RefinementSummary, refinedChange } from "./RefinementSummary";
@@ -206,7 +207,16 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
       {s.runId && <ModelSawPanel runId={s.runId} />}
       {s.status === "pending" && (
         <>
-          <RefinePanel solutionId={s._id} activeRunId={refining} refinementCount={m.refinementCount} />
+          {/* The repository left the user's list: a refinement would be refused (403), so none is offered. A
+              refinement already running is still followed, so it can be cancelled. */}
+          {s.issueId.repositoryAccessLost && !refining ? (
+            <Card>
+              <h2 className="font-semibold">Refinement</h2>
+              <RepositoryAccessLostNotice issue={s.issueId} refused="refined" />
+            </Card>
+          ) : (
+            <RefinePanel solutionId={s._id} activeRunId={refining} refinementCount={m.refinementCount} />
+          )}
           <DecisionPanel
             solutionId={s._id}
             issueId={s.issueId._id}
