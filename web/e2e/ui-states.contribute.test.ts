@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { authorizeRepositories, screenshot, signIn } from "./e2e.harness";
+import { authorizeRepositories, screenshot, signIn, toast } from "./e2e.harness";
 import { EXPORT_TITLE, issueCard, uiStates } from "./ui-states.setup";
 
 // Issue #25: contributing to someone else's repository (fork ready, import then solve, a solve
@@ -74,6 +74,40 @@ describe("Import & Solve when the solve cannot start, at 1280 and 390 px", () =>
       await page.getByRole("dialog").getByRole("button", { name: "Close", exact: true }).click();
       await page.getByRole("button", { name: "Generate Solution" }).waitFor();
       await page.evaluate(() => localStorage.removeItem("default-model"));
+    }
+  });
+});
+
+describe("Import & Solve of an issue imported meanwhile, at 1280 and 390 px", () => {
+  it("says the issue is already in the dashboard and opens it without starting another solve", async () => {
+    await ui.sharePhoneSession();
+    for (const [page, w, n] of [
+      [ui.desk, "1280", 2],
+      [ui.phone, "390", 5],
+    ] as const) {
+      // Two tabs preview the same issue; the preview of each was loaded before either imported it.
+      const other = await page.context().newPage();
+      for (const tab of [page, other]) {
+        await tab.goto("/contribute");
+        await tab.getByLabel("GitHub issue URL").fill(`https://github.com/hubot/markdown-lint/issues/${n}`);
+        await tab.getByRole("button", { name: "Preview Issue" }).click();
+        await tab.getByRole("button", { name: "Import & Solve with AI" }).waitFor();
+      }
+      await other.getByRole("button", { name: "Import & Solve with AI" }).click();
+      await other.waitForURL(/\/issues\/[^/]+\/solve\?run=/, { timeout: 60_000 });
+      const imported = /\/issues\/([^/?]+)\/solve/.exec(other.url())?.[1];
+      await other.close();
+      expect(imported).toBeDefined();
+      // The API answers alreadyImported: the page says so and opens the same issue, starting nothing.
+      await page.getByRole("button", { name: "Import & Solve with AI" }).click();
+      await toast(page, "This issue is already in your dashboard!");
+      await page.waitForURL(new RegExp(`/issues/${imported}/solve$`));
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      const toasts = page.locator("[data-sonner-toast]");
+      expect(await toasts.filter({ hasText: "Issue imported successfully!" }).count()).toBe(0);
+      // Past the toast's entry animation: where it stays while it shows.
+      await page.waitForTimeout(600);
+      await screenshot(page, `import-already-imported-${w}`);
     }
   });
 });

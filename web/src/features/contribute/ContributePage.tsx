@@ -87,12 +87,15 @@ export function ContributePage({ initialUrl }: { initialUrl?: string }) {
     void lookUp(pending);
   }, []);
 
+  /** The issue was imported before: its solve page, as Continue Solving opens it (no new solve is started). */
+  const continueSolving = (issueId: string) => {
+    toast.info("This issue is already in your dashboard!");
+    void navigate({ to: "/issues/$issueId/solve", params: { issueId } });
+  };
+
   const importIssue = async (acknowledgeWarnings: boolean) => {
     if (!preview) return;
-    if (preview.alreadyImported && preview.existingIssueId) {
-      toast.info("This issue is already in your dashboard!");
-      return void navigate({ to: "/issues/$issueId/solve", params: { issueId: preview.existingIssueId } });
-    }
+    if (preview.alreadyImported && preview.existingIssueId) return continueSolving(preview.existingIssueId);
     const { owner, repo, issueNumber } = preview.parsed;
     setImportError(null);
     setStep("importing");
@@ -107,9 +110,12 @@ export function ContributePage({ initialUrl }: { initialUrl?: string }) {
         toast.info("The fork is being created; the issue will appear in Issues shortly.");
         return void navigate({ to: "/issues" });
       }
+      void qc.invalidateQueries({ queryKey: ["issues"] });
+      // Imported since the preview was loaded (another tab, or under the repository's old name): the
+      // API answers the earlier import, which may already have a solution or a run.
+      if (res.alreadyImported) return continueSolving(res.issue._id);
       toast.success("Issue imported successfully!");
       if (res.fork.isNew) toast.info(`Fork created: ${res.fork.fullName}`, { duration: 5000 });
-      void qc.invalidateQueries({ queryKey: ["issues"] });
       // "Import & Solve": the solve page starts the run on arrival and shows it live (or why it could not start).
       void navigate({ to: "/issues/$issueId/solve", params: { issueId: res.issue._id }, search: { start: true } });
     } catch (e) {
