@@ -154,16 +154,16 @@ describe("issue states at 1280 and 390 px", () => {
       expect(await page.getByRole("button", { name: "Generate Solution" }).count()).toBe(0);
       expect(await seriousA11yViolations(page)).toEqual([]);
       await screenshot(page, `repository-access-lost-solve-${w}`);
-      // Its solution's review says its solution cannot be refined, and offers no refinement (403).
+      // Its solution's review says it can be neither refined nor approved, and offers neither (both 403).
       await page.goto(`/validations/${solutionId}`);
       await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
-      const refinement = page.getByTestId("repository-access-lost");
-      await refinement.getByText("so its solution cannot be refined").waitFor();
-      expect(await refinement.getByRole("link", { name: "Repositories" }).getAttribute("href")).toBe("/repositories");
+      const review = page.getByTestId("repository-access-lost");
+      await review.getByText("so its solution can be neither refined nor opened as a pull request").waitFor();
+      expect(await review.getByRole("link", { name: "Repositories" }).getAttribute("href")).toBe("/repositories");
       expect(await page.getByRole("button", { name: "Request Refinement" }).count()).toBe(0);
       expect(await page.getByLabel("What should the AI change?").count()).toBe(0);
-      // The API takes the decision as for any solution: both are still offered.
-      await page.getByRole("button", { name: "Approve & Create PR" }).waitFor();
+      expect(await page.getByRole("button", { name: /Approve/ }).count()).toBe(0);
+      // A rejection asks nothing of GitHub: it is still offered.
       await page.getByRole("button", { name: "Reject" }).waitFor();
       expect(await seriousA11yViolations(page)).toEqual([]);
       await screenshot(page, `repository-access-lost-review-${w}`);

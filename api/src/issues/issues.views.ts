@@ -1,4 +1,4 @@
-import type { issues } from "@fixloop/db";
+import { issues } from "@fixloop/db";
 
 export function issueView(i: issues.IssueWithPullRequest) {
   return {
@@ -29,7 +29,7 @@ export function issueView(i: issues.IssueWithPullRequest) {
     gone: i.gone,
     movedTo: i.moved_to,
     /** The repository left the user's list (GitHub no longer shows it to them): the issue cannot be solved. */
-    repositoryAccessLost: !i.is_imported && i.repository_left_at !== null,
+    repositoryAccessLost: issues.repositoryAccessLost(i),
     isImported: i.is_imported,
     upstreamFullName: i.upstream_full_name,
     forkFullName: i.fork_full_name,

@@ -7,6 +7,7 @@ import {
   SolutionTests,
   summarizeTests,
 } from "@fixloop/contract";
+import { issues } from "@fixloop/db";
 import type { OwnedSolution } from "./solutions.owned";
 
 const num = (v: number, d: number): number => (Number.isFinite(v) ? v : d);
@@ -33,7 +34,7 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
       issueNumber: issue.issue_number,
       repoFullName: issue.repo_full_name,
       /** The repository left the user's list (GitHub no longer shows it to them): a refinement is refused. */
-      repositoryAccessLost: !issue.is_imported && issue.repository_left_at !== null,
+      repositoryAccessLost: issues.repositoryAccessLost(issue),
     },
     analysis: s.analysis,
     proposedSolution: s.proposed_solution,

@@ -41,7 +41,7 @@ export async function refineSolution(
     if (solution.status !== fromStatus) throw solutionErrors.notPending(solution.status);
     // As a solve: its pull request could not be opened or pushed to, so nothing is reserved for it.
     const issue = await issues.findForRun(trx, userId, solution.issue_id);
-    if (issue && !issue.is_imported && issue.repository_left_at) throw solveErrors.repositoryAccessLost("refined");
+    if (issue && issues.repositoryAccessLost(issue)) throw solveErrors.repositoryAccessLost("refined");
     await opts.within?.(trx, solution);
     const before = refineInputOf(await runs.latestRefineInput(trx, id));
     const key = (e: ManualEdit) => `${e.filename}@${e.revision ?? ""}`;

@@ -1,6 +1,13 @@
 import { type IssueGone, OPEN_PULL_REQUEST_MESSAGE, REPOSITORY_ACCESS_LOST, UPGRADE_CODES } from "@fixloop/contract";
 import { AppError } from "../http/errors";
 
+/** What is refused for an issue whose repository left the user's list, by what was asked. */
+const ACCESS_LOST_REFUSES = {
+  solved: "it cannot be solved",
+  refined: "its solution cannot be refined",
+  approved: "its pull request cannot be opened",
+} as const;
+
 /** Errors of the solve feature; messages are the spec's where it has one. */
 export const solveErrors = {
   issueNotFound: () => new AppError(404, "issue.not_found", "Issue not found"),
@@ -14,13 +21,11 @@ export const solveErrors = {
           `This issue was transferred to another repository on GitHub${movedTo ? ` (${movedTo})` : ""}; import it from there to solve it`,
         ),
   // The code a run stopped for the same reason ends with; 403: GitHub no longer lets the user at it.
-  repositoryAccessLost: (refused: "solved" | "refined" = "solved") =>
+  repositoryAccessLost: (refused: keyof typeof ACCESS_LOST_REFUSES = "solved") =>
     new AppError(
       403,
       REPOSITORY_ACCESS_LOST.code,
-      refused === "solved"
-        ? "You no longer have access to this issue's repository on GitHub, so it cannot be solved"
-        : "You no longer have access to this issue's repository on GitHub, so its solution cannot be refined",
+      `You no longer have access to this issue's repository on GitHub, so ${ACCESS_LOST_REFUSES[refused]}`,
     ),
   pullRequestOpen: () => new AppError(409, "issue.pull_request_open", OPEN_PULL_REQUEST_MESSAGE),
   unknownModel: (id: string) => new AppError(400, "model.unknown", `Unknown model: ${id}`),

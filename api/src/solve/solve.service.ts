@@ -34,7 +34,7 @@ export async function startRun(
   if (issue.gone) throw solveErrors.issueGone(issue.gone, issue.moved_to);
   // Its pull request could not be opened: nothing is reserved or spent on a run that can only fail.
   // An imported issue is solved in the user's fork, whatever became of the upstream in their list.
-  if (!issue.is_imported && issue.repository_left_at) throw solveErrors.repositoryAccessLost();
+  if (issues.repositoryAccessLost(issue)) throw solveErrors.repositoryAccessLost();
   if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
   if (await findOpenPullRequestForIssue(db, issue.id)) throw solveErrors.pullRequestOpen();
   await assertIssueOnGithub(deps, userId, issue);

@@ -4,20 +4,23 @@ import type { Issue } from "../../api/types";
 /**
  * Says that the issue's repository left the user's list (GitHub no longer shows it to them); nothing
  * while it is listed. `refused`: what the API refuses for it here, a solve (issue pages) or a
- * refinement of its solution (the review page); the words follow the API's refusal.
+ * refinement and the pull request of its solution (the review page); the words follow the API's refusals.
  */
 export function RepositoryAccessLostNotice({
   issue,
   refused = "solved",
 }: {
   issue: Pick<Issue, "repositoryAccessLost">;
-  refused?: "solved" | "refined";
+  refused?: "solved" | "reviewed";
 }) {
   if (!issue.repositoryAccessLost) return null;
   const [cannot, can] =
     refused === "solved"
       ? ["it cannot be solved", "its issues can be solved"]
-      : ["its solution cannot be refined", "the solution can be refined"];
+      : [
+          "its solution can be neither refined nor opened as a pull request",
+          "the solution can be refined and approved",
+        ];
   return (
     <p className="mt-2 text-sm text-slate-700 first:mt-0 dark:text-slate-300" data-testid="repository-access-lost">
       You no longer have access to this issue&apos;s repository on GitHub, so {cannot}. If access is given back, it is

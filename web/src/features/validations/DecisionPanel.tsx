@@ -7,6 +7,7 @@ import { ApiError, errorMessage, unwrap } from "../../api/errors";
 import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
 import { Button, Card } from "../../ui/ui";
 import { BaseBranchPicker } from "../branches/BaseBranchPicker";
+import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
 
 export function DecisionPanel({
   solutionId,
@@ -16,6 +17,7 @@ export function DecisionPanel({
   comments,
   setComments,
   refining = false,
+  accessLost = false,
 }: {
   solutionId: string;
   issueId: string;
@@ -27,6 +29,8 @@ export function DecisionPanel({
   setComments: (v: string) => void;
   /** A refinement of the solution is running: its result replaces the files, so the decision waits. */
   refining?: boolean;
+  /** The issue's repository left the user's list: an approval would be refused (403), a rejection is taken. */
+  accessLost?: boolean;
 }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
@@ -70,15 +74,19 @@ export function DecisionPanel({
   return (
     <Card>
       <h2 className="font-semibold">Validation Decision</h2>
-      <div className="mt-2">
-        <BaseBranchPicker
-          id="approve-base-branch"
-          issueId={issueId}
-          value={branch}
-          onChange={setBranch}
-          disabled={decide.isPending || decide.isSuccess}
-        />
-      </div>
+      {accessLost ? (
+        <RepositoryAccessLostNotice issue={{ repositoryAccessLost: true }} refused="reviewed" />
+      ) : (
+        <div className="mt-2">
+          <BaseBranchPicker
+            id="approve-base-branch"
+            issueId={issueId}
+            value={branch}
+            onChange={setBranch}
+            disabled={decide.isPending || decide.isSuccess}
+          />
+        </div>
+      )}
       {otherBranch && madeOn && (
         <div
           role="alert"
@@ -114,14 +122,16 @@ export function DecisionPanel({
         </p>
       )}
       <div className="mt-2 flex flex-wrap gap-2">
-        <Button
-          onClick={() => decide.mutate("approved")}
-          busy={decide.isPending && decide.variables === "approved"}
-          disabled={decide.isPending || decide.isSuccess || !!otherBranch || refining}
-          title={unverified ?? undefined}
-        >
-          {unverified ? <>Approve unverified &amp; Create draft PR</> : <>Approve &amp; Create PR</>}
-        </Button>
+        {!accessLost && (
+          <Button
+            onClick={() => decide.mutate("approved")}
+            busy={decide.isPending && decide.variables === "approved"}
+            disabled={decide.isPending || decide.isSuccess || !!otherBranch || refining}
+            title={unverified ?? undefined}
+          >
+            {unverified ? <>Approve unverified &amp; Create draft PR</> : <>Approve &amp; Create PR</>}
+          </Button>
+        )}
         <Button
           variant="danger"
           onClick={() => decide.mutate("rejected")}

@@ -12,7 +12,6 @@ import { EditableFile } from "./EditableFile";
 import { SolutionSummary } from "../solution/SolutionSummary";
 import { ModelSawPanel } from "./ModelSawPanel";
 import { RefinePanel } from "./RefinePanel";
-import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
 import { TestsPanel } from "./TestsPanel";
 import { DiffLayoutToggle } from "../diff/DiffLayoutToggle";
 import { RefinementSummary, refinedChange } from "./RefinementSummary";
@@ -207,17 +206,13 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
       {s.runId && <ModelSawPanel runId={s.runId} />}
       {s.status === "pending" && (
         <>
-          {/* The repository left the user's list: a refinement would be refused (403), so none is offered. A
-              refinement already running is still followed, so it can be cancelled. */}
-          {s.issueId.repositoryAccessLost && !refining ? (
-            <Card>
-              <h2 className="font-semibold">Refinement</h2>
-              <RepositoryAccessLostNotice issue={s.issueId} refused="refined" />
-            </Card>
-          ) : (
+          {/* The repository left the user's list: a refinement would be refused (403), so none is offered
+              (the decision card says why). A refinement already running is still followed, so it can be cancelled. */}
+          {(!s.issueId.repositoryAccessLost || refining) && (
             <RefinePanel solutionId={s._id} activeRunId={refining} refinementCount={m.refinementCount} />
           )}
           <DecisionPanel
+            accessLost={s.issueId.repositoryAccessLost}
             solutionId={s._id}
             issueId={s.issueId._id}
             madeOn={m.baseBranch}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { currentUsagePeriod, repositories } from "@fixloop/db";
+import { seedSolution } from "@fixloop/testkit";
+import { createTestApp } from "../../test/testing";
+
+const REPO = "octocat/todo-api";
+
+/**
+ * A pending solution of an issue of a listed repository, of a FREE user who has used 2 of the
+ * period's 10 units; `leave()` removes the repository as the repository sync does when GitHub no
+ * longer lists it to the user.
+ */
+async function setup() {
+  const t = await createTestApp();
+  const me = await t.loginAs();
+  const { solutionId, issueId } = await seedSolution(t.db, {
+    userId: me.user.id,
+    repoFullName: REPO,
+    issueNumber: 3,
+    files: [{ filename: "src/paginate.ts", action: "modify", originalContent: "a\n", content: "b\n" }],
+  });
+  const { periodStart } = await currentUsagePeriod(t.db, me.user.id);
+  await t.db.insertInto("usage_counters").values({ user_id: me.user.id, period_start: periodStart, used: 2 }).execute();
+  await repositories.upsertSynced(t.db, me.user.id, {
+    github_id: 1_296_269,
+    owner: "octocat",
+    name: "todo-api",
+    full_name: REPO,
+    description: null,
+    is_private: false,
+    is_fork: false,
+    language: "TypeScript",
+    html_url: `https://github.com/${REPO}`,
+    default_branch: "main",
+    can_push: true,
+  });
+  const call = (path: string, body?: unknown) =>
+    t.app.request(`/api/validations/${solutionId}${path}`, {
+      ...(body === undefined
+        ? { headers: me.headers }
+        : {
+            method: "POST",
+            headers: { ...me.headers, "content-type": "application/json" },
+            body: JSON.stringify(body),
+          }),
+    });
+  const view = async () => {
+    const res = await call("");
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { solution: { issueId: { repositoryAccessLost: boolean } } }).solution.issueId;
+  };
+  const leave = async () => {
+    expect(await repositories.removeUnseen(t.db, me.user.id, [])).toEqual([REPO]);
+  };
+  /** What a refused request must leave as it was: the solution, its issue, the quota, the queues. */
+  const state = async () => ({
+    solution: await t.db.selectFrom("solutions").select(["status"]).where("id", "=", solutionId).executeTakeFirst(),
+    issue: await t.db.selectFrom("issues").select(["status"]).where("id", "=", issueId).executeTakeFirst(),
+    runs: await t.db.selectFrom("solve_runs").select("id").execute(),
+    used: (await t.db.selectFrom("usage_counters").select("used").executeTakeFirstOrThrow()).used,
+    pullRequestJobs: await t.deps.queues.pullRequest.getJobCounts(),
+  });
+  return { ...t, me, call, view, leave, state };
+}
+
+const refused = (what: string) => ({
+  code: "repository.access_lost",
+  message: `You no longer have access to this issue's repository on GitHub, so ${what}`,
+});
+
+describe("a solution whose issue's repository left the user's list", () => {
+  it("says so in its view, and refuses a refinement, reserving nothing", async () => {
+    const t = await setup();
+    expect((await t.view()).repositoryAccessLost).toBe(false);
+    await t.leave();
+    // The review page is told, so it can say why instead of offering the refinement.
+    expect((await t.view()).repositoryAccessLost).toBe(true);
+    const before = await t.state();
+    const res = await t.call("/refine", { feedback: "Add a test" });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: unknown }).error).toEqual(refused("its solution cannot be refined"));
+    expect(await t.state()).toEqual(before);
+    expect(before.used).toBe(2);
+  });
+
+  it("refuses the approval, queueing no pull-request job, and still takes a rejection", async () => {
+    const t = await setup();
+    await t.leave();
+    const before = await t.state();
+    const res = await t.call("/validate", { status: "approved" });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: unknown }).error).toEqual(refused("its pull request cannot be opened"));
+    expect(await t.state()).toEqual(before);
+    expect(before.solution?.status).toBe("pending");
+    // Rejecting asks nothing of GitHub: it is taken as for any solution.
+    expect((await t.call("/validate", { status: "rejected" })).status).toBe(200);
+    expect((await t.state()).solution?.status).toBe("rejected");
+  });
+});
