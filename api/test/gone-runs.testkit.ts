@@ -3,6 +3,7 @@ import { startModelSandbox } from "@fixloop/testkit/sandbox";
 import { webhookStack } from "./webhooks.testkit";
 import { makeEnterprise, until } from "./faults.testkit";
 import { readSse } from "./sse.testkit";
+import { syncNewIssues } from "./issue-sync.testkit";
 
 export const REPO = "octocat/todo-api";
 export const DELETED = { code: "issue.gone", message: "The issue was deleted on GitHub, so this run was stopped" };
@@ -41,20 +42,9 @@ export async function goneRunsStack() {
   /** A new issue on the stand-in, synced into Fixloop while no webhook is delivered; its row's id. */
   async function syncedIssue(title: string): Promise<{ id: string; number: number }> {
     t.control.setWebhook(null);
-    const [number = 0] = t.control.addIssues("octocat", "todo-api", [{ title }]);
-    const res = await t.stack.app.request(`/api/github/repositories/${REPO}/sync`, {
-      method: "POST",
-      headers: t.octocat.headers,
-    });
-    expect(res.status).toBe(200);
-    const row = await t.stack.db
-      .selectFrom("issues")
-      .select("id")
-      .where("user_id", "=", t.octocat.user._id)
-      .where("repo_full_name", "=", REPO)
-      .where("issue_number", "=", number)
-      .executeTakeFirstOrThrow();
-    return { id: row.id, number };
+    const [issue] = await syncNewIssues(t.stack, t.octocat, REPO, [title]);
+    if (!issue) throw new Error(`"${title}" was not synced`);
+    return issue;
   }
 
   async function solve(issueId: string): Promise<string> {

@@ -3,6 +3,7 @@ import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type SignedIn, type TestStack } from "./stack";
 import { makeEnterprise } from "./faults.testkit";
 import { readSse } from "./sse.testkit";
+import { syncNewIssues } from "./issue-sync.testkit";
 
 export const REPO = "octocat/url-shortener";
 export const ACCESS_LOST = {
@@ -31,25 +32,7 @@ export function repositoryLeavingKit() {
 
     /** New issues on the stand-in, synced into Fixloop; their rows' ids. */
     async syncedIssues(titles: string[], repo = REPO): Promise<string[]> {
-      const [owner = "", name = ""] = repo.split("/");
-      const numbers = kit.stack.github.control.addIssues(
-        owner,
-        name,
-        titles.map((title) => ({ title })),
-      );
-      const res = await kit.stack.app.request(`/api/github/repositories/${repo}/sync`, {
-        method: "POST",
-        headers: kit.me.headers,
-      });
-      expect(res.status).toBe(200);
-      const rows = await kit.stack.db
-        .selectFrom("issues")
-        .select(["id", "issue_number"])
-        .where("user_id", "=", kit.me.user._id)
-        .where("repo_full_name", "=", repo)
-        .where("issue_number", "in", numbers)
-        .execute();
-      return numbers.map((n) => rows.find((r) => r.issue_number === n)?.id ?? "");
+      return (await syncNewIssues(kit.stack, kit.me, repo, titles)).map((issue) => issue.id);
     },
 
     async solve(issueId: string): Promise<string> {
