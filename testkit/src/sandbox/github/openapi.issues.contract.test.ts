@@ -2,6 +2,7 @@ import type { Octokit } from "@octokit/rest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestSandbox } from "../../../test/github-sandbox";
 import { openapiContract, repos } from "../../../test/openapi-contract";
+import { monalisasOrganization } from "./orgs.contract.fixtures";
 
 const { check, started } = openapiContract("issues");
 const { o } = repos;
@@ -90,10 +91,7 @@ describe("responses match GitHub's OpenAPI description", () => {
 
   it("an organisation's closed issue names the user who closed it, never the organisation", async () => {
     const control = t.sandbox.control;
-    control.createOrganization("issues-org");
-    control.addOrgMember("issues-org", "monalisa", "admin");
-    control.addOrgMember("issues-org", "hubot");
-    await control.createRepository("issues-org", "tracker");
+    await monalisasOrganization(control, "issues-org", { members: ["hubot"], repos: ["tracker"] });
     const r = { owner: "issues-org", repo: "tracker" };
     const [byOwner = 0, byAuthor = 0, later = 0] = control.addIssues("issues-org", "tracker", [
       { title: "Closed by an org owner", user: "hubot", state: "closed" },

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../paths";
 import { startTestSandbox, type TestSandbox } from "../../../test/github-sandbox";
 import type { WebhookDelivery } from "./index";
+import { monalisasOrganization } from "./orgs.contract.fixtures";
 
 const SCHEMA_FILE = path.join(ROOT, "node_modules/@octokit/webhooks-schemas/schema.json");
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -244,10 +245,7 @@ describe("the GitHub stand-in's webhooks", () => {
   });
   it("merges an organisation's pull request as a user: the owner by default, or the member told; the delivery names the organisation", async () => {
     const control = t.sandbox.control;
-    control.createOrganization("acme");
-    control.addOrgMember("acme", "monalisa", "admin");
-    control.addOrgMember("acme", "hubot");
-    await control.createRepository("acme", "widgets");
+    await monalisasOrganization(control, "acme", { members: ["hubot"], repos: ["widgets"] });
     const o = { owner: "acme", repo: "widgets" };
     const monalisa = t.octokit("monalisa", ["repo"]);
     const first = await openPull(monalisa, "org-merge-1", o);
@@ -286,10 +284,7 @@ describe("the GitHub stand-in's webhooks", () => {
   });
   it("an organisation's issues are deleted and transferred by its owner: the deliveries name that user and the organisation", async () => {
     const control = t.sandbox.control;
-    control.createOrganization("acme-issues");
-    control.addOrgMember("acme-issues", "monalisa", "admin");
-    await control.createRepository("acme-issues", "tracker");
-    await control.createRepository("acme-issues", "archive");
+    await monalisasOrganization(control, "acme-issues", { repos: ["tracker", "archive"] });
     const [deleted = 0, moved = 0] = control.addIssues("acme-issues", "tracker", [
       { title: "Spam", user: "hubot" },
       { title: "Belongs in the archive", user: "hubot" },
