@@ -4,7 +4,7 @@ import type { QueueName } from "@fixloop/contract";
 import { pullRequests } from "@fixloop/db";
 import { createGithubClient } from "@fixloop/runtime";
 import { WebhookSender } from "@fixloop/testkit/sandbox";
-import { upsertRepository } from "@fixloop/worker";
+import { upsertRepository, type GithubRepo } from "@fixloop/worker";
 import { afterAll } from "vitest";
 import { createTestStack } from "./stack";
 
@@ -113,8 +113,12 @@ export async function webhookStack(
 
   /** `owner/repo` as a sync stores it for `userId` (with push access); returns its GitHub id. */
   async function storeRepository(userId: string, owner: string, repo: string): Promise<number> {
-    const r = (await gh("octocat").rest.repos.get({ owner, repo })).data;
     // octocat reads it; `userId` is the one stored with push access.
+    return storeRepositoryAs(userId, (await gh("octocat").rest.repos.get({ owner, repo })).data);
+  }
+
+  /** `r`, GitHub's repository object, as a sync stores it for `userId` (with push access); returns its id. */
+  async function storeRepositoryAs(userId: string, r: GithubRepo): Promise<number> {
     await upsertRepository(stack.db, userId, { ...r, permissions: { ...r.permissions, push: true } });
     return r.id;
   }
@@ -153,7 +157,20 @@ export async function webhookStack(
       ).n,
     );
 
-  return { stack, control, hook, octocat, gh, openFixloopPull, storeRepository, timeline, post, countEvents, REPO };
+  return {
+    stack,
+    control,
+    hook,
+    octocat,
+    gh,
+    openFixloopPull,
+    storeRepository,
+    storeRepositoryAs,
+    timeline,
+    post,
+    countEvents,
+    REPO,
+  };
 }
 
 export type WebhookStack = Awaited<ReturnType<typeof webhookStack>>;

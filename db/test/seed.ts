@@ -120,11 +120,25 @@ export async function seedSolution(db: Db, s: SeedSolution) {
   return { issueId: issue.id, solutionId: solution.id };
 }
 
-/** Pull request #12 "Fix #5" from `head` into `base`, recorded for a seeded solution (see `seedSolution`). */
+/**
+ * Pull request #12 (or `number`) "Fix #5" (or of `issueNumber`) from `head` into `base`, recorded for
+ * a seeded solution (see `seedSolution`).
+ */
 export function insertPullRequest(
   db: Db,
-  p: { userId: string; solutionId: string; issueId: string; base: string; head: string; htmlUrl?: string },
+  p: {
+    userId: string;
+    solutionId: string;
+    issueId: string;
+    base: string;
+    head: string;
+    htmlUrl?: string;
+    number?: number;
+    issueNumber?: number;
+  },
 ) {
+  const number = p.number ?? 12;
+  const issueNumber = p.issueNumber ?? 5;
   return db
     .insertInto("pull_requests")
     .values({
@@ -133,12 +147,12 @@ export function insertPullRequest(
       issue_id: p.issueId,
       repo_full_name: p.base,
       head_repo_full_name: p.head,
-      pr_number: 12,
-      title: "Fix #5",
+      pr_number: number,
+      title: `Fix #${issueNumber}`,
       body: null,
-      branch_name: "fixloop/issue-5",
+      branch_name: `fixloop/issue-${issueNumber}`,
       base_branch: "main",
-      html_url: p.htmlUrl ?? `https://github.com/${p.base}/pull/12`,
+      html_url: p.htmlUrl ?? `https://github.com/${p.base}/pull/${number}`,
       metadata: JSON.stringify({}),
     })
     .returningAll()

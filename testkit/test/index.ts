@@ -6,7 +6,14 @@ export {
   testRedisUrl,
   type TestDatabase,
 } from "./context";
-export { insertIssue, insertRun, insertUser, seedSolution, type SeedSolution } from "@fixloop/db/testing";
+export {
+  insertIssue,
+  insertPullRequest,
+  insertRun,
+  insertUser,
+  seedSolution,
+  type SeedSolution,
+} from "@fixloop/db/testing";
 export { gitBranches, gitShow, gitTree } from "./git";
 export { applyEdits, startTestSandbox, TestSandbox } from "./github-sandbox";
 export { superviseTs } from "../src/processes";

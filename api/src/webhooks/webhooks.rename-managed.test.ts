@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { repositories } from "@fixloop/db";
 import { renamedEvent, renameRows, webhookStack } from "../../test/webhooks.testkit";
 
 const t = await webhookStack();
@@ -8,18 +7,15 @@ const { addIssue, repositoryRows, issueNames, countDeliveries } = renameRows(t);
 describe("a repository of managed users (Enterprise Managed Users) renamed or transferred on GitHub", () => {
   /** Stored as a sync of a managed user's repository stores it: the login ends `_` and the short code. */
   async function storeManaged(id: number, owner: string, name: string) {
-    await repositories.upsertSynced(t.stack.db, t.octocat.user._id, {
-      github_id: id,
-      owner,
+    await t.storeRepositoryAs(t.octocat.user._id, {
+      id,
+      owner: { login: owner },
       name,
       full_name: `${owner}/${name}`,
       description: null,
-      is_private: true,
-      is_fork: false,
-      language: null,
+      private: true,
+      fork: false,
       html_url: `https://github.com/${owner}/${name}`,
-      default_branch: "main",
-      can_push: true,
     });
   }
 

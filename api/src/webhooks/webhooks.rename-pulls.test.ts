@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seedSolution } from "@fixloop/testkit";
+import { insertPullRequest, seedSolution } from "@fixloop/testkit";
 import { webhookStack } from "../../test/webhooks.testkit";
 
 // Webhooks on, and a sync worker for the pull-request and repository syncs.
@@ -33,24 +33,15 @@ async function storeHolder(repoFullName: string, number: number) {
     issueNumber: 9,
     files: [],
   });
-  return t.stack.db
-    .insertInto("pull_requests")
-    .values({
-      user_id: hubot.user._id,
-      solution_id: solutionId,
-      issue_id: issueId,
-      repo_full_name: repoFullName,
-      head_repo_full_name: `hubot/${repoFullName.split("/")[1] ?? ""}`,
-      pr_number: number,
-      title: "Fix #9",
-      body: null,
-      branch_name: "fixloop/issue-9",
-      base_branch: "main",
-      html_url: `https://github.com/${repoFullName}/pull/${number}`,
-      metadata: JSON.stringify({}),
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  return insertPullRequest(t.stack.db, {
+    userId: hubot.user._id,
+    solutionId,
+    issueId,
+    base: repoFullName,
+    head: `hubot/${repoFullName.split("/")[1] ?? ""}`,
+    number,
+    issueNumber: 9,
+  });
 }
 
 const deliveredSince = async (sent: number) =>
