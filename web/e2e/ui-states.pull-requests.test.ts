@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "@fixloop/db";
+import { seedSolution } from "@fixloop/testkit";
 import { screenshot, seriousA11yViolations, solveAndReview, toast } from "./e2e.harness";
 import { issueCard, REVIEW_TITLE, uiStates } from "./ui-states.setup";
 
-// The pull requests page's sync failing, at 1280 and 390 px.
+// The pull requests page's sync failing, and a pull request whose repository left the user's
+// list, at 1280 and 390 px.
 const ui = uiStates("ui-states-pull-requests", { signedIn: true });
 // A solution awaiting review, for the test to approve into a pull request.
 beforeAll(() => solveAndReview(ui.desk, REVIEW_TITLE));
@@ -30,6 +33,73 @@ describe("the pull requests page's sync at 1280 and 390 px", () => {
       await page.waitForTimeout(600);
       expect(await seriousA11yViolations(page), `pull requests at ${w}`).toEqual([]);
       await screenshot(page, `pull-requests-sync-failed-${w}`);
+    }
+  });
+  it("does not offer Address review once the issue's repository left the user's list, and says why", async () => {
+    const github = ui.e2e.github;
+    await github.createRepository("octocat", "atlas");
+    await ui.desk.goto("/repositories");
+    await ui.desk.getByRole("button", { name: "Sync octocat/atlas" }).click();
+    await toast(ui.desk, "Repository synced successfully");
+    // A solution of one of its issues, approved into a pull request on GitHub.
+    const title = "Tiles flicker on zoom";
+    const db = createDb(ui.e2e.stack.env.DATABASE_URL ?? "", { max: 1 });
+    const { solutionId } = await db
+      .selectFrom("users")
+      .select("id")
+      .where("username", "=", "octocat")
+      .executeTakeFirstOrThrow()
+      .then((u) =>
+        seedSolution(db, {
+          userId: u.id,
+          repoFullName: "octocat/atlas",
+          issueNumber: 90,
+          title,
+          files: [{ filename: "README.md", action: "modify", originalContent: "# atlas\n", content: "# Atlas\n" }],
+        }),
+      )
+      .finally(() => db.destroy());
+    await ui.desk.goto(`/validations/${solutionId}`);
+    await ui.desk.getByRole("button", { name: "Approve & Create PR" }).click();
+    await toast(ui.desk, "PR Created Successfully!");
+    const pull = github.listPulls("octocat", "atlas").find((p) => p.state === "open");
+    expect(pull).toBeDefined();
+    // A reviewer asks for a change: an open review comment, which "Address review" would refine from.
+    const res = await fetch(
+      `${ui.e2e.stack.sandboxes.github?.url}/repos/octocat/atlas/pulls/${pull?.number}/comments`,
+      {
+        method: "POST",
+        headers: {
+          authorization: `token ${github.issueToken("hubot", ["public_repo"])}`,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          body: "Keep the name lowercase.",
+          path: "README.md",
+          line: 1,
+          commit_id: pull?.head.sha,
+        }),
+      },
+    );
+    expect(res.status).toBe(201);
+    expect((await github.webhookDeliveries()).every((d) => d.status === 200)).toBe(true);
+    // octocat gives the repository away: the next listing drops it from their list.
+    await github.transferRepository("octocat", "atlas", "hubot");
+    await ui.desk.goto("/repositories");
+    await ui.desk.getByRole("button", { name: "Sync octocat/todo-api" }).waitFor();
+    await ui.desk.getByRole("button", { name: "Sync octocat/atlas" }).waitFor({ state: "detached" });
+    for (const [page, w] of ui.both()) {
+      await page.goto("/pull-requests");
+      const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: new RegExp(title) }) });
+      await card.getByText("Keep the name lowercase.").waitFor();
+      const notice = card.getByTestId("repository-access-lost");
+      await notice.getByText("so its solution cannot be refined to address this review").waitFor();
+      expect(await notice.getByRole("link", { name: "Repositories" }).getAttribute("href")).toBe("/repositories");
+      // The refinement would be refused (403): neither way of asking for it is offered.
+      expect(await card.getByRole("button", { name: /Address/ }).count()).toBe(0);
+      await card.getByRole("link", { name: "View on GitHub" }).waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshot(page, `pull-requests-repository-access-lost-${w}`);
     }
   });
 });

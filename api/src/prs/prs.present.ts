@@ -1,4 +1,4 @@
-import type { pullRequests } from "@fixloop/db";
+import { issues, type pullRequests } from "@fixloop/db";
 
 /** A pull request in the spec's shape. */
 export function presentPullRequest(pr: pullRequests.PullRequestRecord) {
@@ -16,6 +16,8 @@ export function presentPullRequest(pr: pullRequests.PullRequestRecord) {
     htmlUrl: pr.html_url,
     issueId: pr.issue_id,
     solutionId: pr.solution_id,
+    /** The issue's repository left the user's list: "Address review" is refused, as any refinement. */
+    repositoryAccessLost: issues.repositoryAccessLost(pr),
     syncedAt: pr.synced_at?.toISOString() ?? null,
     metadata: {
       labels: meta.labels ?? [],

@@ -280,13 +280,18 @@ export async function findBySolution(db: Conn, solutionId: string): Promise<Pull
   return db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).executeTakeFirst();
 }
 
-/** The user's pull requests, newest first (at most 500), their metadata decoded. */
+/**
+ * The user's pull requests, newest first (at most 500), their metadata decoded, with their issue's
+ * fields that say whether its repository left the user's list.
+ */
 export async function listOwned(db: Conn, userId: string) {
   const rows = await db
     .selectFrom("pull_requests")
-    .selectAll()
-    .where("user_id", "=", userId)
-    .orderBy("created_at", "desc")
+    .innerJoin("issues", "issues.id", "pull_requests.issue_id")
+    .selectAll("pull_requests")
+    .select(["issues.is_imported", "issues.repository_left_at"])
+    .where("pull_requests.user_id", "=", userId)
+    .orderBy("pull_requests.created_at", "desc")
     .limit(500)
     .execute();
   return rows.map((r) => ({ ...r, metadata: pullRequestMetadata.read(r.metadata) }));

@@ -4,16 +4,22 @@ import { pullRequestTimelineQuery } from "../../api/prs.queries";
 import type { PullRequest } from "../../api/types";
 import { Badge, Button, Card, CardHeader, LabelList, buttonClass, type Tone } from "../../ui/ui";
 import { InlineMarkdown } from "../../ui/Markdown";
+import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
 import { AddressProgress, useAddressReview } from "./AddressReview";
 import { isOpenReviewComment, PullRequestTimeline } from "./PullRequestTimeline";
 
 const TONE: Record<string, Tone> = { open: "green", closed: "red", merged: "purple" };
 
-/** One of Fixloop's pull requests: its state, its timeline, and "Address review" while it is open. */
+/**
+ * One of Fixloop's pull requests: its state, its timeline, and "Address review" while it is open
+ * (or why it is not offered).
+ */
 export function PullRequestCard({ p }: { p: PullRequest }) {
   const timeline = useQuery(pullRequestTimelineQuery(p._id));
   const address = useAddressReview(p._id);
   const open = p.status === "open";
+  // The API refuses the refinement once the issue's repository left the user's list: not offered.
+  const addressable = open && !p.repositoryAccessLost;
   const waiting = (timeline.data?.timeline ?? []).filter(isOpenReviewComment).length;
   return (
     <Card>
@@ -54,12 +60,13 @@ export function PullRequestCard({ p }: { p: PullRequest }) {
       )}
       <PullRequestTimeline
         id={p._id}
-        onAddress={open ? (id) => address.start.mutate({ commentIds: [id] }) : undefined}
+        onAddress={addressable ? (id) => address.start.mutate({ commentIds: [id] }) : undefined}
         busy={address.running}
       />
+      {open && <RepositoryAccessLostNotice issue={p} refused="addressed" />}
       <AddressProgress state={address} />
       <div className="mt-3 flex flex-wrap gap-2">
-        {open && waiting > 0 && (
+        {addressable && waiting > 0 && (
           <Button onClick={() => address.start.mutate({ all: true })} busy={address.running}>
             <MessageSquareReply className="size-4" aria-hidden /> Address all open review comments ({waiting})
           </Button>

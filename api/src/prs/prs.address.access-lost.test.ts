@@ -1,0 +1,56 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { addressReviewStack } from "../../test/address-review.testkit";
+
+let t: Awaited<ReturnType<typeof addressReviewStack>>;
+beforeAll(async () => {
+  t = await addressReviewStack();
+}, 180_000);
+
+/** The user's repositories as GitHub lists them now: the listing stores them, dropping those it no longer shows. */
+const listed = async () => {
+  const res = await t.api("/github/repositories");
+  expect(res.status).toBe(200);
+  return (res.body.repositories as { fullName: string }[]).map((r) => r.fullName);
+};
+
+const pullRequest = async (id: string) => {
+  const res = await t.api("/prs");
+  expect(res.status).toBe(200);
+  return (res.body.pullRequests as { _id: string; repositoryAccessLost: boolean }[]).find((p) => p._id === id);
+};
+
+describe("a pull request whose issue's repository left the user's list", () => {
+  it("says so in its view, and refuses Address review as any refinement, writing and reserving nothing", async () => {
+    const pr = await t.openPull(82, "Address review after the repository left");
+    const c = await t.comment(pr, pr.file, 1, "Please name the constant.");
+    expect(await listed()).toContain("octocat/todo-api");
+    expect((await pullRequest(pr.id))?.repositoryAccessLost).toBe(false);
+
+    // octocat gives the repository away: the next listing drops it from their list.
+    await t.control.transferRepository("octocat", "todo-api", "hubot");
+    expect(await listed()).not.toContain("octocat/todo-api");
+    // The pull requests page is told, so it can say why instead of offering "Address review".
+    expect((await pullRequest(pr.id))?.repositoryAccessLost).toBe(true);
+
+    const state = async () => ({
+      runs: await t.stack.db.selectFrom("solve_runs").select("id").orderBy("id").execute(),
+      used: await t.stack.db.selectFrom("usage_counters").select("used").execute(),
+      solution: await t.stack.db
+        .selectFrom("solutions")
+        .select(["status", "revision"])
+        .where("id", "=", pr.solutionId)
+        .executeTakeFirst(),
+    });
+    const before = await state();
+    const refused = await t.api(`/prs/${pr.id}/address-review`, { method: "POST", body: { commentIds: [c] } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toEqual({
+      code: "repository.access_lost",
+      message: "You no longer have access to this issue's repository on GitHub, so its solution cannot be refined",
+    });
+    expect(await state()).toEqual(before);
+    // The comment is not marked as being addressed.
+    const timeline = (await t.api(`/prs/${pr.id}/timeline`)).body.timeline as Record<string, unknown>[];
+    expect(timeline.find((e) => e.sourceId === c)?.addressRequestedAt).toBeNull();
+  });
+});
