@@ -40,6 +40,11 @@ export const BacktestSolve = z.object({
   detail: z.string(),
   /** What the solve's model requests cost, from the ledger. */
   costUsd: z.number().nonnegative(),
+  /**
+   * The repository's `.fixloop.yml` asked for network during setup and nobody granted it, so the
+   * solve's tests were set up offline (as a solve's tests say with `networkWanted`).
+   */
+  networkNotGranted: z.boolean().default(false),
 });
 export type BacktestSolve = z.infer<typeof BacktestSolve>;
 

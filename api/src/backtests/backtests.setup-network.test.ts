@@ -118,15 +118,16 @@ async function backtestWithSolve(headers: Record<string, string>) {
 }
 
 describe("a backtest's .fixloop.yml network (real bubblewrap)", () => {
-  it("is not granted in a repository the user can only read; one they can push to still gets it", async () => {
+  it("is not granted in a repository the user can only read, and its card says so; one they can push to still gets it", async () => {
     const hubot = await signedIn(stack, "hubot");
     expect(hubot.repository).toMatchObject({ canPush: false });
-    await backtestWithSolve(hubot.headers);
+    // The card says the solve's setup ran offline for want of the network nobody granted.
+    expect((await backtestWithSolve(hubot.headers)).solve.networkNotGranted).toBe(true);
     expect(hits).toEqual([]);
 
     const octocat = await signedIn(stack, "octocat");
     expect(octocat.repository).toMatchObject({ canPush: true });
-    await backtestWithSolve(octocat.headers);
+    expect((await backtestWithSolve(octocat.headers)).solve.networkNotGranted).toBe(false);
     expect(hits).toContain("/from-setup");
   }, 240_000);
 });

@@ -43,3 +43,12 @@ export const issueSolveText = (i: TrustCardView["issues"][number]) => {
   const cost = s.runId ? ` (${usd(s.costUsd)})` : "";
   return s.verified ? ` · solve verified${cost}` : ` · solve not verified: ${s.detail}${cost}`;
 };
+
+/**
+ * Said under a past issue whose solve's tests were set up offline because the setup network its
+ * `.fixloop.yml` asks for was not granted, in the solve page's words; null otherwise.
+ */
+export const solveNetworkText = (i: TrustCardView["issues"][number]) =>
+  i.solve?.networkNotGranted
+    ? "This repository's setup wants network: its .fixloop.yml asks for network during setup. You do not own this repository, so this solve's setup ran offline."
+    : null;

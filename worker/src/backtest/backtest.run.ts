@@ -91,6 +91,7 @@ export async function runBacktest(
               reason: "could_not_run" as const,
               detail: `The solve could not be checked: ${failureText(err)}`,
               costUsd: 0,
+              networkNotGranted: false,
             };
           })
         : {
@@ -99,6 +100,7 @@ export async function runBacktest(
             reason: "not_solved",
             detail: "Not solved: the base commit could not be read",
             costUsd: 0,
+            networkNotGranted: false,
           };
     p.issues.push(entry);
     held();

@@ -31,6 +31,7 @@ const notSolved = (runId: string | null, detail: string, costUsd = 0): BacktestS
   reason: "not_solved",
   detail: clip(detail),
   costUsd,
+  networkNotGranted: false,
 });
 
 /**
@@ -75,6 +76,7 @@ export async function solvePast(
   const run = await runs.loadExisting(ctx.db, runId);
   const issue = await issues.find(ctx.db, issueId);
   let patch: FileChange[];
+  let networkNotGranted: boolean;
   try {
     if (!issue) throw new Error("The issue is gone");
     // Steps 4 and 5 as a solve runs them (the reproduction test, then the user's candidates, selection by
@@ -88,6 +90,7 @@ export async function solvePast(
       ctx,
     );
     patch = (validating.output.generating ?? generating).filesChanged;
+    networkNotGranted = validating.output.tests.networkWanted === true;
   } catch (err) {
     holdsJob(signal, `the backtest solve of #${f.issueNumber}`);
     const error =
@@ -117,10 +120,10 @@ export async function solvePast(
       patch,
       signal,
     );
-    return { runId, ...verdict, detail: clip(verdict.detail), costUsd };
+    return { runId, ...verdict, detail: clip(verdict.detail), costUsd, networkNotGranted };
   } catch (err) {
     if (signal.aborted) throw err;
     const detail = clip(`The pull request's tests could not be read: ${(err as Error).message}`);
-    return { runId, verified: false, reason: "could_not_run", detail, costUsd };
+    return { runId, verified: false, reason: "could_not_run", detail, costUsd, networkNotGranted };
   }
 }

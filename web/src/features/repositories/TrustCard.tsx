@@ -10,6 +10,7 @@ import {
   issueSolveText,
   share,
   solveLine,
+  solveNetworkText,
   trustLine,
   type TrustCardView,
 } from "../../api/backtests.queries";
@@ -143,6 +144,11 @@ function CardFigures({ card }: { card: TrustCardView }) {
               #{i.issueNumber} {i.title} (fixed by #{i.pullNumber}):{" "}
               {i.error ?? (i.rank ? `found at rank ${i.rank}` : `not in the top 5 (${i.fixFiles.join(", ")})`)}
               {issueSolveText(i)}
+              {solveNetworkText(i) && (
+                <span className="block text-slate-600 dark:text-slate-400" data-testid="trust-solve-network">
+                  {solveNetworkText(i)}
+                </span>
+              )}
             </li>
           ))}
         </ul>
