@@ -1,5 +1,6 @@
 import { sql } from "kysely";
-import type { Db } from "@fixloop/db";
+import type { StepId } from "@fixloop/contract";
+import type { Db, Conn } from "@fixloop/db";
 
 /**
  * Holds every write to run_steps until `release`: the worker that claimed a run waits at its first
@@ -8,19 +9,23 @@ import type { Db } from "@fixloop/db";
  * go on.
  */
 export function holdStepWrites(db: Db) {
-  let release = () => {};
-  const released = new Promise<void>((r) => (release = r));
+  type Then = ((trx: Conn) => Promise<void>) | undefined;
+  let release: (then: Then) => void = () => {};
+  const released = new Promise<Then>((r) => (release = r));
   let locked = () => {};
   const held = new Promise<void>((r) => (locked = r));
   const done = db.transaction().execute(async (trx) => {
     await sql`lock table run_steps in exclusive mode`.execute(trx);
     locked();
-    await released;
+    await (
+      await released
+    )?.(trx);
   });
   return {
     held,
-    release: async () => {
-      release();
+    /** `then`: written while the table is still held, kept when the hold ends. */
+    release: async (then?: Then) => {
+      release(then);
       await done;
     },
   };
@@ -30,5 +35,53 @@ export function holdStepWrites(db: Db) {
 export async function workerWaits(db: Db): Promise<boolean> {
   const r = await sql<{ n: number }>`
     select count(*)::int as n from pg_locks where not granted and relation = 'run_steps'::regclass`.execute(db);
+  return (r.rows[0]?.n ?? 0) > 0;
+}
+
+/** A not yet started step of the run (`holdStepWrites`' `release` writes it before the worker can). */
+export const pendingStep = (runId: string, step: StepId) => async (trx: Conn) => {
+  await sql`insert into run_steps (run_id, step, status, detail)
+    values (${runId}, ${step}, 'pending', '{"files":[],"info":[],"warnings":[]}'::jsonb)`.execute(trx);
+};
+
+/**
+ * Holds the worker at `step`'s start: a lock on the step's row (written by `pendingStep`) makes
+ * the worker's mark of the step as started wait until `release`. The steps before it run as usual,
+ * and the worker's own check for a Cancel at the step's start comes before that mark.
+ */
+export async function holdStepStart(db: Db, runId: string, step: StepId) {
+  let release = () => {};
+  const released = new Promise<void>((r) => (release = r));
+  let locked: (found: boolean) => void = () => {};
+  const held = new Promise<boolean>((r) => (locked = r));
+  const done = db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("run_steps")
+      .select("status")
+      .where("run_id", "=", runId)
+      .where("step", "=", step)
+      .forUpdate()
+      .executeTakeFirst();
+    locked(row?.status === "pending");
+    await released;
+  });
+  if (!(await Promise.race([held, done.then(() => false)]))) throw new Error(`${step} is not pending: nothing to hold`);
+  return {
+    release: async () => {
+      release();
+      await done;
+    },
+  };
+}
+
+/**
+ * True once a worker's mark of a step as started waits on the row `holdStepStart` holds (a row's
+ * lock, not the table's that `holdStepWrites` held).
+ */
+export async function workerWaitsOnStep(db: Db): Promise<boolean> {
+  const r = await sql<{ n: number }>`
+    select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and wait_event_type = 'Lock' and wait_event in ('transactionid', 'tuple')
+      and query ilike 'insert into "run_steps"%'`.execute(db);
   return (r.rows[0]?.n ?? 0) > 0;
 }

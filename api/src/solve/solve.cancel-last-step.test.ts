@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { STEPS, STEP_CANCELLED } from "@fixloop/contract";
+import { insertIssue } from "@fixloop/testkit";
+import { until } from "../../test/faults.testkit";
+import { readSse } from "../../test/sse.testkit";
+import {
+  holdStepStart,
+  holdStepWrites,
+  pendingStep,
+  workerWaits,
+  workerWaitsOnStep,
+} from "../../test/hold-steps.testkit";
+import { solveKit } from "../../test/solve.testkit";
+
+// With the sandbox off, Validating runs no test and never looks at the run's cancel signal: a Cancel
+// that comes once it started is read after it, the last step, as solve.cancel-steps.test.ts reads
+// one between two steps. (With tests, such a Cancel stops the test run: the step ends cancelled.)
+const t = solveKit({ env: (m) => ({ ...m.env, SANDBOX_BACKEND: "off" }) });
+
+type StepEvent = { step: string; status: string; detail: { warnings: string[] } };
+type RunView = { status: string; steps: { id: string; status: string; detail: { warnings: string[] } }[] };
+
+describe("a Cancel noticed after the last step", () => {
+  it("keeps Validating completed and the run ends cancelled, with no solution", async () => {
+    const issue = await insertIssue(t.stack.db, t.userId, { number: 72 });
+    // The worker waits at Analyzing's start while Validating's row is written, pending, and locked
+    // long before the worker gets there.
+    const first = holdStepWrites(t.stack.db);
+    await first.held;
+    let validating: Awaited<ReturnType<typeof holdStepStart>> | undefined;
+    const runId = await (async () => {
+      try {
+        const res = await t.generate({ issueId: issue.id });
+        expect(res.status).toBe(202);
+        const { runId } = (await res.json()) as { runId: string };
+        await until("the worker to claim the run and wait", () => workerWaits(t.stack.db), 15_000, 20);
+        await first.release(pendingStep(runId, "validating"));
+        validating = await holdStepStart(t.stack.db, runId, "validating");
+        // The steps before Validating run to their end; the worker then waits at Validating's start,
+        // past that step's own check for a Cancel.
+        await until("the worker to wait at Validating's start", () => workerWaitsOnStep(t.stack.db), 25_000, 20);
+        const cancel = await t.stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: t.headers });
+        expect(cancel.status).toBe(200);
+        expect(await cancel.json()).toEqual({ runId, status: "cancelling" });
+        return runId;
+      } finally {
+        await first.release();
+        await validating?.release();
+      }
+    })();
+    const events = await readSse(await t.events(runId));
+    expect(events.at(-1)).toMatchObject({
+      event: "cancelled",
+      data: { error: { code: "run.cancelled", message: "The run was cancelled" } },
+    });
+    const run = await t.stack.db
+      .selectFrom("solve_runs")
+      .select(["status", "error_code", "solution_id"])
+      .where("id", "=", runId)
+      .executeTakeFirstOrThrow();
+    expect(run).toEqual({ status: "cancelled", error_code: "run.cancelled", solution_id: null });
+    expect(await t.stack.db.selectFrom("solutions").select("id").where("issue_id", "=", issue.id).execute()).toEqual(
+      [],
+    );
+
+    // Every step ran to its end before the Cancel was read after the last one: all stay completed.
+    const stored = await t.stack.db
+      .selectFrom("run_steps")
+      .select(["step", "status"])
+      .where("run_id", "=", runId)
+      .execute();
+    expect(Object.fromEntries(stored.map((s) => [s.step, s.status]))).toEqual(
+      Object.fromEntries(STEPS.map((s) => [s, "completed"])),
+    );
+    const stepEvents = events.filter((e) => e.event === "step").map((e) => e.data as StepEvent);
+    expect(stepEvents.filter((e) => e.step === "validating").map((e) => e.status)).toEqual(["running", "completed"]);
+    expect(stepEvents.some((e) => e.status === "failed")).toBe(false);
+    expect(stepEvents.some((e) => e.detail.warnings.includes(STEP_CANCELLED))).toBe(false);
+
+    const page = await t.stack.app.request(`/api/runs/${runId}`, { headers: t.headers });
+    expect(page.status).toBe(200);
+    const shown = ((await page.json()) as { run: RunView }).run;
+    expect(shown.status).toBe("cancelled");
+    expect(shown.steps.map((s) => `${s.id}:${s.status}`)).toEqual(STEPS.map((s) => `${s}:completed`));
+  });
+});
