@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
+import { backtests, createDb } from "@fixloop/db";
 import { screenshot, seriousA11yViolations, toast } from "./e2e.harness";
 import { uiStates } from "./ui-states.setup";
 
@@ -94,6 +95,80 @@ describe("an organisation's repositories the user can only read, at 1280 and 390
     const readOnly = card(ui.desk, "acme/engineering-handbook-and-onboarding");
     await readOnly.getByText("Test settings", { exact: true }).click();
     await expect.poll(() => readOnly.getByLabel("Test command").inputValue()).toBe("npm run test:390");
+  });
+
+  it("says under a backtest's solve on a read-only repository that its setup ran offline for want of network", async () => {
+    const full = "acme/engineering-handbook-and-onboarding";
+    // A finished backtest with one solve whose repository's .fixloop.yml asked for network during
+    // setup: on a repository the user can only read, nobody granted it (as the backtest worker records).
+    const db = createDb(ui.e2e.stack.env.DATABASE_URL ?? "", { max: 1 });
+    try {
+      const repo = await db
+        .selectFrom("repositories as r")
+        .innerJoin("users as u", "u.id", "r.user_id")
+        .select(["r.id", "r.user_id"])
+        .where("u.username", "=", "octocat")
+        .where("r.full_name", "=", full)
+        .executeTakeFirstOrThrow();
+      const b = await backtests.start(db, { repositoryId: repo.id, userId: repo.user_id, requested: 1, solve: true });
+      expect(b).toBeDefined();
+      const id = b?.id ?? "";
+      expect(await backtests.begin(db, id)).toBe(true);
+      const solve = {
+        runId: null,
+        verified: false,
+        reason: "still_failing" as const,
+        detail: 'Still failing with the solve\'s patch: "links resolve"',
+        costUsd: 0,
+      };
+      const issue = {
+        issueNumber: 12,
+        title: "Broken links in the onboarding guide",
+        pullNumber: 13,
+        baseSha: "0".repeat(40),
+        fixFiles: ["docs/onboarding.md"],
+        testFiles: ["test/links.test.js"],
+        ranked: ["docs/onboarding.md"],
+        rank: 1,
+        error: null,
+      };
+      const progressed = await backtests.progress(db, id, {
+        found: 2,
+        checked: 2,
+        foundAt1: 2,
+        foundAt5: 2,
+        issues: [
+          { ...issue, solve: { ...solve, networkNotGranted: true } },
+          {
+            ...issue,
+            issueNumber: 14,
+            pullNumber: 15,
+            title: "Typo in the glossary",
+            solve: { ...solve, networkNotGranted: false },
+          },
+        ],
+      });
+      expect(progressed).toBe(true);
+      await backtests.finish(db, id, { error: null });
+    } finally {
+      await db.destroy();
+    }
+    const offline =
+      "This repository's setup wants network: its .fixloop.yml asks for network during setup. You do not own this repository, so this solve's setup ran offline.";
+    for (const [page, w] of ui.both()) {
+      await page.goto("/repositories");
+      const trust = card(page, full).getByRole("region", { name: "Trust card" });
+      await trust.getByText("Issues checked").click();
+      const said = trust.getByTestId("trust-solve-network");
+      await said.waitFor();
+      expect(await said.allTextContents()).toEqual([offline]);
+      const first = trust.getByRole("listitem").filter({ hasText: "#12 Broken links" });
+      expect(await first.getByTestId("trust-solve-network").count()).toBe(1);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      expect(await seriousA11yViolations(page), `trust card at ${w}`).toEqual([]);
+      await trust.scrollIntoViewIfNeeded();
+      await screenshot(page, `trust-card-solve-offline-${w}`);
+    }
   });
 
   it("opens the import page on a read-only repository's issues; a hostile ?url= is neither rendered nor followed", async () => {
