@@ -20,9 +20,14 @@ const pullRequest = async (id: string) => {
 };
 
 describe("a pull request whose issue's repository left the user's list", () => {
-  it("says so in its view, and refuses Address review as any refinement, writing and reserving nothing", async () => {
+  it("says so in its view, and refuses Address review and the push of a reviewed revision, writing nothing", async () => {
     const pr = await t.openPull(82, "Address review after the repository left");
-    const c = await t.comment(pr, pr.file, 1, "Please name the constant.");
+    // A first review was addressed while the repository was listed: its revision waits to be pushed.
+    const first = await t.comment(pr, pr.file, 1, "Please explain the boundary.");
+    const addressed = await t.api(`/prs/${pr.id}/address-review`, { method: "POST", body: { commentIds: [first] } });
+    expect(addressed.status).toBe(202);
+    expect((await t.finished(addressed.body.runId))?.event).toBe("completed");
+    const c = await t.comment(pr, pr.file, 2, "Please name the constant.");
     expect(await listed()).toContain("octocat/todo-api");
     expect((await pullRequest(pr.id))?.repositoryAccessLost).toBe(false);
 
@@ -40,6 +45,14 @@ describe("a pull request whose issue's repository left the user's list", () => {
         .select(["status", "revision"])
         .where("id", "=", pr.solutionId)
         .executeTakeFirst(),
+      pushedRevision: (
+        await t.stack.db
+          .selectFrom("pull_requests")
+          .select("pushed_revision")
+          .where("id", "=", pr.id)
+          .executeTakeFirstOrThrow()
+      ).pushed_revision,
+      branchWrites: t.control.refUpdates.filter((u) => u.ref === `refs/heads/${pr.branch}`).length,
     });
     const before = await state();
     const refused = await t.api(`/prs/${pr.id}/address-review`, { method: "POST", body: { commentIds: [c] } });
@@ -47,6 +60,16 @@ describe("a pull request whose issue's repository left the user's list", () => {
     expect(refused.body.error).toEqual({
       code: "repository.access_lost",
       message: "You no longer have access to this issue's repository on GitHub, so its solution cannot be refined",
+    });
+    expect(await state()).toEqual(before);
+    // The revision addressing the first review is not pushed: the branch is on that repository.
+    expect(before.solution?.revision).toBeGreaterThan(before.pushedRevision ?? 0);
+    const push = await t.api(`/prs/${pr.id}/push`, { method: "POST" });
+    expect(push.status).toBe(403);
+    expect(push.body.error).toEqual({
+      code: "repository.access_lost",
+      message:
+        "You no longer have access to this issue's repository on GitHub, so no revision can be pushed to its pull request",
     });
     expect(await state()).toEqual(before);
     // The comment is not marked as being addressed.

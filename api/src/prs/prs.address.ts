@@ -1,8 +1,9 @@
-import { isUuid, reviewAddressing, runs, solutions } from "@fixloop/db";
+import { issues, isUuid, reviewAddressing, runs, solutions } from "@fixloop/db";
 import { jobIds } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { runJob } from "../jobs/jobs.run";
 import { refineSolution } from "../solutions/solutions.refine";
+import { solveErrors } from "../solve/solve.errors";
 import { prErrors } from "./prs.errors";
 import { reviewFeedback } from "./prs.feedback";
 import type { AddressReviewBody } from "./prs.schemas";
@@ -63,6 +64,9 @@ export async function pushReviewedRevision(deps: AppDeps, userId: string, id: st
   const pr = await ownedOpen(deps, userId, id);
   const solution = await solutions.findOfUser(deps.db, userId, pr.solution_id);
   if (!solution) throw prErrors.notFound();
+  // As an approval: the push goes to the repository itself, which GitHub no longer lets the user at.
+  const issue = await issues.findForRun(deps.db, userId, solution.issue_id);
+  if (issue && issues.repositoryAccessLost(issue)) throw solveErrors.repositoryAccessLost("pushed");
   if (await runs.activeOf(deps.db, solution.issue_id)) throw prErrors.runOpen();
   if (pr.pushed_revision !== null && solution.revision <= pr.pushed_revision)
     throw prErrors.nothingToPush(solution.revision);

@@ -6,6 +6,7 @@ const ACCESS_LOST_REFUSES = {
   solved: "it cannot be solved",
   refined: "its solution cannot be refined",
   approved: "its pull request cannot be opened",
+  pushed: "no revision can be pushed to its pull request",
 } as const;
 
 /** Errors of the solve feature; messages are the spec's where it has one. */
