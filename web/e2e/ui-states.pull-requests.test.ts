@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@fixloop/db";
 import { seedSolution } from "@fixloop/testkit";
@@ -100,6 +101,57 @@ describe("the pull requests page's sync at 1280 and 390 px", () => {
       await card.getByRole("link", { name: "View on GitHub" }).waitFor();
       expect(await seriousA11yViolations(page)).toEqual([]);
       await screenshot(page, `pull-requests-repository-access-lost-${w}`);
+    }
+  });
+  it("does not offer the push of a revision that addressed the review once the repository left the list", async () => {
+    const github = ui.e2e.github;
+    const pull = github.listPulls("octocat", "todo-api").find((p) => p.state === "open" && /Whitespace/.test(p.title));
+    expect(pull).toBeDefined();
+    const gitDir = github.gitDir("octocat", "todo-api");
+    const file =
+      execFileSync("git", ["--git-dir", gitDir, "diff", "--name-only", `${pull?.base.sha}..${pull?.head.sha}`], {
+        encoding: "utf8",
+      })
+        .trim()
+        .split("\n")[0] ?? "";
+    const res = await fetch(
+      `${ui.e2e.stack.sandboxes.github?.url}/repos/octocat/todo-api/pulls/${pull?.number}/comments`,
+      {
+        method: "POST",
+        headers: {
+          authorization: `token ${github.issueToken("hubot", ["public_repo"])}`,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          body: "Say why spaces count as empty.",
+          path: file,
+          line: 1,
+          commit_id: pull?.head.sha,
+        }),
+      },
+    );
+    expect(res.status).toBe(201);
+    await github.webhookDeliveries();
+    // The review is addressed while the repository is listed: a revision waits to be pushed.
+    await ui.desk.goto("/pull-requests");
+    await ui.desk.getByRole("button", { name: `Address the review comment on ${file}:1` }).click();
+    await ui.desk.waitForURL(/\/validations\/[0-9a-f-]+$/, { timeout: 90_000 });
+    const review = new URL(ui.desk.url()).pathname;
+    await ui.desk.getByRole("button", { name: /^Approve and push revision \d+$/ }).waitFor();
+    // octocat gives the repository away: the next listing drops it from their list.
+    await github.transferRepository("octocat", "todo-api", "hubot");
+    await ui.desk.goto("/repositories");
+    await ui.desk.getByRole("button", { name: "Sync octocat/todo-api" }).waitFor({ state: "detached" });
+    for (const [page, w] of ui.both()) {
+      await page.goto(review);
+      await page.getByRole("heading", { name: `Push to pull request #${pull?.number}` }).waitFor();
+      const notice = page.getByTestId("repository-access-lost").filter({ hasText: "pushed" });
+      await notice.getByText("so no revision can be pushed to its pull request").waitFor();
+      // The push would be refused (403): it is not offered.
+      expect(await page.getByRole("button", { name: /Approve and push/ }).count()).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshot(page, `push-revision-repository-access-lost-${w}`);
     }
   });
 });

@@ -8,20 +8,22 @@ const WORDS = {
     "the solution can be refined and approved",
   ],
   addressed: ["its solution cannot be refined to address this review", "the review can be addressed"],
+  pushed: ["no revision can be pushed to its pull request", "the revision can be pushed"],
 } as const;
 
 /**
  * Says that the issue's repository left the user's list (GitHub no longer shows it to them); nothing
  * while it is listed. `refused`: what the API refuses for it here, a solve (issue pages), a
- * refinement and the pull request of its solution (the review page), or the refinement that
- * addresses its pull request's review (the pull requests page); the words follow the API's refusals.
+ * refinement and the pull request of its solution (the review page), the refinement that
+ * addresses its pull request's review (the pull requests page) or the push of the revision that
+ * addressed it (the review page); the words follow the API's refusals.
  */
 export function RepositoryAccessLostNotice({
   issue,
   refused = "solved",
 }: {
   issue: Pick<Issue, "repositoryAccessLost">;
-  refused?: "solved" | "reviewed" | "addressed";
+  refused?: keyof typeof WORDS;
 }) {
   if (!issue.repositoryAccessLost) return null;
   const [cannot, can] = WORDS[refused];

@@ -5,13 +5,21 @@ import { toast } from "sonner";
 import { api } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
 import { Button, Card } from "../../ui/ui";
+import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
 
 /**
  * A revision made by addressing the pull request's review, not on its branch yet: the user's
  * approval pushes it as one new commit on the same branch (never forced) and replies on the
- * addressed threads. A refusal (the branch moved under it) is shown with its reason.
+ * addressed threads. A refusal (the branch moved under it) is shown with its reason. Once the
+ * issue's repository left the user's list the API refuses the push: it says so instead of offering it.
  */
-export function PushRevisionPanel(p: { pullRequestId: string; number: number; revision: number; pushed: number }) {
+export function PushRevisionPanel(p: {
+  pullRequestId: string;
+  number: number;
+  revision: number;
+  pushed: number;
+  accessLost: boolean;
+}) {
   const qc = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -35,10 +43,13 @@ export function PushRevisionPanel(p: { pullRequestId: string; number: number; re
     <Card className="border-violet-300 dark:border-violet-800">
       <h2 className="font-semibold">Push to pull request #{p.number}</h2>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-        Revision {p.revision} addresses the review (the branch has revision {p.pushed}). Approving it adds one new
-        commit on the same branch, never a force-push, and replies on each addressed review thread.
+        Revision {p.revision} addresses the review (the branch has revision {p.pushed}).
+        {!p.accessLost &&
+          " Approving it adds one new commit on the same branch, never a force-push, and replies on each addressed review thread."}
       </p>
-      {done ? (
+      {p.accessLost ? (
+        <RepositoryAccessLostNotice issue={{ repositoryAccessLost: true }} refused="pushed" />
+      ) : done ? (
         <p role="status" className="mt-2 flex items-center gap-1 text-sm text-green-700 dark:text-green-400">
           <GitCommit className="size-4" aria-hidden /> {done}
         </p>

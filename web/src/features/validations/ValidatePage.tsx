@@ -84,6 +84,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           number={unpushed.pr.number}
           revision={s.revision}
           pushed={unpushed.pushed}
+          accessLost={s.issueId.repositoryAccessLost}
         />
       )}
       {m.unverified && <UnverifiedNotice reason={m.unverified.reason} />}
