@@ -141,7 +141,15 @@ describe("the pull requests page's sync at 1280 and 390 px", () => {
     // octocat gives the repository away: the next listing drops it from their list.
     await github.transferRepository("octocat", "todo-api", "hubot");
     await ui.desk.goto("/repositories");
-    await ui.desk.getByRole("button", { name: "Sync octocat/todo-api" }).waitFor({ state: "detached" });
+    // The listing's sync drops it: the review's own answer says so once the sync is through (the
+    // button is also absent while the page loads, so its absence alone does not say the sync ran).
+    const accessLost = async () =>
+      (
+        (await (await ui.desk.request.get(`/api${review}`)).json()) as {
+          solution: { issueId: { repositoryAccessLost: boolean } };
+        }
+      ).solution.issueId.repositoryAccessLost;
+    await expect.poll(accessLost, { timeout: 30_000 }).toBe(true);
     for (const [page, w] of ui.both()) {
       await page.goto(review);
       await page.getByRole("heading", { name: `Push to pull request #${pull?.number}` }).waitFor();
