@@ -1,6 +1,9 @@
 import { sql } from "kysely";
+import { expect } from "vitest";
 import type { StepId } from "@fixloop/contract";
 import type { Db, Conn } from "@fixloop/db";
+import { readSse } from "./sse.testkit";
+import type { SolveKit } from "./solve.testkit";
 
 /**
  * Holds every write to run_steps until `release`: the worker that claimed a run waits at its first
@@ -84,4 +87,41 @@ export async function workerWaitsOnStep(db: Db): Promise<boolean> {
     where datname = current_database() and wait_event_type = 'Lock' and wait_event in ('transactionid', 'tuple')
       and query ilike 'insert into "run_steps"%'`.execute(db);
   return (r.rows[0]?.n ?? 0) > 0;
+}
+
+type StepEvent = { step: string; status: string; detail: { warnings: string[] } };
+type RunView = { status: string; steps: { id: string; status: string; detail: { warnings: string[] } }[] };
+
+/**
+ * Follows a run the test cancelled to its end and checks what every cancelled run shows: its
+ * stream ends `cancelled` with run.cancelled, its row is cancelled with no solution, and its page
+ * says cancelled. Answers what each step shows, for the test's own checks: the step events
+ * streamed, the steps stored, and the page's steps (`id:status`).
+ */
+export async function endedCancelled(kit: SolveKit, runId: string) {
+  const events = await readSse(await kit.events(runId));
+  expect(events.at(-1)).toMatchObject({
+    event: "cancelled",
+    data: { error: { code: "run.cancelled", message: "The run was cancelled" } },
+  });
+  const run = await kit.stack.db
+    .selectFrom("solve_runs")
+    .select(["status", "error_code", "solution_id"])
+    .where("id", "=", runId)
+    .executeTakeFirstOrThrow();
+  expect(run).toEqual({ status: "cancelled", error_code: "run.cancelled", solution_id: null });
+  const stored = await kit.stack.db
+    .selectFrom("run_steps")
+    .select(["step", "status"])
+    .where("run_id", "=", runId)
+    .execute();
+  const page = await kit.stack.app.request(`/api/runs/${runId}`, { headers: kit.headers });
+  expect(page.status).toBe(200);
+  const shown = ((await page.json()) as { run: RunView }).run;
+  expect(shown.status).toBe("cancelled");
+  return {
+    stepEvents: events.filter((e) => e.event === "step").map((e) => e.data as StepEvent),
+    stored: Object.fromEntries(stored.map((s) => [s.step, s.status])),
+    shown: shown.steps.map((s) => `${s.id}:${s.status}`),
+  };
 }

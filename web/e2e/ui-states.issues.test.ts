@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { createDb } from "@fixloop/db";
-import { seedSolution } from "@fixloop/testkit";
 import { screenshot, seriousA11yViolations, signInWithTodoApi, toast } from "./e2e.harness";
 import { roomBelowLastAction, toastBlocksActions, toastCoversNoAction } from "./ui-states.helpers";
 import { EXPORT_TITLE, issueCard, REVIEW_TITLE, SORT_TITLE, SPAM_TITLE, uiStates } from "./ui-states.setup";
@@ -112,22 +110,12 @@ describe("issue states at 1280 and 390 px", () => {
     await ui.desk.getByRole("button", { name: "Sync octocat/atlas" }).click();
     await toast(ui.desk, "Repository synced successfully");
     // Another of its issues has a solution awaiting review, as a solve leaves it.
-    const db = createDb(ui.e2e.stack.env.DATABASE_URL ?? "", { max: 1 });
-    const { solutionId } = await db
-      .selectFrom("users")
-      .select("id")
-      .where("username", "=", "octocat")
-      .executeTakeFirstOrThrow()
-      .then((u) =>
-        seedSolution(db, {
-          userId: u.id,
-          repoFullName: "octocat/atlas",
-          issueNumber: 90,
-          title: "Tiles flicker on zoom",
-          files: [{ filename: "README.md", action: "modify", originalContent: "# atlas\n", content: "# Atlas\n" }],
-        }),
-      )
-      .finally(() => db.destroy());
+    const { solutionId } = await ui.seedSolutionOf("octocat", {
+      repoFullName: "octocat/atlas",
+      issueNumber: 90,
+      title: "Tiles flicker on zoom",
+      files: [{ filename: "README.md", action: "modify", originalContent: "# atlas\n", content: "# Atlas\n" }],
+    });
     // octocat gives the repository away: the next sync drops it from their list.
     await ui.e2e.github.transferRepository("octocat", "atlas", "hubot");
     await ui.desk.goto("/repositories");

@@ -1,7 +1,5 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "@fixloop/db";
-import { seedSolution } from "@fixloop/testkit";
 import { screenshot, seriousA11yViolations, solveAndReview, toast } from "./e2e.harness";
 import { issueCard, REVIEW_TITLE, uiStates } from "./ui-states.setup";
 
@@ -44,22 +42,12 @@ describe("the pull requests page's sync at 1280 and 390 px", () => {
     await toast(ui.desk, "Repository synced successfully");
     // A solution of one of its issues, approved into a pull request on GitHub.
     const title = "Tiles flicker on zoom";
-    const db = createDb(ui.e2e.stack.env.DATABASE_URL ?? "", { max: 1 });
-    const { solutionId } = await db
-      .selectFrom("users")
-      .select("id")
-      .where("username", "=", "octocat")
-      .executeTakeFirstOrThrow()
-      .then((u) =>
-        seedSolution(db, {
-          userId: u.id,
-          repoFullName: "octocat/atlas",
-          issueNumber: 90,
-          title,
-          files: [{ filename: "README.md", action: "modify", originalContent: "# atlas\n", content: "# Atlas\n" }],
-        }),
-      )
-      .finally(() => db.destroy());
+    const { solutionId } = await ui.seedSolutionOf("octocat", {
+      repoFullName: "octocat/atlas",
+      issueNumber: 90,
+      title,
+      files: [{ filename: "README.md", action: "modify", originalContent: "# atlas\n", content: "# Atlas\n" }],
+    });
     await ui.desk.goto(`/validations/${solutionId}`);
     await ui.desk.getByRole("button", { name: "Approve & Create PR" }).click();
     await toast(ui.desk, "PR Created Successfully!");

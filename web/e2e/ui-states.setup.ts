@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { Page } from "playwright-core";
+import { createDb } from "@fixloop/db";
+import { seedSolution, type SeedSolution } from "@fixloop/testkit";
 import { signInWithTodoApi, startE2E, type E2E } from "./e2e.harness";
 
 export const EXPORT_TITLE = "CSV export drops the due date";
@@ -21,6 +23,20 @@ export class UiStates {
       [this.desk, "1280"],
       [this.phone, "390"],
     ] as const;
+  }
+
+  /**
+   * A solution awaiting review of `repoFullName`'s issue `issueNumber` (stored with it, as a solve
+   * leaves them) for `username`, written to the stack's database; its ids.
+   */
+  async seedSolutionOf(username: string, s: Omit<SeedSolution, "userId">) {
+    const db = createDb(this.e2e.stack.env.DATABASE_URL ?? "", { max: 1 });
+    try {
+      const u = await db.selectFrom("users").select("id").where("username", "=", username).executeTakeFirstOrThrow();
+      return await seedSolution(db, { ...s, userId: u.id });
+    } finally {
+      await db.destroy();
+    }
   }
 
   async sharePhoneSession(from: Page = this.desk) {

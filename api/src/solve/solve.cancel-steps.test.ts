@@ -2,14 +2,10 @@ import { describe, expect, it } from "vitest";
 import { STEPS, STEP_CANCELLED } from "@fixloop/contract";
 import { insertIssue } from "@fixloop/testkit";
 import { until } from "../../test/faults.testkit";
-import { readSse } from "../../test/sse.testkit";
-import { holdStepWrites, workerWaits } from "../../test/hold-steps.testkit";
+import { endedCancelled, holdStepWrites, workerWaits } from "../../test/hold-steps.testkit";
 import { solveKit } from "../../test/solve.testkit";
 
 const t = solveKit();
-
-type StepEvent = { step: string; status: string; detail: { warnings: string[] } };
-type RunView = { status: string; steps: { id: string; status: string; detail: { warnings: string[] } }[] };
 
 describe("a Cancel noticed between two steps", () => {
   it("keeps the step that finished completed, in Postgres, the run's events and the page, and ends the run cancelled", async () => {
@@ -30,38 +26,13 @@ describe("a Cancel noticed between two steps", () => {
         await hold.release();
       }
     })();
-    const events = await readSse(await t.events(runId));
-    expect(events.at(-1)).toMatchObject({
-      event: "cancelled",
-      data: { error: { code: "run.cancelled", message: "The run was cancelled" } },
-    });
-    const run = await t.stack.db
-      .selectFrom("solve_runs")
-      .select(["status", "error_code", "solution_id"])
-      .where("id", "=", runId)
-      .executeTakeFirstOrThrow();
-    expect(run).toEqual({ status: "cancelled", error_code: "run.cancelled", solution_id: null });
+    const { stepEvents, stored, shown } = await endedCancelled(t, runId);
 
     // Analyzing ran to its end before the Cancel was read: it stays completed; nothing after it started.
-    const stored = await t.stack.db
-      .selectFrom("run_steps")
-      .select(["step", "status"])
-      .where("run_id", "=", runId)
-      .execute();
-    const statusOf = Object.fromEntries(stored.map((s) => [s.step, s.status]));
-    expect(statusOf).toEqual({ analyzing: "completed" });
-
-    const stepEvents = events.filter((e) => e.event === "step").map((e) => e.data as StepEvent);
+    expect(stored).toEqual({ analyzing: "completed" });
     expect(stepEvents.map((e) => `${e.step}:${e.status}`)).toEqual(["analyzing:running", "analyzing:completed"]);
     expect(stepEvents.some((e) => e.detail.warnings.includes(STEP_CANCELLED))).toBe(false);
-
-    const page = await t.stack.app.request(`/api/runs/${runId}`, { headers: t.headers });
-    expect(page.status).toBe(200);
-    const shown = ((await page.json()) as { run: RunView }).run;
-    expect(shown.status).toBe("cancelled");
-    expect(shown.steps.map((s) => `${s.id}:${s.status}`)).toEqual(
-      STEPS.map((s) => `${s}:${s === "analyzing" ? "completed" : "pending"}`),
-    );
+    expect(shown).toEqual(STEPS.map((s) => `${s}:${s === "analyzing" ? "completed" : "pending"}`));
     expect(t.models.control.requests.length).toBe(0);
   });
 });
