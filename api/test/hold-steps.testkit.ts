@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { expect } from "vitest";
 import type { StepId } from "@fixloop/contract";
 import type { Db, Conn } from "@fixloop/db";
+import { until } from "./faults.testkit";
 import { readSse } from "./sse.testkit";
 import type { SolveKit } from "./solve.testkit";
 
@@ -124,4 +125,20 @@ export async function endedCancelled(kit: SolveKit, runId: string) {
     stored: Object.fromEntries(stored.map((s) => [s.step, s.status])),
     shown: shown.steps.map((s) => `${s.id}:${s.status}`),
   };
+}
+
+/** Starts a solve of the issue while step writes are held, and waits for a worker to claim it and wait; its run id. */
+export async function startClaimed(kit: SolveKit, issueId: string): Promise<string> {
+  const res = await kit.generate({ issueId });
+  expect(res.status).toBe(202);
+  const { runId } = (await res.json()) as { runId: string };
+  await until("the worker to claim the run and wait", () => workerWaits(kit.stack.db), 15_000, 20);
+  return runId;
+}
+
+/** The user's Cancel of the run, as the solve page sends it: taken, the run cancelling. */
+export async function askCancel(kit: SolveKit, runId: string): Promise<void> {
+  const cancel = await kit.stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: kit.headers });
+  expect(cancel.status).toBe(200);
+  expect(await cancel.json()).toEqual({ runId, status: "cancelling" });
 }

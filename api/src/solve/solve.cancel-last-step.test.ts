@@ -3,11 +3,12 @@ import { STEPS, STEP_CANCELLED } from "@fixloop/contract";
 import { insertIssue } from "@fixloop/testkit";
 import { until } from "../../test/faults.testkit";
 import {
+  askCancel,
   endedCancelled,
   holdStepStart,
   holdStepWrites,
   pendingStep,
-  workerWaits,
+  startClaimed,
   workerWaitsOnStep,
 } from "../../test/hold-steps.testkit";
 import { solveKit } from "../../test/solve.testkit";
@@ -27,18 +28,13 @@ describe("a Cancel noticed after the last step", () => {
     let validating: Awaited<ReturnType<typeof holdStepStart>> | undefined;
     const runId = await (async () => {
       try {
-        const res = await t.generate({ issueId: issue.id });
-        expect(res.status).toBe(202);
-        const { runId } = (await res.json()) as { runId: string };
-        await until("the worker to claim the run and wait", () => workerWaits(t.stack.db), 15_000, 20);
+        const runId = await startClaimed(t, issue.id);
         await first.release(pendingStep(runId, "validating"));
         validating = await holdStepStart(t.stack.db, runId, "validating");
         // The steps before Validating run to their end; the worker then waits at Validating's start,
         // past that step's own check for a Cancel.
         await until("the worker to wait at Validating's start", () => workerWaitsOnStep(t.stack.db), 25_000, 20);
-        const cancel = await t.stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: t.headers });
-        expect(cancel.status).toBe(200);
-        expect(await cancel.json()).toEqual({ runId, status: "cancelling" });
+        await askCancel(t, runId);
         return runId;
       } finally {
         await first.release();

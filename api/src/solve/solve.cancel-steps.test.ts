@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { STEPS, STEP_CANCELLED } from "@fixloop/contract";
 import { insertIssue } from "@fixloop/testkit";
-import { until } from "../../test/faults.testkit";
-import { endedCancelled, holdStepWrites, workerWaits } from "../../test/hold-steps.testkit";
+import { askCancel, endedCancelled, holdStepWrites, startClaimed } from "../../test/hold-steps.testkit";
 import { solveKit } from "../../test/solve.testkit";
 
 const t = solveKit();
@@ -14,13 +13,8 @@ describe("a Cancel noticed between two steps", () => {
     await hold.held;
     const runId = await (async () => {
       try {
-        const res = await t.generate({ issueId: issue.id });
-        expect(res.status).toBe(202);
-        const { runId } = (await res.json()) as { runId: string };
-        await until("the worker to claim the run and wait", () => workerWaits(t.stack.db), 15_000, 20);
-        const cancel = await t.stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: t.headers });
-        expect(cancel.status).toBe(200);
-        expect(await cancel.json()).toEqual({ runId, status: "cancelling" });
+        const runId = await startClaimed(t, issue.id);
+        await askCancel(t, runId);
         return runId;
       } finally {
         await hold.release();
