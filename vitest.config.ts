@@ -41,7 +41,10 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Each file starts its own stack and browser on free ports with its own database and queue
+          // prefix; a browser file waits on its stack as much as it computes, so two at a time use the
+          // two cores better (measured: 519 s against 583 s one at a time).
+          maxWorkers: 2,
         },
       },
     ],
