@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { HOST_ENV } from "./sandbox";
-import { type DiskWall, wallFreeBytes } from "./workspace.wall";
+import { type DiskWall, wallSpace } from "./workspace.wall";
 
 /** Polls the disk used under `dir` (du(1): fast on large trees, any depth) at least this often. */
 export const DISK_POLL_MS = 500;
@@ -40,8 +40,9 @@ export function watchDisk(dir: string, maxBytes: number, onOver: (bytes: number)
   };
 }
 
-/** Free bytes under which a walled workspace counts as full: writes past its budget now fail with ENOSPC. */
+/** Free bytes (or inodes) under which a walled workspace counts as full: writes past its budget now fail with ENOSPC. */
 export const WALL_FULL_BYTES = 1024 * 1024;
+const WALL_FULL_INODES = 16;
 
 /** The guard of one run's disk budget, and how the budget holds there. */
 export interface DiskBudget {
@@ -58,8 +59,11 @@ export interface DiskBudget {
  * bounds time, not bytes.
  */
 export async function diskBudget(dir: string, maxBytes: number): Promise<DiskBudget> {
-  if ((await wallFreeBytes(dir)) !== null) {
-    const full = async () => ((await wallFreeBytes(dir)) ?? Infinity) < WALL_FULL_BYTES;
+  if ((await wallSpace(dir)) !== null) {
+    const full = async () => {
+      const space = await wallSpace(dir);
+      return !!space && (space.freeBytes < WALL_FULL_BYTES || space.freeInodes < WALL_FULL_INODES);
+    };
     return {
       wall: "filesystem",
       guard: (stop) => watchUntil(full, () => stop("disk")),

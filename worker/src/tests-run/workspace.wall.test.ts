@@ -133,6 +133,23 @@ describe("the workspace's disk budget is a filesystem of its size (real bubblewr
     }
   });
 
+  it("running out of inodes is reaching the budget too: many empty files cannot get past it either", async () => {
+    const ws = await walledCopy();
+    try {
+      const inodes = fs.statfsSync(ws.dir).files;
+      const { r } = await runSampled(
+        `i=0; while [ $i -lt ${inodes + 10} ]; do : > e$i || break; i=$((i+1)); done; echo made=$i`,
+        ws,
+      );
+      // Stopped once full (or ended at the wall): never more files than the filesystem has inodes.
+      expect(fs.readdirSync(ws.dir).length).toBeLessThan(inodes);
+      expect(fs.readdirSync(ws.dir).length).toBeGreaterThan(inodes - 64);
+      expect(r.limitHit).toBe("disk");
+    } finally {
+      await ws.dispose();
+    }
+  });
+
   it("the startup sweep unmounts and removes the wall a crashed worker left", async () => {
     const dead = spawnSync("true").pid ?? 0; // a process that has exited: its pid is free
     const dir = path.join(cache.root, "runs", `${dead}-crashed`);

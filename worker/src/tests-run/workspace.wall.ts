@@ -69,9 +69,9 @@ export async function releaseWall(dir: string): Promise<void> {
   await fs.rm(wallImage(dir), { force: true });
 }
 
-/** Bytes still free to the sandbox on a walled workspace, or null when `dir` is no wall of its own. */
-export async function wallFreeBytes(dir: string): Promise<number | null> {
+/** Bytes and inodes still free to the sandbox on a walled workspace, or null when `dir` is no wall of its own. */
+export async function wallSpace(dir: string): Promise<{ freeBytes: number; freeInodes: number } | null> {
   if (!(await isMountPoint(dir))) return null;
   const s = await fs.statfs(dir).catch(() => null);
-  return s ? s.bavail * s.bsize : null;
+  return s ? { freeBytes: s.bavail * s.bsize, freeInodes: s.ffree } : null;
 }
