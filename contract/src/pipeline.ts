@@ -153,6 +153,8 @@ export const RunView = z.object({
   trigger: RunTrigger.optional(),
   /** The label that started it (with `trigger: "label"`). */
   triggerLabel: z.string().optional(),
+  /** Who added that label (a login with write access, or one the user listed); absent when the sync found it. */
+  triggerSender: z.string().optional(),
   issueId: z.string(),
   modelId: z.string(),
   status: RunStatus,

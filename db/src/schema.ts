@@ -121,6 +121,13 @@ export interface RepositoriesTable {
   /** Issues carrying this label are solved automatically (null: off). */
   solve_label: string | null;
   solve_label_enabled_at: NullableTimestamp;
+  /** Logins besides those with write access whose label starts a solve (bots, auto-labelers). */
+  solve_label_senders: Generated<string[]>;
+  /** The last label trigger refused for its sender: when, on which issue, whose (null: not known) and why. */
+  solve_label_refused_at: NullableTimestamp;
+  solve_label_refused_issue: number | null;
+  solve_label_refused_sender: string | null;
+  solve_label_refused_reason: string | null;
   synced_at: NullableTimestamp;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;

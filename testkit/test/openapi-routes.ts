@@ -65,6 +65,7 @@ export const VALIDATED = {
     "GET /repos/{owner}/{repo}/issues",
   ],
   orgs: ["GET /user/repos", "GET /repos/{owner}/{repo}"],
+  collaborators: ["GET /repos/{owner}/{repo}/collaborators/{username}/permission"],
   redirects: [
     "GET /repos/{owner}/{repo}",
     "GET /repos/{owner}/{repo}/issues",

@@ -70,7 +70,7 @@ describe("label trigger", () => {
       {
         id: started.runId,
         issue_id: started.issueId,
-        input: { trigger: "label", triggerLabel: "fixloop" },
+        input: { trigger: "label", triggerLabel: "fixloop", triggerSender: "octocat" },
         status: "queued",
       },
     ]);
@@ -142,7 +142,7 @@ describe("label trigger", () => {
       .values({ user_id: me.id, period_start: periodStart, used: 10_000 })
       .execute();
     const { n, gh } = await labelledIssue("hubot", "hubot", "markdown-lint", "fixloop");
-    const event = { repoFullName: "hubot/markdown-lint", issueNumber: n, label: "fixloop", senderLogin: "monalisa" };
+    const event = { repoFullName: "hubot/markdown-lint", issueNumber: n, label: "fixloop", senderLogin: "hubot" };
     expect((await handleLabeledIssue(stack.deps, event)).status).toBe("over_quota");
     expect((await handleLabeledIssue(stack.deps, event)).status).toBe("duplicate");
     expect(await runsOf(me.id)).toEqual([]);
@@ -200,6 +200,9 @@ describe("label trigger", () => {
     const res = await stack.app.request("/api/github/repositories/octocat/todo-api/label-trigger", {
       headers: me.headers,
     });
-    expect(await res.json()).toEqual({ trigger: { enabled: true, label: "fixloop" } });
+    expect(await res.json()).toEqual({
+      trigger: { enabled: true, label: "fixloop", allowedSenders: [] },
+      lastRefused: null,
+    });
   });
 });

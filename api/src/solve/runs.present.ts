@@ -19,10 +19,14 @@ export async function queuedNoteOf(db: Db, caps: ActiveRunCaps, run: SolveRun): 
 }
 
 /** What started the run, when it was not a person pressing Solve. */
-function triggerOf(run: SolveRun): Pick<RunView, "trigger" | "triggerLabel"> {
+function triggerOf(run: SolveRun): Pick<RunView, "trigger" | "triggerLabel" | "triggerSender"> {
   const input = runInput.read(run.input);
   if (input.trigger !== "label") return {};
-  return { trigger: "label", ...(input.triggerLabel ? { triggerLabel: input.triggerLabel } : {}) };
+  return {
+    trigger: "label",
+    ...(input.triggerLabel ? { triggerLabel: input.triggerLabel } : {}),
+    ...(input.triggerSender ? { triggerSender: input.triggerSender } : {}),
+  };
 }
 
 /** The run as the API shows it: every step in order with status, detail and timings (a queued run's first step: `note`). */

@@ -202,6 +202,8 @@ export const runInput = jsonObjectColumn("solve_runs.input", {
   trigger: RunTrigger,
   /** The label that started a `label` run, as the repository's setting spells it. */
   triggerLabel: z.string().max(50),
+  /** Who added that label, as the webhook named them (absent: the repository sync found it). */
+  triggerSender: z.string().max(100),
 });
 export type RunInput = ReturnType<typeof runInput.read>;
 

@@ -7,24 +7,41 @@ export interface LabelTriggerRepository {
   userId: string;
   fullName: string;
   label: string;
+  /** Logins trusted besides those with write access. */
+  allowedSenders: string[];
 }
 
 /** The user's repository `owner/repo` (case-insensitive) with its solve label (null: off), if the user has it. */
 export async function findSetting(db: Conn, userId: string, fullName: string) {
   return db
     .selectFrom("repositories")
-    .select(["id", "solve_label", "can_push"])
+    .select([
+      "id",
+      "solve_label",
+      "can_push",
+      "solve_label_senders",
+      "solve_label_refused_at",
+      "solve_label_refused_issue",
+      "solve_label_refused_sender",
+      "solve_label_refused_reason",
+    ])
     .where("user_id", "=", userId)
     .where(sql<string>`lower(full_name)`, "=", fullName.toLowerCase())
     .executeTakeFirst();
 }
 
-/** Turns the label trigger on (with its label) or off (null) for one repository row. */
-export async function saveSetting(db: Conn, repositoryId: string, label: string | null): Promise<void> {
+/** Turns the label trigger on (with its label) or off (null) for one repository row, with the senders it also trusts. */
+export async function saveSetting(
+  db: Conn,
+  repositoryId: string,
+  label: string | null,
+  allowedSenders: string[] = [],
+): Promise<void> {
   await db
     .updateTable("repositories")
     .set({
       solve_label: label,
+      solve_label_senders: allowedSenders,
       // The first to enable keeps the earliest time: that user's plan pays when several enabled it.
       solve_label_enabled_at: label === null ? null : sql<Date>`coalesce(solve_label_enabled_at, now())`,
       updated_at: new Date(),
@@ -44,7 +61,7 @@ export async function enabledFor(
 ): Promise<LabelTriggerRepository | undefined> {
   const row = await db
     .selectFrom("repositories")
-    .select(["id", "user_id", "full_name", "solve_label"])
+    .select(["id", "user_id", "full_name", "solve_label", "solve_label_senders"])
     .where(sql<string>`lower(full_name)`, "=", fullName.toLowerCase())
     .where(sql<string>`lower(solve_label)`, "=", label.toLowerCase())
     // Only while the user may still push there (the sync keeps can_push current).
@@ -53,7 +70,13 @@ export async function enabledFor(
     .orderBy("id")
     .executeTakeFirst();
   return row && row.solve_label
-    ? { id: row.id, userId: row.user_id, fullName: row.full_name, label: row.solve_label }
+    ? {
+        id: row.id,
+        userId: row.user_id,
+        fullName: row.full_name,
+        label: row.solve_label,
+        allowedSenders: row.solve_label_senders,
+      }
     : undefined;
 }
 
@@ -95,5 +118,23 @@ export async function ofIssue(db: Conn, issueId: string) {
     .selectAll()
     .where("issue_id", "=", issueId)
     .orderBy("created_at", "desc")
+    .execute();
+}
+
+/** Keeps the last label trigger refused for its sender on the repository row, for its settings to show. */
+export async function recordRefusal(
+  db: Conn,
+  repositoryId: string,
+  r: { issueNumber: number; sender: string | null; reason: string },
+): Promise<void> {
+  await db
+    .updateTable("repositories")
+    .set({
+      solve_label_refused_at: new Date(),
+      solve_label_refused_issue: r.issueNumber,
+      solve_label_refused_sender: r.sender,
+      solve_label_refused_reason: r.reason,
+    })
+    .where("id", "=", repositoryId)
     .execute();
 }

@@ -21,7 +21,17 @@ function modelFor(deps: LabelTriggerDeps, plan: Parameters<typeof domain.planAll
 export async function solveClaimed(
   deps: LabelTriggerDeps,
   gh: GithubForUser,
-  c: { claimId: string; userId: string; issueId: string; label: string; owner: string; repo: string; number: number },
+  c: {
+    claimId: string;
+    userId: string;
+    issueId: string;
+    label: string;
+    owner: string;
+    repo: string;
+    number: number;
+    /** Who added the label (null: the sync found it), recorded on the run. */
+    sender: string | null;
+  },
 ): Promise<LabelTriggerOutcome> {
   const { db, logger } = deps;
   const log = { userId: c.userId, repo: `${c.owner}/${c.repo}`, issue: c.number, label: c.label };
@@ -54,7 +64,12 @@ export async function solveClaimed(
     issueId: issue.id,
     modelId: model.id,
     kind: "solve",
-    input: { trigger: "label", triggerLabel: c.label, ...(candidates > 1 ? { candidates } : {}) },
+    input: {
+      trigger: "label",
+      triggerLabel: c.label,
+      ...(c.sender ? { triggerSender: c.sender } : {}),
+      ...(candidates > 1 ? { candidates } : {}),
+    },
   }));
   // The run stands whether or not GitHub takes the comment; a refused comment is logged.
   const comment = (body: string) =>

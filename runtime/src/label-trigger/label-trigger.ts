@@ -1,6 +1,7 @@
 import { issues, labelTriggers } from "@fixloop/db";
 import { githubForUser } from "../github/github.account";
 import { hasLabel, issueColumns, type GithubIssue } from "../github/github.issues";
+import { senderMayTrigger } from "./label-trigger.senders";
 import { solveClaimed } from "./label-trigger.solve";
 import type { LabeledIssue, LabelTriggerDeps, LabelTriggerOutcome } from "./label-trigger.types";
 
@@ -11,7 +12,10 @@ export { labelTriggerComments, runPageUrl } from "./label-trigger.comments";
  * The label trigger, the one rule behind the `issues.labeled` webhook and the repository sync: when
  * a repository's user enabled "solve issues labelled X" and the issue carries X, the issue is
  * imported (or refreshed) and solved under that user's plan, caps and candidate settings, with a
- * comment linking the live run. Whoever added the label, only the enabling user's plan pays.
+ * comment linking the live run. Only the enabling user's plan pays, so only a label whose sender
+ * may push to the repository (or whom the user listed) starts anything: one an issue template, a
+ * bot or an auto-labeler put on an outsider's issue is refused, and the refusal is kept on the
+ * repository for its settings to show (no claim: a maintainer's label later still starts the run).
  * The issue and its labels are read from GitHub, not taken from the caller. Each issue + label is
  * claimed once in Postgres (`label_triggers`), so it starts at most one run however often it is seen.
  */
@@ -31,6 +35,24 @@ export async function handleLabeledIssue(deps: LabelTriggerDeps, event: LabeledI
   const found = data as GithubIssue;
   if (found.pull_request) return { status: "not_an_issue" };
   if (!hasLabel(found, repo.label)) return { status: "label_absent" };
+  const verdict = await senderMayTrigger(
+    gh,
+    { owner, name, allowedSenders: repo.allowedSenders },
+    event.senderLogin,
+    found.user?.login ?? null,
+  );
+  if (!verdict.ok) {
+    await labelTriggers.recordRefusal(db, repo.id, {
+      issueNumber: event.issueNumber,
+      sender: event.senderLogin,
+      reason: verdict.reason,
+    });
+    logger.warn(
+      { repo: repo.fullName, issue: event.issueNumber, sender: event.senderLogin, reason: verdict.reason },
+      "label trigger refused",
+    );
+    return { status: "refused", reason: verdict.reason };
+  }
   await issues.upsertSynced(db, repo.userId, { id: repo.id, fullName: repo.fullName }, [issueColumns(found)]);
   const stored = await issues.importedIssue(db, repo.userId, repo.fullName, event.issueNumber);
   if (!stored) throw new Error(`label trigger: ${repo.fullName}#${event.issueNumber} was not stored`);
@@ -50,6 +72,7 @@ export async function handleLabeledIssue(deps: LabelTriggerDeps, event: LabeledI
       owner,
       repo: name,
       number: event.issueNumber,
+      sender: event.senderLogin,
     });
   } catch (err) {
     await labelTriggers.release(db, claimId);

@@ -20,11 +20,13 @@ export interface LabeledIssue {
   repoFullName: string;
   issueNumber: number;
   label: string;
-  /** Who added the label (webhook); null when the sync found it. Only the enabling user's plan pays either way. */
+  /** Who added the label (webhook); null when the sync found it (the issue's author is checked instead). */
   senderLogin: string | null;
 }
 
 export type LabelTriggerOutcome =
   | { status: "disabled" | "not_an_issue" | "label_absent" | "duplicate" }
+  /** The label's sender may not push to the repository and is not listed: no run, the refusal is kept on the repository. */
+  | { status: "refused"; reason: string }
   | { status: "started" | "active"; issueId: string; runId: string }
   | { status: "over_quota" | "blocked" | "closed" | "pull_request_open" | "no_model"; issueId: string };

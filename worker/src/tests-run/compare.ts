@@ -2,6 +2,7 @@ import type { TestCounts, TestsCause, TestsStatus } from "@fixloop/contract";
 import { type Dropped, MAX_RESULTS, type Outcome } from "./parse.types";
 import type { SandboxLimitHit, SandboxTotals } from "./sandbox";
 import { wallReason } from "./tests.limits";
+import type { DiskWall } from "./workspace.wall";
 
 /** One test run (setup + tests) in one tree. */
 export interface PhaseRun {
@@ -30,6 +31,10 @@ export interface PhaseRun {
   limitHit?: SandboxLimitHit;
   /** How the sandbox's memory and processes were capped. */
   totals?: SandboxTotals;
+  /** How the workspace's disk budget held: a filesystem of its size, or a poll of its usage. */
+  disk?: DiskWall;
+  /** Why the disk budget was only polled. */
+  diskWhy?: string;
 }
 
 export interface Comparison {

@@ -17,7 +17,8 @@ import { phaseLimits } from "./tests.limits";
 import { TestsEventStream } from "./tests.stream";
 import { recordSandboxRun } from "./tests.metrics";
 import { applyPatch, patchNotes, SETUP_REUSED, snapshotSetUp, type PhaseOptions, type SetUpBase } from "./setup-base";
-import { baseTree, checkout, type WorkspaceCache } from "./workspace";
+import { baseTree, type WorkspaceCache } from "./workspace";
+import { checkoutWalled } from "./workspace.walled-copy";
 import { scrubHostPaths } from "./workspace.cleanup";
 
 export interface TestsDeps {
@@ -59,9 +60,10 @@ export interface Prepared {
 
 const BASE_TTL_SECONDS = 7 * 24 * 3600;
 
-const walls = (r: SandboxResult): Pick<PhaseRun, "limitHit" | "totals"> => ({
+const walls = (r: SandboxResult): Pick<PhaseRun, "limitHit" | "totals" | "disk"> => ({
   ...(r.limitHit ? { limitHit: r.limitHit } : {}),
   ...(r.totals ? { totals: r.totals } : {}),
+  ...(r.disk ? { disk: r.disk } : {}),
 });
 
 /** Runs setup (if any) and the tests in `dir`, streaming output as `tests` events of `phase`; counted by result. */
@@ -251,18 +253,22 @@ export async function runPatched(
   return notes.length ? { ...run, notes: [...(run.notes ?? []), ...notes] } : run;
 }
 
-/** Runs `fn` in a private copy of `baseDir` with `files` applied, owned by a uid of its own. */
-async function inCopy<T>(
+/**
+ * Runs `fn` in a private copy of `baseDir` with `files` applied, owned by a uid of its own, inside
+ * a filesystem of the disk budget's size where one can be mounted (the run says why not otherwise).
+ */
+async function inCopy(
   deps: TestsDeps,
   baseDir: string,
   files: FileChange[],
-  fn: (dir: string, uid: number) => Promise<T>,
-): Promise<T> {
-  const ws = await checkout(deps.cache, baseDir);
+  fn: (dir: string, uid: number) => Promise<PhaseRun>,
+): Promise<PhaseRun> {
+  const ws = await checkoutWalled(deps.cache, baseDir, deps.limits.diskBytes);
   const uid = sandboxRunUid();
   try {
     await applyPatch(ws.dir, files, uid);
-    return await fn(ws.dir, uid);
+    const run = await fn(ws.dir, uid);
+    return ws.why && run.disk === "poll" ? { ...run, diskWhy: ws.why } : run;
   } finally {
     await ws.dispose().catch((err: Error) => deps.onCleanupError?.(err));
   }

@@ -167,7 +167,7 @@ describe("the test pipeline's walls and cleanup (real bubblewrap)", () => {
     );
   });
 
-  it("stops a patched run that fills the workspace past its disk budget and reports it in the step", async () => {
+  it("a patched run that fills the workspace meets a filesystem of its disk budget, is stopped, and the step says so", async () => {
     const p = await prepared({ "t.sh": "echo ok\n", ".fixloop.yml": "test: sh t.sh\n" });
     const fill = "for i in $(seq 100); do head -c 1000000 /dev/zero > f$i; done; sleep 20\n";
     const run = await runPatched(
@@ -177,12 +177,17 @@ describe("the test pipeline's walls and cleanup (real bubblewrap)", () => {
       "patched",
     );
     expect(run.limitHit).toBe("disk");
+    expect(run.disk).toBe("filesystem");
+    expect(run.logTail).toMatch(/No space left on device/);
     expect(await sandboxRuns("patched", "limit_hit")).toBe(1);
+    expect(limitLines(p.plan, limits, run).info).toContain(
+      "Disk budget: 32 MB, a filesystem of that size for the workspace (writing past it fails)",
+    );
     const attempt = { label: "first" as const, run, cmp: compareRuns(p.base, run), files: [] };
     const tests = solutionTests("bwrap", p.plan.command, p.base, [attempt], attempt, limits.timeoutMs);
     expect(tests.status).toBe("error");
     expect(evidenceLines(tests).warnings).toContain(
-      "Tests: could not run: the tests went over the workspace's disk budget and were stopped",
+      "Tests: could not run: the tests reached the workspace's disk budget: writing past it failed (no space left on device)",
     );
     expect(runsLeft()).toEqual([]);
   });

@@ -8,7 +8,7 @@ import {
   type SandboxRunner,
   type SandboxRunSpec,
 } from "./sandbox";
-import { watchDisk } from "./sandbox.disk";
+import { diskBudget } from "./sandbox.disk";
 import { runProcessGroup } from "./sandbox.process";
 
 /** Image per detected language; `default` for anything else. */
@@ -86,10 +86,11 @@ export function dockerRunner(images: DockerImages): SandboxRunner {
       const name = `fixloop-tests-${randomUUID()}`;
       const image =
         images[spec.language ?? "default"] ?? images.default ?? DEFAULT_DOCKER_IMAGES.default ?? "debian:bookworm-slim";
-      const disk = spec.limits.diskBytes;
-      const r = await runProcessGroup(dockerArgv(spec, image, name), spec, HOST_ENV, {
-        guard: disk === undefined ? undefined : (stop) => watchDisk(spec.workspace, disk, () => stop("disk")),
-      });
+      const bytes = spec.limits.diskBytes;
+      const disk = bytes === undefined ? null : await diskBudget(spec.workspace, bytes);
+      const run = await runProcessGroup(dockerArgv(spec, image, name), spec, HOST_ENV, { guard: disk?.guard });
+      const full = !run.limitHit && (await disk?.reached());
+      const r = { ...run, ...(full ? { limitHit: "disk" as const } : {}), ...(disk ? { disk: disk.wall } : {}) };
       if (r.timedOut || r.cancelled || r.limitHit)
         await new Promise((res) => execFile("docker", ["rm", "-f", name], () => res(null)));
       return r;

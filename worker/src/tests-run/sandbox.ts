@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import type { SandboxBackend } from "@fixloop/contract";
+import type { DiskWall } from "./workspace.wall";
 
 /** Resource limits of one sandboxed command. */
 export interface SandboxLimits {
@@ -68,6 +69,8 @@ export interface SandboxResult {
   limitHit?: SandboxLimitHit;
   /** How totals were capped for this run (bwrap). */
   totals?: SandboxTotals;
+  /** How the disk budget held: a filesystem of its size (a wall) or a poll of the usage; absent without a budget. */
+  disk?: DiskWall;
 }
 
 export interface SandboxRunner {

@@ -73,6 +73,10 @@ describe("the sandbox's walls hold in total, not only per process (real bubblewr
     const started = Date.now();
     const r = await run("for i in $(seq 200); do head -c 1000000 /dev/zero > f$i; done; sleep 20; echo finished");
     expect(r.limitHit).toBe("disk");
+    expect(r.disk).toBe("poll"); // a plain directory: no wall, the poll stops it
+    expect(limitLines({ timeoutMs: null }, limits, r).warnings).toEqual([
+      "Disk budget: 32 MB, checked every 500 ms only (the workspace is no filesystem of its own): a fast writer can overshoot it until the check stops the run",
+    ]);
     expect(r.exitCode).toBeNull();
     expect(r.output).not.toContain("finished");
     expect(Date.now() - started).toBeLessThan(10_000);

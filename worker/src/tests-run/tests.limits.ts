@@ -1,5 +1,7 @@
 import type { TestPlan } from "./detect";
 import type { SandboxLimitHit, SandboxLimits, SandboxTotals } from "./sandbox";
+import { DISK_POLL_MS } from "./sandbox.disk";
+import type { DiskWall } from "./workspace.wall";
 
 /**
  * The limits of one phase. The operator's limits are ceilings: a repository's `.fixloop.yml`
@@ -16,17 +18,21 @@ const WALLS: Record<SandboxLimitHit, string> = {
   disk: "went over the workspace's disk budget and were stopped",
 };
 
+/** A workspace that is a filesystem of the budget's size refused the bytes past it. */
+const DISK_WALL = "reached the workspace's disk budget: writing past it failed (no space left on device)";
+
 /** Why a phase that hit a wall ended, for the step (null when it hit none). */
-export function wallReason(run: { limitHit?: SandboxLimitHit; setupFailed: boolean }): string | null {
+export function wallReason(run: { limitHit?: SandboxLimitHit; setupFailed: boolean; disk?: DiskWall }): string | null {
   if (!run.limitHit) return null;
-  return `${run.setupFailed ? "The setup command" : "The tests"} ${WALLS[run.limitHit]}`;
+  const why = run.limitHit === "disk" && run.disk === "filesystem" ? DISK_WALL : WALLS[run.limitHit];
+  return `${run.setupFailed ? "The setup command" : "The tests"} ${why}`;
 }
 
-/** Step lines: a timeout the repository asked for above the server's, and how the sandbox's totals were capped. */
+/** Step lines: a timeout the repository asked for above the server's, how the sandbox's totals were capped, how its disk budget held. */
 export function limitLines(
   plan: Pick<TestPlan, "timeoutMs">,
   limits: SandboxLimits,
-  run: { totals?: SandboxTotals } | null,
+  run: { totals?: SandboxTotals; disk?: DiskWall; diskWhy?: string } | null,
 ): { info: string[]; warnings: string[] } {
   const info: string[] = [];
   const warnings: string[] = [];
@@ -40,5 +46,12 @@ export function limitLines(
     );
   else if (run?.totals)
     info.push(`Sandbox limits: memory and processes capped for the sandbox as a whole (${run.totals})`);
+  const mb = Math.round((limits.diskBytes ?? 0) / 1024 ** 2);
+  if (run?.disk === "filesystem")
+    info.push(`Disk budget: ${mb} MB, a filesystem of that size for the workspace (writing past it fails)`);
+  else if (run?.disk === "poll")
+    warnings.push(
+      `Disk budget: ${mb} MB, checked every ${DISK_POLL_MS} ms only (${run.diskWhy ?? "the workspace is no filesystem of its own"}): a fast writer can overshoot it until the check stops the run`,
+    );
   return { info, warnings };
 }

@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { HOST_ENV } from "./sandbox";
+import { releaseWall } from "./workspace.wall";
 
 const execFileAsync = promisify(execFile);
 
@@ -21,6 +22,11 @@ export class CleanupError extends Error {
  * never crossing into another filesystem.
  */
 export async function removeTree(dir: string): Promise<void> {
+  // A run directory that is its own size-limited filesystem is unmounted first (its image removed):
+  // otherwise only its contents would go, and the mount and the image would stay.
+  await releaseWall(dir).catch((err: unknown) => {
+    throw new CleanupError(err);
+  });
   try {
     await fs.rm(dir, { recursive: true, force: true });
     return;

@@ -14,6 +14,7 @@ import { oauthRoutes } from "./oauth.routes";
 import { pullsRoutes } from "./pulls.routes";
 import type { FaultRule } from "./rate-limit";
 import { reposRoutes } from "./repos.routes";
+import { collaboratorsRoutes } from "./collaborators.routes";
 import { reviewsRoutes } from "./reviews.routes";
 import { pullFilesRoutes } from "./pull-files.routes";
 import { usersRoutes } from "./users.routes";
@@ -170,6 +171,7 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
   app.route("/", usersRoutes(deps));
   app.route("/repos/:owner/:repo", reposRoutes(deps));
   app.route("/repos/:owner/:repo", branchesRoutes(deps));
+  app.route("/repos/:owner/:repo", collaboratorsRoutes(deps));
   app.route("/repos/:owner/:repo", issuesRoutes(deps));
   app.route("/repos/:owner/:repo", issueCommentsRoutes(deps));
   app.route("/repositories/:id{[0-9]+}", issuesByIdRoutes(deps));

@@ -9,8 +9,14 @@ export function RunTriggerNote({ run }: { run: Run }) {
     <p className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300" data-testid="run-trigger">
       <Tag className="size-4 shrink-0" aria-hidden />
       <span>
-        Started by the <span className="font-mono font-medium">{run.triggerLabel ?? "solve"}</span> label on GitHub; the
-        pull request still waits for your approval.
+        Started by the <span className="font-mono font-medium">{run.triggerLabel ?? "solve"}</span> label on GitHub
+        {run.triggerSender && (
+          <>
+            {" "}
+            added by <span className="font-mono font-medium">{run.triggerSender}</span>
+          </>
+        )}
+        ; the pull request still waits for your approval.
       </span>
     </p>
   );
