@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { ROOT } from "./paths";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- Kubernetes objects, read field by field */
+/** A Kubernetes object, read field by field. */
 type Obj = any;
 
 const K8S = path.join(ROOT, "deploy/k8s");
