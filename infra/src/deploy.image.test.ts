@@ -82,6 +82,10 @@ describe("the worker image", () => {
       expect(build.status, build.stderr).toBe(0);
       const bundled = fs.readFileSync(out, "utf8");
       expect(bundled).not.toMatch(/from "@fixloop\//);
+      // Files the worker finds beside its source (the localize thread's entry) are where the bundle looks.
+      const beside = [...bundled.matchAll(/new URL\("(\.\/[^"]+)", "(file:[^"]+)"\)/g)];
+      expect(beside.length).toBeGreaterThan(0);
+      for (const [, rel, base] of beside) expect(fs.existsSync(new URL(rel ?? "", base)), rel).toBe(true);
       // No settings: it gets as far as validating them, so every import resolved on plain node.
       const run = spawnSync(process.execPath, [out], {
         encoding: "utf8",
