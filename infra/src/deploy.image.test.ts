@@ -43,7 +43,7 @@ describe("the worker image", () => {
       "git",
       "python3",
       "python3-pytest",
-      "golang-1.23-go",
+      "golang-go",
       "rustc-web",
       "cargo-web",
       "openjdk-17-jdk-headless",
