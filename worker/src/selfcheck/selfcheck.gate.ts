@@ -48,8 +48,9 @@ export function startSandboxGate(
   let stopped = false;
   const apply = (c: SandboxCheck) => {
     last = c;
-    opts.onCheck?.(c);
+    // After stop the process has left the registry: a heartbeat now would list it again.
     if (stopped) return;
+    opts.onCheck?.(c);
     if (c.ok) {
       for (const w of gated) {
         if (!started)
