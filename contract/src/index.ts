@@ -15,6 +15,7 @@ export * from "./job-failure";
 export * from "./generation";
 export * from "./tests";
 export * from "./tests.verdict";
+export * from "./sandbox.check";
 export * from "./candidates";
 export * from "./reproduction";
 export * from "./base-branch";

@@ -68,3 +68,12 @@ export function summarizeTests(t: SolutionTests): TestsSummary {
     verdict: v.text,
   };
 }
+
+/** Whether a solution's tests never ran because the deployment's sandbox is off (SANDBOX_BACKEND=off). */
+export function testsNotRunSandboxOff(t: SolutionTests | null | undefined): boolean {
+  return !!t && t.backend === "off" && t.status === "skipped";
+}
+
+/** What a solution whose tests were not run says first, on its page and in its pull request. */
+export const SANDBOX_OFF_STATEMENT =
+  "Tests not run: this Fixloop deployment runs with its sandbox off (SANDBOX_BACKEND=off), so this change was not run against the repository's tests before or after the patch.";

@@ -195,6 +195,18 @@ describe("the operations page", () => {
       await page.getByRole("heading", { name: "Operations" }).waitFor();
       const worker = page.getByRole("listitem", { name: /^Worker .+ pid \d+$/ }).first();
       await expect.poll(() => worker.textContent()).toMatch(/running.*Queues.*solve/s);
+      // The solve worker's sandbox self-check, each wall held (the walls' attacks are in health.sandbox.test.ts).
+      const sandbox = worker.getByRole("region", { name: "Sandbox self-check" });
+      await expect.poll(() => sandbox.textContent(), { timeout: 20_000 }).toMatch(/Sandbox bwrap.*walls held/s);
+      expect(await sandbox.getByRole("listitem").allTextContents()).toEqual([
+        "✓No route to the host: held",
+        "✓No host files: held",
+        "✓No user namespaces inside: held",
+        "✓Proxy refuses private addresses: held",
+        "✓Memory limit: held",
+        "✓Process limit: held",
+        "✓Disk limit: held",
+      ]);
 
       await page.getByRole("button", { name: `Pause ${queue}` }).click();
       await page

@@ -96,6 +96,8 @@ export const WorkerEnv = z.object({
   SANDBOX_OUTPUT_KB: z.coerce.number().int().min(4).default(256),
   /** Extra host directories bound read-only into the sandbox (toolchains outside /usr), comma separated. */
   SANDBOX_EXTRA_PATHS: z.string().default(""),
+  /** How often a worker serving solve or tests-rerun attacks its own sandbox again (it also does at start), seconds. */
+  SANDBOX_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(5).default(900),
   /** Directory of test workspaces; default `<FIXLOOP_DATA_DIR or .data>/workspaces`. */
   WORKSPACE_DIR: z.string().optional(),
   FIXLOOP_DATA_DIR: z.string().default(".data"),

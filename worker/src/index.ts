@@ -1,5 +1,6 @@
 /** What launchers and test stacks need to run workers in-process; the API never imports the worker (it shares `@fixloop/contract` and `@fixloop/runtime` with it). */
 export { startWorkers, type RunningWorkers, type StallTimings } from "./runtime";
+export type { BwrapOptions } from "./tests-run/sandbox.bwrap";
 export { loadWorkerEnv, WorkerEnv } from "./env";
 export type { WorkerContext } from "./context";
 export { sweepOnce } from "./pipeline/sweeper";

@@ -9,6 +9,7 @@ import {
   type WorkerInfo,
   type WorkerState,
 } from "@fixloop/runtime";
+import type { SandboxCheck } from "@fixloop/contract";
 import type { WorkerContext } from "./context";
 
 /** Waits for `p` at most `ms`. */
@@ -19,6 +20,8 @@ export interface Presence {
   readonly id: string;
   /** Resolves once the first heartbeat is written and the drain listener is subscribed. */
   readonly ready: Promise<void>;
+  /** Writes the heartbeat now (a sandbox check just ended). */
+  beat(): Promise<void>;
   /** Stops taking jobs, waits for the active ones, and says so in the heartbeat ("draining", then "drained"). */
   drain(): Promise<void>;
   /** Drains, then leaves the registry (the process is stopping). */
@@ -30,7 +33,12 @@ export interface Presence {
  * concurrency, active jobs, state, version), and a listener on the drain channel so an operator
  * can drain this one process. The process stays up once drained; it only takes no new job.
  */
-export function startPresence(ctx: WorkerContext, workers: Worker[], concurrency: number): Presence {
+export function startPresence(
+  ctx: WorkerContext,
+  workers: Worker[],
+  concurrency: number,
+  sandbox: () => SandboxCheck | null = () => null,
+): Presence {
   const { redis, queues, logger } = ctx;
   const prefix = queues.prefix;
   const id = `${os.hostname().replace(/[^A-Za-z0-9._-]/g, "-")}-${process.pid}-${crypto.randomBytes(3).toString("hex")}`;
@@ -56,6 +64,7 @@ export function startPresence(ctx: WorkerContext, workers: Worker[], concurrency
     version: ctx.env.FIXLOOP_VERSION,
     startedAt,
     heartbeatAt: new Date().toISOString(),
+    sandbox: sandbox(),
   });
   // While Redis is away a write waits; the ticks meanwhile are skipped rather than queued behind it.
   let pending: Promise<void> | null = null;
@@ -105,6 +114,7 @@ export function startPresence(ctx: WorkerContext, workers: Worker[], concurrency
 
   return {
     id,
+    beat: announce,
     ready: Promise.all([first, subscribed]).then(() => {}),
     drain,
     async stop() {

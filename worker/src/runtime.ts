@@ -13,6 +13,11 @@ import { endGivenUpBacktest } from "./processors/backtest.processor";
 import { recordJobMetrics } from "./metrics/job.metrics";
 import { startPresence, type Presence } from "./presence";
 import { schedulePullRequestPoll } from "./sync/pull-requests.poll";
+import { startSandboxGate, type SandboxGate } from "./selfcheck/selfcheck.gate";
+import type { BwrapOptions } from "./tests-run/sandbox.bwrap";
+
+/** The queues whose jobs run repository code: taken only while this worker's sandbox self-check passes. */
+const SANDBOX_GATED: ReadonlySet<string> = new Set<QueueName>([QUEUES.solve, QUEUES.testsRerun]);
 
 /**
  * The queues whose jobs stop when this worker loses their lock: their duplicate work spends (model
@@ -30,6 +35,8 @@ export interface RunningWorkers {
   workers: Worker[];
   /** This process in the worker registry (heartbeat, drain on request). */
   presence: Presence;
+  /** The sandbox self-check of a process serving solve or tests-rerun (null otherwise). */
+  sandboxGate: SandboxGate | null;
   /** Stops taking jobs and waits for active ones. */
   close(): Promise<void>;
   /**
@@ -58,7 +65,13 @@ const STALL_TIMINGS: StallTimings = { stalledInterval: 5_000, maxStalledCount: 3
  */
 export function startWorkers(
   ctx: WorkerContext,
-  opts: { queues?: QueueName[]; concurrency?: number; stalls?: Partial<StallTimings> } = {},
+  opts: {
+    queues?: QueueName[];
+    concurrency?: number;
+    stalls?: Partial<StallTimings>;
+    /** Bubblewrap options of the sandbox self-check (a test removes a wall through it). */
+    sandboxCheck?: BwrapOptions;
+  } = {},
 ): RunningWorkers {
   const names = opts.queues?.length ? opts.queues : (Object.values(QUEUES) as QueueName[]);
   if (names.includes(QUEUES.solve)) {
@@ -99,6 +112,8 @@ export function startWorkers(
         connection,
         prefix: ctx.queues.prefix,
         concurrency,
+        // Started by the sandbox gate once the self-check passes.
+        autorun: !SANDBOX_GATED.has(name),
         // Finished jobs per minute, kept a day: the operations page's throughput chart.
         metrics: { maxDataPoints: MetricsTime.ONE_HOUR * 24 },
         ...STALL_TIMINGS,
@@ -143,11 +158,18 @@ export function startWorkers(
     schedulePullRequestPoll(ctx).catch((err: Error) =>
       ctx.logger.warn({ err: err.message }, "the pull-request poll could not be scheduled"),
     );
-  const presence = startPresence(ctx, workers, concurrency);
+  const gated = workers.filter((w) => SANDBOX_GATED.has(w.name));
+  // onCheck runs only once a check has ended, after `presence` is set.
+  const gate = gated.length
+    ? startSandboxGate(ctx, gated, { bwrap: opts.sandboxCheck, onCheck: () => void presence.beat() })
+    : null;
+  const presence = startPresence(ctx, workers, concurrency, () => gate?.last ?? null);
   return {
     workers,
     presence,
+    sandboxGate: gate,
     async close() {
+      gate?.stop();
       sweeper?.stop();
       await presence.stop();
       await (await cancelSub?.catch(() => null))?.close();

@@ -1,9 +1,10 @@
-import { Counter, type Metric } from "prom-client";
+import { Counter, Gauge, type Metric } from "prom-client";
 import type { Redis } from "ioredis";
 import {
   CLUSTER_METRICS,
   DURATION_BUCKETS,
   readCounter,
+  listWorkers,
   readHistogram,
   type ClusterFamily,
   type CounterFamily,
@@ -66,3 +67,30 @@ for (const f of Object.values(CLUSTER_METRICS) as ClusterFamily[]) {
   if (f.type === "counter") mirrorCounter(f);
   else mirrorHistogram(f);
 }
+
+/** Each worker's last sandbox self-check: 1 a wall held, 0 it is missing; and whether the worker takes solve jobs. */
+new Gauge({
+  name: "fixloop_sandbox_wall",
+  help: "Sandbox self-check per worker and wall: 1 held, 0 missing",
+  labelNames: ["worker", "wall"],
+  registers: [metricsRegistry],
+  async collect() {
+    if (!store) return;
+    this.reset();
+    for (const w of await listWorkers(store.redis, store.prefix))
+      for (const [wall, state] of Object.entries(w.sandbox?.walls ?? {}))
+        this.set({ worker: w.id, wall }, state === "held" ? 1 : 0);
+  },
+});
+new Gauge({
+  name: "fixloop_sandbox_ok",
+  help: "1 when the worker's sandbox self-check lets it take solve jobs (walls held, or SANDBOX_BACKEND=off on purpose)",
+  labelNames: ["worker", "backend", "mode"],
+  registers: [metricsRegistry],
+  async collect() {
+    if (!store) return;
+    this.reset();
+    for (const w of await listWorkers(store.redis, store.prefix))
+      if (w.sandbox) this.set({ worker: w.id, backend: w.sandbox.backend, mode: w.sandbox.mode }, w.sandbox.ok ? 1 : 0);
+  },
+});

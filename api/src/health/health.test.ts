@@ -15,7 +15,8 @@ describe("GET /api/health", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       status: "degraded",
-      checks: { database: "ok", redis: "ok", workers: "none" },
+      checks: { database: "ok", redis: "ok", workers: "none", sandbox: "ok" },
+      sandbox: [],
       workers: { solve: 0, sync: 0, fork: 0, "pull-request": 0, "syntax-check": 0, "tests-rerun": 0, backtest: 0 },
     });
     const connection = redisConnection(deps.env.REDIS_URL);
@@ -27,7 +28,8 @@ describe("GET /api/health", () => {
       const body = await (await app.request("/api/health")).json();
       expect(body).toEqual({
         status: "ok",
-        checks: { database: "ok", redis: "ok", workers: "ok" },
+        checks: { database: "ok", redis: "ok", workers: "ok", sandbox: "ok" },
+        sandbox: [],
         workers: { solve: 1, sync: 1, fork: 1, "pull-request": 1, "syntax-check": 1, "tests-rerun": 1, backtest: 1 },
       });
     } finally {

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { SandboxCheck } from "@fixloop/contract";
 
 /** How often a worker process writes its heartbeat, and how long a silent one stays listed. */
 export const WORKER_HEARTBEAT_MS = 5_000;
@@ -18,6 +19,8 @@ export interface WorkerInfo {
   version: string;
   startedAt: string;
   heartbeatAt: string;
+  /** The last sandbox self-check of a worker serving solve or tests-rerun (null: none, or not yet). */
+  sandbox: SandboxCheck | null;
 }
 
 /** Ids are made by `workerId`: host, pid and a random suffix, safe in a URL path. */
@@ -43,6 +46,7 @@ export async function writeWorkerHeartbeat(redis: Redis, prefix: string, w: Work
       version: w.version,
       startedAt: w.startedAt,
       heartbeatAt: w.heartbeatAt,
+      sandbox: w.sandbox ? JSON.stringify(w.sandbox) : "",
     })
     .expire(key, WORKER_HEARTBEAT_TTL_SECONDS)
     .zadd(indexKey(prefix), Date.parse(w.heartbeatAt), w.id)
@@ -75,7 +79,18 @@ function parseWorker(id: string, h: Record<string, string>): WorkerInfo | null {
     version: h.version ?? "",
     startedAt: h.startedAt ?? h.heartbeatAt,
     heartbeatAt: h.heartbeatAt,
+    sandbox: parseSandbox(h.sandbox),
   };
+}
+
+function parseSandbox(raw: string | undefined): SandboxCheck | null {
+  if (!raw) return null;
+  try {
+    const r = SandboxCheck.safeParse(JSON.parse(raw));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Every worker process whose heartbeat has not expired, oldest first; stale index entries are pruned. */

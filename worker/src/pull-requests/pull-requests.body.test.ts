@@ -396,3 +396,35 @@ describe("change limits", () => {
     expect(countChangedLines("a\nb", "")).toBe(2);
   });
 });
+
+describe("pull request body of a deployment whose sandbox is off", () => {
+  const off = {
+    command: null,
+    backend: "off",
+    base: null,
+    patched: null,
+    fixed: [],
+    regressions: [],
+    logTail: "",
+    status: "skipped",
+    attempts: [],
+  };
+
+  it("says first, before the summary, that the tests were not run", () => {
+    const body = prBody({ ...input, metadata: { ...input.metadata, tests: off } }, NONE);
+    const caution = body.indexOf("**Tests not run: this Fixloop deployment runs with its sandbox off");
+    expect(caution).toBeGreaterThanOrEqual(0);
+    expect(caution).toBeLessThan(body.indexOf("## Summary"));
+    expect(body).toContain("- Tests: **not run: sandbox off**");
+  });
+
+  it("says nothing of it when the tests ran sandboxed, or were skipped for another reason", () => {
+    for (const tests of [
+      { ...off, backend: "bwrap", command: "npm test", status: "passed" },
+      { ...off, backend: "bwrap", reason: "no test command" },
+    ]) {
+      const body = prBody({ ...input, metadata: { ...input.metadata, tests } }, NONE);
+      expect(body).not.toContain("Tests not run:");
+    }
+  });
+});

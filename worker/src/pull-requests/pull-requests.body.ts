@@ -7,6 +7,8 @@ import {
   solutionUnverifiedOf,
   unverifiedStatement,
   testsVerdict,
+  SANDBOX_OFF_STATEMENT,
+  testsNotRunSandboxOff,
   type DiffCounts,
 } from "@fixloop/contract";
 import type { Guidelines } from "./pull-requests.guidelines";
@@ -155,7 +157,10 @@ export function prBody(i: BodyInput, g: Guidelines, o: BodyOptions = {}): string
     ? `${unverifiedStatement({ reason: inert(unverified.reason, 1_000) }, !o.draftRefused)}\n\n`
     : "";
   const footer = `${statement}${disclosure(i)}`;
-  const lead = o.draftRefused ? `${DRAFT_REFUSED_NOTICE}\n\n` : "";
+  const tests = SolutionTests.safeParse(i.metadata.tests);
+  const untested =
+    tests.success && testsNotRunSandboxOff(tests.data) ? `> [!CAUTION]\n> **${SANDBOX_OFF_STATEMENT}**\n\n` : "";
+  const lead = `${o.draftRefused ? `${DRAFT_REFUSED_NOTICE}\n\n` : ""}${untested}`;
   if (!g.template) {
     const body = (["summary", "changes", "testing"] as const).map((k) => `## ${HEADINGS[k]}\n\n${p[k]}`).join("\n\n");
     return bounded(`${lead}${body}\n\n${p.fixes}`, footer);

@@ -59,13 +59,18 @@ export interface BwrapOptions {
   egress?: EgressPolicy;
   /** fd the seccomp program is read from (bwrap `--seccomp`). */
   seccompFd?: number;
+  /**
+   * Walls left out, for the self-check's tests only (a sandbox missing one must fail its check):
+   * `network` shares the host's network, `nested-userns` lets the command open user namespaces.
+   */
+  without?: ReadonlyArray<"network" | "nested-userns">;
 }
 
 /** The sandbox's own user namespace, with no further ones (`unshare -Ur` fails inside), and the seccomp filter. */
-function userns(uid: string, seccompFd: number | undefined): string[] {
+function userns(uid: string, seccompFd: number | undefined, nested = false): string[] {
   return [
     "--unshare-user",
-    "--disable-userns",
+    ...(nested ? [] : ["--disable-userns"]),
     "--uid",
     uid,
     "--gid",
@@ -89,6 +94,8 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
   const uid = String(spec.uid ?? SANDBOX_UID);
   const bwrap = opts.bwrapPath ?? "bwrap";
   const tmp = String(spec.limits.tmpBytes ?? DEFAULT_TMP_BYTES);
+  const shareNet = opts.without?.includes("network") ?? false;
+  const nested = opts.without?.includes("nested-userns") ?? false;
   return [
     bwrap,
     // A root worker must not map the sandbox's uid to root through a user namespace: bwrap mounts as root, the command drops to its own uid, then a second bwrap gives it a user namespace of its own (uid mapped to itself).
@@ -99,9 +106,13 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
           "--unshare-uts",
           "--unshare-cgroup-try",
           // Always: a networked setup reaches out only through the egress proxy's socket (egressBinds).
-          "--unshare-net",
+          ...(shareNet ? [] : ["--unshare-net"]),
         ]
-      : ["--unshare-all", ...userns(String(SANDBOX_UID), opts.seccompFd)]),
+      : [
+          "--unshare-all",
+          ...(shareNet ? ["--share-net"] : []),
+          ...userns(String(SANDBOX_UID), opts.seccompFd, nested),
+        ]),
     "--die-with-parent",
     "--new-session",
     "--hostname",
@@ -150,7 +161,7 @@ export function bwrapArgv(spec: SandboxRunSpec, opts: BwrapOptions = {}): string
           "--no-new-privs",
           "--",
           bwrap,
-          ...userns(uid, opts.seccompFd),
+          ...userns(uid, opts.seccompFd, nested),
           "--dev-bind",
           "/",
           "/",

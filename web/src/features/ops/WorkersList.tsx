@@ -5,6 +5,7 @@ import { Badge, Button, EmptyState, type Tone } from "../../ui/ui";
 import { useDrainWorker } from "./ops.actions";
 import { ago, formatAge } from "./ops.format";
 import type { OpsWorker } from "./ops.queries";
+import { WorkerSandbox } from "./WorkerSandbox";
 
 /** Heartbeats come every 5 s; one this late means the process is stuck or gone (it drops off at 15 s). */
 const LATE_HEARTBEAT_MS = 10_000;
@@ -65,6 +66,7 @@ export function WorkersList({ workers, now }: { workers: OpsWorker[]; now: numbe
               <dt className="text-slate-600 dark:text-slate-400">Version</dt>
               <dd className="min-w-0 truncate">{w.version}</dd>
             </dl>
+            {w.sandbox && <WorkerSandbox sandbox={w.sandbox} />}
             {w.state === "running" && (
               <Button variant="secondary" className="mt-3" onClick={() => setTarget(w)}>
                 <PowerOff className="size-4" aria-hidden /> Drain
