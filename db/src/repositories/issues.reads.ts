@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { LinkedPullRequest } from "@fixloop/contract";
 import type { Issue } from "../schema";
 import type { Conn } from "./conn";
@@ -126,10 +126,23 @@ function selectWithPullRequest(db: Conn) {
 
 /** The user's issues, newest first, each with its open pull request. */
 export async function listOwned(db: Conn, userId: string, status?: Issue["status"]): Promise<IssueWithPullRequest[]> {
+  const rows = await listOwnedQuery(db, userId, status).execute();
+  return rows.map(decodeIssue);
+}
+
+function listOwnedQuery(db: Conn, userId: string, status?: Issue["status"]) {
   let q = selectWithPullRequest(db).where("issues.user_id", "=", userId);
   if (status) q = q.where("issues.status", "=", status);
-  const rows = await q.orderBy("issues.created_at", "desc").orderBy("issues.issue_number", "desc").execute();
-  return rows.map(decodeIssue);
+  return q.orderBy("issues.created_at", "desc").orderBy("issues.issue_number", "desc");
+}
+
+/** The planner's total cost of the user's issue list, as `EXPLAIN` estimates it (the bench prints it). */
+export async function listOwnedPlanCost(db: Conn, userId: string): Promise<number> {
+  const q = listOwnedQuery(db, userId).compile();
+  const { rows } = await db.executeQuery<{ "QUERY PLAN": [{ Plan: { "Total Cost": number } }] }>(
+    CompiledQuery.raw(`explain (format json) ${q.sql}`, [...q.parameters]),
+  );
+  return rows[0]?.["QUERY PLAN"][0].Plan["Total Cost"] ?? Number.NaN;
 }
 
 /** The user's issue with its open pull request; another user's issue is indistinguishable from a missing one. */
