@@ -1,0 +1,108 @@
+import { Kysely, PostgresDialect, sql, type CompiledQuery } from "kysely";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../schema";
+import { StorableTextPlugin } from "../storable.plugin";
+import { createTestDatabase } from "../../test/testing";
+import * as issues from "./issues.repository";
+
+/**
+ * The issue list reads each issue's newest open pull request, pending solution and run. Each of
+ * those lookups must reach its rows through an index: a sequential scan of solve_runs, solutions
+ * or pull_requests per issue made the list cost seconds at 50 clients once a user had many runs.
+ */
+const { url } = await createTestDatabase();
+const pool = new pg.Pool({ connectionString: url, max: 2 });
+const sent: CompiledQuery[] = [];
+const db = new Kysely<Database>({
+  dialect: new PostgresDialect({ pool }),
+  plugins: [new StorableTextPlugin()],
+  log: (e) => {
+    if (e.level === "query") sent.push(e.query);
+  },
+});
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Actual Loops"?: number;
+  Plans?: PlanNode[];
+}
+
+const PER_ISSUE = ["solve_runs", "solutions", "pull_requests"];
+
+function nodes(n: PlanNode): PlanNode[] {
+  return [n, ...(n.Plans ?? []).flatMap(nodes)];
+}
+
+/** Users with the bench's sizes: 100 issues, 1,000 runs, 200 solutions (40 of them with an open pull request) each. */
+async function seed(users: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let u = 0; u < users; u++) {
+    const { rows } = await sql<{ id: string }>`
+      insert into users (github_id, username) values (${900_000 + u}, ${`plan-user-${u}`}) returning id`.execute(db);
+    const userId = rows[0]?.id ?? "";
+    ids.push(userId);
+    await sql`
+      insert into issues (user_id, repo_full_name, issue_number, title, html_url)
+      select ${userId}, 'hubot/markdown-lint', n, 'issue ' || n, 'https://github.com/hubot/markdown-lint/issues/' || n
+      from generate_series(1, 100) n`.execute(db);
+    await sql`
+      insert into solve_runs (user_id, issue_id, model_id, status, input)
+      select ${userId}, i.id, 'plan', 'completed',
+             jsonb_build_object('trigger', case when r % 2 = 0 then 'label' else 'manual' end, 'triggerLabel', 'fixloop')
+      from issues i cross join generate_series(1, 10) r where i.user_id = ${userId}`.execute(db);
+    await sql`
+      insert into solutions (user_id, issue_id, status, analysis, proposed_solution, ai_model)
+      select ${userId}, i.id, case when s = 1 then 'pending' else 'approved' end, 'a', 'p', 'plan'
+      from issues i cross join generate_series(1, 2) s where i.user_id = ${userId}`.execute(db);
+    await sql`
+      insert into pull_requests (user_id, solution_id, issue_id, repo_full_name, head_repo_full_name, pr_number, title,
+                                 branch_name, base_branch, status, html_url)
+      select ${userId}, s.id, s.issue_id, ${`plan/repo-${u}`}, ${`plan/repo-${u}`}, row_number() over (), 't',
+             'fixloop/' || s.id, 'main', 'open', 'https://github.com/hubot/markdown-lint/pull/1'
+      from solutions s where s.user_id = ${userId} and s.status = 'approved' limit 40`.execute(db);
+  }
+  await sql`analyze`.execute(db);
+  return ids;
+}
+
+let me = "";
+
+beforeAll(async () => {
+  const users = await seed(20);
+  me = users[0] ?? "";
+});
+
+afterAll(async () => {
+  await db.destroy();
+});
+
+describe("the issue list's plan", () => {
+  it("reads each issue's pull request, pending solution and newest run through an index", async () => {
+    sent.length = 0;
+    const listed = await issues.listOwned(db, me);
+    expect(listed).toHaveLength(100);
+    expect(listed.every((i) => i.review_solution_id !== null)).toBe(true);
+    expect(listed.filter((i) => i.open_pr_url !== null).length).toBe(40);
+    const query = sent.at(-1);
+    if (!query) throw new Error("listOwned sent no query");
+
+    const c = await pool.connect();
+    try {
+      const { rows } = await c.query<{ "QUERY PLAN": [{ Plan: PlanNode; "Execution Time": number }] }>(
+        `explain (analyze, format json) ${query.sql}`,
+        [...query.parameters],
+      );
+      const plan = rows[0]?.["QUERY PLAN"][0];
+      if (!plan) throw new Error("no plan");
+      const all = nodes(plan.Plan);
+      const seqScans = all.filter((n) => n["Node Type"] === "Seq Scan" && PER_ISSUE.includes(n["Relation Name"] ?? ""));
+      expect(seqScans.map((n) => n["Relation Name"])).toEqual([]);
+      for (const table of PER_ISSUE)
+        expect(all.some((n) => n["Relation Name"] === table && /Index/.test(n["Node Type"]))).toBe(true);
+    } finally {
+      c.release();
+    }
+  });
+});
