@@ -47,7 +47,7 @@ describe("responses match GitHub's OpenAPI description", () => {
   });
 
   it("a repository tarball: 302 to codeload, which serves a gzip tar under <owner>-<repo>-<shortsha>/", async () => {
-    const manual = { request: { redirect: "manual" } };
+    const manual = { request: { redirect: "manual" as const } };
     const head = t.git(o.owner, o.repo, "rev-parse", "main");
     await check(me, "GET /repos/{owner}/{repo}/tarball/{ref}", { ...o, ref: "main", ...manual }, 302);
     const { headers } = await me.request("GET /repos/{owner}/{repo}/tarball/{ref}", { ...o, ref: head, ...manual });
