@@ -158,6 +158,7 @@ export default tseslint.config(
             "@fixloop/worker",
             "@fixloop/worker/localize",
             "@fixloop/worker/tests-run",
+            "@fixloop/worker/repo-files",
             "@fixloop/api/views",
             ...TESTKIT,
           ],

@@ -20,6 +20,7 @@ export const VALIDATED = {
     "GET /repos/{owner}/{repo}/issues/{issue_number}",
     "GET /repos/{owner}/{repo}/forks",
     "POST /repos/{owner}/{repo}/forks",
+    "GET /repos/{owner}/{repo}/tarball/{ref}",
   ],
   git: [
     "POST /repos/{owner}/{repo}/forks",
@@ -99,6 +100,8 @@ export const UNDESCRIBED = [
   "GET /repos/{owner}/{repo}/git/refs/{ref}",
   // raw.githubusercontent.com and the github.com pages behind html_url and avatar_url.
   "GET /raw/{owner}/{repo}/{ref}/{path}",
+  // codeload.github.com, where the tarball endpoint redirects.
+  "GET /_codeload/{owner}/{repo}/legacy.tar.gz/{ref}",
   "GET /avatars/u/{id}",
   "GET /{login}",
   "GET /{owner}/{repo}",

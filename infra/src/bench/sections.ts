@@ -5,6 +5,7 @@ import { largeRepoSection } from "./large-repo.section";
 import { liveStreamSection } from "./live-stream.section";
 import { localizeSection } from "./localize.section";
 import { queueSection } from "./queue.section";
+import { repoTransferSection } from "./repo-transfer.section";
 import { sandboxNetworkSection } from "./sandbox-network.section";
 import { sandboxSection } from "./sandbox.section";
 import { scaleOutSection } from "./scale-out.section";
@@ -15,6 +16,7 @@ import type { Section } from "./section.types";
 export const SECTIONS: Section[] = [
   localizeSection,
   largeRepoSection,
+  repoTransferSection,
   queueSection,
   scaleOutSection,
   fairnessSection,

@@ -4,6 +4,7 @@ import { BACKTEST_TOP, type StepInput } from "@fixloop/contract";
 import { analyzing } from "../pipeline/steps/analyzing/analyzing";
 import { context } from "../pipeline/steps/context/context";
 import { readBlob, treeFiles, type RepoSnapshot } from "../pipeline/steps/context/repo-tree";
+import { repoFiles, type RepoFilesCache } from "../repo-files/repo-files";
 import { dependencies } from "../pipeline/steps/dependencies/dependencies";
 
 export interface LocalizeAtInput {
@@ -17,13 +18,17 @@ export interface LocalizeAtInput {
   body: string;
   maxFiles: number;
   signal: AbortSignal;
+  /** The worker's tree cache: the files come from one tarball transfer instead of the trees API. */
+  local?: RepoFilesCache;
 }
 
 /** The repository's file list at one commit (the recursive git tree, as step 2 reads a branch head). */
 async function snapshotAt(i: LocalizeAtInput): Promise<RepoSnapshot> {
   const request = { signal: i.signal };
   const { data: commit } = await i.gh.rest.git.getCommit({ owner: i.owner, repo: i.repo, commit_sha: i.sha, request });
-  const { files, truncated } = await treeFiles(i.gh, i.owner, i.repo, commit.tree.sha, i.signal);
+  const { files, truncated } = i.local
+    ? { files: (await repoFiles(i.local, i.gh, i.owner, i.repo, i.sha, i.signal)).files, truncated: false }
+    : await treeFiles(i.gh, i.owner, i.repo, commit.tree.sha, i.signal);
   return {
     owner: i.owner,
     repo: i.repo,

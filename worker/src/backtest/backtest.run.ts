@@ -6,6 +6,7 @@ import { recentlyFixedIssues } from "./backtest.github";
 import { localizeAt, type LocalizedAt } from "./backtest.localize";
 import { solvePast } from "./backtest.solve";
 import { holdsJob } from "../job.lock";
+import { testsConfig } from "../tests-run/tests.config";
 
 /** Why a backtest could not run, said to the user on the card. */
 export class BacktestError extends Error {}
@@ -70,6 +71,7 @@ export async function runBacktest(
         body: f.body,
         maxFiles: ctx.env.LOCALIZE_MAX_FILES,
         signal,
+        local: { cache: testsConfig(ctx.env).cache, maxBytes: testsConfig(ctx.env).maxRepoBytes },
       });
       entry.ranked = located.ranked;
       entry.rank = fixRank(entry.ranked, f.fixFiles);

@@ -54,7 +54,8 @@ export async function sweepWorkspaces(
   return removed;
 }
 
-const keyOf = (owner: string, repo: string, commit: string) =>
+/** The cache's name for owner/repo@commit. */
+export const treeKey = (owner: string, repo: string, commit: string) =>
   `${owner.toLowerCase()}__${repo.toLowerCase()}@${commit}`;
 
 /** The cached base tree of owner/repo@commit, built by `build(dir)` on a miss. */
@@ -66,7 +67,7 @@ export async function baseTree(
   build: (dir: string) => Promise<void>,
 ): Promise<{ dir: string; cached: boolean }> {
   if (!/^[0-9a-f]{7,64}$/i.test(commit)) throw new Error(`Not a commit sha: ${commit}`);
-  const dir = path.join(cache.root, "base", keyOf(owner, repo, commit));
+  const dir = path.join(cache.root, "base", treeKey(owner, repo, commit));
   if (await exists(dir)) {
     const now = new Date();
     await fs.utimes(dir, now, now);

@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import { Octokit } from "@octokit/rest";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestSandbox } from "../../../test/github-sandbox";
@@ -43,6 +44,51 @@ describe("responses match GitHub's OpenAPI description", () => {
     // Forking again makes a new fork under the freed name.
     const again = await check(owner, "POST /repos/{owner}/{repo}/forks", o, 202);
     expect(again.full_name).toBe("hubot/todo-api");
+  });
+
+  it("a repository tarball: 302 to codeload, which serves a gzip tar under <owner>-<repo>-<shortsha>/", async () => {
+    const manual = { request: { redirect: "manual" as const } };
+    const head = t.git(o.owner, o.repo, "rev-parse", "main");
+    await check(me, "GET /repos/{owner}/{repo}/tarball/{ref}", { ...o, ref: "main", ...manual }, 302);
+    const { headers } = await me.request("GET /repos/{owner}/{repo}/tarball/{ref}", { ...o, ref: head, ...manual });
+    const location = new URL(String(headers.location));
+    expect(location.pathname).toBe(`/_codeload/${o.owner}/${o.repo}/legacy.tar.gz/${head}`);
+    expect(location.searchParams.get("token")).toMatch(/^[0-9a-f]{40}$/);
+    // Followed, as clients do: the archive, with no Authorization needed (the ticket is the key).
+    const got = await fetch(location);
+    expect([got.status, got.headers.get("content-type")]).toEqual([200, "application/x-gzip"]);
+    const tar = zlib.gunzipSync(Buffer.from(await got.arrayBuffer()));
+    const names: string[] = [];
+    for (let at = 0; at + 512 <= tar.length;) {
+      const name = tar
+        .subarray(at, at + 100)
+        .toString("utf8")
+        .replace(/\0.*$/s, "");
+      const size = parseInt(
+        tar
+          .subarray(at + 124, at + 136)
+          .toString("utf8")
+          .replace(/\0.*$/s, "") || "0",
+        8,
+      );
+      if (!name) break;
+      names.push(name);
+      at += 512 + Math.ceil(size / 512) * 512;
+    }
+    const top = `${o.owner}-${o.repo}-${head.slice(0, 7)}/`;
+    expect(names.filter((n) => n !== "pax_global_header").every((n) => n.startsWith(top))).toBe(true);
+    expect(names).toContain(`${top}README.md`);
+    // A forged or reused-elsewhere ticket opens nothing; a private repository stays 404 without access.
+    const forged = new URL(location);
+    forged.searchParams.set("token", "0".repeat(40));
+    expect((await fetch(forged)).status).toBe(404);
+    const other = new URL(location);
+    other.pathname = `/_codeload/${o.owner}/weather-cli/legacy.tar.gz/${head}`;
+    expect((await fetch(other)).status).toBe(404);
+    // An unknown ref: 404 (GitHub does not describe it in the schema).
+    await expect(
+      me.request("GET /repos/{owner}/{repo}/tarball/{ref}", { ...o, ref: "no-such-ref", ...manual }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   it("errors", async () => {

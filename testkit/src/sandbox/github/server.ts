@@ -3,6 +3,7 @@ import { branchesRoutes } from "./branches.routes";
 import crypto from "node:crypto";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { archiveRoutes, codeloadRoutes } from "./archive.routes";
 import { rawRoutes } from "./contents.routes";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, GithubError } from "./errors";
@@ -90,7 +91,10 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
     c.set("auth", auth);
     c.set("acceptedScopes", "");
     const bucket = deps.limiter.bucket(auth?.token ?? "anonymous", auth !== null);
-    const counted = url.pathname !== "/rate_limit" && !url.pathname.startsWith("/login/oauth");
+    const counted =
+      url.pathname !== "/rate_limit" &&
+      !url.pathname.startsWith("/login/oauth") &&
+      !url.pathname.startsWith("/_codeload/");
     const fault = url.pathname.startsWith("/login/oauth") ? null : deps.faults.take(url.pathname);
     if (rawToken && !auth) {
       c.res = c.json(new GithubError(401, "Bad credentials", "https://docs.github.com/rest").body(), 401);
@@ -179,6 +183,8 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
   app.route("/repos/:owner/:repo", reviewsRoutes(deps));
   app.route("/repos/:owner/:repo", pullFilesRoutes(deps));
   app.route("/repos/:owner/:repo/git", gitRoutes(deps));
+  app.route("/repos/:owner/:repo", archiveRoutes(deps));
+  app.route("/_codeload", codeloadRoutes(deps));
   app.route("/raw", rawRoutes(deps));
   // Last: the web pages behind html_url must never shadow a REST route.
   app.route("/", webRoutes(deps));

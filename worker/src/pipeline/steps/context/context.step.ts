@@ -1,6 +1,7 @@
 import { StepOutputs, runBaseBranchOf } from "@fixloop/contract";
 import { githubForUser } from "@fixloop/runtime";
 import type { PipelineStep } from "../step";
+import { testsConfig } from "../../../tests-run/tests.config";
 import { context } from "./context";
 import { fetchRepoSnapshot } from "./repo-tree";
 
@@ -15,6 +16,10 @@ export const contextStep: PipelineStep<"context"> = {
     const where = `${env.issue.repo_full_name}${branch ? ` at ${branch}` : ""}`;
     await env.report?.({ files: [], info: [`Reading the file tree of ${where}`], warnings: [] });
     const gh = (await githubForUser(ctx, env.run.user_id)).client;
-    return context(await fetchRepoSnapshot(gh, ctx.redis, ctx.queues.prefix, repoOwner, repo, env.signal, branch));
+    const { cache, maxRepoBytes } = testsConfig(ctx.env);
+    const local = { cache, maxBytes: maxRepoBytes };
+    return context(
+      await fetchRepoSnapshot(gh, ctx.redis, ctx.queues.prefix, repoOwner, repo, env.signal, branch, local),
+    );
   },
 };

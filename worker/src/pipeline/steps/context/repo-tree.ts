@@ -1,6 +1,9 @@
 import type { Redis } from "ioredis";
 import type { GithubClient } from "@fixloop/runtime";
 import type { TreeFile } from "@fixloop/contract";
+import { localBlob } from "../../../repo-files/local-blobs";
+import { ArchiveError } from "../../../repo-files/repo-archive.tar";
+import { repoFiles, type RepoFilesCache } from "../../../repo-files/repo-files";
 
 export interface RepoSnapshot {
   owner: string;
@@ -50,8 +53,10 @@ export async function treeFiles(
 }
 
 /**
- * A branch head (the chosen base branch, else the default branch) and its full file list (git
- * trees API, recursive; per-directory walk when truncated).
+ * A branch head (the chosen base branch, else the default branch) and its full file list: from the
+ * worker's tree cache (one tarball transfer on a miss) when `local` is given, else, or when the
+ * repository is above the cache's size limit, from the git trees API (recursive; per-directory
+ * walk when truncated).
  */
 export async function fetchRepoSnapshot(
   gh: GithubClient,
@@ -61,6 +66,7 @@ export async function fetchRepoSnapshot(
   repo: string,
   signal: AbortSignal,
   baseBranch?: string,
+  local?: RepoFilesCache,
 ): Promise<RepoSnapshot & { cached: boolean }> {
   const request = { signal };
   const branch = baseBranch ?? (await gh.rest.repos.get({ owner, repo, request })).data.default_branch;
@@ -68,6 +74,14 @@ export async function fetchRepoSnapshot(
   const commitSha = ref.object.sha;
   const { data: commit } = await gh.rest.git.getCommit({ owner, repo, commit_sha: commitSha, request });
   const treeSha = commit.tree.sha;
+  const at = { owner, repo, defaultBranch: branch, commitSha, treeSha, truncated: false };
+  if (local) {
+    const listed = await repoFiles(local, gh, owner, repo, commitSha, signal).catch((err: unknown) => {
+      if (err instanceof ArchiveError) return null; // too large for the cache: listed through the API
+      throw err;
+    });
+    if (listed) return { ...at, files: listed.files, cached: listed.cached };
+  }
   // v2: entries say whether they are symbolic links.
   const key = `${prefix}:tree2:${owner.toLowerCase()}/${repo.toLowerCase()}:${treeSha}`;
   const hit = await redis.get(key);
@@ -113,7 +127,10 @@ async function walkTree(
   return files;
 }
 
-/** Reads a blob's text through the cache keyed by its SHA (content-addressed, so never stale). */
+/**
+ * Reads a blob's text: from a tree in the worker's on-disk cache when one holds it, else through
+ * the Redis cache keyed by its SHA (content-addressed, so never stale), else the blobs API.
+ */
 export async function readBlob(
   gh: GithubClient,
   redis: Redis,
@@ -123,6 +140,8 @@ export async function readBlob(
   sha: string,
   signal?: AbortSignal,
 ): Promise<string> {
+  const onDisk = await localBlob(sha);
+  if (onDisk !== null) return onDisk;
   const key = `${prefix}:blob:${sha}`;
   const hit = await redis.get(key);
   if (hit !== null) {
