@@ -5,6 +5,7 @@ import { largeRepoSection } from "./large-repo.section";
 import { liveStreamSection } from "./live-stream.section";
 import { localizeSection } from "./localize.section";
 import { queueSection } from "./queue.section";
+import { realSection } from "./real.section";
 import { sandboxNetworkSection } from "./sandbox-network.section";
 import { sandboxSection } from "./sandbox.section";
 import { scaleOutSection } from "./scale-out.section";
@@ -25,4 +26,5 @@ export const SECTIONS: Section[] = [
   sandboxSection,
   sandboxNetworkSection,
   selectionSection,
+  realSection,
 ];
