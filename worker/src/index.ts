@@ -7,6 +7,7 @@ export { sweepOnce } from "./pipeline/sweeper";
 export { pollPullRequests, schedulePullRequestPoll } from "./sync/pull-requests.poll";
 // How a sync stores a GitHub repository: test stacks store theirs the same way.
 export { upsertRepository, type GithubRepo } from "./sync/repositories.store";
+export { analyzing } from "./pipeline/steps/analyzing/analyzing";
 export { buildPrompt, type PromptInput } from "./pipeline/steps/generating/prompt";
 export { applyGeneratedFiles } from "./pipeline/steps/generating/apply-edits";
 // The pull-request job, which the API's full-stack tests drive directly to hit races and stop points.

@@ -41,7 +41,7 @@ async function approveToVisible(bs: BenchStack, me: Session, solutionId: string)
 }
 
 /** Grants repository access as a user does after sign-in (OAuth round trip through the stand-in). */
-async function authorizeRepos(bs: BenchStack, github: string, login: string, me: Session): Promise<void> {
+export async function authorizeRepos(bs: BenchStack, github: string, login: string, me: Session): Promise<void> {
   const start = await fetch(`${bs.api}/api/auth/github/repos?private=false`, {
     headers: me.headers,
     redirect: "manual",

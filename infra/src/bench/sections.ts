@@ -5,6 +5,7 @@ import { largeRepoSection } from "./large-repo.section";
 import { liveStreamSection } from "./live-stream.section";
 import { localizeSection } from "./localize.section";
 import { queueSection } from "./queue.section";
+import { realSection } from "./real.section";
 import { repoTransferSection } from "./repo-transfer.section";
 import { sandboxNetworkSection } from "./sandbox-network.section";
 import { sandboxSection } from "./sandbox.section";
@@ -27,4 +28,5 @@ export const SECTIONS: Section[] = [
   sandboxSection,
   sandboxNetworkSection,
   selectionSection,
+  realSection,
 ];

@@ -13,4 +13,5 @@ export {
   type ScriptedAnswer,
   type ModelSandboxProvider,
 } from "./control";
+export { answerAsOracle, oracleReproduction, oracleSolution, parseDiff } from "./oracle";
 export { sandboxEmbedding, SANDBOX_EMBEDDING_DIMS } from "./embeddings.wire";

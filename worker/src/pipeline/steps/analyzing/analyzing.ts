@@ -22,12 +22,30 @@ const TEXT_SIGNALS: Record<IssueType, RegExp> = {
   security: /\b(xss|csrf|injection|vulnerab\w*|exploit|secret|leak|cve-\d+|unsafe)\b/gi,
   performance: /\b(slow|latency|performance|memory leak|cpu|timeout|takes \d+\s?(ms|s|seconds))\b/gi,
   bug: /\b(bug|error|exception|crash\w*|fails?|failing|broken|wrong|incorrect|traceback|stack trace|undefined|null|nan|regression|expected|actual)\b/gi,
-  docs: /\b(docs?|documentation|readme|typo|spelling|docstring)\b/gi,
-  refactor: /\b(refactor\w*|clean ?up|duplicat\w*|simplif\w*|rename)\b/gi,
+  // "docstring" and "the documentation says" appear in bug reports that quote the promised behaviour.
+  docs: /\b(docs?|documentation|readme|typo|spelling)\b/gi,
+  // Not bare "simplify"/"duplicate": sympy's simplify() and "duplicate rows" are behaviour, not code shape.
+  refactor: /\b(refactor\w*|clean ?up|duplicated code|code duplication|simplify the (code|implementation)|rename)\b/gi,
   test: /\b(tests?|coverage|flaky|unit test|spec)\b/gi,
   chore: /\b(bump|upgrade|dependenc\w*|lint\w*|ci|tooling)\b/gi,
   feature: /\b(add|support|feature|allow|option|would be nice|proposal|new)\b/gi,
 };
+
+/** Types that change no product behaviour: a report of wrong behaviour is never one of them. */
+const NON_CODE: ReadonlySet<IssueType> = new Set(["docs", "refactor", "test", "chore"]);
+
+/**
+ * Text that reports observed wrong behaviour: a traceback, an interactive session, a raised
+ * exception, a result said to differ from the expected one. Mentioning a docstring, a test or a
+ * clean-up elsewhere in such a report does not make it a documentation, test or refactoring task.
+ */
+const WRONG_BEHAVIOUR = [
+  /traceback \(most recent call last\)/i,
+  /^\s*(>>>|In \[\d+\]:)/m,
+  /\b[A-Z]\w*(Error|Exception)\b/,
+  /\b(returns?|returned|gives?|gave|produces?|produced|outputs?|evaluates? to|raises?|results? in|prints?|shows?)\b[^\n]{0,120}\b(instead|but|should|expected|wrong|incorrect)\b/i,
+  /\b(should (be|return|give|produce|raise|not)|expected (output|result|behaviou?r)|actual (output|result|behaviou?r)|(does not|doesn'?t|no longer|fails? to) work|not working|incorrect(ly)?|wrong (result|answer|output|value))\b/i,
+];
 
 function classifyType(title: string, body: string, labels: string[]): { type: IssueType; why: string } {
   for (const l of labels) for (const [re, t] of LABEL_TYPES) if (re.test(l)) return { type: t, why: `label "${l}"` };
@@ -42,6 +60,10 @@ function classifyType(title: string, body: string, labels: string[]): { type: Is
       best = t;
       bestScore = score;
     }
+  }
+  if (NON_CODE.has(best)) {
+    const shown = WRONG_BEHAVIOUR.find((re) => re.test(text));
+    if (shown) return { type: "bug", why: `the text reports wrong behaviour (${best} words alone do not decide)` };
   }
   return { type: best, why: bestScore ? `${bestScore} keyword signal(s) in the text` : "no clear signal; assumed bug" };
 }
