@@ -1,6 +1,8 @@
 import { randomInt } from "node:crypto";
 import type { SandboxBackend } from "@fixloop/contract";
-import type { DiskWall } from "./workspace.wall";
+
+/** How a run's disk budget is enforced: by a filesystem of that size, or by polling the workspace's usage. */
+export type DiskWall = "filesystem" | "poll";
 
 /** Resource limits of one sandboxed command. */
 export interface SandboxLimits {

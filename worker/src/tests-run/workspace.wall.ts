@@ -2,13 +2,12 @@ import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { HOST_ENV } from "./sandbox";
+import { HOST_ENV, type DiskWall } from "./sandbox";
 
 const execFileAsync = promisify(execFile);
 const run = (cmd: string, args: string[]) => execFileAsync(cmd, args, { env: HOST_ENV });
 
-/** How a run's disk budget is enforced: by a filesystem of that size, or by polling the workspace's usage. */
-export type DiskWall = "filesystem" | "poll";
+export type { DiskWall };
 
 /** The image file backing a walled run directory: beside it, never inside (the sandbox sees only the directory). */
 export const wallImage = (dir: string) => `${dir}.img`;
