@@ -136,8 +136,12 @@ function listOwnedQuery(db: Conn, userId: string, status?: Issue["status"]) {
   return q.orderBy("issues.created_at", "desc").orderBy("issues.issue_number", "desc");
 }
 
-/** The planner's total cost of the user's issue list, as `EXPLAIN` estimates it (the bench prints it). */
+/**
+ * The planner's total cost of the user's issue list, as `EXPLAIN` estimates it on fresh statistics
+ * (the bench prints it right after seeding, before autovacuum has analysed the new rows).
+ */
 export async function listOwnedPlanCost(db: Conn, userId: string): Promise<number> {
+  await sql`analyze issues, solve_runs, solutions, pull_requests`.execute(db);
   const q = listOwnedQuery(db, userId).compile();
   const { rows } = await db.executeQuery<{ "QUERY PLAN": [{ Plan: { "Total Cost": number } }] }>(
     CompiledQuery.raw(`explain (format json) ${q.sql}`, [...q.parameters]),

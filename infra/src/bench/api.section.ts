@@ -1,6 +1,5 @@
 import { STEPS } from "@fixloop/contract";
 import { issues as issuesRepo } from "@fixloop/db";
-import { sql } from "kysely";
 import { seedIssues } from "./bench-seed";
 import { startBenchStack } from "./bench-stack";
 import { forkBench } from "./child";
@@ -117,7 +116,6 @@ export const apiSection: Section = {
           })),
         )
         .execute();
-      await sql`analyze`.execute(bs.db);
       const cost = await issuesRepo.listOwnedPlanCost(bs.db, me.userId);
       process.stderr.write(
         `  api seed: ${ISSUES} issues, ${RUNS} runs, ${SOLUTIONS} solutions; issue list plan total cost ${cost.toFixed(1)}\n`,
