@@ -50,6 +50,10 @@ export const CandidateEvidence = z.object({
   /** Lines added plus lines removed. */
   changedLines: z.number().int().min(0),
   reproduction: ReproductionResult.nullable().optional(),
+  /** No repository test relates to it (none ran, none could regress): only its reproduction test can prove it. */
+  noneRelated: z.boolean().optional(),
+  /** It changes documentation only: no test applies, the reviewer reads it. */
+  docsOnly: z.boolean().optional(),
 });
 export type CandidateEvidence = z.infer<typeof CandidateEvidence>;
 

@@ -95,6 +95,18 @@ export const SolutionTests = z.object({
   failing: z.array(z.string()).optional(),
   /** Why the tests could not run to the end (status `error`); `reason` says it in a few words. */
   cause: TestsCause.optional(),
+  /** No repository test relates to the change: none ran (its reproduction test still did). */
+  noneRelated: z.boolean().optional(),
+  /** The change touches documentation only: no test applies. */
+  docsOnly: z.boolean().optional(),
+  /** Which tests ran: the test files related to the change (each with why), or the whole suite (and why). */
+  selection: z
+    .object({
+      scope: z.enum(["related", "suite"]),
+      files: z.array(z.object({ path: z.string(), why: z.string() })),
+      note: z.string(),
+    })
+    .optional(),
   /** Set when the solution's files changed after the tests ran (a manual edit): the evidence is not about them. */
   stale: z.object({ at: z.string(), by: z.enum(["edit", "refine"]) }).optional(),
   /** Set when the tests ran again on the solution's edited files (this revision), replacing stale evidence. */

@@ -44,7 +44,9 @@ export function testsVerdict(t: SolutionTests): TestsVerdict {
   const failed = (t.patched?.failed ?? 0) + (t.patched?.errored ?? 0);
   if (failed > 0)
     return { kind: "preexisting", text: `passed with pre-existing failures: ${failed} unnamed test(s)`, names: [] };
-  return { kind: "passed", text: "passed", names: [] };
+  // Passing before and after with nothing fixed shows no regression, not that the change fixes anything.
+  const fixedAny = t.fixed.length > 0;
+  return { kind: "passed", text: fixedAny ? "passed" : "no regression found", names: [] };
 }
 
 /** The validations list's per-solution badge: the verdict in the same words as the tests panel and the PR body. */

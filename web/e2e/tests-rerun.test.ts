@@ -21,11 +21,12 @@ beforeAll(async () => {
     files: [{ filename: "MARK.md", action: "create" as const, edits: [], content: "# Marked\n" }],
   });
   // The tests print MARK.md (so the live log shows the edited file) and take a few seconds; they
-  // fail once MARK.md says BREAKS.
+  // fail once MARK.md says BREAKS. "has a mark" fails on the base tree and passes with the change: the proof.
   const status = await page.evaluate(async () => {
     const verdict =
       "if grep -q BREAKS MARK.md 2>/dev/null; then echo 'not ok 1 - adds todos'; else echo 'ok 1 - adds todos'; fi";
-    const command = `printf 'TAP version 13\\n'; ${verdict}; printf '1..1\\n'; cat MARK.md 2>/dev/null; sleep 4`;
+    const marked = "if [ -f MARK.md ]; then echo 'ok 2 - has a mark'; else echo 'not ok 2 - has a mark'; fi";
+    const command = `printf 'TAP version 13\\n'; ${verdict}; ${marked}; printf '1..2\\n'; cat MARK.md 2>/dev/null; sleep 4`;
     const res = await fetch("/api/github/repositories/octocat/todo-api/test-settings", {
       method: "PUT",
       headers: { "content-type": "application/json" },

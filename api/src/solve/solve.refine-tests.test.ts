@@ -68,6 +68,9 @@ async function solveThenRefine(seeded: (typeof ISSUES)[keyof typeof ISSUES], fee
   return { solved, refined: await view(solutionId) };
 }
 
+const total = (c: { passed: number; failed: number; errored: number } | null) =>
+  c ? c.passed + c.failed + c.errored : 0;
+
 describe('refining with "add a test" (model stand-in, real bubblewrap)', () => {
   it("markdown-lint (ESM): one more test in the file that tests the rule; it runs and passes with the kept repair, whose explanation stays", async () => {
     const { solved, refined } = await solveThenRefine(ISSUES.lineLength, "Please add a test for this.");
@@ -82,7 +85,10 @@ describe('refining with "add a test" (model stand-in, real bubblewrap)', () => {
     expect(refined.tests.attempts.map((a) => a.label)).toEqual(["first"]);
     expect(refined.tests.patched).toMatchObject({ failed: 0, errored: 0 });
     expect(refined.tests.patched?.passed).toBe((solved.tests.patched?.passed ?? 0) + 1);
+    // It ran on the base tree first and passes there too: it cannot fail before the fix, so it proves nothing.
+    expect(refined.tests.fixed).not.toContain("regression: line-length flags lines that are exactly at the limit");
     expect(refined.tests.added).toEqual(["regression: line-length flags lines that are exactly at the limit"]);
+    expect(total(refined.tests.base)).toBe(total(solved.tests.base) + 1);
   });
 
   it("todo-api (TypeScript run by a hook, tests in test/): a new test file in test/ that the test script runs", async () => {
@@ -94,7 +100,10 @@ describe('refining with "add a test" (model stand-in, real bubblewrap)', () => {
     expect(refined.tests.regressions).toEqual([]);
     expect(refined.tests.patched).toMatchObject({ failed: solved.tests.patched?.failed, errored: 0 });
     expect(refined.tests.patched?.passed).toBe((solved.tests.patched?.passed ?? 0) + 1);
+    // It ran on the base tree first and passes there too: it cannot fail before the fix, so it proves nothing.
+    expect(refined.tests.fixed).not.toContain("regression: Todos due today are already marked overdue");
     expect(refined.tests.added).toEqual(["regression: Todos due today are already marked overdue"]);
+    expect(total(refined.tests.base)).toBe(total(solved.tests.base) + 1);
   });
 
   it("weather-cli (Python, unittest discover -s tests): a new test module in tests/ that the suite runs", async () => {

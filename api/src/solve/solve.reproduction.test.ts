@@ -217,7 +217,8 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
     expect(repro.note).toBe("Reproduction test discarded: passes on the base tree (test/already-fine.test.js)");
     expect((await validatingDetail(runId)).info).toContain(repro.note);
     expect((await stepDetail(runId, "generating")).info[0]).toBe(repro.note);
-    expect(meta.unverified).toBeNull();
+    // No reproduction kept and no test that failed before passes after: no regression found, unverified.
+    expect(SolutionUnverified.parse(meta.unverified).reason).toMatch(/^No regression found, but no test that concerns/);
     const inc = await api(`/validations/${solutionId}/reproduction/include`, "POST");
     expect(inc.status).toBe(409);
     expect(((await inc.json()) as { error: { code: string } }).error.code).toBe("solution.reproduction_unavailable");

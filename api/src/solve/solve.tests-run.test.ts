@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertIssue } from "@fixloop/testkit";
-import { SolutionTests, type TestsEvent } from "@fixloop/contract";
+import { SolutionTests, testsVerdict, type TestsEvent } from "@fixloop/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
 import { filesContaining, pushFiles, TAB_TEST } from "../../test/tests-run.testkit";
@@ -74,7 +74,14 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
     const { tests, testEvents, solution } = await solve();
     expect(tests.status).toBe("passed");
     expect(tests.backend).toBe("bwrap");
-    expect(tests.command).toBe("npm test");
+    // Not the whole suite: the test files related to the change, with the runner's own syntax, each with why.
+    expect(tests.command).toMatch(/^node --test '\.\/test\/[\w.-]+\.test\.js'( '\.\/test\/[\w.-]+\.test\.js')*$/);
+    expect(tests.command).toContain("'./test/trailing-tabs.test.js'");
+    expect(tests.selection?.scope).toBe("related");
+    expect(tests.selection?.files).toContainEqual({
+      path: "test/trailing-spaces.test.js",
+      why: "tests src/rules/trailing-spaces.js",
+    });
     expect(tests.base).toMatchObject({ failed: 1 });
     expect(tests.patched).toMatchObject({ failed: 0, passed: (tests.base?.passed ?? 0) + 1 });
     expect(tests.fixed).toEqual(["reports trailing tabs"]);
@@ -156,7 +163,14 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
         body: "See `weather/units.py`.",
       });
       expect(tests.status).toBe("error");
-      expect(tests.reason).toBe("timed out after 5 s");
+      // The command the user configured runs as written (the whole suite, on request) ...
+      expect(tests.command).toBe("python3 -m unittest discover -s tests -t . -v; sleep 600");
+      expect(tests.selection?.scope).toBe("suite");
+      // ... and after it timed out on the base tree, it is not started again on the change.
+      expect(tests.reason).toMatch(
+        /^timed out on the base tree after 5 s \(its log shows \d+ passed, 0 failing before the limit\); the change was not run with the same command$/,
+      );
+      expect(tests.patched).toBeNull();
       expect(tests.cause).toBe("timeout");
       expect(Date.now() - started).toBeLessThan(60_000);
     } finally {
@@ -207,10 +221,62 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
       title: "Wind speed conversion",
       body: "See `weather/units.py`.",
     });
-    expect(tests.command).toBe("python3 -m unittest discover -s tests -t . -v");
+    expect(tests.command).toMatch(/^python3 -m unittest -v '\.\/tests\/test_\w+\.py'/);
+    expect(tests.selection?.files.map((f) => f.path)).toContain("tests/test_units.py");
     expect(tests.base?.passed).toBeGreaterThan(0);
     expect(tests.patched).not.toBeNull();
   });
+  it("counts a test the change adds as proof only when it fails on the base tree", async () => {
+    const kelvin = (n: number, edit: { search: string; replace: string }, test: string) =>
+      t.models.control.respondWith((p) => p.includes(`Issue #${n} (`), {
+        analysis: "kelvin_to_celsius subtracts absolute zero instead of adding it.",
+        proposedSolution: "Add ABSOLUTE_ZERO_C.",
+        confidence: 80,
+        files: [
+          { filename: "weather/units.py", action: "modify" as const, edits: [edit] },
+          { filename: "tests/test_kelvin.py", action: "create" as const, content: test, edits: [] },
+        ],
+      });
+    const issue = {
+      repo: "octocat/weather-cli",
+      title: "Kelvin readings are converted to absurd Celsius values",
+      body: "A reading of 293.15 K shows 566.3 °C. The conversion is `kelvin_to_celsius()` in `weather/units.py`.",
+    };
+    const TEST = (assertion: string) =>
+      `import unittest\n\nfrom weather.units import kelvin_to_celsius\n\n\nclass KelvinTest(unittest.TestCase):\n    def test_twenty(self):\n        ${assertion}\n`;
+    // The fix, with a test that fails before it: the new test ran on the base tree, failed, and is fixed.
+    kelvin(
+      31,
+      { search: "return kelvin - ABSOLUTE_ZERO_C", replace: "return kelvin + ABSOLUTE_ZERO_C" },
+      TEST("self.assertAlmostEqual(kelvin_to_celsius(293.15), 20)"),
+    );
+    const fixed = await solve({ ...issue, number: 31 });
+    expect(fixed.tests.status).toBe("passed");
+    expect(fixed.tests.fixed.some((n) => n.includes("test_twenty"))).toBe(true);
+    expect(fixed.tests.selection?.files).toContainEqual({ path: "tests/test_units.py", why: "tests weather/units.py" });
+    expect(testsVerdict(fixed.tests).text).toBe("passed");
+    // A change beside the point, with a test that passes before it: it proves nothing.
+    kelvin(
+      32,
+      { search: '"""Some stations report Kelvin', replace: '"""Stations may report Kelvin' },
+      TEST("self.assertTrue(kelvin_to_celsius(0) > -1000)"),
+    );
+    const idle = await solve({ ...issue, number: 32 });
+    expect(idle.tests.status).toBe("passed");
+    expect(idle.tests.fixed).toEqual([]);
+    // It is listed as a new passing test, never as proof.
+    expect(idle.tests.added?.some((n) => n.includes("test_twenty"))).toBe(true);
+    expect(testsVerdict(idle.tests).text).toBe("no regression found");
+    const meta = (
+      await t.stack.db
+        .selectFrom("solutions")
+        .select("metadata")
+        .where("run_id", "=", idle.runId)
+        .executeTakeFirstOrThrow()
+    ).metadata as { unverified?: { reason: string } | null };
+    expect(meta.unverified?.reason).toBeTruthy();
+  });
+
   it("finishes the run when the test output holds NUL bytes, stored as U+FFFD", async () => {
     pushFiles(
       t.stack,
@@ -223,7 +289,9 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
       "Add a test whose output has NUL bytes",
     );
     t.models.control.respondWith((p) => p.includes("Issue #15 ("), answer(FIX));
-    const { tests } = await solve({ number: 15 });
+    // The issue names the test file: it runs with the tests related to the change.
+    const { tests } = await solve({ number: 15, body: "The output of test/noisy-output.test.js is garbled." });
+    expect(tests.selection?.files).toContainEqual({ path: "test/noisy-output.test.js", why: "named in the issue" });
     expect(tests.status).toBe("passed");
     expect(tests.patched).toMatchObject({ failed: 0 });
     expect(tests.logTail).not.toContain("\u0000");

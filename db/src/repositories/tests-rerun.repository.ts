@@ -20,6 +20,8 @@ export async function forTestsRerun(
   reproduction: unknown;
   /** The policy checks block the current files. */
   blocked: boolean;
+  /** The earlier evidence, shaped by the contract's `SolutionTests` (its chosen test files run again). */
+  tests: unknown;
 } | null> {
   const row = await db
     .selectFrom("solutions")
@@ -38,6 +40,7 @@ export async function forTestsRerun(
     issue,
     reproduction: meta.reproduction,
     blocked: (meta.blocked ?? []).length > 0,
+    tests: meta.tests,
   };
 }
 

@@ -80,6 +80,9 @@ async function rerun(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise
   const kept = reproduction?.status === "kept" ? reproduction : null;
   let tests: SolutionTests;
   let repro: ReproductionResult | null = null;
+  // The test files the solve chose run again (with those the edited files write); the whole suite only if it ran then.
+  const earlier = SolutionTests.shape.selection.safeParse((found.tests as { selection?: unknown } | null)?.selection);
+  const chosen = earlier.success && earlier.data?.scope === "related" ? earlier.data.files.map((f) => f.path) : null;
   if (!cfg.runner) tests = noTests(cfg.backend, "skipped", "sandbox off");
   else {
     try {
@@ -101,6 +104,7 @@ async function rerun(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise
           files: found.files,
           revision,
           repository,
+          ...(chosen ? { related: { files: chosen } } : {}),
           fetch: (dir) =>
             fetchTreeInto(gh, owner, repo, commit, dir, { maxBytes: cfg.maxRepoBytes, signal }).then(() => undefined),
         },

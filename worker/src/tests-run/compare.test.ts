@@ -106,7 +106,9 @@ describe("comparing test runs", () => {
         1000,
       ),
     );
-    expect(testsVerdict(t).text).toBe("passed");
+    // Passing before and after with nothing fixed is no regression found, not a pass that proves the fix.
+    expect(testsVerdict(t).text).toBe("no regression found");
+    expect(testsVerdict({ ...t, fixed: ["parses dates"] }).text).toBe("passed");
     expect(testsVerdict({ ...t, stale: { at: "2026-01-01T00:00:00Z", by: "edit" } }).text).toBe(
       "not run on the edited code",
     );

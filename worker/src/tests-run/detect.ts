@@ -20,6 +20,14 @@ export interface TestPlan {
   timeoutMs: number | null;
   language: string;
   source: "settings" | ".fixloop.yml" | "detected";
+  /** Which tests the command runs: the related test files (and why each), or the whole suite (and why). */
+  selection?: TestSelection;
+}
+
+export interface TestSelection {
+  scope: "related" | "suite";
+  files: Array<{ path: string; why: string }>;
+  note: string;
 }
 
 export const NO_TEST_COMMAND = "No test command found; add .fixloop.yml";

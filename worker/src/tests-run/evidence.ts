@@ -15,6 +15,12 @@ export interface Attempt {
   run: PhaseRun;
   cmp: Comparison;
   files: FileChange[];
+  /** The base results it was compared with, when wider than the plan's (its own tests run on the base tree). */
+  base?: PhaseRun;
+  /** Its command, when wider than the plan's. */
+  command?: string;
+  /** No test relates to it and it writes none: nothing ran. */
+  none?: boolean;
 }
 
 /** Size of a replaced attempt's files kept with the evidence (its diff is offered on the page). */
@@ -75,6 +81,8 @@ export function solutionTests(
   timeoutMs: number,
   planNotes: string[] = [],
 ): SolutionTests {
+  // The kept attempt's own tests ran on the base tree too: its comparison's base is the one shown.
+  base = kept.base ?? base;
   const blockedHosts = [...new Set([base, ...attempts.map((a) => a.run)].flatMap((r) => r.blockedHosts ?? []))];
   const notes = [...planNotes, ...(kept.run.notes ?? [])];
   const s = statusOf(base, kept.run, kept.cmp, timeoutMs);
@@ -119,7 +127,8 @@ export function weighEvidence(
 ): { validation: ChangeValidation; confidence: number } {
   let risk = 0;
   let conf = 0;
-  const proved = t.fixed.length + (t.added?.length ?? 0) > 0;
+  // A new test (absent from the base tree) could not fail there: only fixed tests prove the change.
+  const proved = t.fixed.length > 0;
   if (t.status === "failed" && t.regressions.length) {
     risk = 15 + 5 * Math.min(5, t.regressions.length);
     conf = -25;
@@ -157,11 +166,15 @@ export function evidenceLines(t: SolutionTests): { info: string[]; warnings: str
       `Before the patch: ${c(t.base)}`,
       `After the patch: ${c(t.patched)}`,
     );
+  if (t.selection) {
+    const shown = t.selection.files.slice(0, 12).map((f) => `${f.path} (${f.why})`);
+    info.push(`${t.selection.note}${shown.length ? `: ${shown.join(", ")}` : ""}`);
+  }
   if (t.fixed.length)
     info.push(`Fixed: ${t.fixed.slice(0, 5).join(", ")}${t.fixed.length > 5 ? ` and ${t.fixed.length - 5} more` : ""}`);
   if (t.added?.length)
     info.push(
-      `New passing tests: ${t.added.slice(0, 5).join(", ")}${t.added.length > 5 ? ` and ${t.added.length - 5} more` : ""}`,
+      `New tests passing (they pass before the change too, or could not run there: no proof of the fix): ${t.added.slice(0, 5).join(", ")}${t.added.length > 5 ? ` and ${t.added.length - 5} more` : ""}`,
     );
   const first = t.attempts[0];
   if (t.attempts.length > 1 && first)

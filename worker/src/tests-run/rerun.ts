@@ -5,6 +5,7 @@ import { NETWORK_NOT_GRANTED, NETWORK_UNSUPPORTED, trustedRepository } from "./d
 import { noTests, solutionTests, type Attempt } from "./evidence";
 import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
 import { phaseLimits } from "./tests.limits";
+import { widening, withPassedBefore } from "./widen";
 
 export interface RerunInput {
   issue: Issue;
@@ -14,6 +15,8 @@ export interface RerunInput {
   /** The user's row for the issue's repository (else the fork's): its test settings, and whether its tree is trusted. */
   repository: repositories.RepositoryForTests | undefined;
   fetch: (dir: string) => Promise<void>;
+  /** The test files the solve chose (a detected command runs them, not the whole suite). */
+  related?: { files: string[] };
 }
 
 /** What a re-run found: the tests' evidence, and what `also` returned (null when the tests could not be set up). */
@@ -42,6 +45,7 @@ export async function rerunTests<T = never>(
     settings: i.repository?.testSettings ?? null,
     trusted: trustedRepository(i.issue.repo_full_name, i.repository, i.issue.is_imported),
     fetch: i.fetch,
+    ...(i.related ? { related: i.related } : {}),
   });
   const at = new Date().toISOString();
   if ("reason" in prepared)
@@ -50,8 +54,17 @@ export async function rerunTests<T = never>(
       also: null,
     };
   try {
-    const run = await runPatched(deps, prepared, i.files, "patched");
-    const attempt: Attempt = { label: "first", run, cmp: compareRuns(prepared.base, run), files: i.files };
+    // The edited files' own tests run on the base tree too, as in the solve.
+    const wide = await widening(deps, prepared, {}, deps.signal ?? new AbortController().signal)(i.files);
+    const run = await runPatched(deps, prepared, i.files, "patched", wide.command);
+    const attempt: Attempt = {
+      label: "first",
+      run,
+      cmp: withPassedBefore(compareRuns(wide.base, run), wide, run),
+      files: i.files,
+      base: wide.base,
+      ...(wide.command ? { command: wide.command } : {}),
+    };
     const notes = [
       ...(prepared.plan.networkNotGranted ? [NETWORK_NOT_GRANTED] : []),
       ...(prepared.plan.networkUnsupported ? [NETWORK_UNSUPPORTED] : []),
@@ -59,7 +72,7 @@ export async function rerunTests<T = never>(
     const timeoutMs = phaseLimits(deps.limits, prepared.plan).timeoutMs;
     const tests = solutionTests(
       deps.backend,
-      prepared.plan.command,
+      wide.command ?? prepared.plan.command,
       prepared.base,
       [attempt],
       attempt,
@@ -67,7 +80,15 @@ export async function rerunTests<T = never>(
       notes,
     );
     const more = also ? await also(prepared, timeoutMs) : null;
-    return { tests: { ...tests, rerun: { revision: i.revision, at: new Date().toISOString() } }, also: more };
+    const selection = prepared.plan.selection;
+    return {
+      tests: {
+        ...tests,
+        ...(selection ? { selection } : {}),
+        rerun: { revision: i.revision, at: new Date().toISOString() },
+      },
+      also: more,
+    };
   } finally {
     await disposePrepared(prepared, deps.onCleanupError);
   }

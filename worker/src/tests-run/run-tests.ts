@@ -9,6 +9,7 @@ import {
   type TestsPhase,
 } from "@fixloop/contract";
 import { detectTestPlan, planForBackend, type TestPlan } from "./detect";
+import { relatedTests, selectorFor, type RelatedInput, type Selector } from "./select";
 import type { PhaseRun } from "./compare";
 import { TestOutputParser } from "./parse";
 import { MAX_RESULTS } from "./parse.types";
@@ -46,6 +47,11 @@ export interface RepoAtCommit {
   setupNetwork?: RunSetupNetwork;
   /** Writes the repository's files at `commit` into an empty directory. */
   fetch: (dir: string) => Promise<void>;
+  /**
+   * What the tests that matter are: the issue and step 3's files (a solve), or the test files an
+   * earlier run chose (a re-run). Without it a detected command runs the whole suite.
+   */
+  related?: RelatedInput | { files: string[] };
 }
 
 export interface Prepared {
@@ -56,6 +62,67 @@ export interface Prepared {
   workspaceCached: boolean;
   /** The base tree after a networked setup, reused (offline) by the patched and repair phases; `disposePrepared` removes it. */
   setUp: SetUpBase | null;
+  /** How the runner runs chosen test files (the reproduction test on its own, the patch's tests); null when it cannot. */
+  selector: Selector | null;
+}
+
+/** The base "run" when no test relates to the issue: nothing ran. */
+export const NO_TESTS_RUN: PhaseRun = {
+  counts: { passed: 0, failed: 0, errored: 0, durationMs: 0 },
+  results: {},
+  runners: [],
+  exitCode: 0,
+  timedOut: false,
+  setupFailed: false,
+  logTail: "",
+};
+
+/** The plan of a solve where no test file relates to the issue. */
+export const noneRelated = (plan: TestPlan) => plan.selection?.scope === "related" && !plan.selection.files.length;
+
+/** Said when a solve finds no test file related to the issue (the whole suite runs only on request). */
+export const NO_RELATED_TESTS =
+  "No test file relates to the issue or to the files chosen for it, so no repository test ran; only the reproduction test can prove the change (a test command in the repository's test settings or `test:` in .fixloop.yml runs the whole suite)";
+
+/**
+ * The plan narrowed to the tests that matter: a detected command runs the related test files with
+ * the runner's own syntax; a configured command (settings, `.fixloop.yml`) runs as written, the
+ * whole suite being what the user asked for. Null: nothing relates, nothing to run.
+ */
+function narrow(plan: TestPlan, selector: Selector | null, related: RepoAtCommit["related"]): TestPlan {
+  if (plan.source !== "detected")
+    return {
+      ...plan,
+      selection: {
+        scope: "suite",
+        files: [],
+        note: `The command from ${plan.source === "settings" ? "the repository's test settings" : ".fixloop.yml"} runs as written`,
+      },
+    };
+  if (!related) return plan;
+  if (!selector)
+    return {
+      ...plan,
+      selection: {
+        scope: "suite",
+        files: [],
+        note: `The whole suite runs: \`${plan.command}\` cannot be narrowed to test files`,
+      },
+    };
+  const files =
+    "files" in related
+      ? related.files.filter((f) => selector.accepts(f)).map((f) => ({ path: f, why: "chosen by the solve" }))
+      : relatedTests(related, selector);
+  if (!files.length) return { ...plan, selection: { scope: "related", files: [], note: NO_RELATED_TESTS } };
+  return {
+    ...plan,
+    command: selector.command(files.map((f) => f.path)),
+    selection: {
+      scope: "related",
+      files,
+      note: `Ran the ${files.length} test file(s) related to the change (${selector.runner})`,
+    },
+  };
 }
 
 const BASE_TTL_SECONDS = 7 * 24 * 3600;
@@ -193,7 +260,19 @@ export async function prepareTests(
   const base = await baseTree(deps.cache, ref.owner, ref.repo, ref.commit, ref.fetch);
   const detected = await detectTestPlan(base.dir, ref.settings, ref.trusted, ref.setupNetwork);
   if ("reason" in detected) return { reason: detected.reason, command: null };
-  const plan = planForBackend(detected, deps.backend);
+  const selector = await selectorFor(base.dir, detected);
+  const plan = narrow(planForBackend(detected, deps.backend), selector, ref.related);
+  // Nothing relates: no base run (the reproduction test and the change's own tests still run).
+  if (noneRelated(plan))
+    return {
+      plan,
+      baseDir: base.dir,
+      base: NO_TESTS_RUN,
+      baseCached: false,
+      workspaceCached: base.cached,
+      setUp: null,
+      selector,
+    };
   const key = baseKey(deps, ref, plan);
   const hit = await deps.redis.get(key);
   if (hit) {
@@ -206,7 +285,15 @@ export async function prepareTests(
       done: true,
       at: new Date().toISOString(),
     });
-    return { plan, baseDir: base.dir, base: run, baseCached: true, workspaceCached: base.cached, setUp: null };
+    return {
+      plan,
+      baseDir: base.dir,
+      base: run,
+      baseCached: true,
+      workspaceCached: base.cached,
+      setUp: null,
+      selector,
+    };
   }
   let setUp: SetUpBase | null = null;
   const run = await inCopy(deps, base.dir, [], (dir, uid) =>
@@ -216,7 +303,7 @@ export async function prepareTests(
   );
   if (!run.timedOut && !run.limitHit && !run.cancelled && !deps.signal?.aborted)
     await deps.redis.set(key, JSON.stringify(run), "EX", BASE_TTL_SECONDS);
-  return { plan, baseDir: base.dir, base: run, baseCached: false, workspaceCached: base.cached, setUp };
+  return { plan, baseDir: base.dir, base: run, baseCached: false, workspaceCached: base.cached, setUp, selector };
 }
 
 /**
@@ -229,8 +316,10 @@ export async function runPatched(
   prepared: Prepared,
   files: FileChange[],
   phase: "patched" | "repair",
+  /** Another command than the plan's (the same runner on other test files). */
+  command?: string,
 ): Promise<PhaseRun> {
-  const { plan } = prepared;
+  const plan = command ? { ...prepared.plan, command } : prepared.plan;
   let run: PhaseRun;
   if (!plan.setup || !plan.setupNetwork)
     run = await inCopy(deps, prepared.baseDir, files, (dir, uid) =>

@@ -22,12 +22,15 @@ function CountsCell({ counts }: { counts: TestCounts | null }) {
   );
 }
 
-function Names({ title, names, tone }: { title: string; names: string[]; tone: "green" | "red" }) {
+function Names({ title, names, tone, note }: { title: string; names: string[]; tone: "green" | "red"; note?: string }) {
   if (names.length === 0) return null;
   const color = tone === "green" ? "text-green-800 dark:text-green-300" : "text-red-800 dark:text-red-300";
   return (
     <div data-testid={`tests-${title.toLowerCase().replace(/\s+/g, "-")}`}>
-      <h3 className="text-sm font-medium">{title}</h3>
+      <h3 className="text-sm font-medium">
+        {title}
+        {note ? <span className="font-normal text-slate-600 dark:text-slate-400"> ({note})</span> : null}
+      </h3>
       <ul className={`mt-1 space-y-0.5 font-mono text-xs ${color}`}>
         {names.map((n) => (
           <li key={n} className="break-words">
@@ -108,7 +111,12 @@ export function TestsPanel({ tests, solutionId }: { tests: SolutionTests | null;
           </table>
         )}
         <Names title="Fixed" names={tests.fixed} tone="green" />
-        <Names title="New tests passing" names={tests.added ?? []} tone="green" />
+        <Names
+          title="New tests passing"
+          note="no proof: they do not fail before the change"
+          names={tests.added ?? []}
+          tone="green"
+        />
         <Names title="Regressions" names={tests.regressions} tone="red" />
         <Names title="Pre-existing failures" names={tests.preexisting ?? []} tone="red" />
         {tests.attempts.length > 1 && <TestsAttempts attempts={tests.attempts} kept={tests.kept} />}

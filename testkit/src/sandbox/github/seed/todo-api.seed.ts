@@ -135,6 +135,18 @@ export const TODO_API_FIXES: SeededFix[] = [
     repo: "octocat/todo-api",
     issueNumber: 4,
     title: "Reject blank titles and trim the rest",
+    reproduction: {
+      filename: "test/blank-title-reproduction.test.js",
+      content: `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { validateTitle } from "../src/validate.js";
+
+test("reproduction: a title of spaces is rejected and the rest is trimmed", () => {
+  assert.throws(() => validateTitle("   "), /title is required/);
+  assert.equal(validateTitle("  Buy milk "), "Buy milk");
+});
+`,
+    },
     analysis:
       "validateTitle() only checks title.length === 0, so a string of spaces passes, and the untrimmed title is stored as sent.",
     proposedSolution:
@@ -158,6 +170,18 @@ export const TODO_API_FIXES: SeededFix[] = [
     repo: "octocat/todo-api",
     issueNumber: 5,
     title: "Only mark a todo overdue after its due day",
+    reproduction: {
+      filename: "test/due-today-reproduction.test.js",
+      content: `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { isOverdue } from "../src/due.js";
+
+test("reproduction: a todo due today is not overdue", () => {
+  assert.equal(isOverdue("2024-05-01", new Date("2024-05-01T15:00:00Z")), false);
+  assert.equal(isOverdue("2024-04-30", new Date("2024-05-01T15:00:00Z")), true);
+});
+`,
+    },
     analysis:
       "isOverdue() turns the due date into midnight UTC at the start of that day and compares it with the current instant, so any time on the due day already counts as overdue.",
     proposedSolution:

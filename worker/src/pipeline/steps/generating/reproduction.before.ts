@@ -45,7 +45,7 @@ export async function reproduceBeforeFix(
   await say("Running the repository's tests on the base tree, to check a reproduction test before the fix");
   let prepared: Prepared | { reason: string };
   try {
-    prepared = await prepareBase(deps, cfg, input.context, i, ctx);
+    prepared = await prepareBase(deps, cfg, input, i, ctx);
   } catch (err) {
     if (i.signal.aborted) throw new RunCancelled();
     return notAsked(`the base tree could not be prepared (${failed(err)})`);

@@ -7,7 +7,10 @@ import type {
 } from "@fixloop/contract";
 
 /** What abstention reads of one candidate (or of a single attempt). */
-export type Evidence = Pick<CandidateEvidence, "testsRan" | "status" | "regressions" | "blocked" | "reason"> & {
+export type Evidence = Pick<
+  CandidateEvidence,
+  "testsRan" | "status" | "regressions" | "fixed" | "blocked" | "reason" | "noneRelated" | "docsOnly"
+> & {
   reproduction?: ReproductionResult | null;
 };
 
@@ -19,20 +22,31 @@ export function attemptEvidence(t: SolutionTests, blocked: boolean, repro: Repro
     status: t.status,
     ...(t.reason ? { reason: t.reason } : {}),
     regressions: ran ? t.regressions : [],
+    // Only tests that failed on the base tree: a test absent from it (added) could not fail there.
+    fixed: ran ? t.fixed : [],
     blocked,
     reproduction: repro,
+    ...(t.noneRelated ? { noneRelated: true } : {}),
+    ...(t.docsOnly ? { docsOnly: true } : {}),
   };
 }
 
-/** Positive evidence: the tests ran and passed (no regression), and a kept reproduction test passes too. */
+/** Tests that ran and passed with no regression: no regression found, which alone proves nothing. */
+const clean = (e: Evidence) => !e.blocked && e.testsRan && e.status === "passed" && !e.regressions.length;
+
+/**
+ * Positive evidence touches the change: the tests pass with no regression and either the kept
+ * reproduction test (failing on the base tree) passes, or, with no reproduction kept, a test that
+ * failed on the base tree passes. Passing before and after with nothing else is not proof.
+ */
 export function positive(e: Evidence, kept: boolean): boolean {
-  return (
-    !e.blocked &&
-    e.testsRan &&
-    e.status === "passed" &&
-    !e.regressions.length &&
-    (!kept || e.reproduction?.status === "fixed")
-  );
+  if (e.blocked) return false;
+  // Documentation only: no test proves it (the reviewer reads it); a configured command that ran must not regress.
+  if (e.docsOnly) return !e.regressions.length && e.status !== "failed";
+  // No repository test relates to the change: none can regress, only the reproduction test proves it.
+  if (e.noneRelated) return kept && e.reproduction?.status === "fixed";
+  if (!clean(e)) return false;
+  return kept ? e.reproduction?.status === "fixed" : e.fixed.length > 0;
 }
 
 /**
@@ -60,6 +74,11 @@ export function abstain(all: Evidence[], reproduction: SolutionReproduction | nu
   if (kept && ran.every((e) => e.reproduction?.status !== "fixed"))
     return {
       reason: `${one ? "The change does not make" : "No candidate makes"} the reproduction test (${reproduction.filename}) pass.`,
+    };
+  if (!kept && ran.some(clean))
+    return {
+      reason:
+        "No regression found, but no test that concerns the change failed before it and passes after (no reproduction test kept, no failing test fixed): nothing shows that the change fixes the issue.",
     };
   return {
     reason: one

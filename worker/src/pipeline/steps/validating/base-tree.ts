@@ -1,22 +1,40 @@
 import fs from "node:fs/promises";
 import { repositories } from "@fixloop/db";
-import { runSetupNetworkOf, type ContextOutput } from "@fixloop/contract";
+import {
+  runSetupNetworkOf,
+  type AnalyzingOutput,
+  type ContextOutput,
+  type DependenciesOutput,
+} from "@fixloop/contract";
 import { githubForUser } from "@fixloop/runtime";
 import type { WorkerContext } from "../../../context";
 import { trustedRepository } from "../../../tests-run/detect";
 import { prepareTests, type Prepared, type TestsDeps } from "../../../tests-run/run-tests";
+import type { RelatedInput } from "../../../tests-run/select";
 import type { TestsConfig } from "../../../tests-run/tests.config";
 import { fetchTreeInto } from "../../../tests-run/workspace.github";
 import type { StepEnv } from "../step";
 
+/** What the tests that matter are for this run: the issue's text and step 3's files with the tests near each. */
+export const relatedOf = (a: AnalyzingOutput, c: ContextOutput, d: DependenciesOutput): RelatedInput => ({
+  chosen: d.files.map((f) => ({ path: f.path, tests: d.testsNear[f.path] ?? [] })),
+  issueText: `${a.title}\n${a.body}`,
+  allPaths: c.allPaths,
+});
+
 /**
  * The base tree of the run's commit, its test plan and its test results (the repository's test
  * settings; for an imported issue the user's fork's when the user has no row for the upstream).
+ * A detected command runs the tests related to the issue (`related`).
  */
 export async function prepareBase(
   deps: TestsDeps,
   cfg: Pick<TestsConfig, "maxRepoBytes">,
-  c: ContextOutput,
+  {
+    analyzing: a,
+    context: c,
+    dependencies: d,
+  }: { analyzing: AnalyzingOutput; context: ContextOutput; dependencies: DependenciesOutput },
   i: StepEnv,
   ctx: WorkerContext,
 ): Promise<Prepared | { reason: string }> {
@@ -30,6 +48,7 @@ export async function prepareBase(
     settings: row?.testSettings ?? null,
     trusted: trustedRepository(full, row, i.issue.is_imported),
     setupNetwork: runSetupNetworkOf(i.run.input),
+    related: relatedOf(a, c, d),
     fetch: (dir) =>
       fetchTreeInto(gh, c.owner, c.repo, c.commitSha, dir, { maxBytes: cfg.maxRepoBytes, signal: i.signal }).then(
         () => undefined,

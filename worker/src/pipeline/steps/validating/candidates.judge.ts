@@ -40,11 +40,14 @@ export function evidenceOf(
     status: tests?.status ?? "skipped",
     ...(tests?.reason ? { reason: tests.reason } : {}),
     regressions: ran && tests ? tests.regressions : [],
-    fixed: ran && tests ? [...tests.fixed, ...(tests.added ?? [])] : [],
+    // A test absent from the base tree (added) never failed there: it proves nothing about the fix.
+    fixed: ran && tests ? tests.fixed : [],
     blocked,
     votes: 1 + c.duplicates.length,
     changedLines: c.filesChanged.reduce((n, f) => n + fileChangedLines(f), 0),
     reproduction,
+    ...(tests?.noneRelated ? { noneRelated: true } : {}),
+    ...(tests?.docsOnly ? { docsOnly: true } : {}),
   };
 }
 

@@ -112,7 +112,9 @@ describe("reproduction and abstention", () => {
     expect(abstain([passes.evidence], kept)?.reason).toBe(
       "The change does not make the reproduction test (test/r.test.js) pass.",
     );
-    expect(abstain([passes.evidence], null)).toBeNull();
+    // Passing before and after with nothing fixed and no reproduction kept is no regression found, not proof.
+    expect(abstain([passes.evidence], null)?.reason).toMatch(/^No regression found/);
+    expect(abstain([judged(cand(5, "e\n"), { fixed: ["was failing"] }).evidence], null)).toBeNull();
     expect(abstain([regress.evidence, repro(judged(cand(4, "d\n")), "fixed").evidence], kept)).toBeNull();
   });
 });

@@ -14,10 +14,18 @@ import type { WorkerContext } from "../../../context";
 import { better, compareRuns } from "../../../tests-run/compare";
 import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../../../tests-run/evidence";
 import { NETWORK_NOT_GRANTED, NETWORK_REFUSED, NETWORK_UNSUPPORTED } from "../../../tests-run/detect";
-import { disposePrepared, runPatched, type Prepared } from "../../../tests-run/run-tests";
+import { disposePrepared, NO_TESTS_RUN, runPatched, type Prepared } from "../../../tests-run/run-tests";
 import { testsConfig, testsDeps } from "../../../tests-run/tests.config";
 import { limitLines, phaseLimits } from "../../../tests-run/tests.limits";
 import { scrubHostPaths } from "../../../tests-run/workspace.cleanup";
+import {
+  baseTimeout,
+  docsOnly,
+  docsOnlyTests,
+  noneRelatedTests,
+  widening,
+  withPassedBefore,
+} from "../../../tests-run/widen";
 import { RunCancelled } from "../../run.errors";
 import type { StepEnv, StepOutcome } from "../step";
 import { validating } from "./validating";
@@ -104,18 +112,29 @@ export async function validateWithTests(
     let prepared: Prepared | { reason: string } | null = null;
     try {
       // Step 4 prepared the base tree (to check the reproduction test) when this process ran it and it is intact.
-      prepared = (await takePrepared(i.run.id)) ?? (await prepareBase(deps, cfg, c, i, ctx));
+      prepared =
+        (await takePrepared(i.run.id)) ??
+        (await prepareBase(deps, cfg, { analyzing: a, context: c, dependencies: d }, i, ctx));
       // A cancelled phase is no evidence: the run stops here instead of going on to the next phase.
       if (i.signal.aborted || ("base" in prepared && prepared.base.cancelled)) throw new RunCancelled();
       if ("reason" in prepared) tests = noTests(cfg.backend, "skipped", prepared.reason);
+      // A detected command has no test to run for documentation; a configured one runs as asked.
+      else if (!pool && docsOnly(first.filesChanged) && prepared.plan.source === "detected")
+        tests = docsOnlyTests(cfg.backend);
       else {
         const timeoutMs = phaseLimits(cfg.limits, prepared.plan).timeoutMs;
         const ready = prepared;
+        const widen = widening(deps, ready, d.testsNear, i.signal);
         const attempt = async (label: Attempt["label"], files: FileChange[]): Promise<Attempt> => {
-          const run = await runPatched(deps, ready, files, label === "first" ? "patched" : "repair");
+          const wide = await widen(files);
+          if (wide.none) return { label, run: NO_TESTS_RUN, cmp: compareRuns(null, NO_TESTS_RUN), files, none: true };
+          const run = await runPatched(deps, ready, files, label === "first" ? "patched" : "repair", wide.command);
           if (i.signal.aborted || run.cancelled) throw new RunCancelled();
-          return { label, run, cmp: compareRuns(ready.base, run), files };
+          const cmp = withPassedBefore(compareRuns(wide.base, run), wide, run);
+          return { label, run, cmp, files, base: wide.base, command: wide.command };
         };
+        // A regression command that timed out on the base tree would time out again: it is not run on the change.
+        const baseTimedOut = ready.base.timedOut ? baseTimeout(cfg.backend, ready, timeoutMs) : null;
         const planNotes = [
           ...(prepared.plan.networkNotGranted ? [NETWORK_NOT_GRANTED] : []),
           ...(prepared.plan.networkRefused ? [NETWORK_REFUSED] : []),
@@ -127,76 +146,115 @@ export async function validateWithTests(
           : await reproduce({ analyzing: a, context: c, dependencies: d }, i, ctx, deps, ready, timeoutMs);
         reproducing = repro;
         tokens = repro.cost;
-        // Candidates run one after another, sharing the base tree's results; the page shows each one's row.
-        const tested = await testCandidates(pool ?? [], blocked, emitCandidate, async (files) => {
-          const at = await attempt("first", files);
-          const t = solutionTests(cfg.backend, ready.plan.command, ready.base, [at], at, timeoutMs, planNotes);
-          return { attempt: at, tests: t, reproduction: await repro.score(files) };
-        });
-        for (const [n, r] of tested) {
-          candidateRuns.set(n, r.attempt);
-          candidateTests.set(n, r.tests);
-          if (r.reproduction) reproResults.set(n, r.reproduction);
-        }
-        const attempts = pool ? [] : [await attempt("first", first.filesChanged)];
-        let best = (attempts[0] ?? candidateRuns.values().next().value) as Attempt | undefined;
-        if (
-          best &&
-          !pool &&
-          !i.signal.aborted &&
-          (best.cmp.regressions.length ||
-            (best.run.exitCode !== 0 && !best.run.timedOut && !best.run.setupFailed && prepared.base.exitCode === 0))
-        ) {
-          const repaired = await regenerate({ feedback: repairFeedback(best), baseline: first.filesChanged }).catch(
-            (err: unknown) => {
-              if (i.signal.aborted) throw new RunCancelled();
-              ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "test repair generation failed");
-              return null;
-            },
-          );
-          if (repaired) {
-            const g = repaired.output;
-            tokens = {
-              tokensIn: tokens.tokensIn + g.tokensIn,
-              tokensOut: tokens.tokensOut + g.tokensOut,
-              costUsd: tokens.costUsd + g.costUsd,
-            };
-            const second = await attempt("repair", g.filesChanged);
-            attempts.push(second);
-            if (better(second, best)) {
-              best = second;
-              kept = g;
+        if (baseTimedOut) {
+          tests = baseTimedOut;
+          const scored = await testCandidates(pool ?? [], blocked, emitCandidate, async (files) => ({
+            attempt: null,
+            tests: baseTimedOut,
+            reproduction: await repro.score(files),
+          }));
+          for (const [n, r] of scored) {
+            candidateTests.set(n, r.tests);
+            if (r.reproduction) reproResults.set(n, r.reproduction);
+          }
+          if (!pool) singleRepro = await repro.score(first.filesChanged);
+          limits = limitLines(prepared.plan, cfg.limits, prepared.base);
+        } else {
+          // Candidates run one after another, sharing the base tree's results; the page shows each one's row.
+          const tested = await testCandidates(pool ?? [], blocked, emitCandidate, async (files) => {
+            const at = await attempt("first", files);
+            const t = at.none
+              ? noneRelatedTests(cfg.backend)
+              : solutionTests(
+                  cfg.backend,
+                  at.command ?? ready.plan.command,
+                  ready.base,
+                  [at],
+                  at,
+                  timeoutMs,
+                  planNotes,
+                );
+            return { attempt: at, tests: t, reproduction: await repro.score(files) };
+          });
+          for (const [n, r] of tested) {
+            candidateRuns.set(n, r.attempt);
+            candidateTests.set(n, r.tests);
+            if (r.reproduction) reproResults.set(n, r.reproduction);
+          }
+          const attempts = pool ? [] : [await attempt("first", first.filesChanged)];
+          let best = (attempts[0] ?? candidateRuns.values().next().value) as Attempt | undefined;
+          if (
+            best &&
+            !pool &&
+            !i.signal.aborted &&
+            (best.cmp.regressions.length ||
+              (best.run.exitCode !== 0 && !best.run.timedOut && !best.run.setupFailed && prepared.base.exitCode === 0))
+          ) {
+            const repaired = await regenerate({ feedback: repairFeedback(best), baseline: first.filesChanged }).catch(
+              (err: unknown) => {
+                if (i.signal.aborted) throw new RunCancelled();
+                ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "test repair generation failed");
+                return null;
+              },
+            );
+            if (repaired) {
+              const g = repaired.output;
+              tokens = {
+                tokensIn: tokens.tokensIn + g.tokensIn,
+                tokensOut: tokens.tokensOut + g.tokensOut,
+                costUsd: tokens.costUsd + g.costUsd,
+              };
+              const second = await attempt("repair", g.filesChanged);
+              attempts.push(second);
+              if (better(second, best)) {
+                best = second;
+                kept = g;
+              }
             }
           }
+          if (pool) {
+            ranked = await judgeCandidates(
+              pool,
+              runCandidatesOf(i.run.input),
+              blocked,
+              candidateTests,
+              emitCandidate,
+              reproResults,
+            );
+            best = candidateRuns.get(ranked.winner);
+          } else if (best) singleRepro = await repro.score(best.files);
+          tests = !best
+            ? noTests(cfg.backend, "skipped", "the patch is blocked by policy")
+            : pool
+              ? (candidateTests.get(ranked?.winner ?? 0) ??
+                noTests(cfg.backend, "skipped", "the patch is blocked by policy"))
+              : best.none
+                ? noneRelatedTests(cfg.backend)
+                : solutionTests(
+                    cfg.backend,
+                    best.command ?? prepared.plan.command,
+                    prepared.base,
+                    attempts,
+                    best,
+                    timeoutMs,
+                    planNotes,
+                  );
+          if (prepared.plan.networkNotGranted) tests = { ...tests, networkWanted: true };
+          limits = limitLines(prepared.plan, cfg.limits, best?.run.totals ? best.run : prepared.base);
         }
-        if (pool) {
-          ranked = await judgeCandidates(
-            pool,
-            runCandidatesOf(i.run.input),
-            blocked,
-            candidateTests,
-            emitCandidate,
-            reproResults,
-          );
-          best = candidateRuns.get(ranked.winner);
-        } else if (best) singleRepro = await repro.score(best.files);
-        tests = !best
-          ? noTests(cfg.backend, "skipped", "the patch is blocked by policy")
-          : pool
-            ? (candidateTests.get(ranked?.winner ?? 0) ??
-              noTests(cfg.backend, "skipped", "the patch is blocked by policy"))
-            : solutionTests(cfg.backend, prepared.plan.command, prepared.base, attempts, best, timeoutMs, planNotes);
-        if (prepared.plan.networkNotGranted) tests = { ...tests, networkWanted: true };
-        limits = limitLines(prepared.plan, cfg.limits, best?.run.totals ? best.run : prepared.base);
       }
     } catch (err) {
       if (i.signal.aborted || err instanceof RunCancelled) throw new RunCancelled();
+
       const message = scrubHostPaths((err as Error).message, [cfg.cache.root, path.resolve(ctx.env.FIXLOOP_DATA_DIR)]);
       ctx.logger.warn({ runId: i.run.id, err: (err as Error).message }, "test run failed");
       tests = { ...noTests(cfg.backend, "error", message), cause: "workspace" };
     } finally {
       if (prepared && !("reason" in prepared)) await disposePrepared(prepared, deps.onCleanupError);
     }
+    const selection = prepared && "plan" in prepared ? prepared.plan.selection : undefined;
+    if (selection && tests.command) tests = { ...tests, selection };
+    if (!pool && docsOnly(first.filesChanged)) tests = { ...tests, docsOnly: true };
   }
   if (pool) {
     ranked ??= await judgeCandidates(

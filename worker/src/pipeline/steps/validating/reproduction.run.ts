@@ -21,9 +21,16 @@ export const reproductionFile = (t: { filename: string; content: string }): File
 });
 
 /**
- * Runs the test command on the base tree with the reproduction file added (in the sandbox,
- * offline, on the base tree's set-up dependencies). Kept only when it runs and at least one of its
- * tests (those the base run did not have) fails.
+ * The reproduction file on its own, with the detected runner (whatever the user's command is);
+ * with a runner that cannot run one file, the test command with the file added.
+ */
+export const reproductionCommand = (prepared: Prepared, filename: string): string | undefined =>
+  prepared.selector?.accepts(filename) ? prepared.selector.command([filename]) : undefined;
+
+/**
+ * Runs the reproduction test on the base tree (in the sandbox, offline, on the base tree's set-up
+ * dependencies): on its own where the runner can, else with the test command. Kept only when it
+ * runs and at least one of its tests (those the base run did not have) fails.
  */
 export async function checkReproduction(
   deps: TestsDeps,
@@ -32,7 +39,8 @@ export async function checkReproduction(
   timeoutMs: number,
 ): Promise<{ stored: SolutionReproduction; kept: KeptReproduction | null }> {
   const file = reproductionFile(test);
-  const run = await runPatched(quiet(deps), prepared, [file], "patched");
+  const alone = reproductionCommand(prepared, file.filename);
+  const run = await runPatched(quiet(deps), prepared, [file], "patched", alone);
   const stopped = couldNotRun(run, timeoutMs);
   const own = Object.entries(run.results).filter(([name]) => !(name in prepared.base.results));
   const failing = own.filter(([, o]) => o === "fail" || o === "error").map(([n]) => n);
@@ -49,7 +57,7 @@ export async function checkReproduction(
   if (run.cancelled) return discard("could not run (cancelled)");
   if (stopped) return discard(`could not run (${stopped.reason})`);
   if (!own.length)
-    return discard(`could not run (\`${prepared.plan.command}\` reported no test from ${test.filename})`);
+    return discard(`could not run (\`${alone ?? prepared.plan.command}\` reported no test from ${test.filename})`);
   if (!failing.length) return discard(`passes on the base tree (${test.filename})`);
   return {
     stored: {
@@ -73,7 +81,13 @@ export async function scoreReproduction(
 ): Promise<Status> {
   // A candidate that writes the reproduction's own path replaces it: the reproduction did not run.
   if (files.some((f) => f.filename === kept.file.filename)) return "not-run";
-  const run = await runPatched(quiet(deps), prepared, [...files, kept.file], "patched");
+  const run = await runPatched(
+    quiet(deps),
+    prepared,
+    [...files, kept.file],
+    "patched",
+    reproductionCommand(prepared, kept.file.filename),
+  );
   if (run.cancelled || couldNotRun(run, timeoutMs)) return "not-run";
   return kept.failing.every((n) => run.results[n] === "pass") ? "fixed" : "still-failing";
 }

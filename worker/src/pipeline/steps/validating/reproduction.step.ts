@@ -58,7 +58,8 @@ export async function reproduce(
   const nothing = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
   if (!model) return { stored: null, note: "", cost: nothing, score: () => Promise.resolve(null) };
   // Base results that are no evidence (timed out, setup failed) would make the reproduction's check none either.
-  const stopped = couldNotRun(ready.base, timeoutMs);
+  // Run on its own, the reproduction test does not depend on the whole command's base results.
+  const stopped = ready.selector ? null : couldNotRun(ready.base, timeoutMs);
   if (stopped)
     return {
       stored: null,
