@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import pg from "pg";
@@ -99,7 +100,7 @@ describe("the image's bundles", () => {
     expect(again.stdout).toContain("Database schema is up to date.");
   });
 
-  it("serve /api/health from the compiled API", async () => {
+  it("serve /api/health and the web app from the compiled API", async () => {
     const url = await ensureDatabase(inject("pgAdminUrl"), `image_api_${process.pid}`);
     const port = await pickPort();
     const api = spawn(process.execPath, [out.api], {
@@ -130,6 +131,13 @@ describe("the image's bundles", () => {
     // No worker is running here: the queues have nobody serving them, the services answer.
     expect(health?.checks).toMatchObject({ database: "ok", redis: "ok", workers: "none" });
     expect(health?.status).toBe("degraded");
+    // The web app is found where the source tree keeps it (api/src/app.ts's ../../web/dist), not
+    // beside the bundle: the page the API serves is the build's own.
+    const index = path.join(ROOT, "web/dist/index.html");
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    // A checkout without `npm run build` has no web app to serve (CI builds it first).
+    if (fs.existsSync(index)) expect(await page.text()).toBe(fs.readFileSync(index, "utf8"));
+    expect(fs.readFileSync(out.api, "utf8")).toContain(`"${pathToFileURL(path.join(ROOT, "api/src/app.ts")).href}"`);
     // It migrated the empty database at start, from the same static index.
     const client = new pg.Client({ connectionString: url });
     await client.connect();
