@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { SANDBOX_OFF_STATEMENT } from "@fixloop/contract";
-import { screenshot, signIn, signInWithTodoApi, solveAndReview, startE2E, type E2E } from "./e2e.harness";
+import { generate, openSolve, screenshot, signIn, signInWithTodoApi, startE2E, type E2E } from "./e2e.harness";
 
 // A deployment whose operator turned the sandbox off on purpose: its workers take solves, and
 // every solution must say at its top that its tests were not run, not only inside a step.
@@ -47,8 +47,19 @@ async function headerNotice(p: Page) {
 }
 
 describe("a solution made by a worker with SANDBOX_BACKEND=off", () => {
-  it("says in its page header, above everything else and without scrolling, that its tests were not run (1280 and 390 px)", async () => {
-    await solveAndReview(page, "Whitespace-only titles are accepted");
+  it("says at the top of the run's result and in its page header, without scrolling, that its tests were not run (1280 and 390 px)", async () => {
+    await openSolve(page, "Whitespace-only titles are accepted");
+    await generate(page);
+    // The run's result says it first too, before the analysis and the diff.
+    const result = page.getByTestId("solution-result");
+    await result.waitFor({ timeout: 90_000 });
+    const first = result.locator(":scope > *").first();
+    expect(await first.getAttribute("data-testid")).toBe("tests-not-run");
+    expect((await first.textContent())?.trim()).toBe(SANDBOX_OFF_STATEMENT);
+    await screenshot(page, "sandbox-off-run-1280");
+    await page.getByRole("link", { name: "Review & Validate" }).click();
+    await page.waitForURL(/\/validations\/[^/]+$/);
+    await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
     const url = page.url();
     // The run's Validating step says why too; the header does not rely on it.
     const tests = await page.evaluate(async (u) => {
