@@ -18,7 +18,7 @@ describe("the migration index", () => {
     // The line to add, so the failure says what to do.
     expect(
       missing.map((n) => `  "${n}": () => import("./migrations/${n}"),`),
-      "add these lines to db/src/migrations.index.ts",
+      "add these lines to db/src/migrations.index.ts (node db/bin/migration-index.mjs writes them)",
     ).toEqual([]);
     expect(listed.filter((n) => !onDisk.includes(n))).toEqual([]);
     expect(listed).toEqual(onDisk);

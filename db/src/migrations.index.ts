@@ -3,8 +3,8 @@ import type { Migration } from "kysely";
 /**
  * Every migration under ./migrations, by name. A static list rather than a directory listing so
  * the migrator also runs from the image's compiled bundle, where there is no folder of TypeScript
- * files to import. Add one line per new migration file (migrations.index.test.ts fails until the
- * line is there); the migrator runs them in name order, whatever the order here.
+ * files to import. Add one line per new migration file, or run `node db/bin/migration-index.mjs`
+ * (migrations.index.test.ts fails until the line is there); the migrator runs them in name order.
  */
 export const MIGRATIONS: Readonly<Record<string, () => Promise<Migration>>> = {
   "2026-11-21T00-00-initial-schema": () => import("./migrations/2026-11-21T00-00-initial-schema"),
