@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { SANDBOX_OFF_STATEMENT } from "@fixloop/contract";
-import { generate, openSolve, screenshot, signIn, signInWithTodoApi, startE2E, type E2E } from "./e2e.harness";
+import { generate, openSolve, screenshot, signInWithTodoApi, startE2E, type E2E } from "./e2e.harness";
 
 // A deployment whose operator turned the sandbox off on purpose: its workers take solves, and
 // every solution must say at its top that its tests were not run, not only inside a step.
@@ -11,10 +11,13 @@ let phone: Page;
 
 beforeAll(async () => {
   e2e = await startE2E("sandbox-off", { SANDBOX_BACKEND: "off" });
-  ({ page } = await e2e.newPage());
-  ({ page: phone } = await e2e.newPage({ width: 390 }));
+  const desk = await e2e.newPage();
+  page = desk.page;
   await signInWithTodoApi(page);
-  await signIn(phone, "octocat");
+  // The phone reads the same solution in the same session.
+  const small = await e2e.newPage({ width: 390 });
+  await small.context.addCookies(await desk.context.cookies());
+  phone = small.page;
   e2e.models.respondWith(() => true, {
     analysis: "Blank titles pass the length check.",
     proposedSolution: "Trim the title and reject an empty one.",
