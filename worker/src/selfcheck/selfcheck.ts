@@ -25,6 +25,12 @@ export interface SelfCheckInput {
   hostPaths: string[];
   /** Where the check's scratch workspace is made (the workspace cache's filesystem). */
   scratchRoot: string;
+  /**
+   * The same sandbox with `allow` added to its egress allowlist (bwrap only): the egress probe
+   * asks for an allowed name that resolves to the host's loopback, which the proxy must refuse
+   * by the address it resolved (DNS rebinding).
+   */
+  egressRunner?: (allow: string) => SandboxRunner;
 }
 
 const MiB = 1024 * 1024;
@@ -66,7 +72,8 @@ const tail = (r: SandboxResult) => r.output.trim().split("\n").slice(-2).join(" 
 /**
  * Attacks each wall of this worker's sandbox once (a few seconds): a TCP connect from inside to a
  * listener on the host (loopback and its other addresses), host files, `unshare -U` inside, more
- * memory / processes / disk than allowed, and the egress proxy asked for private addresses.
+ * memory / processes / disk than allowed, and the egress proxy asked for private addresses (also
+ * by an allowed name that resolves to one).
  * A wall is `held` only when the attack ran and was stopped; anything else is `missing`.
  */
 export async function runSelfCheck(input: SelfCheckInput): Promise<SandboxCheck> {
@@ -109,12 +116,12 @@ export async function runSelfCheck(input: SelfCheckInput): Promise<SandboxCheck>
   const dir = await fs.mkdtemp(path.join(input.scratchRoot, ".selfcheck-"));
   let totals: string | null = null;
   try {
-    const probe = async (script: string, cfg: object, limits: SandboxLimits, network = false) => {
+    const probe = async (script: string, cfg: object, limits: SandboxLimits, network = false, via = runner) => {
       await fs.writeFile(path.join(dir, "probe.cjs"), script);
       await fs.writeFile(path.join(dir, "probe.json"), JSON.stringify(cfg));
       const uid = sandboxRunUid();
       await handToSandbox(dir, uid);
-      const r = await runner.run({ workspace: dir, command: "node probe.cjs", network, limits, uid, language: "node" });
+      const r = await via.run({ workspace: dir, command: "node probe.cjs", network, limits, uid, language: "node" });
       totals ??= r.totals ?? null;
       return r;
     };
@@ -132,12 +139,17 @@ export async function runSelfCheck(input: SelfCheckInput): Promise<SandboxCheck>
       set("userns", typeof seen.userns === "string" ? seen.userns : null);
     }
 
-    const targets = [`127.0.0.1:${port}`, "169.254.169.254:80", "10.0.0.1:443"];
-    const egress = await probe(EGRESS_SCRIPT, { proxyPort: EGRESS_PORT, targets }, limits, true);
+    // `localhost` on the allowlist, resolved by the worker to its loopback: refused for its address.
+    const rebound = `localhost:${port}`;
+    const viaName = input.egressRunner?.(rebound);
+    const targets = [`127.0.0.1:${port}`, "169.254.169.254:80", "10.0.0.1:443", ...(viaName ? [rebound] : [])];
+    const egress = await probe(EGRESS_SCRIPT, { proxyPort: EGRESS_PORT, targets }, limits, true, viaName ?? runner);
     const answers = (report(egress)?.answers ?? null) as Record<string, string> | null;
     if (!answers) set("egress", `probe did not run: ${tail(egress)}`);
     else {
-      const through = targets.filter((t) => !/^HTTP\/1\.[01] 403\b/.test(answers[t] ?? ""));
+      const refused = (t: string) =>
+        /^HTTP\/1\.[01] 403\b/.test(answers[t] ?? "") && (t !== rebound || /\(resolves to /.test(answers[t] ?? ""));
+      const through = targets.filter((t) => !refused(t));
       set("egress", through.length ? `not refused: ${through.map((t) => `${t} (${answers[t]})`).join(", ")}` : null);
     }
 

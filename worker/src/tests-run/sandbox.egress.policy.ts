@@ -121,7 +121,7 @@ function hostAddresses(): Set<string> {
   return out;
 }
 
-/** Why an address must not be reached from a sandbox (loopback, private, link-local, the host's own), or null. */
+/** Why an address must not be reached from a sandbox (loopback, private, link-local, the host's own), or null: "a private…" / "an address of this host". */
 export function forbiddenAddress(ip: string): string | null {
   let a = ip.toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
@@ -132,8 +132,8 @@ export function forbiddenAddress(ip: string): string | null {
     a = [24, 16, 8, 0].map((s) => (n >>> s) & 255).join(".");
   }
   const family = net.isIP(a);
-  if (!family) return "not an address";
-  if (FORBIDDEN.check(a, family === 4 ? "ipv4" : "ipv6")) return "private, loopback or link-local address";
+  if (!family) return "something that is not an address";
+  if (FORBIDDEN.check(a, family === 4 ? "ipv4" : "ipv6")) return "a private, loopback or link-local address";
   if (hostAddresses().has(a)) return "an address of this host";
   return null;
 }

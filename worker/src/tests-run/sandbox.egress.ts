@@ -69,7 +69,7 @@ async function resolveTarget(
   const addrs = await network.lookup(host);
   if (!addrs.length) return { reason: "does not resolve" };
   const good = addrs.find((a) => forbiddenAddress(a) === null);
-  return good ? { ip: good } : { reason: `resolves to a ${forbiddenAddress(addrs[0] ?? "") ?? "refused address"}` };
+  return good ? { ip: good } : { reason: `resolves to ${forbiddenAddress(addrs[0] ?? "") ?? "a refused address"}` };
 }
 
 /**

@@ -6,6 +6,7 @@ import { errorMessage } from "../../api/errors";
 import { Button, Card, Spinner, buttonClass } from "../../ui/ui";
 import { DiffViewer } from "../diff/DiffViewer";
 import { SolutionSummary } from "../solution/SolutionSummary";
+import { TestsNotRunNotice } from "../solution/TestsNotRunNotice";
 import { SetupNetworkChoice } from "./SetupNetworkChoice";
 
 export const CONFIDENCE_TEXT = {
@@ -34,6 +35,7 @@ export function SolutionResult({
   const confidence = s.confidence ?? FALLBACK_CONFIDENCE;
   return (
     <div className="space-y-4" data-testid="solution-result">
+      <TestsNotRunNotice tests={s.metadata.tests} />
       {s.status === "pending" && s.metadata.tests?.networkWanted && (
         <SetupNetworkChoice issueId={s.issueId._id} modelId={modelId} onStarted={onRun} />
       )}

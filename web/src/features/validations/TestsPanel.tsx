@@ -88,7 +88,10 @@ export function TestsPanel({ tests, solutionId }: { tests: SolutionTests | null;
         )}
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
           <dt className="text-slate-600 dark:text-slate-400">Command</dt>
-          <dd className="break-all font-mono text-xs leading-5">{tests.command ?? "none found"}</dd>
+          {/* With the sandbox off the worker never looks for one: "none found" would be untrue. */}
+          <dd className="break-all font-mono text-xs leading-5" data-testid="tests-command">
+            {tests.command ?? (tests.backend === "off" ? "not looked for (sandbox off)" : "none found")}
+          </dd>
           <dt className="text-slate-600 dark:text-slate-400">Sandbox</dt>
           <dd>{BACKEND[tests.backend]}</dd>
         </dl>

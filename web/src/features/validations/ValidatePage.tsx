@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle } from "lucide-react";
-import { confidenceBand, RISK_DISPLAY_SCORE, SANDBOX_OFF_STATEMENT, testsNotRunSandboxOff } from "@fixloop/contract";
+import { confidenceBand, RISK_DISPLAY_SCORE } from "@fixloop/contract";
 import { solutionQuery } from "../../api/validations.queries";
 import { Badge, Card, Spinner, type Tone } from "../../ui/ui";
 import { LoadFailure } from "../../ui/NotFound";
@@ -10,6 +10,7 @@ import { DecidedPanel } from "./DecidedPanel";
 import { DecisionPanel } from "./DecisionPanel";
 import { EditableFile } from "./EditableFile";
 import { SolutionSummary } from "../solution/SolutionSummary";
+import { TestsNotRunNotice } from "../solution/TestsNotRunNotice";
 import { ModelSawPanel } from "./ModelSawPanel";
 import { RefinePanel } from "./RefinePanel";
 import { TestsPanel } from "./TestsPanel";
@@ -76,16 +77,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           </span>
           {m.refinementCount > 0 && <span>Refinements: {m.refinementCount}</span>}
         </p>
-        {testsNotRunSandboxOff(m.tests) && (
-          <p
-            role="note"
-            data-testid="tests-not-run"
-            className="mt-2 flex items-start gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm font-medium text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
-          >
-            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
-            {SANDBOX_OFF_STATEMENT}
-          </p>
-        )}
+        <TestsNotRunNotice tests={m.tests} className="mt-2" />
       </header>
       {s.status !== "pending" && <DecidedPanel status={s.status} pullRequest={pr} />}
       {unpushed && (
