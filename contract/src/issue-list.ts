@@ -13,12 +13,14 @@ export const ISSUE_PAGE_MAX = 100;
 
 /**
  * `GET /api/issues`: one page of the user's issues, newest first. `cursor` is the `nextCursor` of
- * the page before (opaque; omitted for the first page), `limit` the page's size.
+ * the page before (opaque; omitted for the first page), `limit` the page's size, `q` text the
+ * issue's title or `owner/repo#number` contains (case-insensitive, taken literally).
  */
 export const IssueListQuery = z.object({
   status: z.enum(ISSUE_STATUSES).optional(),
   tab: z.enum(ISSUE_LIST_TABS).optional(),
   cursor: z.string().max(200).optional(),
+  q: z.string().trim().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(ISSUE_PAGE_MAX).optional(),
 });
 export type IssueListQuery = z.infer<typeof IssueListQuery>;

@@ -12,6 +12,7 @@ const ui = uiStates("issue-pages", { signedIn: true });
 
 const OPEN = 130;
 const CLOSED = 4;
+const ANCIENT = "Ancient flaky test";
 
 /** The visible part of the page around the list's end (a full page of 100+ cards is too tall to look at). */
 async function viewShot(page: Page, name: string) {
@@ -33,8 +34,13 @@ describe("the issue list past 100 issues", () => {
         select ${me.id}, 'octocat/backlog', g, 'Backlog item ' || g,
                'https://github.com/octocat/backlog/issues/' || g, case when g <= ${CLOSED} then 'closed' else 'open' end
         from generate_series(1, ${OPEN + CLOSED}) g`.execute(db);
+      // Older than every other issue: never on a first page, found by the palette's search all the same.
+      await sql`
+        insert into issues (user_id, repo_full_name, issue_number, title, html_url, created_at)
+        values (${me.id}, 'octocat/backlog', 999, ${ANCIENT}, 'https://github.com/octocat/backlog/issues/999',
+                now() - interval '1 day')`.execute(db);
       const openBefore = before.filter((i) => !["solved", "pr_created", "failed", "closed"].includes(i.status)).length;
-      const openTotal = OPEN + openBefore;
+      const openTotal = OPEN + openBefore + 1;
       await ui.sharePhoneSession();
       for (const [page, w] of ui.both()) {
         await page.goto("/issues");
@@ -60,6 +66,14 @@ describe("the issue list past 100 issues", () => {
         const closed = await cards(page).getByRole("heading").allTextContents();
         for (let g = 1; g <= CLOSED; g++) expect(closed).toContain(`Backlog item ${g}`);
         expect(closed.some((t) => /^Backlog item (\d+)$/.exec(t)?.[1] === String(CLOSED + 1))).toBe(false);
+        await page.keyboard.press("Control+k");
+        const palette = page.getByRole("dialog", { name: "Command palette" });
+        await palette.waitFor();
+        await page.keyboard.type("ancient flaky");
+        await palette.getByRole("option", { name: new RegExp(ANCIENT) }).waitFor();
+        await viewShot(page, `issue-pages-search-${w}`);
+        await page.keyboard.press("Enter");
+        await page.getByRole("heading", { name: ANCIENT }).waitFor();
       }
     } finally {
       await db.destroy();

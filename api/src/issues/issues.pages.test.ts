@@ -103,3 +103,29 @@ describe("the issue list, a page at a time", () => {
     expect(theirs.body.issues.every((i) => i.title.startsWith("hubot/own"))).toBe(true);
   });
 });
+
+describe("searching the issue list", () => {
+  it("finds issues by title or owner/repo#number on the server, taking % and _ literally", async () => {
+    const { headers, user } = await stack.signIn("hubot");
+    await seedIssues(user._id, "hubot/app", 120);
+    await sql`update issues set title = '100% CPU on_idle' where user_id = ${user._id} and repo_full_name = 'hubot/app' and issue_number = 3`.execute(
+      db,
+    );
+    const titles = async (q: string) => {
+      const { status, body } = await list(headers, `?${new URLSearchParams({ q })}`);
+      expect(status).toBe(200);
+      return body.issues.map((i) => i.title).sort();
+    };
+    // Issue 7 is older than the first page's 100 of 120: the search finds it anyway.
+    expect(await titles("hubot/app#7")).toEqual(
+      ["hubot/app issue 7", "hubot/app issue 70", "hubot/app issue 71"].concat(
+        Array.from({ length: 8 }, (_, i) => `hubot/app issue ${72 + i}`),
+      ),
+    );
+    expect(await titles("ISSUE 119")).toEqual(["hubot/app issue 119"]);
+    expect(await titles("100%")).toEqual(["100% CPU on_idle"]);
+    expect(await titles("%")).toEqual(["100% CPU on_idle"]);
+    expect(await titles("n_i")).toEqual(["100% CPU on_idle"]);
+    expect(await titles("\\")).toEqual([]);
+  });
+});

@@ -19,6 +19,8 @@ export interface IssuePageOptions {
   status?: Issue["status"];
   after?: IssueListPosition;
   limit: number;
+  /** Text the title or `owner/repo#number` contains, case-insensitive; `%`, `_` and `\` match themselves. */
+  q?: string;
 }
 
 /** The Issues page's Open tab: an open status, or a solution waiting for the user's review. */
@@ -39,6 +41,12 @@ export async function listOwnedPage(
     .select(sql<string>`to_char(issues.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as("position"))
     .where("issues.user_id", "=", userId);
   if (o.status) q = q.where("issues.status", "=", o.status);
+  if (o.q) {
+    const pattern = `%${o.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where(
+      sql<boolean>`(issues.title ilike ${pattern} or (issues.repo_full_name || '#' || issues.issue_number) ilike ${pattern})`,
+    );
+  }
   if (o.tab === "open") q = q.where(inOpenTab);
   if (o.tab === "closed") q = q.where(sql<boolean>`not ${inOpenTab}`);
   if (o.after)

@@ -7,6 +7,13 @@ import { unwrap } from "./errors";
 export const issuesQuery = () =>
   queryOptions({ queryKey: ["issues"], queryFn: () => unwrap(api.issues.$get({ query: {} })) });
 
+/** The newest 100 of the user's issues whose title or `owner/repo#number` contains `q` (the server searches them all). */
+export const issueSearchQuery = (q: string) =>
+  queryOptions({
+    queryKey: ["issues", "search", q],
+    queryFn: () => unwrap(api.issues.$get({ query: q ? { q } : {} })),
+  });
+
 /** The Issues page's list of one tab, read a page at a time as the user asks for more. */
 export const issuePagesQuery = (tab: IssueListTab) =>
   infiniteQueryOptions({
