@@ -37,3 +37,4 @@ export * from "./change/install-risk";
 export * from "./label-trigger";
 export * from "./pull-request-timeline";
 export * from "./backtest";
+export * from "./issue-list";

@@ -27,6 +27,18 @@ export function securityHeaders(opts: {
   const checkout = origin(opts.checkoutUrl);
   const frames = [...new Set([checkout, checkout ? origin(opts.paymentApiUrl) : null].filter(Boolean))];
   const images = [...new Set(["'self'", "data:", "https://avatars.githubusercontent.com", ...(opts.imageHosts ?? [])])];
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self'${checkout ? ` ${checkout}` : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${images.join(" ")}`,
+    `connect-src 'self'${checkout ? ` ${checkout}` : ""}`,
+    `frame-src ${frames.length ? frames.join(" ") : "'none'"}`,
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join("; ");
   return createMiddleware<AppEnv>(async (c, next) => {
     await next();
     const h = c.res.headers;
@@ -41,21 +53,7 @@ export function securityHeaders(opts: {
     );
     h.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
     if (https) h.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    h.set(
-      "Content-Security-Policy",
-      [
-        "default-src 'self'",
-        `script-src 'self'${checkout ? ` ${checkout}` : ""}`,
-        "style-src 'self' 'unsafe-inline'",
-        `img-src ${images.join(" ")}`,
-        `connect-src 'self'${checkout ? ` ${checkout}` : ""}`,
-        `frame-src ${frames.length ? frames.join(" ") : "'none'"}`,
-        "frame-ancestors 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "object-src 'none'",
-      ].join("; "),
-    );
+    h.set("Content-Security-Policy", csp);
   });
 }
 

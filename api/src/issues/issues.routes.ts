@@ -1,6 +1,5 @@
 import { Hono } from "hono";
-import { z } from "zod";
-import { domain } from "@fixloop/contract";
+import { ISSUE_PAGE_MAX, IssueListQuery } from "@fixloop/contract";
 import { issues, isUuid } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
@@ -8,13 +7,23 @@ import { errors } from "../http/errors";
 import { validate } from "../http/validate";
 import { issueView } from "./issues.views";
 import { baseRepoOf, listBranches } from "./issues.branches";
-
-const ListQuery = z.object({ status: z.enum(domain.ISSUE_STATUSES).optional() });
+import { decodeCursor, encodeCursor } from "./issues.cursor";
 
 export const issuesRoutes = new Hono<AppEnv>()
-  .get("/issues", requireUser, validate("query", ListQuery), async (c) => {
-    const rows = await issues.listOwned(c.var.deps.db, c.var.user.id, c.req.valid("query").status);
-    return c.json({ issues: rows.map(issueView) });
+  /** One page of the user's issues, newest first; the first page also counts each tab. */
+  .get("/issues", requireUser, validate("query", IssueListQuery), async (c) => {
+    const q = c.req.valid("query");
+    const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+    const { db } = c.var.deps;
+    const [page, counts] = await Promise.all([
+      issues.listOwnedPage(db, c.var.user.id, { ...q, after, limit: q.limit ?? ISSUE_PAGE_MAX }),
+      after ? null : issues.countOwned(db, c.var.user.id),
+    ]);
+    return c.json({
+      issues: page.issues.map(issueView),
+      nextCursor: page.next && encodeCursor(page.next),
+      counts,
+    });
   })
   .get("/issues/:id", requireUser, async (c) => {
     const id = c.req.param("id");

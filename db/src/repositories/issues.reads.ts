@@ -65,7 +65,7 @@ export async function find(db: Conn, issueId: string): Promise<IssueRecord | und
  * join through an index on `issue_id` (2026-11-29 migration), once per issue rather than once per
  * column.
  */
-function selectWithPullRequest(db: Conn) {
+export function selectWithPullRequest(db: Conn) {
   return db
     .selectFrom("issues")
     .leftJoinLateral(
@@ -133,7 +133,7 @@ export async function listOwned(db: Conn, userId: string, status?: Issue["status
 function listOwnedQuery(db: Conn, userId: string, status?: Issue["status"]) {
   let q = selectWithPullRequest(db).where("issues.user_id", "=", userId);
   if (status) q = q.where("issues.status", "=", status);
-  return q.orderBy("issues.created_at", "desc").orderBy("issues.issue_number", "desc");
+  return q.orderBy("issues.created_at", "desc").orderBy("issues.id", "desc");
 }
 
 /**

@@ -308,3 +308,4 @@ export async function setLinkedPulls(
 }
 
 export * from "./issues.reads";
+export * from "./issues.list";

@@ -1,6 +1,7 @@
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
+import { ISSUE_PAGE_MAX } from "@fixloop/contract";
 import { createDb, issues, runs, sessions, steps } from "@fixloop/db";
 import { SESSION_COOKIE, hashSecret, issueView, presentRun } from "@fixloop/api/views";
 
@@ -16,7 +17,11 @@ const app = new Hono()
   .get("/api/issues", async (c) => {
     const userId = await userOf(getCookie(c, SESSION_COOKIE));
     if (!userId) return c.json({}, 401);
-    return c.json({ issues: (await issues.listOwned(db, userId)).map(issueView) });
+    const [page, counts] = await Promise.all([
+      issues.listOwnedPage(db, userId, { limit: ISSUE_PAGE_MAX }),
+      issues.countOwned(db, userId),
+    ]);
+    return c.json({ issues: page.issues.map(issueView), nextCursor: null, counts });
   })
   .get("/api/runs/:id", async (c) => {
     const userId = await userOf(getCookie(c, SESSION_COOKIE));

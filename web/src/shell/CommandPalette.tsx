@@ -1,7 +1,7 @@
-import { useMemo, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { issuesQuery } from "../api/issues.queries";
+import { issueSearchQuery } from "../api/issues.queries";
 import { repositoriesQuery } from "../api/repositories.queries";
 import { Dialog } from "../ui/Dialog";
 import { NAV_ITEMS } from "./nav";
@@ -19,7 +19,13 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
   const navigate = useNavigate();
   const [text, setText] = useState("");
   const [index, setIndex] = useState(0);
-  const issues = useQuery({ ...issuesQuery(), enabled: open });
+  // Issues are searched by the API (a user may have more than one page of them), a moment after typing stops.
+  const [searched, setSearched] = useState("");
+  useEffect(() => {
+    const t = setTimeout(() => setSearched(text.trim()), 200);
+    return () => clearTimeout(t);
+  }, [text]);
+  const issues = useQuery({ ...issueSearchQuery(searched), enabled: open, placeholderData: keepPreviousData });
   const repos = useQuery({ ...repositoriesQuery(), enabled: open });
 
   const entries = useMemo<Entry[]>(() => {

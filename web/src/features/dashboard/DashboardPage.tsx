@@ -35,7 +35,8 @@ export function DashboardPage() {
   }
   if (!issues.data || !prs.data || !pending.data) return <Spinner label="Loading dashboard..." />;
   const allIssues = issues.data.issues;
-  const rate = successRate(allIssues, prs.data.pullRequests);
+  const counts = issues.data.counts;
+  const rate = successRate(counts?.completed ?? 0, prs.data.pullRequests);
   const stat = "block rounded-xl border border-slate-200 p-4 hover:border-violet-400 dark:border-slate-800";
   return (
     <>
@@ -43,7 +44,7 @@ export function DashboardPage() {
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Link to="/issues" className={stat}>
           <p className="text-sm text-slate-600 dark:text-slate-400">Total Issues</p>
-          <p className="text-3xl font-semibold">{allIssues.length}</p>
+          <p className="text-3xl font-semibold">{counts?.all ?? allIssues.length}</p>
         </Link>
         <Link to="/validations" className={stat}>
           <p className="text-sm text-slate-600 dark:text-slate-400">Pending Validations</p>

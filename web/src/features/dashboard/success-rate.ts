@@ -1,14 +1,14 @@
-import type { Issue, PullRequest } from "../../api/types";
+import type { PullRequest } from "../../api/types";
 
 /**
- * Share of completed solutions that became an open or merged pull request.
- * A completed solution is counted from the issues whose solve finished (solved or PR created).
+ * Share of completed solutions that became an open or merged pull request. `completed` counts the
+ * issues whose solve finished (solved or PR created), as the issue list's counts give it: the
+ * list itself arrives a page at a time.
  */
 export function successRate(
-  issues: Issue[],
+  completed: number,
   prs: PullRequest[],
 ): { percent: number | null; landed: number; completed: number } {
-  const completed = issues.filter((i) => i.status === "solved" || i.status === "pr_created").length;
   const landed = prs.filter((p) => p.status === "open" || p.status === "merged").length;
   if (completed === 0) return { percent: null, landed, completed };
   return { percent: Math.min(100, Math.round((landed / completed) * 100)), landed, completed };

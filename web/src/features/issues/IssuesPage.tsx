@@ -1,113 +1,82 @@
-import { useQuery } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
-import { ClipboardCheck, ExternalLink, RefreshCw, Sparkles, Tag } from "lucide-react";
-import { issuesQuery } from "../../api/issues.queries";
-import type { Issue } from "../../api/types";
-import { Badge, Button, Card, CardHeader, LabelList, PageHeader, buttonClass } from "../../ui/ui";
-import { StatusTabsList } from "../../ui/StatusTabsList";
-import { inOpenTab, issueBadge } from "./issue-status";
-import { LinkedPullRequestsNotice } from "./LinkedPullRequests";
-import { InlineMarkdown } from "../../ui/Markdown";
-import { IssueGoneNotice } from "./IssueGoneNotice";
-import { RepositoryAccessLostNotice } from "./RepositoryAccessLostNotice";
+import { useState } from "react";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { RefreshCw } from "lucide-react";
+import type { IssueListTab } from "@fixloop/contract";
+import { issuePagesQuery } from "../../api/issues.queries";
+import { errorMessage } from "../../api/errors";
+import { Button, EmptyState, PageHeader, Spinner } from "../../ui/ui";
+import { Tabs } from "../../ui/Tabs";
+import { IssueCard } from "./IssueCard";
 
 const EMPTY = { open: "No open issues", closed: "No closed issues", all: "No issues found" };
 
+/**
+ * The user's issues by tab, filtered by the API and read a page at a time: "Load more" asks for
+ * the next page. The tabs' counts come with each tab's first page.
+ */
 export function IssuesPage() {
-  const issues = useQuery(issuesQuery());
+  const [tab, setTab] = useState<IssueListTab>("open");
+  const list = useInfiniteQuery(issuePagesQuery(tab));
+  const items = list.data?.pages.flatMap((p) => p.issues);
+  const counts = list.data?.pages[0]?.counts;
   return (
     <>
       <PageHeader title="Issues">
-        <Button variant="secondary" onClick={() => void issues.refetch()} busy={issues.isFetching}>
+        <Button
+          variant="secondary"
+          onClick={() => void list.refetch()}
+          busy={list.isFetching && !list.isFetchingNextPage}
+        >
           <RefreshCw className="size-4" aria-hidden /> Refresh
         </Button>
       </PageHeader>
-      <StatusTabsList
+      <Tabs
         idBase="issues"
         label="Issue status"
-        items={issues.data?.issues}
-        isOpen={inOpenTab}
-        keyOf={(i) => i._id}
-        render={(i) => <IssueCard issue={i} />}
-        empty={EMPTY}
-        query={issues}
-        loading="Loading issues..."
-        failed="Failed to load issues"
+        value={tab}
+        onChange={setTab}
+        tabs={[
+          { id: "open", label: "Open", count: counts?.open },
+          { id: "closed", label: "Closed", count: counts?.closed },
+          { id: "all", label: "All", count: counts?.all },
+        ]}
       />
-    </>
-  );
-}
-
-function IssueCard({ issue }: { issue: Issue }) {
-  const badge = issueBadge(issue);
-  const review = issue.awaitingReview;
-  return (
-    <Card>
-      <CardHeader
-        title={<InlineMarkdown>{issue.title}</InlineMarkdown>}
-        meta={`#${issue.issueNumber} · ${issue.repoFullName}`}
-        badges={
-          <>
-            {review?.unverified && <Badge tone="red">Unverified</Badge>}
-            <Badge tone={badge.tone}>{badge.label}</Badge>
-          </>
-        }
-      />
-      <LabelList labels={issue.labels} />
-      {review?.unverified && (
-        <p className="mt-2 text-sm text-red-800 dark:text-red-300" data-testid="unverified-reason">
-          The solution awaiting review is unverified: {review.unverified}
-        </p>
-      )}
-      <IssueGoneNotice issue={issue} />
-      <RepositoryAccessLostNotice issue={issue} />
-      <LinkedPullRequestsNotice issue={issue} compact />
-      {issue.startedByLabel !== null && (
-        <p
-          className="mt-2 flex items-center gap-1.5 text-sm text-slate-700 dark:text-slate-300"
-          data-testid="issue-run-trigger"
-        >
-          <Tag className="size-4 shrink-0" aria-hidden />
-          <span>
-            Started by the <span className="font-mono font-medium">{issue.startedByLabel || "solve"}</span> label
-          </span>
-        </p>
-      )}
-      <div className="mt-3 flex flex-wrap gap-2">
-        {review && (
-          <Link
-            to="/validations/$solutionId"
-            params={{ solutionId: review.solutionId }}
-            className={buttonClass("primary")}
-            aria-label={`Review Solution: ${issue.title}`}
-          >
-            <ClipboardCheck className="size-4" aria-hidden /> Review Solution
-          </Link>
+      <div id="issues-panel" role="tabpanel" aria-labelledby={`issues-tab-${tab}`}>
+        {list.isPending && <Spinner label="Loading issues..." />}
+        {list.isError && !list.isFetchNextPageError && (
+          <EmptyState title="Failed to load issues">{errorMessage(list.error, "")}</EmptyState>
         )}
-        {issue.status !== "closed" && !issue.repositoryAccessLost && (
-          <Link
-            to="/issues/$issueId/solve"
-            params={{ issueId: issue._id }}
-            className={buttonClass(review ? "secondary" : "primary")}
-            aria-label={`Solve with AI: ${issue.title}`}
-          >
-            <Sparkles className="size-4" aria-hidden /> Solve with AI
-          </Link>
+        {items && items.length === 0 && <EmptyState title={EMPTY[tab]} />}
+        <ul className="space-y-3">
+          {items?.map((i) => (
+            <li key={i._id}>
+              <IssueCard issue={i} />
+            </li>
+          ))}
+        </ul>
+        {list.hasNextPage && (
+          <div className="mt-4 flex justify-center">
+            <Button
+              variant="secondary"
+              onClick={() => void list.fetchNextPage()}
+              busy={list.isFetchingNextPage}
+              disabled={list.isFetchingNextPage}
+            >
+              {list.isFetchingNextPage ? "Loading more issues..." : "Load more issues"}
+            </Button>
+          </div>
         )}
-        {issue.status === "solved" && !review && (
-          <Link to="/validations" className={buttonClass("secondary")}>
-            View Solution
-          </Link>
+        {list.isFetchNextPageError && (
+          <p role="alert" className="mt-3 text-center text-sm text-red-800 dark:text-red-300">
+            Could not load more issues: {errorMessage(list.error, "try again")}
+          </p>
         )}
-        {issue.status === "pr_created" && (
-          <Link to="/pull-requests" className={buttonClass("secondary")}>
-            View PR
-          </Link>
+        {items && items.length > 0 && !list.hasNextPage && (
+          <p className="mt-4 text-center text-sm text-slate-600 dark:text-slate-400" data-testid="issues-end">
+            {items.length === 1 ? "That is the only issue here." : `All ${items.length} issues shown.`}
+          </p>
         )}
-        <a href={issue.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("ghost")}>
-          <ExternalLink className="size-4" aria-hidden /> View on GitHub
-        </a>
       </div>
-    </Card>
+    </>
   );
 }

@@ -15,7 +15,7 @@ export function OverviewTab({ user }: { user: User }) {
   const issues = useQuery(issuesQuery());
   const prs = useQuery(pullRequestsQuery());
   const plan = sub.data?.subscription.plan ?? "FREE";
-  const rate = issues.data && prs.data ? successRate(issues.data.issues, prs.data.pullRequests) : null;
+  const rate = issues.data && prs.data ? successRate(issues.data.counts?.completed ?? 0, prs.data.pullRequests) : null;
   const item = "rounded-lg border border-slate-200 p-3 dark:border-slate-800";
   return (
     <Card>
