@@ -62,13 +62,13 @@ export async function solveReal(
   pushTree(dir, deps.github.gitDir(deps.owner, repo), `Base of ${inst.instance_id}`);
   const oracle = oracleAnswers(dir, inst);
   const [title = inst.instance_id, ...rest] = inst.problem_statement.split("\n");
-  // The prompt quotes the sanitized title; a marker of plain words finds this issue's prompts.
-  const marker = title
-    .replace(/[^\w ]/g, " ")
-    .trim()
-    .split(/\s+/)
-    .slice(0, 6)
-    .join(" ");
+  // The prompt quotes the sanitized title; its longest run of plain words (as written, punctuation
+  // never joined across) finds this issue's prompts.
+  const marker =
+    title
+      .split(/[^\w ]+/)
+      .map((r) => r.trim().replace(/\s+/g, " "))
+      .sort((a, b) => b.length - a.length)[0] || inst.instance_id;
   answerAsOracle(deps.models, marker, oracle);
   await issues.upsertSynced(deps.db, deps.userId, { id: null, fullName }, [
     {
