@@ -3,7 +3,8 @@ import type { FileChange, SandboxBackend, SolutionTests } from "@fixloop/contrac
 import { couldNotRun, type PhaseRun } from "./compare";
 import { noTests } from "./evidence";
 import type { Outcome } from "./parse.types";
-import { NO_RELATED_TESTS, runPatched, type Prepared, type TestsDeps } from "./run-tests";
+import { NO_RELATED_TESTS } from "./plan.narrow";
+import { runPatched, type Prepared, type TestsDeps } from "./run-tests";
 import { patchTestFiles } from "./select";
 
 /** What a change's tests are compared with: the base results (with the change's own tests run on the base tree) and the command. */
