@@ -5,7 +5,7 @@ import { NETWORK_NOT_GRANTED, NETWORK_UNSUPPORTED, trustedRepository } from "./d
 import { noTests, solutionTests, type Attempt } from "./evidence";
 import { disposePrepared, prepareTests, runPatched, type Prepared, type TestsDeps } from "./run-tests";
 import { phaseLimits } from "./tests.limits";
-import { widening, withPassedBefore } from "./widen";
+import { noneRelatedTests, widening, withPassedBefore } from "./widen";
 
 export interface RerunInput {
   issue: Issue;
@@ -56,6 +56,11 @@ export async function rerunTests<T = never>(
   try {
     // The edited files' own tests run on the base tree too, as in the solve.
     const wide = await widening(deps, prepared, {}, deps.signal ?? new AbortController().signal)(i.files);
+    // No test relates to the edited files and they write none: nothing runs, as in the solve.
+    if (wide.none) {
+      const more = also ? await also(prepared, phaseLimits(deps.limits, prepared.plan).timeoutMs) : null;
+      return { tests: { ...noneRelatedTests(deps.backend), rerun: { revision: i.revision, at } }, also: more };
+    }
     const run = await runPatched(deps, prepared, i.files, "patched", wide.command);
     const attempt: Attempt = {
       label: "first",

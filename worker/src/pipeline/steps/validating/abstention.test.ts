@@ -55,4 +55,24 @@ describe("abstention: evidence is positive only when it touches the change", () 
     expect(abstain([attemptEvidence(t, false, null)], null)).not.toBeNull();
     expect(abstain([attemptEvidence(tests({ fixed: ["a"] }), true, null)], null)).not.toBeNull();
   });
+
+  it("proves a change no repository test relates to only by its kept reproduction test", () => {
+    const none = tests({ status: "skipped", base: null, patched: null, noneRelated: true, reason: "no related test" });
+    const fixed = { test: "tests/test_issue.py", status: "fixed" } as const;
+    expect(abstain([attemptEvidence(none, false, fixed)], repro("kept"))).toBeNull();
+    // Without a reproduction test that failed on the base tree and passes now, nothing ran that could prove it.
+    expect(abstain([attemptEvidence(none, false, null)], null)?.reason).toMatch(/^No test ran \(no related test\)/);
+    expect(abstain([attemptEvidence(none, false, fixed)], repro("discarded"))).not.toBeNull();
+    const still = { test: "tests/test_issue.py", status: "still-failing" } as const;
+    expect(abstain([attemptEvidence(none, false, still)], repro("kept"))).not.toBeNull();
+  });
+
+  it("lets a documentation-only change through unless a configured command regressed, never when blocked", () => {
+    const docs = tests({ status: "skipped", base: null, patched: null, docsOnly: true, reason: "documentation only" });
+    expect(abstain([attemptEvidence(docs, false, null)], null)).toBeNull();
+    // A configured command still ran on it: a regression there leaves it unverified.
+    const broke = tests({ docsOnly: true, status: "failed", regressions: ["tests/test_docs.py::test_links"] });
+    expect(abstain([attemptEvidence(broke, false, null)], null)?.reason).toMatch(/breaks tests that passed before/);
+    expect(abstain([attemptEvidence(docs, true, null)], null)?.reason).toMatch(/blocked by the policy checks/);
+  });
 });
