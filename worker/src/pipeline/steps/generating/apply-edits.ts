@@ -22,12 +22,15 @@ function applyOne(text: string, search: string, replace: string): string {
 /**
  * Turns the model's edits into full new file contents against the originals.
  * `originals` maps existing paths to their text; unknown paths are treated as absent.
- * `partial` names files the model saw only in part (skeletons): rewriting them whole is refused.
+ * `partial` names files the model saw only in part (skeletons), `unseen` files it was not shown at all
+ * (read from the repository because its edits name them): rewriting either whole is refused, and an
+ * unseen file is never deleted.
  */
 export function applyGeneratedFiles(
   files: GeneratedSolution["files"],
   originals: Map<string, string>,
   partial: ReadonlySet<string> = new Set(),
+  unseen: ReadonlySet<string> = new Set(),
 ): { changes: FileChange[]; failures: EditFailure[] } {
   const changes: FileChange[] = [];
   const failures: EditFailure[] = [];
@@ -42,7 +45,7 @@ export function applyGeneratedFiles(
       });
       continue;
     }
-    if (original === undefined) {
+    if (original === undefined || (unseen.has(f.filename) && f.action === "delete")) {
       failures.push({
         filename: f.filename,
         search: "",
@@ -55,11 +58,12 @@ export function applyGeneratedFiles(
       continue;
     }
     const rewrite = f.content !== undefined && f.edits.length === 0;
-    if (rewrite && partial.has(f.filename)) {
+    if (rewrite && (partial.has(f.filename) || unseen.has(f.filename))) {
+      const shown = unseen.has(f.filename) ? `${f.filename} was not shown` : `only part of ${f.filename} was shown`;
       failures.push({
         filename: f.filename,
         search: "",
-        reason: `only part of ${f.filename} was shown; change it with search/replace edits, not its whole content`,
+        reason: `${shown}; change it with search/replace edits, not its whole content`,
       });
       continue;
     }

@@ -1,5 +1,7 @@
 import { type FileChange, refineInputOf, StepOutputs, type StepInput, type StepOutput } from "@fixloop/contract";
+import { githubForUser, type GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../../../context";
+import { MAX_BLOB_BYTES, readBlob } from "../context/repo-tree";
 import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../../../models";
 import type { PipelineStep, StepEnv, StepOutcome } from "../step";
 import { fileView, FULL_FILE_CHARS } from "./file-view";
@@ -36,6 +38,22 @@ export const generatingStep: PipelineStep<"generating"> = {
     };
   },
 };
+
+/**
+ * Reads a file of the run's tree that step 3 did not show the model: a regular file of the tree
+ * (not a link, not over the blob limit), from the worker's tree cache (the API only when absent).
+ */
+function unseenReader(c: StepInput<"generating">["context"], env: StepEnv, ctx: WorkerContext) {
+  const links = new Set(c.links ?? []);
+  const byPath = new Map(c.files.map((f) => [f.path, f]));
+  let client: Promise<GithubClient> | undefined;
+  return async (path: string): Promise<string | null> => {
+    const f = byPath.get(path);
+    if (!f || f.link || links.has(path) || f.size > MAX_BLOB_BYTES) return null;
+    client ??= githubForUser(ctx, env.run.user_id).then((g) => g.client);
+    return readBlob(await client, ctx.redis, ctx.queues.prefix, c.owner, c.repo, f.sha, env.signal);
+  };
+}
 
 /**
  * The model call with what the earlier steps stored. `extra` (the tests' repair round) works
@@ -104,6 +122,7 @@ export async function generateFor(
         ? { purpose: `answer: candidate ${variant.n}` }
         : {}),
     ...(variant?.temperature !== undefined ? { temperature: variant.temperature } : {}),
+    readUnseen: unseenReader(c, env, ctx),
     ...(variant && variant.of > 1 ? { attemptNote: variant.note } : {}),
     prompt,
   });

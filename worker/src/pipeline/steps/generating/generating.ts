@@ -1,4 +1,10 @@
-import { type FileChange, type StepDetail, type EditFailure, type GeneratingOutput } from "@fixloop/contract";
+import {
+  type FileChange,
+  type StepDetail,
+  type EditFailure,
+  type GeneratedSolution,
+  type GeneratingOutput,
+} from "@fixloop/contract";
 import {
   estimatePromptCost,
   generateSolution,
@@ -8,7 +14,8 @@ import {
 } from "../../../models";
 import type { RequestMeter } from "../../../models/meter";
 import { applyGeneratedFiles } from "./apply-edits";
-import { SYSTEM_PROMPT, buildPrompt, type PromptInput } from "./prompt";
+import { FULL_FILE_CHARS } from "./file-view";
+import { SYSTEM_PROMPT, buildPrompt, numberLines, type PromptInput } from "./prompt";
 import { CostCapExceeded } from "../../run.budget";
 
 export interface GeneratingInput {
@@ -30,6 +37,11 @@ export interface GeneratingInput {
   temperature?: number;
   /** Appended to the prompt: which of several independent candidates this request writes. */
   attemptNote?: string;
+  /**
+   * A repository file at the run's commit that the model was not shown (null: absent, a link, too
+   * large, or not to be read). Its search/replace edits apply when they match it exactly.
+   */
+  readUnseen?: (path: string) => Promise<string | null>;
 }
 
 export class GenerationError extends Error {
@@ -42,11 +54,37 @@ export class GenerationError extends Error {
   }
 }
 
-function repairPrompt(base: string, failures: EditFailure[]): string {
+function repairPrompt(base: string, failures: EditFailure[], unseen: Map<string, string>): string {
   const list = failures
     .map((f) => `- ${f.filename}: ${f.reason}${f.search ? `\n  search was:\n${f.search}` : ""}`)
     .join("\n");
-  return `${base}\n\nYour previous answer had edits that could not be applied:\n${list}\nAnswer again with search texts copied exactly (without line numbers) from the files above, each occurring once.`;
+  // A file the model edited without being shown it: shown now (in part when long), so its search texts can be copied.
+  const shown = [...new Set(failures.map((f) => f.filename))].flatMap((name) => {
+    const text = unseen.get(name);
+    if (text === undefined) return [];
+    const long = text.length > FULL_FILE_CHARS;
+    const body = long ? `${numberLines(text.slice(0, FULL_FILE_CHARS))}\n… (the rest is left out)` : numberLines(text);
+    return [`### File: ${name} (not among the files above${long ? "; its beginning" : ""})\n${body}`];
+  });
+  return `${base}\n\nYour previous answer had edits that could not be applied:\n${list}\n${shown.length ? `\n${shown.join("\n\n")}\n\n` : ""}Answer again with search texts copied exactly (without line numbers) from the files above, each occurring once.`;
+}
+
+/**
+ * The repository's text of each file an answer modifies by search/replace without having been
+ * shown it (a model may know a file step 3 did not choose); read once per path.
+ */
+async function readUnseenFiles(
+  files: GeneratedSolution["files"],
+  originals: Map<string, string>,
+  read: GeneratingInput["readUnseen"],
+  into: Map<string, string>,
+): Promise<void> {
+  if (!read) return;
+  for (const f of files) {
+    if (f.action !== "modify" || originals.has(f.filename) || into.has(f.filename)) continue;
+    const text = await read(f.filename);
+    if (text !== null) into.set(f.filename, text);
+  }
 }
 
 /** New changes over a refinement's baseline: untouched baseline files stay, originals stay the repository's. */
@@ -97,12 +135,17 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
     costUsd: result.costUsd,
     attempts: result.attempts,
   };
-  let applied = applyGeneratedFiles(result.solution.files, originals, partial);
+  const unseen = new Map<string, string>();
+  const apply = async (files: GeneratedSolution["files"]) => {
+    await readUnseenFiles(files, originals, input.readUnseen, unseen);
+    return applyGeneratedFiles(files, new Map([...unseen, ...originals]), partial, new Set(unseen.keys()));
+  };
+  let applied = await apply(result.solution.files);
   let editRepair = false;
   const capWarnings: string[] = [];
   // The repair is worth having, not needed: when its reservation does not fit a cap it is not sent and the answer stands.
   const second = applied.failures.length
-    ? await call(repairPrompt(prompt, applied.failures), `${purpose}: edit repair`).catch((err: unknown) => {
+    ? await call(repairPrompt(prompt, applied.failures, unseen), `${purpose}: edit repair`).catch((err: unknown) => {
         if (!(err instanceof CostCapExceeded)) throw err;
         capWarnings.push(`Edits that did not match were not sent back for repair: ${err.message}`);
         return null;
@@ -116,7 +159,7 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
       costUsd: totals.costUsd + second.costUsd,
       attempts: totals.attempts + second.attempts,
     };
-    const retried = applyGeneratedFiles(second.solution.files, originals, partial);
+    const retried = await apply(second.solution.files);
     if (retried.failures.length <= applied.failures.length) {
       result = second;
       applied = retried;
@@ -133,6 +176,11 @@ export async function generating(input: GeneratingInput): Promise<{ output: Gene
   }
   const s = result.solution;
   const warnings = [...applied.failures.map((f) => `Edit to ${f.filename} not applied: ${f.reason}`), ...capWarnings];
+  const unseenChanged = changes.filter((c) => unseen.has(c.filename)).map((c) => c.filename);
+  if (unseenChanged.length)
+    warnings.push(
+      `Changed ${unseenChanged.join(", ")}, which step 3 did not show the model: its edits matched the repository's text exactly`,
+    );
   if (result.repaired) warnings.push("The model's first answer was malformed and was repaired");
   const info = [
     `Model: ${input.model.name} (${input.model.provider})`,
