@@ -1,6 +1,6 @@
 import type { ImportGraph } from "./graph";
 import { basename, dirname } from "./paths";
-import type { Doc } from "./rank";
+import { isTestPath, type Doc } from "./rank";
 
 const stemOf = (p: string): string =>
   basename(p)
@@ -40,4 +40,17 @@ export function testFilesNear(docs: readonly Doc[], graph: ImportGraph, paths: r
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, 20)
     .map(([p]) => p);
+}
+
+/**
+ * Test files named after `src` (`test_foo.py`, `foo.test.ts`, `foo_test.go`, `FooTest.java`),
+ * those sharing most of its directories first: the tests of a file the ranking did not read.
+ */
+export function testFilesNamedAfter(src: string, allPaths: readonly string[], max = 3): string[] {
+  const stem = stemOf(src);
+  if (!stem || isTestPath(src)) return [];
+  return allPaths
+    .filter((p) => p !== src && isTestPath(p) && stemOf(p) === stem)
+    .sort((a, b) => sharedDirs(src, b) - sharedDirs(src, a) || (a < b ? -1 : 1))
+    .slice(0, max);
 }

@@ -55,7 +55,7 @@ export async function rerunTests<T = never>(
     };
   try {
     // The edited files' own tests run on the base tree too, as in the solve.
-    const wide = await widening(deps, prepared, {}, deps.signal ?? new AbortController().signal)(i.files);
+    const wide = await widening(deps, prepared, () => [], deps.signal ?? new AbortController().signal)(i.files);
     // No test relates to the edited files and they write none: nothing runs, as in the solve.
     if (wide.none) {
       const more = also ? await also(prepared, phaseLimits(deps.limits, prepared.plan).timeoutMs) : null;

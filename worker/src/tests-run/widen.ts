@@ -55,7 +55,8 @@ export function mergeBase(base: PhaseRun, extra: PhaseRun): PhaseRun {
 export function widening(
   deps: TestsDeps,
   ready: Prepared,
-  testsNear: Record<string, string[]>,
+  /** The test files near a changed file (imports or names it). */
+  testsNear: (path: string) => readonly string[],
   signal: AbortSignal,
 ): (files: FileChange[]) => Promise<Widened> {
   const sel = ready.selector;
@@ -65,7 +66,7 @@ export function widening(
     if (!sel || selection?.scope !== "related") return { base: ready.base };
     const chosen = new Set(selection.files.map((f) => f.path));
     const own = new Set(patchTestFiles(files, sel));
-    const near = files.flatMap((f) => testsNear[f.filename] ?? []).filter((p) => sel.accepts(p));
+    const near = files.flatMap((f) => testsNear(f.filename)).filter((p) => sel.accepts(p));
     const extra = [...new Set([...own, ...near])].filter((p) => own.has(p) || !chosen.has(p)).sort();
     if (!extra.length) return { base: ready.base, ...(chosen.size ? {} : { none: true }) };
     const command = sel.command([...new Set([...chosen, ...extra])]);

@@ -10,6 +10,7 @@ import {
   type StepInput,
   type ValidatingOutput,
 } from "@fixloop/contract";
+import { testFilesNamedAfter } from "../../../localize/tests-near";
 import type { WorkerContext } from "../../../context";
 import { better, compareRuns } from "../../../tests-run/compare";
 import { evidenceLines, noTests, solutionTests, weighEvidence, type Attempt } from "../../../tests-run/evidence";
@@ -125,7 +126,9 @@ export async function validateWithTests(
       else {
         const timeoutMs = phaseLimits(cfg.limits, prepared.plan).timeoutMs;
         const ready = prepared;
-        const widen = widening(deps, ready, d.testsNear, i.signal);
+        // A changed file step 3 did not choose (the model knew it) has the tests named after it.
+        const near = (p: string) => d.testsNear[p] ?? testFilesNamedAfter(p, c.allPaths);
+        const widen = widening(deps, ready, near, i.signal);
         const attempt = async (label: Attempt["label"], files: FileChange[]): Promise<Attempt> => {
           const wide = await widen(files);
           if (wide.none) return { label, run: NO_TESTS_RUN, cmp: compareRuns(null, NO_TESTS_RUN), files, none: true };
