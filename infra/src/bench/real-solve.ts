@@ -127,12 +127,16 @@ export async function solveReal(
       regressions: string[];
     };
     unverified?: { reason: string } | null;
-    reproduction?: { status: string } | null;
+    reproduction?: { status: string; failing?: string[]; passesWithSolution?: boolean | null } | null;
   };
   const tests = meta.tests;
   const counts = (c: Record<string, number> | null | undefined) =>
     c ? `${c.passed ?? 0} passed, ${c.failed ?? 0} failed, ${c.errored ?? 0} errored` : "not run";
-  const fixedF2p = inst.FAIL_TO_PASS.filter((n) => (tests?.fixed ?? []).some((f) => sameTest(n, f)));
+  // Reported fixed: repository tests that failed on the base tree and pass, and the kept reproduction test's failing tests once it passes.
+  const repro = meta.reproduction;
+  const reproFixed = repro?.status === "kept" && repro.passesWithSolution ? (repro.failing ?? []) : [];
+  const reported = [...(tests?.fixed ?? []), ...reproFixed];
+  const fixedF2p = inst.FAIL_TO_PASS.filter((n) => reported.some((f) => sameTest(n, f)));
   return {
     id: inst.instance_id,
     status: run.status,

@@ -60,27 +60,33 @@ export function oracleSolution(patch: string): GeneratedSolution {
 
 /**
  * A reproduction test built from SWE-bench's `test_patch`: the test file it changes, as it reads
- * after the patch (`patchedTest`), cut to its module header and the FAIL_TO_PASS functions, written
- * beside it under a new name.
+ * after the patch (`patchedTest`), without its top-level test functions other than the FAIL_TO_PASS
+ * ones (its imports, helpers, classes and module-level names stay: a test may use any of them),
+ * written beside it under a new name.
  */
 export function oracleReproduction(testFile: string, patchedTest: string, failToPass: string[]): ReproductionAnswer {
   const lines = patchedTest.split(/(?<=\n)/);
-  const firstDef = lines.findIndex((l) => /^(def |class |@)/.test(l));
-  const header = (firstDef < 0 ? lines : lines.slice(0, firstDef)).join("");
-  const bodies: string[] = [];
-  for (const name of failToPass) {
-    const start = lines.findIndex((l) => new RegExp(`^def ${name}\\(`).test(l));
-    if (start < 0) continue;
-    let from = start;
-    while (from > 0 && lines[from - 1]?.startsWith("@")) from--;
-    let end = start + 1;
+  const keep = new Set(failToPass);
+  const out: string[] = [];
+  for (let i = 0; i < lines.length;) {
+    // A top-level function with its decorators: dropped when it is a test not named in FAIL_TO_PASS.
+    let def = i;
+    while (lines[def]?.startsWith("@")) def++;
+    const name = /^def (test\w*)\(/.exec(lines[def] ?? "")?.[1];
+    if (name === undefined) {
+      out.push(lines[i] ?? "");
+      i++;
+      continue;
+    }
+    let end = def + 1;
     while (end < lines.length && !/^\S/.test(lines[end] ?? "")) end++;
-    bodies.push(lines.slice(from, end).join(""));
+    if (keep.has(name)) out.push(...lines.slice(i, end));
+    i = end;
   }
   const dir = testFile.includes("/") ? testFile.slice(0, testFile.lastIndexOf("/") + 1) : "";
   return {
     filename: `${dir}test_issue_reproduction.py`,
-    content: `${header}\n${bodies.join("\n")}`,
+    content: out.join("").replace(/\n{4,}/g, "\n\n\n"),
     reason: "The tests the merged fix added for this issue.",
   };
 }
