@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { patchTestFiles, relatedTests, selectorFor, shellPath, type Selector } from "./select";
+import { patchTestFiles, relatedTests, MAX_RELATED_BYTES, selectorFor, shellPath, type Selector } from "./select";
 
 const dirs: string[] = [];
 function tree(files: Record<string, string>): string {
@@ -102,6 +102,41 @@ describe("choosing the tests that matter", () => {
       { path: "sympy/core/tests/test_mul.py", why: "tests sympy/core/mul.py" },
       { path: "sympy/core/tests/test_arit.py", why: "tests sympy/core/power.py" },
     ]);
+  });
+
+  it("keeps the related files within a budget of test source, leaving out the large ones after the first", async () => {
+    const py = (await selectorFor(tree({ "conftest.py": "" }), pytest)) as Selector;
+    const KiB = 1024;
+    const sizes: Record<string, number> = {
+      "sympy/solvers/tests/test_solveset.py": 117 * KiB,
+      "sympy/solvers/tests/test_solvers.py": 94 * KiB,
+      "sympy/solvers/tests/test_polysys.py": 6 * KiB,
+      "sympy/polys/tests/test_polytools.py": 121 * KiB,
+    };
+    const got = relatedTests(
+      {
+        issueText: "solve_poly_system((x - 1,), x, y) does not raise",
+        allPaths: Object.keys(sizes),
+        chosen: [
+          {
+            path: "sympy/solvers/solveset.py",
+            tests: ["sympy/solvers/tests/test_solveset.py", "sympy/solvers/tests/test_solvers.py"],
+          },
+          {
+            path: "sympy/solvers/polysys.py",
+            tests: ["sympy/solvers/tests/test_polysys.py", "sympy/polys/tests/test_polytools.py"],
+          },
+        ],
+        sizeOf: (p) => sizes[p],
+      },
+      py,
+    );
+    // 117 KB first (always), then 94 KB would pass the budget: left out; the 6 KB module still joins.
+    expect(got.map((f) => f.path)).toEqual([
+      "sympy/solvers/tests/test_solveset.py",
+      "sympy/solvers/tests/test_polysys.py",
+    ]);
+    expect(MAX_RELATED_BYTES).toBeLessThan((117 + 94) * KiB);
   });
 
   it("takes the test files a patch writes, not its source files nor the files it deletes", async () => {

@@ -112,6 +112,12 @@ async function hasAny(dir: string, names: string[]): Promise<boolean> {
 
 /** Test files run at most, so that the related tests of a large repository stay within the time. */
 export const MAX_RELATED_FILES = 12;
+/**
+ * The related files' budget in bytes of test source, a stand-in for their running time (a 100 KB
+ * test module of a numeric library runs for minutes): a file that would pass it is left out, unless
+ * it is the first; smaller ones after it still join.
+ */
+export const MAX_RELATED_BYTES = 160 * 1024;
 
 export interface RelatedFile {
   path: string;
@@ -125,6 +131,8 @@ export interface RelatedInput {
   issueText: string;
   /** Every path of the tree (to find test files the issue names). */
   allPaths: readonly string[];
+  /** A file's size in bytes, when known (the budget counts only known sizes). */
+  sizeOf?: (path: string) => number | undefined;
 }
 
 const isTestPath = (p: string) =>
@@ -136,8 +144,13 @@ const isTestPath = (p: string) =>
  */
 export function relatedTests(input: RelatedInput, selector: Selector, max = MAX_RELATED_FILES): RelatedFile[] {
   const out = new Map<string, string>();
+  let bytes = 0;
   const add = (p: string, why: string) => {
-    if (out.size < max && !out.has(p) && safePath(p) && selector.accepts(p)) out.set(p, why);
+    if (out.size >= max || out.has(p) || !safePath(p) || !selector.accepts(p)) return;
+    const size = input.sizeOf?.(p) ?? 0;
+    if (out.size && bytes + size > MAX_RELATED_BYTES) return;
+    bytes += size;
+    out.set(p, why);
   };
   const text = input.issueText;
   for (const p of input.allPaths)

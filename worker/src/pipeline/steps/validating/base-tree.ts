@@ -16,11 +16,15 @@ import { fetchTreeInto } from "../../../tests-run/workspace.github";
 import type { StepEnv } from "../step";
 
 /** What the tests that matter are for this run: the issue's text and step 3's files with the tests near each. */
-export const relatedOf = (a: AnalyzingOutput, c: ContextOutput, d: DependenciesOutput): RelatedInput => ({
-  chosen: d.files.map((f) => ({ path: f.path, tests: d.testsNear[f.path] ?? [] })),
-  issueText: `${a.title}\n${a.body}`,
-  allPaths: c.allPaths,
-});
+export const relatedOf = (a: AnalyzingOutput, c: ContextOutput, d: DependenciesOutput): RelatedInput => {
+  let sizes: Map<string, number> | undefined;
+  return {
+    chosen: d.files.map((f) => ({ path: f.path, tests: d.testsNear[f.path] ?? [] })),
+    issueText: `${a.title}\n${a.body}`,
+    allPaths: c.allPaths,
+    sizeOf: (p) => (sizes ??= new Map(c.files.map((f) => [f.path, f.size]))).get(p),
+  };
+};
 
 /**
  * The base tree of the run's commit, its test plan and its test results (the repository's test
