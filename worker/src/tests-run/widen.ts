@@ -7,6 +7,9 @@ import { NO_RELATED_TESTS } from "./plan.narrow";
 import { runPatched, type Prepared, type TestsDeps } from "./run-tests";
 import { patchTestFiles } from "./select";
 
+/** Test files near each changed file that also run with the change (best first). */
+const NEAR_PER_FILE = 3;
+
 /** What a change's tests are compared with: the base results (with the change's own tests run on the base tree) and the command. */
 export interface Widened {
   base: PhaseRun;
@@ -66,7 +69,12 @@ export function widening(
     if (!sel || selection?.scope !== "related") return { base: ready.base };
     const chosen = new Set(selection.files.map((f) => f.path));
     const own = new Set(patchTestFiles(files, sel));
-    const near = files.flatMap((f) => testsNear(f.filename)).filter((p) => sel.accepts(p));
+    // The best few of each changed file's tests: the rest ran in the related selection, or are far from it.
+    const near = files.flatMap((f) =>
+      testsNear(f.filename)
+        .filter((p) => sel.accepts(p))
+        .slice(0, NEAR_PER_FILE),
+    );
     const extra = [...new Set([...own, ...near])].filter((p) => own.has(p) || !chosen.has(p)).sort();
     if (!extra.length) return { base: ready.base, ...(chosen.size ? {} : { none: true }) };
     const command = sel.command([...new Set([...chosen, ...extra])]);
