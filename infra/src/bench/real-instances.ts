@@ -72,7 +72,9 @@ export function pushTree(dir: string, standInGitDir: string, message: string): v
 
 /**
  * The oracle's answers for an instance on the tree in `dir` (a git work tree at the base): the
- * merged `patch` as edits, and a reproduction test cut from the test file `test_patch` changes.
+ * merged pull request as edits (its `patch` and its `test_patch`: a fix that changes behaviour an
+ * existing test pinned updates that test, as the merged one did), and a reproduction test cut from
+ * the test file `test_patch` changes.
  * Checks both patches apply (`git apply --check`); leaves `dir` unchanged.
  */
 export function oracleAnswers(
@@ -95,7 +97,7 @@ export function oracleAnswers(
   git(dir, "checkout", "-q", "--", ".");
   git(dir, "clean", "-qfd");
   return {
-    solution: oracleSolution(inst.patch),
+    solution: oracleSolution(`${inst.patch.replace(/\n?$/, "\n")}${inst.test_patch}`),
     reproduction: oracleReproduction(testFile, patched, inst.FAIL_TO_PASS),
     gold: parseDiff(inst.patch).map((f) => f.path),
   };
