@@ -108,7 +108,7 @@ describe("choosing the tests that matter", () => {
     const py = (await selectorFor(tree({ "conftest.py": "" }), pytest)) as Selector;
     const KiB = 1024;
     const sizes: Record<string, number> = {
-      "sympy/solvers/tests/test_solveset.py": 117 * KiB,
+      "sympy/solvers/tests/test_solveset.py": 40 * KiB,
       "sympy/solvers/tests/test_solvers.py": 94 * KiB,
       "sympy/solvers/tests/test_polysys.py": 6 * KiB,
       "sympy/polys/tests/test_polytools.py": 121 * KiB,
@@ -131,12 +131,23 @@ describe("choosing the tests that matter", () => {
       },
       py,
     );
-    // 117 KB first (always), then 94 KB would pass the budget: left out; the 6 KB module still joins.
+    // 40 KB first, then 94 KB would pass the budget: left out; the 6 KB module still joins.
     expect(got.map((f) => f.path)).toEqual([
       "sympy/solvers/tests/test_solveset.py",
       "sympy/solvers/tests/test_polysys.py",
     ]);
-    expect(MAX_RELATED_BYTES).toBeLessThan((117 + 94) * KiB);
+    expect(MAX_RELATED_BYTES).toBeLessThan((40 + 94) * KiB);
+    // The first file always runs, however large.
+    const alone = relatedTests(
+      {
+        issueText: "",
+        allPaths: [],
+        chosen: [{ path: "a.py", tests: ["tests/test_big.py", "tests/test_a.py"] }],
+        sizeOf: (p) => (p.includes("big") ? 500 * KiB : 1),
+      },
+      py,
+    );
+    expect(alone.map((f) => f.path)).toEqual(["tests/test_big.py"]);
   });
 
   it("takes the test files a patch writes, not its source files nor the files it deletes", async () => {

@@ -113,11 +113,11 @@ async function hasAny(dir: string, names: string[]): Promise<boolean> {
 /** Test files run at most, so that the related tests of a large repository stay within the time. */
 export const MAX_RELATED_FILES = 12;
 /**
- * The related files' budget in bytes of test source, a stand-in for their running time (a 100 KB
- * test module of a numeric library runs for minutes): a file that would pass it is left out, unless
+ * The related files' budget in bytes of test source, a stand-in for their running time (sympy's
+ * 94 KB solver tests run for minutes): a file that would pass it is left out, unless
  * it is the first; smaller ones after it still join.
  */
-export const MAX_RELATED_BYTES = 160 * 1024;
+export const MAX_RELATED_BYTES = 64 * 1024;
 
 export interface RelatedFile {
   path: string;
