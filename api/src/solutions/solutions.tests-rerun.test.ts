@@ -152,5 +152,5 @@ describe("a manual edit re-runs the tests (real bubblewrap)", () => {
     expect(refined.rerun).toBeUndefined(); // the refine run's own evidence, not a re-run's
     expect(refined.attempts.length).toBeGreaterThan(0);
     expect(refined.patched).not.toBeNull();
-  });
+  }, 90_000);
 });
