@@ -81,3 +81,17 @@ export async function countOwned(db: Conn, userId: string): Promise<IssueCounts>
   const open = Number(row.open);
   return { all, open, closed: all - open, completed: Number(row.completed) };
 }
+
+/**
+ * The version of the user's issue list: Postgres bumps it in the same commit as any change to a row
+ * the list reads (2026-11-29 migration), so a page built after reading version `v` is current for as
+ * long as the version still reads `v`. "0" before the user's first change.
+ */
+export async function listVersion(db: Conn, userId: string): Promise<string> {
+  const row = await db
+    .selectFrom("issue_list_versions")
+    .select("version")
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row?.version ?? "0";
+}
