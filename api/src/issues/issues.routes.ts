@@ -16,7 +16,7 @@ export const issuesRoutes = new Hono<AppEnv>()
    * strong ETag: a browser revalidating an unchanged page gets 304 without the body.
    */
   .get("/issues", requireUser, validate("query", IssueListQuery), async (c) => {
-    const page = await issueListPage(c.var.deps.db, c.var.user.id, c.req.valid("query"));
+    const page = await issueListPage(c.get("deps").db, c.get("user").id, c.req.valid("query"));
     const headers = { ETag: page.etag, "Cache-Control": "private, no-cache" };
     const res = matchesEtag(c.req.header("if-none-match"), page.etag)
       ? c.body(null, 304, headers)
