@@ -23,9 +23,13 @@ export interface IssuePageOptions {
   q?: string;
 }
 
-/** The Issues page's Open tab: an open status, or a solution waiting for the user's review. */
-const inOpenTab = sql<boolean>`(issues.status not in (${sql.join([...CLOSED_TAB_STATUSES])}) or exists (
-  select 1 from solutions where solutions.issue_id = issues.id and solutions.status = 'pending'))`;
+/**
+ * The Issues page's Open tab: an open status, or a solution waiting for the user's review. The
+ * pending solution is looked up per issue through its partial index: written as `exists`, the
+ * planner hashed it instead, reading every pending solution of every user on each list.
+ */
+const inOpenTab = sql<boolean>`(issues.status not in (${sql.join([...CLOSED_TAB_STATUSES])}) or coalesce((
+  select true from solutions where solutions.issue_id = issues.id and solutions.status = 'pending' limit 1), false))`;
 
 /**
  * One page of the user's issues, newest first (ties by id), each with its open pull request; the
