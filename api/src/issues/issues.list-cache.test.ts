@@ -143,3 +143,22 @@ describe("the kept issue list", () => {
     expect(BigInt(await issues.listVersion(worker, user._id))).toBeGreaterThan(BigInt(v));
   });
 });
+
+describe("the kept issue list after a TRUNCATE", () => {
+  it("is read again, though a TRUNCATE fires no row trigger", async () => {
+    const { headers, user } = await stack.signIn("hubot");
+    const id = await newIssue(user._id, 60);
+    const { rows } = await sql<{ id: string }>`
+      insert into solutions (user_id, issue_id, status, analysis, proposed_solution, ai_model)
+      values (${user._id}, ${id}, 'approved', 'a', 'p', 'm') returning id`.execute(worker);
+    await sql`
+      insert into pull_requests (user_id, solution_id, issue_id, repo_full_name, head_repo_full_name, pr_number, title,
+                                 branch_name, base_branch, status, html_url)
+      values (${user._id}, ${rows[0]?.id ?? ""}, ${id}, 'octocat/cache', 'octocat/cache', 8, 't', 'fixloop/y', 'main',
+              'open', 'https://github.com/octocat/cache/pull/8')`.execute(worker);
+    const shown = async () => (await list(headers)).body.issues.find((i) => i._id === id)?.openPullRequest ?? null;
+    expect((await shown())?.number).toBe(8);
+    await sql`truncate pull_requests cascade`.execute(worker);
+    expect(await shown()).toBeNull();
+  });
+});

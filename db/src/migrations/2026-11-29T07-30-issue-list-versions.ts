@@ -34,17 +34,32 @@ export async function up(db: Kysely<any>): Promise<void> {
       end if;
       return null;
     end $$`.execute(db);
-  for (const { table, update } of TABLES)
+  // TRUNCATE fires no row trigger: it moves every user's list on.
+  await sql`
+    create function bump_every_issue_list_version() returns trigger language plpgsql as $$
+    begin
+      insert into issue_list_versions (user_id, version) select id, 1 from users
+      on conflict (user_id) do update set version = issue_list_versions.version + 1;
+      return null;
+    end $$`.execute(db);
+  for (const { table, update } of TABLES) {
+    await sql`
+      create trigger ${sql.raw(`${table}_issue_list_truncate`)} after truncate on ${sql.table(table)}
+      for each statement execute function bump_every_issue_list_version()`.execute(db);
     await sql`
       create constraint trigger ${sql.raw(`${table}_issue_list_version`)}
       after insert or ${sql.raw(update)} or delete on ${sql.table(table)}
       deferrable initially deferred
       for each row execute function bump_issue_list_version()`.execute(db);
+  }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const { table } of TABLES)
+  for (const { table } of TABLES) {
     await sql`drop trigger ${sql.raw(`${table}_issue_list_version`)} on ${sql.table(table)}`.execute(db);
+    await sql`drop trigger ${sql.raw(`${table}_issue_list_truncate`)} on ${sql.table(table)}`.execute(db);
+  }
   await sql`drop function bump_issue_list_version()`.execute(db);
+  await sql`drop function bump_every_issue_list_version()`.execute(db);
   await sql`drop table issue_list_versions`.execute(db);
 }
