@@ -62,14 +62,16 @@ export type AppType = ReturnType<typeof apiRoutes>;
 export function createApp(deps: AppDeps, opts: { serveWeb?: boolean } = {}) {
   const app = new Hono<AppEnv>();
   app.use("*", requestId());
+  // The level is fixed at start: a disabled debug line costs no object per request.
+  const debug = deps.logger.isLevelEnabled("debug");
   app.use("*", async (c, next) => {
     c.set("deps", deps);
     const start = performance.now();
     await next();
-    if (c.req.path.startsWith("/api/")) {
+    if (debug && c.req.path.startsWith("/api/")) {
       deps.logger.debug(
         {
-          requestId: c.var.requestId,
+          requestId: c.get("requestId"),
           method: c.req.method,
           path: c.req.path,
           status: c.res.status,

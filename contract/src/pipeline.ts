@@ -51,20 +51,20 @@ export const StepDetail = z.object({
 });
 export type StepDetail = z.infer<typeof StepDetail>;
 
+const StepSymbols = z.array(StepSymbol);
+
 /** A stored step detail (run_steps.detail) as runs and events carry it: parts that do not match the contract are left out. */
 export function stepDetailOf(d: StepDetail): StepDetail {
-  const tests = SolutionTests.safeParse(d.tests);
-  const symbols = z.array(StepSymbol).safeParse(d.symbols);
-  const rerank = StepRerank.safeParse(d.rerank);
-  return {
-    files: d.files,
-    info: d.info,
-    warnings: d.warnings,
-    ...(d.score === undefined ? {} : { score: d.score }),
-    ...(tests.success ? { tests: tests.data } : {}),
-    ...(symbols.success ? { symbols: symbols.data } : {}),
-    ...(rerank.success ? { rerank: rerank.data } : {}),
-  };
+  const out: StepDetail = { files: d.files, info: d.info, warnings: d.warnings };
+  if (d.score !== undefined) out.score = d.score;
+  // Every run read presents five steps: an absent part is not parsed (a failed parse builds an error).
+  const tests = d.tests === undefined ? undefined : SolutionTests.safeParse(d.tests);
+  if (tests?.success) out.tests = tests.data;
+  const symbols = d.symbols === undefined ? undefined : StepSymbols.safeParse(d.symbols);
+  if (symbols?.success) out.symbols = symbols.data;
+  const rerank = d.rerank === undefined ? undefined : StepRerank.safeParse(d.rerank);
+  if (rerank?.success) out.rerank = rerank.data;
+  return out;
 }
 
 /** What a step's model requests cost: recorded tokens and USD, and the estimate made before the call. */

@@ -165,6 +165,12 @@ export interface IssuesTable {
   updated_at: GeneratedTimestamp;
 }
 
+/** Bumped by triggers whenever a row a user's issue list reads changes (2026-11-29 migration). */
+export interface IssueListVersionsTable {
+  user_id: string;
+  version: BigIntCol;
+}
+
 export interface SolutionsTable {
   id: Generated<string>;
   user_id: string;
@@ -465,6 +471,7 @@ export interface Database {
   github_accounts: GithubAccountsTable;
   repositories: RepositoriesTable;
   issues: IssuesTable;
+  issue_list_versions: IssueListVersionsTable;
   solutions: SolutionsTable;
   solution_revisions: SolutionRevisionsTable;
   solve_runs: SolveRunsTable;

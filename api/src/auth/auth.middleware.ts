@@ -15,7 +15,8 @@ export type { CurrentUser } from "./auth.types";
  * Requests without a valid credential answer 401.
  */
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
-  const { db } = c.var.deps;
+  // c.get, not c.var: c.var copies every variable into a new object on each read, on every request.
+  const { db } = c.get("deps");
   const authorization = c.req.header("authorization");
   const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
   let user: CurrentUser | undefined;

@@ -1,5 +1,6 @@
-import { Hono } from "hono";
-import { ISSUE_PAGE_MAX, IssueListQuery } from "@fixloop/contract";
+import { Hono, type TypedResponse } from "hono";
+import type { JSONParsed } from "hono/utils/types";
+import { IssueListQuery } from "@fixloop/contract";
 import { issues, isUuid } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
@@ -7,23 +8,22 @@ import { errors } from "../http/errors";
 import { validate } from "../http/validate";
 import { issueView } from "./issues.views";
 import { baseRepoOf, listBranches } from "./issues.branches";
-import { decodeCursor, encodeCursor } from "./issues.cursor";
+import { issueListPage, matchesEtag, type IssueList } from "./issues.list-cache";
 
 export const issuesRoutes = new Hono<AppEnv>()
-  /** One page of the user's issues, newest first; the first page also counts each tab. */
+  /**
+   * One page of the user's issues, newest first; the first page also counts each tab. Sent with a
+   * strong ETag: a browser revalidating an unchanged page gets 304 without the body.
+   */
   .get("/issues", requireUser, validate("query", IssueListQuery), async (c) => {
-    const q = c.req.valid("query");
-    const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-    const { db } = c.var.deps;
-    const [page, counts] = await Promise.all([
-      issues.listOwnedPage(db, c.var.user.id, { ...q, after, limit: q.limit ?? ISSUE_PAGE_MAX }),
-      after ? null : issues.countOwned(db, c.var.user.id),
-    ]);
-    return c.json({
-      issues: page.issues.map(issueView),
-      nextCursor: page.next && encodeCursor(page.next),
-      counts,
-    });
+    const page = await issueListPage(c.get("deps").db, c.get("user").id, c.req.valid("query"));
+    const headers = { ETag: page.etag, "Cache-Control": "private, no-cache" };
+    const res = matchesEtag(c.req.header("if-none-match"), page.etag)
+      ? c.body(null, 304, headers)
+      : c.body(page.body, 200, { ...headers, "Content-Type": "application/json" });
+    // The JSON was built once for this version of the list: typed as c.json would type it (a
+    // browser's fetch turns the 304 of its own revalidation into the 200 it kept).
+    return res as unknown as Response & TypedResponse<JSONParsed<IssueList>, 200, "json">;
   })
   .get("/issues/:id", requireUser, async (c) => {
     const id = c.req.param("id");

@@ -81,10 +81,10 @@ export const solveRoutes = new Hono<AppEnv>()
     },
   )
   .get("/runs/:id", requireUser, validate("param", RunParam), async (c) => {
-    const { db } = c.var.deps;
-    const run = await runs.findOwned(db, c.var.user.id, c.req.valid("param").id);
+    const { db, env } = c.get("deps");
+    const run = await runs.findOwned(db, c.get("user").id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    const note = await queuedNoteOf(db, c.var.deps.env.MAX_ACTIVE_RUNS_PER_USER, run);
+    const note = await queuedNoteOf(db, env.MAX_ACTIVE_RUNS_PER_USER, run);
     return c.json({ run: presentRun(run, await steps.listForView(db, run.id), note) });
   })
   .get("/runs/:id/events", requireUser, validate("param", RunParam), async (c) => {

@@ -78,6 +78,28 @@ afterAll(async () => {
   await db.destroy();
 });
 
+async function planOf(query: CompiledQuery): Promise<PlanNode[]> {
+  const c = await pool.connect();
+  try {
+    const { rows } = await c.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+      `explain (analyze, format json) ${query.sql}`,
+      [...query.parameters],
+    );
+    const plan = rows[0]?.["QUERY PLAN"][0];
+    if (!plan) throw new Error("no plan");
+    return nodes(plan.Plan);
+  } finally {
+    c.release();
+  }
+}
+
+function expectIndexedLookups(all: PlanNode[]) {
+  const seqScans = all.filter((n) => n["Node Type"] === "Seq Scan" && PER_ISSUE.includes(n["Relation Name"] ?? ""));
+  expect(seqScans.map((n) => n["Relation Name"])).toEqual([]);
+  for (const table of PER_ISSUE)
+    expect(all.some((n) => n["Relation Name"] === table && /Index/.test(n["Node Type"]))).toBe(true);
+}
+
 describe("the issue list's plan", () => {
   it("reads each issue's pull request, pending solution and newest run through an index", async () => {
     sent.length = 0;
@@ -87,22 +109,29 @@ describe("the issue list's plan", () => {
     expect(listed.filter((i) => i.open_pr_url !== null).length).toBe(40);
     const query = sent.at(-1);
     if (!query) throw new Error("listOwned sent no query");
+    expectIndexedLookups(await planOf(query));
+  });
 
-    const c = await pool.connect();
-    try {
-      const { rows } = await c.query<{ "QUERY PLAN": [{ Plan: PlanNode; "Execution Time": number }] }>(
-        `explain (analyze, format json) ${query.sql}`,
-        [...query.parameters],
-      );
-      const plan = rows[0]?.["QUERY PLAN"][0];
-      if (!plan) throw new Error("no plan");
-      const all = nodes(plan.Plan);
-      const seqScans = all.filter((n) => n["Node Type"] === "Seq Scan" && PER_ISSUE.includes(n["Relation Name"] ?? ""));
-      expect(seqScans.map((n) => n["Relation Name"])).toEqual([]);
-      for (const table of PER_ISSUE)
-        expect(all.some((n) => n["Relation Name"] === table && /Index/.test(n["Node Type"]))).toBe(true);
-    } finally {
-      c.release();
+  it("does the same for the pages GET /api/issues reads, first, later and of the Open tab", async () => {
+    const first = await issues.listOwnedPage(db, me, { limit: 30 });
+    expect(first.issues).toHaveLength(30);
+    const after = first.next ?? undefined;
+    expect(after).toBeDefined();
+    for (const o of [{ limit: 100 }, { limit: 30, after }, { limit: 100, tab: "open" as const }]) {
+      sent.length = 0;
+      await issues.listOwnedPage(db, me, o);
+      const query = sent.at(-1);
+      if (!query) throw new Error("listOwnedPage sent no query");
+      expectIndexedLookups(await planOf(query));
     }
+  });
+
+  it("counts the tabs without reading the solutions of other issues", async () => {
+    sent.length = 0;
+    expect(await issues.countOwned(db, me)).toEqual({ all: 100, open: 100, closed: 0, completed: 0 });
+    const query = sent.at(-1);
+    if (!query) throw new Error("countOwned sent no query");
+    const all = await planOf(query);
+    expect(all.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"])).toEqual([]);
   });
 });

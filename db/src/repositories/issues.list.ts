@@ -23,9 +23,13 @@ export interface IssuePageOptions {
   q?: string;
 }
 
-/** The Issues page's Open tab: an open status, or a solution waiting for the user's review. */
-const inOpenTab = sql<boolean>`(issues.status not in (${sql.join([...CLOSED_TAB_STATUSES])}) or exists (
-  select 1 from solutions where solutions.issue_id = issues.id and solutions.status = 'pending'))`;
+/**
+ * The Issues page's Open tab: an open status, or a solution waiting for the user's review. The
+ * pending solution is looked up per issue through its partial index: written as `exists`, the
+ * planner hashed it instead, reading every pending solution of every user on each list.
+ */
+const inOpenTab = sql<boolean>`(issues.status not in (${sql.join([...CLOSED_TAB_STATUSES])}) or coalesce((
+  select true from solutions where solutions.issue_id = issues.id and solutions.status = 'pending' limit 1), false))`;
 
 /**
  * One page of the user's issues, newest first (ties by id), each with its open pull request; the
@@ -80,4 +84,18 @@ export async function countOwned(db: Conn, userId: string): Promise<IssueCounts>
   const all = Number(row.all);
   const open = Number(row.open);
   return { all, open, closed: all - open, completed: Number(row.completed) };
+}
+
+/**
+ * The version of the user's issue list: Postgres bumps it in the same commit as any change to a row
+ * the list reads (2026-11-29 migration), so a page built after reading version `v` is current for as
+ * long as the version still reads `v`. "0" before the user's first change.
+ */
+export async function listVersion(db: Conn, userId: string): Promise<string> {
+  const row = await db
+    .selectFrom("issue_list_versions")
+    .select("version")
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row?.version ?? "0";
 }

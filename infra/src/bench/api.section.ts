@@ -4,6 +4,7 @@ import { seedIssues } from "./bench-seed";
 import { startBenchStack } from "./bench-stack";
 import { forkBench } from "./child";
 import { loadGet, pool, type LoadResult } from "./load";
+import { cpuMs } from "./proc-cpu";
 import type { Figure } from "./report";
 import type { BenchContext, Section } from "./section.types";
 
@@ -19,21 +20,31 @@ interface Targets {
   p99: (ours: number, bare: number) => { target: string; holds: boolean };
 }
 
-async function pair(
-  name: string,
-  ours: () => Promise<LoadResult>,
-  bare: () => Promise<LoadResult>,
-  t: Targets,
-): Promise<Figure[]> {
-  const oursRounds: LoadResult[] = [];
-  const bareRounds: LoadResult[] = [];
+/** A side of a pair: a load round against one server, and the server's process (for its CPU time). */
+interface Side {
+  load: () => Promise<LoadResult>;
+  pid: number | undefined;
+}
+
+async function round(side: Side): Promise<LoadResult & { cpuMs: number }> {
+  const cpu0 = cpuMs(side.pid);
+  const r = await side.load();
+  return { ...r, cpuMs: cpuMs(side.pid) - cpu0 };
+}
+
+async function pair(name: string, ours: Side, bare: Side, t: Targets): Promise<Figure[]> {
+  const oursRounds: (LoadResult & { cpuMs: number })[] = [];
+  const bareRounds: (LoadResult & { cpuMs: number })[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    oursRounds.push(await ours());
-    bareRounds.push(await bare());
+    oursRounds.push(await round(ours));
+    bareRounds.push(await round(bare));
   }
   const o = pool(oursRounds);
   const b = pool(bareRounds);
   if (o.errors || b.errors) process.stderr.write(`  api ${name}: ${o.errors} failed requests (bare ${b.errors})\n`);
+  // The server's CPU per request: what the code costs, whatever the neighbours are doing.
+  const perRequest = (rounds: { cpuMs: number }[], r: LoadResult) =>
+    rounds.reduce((n, x) => n + x.cpuMs, 0) / Math.max(1, r.latencies.length);
   const s = `API (${CONCURRENCY} clients)`;
   const base = { section: s, baselineName: "bare Hono, same SQL" };
   return [
@@ -46,6 +57,13 @@ async function pair(
       ...t.perSecond(o.perSecond, b.perSecond),
     },
     { ...base, name: `${name} p99`, value: o.p99, unit: "ms", baseline: b.p99, ...t.p99(o.p99, b.p99) },
+    {
+      ...base,
+      name: `${name} server CPU per request`,
+      value: perRequest(oursRounds, o),
+      unit: "ms",
+      baseline: perRequest(bareRounds, b),
+    },
   ];
 }
 
@@ -123,19 +141,21 @@ export const apiSection: Section = {
       const headers = { cookie: me.headers.cookie };
       const go = (base: string, path: string) => () =>
         loadGet(`${base}${path}`, headers, { concurrency: CONCURRENCY, seconds: SECONDS });
+      const ours = (path: string): Side => ({ load: go(bs.api, path), pid: bs.stack.api.proc.pid });
+      const theirs = (path: string): Side => ({ load: go(bareUrl, path), pid: bare.proc.pid });
       // Warm both servers (JIT, pools) before measuring.
       await go(bs.api, "/api/issues")().then(() => go(bareUrl, "/api/issues")());
       return [
         ...(await pair(
           `GET /api/issues (${ISSUES} issues, ${RUNS} runs, ${SOLUTIONS} solutions, plan cost ${cost.toFixed(0)})`,
-          go(bs.api, "/api/issues"),
-          go(bareUrl, "/api/issues"),
+          ours("/api/issues"),
+          theirs("/api/issues"),
           {
             perSecond: (o) => ({ target: ">= 500 req/s", holds: o >= 500 }),
             p99: (o) => ({ target: "< 100 ms", holds: o < 100 }),
           },
         )),
-        ...(await pair("GET /api/runs/:id", go(bs.api, `/api/runs/${run.id}`), go(bareUrl, `/api/runs/${run.id}`), {
+        ...(await pair("GET /api/runs/:id", ours(`/api/runs/${run.id}`), theirs(`/api/runs/${run.id}`), {
           perSecond: (o, b) => ({ target: ">= 0.9x bare", holds: o >= 0.9 * b }),
           p99: (o, b) => ({ target: "<= 1.5x bare", holds: o <= 1.5 * b }),
         })),

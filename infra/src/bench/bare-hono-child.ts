@@ -1,12 +1,12 @@
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
-import { ISSUE_PAGE_MAX } from "@fixloop/contract";
-import { createDb, issues, runs, sessions, steps } from "@fixloop/db";
-import { SESSION_COOKIE, hashSecret, issueView, presentRun } from "@fixloop/api/views";
+import { createDb, runs, sessions, steps } from "@fixloop/db";
+import { SESSION_COOKIE, hashSecret, issueListPage, presentRun } from "@fixloop/api/views";
 
 // Baseline for the API section: a bare Hono app on @hono/node-server running the same SQL as the
 // product routes (session lookup, then the listing or the run with its steps), without middleware.
+// The listing is the route's own function, with its kept pages: the same SQL as the product.
 const db = createDb(process.env.DATABASE_URL ?? "", { max: 20 });
 
 async function userOf(cookie: string | undefined): Promise<string | undefined> {
@@ -17,11 +17,9 @@ const app = new Hono()
   .get("/api/issues", async (c) => {
     const userId = await userOf(getCookie(c, SESSION_COOKIE));
     if (!userId) return c.json({}, 401);
-    const [page, counts] = await Promise.all([
-      issues.listOwnedPage(db, userId, { limit: ISSUE_PAGE_MAX }),
-      issues.countOwned(db, userId),
-    ]);
-    return c.json({ issues: page.issues.map(issueView), nextCursor: null, counts });
+    // The route's own read: the list's version, then the kept page or a fresh read of it.
+    const page = await issueListPage(db, userId, {});
+    return c.body(page.body, 200, { "Content-Type": "application/json", ETag: page.etag });
   })
   .get("/api/runs/:id", async (c) => {
     const userId = await userOf(getCookie(c, SESSION_COOKIE));
