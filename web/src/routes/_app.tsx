@@ -1,5 +1,6 @@
-import { Navigate, Outlet, createFileRoute } from "@tanstack/react-router";
+import { Navigate, Outlet, createFileRoute, useLocation } from "@tanstack/react-router";
 import { useAuth } from "../auth/auth";
+import { safeAppPath } from "../auth/return-to";
 import { AppShell } from "../shell/AppShell";
 import { Spinner } from "../ui/ui";
 
@@ -8,8 +9,13 @@ export const Route = createFileRoute("/_app")({ component: AppLayout });
 
 function AppLayout() {
   const { user, loading } = useAuth();
+  const href = useLocation({ select: (l) => l.href });
   if (loading) return <Spinner label="Checking authentication..." />;
-  if (!user) return <Navigate to="/" replace />;
+  // Signed out: sign in first, then come back to the page asked for.
+  if (!user) {
+    const next = safeAppPath(href);
+    return <Navigate to="/auth" search={next ? { next } : {}} replace />;
+  }
   return (
     <AppShell user={user}>
       <Outlet />
