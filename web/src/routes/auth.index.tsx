@@ -4,8 +4,8 @@ import { safeAppPath } from "../auth/return-to";
 
 export const Route = createFileRoute("/auth/")({
   validateSearch: (s: Record<string, unknown>): { error?: string; next?: string } => {
-    const next = safeAppPath(s.next);
-    return { ...(typeof s.error === "string" ? { error: s.error } : {}), ...(next ? { next } : {}) };
+    // Every key is set, even to undefined: the parent's raw search would otherwise show through.
+    return { error: typeof s.error === "string" ? s.error : undefined, next: safeAppPath(s.next) ?? undefined };
   },
   component: AuthRoute,
 });

@@ -7,7 +7,7 @@ import { useAuth } from "../../auth/auth";
 import { Logo } from "../../shell/Logo";
 import { ThemeSwitcher } from "../../theme/ThemeSwitcher";
 import { buttonClass, Spinner } from "../../ui/ui";
-import { forgetReturnTo, peekReturnTo, rememberReturnTo } from "../../auth/return-to";
+import { forgetReturnTo, peekReturnTo, rememberReturnTo, safeAppPath } from "../../auth/return-to";
 
 /**
  * `error` is the OAuth failure code the server redirects back with; `next` the app page asked for
@@ -30,7 +30,8 @@ export function AuthPage({ error, next }: { error?: string; next?: string }) {
     void navigate({ to: "/auth", search: kept ? { next: kept } : {}, replace: true });
   }, [error, navigate]);
   useEffect(() => {
-    if (user && next) void navigate({ href: next, replace: true });
+    const safe = safeAppPath(next);
+    if (user && safe) void navigate({ href: safe, replace: true });
   }, [user, next, navigate]);
   if (loading) return <Spinner label="Checking authentication..." />;
   if (user && next) return <Spinner label="Opening the page you asked for..." />;
