@@ -21,3 +21,9 @@ export function runBaseBranchOf(stored: unknown): string | undefined {
   const v = BaseBranch.safeParse((stored as { baseBranch?: unknown } | null)?.baseBranch);
   return v.success ? v.data : undefined;
 }
+
+/** Branches Fixloop pushes its pull requests from: `fixloop/issue-<n>` and `fixloop/issue-<n>-<slug>`. */
+export const FIXLOOP_BRANCH_PREFIX = "fixloop/issue-";
+
+/** One of Fixloop's own pull-request branches: never offered as a base to solve against. */
+export const isFixloopBranch = (name: string): boolean => /^fixloop\/issue-\d+(-|$)/.test(name);

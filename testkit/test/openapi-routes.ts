@@ -110,4 +110,6 @@ export const UNDESCRIBED = [
   // The stand-in's own reviewer page actions (a person commenting or a CI reporting on github.com).
   "POST /{owner}/{repo}/pull/{number}/sandbox/review-comment",
   "POST /{owner}/{repo}/pull/{number}/sandbox/check-run",
+  // The issue page's label control (a maintainer labelling on github.com).
+  "POST /{owner}/{repo}/issues/{number}/sandbox/label",
 ] as const;

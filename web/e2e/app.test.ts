@@ -28,7 +28,7 @@ async function hubotIssueUrl(title: string): Promise<string> {
 }
 
 describe("the web app at 360 px wide", () => {
-  it("sends an unauthenticated visit of a protected route to the landing page after checking", async () => {
+  it("sends an unauthenticated visit of a protected route to sign-in after checking, keeping the page asked for", async () => {
     const { page: p } = await e2e.newPage();
     await p.route("**/api/auth/me", async (r) => {
       await new Promise((res) => setTimeout(res, 600));
@@ -36,8 +36,8 @@ describe("the web app at 360 px wide", () => {
     });
     await p.goto("/validations");
     await p.getByText("Checking authentication...").waitFor();
-    await p.waitForURL(`${e2e.stack.url}/`);
-    await p.getByRole("heading", { name: /Resolve GitHub issues with AI/ }).waitFor();
+    await p.waitForURL(`${e2e.stack.url}/auth?next=%2Fvalidations`);
+    await p.getByRole("heading", { name: "Sign in to Fixloop" }).waitFor();
     await p.close();
   });
 

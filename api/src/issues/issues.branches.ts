@@ -1,3 +1,4 @@
+import { isFixloopBranch } from "@fixloop/contract";
 import { githubForUser, toGithubError } from "@fixloop/runtime";
 import { AppError } from "../http/errors";
 import type { AppDeps } from "../deps";
@@ -10,7 +11,7 @@ const BRANCHES_TTL_SECONDS = 60;
 const MAX_PAGES = 10;
 
 export interface BranchList {
-  /** Branch names, the default branch first, then the others by name. */
+  /** Branch names, the default branch first, then the others by name; Fixloop's own `fixloop/issue-…` branches left out. */
   branches: string[];
   defaultBranch: string;
   truncated: boolean;
@@ -50,7 +51,10 @@ export async function listBranches(deps: AppDeps, userId: string, fullName: stri
         break;
       }
     }
-    const others = names.filter((n) => n !== repo.default_branch).sort((a, b) => a.localeCompare(b));
+    // A pull request's branch of Fixloop's is no base to solve against: it holds an earlier fix.
+    const others = names
+      .filter((n) => n !== repo.default_branch && !isFixloopBranch(n))
+      .sort((a, b) => a.localeCompare(b));
     const list: BranchList = {
       branches: [repo.default_branch, ...others],
       defaultBranch: repo.default_branch,

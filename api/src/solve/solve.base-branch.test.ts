@@ -23,6 +23,9 @@ const head = (branch: string) =>
 beforeAll(async () => {
   await t.stack.authorizeRepos({ cookie: t.headers.cookie ?? "", origin: t.headers.origin ?? "" }, "octocat");
   gitDir = t.stack.github.control.gitDir("octocat", "todo-api");
+  // Branches of Fixloop's earlier pull requests, and a user's own branch that only looks alike.
+  for (const b of ["fixloop/issue-9-old-fix", "fixloop/issue-3", "fixloop/issue-notes"])
+    execFileSync("git", ["--git-dir", gitDir, "branch", b, "main"]);
   issue = await insertIssue(t.stack.db, t.userId, DUE);
 });
 
@@ -38,12 +41,12 @@ async function runsOf(issueId: string) {
 }
 
 describe("choosing the base branch", () => {
-  it("lists the repository's branches from GitHub, the default branch first", async () => {
+  it("lists the repository's branches from GitHub, the default branch first, without Fixloop's own fixloop/issue-<n> branches", async () => {
     const res = await api(`/issues/${issue.id}/branches`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       repository: "octocat/todo-api",
-      branches: ["main", "release-1.x"],
+      branches: ["main", "fixloop/issue-notes", "release-1.x"],
       defaultBranch: "main",
       truncated: false,
     });

@@ -44,6 +44,13 @@ export const solveErrors = {
   notResumable: () => new AppError(409, "run.not_resumable", "Only a run stopped by a spending cap can be resumed"),
   refineSuperseded: (reason: string) =>
     new AppError(409, "refine.superseded", `Not resumed: ${reason}; refine the solution as it is now instead`),
+  // 409: a second solution of the issue while one waits for review is asked for explicitly (`solveAgain`).
+  awaitingReview: (solutionId: string) =>
+    new AppError(
+      409,
+      "solve.awaiting_review",
+      `A solution for this issue awaits your review (solution ${solutionId}): open it, or solve again with solveAgain: true`,
+    ),
   issueBusy: () => new AppError(409, "run.issue_busy", "Another run of this issue is in progress"),
   stillCancelling: () => new AppError(409, "run.cancelling", "The previous run is still cancelling, try in a moment"),
   runCancelled: () => new AppError(409, "run.cancelled", "The run was cancelled"),

@@ -36,6 +36,8 @@ export const GenerateSolutionBody = z.object({
   candidates: CandidateCount.optional(),
   /** Branch the workspace, tests and pull request use; the repository's default branch when absent. */
   baseBranch: BaseBranch.optional(),
+  /** Solve although a solution of the issue awaits review; without it such a request is refused (409 `solve.awaiting_review`). */
+  solveAgain: z.boolean().optional(),
 });
 export type GenerateSolutionBody = z.infer<typeof GenerateSolutionBody>;
 export const GenerateSolutionQuery = z.object({ wait: z.enum(["true", "false", "1", "0"]).optional() });

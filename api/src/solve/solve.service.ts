@@ -1,5 +1,5 @@
 import type { SetupNetworkChoice } from "@fixloop/contract";
-import { findOpenPullRequestForIssue, issues, isUuid, users } from "@fixloop/db";
+import { findOpenPullRequestForIssue, issues, isUuid, solutions, users } from "@fixloop/db";
 import type { AppDeps } from "../deps";
 import { startAndEnqueue } from "./runs.start";
 import { solveErrors } from "./solve.errors";
@@ -13,7 +13,8 @@ export type StartRunDeps = AppDeps;
 /**
  * Checks, in order: the issue is the caller's, it is not known gone, its repository is still in the
  * caller's list (or it is imported), it is not closed and has no open pull request, GitHub still
- * has it, the model is known, the plan allows it, the quota has room. Then creates the run with its
+ * has it, no solution of it awaits review (unless `solveAgain`), the model is known, the plan allows
+ * it, the quota has room. Then creates the run with its
  * quota reservation in one transaction and enqueues its job. An issue with an active run answers
  * that run instead (the partial unique index settles races).
  */
@@ -26,6 +27,8 @@ export async function startRun(
     setupNetwork?: SetupNetworkChoice;
     candidates?: number;
     baseBranch?: string;
+    /** Solve even though a solution of the issue awaits review (the new one is listed beside it). */
+    solveAgain?: boolean;
   },
 ): Promise<{ runId: string; existing: boolean }> {
   const { db } = deps;
@@ -37,6 +40,10 @@ export async function startRun(
   if (issues.repositoryAccessLost(issue)) throw solveErrors.repositoryAccessLost();
   if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
   if (await findOpenPullRequestForIssue(db, issue.id)) throw solveErrors.pullRequestOpen();
+  if (!input.solveAgain) {
+    const waiting = await solutions.awaitingReviewOf(db, issue.id);
+    if (waiting) throw solveErrors.awaitingReview(waiting);
+  }
   await assertIssueOnGithub(deps, userId, issue);
   await assertContributionAllowed(deps, userId, issue);
   const model = await allowedModel(deps, db, userId, input.modelId);

@@ -112,6 +112,19 @@ export async function listAnswering(db: Conn, userId: string): Promise<OwnedSolu
   return rows.map(split);
 }
 
+/** The issue's newest solution still awaiting the user's review (pending), if any. */
+export async function awaitingReviewOf(db: Conn, issueId: string): Promise<string | undefined> {
+  const r = await db
+    .selectFrom("solutions")
+    .select("id")
+    .where("issue_id", "=", issueId)
+    .where("status", "=", "pending")
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return r?.id;
+}
+
 /** The user's solution (deleted ones excluded), decoded. */
 export async function findOfUser(db: Conn, userId: string, id: string): Promise<SolutionRow | undefined> {
   const row = await db

@@ -9,6 +9,10 @@ export function useAuth() {
   return { user: q.data ?? null, loading: q.isPending };
 }
 
+/** True while logging out: the signed-in pages then give way to the landing page, not to sign-in. */
+let loggingOut = false;
+export const isLoggingOut = () => loggingOut;
+
 /** Logout always ends signed out, even when the request fails (spec §8). */
 export function useLogout() {
   const qc = useQueryClient();
@@ -19,8 +23,13 @@ export function useLogout() {
     } catch (err) {
       console.error("Logout request failed", err);
     }
-    qc.setQueryData(meQuery().queryKey, null);
-    qc.removeQueries({ predicate: (q) => q.queryKey[0] !== "auth" && q.queryKey[0] !== "config" });
-    await navigate({ to: "/" });
+    loggingOut = true;
+    try {
+      qc.setQueryData(meQuery().queryKey, null);
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== "auth" && q.queryKey[0] !== "config" });
+      await navigate({ to: "/" });
+    } finally {
+      loggingOut = false;
+    }
   };
 }

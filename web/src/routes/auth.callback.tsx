@@ -7,6 +7,7 @@ import { errorMessage, unwrap } from "../api/errors";
 import { api } from "../api/client";
 import { Spinner } from "../ui/ui";
 import { PENDING_ISSUE_KEY } from "../features/landing/pending-issue";
+import { takeReturnTo } from "../auth/return-to";
 
 export const Route = createFileRoute("/auth/callback")({
   validateSearch: (s: Record<string, unknown>): { token?: string } =>
@@ -32,8 +33,11 @@ function AuthCallback() {
     unwrap(api.auth.session.$post({ json: { token } }))
       .then(({ user }) => {
         qc.setQueryData(meQuery().queryKey, user);
+        // The page asked for while signed out, then an issue pasted on the landing page, then the dashboard.
+        const next = takeReturnTo();
         const pending = localStorage.getItem(PENDING_ISSUE_KEY);
-        if (pending) void navigate({ to: "/contribute", replace: true });
+        if (next) void navigate({ href: next, replace: true });
+        else if (pending) void navigate({ to: "/contribute", replace: true });
         else void navigate({ to: "/dashboard", replace: true });
       })
       .catch((err: unknown) => {

@@ -1,4 +1,4 @@
-import { changeSizeLimitsOf, PullRequestResult, solutionUnverifiedOf } from "@fixloop/contract";
+import { changeSizeLimitsOf, FIXLOOP_BRANCH_PREFIX, PullRequestResult, solutionUnverifiedOf } from "@fixloop/contract";
 import type { PullRequestJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { assertPolicyStillAllows, checkIssueOnGithub, githubForUser, type GithubClient } from "@fixloop/runtime";
@@ -28,7 +28,7 @@ export function branchName(issueNumber: number, title: string): string {
     .replace(/^-+|-+$/g, "")
     .slice(0, 40)
     .replace(/-+$/, "");
-  return `fixloop/issue-${issueNumber}${slug ? `-${slug}` : ""}`;
+  return `${FIXLOOP_BRANCH_PREFIX}${issueNumber}${slug ? `-${slug}` : ""}`;
 }
 
 /**

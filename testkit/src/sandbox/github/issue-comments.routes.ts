@@ -4,10 +4,10 @@ import type { SandboxDeps, SandboxEnv } from "./context";
 import { githubErrors } from "./errors";
 import { paginate, readJson, str } from "./http";
 import { authorAssociation, label } from "./issues.payloads";
-import type { IssueCommentRecord, LabelRecord, RepoRecord, StateStore } from "./state";
+import type { IssueCommentRecord, RepoRecord, StateStore } from "./state";
 import { nodeId, type Urls } from "./urls";
 import { simpleUser } from "./users.payloads";
-import { webhookPayloads } from "./webhooks.payloads";
+import { addIssueLabels, labelsOf } from "./labels.service";
 
 const COMMENTS_DOC = "https://docs.github.com/rest/issues/comments";
 const LABELS_DOC = "https://docs.github.com/rest/issues/labels#add-labels-to-an-issue";
@@ -99,26 +99,8 @@ export function issueCommentsRoutes(deps: SandboxDeps) {
           'Invalid request.\n\nNo subschema in "anyOf" matched: labels must be an array of label names.',
           LABELS_DOC,
         );
-      const now = new Date().toISOString();
-      const added: LabelRecord[] = [];
-      store.mutate(() => {
-        for (const name of names) {
-          // GitHub creates a label the repository does not have yet.
-          const found = repo.labels.find((l) => l.name.toLowerCase() === name.toLowerCase());
-          const known = found ?? { id: store.nextId(), name, color: "ededed", description: null, default: false };
-          if (!found) repo.labels.push(known);
-          if (!issue.labels.some((l) => l.toLowerCase() === known.name.toLowerCase())) {
-            issue.labels.push(known.name);
-            added.push(known);
-          }
-        }
-        issue.updatedAt = now;
-      });
-      const sender = c.get("auth")?.login ?? repo.owner;
-      for (const l of added) deps.hooks.send("issues", webhookPayloads(deps).labeled(repo, issue, l, sender));
-      const labels = issue.labels
-        .map((n) => repo.labels.find((l) => l.name === n))
-        .filter((l): l is LabelRecord => l !== undefined);
+      addIssueLabels(deps, repo, issue, names, c.get("auth")?.login ?? repo.owner);
+      const labels = labelsOf(repo, issue);
       return c.json(labels.map((l) => label(l, repo, urls)));
     });
 }

@@ -5,6 +5,7 @@ import { escapeHtml } from "./oauth.routes";
 import type { IssueRecord, RepoRecord } from "./state";
 import { isPull } from "./pulls.payloads";
 import { reviewerPanel, webReviewerRoutes } from "./web.reviewer";
+import { labelPanel, webLabelRoutes } from "./web.labels";
 
 // The github.com pages behind html_url, when the stand-in links to itself: minimal, readable
 // pages for a user, a repository, an issue and a pull request, and generated avatars, so every
@@ -15,7 +16,8 @@ function page(title: string, body: string): string {
 <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1f2328}
 .state{display:inline-block;border-radius:2em;padding:.2em .8em;color:#fff;background:#1f883d}.state.closed,.state.merged{background:#8250df}.state.draft{background:#59636e}
 pre{background:#f6f8fa;padding:1rem;overflow-x:auto;white-space:pre-wrap;border-radius:6px}.note{color:#59636e}
-.add{color:#1a7f37}.del{color:#cf222e}ul{padding-left:1.2rem}</style>
+.add{color:#1a7f37}.del{color:#cf222e}ul{padding-left:1.2rem}
+ul.labels{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4rem}.label{border:2px solid #d0d7de;border-radius:2em;padding:.1em .6em;font-size:.9em}</style>
 </head><body><p class="note">GitHub sandbox (offline stand-in)</p>${body}</body></html>`;
 }
 
@@ -61,6 +63,7 @@ export function webRoutes(deps: SandboxDeps) {
 
   return new Hono<SandboxEnv>()
     .route("/", webReviewerRoutes(deps))
+    .route("/", webLabelRoutes(deps))
     .get("/avatars/u/:id", (c) => {
       const id = Number(c.req.param("id"));
       const user = store.data.users.find((u) => u.id === id);
@@ -74,7 +77,12 @@ export function webRoutes(deps: SandboxDeps) {
       const repo = publicRepo(c);
       const issue = repo && issueOf(c, repo, false);
       if (!repo || !issue) return notFound(c);
-      return c.html(page(`${issue.title} · Issue #${issue.number}`, header(repo, issue, "Issue")));
+      return c.html(
+        page(
+          `${issue.title} · Issue #${issue.number}`,
+          `${header(repo, issue, "Issue")}${labelPanel(deps, repo, issue)}`,
+        ),
+      );
     })
     .get("/:owner/:repo/pull/:number", async (c) => {
       const repo = publicRepo(c);

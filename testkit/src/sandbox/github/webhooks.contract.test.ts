@@ -194,6 +194,48 @@ describe("the GitHub stand-in's webhooks", () => {
       sender: { login: "octocat" },
     });
   });
+  it("delivers the same signed issues.labeled when a label is added with the issue page's label control", async () => {
+    const control = t.sandbox.control;
+    const [n = 0] = control.addIssues("octocat", "todo-api", [{ title: "Totals ignore archived todos" }]);
+    const page = `${t.sandbox.url}/octocat/todo-api/issues/${n}`;
+    const form = await (await fetch(page)).text();
+    expect(form).toContain('aria-label="Add a label"');
+    expect(form).toContain("None yet");
+    const before = (await control.webhookDeliveries()).length;
+    const receivedBefore = received.length;
+    const add = (user: string, label: string) =>
+      fetch(`${page}/sandbox/label`, {
+        method: "POST",
+        body: new URLSearchParams({ user, label }),
+        redirect: "manual",
+      });
+    const res = await add("octocat", "fixloop");
+    expect([res.status, res.headers.get("location")]).toEqual([303, `/octocat/todo-api/issues/${n}`]);
+    // Already there, an unknown user, or no label: nothing more is sent.
+    expect((await add("octocat", "Fixloop")).status).toBe(303);
+    expect((await add("mallory", "fixloop")).status).toBe(422);
+    expect((await add("octocat", "  ")).status).toBe(422);
+    const labeled = (await control.webhookDeliveries()).slice(before);
+    expect(labeled.map((d) => d.event)).toEqual(["issues"]);
+    expect(labeled.flatMap(validate)).toEqual([]);
+    expect(JSON.parse(labeled[0]?.body ?? "{}")).toMatchObject({
+      action: "labeled",
+      issue: { number: n, labels: [{ name: "fixloop" }] },
+      label: { name: "fixloop" },
+      sender: { login: "octocat" },
+    });
+    const delivered = received.slice(receivedBefore);
+    expect(delivered).toHaveLength(1);
+    const expected = `sha256=${crypto
+      .createHmac("sha256", SECRET)
+      .update(delivered[0]?.body ?? "")
+      .digest("hex")}`;
+    expect(delivered[0]?.headers["x-hub-signature-256"]).toBe(expected);
+    // The page shows the label it now has.
+    expect(await (await fetch(page)).text()).toMatch(
+      /<ul class="labels" aria-label="Labels"><li><span[^>]*>fixloop<\/span>/,
+    );
+  });
   it("delivers repository.renamed and repository.transferred as the published schemas describe them, the repository keeping its id and git data", async () => {
     const control = t.sandbox.control;
     const hubot = t.octokit("hubot", ["public_repo"]);

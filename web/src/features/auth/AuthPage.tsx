@@ -7,19 +7,34 @@ import { useAuth } from "../../auth/auth";
 import { Logo } from "../../shell/Logo";
 import { ThemeSwitcher } from "../../theme/ThemeSwitcher";
 import { buttonClass, Spinner } from "../../ui/ui";
+import { forgetReturnTo, peekReturnTo, rememberReturnTo, safeAppPath } from "../../auth/return-to";
 
-/** `error` is the OAuth failure code the server redirects back with. */
-export function AuthPage({ error }: { error?: string }) {
+/**
+ * `error` is the OAuth failure code the server redirects back with; `next` the app page asked for
+ * while signed out (already checked to be one), kept for after the GitHub round trip.
+ */
+export function AuthPage({ error, next }: { error?: string; next?: string }) {
   const { user, loading } = useAuth();
   const navigate = useNavigate();
+  useEffect(() => {
+    if (next) rememberReturnTo(next);
+    // Signing in from the landing page forgets a page asked for earlier; a failed attempt keeps it.
+    else if (!error) forgetReturnTo();
+  }, [next, error]);
   useEffect(() => {
     if (!error) return;
     toast.error(
       error === "oauth.denied" ? "GitHub authorization was cancelled" : "GitHub sign-in failed, please try again",
     );
-    void navigate({ to: "/auth", search: {}, replace: true });
+    const kept = peekReturnTo();
+    void navigate({ to: "/auth", search: kept ? { next: kept } : {}, replace: true });
   }, [error, navigate]);
+  useEffect(() => {
+    const safe = safeAppPath(next);
+    if (user && safe) void navigate({ href: safe, replace: true });
+  }, [user, next, navigate]);
   if (loading) return <Spinner label="Checking authentication..." />;
+  if (user && next) return <Spinner label="Opening the page you asked for..." />;
   if (user) return <Navigate to="/dashboard" replace />;
   return (
     <div className="min-h-dvh">

@@ -32,6 +32,9 @@ import { CandidatesPicker } from "../candidates/CandidatesPicker";
 import { CandidateRowsLive } from "../candidates/CandidateRowsLive";
 import { candidateSettingsQuery } from "../candidates/candidates.queries";
 import { BaseBranchPicker } from "../branches/BaseBranchPicker";
+import { AwaitingReviewConfirm } from "./AwaitingReviewConfirm";
+
+const isAwaitingReview = (err: unknown) => err instanceof ApiError && err.code === "solve.awaiting_review";
 
 export function SolvePage({
   issueId,
@@ -56,6 +59,8 @@ export function SolvePage({
   const [branch, setBranch] = useState(initialBranch ?? "");
   const [upgrade, setUpgrade] = useState<UpgradeReason | null>(null);
   const [confirmLinked, setConfirmLinked] = useState(false);
+  // The solution awaiting review that Generate asks about (from the issue, or named by the API's 409).
+  const [awaiting, setAwaiting] = useState<string | null>(null);
   const watchedLive = useRef(false);
   const autoStarted = useRef(false);
 
@@ -85,7 +90,7 @@ export function SolvePage({
   if (run.data && !watchedLive.current && !isTerminal(run.data)) watchedLive.current = true;
 
   const generate = useMutation({
-    mutationFn: () =>
+    mutationFn: ({ solveAgain }: { solveAgain?: boolean } = {}) =>
       unwrap(
         api.ai["generate-solution"].$post({
           query: {},
@@ -95,15 +100,24 @@ export function SolvePage({
             // Unchosen, the server applies the Settings default (also when it has not loaded here yet).
             ...(chosenCandidates !== null ? { candidates: chosenCandidates } : {}),
             ...(branch ? { baseBranch: branch } : {}),
+            ...(solveAgain ? { solveAgain } : {}),
           },
         }),
       ),
     onSuccess: ({ runId: id }) => {
+      setAwaiting(null);
       watchedLive.current = true;
       setRun(id);
     },
     onError: (err) => {
       if (start) setRun(undefined);
+      // The page's issue was older than the solution: ask now, as Generate would have.
+      if (isAwaitingReview(err)) {
+        // The note above the button appears with the issue read again.
+        void qc.invalidateQueries({ queryKey: issueQuery(issueId).queryKey });
+        const named = /solution ([0-9a-f-]{36})/.exec((err as Error).message)?.[1];
+        return setAwaiting(named ?? issue.data?.issue.awaitingReview?.solutionId ?? null);
+      }
       const reason = err instanceof ApiError ? upgradeReasonFor(err.code) : null;
       if (reason) setUpgrade(reason);
       else toast.error(errorMessage(err, "Failed to generate solution"));
@@ -118,7 +132,13 @@ export function SolvePage({
       setRun(undefined);
       return setUpgrade("model_access");
     }
-    generate.mutate();
+    // Arriving to solve an issue whose solution awaits review asks first, as the button does.
+    const waiting = issue.data.issue.awaitingReview?.solutionId;
+    if (waiting) {
+      setRun(undefined);
+      return setAwaiting(waiting);
+    }
+    generate.mutate({});
   }, [start, runId, model, issue.data]);
 
   const resume = useMutation({
@@ -161,7 +181,8 @@ export function SolvePage({
     const m = models.data?.allModels.find((x) => x.id === model);
     if (m && !m.allowed) return setUpgrade("model_access");
     if (!confirmed && i.linkedPullRequests.length > 0) return setConfirmLinked(true);
-    generate.mutate();
+    if (i.awaitingReview) return setAwaiting(i.awaitingReview.solutionId);
+    generate.mutate({});
   };
 
   return (
@@ -229,7 +250,7 @@ export function SolvePage({
               {stoppedReason(r)}
             </p>
           )}
-          {!r && generate.isError && (
+          {!r && generate.isError && !isAwaitingReview(generate.error) && (
             <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
               The solve did not start: {errorMessage(generate.error, "Failed to generate solution")}
             </p>
@@ -259,6 +280,13 @@ export function SolvePage({
         />
       )}
       <UpgradePrompt reason={upgrade} onClose={() => setUpgrade(null)} />
+      <AwaitingReviewConfirm
+        solutionId={awaiting}
+        open={awaiting !== null}
+        busy={generate.isPending}
+        onCancel={() => setAwaiting(null)}
+        onSolveAgain={() => generate.mutate({ solveAgain: true })}
+      />
       <LinkedPullConfirm
         issue={i}
         open={confirmLinked}

@@ -10,6 +10,7 @@ import { Button, Card, EmptyState, PageHeader, Spinner, buttonClass } from "../.
 import { CONFIDENCE_TEXT } from "../solve/SolutionResult";
 import { TestsBadge } from "./tests-status";
 import { InlineMarkdown } from "../../ui/Markdown";
+import { PendingCardFacts } from "./PendingCardFacts";
 
 export function ValidationsPage() {
   const qc = useQueryClient();
@@ -57,6 +58,7 @@ export function ValidationsPage() {
               <h2 className="font-semibold">
                 <InlineMarkdown>{s.issueId.title}</InlineMarkdown>
               </h2>
+              <PendingCardFacts solution={s} all={solutions} />
               <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
                 {s.analysis.slice(0, 200)}
                 {s.analysis.length > 200 ? "…" : ""}
