@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps";
 import { startAndEnqueue } from "./runs.start";
 import { solveErrors } from "./solve.errors";
 import { allowedModel } from "./solve.model-access";
-import { assertContributionAllowed, assertIssueOnGithub } from "./solve.policy";
+import { assertContributionAllowed, assertInstallationActive, assertIssueOnGithub } from "./solve.policy";
 import { setupNetworkChoice } from "./solve.setup-network";
 import { assertBranchExists, baseRepoOf } from "../issues/issues.branches";
 
@@ -37,6 +37,7 @@ export async function startRun(
   if (issues.repositoryAccessLost(issue)) throw solveErrors.repositoryAccessLost();
   if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
   if (await findOpenPullRequestForIssue(db, issue.id)) throw solveErrors.pullRequestOpen();
+  await assertInstallationActive(deps, userId, issue);
   await assertIssueOnGithub(deps, userId, issue);
   await assertContributionAllowed(deps, userId, issue);
   const model = await allowedModel(deps, db, userId, input.modelId);

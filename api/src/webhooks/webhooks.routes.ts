@@ -10,7 +10,7 @@ import {
 import type { AppEnv } from "../deps";
 import { webhookErrors } from "./webhooks.errors";
 import type { WebhookOutcome } from "./webhooks.handler";
-import { webhookHandlers } from "./webhooks.handlers";
+import { ACCOUNT_EVENTS, webhookHandlers } from "./webhooks.handlers";
 import { RepositoryLocation } from "./webhooks.schemas";
 import { validGithubSignature } from "./webhooks.signature";
 
@@ -68,7 +68,8 @@ export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (
   if (!handler) return c.json({ status: "ignored", reason: "unsupported_event" }, 202);
   const repo = repositoryOf(body);
   const location = locationOf(body);
-  if (!repo || !(await pullRequestEvents.knowsRepository(db, repo, location?.githubId))) {
+  const accountEvent = ACCOUNT_EVENTS.has(event);
+  if (!accountEvent && (!repo || !(await pullRequestEvents.knowsRepository(db, repo, location?.githubId)))) {
     logger.warn({ ...where, repository: repo }, "github webhook for a repository Fixloop does not know: ignored");
     return c.json({ status: "ignored", reason: "unknown_repository" }, 202);
   }
