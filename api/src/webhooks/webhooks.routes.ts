@@ -30,7 +30,8 @@ function locationOf(body: Record<string, unknown>): repositories.RepositoryLocat
 
 /**
  * GitHub webhooks. Order: signature (401) → JSON (400) → event type (202 when unsupported) →
- * repository Fixloop knows, by GitHub id or name (202 ignored otherwise, logged) → delivery id
+ * repository Fixloop knows, by GitHub id or name (202 ignored otherwise, logged; not asked of the
+ * App's installation events, which are about an account) → delivery id
  * seen before (200, duplicate) → the handler, in the same transaction as the stored delivery (or
  * after it, for a handler that works `outside` one).
  *
