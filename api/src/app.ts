@@ -14,6 +14,7 @@ import { adminRoutes } from "./admin/admin.routes";
 import { configRoutes } from "./config/config.routes";
 import { authRoutes } from "./auth/auth.routes";
 import { tokensRoutes } from "./tokens/tokens.routes";
+import { githubAppRoutes } from "./github/github.app.routes";
 import { githubRoutes } from "./github/github.routes";
 import { labelTriggerRoutes } from "./label-trigger/label-trigger.routes";
 import { testSettingsRoutes } from "./github/test-settings.routes";
@@ -41,6 +42,7 @@ export function apiRoutes() {
     .route("/", authRoutes)
     .route("/", tokensRoutes)
     .route("/", githubRoutes)
+    .route("/", githubAppRoutes)
     .route("/", testSettingsRoutes)
     .route("/", labelTriggerRoutes)
     .route("/", backtestsRoutes)

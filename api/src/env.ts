@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { loadEnv } from "@fixloop/runtime";
+import { GithubAppEnv, loadEnv } from "@fixloop/runtime";
 import { ProviderEnv, CostCapSetting, PricesSetting, ActiveRunCapsSetting } from "@fixloop/contract";
 
 const bool = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");
@@ -33,6 +33,8 @@ export const ApiEnv = z.object({
   ADMIN_GITHUB_LOGINS: list,
   /** Secret set on the GitHub webhook; verifies X-Hub-Signature-256. Empty refuses every delivery (polling only). */
   GITHUB_WEBHOOK_SECRET: z.string().default(""),
+  /** The GitHub App (id, slug, private key); empty: repository access by OAuth grant. */
+  ...GithubAppEnv.shape,
   /** Model providers (same keys as the worker's). */
   ...ProviderEnv.shape,
   /** Prices of those models, `model=input/output` in USD per million tokens, comma separated; unpriced models cost 0. */

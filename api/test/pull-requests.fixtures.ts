@@ -6,8 +6,9 @@ export const BUGGY_LINES =
   "  // skip the item already shown at the end of the previous page\n  const start = (current - 1) * size + (current > 1 ? 1 : 0);\n";
 
 /** A whole stack with octocat signed in (repository access granted) and helpers to act on the stand-in. */
-export async function prStack() {
+export async function prStack(o: Pick<Parameters<typeof createTestStack>[0] & object, "envOf"> = {}) {
   const stack = await createTestStack({
+    envOf: o.envOf,
     workers: ["pull-request", "sync", "syntax-check"],
     logLevel: "warn",
     env: { JOB_WAIT_SECONDS: "25" },

@@ -10,13 +10,15 @@ import { createLogger } from "@fixloop/runtime";
 import type { WorkerContext } from "@fixloop/worker";
 import { loadWorkerEnv } from "@fixloop/worker";
 import { startWorkers, type RunningWorkers } from "@fixloop/worker";
-import { startGithubSandbox } from "@fixloop/testkit/sandbox";
+import { startGithubSandbox, type GithubSandboxControl } from "@fixloop/testkit/sandbox";
 
 export interface TestStackOptions {
   /** Settings for both the app and the workers (e.g. model stand-in URLs); they override the stack's own. */
   env?: Record<string, string>;
   /** Queues served by in-process workers; default all; `false` starts none. */
   workers?: QueueName[] | false;
+  /** Settings read off the GitHub stand-in once it runs (its App's id and key, say). */
+  envOf?: (control: GithubSandboxControl) => Record<string, string>;
   /** Level of the captured logs (api and workers); default "debug" so leaks are visible to tests. */
   logLevel?: "debug" | "info" | "warn";
 }
@@ -54,6 +56,7 @@ export async function createTestStack(opts: TestStackOptions = {}) {
     GITHUB_CLIENT_ID: github.clientId,
     GITHUB_CLIENT_SECRET: github.clientSecret,
     PUBLIC_URL: publicUrl,
+    ...opts.envOf?.(github.control),
     ...opts.env,
   };
   const t = await createTestApp(env, { logger: logger.child({ name: "api" }) });

@@ -3,7 +3,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import type { QueueName } from "@fixloop/contract";
 import { pullRequests } from "@fixloop/db";
 import { createGithubClient } from "@fixloop/runtime";
-import { WebhookSender } from "@fixloop/testkit/sandbox";
+import { WebhookSender, type GithubSandboxControl } from "@fixloop/testkit/sandbox";
 import { upsertRepository, type GithubRepo } from "@fixloop/worker";
 import { afterAll } from "vitest";
 import { createTestStack } from "./stack";
@@ -32,9 +32,16 @@ export const pushEvent = (branch: string, sha: string) => ({
  * Fixloop's (as the pull-request step does), so webhooks about it apply.
  */
 export async function webhookStack(
-  o: { webhook?: boolean; workers?: QueueName[] | false; env?: Record<string, string> } = {},
+  o: {
+    webhook?: boolean;
+    workers?: QueueName[] | false;
+    env?: Record<string, string>;
+    /** Settings read off the stand-in once it runs (its GitHub App, say). */
+    appEnv?: (control: GithubSandboxControl) => Record<string, string>;
+  } = {},
 ) {
   const stack = await createTestStack({
+    envOf: o.appEnv,
     workers: o.workers ?? false,
     // A provider key so a label-triggered run has a model to start with (no worker runs it here).
     env: {

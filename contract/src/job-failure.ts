@@ -23,6 +23,7 @@ export const JOB_ERROR_CODES = [
   "pull_request.conflict_duplicate",
   "github.not_your_repository",
   "github.reauthorize_required",
+  "github.installation_suspended",
   "contributions.blocked",
   "contributions.acknowledgement_required",
   "pull_request.no_write_access",

@@ -41,5 +41,6 @@ export const MIGRATIONS: Readonly<Record<string, () => Promise<Migration>>> = {
   "2026-11-29T00-50-label-trigger-senders": () => import("./migrations/2026-11-29T00-50-label-trigger-senders"),
   "2026-11-29T01-40-issue-list-lookups": () => import("./migrations/2026-11-29T01-40-issue-list-lookups"),
   "2026-11-29T04-30-issue-list-pages": () => import("./migrations/2026-11-29T04-30-issue-list-pages"),
+  "2026-11-29T07-30-github-app-installations": () => import("./migrations/2026-11-29T07-30-github-app-installations"),
   "2026-11-29T07-30-issue-list-versions": () => import("./migrations/2026-11-29T07-30-issue-list-versions"),
 };

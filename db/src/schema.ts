@@ -101,6 +101,33 @@ export interface GithubAccountsTable {
   updated_at: GeneratedTimestamp;
 }
 
+/** A GitHub App installation: an account, all or selected repositories, suspended or not. */
+export interface GithubInstallationsTable {
+  installation_id: BigIntCol;
+  account_login: string;
+  account_id: BigIntCol;
+  account_type: string;
+  repository_selection: string;
+  /** GitHub id of the user who installed it (the `installation.created` sender), when known. */
+  installed_by_github_id: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  suspended_at: NullableTimestamp;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+/** The repositories an installation reaches, as GitHub last said. */
+export interface GithubInstallationRepositoriesTable {
+  installation_id: BigIntCol;
+  github_id: BigIntCol;
+  full_name: string;
+}
+
+/** The Fixloop users an installation serves. */
+export interface GithubInstallationUsersTable {
+  installation_id: BigIntCol;
+  user_id: string;
+}
+
 export interface RepositoriesTable {
   id: Generated<string>;
   user_id: string;
@@ -469,6 +496,9 @@ export interface Database {
   oauth_states: OauthStatesTable;
   api_tokens: ApiTokensTable;
   github_accounts: GithubAccountsTable;
+  github_installations: GithubInstallationsTable;
+  github_installation_repositories: GithubInstallationRepositoriesTable;
+  github_installation_users: GithubInstallationUsersTable;
   repositories: RepositoriesTable;
   issues: IssuesTable;
   issue_list_versions: IssueListVersionsTable;

@@ -67,6 +67,15 @@ export const VALIDATED = {
   ],
   orgs: ["GET /user/repos", "GET /repos/{owner}/{repo}"],
   collaborators: ["GET /repos/{owner}/{repo}/collaborators/{username}/permission"],
+  apps: [
+    "GET /app",
+    "GET /app/installations/{installation_id}",
+    "POST /app/installations/{installation_id}/access_tokens",
+    "GET /installation/repositories",
+    "GET /user/installations",
+    "GET /user/installations/{installation_id}/repositories",
+    "POST /app-manifests/{code}/conversions",
+  ],
   redirects: [
     "GET /repos/{owner}/{repo}",
     "GET /repos/{owner}/{repo}/issues",
@@ -107,6 +116,11 @@ export const UNDESCRIBED = [
   "GET /{owner}/{repo}",
   "GET /{owner}/{repo}/issues/{number}",
   "GET /{owner}/{repo}/pull/{number}",
+  // github.com's GitHub App pages: installing an App, and the manifest flow's "Create GitHub App".
+  "GET /apps/{slug}/installations/new",
+  "POST /apps/{slug}/installations/new",
+  "POST /settings/apps/new",
+  "POST /settings/apps/new/confirm",
   // The stand-in's own reviewer page actions (a person commenting or a CI reporting on github.com).
   "POST /{owner}/{repo}/pull/{number}/sandbox/review-comment",
   "POST /{owner}/{repo}/pull/{number}/sandbox/check-run",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { loadEnv } from "@fixloop/runtime";
+import { GithubAppEnv, loadEnv } from "@fixloop/runtime";
 import { ProviderEnv, CostCapSetting, PricesSetting, ActiveRunCapsSetting } from "@fixloop/contract";
 import { DEFAULT_ALLOWED_HOSTS, parseAllowedHosts } from "./tests-run/sandbox.egress.policy";
 
@@ -12,6 +12,8 @@ export const WorkerEnv = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TOKEN_ENCRYPTION_KEYS: z.string().min(1),
   GITHUB_API_URL: z.string().url().default("https://api.github.com"),
+  /** The GitHub App whose installation tokens write (as the API's). */
+  ...GithubAppEnv.shape,
   /** Origin the browser uses (as the API's PUBLIC_URL): the label trigger's issue comment links the run there. */
   PUBLIC_URL: z.string().url().default("http://localhost:3000"),
   /** Jobs each worker process runs at once, per queue. */

@@ -34,6 +34,7 @@ const STATUS: Record<JobErrorCode, ContentfulStatusCode> = {
   "pull_request.conflict_duplicate": 409,
   "github.not_your_repository": 403,
   "github.reauthorize_required": 403,
+  "github.installation_suspended": 403,
   "contributions.blocked": 409,
   "contributions.acknowledgement_required": 422,
   "pull_request.no_write_access": 403,

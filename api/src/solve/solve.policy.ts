@@ -1,4 +1,12 @@
-import { assertPolicyStillAllows, checkIssueOnGithub, githubForUser, toGithubError } from "@fixloop/runtime";
+import {
+  appFromEnv,
+  assertPolicyStillAllows,
+  checkIssueOnGithub,
+  githubForUser,
+  suspendedError,
+  toGithubError,
+} from "@fixloop/runtime";
+import { installations } from "@fixloop/db";
 import type { AppDeps } from "../deps";
 import { githubUserContext } from "../auth/auth.cipher";
 import { failureError } from "../jobs/jobs.run";
@@ -46,4 +54,18 @@ export async function assertIssueOnGithub(
     return;
   }
   if (gone) throw solveErrors.issueGone(gone.reason, gone.movedTo);
+}
+
+/**
+ * A repository reached through a suspended installation of the App: nothing can be written there,
+ * so no run starts (403 `github.installation_suspended`, naming the account and what to do).
+ */
+export async function assertInstallationActive(
+  deps: AppDeps,
+  userId: string,
+  issue: { is_imported: boolean; repo_full_name: string },
+): Promise<void> {
+  if (issue.is_imported || !appFromEnv(deps.env)) return;
+  const inst = await installations.forRepository(deps.db, userId, issue.repo_full_name);
+  if (inst?.suspended_at) throw failureError(suspendedError(inst.account_login));
 }

@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps";
 import { startAndEnqueue } from "./runs.start";
 import { solveErrors } from "./solve.errors";
 import { allowedModel } from "./solve.model-access";
-import { assertContributionAllowed, assertIssueOnGithub } from "./solve.policy";
+import { assertContributionAllowed, assertInstallationActive, assertIssueOnGithub } from "./solve.policy";
 import { setupNetworkChoice } from "./solve.setup-network";
 import { assertBranchExists, baseRepoOf } from "../issues/issues.branches";
 
@@ -44,6 +44,7 @@ export async function startRun(
     const waiting = await solutions.awaitingReviewOf(db, issue.id);
     if (waiting) throw solveErrors.awaitingReview(waiting);
   }
+  await assertInstallationActive(deps, userId, issue);
   await assertIssueOnGithub(deps, userId, issue);
   await assertContributionAllowed(deps, userId, issue);
   const model = await allowedModel(deps, db, userId, input.modelId);

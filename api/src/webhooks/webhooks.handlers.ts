@@ -1,4 +1,5 @@
 import type { WebhookHandler } from "./webhooks.handler";
+import { onInstallation, onInstallationRepositories } from "./webhooks.installation";
 import { onIssues } from "./webhooks.issues";
 import { onCheckRun, onPullRequest, onPush, onReview, onReviewComment } from "./webhooks.pulls";
 import { onRepository } from "./webhooks.repository";
@@ -16,4 +17,9 @@ export const webhookHandlers: Partial<Record<string, WebhookHandler>> = {
   check_run: onCheckRun,
   issues: onIssues,
   repository: onRepository,
+  installation: onInstallation,
+  installation_repositories: onInstallationRepositories,
 };
+
+/** Events about an App installation rather than one repository: no known repository is needed. */
+export const ACCOUNT_EVENTS = new Set(["installation", "installation_repositories"]);

@@ -10,7 +10,7 @@ import {
 import type { AppEnv } from "../deps";
 import { webhookErrors } from "./webhooks.errors";
 import type { WebhookOutcome } from "./webhooks.handler";
-import { webhookHandlers } from "./webhooks.handlers";
+import { ACCOUNT_EVENTS, webhookHandlers } from "./webhooks.handlers";
 import { RepositoryLocation } from "./webhooks.schemas";
 import { validGithubSignature } from "./webhooks.signature";
 
@@ -30,7 +30,8 @@ function locationOf(body: Record<string, unknown>): repositories.RepositoryLocat
 
 /**
  * GitHub webhooks. Order: signature (401) → JSON (400) → event type (202 when unsupported) →
- * repository Fixloop knows, by GitHub id or name (202 ignored otherwise, logged) → delivery id
+ * repository Fixloop knows, by GitHub id or name (202 ignored otherwise, logged; not asked of the
+ * App's installation events, which are about an account) → delivery id
  * seen before (200, duplicate) → the handler, in the same transaction as the stored delivery (or
  * after it, for a handler that works `outside` one).
  *
@@ -68,7 +69,8 @@ export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (
   if (!handler) return c.json({ status: "ignored", reason: "unsupported_event" }, 202);
   const repo = repositoryOf(body);
   const location = locationOf(body);
-  if (!repo || !(await pullRequestEvents.knowsRepository(db, repo, location?.githubId))) {
+  const accountEvent = ACCOUNT_EVENTS.has(event);
+  if (!accountEvent && (!repo || !(await pullRequestEvents.knowsRepository(db, repo, location?.githubId)))) {
     logger.warn({ ...where, repository: repo }, "github webhook for a repository Fixloop does not know: ignored");
     return c.json({ status: "ignored", reason: "unknown_repository" }, 202);
   }

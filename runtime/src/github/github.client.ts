@@ -4,8 +4,22 @@ import { Octokit } from "@octokit/rest";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import type { Logger } from "pino";
+import { createAppAuth } from "@octokit/auth-app";
+
+/** What an installation client authenticates with: the App, the installation, and how far its tokens reach. */
+export interface InstallationAuth {
+  appId: string;
+  privateKey: string;
+  installationId: number;
+  /** Narrows every token to these repositories (names under the installation's account). */
+  repositoryNames?: string[];
+  /** Narrows every token to these permissions. */
+  permissions?: Record<string, "read" | "write">;
+}
 
 const GithubOctokit = Octokit.plugin(throttling, retry);
+type RequestInterface = InstanceType<typeof Octokit>["request"];
+type EndpointArgs = Parameters<RequestInterface["endpoint"]["merge"]>;
 export type GithubClient = InstanceType<typeof GithubOctokit>;
 
 export interface GithubClientOptions {
@@ -13,6 +27,8 @@ export interface GithubClientOptions {
   baseUrl: string;
   /** OAuth access token; never logged. */
   token?: string;
+  /** Acts as a GitHub App installation instead (installation tokens minted and re-minted in memory). */
+  app?: InstallationAuth;
   logger?: Logger;
   /** Longest wait (seconds) we accept for a rate-limit reset before giving up with a clear error. */
   maxRateLimitWaitSeconds?: number;
@@ -61,13 +77,14 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
       );
       return wait;
     };
+  const app = opts.app;
   return new GithubOctokit({
     baseUrl: opts.baseUrl.replace(/\/+$/, ""),
-    auth: opts.token,
+    ...(app ? { authStrategy: installationStrategy(app, opts.baseUrl.replace(/\/+$/, "")) } : { auth: opts.token }),
     userAgent: "fixloop",
     retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429, 451] },
     throttle: {
-      id: laneId(opts.token),
+      id: app ? `installation-${app.installationId}` : laneId(opts.token),
       write: writeLanes,
       onRateLimit: shouldWait("primary"),
       onSecondaryRateLimit: shouldWait("secondary"),
@@ -87,4 +104,46 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
       },
     },
   });
+}
+
+/**
+ * Authenticates every request with an installation token narrowed to `app`'s repositories and
+ * permissions, minted on first use (kept in this client's memory only, for this job). A token
+ * GitHub no longer takes (expired, revoked, its installation changed) answers 401: the token is
+ * minted again, once, and the request repeated.
+ */
+function installationStrategy(app: InstallationAuth, baseUrl: string) {
+  const baseUrlPath = new URL(baseUrl).pathname.replace(/\/+$/, "");
+  return ({ request }: { request: RequestInterface }) => {
+    const appAuth = createAppAuth({
+      appId: app.appId,
+      privateKey: app.privateKey,
+      request: request.defaults({ baseUrl }),
+    });
+    const mint = (refresh: boolean) =>
+      appAuth({
+        type: "installation",
+        installationId: app.installationId,
+        repositoryNames: app.repositoryNames,
+        permissions: app.permissions,
+        refresh,
+      });
+    const hook = async (send: RequestInterface, ...args: EndpointArgs) => {
+      const endpoint = send.endpoint.merge(...args) as ReturnType<RequestInterface["endpoint"]["merge"]> & {
+        url: string;
+      };
+      // Minting goes through this client's own request (and so this hook) with the App's JWT set.
+      if (/^\/app(\/|$)/.test(endpoint.url.replace(/^https?:\/\/[^/]+/, "").replace(baseUrlPath, "")))
+        return send(endpoint);
+      endpoint.headers.authorization = `token ${(await mint(false)).token}`;
+      try {
+        return await send(endpoint);
+      } catch (error) {
+        if ((error as { status?: number }).status !== 401) throw error;
+        endpoint.headers.authorization = `token ${(await mint(true)).token}`;
+        return send(endpoint);
+      }
+    };
+    return Object.assign(() => mint(false), { hook });
+  };
 }

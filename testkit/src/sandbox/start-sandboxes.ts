@@ -54,7 +54,13 @@ export async function startSandboxes(opts: {
         webhook: { url: `${opts.publicUrl}/api/github/webhook`, secret: webhookSecret },
       });
       stops.push(() => gh.stop());
+      // The stand-in's own GitHub App: installing it sends the user back to Fixloop's setup route.
+      const app = gh.control.defaultApp();
+      gh.control.setDefaultAppSetupUrl(`${opts.publicUrl}/api/github/app/setup`);
       Object.assign(env, {
+        GITHUB_APP_ID: String(app.id),
+        GITHUB_APP_SLUG: app.slug,
+        GITHUB_APP_PRIVATE_KEY: app.pem,
         GITHUB_CLIENT_ID: gh.clientId,
         GITHUB_CLIENT_SECRET: gh.clientSecret,
         GITHUB_WEB_URL: gh.url,

@@ -1,7 +1,14 @@
 import { changeSizeLimitsOf, FIXLOOP_BRANCH_PREFIX, PullRequestResult, solutionUnverifiedOf } from "@fixloop/contract";
 import type { PullRequestJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
-import { assertPolicyStillAllows, checkIssueOnGithub, githubForUser, type GithubClient } from "@fixloop/runtime";
+import {
+  INSTALLATION_PERMISSIONS,
+  assertPolicyStillAllows,
+  checkIssueOnGithub,
+  githubForRepository,
+  githubForUser,
+  type GithubClient,
+} from "@fixloop/runtime";
 import { type BodyInput, DRAFT_REFUSED_NOTICE, prBody, prTitle } from "./pull-requests.body";
 import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";
@@ -55,7 +62,17 @@ export async function openPullRequest(
   const files = solution.files_changed;
   assertChangeAllowed(files, changeSizeLimitsOf(ctx.env));
 
-  const { client: gh, login } = await githubForUser(ctx, job.userId);
+  // An imported issue's pull request comes from the user's fork (the App is not installed there):
+  // the user's grant. Otherwise the App's installation writes when the user has one on the
+  // repository, with a token minted for this job, narrowed to it (the PR body names the reviewer).
+  const { client: gh, login } = issue.is_imported
+    ? await githubForUser(ctx, job.userId)
+    : await githubForRepository(
+        ctx,
+        job.userId,
+        { fullName: issue.repo_full_name },
+        INSTALLATION_PERMISSIONS.pullRequest,
+      );
   // The upstream's rules may have changed since the import: checked again before anything is written.
   if (issue.is_imported)
     await assertPolicyStillAllows(

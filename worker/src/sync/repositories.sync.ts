@@ -3,11 +3,13 @@ import type { SyncJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { githubForUser, stopRunsOfLeftRepositories } from "@fixloop/runtime";
 import { asGithubJob } from "../github/github.jobs";
-import { upsertRepository } from "./repositories.store";
+import { installationRepositories } from "./repositories.installations";
+import { upsertRepository, type GithubRepo } from "./repositories.store";
 
 /**
  * Mirrors the repositories the user's token can see, all pages: owned, as a collaborator, and
- * through an organisation (its base permission or a team), GitHub's default affiliation. Each
+ * through an organisation (its base permission or a team), GitHub's default affiliation. A user
+ * who installed the GitHub App sees exactly its installations' repositories instead. Each
  * keeps GitHub's push permission: one the user may only read is listed, but fetching its issues
  * and the label trigger are refused (its issues are imported by URL, solved through a fork).
  */
@@ -17,14 +19,10 @@ export async function syncRepositories(
   _signal: AbortSignal,
 ): Promise<{ count: number }> {
   return asGithubJob("Repository", async () => {
-    const gh = await githubForUser(ctx, job.userId);
-    const repos = await gh.client.paginate(gh.client.rest.repos.listForAuthenticatedUser, {
-      per_page: 100,
-      sort: "full_name",
-      affiliation: "owner,collaborator,organization_member",
-    });
+    const viaApp = await installationRepositories(ctx, job.userId);
+    const repos = viaApp?.repos ?? (await grantedRepositories(ctx, job.userId));
     for (const r of repos) await upsertRepository(ctx.db, job.userId, r);
-    const seen = repos.map((r) => String(r.id));
+    const seen = [...repos.map((r) => String(r.id)), ...(viaApp?.kept ?? [])];
     // Repositories the token no longer sees (revoked access, deleted) leave the list, and the
     // user's runs of issues of a repository that left it stop (those of this removal, and those an
     // earlier sync that failed after its removal left going): none could open its pull request.
@@ -32,5 +30,14 @@ export async function syncRepositories(
     await stopRunsOfLeftRepositories(ctx, job.userId);
     ctx.logger.info({ userId: job.userId, count: repos.length }, "repositories synced");
     return { count: repos.length };
+  });
+}
+
+async function grantedRepositories(ctx: WorkerContext, userId: string): Promise<GithubRepo[]> {
+  const gh = await githubForUser(ctx, userId);
+  return gh.client.paginate(gh.client.rest.repos.listForAuthenticatedUser, {
+    per_page: 100,
+    sort: "full_name",
+    affiliation: "owner,collaborator,organization_member",
   });
 }

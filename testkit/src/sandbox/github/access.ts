@@ -24,6 +24,7 @@ export const viewerOf = (c: Ctx): string | null => c.get("auth")?.login ?? null;
 /** Whether the request's token may see `repo` at all (private repos need the `repo` scope and any role on it). */
 export function canRead(store: StateStore, repo: RepoRecord, token: TokenRecord | null): boolean {
   if (!repo.private) return true;
+  if (token?.installation) return token.installation.repoIds.includes(repo.id);
   if (!hasScope(token, "repo") || !token) return false;
   return roleOf(store, repo, token.login) !== null;
 }
@@ -43,18 +44,39 @@ export function writableRepo(
   deps: SandboxDeps,
   c: Ctx,
   doc = DOCS_URL.repos,
+  permission: AppPermission = "contents",
 ): { repo: RepoRecord; token: TokenRecord } {
   const token = requireUser(c, doc);
   const repo = readableRepo(deps, c, doc);
-  requireWriteScope(c, token, repo, doc);
-  if (!permissionsFor(deps.store, repo, token.login).push) {
+  requireWriteScope(c, token, repo, doc, permission);
+  if (!token.installation && !permissionsFor(deps.store, repo, token.login).push) {
     throw githubErrors.forbidden(`Permission to ${repo.owner}/${repo.name}.git denied to ${token.login}.`, doc);
   }
   return { repo, token };
 }
 
-export function requireWriteScope(c: Ctx, token: TokenRecord, repo: RepoRecord, doc: string): void {
+/** An App permission a write needs from an installation token. */
+export type AppPermission = "contents" | "pull_requests" | "issues";
+
+/**
+ * An installation token writes only to the repositories it was issued for, with the permission the
+ * endpoint needs (GitHub's 403 "Resource not accessible by integration"); user tokens pass.
+ */
+export function requireIntegrationWrite(token: TokenRecord, repo: RepoRecord, permission: AppPermission, doc: string) {
+  const inst = token.installation;
+  if (inst && (!inst.repoIds.includes(repo.id) || inst.permissions[permission] !== "write"))
+    throw githubErrors.forbidden("Resource not accessible by integration", doc);
+}
+
+export function requireWriteScope(
+  c: Ctx,
+  token: TokenRecord,
+  repo: RepoRecord,
+  doc: string,
+  permission: AppPermission = "contents",
+): void {
   c.set("acceptedScopes", "public_repo, repo");
+  if (token.installation) return requireIntegrationWrite(token, repo, permission, doc);
   const ok = repo.private ? hasScope(token, "repo") : hasScope(token, ...WRITE_SCOPES);
   if (!ok) throw githubErrors.notFound(doc);
 }

@@ -1,3 +1,4 @@
+import type { AppRecord } from "./apps.records";
 import type { GitStore } from "./git-store";
 import type { FaultQueue, RateLimiter } from "./rate-limit";
 import type { StateStore, TokenRecord } from "./state";
@@ -44,6 +45,8 @@ export type SandboxEnv = {
   Variables: {
     /** The token record when the request carried a valid token. */
     auth: TokenRecord | null;
+    /** The GitHub App when the request carried a valid App JWT. */
+    app: AppRecord | null;
     requestId: string;
     /** Scopes the route accepts, echoed as X-Accepted-OAuth-Scopes. */
     acceptedScopes: string;

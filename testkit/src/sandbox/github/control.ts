@@ -1,4 +1,5 @@
 import type { RefUpdateEntry, RequestLogEntry, SandboxDeps } from "./context";
+import { appControls, type AppControls } from "./apps.control";
 import { moveControls, type MoveControls } from "./moves.control";
 import { issueToken, revokeGrant } from "./oauth.routes";
 import { actingUser } from "./orgs";
@@ -39,7 +40,7 @@ export interface NewIssue {
 }
 
 /** In-process controls for tests; everything here acts as GitHub itself would, not through the API. */
-export interface GithubSandboxControl extends OrgControls, MoveControls {
+export interface GithubSandboxControl extends OrgControls, MoveControls, AppControls {
   /** Creates an OAuth token for `login` with exactly `scopes`. */
   issueToken(login: string, scopes: string[]): string;
   /** The user revokes the OAuth app's access on GitHub: its grant is forgotten and its tokens die. */
@@ -125,6 +126,7 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
   return {
     ...orgControls(deps, repoOf),
     ...moveControls(deps, repoOf),
+    ...appControls(deps, repoOf),
     issueToken: (login, scopes) => issueToken(store, login, scopes),
     revokeGrant: (login) => revokeGrant(store, login),
     setWebhook: (target) => deps.hooks.configure(target),

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { readableRepo, requireUser, writableRepo } from "./access";
+import { readableRepo, requireIntegrationWrite, requireUser, writableRepo } from "./access";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { githubErrors } from "./errors";
 import { paginate, readJson, str } from "./http";
@@ -65,6 +65,7 @@ export function issueCommentsRoutes(deps: SandboxDeps) {
     .post("/issues/:number{[0-9]+}/comments", async (c) => {
       const token = requireUser(c, COMMENTS_DOC);
       const repo = readableRepo(deps, c, COMMENTS_DOC);
+      requireIntegrationWrite(token, repo, "issues", COMMENTS_DOC);
       const issue = target(repo, c.req.param("number"));
       const body = str((await readJson(c)).body);
       if (!body)
@@ -91,7 +92,7 @@ export function issueCommentsRoutes(deps: SandboxDeps) {
       return c.json(issueComment(cm, repo, store, urls), 201);
     })
     .post("/issues/:number{[0-9]+}/labels", async (c) => {
-      const { repo } = writableRepo(deps, c, LABELS_DOC);
+      const { repo } = writableRepo(deps, c, LABELS_DOC, "issues");
       const issue = target(repo, c.req.param("number"));
       const names = labelNamesOf(await c.req.text());
       if (!names)

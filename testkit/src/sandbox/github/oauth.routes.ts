@@ -51,7 +51,7 @@ export function revokeGrant(store: StateStore, login: string): void {
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch);
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto;color:#1f2328}
 .card{border:1px solid #d0d7de;border-radius:6px;padding:1rem;margin:.75rem 0;display:flex;justify-content:space-between;align-items:center}
@@ -60,9 +60,9 @@ button.secondary{background:#f6f8fa;color:#1f2328;border:1px solid #d0d7de}code{
 </head><body>${body}</body></html>`;
 }
 
-type Fields = Record<string, string>;
+export type Fields = Record<string, string>;
 
-async function formFields(c: Context<SandboxEnv>): Promise<Fields> {
+export async function formFields(c: Context<SandboxEnv>): Promise<Fields> {
   const fields: Fields = { ...c.req.query() };
   const type = c.req.header("content-type") ?? "";
   if (type.includes("application/json")) {

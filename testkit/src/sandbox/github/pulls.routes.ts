@@ -58,7 +58,7 @@ export function pullsRoutes(deps: SandboxDeps) {
       const d = doc("create-a-pull-request");
       const token = requireUser(c, d);
       const repo = readableRepo(deps, c, d);
-      requireWriteScope(c, token, repo, d);
+      requireWriteScope(c, token, repo, d, "pull_requests");
       const body = await readJson(c);
       const title = str(body.title);
       const head = str(body.head);
@@ -94,7 +94,7 @@ export function pullsRoutes(deps: SandboxDeps) {
     .patch("/pulls/:number{[0-9]+}", async (c) => {
       const token = requireUser(c, doc("update-a-pull-request"));
       const repo = readableRepo(deps, c, doc("update-a-pull-request"));
-      requireWriteScope(c, token, repo, doc("update-a-pull-request"));
+      requireWriteScope(c, token, repo, doc("update-a-pull-request"), "pull_requests");
       const pr = findPull(repo, c, "update-a-pull-request");
       const canEdit = pr.user === token.login || repo.owner === token.login || repo.collaborators.includes(token.login);
       if (!canEdit)
@@ -126,7 +126,7 @@ export function pullsRoutes(deps: SandboxDeps) {
       return full(c, repo, pr);
     })
     .put("/pulls/:number{[0-9]+}/merge", async (c) => {
-      const { repo, token } = writableRepo(deps, c, doc("merge-a-pull-request"));
+      const { repo, token } = writableRepo(deps, c, doc("merge-a-pull-request"), "contents");
       const pr = findPull(repo, c, "merge-a-pull-request");
       if (pr.pull.merged)
         throw githubErrors.unprocessable("Pull Request is not mergeable", doc("merge-a-pull-request"));

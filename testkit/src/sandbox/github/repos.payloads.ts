@@ -119,7 +119,9 @@ export function repository(repo: RepoRecord, store: StateStore, urls: Urls, view
     open_issues: openIssues,
     watchers: 0,
     default_branch: repo.defaultBranch,
-    permissions: permissionsFor(store, repo, viewer),
+    // A GitHub App's bot (an installation token) gets no user permissions block: the token's own
+    // permissions decide what it may do.
+    ...(viewer?.endsWith("[bot]") ? {} : { permissions: permissionsFor(store, repo, viewer) }),
   };
 }
 

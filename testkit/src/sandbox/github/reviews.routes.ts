@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { readableRepo, requireUser, writableRepo } from "./access";
+import { readableRepo, requireIntegrationWrite, requireUser, writableRepo } from "./access";
 import type { SandboxDeps, SandboxEnv } from "./context";
 import { DOCS_URL, githubErrors } from "./errors";
 import { paginate, readJson, str } from "./http";
@@ -35,6 +35,7 @@ export function reviewsRoutes(deps: SandboxDeps) {
       const doc = `${DOCS_URL.pulls}/comments#create-a-review-comment-for-a-pull-request`;
       const token = requireUser(c, doc);
       const repo = readableRepo(deps, c, doc);
+      requireIntegrationWrite(token, repo, "pull_requests", doc);
       const pr = pullOf(repo, c, doc);
       const body = await readJson(c);
       const text = str(body.body);
@@ -54,6 +55,7 @@ export function reviewsRoutes(deps: SandboxDeps) {
       const doc = `${DOCS_URL.pulls}/comments#create-a-reply-for-a-review-comment`;
       const token = requireUser(c, doc);
       const repo = readableRepo(deps, c, doc);
+      requireIntegrationWrite(token, repo, "pull_requests", doc);
       const pr = pullOf(repo, c, doc);
       const parentId = Number(c.req.param("comment_id"));
       const parent = (store.data.reviewComments ?? []).find(
@@ -82,6 +84,7 @@ export function reviewsRoutes(deps: SandboxDeps) {
       const doc = `${DOCS_URL.pulls}/reviews#create-a-review-for-a-pull-request`;
       const token = requireUser(c, doc);
       const repo = readableRepo(deps, c, doc);
+      requireIntegrationWrite(token, repo, "pull_requests", doc);
       const pr = pullOf(repo, c, doc);
       const body = await readJson(c);
       const state = REVIEW_STATES[str(body.event) ?? ""];

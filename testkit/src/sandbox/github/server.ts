@@ -1,4 +1,7 @@
 import { canRead } from "./access";
+import { appsRoutes } from "./apps.routes";
+import { authenticate } from "./apps.service";
+import { appsWebRoutes } from "./apps.web";
 import { branchesRoutes } from "./branches.routes";
 import crypto from "node:crypto";
 import { Hono } from "hono";
@@ -86,9 +89,18 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
     const id = requestId();
     const url = new URL(c.req.url);
     const rawToken = tokenFrom(c.req.header("authorization"));
-    const auth = rawToken ? (deps.store.token(rawToken) ?? null) : null;
+    let who: ReturnType<typeof authenticate> = null;
+    let jwtError: GithubError | null = null;
+    try {
+      who = rawToken ? authenticate(deps.store, rawToken) : null;
+    } catch (error) {
+      if (!(error instanceof GithubError)) throw error;
+      jwtError = error;
+    }
+    const auth = who?.auth ?? null;
     c.set("requestId", id);
     c.set("auth", auth);
+    c.set("app", who?.app ?? null);
     c.set("acceptedScopes", "");
     const bucket = deps.limiter.bucket(auth?.token ?? "anonymous", auth !== null);
     const counted =
@@ -96,7 +108,9 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
       !url.pathname.startsWith("/login/oauth") &&
       !url.pathname.startsWith("/_codeload/");
     const fault = url.pathname.startsWith("/login/oauth") ? null : deps.faults.take(url.pathname);
-    if (rawToken && !auth) {
+    if (jwtError) {
+      c.res = c.json(jwtError.body(), 401);
+    } else if (rawToken && !who) {
       c.res = c.json(new GithubError(401, "Bad credentials", "https://docs.github.com/rest").body(), 401);
     } else if (fault) {
       const f = faultResponse(fault, id, auth?.login ?? null, url.pathname);
@@ -173,6 +187,7 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
 
   app.route("/login/oauth", oauthRoutes(deps));
   app.route("/", usersRoutes(deps));
+  app.route("/", appsRoutes(deps));
   app.route("/repos/:owner/:repo", reposRoutes(deps));
   app.route("/repos/:owner/:repo", branchesRoutes(deps));
   app.route("/repos/:owner/:repo", collaboratorsRoutes(deps));
@@ -186,6 +201,7 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
   app.route("/repos/:owner/:repo", archiveRoutes(deps));
   app.route("/_codeload", codeloadRoutes(deps));
   app.route("/raw", rawRoutes(deps));
+  app.route("/", appsWebRoutes(deps));
   // Last: the web pages behind html_url must never shadow a REST route.
   app.route("/", webRoutes(deps));
   return app;

@@ -1,5 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
+import type {
+  AppPermissions,
+  AppRecord,
+  InstallationRecord,
+  InstallationTokenRecord,
+  ManifestCodeRecord,
+} from "./apps.records";
 import type { CheckRunRecord, ReviewCommentRecord, ReviewRecord } from "./webhooks.records";
 
 export interface UserRecord {
@@ -142,6 +149,8 @@ export interface TokenRecord {
   login: string;
   scopes: string[];
   createdAt: string;
+  /** Set for an installation access token: the App's bot acts on these repositories only, with these permissions. */
+  installation?: { id: number; repoIds: number[]; permissions: AppPermissions };
 }
 
 export interface OAuthCodeRecord {
@@ -182,6 +191,11 @@ export interface SandboxState {
   orgs?: OrgRecord[];
   /** Former names of renamed or transferred repositories, newest last (absent in older state files). */
   repoRedirects?: RepoRedirectRecord[];
+  /** GitHub Apps, their installations, installation tokens and pending manifest codes (absent in older state files). */
+  apps?: AppRecord[];
+  installations?: InstallationRecord[];
+  installationTokens?: InstallationTokenRecord[];
+  manifestCodes?: ManifestCodeRecord[];
 }
 
 export const emptyState = (): SandboxState => ({

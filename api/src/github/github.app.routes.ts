@@ -1,0 +1,46 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { installations } from "@fixloop/db";
+import { appFromEnv, canWrite } from "@fixloop/runtime";
+import { githubAccounts } from "@fixloop/db";
+import type { AppEnv } from "../deps";
+import { requireUser } from "../auth/auth.middleware";
+import { publicUrl } from "../auth/auth.cookies";
+import { validate } from "../http/validate";
+import { adoptInstallation, installUrl } from "./installations.service";
+
+const SetupQuery = z.object({
+  installation_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  setup_action: z.string().max(40).optional(),
+});
+
+export const githubAppRoutes = new Hono<AppEnv>()
+  /**
+   * The App as this user sees it: where to install it, their installations, and whether to ask an
+   * OAuth-grant user to move to the App (`suggestInstall`).
+   */
+  .get("/github/app", requireUser, async (c) => {
+    const deps = c.var.deps;
+    const app = appFromEnv(deps.env);
+    const mine = app ? await installations.ofUser(deps.db, c.var.user.id) : [];
+    const scopes = await githubAccounts.scopes(deps.db, c.var.user.id);
+    return c.json({
+      configured: app !== null,
+      installUrl: installUrl(deps),
+      installations: mine.map((i) => ({
+        id: Number(i.installation_id),
+        account: i.account_login,
+        accountType: i.account_type,
+        repositorySelection: i.repository_selection,
+        suspended: i.suspended_at !== null,
+      })),
+      suggestInstall: app !== null && mine.length === 0 && canWrite(scopes ?? []),
+    });
+  })
+  /** GitHub's redirect after an installation (the App's Setup URL): adopt it, then back to Repositories. */
+  .get("/github/app/setup", requireUser, validate("query", SetupQuery), async (c) => {
+    const { installation_id } = c.req.valid("query");
+    const linked = await adoptInstallation(c.var.deps, installation_id, c.var.user);
+    const to = linked ? "installed=true" : "installed=pending";
+    return c.redirect(`${publicUrl(c)}/repositories?${to}`, 302);
+  });

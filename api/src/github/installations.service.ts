@@ -1,0 +1,71 @@
+import { installations } from "@fixloop/db";
+import { appFromEnv, appOctokit, createGithubClient } from "@fixloop/runtime";
+import type { AppDeps } from "../deps";
+import { AppError } from "../http/errors";
+
+export const installationErrors = {
+  notConfigured: () =>
+    new AppError(
+      404,
+      "github_app.not_configured",
+      "No GitHub App is configured; repository access uses the OAuth grant",
+    ),
+  unknownInstallation: () =>
+    new AppError(404, "github_app.installation_not_found", "GitHub knows no installation of Fixloop's App by that id"),
+};
+
+/**
+ * Reads an installation from GitHub as the App (never trusting the id a browser brings back),
+ * stores it with the repositories it reaches, and links it to `user` when GitHub names them for
+ * it: the personal account it is on is theirs, or they installed it (known from the signed
+ * `installation` webhook). Returns whether the user is now linked to it.
+ */
+export async function adoptInstallation(
+  deps: AppDeps,
+  installationId: number,
+  user: { id: string; githubId: string },
+): Promise<boolean> {
+  const app = appFromEnv(deps.env);
+  if (!app) throw installationErrors.notConfigured();
+  let inst;
+  try {
+    inst = (
+      await appOctokit(app, deps.env.GITHUB_API_URL).rest.apps.getInstallation({ installation_id: installationId })
+    ).data;
+  } catch (err) {
+    if ((err as { status?: number }).status === 404) throw installationErrors.unknownInstallation();
+    throw err;
+  }
+  const account = inst.account && "login" in inst.account ? inst.account : null;
+  if (!account) throw installationErrors.unknownInstallation();
+  await installations.save(deps.db, {
+    installationId,
+    accountLogin: account.login,
+    accountId: account.id,
+    accountType: inst.target_type,
+    repositorySelection: inst.repository_selection,
+    suspendedAt: inst.suspended_at ?? null,
+  });
+  if (!inst.suspended_at) {
+    const client = createGithubClient({
+      baseUrl: deps.env.GITHUB_API_URL,
+      logger: deps.logger,
+      app: { appId: app.appId, privateKey: app.privateKey, installationId, permissions: { metadata: "read" } },
+    });
+    const repos = await client.paginate(client.rest.apps.listReposAccessibleToInstallation, { per_page: 100 });
+    await installations.setRepositories(
+      deps.db,
+      installationId,
+      repos.map((r) => ({ githubId: r.id, fullName: r.full_name })),
+    );
+  }
+  const linked = await installations.linkKnownUsers(deps.db, installationId);
+  return linked.includes(user.id);
+}
+
+/** The App's installation page on GitHub, or null without an App. */
+export function installUrl(deps: AppDeps): string | null {
+  const app = appFromEnv(deps.env);
+  if (!app || !app.slug) return null;
+  return `${deps.env.GITHUB_WEB_URL.replace(/\/+$/, "")}/apps/${encodeURIComponent(app.slug)}/installations/new`;
+}
