@@ -26,7 +26,11 @@ export function useAddressReview(pullRequestId: string) {
     onMutate: () => setError(null),
     onSuccess: (body) => {
       setRunId(body.runId);
-      toast.success(`Addressing ${body.comments} review comment${body.comments === 1 ? "" : "s"}`);
+      const what = [
+        body.comments > 0 ? `${body.comments} review comment${body.comments === 1 ? "" : "s"}` : "",
+        body.checks > 0 ? `${body.checks} failing check${body.checks === 1 ? "" : "s"}` : "",
+      ].filter(Boolean);
+      toast.success(`Addressing ${what.join(" and ") || "the review"}`);
       void qc.invalidateQueries({ queryKey: ["prs", pullRequestId, "timeline"] });
     },
     onError: (err) => setError(errorMessage(err, "Could not start addressing the review")),

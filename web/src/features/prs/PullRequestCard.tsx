@@ -6,7 +6,7 @@ import { Badge, Button, Card, CardHeader, LabelList, buttonClass, type Tone } fr
 import { InlineMarkdown } from "../../ui/Markdown";
 import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
 import { AddressProgress, useAddressReview } from "./AddressReview";
-import { isOpenReviewComment, PullRequestTimeline } from "./PullRequestTimeline";
+import { failingChecks, isOpenReviewComment, PullRequestTimeline } from "./PullRequestTimeline";
 
 const TONE: Record<string, Tone> = { open: "green", closed: "red", merged: "purple" };
 
@@ -20,7 +20,9 @@ export function PullRequestCard({ p }: { p: PullRequest }) {
   const open = p.status === "open";
   // The API refuses the refinement once the issue's repository left the user's list: not offered.
   const addressable = open && !p.repositoryAccessLost;
-  const waiting = (timeline.data?.timeline ?? []).filter(isOpenReviewComment).length;
+  const entries = timeline.data?.timeline ?? [];
+  const waiting = entries.filter(isOpenReviewComment).length;
+  const failing = failingChecks(entries).length;
   return (
     <Card>
       <CardHeader
@@ -66,9 +68,9 @@ export function PullRequestCard({ p }: { p: PullRequest }) {
       {open && <RepositoryAccessLostNotice issue={p} refused="addressed" />}
       <AddressProgress state={address} />
       <div className="mt-3 flex flex-wrap gap-2">
-        {addressable && waiting > 0 && (
+        {addressable && (waiting > 0 || failing > 0) && (
           <Button onClick={() => address.start.mutate({ all: true })} busy={address.running}>
-            <MessageSquareReply className="size-4" aria-hidden /> Address all open review comments ({waiting})
+            <MessageSquareReply className="size-4" aria-hidden /> {addressLabel(waiting, failing)}
           </Button>
         )}
         <a href={p.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("secondary")}>
@@ -77,4 +79,13 @@ export function PullRequestCard({ p }: { p: PullRequest }) {
       </div>
     </Card>
   );
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/** "Address all": the open review comments and the failing checks (whose output goes with them). */
+function addressLabel(comments: number, checks: number) {
+  if (checks === 0) return `Address all open review comments (${comments})`;
+  if (comments === 0) return `Address the failing ${checks === 1 ? "check" : `checks (${checks})`}`;
+  return `Address ${plural(comments, "review comment")} and ${plural(checks, "failing check")}`;
 }

@@ -5,11 +5,23 @@ import { pullRequestTimelineQuery } from "../../api/prs.queries";
 import type { PullRequestTimelineEntry } from "../../api/types";
 import { Badge, Button, type Tone } from "../../ui/ui";
 import { Markdown } from "../../ui/Markdown";
+import { isFailingCheckState } from "@fixloop/contract";
 
 type Entry = PullRequestTimelineEntry;
 
 /** A reviewer's line comment that Fixloop has not answered with a pushed commit yet (replies are not threads). */
 export const isOpenReviewComment = (e: Entry) => e.kind === "review_comment" && !e.inReplyTo && !e.addressedCommit;
+
+/** The checks whose latest result (by name) is a failure: "Address" sends their output to the model. */
+export function failingChecks(entries: Entry[]): Entry[] {
+  const latest = new Map<string, Entry>();
+  for (const e of entries) {
+    if (e.kind !== "check") continue;
+    const seen = latest.get(e.title ?? "");
+    if (!seen || seen.occurredAt <= e.occurredAt) latest.set(e.title ?? "", e);
+  }
+  return [...latest.values()].filter((e) => isFailingCheckState(e.state));
+}
 
 const STATE_TONE: Record<string, Tone> = {
   approved: "green",
