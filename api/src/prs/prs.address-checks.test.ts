@@ -45,7 +45,13 @@ describe("a failing check reaches the user and the model", () => {
     const started = await t.api(`/prs/${pr.id}/address-review`, { method: "POST", body: { all: true } });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     expect(started.body).toMatchObject({ comments: 0, checks: 1 });
+    // The pull request says Address runs, for any page that opens it later, then which revision waits.
+    const address = async () =>
+      ((await t.api("/prs")).body.pullRequests as { _id: string; address: unknown }[]).find((p) => p._id === pr.id)
+        ?.address;
+    expect(await address()).toEqual({ runId: started.body.runId, pendingRevision: null });
     expect((await t.finished(started.body.runId))?.event).toBe("completed");
+    expect(await address()).toEqual({ runId: null, pendingRevision: 2 });
 
     const prompt = t.models.control.requests.map((r) => r.prompt).find((p) => p.includes('Failing check "ci"'));
     const block = feedbackBlock(prompt ?? "") ?? "";

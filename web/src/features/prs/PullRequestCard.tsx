@@ -16,10 +16,13 @@ const TONE: Record<string, Tone> = { open: "green", closed: "red", merged: "purp
  */
 export function PullRequestCard({ p }: { p: PullRequest }) {
   const timeline = useQuery(pullRequestTimelineQuery(p._id));
-  const address = useAddressReview(p._id);
+  const address = useAddressReview(p);
   const open = p.status === "open";
   // The API refuses the refinement once the issue's repository left the user's list: not offered.
   const addressable = open && !p.repositoryAccessLost;
+  // While a refinement runs (wherever it was started), or its revision waits for approval, nothing
+  // more is offered: the first would be refused, the second is reviewed and pushed first.
+  const offered = addressable && !address.running && address.pendingRevision === null;
   const entries = timeline.data?.timeline ?? [];
   const waiting = entries.filter(isOpenReviewComment).length;
   const failing = failingChecks(entries).length;
@@ -62,13 +65,14 @@ export function PullRequestCard({ p }: { p: PullRequest }) {
       )}
       <PullRequestTimeline
         id={p._id}
-        onAddress={addressable ? (id) => address.start.mutate({ commentIds: [id] }) : undefined}
+        onAddress={offered ? (id) => address.start.mutate({ commentIds: [id] }) : undefined}
         busy={address.running}
+        pendingRevision={address.pendingRevision}
       />
       {open && <RepositoryAccessLostNotice issue={p} refused="addressed" />}
-      <AddressProgress state={address} />
+      <AddressProgress state={address} solutionId={p.solutionId} />
       <div className="mt-3 flex flex-wrap gap-2">
-        {addressable && (waiting > 0 || failing > 0) && (
+        {offered && (waiting > 0 || failing > 0) && (
           <Button onClick={() => address.start.mutate({ all: true })} busy={address.running}>
             <MessageSquareReply className="size-4" aria-hidden /> {addressLabel(waiting, failing)}
           </Button>
