@@ -58,7 +58,8 @@ let solveUrl = "";
 async function finishedEvidence(p: Page, verdict: string) {
   const evidence = p.getByTestId("run-evidence");
   expect(await evidence.getByTestId("run-evidence-verdict").textContent()).toBe(` · Tests: ${verdict}`);
-  await evidence.locator("summary").click();
+  // Open on the page that watched the run, folded on one opened later.
+  if (!(await evidence.evaluate((d) => (d as HTMLDetailsElement).open))) await evidence.locator("summary").click();
   await evidence.getByTestId("steps").waitFor();
   expect(await evidence.getByTestId("steps").locator("li").count()).toBeGreaterThanOrEqual(5);
   const line = evidence.getByTestId("step-verdict").or(evidence.getByTestId("tests-not-run"));

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { testsVerdict } from "@fixloop/contract";
 import type { Run } from "../../api/runs.queries";
 import { StepsPanel } from "./StepsPanel";
@@ -8,11 +9,18 @@ import { isEvidence } from "./TestLog";
  * reproduction test was or was not kept among them) and the tests verdict (with the test log while
  * the page that watched the run stays open), above the solution it produced. The summary line carries the verdict, so it reads unopened.
  */
-export function RunEvidence({ run }: { run: Run }) {
+export function RunEvidence({ run, open }: { run: Run; open: boolean }) {
+  // Open when the page watched the run: the panel it followed stays where it was. Folded when the
+  // finished page is opened later; the user's choice is left alone after that.
+  const [initiallyOpen] = useState(open);
   const tests = run.steps.find((s) => s.id === "validating")?.detail.tests;
   const verdict = isEvidence(tests) ? testsVerdict(tests) : null;
   return (
-    <details className="group rounded-xl border border-slate-200 dark:border-slate-800" data-testid="run-evidence">
+    <details
+      open={initiallyOpen}
+      className="group rounded-xl border border-slate-200 dark:border-slate-800"
+      data-testid="run-evidence"
+    >
       <summary className="cursor-pointer p-4 text-sm font-semibold">
         Steps and tests of this run
         {verdict && (

@@ -248,7 +248,7 @@ export function SolvePage({
         </Button>
       )}
       {r?.status === "completed" && <RunCostLine run={r} />}
-      {r?.status === "completed" && <RunEvidence run={r} />}
+      {r?.status === "completed" && <RunEvidence run={r} open={watchedLive.current} />}
       {r?.status === "completed" && r.solutionId && (
         <SolutionResult
           solutionId={r.solutionId}
