@@ -42,3 +42,47 @@ export const PullRequestTimelineEntry = z.object({
   addressedCommit: z.string().max(64).nullish(),
 });
 export type PullRequestTimelineEntry = z.infer<typeof PullRequestTimelineEntry>;
+
+/** Check conclusions that ask for a fix: a failing check is addressed like a review comment. */
+export const FAILING_CHECK_STATES = ["failure", "timed_out", "action_required", "startup_failure"] as const;
+export const isFailingCheckState = (state: string | null | undefined) =>
+  (FAILING_CHECK_STATES as readonly string[]).includes(state ?? "");
+
+/** Longest part taken from a check's summary, from its text and from a job's log tail. */
+export const CHECK_SUMMARY_MAX = 1500;
+export const CHECK_LOG_TAIL_MAX = 4000;
+
+// eslint-disable-next-line no-control-regex -- ANSI colour codes and control characters in CI logs are noise
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|[\u0000-\u0008\u000B-\u001F\u007F]/g;
+
+const head = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}\n[cut]` : s);
+/** A log's last `max` characters, from a line start where there is one: the failure is at the end. */
+export function logTail(s: string, max = CHECK_LOG_TAIL_MAX): string {
+  const t = s.replace(ANSI, "").trim();
+  if (t.length <= max) return t;
+  const tail = t.slice(t.length - max);
+  const nl = tail.indexOf("\n");
+  return `[cut]\n${nl >= 0 && nl < max / 2 ? tail.slice(nl + 1) : tail}`;
+}
+
+/**
+ * What a check run reported, as one bounded text: its output's title (unless it only repeats the
+ * check's name), summary and text, and the tail of its job's log when one was read. Third-party
+ * text: stored and shown as plain text, cleaned and fenced before it reaches a model.
+ */
+export function checkOutputText(
+  name: string,
+  output: { title?: string | null; summary?: string | null; text?: string | null } | null | undefined,
+  log?: string | null,
+): string | null {
+  const parts: string[] = [];
+  const title = output?.title?.trim();
+  if (title && title !== name.trim()) parts.push(head(title, 300));
+  const summary = output?.summary?.trim();
+  if (summary) parts.push(head(summary, CHECK_SUMMARY_MAX));
+  const text = output?.text?.trim();
+  if (text) parts.push(logTail(text, CHECK_LOG_TAIL_MAX / 2));
+  if (log?.trim()) parts.push(`Log (last lines):\n${logTail(log)}`);
+  const all = parts.join("\n\n");
+  return all ? head(all, TIMELINE_TEXT_MAX - 10) : null;
+}

@@ -49,6 +49,24 @@ async function startSolve(p: Page, title: string) {
   await p.waitForURL(/[?&]run=/);
 }
 
+let solveUrl = "";
+
+/**
+ * The finished solve page keeps the run's evidence under the solution: the verdict on the folded
+ * line, and, opened, the five steps with the verdict and the test log under Validating.
+ */
+async function finishedEvidence(p: Page, verdict: string) {
+  const evidence = p.getByTestId("run-evidence");
+  expect(await evidence.getByTestId("run-evidence-verdict").textContent()).toBe(` · Tests: ${verdict}`);
+  // Open on the page that watched the run, folded on one opened later.
+  if (!(await evidence.evaluate((d) => (d as HTMLDetailsElement).open))) await evidence.locator("summary").click();
+  await evidence.getByTestId("steps").waitFor();
+  expect(await evidence.getByTestId("steps").locator("li").count()).toBeGreaterThanOrEqual(5);
+  const line = evidence.getByTestId("step-verdict").or(evidence.getByTestId("tests-not-run"));
+  expect(await line.first().textContent()).toBe(`Tests: ${verdict}`);
+  await screenshot(p, `solve-finished-evidence-${p.viewportSize()?.width ?? 0}`);
+}
+
 /** Solves `title` at 1280 px, checks the Validating step's verdict, opens the review page; returns its URL. */
 async function solveTo(title: string, verdict: string): Promise<string> {
   await startSolve(page, title);
@@ -63,6 +81,8 @@ async function solveTo(title: string, verdict: string): Promise<string> {
     return [...(d?.warnings ?? []), ...(d?.info ?? [])];
   }, runId);
   expect(detail).toContain(`Tests: ${verdict}`);
+  await finishedEvidence(page, verdict);
+  solveUrl = page.url();
   await page.getByRole("link", { name: "Review & Validate" }).click();
   await page.getByTestId("tests-panel").waitFor();
   expect(await page.getByTestId("tests-verdict").textContent()).toBe(verdict);
@@ -91,6 +111,10 @@ describe("one tests verdict, in the step, the panel, the badge and the PR body (
     expect(await page.getByTestId("tests-pre-existing-failures").textContent()).toContain("parses dates");
     await screenshot(page, "tests-verdict-preexisting");
     await onPhone(preexistingUrl, verdict, "tests-verdict-preexisting-390");
+    // The finished solve page, reopened later (here on the phone), still has the run's evidence.
+    await phone.goto(solveUrl);
+    await phone.getByTestId("solution-result").waitFor();
+    await finishedEvidence(phone, verdict);
     await page.goto("/validations");
     const badge = page.getByTestId("tests-badge").filter({ hasText: "parses dates" });
     expect(await badge.textContent()).toBe(`Tests: ${verdict}`);

@@ -6,10 +6,18 @@ type Check = Awaited<ReturnType<typeof reviewAddressing.failingChecks>>[number];
 /** Longest text taken from one comment, diff hunk or check output, and from the whole request. */
 const PART_MAX = 2000;
 const FEEDBACK_MAX = 16_000;
+/** A check's output is longer (summary and log tail): its start and its end are kept, the middle cut. */
+const CHECK_MAX = 6000;
+const CHECKS_MAX = 3;
 
 const cut = (s: string | null, max = PART_MAX) => {
   const t = (s ?? "").trim();
   return t.length > max ? `${t.slice(0, max)}\n[cut]` : t;
+};
+
+const ends = (s: string | null, max: number) => {
+  const t = (s ?? "").trim();
+  return t.length > max ? `${t.slice(0, max / 4)}\n[cut]\n${t.slice(t.length - (max * 3) / 4)}` : t;
 };
 
 /**
@@ -28,9 +36,10 @@ export function reviewFeedback(comments: Comment[], checks: Check[]): string {
     const hunk = c.diff_hunk ? `\nDiff hunk:\n${cut(c.diff_hunk)}` : "";
     parts.push(`Review comment ${i + 1} by @${c.actor ?? "a reviewer"} on ${where}:${hunk}\nComment:\n${cut(c.body)}`);
   });
-  for (const c of checks)
+  // At most three checks, each cut to its budget: a pile of failing checks leaves room for the review.
+  for (const c of checks.slice(0, CHECKS_MAX))
     parts.push(
-      `Failing check "${cut(c.title, 200)}" (${c.state ?? "failure"}):\n${cut(c.body) || "No output was reported"}`,
+      `Failing check "${cut(c.title, 200)}" (${c.state ?? "failure"}):\n${ends(c.body, CHECK_MAX) || "No output was reported"}`,
     );
   const text = parts.join("\n\n");
   return text.length > FEEDBACK_MAX ? `${text.slice(0, FEEDBACK_MAX)}\n[cut]` : text;

@@ -19,6 +19,15 @@ export function presentPullRequest(pr: pullRequests.PullRequestRecord) {
     /** The issue's repository left the user's list: "Address review" is refused, as any refinement. */
     repositoryAccessLost: issues.repositoryAccessLost(pr),
     syncedAt: pr.synced_at?.toISOString() ?? null,
+    /**
+     * "Address review" as it stands, whatever page started it: the refinement still running, and
+     * the solution's revision made since the last push, waiting for the user's approval to be pushed.
+     */
+    address: {
+      runId: pr.active_refine_run_id ?? null,
+      pendingRevision:
+        pr.pushed_revision !== null && pr.solution_revision > pr.pushed_revision ? pr.solution_revision : null,
+    },
     metadata: {
       labels: meta.labels ?? [],
       hasBreakingChanges: meta.hasBreakingChanges === true,

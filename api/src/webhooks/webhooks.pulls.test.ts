@@ -58,7 +58,12 @@ describe("GitHub webhooks from the stand-in", () => {
     });
     await delivered();
     expect(await t.timeline(pr.id)).toMatchObject([
-      { kind: "check", title: "unit tests", state: "failure", body: "1 test failed" },
+      {
+        kind: "check",
+        title: "unit tests",
+        state: "failure",
+        body: "1 test failed\n\npaginate: expected 10 items, got 9",
+      },
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { pullRequestEvents } from "@fixloop/db";
+import { checkOutputText } from "@fixloop/contract";
 import { applied, handler, ignored, type WebhookContext } from "./webhooks.handler";
 import { CheckRunEvent, PullRequestEvent, PushEvent, ReviewCommentEvent, ReviewEvent } from "./webhooks.schemas";
 
@@ -156,7 +157,7 @@ export const onCheckRun = handler(CheckRunEvent, async (ctx, e) => {
       sourceId: String(run.id),
       state: run.conclusion.slice(0, 40),
       title: run.name.slice(0, 300),
-      body: run.output?.title ?? run.output?.summary ?? null,
+      body: checkOutputText(run.name, run.output),
       url: run.html_url ?? null,
       occurredAt: run.completed_at ?? new Date().toISOString(),
     });

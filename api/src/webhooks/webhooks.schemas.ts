@@ -9,6 +9,10 @@ const text = z
   .string()
   .nullish()
   .transform((s) => (s == null ? null : s.slice(0, TIMELINE_TEXT_MAX)));
+const logText = z
+  .string()
+  .nullish()
+  .transform((s) => (s == null ? null : s.slice(-TIMELINE_TEXT_MAX)));
 const login = z.object({ login: z.string() }).nullish();
 const Repository = z.object({ full_name: z.string().min(1) });
 const PullRef = z.object({ number: z.number().int().positive() });
@@ -101,7 +105,8 @@ export const CheckRunEvent = z.object({
     conclusion: z.string().nullish(),
     html_url: z.string().nullish(),
     completed_at: z.string().nullish(),
-    output: z.object({ title: text, summary: text }).nullish(),
+    // A check's text is often a log: its end is kept (where the failure is), bounded when stored.
+    output: z.object({ title: text, summary: text, text: logText }).nullish(),
     check_suite: z.object({ head_branch: z.string().nullish() }).nullish(),
     pull_requests: z.array(PullRef).max(100),
   }),

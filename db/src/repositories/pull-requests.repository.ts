@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import type { PullRequestStatus } from "@fixloop/contract";
+import { ACTIVE_RUN_STATUSES, type PullRequestStatus } from "@fixloop/contract";
 import type { Database, PullRequest } from "../schema";
 import * as issues from "./issues.repository";
 import { pullRequestMetadata, type PullRequestMetadata } from "./json-columns";
@@ -288,8 +288,21 @@ export async function listOwned(db: Conn, userId: string) {
   const rows = await db
     .selectFrom("pull_requests")
     .innerJoin("issues", "issues.id", "pull_requests.issue_id")
+    .innerJoin("solutions", "solutions.id", "pull_requests.solution_id")
     .selectAll("pull_requests")
-    .select(["issues.is_imported", "issues.repository_left_at"])
+    .select(["issues.is_imported", "issues.repository_left_at", "solutions.revision as solution_revision"])
+    // The refinement of the solution still queued or running ("Address review" in progress): it
+    // outlives the page that started it.
+    .select((eb) =>
+      eb
+        .selectFrom("solve_runs")
+        .select("solve_runs.id")
+        .whereRef("solve_runs.solution_id", "=", "pull_requests.solution_id")
+        .where("solve_runs.kind", "=", "refine")
+        .where("solve_runs.status", "in", ACTIVE_RUN_STATUSES)
+        .limit(1)
+        .as("active_refine_run_id"),
+    )
     .where("pull_requests.user_id", "=", userId)
     .orderBy("pull_requests.created_at", "desc")
     .limit(500)

@@ -1,10 +1,7 @@
 import { sql } from "kysely";
-import type { FileChange } from "@fixloop/contract";
+import { isFailingCheckState, type FileChange } from "@fixloop/contract";
 import type { Conn } from "./conn";
 import { filesChanged } from "./json-columns";
-
-/** Check conclusions that count as failing when a review is addressed. */
-const FAILING = ["failure", "timed_out", "action_required", "startup_failure"];
 
 /** A user's pull request as addressing a review needs it; undefined when it is not theirs. */
 export async function findOwnedPullRequest(db: Conn, userId: string, id: string, o: { lock?: boolean } = {}) {
@@ -58,7 +55,7 @@ export async function failingChecks(db: Conn, pullRequestId: string) {
     .execute();
   const latest = new Map<string, (typeof rows)[number]>();
   for (const r of rows) if (!latest.has(r.title ?? "")) latest.set(r.title ?? "", r);
-  return [...latest.values()].filter((r) => FAILING.includes(r.state ?? ""));
+  return [...latest.values()].filter((r) => isFailingCheckState(r.state));
 }
 
 /** Marks review comments as asked to be addressed (the next pushed revision answers their threads). */

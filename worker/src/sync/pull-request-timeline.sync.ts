@@ -1,5 +1,5 @@
 import { pullRequestEvents } from "@fixloop/db";
-import { TIMELINE_TEXT_MAX, type PullRequestTimelineEntry } from "@fixloop/contract";
+import { checkOutputText, TIMELINE_TEXT_MAX, type PullRequestTimelineEntry } from "@fixloop/contract";
 import { conditionalOnFirstPage, type GithubClient } from "@fixloop/runtime";
 
 type Db = Parameters<typeof pullRequestEvents.recordEvent>[0];
@@ -145,7 +145,7 @@ export async function pollTimeline(gh: GithubClient, db: Db, t: Target) {
       sourceId: String(run.id),
       state: run.conclusion.slice(0, 40),
       title: run.name.slice(0, 300),
-      body: cut(run.output?.title ?? run.output?.summary ?? null),
+      body: checkOutputText(run.name, run.output),
       url: run.html_url ?? null,
       occurredAt: run.completed_at ?? new Date().toISOString(),
     });

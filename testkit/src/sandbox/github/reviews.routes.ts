@@ -158,6 +158,7 @@ export function reviewsRoutes(deps: SandboxDeps) {
           conclusion,
           title: str(output.title),
           summary: str(output.summary),
+          text: str(output.text)?.slice(0, 65_535),
           startedAt: str(body.started_at),
           completedAt: str(body.completed_at),
         },

@@ -43,6 +43,7 @@ export function reviewsService(deps: SandboxDeps) {
         conclusion: string;
         title?: string;
         summary?: string;
+        text?: string;
         startedAt?: string;
         completedAt?: string;
       },
@@ -63,6 +64,7 @@ export function reviewsService(deps: SandboxDeps) {
         conclusion: input.conclusion,
         title: input.title ?? null,
         summary: input.summary ?? null,
+        text: input.text ?? null,
         startedAt: input.startedAt ?? now,
         completedAt: input.completedAt ?? now,
       };

@@ -33,7 +33,7 @@ export function checkRunPayloads({ store, urls, user, repo, org, pullUrl }: Hook
           output: {
             title: run.title,
             summary: run.summary,
-            text: null,
+            text: run.text ?? null,
             annotations_count: 0,
             annotations_url: `${url}/annotations`,
           },

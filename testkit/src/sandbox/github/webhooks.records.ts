@@ -37,6 +37,8 @@ export interface CheckRunRecord {
   conclusion: string;
   title: string | null;
   summary: string | null;
+  /** The output's details (often a log excerpt); GitHub allows 65,535 characters. */
+  text?: string | null;
   startedAt: string;
   completedAt: string;
 }

@@ -6,7 +6,7 @@ import { Badge, Button, Card, CardHeader, LabelList, buttonClass, type Tone } fr
 import { InlineMarkdown } from "../../ui/Markdown";
 import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
 import { AddressProgress, useAddressReview } from "./AddressReview";
-import { isOpenReviewComment, PullRequestTimeline } from "./PullRequestTimeline";
+import { failingChecks, isOpenReviewComment, PullRequestTimeline } from "./PullRequestTimeline";
 
 const TONE: Record<string, Tone> = { open: "green", closed: "red", merged: "purple" };
 
@@ -16,11 +16,16 @@ const TONE: Record<string, Tone> = { open: "green", closed: "red", merged: "purp
  */
 export function PullRequestCard({ p }: { p: PullRequest }) {
   const timeline = useQuery(pullRequestTimelineQuery(p._id));
-  const address = useAddressReview(p._id);
+  const address = useAddressReview(p);
   const open = p.status === "open";
   // The API refuses the refinement once the issue's repository left the user's list: not offered.
   const addressable = open && !p.repositoryAccessLost;
-  const waiting = (timeline.data?.timeline ?? []).filter(isOpenReviewComment).length;
+  // While a refinement runs (wherever it was started), or its revision waits for approval, nothing
+  // more is offered: the first would be refused, the second is reviewed and pushed first.
+  const offered = addressable && !address.running && address.pendingRevision === null;
+  const entries = timeline.data?.timeline ?? [];
+  const waiting = entries.filter(isOpenReviewComment).length;
+  const failing = failingChecks(entries).length;
   return (
     <Card>
       <CardHeader
@@ -60,15 +65,16 @@ export function PullRequestCard({ p }: { p: PullRequest }) {
       )}
       <PullRequestTimeline
         id={p._id}
-        onAddress={addressable ? (id) => address.start.mutate({ commentIds: [id] }) : undefined}
+        onAddress={offered ? (id) => address.start.mutate({ commentIds: [id] }) : undefined}
         busy={address.running}
+        pendingRevision={address.pendingRevision}
       />
       {open && <RepositoryAccessLostNotice issue={p} refused="addressed" />}
-      <AddressProgress state={address} />
+      <AddressProgress state={address} solutionId={p.solutionId} />
       <div className="mt-3 flex flex-wrap gap-2">
-        {addressable && waiting > 0 && (
+        {offered && (waiting > 0 || failing > 0) && (
           <Button onClick={() => address.start.mutate({ all: true })} busy={address.running}>
-            <MessageSquareReply className="size-4" aria-hidden /> Address all open review comments ({waiting})
+            <MessageSquareReply className="size-4" aria-hidden /> {addressLabel(waiting, failing)}
           </Button>
         )}
         <a href={p.htmlUrl} target="_blank" rel="noreferrer" className={buttonClass("secondary")}>
@@ -77,4 +83,13 @@ export function PullRequestCard({ p }: { p: PullRequest }) {
       </div>
     </Card>
   );
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/** "Address all": the open review comments and the failing checks (whose output goes with them). */
+function addressLabel(comments: number, checks: number) {
+  if (checks === 0) return `Address all open review comments (${comments})`;
+  if (comments === 0) return `Address the failing ${checks === 1 ? "check" : `checks (${checks})`}`;
+  return `Address ${plural(comments, "review comment")} and ${plural(checks, "failing check")}`;
 }

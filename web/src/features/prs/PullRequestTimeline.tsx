@@ -5,11 +5,23 @@ import { pullRequestTimelineQuery } from "../../api/prs.queries";
 import type { PullRequestTimelineEntry } from "../../api/types";
 import { Badge, Button, type Tone } from "../../ui/ui";
 import { Markdown } from "../../ui/Markdown";
+import { isFailingCheckState } from "@fixloop/contract";
 
 type Entry = PullRequestTimelineEntry;
 
 /** A reviewer's line comment that Fixloop has not answered with a pushed commit yet (replies are not threads). */
 export const isOpenReviewComment = (e: Entry) => e.kind === "review_comment" && !e.inReplyTo && !e.addressedCommit;
+
+/** The checks whose latest result (by name) is a failure: "Address" sends their output to the model. */
+export function failingChecks(entries: Entry[]): Entry[] {
+  const latest = new Map<string, Entry>();
+  for (const e of entries) {
+    if (e.kind !== "check") continue;
+    const seen = latest.get(e.title ?? "");
+    if (!seen || seen.occurredAt <= e.occurredAt) latest.set(e.title ?? "", e);
+  }
+  return [...latest.values()].filter((e) => isFailingCheckState(e.state));
+}
 
 const STATE_TONE: Record<string, Tone> = {
   approved: "green",
@@ -83,11 +95,14 @@ export function PullRequestTimeline({
   id,
   onAddress,
   busy = false,
+  pendingRevision = null,
 }: {
   id: string;
   /** Offered on open review comments of an open pull request. */
   onAddress?: (commentId: string) => void;
   busy?: boolean;
+  /** The solution's revision made by addressing the review and not pushed yet. */
+  pendingRevision?: number | null;
 }) {
   const q = useQuery(pullRequestTimelineQuery(id));
   if (q.isPending) return <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Loading activity...</p>;
@@ -115,9 +130,17 @@ export function PullRequestTimeline({
                 {new Date(e.occurredAt).toLocaleString()}
               </time>
             </p>
-            {e.body && e.kind !== "commit" && <Markdown className="mt-1 text-sm break-words">{e.body}</Markdown>}
+            {e.body && e.kind === "check" && (
+              // A check's output is mostly a log: its lines as they are, plain text.
+              <pre className="mt-1 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs break-words whitespace-pre-wrap dark:bg-slate-900">
+                {e.body}
+              </pre>
+            )}
+            {e.body && e.kind !== "commit" && e.kind !== "check" && (
+              <Markdown className="mt-1 text-sm break-words">{e.body}</Markdown>
+            )}
             {e.kind === "review_comment" && !e.inReplyTo && (
-              <ReviewCommentState entry={e} onAddress={onAddress} busy={busy} />
+              <ReviewCommentState entry={e} onAddress={onAddress} busy={busy} pendingRevision={pendingRevision} />
             )}
           </li>
         );
@@ -126,7 +149,12 @@ export function PullRequestTimeline({
   );
 }
 
-function ReviewCommentState(p: { entry: Entry; onAddress?: (id: string) => void; busy: boolean }) {
+function ReviewCommentState(p: {
+  entry: Entry;
+  onAddress?: (id: string) => void;
+  busy: boolean;
+  pendingRevision: number | null;
+}) {
   const e = p.entry;
   if (e.addressedCommit)
     return (
@@ -136,7 +164,12 @@ function ReviewCommentState(p: { entry: Entry; onAddress?: (id: string) => void;
     );
   return (
     <p className="mt-1 flex flex-wrap items-center gap-2">
-      {e.addressRequestedAt && <Badge tone="yellow">Being addressed</Badge>}
+      {e.addressRequestedAt &&
+        (p.busy || p.pendingRevision === null ? (
+          <Badge tone="yellow">Being addressed</Badge>
+        ) : (
+          <Badge tone="blue">Addressed in revision {p.pendingRevision}, not pushed yet</Badge>
+        ))}
       {p.onAddress && (
         <Button
           variant="secondary"

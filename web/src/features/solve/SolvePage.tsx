@@ -19,6 +19,7 @@ import { ModelPicker, initialModel } from "./ModelPicker";
 import { isTerminal, stoppedReason, useLiveRun } from "./run-events";
 import { SolutionResult } from "./SolutionResult";
 import { StepsPanel } from "./StepsPanel";
+import { RunEvidence } from "./RunEvidence";
 import { RunResumedNote, RunTriggerNote } from "./RunTriggerNote";
 import { TrustLine } from "./TrustLine";
 import { UpgradePrompt } from "./UpgradePrompt";
@@ -268,6 +269,7 @@ export function SolvePage({
         </Button>
       )}
       {r?.status === "completed" && <RunCostLine run={r} />}
+      {r?.status === "completed" && <RunEvidence run={r} open={watchedLive.current} />}
       {r?.status === "completed" && r.solutionId && (
         <SolutionResult
           solutionId={r.solutionId}

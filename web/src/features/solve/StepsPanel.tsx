@@ -36,6 +36,7 @@ export function shownStatus(step: RunStep, run: Run, cancelling: boolean): Shown
 function title(run: Run, cancelling: boolean): string {
   if (run.status === "cancelled") return "Cancelled";
   if (run.status === "failed") return "Generation failed";
+  if (run.status === "completed") return "Solution generated";
   if (cancelling) return "Cancelling…";
   return run.status === "queued" ? "Waiting for a worker..." : "Generating solution";
 }

@@ -11,7 +11,7 @@ export const PHASE_LABEL: Record<TestsPhase, string> = {
 };
 const STATUSES: readonly unknown[] = ["passed", "failed", "error", "skipped"] satisfies SolutionTests["status"][];
 /** The validating step's detail carries the evidence the worker checked against the contract when it announced it. */
-const isEvidence = (v: unknown): v is SolutionTests =>
+export const isEvidence = (v: unknown): v is SolutionTests =>
   typeof v === "object" && v !== null && STATUSES.includes((v as { status?: unknown }).status);
 
 /** Lines of each phase kept in the DOM; the cache keeps more (see tests-log.ts). */
