@@ -48,7 +48,8 @@ const post = (body: unknown) =>
   t.stack.app.request("/api/ai/generate-solution", { method: "POST", headers: t.headers, body: JSON.stringify(body) });
 
 async function solve(issueId: string, setupNetwork?: string) {
-  const res = await post({ issueId, ...(setupNetwork ? { setupNetwork } : {}) });
+  // Each run solves the same issue again while the last solution waits for review: asked for explicitly.
+  const res = await post({ issueId, solveAgain: true, ...(setupNetwork ? { setupNetwork } : {}) });
   expect(res.status).toBe(202);
   const { runId } = (await res.json()) as { runId: string };
   const end = (await readSse(await t.events(runId))).at(-1) as SseEvent;
