@@ -40,10 +40,6 @@ export async function startRun(
   if (issues.repositoryAccessLost(issue)) throw solveErrors.repositoryAccessLost();
   if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
   if (await findOpenPullRequestForIssue(db, issue.id)) throw solveErrors.pullRequestOpen();
-  if (!input.solveAgain) {
-    const waiting = await solutions.awaitingReviewOf(db, issue.id);
-    if (waiting) throw solveErrors.awaitingReview(waiting);
-  }
   await assertInstallationActive(deps, userId, issue);
   await assertIssueOnGithub(deps, userId, issue);
   await assertContributionAllowed(deps, userId, issue);
@@ -52,6 +48,11 @@ export async function startRun(
   const candidates = input.candidates ?? (await users.defaultCandidates(db, userId));
   const { baseBranch } = input;
   if (baseBranch) await assertBranchExists(deps, userId, baseRepoOf(issue), baseBranch);
+  // Asked last: a refusal (policy, model, branch) says why the solve cannot start at all.
+  if (!input.solveAgain) {
+    const waiting = await solutions.awaitingReviewOf(db, issue.id);
+    if (waiting) throw solveErrors.awaitingReview(waiting);
+  }
 
   // A repeated request for an issue already being solved costs nothing and answers the same run.
   const outcome = await startAndEnqueue(deps, async () => ({
