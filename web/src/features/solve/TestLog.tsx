@@ -20,9 +20,9 @@ const DOM_LINES = 400;
 export function CountsLine({ counts }: { counts: LiveTestCounts }) {
   return (
     <span className="tabular-nums" data-testid="tests-counts">
-      <span className="text-green-700 dark:text-green-400">{counts.passed} passed</span> ·{" "}
-      <span className={counts.failed > 0 ? "text-red-700 dark:text-red-400" : ""}>{counts.failed} failed</span> ·{" "}
-      <span className={counts.errored > 0 ? "text-orange-700 dark:text-orange-400" : ""}>{counts.errored} errored</span>
+      <span className="text-green-800 dark:text-green-400">{counts.passed} passed</span> ·{" "}
+      <span className={counts.failed > 0 ? "text-red-800 dark:text-red-400" : ""}>{counts.failed} failed</span> ·{" "}
+      <span className={counts.errored > 0 ? "text-orange-800 dark:text-orange-400" : ""}>{counts.errored} errored</span>
     </span>
   );
 }
