@@ -26,7 +26,8 @@ export function SetupNetworkChoice({
       unwrap(
         api.ai["generate-solution"].$post({
           query: {},
-          json: { issueId, ...(modelId ? { modelId } : {}), setupNetwork },
+          // A re-run of the same issue, asked for by this choice: the solution it replaces may await review.
+          json: { issueId, ...(modelId ? { modelId } : {}), setupNetwork, solveAgain: true },
         }),
       ),
     onSuccess: ({ runId }) => onStarted(runId),
