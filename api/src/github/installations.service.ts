@@ -1,5 +1,5 @@
 import { installations } from "@fixloop/db";
-import { appFromEnv, appOctokit, createGithubClient } from "@fixloop/runtime";
+import { appFromEnv, appOctokit, refreshInstallationRepositories } from "@fixloop/runtime";
 import type { AppDeps } from "../deps";
 import { AppError } from "../http/errors";
 
@@ -47,16 +47,10 @@ export async function adoptInstallation(
     suspendedAt: inst.suspended_at ?? null,
   });
   if (!inst.suspended_at) {
-    const client = createGithubClient({
-      baseUrl: deps.env.GITHUB_API_URL,
-      logger: deps.logger,
-      app: { appId: app.appId, privateKey: app.privateKey, installationId, permissions: { metadata: "read" } },
-    });
-    const repos = await client.paginate(client.rest.apps.listReposAccessibleToInstallation, { per_page: 100 });
-    await installations.setRepositories(
-      deps.db,
+    await refreshInstallationRepositories(
+      { db: deps.db, logger: deps.logger, githubApiUrl: deps.env.GITHUB_API_URL },
+      app,
       installationId,
-      repos.map((r) => ({ githubId: r.id, fullName: r.full_name })),
     );
   }
   const linked = await installations.linkKnownUsers(deps.db, installationId);

@@ -102,3 +102,26 @@ export async function githubForRepository(
   });
   return { client, login: `${app.slug}[bot]`, installationId };
 }
+
+/**
+ * Reads an installation's repositories from GitHub, as the App (metadata: read), and stores them
+ * as the installation's list; returns them.
+ */
+export async function refreshInstallationRepositories(
+  deps: { db: Db; logger: Logger; githubApiUrl: string },
+  app: GithubAppCredentials,
+  installationId: number,
+) {
+  const client = createGithubClient({
+    baseUrl: deps.githubApiUrl,
+    logger: deps.logger,
+    app: { appId: app.appId, privateKey: app.privateKey, installationId, permissions: { metadata: "read" } },
+  });
+  const repos = await client.paginate(client.rest.apps.listReposAccessibleToInstallation, { per_page: 100 });
+  await installations.setRepositories(
+    deps.db,
+    installationId,
+    repos.map((r) => ({ githubId: r.id, fullName: r.full_name })),
+  );
+  return repos;
+}

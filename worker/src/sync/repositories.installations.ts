@@ -1,5 +1,5 @@
 import { installations } from "@fixloop/db";
-import { appFromEnv, createGithubClient } from "@fixloop/runtime";
+import { appFromEnv, refreshInstallationRepositories } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import type { GithubRepo } from "./repositories.store";
 
@@ -26,16 +26,10 @@ export async function installationRepositories(
       kept.push(...(await installations.repositoryIds(ctx.db, installationId)));
       continue;
     }
-    const client = createGithubClient({
-      baseUrl: ctx.env.GITHUB_API_URL,
-      logger: ctx.logger,
-      app: { appId: app.appId, privateKey: app.privateKey, installationId, permissions: { metadata: "read" } },
-    });
-    const repos = await client.paginate(client.rest.apps.listReposAccessibleToInstallation, { per_page: 100 });
-    await installations.setRepositories(
-      ctx.db,
+    const repos = await refreshInstallationRepositories(
+      { db: ctx.db, logger: ctx.logger, githubApiUrl: ctx.env.GITHUB_API_URL },
+      app,
       installationId,
-      repos.map((r) => ({ githubId: r.id, fullName: r.full_name })),
     );
     out.push(...repos.map((r) => ({ ...r, permissions: { push: true } })));
   }
