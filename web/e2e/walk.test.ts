@@ -90,6 +90,7 @@ describe("a new user's first walk", () => {
       await palette.waitFor();
       await page.keyboard.type("Crash when");
       const option = palette.getByRole("option", { name: /Crash when/ });
+      await option.locator("code").nth(1).waitFor(); // the palette's results arrive after the typing
       expect(await option.locator("code").allTextContents()).toEqual(["limit", "0"]);
       expect(await option.textContent()).not.toContain("`");
       await page.keyboard.press("Escape");

@@ -89,7 +89,8 @@ describe("the workspace's disk budget is a filesystem of its size (real bubblewr
         ws,
       );
       expect(peak).toBeLessThanOrEqual(BUDGET + FILE);
-      expect(r.output).toMatch(/No space left on device/);
+      // Whether the shell got to print its ENOSPC is a race with the guard, which stops the run
+      // as soon as the image is full; the run's verdict below is what the product reports.
       expect(ws.wall).toBe("filesystem");
       expect(r.disk).toBe("filesystem");
       expect(r.limitHit).toBe("disk");
