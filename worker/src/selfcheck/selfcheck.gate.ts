@@ -7,6 +7,19 @@ import { parseAllowedHosts } from "../tests-run/sandbox.egress.policy";
 import { testsConfig } from "../tests-run/tests.config";
 import { runSelfCheck } from "./selfcheck";
 
+/** The first retry after a failed check; each further one waits twice as long, up to the interval. */
+export const CHECK_RETRY_MS = 5_000;
+
+/**
+ * When the next self-check runs, after `failures` failed checks in a row: a passing worker checks
+ * again after the interval; a failing one sooner, backing off, so that a check that failed for a
+ * passing reason (a probe's answer late on a loaded host) does not leave it idle for the interval.
+ */
+export function nextCheckDelayMs(failures: number, intervalMs: number): number {
+  if (failures <= 0) return intervalMs;
+  return Math.min(intervalMs, CHECK_RETRY_MS * 2 ** Math.min(failures - 1, 20));
+}
+
 export interface SandboxGate {
   /** The last check's result (null before the first one ends). */
   readonly last: SandboxCheck | null;
@@ -18,7 +31,8 @@ export interface SandboxGate {
 /**
  * Runs the sandbox self-check at start and every SANDBOX_CHECK_INTERVAL_SECONDS, and lets the
  * gated workers (solve, tests-rerun; created with `autorun: false`) take jobs only while it passes.
- * A failing check pauses them (a job already running ends as it would). `bwrap` overrides the
+ * A failing check pauses them (a job already running ends as it would) and is run again soon
+ * (`nextCheckDelayMs`). `bwrap` overrides the
  * bubblewrap options the check's sandbox is built with (tests remove a wall through it).
  */
 export function startSandboxGate(
@@ -100,11 +114,19 @@ export function startSandboxGate(
       },
     );
   const first = check();
-  let running: Promise<unknown> = first;
-  const timer = setInterval(() => {
-    running = running.then(check);
-  }, env.SANDBOX_CHECK_INTERVAL_SECONDS * 1000);
-  timer.unref();
+  let timer: NodeJS.Timeout | undefined;
+  let failures = 0;
+  // One check at a time; the next is timed from the end of the last, sooner after a failure.
+  const schedule = (c: SandboxCheck) => {
+    if (stopped) return;
+    failures = c.ok ? 0 : failures + 1;
+    timer = setTimeout(
+      () => void check().then(schedule),
+      nextCheckDelayMs(failures, env.SANDBOX_CHECK_INTERVAL_SECONDS * 1000),
+    );
+    timer.unref();
+  };
+  void first.then(schedule);
   return {
     get last() {
       return last;
@@ -112,7 +134,7 @@ export function startSandboxGate(
     first,
     stop() {
       stopped = true;
-      clearInterval(timer);
+      clearTimeout(timer);
     },
   };
 }

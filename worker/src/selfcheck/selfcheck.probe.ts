@@ -30,7 +30,7 @@ export const EGRESS_SCRIPT = String.raw`
 const net = require("node:net"), fs = require("node:fs");
 const cfg = JSON.parse(fs.readFileSync("probe.json", "utf8"));
 const ask = (target) => new Promise((done) => {
-  const s = net.connect({ host: "127.0.0.1", port: cfg.proxyPort, timeout: 3000 });
+  const s = net.connect({ host: "127.0.0.1", port: cfg.proxyPort, timeout: 8000 });
   let got = "";
   s.on("connect", () => s.write("CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\n"));
   // A refusal ends with its reason; anything else is answered once its status line is in.

@@ -125,7 +125,8 @@ export async function runSelfCheck(input: SelfCheckInput): Promise<SandboxCheck>
       totals ??= r.totals ?? null;
       return r;
     };
-    const limits = { ...input.limits, timeoutMs: 20_000 };
+    // Room for each egress target's 8 s on a loaded host: a probe answers in well under a second.
+    const limits = { ...input.limits, timeoutMs: 45_000 };
     const walled = await probe(PROBE_SCRIPT, { hosts: hostAddresses(), port, paths: input.hostPaths }, limits);
     const seen = report(walled);
     const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
