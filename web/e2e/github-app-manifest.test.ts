@@ -51,6 +51,9 @@ describe("Operations → GitHub App", () => {
     expect(await inUse.getByRole("link", { name: "Install it" }).getAttribute("href")).toBe(
       `${e2e.stack.sandboxes.github?.url}/apps/${slug}/installations/new`,
     );
+    // With an App made, creating another is folded away.
+    expect(await form.getByLabel("App name").isVisible()).toBe(false);
+    await form.getByText("Create another GitHub App").waitFor();
     await screenshot(page, "github-app-created-1280");
     expect(await seriousA11yViolations(page)).toEqual([]);
 

@@ -115,6 +115,9 @@ describe("creating Fixloop's GitHub App from /ops (the manifest flow)", () => {
     expect(((await org.json()) as { action: string }).action).toMatch(
       /\/organizations\/octo-org\/settings\/apps\/new\?state=/,
     );
+    // The browser may post that form to GitHub's web host, and to no other.
+    const csp = org.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain(`form-action 'self' ${new URL(s.stack.github.url).origin};`);
     const bad = await call("/api/ops/github-app/manifest", s.octocat, {
       method: "POST",
       body: JSON.stringify({ name: "x", organization: "../settings" }),

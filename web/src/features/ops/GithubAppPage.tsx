@@ -27,8 +27,14 @@ function Outcome({ created, error, slug, web }: { created?: string; error?: stri
         role="status"
         className="mb-6 rounded-lg border border-green-300 bg-green-50 p-3 text-sm text-green-900 dark:border-green-800 dark:bg-green-950/40 dark:text-green-100"
       >
-        The GitHub App <strong>{created}</strong> was created. Its private key and secrets are stored encrypted and will
-        not be shown again.
+        <p>
+          The GitHub App <strong>{created}</strong> was created. Its private key and secrets are stored encrypted and
+          will not be shown again.
+        </p>
+        <p className="mt-1">
+          Next, install it on the accounts or organizations whose repositories Fixloop should work on; each user can
+          also install it from Repositories.
+        </p>
       </div>
     );
   if (!error) return null;
@@ -92,7 +98,7 @@ function InUse({ s }: { s: GithubAppStatus }) {
         </dl>
         <div className="flex flex-wrap gap-2">
           <a
-            className={buttonClass("secondary")}
+            className={buttonClass("primary")}
             href={`${s.githubWebUrl}/apps/${encodeURIComponent(s.inUse.slug)}/installations/new`}
           >
             Install it <ExternalLink className="size-4" aria-hidden />
@@ -144,10 +150,18 @@ export function GithubAppPage(search: { created?: string; error?: string; slug?:
         <InUse s={s} />
       </section>
       <section aria-label="Create the GitHub App" className="mt-8">
-        <h2 className="mb-3 text-lg font-semibold">
-          {s.stored ? "Create another GitHub App" : "Create the GitHub App"}
-        </h2>
-        <GithubAppCreate s={s} />
+        {s.stored ? (
+          // An App exists: making another is rare, so its form stays folded.
+          <details>
+            <summary className="mb-3 cursor-pointer text-lg font-semibold">Create another GitHub App</summary>
+            <GithubAppCreate s={s} />
+          </details>
+        ) : (
+          <>
+            <h2 className="mb-3 text-lg font-semibold">Create the GitHub App</h2>
+            <GithubAppCreate s={s} />
+          </>
+        )}
       </section>
     </div>
   );
