@@ -3,6 +3,7 @@ import { GITHUB_APP_EVENTS, GITHUB_APP_PERMISSIONS } from "@fixloop/contract";
 import { githubApp, storedGithubApp } from "@fixloop/runtime";
 import { WebhookSender } from "@fixloop/testkit/sandbox";
 import type { SignedIn } from "../../test/stack";
+import { hashSecret } from "../../test/testing";
 import { webhookStack, type WebhookStack } from "../../test/webhooks.testkit";
 
 let s: WebhookStack;
@@ -150,6 +151,20 @@ describe("creating Fixloop's GitHub App from /ops (the manifest flow)", () => {
     expect(JSON.stringify(row)).not.toContain(onGithub.webhookSecret);
     const stored = await storedGithubApp(s.stack.ctx);
     expect([stored?.privateKey, stored?.webhookSecret]).toEqual([onGithub.pem, onGithub.webhookSecret]);
+  });
+
+  it("sends GitHub no code that is not a plain token (a path, say), and uses up no state for it", async () => {
+    const flow = await start();
+    const before = s.stack.github.control.requestLog.length;
+    const res = await call(`/api/ops/github-app/manifest/callback?code=..%2F..%2Fapp&state=${flow.state}`, s.octocat);
+    expect(res.status).toBe(400);
+    expect(s.stack.github.control.requestLog.length).toBe(before);
+    const row = await s.stack.db
+      .selectFrom("github_app_manifest_states")
+      .select("used_at")
+      .where("state_hash", "=", hashSecret(flow.state))
+      .executeTakeFirstOrThrow();
+    expect(row.used_at).toBeNull();
   });
 
   it("refuses a code GitHub already converted, even with a fresh state", async () => {

@@ -13,7 +13,14 @@ import { githubAppErrors } from "./github-app.errors";
 import { AppName, OrgLogin, appManifest, completeManifestFlow, startManifestFlow } from "./github-app.manifest";
 
 const StartBody = z.object({ name: AppName, organization: OrgLogin.optional() });
-const CallbackQuery = z.object({ code: z.string().max(200).optional(), state: z.string().max(200).optional() });
+// GitHub's codes are short tokens; anything else (a path, say) never reaches GitHub's conversion URL.
+const CallbackQuery = z.object({
+  code: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, "must be the code GitHub sent")
+    .optional(),
+  state: z.string().max(200).optional(),
+});
 
 /** The session cookie of the request (requireSession already passed, so it is there). */
 function sessionToken(cookieHeader: string | undefined): string {
