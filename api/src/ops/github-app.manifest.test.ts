@@ -21,10 +21,10 @@ async function call(path: string, who: SignedIn, init: RequestInit = {}) {
 }
 
 /** Asks Fixloop for a manifest flow: where to post, the manifest, and the state in that URL. */
-async function start(name = "Fixloop Test") {
+async function start(name = "Fixloop Test", organization?: string) {
   const res = await call("/api/ops/github-app/manifest", s.octocat, {
     method: "POST",
-    body: JSON.stringify({ name }),
+    body: JSON.stringify({ name, ...(organization ? { organization } : {}) }),
   });
   expect(res.status).toBe(200);
   const out = (await res.json()) as { action: string; manifest: string };
@@ -37,7 +37,11 @@ async function start(name = "Fixloop Test") {
  * a free port while PUBLIC_URL stays localhost:3000, so the hook URL is pointed at the listener, as
  * `tamper` may change anything else on the way (a browser can).
  */
-async function createOnGithub(flow: { action: string; manifest: string; state: string }, tamper = (m: object) => m) {
+async function createOnGithub(
+  flow: { action: string; manifest: string; state: string },
+  tamper = (m: object) => m,
+  org = "",
+) {
   const manifest = JSON.stringify(
     tamper({ ...(JSON.parse(flow.manifest) as object), hook_attributes: { url: s.hook.url, active: true } }),
   );
@@ -46,7 +50,7 @@ async function createOnGithub(flow: { action: string; manifest: string; state: s
   expect(await page.text()).toContain("Create GitHub App");
   const confirmed = await fetch(new URL("/settings/apps/new/confirm", s.stack.github.url), {
     method: "POST",
-    body: new URLSearchParams({ manifest, state: flow.state, login: "octocat" }),
+    body: new URLSearchParams({ manifest, state: flow.state, login: "octocat", org }),
     redirect: "manual",
   });
   const back = new URL(confirmed.headers.get("location") ?? "http://x/");
@@ -178,14 +182,19 @@ describe("creating Fixloop's GitHub App from /ops (the manifest flow)", () => {
 
   it("refuses an App that GitHub made with more permissions than Fixloop asked for, and keeps the one in use", async () => {
     const before = await githubApp(s.stack.ctx);
-    const flow = await start();
-    const code = await createOnGithub(flow, (m) => ({
-      ...m,
-      default_permissions: { ...GITHUB_APP_PERMISSIONS, administration: "write", checks: "write" },
-    }));
+    // Owned by an organisation this time (GitHub's organisation variant of the flow).
+    s.control.createOrganization("octo-labs");
+    s.control.addOrgMember("octo-labs", "octocat", "admin");
+    const flow = await start("Fixloop Test", "octo-labs");
+    const code = await createOnGithub(
+      flow,
+      (m) => ({ ...m, default_permissions: { ...GITHUB_APP_PERMISSIONS, administration: "write", checks: "write" } }),
+      "octo-labs",
+    );
     const back = await callback(s.octocat, code, flow.state);
     expect(back.searchParams.get("error")).toBe("github_app.permissions_exceeded");
     expect(back.searchParams.get("slug")).toMatch(/^fixloop-test-/);
+    expect(back.searchParams.get("org")).toBe("octo-labs");
     expect(await storedCount()).toBe(2);
     expect((await githubApp(s.stack.ctx))?.slug).toBe(before?.slug);
   });

@@ -68,7 +68,7 @@ const Conversion = z.object({
   slug: z.string().min(1).max(200),
   name: z.string().min(1).max(200),
   owner: z
-    .object({ login: z.string().min(1).max(100) })
+    .object({ login: z.string().min(1).max(100), type: z.string().max(40).optional() })
     .nullable()
     .optional(),
   html_url: z.string().url(),
@@ -80,7 +80,8 @@ const Conversion = z.object({
   events: z.array(z.string()).default([]),
 });
 
-export type ManifestOutcome = { ok: true; slug: string } | { ok: false; reason: ManifestFailure; slug?: string };
+export type ManifestOutcome =
+  { ok: true; slug: string } | { ok: false; reason: ManifestFailure; slug?: string; org?: string };
 
 /**
  * GitHub's redirect back: the state must be this operator's and this session's, unused and fresh;
@@ -122,7 +123,8 @@ export async function completeManifestFlow(
       { ...where, appId: a.id, slug: a.slug, beyond },
       "github app refused: it asks for more than Fixloop's permissions",
     );
-    return { ok: false, reason: "github_app.permissions_exceeded", slug: a.slug };
+    const org = a.owner?.type === "Organization" ? { org: a.owner.login } : {};
+    return { ok: false, reason: "github_app.permissions_exceeded", slug: a.slug, ...org };
   }
   const id = crypto.randomUUID();
   const cipher = cipherFor(deps);

@@ -91,7 +91,9 @@ export const githubAppSetupRoutes = new Hono<AppEnv>()
       { code: q.code, state: q.state },
     );
     const back = new URLSearchParams(
-      out.ok ? { created: out.slug } : { error: out.reason, ...(out.slug ? { slug: out.slug } : {}) },
+      out.ok
+        ? { created: out.slug }
+        : { error: out.reason, ...(out.slug ? { slug: out.slug } : {}), ...(out.org ? { org: out.org } : {}) },
     );
     return c.redirect(`${publicUrl(c)}/ops/github-app?${back.toString()}`, 302);
   });

@@ -72,8 +72,11 @@ export async function githubApp(ctx: GithubAppSource): Promise<GithubAppCredenti
 export async function githubWebhookSecrets(
   ctx: Pick<GithubAppSource, "db" | "cipher"> & { env: { GITHUB_WEBHOOK_SECRET: string } },
 ): Promise<string[]> {
-  const stored = await storedGithubApp(ctx);
-  return [ctx.env.GITHUB_WEBHOOK_SECRET, stored?.webhookSecret ?? ""].filter((s) => s.length > 0);
+  const row = await githubAppConfigs.newestSecret(ctx.db);
+  const stored = row
+    ? ctx.cipher.decrypt(row.key_id, row.webhook_secret_enc, githubAppConfigs.configCipherOwner(row.id))
+    : "";
+  return [ctx.env.GITHUB_WEBHOOK_SECRET, stored].filter((s) => s.length > 0);
 }
 
 /**

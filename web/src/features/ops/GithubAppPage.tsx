@@ -20,7 +20,16 @@ const FAILURES: Record<string, string> = {
     "GitHub created an App with more permissions than Fixloop asks for (the request was changed on the way), so Fixloop refused it and stored nothing. Delete that App on GitHub, then try again.",
 };
 
-function Outcome({ created, error, slug, web }: { created?: string; error?: string; slug?: string; web: string }) {
+interface Search {
+  created?: string;
+  error?: string;
+  slug?: string;
+  /** The organisation owning an App refused for its permissions (its settings live there). */
+  org?: string;
+}
+
+function Outcome({ created, error, slug, org, web }: Search & { web: string }) {
+  const settings = org ? `${web}/organizations/${encodeURIComponent(org)}/settings/apps` : `${web}/settings/apps`;
   if (created)
     return (
       <div
@@ -47,7 +56,7 @@ function Outcome({ created, error, slug, web }: { created?: string; error?: stri
       {error === "github_app.permissions_exceeded" && slug && (
         <a
           className="mt-2 inline-flex items-center gap-1 font-medium underline"
-          href={`${web}/settings/apps/${encodeURIComponent(slug)}/advanced`}
+          href={`${settings}/${encodeURIComponent(slug)}/advanced`}
           target="_blank"
           rel="noreferrer"
         >
@@ -121,7 +130,7 @@ function InUse({ s }: { s: GithubAppStatus }) {
 }
 
 /** `/ops/github-app`: the GitHub App Fixloop uses, and creating it with GitHub's manifest flow; admins only. */
-export function GithubAppPage(search: { created?: string; error?: string; slug?: string }) {
+export function GithubAppPage(search: Search) {
   const q = useQuery(githubAppStatusQuery());
   if (q.isPending) return <Spinner label="Loading the GitHub App..." />;
   if (q.isError) {

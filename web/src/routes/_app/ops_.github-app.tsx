@@ -5,6 +5,7 @@ interface Search {
   created?: string;
   error?: string;
   slug?: string;
+  org?: string;
 }
 
 const text = (v: unknown) => (typeof v === "string" && v.length <= 200 ? v : undefined);
@@ -14,6 +15,7 @@ export const Route = createFileRoute("/_app/ops_/github-app")({
     created: text(s.created),
     error: text(s.error),
     slug: text(s.slug),
+    org: text(s.org),
   }),
   component: GithubAppRoute,
 });
