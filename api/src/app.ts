@@ -110,7 +110,9 @@ function installGuards(app: Hono<AppEnv>, deps: AppDeps) {
   };
   // Avatars: GitHub's avatar host, and the GitHub (or stand-in) host itself.
   const imageHosts = [env.GITHUB_WEB_URL, env.GITHUB_API_URL].map((u) => new URL(u).origin);
-  app.use("*", securityHeaders({ publicUrl, checkoutUrl, paymentApiUrl, imageHosts }));
+  // The GitHub App manifest flow (/ops/github-app) posts its manifest to GitHub's web host.
+  const formHosts = [new URL(env.GITHUB_WEB_URL).origin];
+  app.use("*", securityHeaders({ publicUrl, checkoutUrl, paymentApiUrl, imageHosts, formHosts }));
   app.use(
     "/api/*",
     sameOriginGuard({

@@ -38,3 +38,4 @@ export * from "./label-trigger";
 export * from "./pull-request-timeline";
 export * from "./backtest";
 export * from "./issue-list";
+export * from "./github-app";

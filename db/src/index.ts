@@ -26,6 +26,7 @@ export * as users from "./repositories/users.repository";
 export * as adminBindings from "./repositories/admin-bindings.repository";
 export * as githubAccounts from "./repositories/github-accounts.repository";
 export * as installations from "./repositories/installations.repository";
+export * as githubAppConfigs from "./repositories/github-app-configs.repository";
 export * as apiTokens from "./repositories/api-tokens.repository";
 export * as sessions from "./repositories/sessions.repository";
 export * as loginCodes from "./repositories/login-codes.repository";

@@ -489,6 +489,35 @@ export interface AdminBindingsTable {
   bound_at: GeneratedTimestamp;
 }
 
+/** Fixloop's GitHub App made by the manifest flow; secrets encrypted (github-app-configs.repository.ts). */
+export interface GithubAppConfigsTable {
+  id: Generated<string>;
+  app_id: BigIntCol;
+  slug: string;
+  name: string;
+  owner_login: string;
+  html_url: string;
+  client_id: string;
+  key_id: string;
+  client_secret_enc: string;
+  webhook_secret_enc: string;
+  private_key_enc: string;
+  permissions: Json<Record<string, string>>;
+  events: string[];
+  created_by: string | null;
+  created_at: GeneratedTimestamp;
+}
+
+/** A manifest flow's `state`, hashed, bound to the operator's session, single use. */
+export interface GithubAppManifestStatesTable {
+  state_hash: string;
+  user_id: string;
+  session_hash: string;
+  created_at: GeneratedTimestamp;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: NullableTimestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -519,6 +548,8 @@ export interface Database {
   label_triggers: LabelTriggersTable;
   repository_backtests: RepositoryBacktestsTable;
   admin_bindings: AdminBindingsTable;
+  github_app_configs: GithubAppConfigsTable;
+  github_app_manifest_states: GithubAppManifestStatesTable;
 }
 
 export type User = Selectable<UsersTable>;

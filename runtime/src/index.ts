@@ -7,6 +7,7 @@
 export * from "./github/github.client";
 export * from "./github/github.account";
 export * from "./github/github.app";
+export * from "./github/github.app-config";
 export * from "./github/github.errors";
 export * from "./github/github.fork";
 export * from "./github/github.pages";

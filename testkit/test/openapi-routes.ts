@@ -121,6 +121,7 @@ export const UNDESCRIBED = [
   "POST /apps/{slug}/installations/new",
   "POST /settings/apps/new",
   "POST /settings/apps/new/confirm",
+  "POST /organizations/{org}/settings/apps/new",
   // The stand-in's own reviewer page actions (a person commenting or a CI reporting on github.com).
   "POST /{owner}/{repo}/pull/{number}/sandbox/review-comment",
   "POST /{owner}/{repo}/pull/{number}/sandbox/check-run",

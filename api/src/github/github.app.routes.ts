@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { installations } from "@fixloop/db";
-import { appFromEnv, canWrite } from "@fixloop/runtime";
+import { canWrite, githubApp } from "@fixloop/runtime";
+import { githubUserContext } from "../auth/auth.cipher";
 import { githubAccounts } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
@@ -21,12 +22,12 @@ export const githubAppRoutes = new Hono<AppEnv>()
    */
   .get("/github/app", requireUser, async (c) => {
     const deps = c.var.deps;
-    const app = appFromEnv(deps.env);
+    const app = await githubApp(githubUserContext(deps));
     const mine = app ? await installations.ofUser(deps.db, c.var.user.id) : [];
     const scopes = await githubAccounts.scopes(deps.db, c.var.user.id);
     return c.json({
       configured: app !== null,
-      installUrl: installUrl(deps),
+      installUrl: await installUrl(deps),
       installations: mine.map((i) => ({
         id: Number(i.installation_id),
         account: i.account_login,

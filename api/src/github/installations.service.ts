@@ -1,5 +1,6 @@
 import { installations } from "@fixloop/db";
-import { appFromEnv, appOctokit, refreshInstallationRepositories } from "@fixloop/runtime";
+import { appOctokit, githubApp, refreshInstallationRepositories } from "@fixloop/runtime";
+import { githubUserContext } from "../auth/auth.cipher";
 import type { AppDeps } from "../deps";
 import { AppError } from "../http/errors";
 
@@ -25,7 +26,7 @@ export async function adoptInstallation(
   installationId: number,
   user: { id: string; githubId: string },
 ): Promise<boolean> {
-  const app = appFromEnv(deps.env);
+  const app = await githubApp(githubUserContext(deps));
   if (!app) throw installationErrors.notConfigured();
   let inst;
   try {
@@ -58,8 +59,8 @@ export async function adoptInstallation(
 }
 
 /** The App's installation page on GitHub, or null without an App. */
-export function installUrl(deps: AppDeps): string | null {
-  const app = appFromEnv(deps.env);
+export async function installUrl(deps: AppDeps): Promise<string | null> {
+  const app = await githubApp(githubUserContext(deps));
   if (!app || !app.slug) return null;
   return `${deps.env.GITHUB_WEB_URL.replace(/\/+$/, "")}/apps/${encodeURIComponent(app.slug)}/installations/new`;
 }

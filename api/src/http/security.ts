@@ -22,6 +22,8 @@ export function securityHeaders(opts: {
   checkoutUrl?: string;
   paymentApiUrl?: string;
   imageHosts?: string[];
+  /** Where a form may be posted besides this origin: GitHub's web host (the App manifest flow posts its manifest there). */
+  formHosts?: string[];
 }) {
   const https = opts.publicUrl.startsWith("https://");
   const checkout = origin(opts.checkoutUrl);
@@ -36,7 +38,7 @@ export function securityHeaders(opts: {
     `frame-src ${frames.length ? frames.join(" ") : "'none'"}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action ${["'self'", ...new Set(opts.formHosts ?? [])].join(" ")}`,
     "object-src 'none'",
   ].join("; ");
   return createMiddleware<AppEnv>(async (c, next) => {

@@ -4,6 +4,7 @@ import type { AppEnv } from "../deps";
 import { requireSession, requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { requireAdmin } from "./ops.admin";
+import { githubAppSetupRoutes } from "./github-app.routes";
 import { cancelAnyRun, drainWorker, queueNamed, retryFailed, setQueuePaused } from "./ops.actions";
 import { opsSnapshot } from "./ops.snapshot";
 import { streamOps } from "./ops.stream";
@@ -48,7 +49,8 @@ export const opsRoutes = new Hono<AppEnv>()
     const out = await cancelAnyRun(c.var.deps, c.req.valid("param").id);
     audit(c, "run.cancel", out);
     return c.json(out);
-  });
+  })
+  .route("/ops/github-app", githubAppSetupRoutes);
 
 /** One line per operator action: who did what to which target. */
 function audit(c: { var: AppEnv["Variables"] }, action: string, target: Record<string, unknown>) {

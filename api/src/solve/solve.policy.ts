@@ -1,5 +1,5 @@
 import {
-  appFromEnv,
+  githubApp,
   assertPolicyStillAllows,
   checkIssueOnGithub,
   githubForUser,
@@ -65,7 +65,7 @@ export async function assertInstallationActive(
   userId: string,
   issue: { is_imported: boolean; repo_full_name: string },
 ): Promise<void> {
-  if (issue.is_imported || !appFromEnv(deps.env)) return;
+  if (issue.is_imported || !(await githubApp(githubUserContext(deps)))) return;
   const inst = await installations.forRepository(deps.db, userId, issue.repo_full_name);
   if (inst?.suspended_at) throw failureError(suspendedError(inst.account_login));
 }

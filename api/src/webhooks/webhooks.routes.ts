@@ -13,6 +13,8 @@ import type { WebhookOutcome } from "./webhooks.handler";
 import { ACCOUNT_EVENTS, webhookHandlers } from "./webhooks.handlers";
 import { RepositoryLocation } from "./webhooks.schemas";
 import { validGithubSignature } from "./webhooks.signature";
+import { githubWebhookSecrets } from "@fixloop/runtime";
+import { githubUserContext } from "../auth/auth.cipher";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -42,7 +44,7 @@ function locationOf(body: Record<string, unknown>): repositories.RepositoryLocat
  * deliveries only: a replayed delivery id (an old name, maybe) moves nothing.
  */
 export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (c) => {
-  const { db, env, logger } = c.var.deps;
+  const { db, logger } = c.var.deps;
   const raw = await c.req.text();
   const event = c.req.header("x-github-event") ?? "";
   const deliveryId = c.req.header("x-github-delivery") ?? "";
@@ -52,9 +54,10 @@ export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (
     logger.warn({ ...where, code: e.code }, "github webhook refused");
     return e;
   };
-  if (!env.GITHUB_WEBHOOK_SECRET) throw refuse(webhookErrors.notConfigured());
+  const secrets = await githubWebhookSecrets(githubUserContext(c.var.deps));
+  if (secrets.length === 0) throw refuse(webhookErrors.notConfigured());
   if (!signature) throw refuse(webhookErrors.missingSignature());
-  if (!validGithubSignature(env.GITHUB_WEBHOOK_SECRET, raw, signature)) throw refuse(webhookErrors.badSignature());
+  if (!secrets.some((s) => validGithubSignature(s, raw, signature))) throw refuse(webhookErrors.badSignature());
   let body: unknown;
   try {
     body = JSON.parse(raw);

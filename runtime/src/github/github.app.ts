@@ -2,36 +2,10 @@ import { createAppAuth } from "@octokit/auth-app";
 import { Octokit } from "@octokit/rest";
 import { installations, type Db, type TokenCipher } from "@fixloop/db";
 import type { Logger } from "pino";
-import { z } from "zod";
 import { githubForUser } from "./github.account";
 import { createGithubClient, type GithubClient } from "./github.client";
 import { GithubError } from "./github.errors";
-
-/** The GitHub App settings api and worker share (each reads them in its env.ts). */
-export const GithubAppEnv = z.object({
-  /** The App's id; empty: no App (repository access is the OAuth grant, as before). */
-  GITHUB_APP_ID: z.string().regex(/^\d*$/, "a number").default(""),
-  /** The App's slug, for its installation page github.com/apps/{slug}/installations/new. */
-  GITHUB_APP_SLUG: z.string().default(""),
-  /** The App's private key (PEM; `\n` escapes are read as new lines). */
-  GITHUB_APP_PRIVATE_KEY: z
-    .string()
-    .default("")
-    .transform((v) => v.replace(/\\n/g, "\n")),
-});
-export type GithubAppEnv = z.infer<typeof GithubAppEnv>;
-
-/** The App credentials in use: the environment's, or those the manifest flow stored (decrypted). */
-export interface GithubAppCredentials {
-  appId: string;
-  slug: string;
-  privateKey: string;
-}
-
-export const appFromEnv = (env: GithubAppEnv): GithubAppCredentials | null =>
-  env.GITHUB_APP_ID && env.GITHUB_APP_PRIVATE_KEY
-    ? { appId: env.GITHUB_APP_ID, slug: env.GITHUB_APP_SLUG, privateKey: env.GITHUB_APP_PRIVATE_KEY }
-    : null;
+import { githubApp, type GithubAppCredentials, type GithubAppEnv } from "./github.app-config";
 
 /** Octokit authenticated as the App itself (a JWT per request), for the /app endpoints. */
 export function appOctokit(app: GithubAppCredentials, baseUrl: string): Octokit {
@@ -86,7 +60,7 @@ export async function githubForRepository(
   repo: { fullName: string; githubId?: string | number | null },
   permissions: Record<string, "read" | "write">,
 ): Promise<GithubForRepository> {
-  const app = appFromEnv(ctx.env);
+  const app = await githubApp(ctx);
   const inst = app ? await installations.forRepository(ctx.db, userId, repo.fullName, repo.githubId) : undefined;
   if (!app || !inst) {
     const gh = await githubForUser(ctx, userId);

@@ -61,6 +61,8 @@ export async function startSandboxes(opts: {
         GITHUB_APP_ID: String(app.id),
         GITHUB_APP_SLUG: app.slug,
         GITHUB_APP_PRIVATE_KEY: app.pem,
+        // The stand-in's App is a default: an App the operator creates from /ops (manifest flow) replaces it.
+        GITHUB_APP_PRECEDENCE: "stored",
         GITHUB_CLIENT_ID: gh.clientId,
         GITHUB_CLIENT_SECRET: gh.clientSecret,
         GITHUB_WEB_URL: gh.url,

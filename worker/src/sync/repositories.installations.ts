@@ -1,5 +1,5 @@
 import { installations } from "@fixloop/db";
-import { appFromEnv, refreshInstallationRepositories } from "@fixloop/runtime";
+import { githubApp, refreshInstallationRepositories } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import type { GithubRepo } from "./repositories.store";
 
@@ -13,7 +13,7 @@ export async function installationRepositories(
   ctx: WorkerContext,
   userId: string,
 ): Promise<{ repos: GithubRepo[]; kept: string[] } | null> {
-  const app = appFromEnv(ctx.env);
+  const app = await githubApp(ctx);
   if (!app) return null;
   const mine = await installations.ofUser(ctx.db, userId);
   if (mine.length === 0) return null;

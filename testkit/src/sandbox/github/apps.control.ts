@@ -20,7 +20,7 @@ export interface AppControls {
   /** Where the stand-in's own App sends installers back to (GitHub's "Setup URL"). */
   setDefaultAppSetupUrl(url: string | null): void;
   /** A manifest-created App, by slug. */
-  app(slug: string): SandboxApp & { webhookSecret: string | null; webhookUrl: string | null };
+  app(slug: string): SandboxApp & { webhookSecret: string | null; webhookUrl: string | null; clientSecret: string };
   /**
    * `by` installs the App (the default one unless `app` says) on `account` (theirs or an organisation's):
    * on every repository, or on the named ones. Delivers `installation.created`; returns the installation id.
@@ -56,7 +56,12 @@ export function appControls(deps: SandboxDeps, repoOf: (owner: string, name: str
     app(slug) {
       const app = appBySlug(store, slug);
       if (!app) throw new Error(`github sandbox: no app ${slug}`);
-      return { ...plain(app), webhookSecret: app.webhookSecret, webhookUrl: app.webhookUrl };
+      return {
+        ...plain(app),
+        webhookSecret: app.webhookSecret,
+        webhookUrl: app.webhookUrl,
+        clientSecret: app.clientSecret,
+      };
     },
     install(account, by, repos, slug) {
       const app = slug ? appBySlug(store, slug) : defaultApp(store);

@@ -1,25 +1,14 @@
 import { Hono } from "hono";
-import { installApp, newManifestCode } from "./apps.control";
+import { installApp } from "./apps.control";
+import { appManifestWebRoutes } from "./apps.manifest.web";
 import { appBySlug, installationRepoIds } from "./apps.service";
 import type { SandboxDeps, SandboxEnv } from "./context";
-import { escapeHtml, formFields, page, type Fields } from "./oauth.routes";
+import { escapeHtml, page } from "./oauth.routes";
 import { installationHookPayloads } from "./webhooks.payloads.installation";
-
-/** A manifest code is good for an hour, as on GitHub. */
-const MANIFEST_CODE_TTL_MS = 60 * 60 * 1000;
-
-const validUrl = (v: unknown): v is string => {
-  if (typeof v !== "string") return false;
-  try {
-    return ["http:", "https:"].includes(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-};
 
 /**
  * github.com's pages for Apps: the installation page (choose the account, all or selected
- * repositories; then back to the App's setup URL) and the manifest flow's "Create GitHub App" page.
+ * repositories; then back to the App's setup URL); the manifest flow's pages are apps.manifest.web.ts.
  */
 export function appsWebRoutes(deps: SandboxDeps) {
   const { store } = deps;
@@ -107,41 +96,5 @@ ${repos.map((r) => `<label><input type="checkbox" name="repo" value="${esc(`${r.
       if (form.get("state")) back.searchParams.set("state", form.get("state") ?? "");
       return c.redirect(back.toString(), 302);
     })
-    .post("/settings/apps/new", async (c) => {
-      const f: Fields = await formFields(c);
-      let manifest: Record<string, unknown>;
-      try {
-        manifest = JSON.parse(f.manifest ?? "") as Record<string, unknown>;
-      } catch {
-        return c.html(page("Invalid manifest", "<h1>Invalid GitHub App manifest</h1>"), 422);
-      }
-      if (!validUrl(manifest.url) || !validUrl(manifest.redirect_url))
-        return c.html(page("Invalid manifest", "<h1>The manifest needs url and redirect_url</h1>"), 422);
-      const people = store.data.users
-        .filter((u) => !u.login.endsWith("[bot]"))
-        .map(
-          (u) => `<form class="card" method="post" action="/settings/apps/new/confirm"><span>${esc(u.login)}</span>
-<input type="hidden" name="manifest" value="${esc(f.manifest ?? "")}"><input type="hidden" name="state" value="${esc(f.state ?? "")}">
-<input type="hidden" name="login" value="${esc(u.login)}"><button type="submit">Create GitHub App for ${esc(u.login)}</button></form>`,
-        );
-      const name = typeof manifest.name === "string" ? manifest.name : "GitHub App";
-      return c.html(page("Create GitHub App", `<h1>Create GitHub App “${esc(name)}”</h1>${people.join("")}`));
-    })
-    .post("/settings/apps/new/confirm", async (c) => {
-      const f = await formFields(c);
-      const user = store.user(f.login ?? "");
-      const manifest = JSON.parse(f.manifest ?? "{}") as Record<string, unknown>;
-      if (!user || !validUrl(manifest.redirect_url)) return c.html(page("Invalid", "<h1>Invalid request</h1>"), 422);
-      const code = newManifestCode();
-      store.mutate((s) => {
-        s.manifestCodes = [
-          ...(s.manifestCodes ?? []).filter((m) => !m.used && m.expiresAt > Date.now()),
-          { code, owner: user.login, manifest, expiresAt: Date.now() + MANIFEST_CODE_TTL_MS, used: false },
-        ];
-      });
-      const back = new URL(manifest.redirect_url);
-      back.searchParams.set("code", code);
-      if (f.state) back.searchParams.set("state", f.state);
-      return c.redirect(back.toString(), 302);
-    });
+    .route("/", appManifestWebRoutes(deps));
 }

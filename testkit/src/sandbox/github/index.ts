@@ -10,6 +10,7 @@ import { seedSandbox } from "./seeder";
 import { createGithubApp } from "./server";
 import { StateStore } from "./state";
 import { WebhookSender } from "./webhooks.sender";
+import { appWebhookRouter } from "./apps.hooks";
 import { STAND_IN_KEEP_ALIVE_MS } from "../keep-alive";
 
 export type { GithubSandboxControl, NewIssue, SandboxPull } from "./control";
@@ -101,6 +102,9 @@ export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<Gi
   const store = await openState(dataDir, git, log);
   const deps = sandboxDeps(store, git, { ...opts, log });
   deps.hooks.configure(opts.webhook ?? null);
+  deps.hooks.route(appWebhookRouter(store), () =>
+    (store.data.apps ?? []).some((a) => a.webhookUrl !== null && a.webhookSecret !== null),
+  );
   const app = createGithubApp(deps);
   const server = createAdaptorServer({
     fetch: (req: Request) => {

@@ -10,13 +10,30 @@ export interface WebhookDelivery {
   status: number;
 }
 
+/** Where one delivery goes, signed with which secret, carrying which payload. */
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+}
+
+/**
+ * Per-App routing: the Apps' own hooks an event goes to (each with the payload that App sees), and
+ * whether the configured target (repository webhooks and the stand-in's own App) gets it too.
+ */
+export type WebhookRouter = (
+  event: string,
+  payload: object,
+) => { apps: Array<WebhookTarget & { payload: object }>; toConfigured: boolean };
+
 /**
  * Delivers signed webhooks like GitHub's Hookshot: one POST per event with X-GitHub-Event,
  * X-GitHub-Delivery (a fresh UUID), X-Hub-Signature-256 (HMAC-SHA256 of the body with the
  * secret) and a GitHub-Hookshot user agent. Deliveries run in the background; `settle()` waits.
  */
 export class WebhookSender {
-  private target: { url: string; secret: string } | null = null;
+  private target: WebhookTarget | null = null;
+  private router: WebhookRouter | null = null;
+  private appHooks: () => boolean = () => false;
   private readonly pending = new Set<Promise<void>>();
   readonly deliveries: WebhookDelivery[] = [];
 
@@ -27,9 +44,15 @@ export class WebhookSender {
     this.target = target;
   }
 
-  /** True when deliveries have a target. */
+  /** Routes each event to the Apps whose installations it concerns, besides the configured target. */
+  route(router: WebhookRouter | null, anyAppHook: () => boolean = () => router !== null): void {
+    this.router = router;
+    this.appHooks = router ? anyAppHook : () => false;
+  }
+
+  /** True when deliveries have a target (the configured one, or an App's own hook). */
   get active(): boolean {
-    return this.target !== null;
+    return this.target !== null || this.appHooks();
   }
 
   /** Signs `payload` for `event` as GitHub does. */
@@ -37,9 +60,21 @@ export class WebhookSender {
     return `sha256=${crypto.createHmac("sha256", secret).update(body).digest("hex")}`;
   }
 
+  /**
+   * Sends `event` to every target it has: the Apps the router names (to their hook URL, signed with
+   * their secret), and the configured target unless an App's hook already delivers to that URL
+   * (one delivery per receiver, as a receiver that moved from repository webhooks to the App has).
+   */
   send(event: string, payload: object): void {
-    const target = this.target;
-    if (!target) return;
+    const routed = this.router?.(event, payload) ?? { apps: [], toConfigured: true };
+    const targets = [...routed.apps];
+    const configured = this.target;
+    if (configured && routed.toConfigured && !targets.some((t) => t.url === configured.url))
+      targets.push({ ...configured, payload });
+    for (const t of targets) this.deliver(event, t, t.payload);
+  }
+
+  private deliver(event: string, target: WebhookTarget, payload: object): void {
     const body = JSON.stringify(payload);
     const id = crypto.randomUUID();
     const headers = {

@@ -86,6 +86,9 @@ export function OpsPage() {
   return (
     <>
       <PageHeader title="Operations">
+        <Link to="/ops/github-app" className={buttonClass("secondary")}>
+          GitHub App
+        </Link>
         <a href="/admin/queues" className={buttonClass("secondary")}>
           <ExternalLink className="size-4" aria-hidden /> Job details (bull-board)
         </a>
