@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedSolution } from "@fixloop/testkit";
-import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
+import { Octokit } from "@octokit/rest";
+import { gitShow, seedSolution } from "@fixloop/testkit";
+import { branchName } from "@fixloop/worker";
+import { approve, prStack, recordRevision, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
@@ -10,7 +12,8 @@ beforeAll(async () => {
       return { GITHUB_APP_ID: String(app.id), GITHUB_APP_SLUG: app.slug, GITHUB_APP_PRIVATE_KEY: app.pem };
     },
   });
-  const id = t.control.install("octocat", "octocat", ["todo-api"]);
+  // Two repositories: a job's token is narrowed to one of them.
+  const id = t.control.install("octocat", "octocat", ["todo-api", "url-shortener"]);
   const setup = await t.stack.app.request(`/api/github/app/setup?installation_id=${id}&setup_action=install`, {
     headers: t.octocat.headers,
   });
@@ -38,6 +41,47 @@ describe("a pull request on a repository the App is installed on", () => {
     expect(written.length).toBeGreaterThan(0);
     expect(written.every((r) => r.token?.startsWith("ghs_"))).toBe(true);
     // No token reached the logs.
+    expect(t.stack.logs.some((l) => /ghs_[A-Za-z0-9_-]{10}/.test(l))).toBe(false);
+  });
+});
+
+describe("a new revision of a pull request on a repository the App is installed on", () => {
+  it("is pushed by the App's bot with a token minted for the job, one that another repository refuses", async () => {
+    const fixed = t.fixedPaginate;
+    const { solutionId } = await seedSolution(t.stack.db, {
+      userId: t.octocat.user._id,
+      repoFullName: "octocat/todo-api",
+      issueNumber: 4,
+      title: "Second page repeats an item",
+      files: [{ filename: "src/paginate.ts", action: "modify", originalContent: t.paginate, content: fixed }],
+    });
+    expect((await approve(t.stack, solutionId, t.octocat.headers)).status).toBe(200);
+    const revised = `${fixed}\n// pages start at 1\n`;
+    await recordRevision(t.stack.db, t.octocat.user._id, solutionId, "src/paginate.ts", revised);
+    const row = await t.stack.db
+      .selectFrom("pull_requests")
+      .select("id")
+      .where("solution_id", "=", solutionId)
+      .executeTakeFirstOrThrow();
+    t.control.clearRequestLog();
+    const res = await t.api(`/prs/${row.id}/push`, { method: "POST" });
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ status: "pushed", revision: 2 });
+    const branch = branchName(4, "Second page repeats an item");
+    expect(gitShow(t.upstreamDir, branch, "src/paginate.ts")).toBe(revised);
+    const written = writes(t.control.requestLog).filter((r) => !r.path.endsWith("/access_tokens"));
+    expect(written.map((r) => r.method).sort()).toEqual(["PATCH", "PATCH", "POST", "POST"]);
+    expect(written.every((r) => r.token?.startsWith("ghs_"))).toBe(true);
+    // The job's token is narrowed to octocat/todo-api: GitHub refuses it on octocat's other repository.
+    const token = written[0]?.token ?? "";
+    const other = await new Octokit({ baseUrl: t.stack.github.url, auth: token }).rest.git
+      .createRef({ owner: "octocat", repo: "url-shortener", ref: "refs/heads/fixloop/elsewhere", sha: "0".repeat(40) })
+      .then(
+        () => 201,
+        (e: { status: number }) => e.status,
+      );
+    expect(other).toBe(403);
     expect(t.stack.logs.some((l) => /ghs_[A-Za-z0-9_-]{10}/.test(l))).toBe(false);
   });
 });
