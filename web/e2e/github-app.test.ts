@@ -109,6 +109,9 @@ describe("Fixloop as a GitHub App on the Repositories page", () => {
     await signIn(phone, "hubot");
     await authorizeRepositories(phone, "hubot");
     await toast(phone, "Repository access authorized successfully!");
+    // Not in the same breath as the grant just given: the way to the App is there, the prompt is not.
+    await phone.getByRole("link", { name: "Install the GitHub App to choose repositories" }).waitFor();
+    expect(await phone.getByRole("region", { name: "Choose the repositories Fixloop may change" }).count()).toBe(0);
     // Their next visit asks.
     await phone.goto("/repositories");
     const prompt = phone.getByRole("region", { name: "Choose the repositories Fixloop may change" });

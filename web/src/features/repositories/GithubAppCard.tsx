@@ -12,14 +12,21 @@ type GithubApp = NonNullable<Awaited<ReturnType<ReturnType<typeof githubAppQuery
 type Installation = GithubApp["installations"][number];
 
 const LEAST_PRIVILEGE =
-  "Fixloop then sees and changes only those repositories: each job gets a one-hour token limited to one repository, and its branches, pull requests and comments are written by the app's bot (the pull request names you as the reviewer who approved it).";
+  "Each job then gets a one-hour token for one repository, and branches, pull requests and comments are written by the app's bot, naming you as the reviewer who approved them.";
 
 /**
  * Repository access on the Repositories page: installing Fixloop's GitHub App (the primary action),
  * the installations and their state, and the OAuth grant as the fallback. An OAuth-grant user who
  * has not installed the App is asked once to move to it; the answer is remembered by the server.
  */
-export function GithubAppCard({ requiresAuthorization }: { requiresAuthorization: boolean }) {
+export function GithubAppCard({
+  requiresAuthorization,
+  justAuthorized = false,
+}: {
+  requiresAuthorization: boolean;
+  /** Back from granting OAuth access this very moment: the prompt waits for the next visit. */
+  justAuthorized?: boolean;
+}) {
   const qc = useQueryClient();
   const app = useQuery(githubAppQuery());
   const [includePrivate, setIncludePrivate] = useState(false);
@@ -86,7 +93,7 @@ export function GithubAppCard({ requiresAuthorization }: { requiresAuthorization
       </Card>
     );
 
-  if (suggestInstall)
+  if (suggestInstall && !justAuthorized)
     return (
       <Card className="mb-6 border-violet-300 dark:border-violet-800">
         <section aria-labelledby="app-prompt-title">
@@ -94,9 +101,8 @@ export function GithubAppCard({ requiresAuthorization }: { requiresAuthorization
             Choose the repositories Fixloop may change
           </h2>
           <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-            Fixloop can write to every repository you can push to through your GitHub sign-in. Install its GitHub App to
-            choose all or only selected repositories instead. {LEAST_PRIVILEGE} Your current access keeps working until
-            you do.
+            Fixloop can now write to every repository you can push to. Install its GitHub App to choose all or only
+            selected repositories. {LEAST_PRIVILEGE} Your current access keeps working until then.
           </p>
           <div className="mt-3 flex flex-wrap gap-2">
             {installLink}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { Download, Eye, ExternalLink, GitFork, Lock, RefreshCw } from "lucide-react";
@@ -36,6 +36,8 @@ export function RepositoriesPage({
   const navigate = useNavigate();
   const repos = useQuery(repositoriesQuery());
   const handled = useRef(false);
+  // Kept for this visit after the URL's flag is cleared: the one-time prompt waits for the next one.
+  const [justAuthorized] = useState(authorized === true);
 
   useEffect(() => {
     if (handled.current || (!authorized && !error && !installed)) return;
@@ -59,7 +61,9 @@ export function RepositoriesPage({
           <RefreshCw className="size-4" aria-hidden /> Refresh
         </Button>
       </PageHeader>
-      {repos.data && <GithubAppCard requiresAuthorization={repos.data.requiresAuthorization} />}
+      {repos.data && (
+        <GithubAppCard requiresAuthorization={repos.data.requiresAuthorization} justAuthorized={justAuthorized} />
+      )}
       {repos.isPending && <Spinner label="Loading repositories..." />}
       {repos.isError && <EmptyState title="Failed to load repositories">{errorMessage(repos.error, "")}</EmptyState>}
       {repos.data && repos.data.repositories.length === 0 && <EmptyState title="No repositories found" />}
