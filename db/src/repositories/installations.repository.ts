@@ -211,3 +211,9 @@ export async function repositoryCounts(db: Conn, installationIds: string[]): Pro
     .execute();
   return new Map(rows.map((r) => [String(r.installation_id), Number(r.n)]));
 }
+
+/** Every installation Fixloop knows, by id. */
+export async function allIds(db: Conn): Promise<string[]> {
+  const rows = await db.selectFrom("github_installations").select("installation_id").execute();
+  return rows.map((r) => String(r.installation_id));
+}
