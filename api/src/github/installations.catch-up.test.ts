@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { installations } from "@fixloop/db";
-import { catchUpInstallations } from "@fixloop/worker";
+import { catchUpInstallations, INSTALLATIONS_CATCH_UP_JOB } from "@fixloop/worker";
 import { createTestStack, type TestStack } from "../../test/stack";
 
 let stack: TestStack;
@@ -32,6 +32,17 @@ const installationsOf = async () => {
 };
 
 describe("the installations catch-up on start", () => {
+  it("is queued by the worker serving sync when it starts, and runs", async () => {
+    const deadline = Date.now() + 15_000;
+    let ran = false;
+    while (!ran && Date.now() < deadline) {
+      const done = await stack.deps.queues.sync.getJobs(["completed"]);
+      ran = done.some((j) => j.id?.startsWith(INSTALLATIONS_CATCH_UP_JOB) && j.data.kind === "installations");
+      if (!ran) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ran).toBe(true);
+  });
+
   it("reads back what GitHub changed while no API received its webhooks: a repository added, an installation suspended, one uninstalled", async () => {
     const control = stack.github.control;
     const id = control.install("octocat", "octocat", ["todo-api"]);
