@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { Octokit } from "@octokit/rest";
+import { pullRequestEvents, reviewAddressing } from "@fixloop/db";
 import { gitShow, seedSolution } from "@fixloop/testkit";
 import { branchName } from "@fixloop/worker";
 import { approve, prStack, recordRevision, writes } from "../../test/pull-requests.fixtures";
@@ -46,7 +47,7 @@ describe("a pull request on a repository the App is installed on", () => {
 });
 
 describe("a new revision of a pull request on a repository the App is installed on", () => {
-  it("is pushed by the App's bot with a token minted for the job, one that another repository refuses", async () => {
+  it("is pushed, and its review thread answered, by the App's bot with a token minted for the job, one that another repository refuses", async () => {
     const fixed = t.fixedPaginate;
     const { solutionId } = await seedSolution(t.stack.db, {
       userId: t.octocat.user._id,
@@ -56,22 +57,60 @@ describe("a new revision of a pull request on a repository the App is installed 
       files: [{ filename: "src/paginate.ts", action: "modify", originalContent: t.paginate, content: fixed }],
     });
     expect((await approve(t.stack, solutionId, t.octocat.headers)).status).toBe(200);
-    const revised = `${fixed}\n// pages start at 1\n`;
-    await recordRevision(t.stack.db, t.octocat.user._id, solutionId, "src/paginate.ts", revised);
     const row = await t.stack.db
       .selectFrom("pull_requests")
-      .select("id")
+      .select(["id", "pr_number", "branch_name"])
       .where("solution_id", "=", solutionId)
       .executeTakeFirstOrThrow();
+    // A reviewer's comment on the pull request, asked to be addressed by the revision.
+    const reviewer = t.asUser("hubot");
+    const head = await reviewer.rest.git.getRef({
+      owner: "octocat",
+      repo: "todo-api",
+      ref: `heads/${row.branch_name}`,
+    });
+    const asked = await reviewer.rest.pulls.createReviewComment({
+      owner: "octocat",
+      repo: "todo-api",
+      pull_number: row.pr_number,
+      body: "Say where pages start.",
+      path: "src/paginate.ts",
+      line: 1,
+      commit_id: head.data.object.sha,
+    });
+    await pullRequestEvents.recordEvent(t.stack.db, row.id, {
+      kind: "review_comment",
+      sourceId: String(asked.data.id),
+      actor: "hubot",
+      state: null,
+      title: null,
+      body: asked.data.body,
+      path: "src/paginate.ts",
+      line: 1,
+      url: asked.data.html_url,
+      occurredAt: asked.data.created_at,
+    });
+    await reviewAddressing.requestAddressing(t.stack.db, row.id, [String(asked.data.id)]);
+    const revised = `${fixed}\n// pages start at 1\n`;
+    await recordRevision(t.stack.db, t.octocat.user._id, solutionId, "src/paginate.ts", revised);
     t.control.clearRequestLog();
     const res = await t.api(`/prs/${row.id}/push`, { method: "POST" });
     const body = (await res.json()) as Record<string, unknown>;
     expect(res.status, JSON.stringify(body)).toBe(200);
-    expect(body).toMatchObject({ status: "pushed", revision: 2 });
+    expect(body).toMatchObject({ status: "pushed", revision: 2, replies: 1 });
+    const thread = await reviewer.rest.pulls.listReviewComments({
+      owner: "octocat",
+      repo: "todo-api",
+      pull_number: row.pr_number,
+    });
+    expect(thread.data.filter((c) => c.in_reply_to_id === asked.data.id).map((c) => c.user?.login)).toEqual([
+      "fixloop-sandbox[bot]",
+    ]);
     const branch = branchName(4, "Second page repeats an item");
     expect(gitShow(t.upstreamDir, branch, "src/paginate.ts")).toBe(revised);
     const written = writes(t.control.requestLog).filter((r) => !r.path.endsWith("/access_tokens"));
-    expect(written.map((r) => r.method).sort()).toEqual(["PATCH", "PATCH", "POST", "POST"]);
+    // Tree, commit, ref, the reply on the thread, the body's evidence.
+    expect(written.map((r) => r.method).sort()).toEqual(["PATCH", "PATCH", "POST", "POST", "POST"]);
     expect(written.every((r) => r.token?.startsWith("ghs_"))).toBe(true);
     // The job's token is narrowed to octocat/todo-api: GitHub refuses it on octocat's other repository.
     const token = written[0]?.token ?? "";
