@@ -136,6 +136,21 @@ describe("Fixloop as a GitHub App on the Repositories page", () => {
     await phone.getByRole("link", { name: "Install the GitHub App to choose repositories" }).waitFor();
     await screenshot(phone, "github-app-prompt-answered-390");
   });
+
+  it("counts going to GitHub's installation page from the prompt as the answer, installed or not", async () => {
+    const { page } = await e2e.newPage();
+    await signIn(page, "monalisa");
+    await authorizeRepositories(page, "monalisa");
+    await toast(page, "Repository access authorized successfully!");
+    await page.goto("/repositories");
+    const prompt = page.getByRole("region", { name: "Choose the repositories Fixloop may change" });
+    await prompt.getByRole("link", { name: "Install the GitHub App" }).click();
+    await page.getByRole("link", { name: "Continue as monalisa" }).waitFor();
+    // Back without installing: asked once, not again.
+    await page.goBack();
+    await page.getByRole("link", { name: "Install the GitHub App to choose repositories" }).waitFor();
+    expect(await prompt.count()).toBe(0);
+  });
 });
 
 /** The user's installation ids, as the API reports them to the page's session. */

@@ -69,7 +69,19 @@ export function GithubAppCard({
   }
   const { installUrl, installations, suggestInstall } = app.data;
   const installLink = installUrl && (
-    <a href={installUrl} className={buttonClass("primary")} onClick={() => suggestInstall && answer.mutate()}>
+    <a
+      href={installUrl}
+      className={buttonClass("primary")}
+      onClick={(e) => {
+        // Going to install answers the prompt: recorded before the page is left, so it is not cut off.
+        if (!suggestInstall || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        void answer
+          .mutateAsync()
+          .catch(() => null)
+          .finally(() => window.location.assign(installUrl));
+      }}
+    >
       <ShieldCheck className="size-4" aria-hidden /> Install the GitHub App
     </a>
   );
