@@ -1,5 +1,6 @@
 import { createTestStack, type TestStack } from "./stack";
-import { gitShow } from "@fixloop/testkit";
+import { solutions, type Db } from "@fixloop/db";
+import { gitShow, insertRun } from "@fixloop/testkit";
 import { createGithubClient, type GithubClient } from "@fixloop/runtime";
 
 export const BUGGY_LINES =
@@ -88,3 +89,29 @@ export const approve = async (
     headers: { ...headers, "content-type": "application/json" },
     body: JSON.stringify({ status: "approved", ...extra }),
   });
+
+/** What a finished "Address review" refinement records: the solution's next revision, with `content` in `filename`. */
+export async function recordRevision(db: Db, userId: string, solutionId: string, filename: string, content: string) {
+  const s = await solutions.findOfUser(db, userId, solutionId);
+  if (!s) throw new Error("no solution");
+  const run = await insertRun(db, {
+    user_id: userId,
+    issue_id: s.issue_id,
+    kind: "refine",
+    solution_id: solutionId,
+    status: "completed",
+  });
+  await db.transaction().execute(async (trx) => {
+    await solutions.keepCurrentRevision(trx, s);
+    await solutions.recordRefinement(trx, run.id, solutionId, {
+      analysis: s.analysis,
+      proposedSolution: s.proposed_solution,
+      model: s.ai_model,
+      confidence: s.confidence,
+      filesChanged: s.files_changed.map((f) => (f.filename === filename ? { ...f, content } : f)),
+      metadata: s.metadata,
+      refinementCount: s.refinement_count + 1,
+      feedback: "Compare with the empty string.",
+    });
+  });
+}

@@ -27,6 +27,8 @@ export const SyncJob = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("pull-requests"), userId: Uuid }),
   /** One tick of the timed poll of open pull requests in repositories without a recent webhook (all users). */
   z.object({ kind: z.literal("poll-pull-requests") }),
+  /** The catch-up read of the GitHub App's installations (on start): events missed while Fixloop was down. */
+  z.object({ kind: z.literal("installations") }),
 ]);
 export type SyncJob = z.infer<typeof SyncJob>;
 

@@ -122,6 +122,12 @@ export interface GithubInstallationRepositoriesTable {
   full_name: string;
 }
 
+/** Users who answered the one-time prompt to install the GitHub App instead of their OAuth grant. */
+export interface GithubAppPromptsTable {
+  user_id: string;
+  answered_at: GeneratedTimestamp;
+}
+
 /** The Fixloop users an installation serves. */
 export interface GithubInstallationUsersTable {
   installation_id: BigIntCol;
@@ -528,6 +534,7 @@ export interface Database {
   github_installations: GithubInstallationsTable;
   github_installation_repositories: GithubInstallationRepositoriesTable;
   github_installation_users: GithubInstallationUsersTable;
+  github_app_prompts: GithubAppPromptsTable;
   repositories: RepositoriesTable;
   issues: IssuesTable;
   issue_list_versions: IssueListVersionsTable;

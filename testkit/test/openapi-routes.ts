@@ -69,6 +69,7 @@ export const VALIDATED = {
   collaborators: ["GET /repos/{owner}/{repo}/collaborators/{username}/permission"],
   apps: [
     "GET /app",
+    "GET /app/installations",
     "GET /app/installations/{installation_id}",
     "POST /app/installations/{installation_id}/access_tokens",
     "GET /installation/repositories",
@@ -119,6 +120,8 @@ export const UNDESCRIBED = [
   // github.com's GitHub App pages: installing an App, and the manifest flow's "Create GitHub App".
   "GET /apps/{slug}/installations/new",
   "POST /apps/{slug}/installations/new",
+  "GET /settings/installations/{installation_id}",
+  "GET /organizations/{org}/settings/installations/{installation_id}",
   "POST /settings/apps/new",
   "POST /settings/apps/new/confirm",
   "POST /organizations/{org}/settings/apps/new",

@@ -5,6 +5,11 @@ export { loadWorkerEnv, WorkerEnv } from "./env";
 export type { WorkerContext } from "./context";
 export { sweepOnce } from "./pipeline/sweeper";
 export { pollPullRequests, schedulePullRequestPoll } from "./sync/pull-requests.poll";
+export {
+  catchUpInstallations,
+  INSTALLATIONS_CATCH_UP_JOB,
+  queueInstallationsCatchUp,
+} from "./sync/installations.catch-up";
 // How a sync stores a GitHub repository: test stacks store theirs the same way.
 export { upsertRepository, type GithubRepo } from "./sync/repositories.store";
 export { analyzing } from "./pipeline/steps/analyzing/analyzing";

@@ -13,6 +13,7 @@ import { endGivenUpBacktest } from "./processors/backtest.processor";
 import { recordJobMetrics } from "./metrics/job.metrics";
 import { startPresence, type Presence } from "./presence";
 import { schedulePullRequestPoll } from "./sync/pull-requests.poll";
+import { queueInstallationsCatchUp } from "./sync/installations.catch-up";
 import { startSandboxGate, type SandboxGate } from "./selfcheck/selfcheck.gate";
 import type { BwrapOptions } from "./tests-run/sandbox.bwrap";
 
@@ -154,10 +155,15 @@ export function startWorkers(
   // backtest, so a deployment whose backtests run apart from its solves still ends theirs.
   const sweeper =
     solveWorker || names.includes(QUEUES.backtest) ? startSweeper(ctx, ctx.env.SWEEP_INTERVAL_SECONDS) : null;
-  if (names.includes(QUEUES.sync))
+  if (names.includes(QUEUES.sync)) {
     schedulePullRequestPoll(ctx).catch((err: Error) =>
       ctx.logger.warn({ err: err.message }, "the pull-request poll could not be scheduled"),
     );
+    // Installation events GitHub sent while Fixloop was down are read back from GitHub.
+    queueInstallationsCatchUp(ctx).catch((err: Error) =>
+      ctx.logger.warn({ err: err.message }, "the installations catch-up could not be queued"),
+    );
+  }
   const gated = workers.filter((w) => SANDBOX_GATED.has(w.name));
   // onCheck runs only once a check has ended, after `presence` is set.
   const gate = gated.length

@@ -32,6 +32,19 @@ describe("Fixloop as a GitHub App", () => {
     expect(await listed()).toContain("octocat/weather-cli");
   });
 
+  it("asks that user once: the answer is kept by the server, and the OAuth grant keeps working", async () => {
+    const answer = await s.stack.app.request("/api/github/app/prompt", {
+      method: "POST",
+      headers: s.octocat.headers,
+    });
+    expect(await answer.json()).toEqual({ answered: true });
+    const again = await s.stack.app.request("/api/github/app", { headers: s.octocat.headers });
+    expect(await again.json()).toMatchObject({ configured: true, installations: [], suggestInstall: false });
+    expect(await listed()).toContain("octocat/weather-cli");
+    const anonymous = await s.stack.app.request("/api/github/app/prompt", { method: "POST" });
+    expect(anonymous.status).toBe(401);
+  });
+
   it("installing on selected repositories makes the list exactly those, and it follows added and removed repositories by webhook", async () => {
     const control = s.stack.github.control;
     installationId = control.install("octocat", "octocat", ["todo-api"]);
@@ -54,7 +67,16 @@ describe("Fixloop as a GitHub App", () => {
     expect(await listed()).toEqual(["octocat/url-shortener"]);
     const app = await s.stack.app.request("/api/github/app", { headers: s.octocat.headers });
     expect(await app.json()).toMatchObject({
-      installations: [{ id: installationId, account: "octocat", repositorySelection: "selected", suspended: false }],
+      installations: [
+        {
+          id: installationId,
+          account: "octocat",
+          repositorySelection: "selected",
+          repositoryCount: 1,
+          suspended: false,
+          configureUrl: `${s.stack.github.url}/settings/installations/${installationId}`,
+        },
+      ],
       suggestInstall: false,
     });
   });

@@ -64,3 +64,15 @@ export async function installUrl(deps: AppDeps): Promise<string | null> {
   if (!app || !app.slug) return null;
   return `${deps.env.GITHUB_WEB_URL.replace(/\/+$/, "")}/apps/${encodeURIComponent(app.slug)}/installations/new`;
 }
+
+/** GitHub's page where the installation's owner changes its repositories (or suspends, uninstalls it). */
+export function configureUrl(
+  deps: AppDeps,
+  i: { installation_id: string; account_login: string; account_type: string },
+): string {
+  const web = deps.env.GITHUB_WEB_URL.replace(/\/+$/, "");
+  const id = encodeURIComponent(i.installation_id);
+  return i.account_type === "Organization"
+    ? `${web}/organizations/${encodeURIComponent(i.account_login)}/settings/installations/${id}`
+    : `${web}/settings/installations/${id}`;
+}

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedSolution } from "@fixloop/testkit";
-import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
+import { Octokit } from "@octokit/rest";
+import { pullRequestEvents, reviewAddressing } from "@fixloop/db";
+import { gitShow, seedSolution } from "@fixloop/testkit";
+import { branchName } from "@fixloop/worker";
+import { approve, prStack, recordRevision, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
@@ -10,7 +13,8 @@ beforeAll(async () => {
       return { GITHUB_APP_ID: String(app.id), GITHUB_APP_SLUG: app.slug, GITHUB_APP_PRIVATE_KEY: app.pem };
     },
   });
-  const id = t.control.install("octocat", "octocat", ["todo-api"]);
+  // Two repositories: a job's token is narrowed to one of them.
+  const id = t.control.install("octocat", "octocat", ["todo-api", "url-shortener"]);
   const setup = await t.stack.app.request(`/api/github/app/setup?installation_id=${id}&setup_action=install`, {
     headers: t.octocat.headers,
   });
@@ -38,6 +42,85 @@ describe("a pull request on a repository the App is installed on", () => {
     expect(written.length).toBeGreaterThan(0);
     expect(written.every((r) => r.token?.startsWith("ghs_"))).toBe(true);
     // No token reached the logs.
+    expect(t.stack.logs.some((l) => /ghs_[A-Za-z0-9_-]{10}/.test(l))).toBe(false);
+  });
+});
+
+describe("a new revision of a pull request on a repository the App is installed on", () => {
+  it("is pushed, and its review thread answered, by the App's bot with a token minted for the job, one that another repository refuses", async () => {
+    const fixed = t.fixedPaginate;
+    const { solutionId } = await seedSolution(t.stack.db, {
+      userId: t.octocat.user._id,
+      repoFullName: "octocat/todo-api",
+      issueNumber: 4,
+      title: "Second page repeats an item",
+      files: [{ filename: "src/paginate.ts", action: "modify", originalContent: t.paginate, content: fixed }],
+    });
+    expect((await approve(t.stack, solutionId, t.octocat.headers)).status).toBe(200);
+    const row = await t.stack.db
+      .selectFrom("pull_requests")
+      .select(["id", "pr_number", "branch_name"])
+      .where("solution_id", "=", solutionId)
+      .executeTakeFirstOrThrow();
+    // A reviewer's comment on the pull request, asked to be addressed by the revision.
+    const reviewer = t.asUser("hubot");
+    const head = await reviewer.rest.git.getRef({
+      owner: "octocat",
+      repo: "todo-api",
+      ref: `heads/${row.branch_name}`,
+    });
+    const asked = await reviewer.rest.pulls.createReviewComment({
+      owner: "octocat",
+      repo: "todo-api",
+      pull_number: row.pr_number,
+      body: "Say where pages start.",
+      path: "src/paginate.ts",
+      line: 1,
+      commit_id: head.data.object.sha,
+    });
+    await pullRequestEvents.recordEvent(t.stack.db, row.id, {
+      kind: "review_comment",
+      sourceId: String(asked.data.id),
+      actor: "hubot",
+      state: null,
+      title: null,
+      body: asked.data.body,
+      path: "src/paginate.ts",
+      line: 1,
+      url: asked.data.html_url,
+      occurredAt: asked.data.created_at,
+    });
+    await reviewAddressing.requestAddressing(t.stack.db, row.id, [String(asked.data.id)]);
+    const revised = `${fixed}\n// pages start at 1\n`;
+    await recordRevision(t.stack.db, t.octocat.user._id, solutionId, "src/paginate.ts", revised);
+    t.control.clearRequestLog();
+    const res = await t.api(`/prs/${row.id}/push`, { method: "POST" });
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ status: "pushed", revision: 2, replies: 1 });
+    const thread = await reviewer.rest.pulls.listReviewComments({
+      owner: "octocat",
+      repo: "todo-api",
+      pull_number: row.pr_number,
+    });
+    expect(thread.data.filter((c) => c.in_reply_to_id === asked.data.id).map((c) => c.user?.login)).toEqual([
+      "fixloop-sandbox[bot]",
+    ]);
+    const branch = branchName(4, "Second page repeats an item");
+    expect(gitShow(t.upstreamDir, branch, "src/paginate.ts")).toBe(revised);
+    const written = writes(t.control.requestLog).filter((r) => !r.path.endsWith("/access_tokens"));
+    // Tree, commit, ref, the reply on the thread, the body's evidence.
+    expect(written.map((r) => r.method).sort()).toEqual(["PATCH", "PATCH", "POST", "POST", "POST"]);
+    expect(written.every((r) => r.token?.startsWith("ghs_"))).toBe(true);
+    // The job's token is narrowed to octocat/todo-api: GitHub refuses it on octocat's other repository.
+    const token = written[0]?.token ?? "";
+    const other = await new Octokit({ baseUrl: t.stack.github.url, auth: token }).rest.git
+      .createRef({ owner: "octocat", repo: "url-shortener", ref: "refs/heads/fixloop/elsewhere", sha: "0".repeat(40) })
+      .then(
+        () => 201,
+        (e: { status: number }) => e.status,
+      );
+    expect(other).toBe(403);
     expect(t.stack.logs.some((l) => /ghs_[A-Za-z0-9_-]{10}/.test(l))).toBe(false);
   });
 });

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { solutions } from "@fixloop/db";
-import { gitBranches, gitShow, insertRun, seedSolution } from "@fixloop/testkit";
+import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
 import { branchName } from "@fixloop/worker";
-import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, recordRevision, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let validate: string;
@@ -84,33 +83,6 @@ describe("a pull request on a repository renamed on GitHub before Fixloop heard 
   });
 });
 
-/** What a finished "Address review" refinement records: the solution's next revision, with `content` in src/validate.ts. */
-async function refine(userId: string, solutionId: string, content: string) {
-  const db = t.stack.db;
-  const s = await solutions.findOfUser(db, userId, solutionId);
-  if (!s) throw new Error("no solution");
-  const run = await insertRun(db, {
-    user_id: userId,
-    issue_id: s.issue_id,
-    kind: "refine",
-    solution_id: solutionId,
-    status: "completed",
-  });
-  await db.transaction().execute(async (trx) => {
-    await solutions.keepCurrentRevision(trx, s);
-    await solutions.recordRefinement(trx, run.id, solutionId, {
-      analysis: s.analysis,
-      proposedSolution: s.proposed_solution,
-      model: s.ai_model,
-      confidence: s.confidence,
-      filesChanged: s.files_changed.map((f) => (f.filename === "src/validate.ts" ? { ...f, content } : f)),
-      metadata: s.metadata,
-      refinementCount: s.refinement_count + 1,
-      feedback: "Compare with the empty string.",
-    });
-  });
-}
-
 const pullId = async (solutionId: string) =>
   (
     await t.stack.db
@@ -151,7 +123,7 @@ describe("a new revision pushed to a pull request whose repository was renamed o
     expect((await approve(t.stack, solutionId, t.octocat.headers)).status).toBe(200);
     const branch = branchName(6, "Blank titles get through");
     const opened = await headCommit("octocat", "todo-app", branch);
-    await refine(t.octocat.user._id, solutionId, trimmed());
+    await recordRevision(t.stack.db, t.octocat.user._id, solutionId, "src/validate.ts", trimmed());
     await t.control.renameRepository("octocat", "todo-app", "todo-web");
     t.control.clearRequestLog();
 
@@ -191,7 +163,7 @@ describe("a new revision pushed to a pull request whose repository was renamed o
     expect((await approve(t.stack, solutionId, hubot.headers)).status).toBe(200);
     const branch = branchName(7, "Titles of tabs only are accepted");
     const opened = await headCommit("hubot", "todo-api", branch);
-    await refine(hubot.user._id, solutionId, trimmed());
+    await recordRevision(t.stack.db, hubot.user._id, solutionId, "src/validate.ts", trimmed());
     await t.control.renameRepository("hubot", "todo-api", "todo-fork");
     await t.control.renameRepository("octocat", "todo-web", "todo-lib");
     t.control.clearRequestLog();

@@ -180,3 +180,40 @@ export async function repositoryIds(db: Conn, installationId: number): Promise<s
     .execute();
   return rows.map((r) => r.github_id);
 }
+
+/** Whether the user answered the one-time prompt to install the App. */
+export async function promptAnswered(db: Conn, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("github_app_prompts")
+    .select("user_id")
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Remembers that the user answered the prompt to install the App (it is not asked again). */
+export async function answerPrompt(db: Conn, userId: string): Promise<void> {
+  await db
+    .insertInto("github_app_prompts")
+    .values({ user_id: userId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** How many repositories GitHub last listed for each of the installations. */
+export async function repositoryCounts(db: Conn, installationIds: string[]): Promise<Map<string, number>> {
+  if (installationIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("github_installation_repositories")
+    .select((eb) => ["installation_id", eb.fn.countAll<string>().as("n")])
+    .where("installation_id", "in", installationIds)
+    .groupBy("installation_id")
+    .execute();
+  return new Map(rows.map((r) => [String(r.installation_id), Number(r.n)]));
+}
+
+/** Every installation Fixloop knows, by id. */
+export async function allIds(db: Conn): Promise<string[]> {
+  const rows = await db.selectFrom("github_installations").select("installation_id").execute();
+  return rows.map((r) => String(r.installation_id));
+}

@@ -1,6 +1,7 @@
 import { DEFAULT_MODEL_ID, domain, listModels } from "@fixloop/contract";
 import { currentUsagePeriod, findOpenPullRequestForIssue, issues, labelTriggers, users } from "@fixloop/db";
 import type { GithubForUser } from "../github/github.account";
+import { githubForRepository, INSTALLATION_PERMISSIONS } from "../github/github.app";
 import { GithubError } from "../github/github.errors";
 import { assertPolicyStillAllows } from "../contributions/contributions.standing";
 import { startAndEnqueue } from "../runs.start";
@@ -71,10 +72,12 @@ export async function solveClaimed(
       ...(candidates > 1 ? { candidates } : {}),
     },
   }));
-  // The run stands whether or not GitHub takes the comment; a refused comment is logged.
+  // The run stands whether or not GitHub takes the comment; a refused comment is logged. The App's
+  // bot writes it when it is installed on the repository (a token minted for this comment, narrowed
+  // to the repository and issues: write); otherwise the user's grant, as before.
   const comment = (body: string) =>
-    gh.client.rest.issues
-      .createComment({ owner: c.owner, repo: c.repo, issue_number: c.number, body })
+    githubForRepository(deps, c.userId, { fullName: `${c.owner}/${c.repo}` }, INSTALLATION_PERMISSIONS.issue)
+      .then((w) => w.client.rest.issues.createComment({ owner: c.owner, repo: c.repo, issue_number: c.number, body }))
       .catch((err: Error) => logger.warn({ ...log, err: err.message }, "label trigger: comment failed"));
   if (outcome.status === "over_quota") {
     await comment(labelTriggerComments.overQuota(c.label));

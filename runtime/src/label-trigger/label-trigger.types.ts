@@ -1,11 +1,11 @@
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { ModelsConfig } from "@fixloop/contract";
-import type { GithubUserContext } from "../github/github.account";
+import type { GithubRepositoryContext } from "../github/github.app";
 import type { Queues } from "../queues";
 
 /** What the label trigger needs: the API's deps and the worker's context both provide it. */
-export interface LabelTriggerDeps extends GithubUserContext {
+export interface LabelTriggerDeps extends GithubRepositoryContext {
   redis: Redis;
   queues: Pick<Queues, "solve" | "prefix">;
   logger: Logger;

@@ -1,6 +1,6 @@
 import { changeSizeLimitsOf, type FileChange, type PullRequestJob, type PullRequestResult } from "@fixloop/contract";
 import { pullRequests, reviewAddressing } from "@fixloop/db";
-import { githubForUser, type GithubClient } from "@fixloop/runtime";
+import { githubForRepository, githubForUser, INSTALLATION_PERMISSIONS, type GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { prErrors } from "./pull-requests.errors";
 import { updateEvidence } from "./pull-requests.evidence";
@@ -55,7 +55,11 @@ export async function pushRevision(
     );
   const files = solution.files_changed;
   assertChangeAllowed(files, changeSizeLimitsOf(ctx.env));
-  const { client: gh } = await githubForUser(ctx, job.userId);
+  // As at opening: an imported issue's branch is on the user's fork (the user's grant); otherwise the
+  // App's bot pushes and replies when installed on the repository, with a token minted for this job.
+  const { client: gh } = issue.is_imported
+    ? await githubForUser(ctx, job.userId)
+    : await githubForRepository(ctx, job.userId, { fullName: pr.repo_full_name }, INSTALLATION_PERMISSIONS.pullRequest);
   const branch = pr.branch_name;
   // The names recorded at opening may be stale (renamed or transferred since): writes go to the current ones.
   const head = await currentRepo(gh, pr.head_repo_full_name);

@@ -23,6 +23,8 @@ describe("responses match GitHub's OpenAPI description", () => {
     });
     const self = await check(asApp, "GET /app", {}, 200);
     expect(self).toMatchObject({ id: app.id, slug: app.slug });
+    const all = await check(asApp, "GET /app/installations", { per_page: 100 }, 200);
+    expect(all.map((i: { id: number }) => i.id)).toContain(id);
     const inst = await check(asApp, "GET /app/installations/{installation_id}", { installation_id: id }, 200);
     expect(inst).toMatchObject({ id, repository_selection: "selected", account: { login: "octocat" } });
     const minted = await check(

@@ -4,9 +4,11 @@ import { authorizeReposHref, useAuthorizeReposClick } from "./authorize-repos";
 /** The "Authorize repository access" button: the OAuth upgrade to public_repo (or repo). */
 export function AuthorizeReposLink({
   includePrivate = false,
+  variant = "primary",
   className = "",
 }: {
   includePrivate?: boolean;
+  variant?: "primary" | "secondary";
   className?: string;
 }) {
   const onAuthorize = useAuthorizeReposClick();
@@ -14,7 +16,7 @@ export function AuthorizeReposLink({
     <a
       href={authorizeReposHref(includePrivate)}
       onClick={onAuthorize}
-      className={`${buttonClass("primary")} ${className}`}
+      className={`${buttonClass(variant)} ${className}`}
     >
       Authorize repository access
     </a>

@@ -7,7 +7,8 @@ import { api } from "../../api/client";
 import { ApiError, errorMessage, unwrap } from "../../api/errors";
 import { repositoriesQuery } from "../../api/repositories.queries";
 import { issuesQuery } from "../../api/issues.queries";
-import { AuthorizeReposLink } from "./AuthorizeReposLink";
+import { GithubAppCard } from "./GithubAppCard";
+import { githubAppQuery } from "../../api/github-app.queries";
 import { LabelTrigger } from "./LabelTriggerForm";
 import { TestSettings } from "./TestSettingsForm";
 import { TrustCard } from "./TrustCard";
@@ -21,22 +22,37 @@ import { failureToast } from "../../ui/failure-toast";
 const READ_ONLY_HINT =
   "You can read this repository but not push to it: import its issues by URL to solve them in a fork.";
 
-export function RepositoriesPage({ authorized, error }: { authorized?: boolean; error?: string }) {
+export function RepositoriesPage({
+  authorized,
+  installed,
+  error,
+}: {
+  authorized?: boolean;
+  /** Back from GitHub's installation page: adopted, or waiting for GitHub's webhook to name the installer. */
+  installed?: "true" | "pending";
+  error?: string;
+}) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const repos = useQuery(repositoriesQuery());
   const handled = useRef(false);
-  const [includePrivate, setIncludePrivate] = useState(false);
+  // Kept for this visit after the URL's flag is cleared: the one-time prompt waits for the next one.
+  const [justAuthorized] = useState(authorized === true);
 
   useEffect(() => {
-    if (handled.current || (!authorized && !error)) return;
+    if (handled.current || (!authorized && !error && !installed)) return;
     handled.current = true;
-    if (authorized) {
+    if (installed) {
+      if (installed === "true") toast.success("Fixloop's GitHub App is installed");
+      else toast.info("GitHub has not confirmed the installation yet; its repositories appear here once it does.");
+      void qc.invalidateQueries({ queryKey: githubAppQuery().queryKey });
+      void qc.invalidateQueries({ queryKey: repositoriesQuery().queryKey });
+    } else if (authorized) {
       toast.success("Repository access authorized successfully!");
       void qc.invalidateQueries({ queryKey: repositoriesQuery().queryKey });
     } else toast.error("Failed to authorize repository access");
     void navigate({ to: "/repositories", search: {}, replace: true });
-  }, [authorized, error, qc, navigate]);
+  }, [authorized, installed, error, qc, navigate]);
 
   return (
     <>
@@ -45,19 +61,8 @@ export function RepositoriesPage({ authorized, error }: { authorized?: boolean; 
           <RefreshCw className="size-4" aria-hidden /> Refresh
         </Button>
       </PageHeader>
-      {repos.data?.requiresAuthorization && (
-        <Card className="mb-6 border-violet-300 dark:border-violet-800">
-          <h2 className="font-semibold">Authorize repository access</h2>
-          <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-            Fixloop needs read and write access to create branches and pull requests. You choose which repositories on
-            GitHub.
-          </p>
-          <label className="mt-3 flex items-center gap-2 text-sm">
-            <input type="checkbox" checked={includePrivate} onChange={(e) => setIncludePrivate(e.target.checked)} />
-            Include private repositories
-          </label>
-          <AuthorizeReposLink includePrivate={includePrivate} className="mt-3" />
-        </Card>
+      {repos.data && (
+        <GithubAppCard requiresAuthorization={repos.data.requiresAuthorization} justAuthorized={justAuthorized} />
       )}
       {repos.isPending && <Spinner label="Loading repositories..." />}
       {repos.isError && <EmptyState title="Failed to load repositories">{errorMessage(repos.error, "")}</EmptyState>}
