@@ -27,6 +27,8 @@ export const SyncJob = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("pull-requests"), userId: Uuid }),
   /** One tick of the timed poll of open pull requests in repositories without a recent webhook (all users). */
   z.object({ kind: z.literal("poll-pull-requests") }),
+  /** A failing GitHub Actions check run a webhook reported: read it and its job's log tail onto the timeline. */
+  z.object({ kind: z.literal("check-log"), pullRequestId: Uuid, checkRunId: z.number().int().positive() }),
 ]);
 export type SyncJob = z.infer<typeof SyncJob>;
 

@@ -5,6 +5,7 @@ import { syncRepositories } from "../sync/repositories.sync";
 import { syncIssues } from "../sync/issues.sync";
 import { syncPullRequests } from "../sync/pull-requests.sync";
 import { pollPullRequests } from "../sync/pull-requests.poll";
+import { readCheckLog } from "../sync/check-log.sync";
 
 /** One queue for every GitHub read-sync; the payload's kind picks the handler. */
 export async function processSync(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<SyncResult> {
@@ -18,5 +19,7 @@ export async function processSync(job: Job, ctx: WorkerContext, signal: AbortSig
       return syncPullRequests(data, ctx, signal);
     case "poll-pull-requests":
       return pollPullRequests(ctx, signal);
+    case "check-log":
+      return readCheckLog(data, ctx, signal);
   }
 }
