@@ -131,8 +131,13 @@ export function PullRequestTimeline({
               </time>
             </p>
             {e.body && e.kind === "check" && (
-              // A check's output is mostly a log: its lines as they are, plain text.
-              <pre className="mt-1 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs break-words whitespace-pre-wrap dark:bg-slate-900">
+              // A check's output is mostly a log: its lines as they are, plain text. A long one (a job
+              // log's tail) scrolls, so it takes keyboard focus to be scrolled without a mouse.
+              <pre
+                tabIndex={0}
+                aria-label={`Output of check ${e.title ?? ""}`}
+                className="mt-1 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs break-words whitespace-pre-wrap dark:bg-slate-900"
+              >
                 {e.body}
               </pre>
             )}
