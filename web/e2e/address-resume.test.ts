@@ -49,6 +49,9 @@ describe("addressing a failing check, leaving the page and coming back", () => {
         await page.waitForTimeout(250);
       }
       expect(await card.getByText("ok paginate page").count()).toBeGreaterThan(0);
+      // The job log's box opens at its end, where the failure is.
+      const job = card.getByTestId("check-output").filter({ hasText: JOB_FAIL });
+      expect(await job.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop)).toBeLessThanOrEqual(1);
       await card.getByRole("button", { name: "Address the failing checks (2)" }).waitFor();
       expect(await seriousA11yViolations(page), `failing check at ${w}`).toEqual([]);
       await screenshot(page, `address-failing-check-${w}`);
