@@ -29,6 +29,8 @@ export const SyncJob = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("poll-pull-requests") }),
   /** The catch-up read of the GitHub App's installations (on start): events missed while Fixloop was down. */
   z.object({ kind: z.literal("installations") }),
+  /** A failing GitHub Actions check run a webhook reported: read it and its job's log tail onto the timeline. */
+  z.object({ kind: z.literal("check-log"), pullRequestId: Uuid, checkRunId: z.number().int().positive() }),
 ]);
 export type SyncJob = z.infer<typeof SyncJob>;
 

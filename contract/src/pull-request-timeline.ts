@@ -86,3 +86,21 @@ export function checkOutputText(
   const all = parts.join("\n\n");
   return all ? head(all, TIMELINE_TEXT_MAX - 10) : null;
 }
+
+/** The GitHub App whose check runs are GitHub Actions jobs (their log is read by the jobs API). */
+export const ACTIONS_APP_SLUG = "github-actions";
+
+/**
+ * The job id of a check run GitHub Actions reported (null for any other app): the job's number in
+ * its `details_url` (`…/actions/runs/{run}/job/{job}`), else the check run's id, which GitHub
+ * gives the job as well.
+ */
+export function actionsJobId(run: {
+  id: number;
+  app?: { slug?: string | null } | null;
+  details_url?: string | null;
+}): number | null {
+  if (run.app?.slug !== ACTIONS_APP_SLUG) return null;
+  const m = /\/actions\/runs\/\d+\/job\/(\d{1,15})(?:[/?#]|$)/.exec(run.details_url ?? "");
+  return m?.[1] ? Number(m[1]) : run.id;
+}

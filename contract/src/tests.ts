@@ -12,6 +12,12 @@ export const LiveTestCounts = z.object({
 });
 export type LiveTestCounts = z.infer<typeof LiveTestCounts>;
 
+/**
+ * Characters of each phase's test output a run keeps in Postgres (its end), for a finished solve
+ * opened after its live event stream expired. A phase streams at most 1 MB; the end is what matters.
+ */
+export const STORED_TEST_LOG_CHARS = 256 * 1024;
+
 /** Maximum size of one `tests` event's `output` chunk, in bytes. */
 export const TESTS_EVENT_OUTPUT_MAX = 16 * 1024;
 

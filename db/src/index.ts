@@ -15,6 +15,7 @@ export { findOpenPullRequestForIssue } from "./repositories/pull-requests.reposi
 export * as issues from "./repositories/issues.repository";
 export * as runs from "./repositories/runs";
 export * as steps from "./repositories/steps.repository";
+export * as runTestLogs from "./repositories/run-test-logs.repository";
 export * as repositories from "./repositories/repositories.repository";
 export * as solutions from "./repositories/solutions.repository";
 export * as pullRequests from "./repositories/pull-requests.repository";

@@ -204,6 +204,17 @@ export interface IssueListVersionsTable {
   version: BigIntCol;
 }
 
+/** A run's test log, one row per phase: the end of its output (2026-11-29 migration). */
+export interface RunTestLogsTable {
+  run_id: string;
+  phase: string;
+  output: string;
+  dropped: BigIntCol;
+  counts: Json<Record<string, unknown>>;
+  done: boolean;
+  updated_at: Generated<Date>;
+}
+
 export interface SolutionsTable {
   id: Generated<string>;
   user_id: string;
@@ -542,6 +553,7 @@ export interface Database {
   solution_revisions: SolutionRevisionsTable;
   solve_runs: SolveRunsTable;
   run_steps: RunStepsTable;
+  run_test_logs: RunTestLogsTable;
   model_requests: ModelRequestsTable;
   embedding_chunks: EmbeddingChunksTable;
   validation_decisions: ValidationDecisionsTable;

@@ -52,6 +52,8 @@ export const VALIDATED = {
     "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
     "POST /repos/{owner}/{repo}/check-runs",
     "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+    "GET /repos/{owner}/{repo}/check-runs/{check_run_id}",
+    "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
     "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
     "POST /repos/{owner}/{repo}/merge-upstream",
     "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
@@ -112,6 +114,8 @@ export const UNDESCRIBED = [
   "GET /raw/{owner}/{repo}/{ref}/{path}",
   // codeload.github.com, where the tarball endpoint redirects.
   "GET /_codeload/{owner}/{repo}/legacy.tar.gz/{ref}",
+  // GitHub Actions' log host, where the job-log endpoint redirects.
+  "GET /_actions-logs/jobs/{job_id}",
   "GET /avatars/u/{id}",
   "GET /{login}",
   "GET /{owner}/{repo}",

@@ -9,9 +9,10 @@ import { REVIEW_TITLE, uiStates } from "./ui-states.setup";
 const ui = uiStates("address-resume", { signedIn: true });
 
 const EXCERPT = "FAIL paginate.test.ts > returns 10 items: expected 10, got 11";
+const JOB_FAIL = "FAIL paginate.test.ts > page 3 starts at 41: got 42";
 
 describe("addressing a failing check, leaving the page and coming back", () => {
-  it("shows the check's log, offers Address for it alone, and shows the run and then the revision waiting for approval", async () => {
+  it("shows the check's log and an Actions job's log tail, offers Address for them alone, and shows the run and then the revision waiting for approval", async () => {
     const github = ui.e2e.github;
     const title = REVIEW_TITLE;
     await solveAndReview(ui.desk, title);
@@ -26,16 +27,32 @@ describe("addressing a failing check, leaving the page and coming back", () => {
     const form = ui.desk.getByRole("form", { name: "Report a check result" });
     await form.getByLabel("Log excerpt").fill(`3 passed, 1 failed\n${EXCERPT}`);
     await form.getByRole("button", { name: "Report check" }).click();
+    // And a failing GitHub Actions job with its log: Fixloop reads the log's end from the jobs API.
+    await form.getByLabel("Check", { exact: true }).fill("test (20.x)");
+    await form.getByLabel("Reported by").selectOption("github-actions");
+    await form.getByLabel("Log excerpt").fill("");
+    await form.getByLabel(/^Job log/).fill(`${"ok paginate page\n".repeat(400)}${JOB_FAIL}\n`);
+    await form.getByRole("button", { name: "Report check" }).click();
     expect((await github.webhookDeliveries()).every((d) => d.status === 200)).toBe(true);
 
     await ui.sharePhoneSession();
     const cardOf = (page: typeof ui.desk) =>
       page.locator("li", { has: page.getByRole("heading", { name: title }) }).first();
     for (const [page, w] of ui.both()) {
-      await page.goto("/pull-requests");
+      // The job's log is read by a sync job after the webhook: the page is opened again until it is there.
       const card = cardOf(page);
-      await card.getByText(EXCERPT).waitFor();
-      await card.getByRole("button", { name: "Address the failing check" }).waitFor();
+      for (let tries = 0; ; tries++) {
+        await page.goto("/pull-requests");
+        await card.getByText(EXCERPT).waitFor();
+        if ((await card.getByText(JOB_FAIL).count()) > 0) break;
+        if (tries > 40) throw new Error("the Actions job's log never showed on the card");
+        await page.waitForTimeout(250);
+      }
+      expect(await card.getByText("ok paginate page").count()).toBeGreaterThan(0);
+      // The job log's box opens at its end, where the failure is.
+      const job = card.getByTestId("check-output").filter({ hasText: JOB_FAIL });
+      expect(await job.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop)).toBeLessThanOrEqual(1);
+      await card.getByRole("button", { name: "Address the failing checks (2)" }).waitFor();
       expect(await seriousA11yViolations(page), `failing check at ${w}`).toEqual([]);
       await screenshot(page, `address-failing-check-${w}`);
     }
@@ -43,8 +60,8 @@ describe("addressing a failing check, leaving the page and coming back", () => {
     // Each model answer takes a while: the refinement is still running when the page is left and reopened.
     ui.e2e.models.latency(4000);
     try {
-      await cardOf(ui.desk).getByRole("button", { name: "Address the failing check" }).click();
-      await toast(ui.desk, "Addressing 1 failing check");
+      await cardOf(ui.desk).getByRole("button", { name: "Address the failing checks (2)" }).click();
+      await toast(ui.desk, "Addressing 2 failing checks");
       await ui.desk.goto("/issues");
       for (const [page, w] of ui.both()) {
         await page.goto("/pull-requests");

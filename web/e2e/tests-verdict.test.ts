@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
 import type { Page } from "playwright-core";
+import { runEventsKey } from "@fixloop/contract";
 import { screenshot, signIn, signInWithTodoApi, startE2E, toast, type E2E } from "./e2e.harness";
 
 let e2e: E2E;
@@ -67,6 +69,39 @@ async function finishedEvidence(p: Page, verdict: string) {
   await screenshot(p, `solve-finished-evidence-${p.viewportSize()?.width ?? 0}`);
 }
 
+/**
+ * A day later the run's live event stream has expired (deleted here): the finished solve page, at
+ * 1280 and 390 px, still shows the test log, read from what the run stored, not only the verdict.
+ */
+async function storedLogShown(url: string) {
+  const runId = new URL(url).searchParams.get("run") ?? "";
+  const redis = new Redis(e2e.stack.env.REDIS_URL ?? "");
+  try {
+    expect(await redis.del(runEventsKey(e2e.stack.env.QUEUE_PREFIX ?? "", runId))).toBe(1);
+  } finally {
+    redis.disconnect();
+  }
+  for (const p of [page, phone]) {
+    await p.goto(url);
+    await p.getByTestId("solution-result").waitFor();
+    const evidence = p.getByTestId("run-evidence");
+    if (!(await evidence.evaluate((d) => (d as HTMLDetailsElement).open))) await evidence.locator("summary").click();
+    const log = evidence.getByTestId("test-log");
+    await log.waitFor();
+    expect(await log.locator("section").evaluateAll((s) => s.map((x) => x.getAttribute("data-phase")))).toEqual([
+      "base",
+      "patched",
+    ]);
+    expect(await log.textContent()).toContain("not ok 2 - parses dates");
+    const overflow = await p.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await log.scrollIntoViewIfNeeded();
+    await screenshot(p, `solve-finished-stored-log-${p.viewportSize()?.width ?? 0}`);
+  }
+}
+
 /** Solves `title` at 1280 px, checks the Validating step's verdict, opens the review page; returns its URL. */
 async function solveTo(title: string, verdict: string): Promise<string> {
   await startSolve(page, title);
@@ -115,6 +150,7 @@ describe("one tests verdict, in the step, the panel, the badge and the PR body (
     await phone.goto(solveUrl);
     await phone.getByTestId("solution-result").waitFor();
     await finishedEvidence(phone, verdict);
+    await storedLogShown(solveUrl);
     await page.goto("/validations");
     const badge = page.getByTestId("tests-badge").filter({ hasText: "parses dates" });
     expect(await badge.textContent()).toBe(`Tests: ${verdict}`);

@@ -205,4 +205,64 @@ describe("label trigger", () => {
       lastRefused: null,
     });
   });
+  it("starts no second solve while the issue's last solution awaits review, and the repository's settings say why", async () => {
+    const me = await owner("octocat");
+    const full = "octocat/weather-cli";
+    expect((await setTrigger(me.headers, full, { enabled: true, label: "fixloop" })).status).toBe(200);
+    const { n, gh } = await labelledIssue("octocat", "octocat", "weather-cli", "fixloop");
+    const first = await handleLabeledIssue(stack.deps, {
+      repoFullName: full,
+      issueNumber: n,
+      label: "fixloop",
+      senderLogin: "octocat",
+    });
+    if (first.status !== "started") throw new Error(`expected a started run, got ${first.status}`);
+    // The run ended with a solution the user has not reviewed yet.
+    await stack.db.updateTable("solve_runs").set({ status: "completed" }).where("id", "=", first.runId).execute();
+    const solution = await stack.db
+      .insertInto("solutions")
+      .values({
+        user_id: me.id,
+        issue_id: first.issueId,
+        status: "pending",
+        analysis: "The forecast reads the wrong field.",
+        proposed_solution: "Read temperature_2m.",
+        ai_model: "llama-3.3-70b-versatile",
+        confidence: 80,
+        files_changed: JSON.stringify([]),
+        metadata: JSON.stringify({}),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const before = (await runsOf(me.id)).length;
+    // Another label the trigger now watches, added by a maintainer: refused, no claim taken.
+    expect((await setTrigger(me.headers, full, { enabled: true, label: "ai-fix" })).status).toBe(200);
+    await gh.rest.issues.addLabels({ owner: "octocat", repo: "weather-cli", issue_number: n, labels: ["ai-fix"] });
+    const event = { repoFullName: full, issueNumber: n, label: "ai-fix", senderLogin: "octocat" };
+    expect(await handleLabeledIssue(stack.deps, event)).toMatchObject({
+      status: "awaiting_review",
+      issueId: first.issueId,
+    });
+    const settings = async () =>
+      (await (
+        await stack.app.request(`/api/github/repositories/${full}/label-trigger`, { headers: me.headers })
+      ).json()) as {
+        lastRefused: { issueNumber: number; sender: string | null; reason: string } | null;
+      };
+    expect((await settings()).lastRefused).toMatchObject({ issueNumber: n, sender: "octocat" });
+    expect((await settings()).lastRefused?.reason).toContain(`a solution of issue #${n} awaits review`);
+    // The sync's path (no webhook) takes the same rule: it finds the label and starts nothing.
+    const sync = await stack.app.request(`/api/github/repositories/${full}/sync`, {
+      method: "POST",
+      headers: me.headers,
+    });
+    expect(sync.status).toBe(200);
+    expect(await runsOf(me.id)).toHaveLength(before);
+    expect((await settings()).lastRefused).toMatchObject({ issueNumber: n, sender: null });
+    expect(await comments(gh, "octocat", "weather-cli", n)).toHaveLength(1);
+    // Once the solution is reviewed (rejected), the label starts the next solve.
+    await stack.db.updateTable("solutions").set({ status: "rejected" }).where("id", "=", solution.id).execute();
+    expect((await handleLabeledIssue(stack.deps, event)).status).toBe("started");
+    expect(await runsOf(me.id)).toHaveLength(before + 1);
+  });
 });

@@ -10,7 +10,7 @@ import {
   listModels,
   modelsConfigFromEnv,
 } from "@fixloop/contract";
-import { runs, steps } from "@fixloop/db";
+import { runs, runTestLogs, steps } from "@fixloop/db";
 import { currentUsagePeriod } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
@@ -94,6 +94,13 @@ export const solveRoutes = new Hono<AppEnv>()
     if (!run) throw solveErrors.runNotFound();
     const release = await acquireStreamSlot(c.var.deps, c.var.user.id, "run");
     return streamRunEvents(c, run.id, release);
+  })
+  /** The run's stored test log (each phase's end, see STORED_TEST_LOG_CHARS): what a finished solve shows once its live stream expired. */
+  .get("/runs/:id/tests-log", requireUser, validate("param", RunParam), async (c) => {
+    const { db } = c.var.deps;
+    const run = await runs.findOwned(db, c.var.user.id, c.req.valid("param").id);
+    if (!run) throw solveErrors.runNotFound();
+    return c.json({ runId: run.id, phases: await runTestLogs.ofRun(db, run.id) });
   })
   .post("/runs/:id/cancel", requireUser, validate("param", RunParam), async (c) => {
     const deps = c.var.deps;

@@ -71,7 +71,7 @@ async function solve(o: { number?: number; repo?: string; title?: string; body?:
 describe("proving a fix with the repository's tests (real bubblewrap)", () => {
   it("runs the tests before and after the patch: the failing test turns green, counted and streamed live with ids", async () => {
     t.models.control.respondWith((p) => p.includes("trailing-spaces"), answer(FIX));
-    const { tests, testEvents, solution } = await solve();
+    const { tests, testEvents, solution, runId } = await solve();
     expect(tests.status).toBe("passed");
     expect(tests.backend).toBe("bwrap");
     // Not the whole suite: the test files related to the change, with the runner's own syntax, each with why.
@@ -95,6 +95,28 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
     expect(testEvents.map((e) => e.output).join("")).toContain("reports trailing tabs");
     const lastPatched = testEvents.filter((e) => e.phase === "patched").at(-1);
     expect(lastPatched?.counts).toMatchObject({ failed: 0 });
+    // The finished run keeps its log in Postgres: a page opened after the live stream expired shows it.
+    const stored = await t.stack.app.request(`/api/runs/${runId}/tests-log`, { headers: t.headers });
+    expect(stored.status).toBe(200);
+    const { phases: kept } = (await stored.json()) as {
+      phases: { phase: string; output: string; dropped: number; counts: { failed: number }; done: boolean }[];
+    };
+    expect(kept.map((p) => [p.phase, p.done, p.dropped])).toEqual([
+      ["base", true, 0],
+      ["patched", true, 0],
+    ]);
+    const streamed = (phase: string) =>
+      testEvents
+        .filter((e) => e.phase === phase)
+        .map((e) => e.output)
+        .join("");
+    expect(kept[0]?.output).toBe(streamed("base"));
+    expect(kept[1]?.output).toBe(streamed("patched"));
+    expect(kept[1]?.output).toContain("reports trailing tabs");
+    expect(kept.map((p) => p.counts.failed)).toEqual([1, 0]);
+    // Another user's run is not found.
+    const other = await t.stack.signIn("hubot");
+    expect((await t.stack.app.request(`/api/runs/${runId}/tests-log`, { headers: other.headers })).status).toBe(404);
   });
 
   it("detects a regression, gives the model one repair round with the failing output, and keeps the repaired attempt", async () => {

@@ -1,5 +1,5 @@
 import { pullRequestEvents } from "@fixloop/db";
-import { checkOutputText } from "@fixloop/contract";
+import { actionsJobId, checkOutputText, isFailingCheckState } from "@fixloop/contract";
 import { applied, handler, ignored, type WebhookContext } from "./webhooks.handler";
 import { CheckRunEvent, PullRequestEvent, PushEvent, ReviewCommentEvent, ReviewEvent } from "./webhooks.schemas";
 
@@ -135,32 +135,43 @@ export const onPush = handler(PushEvent, async (ctx, e) => {
   return applied(prs.length * e.commits.length);
 });
 
-/** `check_run` completed: its conclusion, on every Fixloop pull request it names (or whose head branch it ran on). */
-export const onCheckRun = handler(CheckRunEvent, async (ctx, e) => {
-  const run = e.check_run;
-  if (e.action !== "completed" || !run.conclusion) return ignored(`action_${e.action}`);
-  const repo = e.repository.full_name;
-  const ids = new Set<string>();
-  for (const p of run.pull_requests) {
-    const pr = await pullRequestEvents.findPullRequest(ctx.db, repo, p.number);
-    if (pr) ids.add(pr.id);
-  }
-  const branch = run.check_suite?.head_branch;
-  if (ids.size === 0 && branch) {
-    for (const pr of await pullRequestEvents.findByHeadBranch(ctx.db, repo, branch)) ids.add(pr.id);
-  }
-  if (ids.size === 0) return ignored(NOT_OURS);
-  for (const id of ids) {
-    await pullRequestEvents.recordEvent(ctx.db, id, {
-      ...empty,
-      kind: "check",
-      sourceId: String(run.id),
-      state: run.conclusion.slice(0, 40),
-      title: run.name.slice(0, 300),
-      body: checkOutputText(run.name, run.output),
-      url: run.html_url ?? null,
-      occurredAt: run.completed_at ?? new Date().toISOString(),
-    });
-  }
-  return applied(ids.size);
-});
+/**
+ * `check_run` completed: its conclusion and output, on every Fixloop pull request it names (or whose
+ * head branch it ran on). A failing GitHub Actions job's log is not in the delivery: a sync job reads
+ * it (two GitHub requests and a download, never inline) and records the entry again with its tail.
+ * Outside the delivery's transaction, so the job never meets a row the delivery has not committed.
+ */
+export const onCheckRun = handler(
+  CheckRunEvent,
+  async (ctx, e) => {
+    const run = e.check_run;
+    if (e.action !== "completed" || !run.conclusion) return ignored(`action_${e.action}`);
+    const repo = e.repository.full_name;
+    const ids = new Set<string>();
+    for (const p of run.pull_requests) {
+      const pr = await pullRequestEvents.findPullRequest(ctx.db, repo, p.number);
+      if (pr) ids.add(pr.id);
+    }
+    const branch = run.check_suite?.head_branch;
+    if (ids.size === 0 && branch) {
+      for (const pr of await pullRequestEvents.findByHeadBranch(ctx.db, repo, branch)) ids.add(pr.id);
+    }
+    if (ids.size === 0) return ignored(NOT_OURS);
+    for (const id of ids) {
+      await pullRequestEvents.recordEvent(ctx.db, id, {
+        ...empty,
+        kind: "check",
+        sourceId: String(run.id),
+        state: run.conclusion.slice(0, 40),
+        title: run.name.slice(0, 300),
+        body: checkOutputText(run.name, run.output),
+        url: run.html_url ?? null,
+        occurredAt: run.completed_at ?? new Date().toISOString(),
+      });
+      if (isFailingCheckState(run.conclusion) && actionsJobId(run) !== null)
+        await ctx.deps.queues.sync.add("sync", { kind: "check-log", pullRequestId: id, checkRunId: run.id });
+    }
+    return applied(ids.size);
+  },
+  { outside: true },
+);

@@ -104,7 +104,9 @@ export const CheckRunEvent = z.object({
     status: z.string(),
     conclusion: z.string().nullish(),
     html_url: z.string().nullish(),
+    details_url: z.string().max(2000).nullish(),
     completed_at: z.string().nullish(),
+    app: z.object({ slug: z.string().max(100).nullish() }).nullish(),
     // A check's text is often a log: its end is kept (where the failure is), bounded when stored.
     output: z.object({ title: text, summary: text, text: logText }).nullish(),
     check_suite: z.object({ head_branch: z.string().nullish() }).nullish(),

@@ -193,3 +193,12 @@ export async function setTimelineEtags(db: Conn, pullRequestId: string, etags: R
     .where("id", "=", pullRequestId)
     .execute();
 }
+
+/** A pull request by id, as a timeline read needs it (where it lives, whose token reads it). */
+export async function findForTimeline(db: Conn, pullRequestId: string) {
+  return db
+    .selectFrom("pull_requests")
+    .select(["id", "user_id", "repo_full_name", "pr_number", "status"])
+    .where("id", "=", pullRequestId)
+    .executeTakeFirst();
+}

@@ -1,4 +1,4 @@
-import { issues, labelTriggers } from "@fixloop/db";
+import { issues, labelTriggers, solutions } from "@fixloop/db";
 import { githubForUser } from "../github/github.account";
 import { hasLabel, issueColumns, type GithubIssue } from "../github/github.issues";
 import { senderMayTrigger } from "./label-trigger.senders";
@@ -56,6 +56,22 @@ export async function handleLabeledIssue(deps: LabelTriggerDeps, event: LabeledI
   await issues.upsertSynced(db, repo.userId, { id: repo.id, fullName: repo.fullName }, [issueColumns(found)]);
   const stored = await issues.importedIssue(db, repo.userId, repo.fullName, event.issueNumber);
   if (!stored) throw new Error(`label trigger: ${repo.fullName}#${event.issueNumber} was not stored`);
+  // One solve per issue at a time: while its last solution awaits review, a label (another one, or
+  // the same after its claim) starts nothing. Refused like an outsider's label, without a claim, so
+  // the repository's settings say why and a label after the review still starts the run.
+  if (await solutions.awaitingReviewOf(db, stored.id)) {
+    const reason = awaitingReviewReason(event.issueNumber);
+    await labelTriggers.recordRefusal(db, repo.id, {
+      issueNumber: event.issueNumber,
+      sender: event.senderLogin,
+      reason,
+    });
+    logger.info(
+      { repo: repo.fullName, issue: event.issueNumber, sender: event.senderLogin },
+      "label trigger: a solution awaits review",
+    );
+    return { status: "awaiting_review", issueId: stored.id, reason };
+  }
   const claimId = await labelTriggers.claim(db, {
     userId: repo.userId,
     issueId: stored.id,
@@ -83,3 +99,7 @@ export async function handleLabeledIssue(deps: LabelTriggerDeps, event: LabeledI
     throw err;
   }
 }
+
+/** Why a label started no solve on an issue whose last solution awaits review. */
+export const awaitingReviewReason = (issueNumber: number) =>
+  `a solution of issue #${issueNumber} awaits review: open it from Pending Validations, or press Generate Solution on the issue to solve it again`;

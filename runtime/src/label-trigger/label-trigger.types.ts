@@ -29,4 +29,6 @@ export type LabelTriggerOutcome =
   /** The label's sender may not push to the repository and is not listed: no run, the refusal is kept on the repository. */
   | { status: "refused"; reason: string }
   | { status: "started" | "active"; issueId: string; runId: string }
+  /** The issue's last solution awaits review: no second solve, the refusal is kept on the repository. */
+  | { status: "awaiting_review"; issueId: string; reason: string }
   | { status: "over_quota" | "blocked" | "closed" | "pull_request_open" | "no_model"; issueId: string };

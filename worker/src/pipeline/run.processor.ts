@@ -27,6 +27,7 @@ import { ledgerMeter } from "./run.budget";
 import { copyOriginalSteps } from "./run.refine";
 import { noteQueued, RunDeferred } from "./run.queue";
 import { recordStepDuration } from "../metrics/step.metrics";
+import { testLogRecorder } from "./run.test-logs";
 
 export interface AttemptInfo {
   /** True when BullMQ will not retry this job after a failure. */
@@ -148,6 +149,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   // Checked before every write: a step still under way when the lock is lost must not store or announce.
   const held = () => holdsJob(env.signal, `run ${runId}`);
   held();
+  const keepTestLog = testLogRecorder(ctx.db, runId);
   const prior = s.stored.get(step.id);
   if (prior?.status === "completed" && prior.output !== null) {
     const decoded = step.output.safeParse(prior.output);
@@ -202,6 +204,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
       onTestsEvent: async (e) => {
         held();
         await log.emit(e);
+        if (e.type === "tests") await keepTestLog(e);
       },
       meter: ledgerMeter(ctx.db, ctx.env, env.run, step.id),
       onPrompt: async (record) => {

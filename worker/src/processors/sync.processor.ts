@@ -6,6 +6,7 @@ import { syncIssues } from "../sync/issues.sync";
 import { syncPullRequests } from "../sync/pull-requests.sync";
 import { pollPullRequests } from "../sync/pull-requests.poll";
 import { catchUpInstallations } from "../sync/installations.catch-up";
+import { readCheckLog } from "../sync/check-log.sync";
 
 /** One queue for every GitHub read-sync; the payload's kind picks the handler. */
 export async function processSync(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<SyncResult> {
@@ -21,5 +22,7 @@ export async function processSync(job: Job, ctx: WorkerContext, signal: AbortSig
       return pollPullRequests(ctx, signal);
     case "installations":
       return catchUpInstallations(ctx);
+    case "check-log":
+      return readCheckLog(data, ctx, signal);
   }
 }

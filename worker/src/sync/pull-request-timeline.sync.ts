@@ -1,6 +1,13 @@
 import { pullRequestEvents } from "@fixloop/db";
-import { checkOutputText, TIMELINE_TEXT_MAX, type PullRequestTimelineEntry } from "@fixloop/contract";
-import { conditionalOnFirstPage, type GithubClient } from "@fixloop/runtime";
+import {
+  actionsJobId,
+  checkOutputText,
+  isFailingCheckState,
+  TIMELINE_TEXT_MAX,
+  type PullRequestTimelineEntry,
+} from "@fixloop/contract";
+import { conditionalOnFirstPage, type GithubClient, type Logger } from "@fixloop/runtime";
+import { checkEntry } from "./check-log.sync";
 
 type Db = Parameters<typeof pullRequestEvents.recordEvent>[0];
 
@@ -44,6 +51,8 @@ interface Target {
  * and the read says so (`unread`), to be logged.
  */
 export const TIMELINE_MAX_PAGES = 10;
+/** Failing GitHub Actions jobs whose log one read of a pull request downloads, newest first. */
+export const JOB_LOGS_PER_READ = 3;
 const PER_PAGE = 100;
 
 type Page<T> = { data: T[]; headers: { etag?: string; link?: string } };
@@ -54,7 +63,7 @@ type Page<T> = { data: T[]; headers: { etag?: string; link?: string } };
  * rate limit), and records them through the same repository function the webhook uses, so neither
  * path adds an entry twice.
  */
-export async function pollTimeline(gh: GithubClient, db: Db, t: Target) {
+export async function pollTimeline(gh: GithubClient, db: Db, t: Target, logger: Logger) {
   const etags = await pullRequestEvents.timelineEtags(db, t.id);
   const headSha =
     t.headSha ??
@@ -137,18 +146,26 @@ export async function pollTimeline(gh: GithubClient, db: Db, t: Target) {
         gh.paginate.iterator(conditionalOnFirstPage(gh.rest.checks.listForRef, etag), { ...o, ref: headSha }),
       )
     : null;
-  for (const run of checks ?? []) {
-    if (run.status !== "completed" || !run.conclusion) continue;
-    await record({
-      ...empty,
-      kind: "check",
-      sourceId: String(run.id),
-      state: run.conclusion.slice(0, 40),
-      title: run.name.slice(0, 300),
-      body: checkOutputText(run.name, run.output),
-      url: run.html_url ?? null,
-      occurredAt: run.completed_at ?? new Date().toISOString(),
-    });
+  // A failing GitHub Actions job's log is read for the newest few only: each is a download.
+  let logs = 0;
+  const completed = (checks ?? []).filter((run) => run.status === "completed" && run.conclusion);
+  for (const run of [...completed].reverse()) {
+    const withLog = logs < JOB_LOGS_PER_READ && isFailingCheckState(run.conclusion) && actionsJobId(run) !== null;
+    if (withLog) logs++;
+    await record(
+      withLog
+        ? await checkEntry(gh, logger, { owner: t.owner, repo: t.repo }, run)
+        : {
+            ...empty,
+            kind: "check",
+            sourceId: String(run.id),
+            state: (run.conclusion ?? "").slice(0, 40),
+            title: run.name.slice(0, 300),
+            body: checkOutputText(run.name, run.output),
+            url: run.html_url ?? null,
+            occurredAt: run.completed_at ?? new Date().toISOString(),
+          },
+    );
   }
   const kept = Object.fromEntries(
     Object.entries(next).filter(([k]) => !k.startsWith("checks:") || k === `checks:${headSha}`),

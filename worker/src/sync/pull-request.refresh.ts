@@ -18,7 +18,12 @@ export async function refreshPullRequest(gh: GithubClient, ctx: WorkerContext, r
   // The timeline is extra: a failed read of it leaves the status standing (logged, tried next time).
   const timeline = async (headSha: string | null) => {
     try {
-      const read = await pollTimeline(gh, ctx.db, { id: row.id, owner, repo, number: row.pr_number, headSha });
+      const read = await pollTimeline(
+        gh,
+        ctx.db,
+        { id: row.id, owner, repo, number: row.pr_number, headSha },
+        ctx.logger,
+      );
       if (read.unread.length > 0)
         ctx.logger.warn(
           { pullRequestId: row.id, lists: read.unread, maxPages: TIMELINE_MAX_PAGES },

@@ -5,6 +5,7 @@ import { issueToken, revokeGrant } from "./oauth.routes";
 import { actingUser } from "./orgs";
 import { orgControls, type OrgControls } from "./orgs.control";
 import { pullsService } from "./pulls.service";
+import { reviewsService } from "./reviews.service";
 import type { FaultRule } from "./rate-limit";
 import { DEFAULT_LABELS } from "./seed/seed.types";
 import { isoNow, type IssueRecord, type RepoRecord, type UserPlan } from "./state";
@@ -60,6 +61,16 @@ export interface GithubSandboxControl extends OrgControls, MoveControls, AppCont
   listPulls(owner: string, repo: string): SandboxPull[];
   /** Appends issues (numbers continue after the last issue or pull request); returns their numbers. */
   addIssues(owner: string, repo: string, issues: NewIssue[]): number[];
+  /**
+   * GitHub Actions finishes a job on `headSha` (as `github-actions`, which no token can impersonate):
+   * its check run is delivered, and its log is served by the jobs API (redirecting to `logUrl` when
+   * given, a foreign host for tests). Returns the check run's id, which is the job's.
+   */
+  finishActionsJob(
+    owner: string,
+    repo: string,
+    job: { name: string; headSha: string; conclusion: string; log: string; logUrl?: string },
+  ): number;
   /** `by` closes or reopens the issue (who may, and the default, as for `NewIssue.closedBy`). */
   setIssueState(
     owner: string,
@@ -201,6 +212,21 @@ export function createControl(deps: SandboxDeps): GithubSandboxControl {
           },
         ];
       });
+    },
+    finishActionsJob(owner, name, job) {
+      const run = reviewsService(deps).addCheckRun(
+        repoOf(owner, name),
+        {
+          name: job.name,
+          headSha: job.headSha,
+          conclusion: job.conclusion,
+          title: `${job.name} ${job.conclusion === "success" ? "succeeded" : "failed"}`,
+          summary: job.conclusion === "success" ? "" : "Process completed with exit code 1.",
+          actions: { log: job.log, ...(job.logUrl ? { logUrl: job.logUrl } : {}) },
+        },
+        repoOf(owner, name).owner,
+      );
+      return run.id;
     },
     addIssues(owner, name, issues) {
       const repo = repoOf(owner, name);

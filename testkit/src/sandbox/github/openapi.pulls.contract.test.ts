@@ -81,6 +81,48 @@ describe("responses match GitHub's OpenAPI description", () => {
     await check(me, "GET /repos/{owner}/{repo}/pulls/{pull_number}/comments", at, 200);
     await check(me, "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", at, 200);
     await check(me, "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...upstream, ref: head }, 200);
+    // A GitHub Actions job: its check run names the app and the job, and its log answers 302 to a
+    // short-lived URL on the log host that needs no Authorization.
+    const log = "Run npm test\nFAIL test/trailing.test.js\n##[error]Process completed with exit code 1.";
+    const jobId = t.sandbox.control.finishActionsJob(upstream.owner, upstream.repo, {
+      name: "test (20.x)",
+      headSha: head,
+      conclusion: "failure",
+      log,
+    });
+    const run = await check(
+      me,
+      "GET /repos/{owner}/{repo}/check-runs/{check_run_id}",
+      { ...upstream, check_run_id: jobId },
+      200,
+    );
+    expect(run.app.slug).toBe("github-actions");
+    expect(run.details_url).toMatch(new RegExp(`/actions/runs/\\d+/job/${jobId}$`));
+    // An unknown check run: 404 (GitHub does not describe it in the schema).
+    await expect(
+      me.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}", { ...upstream, check_run_id: 987654321 }),
+    ).rejects.toMatchObject({ status: 404 });
+    const manual = { request: { redirect: "manual" as const } };
+    await check(
+      me,
+      "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
+      { ...upstream, job_id: jobId, ...manual },
+      302,
+    );
+    const { headers } = await me.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", {
+      ...upstream,
+      job_id: jobId,
+      ...manual,
+    });
+    const got = await fetch(String(headers.location));
+    expect([got.status, await got.text()]).toEqual([200, log]);
+    const forged = new URL(String(headers.location));
+    forged.searchParams.set("sig", "0".repeat(40));
+    expect((await fetch(forged)).status).toBe(403);
+    // A check run no Actions job made has no job log (404, not described in the schema).
+    await expect(
+      me.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { ...upstream, job_id: 987654321, ...manual }),
+    ).rejects.toMatchObject({ status: 404 });
     await check(
       t.octokit("hubot", ["public_repo"]),
       "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",

@@ -6,6 +6,7 @@ import { DOCS_URL, githubErrors } from "./errors";
 import { paginate, readJson, str } from "./http";
 import { isPull } from "./pulls.payloads";
 import { isoNow, type RepoRecord } from "./state";
+import { jobLogUrl } from "./actions-logs.routes";
 import { reviewsService } from "./reviews.service";
 import { webhookPayloads, type ReviewRecord } from "./webhooks.payloads";
 
@@ -138,6 +139,28 @@ export function reviewsRoutes(deps: SandboxDeps) {
       const page = paginate(c, runs, `${urls.api}/repositories/${repo.id}/commits/${ref}/check-runs`);
       const check_runs = page.items.map((x) => payloads.checkRun(repo, x, pulls, repo.owner).check_run);
       return c.json({ total_count: runs.length, check_runs });
+    })
+    .get("/check-runs/:check_run_id{[0-9]+}", (c) => {
+      const doc = "https://docs.github.com/rest/checks/runs#get-a-check-run";
+      const repo = readableRepo(deps, c, doc);
+      const run = (store.data.checkRuns ?? []).find(
+        (x) => x.repoId === repo.id && x.id === Number(c.req.param("check_run_id")),
+      );
+      if (!run) throw githubErrors.notFound(doc);
+      const pulls = store
+        .issuesOf(repo.id)
+        .filter(isPull)
+        .filter((p) => p.pull.headSha === run.headSha);
+      return c.json(payloads.checkRun(repo, run, pulls, repo.owner).check_run);
+    })
+    .get("/actions/jobs/:job_id{[0-9]+}/logs", (c) => {
+      const doc = "https://docs.github.com/rest/actions/workflow-jobs#download-job-logs-for-a-workflow-run";
+      const repo = readableRepo(deps, c, doc);
+      const run = (store.data.checkRuns ?? []).find(
+        (x) => x.repoId === repo.id && x.id === Number(c.req.param("job_id")) && x.actions,
+      );
+      if (!run?.actions) throw githubErrors.notFound(doc);
+      return c.body(null, 302, { location: run.actions.logUrl ?? jobLogUrl(deps, run.id) });
     })
     .post("/check-runs", async (c) => {
       const doc = "https://docs.github.com/rest/checks/runs#create-a-check-run";

@@ -46,6 +46,8 @@ export function reviewsService(deps: SandboxDeps) {
         text?: string;
         startedAt?: string;
         completedAt?: string;
+        /** Reported by GitHub Actions: the job's log (and, for tests, a foreign host its log endpoint redirects to). */
+        actions?: { log: string; logUrl?: string };
       },
       login: string,
     ) {
@@ -67,6 +69,7 @@ export function reviewsService(deps: SandboxDeps) {
         text: input.text ?? null,
         startedAt: input.startedAt ?? now,
         completedAt: input.completedAt ?? now,
+        ...(input.actions ? { actions: { runId: store.nextId(), ...input.actions } } : {}),
       };
       store.mutate((s) => (s.checkRuns ??= []).push(run));
       const payload = payloads.checkRun(repo, run, pulls, login);

@@ -6,6 +6,7 @@ import { branchesRoutes } from "./branches.routes";
 import crypto from "node:crypto";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { actionsLogsRoutes } from "./actions-logs.routes";
 import { archiveRoutes, codeloadRoutes } from "./archive.routes";
 import { rawRoutes } from "./contents.routes";
 import type { SandboxDeps, SandboxEnv } from "./context";
@@ -106,7 +107,8 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
     const counted =
       url.pathname !== "/rate_limit" &&
       !url.pathname.startsWith("/login/oauth") &&
-      !url.pathname.startsWith("/_codeload/");
+      !url.pathname.startsWith("/_codeload/") &&
+      !url.pathname.startsWith("/_actions-logs/");
     const fault = url.pathname.startsWith("/login/oauth") ? null : deps.faults.take(url.pathname);
     if (jwtError) {
       c.res = c.json(jwtError.body(), 401);
@@ -200,6 +202,7 @@ export function createGithubApp(deps: SandboxDeps): Hono<SandboxEnv> {
   app.route("/repos/:owner/:repo/git", gitRoutes(deps));
   app.route("/repos/:owner/:repo", archiveRoutes(deps));
   app.route("/_codeload", codeloadRoutes(deps));
+  app.route("/_actions-logs", actionsLogsRoutes(deps));
   app.route("/raw", rawRoutes(deps));
   app.route("/", appsWebRoutes(deps));
   // Last: the web pages behind html_url must never shadow a REST route.

@@ -11,6 +11,8 @@ import type { RepoRecord } from "./state";
 // through the same records and signed webhooks as the REST API, so Fixloop sees them as from GitHub.
 
 const TEXT_MAX = 10_000;
+/** A job log pasted on the page: real ones run to megabytes, the form takes a sizeable one. */
+const LOG_MAX = 1_000_000;
 const CONCLUSIONS = ["failure", "success", "neutral", "cancelled", "timed_out", "action_required"];
 
 const changedFiles = (diff: string) => [...diff.matchAll(/^diff --git a\/.+ b\/(.+)$/gm)].map((m) => m[1] ?? "");
@@ -32,7 +34,10 @@ export function reviewerPanel(deps: SandboxDeps, repo: RepoRecord, pr: PullIssue
     .join("");
   const checks = (store.data.checkRuns ?? [])
     .filter((x) => x.repoId === repo.id && x.headSha === pr.pull.headSha)
-    .map((x) => `<li>${escapeHtml(x.name)}: <b>${escapeHtml(x.conclusion)}</b> ${escapeHtml(x.summary ?? "")}</li>`)
+    .map(
+      (x) =>
+        `<li>${escapeHtml(x.name)}${x.actions ? " (GitHub Actions)" : ""}: <b>${escapeHtml(x.conclusion)}</b> ${escapeHtml(x.summary ?? "")}</li>`,
+    )
     .join("");
   return `<h2>Review comments</h2>${comments ? `<ul>${comments}</ul>` : `<p class="note">No review comments yet.</p>`}
 <h2>Checks on the head commit</h2>${checks ? `<ul>${checks}</ul>` : `<p class="note">No checks reported.</p>`}
@@ -48,7 +53,9 @@ export function reviewerPanel(deps: SandboxDeps, repo: RepoRecord, pr: PullIssue
 <form method="post" action="${base}/check-run" aria-label="Report a check result">
 <p><label>Check <input name="name" value="ci" required maxlength="100"></label>
 <label>Result <select name="conclusion">${CONCLUSIONS.map((x) => opt(x)).join("")}</select></label></p>
+<p><label>Reported by <select name="app">${opt("sandbox-ci", "Sandbox CI (check output)")}${opt("github-actions", "GitHub Actions (a job with a log)")}</select></label></p>
 <p><label>Log excerpt<br><textarea name="summary" rows="3" style="width:100%" maxlength="${TEXT_MAX}"></textarea></label></p>
+<p><label>Job log (GitHub Actions only: served by the jobs API)<br><textarea name="log" rows="3" style="width:100%" maxlength="${LOG_MAX}"></textarea></label></p>
 <p><button type="submit">Report check</button></p></form>`;
 }
 
@@ -92,9 +99,11 @@ export function webReviewerRoutes(deps: SandboxDeps) {
       const conclusion = field(form, "conclusion");
       if (!name || !CONCLUSIONS.includes(conclusion)) return bad(c, "a check name and a known result are required");
       const summary = field(form, "summary");
+      const log = typeof form.log === "string" ? form.log.slice(0, LOG_MAX) : "";
+      const actions = form.app === "github-actions" ? { actions: { log } } : {};
       service.addCheckRun(
         t.repo,
-        { name, headSha: t.pr.pull.headSha, conclusion, title: name, ...(summary ? { summary } : {}) },
+        { name, headSha: t.pr.pull.headSha, conclusion, title: name, ...(summary ? { summary } : {}), ...actions },
         t.repo.owner,
       );
       return back(c, t);

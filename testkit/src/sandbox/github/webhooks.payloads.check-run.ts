@@ -15,6 +15,11 @@ export function checkRunPayloads({ store, urls, user, repo, org, pullUrl }: Hook
         head: { ref: pr.pull.headRef, sha: pr.pull.headSha, repo: miniRepo(r) },
         base: { ref: pr.pull.baseRef, sha: pr.pull.baseSha, repo: miniRepo(r) },
       }));
+      // An Actions job links its run's job page; the check run's id is the job's id.
+      const details = run.actions
+        ? `${urls.html}/${r.owner}/${r.name}/actions/runs/${run.actions.runId}/job/${run.id}`
+        : `${urls.html}/${r.owner}/${r.name}/runs/${run.id}`;
+      const by = run.actions ? actionsApp() : app();
       return {
         action: "completed",
         check_run: {
@@ -24,8 +29,8 @@ export function checkRunPayloads({ store, urls, user, repo, org, pullUrl }: Hook
           head_sha: run.headSha,
           external_id: "",
           url,
-          html_url: `${urls.html}/${r.owner}/${r.name}/runs/${run.id}`,
-          details_url: `${urls.html}/${r.owner}/${r.name}/runs/${run.id}`,
+          html_url: details,
+          details_url: details,
           status: "completed",
           conclusion: run.conclusion,
           started_at: run.startedAt,
@@ -48,11 +53,11 @@ export function checkRunPayloads({ store, urls, user, repo, org, pullUrl }: Hook
             before: null,
             after: run.headSha,
             pull_requests: prRefs,
-            app: app(),
+            app: by,
             created_at: run.startedAt,
             updated_at: run.completedAt,
           },
-          app: app(),
+          app: by,
           pull_requests: prRefs,
         },
         repository: repo(r),
@@ -64,6 +69,24 @@ export function checkRunPayloads({ store, urls, user, repo, org, pullUrl }: Hook
 
   function miniRepo(r: RepoRecord) {
     return { id: r.id, url: `${urls.api}/repos/${r.owner}/${r.name}`, name: r.name };
+  }
+
+  /** GitHub Actions as GitHub names it on its check runs (app id 15368, owned by the `github` organisation). */
+  function actionsApp() {
+    return {
+      id: 15368,
+      slug: "github-actions",
+      node_id: nodeId("App", 15368),
+      owner: { ...user(store.data.users[0]?.login ?? "octocat"), login: "github", type: "Organization" },
+      name: "GitHub Actions",
+      description: "Automate your workflow from idea to production",
+      external_url: "https://help.github.com/en/actions",
+      html_url: `${urls.html}/apps/github-actions`,
+      created_at: "2018-07-30T09:30:17Z",
+      updated_at: "2024-04-10T20:33:16Z",
+      permissions: { actions: "write", checks: "write", contents: "write", metadata: "read" },
+      events: ["check_run", "push", "pull_request"],
+    };
   }
 
   function app() {

@@ -41,4 +41,11 @@ export interface CheckRunRecord {
   text?: string | null;
   startedAt: string;
   completedAt: string;
+  /** A GitHub Actions job (app `github-actions`; the check run's id is the job's): its log, served by the jobs API. */
+  actions?: {
+    runId: number;
+    log: string;
+    /** Where the log endpoint redirects instead of the stand-in's own log host (a test of a foreign host). */
+    logUrl?: string;
+  };
 }

@@ -5,6 +5,7 @@ import { pullRequestTimelineQuery } from "../../api/prs.queries";
 import type { PullRequestTimelineEntry } from "../../api/types";
 import { Badge, Button, type Tone } from "../../ui/ui";
 import { Markdown } from "../../ui/Markdown";
+import { CheckOutput } from "./CheckOutput";
 import { isFailingCheckState } from "@fixloop/contract";
 
 type Entry = PullRequestTimelineEntry;
@@ -130,12 +131,7 @@ export function PullRequestTimeline({
                 {new Date(e.occurredAt).toLocaleString()}
               </time>
             </p>
-            {e.body && e.kind === "check" && (
-              // A check's output is mostly a log: its lines as they are, plain text.
-              <pre className="mt-1 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs break-words whitespace-pre-wrap dark:bg-slate-900">
-                {e.body}
-              </pre>
-            )}
+            {e.body && e.kind === "check" && <CheckOutput title={e.title} body={e.body} />}
             {e.body && e.kind !== "commit" && e.kind !== "check" && (
               <Markdown className="mt-1 text-sm break-words">{e.body}</Markdown>
             )}

@@ -95,6 +95,7 @@ export function StepsPanel({
               <TestLog
                 runId={run._id}
                 running={step.id === "validating" && step.status === "running"}
+                ended={isTerminal(run)}
                 evidence={step.id === "validating" ? step.detail.tests : undefined}
               />
             )}

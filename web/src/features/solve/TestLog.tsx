@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Loader2 } from "lucide-react";
 import { testsVerdict, type LiveTestCounts, type SolutionTests, type TestsPhase } from "@fixloop/contract";
-import { runTestsLogQuery, type PhaseLog } from "./tests-log";
+import { runStoredTestsLogQuery, runTestsLogQuery, type PhaseLog } from "./tests-log";
 
 export const PHASE_LABEL: Record<TestsPhase, string> = {
   base: "Base tree",
@@ -32,8 +32,21 @@ export function CountsLine({ counts }: { counts: LiveTestCounts }) {
  * tree, then under Validating), phase by phase, with counts as they update. It follows new output
  * unless the reader scrolled up.
  */
-export function TestLog({ runId, running, evidence }: { runId: string; running: boolean; evidence: unknown }) {
-  const { data: log } = useQuery(runTestsLogQuery(runId));
+export function TestLog({
+  runId,
+  running,
+  ended = false,
+  evidence,
+}: {
+  runId: string;
+  running: boolean;
+  /** The run ended: with no live output (its stream expired, or the page never watched it), the stored log is read. */
+  ended?: boolean;
+  evidence: unknown;
+}) {
+  const { data: live } = useQuery(runTestsLogQuery(runId));
+  const stored = useQuery({ ...runStoredTestsLogQuery(runId), enabled: ended && live.phases.length === 0 });
+  const log = live.phases.length === 0 && stored.data ? { phases: stored.data } : live;
   const box = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   useLayoutEffect(() => {

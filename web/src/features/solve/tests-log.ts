@@ -1,4 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
+import { api } from "../../api/client";
+import { unwrap } from "../../api/errors";
 import type { LiveTestCounts, TestsEvent, TestsPhase } from "@fixloop/contract";
 
 /** Characters of output kept per phase; older output is dropped from the front and counted. */
@@ -63,3 +65,14 @@ export function applyTests(log: TestsLog, e: Omit<TestsEvent, "type">, id?: stri
     : [...log.phases, next];
   return { phases, lastId: id ?? log.lastId };
 }
+
+/**
+ * The run's test log as the worker stored it (each phase's last 256 KB): a finished solve opened
+ * after its live event stream expired (a day later) shows this instead of nothing.
+ */
+export const runStoredTestsLogQuery = (runId: string) =>
+  queryOptions({
+    queryKey: ["run-tests-log", runId, "stored"],
+    queryFn: () => unwrap(api.runs[":id"]["tests-log"].$get({ param: { id: runId } })).then((b) => b.phases),
+    staleTime: Infinity,
+  });
