@@ -5,6 +5,7 @@ import { requestId } from "hono/request-id";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "./http/errors";
 import { securityHeaders, sameOriginGuard } from "./http/security";
+import { canonicalLoopbackHost } from "./http/canonical-host";
 import { parseRateRules, rateLimit, type RateRule } from "./http/rate-limit";
 import type { AppDeps, AppEnv } from "./deps";
 import { onError } from "./http/on-error";
@@ -111,6 +112,7 @@ function installGuards(app: Hono<AppEnv>, deps: AppDeps) {
   // Avatars: GitHub's avatar host, and the GitHub (or stand-in) host itself.
   const imageHosts = [env.GITHUB_WEB_URL, env.GITHUB_API_URL].map((u) => new URL(u).origin);
   app.use("*", securityHeaders({ publicUrl, checkoutUrl, paymentApiUrl, imageHosts }));
+  app.use("*", canonicalLoopbackHost(env.PUBLIC_URL));
   app.use(
     "/api/*",
     sameOriginGuard({
