@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
+import { Redis } from "ioredis";
+import { WORKER_HEARTBEAT_TTL_SECONDS, writeWorkerHeartbeat } from "@fixloop/runtime";
 import { screenshot, signIn, signInWithTodoApi, solveAndReview, startE2E, toast, type E2E } from "./e2e.harness";
 import { payForPro } from "./ui-states.helpers";
 import { atBothWidths } from "./walk.helpers";
@@ -29,7 +31,7 @@ const MARKED = {
 const tap = (...lines: string[]) => `printf '${["TAP version 13", ...lines, `1..${lines.length}`].join("\\n")}\\n'`;
 
 beforeAll(async () => {
-  e2e = await startE2E("walk8");
+  e2e = await startE2E("walk8", { ADMIN_GITHUB_LOGINS: "octocat" });
   ({ page: desk } = await e2e.newPage({ width: 1280 }));
   ({ page: phone } = await e2e.newPage({ width: 390 }));
   for (const p of [desk, phone]) watchConsole(p);
@@ -147,5 +149,52 @@ describe("the third walk's smaller items (1280 and 390 px)", () => {
       expect(errors.get(page), `at ${w} px`).toEqual([]);
       await screenshot(page, `walk8-fork-solve-${w}`);
     }
+  });
+
+  it("lists a killed worker process on /ops as lost, with when and its last jobs, until dismissed", async () => {
+    const redis = new Redis(e2e.stack.env.REDIS_URL ?? "");
+    const at = new Date(Date.now() - (WORKER_HEARTBEAT_TTL_SECONDS + 30) * 1000).toISOString();
+    // Its last heartbeat, written before it was killed (nothing removed it).
+    await writeWorkerHeartbeat(redis, e2e.stack.env.QUEUE_PREFIX ?? "", {
+      id: "node-7-4242-abc123",
+      host: "node-7",
+      pid: 4242,
+      queues: ["solve", "tests-rerun"],
+      concurrency: 2,
+      activeJobs: 1,
+      state: "running",
+      version: "test",
+      startedAt: at,
+      heartbeatAt: at,
+      sandbox: null,
+      recentJobs: ["solve #31", "solve #30"],
+    });
+    await redis.quit();
+    for (const [page, w] of atBothWidths(desk, phone)) {
+      await page.goto("/ops");
+      const lost = page.getByRole("listitem", { name: "Lost worker node-7 pid 4242" });
+      await lost.waitFor();
+      expect(await lost.getByTestId("lost-jobs").textContent()).toBe("solve #31, solve #30");
+      expect(await lost.getByTestId("lost-at").textContent()).toMatch(/ago/);
+      await lost.scrollIntoViewIfNeeded();
+      await screenshot(page, `walk8-ops-lost-worker-${w}`);
+    }
+    await phone
+      .getByRole("listitem", { name: "Lost worker node-7 pid 4242" })
+      .getByRole("button", { name: "Dismiss" })
+      .click();
+    await toast(phone, "Lost worker dismissed");
+    await desk.reload();
+    await desk.getByRole("heading", { name: "Worker processes" }).waitFor();
+    expect(await desk.getByRole("listitem", { name: "Lost worker node-7 pid 4242" }).count()).toBe(0);
+  });
+
+  it("sends a page opened at 127.0.0.1 to PUBLIC_URL's host, where sign-in's cookies are set", async () => {
+    const { page } = await e2e.newPage({ width: 390 });
+    await page.goto(`${e2e.stack.url.replace("localhost", "127.0.0.1")}/auth`);
+    await page.waitForURL(`${e2e.stack.url}/auth`);
+    await page.getByRole("link", { name: "Continue with GitHub" }).click();
+    await page.getByRole("button", { name: "Authorize as hubot" }).click();
+    await page.waitForURL(/\/dashboard$/);
   });
 });
