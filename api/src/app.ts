@@ -5,6 +5,7 @@ import { requestId } from "hono/request-id";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "./http/errors";
 import { securityHeaders, sameOriginGuard } from "./http/security";
+import { canonicalLoopbackHost } from "./http/canonical-host";
 import { parseRateRules, rateLimit, type RateRule } from "./http/rate-limit";
 import type { AppDeps, AppEnv } from "./deps";
 import { onError } from "./http/on-error";
@@ -113,6 +114,7 @@ function installGuards(app: Hono<AppEnv>, deps: AppDeps) {
   // The GitHub App manifest flow (/ops/github-app) posts its manifest to GitHub's web host.
   const formHosts = [new URL(env.GITHUB_WEB_URL).origin];
   app.use("*", securityHeaders({ publicUrl, checkoutUrl, paymentApiUrl, imageHosts, formHosts }));
+  app.use("*", canonicalLoopbackHost(env.PUBLIC_URL));
   app.use(
     "/api/*",
     sameOriginGuard({

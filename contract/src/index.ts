@@ -30,6 +30,7 @@ export * from "./models/models.pricing";
 export * from "./models/models.env";
 export * from "./change/assess-change";
 export * from "./change/change-size";
+export * from "./change/change-complexity";
 export * from "./change/diff-counts";
 export * from "./change/path-policy";
 export * from "./change/hidden-chars";

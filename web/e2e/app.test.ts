@@ -30,7 +30,7 @@ async function hubotIssueUrl(title: string): Promise<string> {
 describe("the web app at 360 px wide", () => {
   it("sends an unauthenticated visit of a protected route to sign-in after checking, keeping the page asked for", async () => {
     const { page: p } = await e2e.newPage();
-    await p.route("**/api/auth/me", async (r) => {
+    await p.route("**/api/auth/session", async (r) => {
       await new Promise((res) => setTimeout(res, 600));
       await r.continue();
     });

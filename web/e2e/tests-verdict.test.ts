@@ -172,6 +172,8 @@ describe("one tests verdict, in the step, the panel, the badge and the PR body (
     await testCommand("go test ./...");
     const verdict = "could not run: go not found";
     const url = await solveTo("Todos due today are already marked overdue", verdict);
+    // The command never ran: nothing is listed as failing before and after it.
+    expect(await page.getByTestId("tests-pre-existing-failures").count()).toBe(0);
     await screenshot(page, "tests-verdict-toolchain");
     await onPhone(url, verdict, "tests-verdict-toolchain-390");
   });

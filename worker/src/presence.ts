@@ -2,6 +2,7 @@ import os from "node:os";
 import crypto from "node:crypto";
 import type { Job, Worker } from "bullmq";
 import {
+  RECENT_JOBS,
   removeWorkerHeartbeat,
   WORKER_HEARTBEAT_MS,
   workerDrainChannel,
@@ -43,9 +44,17 @@ export function startPresence(
   const prefix = queues.prefix;
   const id = `${os.hostname().replace(/[^A-Za-z0-9._-]/g, "-")}-${process.pid}-${crypto.randomBytes(3).toString("hex")}`;
   const active = new Set<string>();
+  /** The last jobs taken, newest first: what a lost worker was doing when it went. */
+  const recent: string[] = [];
   const track = (w: Worker) => {
     const key = (job: Job | undefined) => `${w.name}:${job?.id ?? ""}`;
-    w.on("active", (job) => active.add(key(job)));
+    w.on("active", (job) => {
+      active.add(key(job));
+      recent.unshift(`${w.name} #${job.id ?? ""}`);
+      recent.splice(RECENT_JOBS);
+      // Said at once: a process killed in the next seconds is listed as lost with this job.
+      void beat();
+    });
     w.on("completed", (job) => active.delete(key(job)));
     w.on("failed", (job) => active.delete(key(job)));
   };
@@ -65,6 +74,7 @@ export function startPresence(
     startedAt,
     heartbeatAt: new Date().toISOString(),
     sandbox: sandbox(),
+    recentJobs: [...recent],
   });
   // While Redis is away a write waits; the ticks meanwhile are skipped rather than queued behind it.
   let pending: Promise<void> | null = null;

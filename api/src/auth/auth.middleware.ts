@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../deps";
@@ -9,26 +10,29 @@ import type { CurrentUser } from "./auth.types";
 export type { CurrentUser } from "./auth.types";
 
 /**
- * Resolves the caller from an `Authorization: Bearer` API token or else the session cookie.
- * A request carrying an Authorization header is judged by it alone: an invalid one answers 401
- * and never falls back to the cookie (the CSRF guard exempts bearer requests).
- * Requests without a valid credential answer 401.
+ * The caller from an `Authorization: Bearer` API token or else the session cookie; undefined
+ * without a valid credential. A request carrying an Authorization header is judged by it alone:
+ * an invalid one answers 401 and never falls back to the cookie (the CSRF guard exempts bearer requests).
  */
-export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+export async function resolveUser(c: Context<AppEnv>): Promise<CurrentUser | undefined> {
   // c.get, not c.var: c.var copies every variable into a new object on each read, on every request.
   const { db } = c.get("deps");
   const authorization = c.req.header("authorization");
   const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  let user: CurrentUser | undefined;
   if (authorization !== undefined) {
     if (!bearer?.startsWith(API_TOKEN_PREFIX)) throw errors.unauthorized();
     const owner = await apiTokens.userOf(db, hashSecret(bearer));
-    user = owner && { ...owner, via: "token" };
-  } else {
-    const cookie = getCookie(c, SESSION_COOKIE);
-    const owner = cookie ? await sessions.userOf(db, hashSecret(cookie)) : undefined;
-    user = owner && { ...owner, via: "session" };
+    if (!owner) throw errors.unauthorized();
+    return { ...owner, via: "token" };
   }
+  const cookie = getCookie(c, SESSION_COOKIE);
+  const owner = cookie ? await sessions.userOf(db, hashSecret(cookie)) : undefined;
+  return owner && { ...owner, via: "session" };
+}
+
+/** Resolves the caller (`resolveUser`); requests without a valid credential answer 401. */
+export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+  const user = await resolveUser(c);
   if (!user) throw errors.unauthorized();
   c.set("user", user);
   await next();

@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import type { AppEnv } from "../deps";
 import { AppError, errors } from "../http/errors";
 import { validate } from "../http/validate";
-import { requireUser } from "./auth.middleware";
+import { requireUser, resolveUser } from "./auth.middleware";
 import { sessions, users } from "@fixloop/db";
 import { consumeLoginCode, createOauthState, createSession } from "./auth.credentials";
 import { CallbackQuery, ReposAuthQuery, SessionRequest, userView } from "./auth.schemas";
@@ -72,6 +72,14 @@ export const authRoutes = new Hono<AppEnv>()
   .get("/auth/me", requireUser, async (c) =>
     c.json({ user: userView(c.var.user, await isAdmin(c.var.deps, c.var.user)) }),
   )
+  /**
+   * Who is signed in, or `{ user: null }` (200): the web app asks on every page, and a signed-out
+   * visitor is no error (`/auth/me`'s 401 showed in every anonymous page's console).
+   */
+  .get("/auth/session", async (c) => {
+    const user = await resolveUser(c);
+    return c.json({ user: user ? userView(user, await isAdmin(c.var.deps, user)) : null });
+  })
   .post("/auth/logout", requireUser, async (c) => {
     if (c.var.user.sessionId) await sessions.revoke(c.var.deps.db, c.var.user.sessionId);
     clearSessionCookie(c);

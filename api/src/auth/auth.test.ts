@@ -210,6 +210,22 @@ describe("GitHub sign-in", () => {
     expect(revoked.length).toBeGreaterThan(0);
   });
 
+  it("answers who is signed in at /auth/session, null (200, not 401) when no one is, and refuses a bad token", async () => {
+    const session = (headers?: Record<string, string>) => app.request("/api/auth/session", { headers });
+    const anonymous = await session();
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toEqual({ user: null });
+    expect((await session({ cookie: "fixloop_session=forged" })).status).toBe(200);
+    const { headers } = await stack.signIn("octocat");
+    const signedIn = await session(headers);
+    expect(signedIn.status).toBe(200);
+    expect(((await signedIn.json()) as { user: { username: string } }).user.username).toBe("octocat");
+    // A bearer credential is judged alone, as on every other route.
+    expect((await session({ authorization: "Bearer nope" })).status).toBe(401);
+    await app.request("/api/auth/logout", { method: "POST", headers });
+    expect(await (await session(headers)).json()).toEqual({ user: null });
+  });
+
   it("repository authorization adds public_repo (or repo when private is chosen), never workflow", async () => {
     const { headers, user } = await stack.signIn("octocat");
     const start = await app.request("/api/auth/github/repos?private=false", { headers });

@@ -4,6 +4,7 @@ import type { Db } from "@fixloop/db";
 import { currentUsagePeriod, setSpendingCaps, spendingCaps, spendingSince } from "@fixloop/db";
 import {
   DEFAULT_MODEL_ID,
+  FALLBACK_PERIOD_DAYS,
   runEstimateRange,
   CandidateCount,
   findModel,
@@ -35,7 +36,13 @@ const EstimateQuery = z.object({
 async function capsView(db: Db, env: ApiEnv, userId: string) {
   const defaults = { runUsd: env.RUN_COST_CAP_USD, monthlyUsd: env.MONTHLY_COST_CAP_USD };
   const [caps, period] = await Promise.all([spendingCaps(db, userId, defaults), currentUsagePeriod(db, userId)]);
-  const spending = await spendingSince(db, userId, period.periodStart);
+  // The period before this one (a plan bought mid-month starts a new period: its $0 must not hide
+  // what the free period cost), over the same length a period has.
+  const before = new Date(period.periodStart.getTime() - FALLBACK_PERIOD_DAYS * 86_400_000);
+  const [spending, previous] = await Promise.all([
+    spendingSince(db, userId, period.periodStart),
+    spendingSince(db, userId, before, period.periodStart),
+  ]);
   return {
     runCapUsd: caps.own.runUsd,
     monthlyCapUsd: caps.own.monthlyUsd,
@@ -44,6 +51,8 @@ async function capsView(db: Db, env: ApiEnv, userId: string) {
     periodStart: period.periodStart.toISOString(),
     spentThisPeriodUsd: spending.spentUsd,
     reservedUsd: spending.heldUsd,
+    /** What model requests cost in the FALLBACK_PERIOD_DAYS before this period started. */
+    previousPeriod: { start: before.toISOString(), spentUsd: previous.spentUsd + previous.heldUsd },
   };
 }
 

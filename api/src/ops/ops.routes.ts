@@ -9,7 +9,8 @@ import { cancelAnyRun, drainWorker, queueNamed, retryFailed, setQueuePaused } fr
 import { opsSnapshot } from "./ops.snapshot";
 import { streamOps } from "./ops.stream";
 import { acquireStreamSlot } from "../solve/sse.limit";
-import { WORKER_ID } from "@fixloop/runtime";
+import { dismissLostWorker, WORKER_ID } from "@fixloop/runtime";
+import { errors } from "../http/errors";
 
 const QueueParam = z.object({ name: z.string().min(1).max(100) });
 const WorkerParam = z.object({ id: z.string().regex(WORKER_ID, "must be a worker id from the operations page") });
@@ -44,6 +45,13 @@ export const opsRoutes = new Hono<AppEnv>()
     const out = await drainWorker(c.var.deps, c.req.valid("param").id);
     audit(c, "worker.drain", out);
     return c.json(out, 202);
+  })
+  .post("/ops/workers/:id/dismiss", validate("param", WorkerParam), async (c) => {
+    const { id } = c.req.valid("param");
+    if (!(await dismissLostWorker(c.var.deps.redis, c.var.deps.queues.prefix, id)))
+      throw errors.notFound("Lost worker");
+    audit(c, "worker.dismiss", { workerId: id });
+    return c.json({ workerId: id, dismissed: true });
   })
   .post("/ops/runs/:id/cancel", validate("param", RunParam), async (c) => {
     const out = await cancelAnyRun(c.var.deps, c.req.valid("param").id);

@@ -1,5 +1,12 @@
 import { ops } from "@fixloop/db";
-import { finishedPerMinute, listWorkers, percentiles, queueDepth, recentJobDurations } from "@fixloop/runtime";
+import {
+  finishedPerMinute,
+  listLostWorkers,
+  listWorkers,
+  percentiles,
+  queueDepth,
+  recentJobDurations,
+} from "@fixloop/runtime";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { AppDeps } from "../deps";
@@ -36,13 +43,14 @@ async function queueView(queue: Queue, redis: Redis, now: number) {
 export async function opsSnapshot(deps: Pick<AppDeps, "db" | "redis" | "queues">) {
   const { db, redis, queues } = deps;
   const now = Date.now();
-  const [queueViews, steps, runDuration, users, runs, workers] = await Promise.all([
+  const [queueViews, steps, runDuration, users, runs, workers, lostWorkers] = await Promise.all([
     Promise.all(queues.all().map((q) => queueView(q, redis, now))),
     ops.stepDurationPercentiles(db),
     ops.runDurationPercentiles(db),
     ops.busiestUsers(db),
     ops.runsInFlight(db),
     listWorkers(redis, queues.prefix, now),
+    listLostWorkers(redis, queues.prefix, now),
   ]);
   return {
     generatedAt: new Date(now).toISOString(),
@@ -51,6 +59,8 @@ export async function opsSnapshot(deps: Pick<AppDeps, "db" | "redis" | "queues">
     steps,
     runDurationMs: runDuration,
     workers,
+    /** Worker processes that stopped beating without a clean stop (killed), until dismissed. */
+    lostWorkers,
     users,
     runs,
   };

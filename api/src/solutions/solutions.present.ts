@@ -1,10 +1,13 @@
 import {
+  Complexity,
+  complexityOfChange,
   domain,
   reproductionPasses,
   solutionCandidatesOf,
   solutionReproductionOf,
   solutionUnverifiedOf,
   SolutionTests,
+  suggestionsWithEvidence,
   summarizeTests,
 } from "@fixloop/contract";
 import { issues } from "@fixloop/db";
@@ -24,6 +27,12 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
   const { breaking: _breaking, ...classification } = meta.classification ?? {};
   const advanced = meta.advancedValidation ?? {};
   const files = s.files_changed;
+  const estimated = Complexity.safeParse(classification.complexity);
+  const complexity = complexityOfChange(estimated.success ? estimated.data : "medium", {
+    filesChanged: files.length,
+    linesAdded: stats.linesAdded ?? 0,
+    linesRemoved: stats.linesRemoved ?? 0,
+  });
   const parsedTests = SolutionTests.safeParse(meta.tests);
   const tests = parsedTests.success ? parsedTests.data : null;
   return {
@@ -52,8 +61,9 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
       baseBranch: meta.defaultBranch ?? null,
       classification: {
         type: classification.type ?? "bug",
-        complexity: classification.complexity ?? "medium",
         ...classification,
+        /** Estimated from the issue text, bounded by the change's size (a one-line fix is simple). */
+        complexity,
       },
       validation: {
         riskLevel: domain.resolveRiskLevel(validation.riskLevel, riskScore),
@@ -66,7 +76,11 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
           deletedFiles: stats.deletedFiles ?? files.filter((f) => f.action === "delete").length,
         },
         warnings: validation.warnings ?? [],
-        suggestions: validation.suggestions ?? [],
+        // Stale evidence is about the generated change, not the edited one: it proves nothing of it.
+        suggestions: suggestionsWithEvidence(validation.suggestions ?? [], {
+          fixed: tests && !tests.stale ? tests.fixed : [],
+          reproductionPasses: reproductionPasses(meta),
+        }),
       },
       riskScore,
       testSuggestions: meta.testSuggestions ?? [],

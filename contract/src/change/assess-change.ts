@@ -53,6 +53,26 @@ export interface ValidateChangeInput {
 }
 
 const LARGE_DELETION_LINES = 200;
+/** Said of a change whose files touch no test; the evidence may show a test that proves it all the same. */
+export const NO_TEST_SUGGESTION = "The change has no test; add one that fails before the fix and passes after";
+export const INCLUDE_REPRODUCTION_SUGGESTION =
+  "Include the reproduction test below: it fails before the fix and passes after";
+
+/**
+ * The stored suggestions, told by the test evidence found after the assessment: a repository test
+ * that failed before the change and passes after it proves it (no "the change has no test" beside
+ * it), and a kept reproduction test that passes is offered to include instead of asking for one.
+ */
+export function suggestionsWithEvidence(
+  suggestions: string[],
+  evidence: { fixed: string[]; reproductionPasses: boolean },
+): string[] {
+  if (!suggestions.includes(NO_TEST_SUGGESTION)) return suggestions;
+  if (evidence.fixed.length) return suggestions.filter((x) => x !== NO_TEST_SUGGESTION);
+  if (evidence.reproductionPasses)
+    return suggestions.map((x) => (x === NO_TEST_SUGGESTION ? INCLUDE_REPRODUCTION_SUGGESTION : x));
+  return suggestions;
+}
 export const SYNTAX_NOT_CHECKED = "Syntax not checked: no worker answered in time";
 const countLines = (s: string) => (s === "" ? 0 : s.split("\n").length - (s.endsWith("\n") ? 1 : 0));
 
@@ -151,7 +171,7 @@ export function assessChange(input: ValidateChangeInput): ChangeValidation {
   const testSuggestions = nearTests.length
     ? nearTests.slice(0, 5).map((t) => `Run and extend ${t}`)
     : [`Add a test that reproduces the issue next to ${changed[0] ?? "the changed code"}`];
-  if (!touchesTests) suggestions.push("The change has no test; add one that fails before the fix and passes after");
+  if (!touchesTests) suggestions.push(NO_TEST_SUGGESTION);
   if (stats.newFiles) suggestions.push("Check that new files follow the repository's layout and naming");
   if (warnings.length) suggestions.push("Review the flagged files carefully before approving");
   if (!suggestions.length) suggestions.push("Run the project's test suite before approving");

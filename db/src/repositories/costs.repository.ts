@@ -50,16 +50,18 @@ export async function spendingSince(
   db: Conn,
   userId: string,
   since: Date,
+  until?: Date,
 ): Promise<{ spentUsd: number; heldUsd: number }> {
-  const row = await db
+  let q = db
     .selectFrom("model_requests")
     .select([
       sql<string>`coalesce(sum(cost_usd) filter (where state <> 'reserved'), 0)`.as("spent"),
       sql<string>`coalesce(sum(cost_usd) filter (where state = 'reserved'), 0)`.as("held"),
     ])
     .where("user_id", "=", userId)
-    .where("created_at", ">=", since)
-    .executeTakeFirst();
+    .where("created_at", ">=", since);
+  if (until) q = q.where("created_at", "<", until);
+  const row = await q.executeTakeFirst();
   return { spentUsd: Number(row?.spent ?? 0), heldUsd: Number(row?.held ?? 0) };
 }
 

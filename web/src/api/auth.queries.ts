@@ -1,21 +1,16 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "./client";
-import { ApiError, unwrap } from "./errors";
+import { unwrap } from "./errors";
 import type { User } from "./types";
 
-/** The signed-in user, or null when the session cookie is missing or expired. */
+/**
+ * The signed-in user, or null when the session cookie is missing or expired. Asked of
+ * `/auth/session`, which answers 200 either way: a signed-out page logs no failed request.
+ */
 export const meQuery = () =>
   queryOptions({
     queryKey: ["auth", "me"],
-    queryFn: async (): Promise<User | null> => {
-      try {
-        const { user } = await unwrap(api.auth.me.$get());
-        return user;
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 401) return null;
-        throw err;
-      }
-    },
+    queryFn: async (): Promise<User | null> => (await unwrap(api.auth.session.$get())).user,
     staleTime: 5 * 60_000,
     retry: false,
   });

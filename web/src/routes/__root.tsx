@@ -18,11 +18,14 @@ export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()(
 });
 
 /**
- * Phones: a compact toast at the bottom that taps go through (only its × takes them), so it never
- * blocks a button beneath it nor holds itself open under a resting finger (sonner pauses its timer
- * while the pointer is over it); 3 s, one at a time. The app shell pads its end so a page's last
- * buttons can be scrolled clear of it.
+ * Phones: a compact toast over the sticky top bar that taps go through (only its × takes them), so
+ * it never blocks a button beneath it nor holds itself open under a resting finger (sonner pauses
+ * its timer while the pointer is over it); 3 s, one at a time. At the bottom it sat over the
+ * buttons a thumb had just pressed (a page's actions end the page); over the top bar it hides no
+ * page content, and the bar's buttons still take taps through it.
  */
+/** A phone's toast sits within the top bar (h-14, 56 px): a one-line toast is about 44 px tall. */
+const PHONE_TOAST_TOP = 6;
 const PHONE_TOAST = {
   style: { padding: "10px 12px", minHeight: 0, pointerEvents: "none" },
   classNames: { closeButton: "pointer-events-auto" },
@@ -30,15 +33,15 @@ const PHONE_TOAST = {
 
 function Root() {
   const theme = useTheme();
-  // Bottom: the top bar (search, bell, theme, sync) stays clickable while a toast shows.
+  // Wide screens: bottom right, beside the content; the top bar (search, bell, theme) stays clear.
   const wide = useMediaQuery("(min-width: 640px)");
   return (
     <>
       <Outlet />
       <Toaster
         closeButton
-        position={wide ? "bottom-right" : "bottom-center"}
-        mobileOffset={{ bottom: 8, left: 8, right: 8 }}
+        position={wide ? "bottom-right" : "top-center"}
+        mobileOffset={{ top: PHONE_TOAST_TOP, left: 8, right: 8 }}
         visibleToasts={wide ? 3 : 1}
         duration={wide ? 4000 : 3000}
         toastOptions={wide ? undefined : PHONE_TOAST}

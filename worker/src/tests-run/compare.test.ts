@@ -82,6 +82,19 @@ describe("comparing test runs", () => {
     expect(verdictOf(base, partial)).toBe("could not run: go not found");
   });
 
+  it("lists no pre-existing failure for a missing toolchain: the tests could not run, before and after", () => {
+    const go = run({ exitCode: 127, logTail: "$ go test ./...\nsh: 1: go: not found\n" });
+    expect(compareRuns(go, go)).toEqual({ fixed: [], added: [], regressions: [], preexisting: [], failing: [] });
+    const first: Attempt = { label: "first", run: go, cmp: compareRuns(go, go), files: [] };
+    const tests = SolutionTests.parse(solutionTests("bwrap", "go test ./...", go, [first], first, 30_000));
+    expect(tests).toMatchObject({ status: "error", cause: "toolchain", preexisting: [], fixed: [] });
+    expect(testsVerdict(tests).kind).toBe("could-not-run");
+    // Missing on one side only: still no comparison (nothing ran there to compare with).
+    const ok = run({ exitCode: 1, logTail: "FAIL\n" });
+    expect(compareRuns(go, ok).preexisting).toEqual([]);
+    expect(compareRuns(ok, go).preexisting).toEqual([]);
+  });
+
   it("names a missing toolchain from the shell's message or exit 127", () => {
     expect(missingTool(127, "sh: 1: go: not found\n")).toBe("go");
     expect(missingTool(127, "bash: line 1: cargo: command not found\n")).toBe("cargo");

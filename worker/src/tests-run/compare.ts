@@ -58,7 +58,9 @@ const NONE: Comparison = { fixed: [], added: [], regressions: [], preexisting: [
 
 export function compareRuns(base: PhaseRun | null, patched: PhaseRun): Comparison {
   // A run that could not finish is no evidence: no fixed test, no regression from an absent exit code.
-  if (!base || !finished(base) || !finished(patched)) return NONE;
+  // Nor is one whose toolchain is missing (exit 127, `go: not found`): its exit code says the command
+  // never ran, not that a test failed before and after ("could not run", not a pre-existing failure).
+  if (!base || !finished(base) || !finished(patched) || toolMissing(base) || toolMissing(patched)) return NONE;
   // Judged by exit codes only when the base run named no test. When it did, a patched run that
   // names none (it no longer compiles, or collection fails) lost every test that passed: those
   // are regressions below, not a failing exit code "as before".
@@ -112,6 +114,16 @@ export function missingTool(exitCode: number | null, output: string): string | n
   return exitCode === 127 ? "a command" : null;
 }
 
+/**
+ * The tool a run lacked, when that is why it failed. A run that named its tests is judged by them:
+ * a test's own output may say "…: not found" (a tool it shells out to), which is that test's
+ * failure, not a missing toolchain; exit 127 still says the command itself was not found.
+ */
+function toolMissing(run: PhaseRun): string | null {
+  if (run.timedOut || (named(run) && run.exitCode !== 127)) return null;
+  return missingTool(run.exitCode, run.logTail);
+}
+
 /** Why a run could not finish, in the verdict's words; null when it finished. */
 export function couldNotRun(run: PhaseRun, timeoutMs: number): { cause: TestsCause; reason: string } | null {
   if (run.cancelled) return { cause: "cancelled", reason: "cancelled" };
@@ -119,9 +131,7 @@ export function couldNotRun(run: PhaseRun, timeoutMs: number): { cause: TestsCau
   const wall = run.limitHit === "processes" ? null : wallReason(run);
   if (wall && (run.limitHit === "disk" || run.exitCode !== 0))
     return { cause: "limit", reason: `${wall.charAt(0).toLowerCase()}${wall.slice(1)}` };
-  // A run that named its tests is judged by them: a test's own output may say "…: not found"
-  // (a tool it shells out to), which is that test's failure, not a missing toolchain.
-  const tool = run.timedOut || (named(run) && run.exitCode !== 127) ? null : missingTool(run.exitCode, run.logTail);
+  const tool = toolMissing(run);
   if (tool) return { cause: "toolchain", reason: `${tool} not found` };
   if (run.timedOut) return { cause: "timeout", reason: `timed out after ${Math.round(timeoutMs / 1000)} s` };
   if (run.setupFailed) return { cause: "setup", reason: `setup failed (exit code ${run.exitCode ?? "none"})` };

@@ -1,4 +1,7 @@
+import { QUOTA_COUNTS } from "./billing.queries";
+
 const FAQ: Array<{ q: string; a: string }> = [
+  { q: "What counts as a solution?", a: QUOTA_COUNTS },
   {
     q: "Is there a money-back guarantee?",
     a: "Yes. Every paid plan comes with a 7-day money-back guarantee: contact support within 7 days of paying for a full refund.",

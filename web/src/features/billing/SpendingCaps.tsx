@@ -10,6 +10,7 @@ import { Button, Card, Spinner } from "../../ui/ui";
 const INPUT =
   "w-40 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
 const asText = (v: number | null) => (v === null ? "" : String(v));
+const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { month: "short", day: "numeric" });
 
 /** An empty field means "use the default"; anything else must be an amount from 0 to MAX_COST_CAP_USD. */
 function parseCap(text: string): number | null | "invalid" {
@@ -57,9 +58,16 @@ export function SpendingCaps() {
     <Card>
       <h2 className="font-semibold">Spending caps</h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        Model cost this period: <span data-testid="period-spend">{formatUsd(d.spentThisPeriodUsd)}</span>. A run that
-        would pass a cap stops before its model request; raise the cap and resume it.
+        Model cost this period (since {day(d.periodStart)}):{" "}
+        <span data-testid="period-spend">{formatUsd(d.spentThisPeriodUsd)}</span>. A run that would pass a cap stops
+        before its model request; raise the cap and resume it.
       </p>
+      {d.previousPeriod.spentUsd > 0 && (
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="previous-period-spend">
+          Before this period, from {day(d.previousPeriod.start)}: {formatUsd(d.previousPeriod.spentUsd)} (a plan bought
+          mid-period starts a new period).
+        </p>
+      )}
       <form onSubmit={onSubmit} className="mt-3 flex flex-wrap items-end gap-4">
         <div>
           <label htmlFor="run-cap" className="block text-sm font-medium">

@@ -3,7 +3,7 @@ import { Link } from "@tanstack/react-router";
 import { USAGE_NOTIFY_RATIO } from "@fixloop/contract";
 import { Card, Spinner, buttonClass } from "../../ui/ui";
 import { SpendingCaps } from "./SpendingCaps";
-import { FREE_USAGE, formatLimit, usageStatsQuery } from "./billing.queries";
+import { FREE_USAGE, QUOTA_COUNTS, formatLimit, usageStatsQuery } from "./billing.queries";
 
 const date = (iso: string) => (iso ? new Date(iso).toLocaleDateString() : "—");
 
@@ -25,6 +25,9 @@ export function UsageTab() {
             {" "}
             / {formatLimit(s.monthlyLimit)} solutions
           </span>
+        </p>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="quota-counts">
+          {QUOTA_COUNTS}
         </p>
         {!unlimited && (
           <div

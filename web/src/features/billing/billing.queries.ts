@@ -46,3 +46,11 @@ export const formatPrice = (amount: number, currency: string) =>
   );
 
 export const formatLimit = (limit: number) => (limit < 0 ? "Unlimited" : String(limit));
+
+/**
+ * What uses a solution from the plan's monthly quota: every model run that proposes a change. A
+ * refinement and an Address of review comments are such runs (the prompt, the candidates, the
+ * tests), as costly as a first solve, so they count like one; a run that fails gives its unit back.
+ */
+export const QUOTA_COUNTS =
+  "Each solve uses one solution, and so does each refinement and each Address of review comments (each is a new model run). A run that fails gives its solution back.";

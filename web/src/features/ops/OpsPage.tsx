@@ -10,6 +10,7 @@ import { opsQuery, type OpsSnapshot } from "./ops.queries";
 import { QueueCard } from "./QueueCard";
 import { BusiestUsers, RunsInFlight } from "./RunsInFlight";
 import { WorkersList } from "./WorkersList";
+import { LostWorkers } from "./LostWorkers";
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -106,6 +107,7 @@ export function OpsPage() {
       </Section>
       <Section title="Worker processes">
         <WorkersList workers={s.workers} now={now} />
+        <LostWorkers workers={s.lostWorkers} now={now} />
       </Section>
       <div className="grid gap-x-8 lg:grid-cols-2">
         <Section title="Duration by pipeline step (24 h)">

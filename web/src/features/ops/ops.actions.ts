@@ -49,3 +49,10 @@ export const useCancelRun = () =>
     (_id, out) => (out.status === "cancelled" ? "Run cancelled" : "Cancelling the run: its worker stops it"),
     "The run could not be cancelled",
   );
+
+export const useDismissLostWorker = () =>
+  useOpsAction(
+    (id: string) => unwrap(api.ops.workers[":id"].dismiss.$post({ param: { id } })),
+    () => "Lost worker dismissed",
+    "The lost worker could not be dismissed",
+  );

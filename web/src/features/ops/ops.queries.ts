@@ -6,6 +6,7 @@ import { unwrap } from "../../api/errors";
 export type OpsSnapshot = InferResponseType<typeof api.ops.$get, 200>;
 export type OpsQueue = OpsSnapshot["queues"][number];
 export type OpsWorker = OpsSnapshot["workers"][number];
+export type OpsLostWorker = OpsSnapshot["lostWorkers"][number];
 export type OpsRun = OpsSnapshot["runs"][number];
 
 /** The operations snapshot: the first paint; the live stream keeps it current afterwards. */

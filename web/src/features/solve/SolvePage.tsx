@@ -192,7 +192,10 @@ export function SolvePage({
         <p className="text-sm text-slate-600 dark:text-slate-400">
           #{i.issueNumber} · {i.repoFullName}
         </p>
-        <TrustLine fullName={i.repoFullName} />
+        <TrustLine
+          fullName={i.repoFullName}
+          foreign={i.isImported && !!i.forkFullName && i.forkFullName.toLowerCase() !== i.repoFullName.toLowerCase()}
+        />
         <h1 className="mt-1 text-2xl font-semibold">
           <InlineMarkdown>{i.title}</InlineMarkdown>
         </h1>

@@ -8,6 +8,7 @@ import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
 import { Button, Card } from "../../ui/ui";
 import { BaseBranchPicker } from "../branches/BaseBranchPicker";
 import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
+import { DraftNote } from "./DraftNote";
 
 export function DecisionPanel({
   solutionId,
@@ -121,6 +122,7 @@ export function DecisionPanel({
           A refinement is running. Approve or reject once its result is here, or cancel it.
         </p>
       )}
+      {!accessLost && <DraftNote unverified={!!unverified} />}
       <div className="mt-2 flex flex-wrap gap-2">
         {!accessLost && (
           <Button

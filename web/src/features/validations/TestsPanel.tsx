@@ -1,6 +1,6 @@
 import type { SolutionTests, TestCounts } from "@fixloop/contract";
 import { Card } from "../../ui/ui";
-import { TestsKindBadge, VerdictText } from "./tests-status";
+import { VerdictText } from "./tests-status";
 import { TestsAttempts } from "./TestsAttempts";
 import { TestsRerunLive } from "./TestsRerunLive";
 
@@ -63,12 +63,9 @@ export function TestsPanel({ tests, solutionId }: { tests: SolutionTests | null;
         data-stale={tests.stale ? "true" : undefined}
         className="space-y-3"
       >
-        <div className="flex flex-wrap items-center gap-2">
-          <h2 id="tests-title" className="font-semibold">
-            Tests
-          </h2>
-          <TestsKindBadge tests={tests} />
-        </div>
+        <h2 id="tests-title" className="font-semibold">
+          Tests
+        </h2>
         <VerdictText tests={tests} />
         {tests.reason && (tests.status === "passed" || tests.status === "failed") && (
           <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="tests-reason">

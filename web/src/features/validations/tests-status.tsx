@@ -11,12 +11,35 @@ export const VERDICT_TONE: Record<TestsVerdict["kind"], Tone> = {
   stale: "gray",
 };
 
-/** The verdict line: the same words the pull request body uses. */
+const VERDICT_TEXT: Record<TestsVerdict["kind"], string> = {
+  passed: "text-green-800 dark:text-green-300",
+  preexisting: "text-yellow-800 dark:text-yellow-300",
+  regressions: "text-red-800 dark:text-red-300",
+  "could-not-run": "text-orange-800 dark:text-orange-300",
+  "not-run": "text-slate-700 dark:text-slate-300",
+  stale: "text-slate-700 dark:text-slate-300",
+};
+const VERDICT_DOT: Record<TestsVerdict["kind"], string> = {
+  passed: "bg-green-600",
+  preexisting: "bg-yellow-500",
+  regressions: "bg-red-600",
+  "could-not-run": "bg-orange-500",
+  "not-run": "bg-slate-400",
+  stale: "bg-slate-400",
+};
+
+/**
+ * The verdict line, in its colour: the same words the pull request body uses. It is the panel's
+ * one statement of the verdict (a badge of its kind beside it said "passed" a second time).
+ */
 export function VerdictText({ tests }: { tests: SolutionTests }) {
   const v = testsVerdict(tests);
   return (
-    <p className="text-sm font-medium" data-testid="tests-verdict" data-kind={v.kind}>
-      {v.text}
+    <p className={`flex items-start gap-2 text-sm font-medium ${VERDICT_TEXT[v.kind]}`}>
+      <span aria-hidden className={`mt-1.5 size-2 shrink-0 rounded-full ${VERDICT_DOT[v.kind]}`} />
+      <span data-testid="tests-verdict" data-kind={v.kind} className="break-words">
+        {v.text}
+      </span>
     </p>
   );
 }
@@ -31,19 +54,4 @@ export function TestsBadge({ tests }: { tests: TestsSummary | null }) {
       </Badge>
     </span>
   );
-}
-
-const KIND_LABEL: Record<TestsVerdict["kind"], string> = {
-  passed: "passed",
-  preexisting: "passed",
-  regressions: "regressions",
-  "could-not-run": "could not run",
-  "not-run": "not run",
-  stale: "stale",
-};
-
-/** The panel header's short badge: the verdict's kind in a word or two (the verdict line says the rest). */
-export function TestsKindBadge({ tests }: { tests: SolutionTests }) {
-  const v = testsVerdict(tests);
-  return <Badge tone={VERDICT_TONE[v.kind]}>{KIND_LABEL[v.kind]}</Badge>;
 }
