@@ -43,4 +43,5 @@ export const MIGRATIONS: Readonly<Record<string, () => Promise<Migration>>> = {
   "2026-11-29T04-30-issue-list-pages": () => import("./migrations/2026-11-29T04-30-issue-list-pages"),
   "2026-11-29T07-30-github-app-installations": () => import("./migrations/2026-11-29T07-30-github-app-installations"),
   "2026-11-29T07-30-issue-list-versions": () => import("./migrations/2026-11-29T07-30-issue-list-versions"),
+  "2026-11-29T10-30-default-run-mode": () => import("./migrations/2026-11-29T10-30-default-run-mode"),
 };

@@ -6,6 +6,7 @@ import {
   DEFAULT_MODEL_ID,
   SetupNetworkChoice,
   CandidateCount,
+  RunMode,
   BaseBranch,
   listModels,
   modelsConfigFromEnv,
@@ -34,6 +35,8 @@ export const GenerateSolutionBody = z.object({
   setupNetwork: SetupNetworkChoice.optional(),
   /** Candidate patches to generate (1–4); the user's default from Settings when absent. */
   candidates: CandidateCount.optional(),
+  /** `single` (one request) or `investigate` (the agent explores, runs and edits first); the user's default when absent. */
+  mode: RunMode.optional(),
   /** Branch the workspace, tests and pull request use; the repository's default branch when absent. */
   baseBranch: BaseBranch.optional(),
   /** Solve although a solution of the issue awaits review; without it such a request is refused (409 `solve.awaiting_review`). */
