@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   domain,
   promptRecordOf,
+  agentTrajectoriesOf,
   DEFAULT_MODEL_ID,
   SetupNetworkChoice,
   CandidateCount,
@@ -117,9 +118,12 @@ export const solveRoutes = new Hono<AppEnv>()
     const { db } = c.var.deps;
     const run = await runs.findOwned(db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    const [prompt, requests] = await Promise.all([
+    const [prompt, requests, output] = await Promise.all([
       steps.generatingPrompt(db, run.id).then(promptRecordOf),
       runModelRequests(db, run.id),
+      steps.generatingOutput(db, run.id),
     ]);
-    return c.json({ runId: run.id, prompt, requests });
+    // An Investigate run's trajectory: what each agent searched, opened, ran and edited.
+    const agent = agentTrajectoriesOf((output as { agent?: unknown } | null | undefined)?.agent);
+    return c.json({ runId: run.id, prompt, requests, agent });
   });
