@@ -13,7 +13,7 @@ export function RunModePicker({
   return (
     <div className="sm:w-48">
       <label htmlFor="run-mode" className="block text-sm font-medium">
-        Mode
+        Solve mode
       </label>
       <select
         id="run-mode"
