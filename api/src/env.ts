@@ -67,6 +67,8 @@ export const ApiEnv = z.object({
     .default("true")
     .transform((v) => v === "true"),
   RATE_LIMITS: z.string().default(""),
+  /** Most model turns of one Investigate agent (the worker reads it too); the estimate's high end uses it. */
+  AGENT_MAX_TURNS: z.coerce.number().int().min(2).max(200).default(30),
   /** Largest JSON body accepted, in bytes (file edits have their own, larger limit). */
   MAX_JSON_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
   MAX_EDIT_BODY_BYTES: z.coerce.number().int().positive().default(8_000_000),

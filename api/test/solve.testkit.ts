@@ -10,7 +10,14 @@ export interface SolveKit {
   userId: string;
   /** `POST /api/ai/generate-solution` as octocat (`?wait=true` with `wait`). */
   generate(
-    body: { issueId: string; modelId?: string; candidates?: unknown; baseBranch?: string; solveAgain?: unknown },
+    body: {
+      issueId: string;
+      modelId?: string;
+      candidates?: unknown;
+      mode?: string;
+      baseBranch?: string;
+      solveAgain?: unknown;
+    },
     o?: { wait?: boolean },
   ): Promise<Response>;
   /** `GET /api/runs/:runId/events` as octocat. */

@@ -17,6 +17,7 @@ export * from "./tests";
 export * from "./tests.verdict";
 export * from "./sandbox.check";
 export * from "./candidates";
+export * from "./agent";
 export * from "./reproduction";
 export * from "./base-branch";
 export * from "./steps";

@@ -1,4 +1,5 @@
 import { RunTrigger } from "./label-trigger";
+import { AgentEvent } from "./agent";
 import { CandidateEvent } from "./candidates";
 import { z } from "zod";
 import { type IssueGone, RunStatus, STEP_IDS, StepId, StepStatus, TERMINAL_RUN_STATUSES } from "./domain/statuses";
@@ -138,6 +139,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("cancelled"), error: ErrorBody.optional(), at: z.string() }),
   TestsEvent,
   CandidateEvent,
+  AgentEvent,
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
 

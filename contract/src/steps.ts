@@ -1,3 +1,4 @@
+import { AgentTrajectory } from "./agent";
 import { GeneratedCandidate, SolutionCandidates } from "./candidates";
 import { SolutionReproduction, SolutionUnverified, StepReproduction } from "./reproduction";
 import { z } from "zod";
@@ -90,6 +91,8 @@ export const GeneratingOutput = z.object({
   candidates: z.array(GeneratedCandidate).optional(),
   /** The reproduction test asked before the fix was generated (absent: the sandbox was off, or a run stored before this field). */
   reproduction: StepReproduction.optional(),
+  /** Investigate runs: each candidate's agent trajectory (what it searched, opened, ran and edited). */
+  agent: z.array(AgentTrajectory).optional(),
 });
 export type GeneratingOutput = z.infer<typeof GeneratingOutput>;
 

@@ -43,6 +43,7 @@ export const MIGRATIONS: Readonly<Record<string, () => Promise<Migration>>> = {
   "2026-11-29T04-30-issue-list-pages": () => import("./migrations/2026-11-29T04-30-issue-list-pages"),
   "2026-11-29T07-30-github-app-installations": () => import("./migrations/2026-11-29T07-30-github-app-installations"),
   "2026-11-29T07-30-issue-list-versions": () => import("./migrations/2026-11-29T07-30-issue-list-versions"),
+  "2026-11-29T10-30-default-run-mode": () => import("./migrations/2026-11-29T10-30-default-run-mode"),
   "2026-11-29T10-30-github-app-install-prompts": () =>
     import("./migrations/2026-11-29T10-30-github-app-install-prompts"),
   "2026-11-29T10-30-github-app-manifest": () => import("./migrations/2026-11-29T10-30-github-app-manifest"),

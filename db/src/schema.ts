@@ -41,6 +41,12 @@ export interface UsersTable {
   draft_pull_requests: Generated<boolean>;
   /** How many candidate patches a solve generates unless the run says otherwise (1–4). */
   default_candidates: Generated<number>;
+  /** How step 4 writes a fix unless the run says otherwise: `single` or `investigate`. */
+  default_run_mode: ColumnType<
+    "single" | "investigate",
+    "single" | "investigate" | undefined,
+    "single" | "investigate"
+  >;
   /** Whether unverified solutions are presented; null means the operator's default (PRESENT_UNVERIFIED). */
   present_unverified: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
   created_at: GeneratedTimestamp;

@@ -13,11 +13,13 @@ const keyOf = (e: RunEvent): string | null =>
     ? null
     : e.type === "candidate"
       ? `candidate:${e.n}:${e.state}:${e.rank ?? ""}`
-      : e.type !== "step"
-        ? "terminal"
-        : e.status === "running" || e.status === "pending"
-          ? `step:${e.step}:${e.status}:${JSON.stringify(e.detail)}`
-          : `step:${e.step}:${e.status}`;
+      : e.type === "agent"
+        ? `agent:${e.n}:${e.seq}`
+        : e.type !== "step"
+          ? "terminal"
+          : e.status === "running" || e.status === "pending"
+            ? `step:${e.step}:${e.status}:${JSON.stringify(e.detail)}`
+            : `step:${e.step}:${e.status}`;
 
 /** Opens a run's log, reading what earlier attempts already appended so a retry never duplicates. */
 export async function openRunEventLog(redis: Redis, prefix: string, runId: string): Promise<RunEventLog> {

@@ -31,6 +31,12 @@ export const WorkerEnv = z.object({
   MODEL_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
   /** `on`: step 3 asks the run's model once which of the top candidate files to edit (a cheap extra request per solve). */
   MODEL_RERANK: z.enum(["on", "off"]).default("off"),
+  /** Most model turns of one Investigate agent; it then stops and keeps the edits it made. */
+  AGENT_MAX_TURNS: z.coerce.number().int().min(2).max(200).default(30),
+  /** Wall-clock limit of one Investigate agent's loop, seconds (its tools and model turns together). */
+  AGENT_WALL_SECONDS: z.coerce.number().int().min(10).max(7200).default(1200),
+  /** Time limit of one command the agent runs in the sandbox, seconds (below SANDBOX_TIMEOUT_SECONDS). */
+  AGENT_RUN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Operator default of "present unverified solutions" for users who set nothing; `false` ends such runs with no solution. */
   PRESENT_UNVERIFIED: z
     .enum(["true", "false"])

@@ -6,6 +6,7 @@ import {
   DEFAULT_MODEL_ID,
   FALLBACK_PERIOD_DAYS,
   runEstimateRange,
+  agentEstimateRange,
   CandidateCount,
   findModel,
   MAX_COST_CAP_USD,
@@ -71,9 +72,12 @@ export const costsRoutes = new Hono<AppEnv>()
     const { modelId, candidates } = c.req.valid("query");
     const model = findModel(modelsConfigFromEnv(c.var.deps.env), modelId);
     if (!model) throw solveErrors.unknownModel(modelId);
+    const agent = agentEstimateRange(model, candidates, c.var.deps.env.AGENT_MAX_TURNS);
     return c.json({
       modelId: model.id,
       ...runEstimateRange(model, candidates),
+      /** The same run in Investigate mode: a short loop at the low end, every turn at the high end. */
+      investigate: { lowUsd: agent.lowUsd, highUsd: agent.highUsd },
       candidates,
       inputUsdPerMTok: model.inputUsdPerMTok,
       outputUsdPerMTok: model.outputUsdPerMTok,

@@ -4,24 +4,31 @@ import type { AppDeps, AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { users } from "@fixloop/db";
-import { CandidateCount } from "@fixloop/contract";
+import { CandidateCount, RunMode } from "@fixloop/contract";
 
 export const PullRequestSettings = z.object({ draftPullRequests: z.boolean() }).strict();
 export type PullRequestSettings = z.infer<typeof PullRequestSettings>;
 
-/** The candidate default and whether unverified solutions are presented; either or both. */
+/** The candidate default, the run mode default and whether unverified solutions are presented; any of them. */
 export const CandidateSettings = z
-  .object({ defaultCandidates: CandidateCount.optional(), presentUnverified: z.boolean().optional() })
+  .object({
+    defaultCandidates: CandidateCount.optional(),
+    presentUnverified: z.boolean().optional(),
+    defaultMode: RunMode.optional(),
+  })
   .strict()
-  .refine((v) => v.defaultCandidates !== undefined || v.presentUnverified !== undefined, {
-    message: "Give defaultCandidates or presentUnverified",
-  });
+  .refine(
+    (v) => v.defaultCandidates !== undefined || v.presentUnverified !== undefined || v.defaultMode !== undefined,
+    { message: "Give defaultCandidates, defaultMode or presentUnverified" },
+  );
 export type CandidateSettings = z.infer<typeof CandidateSettings>;
 
 async function candidateSettings(deps: AppDeps, userId: string) {
   const present = await users.presentUnverified(deps.db, userId);
   return {
     defaultCandidates: await users.defaultCandidates(deps.db, userId),
+    /** How step 4 writes a fix unless the solve says otherwise. */
+    defaultMode: await users.defaultRunMode(deps.db, userId),
     /** Effective: the user's choice, else the operator's default. */
     presentUnverified: present ?? deps.env.PRESENT_UNVERIFIED,
     presentUnverifiedDefault: deps.env.PRESENT_UNVERIFIED,
@@ -31,8 +38,9 @@ async function candidateSettings(deps: AppDeps, userId: string) {
 export const settingsRoutes = new Hono<AppEnv>()
   .get("/settings/candidates", requireUser, async (c) => c.json(await candidateSettings(c.var.deps, c.var.user.id)))
   .put("/settings/candidates", requireUser, validate("json", CandidateSettings), async (c) => {
-    const { defaultCandidates, presentUnverified } = c.req.valid("json");
+    const { defaultCandidates, presentUnverified, defaultMode } = c.req.valid("json");
     const { db } = c.var.deps;
+    if (defaultMode !== undefined) await users.setDefaultRunMode(db, c.var.user.id, defaultMode);
     if (defaultCandidates !== undefined) await users.setDefaultCandidates(db, c.var.user.id, defaultCandidates);
     if (presentUnverified !== undefined) await users.setPresentUnverified(db, c.var.user.id, presentUnverified);
     return c.json(await candidateSettings(c.var.deps, c.var.user.id));

@@ -3,9 +3,11 @@ import { z } from "zod";
 import {
   domain,
   promptRecordOf,
+  agentTrajectoriesOf,
   DEFAULT_MODEL_ID,
   SetupNetworkChoice,
   CandidateCount,
+  RunMode,
   BaseBranch,
   listModels,
   modelsConfigFromEnv,
@@ -34,6 +36,8 @@ export const GenerateSolutionBody = z.object({
   setupNetwork: SetupNetworkChoice.optional(),
   /** Candidate patches to generate (1–4); the user's default from Settings when absent. */
   candidates: CandidateCount.optional(),
+  /** `single` (one request) or `investigate` (the agent explores, runs and edits first); the user's default when absent. */
+  mode: RunMode.optional(),
   /** Branch the workspace, tests and pull request use; the repository's default branch when absent. */
   baseBranch: BaseBranch.optional(),
   /** Solve although a solution of the issue awaits review; without it such a request is refused (409 `solve.awaiting_review`). */
@@ -121,9 +125,12 @@ export const solveRoutes = new Hono<AppEnv>()
     const { db } = c.var.deps;
     const run = await runs.findOwned(db, c.var.user.id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    const [prompt, requests] = await Promise.all([
+    const [prompt, requests, output] = await Promise.all([
       steps.generatingPrompt(db, run.id).then(promptRecordOf),
       runModelRequests(db, run.id),
+      steps.generatingOutput(db, run.id),
     ]);
-    return c.json({ runId: run.id, prompt, requests });
+    // An Investigate run's trajectory: what each agent searched, opened, ran and edited.
+    const agent = agentTrajectoriesOf((output as { agent?: unknown } | null | undefined)?.agent);
+    return c.json({ runId: run.id, prompt, requests, agent });
   });

@@ -1,4 +1,4 @@
-import type { SetupNetworkChoice } from "@fixloop/contract";
+import type { RunMode, SetupNetworkChoice } from "@fixloop/contract";
 import { findOpenPullRequestForIssue, issues, isUuid, solutions, users } from "@fixloop/db";
 import type { AppDeps } from "../deps";
 import { startAndEnqueue } from "./runs.start";
@@ -26,6 +26,7 @@ export async function startRun(
     modelId: string;
     setupNetwork?: SetupNetworkChoice;
     candidates?: number;
+    mode?: RunMode;
     baseBranch?: string;
     /** Solve even though a solution of the issue awaits review (the new one is listed beside it). */
     solveAgain?: boolean;
@@ -46,6 +47,7 @@ export async function startRun(
   const model = await allowedModel(deps, db, userId, input.modelId);
   const network = await setupNetworkChoice(db, userId, issue, input.setupNetwork);
   const candidates = input.candidates ?? (await users.defaultCandidates(db, userId));
+  const mode = input.mode ?? (await users.defaultRunMode(db, userId));
   const { baseBranch } = input;
   if (baseBranch) await assertBranchExists(deps, userId, baseRepoOf(issue), baseBranch);
   // Asked last: a refusal (policy, model, branch) says why the solve cannot start at all.
@@ -64,6 +66,8 @@ export async function startRun(
     input: {
       ...network.input,
       ...(candidates > 1 && { candidates }),
+      // A single pass stays the run input it always was.
+      ...(mode === "investigate" && { mode }),
       ...(baseBranch && { baseBranch }),
     },
   }));

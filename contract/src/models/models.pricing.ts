@@ -1,4 +1,5 @@
 import type { ModelInfo } from "./catalog";
+import { AGENT_TURN_OUTPUT_TOKENS, AGENT_TURN_PROMPT_TOKENS, AGENT_TYPICAL_TURNS } from "../agent";
 
 /** USD per million tokens, input and output. */
 export interface Price {
@@ -84,5 +85,22 @@ export function runEstimateRange(
     lowUsd: answer.lowUsd * candidates,
     highUsd: answer.highUsd * candidates + reproductionUsd,
     reproductionUsd,
+  };
+}
+
+/**
+ * An Investigate run's range before it starts: a short loop of small turns at the low end, every
+ * turn of `maxTurns` at a large conversation at the high end, per candidate (plus the reproduction request).
+ */
+export function agentEstimateRange(
+  model: Pick<ModelInfo, keyof Price>,
+  candidates: number,
+  maxTurns: number,
+): { lowUsd: number; highUsd: number } {
+  const turn = (tokens: number) => costUsd(model, tokens, AGENT_TURN_OUTPUT_TOKENS);
+  const reproductionUsd = costUsd(model, REPRODUCTION_PROMPT_TOKENS.high, REPRODUCTION_OUTPUT_TOKENS);
+  return {
+    lowUsd: turn(AGENT_TURN_PROMPT_TOKENS.low) * Math.min(AGENT_TYPICAL_TURNS.low, maxTurns) * candidates,
+    highUsd: turn(AGENT_TURN_PROMPT_TOKENS.high) * maxTurns * candidates + reproductionUsd,
   };
 }

@@ -170,3 +170,14 @@ export async function generatingPrompt(db: Conn, runId: string): Promise<unknown
     .executeTakeFirst();
   return row?.prompt;
 }
+
+/** The stored output of the run's generating step (its agent trajectories among it), as stored. */
+export async function generatingOutput(db: Conn, runId: string): Promise<unknown> {
+  const row = await db
+    .selectFrom("run_steps")
+    .select("output")
+    .where("run_id", "=", runId)
+    .where("step", "=", "generating")
+    .executeTakeFirst();
+  return row?.output;
+}

@@ -68,6 +68,24 @@ export async function defaultCandidates(db: Conn, userId: string): Promise<numbe
   return row.default_candidates;
 }
 
+/** How the user's solves write a fix by default: one request, or the Investigate agent. */
+export async function defaultRunMode(db: Conn, userId: string): Promise<"single" | "investigate"> {
+  const row = await db
+    .selectFrom("users")
+    .select("default_run_mode")
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return row.default_run_mode;
+}
+
+export async function setDefaultRunMode(db: Conn, userId: string, mode: "single" | "investigate"): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ default_run_mode: mode, updated_at: new Date() })
+    .where("id", "=", userId)
+    .execute();
+}
+
 /** The user's "present unverified solutions" choice; null: the operator's default applies. */
 export async function presentUnverified(db: Conn, userId: string): Promise<boolean | null> {
   const row = await db

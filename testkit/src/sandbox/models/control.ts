@@ -1,4 +1,5 @@
 import type { GeneratedSolution, ReproductionAnswer } from "@fixloop/contract";
+import type { AgentScript } from "./answers.agent";
 
 export type ModelSandboxProvider = "openai" | "groq" | "anthropic";
 
@@ -20,6 +21,8 @@ export interface ReceivedRequest {
   prompt: string;
   /** The tool the request asked the model to call (a fix, a reproduction test, a file choice). */
   tool?: string;
+  /** An Investigate agent's request: the turn it asks for (1-based). */
+  agentTurn?: number;
   at: number;
 }
 
@@ -44,6 +47,7 @@ export class ModelSandboxControl {
   readonly embeddingRequests: ReceivedEmbeddingsRequest[] = [];
   private embeddingFaults: FaultSpec[] = [];
   private rules: { matcher: (prompt: string) => boolean; answer: ScriptedAnswer }[] = [];
+  private agents: { matcher: (task: string) => boolean; script: AgentScript }[] = [];
   private reproductions: { matcher: (prompt: string) => boolean; answer: ReproductionAnswer }[] = [];
   private faults: FaultSpec[] = [];
   private malformed = 0;
@@ -72,6 +76,18 @@ export class ModelSandboxControl {
    */
   reproduceWith(matcher: (prompt: string) => boolean, answer: ReproductionAnswer): void {
     this.reproductions.unshift({ matcher, answer });
+  }
+
+  /**
+   * Scripts the Investigate agent whose task (the first message: the issue and step 3's files)
+   * the matcher accepts; the latest rule wins. Without one the stand-in makes its single-pass answer turn by turn.
+   */
+  agentWith(matcher: (task: string) => boolean, script: AgentScript): void {
+    this.agents.unshift({ matcher, script });
+  }
+
+  scriptedAgent(task: string): AgentScript | undefined {
+    return this.agents.find((a) => a.matcher(task))?.script;
   }
 
   scriptedReproduction(prompt: string): ReproductionAnswer | undefined {
@@ -112,6 +128,7 @@ export class ModelSandboxControl {
     this.embeddingFaults = [];
     this.rules = [];
     this.reproductions = [];
+    this.agents = [];
     this.faults = [];
     this.malformed = 0;
     this.hangs = 0;

@@ -15,3 +15,4 @@ export {
 } from "./control";
 export { answerAsOracle, oracleReproduction, oracleSolution, parseDiff } from "./oracle";
 export { sandboxEmbedding, SANDBOX_EMBEDDING_DIMS } from "./embeddings.wire";
+export { agentFromSolution, type AgentScript, type AgentScriptStep, type AgentTurnView } from "./answers.agent";

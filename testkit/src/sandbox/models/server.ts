@@ -6,6 +6,7 @@ import { latestFeedback, refinedSolution } from "./answers.refine";
 import { chosenFiles } from "./answers.rerank";
 import { CHOOSE_FILES_TOOL, REPRODUCTION_TOOL } from "@fixloop/contract";
 import { reproductionAnswer } from "./answers.reproduction";
+import { agentFromSolution, agentTurnView, isAgentRequest, scriptStep } from "./answers.agent";
 import {
   messagesBadRequest,
   messagesFault,
@@ -149,12 +150,14 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
     }
     const parsed = flavor === "anthropic" ? parseMessagesRequest(body) : parseChatRequest(body);
     if (typeof parsed === "string") return send(res, flavor, bad(parsed));
+    const agent = isAgentRequest(body) ? agentTurnView(body) : null;
     control.requests.push({
       provider: route.provider,
       model: parsed.model,
       system: parsed.system,
       prompt: parsed.prompt,
-      ...(parsed.tool ? { tool: parsed.tool } : {}),
+      ...(parsed.tool && !agent ? { tool: parsed.tool } : {}),
+      ...(agent ? { agentTurn: agent.turn } : {}),
       at: Date.now(),
     });
 
@@ -183,6 +186,19 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
       if (!slept && aborted()) return;
     }
 
+    if (agent) {
+      const script = control.scriptedAgent(agent.task) ?? agentFromSolution(scriptedAnswer(fixes, agent.task));
+      const step = scriptStep(script, agent);
+      const args = JSON.stringify(step.args);
+      const usage = control.tokens({ input: estimateTokens(parsed.all), output: estimateTokens(args) });
+      return send(
+        res,
+        flavor,
+        flavor === "anthropic"
+          ? messagesResponse(parsed.model, step.args, args, usage, step.tool)
+          : chatToolCallResponse(parsed.model, args, usage, flavor, step.tool),
+      );
+    }
     const malformed = control.takeMalformed();
     const answer = malformed
       ? { raw: MALFORMED_ARGUMENTS }

@@ -5,13 +5,15 @@ import { errorMessage, unwrap } from "../../api/errors";
 import { Card } from "../../ui/ui";
 import { candidateSettingsQuery } from "./candidates.queries";
 import { CandidatesPicker } from "./CandidatesPicker";
+import { RunModePicker } from "../agent/RunModePicker";
+import type { RunMode } from "@fixloop/contract";
 
 /** The default number of candidate patches per solve (the solve page can change it per run). */
 export function CandidateSettings() {
   const qc = useQueryClient();
   const settings = useQuery(candidateSettingsQuery());
   const save = useMutation({
-    mutationFn: (json: { defaultCandidates?: number; presentUnverified?: boolean }) =>
+    mutationFn: (json: { defaultCandidates?: number; presentUnverified?: boolean; defaultMode?: RunMode }) =>
       unwrap(api.settings.candidates.$put({ json })),
     onSuccess: (body) => qc.setQueryData(candidateSettingsQuery().queryKey, body),
     onError: (err) => toast.error(errorMessage(err, "Failed to save the setting")),
@@ -29,6 +31,17 @@ export function CandidateSettings() {
       <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
         Each candidate is one more model answer (and its cost); every candidate&apos;s tests run and the best evidence
         wins.
+      </p>
+      <div className="mt-3">
+        <RunModePicker
+          value={settings.data?.defaultMode ?? "single"}
+          disabled={!settings.data || save.isPending}
+          onChange={(m) => save.mutate({ defaultMode: m })}
+        />
+      </div>
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+        Investigate lets the model search, open files, run commands in the sandbox and edit before it submits: more
+        model turns (each one counted against your caps), usually a better fix.
       </p>
       <label className="mt-3 flex items-start gap-2 text-sm">
         <input

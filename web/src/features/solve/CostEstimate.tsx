@@ -3,11 +3,22 @@ import { costEstimateQuery, formatUsd, spendingCapsQuery } from "../../api/costs
 import type { Run } from "../../api/runs.queries";
 
 /** Before Generate: the cost range on this model (the exact prompt is known only after the files are found) and the caps that apply. */
-export function CostEstimate({ modelId, candidates = 1 }: { modelId: string; candidates?: number }) {
+export function CostEstimate({
+  modelId,
+  candidates = 1,
+  mode = "single",
+}: {
+  modelId: string;
+  candidates?: number;
+  mode?: "single" | "investigate";
+}) {
   const estimate = useQuery(costEstimateQuery(modelId, candidates));
   const caps = useQuery(spendingCapsQuery());
   if (!estimate.data) return null;
-  const { lowUsd, highUsd } = estimate.data;
+  // The range of the chosen mode first, the other beside it.
+  const chosen = mode === "investigate" ? estimate.data.investigate : estimate.data;
+  const other = mode === "investigate" ? estimate.data : estimate.data.investigate;
+  const { lowUsd, highUsd } = chosen;
   const run = caps.data?.effective.runCapUsd ?? null;
   const monthly = caps.data?.effective.monthlyCapUsd ?? null;
   return (
@@ -19,6 +30,8 @@ export function CostEstimate({ modelId, candidates = 1 }: { modelId: string; can
       {monthly !== null &&
         caps.data &&
         ` Monthly cap: ${formatUsd(monthly)} (${formatUsd(caps.data.spentThisPeriodUsd)} spent).`}
+      {other.highUsd > 0 &&
+        ` ${mode === "investigate" ? "Single pass" : "Investigate"}: ${formatUsd(other.lowUsd)} – ${formatUsd(other.highUsd)}.`}
     </p>
   );
 }

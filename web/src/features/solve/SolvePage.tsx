@@ -29,7 +29,10 @@ import { OpenPullRequestNotice } from "../issues/OpenPullRequest";
 import { LinkedPullConfirm, LinkedPullRequestsNotice } from "../issues/LinkedPullRequests";
 import { AwaitingReviewNote } from "../issues/AwaitingReviewNote";
 import { CostEstimate, RunCostLine } from "./CostEstimate";
+import type { RunMode } from "@fixloop/contract";
 import { CandidatesPicker } from "../candidates/CandidatesPicker";
+import { RunModePicker } from "../agent/RunModePicker";
+import { AgentTrajectoryLive } from "../agent/AgentTrajectoryLive";
 import { CandidateRowsLive } from "../candidates/CandidateRowsLive";
 import { candidateSettingsQuery } from "../candidates/candidates.queries";
 import { BaseBranchPicker } from "../branches/BaseBranchPicker";
@@ -53,7 +56,10 @@ export function SolvePage({
   const issue = useQuery(issueQuery(issueId));
   const models = useQuery(modelsQuery());
   const [model, setModel] = useState("");
-  const candidateDefault = useQuery(candidateSettingsQuery()).data?.defaultCandidates;
+  const settings = useQuery(candidateSettingsQuery()).data;
+  const candidateDefault = settings?.defaultCandidates;
+  const [chosenMode, setMode] = useState<RunMode | null>(null);
+  const mode = chosenMode ?? settings?.defaultMode ?? "single";
   const [chosenCandidates, setCandidates] = useState<number | null>(null);
   const candidates = chosenCandidates ?? candidateDefault ?? 1;
   // "" is the repository's default branch (the server's choice when none is sent).
@@ -100,6 +106,7 @@ export function SolvePage({
             modelId: model,
             // Unchosen, the server applies the Settings default (also when it has not loaded here yet).
             ...(chosenCandidates !== null ? { candidates: chosenCandidates } : {}),
+            ...(chosenMode !== null ? { mode: chosenMode } : {}),
             ...(branch ? { baseBranch: branch } : {}),
             ...(solveAgain ? { solveAgain } : {}),
           },
@@ -224,11 +231,12 @@ export function SolvePage({
                 />
                 <BaseBranchPicker issueId={issueId} value={branch} onChange={setBranch} disabled={generate.isPending} />
                 <CandidatesPicker value={candidates} onChange={setCandidates} disabled={generate.isPending} />
+                <RunModePicker value={mode} onChange={setMode} disabled={generate.isPending} />
                 <Button onClick={() => onGenerate()} busy={generate.isPending} disabled={!model} className="sm:mt-6">
                   <Sparkles className="size-4" aria-hidden /> Generate Solution
                 </Button>
               </div>
-              {model && <CostEstimate modelId={model} candidates={candidates} />}
+              {model && <CostEstimate modelId={model} candidates={candidates} mode={mode} />}
             </>
           )}
           {r?.status === "failed" && (
@@ -266,6 +274,7 @@ export function SolvePage({
       {r && <RunResumedNote run={r} />}
       {r && r.status !== "completed" && <StepsPanel run={r} cancelling={cancelling} />}
       {r && <CandidateRowsLive runId={r._id} />}
+      {r && <AgentTrajectoryLive runId={r._id} />}
       {active && (
         <Button variant="secondary" onClick={() => cancel.mutate(r._id)} busy={cancel.isPending} disabled={cancelling}>
           <Square className="size-4" aria-hidden /> {cancelling ? "Cancelling…" : "Cancel"}

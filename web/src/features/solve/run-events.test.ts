@@ -97,6 +97,13 @@ describe("parseRunEvent", () => {
       at,
     },
     { type: "candidate", n: 2, state: "tested", summary: "Ranked first: no regressions", rank: 1, at },
+    {
+      type: "agent",
+      n: 1,
+      seq: 0,
+      action: { turn: 1, tool: "run", target: "npm test", exitCode: 1, output: "1 failing", durationMs: 900 },
+      at,
+    },
   ];
   const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
   afterEach(() => warn.mockClear());

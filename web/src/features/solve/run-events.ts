@@ -14,6 +14,7 @@ import {
 } from "@fixloop/contract";
 import { applyTests, EMPTY_TESTS_LOG, runTestsLogQuery } from "./tests-log";
 import { applyCandidate, runCandidatesQuery } from "../candidates/candidates.queries";
+import { applyAgent, runAgentQuery } from "../agent/agent.queries";
 
 export const isTerminal = (r: Run | undefined) => !!r && isTerminalRunStatus(r.status);
 
@@ -115,6 +116,10 @@ export function applyRunEvent(qc: QueryClient, runId: string, e: RunEvent, id: s
       return void qc.setQueryData(runTestsLogQuery(runId).queryKey, (log) => applyTests(log ?? EMPTY_TESTS_LOG, e, id));
     case "candidate":
       return void qc.setQueryData(runCandidatesQuery(runId).queryKey, (rows) => applyCandidate(rows ?? {}, e));
+    case "agent":
+      return void qc.setQueryData(runAgentQuery(runId).queryKey, (live) =>
+        applyAgent(live ?? { actions: {}, ended: {} }, e),
+      );
     case "completed":
       return finish({ status: "completed", solutionId: e.solutionId });
     case "failed":

@@ -12,6 +12,7 @@ import { EditableFile } from "./EditableFile";
 import { SolutionSummary } from "../solution/SolutionSummary";
 import { TestsNotRunNotice } from "../solution/TestsNotRunNotice";
 import { ModelSawPanel } from "./ModelSawPanel";
+import { AgentTrajectoryPanel } from "../agent/AgentTrajectoryPanel";
 import { RefinePanel } from "./RefinePanel";
 import { TestsPanel } from "./TestsPanel";
 import { DiffLayoutToggle } from "../diff/DiffLayoutToggle";
@@ -207,6 +208,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
         />
       )}
       {s.runId && <ModelSawPanel runId={s.runId} />}
+      {s.runId && <AgentTrajectoryPanel runId={s.runId} />}
       {s.status === "pending" && (
         <>
           {/* The repository left the user's list: a refinement would be refused (403), so none is offered

@@ -10,6 +10,7 @@ import type {
   StepOutput,
   TestsEvent,
   CandidateEvent,
+  AgentEvent,
 } from "@fixloop/contract";
 import type { WorkerContext } from "../../context";
 import type { RequestMeter } from "../../models/meter";
@@ -22,8 +23,8 @@ export interface StepEnv {
   /** Solution being refined (refine runs): its current changes are the baseline. */
   baseline?: FileChange[];
   onModelRetry?: (info: { attempt: number; reason: string; waitMs: number }) => void;
-  /** Appends a live `tests` (or `candidate`) event to the run's stream. */
-  onTestsEvent?: (e: TestsEvent | CandidateEvent) => Promise<unknown>;
+  /** Appends a live `tests` (or `candidate`, or `agent`) event to the run's stream. */
+  onTestsEvent?: (e: TestsEvent | CandidateEvent | AgentEvent) => Promise<unknown>;
   /** Announces what the running step has done so far (shown live in its expanded row). */
   report?: (detail: StepDetail) => Promise<void>;
   /** Receives what the model is about to see, before the cap check and the request. */

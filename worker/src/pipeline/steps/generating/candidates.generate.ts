@@ -94,8 +94,9 @@ export async function generateCandidates(
     `${of} candidates asked for, ${made.length} generated, ${distinct.length} distinct after removing identical patches`,
     `All candidates: ${totals.tokensIn} tokens in, ${totals.tokensOut} out; cost $${totals.costUsd.toFixed(4)}`,
   ];
+  const agent = made.flatMap((m) => m.r.output.agent ?? []);
   return {
-    output: { ...lead.r.output, ...totals, candidates: distinct },
+    output: { ...lead.r.output, ...totals, candidates: distinct, ...(agent.length ? { agent } : {}) },
     detail: { ...lead.r.detail, info, warnings: [...lead.r.detail.warnings, ...warnings] },
     tokensIn: totals.tokensIn,
     tokensOut: totals.tokensOut,

@@ -1,14 +1,13 @@
-import { type FileChange, refineInputOf, StepOutputs, type StepInput, type StepOutput } from "@fixloop/contract";
+import { type FileChange, runModeOf, StepOutputs, type StepInput, type StepOutput } from "@fixloop/contract";
 import { githubForUser, type GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../../../context";
 import { MAX_BLOB_BYTES, readBlob } from "../context/repo-tree";
-import { findModel, modelsConfigFromEnv, DEFAULT_MODEL_ID } from "../../../models";
 import type { PipelineStep, StepEnv, StepOutcome } from "../step";
-import { fileView, FULL_FILE_CHARS } from "./file-view";
-import { generating, GenerationError } from "./generating";
-import type { PromptFile } from "./prompt";
+import { generating } from "./generating";
 import { promptRecord } from "./prompt.record";
 import { generateCandidates, type CandidateVariant } from "./candidates.generate";
+import { generationContext } from "./generating.context";
+import { investigateFor } from "./agent/agent.step";
 import { reproduceBeforeFix } from "./reproduction.before";
 
 /**
@@ -27,7 +26,11 @@ export const generatingStep: PipelineStep<"generating"> = {
     const lines = reproduction ? [reproduction.note] : [];
     const report = env.report;
     const told: StepEnv = report ? { ...env, report: (d) => report({ ...d, info: [...lines, ...d.info] }) } : env;
-    const r = await generateCandidates(told, (variant) => generateFor(input, told, ctx, undefined, variant));
+    // Investigate: each candidate is an agent of its own; a refinement keeps the single pass over its baseline.
+    const investigate = runModeOf(env.run.input) === "investigate" && !env.baseline;
+    const r = await generateCandidates(told, (variant) =>
+      investigate ? investigateFor(input, told, ctx, variant) : generateFor(input, told, ctx, undefined, variant),
+    );
     const spent = reproduction ?? { tokensIn: 0, tokensOut: 0, costUsd: 0 };
     return {
       output: { ...r.output, ...(reproduction ? { reproduction } : {}) },
@@ -66,40 +69,13 @@ export async function generateFor(
   extra?: { feedback: string; baseline: FileChange[] },
   variant?: CandidateVariant,
 ): Promise<StepOutcome<StepOutput<"generating">>> {
-  const models = modelsConfigFromEnv(ctx.env);
-  const model = findModel(models, env.run.model_id || DEFAULT_MODEL_ID);
-  if (!model) throw new GenerationError("model.unknown", `Model ${env.run.model_id} is not configured on this server`);
-  const request = refineInputOf(env.run.input);
-  const feedback = [...request.feedback];
-  if (extra) feedback.push(extra.feedback);
-  const manualEdits = request.manualEdits.map((m) => ({ filename: m.filename, reason: m.reason }));
-  const baseline = extra?.baseline ?? env.baseline;
-  const current = new Map((baseline ?? []).map((f) => [f.filename, f.content]));
-  const files: PromptFile[] = [];
-  for (const f of d.files) {
-    const content = current.get(f.path) ?? f.content;
-    const view = await fileView(f.path, content, FULL_FILE_CHARS, f.symbols ?? []);
-    files.push({ path: f.path, content, reasons: f.reasons, ...(view.partial ? { skeleton: view.text } : {}) });
-  }
-  for (const b of baseline ?? []) {
-    if (!files.some((f) => f.path === b.filename) && b.action !== "delete")
-      files.push({ path: b.filename, content: b.content, reasons: ["changed by the current solution"] });
-  }
-  // A candidate other than the first sees the files in another order (its context varies, not only its sampling).
-  if (variant?.reverseFiles) files.reverse();
-  const prompt = {
-    repository: `${c.owner}/${c.repo}`,
-    issueNumber: env.issue.issue_number,
-    issueTitle: a.title,
-    issueBody: a.body,
-    labels: a.labels,
-    classification: a.classification,
-    files,
-    repoMap: d.repoMap,
-    feedback,
-    manualEdits,
-  };
-  const raw = { title: env.issue.title, body: env.issue.body ?? "", labels: env.issue.labels, feedback };
+  const { models, model, prompt, raw, baseline } = await generationContext(
+    { analyzing: a, context: c, dependencies: d },
+    env,
+    ctx,
+    extra,
+    variant,
+  );
   // Candidate 1 speaks for the step (progress, the prompt on record, the estimate for all N); the others work quietly.
   const lead = !variant || variant.n === 1;
   const times = variant?.of ?? 1;

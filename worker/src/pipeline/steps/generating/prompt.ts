@@ -98,7 +98,11 @@ export function numberLines(text: string): string {
   return lines.map((l, i) => `${String(i + 1).padStart(width, " ")} | ${l}`).join("\n");
 }
 
-export function buildPrompt(p: PromptInput): string {
+export const SUBMIT_CLOSING =
+  "Call submit_solution with your analysis, proposed solution, confidence and file changes.";
+
+/** The prompt of step 4; `closing` (the last paragraph) says how to answer. */
+export function buildPrompt(p: PromptInput, closing = SUBMIT_CLOSING): string {
   const parts: string[] = [];
   parts.push(`Repository: ${p.repository}`);
   parts.push(`Issue #${p.issueNumber} (classified as ${p.classification.type}, ${p.classification.complexity})`);
@@ -128,6 +132,6 @@ export function buildPrompt(p: PromptInput): string {
     const note = f.skeleton ? `${f.path} is long and shown as a skeleton.\n` : "";
     parts.push(`${note}### File: ${f.path}\n${f.skeleton ?? numberLines(f.content)}`);
   }
-  parts.push(`Call submit_solution with your analysis, proposed solution, confidence and file changes.`);
+  parts.push(closing);
   return parts.join("\n\n");
 }
