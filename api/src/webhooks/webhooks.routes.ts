@@ -57,7 +57,7 @@ export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (
   const secrets = await githubWebhookSecrets(githubUserContext(c.var.deps));
   if (secrets.length === 0) throw refuse(webhookErrors.notConfigured());
   if (!signature) throw refuse(webhookErrors.missingSignature());
-  if (!secrets.some((s) => validGithubSignature(s, raw, signature))) throw refuse(webhookErrors.badSignature());
+  if (!(await validGithubSignature(secrets, raw, signature))) throw refuse(webhookErrors.badSignature());
   let body: unknown;
   try {
     body = JSON.parse(raw);

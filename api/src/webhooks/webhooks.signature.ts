@@ -1,12 +1,16 @@
-import crypto from "node:crypto";
+import { verifyWithFallback } from "@octokit/webhooks-methods";
 
 /**
- * Checks GitHub's `X-Hub-Signature-256` (`sha256=` and the hex HMAC-SHA256 of the raw body with
- * the webhook secret) in constant time. An empty secret matches nothing.
+ * Checks GitHub's `X-Hub-Signature-256` (`sha256=` and the hex HMAC-SHA256 of the raw body) against
+ * each of the webhook's secrets in turn, in constant time (@octokit/webhooks-methods). Empty
+ * secrets match nothing; no secret, an empty body or a malformed header is no match.
  */
-export function validGithubSignature(secret: string, rawBody: string, header: string): boolean {
-  const m = /^sha256=([0-9a-f]{64})$/i.exec(header.trim());
-  if (!secret || !m?.[1]) return false;
-  const expected = crypto.createHmac("sha256", secret).update(rawBody).digest();
-  return crypto.timingSafeEqual(expected, Buffer.from(m[1], "hex"));
+export async function validGithubSignature(secrets: string[], rawBody: string, header: string): Promise<boolean> {
+  const [first, ...rest] = secrets.filter((s) => s.length > 0);
+  if (!first || !rawBody) return false;
+  try {
+    return (await verifyWithFallback(first, rawBody, header.trim(), rest)) === true;
+  } catch {
+    return false;
+  }
 }
