@@ -48,7 +48,11 @@ export function IssuePreviewCard({
       {!preview.alreadyImported && <ForkNote fork={preview.fork} upstream={repo.fullName} />}
       {needsAuthorization && !preview.alreadyImported && (
         <Card className="border-violet-300 dark:border-violet-800">
-          <p className="text-sm">Forking needs repository access on GitHub. Authorize it, then import the issue.</p>
+          <p className="text-sm">
+            Forking needs repository access on GitHub, asked for once: Fixloop forks this repository into your account
+            and opens the pull request from your fork, which its GitHub App cannot do for a repository it is not
+            installed on. Authorize it, then import the issue.
+          </p>
           <AuthorizeReposLink className="mt-2" />
         </Card>
       )}
