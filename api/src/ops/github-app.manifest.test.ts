@@ -222,6 +222,37 @@ describe("creating Fixloop's GitHub App from /ops (the manifest flow)", () => {
     });
   });
 
+  it("receives a review comment on an installed repository through the App's one webhook, with no repository webhook set", async () => {
+    s.control.setWebhook(null); // no repository webhook: only the App's hook is left
+    try {
+      const pr = await s.openFixloopPull();
+      const before = (await s.control.webhookDeliveries()).length;
+      await s.gh("hubot").request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments", {
+        ...s.REPO,
+        pull_number: pr.number,
+        body: "Please handle an empty page.",
+        path: "src/paginate.ts",
+        line: 1,
+        commit_id: pr.sha,
+      });
+      const sent = (await s.control.webhookDeliveries()).slice(before);
+      // Signed with the stored App's secret, which Fixloop decrypts to check it: GITHUB_WEBHOOK_SECRET differs.
+      expect(sent.map((d) => [d.event, d.status])).toEqual([["pull_request_review_comment", 200]]);
+      const slug = ((await (await call("/api/ops/github-app", s.octocat)).json()) as { stored: { slug: string } })
+        .stored.slug;
+      const app = s.control.app(slug);
+      expect(sent[0]?.headers["x-hub-signature-256"]).toBe(
+        WebhookSender.sign(app.webhookSecret ?? "", sent[0]?.body ?? ""),
+      );
+      expect(app.webhookSecret).not.toBe(s.hook.secret);
+      expect(await s.timeline(pr.id)).toMatchObject([
+        { kind: "review_comment", actor: "hubot", body: "Please handle an empty page." },
+      ]);
+    } finally {
+      s.control.setWebhook(s.hook);
+    }
+  });
+
   it("lets the environment's App win by default, and the stored one when GITHUB_APP_PRECEDENCE is stored", async () => {
     const envApp = s.control.defaultApp();
     const env = {
