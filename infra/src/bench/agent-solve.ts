@@ -5,8 +5,12 @@ import { agentTrajectoriesOf, type RunMode } from "@fixloop/contract";
 export interface ModeSolve {
   mode: RunMode;
   status: string;
-  /** Model requests of step 4 (each agent turn is one; a single pass is one, two with its repair round). */
+  /**
+   * Model requests that wrote the fix in step 4 (each agent turn is one; a single pass is one, more
+   * with its repair rounds); step 4's reproduction-test request, the same in both modes, is left out.
+   */
   turns: number;
+  /** Tokens of those requests. */
   tokensIn: number;
   tokensOut: number;
   /** Time in the agent's tools (sandboxed commands included); 0 for a single pass. */
@@ -74,11 +78,11 @@ export async function measureRun(db: Db, runId: string, mode: RunMode, wallMs: n
     .executeTakeFirst();
   const ledger = await db
     .selectFrom("model_requests")
-    .select(["step", "tokens_in", "tokens_out", "cost_usd", "state"])
+    .select(["step", "purpose", "tokens_in", "tokens_out", "cost_usd", "state"])
     .where("run_id", "=", runId)
     .execute();
   const spent = ledger.filter((r) => r.state === "settled" || r.state === "unconfirmed");
-  const ofStep4 = spent.filter((r) => r.step === "generating");
+  const ofStep4 = spent.filter((r) => r.step === "generating" && r.purpose !== "reproduction test");
   const trajectories = agentTrajectoriesOf((step4?.output as { agent?: unknown } | null)?.agent);
   const solution = run.solution_id
     ? await db.selectFrom("solutions").select("metadata").where("id", "=", run.solution_id).executeTakeFirst()
