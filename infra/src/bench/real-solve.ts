@@ -1,7 +1,12 @@
 import type { Db } from "@fixloop/db";
 import { issues } from "@fixloop/db";
 import type { RunMode } from "@fixloop/contract";
-import { answerAsOracle, type GithubSandboxControl, type ModelSandboxControl } from "@fixloop/testkit/sandbox";
+import {
+  agentFromSolution,
+  answerAsOracle,
+  type GithubSandboxControl,
+  type ModelSandboxControl,
+} from "@fixloop/testkit/sandbox";
 import { oracleAnswers, pushTree, type RealInstance } from "./real-instances";
 
 /** What one real solve showed, judged against SWE-bench's FAIL_TO_PASS and PASS_TO_PASS. */
@@ -79,6 +84,9 @@ export async function prepareReal(
       .map((r) => r.trim().replace(/\s+/g, " "))
       .sort((a, b) => b.length - a.length)[0] || inst.instance_id;
   answerAsOracle(deps.models, marker, oracle);
+  // The stand-in's unscripted agent plays the seeded fixes' answers, not the oracle's rules above:
+  // script it to make the oracle's answer turn by turn (list, open, one edit per file, submit).
+  deps.models.agentWith((task) => task.includes(marker), agentFromSolution(oracle.solution));
   await issues.upsertSynced(deps.db, deps.userId, { id: null, fullName }, [
     {
       issue_number: 1,
