@@ -23,6 +23,8 @@ export interface ModeSolve {
   /** The product's own verdict: verified, and its kept reproduction test passes with the fix. */
   resolved: boolean;
   endedBy: string | null;
+  /** Exit codes of the agent's sandboxed commands, in order (the reproduction fails, then passes). */
+  runExits: (number | null)[];
 }
 
 export interface ModeSolveDeps {
@@ -108,5 +110,6 @@ export async function measureRun(db: Db, runId: string, mode: RunMode, wallMs: n
       meta.reproduction?.status === "kept" &&
       meta.reproduction.passesWithSolution === true,
     endedBy: trajectories[0]?.endedBy ?? null,
+    runExits: trajectories.flatMap((t) => t.actions.filter((a) => a.tool === "run").map((a) => a.exitCode ?? null)),
   };
 }

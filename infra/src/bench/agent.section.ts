@@ -76,7 +76,7 @@ async function solveAll(bs: BenchStack, me: Session, ids: string[], modelId?: st
       const { runId, wallMs } = await startAndWait(deps, id, mode, modelId);
       const m = await measureRun(bs.db, runId, mode, wallMs);
       process.stderr.write(
-        `  agent ${mode} ${id}: ${m.status}${m.endedBy ? ` (${m.endedBy})` : ""}, ${m.turns} turns, ${m.tokensIn}/${m.tokensOut} tokens, tools ${m.toolMs} ms, step 4 ${m.step4Ms} ms, solve ${Math.round(m.wallMs)} ms, resolved ${m.resolved}\n`,
+        `  agent ${mode} ${id}: ${m.status}${m.endedBy ? ` (${m.endedBy})` : ""}, ${m.turns} turns, ${m.tokensIn}/${m.tokensOut} tokens, tools ${m.toolMs} ms${m.runExits.length ? ` (commands exited ${m.runExits.join(" → ")})` : ""}, step 4 ${m.step4Ms} ms, solve ${Math.round(m.wallMs)} ms, resolved ${m.resolved}\n`,
       );
       out.push(m);
     }
