@@ -67,12 +67,15 @@ async function storeIssues(bs: BenchStack, me: Session): Promise<{ id: string; t
   });
 }
 
-/** Every issue in each mode, the modes interleaved per issue so both see the same machine load. */
+/**
+ * Every issue in each mode, the modes interleaved per issue so both see the same machine load, and
+ * their order alternated from one issue to the next (the first solve of an issue warms its caches).
+ */
 async function solveAll(bs: BenchStack, me: Session, ids: string[], modelId?: string): Promise<ModeSolve[]> {
   const out: ModeSolve[] = [];
   const deps = { api: bs.api, db: bs.db, headers: me.headers, timeoutMs: TIMEOUT_MS };
-  for (const id of ids)
-    for (const mode of MODES) {
+  for (const [n, id] of ids.entries())
+    for (const mode of n % 2 ? [...MODES].reverse() : MODES) {
       const { runId, wallMs } = await startAndWait(deps, id, mode, modelId);
       const m = await measureRun(bs.db, runId, mode, wallMs);
       process.stderr.write(
