@@ -1,11 +1,18 @@
 import type { Db } from "@fixloop/db";
 import { issues } from "@fixloop/db";
-import { answerAsOracle, type GithubSandboxControl, type ModelSandboxControl } from "@fixloop/testkit/sandbox";
+import type { RunMode } from "@fixloop/contract";
+import {
+  agentFromSolution,
+  answerAsOracle,
+  type GithubSandboxControl,
+  type ModelSandboxControl,
+} from "@fixloop/testkit/sandbox";
 import { oracleAnswers, pushTree, type RealInstance } from "./real-instances";
 
 /** What one real solve showed, judged against SWE-bench's FAIL_TO_PASS and PASS_TO_PASS. */
 export interface RealOutcome {
   id: string;
+  mode: RunMode;
   status: string;
   error: string | null;
   githubRequests: number;
@@ -45,18 +52,25 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sameTest = (swe: string, ours: string) =>
   ours === swe || ours.endsWith(`::${swe}`) || ours.endsWith(` ${swe}`) || swe.endsWith(`::${ours}`);
 
+/** An instance ready to solve: its tree on the GitHub stand-in, its issue stored, the oracle scripted. */
+export interface PreparedReal {
+  inst: RealInstance;
+  issueId: string;
+  gold: string[];
+}
+
 /**
- * Solves one instance as a user would: the tree (already in `dir`, a git work tree at the base) goes
- * to the GitHub stand-in as `owner/<repo>`, the problem statement becomes the issue, the model
- * stand-in answers as the oracle, and the run goes through the API and a worker to its end.
+ * Sets an instance up as a user's repository: the tree (already in `dir`, a git work tree at the
+ * base) goes to the GitHub stand-in as `owner/<repo>`, the problem statement becomes the issue, and
+ * the model stand-in answers it as the oracle (in Investigate, with no agent script, it makes that
+ * answer turn by turn).
  */
-export async function solveReal(
+export async function prepareReal(
   deps: RealSolveDeps,
   inst: RealInstance,
   dir: string,
   repo: string,
-): Promise<RealOutcome> {
-  const t0 = performance.now();
+): Promise<PreparedReal> {
   const fullName = `${deps.owner}/${repo}`;
   await deps.github.createRepository(deps.owner, repo);
   pushTree(dir, deps.github.gitDir(deps.owner, repo), `Base of ${inst.instance_id}`);
@@ -70,6 +84,9 @@ export async function solveReal(
       .map((r) => r.trim().replace(/\s+/g, " "))
       .sort((a, b) => b.length - a.length)[0] || inst.instance_id;
   answerAsOracle(deps.models, marker, oracle);
+  // The stand-in's unscripted agent plays the seeded fixes' answers, not the oracle's rules above:
+  // script it to make the oracle's answer turn by turn (list, open, one edit per file, submit).
+  deps.models.agentWith((task) => task.includes(marker), agentFromSolution(oracle.solution));
   await issues.upsertSynced(deps.db, deps.userId, { id: null, fullName }, [
     {
       issue_number: 1,
@@ -83,12 +100,22 @@ export async function solveReal(
   ]);
   const issue = (await issues.listOwned(deps.db, deps.userId)).find((i) => i.repo_full_name === fullName);
   if (!issue) throw new Error(`issue of ${fullName} was not stored`);
+  return { inst, issueId: issue.id, gold: oracle.gold };
+}
+
+/**
+ * Solves a prepared instance as a user would, in `mode` (single pass or Investigate), through the
+ * API and a worker to the run's end (a solution already awaiting review is solved again).
+ */
+export async function solveReal(deps: RealSolveDeps, prepared: PreparedReal, mode: RunMode): Promise<RealOutcome> {
+  const { inst, issueId } = prepared;
+  const t0 = performance.now();
   deps.github.clearRequestLog();
   const headers = { ...deps.headers, "content-type": "application/json" };
   const res = await fetch(`${deps.api}/api/ai/generate-solution`, {
     method: "POST",
     headers,
-    body: JSON.stringify({ issueId: issue.id }),
+    body: JSON.stringify({ issueId, mode, solveAgain: true }),
   });
   if (res.status !== 202) throw new Error(`generate-solution answered ${res.status}: ${await res.text()}`);
   const { runId } = (await res.json()) as { runId: string };
@@ -110,7 +137,7 @@ export async function solveReal(
   const shown = (
     (steps.find((s) => s.step === "dependencies")?.output as { files?: { path: string }[] } | null)?.files ?? []
   ).map((f) => f.path);
-  const rank = shown.findIndex((p) => oracle.gold.includes(p));
+  const rank = shown.findIndex((p) => prepared.gold.includes(p));
   const generated = steps.find((s) => s.step === "generating")?.output as {
     filesChanged?: { filename: string }[];
   } | null;
@@ -139,13 +166,14 @@ export async function solveReal(
   const fixedF2p = inst.FAIL_TO_PASS.filter((n) => reported.some((f) => sameTest(n, f)));
   return {
     id: inst.instance_id,
+    mode,
     status: run.status,
     error: run.error_code,
     githubRequests,
     goldRank: rank >= 0 ? rank + 1 : null,
     filesShown: shown.length,
     editApplied: generated
-      ? oracle.gold.every((g) => (generated.filesChanged ?? []).some((f) => f.filename === g))
+      ? prepared.gold.every((g) => (generated.filesChanged ?? []).some((f) => f.filename === g))
       : null,
     testCommand: tests?.command ?? null,
     testsStatus: tests?.status ?? null,

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { RunMode } from "@fixloop/contract";
 import type { GithubSandboxControl, ModelSandboxControl } from "@fixloop/testkit/sandbox";
 import { bwrapAvailable } from "@fixloop/worker/tests-run";
 import { authorizeRepos } from "./approve-pr.section";
@@ -7,7 +8,7 @@ import { startBenchStack } from "./bench-stack";
 import { evalDir } from "./localize/eval";
 import { classifyFigures } from "./real-classify";
 import { loadInstances, materialize, sympyFrom17 } from "./real-instances";
-import { solveReal, type RealOutcome } from "./real-solve";
+import { prepareReal, solveReal, type RealOutcome } from "./real-solve";
 import { percentile, type Figure } from "./report";
 import type { BenchContext, Section } from "./section.types";
 
@@ -15,11 +16,15 @@ import type { BenchContext, Section } from "./section.types";
 const COUNT = Number(process.env.BENCH_REAL_COUNT ?? 10);
 const TIMEOUT_MS = Number(process.env.BENCH_REAL_TIMEOUT_S ?? 900) * 1000;
 const BUDGET = 25;
+/** Modes each instance is solved in, in this order (BENCH_REAL_MODES, default single); the first is the baseline. */
+const MODES = RunMode.array()
+  .min(1)
+  .parse((process.env.BENCH_REAL_MODES ?? "single").split(",").map((m) => m.trim()));
 
 function row(o: RealOutcome): string {
   const steps = o.steps.join(", ");
   return [
-    `${o.id}: ${o.status}${o.error ? ` (${o.error})` : ""}, ${o.totalSeconds.toFixed(0)} s, ${o.githubRequests} GitHub requests`,
+    `${o.id} [${o.mode}]: ${o.status}${o.error ? ` (${o.error})` : ""}, ${o.totalSeconds.toFixed(0)} s, ${o.githubRequests} GitHub requests`,
     `  gold file rank ${o.goldRank ?? "absent"} of ${o.filesShown} shown; edit applied: ${o.editApplied === null ? "step 4 did not end" : o.editApplied ? "yes" : "no"}`,
     `  tests: ${o.testCommand ?? "none"} → ${o.testsStatus ?? "-"}; base ${o.base}; patched ${o.patched}; reproduction ${o.reproduction ?? "-"}`,
     `  verdict: ${o.verified ? "verified" : `not verified (${o.unverifiedReason ?? "no solution or FAIL_TO_PASS not fixed"})`}; FAIL_TO_PASS fixed ${o.failToPassFixed}/${o.failToPass}; PASS_TO_PASS regressions ${o.passToPassRegressed.length ? o.passToPassRegressed.join(", ") : "none"}`,
@@ -37,6 +42,8 @@ function totals(done: RealOutcome[]): Figure[] {
   const reqs = done.map((o) => o.githubRequests);
   const verified = done.filter((o) => o.verified).length;
   const applied = done.filter((o) => o.editApplied).length;
+  const fixed = done.reduce((a, o) => a + o.failToPassFixed, 0);
+  const f2p = done.reduce((a, o) => a + o.failToPass, 0);
   const p2p = done.reduce((a, o) => a + o.passToPassRegressed.length, 0);
   return [
     { section: s, name: "instances solved", value: n, unit: "" },
@@ -49,6 +56,7 @@ function totals(done: RealOutcome[]): Figure[] {
       target: ">= 90 %",
       holds: n > 0 && verified / n >= 0.9,
     },
+    { section: s, name: "FAIL_TO_PASS tests reported fixed", value: fixed, unit: `of ${f2p}` },
     { section: s, name: "PASS_TO_PASS reported as regressions", value: p2p, unit: "", target: "0", holds: p2p === 0 },
     { section: s, name: "median solve", value: median, unit: "s", target: "< 120 s", holds: median < 120 },
     {
@@ -61,6 +69,35 @@ function totals(done: RealOutcome[]): Figure[] {
     },
     { section: s, name: "GitHub requests per solve (median)", value: percentile(reqs, 50), unit: "" },
   ];
+}
+
+/** What Investigate must not do worse than the single pass on the same instances. */
+const NO_WORSE = new Set([
+  "oracle patch applied",
+  "verified with FAIL_TO_PASS fixed",
+  "FAIL_TO_PASS tests reported fixed",
+]);
+
+/**
+ * The first mode's totals, then each other mode's beside them (same instances, same run): the
+ * first mode's value is the baseline, and Investigate must do no worse on what it resolves.
+ */
+function totalsByMode(done: RealOutcome[]): Figure[] {
+  const [first = "single", ...others] = MODES;
+  const base = totals(done.filter((o) => o.mode === first));
+  const out = base.map((f) => ({ ...f, name: `${first}: ${f.name}` }));
+  for (const mode of others) {
+    for (const [i, f] of totals(done.filter((o) => o.mode === mode)).entries()) {
+      const b = base[i];
+      out.push({
+        ...f,
+        name: `${mode}: ${f.name}`,
+        ...(b ? { baseline: b.value, baselineName: first } : {}),
+        ...(b && NO_WORSE.has(f.name) ? { target: `no worse than ${first}`, holds: f.value >= b.value } : {}),
+      });
+    }
+  }
+  return MODES.length > 1 ? out : base;
 }
 
 async function realRepositories(ctx: BenchContext): Promise<Figure[]> {
@@ -90,24 +127,24 @@ async function realRepositories(ctx: BenchContext): Promise<Figure[]> {
       const dir = path.join(ctx.dir, "real", inst.instance_id);
       try {
         materialize(mirror, inst.base_commit, dir);
-        const o = await solveReal(
-          {
-            api: bs.api,
-            db: bs.db,
-            headers: me.headers,
-            userId: me.userId,
-            github,
-            models,
-            owner: "octocat",
-            timeoutMs: TIMEOUT_MS,
-          },
-          inst,
-          dir,
-          `sympy-${n + 1}`,
-        );
-        done.push(o);
-        process.stderr.write(`${row(o)}\n`);
-        ctx.appendix.push(row(o));
+        const deps = {
+          api: bs.api,
+          db: bs.db,
+          headers: me.headers,
+          userId: me.userId,
+          github,
+          models,
+          owner: "octocat",
+          timeoutMs: TIMEOUT_MS,
+        };
+        const prepared = await prepareReal(deps, inst, dir, `sympy-${n + 1}`);
+        // The order alternates per instance: the first solve of an instance warms its caches.
+        for (const mode of n % 2 ? [...MODES].reverse() : MODES) {
+          const o = await solveReal(deps, prepared, mode);
+          done.push(o);
+          process.stderr.write(`${row(o)}\n`);
+          ctx.appendix.push(row(o));
+        }
       } catch (e) {
         const line = `${inst.instance_id}: harness failed: ${(e as Error).message.slice(0, 500)}`;
         process.stderr.write(`  ${line}\n`);
@@ -119,7 +156,7 @@ async function realRepositories(ctx: BenchContext): Promise<Figure[]> {
   } finally {
     await bs.stop();
   }
-  return totals(done);
+  return totalsByMode(done);
 }
 
 /**
@@ -127,7 +164,8 @@ async function realRepositories(ctx: BenchContext): Promise<Figure[]> {
  * instances of version >= 1.7 solved through the whole product (API, a worker, the GitHub stand-in
  * holding the real tree at the base commit, an oracle model answering with the merged fix and a
  * reproduction test cut from the merged tests), judged against FAIL_TO_PASS and PASS_TO_PASS.
- * BENCH_REAL_IDS picks instances by id.
+ * BENCH_REAL_IDS picks instances by id; BENCH_REAL_MODES=single,investigate solves each one in both
+ * modes and prints Investigate's figures beside the single pass's.
  */
 export const realSection: Section = {
   name: "real",

@@ -1,3 +1,4 @@
+import { agentSection } from "./agent.section";
 import { apiSection } from "./api.section";
 import { approvePrSection } from "./approve-pr.section";
 import { fairnessSection } from "./fairness.section";
@@ -29,4 +30,5 @@ export const SECTIONS: Section[] = [
   sandboxNetworkSection,
   selectionSection,
   realSection,
+  agentSection,
 ];
