@@ -187,7 +187,10 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
     }
 
     if (agent) {
-      const script = control.scriptedAgent(agent.task) ?? agentFromSolution(scriptedAnswer(fixes, agent.task));
+      // No agent script: play the single pass's answer turn by turn, a rule set for the task first.
+      const ruled = control.scripted(agent.task);
+      const solution = ruled && !("raw" in ruled) ? ruled : scriptedAnswer(fixes, agent.task);
+      const script = control.scriptedAgent(agent.task) ?? agentFromSolution(solution);
       const step = scriptStep(script, agent);
       const args = JSON.stringify(step.args);
       const usage = control.tokens({ input: estimateTokens(parsed.all), output: estimateTokens(args) });
