@@ -183,6 +183,8 @@ describe("a new user's first walk", () => {
       await page.getByRole("button", { name: "Sync octocat/todo-api" }).click();
       const shown = page.locator("[data-sonner-toast]").filter({ hasText: "Repository synced successfully" }).first();
       await shown.waitFor({ timeout: 30_000 });
+      // Past its entry animation (a phone's slides in from above): where it stays while it shows.
+      await shown.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
       const box = await shown.boundingBox();
       const controls = await page.locator("header").first().locator("button, input, a").all();
       expect(controls.length).toBeGreaterThan(0);
