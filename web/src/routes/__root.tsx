@@ -18,14 +18,15 @@ export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()(
 });
 
 /**
- * Phones: a compact toast just under the sticky top bar that taps go through (only its × takes
- * them), so it never blocks a button beneath it nor holds itself open under a resting finger
- * (sonner pauses its timer while the pointer is over it); 3 s, one at a time. At the bottom it sat
- * over the buttons a thumb had just pressed (a page's actions end the page); over the bar it hid
- * the bar's own controls (search, bell, theme).
+ * Phones: a compact toast over the sticky top bar that taps go through (only its × takes them), so
+ * it never blocks a button beneath it nor holds itself open under a resting finger (sonner pauses
+ * its timer while the pointer is over it); 3 s, one at a time. At the bottom it sat over the
+ * buttons a thumb had just pressed (a page's actions end the page); under the bar it covered the
+ * page's own first actions. Over the bar it hides no page content, and the bar's buttons still
+ * take taps through it.
  */
-/** A phone's toast starts under the top bar (h-14, 56 px), clear of its controls. */
-const PHONE_TOAST_TOP = 64;
+/** A phone's toast sits within the top bar (h-14, 56 px): a one-line toast is about 44 px tall. */
+const PHONE_TOAST_TOP = 6;
 const PHONE_TOAST = {
   style: { padding: "10px 12px", minHeight: 0, pointerEvents: "none" },
   classNames: { closeButton: "pointer-events-auto" },
