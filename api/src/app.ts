@@ -1,9 +1,9 @@
 import path from "node:path";
 import url from "node:url";
 import { Hono } from "hono";
-import { requestId } from "hono/request-id";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "./http/errors";
+import { requestId } from "./http/request-id";
 import { securityHeaders, sameOriginGuard } from "./http/security";
 import { canonicalLoopbackHost } from "./http/canonical-host";
 import { parseRateRules, rateLimit, type RateRule } from "./http/rate-limit";

@@ -1,3 +1,5 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTestApp } from "../../test/testing";
 
@@ -42,6 +44,39 @@ describe("security headers per page", () => {
       expect(directive(res, "script-src"), page).not.toContain("unsafe-inline");
       expect(csp(res), page).toContain("frame-ancestors 'none'");
       expect(csp(res), page).toContain("object-src 'none'");
+    }
+  });
+
+  it("sends the same headers over Node's HTTP server as in-process (they are set on Node's response there)", async () => {
+    const { app } = await createTestApp({ PUBLIC_URL: "https://fixloop.example" });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise((r) => server.once("listening", r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const path of ["/api/health", "/api/auth/github", "/api/no-such-route", "/dashboard"]) {
+        const overHttp = await fetch(`${base}${path}`, { redirect: "manual", headers: { "x-request-id": "abc-1" } });
+        const inProcess = await app.request(path, { headers: { "x-request-id": "abc-1" } });
+        for (const name of [
+          "content-security-policy",
+          "x-content-type-options",
+          "x-frame-options",
+          "cross-origin-opener-policy",
+          "referrer-policy",
+          "permissions-policy",
+          "strict-transport-security",
+          "x-request-id",
+        ]) {
+          expect(overHttp.headers.get(name), `${path} ${name}`).toBeTruthy();
+          expect(overHttp.headers.get(name), `${path} ${name}`).toBe(inProcess.headers.get(name));
+        }
+        expect(overHttp.headers.get("x-request-id")).toBe("abc-1");
+        expect(overHttp.headers.get("content-type")).toBe(inProcess.headers.get("content-type"));
+      }
+      // A malformed request id is replaced, not echoed.
+      const forged = await fetch(`${base}/api/health`, { headers: { "x-request-id": "a b<script>" } });
+      expect(forged.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      server.close();
     }
   });
 

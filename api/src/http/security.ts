@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../deps";
 import { AppError } from "./errors";
+import { withHeaders } from "./node-response";
 
 function origin(u: string | undefined): string | null {
   if (!u) return null;
@@ -41,21 +42,26 @@ export function securityHeaders(opts: {
     `form-action ${["'self'", ...new Set(opts.formHosts ?? [])].join(" ")}`,
     "object-src 'none'",
   ].join("; ");
+  const common: [string, string][] = [
+    ["X-Content-Type-Options", "nosniff"],
+    ["X-Frame-Options", "DENY"],
+    ["Permissions-Policy", "camera=(), microphone=(), geolocation=()"],
+    ...(https ? [["Strict-Transport-Security", "max-age=31536000; includeSubDomains"] as [string, string]] : []),
+    ["Content-Security-Policy", csp],
+  ];
   return createMiddleware<AppEnv>(async (c, next) => {
-    await next();
-    const h = c.res.headers;
-    h.set("X-Content-Type-Options", "nosniff");
-    h.set("X-Frame-Options", "DENY");
-    h.set("Cross-Origin-Opener-Policy", c.req.path.startsWith("/api/") ? "same-origin" : "same-origin-allow-popups");
-    h.set(
-      "Referrer-Policy",
-      c.req.path.startsWith("/auth/callback") || c.req.path.startsWith("/api/auth/")
-        ? "no-referrer"
-        : "strict-origin-when-cross-origin",
-    );
-    h.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
-    if (https) h.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    h.set("Content-Security-Policy", csp);
+    const path = c.req.path;
+    const headers: [string, string][] = [
+      ...common,
+      ["Cross-Origin-Opener-Policy", path.startsWith("/api/") ? "same-origin" : "same-origin-allow-popups"],
+      [
+        "Referrer-Policy",
+        path.startsWith("/auth/callback") || path.startsWith("/api/auth/")
+          ? "no-referrer"
+          : "strict-origin-when-cross-origin",
+      ],
+    ];
+    return withHeaders(c, headers, next);
   });
 }
 
