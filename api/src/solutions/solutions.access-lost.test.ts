@@ -47,7 +47,8 @@ async function setup() {
   const view = async () => {
     const res = await call("");
     expect(res.status).toBe(200);
-    return ((await res.json()) as { solution: { issueId: { repositoryAccessLost: boolean } } }).solution.issueId;
+    return ((await res.json()) as { solution: { issueId: { actions: Record<string, unknown> } } }).solution.issueId
+      .actions;
   };
   const leave = async () => {
     expect(await repositories.removeUnseen(t.db, me.user.id, [])).toEqual([REPO]);
@@ -71,10 +72,14 @@ const refused = (what: string) => ({
 describe("a solution whose issue's repository left the user's list", () => {
   it("says so in its view, and refuses a refinement, reserving nothing", async () => {
     const t = await setup();
-    expect((await t.view()).repositoryAccessLost).toBe(false);
+    expect(await t.view()).toMatchObject({ refine: { allowed: true }, approve: { allowed: true } });
     await t.leave();
-    // The review page is told, so it can say why instead of offering the refinement.
-    expect((await t.view()).repositoryAccessLost).toBe(true);
+    // The review page is told, in the refusals' words, so it can say why instead of offering them.
+    const { code, message } = refused("its solution cannot be refined");
+    expect(await t.view()).toMatchObject({
+      refine: { allowed: false, code, reason: message },
+      approve: { allowed: false, code, reason: refused("its pull request cannot be opened").message },
+    });
     const before = await t.state();
     const res = await t.call("/refine", { feedback: "Add a test" });
     expect(res.status).toBe(403);
