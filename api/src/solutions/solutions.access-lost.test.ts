@@ -61,7 +61,7 @@ async function setup() {
     used: (await t.db.selectFrom("usage_counters").select("used").executeTakeFirstOrThrow()).used,
     pullRequestJobs: await t.deps.queues.pullRequest.getJobCounts(),
   });
-  return { ...t, me, call, view, leave, state };
+  return { ...t, me, issueId, call, view, leave, state };
 }
 
 const refused = (what: string) => ({
@@ -100,5 +100,28 @@ describe("a solution whose issue's repository left the user's list", () => {
     // Rejecting asks nothing of GitHub: it is taken as for any solution.
     expect((await t.call("/validate", { status: "rejected" })).status).toBe(200);
     expect((await t.state()).solution?.status).toBe("rejected");
+  });
+});
+
+describe("a solution whose issue is known gone from GitHub", () => {
+  it("refuses the approval before recording it, in the pull-request job's words, and its view says why", async () => {
+    const t = await setup();
+    await t.db.updateTable("issues").set({ gone: "deleted", status: "closed" }).where("id", "=", t.issueId).execute();
+    const reason = "The issue was deleted on GitHub; no pull request is opened for it";
+    // A refinement asks nothing of the issue on GitHub: it stays offered; the approval is not.
+    expect(await t.view()).toMatchObject({
+      refine: { allowed: true },
+      approve: { allowed: false, code: "pull_request.issue_gone", reason },
+    });
+    const before = await t.state();
+    const res = await t.call("/validate", { status: "approved" });
+    expect(res.status).toBe(410);
+    expect(((await res.json()) as { error: unknown }).error).toEqual({
+      code: "pull_request.issue_gone",
+      message: reason,
+    });
+    // Nothing recorded, no pull-request job queued that could only refuse it.
+    expect(await t.state()).toEqual(before);
+    expect(before.solution?.status).toBe("pending");
   });
 });
