@@ -2,8 +2,8 @@ import { type IssueGone, OPEN_PULL_REQUEST_MESSAGE } from "./domain/statuses";
 import { REPOSITORY_ACCESS_LOST } from "./pipeline";
 
 /**
- * Whether an issue may be acted on, decided once. Every entry point (the API's routes, the jobs at
- * job time) asks `ACTIONS[action](standing(issue))`; the views serve `actionsOf(...)` and the web
+ * Whether an issue may be acted on, decided once. Every entry point (the API's routes, the label
+ * trigger's solve, the pull-request job at job time) asks `ACTIONS[action](standing(issue))`; the views serve `actionsOf(...)` and the web
  * shows the refusal's reason and offers only what is allowed.
  *
  * What each action refuses, by what is known of the issue (checked in this order; the first that
