@@ -41,3 +41,4 @@ export * from "./pull-request-timeline";
 export * from "./backtest";
 export * from "./issue-list";
 export * from "./github-app";
+export * from "./standing";

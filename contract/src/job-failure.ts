@@ -34,6 +34,7 @@ export const JOB_ERROR_CODES = [
   "pull_request.branch_moved",
   "pull_request.not_open",
   "pull_request.issue_gone",
+  "repository.access_lost",
   "job.invalid_payload",
   "syntax_check.failed",
 ] as const;

@@ -93,7 +93,7 @@ describe("issue states at 1280 and 390 px", () => {
       expect(id).toBeDefined();
       await page.goto(`/issues/${id}/solve`);
       await page.getByRole("heading", { name: SPAM_TITLE }).waitFor();
-      await page.getByTestId("issue-gone").getByText("it can no longer be solved").waitFor();
+      await page.getByTestId("issue-gone").getByText("so it cannot be solved").waitFor();
       // A solve would be refused (410): none is offered.
       expect(await page.getByRole("button", { name: "Generate Solution" }).count()).toBe(0);
       await screenshot(page, `issue-gone-solve-${w}`);
@@ -142,11 +142,11 @@ describe("issue states at 1280 and 390 px", () => {
       expect(await page.getByRole("button", { name: "Generate Solution" }).count()).toBe(0);
       expect(await seriousA11yViolations(page)).toEqual([]);
       await screenshot(page, `repository-access-lost-solve-${w}`);
-      // Its solution's review says it can be neither refined nor approved, and offers neither (both 403).
+      // Its solution's review says it cannot be approved, and offers neither a refinement nor an approval (both 403).
       await page.goto(`/validations/${solutionId}`);
       await page.getByRole("heading", { name: "Validation Decision" }).waitFor();
       const review = page.getByTestId("repository-access-lost");
-      await review.getByText("so its solution can be neither refined nor opened as a pull request").waitFor();
+      await review.getByText("so its pull request cannot be opened").waitFor();
       expect(await review.getByRole("link", { name: "Repositories" }).getAttribute("href")).toBe("/repositories");
       expect(await page.getByRole("button", { name: "Request Refinement" }).count()).toBe(0);
       expect(await page.getByLabel("What should the AI change?").count()).toBe(0);

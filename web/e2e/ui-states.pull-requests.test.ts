@@ -134,9 +134,9 @@ describe("the pull requests page's sync at 1280 and 390 px", () => {
     const accessLost = async () =>
       (
         (await (await ui.desk.request.get(`/api${review}`)).json()) as {
-          solution: { issueId: { repositoryAccessLost: boolean } };
+          solution: { issueId: { actions: { push: { allowed: boolean } } } };
         }
-      ).solution.issueId.repositoryAccessLost;
+      ).solution.issueId.actions.push.allowed === false;
     await expect.poll(accessLost, { timeout: 30_000 }).toBe(true);
     for (const [page, w] of ui.both()) {
       await page.goto(review);

@@ -1,4 +1,5 @@
-import { issues } from "@fixloop/db";
+import { actionsOf, standing } from "@fixloop/contract";
+import type { issues } from "@fixloop/db";
 
 export function issueView(i: issues.IssueWithPullRequest) {
   return {
@@ -28,8 +29,8 @@ export function issueView(i: issues.IssueWithPullRequest) {
     /** GitHub no longer has the issue here: deleted, or transferred (to `movedTo`). The issue is closed. */
     gone: i.gone,
     movedTo: i.moved_to,
-    /** The repository left the user's list (GitHub no longer shows it to them): the issue cannot be solved. */
-    repositoryAccessLost: issues.repositoryAccessLost(i),
+    /** What may be done with the issue (solve, resume, refine, address, approve, push), or why not. */
+    actions: actionsOf(standing(i, { pullRequestOpen: !!i.open_pr_url })),
     isImported: i.is_imported,
     upstreamFullName: i.upstream_full_name,
     forkFullName: i.fork_full_name,

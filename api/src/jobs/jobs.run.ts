@@ -45,6 +45,7 @@ const STATUS: Record<JobErrorCode, ContentfulStatusCode> = {
   "pull_request.branch_moved": 409,
   "pull_request.not_open": 409,
   "pull_request.issue_gone": 410,
+  "repository.access_lost": 403,
   "job.invalid_payload": 400,
   "syntax_check.failed": 502,
 };

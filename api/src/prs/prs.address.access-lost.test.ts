@@ -16,7 +16,9 @@ const listed = async () => {
 const pullRequest = async (id: string) => {
   const res = await t.api("/prs");
   expect(res.status).toBe(200);
-  return (res.body.pullRequests as { _id: string; repositoryAccessLost: boolean }[]).find((p) => p._id === id);
+  return (
+    res.body.pullRequests as { _id: string; actions: Record<string, { allowed: boolean; reason?: string }> }[]
+  ).find((p) => p._id === id)?.actions;
 };
 
 describe("a pull request whose issue's repository left the user's list", () => {
@@ -29,13 +31,17 @@ describe("a pull request whose issue's repository left the user's list", () => {
     expect((await t.finished(addressed.body.runId))?.event).toBe("completed");
     const c = await t.comment(pr, pr.file, 2, "Please name the constant.");
     expect(await listed()).toContain("octocat/todo-api");
-    expect((await pullRequest(pr.id))?.repositoryAccessLost).toBe(false);
+    expect((await pullRequest(pr.id))?.address).toEqual({ allowed: true });
 
     // octocat gives the repository away: the next listing drops it from their list.
     await t.control.transferRepository("octocat", "todo-api", "hubot");
     expect(await listed()).not.toContain("octocat/todo-api");
     // The pull requests page is told, so it can say why instead of offering "Address review".
-    expect((await pullRequest(pr.id))?.repositoryAccessLost).toBe(true);
+    const lost = "You no longer have access to this issue's repository on GitHub, so";
+    expect(await pullRequest(pr.id)).toMatchObject({
+      address: { allowed: false, reason: `${lost} its solution cannot be refined to address this review` },
+      push: { allowed: false, reason: `${lost} no revision can be pushed to its pull request` },
+    });
 
     const state = async () => ({
       runs: await t.stack.db.selectFrom("solve_runs").select("id").orderBy("id").execute(),
@@ -59,7 +65,7 @@ describe("a pull request whose issue's repository left the user's list", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error).toEqual({
       code: "repository.access_lost",
-      message: "You no longer have access to this issue's repository on GitHub, so its solution cannot be refined",
+      message: `${lost} its solution cannot be refined to address this review`,
     });
     expect(await state()).toEqual(before);
     // The revision addressing the first review is not pushed: the branch is on that repository.

@@ -1,9 +1,9 @@
 import { issues, isUuid, reviewAddressing, runs, solutions } from "@fixloop/db";
-import { jobIds } from "@fixloop/contract";
+import { jobIds, standing } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
 import { runJob } from "../jobs/jobs.run";
 import { refineSolution } from "../solutions/solutions.refine";
-import { solveErrors } from "../solve/solve.errors";
+import { assertAllowed } from "../issues/issues.standing";
 import { prErrors } from "./prs.errors";
 import { reviewFeedback } from "./prs.feedback";
 import type { AddressReviewBody } from "./prs.schemas";
@@ -42,6 +42,7 @@ export async function addressReview(
     { feedback: reviewFeedback(chosen, checks) },
     {
       status: "pr_created",
+      action: "address",
       within: async (trx) => {
         const locked = await reviewAddressing.findOwnedPullRequest(trx, userId, pr.id, { lock: true });
         if (locked?.status !== "open") throw prErrors.notOpen(locked?.status ?? "gone");
@@ -65,8 +66,7 @@ export async function pushReviewedRevision(deps: AppDeps, userId: string, id: st
   const solution = await solutions.findOfUser(deps.db, userId, pr.solution_id);
   if (!solution) throw prErrors.notFound();
   // As an approval: the push goes to the repository itself, which GitHub no longer lets the user at.
-  const issue = await issues.findForRun(deps.db, userId, solution.issue_id);
-  if (issue && issues.repositoryAccessLost(issue)) throw solveErrors.repositoryAccessLost("pushed");
+  assertAllowed("push", standing((await issues.findForRun(deps.db, userId, solution.issue_id)) ?? {}));
   if (await runs.activeOf(deps.db, solution.issue_id)) throw prErrors.runOpen();
   if (pr.pushed_revision !== null && solution.revision <= pr.pushed_revision)
     throw prErrors.nothingToPush(solution.revision);

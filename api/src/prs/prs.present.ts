@@ -1,4 +1,5 @@
-import { issues, type pullRequests } from "@fixloop/db";
+import { actionsOf, standing } from "@fixloop/contract";
+import type { pullRequests } from "@fixloop/db";
 
 /** A pull request in the spec's shape. */
 export function presentPullRequest(pr: pullRequests.PullRequestRecord) {
@@ -16,8 +17,8 @@ export function presentPullRequest(pr: pullRequests.PullRequestRecord) {
     htmlUrl: pr.html_url,
     issueId: pr.issue_id,
     solutionId: pr.solution_id,
-    /** The issue's repository left the user's list: "Address review" is refused, as any refinement. */
-    repositoryAccessLost: issues.repositoryAccessLost(pr),
+    /** What may be done with the pull request's issue ("Address review", the push of a revision), or why not. */
+    actions: actionsOf(standing(pr)),
     syncedAt: pr.synced_at?.toISOString() ?? null,
     /**
      * "Address review" as it stands, whatever page started it: the refinement still running, and

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, insertIssue, insertRun, seedSolution } from "@fixloop/testkit";
+import { openPullRequest } from "@fixloop/worker";
 import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
@@ -113,5 +114,32 @@ describe("approving a solution of an issue GitHub no longer has", () => {
       .executeTakeFirstOrThrow();
     expect(run).toEqual({ status: "cancelled", error_code: "issue.gone" });
     expect(await solutionStatus(imported.solutionId)).toBe("pending");
+  });
+});
+
+describe("the pull-request job, when it runs", () => {
+  it("asks the issue's standing again: a repository that left the list or an issue marked gone meanwhile opens nothing", async () => {
+    const { solutionId, issueId } = await solutionOfRemovedIssue("Standing changed after approval", () => {});
+    await t.stack.db.updateTable("solutions").set({ status: "approved" }).where("id", "=", solutionId).execute();
+    const job = { userId: t.octocat.user._id, solutionId };
+    const branches = gitBranches(t.upstreamDir);
+    t.control.clearRequestLog();
+
+    await t.stack.db.updateTable("issues").set({ repository_left_at: new Date() }).where("id", "=", issueId).execute();
+    await expect(openPullRequest(t.stack.ctx, job)).rejects.toMatchObject({
+      code: "repository.access_lost",
+      detail: "You no longer have access to this issue's repository on GitHub, so its pull request cannot be opened",
+    });
+    await t.stack.db
+      .updateTable("issues")
+      .set({ repository_left_at: null, gone: "deleted", status: "closed" })
+      .where("id", "=", issueId)
+      .execute();
+    await expect(openPullRequest(t.stack.ctx, job)).rejects.toMatchObject({
+      code: "pull_request.issue_gone",
+      detail: "The issue was deleted on GitHub; no pull request is opened for it",
+    });
+    expect(t.control.requestLog).toEqual([]);
+    expect(gitBranches(t.upstreamDir)).toEqual(branches);
   });
 });

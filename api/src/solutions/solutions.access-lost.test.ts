@@ -47,7 +47,8 @@ async function setup() {
   const view = async () => {
     const res = await call("");
     expect(res.status).toBe(200);
-    return ((await res.json()) as { solution: { issueId: { repositoryAccessLost: boolean } } }).solution.issueId;
+    return ((await res.json()) as { solution: { issueId: { actions: Record<string, unknown> } } }).solution.issueId
+      .actions;
   };
   const leave = async () => {
     expect(await repositories.removeUnseen(t.db, me.user.id, [])).toEqual([REPO]);
@@ -60,7 +61,7 @@ async function setup() {
     used: (await t.db.selectFrom("usage_counters").select("used").executeTakeFirstOrThrow()).used,
     pullRequestJobs: await t.deps.queues.pullRequest.getJobCounts(),
   });
-  return { ...t, me, call, view, leave, state };
+  return { ...t, me, issueId, call, view, leave, state };
 }
 
 const refused = (what: string) => ({
@@ -71,10 +72,14 @@ const refused = (what: string) => ({
 describe("a solution whose issue's repository left the user's list", () => {
   it("says so in its view, and refuses a refinement, reserving nothing", async () => {
     const t = await setup();
-    expect((await t.view()).repositoryAccessLost).toBe(false);
+    expect(await t.view()).toMatchObject({ refine: { allowed: true }, approve: { allowed: true } });
     await t.leave();
-    // The review page is told, so it can say why instead of offering the refinement.
-    expect((await t.view()).repositoryAccessLost).toBe(true);
+    // The review page is told, in the refusals' words, so it can say why instead of offering them.
+    const { code, message } = refused("its solution cannot be refined");
+    expect(await t.view()).toMatchObject({
+      refine: { allowed: false, code, reason: message },
+      approve: { allowed: false, code, reason: refused("its pull request cannot be opened").message },
+    });
     const before = await t.state();
     const res = await t.call("/refine", { feedback: "Add a test" });
     expect(res.status).toBe(403);
@@ -95,5 +100,28 @@ describe("a solution whose issue's repository left the user's list", () => {
     // Rejecting asks nothing of GitHub: it is taken as for any solution.
     expect((await t.call("/validate", { status: "rejected" })).status).toBe(200);
     expect((await t.state()).solution?.status).toBe("rejected");
+  });
+});
+
+describe("a solution whose issue is known gone from GitHub", () => {
+  it("refuses the approval before recording it, in the pull-request job's words, and its view says why", async () => {
+    const t = await setup();
+    await t.db.updateTable("issues").set({ gone: "deleted", status: "closed" }).where("id", "=", t.issueId).execute();
+    const reason = "The issue was deleted on GitHub; no pull request is opened for it";
+    // A refinement asks nothing of the issue on GitHub: it stays offered; the approval is not.
+    expect(await t.view()).toMatchObject({
+      refine: { allowed: true },
+      approve: { allowed: false, code: "pull_request.issue_gone", reason },
+    });
+    const before = await t.state();
+    const res = await t.call("/validate", { status: "approved" });
+    expect(res.status).toBe(410);
+    expect(((await res.json()) as { error: unknown }).error).toEqual({
+      code: "pull_request.issue_gone",
+      message: reason,
+    });
+    // Nothing recorded, no pull-request job queued that could only refuse it.
+    expect(await t.state()).toEqual(before);
+    expect(before.solution?.status).toBe("pending");
   });
 });

@@ -1,9 +1,9 @@
 import { AppError } from "../http/errors";
 import type { AppDeps } from "../deps";
-import { jobIds, type SolutionStatus, ANSWERING_SOLUTION_STATUSES } from "@fixloop/contract";
+import { jobIds, type SolutionStatus, ANSWERING_SOLUTION_STATUSES, standing } from "@fixloop/contract";
 import { runJob } from "../jobs/jobs.run";
 import { findOpenPullRequestForIssue, issues, pullRequests, runs, solutions } from "@fixloop/db";
-import { solveErrors } from "../solve/solve.errors";
+import { assertAllowed } from "../issues/issues.standing";
 import { solutionErrors } from "./solutions.errors";
 import { lockOwnedSolution } from "./solutions.owned";
 import type { DecideBody } from "./solutions.schemas";
@@ -38,10 +38,10 @@ export async function decideSolution(
       if (body.baseBranch && made && body.baseBranch !== made) throw solutionErrors.baseMismatch(made, body.baseBranch);
       // One pull request per issue: the approval holds the issue until its job opens the pull request or gives it back.
       await solutions.lockIssueDecisions(trx, solution.issue_id);
-      // The pull request is opened on the repository itself: GitHub no longer lets the user at it.
-      const issue = await issues.findForRun(trx, userId, solution.issue_id);
-      if (issue && issues.repositoryAccessLost(issue)) throw solveErrors.repositoryAccessLost("approved");
-      if (await findOpenPullRequestForIssue(trx, solution.issue_id, id)) throw solveErrors.pullRequestOpen();
+      // The pull request is opened on the repository itself, for an issue GitHub still has, and only one per issue.
+      const issue = (await issues.findForRun(trx, userId, solution.issue_id)) ?? {};
+      const pullRequestOpen = !!(await findOpenPullRequestForIssue(trx, solution.issue_id, id));
+      assertAllowed("approve", standing(issue, { pullRequestOpen }));
       if (await solutions.approvedRival(trx, solution.issue_id, id)) throw solutionErrors.issueTaken();
     }
     await solutions.decide(trx, solution, userId, { status: body.status, comments });

@@ -9,8 +9,9 @@ import {
   SolutionTests,
   suggestionsWithEvidence,
   summarizeTests,
+  actionsOf,
+  standing,
 } from "@fixloop/contract";
-import { issues } from "@fixloop/db";
 import type { OwnedSolution } from "./solutions.owned";
 
 const num = (v: number, d: number): number => (Number.isFinite(v) ? v : d);
@@ -42,8 +43,10 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
       title: issue.title,
       issueNumber: issue.issue_number,
       repoFullName: issue.repo_full_name,
-      /** The repository left the user's list (GitHub no longer shows it to them): a refinement is refused. */
-      repositoryAccessLost: issues.repositoryAccessLost(issue),
+      /** What may be done with the solution's issue (refine, approve, push...), or why not. */
+      actions: actionsOf(standing(issue)),
+      /** Where GitHub transferred the issue (null: it was not). */
+      movedTo: issue.moved_to,
     },
     analysis: s.analysis,
     proposedSolution: s.proposed_solution,

@@ -1,6 +1,7 @@
 import { issues, runs, solutions, type Conn } from "@fixloop/db";
-import { manualEditsOf, refineInputOf, type ManualEdit, type RefineInput } from "@fixloop/contract";
+import { manualEditsOf, refineInputOf, standing, type ManualEdit, type RefineInput } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
+import { assertAllowed } from "../issues/issues.standing";
 import { solveErrors } from "../solve/solve.errors";
 import { startAndEnqueue } from "../solve/runs.start";
 import { assertModelStillAllowed } from "../solve/solve.model-access";
@@ -12,6 +13,8 @@ import type { RefineBody } from "./solutions.schemas";
 export interface RefineOptions {
   /** The status the solution must have (default pending). */
   status?: "pending" | "pr_created";
+  /** What the refinement is, as the issue's standing is asked (default a refinement). */
+  action?: "refine" | "address";
   /** Runs in the run's transaction once the solution is locked; what it writes is kept only if the run starts. */
   within?: (trx: Conn, solution: SolutionRow) => Promise<void>;
 }
@@ -40,8 +43,7 @@ export async function refineSolution(
     const fromStatus = opts.status ?? "pending";
     if (solution.status !== fromStatus) throw solutionErrors.notPending(solution.status);
     // As a solve: its pull request could not be opened or pushed to, so nothing is reserved for it.
-    const issue = await issues.findForRun(trx, userId, solution.issue_id);
-    if (issue && issues.repositoryAccessLost(issue)) throw solveErrors.repositoryAccessLost("refined");
+    assertAllowed(opts.action ?? "refine", standing((await issues.findForRun(trx, userId, solution.issue_id)) ?? {}));
     await opts.within?.(trx, solution);
     const before = refineInputOf(await runs.latestRefineInput(trx, id));
     const key = (e: ManualEdit) => `${e.filename}@${e.revision ?? ""}`;

@@ -17,7 +17,15 @@ describe("solutions API (served under /api/validations)", () => {
       title: "Pagination skips a todo at every page boundary",
       issueNumber: 3,
       repoFullName: "octocat/todo-api",
-      repositoryAccessLost: false,
+      actions: {
+        solve: { allowed: true },
+        resume: { allowed: true },
+        refine: { allowed: true },
+        address: { allowed: true },
+        approve: { allowed: true },
+        push: { allowed: true },
+      },
+      movedTo: null,
     });
     expect(s).toMatchObject({ aiModel: "llama-3.3-70b-versatile", confidence: 88, status: "pending" });
     expect(s.filesChanged).toEqual([

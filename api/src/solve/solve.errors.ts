@@ -1,34 +1,12 @@
-import { type IssueGone, OPEN_PULL_REQUEST_MESSAGE, REPOSITORY_ACCESS_LOST, UPGRADE_CODES } from "@fixloop/contract";
+import { UPGRADE_CODES } from "@fixloop/contract";
 import { AppError } from "../http/errors";
 
-/** What is refused for an issue whose repository left the user's list, by what was asked. */
-const ACCESS_LOST_REFUSES = {
-  solved: "it cannot be solved",
-  refined: "its solution cannot be refined",
-  approved: "its pull request cannot be opened",
-  pushed: "no revision can be pushed to its pull request",
-} as const;
-
-/** Errors of the solve feature; messages are the spec's where it has one. */
+/**
+ * Errors of the solve feature; messages are the spec's where it has one. What the issue's standing
+ * refuses (gone, repository left, closed, a pull request open) is the contract's `ACTIONS` table.
+ */
 export const solveErrors = {
   issueNotFound: () => new AppError(404, "issue.not_found", "Issue not found"),
-  issueClosed: () => new AppError(409, "issue.closed", "This issue is closed; reopen it to generate a solution"),
-  issueGone: (reason: IssueGone, movedTo: string | null) =>
-    reason === "deleted"
-      ? new AppError(410, "issue.deleted", "This issue was deleted on GitHub, so it cannot be solved")
-      : new AppError(
-          410,
-          "issue.transferred",
-          `This issue was transferred to another repository on GitHub${movedTo ? ` (${movedTo})` : ""}; import it from there to solve it`,
-        ),
-  // The code a run stopped for the same reason ends with; 403: GitHub no longer lets the user at it.
-  repositoryAccessLost: (refused: keyof typeof ACCESS_LOST_REFUSES = "solved") =>
-    new AppError(
-      403,
-      REPOSITORY_ACCESS_LOST.code,
-      `You no longer have access to this issue's repository on GitHub, so ${ACCESS_LOST_REFUSES[refused]}`,
-    ),
-  pullRequestOpen: () => new AppError(409, "issue.pull_request_open", OPEN_PULL_REQUEST_MESSAGE),
   unknownModel: (id: string) => new AppError(400, "model.unknown", `Unknown model: ${id}`),
   premiumRequired: () => new AppError(403, UPGRADE_CODES.model_access, "Premium subscription required"),
   // 429: the request is well-formed and allowed, the caller has simply used up this period's quota.

@@ -6,11 +6,12 @@ import {
   suspendedError,
   toGithubError,
 } from "@fixloop/runtime";
+import { standing } from "@fixloop/contract";
 import { installations } from "@fixloop/db";
 import type { AppDeps } from "../deps";
 import { githubUserContext } from "../auth/auth.cipher";
 import { failureError } from "../jobs/jobs.run";
-import { solveErrors } from "./solve.errors";
+import { assertAllowed } from "../issues/issues.standing";
 
 /**
  * The contribution rules of an imported issue's repository, checked again before a run starts
@@ -53,7 +54,7 @@ export async function assertIssueOnGithub(
     deps.logger.warn({ userId, repo: fullName, err }, "could not read the issue from GitHub before a run");
     return;
   }
-  if (gone) throw solveErrors.issueGone(gone.reason, gone.movedTo);
+  if (gone) assertAllowed("solve", standing({ gone: gone.reason, moved_to: gone.movedTo }));
 }
 
 /**

@@ -87,9 +87,9 @@ describe("a repository leaving the user's list while they solve its issues", () 
     const shown = async () => {
       const res = await kit.stack.app.request(`/api/issues/${issueId}`, { headers: kit.me.headers });
       expect(res.status).toBe(200);
-      return ((await res.json()) as { issue: { repositoryAccessLost: boolean } }).issue.repositoryAccessLost;
+      return ((await res.json()) as { issue: { actions: { solve: unknown } } }).issue.actions.solve;
     };
-    expect(await shown()).toBe(false);
+    expect(await shown()).toEqual({ allowed: true });
 
     await kit.stack.github.control.transferRepository("octocat", "atlas", "hubot");
     expect(await list()).not.toContain(repo);
@@ -110,12 +110,17 @@ describe("a repository leaving the user's list while they solve its issues", () 
     );
     expect(await usedQuota(kit.stack.db, kit.me.user._id)).toBe(before);
     expect(kit.models.control.requests.length).toBe(asked);
-    expect(await shown()).toBe(true);
+    // The issue's view says why, in the words of the refusal.
+    expect(await shown()).toEqual({
+      allowed: false,
+      code: "repository.access_lost",
+      reason: "You no longer have access to this issue's repository on GitHub, so it cannot be solved",
+    });
 
     // Given back on GitHub, the repository is listed again and its issue may be solved.
     await kit.stack.github.control.transferRepository("hubot", "atlas", "octocat");
     expect(await list()).toContain(repo);
-    expect(await shown()).toBe(false);
+    expect(await shown()).toEqual({ allowed: true });
     const again = await solve(issueId);
     const cancelled = await kit.stack.app.request(`/api/runs/${again}/cancel`, {
       method: "POST",

@@ -1,8 +1,9 @@
 import type { SolveRun } from "@fixloop/db";
 import { type Conn, currentUsagePeriod, issues, reserveQuota, runs, solutions } from "@fixloop/db";
 import { enqueueRun } from "@fixloop/runtime";
-import { refineInputOf, refineSupersededReason, runEventsKey } from "@fixloop/contract";
+import { refineInputOf, refineSupersededReason, runEventsKey, standing } from "@fixloop/contract";
 import type { AppDeps } from "../deps";
+import { assertAllowed } from "../issues/issues.standing";
 import { solveErrors } from "./solve.errors";
 import { assertModelStillAllowed } from "./solve.model-access";
 
@@ -18,7 +19,7 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues" | 
   const { db, redis, queues } = deps;
   if (!isCapStop(run)) throw solveErrors.notResumable();
   // An issue gone from GitHub cannot lead to a pull request: refused as a new run of it would be.
-  await assertIssueNotGone(db, run.issue_id);
+  await assertResumable(db, run.issue_id);
   // Its model is checked against the plan as it is now, as a new run's would be.
   await assertModelStillAllowed(deps, db, run.user_id, run.model_id);
   const period = await currentUsagePeriod(db, run.user_id);
@@ -32,7 +33,7 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues" | 
         if (superseded) throw solveErrors.refineSuperseded(superseded);
       }
       // Checked again with the issue locked: one marked gone meanwhile is not queued to be cancelled.
-      await assertIssueNotGone(trx, run.issue_id);
+      await assertResumable(trx, run.issue_id);
       const reserved = await reserveQuota(trx, run.user_id, period.plan, { periodStart: period.periodStart });
       if (!reserved) throw solveErrors.usageLimit();
       if (!(await runs.requeueCapStop(trx, run.id, reserved.periodStart))) throw solveErrors.notResumable();
@@ -52,8 +53,7 @@ export async function resumeRun(deps: Pick<AppDeps, "db" | "redis" | "queues" | 
   }
 }
 
-/** Refuses a run whose issue is marked gone from GitHub, with the error a new run of it gets. */
-async function assertIssueNotGone(db: Conn, issueId: string) {
-  const issue = await issues.goneState(db, issueId);
-  if (issue?.gone) throw solveErrors.issueGone(issue.gone, issue.moved_to);
+/** Refuses a run whose issue's standing no longer allows a resume (marked gone from GitHub). */
+async function assertResumable(db: Conn, issueId: string) {
+  assertAllowed("resume", standing((await issues.goneState(db, issueId)) ?? {}));
 }

@@ -1,4 +1,4 @@
-import type { RunMode, SetupNetworkChoice } from "@fixloop/contract";
+import { type RunMode, type SetupNetworkChoice, standing } from "@fixloop/contract";
 import { findOpenPullRequestForIssue, issues, isUuid, solutions, users } from "@fixloop/db";
 import type { AppDeps } from "../deps";
 import { startAndEnqueue } from "./runs.start";
@@ -7,13 +7,14 @@ import { allowedModel } from "./solve.model-access";
 import { assertContributionAllowed, assertInstallationActive, assertIssueOnGithub } from "./solve.policy";
 import { setupNetworkChoice } from "./solve.setup-network";
 import { assertBranchExists, baseRepoOf } from "../issues/issues.branches";
+import { assertAllowed } from "../issues/issues.standing";
 
 export type StartRunDeps = AppDeps;
 
 /**
- * Checks, in order: the issue is the caller's, it is not known gone, its repository is still in the
- * caller's list (or it is imported), it is not closed and has no open pull request, GitHub still
- * has it, no solution of it awaits review (unless `solveAgain`), the model is known, the plan allows
+ * Checks, in order: the issue is the caller's, its standing allows a solve (the contract's
+ * `ACTIONS` table: not known gone, its repository still listed, not closed, no open pull request),
+ * GitHub still has it, no solution of it awaits review (unless `solveAgain`), the model is known, the plan allows
  * it, the quota has room. Then creates the run with its
  * quota reservation in one transaction and enqueues its job. An issue with an active run answers
  * that run instead (the partial unique index settles races).
@@ -35,12 +36,8 @@ export async function startRun(
   const { db } = deps;
   const issue = isUuid(input.issueId) ? await issues.findForRun(db, userId, input.issueId) : undefined;
   if (!issue) throw solveErrors.issueNotFound();
-  if (issue.gone) throw solveErrors.issueGone(issue.gone, issue.moved_to);
-  // Its pull request could not be opened: nothing is reserved or spent on a run that can only fail.
-  // An imported issue is solved in the user's fork, whatever became of the upstream in their list.
-  if (issues.repositoryAccessLost(issue)) throw solveErrors.repositoryAccessLost();
-  if (issue.status === "closed" || issue.state === "closed") throw solveErrors.issueClosed();
-  if (await findOpenPullRequestForIssue(db, issue.id)) throw solveErrors.pullRequestOpen();
+  // Nothing is reserved or spent on a run that can only be refused or fail.
+  assertAllowed("solve", standing(issue, { pullRequestOpen: !!(await findOpenPullRequestForIssue(db, issue.id)) }));
   await assertInstallationActive(deps, userId, issue);
   await assertIssueOnGithub(deps, userId, issue);
   await assertContributionAllowed(deps, userId, issue);

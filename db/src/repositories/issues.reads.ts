@@ -158,15 +158,6 @@ export async function findOwned(db: Conn, userId: string, id: string): Promise<I
   return row && decodeIssue(row);
 }
 
-/**
- * Whether the issue's repository left the user's list (the repository sync no longer saw it on
- * GitHub): nothing that needs the repository is started for it. An imported issue is solved in the
- * user's fork, whatever becomes of the upstream in their list.
- */
-export function repositoryAccessLost(i: { is_imported: boolean; repository_left_at: Date | null }): boolean {
-  return !i.is_imported && i.repository_left_at !== null;
-}
-
 /** The fields a run start checks, of the user's issue. */
 export async function findForRun(db: Conn, userId: string, id: string) {
   return db

@@ -1,4 +1,4 @@
-import { ANSWERING_SOLUTION_STATUSES, type FileChange } from "@fixloop/contract";
+import { ANSWERING_SOLUTION_STATUSES, type FileChange, type IssueGone } from "@fixloop/contract";
 import type { Solution } from "../schema";
 import { isUuid, type Conn } from "./conn";
 import { filesChanged, solutionMetadata, type SolutionMetadata } from "./json-columns";
@@ -13,6 +13,9 @@ export interface SolutionIssue {
   is_imported: boolean;
   /** When the repository sync removed the issue's repository from the user's list (null: listed). */
   repository_left_at: Date | null;
+  /** GitHub no longer has the issue here (deleted, or transferred to `moved_to`). */
+  gone: IssueGone | null;
+  moved_to: string | null;
 }
 
 /** A solution row with its JSON columns decoded. */
@@ -34,6 +37,8 @@ const ISSUE_COLS = [
   "issues.status as i_status",
   "issues.is_imported as i_imported",
   "issues.repository_left_at as i_left_at",
+  "issues.gone as i_gone",
+  "issues.moved_to as i_moved_to",
 ] as const;
 
 /** The solution with its JSON columns decoded. */
@@ -52,9 +57,11 @@ function split(
     i_status: string;
     i_imported: boolean;
     i_left_at: Date | null;
+    i_gone: IssueGone | null;
+    i_moved_to: string | null;
   },
 ): OwnedSolution {
-  const { i_id, i_title, i_number, i_repo, i_status, i_imported, i_left_at, ...solution } = row;
+  const { i_id, i_title, i_number, i_repo, i_status, i_imported, i_left_at, i_gone, i_moved_to, ...solution } = row;
   return {
     solution: decodeSolution(solution),
     issue: {
@@ -65,6 +72,8 @@ function split(
       status: i_status,
       is_imported: i_imported,
       repository_left_at: i_left_at,
+      gone: i_gone,
+      moved_to: i_moved_to,
     },
   };
 }

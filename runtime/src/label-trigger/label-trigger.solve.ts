@@ -1,4 +1,4 @@
-import { DEFAULT_MODEL_ID, domain, listModels } from "@fixloop/contract";
+import { ACTIONS, DEFAULT_MODEL_ID, domain, listModels, type StandingCondition, standing } from "@fixloop/contract";
 import { currentUsagePeriod, findOpenPullRequestForIssue, issues, labelTriggers, users } from "@fixloop/db";
 import type { GithubForUser } from "../github/github.account";
 import { githubForRepository, INSTALLATION_PERMISSIONS } from "../github/github.app";
@@ -13,6 +13,14 @@ function modelFor(deps: LabelTriggerDeps, plan: Parameters<typeof domain.planAll
   const allowed = listModels(deps.models).filter((m) => domain.planAllowsProvider(plan, m.provider));
   return allowed.find((m) => m.id === DEFAULT_MODEL_ID) ?? allowed[0];
 }
+
+/** A label's solve refused by the issue's standing, as its outcome (a gone issue is kept closed). */
+const REFUSED_AS: Record<StandingCondition, "closed" | "repository_left" | "pull_request_open"> = {
+  gone: "closed",
+  repository_left: "repository_left",
+  closed: "closed",
+  pull_request_open: "pull_request_open",
+};
 
 /**
  * Solves a claimed issue as its user would by pressing Solve: the same checks (closed, open pull
@@ -42,9 +50,11 @@ export async function solveClaimed(
     return outcome;
   };
   const issue = await issues.findForRun(db, c.userId, c.issueId);
-  if (!issue || issue.status === "closed" || issue.state === "closed")
-    return done({ status: "closed", issueId: c.issueId });
-  if (await findOpenPullRequestForIssue(db, issue.id)) return done({ status: "pull_request_open", issueId: issue.id });
+  if (!issue) return done({ status: "closed", issueId: c.issueId });
+  // Refused as a solve from the page would be (the contract's table), each with its outcome.
+  const pullRequestOpen = !!(await findOpenPullRequestForIssue(db, issue.id));
+  const allowance = ACTIONS.solve(standing(issue, { pullRequestOpen }));
+  if (!allowance.allowed) return done({ status: REFUSED_AS[allowance.condition], issueId: issue.id });
   try {
     await assertPolicyStillAllows(
       gh.client,

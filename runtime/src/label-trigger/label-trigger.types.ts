@@ -31,4 +31,7 @@ export type LabelTriggerOutcome =
   | { status: "started" | "active"; issueId: string; runId: string }
   /** The issue's last solution awaits review: no second solve, the refusal is kept on the repository. */
   | { status: "awaiting_review"; issueId: string; reason: string }
-  | { status: "over_quota" | "blocked" | "closed" | "pull_request_open" | "no_model"; issueId: string };
+  | {
+      status: "over_quota" | "blocked" | "closed" | "repository_left" | "pull_request_open" | "no_model";
+      issueId: string;
+    };

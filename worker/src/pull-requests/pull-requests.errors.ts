@@ -1,5 +1,5 @@
 import { JobRefusedError } from "@fixloop/runtime";
-import { type ChangeSizeBreach, type IssueGone, type JobErrorCode, OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/contract";
+import { type ChangeSizeBreach, type JobErrorCode, OPEN_PULL_REQUEST_MESSAGE } from "@fixloop/contract";
 
 /**
  * A pull-request job failure the user can act on. It is unrecoverable (retrying cannot help) and
@@ -57,13 +57,6 @@ export const prErrors = {
     new PullRequestError(
       "pull_request.not_open",
       `The pull request is ${status}; a new revision is pushed only to an open pull request`,
-    ),
-  issueGone: (reason: IssueGone, movedTo: string | null) =>
-    new PullRequestError(
-      "pull_request.issue_gone",
-      reason === "deleted"
-        ? "The issue was deleted on GitHub; no pull request is opened for it"
-        : `The issue was transferred to another repository on GitHub${movedTo ? ` (${movedTo})` : ""}; no pull request is opened for it here`,
     ),
   noFork: () => new PullRequestError("pull_request.no_fork", "This imported issue has no fork yet; import it again"),
   forkGone: (fork: string) =>

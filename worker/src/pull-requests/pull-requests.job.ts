@@ -1,4 +1,10 @@
-import { changeSizeLimitsOf, FIXLOOP_BRANCH_PREFIX, PullRequestResult, solutionUnverifiedOf } from "@fixloop/contract";
+import {
+  changeSizeLimitsOf,
+  FIXLOOP_BRANCH_PREFIX,
+  PullRequestResult,
+  solutionUnverifiedOf,
+  standing,
+} from "@fixloop/contract";
 import type { PullRequestJob } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import {
@@ -14,6 +20,7 @@ import { ensureBranch } from "./pull-requests.branch";
 import { prErrors } from "./pull-requests.errors";
 import { GUIDELINE_DIRS, loadGuidelines } from "./pull-requests.guidelines";
 import { assertChangeAllowed } from "./pull-requests.limits";
+import { assertAllowedAtJobTime } from "./pull-requests.standing";
 import { findOpenPullRequestForIssue, issues, solutions } from "@fixloop/db";
 import { findPullRequest, loadSolution, savePullRequest } from "./pull-requests.repository";
 import { type ForkAgain, resolveTarget, type PullRequestTarget } from "./pull-requests.target";
@@ -54,8 +61,8 @@ export async function openPullRequest(
   if (stored) return { githubUrl: stored.html_url, prNumber: stored.pr_number, branch: stored.branch_name };
   if (solution.status !== "approved" && solution.status !== "pr_created") throw prErrors.notApproved(solution.status);
 
-  if (issue.gone) throw prErrors.issueGone(issue.gone, issue.moved_to);
-  if (await findOpenPullRequestForIssue(ctx.db, issue.id, solution.id)) throw prErrors.pullRequestOpen();
+  const pullRequestOpen = !!(await findOpenPullRequestForIssue(ctx.db, issue.id, solution.id));
+  assertAllowedAtJobTime("approve", standing(issue, { pullRequestOpen }));
   // The issue's branch is written only for the solution holding the issue (approvals take it one at a time).
   if (await solutions.approvedRival(ctx.db, issue.id, solution.id)) throw prErrors.issueTaken();
 
@@ -88,7 +95,7 @@ export async function openPullRequest(
     issue.issue_number,
     issue.github_id,
   );
-  if (gone) throw prErrors.issueGone(gone.reason, gone.movedTo);
+  if (gone) assertAllowedAtJobTime("approve", standing({ gone: gone.reason, moved_to: gone.movedTo }));
   // The user deleted their fork: forked again as on import, and remembered for the issue.
   const forkAgain: ForkAgain = async (gone, upstream) => {
     const { fork } = await forkOf(gh, login, upstream, opts.signal ?? new AbortController().signal);

@@ -1,10 +1,17 @@
-import { changeSizeLimitsOf, type FileChange, type PullRequestJob, type PullRequestResult } from "@fixloop/contract";
+import {
+  changeSizeLimitsOf,
+  type FileChange,
+  type PullRequestJob,
+  type PullRequestResult,
+  standing,
+} from "@fixloop/contract";
 import { pullRequests, reviewAddressing } from "@fixloop/db";
 import { githubForRepository, githubForUser, INSTALLATION_PERMISSIONS, type GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { prErrors } from "./pull-requests.errors";
 import { updateEvidence } from "./pull-requests.evidence";
 import { assertChangeAllowed, assertNoDirectoryReplaced, assertNoSymlinks } from "./pull-requests.limits";
+import { assertAllowedAtJobTime } from "./pull-requests.standing";
 import { findPullRequest, loadSolution } from "./pull-requests.repository";
 import { replyOnThreads } from "./pull-requests.replies";
 import { loadTreeEntries } from "./pull-requests.tree";
@@ -49,6 +56,7 @@ export async function pushRevision(
   const pr = await findPullRequest(ctx.db, solution.id);
   if (!pr) throw prErrors.notOpen("not opened yet");
   if (pr.status !== "open") throw prErrors.notOpen(pr.status);
+  assertAllowedAtJobTime("push", standing(issue));
   if (solution.revision !== job.revision)
     throw prErrors.conflict(
       `the solution is at revision ${solution.revision}, not the approved revision ${job.revision}; review it and push again`,

@@ -5,8 +5,7 @@ import { Badge, Card, CardHeader, LabelList, buttonClass } from "../../ui/ui";
 import { issueBadge } from "./issue-status";
 import { LinkedPullRequestsNotice } from "./LinkedPullRequests";
 import { InlineMarkdown } from "../../ui/Markdown";
-import { IssueGoneNotice } from "./IssueGoneNotice";
-import { RepositoryAccessLostNotice } from "./RepositoryAccessLostNotice";
+import { ActionNotice } from "./ActionNotice";
 
 /** One issue of the Issues page's list. */
 export function IssueCard({ issue }: { issue: Issue }) {
@@ -30,8 +29,13 @@ export function IssueCard({ issue }: { issue: Issue }) {
           The solution awaiting review is unverified: {review.unverified}
         </p>
       )}
-      <IssueGoneNotice issue={issue} />
-      <RepositoryAccessLostNotice issue={issue} />
+      {/* A closed issue's badge says so; its open pull request is its status. */}
+      <ActionNotice
+        actions={issue.actions}
+        of={["solve"]}
+        except={["issue.closed", "issue.pull_request_open"]}
+        movedTo={issue.movedTo}
+      />
       <LinkedPullRequestsNotice issue={issue} compact />
       {issue.startedByLabel !== null && (
         <p
@@ -55,7 +59,7 @@ export function IssueCard({ issue }: { issue: Issue }) {
             <ClipboardCheck className="size-4" aria-hidden /> Review Solution
           </Link>
         )}
-        {issue.status !== "closed" && !issue.repositoryAccessLost && (
+        {issue.actions.solve.allowed && (
           <Link
             to="/issues/$issueId/solve"
             params={{ issueId: issue._id }}

@@ -4,7 +4,7 @@ import { pullRequestTimelineQuery } from "../../api/prs.queries";
 import type { PullRequest } from "../../api/types";
 import { Badge, Button, Card, CardHeader, LabelList, buttonClass, type Tone } from "../../ui/ui";
 import { InlineMarkdown } from "../../ui/Markdown";
-import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
+import { ActionNotice } from "../issues/ActionNotice";
 import { AddressProgress, useAddressReview } from "./AddressReview";
 import { failingChecks, isOpenReviewComment, PullRequestTimeline } from "./PullRequestTimeline";
 
@@ -18,8 +18,8 @@ export function PullRequestCard({ p }: { p: PullRequest }) {
   const timeline = useQuery(pullRequestTimelineQuery(p._id));
   const address = useAddressReview(p);
   const open = p.status === "open";
-  // The API refuses the refinement once the issue's repository left the user's list: not offered.
-  const addressable = open && !p.repositoryAccessLost;
+  // A refinement the API would refuse (the issue's repository left the user's list) is not offered.
+  const addressable = open && p.actions.address.allowed;
   // While a refinement runs (wherever it was started), or its revision waits for approval, nothing
   // more is offered: the first would be refused, the second is reviewed and pushed first.
   const offered = addressable && !address.running && address.pendingRevision === null;
@@ -69,7 +69,7 @@ export function PullRequestCard({ p }: { p: PullRequest }) {
         busy={address.running}
         pendingRevision={address.pendingRevision}
       />
-      {open && <RepositoryAccessLostNotice issue={p} refused="addressed" />}
+      {open && <ActionNotice actions={p.actions} of={["address"]} />}
       <AddressProgress state={address} solutionId={p.solutionId} />
       <div className="mt-3 flex flex-wrap gap-2">
         {offered && (waiting > 0 || failing > 0) && (

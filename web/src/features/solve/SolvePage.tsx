@@ -12,8 +12,7 @@ import type { Run } from "../../api/runs.queries";
 import { getDefaultModel } from "../../shell/preferences";
 import { Button, Card, LabelList, Spinner } from "../../ui/ui";
 import { IssueDescription } from "../issues/IssueDescription";
-import { IssueGoneNotice } from "../issues/IssueGoneNotice";
-import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
+import { ActionNotice } from "../issues/ActionNotice";
 import { LoadFailure } from "../../ui/NotFound";
 import { ModelPicker, initialModel } from "./ModelPicker";
 import { isTerminal, stoppedReason, useLiveRun } from "./run-events";
@@ -214,12 +213,9 @@ export function SolvePage({
           {i.openPullRequest && <OpenPullRequestNotice pr={i.openPullRequest} />}
           <AwaitingReviewNote issue={i} />
           <LinkedPullRequestsNotice issue={i} />
-          {/* GitHub no longer has the issue: a solve would be refused (410), so none is offered. */}
-          <IssueGoneNotice issue={i} />
-          {/* The repository left the user's list: a solve would be refused (403), so none is offered. */}
-          <RepositoryAccessLostNotice issue={i} />
-          {/* An open pull request of Fixloop's is updated or closed on GitHub; a second one is refused, so none is offered. */}
-          {!i.openPullRequest && !i.gone && !i.repositoryAccessLost && (
+          {/* A solve the API would refuse is not offered; the notice says why (an open pull request, above, with its link). */}
+          <ActionNotice actions={i.actions} of={["solve"]} except={["issue.pull_request_open"]} movedTo={i.movedTo} />
+          {i.actions.solve.allowed && (
             <>
               {/* Labels on one line, controls on the next: the model's description below it must not push the others down. */}
               <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
@@ -244,7 +240,7 @@ export function SolvePage({
               The last run failed: {r.error?.message ?? "Failed to generate solution"}
             </p>
           )}
-          {r?.status === "failed" && r.error?.code.startsWith("cost.") && (
+          {r?.status === "failed" && r.error?.code.startsWith("cost.") && i.actions.resume.allowed && (
             <div className="mt-3 flex flex-wrap items-center gap-3">
               <Button onClick={() => resume.mutate(r._id)} busy={resume.isPending}>
                 <Play className="size-4" aria-hidden /> Resume

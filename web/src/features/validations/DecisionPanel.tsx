@@ -7,7 +7,8 @@ import { ApiError, errorMessage, unwrap } from "../../api/errors";
 import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
 import { Button, Card } from "../../ui/ui";
 import { BaseBranchPicker } from "../branches/BaseBranchPicker";
-import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
+import type { Action, ActionView } from "@fixloop/contract";
+import { ActionNotice } from "../issues/ActionNotice";
 import { DraftNote } from "./DraftNote";
 
 export function DecisionPanel({
@@ -18,7 +19,8 @@ export function DecisionPanel({
   comments,
   setComments,
   refining = false,
-  accessLost = false,
+  actions,
+  movedTo = null,
 }: {
   solutionId: string;
   issueId: string;
@@ -30,9 +32,12 @@ export function DecisionPanel({
   setComments: (v: string) => void;
   /** A refinement of the solution is running: its result replaces the files, so the decision waits. */
   refining?: boolean;
-  /** The issue's repository left the user's list: an approval would be refused (403), a rejection is taken. */
-  accessLost?: boolean;
+  /** What the issue's standing allows: a refused approval is not offered (a rejection is always taken). */
+  actions: Record<Action, ActionView>;
+  /** Where a transferred issue went. */
+  movedTo?: string | null;
 }) {
+  const approvable = actions.approve.allowed;
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [branch, setBranch] = useState(madeOn ?? "");
@@ -75,8 +80,8 @@ export function DecisionPanel({
   return (
     <Card>
       <h2 className="font-semibold">Validation Decision</h2>
-      {accessLost ? (
-        <RepositoryAccessLostNotice issue={{ repositoryAccessLost: true }} refused="reviewed" />
+      {!approvable ? (
+        <ActionNotice actions={actions} of={["approve"]} movedTo={movedTo} />
       ) : (
         <div className="mt-2">
           <BaseBranchPicker
@@ -122,9 +127,9 @@ export function DecisionPanel({
           A refinement is running. Approve or reject once its result is here, or cancel it.
         </p>
       )}
-      {!accessLost && <DraftNote unverified={!!unverified} />}
+      {approvable && <DraftNote unverified={!!unverified} />}
       <div className="mt-2 flex flex-wrap gap-2">
-        {!accessLost && (
+        {approvable && (
           <Button
             onClick={() => decide.mutate("approved")}
             busy={decide.isPending && decide.variables === "approved"}

@@ -5,21 +5,23 @@ import { toast } from "sonner";
 import { api } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
 import { Button, Card } from "../../ui/ui";
-import { RepositoryAccessLostNotice } from "../issues/RepositoryAccessLostNotice";
+import type { Action, ActionView } from "@fixloop/contract";
+import { ActionNotice } from "../issues/ActionNotice";
 
 /**
  * A revision made by addressing the pull request's review, not on its branch yet: the user's
  * approval pushes it as one new commit on the same branch (never forced) and replies on the
- * addressed threads. A refusal (the branch moved under it) is shown with its reason. Once the
- * issue's repository left the user's list the API refuses the push: it says so instead of offering it.
+ * addressed threads. A refusal (the branch moved under it) is shown with its reason. A push the
+ * issue's standing refuses (its repository left the user's list) is not offered: it says why instead.
  */
 export function PushRevisionPanel(p: {
   pullRequestId: string;
   number: number;
   revision: number;
   pushed: number;
-  accessLost: boolean;
+  actions: Record<Action, ActionView>;
 }) {
+  const allowed = p.actions.push.allowed;
   const qc = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -44,11 +46,11 @@ export function PushRevisionPanel(p: {
       <h2 className="font-semibold">Push to pull request #{p.number}</h2>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
         Revision {p.revision} addresses the review (the branch has revision {p.pushed}).
-        {!p.accessLost &&
+        {allowed &&
           " Approving it adds one new commit on the same branch, never a force-push, and replies on each addressed review thread."}
       </p>
-      {p.accessLost ? (
-        <RepositoryAccessLostNotice issue={{ repositoryAccessLost: true }} refused="pushed" />
+      {!allowed ? (
+        <ActionNotice actions={p.actions} of={["push"]} />
       ) : done ? (
         <p role="status" className="mt-2 flex items-center gap-1 text-sm text-green-700 dark:text-green-400">
           <GitCommit className="size-4" aria-hidden /> {done}

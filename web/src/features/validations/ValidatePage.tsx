@@ -87,7 +87,7 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           number={unpushed.pr.number}
           revision={s.revision}
           pushed={unpushed.pushed}
-          accessLost={s.issueId.repositoryAccessLost}
+          actions={s.issueId.actions}
         />
       )}
       {m.unverified && <UnverifiedNotice reason={m.unverified.reason} />}
@@ -211,13 +211,14 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
       {s.runId && <AgentTrajectoryPanel runId={s.runId} />}
       {s.status === "pending" && (
         <>
-          {/* The repository left the user's list: a refinement would be refused (403), so none is offered
-              (the decision card says why). A refinement already running is still followed, so it can be cancelled. */}
-          {(!s.issueId.repositoryAccessLost || refining) && (
+          {/* A refinement the API would refuse is not offered (the decision card says why). One already
+              running is still followed, so it can be cancelled. */}
+          {(s.issueId.actions.refine.allowed || refining) && (
             <RefinePanel solutionId={s._id} activeRunId={refining} refinementCount={m.refinementCount} />
           )}
           <DecisionPanel
-            accessLost={s.issueId.repositoryAccessLost}
+            actions={s.issueId.actions}
+            movedTo={s.issueId.movedTo}
             solutionId={s._id}
             issueId={s.issueId._id}
             madeOn={m.baseBranch}
