@@ -54,7 +54,7 @@ const SCRIPT: (AgentScriptStep | AgentScriptStep[])[] = [
  */
 describe.each([
   { modelId: "gpt-4.1", provider: "openai", path: "/openai/v1/chat/completions", stop: "tool_calls" },
-  { modelId: "claude-sonnet-4-5", provider: "anthropic", path: "/anthropic/v1/messages", stop: "tool_use" },
+  { modelId: "claude-haiku-4-5", provider: "anthropic", path: "/anthropic/v1/messages", stop: "tool_use" },
   { modelId: COMPATIBLE_MODEL, provider: "openai", path: "/compatible/v1/chat/completions", stop: "tool_calls" },
 ])("Investigate with $modelId ($path)", ({ modelId, provider, path, stop }) => {
   it("explores with parallel calls, reproduces, edits, tests and submits; ids echoed; every turn reserved and settled", async () => {
@@ -116,5 +116,48 @@ describe.each([
     expect(rows.reduce((a, r) => a + r.tokens_out, 0)).toBe(trajectory?.tokensOut);
     expect(trajectory?.tokensIn).toBeGreaterThan(0);
     expect(rows.reduce((a, r) => a + Number(r.cost_usd), 0)).toBeCloseTo(output.costUsd, 6);
+  });
+});
+
+/** A setup that installs a tool and stamps the time it ran: what `run` sees of it shows it ran once. */
+const FIXLOOP_YML = `test: node --test test/
+setup: >-
+  mkdir -p node_modules/.bin && date +%s%N > node_modules/.stamp &&
+  printf '#!/bin/sh\\necho linter-ready\\n' > node_modules/.bin/linter && chmod +x node_modules/.bin/linter
+`;
+
+describe("Investigate's run starts from the tree the tests step prepares", () => {
+  it("a command needing the repository's setup works; setup ran once; a command cannot change the next one's tree", async () => {
+    pushFiles(t.stack, "hubot", "markdown-lint", { ".fixloop.yml": FIXLOOP_YML }, "Set up a linter before the tests");
+    const tool = "node_modules/.bin/linter && cat node_modules/.stamp";
+    t.models.control.agentWith(
+      (task) => task.includes("trailing-spaces"),
+      [
+        { tool: "run", args: { command: `${tool} && rm -rf node_modules` } },
+        { tool: "run", args: { command: tool } },
+        SCRIPT[2] as AgentScriptStep,
+        SCRIPT[4] as AgentScriptStep,
+      ],
+    );
+    const res = await t.generate({ issueId, mode: "investigate", solveAgain: true });
+    expect(res.status).toBe(202);
+    const { runId } = (await res.json()) as { runId: string };
+    const events = await readSse(await t.events(runId));
+    const end = events.at(-1) as SseEvent;
+    expect(end.event, JSON.stringify(end.data)).toBe("completed");
+    const runs = events
+      .filter((e) => e.event === "agent")
+      .flatMap((e) => ((e.data as AgentEvent).action?.tool === "run" ? [(e.data as AgentEvent).action] : []));
+    expect(runs).toHaveLength(2);
+    const [first, second] = runs;
+    expect(first?.exitCode, first?.output).toBe(0);
+    expect(first?.output).toContain("linter-ready");
+    expect(first?.output).toContain("ran once on the base tree, as for the tests");
+    expect(second?.exitCode, second?.output).toBe(0);
+    expect(second?.output).toContain("linter-ready");
+    expect(second?.output).not.toContain("ran once");
+    const stamp = (o = "") => /^\d{12,}$/m.exec(o)?.[0];
+    expect(stamp(first?.output)).toBeDefined();
+    expect(stamp(second?.output)).toBe(stamp(first?.output));
   });
 });
