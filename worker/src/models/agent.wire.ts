@@ -46,7 +46,8 @@ export function chatConversation(system: string, messages: AgentMessage[]): Chat
     else if (m.role === "assistant")
       out.push({
         role: "assistant",
-        content: m.text || null,
+        // Without tool calls the content must be text (null is refused): a silent turn is "".
+        content: m.text || (m.calls.length ? null : ""),
         ...(m.calls.length
           ? {
               tool_calls: m.calls.map((c) => ({

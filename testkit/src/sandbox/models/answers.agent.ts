@@ -16,8 +16,11 @@ export interface AgentTurnView {
   results: string[];
 }
 
+/** One turn's answer: a tool call, or several made at once (parallel tool calls). */
+export type AgentScriptTurn = AgentScriptStep | AgentScriptStep[];
+
 /** A scripted agent: a list of turns (the last one repeats) or a function of the conversation. */
-export type AgentScript = AgentScriptStep[] | ((view: AgentTurnView) => AgentScriptStep);
+export type AgentScript = AgentScriptTurn[] | ((view: AgentTurnView) => AgentScriptTurn);
 
 /** An agent request offers the agent's tools (`run` and `submit` among them) rather than forcing one. */
 export function isAgentRequest(body: unknown): boolean {
@@ -51,10 +54,11 @@ export function agentTurnView(body: unknown): AgentTurnView {
   return { turn, task, results };
 }
 
-export function scriptStep(script: AgentScript, view: AgentTurnView): AgentScriptStep {
-  if (typeof script === "function") return script(view);
-  const step = script[Math.min(view.turn - 1, script.length - 1)];
-  return step ?? { tool: "submit", args: { analysis: "", proposedSolution: "", confidence: 0 } };
+/** The tool calls a script makes on the turn `view` asks for (at least one). */
+export function scriptSteps(script: AgentScript, view: AgentTurnView): AgentScriptStep[] {
+  const turn = typeof script === "function" ? script(view) : script[Math.min(view.turn - 1, script.length - 1)];
+  const steps = turn === undefined ? [] : Array.isArray(turn) ? turn : [turn];
+  return steps.length ? steps : [{ tool: "submit", args: { analysis: "", proposedSolution: "", confidence: 0 } }];
 }
 
 /**

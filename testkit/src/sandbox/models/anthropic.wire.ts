@@ -79,10 +79,29 @@ export function messagesResponse(
   usage: { input: number; output: number },
   tool = SUBMIT_SOLUTION_TOOL,
 ): WireResponse {
-  const content =
-    input && typeof input === "object"
-      ? [{ type: "tool_use", id: randomId("toolu_"), name: tool, input }]
-      : [{ type: "text", text, citations: null }];
+  return input && typeof input === "object"
+    ? messagesToolUseResponse(model, [{ name: tool, input }], usage)
+    : messagesContentResponse(model, [{ type: "text", text, citations: null }], usage);
+}
+
+/** An assistant message of `tool_use` blocks (several when the model calls tools in parallel), stop_reason "tool_use". */
+export function messagesToolUseResponse(
+  model: string,
+  calls: { name: string; input: unknown; id?: string }[],
+  usage: { input: number; output: number },
+): WireResponse {
+  return messagesContentResponse(
+    model,
+    calls.map((c) => ({ type: "tool_use", id: c.id ?? randomId("toolu_01", 16), name: c.name, input: c.input })),
+    usage,
+  );
+}
+
+function messagesContentResponse(
+  model: string,
+  content: Record<string, unknown>[],
+  usage: { input: number; output: number },
+): WireResponse {
   return {
     status: 200,
     headers: {},
@@ -92,7 +111,7 @@ export function messagesResponse(
       role: "assistant",
       model,
       content,
-      stop_reason: content[0]?.type === "tool_use" ? "tool_use" : "end_turn",
+      stop_reason: content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn",
       stop_sequence: null,
       usage: {
         input_tokens: usage.input,

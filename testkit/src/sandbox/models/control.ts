@@ -23,6 +23,13 @@ export interface ReceivedRequest {
   tool?: string;
   /** An Investigate agent's request: the turn it asks for (1-based). */
   agentTurn?: number;
+  /**
+   * An agent turn's tool call ids: those its tool results answer (the previous turn's calls,
+   * echoed back) and those the stand-in's answer made, with the answer's stop reason.
+   */
+  toolIds?: { answered: string[]; made: string[]; stop: string };
+  /** The path the request came in on (e.g. `/compatible/v1/chat/completions`). */
+  path?: string;
   at: number;
 }
 

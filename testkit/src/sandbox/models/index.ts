@@ -16,3 +16,4 @@ export {
 export { answerAsOracle, oracleReproduction, oracleSolution, parseDiff } from "./oracle";
 export { sandboxEmbedding, SANDBOX_EMBEDDING_DIMS } from "./embeddings.wire";
 export { agentFromSolution, type AgentScript, type AgentScriptStep, type AgentTurnView } from "./answers.agent";
+export { answeredIds, chatConversationError, messagesConversationError } from "./agent.conversation";

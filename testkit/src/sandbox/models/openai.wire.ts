@@ -151,18 +151,39 @@ export function chatToolCallResponse(
   flavor: ChatFlavor,
   tool = SUBMIT_SOLUTION_TOOL,
 ): WireResponse {
+  // OpenAI reports "stop" when tool_choice names the function; Groq reports "tool_calls".
+  return chatToolCallsResponse(
+    model,
+    [{ name: tool, arguments: args }],
+    usage,
+    flavor,
+    flavor === "openai" ? "stop" : "tool_calls",
+  );
+}
+
+/**
+ * An assistant message making `calls` (parallel tool calls when several), each with an id of the
+ * provider's shape the client must echo back in its `tool` message. `finish` is "tool_calls" when
+ * the model chose to call (tool_choice "auto" or "required"), "stop" when tool_choice named it.
+ */
+export function chatToolCallsResponse(
+  model: string,
+  calls: { name: string; arguments: string; id?: string }[],
+  usage: { input: number; output: number },
+  flavor: ChatFlavor,
+  finish: "stop" | "tool_calls",
+): WireResponse {
   const created = Math.floor(Date.now() / 1000);
-  const toolCall = {
-    id: flavor === "openai" ? randomId("call_") : randomId("call_", 9),
+  const toolCalls = calls.map((c) => ({
+    id: c.id ?? (flavor === "openai" ? randomId("call_") : randomId("call_", 9)),
     type: "function",
-    function: { name: tool, arguments: args },
-  };
+    function: { name: c.name, arguments: c.arguments },
+  }));
   const message =
     flavor === "openai"
-      ? { role: "assistant", content: null, tool_calls: [toolCall], refusal: null, annotations: [] }
-      : { role: "assistant", tool_calls: [toolCall] };
-  // OpenAI reports "stop" when tool_choice names the function; Groq reports "tool_calls".
-  const choice = { index: 0, message, logprobs: null, finish_reason: flavor === "openai" ? "stop" : "tool_calls" };
+      ? { role: "assistant", content: null, tool_calls: toolCalls, refusal: null, annotations: [] }
+      : { role: "assistant", tool_calls: toolCalls };
+  const choice = { index: 0, message, logprobs: null, finish_reason: finish };
   const total = usage.input + usage.output;
   const body =
     flavor === "openai"

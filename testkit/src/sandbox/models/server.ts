@@ -6,22 +6,25 @@ import { latestFeedback, refinedSolution } from "./answers.refine";
 import { chosenFiles } from "./answers.rerank";
 import { CHOOSE_FILES_TOOL, REPRODUCTION_TOOL } from "@fixloop/contract";
 import { reproductionAnswer } from "./answers.reproduction";
-import { agentFromSolution, agentTurnView, isAgentRequest, scriptStep } from "./answers.agent";
+import { agentFromSolution, agentTurnView, isAgentRequest, scriptSteps } from "./answers.agent";
+import { answeredIds, chatConversationError, messagesConversationError } from "./agent.conversation";
 import {
   messagesBadRequest,
   messagesFault,
   messagesNotFound,
   messagesResponse,
+  messagesToolUseResponse,
   messagesUnauthorized,
   parseMessagesRequest,
 } from "./anthropic.wire";
 import { embeddingsResponse, parseEmbeddingsRequest } from "./embeddings.wire";
-import { ModelSandboxControl, type ModelSandboxProvider } from "./control";
+import { ModelSandboxControl, type ModelSandboxProvider, type ReceivedRequest } from "./control";
 import {
   chatBadRequest,
   chatFault,
   chatNotFound,
   chatToolCallResponse,
+  chatToolCallsResponse,
   chatUnauthorized,
   groqToolUseFailed,
   parseChatRequest,
@@ -151,15 +154,25 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
     const parsed = flavor === "anthropic" ? parseMessagesRequest(body) : parseChatRequest(body);
     if (typeof parsed === "string") return send(res, flavor, bad(parsed));
     const agent = isAgentRequest(body) ? agentTurnView(body) : null;
-    control.requests.push({
+    const messages = (body as { messages: unknown[] }).messages;
+    const received: ReceivedRequest = {
       provider: route.provider,
       model: parsed.model,
       system: parsed.system,
       prompt: parsed.prompt,
       ...(parsed.tool && !agent ? { tool: parsed.tool } : {}),
       ...(agent ? { agentTurn: agent.turn } : {}),
+      path,
       at: Date.now(),
-    });
+    };
+    control.requests.push(received);
+    // An agent's conversation is held to the provider's tool-calling rules (ids answered, in order).
+    const broken = !agent
+      ? null
+      : flavor === "anthropic"
+        ? messagesConversationError(messages)
+        : chatConversationError(messages);
+    if (broken) return send(res, flavor, bad(broken));
 
     const fault = control.takeFault();
     if (fault) {
@@ -191,15 +204,35 @@ export async function startModelSandbox(opts: ModelSandboxOptions = {}): Promise
       const ruled = control.scripted(agent.task);
       const solution = ruled && !("raw" in ruled) ? ruled : scriptedAnswer(fixes, agent.task);
       const script = control.scriptedAgent(agent.task) ?? agentFromSolution(solution);
-      const step = scriptStep(script, agent);
-      const args = JSON.stringify(step.args);
-      const usage = control.tokens({ input: estimateTokens(parsed.all), output: estimateTokens(args) });
+      const steps = scriptSteps(script, agent);
+      const made = steps.map(() => (flavor === "anthropic" ? randomId("toolu_01", 16) : randomId("call_")));
+      const usage = control.tokens({
+        input: estimateTokens(parsed.all),
+        output: estimateTokens(JSON.stringify(steps.map((s) => s.args))),
+      });
+      // OpenAI, Groq and OpenAI-compatible servers end a turn that calls tools with "tool_calls"
+      // (the agent's tool_choice is "required"); Anthropic with stop_reason "tool_use".
+      received.toolIds = {
+        answered: answeredIds(messages),
+        made,
+        stop: flavor === "anthropic" ? "tool_use" : "tool_calls",
+      };
       return send(
         res,
         flavor,
         flavor === "anthropic"
-          ? messagesResponse(parsed.model, step.args, args, usage, step.tool)
-          : chatToolCallResponse(parsed.model, args, usage, flavor, step.tool),
+          ? messagesToolUseResponse(
+              parsed.model,
+              steps.map((s, i) => ({ name: s.tool, input: s.args, id: made[i] })),
+              usage,
+            )
+          : chatToolCallsResponse(
+              parsed.model,
+              steps.map((s, i) => ({ name: s.tool, arguments: JSON.stringify(s.args), id: made[i] })),
+              usage,
+              flavor,
+              "tool_calls",
+            ),
       );
     }
     const malformed = control.takeMalformed();

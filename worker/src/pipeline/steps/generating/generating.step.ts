@@ -9,6 +9,7 @@ import { generateCandidates, type CandidateVariant } from "./candidates.generate
 import { generationContext } from "./generating.context";
 import { investigateFor } from "./agent/agent.step";
 import { reproduceBeforeFix } from "./reproduction.before";
+import { disposePrepared, type Prepared } from "../../../tests-run/run-tests";
 
 /**
  * Step 4: when the repository's tests can run, the reproduction test is asked and checked on the
@@ -22,14 +23,29 @@ export const generatingStep: PipelineStep<"generating"> = {
   run: async (input, env, ctx) => {
     // Before any candidate exists; its line leads the step's detail, live and stored.
     const say = async (line: string) => env.report?.({ files: [], info: [line], warnings: [] });
-    const reproduction = await reproduceBeforeFix(input, env, ctx, say);
+    // Investigate: each candidate is an agent of its own; a refinement keeps the single pass over its baseline.
+    const investigate = runModeOf(env.run.input) === "investigate" && !env.baseline;
+    // The agents' commands start from the base tree as the tests see it (its setup done): held until they end.
+    let prepared: Prepared | null = null;
+    const reproduction = await reproduceBeforeFix(
+      input,
+      env,
+      ctx,
+      say,
+      investigate ? (p) => void (prepared = p) : undefined,
+    );
     const lines = reproduction ? [reproduction.note] : [];
     const report = env.report;
     const told: StepEnv = report ? { ...env, report: (d) => report({ ...d, info: [...lines, ...d.info] }) } : env;
-    // Investigate: each candidate is an agent of its own; a refinement keeps the single pass over its baseline.
-    const investigate = runModeOf(env.run.input) === "investigate" && !env.baseline;
+    const held: Prepared | null = prepared;
     const r = await generateCandidates(told, (variant) =>
-      investigate ? investigateFor(input, told, ctx, variant) : generateFor(input, told, ctx, undefined, variant),
+      investigate ? investigateFor(input, told, ctx, variant, held) : generateFor(input, told, ctx, undefined, variant),
+    ).finally(() =>
+      held
+        ? disposePrepared(held, (err) =>
+            ctx.logger.warn({ runId: env.run.id, err: String(err.cause ?? err.message) }, "workspace cleanup failed"),
+          )
+        : undefined,
     );
     const spent = reproduction ?? { tokensIn: 0, tokensOut: 0, costUsd: 0 };
     return {

@@ -22,12 +22,16 @@ const notAsked = (why: string): StepReproduction => ({
  * does) and the model is asked for a test reproducing the issue; it is kept only if it runs and
  * fails there. Null when the sandbox is off (no test can be checked). Never fails the run except
  * when it is cancelled; the prepared tree is left for step 5 of this run.
+ *
+ * `hold` (Investigate) receives the prepared base (its test plan and, after a networked setup, the
+ * set-up tree) for the agent's commands; the caller then disposes of it with `disposePrepared`.
  */
 export async function reproduceBeforeFix(
   input: StepInput<"generating">,
   i: StepEnv,
   ctx: WorkerContext,
   say: (line: string) => Promise<void>,
+  hold?: (prepared: Prepared) => void,
 ): Promise<StepReproduction | null> {
   const cfg = testsConfig(ctx.env);
   if (!cfg.runner) return null;
@@ -52,6 +56,7 @@ export async function reproduceBeforeFix(
   }
   if (i.signal.aborted || ("base" in prepared && prepared.base.cancelled)) throw new RunCancelled();
   if ("reason" in prepared) return notAsked(prepared.reason);
+  let held = false;
   try {
     await say("Asking the model for a test that reproduces the issue (it must fail on the base tree)");
     const timeoutMs = phaseLimits(cfg.limits, prepared.plan).timeoutMs;
@@ -62,10 +67,12 @@ export async function reproduceBeforeFix(
     });
     if (i.signal.aborted) throw new RunCancelled();
     keepPrepared(i.run.id, prepared);
+    hold?.(prepared);
+    held = !!hold;
     if (!r.note) return null; // no model configured: the generation says so
     await say(r.note);
     return { test: r.stored, note: r.note, ...r.cost };
   } finally {
-    await disposePrepared(prepared, deps.onCleanupError);
+    if (!held) await disposePrepared(prepared, deps.onCleanupError);
   }
 }

@@ -11,7 +11,9 @@ import { generationContext } from "../generating.context";
 import { GenerationError } from "../generating";
 import { buildPrompt } from "../prompt";
 import { promptRecord } from "../prompt.record";
+import type { Prepared } from "../../../../tests-run/run-tests";
 import { agentLoop } from "./agent.loop";
+import { AgentSetUp } from "./agent.setup";
 import { AGENT_SYSTEM_PROMPT } from "./agent.tools.schema";
 import { WorkingCopy } from "./agent.workspace";
 
@@ -29,6 +31,8 @@ export async function investigateFor(
   env: StepEnv,
   ctx: WorkerContext,
   variant?: CandidateVariant,
+  /** The base tree step 4 prepared for the tests (its plan, a networked setup's tree); null without one. */
+  prepared: Prepared | null = null,
 ): Promise<StepOutcome<GeneratingOutput>> {
   const { models, model, prompt, raw } = await generationContext(input, env, ctx, undefined, variant);
   const c = input.context;
@@ -58,6 +62,15 @@ export async function investigateFor(
       ],
       warnings: cfg.runner ? [] : ["The sandbox is off on this server: the agent cannot run commands"],
     });
+  const setUp = new AgentSetUp({
+    prepared,
+    baseDir: tree.dir,
+    runner: cfg.runner,
+    cache: cfg.cache,
+    limits: cfg.limits,
+    onCleanupError: (err) =>
+      ctx.logger.warn({ runId: env.run.id, err: String(err.cause ?? err.message) }, "workspace cleanup failed"),
+  });
   const r = await agentLoop({
     models,
     model,
@@ -69,6 +82,7 @@ export async function investigateFor(
       limits: cfg.limits,
       runTimeoutMs: ctx.env.AGENT_RUN_TIMEOUT_SECONDS * 1000,
       signal: env.signal,
+      setUp,
     },
     maxTurns: ctx.env.AGENT_MAX_TURNS,
     wallMs: ctx.env.AGENT_WALL_SECONDS * 1000,
@@ -78,7 +92,7 @@ export async function investigateFor(
     n,
     ...(env.onTestsEvent ? { emit: env.onTestsEvent } : {}),
     ...(env.onModelRetry ? { onRetry: env.onModelRetry } : {}),
-  });
+  }).finally(() => setUp.dispose());
   const changes = await copy.changes();
   if (!changes.length) {
     // A cap that left nothing to validate stops the run as a cap does (resumable once raised).

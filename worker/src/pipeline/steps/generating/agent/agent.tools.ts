@@ -9,6 +9,7 @@ import { numberLines } from "../prompt";
 import { untrustedOutput } from "./agent.output";
 import { PathRefused, repoPath } from "./agent.paths";
 import { searchCopy } from "./agent.search";
+import type { AgentSetUp } from "./agent.setup";
 import type { WorkingCopy } from "./agent.workspace";
 
 /** Characters of one tool result the next turn sees. */
@@ -23,6 +24,8 @@ export interface ToolDeps {
   limits: SandboxLimits;
   /** Time limit of one command. */
   runTimeoutMs: number;
+  /** The set-up tree commands start from (the base tree when absent). */
+  setUp?: AgentSetUp;
   signal: AbortSignal;
 }
 
@@ -148,12 +151,14 @@ function submit(a: Record<string, unknown>): Omit<ToolOutcome, "target"> {
 
 /**
  * A command in the tests' sandbox (offline, the tests' limits, its own time limit) on a private
- * copy of the base tree with the edits written in; the copy is removed after.
+ * copy of the base tree as the tests see it (its setup done) with the edits written in; the copy is
+ * removed after.
  */
 async function runCommand(deps: ToolDeps, command: unknown): Promise<Omit<ToolOutcome, "target">> {
   if (typeof command !== "string" || !command.trim()) throw new PathRefused("run needs a command");
   if (!deps.runner) throw new PathRefused("Commands cannot run: the sandbox is off on this server");
-  const copy = await checkoutWalled(deps.cache, deps.copy.root, deps.limits.diskBytes);
+  const source = deps.setUp ? await deps.setUp.forCommand(deps.signal) : { dir: deps.copy.root, note: null };
+  const copy = await checkoutWalled(deps.cache, source.dir, deps.limits.diskBytes);
   try {
     await deps.copy.materialize(copy.dir);
     const uid = sandboxRunUid();
@@ -166,14 +171,14 @@ async function runCommand(deps: ToolDeps, command: unknown): Promise<Omit<ToolOu
       signal: deps.signal,
       uid,
     });
-    const output = scrubHostPaths(r.output, [deps.cache.root, copy.dir]);
+    const output = scrubHostPaths(r.output, [deps.cache.root, copy.dir, source.dir]);
     const status = r.cancelled
       ? "cancelled"
       : r.timedOut
         ? `timed out after ${Math.round(deps.runTimeoutMs / 1000)} s`
         : `exit code ${r.exitCode}`;
     return {
-      content: untrustedOutput(`${status}\n${output}`, TOOL_OUTPUT_CHARS),
+      content: untrustedOutput(`${source.note ? `${source.note}\n\n` : ""}${status}\n${output}`, TOOL_OUTPUT_CHARS),
       exitCode: r.exitCode,
       ...(r.timedOut ? { timedOut: true } : {}),
     };
