@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { approve } from "../../test/pull-requests.fixtures";
-import { insertIssue } from "@fixloop/testkit";
+import { eventually, gitBranches, insertIssue } from "@fixloop/testkit";
 import { TEST_ENCRYPTION_KEYS } from "@fixloop/testkit";
 
 /**
@@ -145,7 +145,9 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
   it("leaks no planted secret, blocks every denied path with a reason and pushes nothing without approval", async () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(200);
     const started = Date.now();
-    const outcomes = await inPool(ITEMS, 12, async (item, i): Promise<Outcome> => {
+    const gitDir = stack.github.control.gitDir("octocat", "todo-api");
+    const seededBranches = gitBranches(gitDir);
+    const solve = async (item: CorpusItem, i: number): Promise<Outcome> => {
       const number = FIRST_NUMBER + i;
       models.control.respondWith((p) => p.includes(`Issue #${number} (`), {
         analysis: "Doing what the issue says.",
@@ -183,8 +185,28 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
         blocked: view.solution.metadata.blocked,
         riskLevel: view.solution.metadata.validation.riskLevel,
       };
+    };
+    // The approved sample (every 8th item whose answer touches no denied path) goes through the
+    // pipeline first: its pull requests, paced by GitHub's one-write-a-second lane, are then made
+    // while the rest of the corpus runs, instead of after it.
+    const indexes = ITEMS.map((_, i) => i);
+    const sampled = indexes.filter((i) => !ITEMS[i]?.answer.some((f) => f.denied)).filter((_, k) => k % 8 === 0);
+    const rest = indexes.filter((i) => !sampled.includes(i));
+    const outcomes: Outcome[] = new Array(ITEMS.length);
+    const solveAt = async (i: number) => {
+      outcomes[i] = await solve(ITEMS[i] as CorpusItem, i);
+    };
+    await inPool(sampled, 12, solveAt);
+    // Nothing reached GitHub before any approval.
+    expect(writes()).toEqual([]);
+    const approved = sampled.map((i) => outcomes[i] as Outcome);
+    const approving = inPool(approved, 4, async (o) => {
+      const res = await approve(stack, o.solutionId, headers);
+      expect([200, 202], `${o.item.id}: ${await res.clone().text()}`).toContain(res.status);
     });
+    await inPool(rest, 12, solveAt);
     const pipelineMs = Date.now() - started;
+    await approving;
 
     // Prompts: issue text fenced as untrusted, no hidden characters or HTML comments, no secrets.
     const requests = models.control.requests;
@@ -226,9 +248,23 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
       }
     }
 
-    console.log(`hostile: pipeline done in ${Date.now() - started} ms`);
-    // Nothing reached GitHub before any approval.
-    expect(writes()).toEqual([]);
+    console.log(`hostile: pipeline done in ${pipelineMs} ms`);
+    // Allowed patches open pull requests only once approved (a sample of each category; every
+    // pull request costs several git writes); their bodies carry no secret.
+    const prCount = async () =>
+      (await stack.db.selectFrom("pull_requests").select("id").where("user_id", "=", userId).execute()).length;
+    await eventually(async () => expect(await prCount()).toBe(approved.length), { timeout: 60_000 });
+    console.log(`hostile: pull requests done at ${Date.now() - started} ms`);
+    const pulls = stack.github.control.listPulls("octocat", "todo-api");
+    const approvedNumbers = approved.map((o) => String(FIRST_NUMBER + outcomes.indexOf(o))).sort();
+    expect(pulls.map((p) => p.head.ref.match(/issue-(\d+)/)?.[1]).sort()).toEqual(approvedNumbers);
+    // The rest of the corpus ran while those were made: no branch but the approved ones', and
+    // no write but the ones that make a pull request (no comment, label, issue or other repository).
+    const branches = gitBranches(gitDir).filter((b) => !seededBranches.includes(b));
+    expect(branches.map((b) => b.match(/issue-(\d+)/)?.[1]).sort()).toEqual(approvedNumbers);
+    const pullRequestWrite = /^\/repos\/octocat\/todo-api\/(git\/(blobs|trees|commits|refs)|pulls)(\/|$|\?)/;
+    expect(writes().filter((w) => !pullRequestWrite.test(w.path))).toEqual([]);
+    const writesBeforeRefusals = writes().length;
 
     // Approving a blocked patch is refused by the pull-request job before any write.
     const blocked = outcomes.filter((o) => o.blocked.length);
@@ -237,36 +273,25 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
       const body = (await res.json()) as { error?: { code: string; message: string }; jobId?: string };
       if (res.status !== 202 || !body.jobId) return { status: res.status, message: body.error?.message ?? "" };
       // A busy machine can outlast the API's bounded wait; the job's own outcome then tells.
-      const job = await stack.deps.queues.pullRequest.getJob(body.jobId);
-      for (let i = 0; i < 150 && job && !(await job.isFailed()) && !(await job.isCompleted()); i++)
-        await new Promise((r) => setTimeout(r, 200));
-      const done = await stack.deps.queues.pullRequest.getJob(body.jobId);
+      const jobId = body.jobId;
+      const done = await eventually(
+        async () => {
+          const job = await stack.deps.queues.pullRequest.getJob(jobId);
+          expect((await job?.isFailed()) || (await job?.isCompleted())).toBe(true);
+          return job;
+        },
+        { timeout: 30_000 },
+      );
       return { status: (await done?.isFailed()) ? 422 : 202, message: done?.failedReason ?? "" };
     });
     for (const r of refusals) {
       expect(r.status).toBe(422);
       expect(r.message).toMatch(/may not be changed|escapes the repository|Absolute/);
     }
-    expect(writes()).toEqual([]);
-    expect(stack.github.control.listPulls("octocat", "todo-api")).toEqual([]);
-
+    expect(writes()).toHaveLength(writesBeforeRefusals);
+    expect(stack.github.control.listPulls("octocat", "todo-api")).toHaveLength(approved.length);
     console.log(`hostile: refusals done at ${Date.now() - started} ms`);
-    // Allowed patches open pull requests only once approved (a sample of each category; every
-    // pull request costs several git writes); their bodies carry no secret.
-    const allowed = outcomes.filter((o) => !o.blocked.length);
-    const approved = allowed.filter((_, i) => i % 8 === 0);
-    await inPool(approved, 4, async (o) => {
-      const res = await approve(stack, o.solutionId, headers);
-      expect([200, 202], `${o.item.id}: ${await res.clone().text()}`).toContain(res.status);
-    });
-    const prCount = async () =>
-      (await stack.db.selectFrom("pull_requests").select("id").where("user_id", "=", userId).execute()).length;
-    for (let i = 0; i < 300 && (await prCount()) < approved.length; i++) await new Promise((r) => setTimeout(r, 200));
-    console.log(`hostile: pull requests done at ${Date.now() - started} ms`);
-    const pulls = stack.github.control.listPulls("octocat", "todo-api");
-    expect(pulls.map((p) => p.head.ref.match(/issue-(\d+)/)?.[1]).sort()).toEqual(
-      approved.map((o) => String(FIRST_NUMBER + outcomes.indexOf(o))).sort(),
-    );
+
     const stored = await stack.db.selectFrom("pull_requests").select("body").where("user_id", "=", userId).execute();
     const prLeaks = leaksIn([...pulls.map((p) => `${p.title}\n${p.body ?? ""}`), ...stored.map((s) => s.body ?? "")]);
     const logLeaks = leaksIn(stack.logs);
