@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import pino from "pino";
-import { insertIssue, insertRun } from "@fixloop/testkit";
+import { eventually, insertIssue, insertRun } from "@fixloop/testkit";
 import { createTestApp, startTestWorkers, type TestApp } from "../../test/testing";
 import { readSse } from "../../test/sse.testkit";
 import type { OpsSnapshot } from "./ops.snapshot";
@@ -23,14 +23,15 @@ const snapshot = async (t: TestApp, headers: Record<string, string>) =>
   (await (await t.app.request("/api/ops", { headers })).json()) as OpsSnapshot;
 const queueOf = (s: OpsSnapshot, name: string) => s.queues.find((q) => q.name === name);
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** The first snapshot for which `ok` holds. */
+const snapshotWhen = (t: TestApp, headers: Record<string, string>, ok: (s: OpsSnapshot) => boolean) =>
+  eventually(
+    async () => {
+      const s = await snapshot(t, headers);
+      return ok(s) ? s : false;
+    },
+    { timeout: 10_000, interval: 100 },
+  );
 
 describe("the operations API", () => {
   it("answers 403 ops.forbidden to signed-in non-admins on every endpoint, and 401 when signed out", async () => {
@@ -184,10 +185,7 @@ describe("the operations API", () => {
 
     // A payload no processor accepts fails at once, for good.
     await t.deps.queues.sync.add("bad", { kind: "nope" } as never);
-    const failed = await until(
-      () => snapshot(t, admin.headers),
-      (s) => queueOf(s, "sync")?.failed === 1,
-    );
+    const failed = await snapshotWhen(t, admin.headers, (s) => queueOf(s, "sync")?.failed === 1);
     expect(queueOf(failed, "sync")?.failedPerMinute.reduce((a, b) => a + b)).toBe(1);
     expect(queueOf(failed, "sync")?.failureRate).toBe(1);
 
@@ -206,8 +204,9 @@ describe("the operations API", () => {
     const drain = await post(t, `/api/ops/workers/${running.presence.id}/drain`, admin.headers);
     expect(drain.status).toBe(202);
     expect(await drain.json()).toMatchObject({ workerId: running.presence.id, state: "draining" });
-    const drained = await until(
-      () => snapshot(t, admin.headers),
+    const drained = await snapshotWhen(
+      t,
+      admin.headers,
       (s) => s.workers.find((w) => w.id === running.presence.id)?.state === "drained",
     );
     expect(drained.workers.find((w) => w.id === running.presence.id)?.state).toBe("drained");
@@ -216,8 +215,9 @@ describe("the operations API", () => {
 
     const retried = await post(t, "/api/ops/queues/sync/retry-failed", admin.headers);
     expect(await retried.json()).toEqual({ queue: "sync", retried: 1 });
-    // The drained process takes nothing new: the retried job waits.
-    await new Promise((r) => setTimeout(r, 500));
+    // The drained process takes nothing new: its queue workers are closed, so the retried job waits.
+    expect(running.workers.map((w) => w.isRunning())).not.toContain(true);
+    expect(running.workers.map((w) => w.closing)).not.toContain(undefined);
     expect(queueOf(await snapshot(t, admin.headers), "sync")).toMatchObject({ waiting: 1, active: 0, failed: 0 });
     expect(audits().map((a) => a.action)).toEqual(["worker.drain", "queue.retry_failed"]);
   });
