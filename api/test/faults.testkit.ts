@@ -5,6 +5,7 @@ import { afterAll } from "vitest";
 import type { Db } from "@fixloop/db";
 import { eventually } from "@fixloop/testkit";
 import { TEST_ENCRYPTION_KEYS } from "./testing";
+import { withPlan } from "./fixtures";
 
 const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../..");
 
@@ -63,11 +64,7 @@ export async function until(what: string, ok: () => Promise<boolean>, ms: number
 
 /** Lets a user solve without a monthly limit, so a fault suite can run many solves. */
 export async function makeEnterprise(db: Db, userId: string): Promise<void> {
-  await db
-    .insertInto("subscriptions")
-    .values({ user_id: userId, plan: "ENTERPRISE" })
-    .onConflict((oc) => oc.column("user_id").doUpdateSet({ plan: "ENTERPRISE" }))
-    .execute();
+  await withPlan(db, userId, "ENTERPRISE");
 }
 
 export async function usedQuota(db: Db, userId: string): Promise<number> {

@@ -3,7 +3,9 @@ import path from "node:path";
 import url from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
-import { createTestStack, type TestStack } from "../../test/stack";
+import type { TestStack } from "../../test/stack";
+import { signedInStack } from "../../test/fixtures";
+import type { TestClient } from "../../test/testing";
 import { approve } from "../../test/pull-requests.fixtures";
 import { eventually, gitBranches, insertIssue } from "@fixloop/testkit";
 import { TEST_ENCRYPTION_KEYS } from "@fixloop/testkit";
@@ -68,6 +70,7 @@ const OTHER_USERS_SECRET = "ghp_plantedOtherUser0123456789abcdefXYZ";
 let models: ModelSandbox;
 let stack: TestStack;
 let headers: Record<string, string>;
+let api: TestClient;
 let userId: string;
 let secrets: string[] = [];
 
@@ -98,24 +101,22 @@ const leaksIn = (texts: string[]) =>
 
 beforeAll(async () => {
   models = await startModelSandbox();
-  stack = await createTestStack({ env: { ...models.env, ...PLANTED_ENV }, workers: ["solve", "pull-request"] });
-  const me = await stack.signIn("octocat", { scopes: ["public_repo"] });
+  const signedIn = await signedInStack({
+    env: { ...models.env, ...PLANTED_ENV },
+    workers: ["solve", "pull-request"],
+    plan: "ENTERPRISE",
+  });
+  ({ stack, api } = signedIn);
+  const { me } = signedIn;
   headers = { ...me.headers, "content-type": "application/json" };
   userId = me.user._id;
-  await stack.db
-    .insertInto("subscriptions")
-    .values({ user_id: userId, plan: "ENTERPRISE" })
-    .onConflict((oc) => oc.column("user_id").doUpdateSet({ plan: "ENTERPRISE" }))
-    .execute();
   const account = await stack.db
     .selectFrom("github_accounts")
     .select(["access_token_enc", "key_id"])
     .where("user_id", "=", userId)
     .executeTakeFirstOrThrow();
   const githubToken = stack.ctx.cipher.decrypt(account.key_id, account.access_token_enc, userId);
-  const apiToken = (await (
-    await stack.app.request("/api/tokens", { method: "POST", headers, body: JSON.stringify({ name: "ci" }) })
-  ).json()) as { secret: string };
+  const apiToken = await (await api.tokens.$post({ json: { name: "ci" } })).json();
   const other = await stack.loginAs({ username: "mallory" });
   await insertIssue(stack.db, other.user.id, { repo: REPO, number: 1, body: `my token is ${OTHER_USERS_SECRET}` });
   secrets = [
@@ -167,18 +168,11 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
         body: item.body,
         labels: item.labels,
       });
-      const res = await stack.app.request("/api/ai/generate-solution?wait=true", {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ issueId: issue.id }),
-      });
-      const body = (await res.json()) as { solution?: { _id: string } };
-      expect(res.status, `${item.id}: ${JSON.stringify(body).slice(0, 300)}`).toBe(200);
-      const solutionId = body.solution?._id ?? "";
+      const res = await api.ai["generate-solution"].$post({ query: { wait: "true" }, json: { issueId: issue.id } });
+      if (res.status !== 200) throw new Error(`${item.id}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+      const solutionId = (await res.json()).solution._id;
       // What the review page shows.
-      const view = (await (await stack.app.request(`/api/validations/${solutionId}`, { headers })).json()) as {
-        solution: { metadata: { blocked: { path: string; reason: string }[]; validation: { riskLevel: string } } };
-      };
+      const view = await (await api.validations[":id"].$get({ param: { id: solutionId } })).json();
       return {
         item,
         solutionId,
