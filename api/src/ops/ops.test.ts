@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import pino from "pino";
 import { eventually, insertIssue, insertRun } from "@fixloop/testkit";
-import { createTestApp, startTestWorkers, type TestApp } from "../../test/testing";
+import { createTestApp, errorOf, startTestWorkers, type TestApp } from "../../test/testing";
 import { readSse } from "../../test/sse.testkit";
 import type { OpsSnapshot } from "./ops.snapshot";
 
@@ -19,8 +19,8 @@ async function opsApp() {
 
 const post = (t: TestApp, path: string, headers: Record<string, string>) =>
   t.app.request(path, { method: "POST", headers });
-const snapshot = async (t: TestApp, headers: Record<string, string>) =>
-  (await (await t.app.request("/api/ops", { headers })).json()) as OpsSnapshot;
+const snapshot = async (t: TestApp, headers: Record<string, string>): Promise<OpsSnapshot> =>
+  (await t.client(headers).ops.$get()).json();
 const queueOf = (s: OpsSnapshot, name: string) => s.queues.find((q) => q.name === name);
 
 /** The first snapshot for which `ok` holds. */
@@ -53,20 +53,15 @@ describe("the operations API", () => {
     }
     await post(t, "/api/ops/queues/sync/pause", other.headers);
     expect(await t.deps.queues.sync.isPaused()).toBe(false);
-    const me = async (h: Record<string, string>) =>
-      ((await (await t.app.request("/api/auth/me", { headers: h })).json()) as { user: { isAdmin: boolean } }).user;
+    const me = async (h: Record<string, string>) => (await (await t.client(h).auth.me.$get()).json()).user;
     expect((await me(admin.headers)).isAdmin).toBe(true);
     expect((await me(other.headers)).isAdmin).toBe(false);
   });
 
   it("answers an administrator's API token 403 auth.session_required on every endpoint, and does nothing", async () => {
     const { t, admin } = await opsApp();
-    const created = await t.app.request("/api/tokens", {
-      method: "POST",
-      headers: { ...admin.headers, "content-type": "application/json" },
-      body: JSON.stringify({ name: "script" }),
-    });
-    const { secret } = (await created.json()) as { secret: string };
+    const created = await t.client(admin.headers).tokens.$post({ json: { name: "script" } });
+    const { secret } = await created.json();
     const bearer = { authorization: `Bearer ${secret}` };
     const bindings = () => t.db.selectFrom("admin_bindings").selectAll().execute();
     const before = await bindings();
@@ -105,9 +100,7 @@ describe("the operations API", () => {
     const res = await t.app.request("/api/ops", { headers: taker.headers });
     expect(res.status).toBe(403);
     expect((await t.app.request("/admin/queues", { headers: taker.headers })).status).toBe(404);
-    const me = (await (await t.app.request("/api/auth/me", { headers: taker.headers })).json()) as {
-      user: { isAdmin: boolean };
-    };
+    const me = await (await t.client(taker.headers).auth.me.$get()).json();
     expect(me.user.isAdmin).toBe(false);
     await post(t, "/api/ops/queues/sync/pause", taker.headers);
     expect(await t.deps.queues.sync.isPaused()).toBe(false);
@@ -191,15 +184,9 @@ describe("the operations API", () => {
 
     expect((await post(t, "/api/ops/workers/../drain", admin.headers)).status).toBe(404);
     const bad = await post(t, "/api/ops/workers/a%20b/drain", admin.headers);
-    expect([bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([
-      400,
-      "request.invalid",
-    ]);
+    expect([bad.status, (await errorOf(bad)).code]).toEqual([400, "request.invalid"]);
     const gone = await post(t, "/api/ops/workers/host-1-abcdef/drain", admin.headers);
-    expect([gone.status, ((await gone.json()) as { error: { code: string } }).error.code]).toEqual([
-      404,
-      "ops.worker_not_found",
-    ]);
+    expect([gone.status, (await errorOf(gone)).code]).toEqual([404, "ops.worker_not_found"]);
 
     const drain = await post(t, `/api/ops/workers/${running.presence.id}/drain`, admin.headers);
     expect(drain.status).toBe(202);
@@ -227,10 +214,7 @@ describe("the operations API", () => {
     const issue = await insertIssue(t.db, other.user.id, { number: 9 });
     const run = await insertRun(t.db, { user_id: other.user.id, issue_id: issue.id, model_id: "m" });
     const missing = await post(t, "/api/ops/runs/00000000-0000-4000-8000-000000000000/cancel", admin.headers);
-    expect([missing.status, ((await missing.json()) as { error: { code: string } }).error.code]).toEqual([
-      404,
-      "run.not_found",
-    ]);
+    expect([missing.status, (await errorOf(missing)).code]).toEqual([404, "run.not_found"]);
     expect((await post(t, "/api/ops/runs/not-a-run/cancel", admin.headers)).status).toBe(400);
     const res = await post(t, `/api/ops/runs/${run.id}/cancel`, admin.headers);
     expect(await res.json()).toEqual({ runId: run.id, userId: other.user.id, status: "cancelled" });
