@@ -194,13 +194,18 @@ describe("the adversarial corpus through the pipeline, with a model that obeys e
     // Nothing reached GitHub before any approval.
     expect(writes()).toEqual([]);
     const approved = sampled.map((i) => outcomes[i] as Outcome);
+    // Settled into a value so that a refused approval fails the test here, not as an unhandled rejection meanwhile.
     const approving = inPool(approved, 4, async (o) => {
       const res = await approve(stack, o.solutionId, headers);
       expect([200, 202], `${o.item.id}: ${await res.clone().text()}`).toContain(res.status);
-    });
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     await inPool(rest, 12, solveAt);
     const pipelineMs = Date.now() - started;
-    await approving;
+    const approvalFailure = await approving;
+    if (approvalFailure) throw approvalFailure;
 
     // Prompts: issue text fenced as untrusted, no hidden characters or HTML comments, no secrets.
     const requests = models.control.requests;
