@@ -3,7 +3,9 @@ import path from "node:path";
 import url from "node:url";
 import { afterAll } from "vitest";
 import type { Db } from "@fixloop/db";
+import { eventually } from "@fixloop/testkit";
 import { TEST_ENCRYPTION_KEYS } from "./testing";
+import { withPlan } from "./fixtures";
 
 const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../..");
 
@@ -55,22 +57,14 @@ export function workerProcesses() {
   };
 }
 
+/** Waits until `ok` answers true (a throw counts as not yet): eventually() with the fault files' words. */
 export async function until(what: string, ok: () => Promise<boolean>, ms: number, every = 200): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await ok().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, every));
-  }
-  throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+  await eventually(ok, { what, timeout: ms, interval: every });
 }
 
 /** Lets a user solve without a monthly limit, so a fault suite can run many solves. */
 export async function makeEnterprise(db: Db, userId: string): Promise<void> {
-  await db
-    .insertInto("subscriptions")
-    .values({ user_id: userId, plan: "ENTERPRISE" })
-    .onConflict((oc) => oc.column("user_id").doUpdateSet({ plan: "ENTERPRISE" }))
-    .execute();
+  await withPlan(db, userId, "ENTERPRISE");
 }
 
 export async function usedQuota(db: Db, userId: string): Promise<number> {

@@ -23,5 +23,5 @@ export async function solutionsSetup(opts: { env?: Record<string, string>; worke
       headers: { "content-type": "application/json", ...(init.headers ?? me.headers) },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
-  return { ...t, me, other, ...seeded, call };
+  return { ...t, me, other, ...seeded, call, api: t.client(me.headers).validations };
 }

@@ -3,11 +3,13 @@ import crypto from "node:crypto";
 import { afterAll } from "vitest";
 import { createTestDatabase, createTestRedis, TEST_ENCRYPTION_KEYS, testPrefix, testRedisUrl } from "@fixloop/testkit";
 import pino from "pino";
+import { hc } from "hono/client";
 import { createTokenCipher } from "@fixloop/db";
 import { createQueues, redisConnection, createLogger } from "@fixloop/runtime";
-import { type QueueName } from "@fixloop/contract";
+import { ErrorBody, type QueueName } from "@fixloop/contract";
+import { z } from "zod";
 import { loadWorkerEnv, startWorkers } from "@fixloop/worker";
-import { createApp } from "../src/app";
+import { createApp, type AppType } from "../src/app";
 import type { AppDeps } from "../src/deps";
 import { loadApiEnv, type ApiEnv } from "../src/env";
 import { SESSION_COOKIE, hashSecret, randomSecret } from "../src/auth/secrets";
@@ -47,8 +49,38 @@ export async function createTestApp(env: Partial<Record<keyof ApiEnv, string>> =
     await queues.close();
   });
   const app = createApp(deps, { serveWeb: false });
-  return { app, deps, db, redis, prefix, loginAs: (u?: Partial<TestUser>) => loginAs(deps, u) };
+  return {
+    app,
+    deps,
+    db,
+    redis,
+    prefix,
+    loginAs: (u?: Partial<TestUser>) => loginAs(deps, u),
+    client: (headers?: Record<string, string>) => testClient(app, headers),
+  };
 }
+
+/**
+ * The API's typed client (`hc<AppType>`, as the web uses it) over `app.request`: paths, params,
+ * bodies and answers are checked against the routes, with no network in between. `headers`
+ * (a signed-in browser's, say) go with every request.
+ *
+ *   const api = testClient(app, me.headers);
+ *   const res = await api.validations[":id"].$get({ param: { id } });
+ *   if (res.status === 200) (await res.json()).solution;
+ */
+export function testClient(
+  app: { request: (input: string | Request, init?: RequestInit) => Response | Promise<Response> },
+  headers: Record<string, string> = {},
+) {
+  return hc<AppType>("http://localhost/api", {
+    headers,
+    fetch: (input: RequestInfo | URL, init?: RequestInit) =>
+      app.request(input instanceof Request ? input : String(input), init),
+  });
+}
+
+export type TestClient = ReturnType<typeof testClient>;
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
@@ -101,4 +133,11 @@ export async function loginAs(deps: AppDeps, u: Partial<TestUser> = {}) {
     .execute();
   const headers = { cookie: `${SESSION_COOKIE}=${token}`, origin: "http://localhost:3000" };
   return { user, headers, token };
+}
+
+const ErrorAnswer = z.object({ error: ErrorBody });
+
+/** The `{ error: { code, message } }` of a refused request, read and checked (not cast). */
+export async function errorOf(res: { json(): Promise<unknown> }): Promise<ErrorBody> {
+  return ErrorAnswer.parse(await res.json()).error;
 }

@@ -14,6 +14,7 @@ export {
   seedSolution,
   type SeedSolution,
 } from "@fixloop/db/testing";
+export { eventually, type EventuallyOptions } from "../src/eventually";
 export { gitBranches, gitShow, gitTree } from "./git";
 export { applyEdits, startTestSandbox, TestSandbox } from "./github-sandbox";
 export { superviseTs } from "../src/processes";

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { Worker } from "bullmq";
-import { insertIssue } from "@fixloop/testkit";
+import { eventually, insertIssue } from "@fixloop/testkit";
 import { redisConnection } from "@fixloop/runtime";
 import { STEP_IDS } from "@fixloop/contract";
 import { solveKit } from "../../test/solve.testkit";
@@ -20,15 +20,14 @@ const total = (text: string, series: string) =>
     .filter((l) => l.startsWith(series))
     .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
 /** Scrapes until `ok` holds (workers record their figures a moment after a job ends). */
-async function scrapeUntil(ok: (text: string) => boolean, ms = 10_000): Promise<string> {
-  const until = Date.now() + ms;
-  let text = await scrape();
-  while (!ok(text) && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 100));
-    text = await scrape();
-  }
-  return text;
-}
+const scrapeUntil = (ok: (text: string) => boolean): Promise<string> =>
+  eventually(
+    async () => {
+      const text = await scrape();
+      return ok(text) ? text : false;
+    },
+    { timeout: 10_000, interval: 100, what: "the figures in /metrics" },
+  );
 
 const FAMILIES = {
   fixloop_queue_jobs: "gauge",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTestStack } from "../../test/stack";
+import { errorOf } from "../../test/testing";
 
 const stack = await createTestStack({ workers: false });
 const { app, db } = stack;
@@ -70,9 +71,9 @@ describe("GitHub sign-in", () => {
   it("signs in as octocat through the whole flow and stores the token encrypted", async () => {
     const { headers, user } = await stack.signIn("octocat");
     expect(user.username).toBe("octocat");
-    const me = await app.request("/api/auth/me", { headers });
+    const me = await stack.client(headers).auth.me.$get();
     expect(me.status).toBe(200);
-    const body = (await me.json()) as { user: Record<string, unknown> };
+    const body = await me.json();
     expect(body.user).toMatchObject({ username: "octocat", _id: user._id });
     expect(typeof body.user.avatarUrl).toBe("string");
     expect(typeof body.user.createdAt).toBe("string");
@@ -108,7 +109,7 @@ describe("GitHub sign-in", () => {
     expect(set).not.toMatch(/Secure/i);
     const second = await exchange();
     expect(second.status).toBe(401);
-    expect(((await second.json()) as { error: { code: string } }).error.code).toBe("auth.invalid_code");
+    expect((await errorOf(second)).code).toBe("auth.invalid_code");
   });
 
   it("rejects an expired login code with 401", async () => {
@@ -147,12 +148,12 @@ describe("GitHub sign-in", () => {
 
     const noCookie = await exchange({ origin: stack.publicUrl });
     expect(noCookie.status).toBe(401);
-    expect(((await noCookie.json()) as { error: { code: string } }).error.code).toBe("auth.invalid_code");
+    expect((await errorOf(noCookie)).code).toBe("auth.invalid_code");
     expect((await exchange({ origin: stack.publicUrl, cookie: cookiesOf(otherCb) })).status).toBe(401);
     for (const origin of ["https://evil.example", "null"]) {
       const foreign = await exchange({ origin, cookie: login });
       expect(foreign.status).toBe(403);
-      expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe("request.cross_origin");
+      expect((await errorOf(foreign)).code).toBe("request.cross_origin");
     }
     expect((await exchange({ cookie: login })).status).toBe(403);
     expect(await sessions()).toBe(before);
@@ -169,7 +170,7 @@ describe("GitHub sign-in", () => {
     expect(noState.headers.get("location")).toBe(`${stack.publicUrl}/auth?error=oauth.state_missing`);
     const noCookie = await app.request(a.callback, { headers: { accept: "application/json" } });
     expect(noCookie.status).toBe(400);
-    expect(((await noCookie.json()) as { error: { code: string } }).error.code).toBe("oauth.state_missing");
+    expect((await errorOf(noCookie)).code).toBe("oauth.state_missing");
     expect(await counts()).toEqual(before);
   });
 
@@ -217,9 +218,9 @@ describe("GitHub sign-in", () => {
     expect(await anonymous.json()).toEqual({ user: null });
     expect((await session({ cookie: "fixloop_session=forged" })).status).toBe(200);
     const { headers } = await stack.signIn("octocat");
-    const signedIn = await session(headers);
+    const signedIn = await stack.client(headers).auth.session.$get();
     expect(signedIn.status).toBe(200);
-    expect(((await signedIn.json()) as { user: { username: string } }).user.username).toBe("octocat");
+    expect((await signedIn.json()).user?.username).toBe("octocat");
     // A bearer credential is judged alone, as on every other route.
     expect((await session({ authorization: "Bearer nope" })).status).toBe(401);
     await app.request("/api/auth/logout", { method: "POST", headers });

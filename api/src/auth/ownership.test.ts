@@ -103,8 +103,8 @@ describe("personal API tokens", () => {
     await refused(await app.request("/admin/queues", { headers: bearer }));
     expect(await rows()).toEqual(before);
     // What a token is for still works: the API as its owner.
-    const me = await app.request("/api/auth/me", { headers: bearer });
-    expect(((await me.json()) as { user: { username: string } }).user.username).toBe("octocat");
+    const me = await stack.client(bearer).auth.me.$get();
+    expect((await me.json()).user.username).toBe("octocat");
     expect((await app.request("/api/issues", { headers: bearer })).status).toBe(200);
     // And the session still manages the same tokens.
     expect((await app.request("/api/tokens", { headers: octocat.headers })).status).toBe(200);

@@ -4,6 +4,7 @@ import { insertIssue, insertRun } from "@fixloop/testkit";
 
 import type { TestStack } from "../../test/stack";
 import { costsKit, OPERATOR_RUN_CAP } from "../../test/costs.testkit";
+import { errorOf } from "../../test/testing";
 
 const { t, setCaps, generate, follow, run, steps, used } = costsKit();
 let models: ModelSandbox;
@@ -17,7 +18,7 @@ beforeEach(async () => {
 
 describe("spending caps", () => {
   it("applies the operator's default until the user sets a cap, and refuses a negative cap without changing anything", async () => {
-    const initial = (await (await stack.app.request("/api/costs/caps", { headers })).json()) as Record<string, any>;
+    const initial = await (await stack.client(headers).costs.caps.$get()).json();
     expect(initial).toMatchObject({
       runCapUsd: null,
       defaults: { runCapUsd: OPERATOR_RUN_CAP, monthlyCapUsd: null },
@@ -37,7 +38,7 @@ describe("spending caps", () => {
     const huge = await setCaps({ runCapUsd: 1, monthlyCapUsd: 1_000_000 });
     expect(huge.status).toBe(400);
     expect(huge.body.error.code).toBe("request.invalid");
-    const after = (await (await stack.app.request("/api/costs/caps", { headers })).json()) as Record<string, any>;
+    const after = await (await stack.client(headers).costs.caps.$get()).json();
     expect(after).toMatchObject({ runCapUsd: 0.5, monthlyCapUsd: 20 });
   });
 
@@ -141,7 +142,7 @@ describe("spending caps", () => {
       .executeTakeFirstOrThrow();
     const res = await stack.app.request(`/api/runs/${completed.id}/resume`, { method: "POST", headers });
     expect(res.status).toBe(409);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("run.not_resumable");
+    expect((await errorOf(res)).code).toBe("run.not_resumable");
     const other = await stack.signIn("hubot");
     const foreign = await stack.app.request(`/api/runs/${completed.id}/resume`, {
       method: "POST",

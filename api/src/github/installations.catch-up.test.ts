@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { installations } from "@fixloop/db";
 import { catchUpInstallations, INSTALLATIONS_CATCH_UP_JOB } from "@fixloop/worker";
+import { eventually } from "@fixloop/testkit";
 import { createTestStack, type TestStack } from "../../test/stack";
 
 let stack: TestStack;
@@ -33,14 +34,13 @@ const installationsOf = async () => {
 
 describe("the installations catch-up on start", () => {
   it("is queued by the worker serving sync when it starts, and runs", async () => {
-    const deadline = Date.now() + 15_000;
-    let ran = false;
-    while (!ran && Date.now() < deadline) {
-      const done = await stack.deps.queues.sync.getJobs(["completed"]);
-      ran = done.some((j) => j.id?.startsWith(INSTALLATIONS_CATCH_UP_JOB) && j.data.kind === "installations");
-      if (!ran) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(ran).toBe(true);
+    await eventually(
+      async () => {
+        const done = await stack.deps.queues.sync.getJobs(["completed"]);
+        return done.some((j) => j.id?.startsWith(INSTALLATIONS_CATCH_UP_JOB) && j.data.kind === "installations");
+      },
+      { timeout: 15_000, interval: 100, what: "the installations catch-up job to complete" },
+    );
   });
 
   it("reads back what GitHub changed while no API received its webhooks: a repository added, an installation suspended, one uninstalled", async () => {

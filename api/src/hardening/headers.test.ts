@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { eventually } from "@fixloop/testkit";
 import { createTestApp } from "../../test/testing";
 
 const CHECKOUT = "https://checkout.razorpay.example/v1/checkout.js";
@@ -174,7 +175,14 @@ describe("rate limits on each abusable route", () => {
     });
     const refused = await create();
     expect(refused.status).toBe(429);
-    await new Promise((r) => setTimeout(r, 200));
+    // Redis runs commands in order: once a marker sent after the answer shows, so has every
+    // command the refused request ran.
+    let marked = false;
+    monitor.on("monitor", (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === "echo" && args[1] === `${t.prefix}:end`) marked = true;
+    });
+    await t.redis.echo(`${t.prefix}:end`);
+    await eventually(() => marked, { what: "the marker in the monitor" });
     monitor.disconnect();
     expect(writes).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import pino from "pino";
-import { insertIssue, insertRun } from "@fixloop/testkit";
-import { createTestApp, startTestWorkers, type TestApp } from "../../test/testing";
+import { eventually, insertIssue, insertRun } from "@fixloop/testkit";
+import { createTestApp, errorOf, startTestWorkers, type TestApp } from "../../test/testing";
 import { readSse } from "../../test/sse.testkit";
 import type { OpsSnapshot } from "./ops.snapshot";
 
@@ -19,18 +19,19 @@ async function opsApp() {
 
 const post = (t: TestApp, path: string, headers: Record<string, string>) =>
   t.app.request(path, { method: "POST", headers });
-const snapshot = async (t: TestApp, headers: Record<string, string>) =>
-  (await (await t.app.request("/api/ops", { headers })).json()) as OpsSnapshot;
+const snapshot = async (t: TestApp, headers: Record<string, string>): Promise<OpsSnapshot> =>
+  (await t.client(headers).ops.$get()).json();
 const queueOf = (s: OpsSnapshot, name: string) => s.queues.find((q) => q.name === name);
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** The first snapshot for which `ok` holds. */
+const snapshotWhen = (t: TestApp, headers: Record<string, string>, ok: (s: OpsSnapshot) => boolean) =>
+  eventually(
+    async () => {
+      const s = await snapshot(t, headers);
+      return ok(s) ? s : false;
+    },
+    { timeout: 10_000, interval: 100 },
+  );
 
 describe("the operations API", () => {
   it("answers 403 ops.forbidden to signed-in non-admins on every endpoint, and 401 when signed out", async () => {
@@ -52,20 +53,15 @@ describe("the operations API", () => {
     }
     await post(t, "/api/ops/queues/sync/pause", other.headers);
     expect(await t.deps.queues.sync.isPaused()).toBe(false);
-    const me = async (h: Record<string, string>) =>
-      ((await (await t.app.request("/api/auth/me", { headers: h })).json()) as { user: { isAdmin: boolean } }).user;
+    const me = async (h: Record<string, string>) => (await (await t.client(h).auth.me.$get()).json()).user;
     expect((await me(admin.headers)).isAdmin).toBe(true);
     expect((await me(other.headers)).isAdmin).toBe(false);
   });
 
   it("answers an administrator's API token 403 auth.session_required on every endpoint, and does nothing", async () => {
     const { t, admin } = await opsApp();
-    const created = await t.app.request("/api/tokens", {
-      method: "POST",
-      headers: { ...admin.headers, "content-type": "application/json" },
-      body: JSON.stringify({ name: "script" }),
-    });
-    const { secret } = (await created.json()) as { secret: string };
+    const created = await t.client(admin.headers).tokens.$post({ json: { name: "script" } });
+    const { secret } = await created.json();
     const bearer = { authorization: `Bearer ${secret}` };
     const bindings = () => t.db.selectFrom("admin_bindings").selectAll().execute();
     const before = await bindings();
@@ -104,9 +100,7 @@ describe("the operations API", () => {
     const res = await t.app.request("/api/ops", { headers: taker.headers });
     expect(res.status).toBe(403);
     expect((await t.app.request("/admin/queues", { headers: taker.headers })).status).toBe(404);
-    const me = (await (await t.app.request("/api/auth/me", { headers: taker.headers })).json()) as {
-      user: { isAdmin: boolean };
-    };
+    const me = await (await t.client(taker.headers).auth.me.$get()).json();
     expect(me.user.isAdmin).toBe(false);
     await post(t, "/api/ops/queues/sync/pause", taker.headers);
     expect(await t.deps.queues.sync.isPaused()).toBe(false);
@@ -184,30 +178,22 @@ describe("the operations API", () => {
 
     // A payload no processor accepts fails at once, for good.
     await t.deps.queues.sync.add("bad", { kind: "nope" } as never);
-    const failed = await until(
-      () => snapshot(t, admin.headers),
-      (s) => queueOf(s, "sync")?.failed === 1,
-    );
+    const failed = await snapshotWhen(t, admin.headers, (s) => queueOf(s, "sync")?.failed === 1);
     expect(queueOf(failed, "sync")?.failedPerMinute.reduce((a, b) => a + b)).toBe(1);
     expect(queueOf(failed, "sync")?.failureRate).toBe(1);
 
     expect((await post(t, "/api/ops/workers/../drain", admin.headers)).status).toBe(404);
     const bad = await post(t, "/api/ops/workers/a%20b/drain", admin.headers);
-    expect([bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([
-      400,
-      "request.invalid",
-    ]);
+    expect([bad.status, (await errorOf(bad)).code]).toEqual([400, "request.invalid"]);
     const gone = await post(t, "/api/ops/workers/host-1-abcdef/drain", admin.headers);
-    expect([gone.status, ((await gone.json()) as { error: { code: string } }).error.code]).toEqual([
-      404,
-      "ops.worker_not_found",
-    ]);
+    expect([gone.status, (await errorOf(gone)).code]).toEqual([404, "ops.worker_not_found"]);
 
     const drain = await post(t, `/api/ops/workers/${running.presence.id}/drain`, admin.headers);
     expect(drain.status).toBe(202);
     expect(await drain.json()).toMatchObject({ workerId: running.presence.id, state: "draining" });
-    const drained = await until(
-      () => snapshot(t, admin.headers),
+    const drained = await snapshotWhen(
+      t,
+      admin.headers,
       (s) => s.workers.find((w) => w.id === running.presence.id)?.state === "drained",
     );
     expect(drained.workers.find((w) => w.id === running.presence.id)?.state).toBe("drained");
@@ -216,8 +202,9 @@ describe("the operations API", () => {
 
     const retried = await post(t, "/api/ops/queues/sync/retry-failed", admin.headers);
     expect(await retried.json()).toEqual({ queue: "sync", retried: 1 });
-    // The drained process takes nothing new: the retried job waits.
-    await new Promise((r) => setTimeout(r, 500));
+    // The drained process takes nothing new: its queue workers are closed, so the retried job waits.
+    expect(running.workers.map((w) => w.isRunning())).not.toContain(true);
+    expect(running.workers.map((w) => w.closing)).not.toContain(undefined);
     expect(queueOf(await snapshot(t, admin.headers), "sync")).toMatchObject({ waiting: 1, active: 0, failed: 0 });
     expect(audits().map((a) => a.action)).toEqual(["worker.drain", "queue.retry_failed"]);
   });
@@ -227,10 +214,7 @@ describe("the operations API", () => {
     const issue = await insertIssue(t.db, other.user.id, { number: 9 });
     const run = await insertRun(t.db, { user_id: other.user.id, issue_id: issue.id, model_id: "m" });
     const missing = await post(t, "/api/ops/runs/00000000-0000-4000-8000-000000000000/cancel", admin.headers);
-    expect([missing.status, ((await missing.json()) as { error: { code: string } }).error.code]).toEqual([
-      404,
-      "run.not_found",
-    ]);
+    expect([missing.status, (await errorOf(missing)).code]).toEqual([404, "run.not_found"]);
     expect((await post(t, "/api/ops/runs/not-a-run/cancel", admin.headers)).status).toBe(400);
     const res = await post(t, `/api/ops/runs/${run.id}/cancel`, admin.headers);
     expect(await res.json()).toEqual({ runId: run.id, userId: other.user.id, status: "cancelled" });

@@ -3,6 +3,7 @@ import { currentUsagePeriod } from "@fixloop/db";
 import { startModelSandbox } from "@fixloop/testkit/sandbox";
 import { insertIssue } from "@fixloop/testkit";
 import { createPaymentsTestApp } from "../../test/payments.testkit";
+import { errorOf } from "../../test/testing";
 
 const models = await startModelSandbox();
 afterAll(() => models.stop());
@@ -12,8 +13,8 @@ const generate = (headers: Record<string, string>, body: { issueId: string; mode
   t.app.request("/api/ai/generate-solution", t.json(headers, body));
 
 async function allowedByProvider(headers: Record<string, string>) {
-  const res = await t.app.request("/api/ai/models", { headers });
-  const { allModels } = (await res.json()) as { allModels: Array<{ provider: string; allowed: boolean }> };
+  const res = await t.client(headers).ai.models.$get();
+  const { allModels } = await res.json();
   const out: Record<string, boolean> = {};
   for (const m of allModels) out[m.provider] = (out[m.provider] ?? true) && m.allowed;
   return out;
@@ -28,12 +29,10 @@ describe("plans at the generate endpoint", () => {
 
     const refused = await generate(headers, { issueId: issue.id });
     expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe("Usage limit exceeded");
+    expect((await errorOf(refused)).message).toBe("Usage limit exceeded");
     expect(await allowedByProvider(headers)).toMatchObject({ groq: true, openai: false, anthropic: false });
     const premium = await generate(headers, { issueId: issue.id, modelId: "gpt-4.1" });
-    expect(((await premium.json()) as { error: { message: string } }).error.message).toBe(
-      "Premium subscription required",
-    );
+    expect((await errorOf(premium)).message).toBe("Premium subscription required");
 
     const order = await t.createOrder(headers, "PRO");
     const { response } = t.sandbox.control.pay(order.id);
@@ -48,10 +47,7 @@ describe("plans at the generate endpoint", () => {
     expect(await allowedByProvider(headers)).toMatchObject({ groq: true, openai: true, anthropic: true });
     const accepted = await generate(headers, { issueId: issue.id, modelId: "claude-sonnet-4-5" });
     expect(accepted.status).toBe(202);
-    const stats = (await (await t.app.request("/api/payments/usage/stats", { headers })).json()) as {
-      monthlySolutions: number;
-      monthlyLimit: number;
-    };
+    const stats = await (await t.client(headers).payments.usage.stats.$get()).json();
     expect(stats).toMatchObject({ monthlySolutions: 1, monthlyLimit: 100 });
   });
 });

@@ -1,16 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { activatePlan } from "@fixloop/db";
+import { z } from "zod";
 import { createPaymentsTestApp } from "../../test/payments.testkit";
+import { errorOf } from "../../test/testing";
 
 const t = await createPaymentsTestApp();
+/** The order a create-order answer carries, read and checked. */
+const PaymentOrder = z.object({ order: z.object({ id: z.string(), amount: z.number(), currency: z.string() }) });
 
 describe("plans and orders", () => {
   it("lists the three plans without signing in", async () => {
-    const res = await t.app.request("/api/payments/plans");
+    const res = await t.client().payments.plans.$get();
     expect(res.status).toBe(200);
-    const { plans } = (await res.json()) as {
-      plans: Array<{ id: string; price: number; monthlyLimit: number; aiModels: string[] }>;
-    };
+    const { plans } = await res.json();
     expect(plans.map((p) => [p.id, p.price, p.monthlyLimit])).toEqual([
       ["FREE", 0, 10],
       ["PRO", 15, 100],
@@ -20,7 +22,7 @@ describe("plans and orders", () => {
   });
 
   it("hands the browser the key id and the checkout script URL", async () => {
-    const body = (await (await t.app.request("/api/payments/config")).json()) as { keyId: string; checkoutUrl: string };
+    const body = await (await t.client().payments.config.$get()).json();
     expect(body).toMatchObject({ keyId: t.sandbox.keyId, checkoutUrl: `${t.sandbox.url}/v1/checkout.js` });
     const script = await fetch(body.checkoutUrl);
     expect(await script.text()).toContain("window.Razorpay = Razorpay");
@@ -28,19 +30,18 @@ describe("plans and orders", () => {
 
   it("refuses an order for the Free plan, for the plan the user already has and for a lower one", async () => {
     const { headers, user } = await t.loginAs();
-    const free = await t.app.request("/api/payments/create-order", t.json(headers, { planId: "FREE" }));
+    const payments = t.client(headers).payments;
+    const free = await payments["create-order"].$post({ json: { planId: "FREE" } });
     expect(free.status).toBe(400);
     expect(await free.json()).toEqual({
       error: { code: "payments.already_on_plan", message: "You are already on the Free plan" },
     });
     await activatePlan(t.db, user.id, "PRO");
-    const same = await t.app.request("/api/payments/create-order", t.json(headers, { planId: "PRO" }));
-    expect(((await same.json()) as { error: { message: string } }).error.message).toBe(
-      "You are already on the Pro plan",
-    );
+    const same = await payments["create-order"].$post({ json: { planId: "PRO" } });
+    expect((await errorOf(same)).message).toBe("You are already on the Pro plan");
     // A lower plan than the one running would not apply (a late payment never downgrades): refused too.
     const enterprise = await activatePlan(t.db, user.id, "ENTERPRISE");
-    const lower = await t.app.request("/api/payments/create-order", t.json(headers, { planId: "PRO" }));
+    const lower = await payments["create-order"].$post({ json: { planId: "PRO" } });
     expect(lower.status).toBe(400);
     expect(await lower.json()).toEqual({
       error: {
@@ -53,12 +54,13 @@ describe("plans and orders", () => {
 
   it("creates the order at the server's price with the plan and user in its notes, ignoring client amounts", async () => {
     const { headers, user } = await t.loginAs();
+    // Sent raw: the typed client would not let a test send the fields the route ignores.
     const res = await t.app.request(
       "/api/payments/create-order",
       t.json(headers, { planId: "PRO", amount: 1, currency: "INR" }),
     );
     expect(res.status).toBe(200);
-    const { order } = (await res.json()) as { order: { id: string; amount: number; currency: string } };
+    const { order } = PaymentOrder.parse(await res.json());
     expect(order).toMatchObject({ amount: 1500, currency: "USD" });
     const remote = t.sandbox.control.state.orders.get(order.id);
     expect(remote).toMatchObject({
@@ -87,7 +89,7 @@ describe("plans and orders", () => {
     const { headers } = await t.loginAs();
     const bad = await t.app.request("/api/payments/create-order", t.json(headers, { planId: "GOLD" }));
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+    expect((await errorOf(bad)).code).toBe("request.invalid");
   });
 });
 
@@ -108,7 +110,7 @@ describe("verifying a checkout payment", () => {
       planId: "PRO",
     });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toBe("Payment verification failed");
+    expect((await errorOf(res)).message).toBe("Payment verification failed");
     expect((await t.subscription(alice.headers)).subscription.plan).toBe("FREE");
     expect(await t.activations(alice.user.id)).toBe(0);
   });
@@ -160,7 +162,7 @@ describe("verifying a checkout payment", () => {
       planId: "ENTERPRISE",
     });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("payments.plan_mismatch");
+    expect((await errorOf(res)).code).toBe("payments.plan_mismatch");
     expect((await t.subscription(alice.headers)).subscription.plan).toBe("FREE");
   });
 

@@ -2,20 +2,21 @@ import { describe, expect, it } from "vitest";
 import { filesChanged } from "@fixloop/db";
 import { SYNTAX_NOT_CHECKED } from "@fixloop/contract";
 import { ORIGINAL, PROPOSED, solutionsSetup as setup } from "../../test/solutions.testkit";
+import { errorOf } from "../../test/testing";
 
 describe("editing a solution (POST /api/validations/:id/modify)", () => {
   it("refuses a modification made from stale contents with 409 and keeps the solution as it was", async () => {
-    const { call, solutionId, db } = await setup();
-    const res = await call(`/${solutionId}/modify`, {
-      method: "POST",
-      body: {
+    const { api, solutionId, db } = await setup();
+    const res = await api[":id"].modify.$post({
+      param: { id: solutionId },
+      json: {
         modifications: [
           { filename: "src/paginate.ts", originalContent: ORIGINAL, modifiedContent: "// mine\n", reason: "tidy" },
         ],
       },
     });
     expect(res.status).toBe(409);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("solution.stale");
+    expect((await errorOf(res)).code).toBe("solution.stale");
     const row = await db
       .selectFrom("solutions")
       .select(["revision", "files_changed"])
@@ -27,16 +28,16 @@ describe("editing a solution (POST /api/validations/:id/modify)", () => {
   });
 
   it("stores a manual edit as a new revision with its reason and re-validates the new contents", async () => {
-    const { call, solutionId, db } = await setup();
+    const { api, solutionId, db } = await setup();
     const edited =
       "// Pages are 1-based; slice() is end-exclusive.\nexport const start = (page: number, size: number) => (page - 1) * size;\n";
-    const res = await call(`/${solutionId}/modify`, {
-      method: "POST",
-      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: edited }] },
+    const res = await api[":id"].modify.$post({
+      param: { id: solutionId },
+      json: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: edited }] },
     });
     expect(res.status).toBe(200);
-    const { solution } = (await res.json()) as { solution: Record<string, any> };
-    expect(solution.filesChanged[0].content).toBe(edited);
+    const { solution } = await res.json();
+    expect(solution.filesChanged[0]?.content).toBe(edited);
     expect(solution.revision).toBe(2);
     expect(solution.metadata.validation.stats).toMatchObject({ linesAdded: 2, linesRemoved: 1 });
     const revisions = await db
@@ -50,9 +51,9 @@ describe("editing a solution (POST /api/validations/:id/modify)", () => {
     ]);
     expect(filesChanged.read(revisions[0]?.files_changed)[0]?.content).toBe(PROPOSED);
 
-    const again = await call(`/${solutionId}/modify`, {
-      method: "POST",
-      body: {
+    const again = await api[":id"].modify.$post({
+      param: { id: solutionId },
+      json: {
         modifications: [
           { filename: "src/paginate.ts", originalContent: edited, modifiedContent: PROPOSED, reason: "Keep it short" },
         ],
@@ -68,11 +69,11 @@ describe("editing a solution (POST /api/validations/:id/modify)", () => {
   });
 
   it("refuses an edit the pull-request job would refuse as too large or binary, in the job's words, and writes nothing", async () => {
-    const { call, solutionId } = await setup({ env: { PR_MAX_BYTES: "200", PR_MAX_CHANGED_LINES: "20" } });
+    const { api, solutionId } = await setup({ env: { PR_MAX_BYTES: "200", PR_MAX_CHANGED_LINES: "20" } });
     const big = `${PROPOSED}${"// padding\n".repeat(30)}`;
-    const res = await call(`/${solutionId}/modify`, {
-      method: "POST",
-      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: big }] },
+    const res = await api[":id"].modify.$post({
+      param: { id: solutionId },
+      json: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: big }] },
     });
     expect(res.status).toBe(422);
     expect(await res.json()).toEqual({
@@ -81,31 +82,31 @@ describe("editing a solution (POST /api/validations/:id/modify)", () => {
         message: "The change has 32 changed lines; at most 20 are allowed in one pull request",
       },
     });
-    const binary = await call(`/${solutionId}/modify`, {
-      method: "POST",
-      body: {
+    const binary = await api[":id"].modify.$post({
+      param: { id: solutionId },
+      json: {
         modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "a\uFFFDb\n" }],
       },
     });
     expect(binary.status).toBe(422);
-    expect(((await binary.json()) as { error: { message: string } }).error.message).toBe(
+    expect((await errorOf(binary)).message).toBe(
       "src/paginate.ts: binary content is refused unless the file was binary before",
     );
-    const { solution } = (await (await call(`/${solutionId}`)).json()) as { solution: Record<string, any> };
+    const { solution } = await (await api[":id"].$get({ param: { id: solutionId } })).json();
     expect(solution.revision).toBe(1);
-    expect(solution.filesChanged[0].content).toBe(PROPOSED);
+    expect(solution.filesChanged[0]?.content).toBe(PROPOSED);
   });
 
   it("saves an edit that does not parse, with the worker's syntax error among the validation errors", async () => {
-    const { call, solutionId } = await setup();
+    const { api, solutionId } = await setup();
     const broken = "export const start = (page: number, size: number) => (page - 1) * size;\nexport const end = (;\n";
-    const res = await call(`/${solutionId}/modify`, {
-      method: "POST",
-      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: broken }] },
+    const res = await api[":id"].modify.$post({
+      param: { id: solutionId },
+      json: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: broken }] },
     });
     expect(res.status).toBe(200);
-    const { solution } = (await res.json()) as { solution: Record<string, any> };
-    expect(solution.filesChanged[0].content).toBe(broken);
+    const { solution } = await res.json();
+    expect(solution.filesChanged[0]?.content).toBe(broken);
     expect(solution.revision).toBe(2);
     expect(solution.metadata.advancedValidation.errors).toEqual([
       { message: "src/paginate.ts: does not parse as typescript (syntax error near line 2)" },
@@ -113,35 +114,35 @@ describe("editing a solution (POST /api/validations/:id/modify)", () => {
     expect(solution.metadata.validation.warnings).not.toContain(SYNTAX_NOT_CHECKED);
 
     // Fixing the edit clears the error again.
-    const fixed = await call(`/${solutionId}/modify`, {
-      method: "POST",
-      body: { modifications: [{ filename: "src/paginate.ts", originalContent: broken, modifiedContent: PROPOSED }] },
+    const fixed = await api[":id"].modify.$post({
+      param: { id: solutionId },
+      json: { modifications: [{ filename: "src/paginate.ts", originalContent: broken, modifiedContent: PROPOSED }] },
     });
-    const after = (await fixed.json()) as { solution: Record<string, any> };
+    const after = await fixed.json();
     expect(after.solution.metadata.advancedValidation.errors).toEqual([]);
   });
 
   it("saves the edit marked 'syntax not checked' when no worker answers within the wait, and leaves no job behind", async () => {
-    const { call, solutionId, deps } = await setup({ env: { JOB_WAIT_SECONDS: "1" }, worker: false });
+    const { api, solutionId, deps } = await setup({ env: { JOB_WAIT_SECONDS: "1" }, worker: false });
     const started = Date.now();
-    const res = await call(`/${solutionId}/modify`, {
-      method: "POST",
-      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "(\n" }] },
+    const res = await api[":id"].modify.$post({
+      param: { id: solutionId },
+      json: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "(\n" }] },
     });
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(res.status).toBe(200);
-    const { solution } = (await res.json()) as { solution: Record<string, any> };
-    expect(solution.filesChanged[0].content).toBe("(\n");
+    const { solution } = await res.json();
+    expect(solution.filesChanged[0]?.content).toBe("(\n");
     expect(solution.metadata.validation.warnings).toContain(SYNTAX_NOT_CHECKED);
     expect(solution.metadata.advancedValidation.errors).toEqual([]);
     expect(await deps.queues.syntaxCheck.getJobCounts()).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
   });
 
   it("refuses a modification of a file outside the solution", async () => {
-    const { call, solutionId } = await setup();
-    const res = await call(`/${solutionId}/modify`, {
-      method: "POST",
-      body: {
+    const { api, solutionId } = await setup();
+    const res = await api[":id"].modify.$post({
+      param: { id: solutionId },
+      json: {
         modifications: [{ filename: ".github/workflows/ci.yml", originalContent: "", modifiedContent: "on: push" }],
       },
     });

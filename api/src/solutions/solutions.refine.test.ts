@@ -3,26 +3,27 @@ import { seedSolution } from "@fixloop/testkit";
 import { currentUsagePeriod } from "@fixloop/db";
 import { createTestApp } from "../../test/testing";
 import { PROPOSED, solutionsSetup as setup } from "../../test/solutions.testkit";
+import { errorOf } from "../../test/testing";
 
 describe("refining a solution (POST /api/validations/:id/refine)", () => {
   it("rejects blank refinement feedback with 400 and starts no run", async () => {
-    const { call, solutionId, db } = await setup();
+    const { api, solutionId, db } = await setup();
     for (const feedback of ["", "   \n\t"]) {
-      const res = await call(`/${solutionId}/refine`, {
-        method: "POST",
-        body: { feedback, refinementInstructions: feedback },
+      const res = await api[":id"].refine.$post({
+        param: { id: solutionId },
+        json: { feedback, refinementInstructions: feedback },
       });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+      expect((await errorOf(res)).code).toBe("request.invalid");
     }
     expect(await db.selectFrom("solve_runs").selectAll().execute()).toEqual([]);
   });
 
   it("starts a refine run carrying all feedback so far and the manual edits, reserving one unit of quota", async () => {
-    const { call, solutionId, db, deps } = await setup();
-    await call(`/${solutionId}/modify`, {
-      method: "POST",
-      body: {
+    const { api, solutionId, db, deps } = await setup();
+    await api[":id"].modify.$post({
+      param: { id: solutionId },
+      json: {
         modifications: [
           {
             filename: "src/paginate.ts",
@@ -33,15 +34,17 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
         ],
       },
     });
-    const first = await call(`/${solutionId}/refine`, {
-      method: "POST",
-      body: { feedback: "Add a test", refinementInstructions: "Add a test" },
+    const first = await api[":id"].refine.$post({
+      param: { id: solutionId },
+      json: { feedback: "Add a test", refinementInstructions: "Add a test" },
     });
     expect(first.status).toBe(202);
-    const a = (await first.json()) as { refinementCount: number; runId: string };
+    const a = await first.json();
     expect(a.refinementCount).toBe(1);
     // The run counts the refinement when it finishes (here: by hand, as the solve processor would).
-    expect((await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "again" } })).status).toBe(409);
+    expect((await api[":id"].refine.$post({ param: { id: solutionId }, json: { feedback: "again" } })).status).toBe(
+      409,
+    );
 
     await db.updateTable("solve_runs").set({ status: "completed" }).where("id", "=", a.runId).execute();
     await db
@@ -49,11 +52,11 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
       .set({ refinement_count: 1, metadata: JSON.stringify({ refinementCount: 1 }) })
       .where("id", "=", solutionId)
       .execute();
-    const second = await call(`/${solutionId}/refine`, {
-      method: "POST",
-      body: { feedback: "Name the helper pageStart" },
+    const second = await api[":id"].refine.$post({
+      param: { id: solutionId },
+      json: { feedback: "Name the helper pageStart" },
     });
-    const b = (await second.json()) as { refinementCount: number; runId: string };
+    const b = await second.json();
     expect(b.refinementCount).toBe(2);
     const run = await db.selectFrom("solve_runs").selectAll().where("id", "=", b.runId).executeTakeFirstOrThrow();
     expect(run).toMatchObject({
@@ -73,7 +76,7 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
   });
 
   it("refuses 15 refinements at 10 of 10 FREE units with the quota error, starting no run and queueing no job", async () => {
-    const { call, solutionId, db, deps, me } = await setup();
+    const { api, solutionId, db, deps, me } = await setup();
     const { periodStart } = await currentUsagePeriod(db, me.user.id);
     await db
       .insertInto("usage_counters")
@@ -81,7 +84,7 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
       .execute();
     const answers = await Promise.all(
       Array.from({ length: 15 }, (_, i) =>
-        call(`/${solutionId}/refine`, { method: "POST", body: { feedback: `try ${i}` } }),
+        api[":id"].refine.$post({ param: { id: solutionId }, json: { feedback: `try ${i}` } }),
       ),
     );
     for (const res of answers) {
@@ -97,10 +100,10 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
   });
 
   it("refuses to refine on a model the plan no longer allows, starting no run and reserving nothing", async () => {
-    const { call, solutionId, db, deps, me } = await setup({ env: { ANTHROPIC_API_KEY: "sk-ant-test" } });
+    const { api, solutionId, db, deps, me } = await setup({ env: { ANTHROPIC_API_KEY: "sk-ant-test" } });
     // Made on Anthropic's model while on PRO; the plan has lapsed to FREE since.
     await db.updateTable("solutions").set({ ai_model: "claude-sonnet-4-5" }).where("id", "=", solutionId).execute();
-    const res = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test" } });
+    const res = await api[":id"].refine.$post({ param: { id: solutionId }, json: { feedback: "Add a test" } });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({
       error: { code: "plan.model_not_allowed", message: "Premium subscription required" },
@@ -110,23 +113,23 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
     expect(await deps.queues.solve.getJobCounts()).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
     // Back on PRO, the same refinement starts on that model.
     await db.insertInto("subscriptions").values({ user_id: me.user.id, plan: "PRO" }).execute();
-    const again = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test" } });
+    const again = await api[":id"].refine.$post({ param: { id: solutionId }, json: { feedback: "Add a test" } });
     expect(again.status).toBe(202);
-    const { runId } = (await again.json()) as { runId: string };
+    const { runId } = await again.json();
     expect(
       (await db.selectFrom("solve_runs").select("model_id").where("id", "=", runId).executeTakeFirstOrThrow()).model_id,
     ).toBe("claude-sonnet-4-5");
   });
 
   it("refuses to approve or reject while a refinement runs, and decides once it has ended", async () => {
-    const { call, solutionId, db } = await setup();
-    const started = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test" } });
+    const { api, solutionId, db } = await setup();
+    const started = await api[":id"].refine.$post({ param: { id: solutionId }, json: { feedback: "Add a test" } });
     expect(started.status).toBe(202);
-    const { runId } = (await started.json()) as { runId: string };
-    for (const status of ["approved", "rejected"]) {
-      const res = await call(`/${solutionId}/validate`, { method: "POST", body: { status } });
+    const { runId } = await started.json();
+    for (const status of ["approved", "rejected"] as const) {
+      const res = await api[":id"].validate.$post({ param: { id: solutionId }, json: { status } });
       expect(res.status).toBe(409);
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("solution.refining");
+      expect((await errorOf(res)).code).toBe("solution.refining");
     }
     expect(await db.selectFrom("validation_decisions").selectAll().execute()).toEqual([]);
     expect(
@@ -134,13 +137,15 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
     ).toBe("pending");
     // Once the refinement ended (here: cancelled), the decision goes through.
     await db.updateTable("solve_runs").set({ status: "cancelled" }).where("id", "=", runId).execute();
-    expect((await call(`/${solutionId}/validate`, { method: "POST", body: { status: "rejected" } })).status).toBe(200);
+    expect((await api[":id"].validate.$post({ param: { id: solutionId }, json: { status: "rejected" } })).status).toBe(
+      200,
+    );
   });
 
   it("refuses hand edits while a refinement runs (it would replace them when it finishes), and takes them once it ended", async () => {
-    const { call, solutionId, db } = await setup();
-    const started = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test" } });
-    const { runId } = (await started.json()) as { runId: string };
+    const { api, solutionId, db } = await setup();
+    const started = await api[":id"].refine.$post({ param: { id: solutionId }, json: { feedback: "Add a test" } });
+    const { runId } = await started.json();
     const edit = {
       modifications: [
         {
@@ -151,9 +156,9 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
         },
       ],
     };
-    const refused = await call(`/${solutionId}/modify`, { method: "POST", body: edit });
+    const refused = await api[":id"].modify.$post({ param: { id: solutionId }, json: edit });
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("solution.refining");
+    expect((await errorOf(refused)).code).toBe("solution.refining");
     const files = () =>
       db
         .selectFrom("solutions")
@@ -164,18 +169,18 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
     expect(before.files_changed).toMatchObject([{ content: PROPOSED }]);
     // The review page learns of it (and follows it after a reload).
     const refiningRunId = async () =>
-      ((await (await call(`/${solutionId}`)).json()) as { refiningRunId: string | null }).refiningRunId;
+      (await (await api[":id"].$get({ param: { id: solutionId } })).json()).refiningRunId;
     expect(await refiningRunId()).toBe(runId);
     await db.updateTable("solve_runs").set({ status: "cancelled" }).where("id", "=", runId).execute();
     expect(await refiningRunId()).toBeNull();
-    expect((await call(`/${solutionId}/modify`, { method: "POST", body: edit })).status).toBe(200);
+    expect((await api[":id"].modify.$post({ param: { id: solutionId }, json: edit })).status).toBe(200);
     expect((await files()).revision).toBe(before.revision + 1);
   });
 
   it("does not resume a cap-stopped refinement of a solution approved or edited since, and changes nothing", async () => {
-    const { call, solutionId, db, deps, me, app } = await setup();
-    const started = await call(`/${solutionId}/refine`, { method: "POST", body: { feedback: "Add a test" } });
-    const { runId } = (await started.json()) as { runId: string };
+    const { api, solutionId, db, deps, me, app } = await setup();
+    const started = await api[":id"].refine.$post({ param: { id: solutionId }, json: { feedback: "Add a test" } });
+    const { runId } = await started.json();
     const stopped = { status: "failed", error_code: "cost.run_cap_exceeded", quota_state: "released" } as const;
     await db.updateTable("solve_runs").set(stopped).where("id", "=", runId).execute();
     await deps.queues.solve.remove(`run-${runId}`);
@@ -203,7 +208,7 @@ describe("refining a solution (POST /api/validations/:id/refine)", () => {
       await setSolution(change);
       const res = await resume();
       expect(res.status).toBe(409);
-      const { error } = (await res.json()) as { error: { code: string; message: string } };
+      const error = await errorOf(res);
       expect(error.code).toBe("refine.superseded");
       expect(error.message).toMatch(said);
       expect(await row()).toEqual(stopped);

@@ -2,15 +2,17 @@ import { describe, expect, it } from "vitest";
 import { seedSolution } from "@fixloop/testkit";
 import { ORIGINAL, PROPOSED, solutionsSetup as setup } from "../../test/solutions.testkit";
 import { approve } from "../../test/pull-requests.fixtures";
+import { errorOf } from "../../test/testing";
 
 describe("solutions API (served under /api/validations)", () => {
   it("lists pending solutions with every field the review pages read", async () => {
-    const { call, solutionId, issueId } = await setup();
-    const res = await call("/pending");
+    const { api, solutionId, issueId } = await setup();
+    const res = await api.pending.$get();
     expect(res.status).toBe(200);
-    const { solutions } = (await res.json()) as { solutions: Record<string, any>[] };
+    const { solutions } = await res.json();
     expect(solutions).toHaveLength(1);
-    const s = solutions[0]!;
+    const [s] = solutions;
+    if (!s) throw new Error("no solution listed");
     expect(s._id).toBe(solutionId);
     expect(s.issueId).toEqual({
       _id: issueId,
@@ -55,12 +57,12 @@ describe("solutions API (served under /api/validations)", () => {
     expect(s.metadata.validation.stats).toMatchObject({ filesChanged: 1, linesAdded: 1, linesRemoved: 2 });
     expect(s.metadata.classification).toMatchObject({ type: "bug", complexity: "simple" });
     expect(typeof s.createdAt).toBe("string");
-    const one = await call(`/${solutionId}`);
-    expect(((await one.json()) as { solution: { _id: string } }).solution._id).toBe(solutionId);
+    const one = await api[":id"].$get({ param: { id: solutionId } });
+    expect((await one.json()).solution._id).toBe(solutionId);
   });
 
   it("carries the test evidence on the solution and a test summary on each list item", async () => {
-    const { call, db, me } = await setup();
+    const { api, db, me } = await setup();
     const counts = (passed: number, failed: number) => ({ passed, failed, errored: 0, durationMs: 420 });
     const tests = {
       command: "npm test",
@@ -80,9 +82,9 @@ describe("solutions API (served under /api/validations)", () => {
       files: [],
       metadata: { tests },
     });
-    const one = (await (await call(`/${solutionId}`)).json()) as { solution: Record<string, any> };
+    const one = await (await api[":id"].$get({ param: { id: solutionId } })).json();
     expect(one.solution.metadata.tests).toEqual(tests);
-    const { solutions } = (await (await call("/pending")).json()) as { solutions: Record<string, any>[] };
+    const { solutions } = await (await api.pending.$get()).json();
     expect(solutions.find((x) => x._id === solutionId)?.tests).toEqual({
       status: "passed",
       passed: 7,
@@ -98,12 +100,12 @@ describe("solutions API (served under /api/validations)", () => {
       files: [],
       metadata: { tests: { status: "passed" } },
     });
-    const oddOne = (await (await call(`/${odd}`)).json()) as { solution: Record<string, any> };
+    const oddOne = await (await api[":id"].$get({ param: { id: odd } })).json();
     expect([oddOne.solution.metadata.tests, oddOne.solution.tests]).toEqual([null, null]);
   });
 
   it("marks the test evidence stale after a manual edit: the badge says the edited code never ran", async () => {
-    const { call, db, me } = await setup();
+    const { api, db, me } = await setup();
     const tests = {
       command: "npm test",
       backend: "bwrap",
@@ -122,37 +124,37 @@ describe("solutions API (served under /api/validations)", () => {
       files: [{ filename: "src/paginate.ts", action: "modify", originalContent: ORIGINAL, content: PROPOSED }],
       metadata: { tests },
     });
-    const res = await call(`/${solutionId}/modify`, {
-      method: "POST",
-      body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "// x\n" }] },
+    const res = await api[":id"].modify.$post({
+      param: { id: solutionId },
+      json: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "// x\n" }] },
     });
     expect(res.status).toBe(200);
-    const { solution } = (await res.json()) as { solution: Record<string, any> };
-    expect(solution.metadata.tests.stale).toMatchObject({ by: "edit" });
+    const { solution } = await res.json();
+    expect(solution.metadata.tests?.stale).toMatchObject({ by: "edit" });
     expect(solution.tests).toMatchObject({ kind: "stale", verdict: "not run on the edited code" });
   });
 
   it("answers 404 on every route for another user's solution and changes nothing", async () => {
-    const { call, other, solutionId, db } = await setup();
-    const h = other.headers;
+    const { client, other, solutionId, db } = await setup();
+    const api = client(other.headers).validations;
+    const param = { id: solutionId };
     const attempts = [
-      call(`/${solutionId}`, { headers: h }),
-      call(`/${solutionId}`, { method: "DELETE", headers: h }),
-      call(`/${solutionId}/modify`, {
-        method: "POST",
-        headers: h,
-        body: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "x" }] },
+      api[":id"].$get({ param }),
+      api[":id"].$delete({ param }),
+      api[":id"].modify.$post({
+        param,
+        json: { modifications: [{ filename: "src/paginate.ts", originalContent: PROPOSED, modifiedContent: "x" }] },
       }),
-      call(`/${solutionId}/refine`, { method: "POST", headers: h, body: { feedback: "use a helper" } }),
-      call(`/${solutionId}/validate`, { method: "POST", headers: h, body: { status: "approved" } }),
-      call(`/${solutionId}/validate`, { method: "POST", headers: h, body: { status: "rejected" } }),
+      api[":id"].refine.$post({ param, json: { feedback: "use a helper" } }),
+      api[":id"].validate.$post({ param, json: { status: "approved" } }),
+      api[":id"].validate.$post({ param, json: { status: "rejected" } }),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ error: { code: "solution.not_found", message: "Solution not found" } });
     }
-    const pending = await call("/pending", { headers: h });
-    expect(((await pending.json()) as { solutions: unknown[] }).solutions).toEqual([]);
+    const pending = await api.pending.$get();
+    expect((await pending.json()).solutions).toEqual([]);
     const row = await db
       .selectFrom("solutions")
       .select(["status", "revision", "refinement_count"])
@@ -160,14 +162,14 @@ describe("solutions API (served under /api/validations)", () => {
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: "pending", revision: 1, refinement_count: 0 });
     expect(await db.selectFrom("validation_decisions").selectAll().execute()).toEqual([]);
-    expect((await call("/not-a-uuid")).status).toBe(404);
+    expect((await api[":id"].$get({ param: { id: "not-a-uuid" } })).status).toBe(404);
   });
 
   it("records a rejection, marks solution and issue, and takes it off the pending list", async () => {
-    const { app, call, solutionId, issueId, db, me } = await setup();
-    const res = await call(`/${solutionId}/validate`, {
-      method: "POST",
-      body: { status: "rejected", comments: "Wrong file" },
+    const { app, api, solutionId, issueId, db, me } = await setup();
+    const res = await api[":id"].validate.$post({
+      param: { id: solutionId },
+      json: { status: "rejected", comments: "Wrong file" },
     });
     expect(res.status).toBe(200);
     expect(await db.selectFrom("validation_decisions").select(["status", "comments", "user_id"]).execute()).toEqual([
@@ -179,23 +181,24 @@ describe("solutions API (served under /api/validations)", () => {
     expect(
       (await db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow()).status,
     ).toBe("open");
-    expect(((await (await call("/pending")).json()) as { solutions: unknown[] }).solutions).toEqual([]);
+    expect((await (await api.pending.$get()).json()).solutions).toEqual([]);
     expect((await approve({ app }, solutionId, me.headers)).status).toBe(409);
   });
 
   it("deletes a solution: gone from the list and 404 afterwards, its issue open again", async () => {
-    const { call, solutionId, issueId, db } = await setup();
-    expect((await call(`/${solutionId}`, { method: "DELETE" })).status).toBe(200);
+    const { api, solutionId, issueId, db } = await setup();
+    const param = { id: solutionId };
+    expect((await api[":id"].$delete({ param })).status).toBe(200);
     expect(
       (await db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow()).status,
     ).toBe("open");
-    expect(((await (await call("/pending")).json()) as { solutions: unknown[] }).solutions).toEqual([]);
-    expect((await call(`/${solutionId}`)).status).toBe(404);
-    expect((await call(`/${solutionId}`, { method: "DELETE" })).status).toBe(404);
+    expect((await (await api.pending.$get()).json()).solutions).toEqual([]);
+    expect((await api[":id"].$get({ param })).status).toBe(404);
+    expect((await api[":id"].$delete({ param })).status).toBe(404);
   });
 
   it("does not delete a solution whose pull request is being opened, and changes nothing", async () => {
-    const { call, solutionId, issueId, db } = await setup();
+    const { api, solutionId, issueId, db } = await setup();
     // Approved: the pull-request job holds it (here no worker takes the job).
     await db.updateTable("solutions").set({ status: "approved" }).where("id", "=", solutionId).execute();
     const status = async () => ({
@@ -206,15 +209,16 @@ describe("solutions API (served under /api/validations)", () => {
         .status,
     });
     const before = await status();
-    const res = await call(`/${solutionId}`, { method: "DELETE" });
+    const res = await api[":id"].$delete({ param: { id: solutionId } });
     expect(res.status).toBe(409);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("solution.opening_pull_request");
+    expect((await errorOf(res)).code).toBe("solution.opening_pull_request");
     expect(await status()).toEqual(before);
   });
 
   it("answers 401 without a session", async () => {
-    const { app } = await setup();
-    expect((await app.request("/api/validations/pending")).status).toBe(401);
-    expect((await app.request("/api/prs")).status).toBe(401);
+    const { client } = await setup();
+    const anonymous = client();
+    expect((await anonymous.validations.pending.$get()).status).toBe(401);
+    expect((await anonymous.prs.$get()).status).toBe(401);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Queue, QueueEvents, UnrecoverableError, Worker } from "bullmq";
 import pino from "pino";
-import { createTestRedis, testPrefix, testRedisUrl } from "@fixloop/testkit";
+import { createTestRedis, eventually, testPrefix, testRedisUrl } from "@fixloop/testkit";
 import { CLUSTER_METRICS, jobFailed, readCounter, readHistogram, redisConnection } from "@fixloop/runtime";
 import { failureCode, recordJobMetrics } from "./job.metrics";
 
@@ -52,11 +52,14 @@ describe("a worker's job metrics", () => {
       retries: await readCounter(redis, prefix, CLUSTER_METRICS.jobRetries),
       durations: await readHistogram(redis, prefix, CLUSTER_METRICS.jobDuration),
     });
-    let got = await series();
-    for (let i = 0; i < 50 && got.durations.reduce((n, s) => n + s.count, 0) < 3; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      got = await series();
-    }
+    // The durations are recorded a moment after each job ends.
+    const got = await eventually(
+      async () => {
+        const s = await series();
+        return s.durations.reduce((n, d) => n + d.count, 0) >= 3 ? s : false;
+      },
+      { timeout: 2_500, interval: 50 },
+    );
     const code = "github.unavailable";
     expect(got.retries).toEqual([{ labels: { queue: "flaky", code }, value: 1 }]);
     expect(got.failures).toEqual([{ labels: { queue: "flaky", code }, value: 1 }]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { eventually } from "@fixloop/testkit";
 import {
   findModel,
   generateSolution,
@@ -84,11 +85,11 @@ describe.each(PROVIDERS)("%s", (id) => {
     sandbox.control.hangNext();
     const controller = new AbortController();
     const pending = failure(generateSolution(cfg, request(id, { signal: controller.signal })));
-    await expect.poll(() => sandbox.control.requests.length).toBe(1);
+    await eventually(() => expect(sandbox.control.requests).toHaveLength(1), { timeout: 1_000 });
     controller.abort();
     const err = await pending;
     expect(err.code).toBe("model.cancelled");
-    await expect.poll(() => sandbox.control.abortedRequests).toBe(1);
+    await eventually(() => sandbox.control.abortedRequests === 1, { timeout: 1_000, what: "the aborted request" });
   });
 });
 

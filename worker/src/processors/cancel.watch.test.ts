@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runs } from "@fixloop/db";
-import { createTestDatabase, insertIssue, insertRun, insertUser } from "@fixloop/testkit";
+import { createTestDatabase, eventually, insertIssue, insertRun, insertUser } from "@fixloop/testkit";
 import { watchCancel } from "./cancel.watch";
 
 const logger = { info() {}, warn() {} } as never;
@@ -17,7 +17,7 @@ describe("a running solve's cancel signal", () => {
       await new Promise((r) => setTimeout(r, 200));
       expect(watch.signal.aborted).toBe(false);
       expect(await runs.requestCancel(db, run.id)).toBe(true);
-      await expect.poll(() => watch.signal.aborted, { timeout: 2_000, interval: 20 }).toBe(true);
+      await eventually(() => watch.signal.aborted, { timeout: 2_000, interval: 20, what: "the watch to abort" });
     } finally {
       watch.stop();
     }

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../../eventually";
 import { startGithubSandbox, type GithubSandbox } from "./index";
 
 let gh: GithubSandbox;
@@ -125,7 +126,9 @@ describe("the stand-in's links in sandbox mode", () => {
         `/repos/octocat/todo-api/commits/${pull?.head.sha}/check-runs`,
       );
       expect(checks.check_runs.map((c) => [c.name, c.conclusion])).toEqual([["ci", "failure"]]);
-      await expect.poll(() => received.slice().sort()).toEqual(["check_run", "pull_request_review_comment"]);
+      await eventually(() => expect(received.slice().sort()).toEqual(["check_run", "pull_request_review_comment"]), {
+        timeout: 1_000,
+      });
     } finally {
       gh.control.setWebhook(null);
       hook.close();
