@@ -31,8 +31,10 @@ export class ClaimLost extends Error {
 }
 
 /**
- * Inside a transaction: holds the run's row (FOR SHARE: no new claim replaces the token before the
- * transaction ends) while it still carries the claim's token; ClaimLost otherwise. A bare id holds nothing.
+ * Inside a transaction: holds the run's row while it still carries the claim's token; ClaimLost
+ * otherwise. A bare id holds nothing. FOR KEY SHARE: a new claim (which takes the row FOR UPDATE,
+ * see runs.claim) waits until the transaction ends, while a Cancel request's update does not wait
+ * behind a step write.
  */
 export async function holdClaim(trx: Conn, ref: RunRef): Promise<void> {
   if (typeof ref === "string") return;
@@ -41,7 +43,7 @@ export async function holdClaim(trx: Conn, ref: RunRef): Promise<void> {
     .select("id")
     .where("id", "=", ref.runId)
     .where("claim_token", "=", ref.token)
-    .forShare()
+    .forKeyShare()
     .executeTakeFirst();
   if (!held) throw new ClaimLost(ref.runId);
 }

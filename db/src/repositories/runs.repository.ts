@@ -61,7 +61,8 @@ export async function claim(db: Conn, runId: string, token: string = randomUUID(
       attempts: sql`attempts + 1`,
       claim_token: token,
     })
-    .where("id", "=", runId)
+    // FOR UPDATE, not the update's own lock: it waits for every write fenced by the claim it replaces (see holdClaim).
+    .where("id", "=", (eb) => eb.selectFrom("solve_runs").select("id").where("id", "=", runId).forUpdate())
     .where("status", "in", ACTIVE_RUN_STATUSES)
     .returningAll()
     .executeTakeFirst();

@@ -3,7 +3,7 @@ import type { Database, RunStep } from "../schema";
 import type { StepDetail, StepId } from "@fixloop/contract";
 import { stepDetail, stepOutput, stepPrompt } from "./json-columns";
 import * as runs from "./runs";
-import { fenced, runIdOf, type RunRef } from "./runs.claims";
+import { fenced, holdClaim, runIdOf, type RunRef } from "./runs.claims";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -33,8 +33,8 @@ export async function markRunning(
   const d = stepDetail.write(detail);
   const runId = runIdOf(ref);
   await db.transaction().execute(async (trx) => {
-    // First: the claim's check, and the run's row held until the step is written.
-    await runs.enterStep(trx, ref, step);
+    // First: the claim's check, the run's row held (not against a Cancel) until the step is written.
+    await holdClaim(trx, ref);
     await trx
       .insertInto("run_steps")
       .values({ run_id: runId, step, status: "running", detail: d, started_at: new Date() })
@@ -42,6 +42,7 @@ export async function markRunning(
         oc.columns(["run_id", "step"]).doUpdateSet({ status: "running", detail: d, started_at: new Date() }),
       )
       .execute();
+    await runs.enterStep(trx, ref, step);
   });
 }
 
