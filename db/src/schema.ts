@@ -504,6 +504,8 @@ export interface RepositoryBacktestsTable {
   error: string | null;
   created_at: GeneratedTimestamp;
   started_at: NullableTimestamp;
+  /** The token of the worker attempt that began the backtest last (see backtests.begin); its writes land only while it is here. */
+  claim_token: string | null;
   finished_at: NullableTimestamp;
 }
 
