@@ -293,17 +293,17 @@ export async function cardOf(db: Conn, userId: string, fullName: string) {
 }
 
 /**
- * ClaimLost unless the backtest still carries the claim `token` (a running or ended backtest of
- * another worker's claim is not this one's to write).
+ * ClaimLost when the backtest is still queued or running under another claim than `token`: it is
+ * another worker's to write. An ended backtest is no one's (its end is kept, see finish).
  */
 export async function holdBacktestClaim(db: Conn, id: string, token: string): Promise<void> {
   const row = await db
     .selectFrom("repository_backtests")
-    .select("claim_token")
+    .select(["claim_token", "status"])
     .where("id", "=", id)
     .forKeyShare()
     .executeTakeFirst();
-  if (row && row.claim_token !== token) throw new ClaimLost(id);
+  if (row && (ACTIVE as readonly string[]).includes(row.status) && row.claim_token !== token) throw new ClaimLost(id);
 }
 
 /** Gives the backtest's claim up, and that of the solve runs it started (its worker lost the job's lock). */

@@ -81,8 +81,8 @@ export async function startSolveRun(
       .where("id", "=", r.backtestId)
       .forShare()
       .executeTakeFirst();
-    if (backtest && r.token !== undefined && backtest.claim_token !== r.token) throw new ClaimLost(r.backtestId);
     if (backtest?.status !== "running") return { refused: "ended" };
+    if (r.token !== undefined && backtest.claim_token !== r.token) throw new ClaimLost(r.backtestId);
     // A backtest solve of this issue still running was left by a backtest attempt that died (one
     // backtest per repository runs at a time): it ends failed, its quota unit given back.
     const orphans = await trx
