@@ -1,4 +1,4 @@
-import { ClaimLost } from "./runs.claims";
+import { ClaimLost, releaseClaimsOfBacktest } from "./runs.claims";
 import { sql, type Transaction } from "kysely";
 import { z } from "zod";
 import { ACTIVE_RUN_STATUSES, BacktestIssue, solveFigures, type TrustCard } from "@fixloop/contract";
@@ -314,10 +314,5 @@ export async function releaseClaim(db: Conn, id: string, token: string): Promise
     .where("id", "=", id)
     .where("claim_token", "=", token)
     .execute();
-  await db
-    .updateTable("solve_runs")
-    .set({ claim_token: null })
-    .where("backtest_id", "=", id)
-    .where("claim_token", "=", token)
-    .execute();
+  await releaseClaimsOfBacktest(db, id, token);
 }
