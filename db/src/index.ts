@@ -14,6 +14,7 @@ export { findOpenPullRequestForIssue } from "./repositories/pull-requests.reposi
 /** Named state transitions: runs, solutions, issues and pull requests change only through these. */
 export * as issues from "./repositories/issues.repository";
 export * as runs from "./repositories/runs";
+export { ClaimLost, type RunClaim } from "./repositories/runs.claims";
 export * as steps from "./repositories/steps.repository";
 export * as runTestLogs from "./repositories/run-test-logs.repository";
 export * as repositories from "./repositories/repositories.repository";

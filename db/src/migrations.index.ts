@@ -48,4 +48,6 @@ export const MIGRATIONS: Readonly<Record<string, () => Promise<Migration>>> = {
     import("./migrations/2026-11-29T10-30-github-app-install-prompts"),
   "2026-11-29T10-30-github-app-manifest": () => import("./migrations/2026-11-29T10-30-github-app-manifest"),
   "2026-11-29T10-45-run-test-logs": () => import("./migrations/2026-11-29T10-45-run-test-logs"),
+  "2026-11-29T13-45-run-claim-token": () => import("./migrations/2026-11-29T13-45-run-claim-token"),
+  "2026-11-29T14-15-backtest-claim-token": () => import("./migrations/2026-11-29T14-15-backtest-claim-token"),
 };

@@ -287,6 +287,8 @@ export interface SolveRunsTable {
   /** Why the run was asked to stop, as the first request said (see runs.requestCancel); null when it never was. */
   cancel_error_code: string | null;
   cancel_error_message: string | null;
+  /** The token of the worker attempt that claimed the run last (see runs.claims); its writes land only while it is here. */
+  claim_token: string | null;
   created_at: GeneratedTimestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
@@ -502,6 +504,8 @@ export interface RepositoryBacktestsTable {
   error: string | null;
   created_at: GeneratedTimestamp;
   started_at: NullableTimestamp;
+  /** The token of the worker attempt that began the backtest last (see backtests.begin); its writes land only while it is here. */
+  claim_token: string | null;
   finished_at: NullableTimestamp;
 }
 

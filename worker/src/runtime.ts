@@ -151,10 +151,10 @@ export function startWorkers(
         ctx.logger.warn({ jobId: job?.id, err: err.message }, "a given-up backtest could not be ended"),
       );
     });
-  // The sweeper (runs no job holds, backtests whose job was lost) in every process serving solve or
-  // backtest, so a deployment whose backtests run apart from its solves still ends theirs.
-  const sweeper =
-    solveWorker || names.includes(QUEUES.backtest) ? startSweeper(ctx, ctx.env.SWEEP_INTERVAL_SECONDS) : null;
+  // The reconcilers (runs no job holds, backtests whose job was lost, ...) each on its own interval, in
+  // every process serving one of their queues: a deployment whose backtests run apart from its
+  // solves still ends theirs.
+  const sweeper = startSweeper(ctx, names);
   if (names.includes(QUEUES.sync)) {
     schedulePullRequestPoll(ctx).catch((err: Error) =>
       ctx.logger.warn({ err: err.message }, "the pull-request poll could not be scheduled"),

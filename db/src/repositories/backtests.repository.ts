@@ -1,3 +1,4 @@
+import { ClaimLost, releaseClaimsOfBacktest } from "./runs.claims";
 import { sql, type Transaction } from "kysely";
 import { z } from "zod";
 import { ACTIVE_RUN_STATUSES, BacktestIssue, solveFigures, type TrustCard } from "@fixloop/contract";
@@ -105,10 +106,11 @@ export async function find(db: Conn, id: string) {
 }
 
 /**
- * The worker took the backtest: running from now, with nothing counted yet (a retry starts over).
+ * The worker took the backtest: running from now, with nothing counted yet (a retry starts over),
+ * under this attempt's claim `token` (a worker that held it before writes nothing more of it).
  * False when it already ended (expired while queued): the worker leaves it alone.
  */
-export async function begin(db: Conn, id: string): Promise<boolean> {
+export async function begin(db: Conn, id: string, token?: string): Promise<boolean> {
   const r = await db
     .updateTable("repository_backtests")
     .set({
@@ -119,6 +121,7 @@ export async function begin(db: Conn, id: string): Promise<boolean> {
       found_at_1: 0,
       found_at_5: 0,
       issues: "[]",
+      claim_token: token ?? null,
     })
     .where("id", "=", id)
     .where("status", "in", ACTIVE)
@@ -138,8 +141,8 @@ export interface BacktestProgress {
  * Stores what the backtest has counted so far (the page shows it while it runs). False when it is
  * no longer running (it was ended as not finishing in time): the worker stops, spending nothing more.
  */
-export async function progress(db: Conn, id: string, p: BacktestProgress): Promise<boolean> {
-  const r = await db
+export async function progress(db: Conn, id: string, p: BacktestProgress, token?: string): Promise<boolean> {
+  let q = db
     .updateTable("repository_backtests")
     .set({
       found: p.found,
@@ -149,9 +152,12 @@ export async function progress(db: Conn, id: string, p: BacktestProgress): Promi
       issues: backtestIssues.write(p.issues),
     })
     .where("id", "=", id)
-    .where("status", "=", "running")
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+    .where("status", "=", "running");
+  if (token !== undefined) q = q.where("claim_token", "=", token);
+  if (Number((await q.executeTakeFirst()).numUpdatedRows) === 1) return true;
+  // Not written: ended (false), or begun again by another worker (ClaimLost).
+  if (token !== undefined) await holdBacktestClaim(db, id, token);
+  return false;
 }
 
 /**
@@ -159,8 +165,15 @@ export async function progress(db: Conn, id: string, p: BacktestProgress): Promi
  * ended one keeps its end). Either way, its solve runs left running end with it (see
  * endLeftSolveRuns); a new one can no longer start (see startSolveRun).
  */
-export async function finish(db: Conn, id: string, outcome: { error: string | null }): Promise<void> {
+export async function finish(
+  db: Conn,
+  id: string,
+  outcome: { error: string | null },
+  /** The worker's claim (ClaimLost when another worker began the backtest since); none when BullMQ gave the job up. */
+  token?: string,
+): Promise<void> {
   await inTransaction(db, async (trx) => {
+    if (token !== undefined) await holdBacktestClaim(trx, id, token);
     await trx
       .updateTable("repository_backtests")
       .set({ status: outcome.error === null ? "done" : "failed", error: outcome.error, finished_at: new Date() })
@@ -277,4 +290,29 @@ export async function cardOf(db: Conn, userId: string, fullName: string) {
   const latest = await base.executeTakeFirst();
   const done = latest?.status === "done" ? latest : await base.where("status", "=", "done").executeTakeFirst();
   return { repositoryId: repo.id, card: done ? toCard(done) : null, latest: latest ? toCard(latest) : null };
+}
+
+/**
+ * ClaimLost when the backtest is still queued or running under another claim than `token`: it is
+ * another worker's to write. An ended backtest is no one's (its end is kept, see finish).
+ */
+export async function holdBacktestClaim(db: Conn, id: string, token: string): Promise<void> {
+  const row = await db
+    .selectFrom("repository_backtests")
+    .select(["claim_token", "status"])
+    .where("id", "=", id)
+    .forKeyShare()
+    .executeTakeFirst();
+  if (row && (ACTIVE as readonly string[]).includes(row.status) && row.claim_token !== token) throw new ClaimLost(id);
+}
+
+/** Gives the backtest's claim up, and that of the solve runs it started (its worker lost the job's lock). */
+export async function releaseClaim(db: Conn, id: string, token: string): Promise<void> {
+  await db
+    .updateTable("repository_backtests")
+    .set({ claim_token: null })
+    .where("id", "=", id)
+    .where("claim_token", "=", token)
+    .execute();
+  await releaseClaimsOfBacktest(db, id, token);
 }

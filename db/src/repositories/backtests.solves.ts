@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database } from "../schema";
 import type { Conn } from "./conn";
+import { ClaimLost, holdClaim, runIdOf, type RunRef } from "./runs.claims";
 import { runSpent } from "./costs.repository";
 import { runInput } from "./json-columns";
 import { syncRunSpend } from "./spend.repository";
@@ -62,17 +63,26 @@ export type SolveStart = { runId: string } | { refused: "quota" | "ended" };
  */
 export async function startSolveRun(
   db: Kysely<Database>,
-  r: { userId: string; issueId: string; modelId: string; candidates: number; backtestId: string },
+  r: {
+    userId: string;
+    issueId: string;
+    modelId: string;
+    candidates: number;
+    backtestId: string;
+    /** The backtest's claim: the run carries it (see runs.claims); ClaimLost when the backtest no longer does. */
+    token?: string;
+  },
 ): Promise<SolveStart> {
   return db.transaction().execute(async (trx): Promise<SolveStart> => {
     // Held until commit: an end of the backtest waits for this run to be in, then ends it too.
     const backtest = await trx
       .selectFrom("repository_backtests")
-      .select("status")
+      .select(["status", "claim_token"])
       .where("id", "=", r.backtestId)
       .forShare()
       .executeTakeFirst();
     if (backtest?.status !== "running") return { refused: "ended" };
+    if (r.token !== undefined && backtest.claim_token !== r.token) throw new ClaimLost(r.backtestId);
     // A backtest solve of this issue still running was left by a backtest attempt that died (one
     // backtest per repository runs at a time): it ends failed, its quota unit given back.
     const orphans = await trx
@@ -106,6 +116,7 @@ export async function startSolveRun(
         quota_period_start: reserved.periodStart,
         started_at: new Date(),
         attempts: 1,
+        claim_token: r.token ?? null,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
@@ -119,10 +130,12 @@ export async function startSolveRun(
  */
 export async function endSolveRun(
   db: Kysely<Database>,
-  runId: string,
+  ref: RunRef,
   outcome: { error: { code: string; message: string } | null },
 ): Promise<number> {
+  const runId = runIdOf(ref);
   await db.transaction().execute(async (trx) => {
+    await holdClaim(trx, ref);
     await syncRunSpend(trx, runId);
     await trx
       .updateTable("solve_runs")

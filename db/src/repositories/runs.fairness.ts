@@ -28,7 +28,13 @@ const lockUser = (db: Conn, userId: string) =>
  * per-user lock, so two workers never both take the user's last slot. A run already running
  * (a retry, or a job back from a stalled worker) holds its slot and is claimed again.
  */
-export async function claimWithinCap(db: Kysely<Database>, runId: string, caps: ActiveRunCaps): Promise<CappedClaim> {
+export async function claimWithinCap(
+  db: Kysely<Database>,
+  runId: string,
+  caps: ActiveRunCaps,
+  /** This attempt's claim token (see runs.claims): written on the row when the run is claimed. */
+  token: string,
+): Promise<CappedClaim> {
   return db.transaction().execute(async (trx) => {
     const run = await trx
       .selectFrom("solve_runs")
@@ -46,7 +52,7 @@ export async function claimWithinCap(db: Kysely<Database>, runId: string, caps: 
         return { status: "deferred" as const, userId: run.user_id, ahead, cap };
       }
     }
-    const claimed = await claim(trx, runId);
+    const claimed = await claim(trx, runId, token);
     return claimed ? { status: "claimed" as const, run: claimed } : { status: "ended" as const };
   });
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type Transaction } from "kysely";
 import {
   ACTIVE_RUN_STATUSES,
@@ -12,6 +13,7 @@ import * as issues from "./issues.repository";
 import { runInput, type RunInput } from "./json-columns";
 import * as solutions from "./solutions.repository";
 import { chargeRunQuota, releaseRunQuota } from "./usage.repository";
+import { ClaimLost, holdClaim, runIdOf, type RunClaim, type RunRef } from "./runs.claims";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -46,21 +48,33 @@ export async function create(
   return r.id;
 }
 
-/** Claims a run for this attempt: queued/running → running. Null when it already ended. */
-export async function claim(db: Conn, runId: string): Promise<SolveRun | null> {
+/**
+ * Claims a run for this attempt: queued/running → running, with `token` on the row (a worker that
+ * held it before loses its claim: its later writes land nowhere). Null when it already ended.
+ */
+export async function claim(db: Conn, runId: string, token: string = randomUUID()): Promise<SolveRun | null> {
   const run = await db
     .updateTable("solve_runs")
-    .set({ status: "running", started_at: sql`coalesce(started_at, now())`, attempts: sql`attempts + 1` })
-    .where("id", "=", runId)
+    .set({
+      status: "running",
+      started_at: sql`coalesce(started_at, now())`,
+      attempts: sql`attempts + 1`,
+      claim_token: token,
+    })
+    // FOR UPDATE, not the update's own lock: it waits for every write fenced by the claim it replaces (see holdClaim).
+    .where("id", "=", (eb) => eb.selectFrom("solve_runs").select("id").where("id", "=", runId).forUpdate())
     .where("status", "in", ACTIVE_RUN_STATUSES)
     .returningAll()
     .executeTakeFirst();
   return run ?? null;
 }
 
-/** The step the run is at now. */
-export async function enterStep(db: Conn, runId: string, step: StepId): Promise<void> {
-  await db.updateTable("solve_runs").set({ current_step: step }).where("id", "=", runId).execute();
+/** The step the run is at now (ClaimLost when `ref` is a claim the run no longer carries). */
+export async function enterStep(db: Conn, ref: RunRef, step: StepId): Promise<void> {
+  let q = db.updateTable("solve_runs").set({ current_step: step }).where("id", "=", runIdOf(ref));
+  if (typeof ref !== "string") q = q.where("claim_token", "=", ref.token);
+  const r = await q.executeTakeFirst();
+  if (typeof ref !== "string" && Number(r.numUpdatedRows) !== 1) throw new ClaimLost(ref.runId);
 }
 
 /**
@@ -70,16 +84,18 @@ export async function enterStep(db: Conn, runId: string, step: StepId): Promise<
  */
 export async function finish(
   db: Kysely<Database>,
-  runId: string,
+  ref: RunRef,
   p: solutions.Proposal & { baseCommitSha: string | null; feedback: string | null },
 ): Promise<string> {
   return db.transaction().execute(async (trx) => {
     const run = await trx
       .selectFrom("solve_runs")
       .selectAll()
-      .where("id", "=", runId)
+      .where("id", "=", runIdOf(ref))
       .forUpdate()
       .executeTakeFirstOrThrow();
+    // Before anything else: a worker that lost the run writes nothing, not even a repeat of the new holder's end.
+    if (typeof ref !== "string" && run.claim_token !== ref.token) throw new ClaimLost(ref.runId);
     if (run.status === "completed" && run.solution_id) return run.solution_id;
     if (run.status !== "running") throw new Error(`run ${run.id} is ${run.status}`);
     // A cancel flagged while the last step ended wins: the worker ends the run cancelled, writing no solution.
@@ -115,8 +131,11 @@ export async function end(
   run: Pick<SolveRun, "id" | "issue_id" | "kind">,
   status: "failed" | "cancelled",
   error: { code: string; message: string },
+  /** The worker's claim: without it (a seeding script, a test) the run ends whoever holds it. */
+  claim?: RunClaim,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    if (claim) await holdClaim(trx, claim);
     const r = await trx
       .updateTable("solve_runs")
       .set({ status, error_code: error.code, error_message: error.message, finished_at: new Date() })

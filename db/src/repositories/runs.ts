@@ -3,3 +3,4 @@ export * from "./runs.repository";
 export * from "./runs.reads";
 export * from "./runs.start";
 export * from "./runs.fairness";
+export * from "./runs.claims";

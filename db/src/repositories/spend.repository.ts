@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from "kysely";
 import { ACTIVE_RUN_STATUSES, type StepId } from "@fixloop/contract";
 import type { Database, ModelRequestState } from "../schema";
 import type { CapDefaults } from "./costs.repository";
+import { holdClaim, type RunClaim } from "./runs.claims";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -18,6 +19,8 @@ export interface SpendReservation {
   /** Start of the user's usage period: the monthly cap counts from here. */
   periodStart: Date;
   defaults: CapDefaults;
+  /** The worker's claim on the run: a worker that lost the run reserves nothing (ClaimLost), so sends nothing. */
+  claim?: RunClaim;
 }
 
 /** What the caps and the ledger said when the reservation was decided. */
@@ -46,6 +49,7 @@ const ceil6 = (usd: number): number => Math.ceil(Math.max(0, usd) * 1e6 - 1e-6) 
 export async function reserveSpend(db: Kysely<Database>, r: SpendReservation): Promise<ReserveOutcome> {
   const worst = ceil6(r.worstUsd);
   return db.transaction().execute(async (trx) => {
+    if (r.claim) await holdClaim(trx, r.claim);
     await sql`select pg_advisory_xact_lock(hashtextextended(${`fixloop.spend:${r.userId}`}, 0))`.execute(trx);
     const row = await sql<{
       id: string | null;

@@ -3,6 +3,7 @@ import type { Database, RunStep } from "../schema";
 import type { StepDetail, StepId } from "@fixloop/contract";
 import { stepDetail, stepOutput, stepPrompt } from "./json-columns";
 import * as runs from "./runs";
+import { fenced, holdClaim, runIdOf, type RunRef } from "./runs.claims";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -19,15 +20,21 @@ export async function load(db: Conn, runId: string, only?: readonly StepId[]): P
 
 const emptyDetail = (): StepDetail => ({ files: [], info: [], warnings: [] });
 
-/** The step starts (or starts again): → running, and the run is at it. */
+/**
+ * The step starts (or starts again): → running, and the run is at it. Every write of a step takes
+ * the run's claim (see runs.claims): a worker that lost the run writes no step (ClaimLost).
+ */
 export async function markRunning(
   db: Kysely<Database>,
-  runId: string,
+  ref: RunRef,
   step: StepId,
   detail: StepDetail = emptyDetail(),
 ): Promise<void> {
   const d = stepDetail.write(detail);
+  const runId = runIdOf(ref);
   await db.transaction().execute(async (trx) => {
+    // First: the claim's check, the run's row held (not against a Cancel) until the step is written.
+    await holdClaim(trx, ref);
     await trx
       .insertInto("run_steps")
       .values({ run_id: runId, step, status: "running", detail: d, started_at: new Date() })
@@ -35,19 +42,22 @@ export async function markRunning(
         oc.columns(["run_id", "step"]).doUpdateSet({ status: "running", detail: d, started_at: new Date() }),
       )
       .execute();
-    await runs.enterStep(trx, runId, step);
+    await runs.enterStep(trx, ref, step);
   });
 }
 
 /** What a running step has reported so far; a reload shows it until the step ends. */
-export async function storeProgress(db: Conn, runId: string, step: StepId, detail: StepDetail): Promise<void> {
-  await db
-    .updateTable("run_steps")
-    .set({ detail: stepDetail.write(detail) })
-    .where("run_id", "=", runId)
-    .where("step", "=", step)
-    .where("status", "=", "running")
-    .execute();
+export async function storeProgress(db: Conn, ref: RunRef, step: StepId, detail: StepDetail): Promise<void> {
+  const runId = runIdOf(ref);
+  await fenced(db, ref, (c) =>
+    c
+      .updateTable("run_steps")
+      .set({ detail: stepDetail.write(detail) })
+      .where("run_id", "=", runId)
+      .where("step", "=", step)
+      .where("status", "=", "running")
+      .execute(),
+  );
 }
 
 export interface StepResult {
@@ -61,81 +71,91 @@ export interface StepResult {
 /** A finished step: → completed with its detail and full output (a retried job resumes after it). The run's totals are the ledger's (spend.repository). */
 export async function storeResult(
   db: Kysely<Database>,
-  runId: string,
+  ref: RunRef,
   step: StepId,
   r: StepResult,
   startedAt: Date,
 ): Promise<void> {
   const finished = new Date();
   const values = { detail: stepDetail.write(r.detail), output: stepOutput.write(r.output) };
-  await db
-    .updateTable("run_steps")
-    .set({
-      status: "completed",
-      ...values,
-      tokens_in: r.tokensIn ?? 0,
-      tokens_out: r.tokensOut ?? 0,
-      cost_usd: r.costUsd ?? 0,
-      finished_at: finished,
-      duration_ms: finished.getTime() - startedAt.getTime(),
-    })
-    .where("run_id", "=", runId)
-    .where("step", "=", step)
-    .execute();
+  const runId = runIdOf(ref);
+  await fenced(db, ref, (c) =>
+    c
+      .updateTable("run_steps")
+      .set({
+        status: "completed",
+        ...values,
+        tokens_in: r.tokensIn ?? 0,
+        tokens_out: r.tokensOut ?? 0,
+        cost_usd: r.costUsd ?? 0,
+        finished_at: finished,
+        duration_ms: finished.getTime() - startedAt.getTime(),
+      })
+      .where("run_id", "=", runId)
+      .where("step", "=", step)
+      .execute(),
+  );
 }
 
 /** Keeps what the model is about to see, with the estimate made from it, on the running step. */
 export async function storePrompt(
   db: Conn,
-  runId: string,
+  ref: RunRef,
   step: StepId,
   prompt: Parameters<typeof stepPrompt.write>[0] & { estimate: { usd: number } },
 ): Promise<void> {
-  await db
-    .updateTable("run_steps")
-    .set({ prompt: stepPrompt.write(prompt), estimate_usd: prompt.estimate.usd })
-    .where("run_id", "=", runId)
-    .where("step", "=", step)
-    .execute();
+  await fenced(db, ref, (c) =>
+    c
+      .updateTable("run_steps")
+      .set({ prompt: stepPrompt.write(prompt), estimate_usd: prompt.estimate.usd })
+      .where("run_id", "=", runIdOf(ref))
+      .where("step", "=", step)
+      .execute(),
+  );
 }
 
 /** The step failed: → failed, with the detail that says why. */
-export async function markFailed(db: Conn, runId: string, step: StepId, detail: StepDetail): Promise<void> {
-  await db
-    .updateTable("run_steps")
-    .set({ status: "failed", detail: stepDetail.write(detail), finished_at: new Date() })
-    .where("run_id", "=", runId)
-    .where("step", "=", step)
-    .execute();
+export async function markFailed(db: Conn, ref: RunRef, step: StepId, detail: StepDetail): Promise<void> {
+  await fenced(db, ref, (c) =>
+    c
+      .updateTable("run_steps")
+      .set({ status: "failed", detail: stepDetail.write(detail), finished_at: new Date() })
+      .where("run_id", "=", runIdOf(ref))
+      .where("step", "=", step)
+      .execute(),
+  );
 }
 
 /** Copies completed steps of another run into this one (a step it already has is kept), in one statement. */
 export async function copyCompleted(
   db: Conn,
-  runId: string,
+  ref: RunRef,
   steps: { step: StepId; detail: StepDetail; output: unknown }[],
 ): Promise<void> {
   if (steps.length === 0) return;
   const at = new Date();
-  await db
-    .insertInto("run_steps")
-    .values(
-      steps.map((s) => {
-        const output = stepOutput.read(s.output);
-        return {
-          run_id: runId,
-          step: s.step,
-          status: "completed" as const,
-          detail: stepDetail.write(s.detail),
-          output: output && stepOutput.write(output),
-          started_at: at,
-          finished_at: at,
-          duration_ms: 0,
-        };
-      }),
-    )
-    .onConflict((oc) => oc.columns(["run_id", "step"]).doNothing())
-    .execute();
+  const runId = runIdOf(ref);
+  await fenced(db, ref, (c) =>
+    c
+      .insertInto("run_steps")
+      .values(
+        steps.map((s) => {
+          const output = stepOutput.read(s.output);
+          return {
+            run_id: runId,
+            step: s.step,
+            status: "completed" as const,
+            detail: stepDetail.write(s.detail),
+            output: output && stepOutput.write(output),
+            started_at: at,
+            finished_at: at,
+            duration_ms: 0,
+          };
+        }),
+      )
+      .onConflict((oc) => oc.columns(["run_id", "step"]).doNothing())
+      .execute(),
+  );
 }
 
 /** A stored step without its large columns (the prompt has its own read). */

@@ -1,11 +1,10 @@
-import { backtests } from "@fixloop/db";
+import { backtests, ClaimLost } from "@fixloop/db";
 import { fixRank, type BacktestIssue, type BacktestResult } from "@fixloop/contract";
 import { githubForUser, toGithubError } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { recentlyFixedIssues } from "./backtest.github";
 import { localizeAt, type LocalizedAt } from "./backtest.localize";
 import { solvePast } from "./backtest.solve";
-import { holdsJob } from "../job.lock";
 import { testsConfig } from "../tests-run/tests.config";
 
 /** Why a backtest could not run, said to the user on the card. */
@@ -30,21 +29,18 @@ export async function runBacktest(
   backtestId: string,
   signal: AbortSignal,
   onProgress: (p: backtests.BacktestProgress) => Promise<void>,
+  /** This attempt's claim: every write of the backtest and of its solve runs carries it. */
+  claim: string,
 ): Promise<BacktestResult> {
-  // Checked before every write: once the job's lock is lost, the backtest is its new holder's.
-  const held = () => holdsJob(signal, `backtest ${backtestId}`);
   const row = await backtests.find(ctx.db, backtestId);
   if (!row) throw new BacktestError("The backtest no longer exists");
-  held();
-  if (!(await backtests.begin(ctx.db, backtestId))) throw ended();
+  if (!(await backtests.begin(ctx.db, backtestId, claim))) throw ended();
   const gh = (await githubForUser(ctx, row.user_id)).client;
   const fixed = await recentlyFixedIssues(gh, row.owner, row.name, row.requested, signal);
   const p: backtests.BacktestProgress = { found: fixed.length, checked: 0, foundAt1: 0, foundAt5: 0, issues: [] };
-  held();
-  if (!(await backtests.progress(ctx.db, backtestId, p))) throw ended();
+  if (!(await backtests.progress(ctx.db, backtestId, p, claim))) throw ended();
   await onProgress(p);
   for (const f of fixed) {
-    held();
     signal.throwIfAborted();
     const entry: BacktestIssue = {
       issueNumber: f.issueNumber,
@@ -85,8 +81,8 @@ export async function runBacktest(
     // On request, a full solve of the issue, checked against the pull request's own tests.
     if (row.solve)
       entry.solve = located
-        ? await solvePast(ctx, gh, row, f, located, signal).catch((err: unknown) => {
-            if (signal.aborted) throw err;
+        ? await solvePast(ctx, gh, row, f, located, signal, claim).catch((err: unknown) => {
+            if (signal.aborted || err instanceof ClaimLost) throw err;
             return {
               runId: null,
               verified: false,
@@ -105,8 +101,7 @@ export async function runBacktest(
             networkNotGranted: false,
           };
     p.issues.push(entry);
-    held();
-    if (!(await backtests.progress(ctx.db, backtestId, p))) throw ended();
+    if (!(await backtests.progress(ctx.db, backtestId, p, claim))) throw ended();
     await onProgress(p);
   }
   return { checked: p.checked, foundAt1: p.foundAt1, foundAt5: p.foundAt5 };

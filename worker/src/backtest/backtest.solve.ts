@@ -1,9 +1,8 @@
-import { backtestSolves, issues, runs, users } from "@fixloop/db";
+import { backtestSolves, ClaimLost, issues, runs, users } from "@fixloop/db";
 import { DEFAULT_MODEL_ID, type BacktestSolve, type FileChange } from "@fixloop/contract";
 import type { GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { CostCapExceeded, ledgerMeter } from "../pipeline/run.budget";
-import { holdsJob } from "../job.lock";
 import { generatingStep } from "../pipeline/steps/generating/generating.step";
 import { validatingStep } from "../pipeline/steps/validating/validating.step";
 import { filesAt, type FixedIssue } from "./backtest.github";
@@ -47,10 +46,9 @@ export async function solvePast(
   f: FixedIssue,
   at: LocalizedAt,
   signal: AbortSignal,
+  /** The backtest's claim, carried by its solve run: once another worker holds the backtest, nothing more is written. */
+  token: string,
 ): Promise<BacktestSolve> {
-  // Once the job's lock is lost nothing more is written: the solve run left running is ended
-  // (its quota unit given back) by the new holder's solve of the same issue, else with the backtest.
-  holdsJob(signal, `the backtest solve of #${f.issueNumber}`);
   const issueId = await backtestSolves.pastIssueId(ctx.db, {
     userId: b.user_id,
     repositoryId: b.repository_id,
@@ -66,6 +64,7 @@ export async function solvePast(
     modelId: b.model_id ?? DEFAULT_MODEL_ID,
     candidates: await users.defaultCandidates(ctx.db, b.user_id),
     backtestId: b.id,
+    token,
   });
   if ("refused" in started) {
     // Ended meanwhile (not finished in time): the backtest's next progress stops it.
@@ -73,6 +72,9 @@ export async function solvePast(
     return notSolved(null, "Not solved: your plan's quota for this period is used up");
   }
   const { runId } = started;
+  // The solve run left running by a worker that lost the job is ended (its quota unit given back)
+  // by the new holder's solve of the same issue, else with the backtest.
+  const claim = { runId, token };
   const run = await runs.loadExisting(ctx.db, runId);
   const issue = await issues.find(ctx.db, issueId);
   let patch: FileChange[];
@@ -82,7 +84,7 @@ export async function solvePast(
     // Steps 4 and 5 as a solve runs them (the reproduction test, then the user's candidates, selection by
     // the repository's tests at the base commit), each model request through the ledger.
     const env = { run, issue, signal };
-    const meter = (step: "generating" | "validating") => ledgerMeter(ctx.db, ctx.env, run, step);
+    const meter = (step: "generating" | "validating") => ledgerMeter(ctx.db, ctx.env, run, step, claim);
     const generating = (await generatingStep.run(at.steps, { ...env, meter: meter("generating") }, ctx)).output;
     const validating = await validatingStep.run(
       { ...at.steps, generating },
@@ -92,17 +94,16 @@ export async function solvePast(
     patch = (validating.output.generating ?? generating).filesChanged;
     networkNotGranted = validating.output.tests.networkWanted === true;
   } catch (err) {
-    holdsJob(signal, `the backtest solve of #${f.issueNumber}`);
+    if (err instanceof ClaimLost) throw err;
     const error =
       err instanceof CostCapExceeded
         ? { code: err.code, message: err.message }
         : { code: signal.aborted ? "run.cancelled" : "backtest.solve_failed", message: (err as Error).message };
-    const cost = await backtestSolves.endSolveRun(ctx.db, runId, { error });
+    const cost = await backtestSolves.endSolveRun(ctx.db, claim, { error });
     if (signal.aborted) throw err;
     return notSolved(runId, `Not solved: ${error.message}`, cost);
   }
-  holdsJob(signal, `the backtest solve of #${f.issueNumber}`);
-  const costUsd = await backtestSolves.endSolveRun(ctx.db, runId, { error: null });
+  const costUsd = await backtestSolves.endSolveRun(ctx.db, claim, { error: null });
   const testPaths = new Set(f.testFiles);
   try {
     const gold = await filesAt(gh, b.owner, b.name, f.headSha, f.changes, signal);

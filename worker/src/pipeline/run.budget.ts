@@ -1,4 +1,4 @@
-import type { Db, SolveRun } from "@fixloop/db";
+import type { Db, RunClaim, SolveRun } from "@fixloop/db";
 import type { StepId } from "@fixloop/contract";
 import { currentUsagePeriod, releaseSpend, reserveSpend, settleSpend, type ReserveOutcome } from "@fixloop/db";
 import type { WorkerEnv } from "../env";
@@ -43,6 +43,8 @@ export function ledgerMeter(
   env: Pick<WorkerEnv, "RUN_COST_CAP_USD" | "MONTHLY_COST_CAP_USD">,
   run: Pick<SolveRun, "id" | "user_id">,
   step: StepId,
+  /** The worker's claim on the run: a worker that lost the run reserves (so sends) nothing. */
+  claim?: RunClaim,
 ): RequestMeter {
   const defaults = {
     ...(env.RUN_COST_CAP_USD !== undefined ? { runUsd: env.RUN_COST_CAP_USD } : {}),
@@ -61,6 +63,7 @@ export function ledgerMeter(
         worstUsd: worst.usd,
         periodStart: period.periodStart,
         defaults,
+        ...(claim ? { claim } : {}),
       });
       const id = o.id;
       if (id === null) throw capError(o, worst.usd);

@@ -1,8 +1,9 @@
-import { runs, type Db, type SolutionMetadata } from "@fixloop/db";
+import { runs, type Db, type RunClaim, type SolutionMetadata } from "@fixloop/db";
 import type { AnalyzingOutput, ContextOutput, GeneratingOutput, ValidatingOutput } from "@fixloop/contract";
 
 export interface FinalizeInput {
-  runId: string;
+  /** The run's claim: a worker that lost the run stores nothing (ClaimLost). */
+  claim: RunClaim;
   analyzing: AnalyzingOutput;
   context: ContextOutput;
   generating: GeneratingOutput;
@@ -37,7 +38,7 @@ function metadata(i: FinalizeInput): SolutionMetadata {
 export async function finalizeRun(db: Db, i: FinalizeInput): Promise<string> {
   // The tests' repair round may have replaced the first generation; confidence is weighed by the test evidence.
   const generated = i.validating.generating ?? i.generating;
-  return runs.finish(db, i.runId, {
+  return runs.finish(db, i.claim, {
     analysis: generated.analysis,
     proposedSolution: generated.proposedSolution,
     model: generated.model.name,

@@ -16,13 +16,12 @@ import {
 import { UnrecoverableError } from "bullmq";
 import type { FileChange, StepDetail } from "@fixloop/contract";
 import type { SolveRun } from "@fixloop/db";
-import { issues, recoverReservations, runs, steps, users } from "@fixloop/db";
+import { ClaimLost, issues, recoverReservations, runs, steps, users } from "@fixloop/db";
 import type { WorkerContext } from "../context";
 import { openRunEventLog, type RunEventLog } from "@fixloop/runtime";
 import { finalizeRun } from "./run.finalize";
 import { PIPELINE, type PipelineStep, type StepEnv } from "./steps";
 import { classifyFailure, RunCancelled, RunUnverified } from "./run.errors";
-import { holdsJob } from "../job.lock";
 import { ledgerMeter } from "./run.budget";
 import { copyOriginalSteps } from "./run.refine";
 import { noteQueued, RunDeferred } from "./run.queue";
@@ -38,13 +37,18 @@ export interface AttemptInfo {
 
 const now = () => new Date().toISOString();
 
-/** Runs (or resumes) one solve/refine run: every stored step is skipped, each new result is stored, then announced. */
+/**
+ * Runs (or resumes) one solve/refine run: every stored step is skipped, each new result is stored,
+ * then announced. `claim` is this attempt's: once the run is claimed with it, every write carries
+ * it, and a worker that lost the run (another claimed it since) writes nothing more (ClaimLost).
+ */
 export async function processRun(
-  runId: string,
+  claim: runs.RunClaim,
   ctx: WorkerContext,
   signal: AbortSignal,
   attempt: AttemptInfo,
 ): Promise<{ solutionId: string } | { status: string }> {
+  const { runId } = claim;
   const log = await openRunEventLog(ctx.redis, ctx.queues.prefix, runId);
   const existing = await runs.load(ctx.db, runId);
   if (!existing) throw new UnrecoverableError(`Run ${runId} does not exist`);
@@ -54,8 +58,9 @@ export async function processRun(
     await announceEnd(log, existing);
     return { status: existing.status };
   }
-  if (existing.cancel_requested_at) return cancel(ctx, log, existing, null);
-  const claimed = await runs.claimWithinCap(ctx.db, runId, ctx.env.MAX_ACTIVE_RUNS_PER_USER);
+  // Not claimed yet: the run ends as whoever holds it.
+  if (existing.cancel_requested_at) return cancel(ctx, log, existing, null, null);
+  const claimed = await runs.claimWithinCap(ctx.db, runId, ctx.env.MAX_ACTIVE_RUNS_PER_USER, claim.token);
   if (claimed.status === "ended") return { status: "ended" };
   if (claimed.status === "deferred") {
     await noteQueued(log, queuedNote(claimed.ahead, claimed.cap));
@@ -67,16 +72,16 @@ export async function processRun(
   if (interrupted)
     ctx.logger.warn({ runId, interrupted }, "model requests of a crashed attempt recorded at their worst case");
   const issue = await issues.find(ctx.db, run.issue_id);
-  if (!issue) return fail(ctx, log, run, null, { code: "issue.not_found", message: "The issue was deleted" });
+  if (!issue) return fail(ctx, log, claim, run, null, { code: "issue.not_found", message: "The issue was deleted" });
   // GitHub no longer has the issue (marked while the run waited): it ends before anything is spent on it.
-  if (issue.gone) return cancel(ctx, log, run, null);
+  if (issue.gone) return cancel(ctx, log, run, null, claim);
   if (run.kind === "solve") {
     await issues.markAnalyzing(ctx.db, issue.id);
   }
   let baseline: FileChange[] | undefined;
   if (run.kind === "refine") {
-    const reused = await copyOriginalSteps(ctx.db, run);
-    if (!reused.ok) return fail(ctx, log, run, null, { code: "refine.source_missing", message: reused.message });
+    const reused = await copyOriginalSteps(ctx.db, run, claim);
+    if (!reused.ok) return fail(ctx, log, claim, run, null, { code: "refine.source_missing", message: reused.message });
     baseline = reused.baseline;
   }
 
@@ -89,6 +94,7 @@ export async function processRun(
     done: {},
     current: null,
     resumeNote,
+    claim,
     env: { run, issue, signal, baseline },
   };
   try {
@@ -100,9 +106,8 @@ export async function processRun(
     // Abstention: an unverified result ends the run without a solution when the user asked for that.
     if (validating.unverified && !(await presentUnverified(ctx, run.user_id)))
       throw new RunUnverified(validating.unverified.reason);
-    holdsJob(signal, `run ${runId}`);
     const solutionId = await finalizeRun(ctx.db, {
-      runId,
+      claim,
       analyzing,
       context,
       generating,
@@ -112,11 +117,12 @@ export async function processRun(
     await log.emit({ type: "completed", solutionId, at: now() });
     return { solutionId };
   } catch (err) {
-    // Another worker holds the job now: whatever went wrong here, the run is its to end.
-    holdsJob(signal, `run ${runId}`);
+    // Another worker claimed the run since: whatever went wrong here, the run is its to end.
+    if (err instanceof ClaimLost) throw err;
     const current = state.current;
     const fresh = await runs.load(ctx.db, runId);
-    if (fresh?.cancel_requested_at || err instanceof RunCancelled) return cancel(ctx, log, fresh ?? run, current);
+    if (fresh?.cancel_requested_at || err instanceof RunCancelled)
+      return cancel(ctx, log, fresh ?? run, current, claim);
     const failure = classifyFailure(err, current);
     if (failure.retryable && !attempt.finalAttempt) {
       ctx.logger.warn(
@@ -125,7 +131,7 @@ export async function processRun(
       );
       throw err;
     }
-    return fail(ctx, log, run, current, failure);
+    return fail(ctx, log, claim, run, current, failure);
   }
 }
 
@@ -139,16 +145,15 @@ interface RunState {
   current: StepId | null;
   /** Said by a step an earlier attempt left running. */
   resumeNote: string;
+  /** Carried by every write of the run (see runs.claims). */
+  claim: runs.RunClaim;
   env: Pick<StepEnv, "run" | "issue" | "signal" | "baseline">;
 }
 
 /** Skips a step whose output is stored (announcing it again), else runs it, stores its result and announces it. */
 async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Promise<void> {
-  const { ctx, log, env } = s;
+  const { ctx, log, env, claim } = s;
   const runId = env.run.id;
-  // Checked before every write: a step still under way when the lock is lost must not store or announce.
-  const held = () => holdsJob(env.signal, `run ${runId}`);
-  held();
   const keepTestLog = testLogRecorder(ctx.db, runId);
   const prior = s.stored.get(step.id);
   if (prior?.status === "completed" && prior.output !== null) {
@@ -174,8 +179,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   const startedAt = new Date();
   // An earlier attempt started this step and never finished it: the user sees why it starts again.
   const resumed = prior?.status === "running" ? [s.resumeNote] : [];
-  held();
-  await steps.markRunning(ctx.db, runId, step.id);
+  await steps.markRunning(ctx.db, claim, step.id);
   await log.emit({
     type: "step",
     step: step.id,
@@ -186,9 +190,8 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   const retries: string[] = [];
   let reported: StepDetail = { files: [], info: resumed, warnings: [] };
   const report = async (detail: StepDetail) => {
-    held();
     reported = detail;
-    await steps.storeProgress(ctx.db, runId, step.id, detail);
+    await steps.storeProgress(ctx.db, claim, step.id, detail);
     await log.emit({ type: "step", step: step.id, status: "running", detail: stepDetailOf(detail), at: now() });
   };
   let estimateUsd: number | undefined;
@@ -202,14 +205,12 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
       },
       report,
       onTestsEvent: async (e) => {
-        held();
         await log.emit(e);
         if (e.type === "tests") await keepTestLog(e);
       },
-      meter: ledgerMeter(ctx.db, ctx.env, env.run, step.id),
+      meter: ledgerMeter(ctx.db, ctx.env, env.run, step.id, claim),
       onPrompt: async (record) => {
-        held();
-        await steps.storePrompt(ctx.db, runId, step.id, record);
+        await steps.storePrompt(ctx.db, claim, step.id, record);
         estimateUsd = record.estimate.usd;
         const cost = { tokensIn: 0, tokensOut: 0, usd: 0, estimateUsd: record.estimate.usd };
         await log.emit({
@@ -232,8 +233,7 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
   );
   if (retries.length) result.detail.warnings.push(...retries);
   if (resumed.length) result.detail.info.unshift(...resumed);
-  held();
-  await steps.storeResult(ctx.db, runId, step.id, result, startedAt);
+  await steps.storeResult(ctx.db, claim, step.id, result, startedAt);
   // Its result is stored: the step is over, so a cancel noticed (or a failure) from here until the
   // next step starts ends the run without marking this completed step failed or cancelled.
   s.current = null;
@@ -267,12 +267,13 @@ async function cancelRequested(ctx: WorkerContext, runId: string): Promise<boole
 async function fail(
   ctx: WorkerContext,
   log: RunEventLog,
+  claim: runs.RunClaim,
   run: SolveRun,
   step: StepId | null,
   error: { code: string; message: string },
 ): Promise<never> {
-  if (step) await steps.markFailed(ctx.db, run.id, step, failedDetail(error.message));
-  await runs.end(ctx.db, run, "failed", error);
+  if (step) await steps.markFailed(ctx.db, claim, step, failedDetail(error.message));
+  await runs.end(ctx.db, run, "failed", error, claim);
   if (step)
     await log.emit({
       type: "step",
@@ -290,10 +291,14 @@ async function cancel(
   log: RunEventLog,
   run: SolveRun,
   step: StepId | null,
+  /** This attempt's claim; null before the run was claimed. */
+  claim: runs.RunClaim | null,
 ): Promise<{ status: string }> {
   const error = await cancelReason(ctx, run);
+  // The writes first: a worker that lost the run says and announces nothing.
+  if (step) await steps.markFailed(ctx.db, claim ?? run.id, step, failedDetail(STEP_CANCELLED));
+  await runs.end(ctx.db, run, "cancelled", error, claim ?? undefined);
   ctx.logger.info({ runId: run.id, step, code: error.code }, "run ending cancelled");
-  if (step) await steps.markFailed(ctx.db, run.id, step, failedDetail(STEP_CANCELLED));
   if (step)
     await log.emit({
       type: "step",
@@ -302,7 +307,6 @@ async function cancel(
       detail: stepDetailOf(failedDetail(STEP_CANCELLED)),
       at: now(),
     });
-  await runs.end(ctx.db, run, "cancelled", error);
   await log.emit({ type: "cancelled", error, at: now() });
   ctx.logger.debug({ runId: run.id }, "run ended cancelled");
   return { status: "cancelled" };

@@ -1,16 +1,21 @@
-import { DelayedError, type Job } from "bullmq";
 import { jobIds, queuedNote, STEPS } from "@fixloop/contract";
 import { runs } from "@fixloop/db";
 import { openRunEventLog, type RunEventLog } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
+import { JobDeferred } from "../processors/processor.define";
 
 /** How long a run held back by its user's cap waits before it is tried again; one of their runs ending brings it forward sooner. */
 export const DEFER_MS = 5_000;
 
-/** The run's user already runs their plan's cap of runs: the run stays queued and its job is tried again later. */
-export class RunDeferred extends Error {
+/**
+ * The run's user already runs their plan's cap of runs: the run stays queued and its job goes back
+ * to the delayed set without counting an attempt (see defineProcessor). Jitter spreads the user's
+ * deferred jobs so they do not all come back at once.
+ */
+export class RunDeferred extends JobDeferred {
   constructor(readonly userId: string) {
-    super("The user's active-run cap is reached");
+    super(Math.round(DEFER_MS * (0.75 + Math.random() * 0.5)));
+    this.message = "The user's active-run cap is reached";
     this.name = "RunDeferred";
   }
 }
@@ -24,16 +29,6 @@ export async function noteQueued(log: RunEventLog, note: string): Promise<void> 
     detail: { files: [], info: [note], warnings: [] },
     at: new Date().toISOString(),
   });
-}
-
-/**
- * Sends a deferred job back to BullMQ's delayed set without counting an attempt (the processor then
- * throws DelayedError so the worker neither completes nor fails it). Jitter spreads the user's
- * deferred jobs so they do not all come back at once.
- */
-export async function deferJob(job: Job, token: string | undefined): Promise<never> {
-  await job.moveToDelayed(Date.now() + Math.round(DEFER_MS * (0.75 + Math.random() * 0.5)), token);
-  throw new DelayedError();
 }
 
 /**

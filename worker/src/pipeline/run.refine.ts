@@ -1,4 +1,4 @@
-import { solutions, steps, type Db, type SolveRun } from "@fixloop/db";
+import { runs, solutions, steps, type Db, type SolveRun } from "@fixloop/db";
 import { type FileChange, REUSED_ON_REFINE as REUSED } from "@fixloop/contract";
 
 /**
@@ -9,6 +9,7 @@ import { type FileChange, REUSED_ON_REFINE as REUSED } from "@fixloop/contract";
 export async function copyOriginalSteps(
   db: Db,
   run: SolveRun,
+  claim: runs.RunClaim,
 ): Promise<{ ok: true; baseline: FileChange[] } | { ok: false; message: string }> {
   if (!run.solution_id) return { ok: false, message: "The refinement has no solution to refine" };
   const solution = await solutions.refineSource(db, run.solution_id);
@@ -20,7 +21,7 @@ export async function copyOriginalSteps(
     return { ok: false, message: "The original run's analysis is incomplete; start a new solve instead" };
   await steps.copyCompleted(
     db,
-    run.id,
+    claim,
     original.map((s) => ({ ...s, detail: { ...s.detail, info: ["Reused from the original run", ...s.detail.info] } })),
   );
   return { ok: true, baseline: solution.filesChanged };

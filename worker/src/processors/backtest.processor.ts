@@ -1,41 +1,45 @@
 import type { Job } from "bullmq";
-import { backtests } from "@fixloop/db";
-import { BacktestJob, type BacktestResult } from "@fixloop/contract";
+import { backtests, ClaimLost } from "@fixloop/db";
+import { BacktestJob, QUEUES } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { failureText, runBacktest } from "../backtest/backtest.run";
-import { holdsJob, JobLockLost, lockLost } from "../job.lock";
+import { defineProcessor } from "./processor.define";
 
 /**
  * Runs a repository backtest. Any failure ends the backtest as failed with its reason (the card
  * says it, and the repository may be backtested again); a worker stopping mid-way hands the job
- * back, and the next worker starts it over. A worker that lost the job's lock stops at once and
- * leaves the backtest as it is to the worker that now holds the job.
+ * back, and the next worker starts it over. Every write of the backtest and of its solve runs
+ * carries this attempt's claim: a worker that lost the job writes nothing more (see defineProcessor).
  */
-export async function processBacktest(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<BacktestResult> {
-  const { backtestId } = BacktestJob.parse(job.data);
-  try {
-    const result = await runBacktest(ctx, backtestId, signal, async (p) => {
-      await job.updateProgress({ found: p.found, checked: p.issues.length });
-    });
-    holdsJob(signal, `backtest ${backtestId}`);
-    await backtests.finish(ctx.db, backtestId, { error: null });
-    return result;
-  } catch (err) {
-    if (lockLost(signal)) {
-      const lost = new JobLockLost(`backtest ${backtestId}`);
-      ctx.logger.warn(
-        { backtestId, jobId: job.id, code: lost.code },
-        "lost the job's lock: the backtest was stopped here and left to its new worker",
+export const processBacktest = defineProcessor({
+  name: QUEUES.backtest,
+  what: (job) => `backtest ${BacktestJob.parse(job.data).backtestId}`,
+  async run({ job, ctx, signal, claim }) {
+    const { backtestId } = BacktestJob.parse(job.data);
+    try {
+      const result = await runBacktest(
+        ctx,
+        backtestId,
+        signal,
+        async (p) => {
+          await job.updateProgress({ found: p.found, checked: p.issues.length });
+        },
+        claim,
       );
-      throw lost;
+      await backtests.finish(ctx.db, backtestId, { error: null }, claim);
+      return result;
+    } catch (err) {
+      if (signal.aborted || err instanceof ClaimLost) throw err;
+      const message = failureText(err);
+      ctx.logger.warn({ backtestId, err: message }, "backtest failed");
+      await backtests.finish(ctx.db, backtestId, { error: `The backtest failed: ${message}` }, claim);
+      return { checked: 0, foundAt1: 0, foundAt5: 0 };
     }
-    if (signal.aborted) throw err;
-    const message = failureText(err);
-    ctx.logger.warn({ backtestId, err: message }, "backtest failed");
-    await backtests.finish(ctx.db, backtestId, { error: `The backtest failed: ${message}` });
-    return { checked: 0, foundAt1: 0, foundAt5: 0 };
-  }
-}
+  },
+  async onLockLost({ job, ctx, claim }) {
+    await backtests.releaseClaim(ctx.db, BacktestJob.parse(job.data).backtestId, claim);
+  },
+});
 
 /** The card's reason for a backtest whose job BullMQ gave up (it stalled more often than allowed). */
 export const GIVEN_UP = "The backtest stopped: the workers running it stopped too often";

@@ -1,39 +1,36 @@
 import type { Job } from "bullmq";
-import { PullRequestJob, type PullRequestResult } from "@fixloop/contract";
+import { PullRequestJob, QUEUES, type PullRequestResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { solutions } from "@fixloop/db";
 import { GithubError, jobFailed, toGithubError } from "@fixloop/runtime";
 import { openPullRequest } from "../pull-requests/pull-requests.job";
 import { pushRevision } from "../pull-requests/pull-requests.push";
 import { PullRequestError } from "../pull-requests/pull-requests.errors";
-import { JobLockLost, lockLost } from "../job.lock";
+import { lockLost } from "../job.lock";
+import { defineProcessor } from "./processor.define";
 
-/** Opens the pull request for an approved solution, or pushes a new revision to it; the job's return value carries `githubUrl`. */
-export async function processPullRequest(
-  job: Job,
-  ctx: WorkerContext,
-  signal: AbortSignal,
-): Promise<PullRequestResult> {
-  const data = PullRequestJob.parse(job.data);
-  if (signal.aborted) throw new Error("pull-request job aborted");
-  try {
-    return await attempt(job, ctx, data, signal);
-  } catch (err) {
-    // The worker that now holds the job opens the pull request (or says why not): the solution stays approved.
-    if (lockLost(signal)) {
-      const lost = new JobLockLost(`the pull request of solution ${data.solutionId}`);
-      ctx.logger.warn(
-        { solutionId: data.solutionId, jobId: job.id, code: lost.code },
-        "lost the job's lock: the pull request job was stopped here and left to its new worker",
-      );
-      throw lost;
+/**
+ * Opens the pull request for an approved solution, or pushes a new revision to it; the job's return
+ * value carries `githubUrl`. A lost lock is defineProcessor's: the worker that now holds the job
+ * opens the pull request (or says why not), and the solution stays approved.
+ */
+export const processPullRequest = defineProcessor({
+  name: QUEUES.pullRequest,
+  what: (job) => `the pull request of solution ${PullRequestJob.parse(job.data).solutionId}`,
+  async run({ job, ctx, signal }): Promise<PullRequestResult> {
+    const data = PullRequestJob.parse(job.data);
+    if (signal.aborted) throw new Error("pull-request job aborted");
+    try {
+      return await attempt(job, ctx, data, signal);
+    } catch (err) {
+      if (lockLost(signal)) throw err;
+      // A refusal, or the last attempt: the solution is not left "approved" with no pull request.
+      const last = err instanceof PullRequestError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (last) await solutions.returnToPending(ctx.db, data.solutionId);
+      throw err;
     }
-    // A refusal, or the last attempt: the solution is not left "approved" with no pull request.
-    const last = err instanceof PullRequestError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    if (last) await solutions.returnToPending(ctx.db, data.solutionId);
-    throw err;
-  }
-}
+  },
+});
 
 async function attempt(
   job: Job,

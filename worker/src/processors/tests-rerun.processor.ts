@@ -4,6 +4,7 @@ import { repositories, testsRerun } from "@fixloop/db";
 import {
   SolutionTests,
   solutionReproductionOf,
+  QUEUES,
   TestsRerunJob,
   testsRerunKey,
   type ReproductionResult,
@@ -19,7 +20,8 @@ import { rerunEntry, rerunTests } from "../tests-run/rerun";
 import { testsConfig, testsDeps } from "../tests-run/tests.config";
 import { scrubHostPaths } from "../tests-run/workspace.cleanup";
 import { fetchTreeInto } from "../tests-run/workspace.github";
-import { holdsJob, JobLockLost, lockLost } from "../job.lock";
+import { holdsJob, lockLost } from "../job.lock";
+import { defineProcessor } from "./processor.define";
 
 const STREAM_TTL_SECONDS = 24 * 3600;
 
@@ -41,19 +43,11 @@ const restartedEvent = (at: string): TestsEvent => ({
  * own job runs, and this one's evidence is dropped. A worker that lost the job's lock stops the
  * tests at once and writes neither output nor evidence: the worker that now holds the job runs them.
  */
-export async function processTestsRerun(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<TestsRerunResult> {
-  try {
-    return await rerun(job, ctx, signal);
-  } catch (err) {
-    if (!lockLost(signal)) throw err;
-    const lost = err instanceof JobLockLost ? err : new JobLockLost(`the tests re-run of job ${job.id}`);
-    ctx.logger.warn(
-      { jobId: job.id, code: lost.code },
-      "lost the job's lock: the tests re-run was stopped here and left to its new worker",
-    );
-    throw lost;
-  }
-}
+export const processTestsRerun = defineProcessor({
+  name: QUEUES.testsRerun,
+  what: (job) => `the tests re-run of job ${job.id}`,
+  run: ({ job, ctx, signal }) => rerun(job, ctx, signal),
+});
 
 async function rerun(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<TestsRerunResult> {
   const { userId, solutionId, revision } = TestsRerunJob.parse(job.data);
