@@ -18,9 +18,11 @@ export const issuesRoutes = new Hono<AppEnv>()
   .get("/issues", requireUser, validate("query", IssueListQuery), async (c) => {
     const page = await issueListPage(c.get("deps").db, c.get("user").id, c.req.valid("query"));
     const headers = { ETag: page.etag, "Cache-Control": "private, no-cache" };
+    // A Response with a plain header object, not c.body: Hono turns more than one header into a
+    // fetch Headers, which @hono/node-server then walks again; this list is the dashboard's hottest read.
     const res = matchesEtag(c.req.header("if-none-match"), page.etag)
-      ? c.body(null, 304, headers)
-      : c.body(page.body, 200, { ...headers, "Content-Type": "application/json" });
+      ? new Response(null, { status: 304, headers })
+      : new Response(page.body, { status: 200, headers: { ...headers, "Content-Type": "application/json" } });
     // The JSON was built once for this version of the list: typed as c.json would type it (a
     // browser's fetch turns the 304 of its own revalidation into the 200 it kept).
     return res as unknown as Response & TypedResponse<JSONParsed<IssueList>, 200, "json">;
