@@ -35,10 +35,17 @@ export function holdStepWrites(db: Db) {
   };
 }
 
-/** True once a worker is waiting on the held run_steps table (it has claimed its run). */
+/**
+ * True once a worker is waiting on the held run_steps table (it has claimed its run). Of this
+ * database only: every test database is a clone of one template, so run_steps has the same OID in
+ * each, and pg_locks lists the whole cluster (another file's held table answered here, and a Cancel
+ * went out before this run was claimed).
+ */
 export async function workerWaits(db: Db): Promise<boolean> {
   const r = await sql<{ n: number }>`
-    select count(*)::int as n from pg_locks where not granted and relation = 'run_steps'::regclass`.execute(db);
+    select count(*)::int as n from pg_locks
+    where not granted and relation = 'run_steps'::regclass
+      and database = (select oid from pg_database where datname = current_database())`.execute(db);
   return (r.rows[0]?.n ?? 0) > 0;
 }
 
