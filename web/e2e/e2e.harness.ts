@@ -95,15 +95,24 @@ export async function startE2E(name: string, extraEnv: Record<string, string> = 
     ...extraEnv,
   };
   const logs: string[] = [];
-  const stack = await startStack({
-    dataDir,
-    port: 0,
-    buildWeb: "if-missing",
-    env,
-    log: (s, l) => {
-      logs.push(l);
-      if (process.env.E2E_LOG) console.log(`[${s}] ${l}`);
-    },
+  const start = () =>
+    startStack({
+      dataDir,
+      port: 0,
+      buildWeb: "if-missing",
+      env,
+      log: (s, l) => {
+        logs.push(l);
+        if (process.env.E2E_LOG) console.log(`[${s}] ${l}`);
+      },
+    });
+  const stack = await start().catch(async (err: Error) => {
+    // The API's port is picked free, then bound a moment later: another file's server can take it
+    // in between. That one race is tried again; any other failure to start says what the API said.
+    const said = logs.slice(-30).join("\n");
+    if (!/EADDRINUSE/.test(said)) throw new Error(`${err.message}; its last lines:\n${said}`);
+    console.warn(`${name}: the API's port was taken before it bound it; starting again`);
+    return start();
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
   const contexts: BrowserContext[] = [];
