@@ -26,8 +26,10 @@ export default defineConfig({
           name: "faults",
           include: ["{runtime,api,worker,testkit,infra}/src/**/*.faults.test.ts"],
           // Fault files start their own Postgres, Redis and workers, and spend most of their time
-          // waiting out the outage they cause: two of them share the two cores well.
-          maxWorkers: 2,
+          // waiting out the outage they cause: two of them share the two cores well. `npm test` runs
+          // them one at a time beside the other projects (FAULTS_MAX_WORKERS=1), where their waits
+          // cost the run nothing.
+          maxWorkers: Number(process.env.FAULTS_MAX_WORKERS) || 2,
           sequence: { groupOrder: 1 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
