@@ -7,6 +7,7 @@ import { createControl, type GithubSandboxControl } from "./control";
 import { GitStore } from "./git-store";
 import { FaultQueue, RateLimiter } from "./rate-limit";
 import { seedSandbox } from "./seeder";
+import { seedFromCache } from "./seed-cache";
 import { createGithubApp } from "./server";
 import { StateStore } from "./state";
 import { WebhookSender } from "./webhooks.sender";
@@ -54,19 +55,16 @@ export interface GithubSandboxOptions {
   webhook?: { url: string; secret: string };
 }
 
-async function openState(dataDir: string, git: GitStore, log: (line: string) => void): Promise<StateStore> {
+async function openState(dataDir: string, log: (line: string) => void): Promise<StateStore> {
   const file = path.join(dataDir, "state.json");
   if (fs.existsSync(file)) return StateStore.load(file);
   if (fs.readdirSync(dataDir).length > 0) {
     throw new Error(`github sandbox: ${dataDir} is not empty but has no state.json; refusing to seed over it`);
   }
-  const store = StateStore.create(file);
-  try {
-    await seedSandbox(store, git);
-  } catch (error) {
-    for (const entry of fs.readdirSync(dataDir)) fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
-    throw error;
-  }
+  await seedFromCache(dataDir, (dir) =>
+    seedSandbox(StateStore.create(path.join(dir, "state.json")), new GitStore(path.join(dir, "git"))),
+  );
+  const store = StateStore.load(file);
   log(`github sandbox: seeded ${store.data.repos.length} repositories into ${dataDir}`);
   return store;
 }
@@ -98,8 +96,8 @@ export async function startGithubSandbox(opts: GithubSandboxOptions): Promise<Gi
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   const log = opts.log ?? (() => undefined);
+  const store = await openState(dataDir, log);
   const git = new GitStore(path.join(dataDir, "git"));
-  const store = await openState(dataDir, git, log);
   const deps = sandboxDeps(store, git, { ...opts, log });
   deps.hooks.configure(opts.webhook ?? null);
   deps.hooks.route(appWebhookRouter(store), () =>
