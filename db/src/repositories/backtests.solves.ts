@@ -3,7 +3,8 @@ import { BACKTEST_INTERRUPTED } from "@fixloop/contract";
 import type { Database } from "../schema";
 import type { Conn } from "./conn";
 import { runSpent } from "./costs.repository";
-import { ClaimLost, runIdOf, type RunRef } from "./runs.claims";
+import { holdBacktestClaim } from "./backtests.repository";
+import { ClaimLost, releaseClaim, runIdOf, type RunRef } from "./runs.claims";
 import { load, loadExisting } from "./runs.reads";
 import { claim, completeWithoutSolution, end } from "./runs.repository";
 import { start, type StartOutcome } from "./runs.start";
@@ -107,14 +108,30 @@ export async function startSolveRun(
       throw err;
     }
     if (outcome.status === "over_quota") return { refused: "quota" };
-    // Ended with its backtest between its start and this claim: nothing is left to solve it for.
-    if (outcome.status === "started")
-      return (await claim(db, outcome.runId, r.token)) ? { runId: outcome.runId } : { refused: "ended" };
+    if (outcome.status === "started") return claimSolve(db, outcome.runId, r);
     const active = await load(db, outcome.runId);
     if (active?.kind !== "backtest") throw new Error("The issue has a run under way");
     await end(db, active, "failed", BACKTEST_INTERRUPTED);
   }
   throw new Error("The issue's earlier backtest solve could not be ended");
+}
+
+/**
+ * Claims a backtest's new solve run with the backtest's claim. Nothing is left to solve it for when
+ * it ended with its backtest since its start. The backtest's claim is looked at again once the run
+ * carries it: a worker that lost the backtest's job meanwhile gives the run's claim up (its
+ * lock-lost handler, see backtest.processor, may have looked for the run before it was claimed).
+ */
+async function claimSolve(db: Kysely<Database>, runId: string, r: { backtestId: string; token?: string }) {
+  if (!(await claim(db, runId, r.token))) return { refused: "ended" as const };
+  if (r.token !== undefined) {
+    const held = { runId, token: r.token };
+    await holdBacktestClaim(db, r.backtestId, r.token).catch(async (err: unknown) => {
+      await releaseClaim(db, held);
+      throw err;
+    });
+  }
+  return { runId };
 }
 
 /**
