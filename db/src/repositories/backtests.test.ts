@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, insertUser } from "../../test/testing";
 import { currentUsagePeriod, usedInPeriod } from "./usage.repository";
@@ -246,6 +247,39 @@ describe("a backtest's solve is a run of the one run engine", () => {
     expect(await runs.claim(db, outcome.runId)).not.toBeNull();
     expect(await runs.completeWithoutSolution(db, outcome.runId)).toBe(false);
     expect(await solveRun(outcome.runId)).toMatchObject({ status: "running", quota_state: "reserved" });
+  });
+
+  it("gives the run's claim up when the backtest's claim is lost between the run's start and its claim", async () => {
+    const b = await solving(1);
+    const token = crypto.randomUUID();
+    await db.updateTable("repository_backtests").set({ claim_token: token }).where("id", "=", b.id).execute();
+    // The worker's lock lapses (its claim on the backtest given up) just as the run takes its claim.
+    await sql`create function lose_backtest_claim() returns trigger language plpgsql as $$
+      begin update repository_backtests set claim_token = null where id = new.backtest_id; return new; end $$`.execute(
+      db,
+    );
+    await sql`create trigger lose_backtest_claim before update of claim_token on solve_runs for each row
+      when (old.claim_token is null and new.claim_token is not null) execute function lose_backtest_claim()`.execute(
+      db,
+    );
+    try {
+      await expect(backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]!, token })).rejects.toThrow(
+        /claim_lost/,
+      );
+    } finally {
+      await sql`drop trigger lose_backtest_claim on solve_runs`.execute(db);
+      await sql`drop function lose_backtest_claim()`.execute(db);
+    }
+    const [left] = await runsOf(b.id);
+    if (!left) throw new Error("no run started");
+    // Left to the worker that takes the backtest over (it ends it as interrupted); this one can end it no more.
+    expect(await runs.load(db, left.id)).toMatchObject({
+      status: "running",
+      claim_token: null,
+      quota_state: "reserved",
+    });
+    const late = { error: { code: "run.cancelled", message: "The run was cancelled" } };
+    await expect(backtestSolves.endSolveRun(db, { runId: left.id, token }, late)).rejects.toThrow(/claim_lost/);
   });
 
   it("is ended by no worker whose claim was given up (its lock on the backtest's job lapsed)", async () => {
