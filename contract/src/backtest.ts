@@ -1,10 +1,20 @@
 import { z } from "zod";
+import type { ErrorBody } from "./pipeline";
 
 /** Past issues one backtest checks: at most this many, this many unless asked otherwise. */
 export const BACKTEST_MAX_ISSUES = 20;
 export const BACKTEST_DEFAULT_ISSUES = 10;
 /** The rank a fixing file must reach to count as found "in the top 5". */
 export const BACKTEST_TOP = 5;
+
+/** How a backtest's solve run left running ends with its backtest (finished, failed, timed out, given up, its repository gone). */
+export const BACKTEST_ENDED: ErrorBody = {
+  code: "backtest.ended",
+  message: "The backtest ended before this solve finished",
+};
+
+/** How a solve run a stopped attempt of the backtest left running ends when the next attempt solves its issue again. */
+export const BACKTEST_INTERRUPTED: ErrorBody = { code: "backtest.interrupted", message: "The backtest stopped" };
 
 export const BACKTEST_STATUSES = ["queued", "running", "done", "failed"] as const;
 export type BacktestStatus = (typeof BACKTEST_STATUSES)[number];

@@ -1,10 +1,10 @@
-import { ClaimLost, releaseClaimsOfBacktest } from "./runs.claims";
+import { ClaimLost } from "./runs.claims";
 import { sql, type Transaction } from "kysely";
 import { z } from "zod";
 import { ACTIVE_RUN_STATUSES, BacktestIssue, solveFigures, type TrustCard } from "@fixloop/contract";
 import type { Database } from "../schema";
 import type { Conn } from "./conn";
-import { endLeftSolveRuns } from "./backtests.solves";
+import { endOfBacktest } from "./runs.repository";
 import { jsonColumn } from "./json-columns";
 
 /** `repository_backtests.issues`: one entry per past issue checked; entries that do not decode are left out. */
@@ -56,7 +56,7 @@ export const STALE_AFTER = { maxAgeMs: 30 * 60_000, solveMaxAgeMs: 4 * 60 * 60_0
  * so the card stops showing them running and the repository can be backtested again; one that
  * solves is given `solveMaxAgeMs`. Those of one repository row with `repositoryId` (a new
  * backtest asked for), else of every repository (the worker's periodic sweep). Their solve runs
- * left running end with them (see endLeftSolveRuns). Answers the backtests it ended.
+ * left running end with them (see runs.endOfBacktest). Answers the backtests it ended.
  */
 export async function expireStale(
   db: Conn,
@@ -79,7 +79,7 @@ export async function expireStale(
       );
     if (scope.repositoryId !== undefined) q = q.where("repository_id", "=", scope.repositoryId);
     const expired = await q.returning("id").execute();
-    for (const b of expired) await endLeftSolveRuns(trx, b.id);
+    for (const b of expired) await endOfBacktest(trx, b.id);
     return expired.map((b) => b.id);
   });
 }
@@ -163,7 +163,7 @@ export async function progress(db: Conn, id: string, p: BacktestProgress, token?
 /**
  * Ends a backtest still queued or running: done, or failed with the reason shown on the card (an
  * ended one keeps its end). Either way, its solve runs left running end with it (see
- * endLeftSolveRuns); a new one can no longer start (see startSolveRun).
+ * runs.endOfBacktest); a new one can no longer start (see startSolveRun).
  */
 export async function finish(
   db: Conn,
@@ -181,7 +181,7 @@ export async function finish(
       .where("status", "in", ACTIVE)
       .execute();
     // Also when it had ended already: a run is ended once, whichever end comes first.
-    await endLeftSolveRuns(trx, id);
+    await endOfBacktest(trx, id);
   });
 }
 
@@ -190,7 +190,7 @@ export const REPOSITORY_REMOVED = "The repository left your list before the back
 
 /**
  * Ends, failed, every backtest still queued or running of the repository rows about to be deleted,
- * and every solve run of any of their backtests still queued or running (see endLeftSolveRuns),
+ * and every solve run of any of their backtests still queued or running (see runs.endOfBacktest),
  * each once and with its quota unit given back. Run in the transaction that deletes the rows,
  * after locking them: the delete takes the backtests with it and unlinks their runs
  * (`solve_runs.backtest_id` is set null), so no end of the backtest could reach those runs after.
@@ -214,7 +214,7 @@ export async function endOfRepositories(trx: Transaction<Database>, repositoryId
     .where("status", "in", ACTIVE_RUN_STATUSES)
     .execute();
   const ended: string[] = [];
-  for (const { backtest_id } of left) if (backtest_id) ended.push(...(await endLeftSolveRuns(trx, backtest_id)));
+  for (const { backtest_id } of left) if (backtest_id) ended.push(...(await endOfBacktest(trx, backtest_id)));
   return ended;
 }
 
@@ -306,7 +306,7 @@ export async function holdBacktestClaim(db: Conn, id: string, token: string): Pr
   if (row && (ACTIVE as readonly string[]).includes(row.status) && row.claim_token !== token) throw new ClaimLost(id);
 }
 
-/** Gives the backtest's claim up, and that of the solve runs it started (its worker lost the job's lock). */
+/** Gives the backtest's claim up (its worker lost the job's lock; its solve runs' claims are given up as any run's, see runs.releaseClaim). */
 export async function releaseClaim(db: Conn, id: string, token: string): Promise<void> {
   await db
     .updateTable("repository_backtests")
@@ -314,5 +314,4 @@ export async function releaseClaim(db: Conn, id: string, token: string): Promise
     .where("id", "=", id)
     .where("claim_token", "=", token)
     .execute();
-  await releaseClaimsOfBacktest(db, id, token);
 }

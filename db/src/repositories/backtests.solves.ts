@@ -1,11 +1,13 @@
-import { sql, type Kysely, type Transaction } from "kysely";
+import { sql, type Kysely } from "kysely";
+import { BACKTEST_INTERRUPTED } from "@fixloop/contract";
 import type { Database } from "../schema";
 import type { Conn } from "./conn";
-import { ClaimLost, holdClaim, runIdOf, type RunRef } from "./runs.claims";
 import { runSpent } from "./costs.repository";
-import { runInput } from "./json-columns";
-import { syncRunSpend } from "./spend.repository";
-import { chargeRunQuota, currentUsagePeriod, releaseRunQuota, reserveQuota } from "./usage.repository";
+import { holdBacktestClaim } from "./backtests.repository";
+import { ClaimLost, releaseClaim, runIdOf, type RunRef } from "./runs.claims";
+import { load, loadExisting } from "./runs.reads";
+import { claim, completeWithoutSolution, end } from "./runs.repository";
+import { start, type StartOutcome } from "./runs.start";
 
 /**
  * The user's row of a past (closed) issue a backtest solves: the one the issue sync stored, else
@@ -55,11 +57,17 @@ export async function pastIssueId(
 /** Why a backtest's solve was not started: the plan's quota is used up, or the backtest is no longer running. */
 export type SolveStart = { runId: string } | { refused: "quota" | "ended" };
 
+/** Refuses the start inside its transaction: the backtest is no longer running. */
+class BacktestNotRunning extends Error {}
+
 /**
- * Starts a backtest's solve of one past issue: in one transaction, one unit of the plan's quota is
- * reserved and a `backtest` run of backtest `backtestId` is inserted, running. Refused (nothing
- * written) when the quota is used up, or when the backtest is no longer running: a run started
- * after its end would be left with nothing to end it.
+ * Starts a backtest's solve of one past issue through the one run start (`runs.start`: one unit of
+ * the plan's quota reserved, the run inserted with backtest `backtestId` as its origin), then
+ * claims it for the backtest's worker. Refused (nothing written) when the quota is used up, or
+ * when the backtest is no longer running: a run started after its end would be left with nothing
+ * to end it. A backtest solve of the issue still active was left by a backtest attempt that
+ * stopped (one backtest per repository runs at a time): it ends failed (BACKTEST_INTERRUPTED), its
+ * quota unit given back, and the issue is solved anew.
  */
 export async function startSolveRun(
   db: Kysely<Database>,
@@ -73,60 +81,63 @@ export async function startSolveRun(
     token?: string;
   },
 ): Promise<SolveStart> {
-  return db.transaction().execute(async (trx): Promise<SolveStart> => {
-    // Held until commit: an end of the backtest waits for this run to be in, then ends it too.
-    const backtest = await trx
-      .selectFrom("repository_backtests")
-      .select(["status", "claim_token"])
-      .where("id", "=", r.backtestId)
-      .forShare()
-      .executeTakeFirst();
-    if (backtest?.status !== "running") return { refused: "ended" };
-    if (r.token !== undefined && backtest.claim_token !== r.token) throw new ClaimLost(r.backtestId);
-    // A backtest solve of this issue still running was left by a backtest attempt that died (one
-    // backtest per repository runs at a time): it ends failed, its quota unit given back.
-    const orphans = await trx
-      .updateTable("solve_runs")
-      .set({
-        status: "failed",
-        error_code: "backtest.interrupted",
-        error_message: "The backtest stopped",
-        finished_at: new Date(),
-      })
-      .where("issue_id", "=", r.issueId)
-      .where("kind", "=", "backtest")
-      .where("status", "in", ["queued", "running"])
-      .returning("id")
-      .execute();
-    for (const o of orphans) await releaseRunQuota(trx, o.id);
-    const period = await currentUsagePeriod(trx, r.userId);
-    const reserved = await reserveQuota(trx, r.userId, period.plan, { periodStart: period.periodStart });
-    if (!reserved) return { refused: "quota" };
-    const row = await trx
-      .insertInto("solve_runs")
-      .values({
-        user_id: r.userId,
-        issue_id: r.issueId,
-        backtest_id: r.backtestId,
-        model_id: r.modelId,
-        kind: "backtest",
-        status: "running",
-        input: runInput.write(r.candidates > 1 ? { candidates: r.candidates } : {}),
-        quota_state: "reserved",
-        quota_period_start: reserved.periodStart,
-        started_at: new Date(),
-        attempts: 1,
-        claim_token: r.token ?? null,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return { runId: row.id };
-  });
+  for (let left = 0; left < 2; left++) {
+    let outcome: StartOutcome;
+    try {
+      outcome = await start(db, async (trx) => {
+        // Held until commit: an end of the backtest waits for this run to be in, then ends it too.
+        const backtest = await trx
+          .selectFrom("repository_backtests")
+          .select(["status", "claim_token"])
+          .where("id", "=", r.backtestId)
+          .forShare()
+          .executeTakeFirst();
+        if (backtest?.status !== "running") throw new BacktestNotRunning();
+        if (r.token !== undefined && backtest.claim_token !== r.token) throw new ClaimLost(r.backtestId);
+        return {
+          userId: r.userId,
+          issueId: r.issueId,
+          modelId: r.modelId,
+          kind: "backtest",
+          backtestId: r.backtestId,
+          input: r.candidates > 1 ? { candidates: r.candidates } : {},
+        };
+      });
+    } catch (err) {
+      if (err instanceof BacktestNotRunning) return { refused: "ended" };
+      throw err;
+    }
+    if (outcome.status === "over_quota") return { refused: "quota" };
+    if (outcome.status === "started") return claimSolve(db, outcome.runId, r);
+    const active = await load(db, outcome.runId);
+    if (active?.kind !== "backtest") throw new Error("The issue has a run under way");
+    await end(db, active, "failed", BACKTEST_INTERRUPTED);
+  }
+  throw new Error("The issue's earlier backtest solve could not be ended");
 }
 
 /**
- * Ends a backtest solve: completed (its quota unit charged) when the model answered, else failed
- * with the reason (its unit given back). Answers its cost as the ledger has it.
+ * Claims a backtest's new solve run with the backtest's claim. Nothing is left to solve it for when
+ * it ended with its backtest since its start. The backtest's claim is looked at again once the run
+ * carries it: a worker that lost the backtest's job meanwhile gives the run's claim up (its
+ * lock-lost handler, see backtest.processor, may have looked for the run before it was claimed).
+ */
+async function claimSolve(db: Kysely<Database>, runId: string, r: { backtestId: string; token?: string }) {
+  if (!(await claim(db, runId, r.token))) return { refused: "ended" as const };
+  if (r.token !== undefined) {
+    const held = { runId, token: r.token };
+    await holdBacktestClaim(db, r.backtestId, r.token).catch(async (err: unknown) => {
+      await releaseClaim(db, held);
+      throw err;
+    });
+  }
+  return { runId };
+}
+
+/**
+ * Ends a backtest solve through the run's own ends: completed (its quota unit charged) when the
+ * model answered, else failed with the reason (its unit given back); a run that already ended
+ * (with its backtest) keeps that end. Answers its cost as the ledger has it.
  */
 export async function endSolveRun(
   db: Kysely<Database>,
@@ -134,55 +145,8 @@ export async function endSolveRun(
   outcome: { error: { code: string; message: string } | null },
 ): Promise<number> {
   const runId = runIdOf(ref);
-  await db.transaction().execute(async (trx) => {
-    await holdClaim(trx, ref);
-    await syncRunSpend(trx, runId);
-    await trx
-      .updateTable("solve_runs")
-      .set({
-        status: outcome.error ? "failed" : "completed",
-        error_code: outcome.error?.code ?? null,
-        error_message: outcome.error?.message ?? null,
-        finished_at: new Date(),
-      })
-      .where("id", "=", runId)
-      .where("status", "=", "running")
-      .execute();
-    if (outcome.error) await releaseRunQuota(trx, runId);
-    else await chargeRunQuota(trx, runId);
-  });
+  if (outcome.error)
+    await end(db, await loadExisting(db, runId), "failed", outcome.error, typeof ref === "string" ? undefined : ref);
+  else await completeWithoutSolution(db, ref);
   return runSpent(db, runId);
-}
-
-/** How a solve run left running is ended with its backtest. */
-export const BACKTEST_ENDED = {
-  code: "backtest.ended",
-  message: "The backtest ended before this solve finished",
-} as const;
-
-/**
- * Ends, failed with BACKTEST_ENDED, every solve run of the backtest still queued or running (a
- * worker that died or lost the job's lock left it so): its spend is taken from the ledger and its
- * quota unit given back, as endSolveRun does. Only rows still queued or running change, each
- * once, so two ends at once, or an end racing the solve's own, settle a run once. Run in the
- * transaction that ended the backtest. Answers the runs it ended.
- */
-export async function endLeftSolveRuns(trx: Transaction<Database>, backtestId: string): Promise<string[]> {
-  const left = await trx
-    .updateTable("solve_runs")
-    .set({
-      status: "failed",
-      error_code: BACKTEST_ENDED.code,
-      error_message: BACKTEST_ENDED.message,
-      finished_at: new Date(),
-    })
-    .where("backtest_id", "=", backtestId)
-    .where("status", "in", ["queued", "running"])
-    .returning("id")
-    .execute();
-  for (const { id } of left) {
-    await syncRunSpend(trx, id);
-    await releaseRunQuota(trx, id);
-  }
-  return left.map((r) => r.id);
 }

@@ -1,8 +1,10 @@
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, insertUser } from "../../test/testing";
 import { currentUsagePeriod, usedInPeriod } from "./usage.repository";
 import * as backtests from "./backtests.repository";
 import * as backtestSolves from "./backtests.solves";
+import * as runs from "./runs";
 
 const { db } = await createTestDatabase();
 
@@ -186,6 +188,115 @@ describe("a backtest's solve left running by a worker that stopped", () => {
     await backtestSolves.endSolveRun(db, left, { error: { code: "backtest.solve_failed", message: "late" } });
     expect(await solveRun(left)).toEqual(ENDED);
     expect(await used(b.userId)).toBe(0);
+  });
+});
+
+describe("a backtest's solve is a run of the one run engine", () => {
+  it("is started by the run start with its backtest as origin, and claimed with the backtest's claim", async () => {
+    const b = await solving(1);
+    const token = crypto.randomUUID();
+    await db.updateTable("repository_backtests").set({ claim_token: token }).where("id", "=", b.id).execute();
+    const started = await backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]!, token });
+    if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
+    expect(await runs.load(db, started.runId)).toMatchObject({
+      kind: "backtest",
+      backtest_id: b.id,
+      status: "running",
+      claim_token: token,
+      attempts: 1,
+      quota_state: "reserved",
+      solution_id: null,
+    });
+    // Another claim than the backtest's starts nothing.
+    await expect(
+      backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]!, token: crypto.randomUUID() }),
+    ).rejects.toThrow(/claim_lost/);
+    expect(await runsOf(b.id)).toHaveLength(1);
+    expect(await used(b.userId)).toBe(1);
+  });
+
+  it("ends the run a stopped attempt left on the issue as interrupted, its unit given back, and starts the issue's solve anew", async () => {
+    const b = await solving(1);
+    const left = await startSolve(b, b.issueIds[0]!);
+    const again = await startSolve(b, b.issueIds[0]!);
+    expect(again).not.toBe(left);
+    expect(await solveRun(left)).toEqual({
+      status: "failed",
+      error_code: "backtest.interrupted",
+      error_message: "The backtest stopped",
+      quota_state: "released",
+    });
+    expect(await solveRun(again)).toMatchObject({ status: "running", quota_state: "reserved" });
+    expect(await used(b.userId)).toBe(1);
+  });
+
+  it("does not end or stand beside the issue's own solve or refine run", async () => {
+    const b = await solving(1);
+    const outcome = await runs.start(db, async () => ({
+      userId: b.userId,
+      issueId: b.issueIds[0]!,
+      modelId: "llama-3.3-70b-versatile",
+      kind: "solve",
+    }));
+    if (outcome.status !== "started") throw new Error(`not started: ${outcome.status}`);
+    await expect(startSolve(b, b.issueIds[0]!)).rejects.toThrow(/run under way/);
+    expect(await solveRun(outcome.runId)).toMatchObject({ status: "queued", quota_state: "reserved" });
+    expect(await runsOf(b.id)).toHaveLength(0);
+    expect(await used(b.userId)).toBe(1);
+    // Completing without a solution is for a backtest's solve only.
+    expect(await runs.claim(db, outcome.runId)).not.toBeNull();
+    expect(await runs.completeWithoutSolution(db, outcome.runId)).toBe(false);
+    expect(await solveRun(outcome.runId)).toMatchObject({ status: "running", quota_state: "reserved" });
+  });
+
+  it("gives the run's claim up when the backtest's claim is lost between the run's start and its claim", async () => {
+    const b = await solving(1);
+    const token = crypto.randomUUID();
+    await db.updateTable("repository_backtests").set({ claim_token: token }).where("id", "=", b.id).execute();
+    // The worker's lock lapses (its claim on the backtest given up) just as the run takes its claim.
+    await sql`create function lose_backtest_claim() returns trigger language plpgsql as $$
+      begin update repository_backtests set claim_token = null where id = new.backtest_id; return new; end $$`.execute(
+      db,
+    );
+    await sql`create trigger lose_backtest_claim before update of claim_token on solve_runs for each row
+      when (old.claim_token is null and new.claim_token is not null) execute function lose_backtest_claim()`.execute(
+      db,
+    );
+    try {
+      await expect(backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]!, token })).rejects.toThrow(
+        /claim_lost/,
+      );
+    } finally {
+      await sql`drop trigger lose_backtest_claim on solve_runs`.execute(db);
+      await sql`drop function lose_backtest_claim()`.execute(db);
+    }
+    const [left] = await runsOf(b.id);
+    if (!left) throw new Error("no run started");
+    // Left to the worker that takes the backtest over (it ends it as interrupted); this one can end it no more.
+    expect(await runs.load(db, left.id)).toMatchObject({
+      status: "running",
+      claim_token: null,
+      quota_state: "reserved",
+    });
+    const late = { error: { code: "run.cancelled", message: "The run was cancelled" } };
+    await expect(backtestSolves.endSolveRun(db, { runId: left.id, token }, late)).rejects.toThrow(/claim_lost/);
+  });
+
+  it("is ended by no worker whose claim was given up (its lock on the backtest's job lapsed)", async () => {
+    const b = await solving(1);
+    const token = crypto.randomUUID();
+    await db.updateTable("repository_backtests").set({ claim_token: token }).where("id", "=", b.id).execute();
+    const started = await backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]!, token });
+    if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
+    expect(await runs.activeOfBacktest(db, b.id)).toEqual([started.runId]);
+    expect(await runs.releaseClaim(db, { runId: started.runId, token })).toBe(true);
+
+    const claim = { runId: started.runId, token };
+    await expect(backtestSolves.endSolveRun(db, claim, { error: null })).rejects.toThrow(/claim_lost/);
+    const error = { code: "run.cancelled", message: "The run was cancelled" };
+    await expect(backtestSolves.endSolveRun(db, claim, { error })).rejects.toThrow(/claim_lost/);
+    expect(await solveRun(started.runId)).toMatchObject({ status: "running", quota_state: "reserved" });
+    expect(await used(b.userId)).toBe(1);
   });
 });
 

@@ -74,13 +74,3 @@ export async function releaseClaim(db: Conn, claim: RunClaim): Promise<boolean> 
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
-
-/** Gives up the claim `token` of every solve run a backtest started (its worker lost the backtest's job). */
-export async function releaseClaimsOfBacktest(db: Conn, backtestId: string, token: string): Promise<void> {
-  await db
-    .updateTable("solve_runs")
-    .set({ claim_token: sql<string | null>`null` })
-    .where("backtest_id", "=", backtestId)
-    .where("claim_token", "=", token)
-    .execute();
-}

@@ -105,6 +105,17 @@ export async function activeRefineOf(db: Conn, solutionId: string) {
     .executeTakeFirst();
 }
 
+/** The runs of backtest `backtestId` still queued or running (its worker lost the backtest's job: their claims are given up). */
+export async function activeOfBacktest(db: Conn, backtestId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("solve_runs")
+    .select("id")
+    .where("backtest_id", "=", backtestId)
+    .where("status", "in", ACTIVE_RUN_STATUSES)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** Unfinished runs older than `graceSeconds`, oldest first (at most 500). */
 export async function unfinishedOlderThan(db: Conn, graceSeconds: number): Promise<string[]> {
   const rows = await db

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type Transaction } from "kysely";
 import {
   ACTIVE_RUN_STATUSES,
+  BACKTEST_ENDED,
   type ErrorBody,
   RUN_CANCELLED,
   refineInputOf,
@@ -13,7 +14,7 @@ import * as issues from "./issues.repository";
 import { runInput, type RunInput } from "./json-columns";
 import * as solutions from "./solutions.repository";
 import { chargeRunQuota, releaseRunQuota } from "./usage.repository";
-import { ClaimLost, holdClaim, runIdOf, type RunClaim, type RunRef } from "./runs.claims";
+import { ClaimLost, fenced, holdClaim, runIdOf, type RunClaim, type RunRef } from "./runs.claims";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -123,6 +124,50 @@ export async function finish(
     await chargeRunQuota(trx, run.id);
     return solutionId;
   });
+}
+
+/**
+ * Ends a run that makes no solution (a backtest's solve) completed, its quota unit charged in the
+ * same commit; false when it is not running (it ended with its backtest meanwhile: that end stays).
+ */
+export async function completeWithoutSolution(db: Kysely<Database>, ref: RunRef): Promise<boolean> {
+  return db.transaction().execute((t) =>
+    fenced(t, ref, async (trx) => {
+      const r = await trx
+        .updateTable("solve_runs")
+        .set({ status: "completed", finished_at: new Date() })
+        .where("id", "=", runIdOf(ref))
+        .where("kind", "=", "backtest")
+        .where("status", "=", "running")
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await chargeRunQuota(trx, runIdOf(ref));
+      return true;
+    }),
+  );
+}
+
+/**
+ * Ends, failed with BACKTEST_ENDED, every run of backtest `backtestId` still queued or running (a
+ * worker that stopped or lost the backtest's job left it so), each with its quota unit given back.
+ * Only rows still active change, each once, so two ends of the backtest at once, or one racing the
+ * run's own end, settle a run once. Run in the transaction that ends the backtest. Answers the runs it ended.
+ */
+export async function endOfBacktest(trx: Transaction<Database>, backtestId: string): Promise<string[]> {
+  const left = await trx
+    .updateTable("solve_runs")
+    .set({
+      status: "failed",
+      error_code: BACKTEST_ENDED.code,
+      error_message: BACKTEST_ENDED.message,
+      finished_at: new Date(),
+    })
+    .where("backtest_id", "=", backtestId)
+    .where("status", "in", ACTIVE_RUN_STATUSES)
+    .returning("id")
+    .execute();
+  for (const { id } of left) await releaseRunQuota(trx, id);
+  return left.map((r) => r.id);
 }
 
 /** Ends a run as failed or cancelled (once) with its quota unit released; the issue goes to `failed` unless another run solved it. */

@@ -6,13 +6,18 @@ import { activeOf } from "./runs.reads";
 import { create } from "./runs.repository";
 import { currentUsagePeriod, reserveQuota } from "./usage.repository";
 
-/** What a new run is: whose, of which issue, with which model, and (refine) of which solution with which input. */
+/**
+ * What a new run is: whose, of which issue, with which model, and (refine) of which solution with
+ * which input, or (backtest) of which backtest: a backtest's solve of a past issue, run by its
+ * backtest's job, which never makes a solution and never changes its issue.
+ */
 export interface RunRequest {
   userId: string;
   issueId: string;
   modelId: string;
-  kind: "solve" | "refine";
+  kind: "solve" | "refine" | "backtest";
   solutionId?: string;
+  backtestId?: string;
   input?: RunInput;
 }
 
@@ -31,7 +36,7 @@ class NotStarted extends Error {
 }
 
 /**
- * The one way a run starts (solve and refine): in one transaction, `prepare` (which may lock and
+ * The one way a run starts (solve, refine and a backtest's solve): in one transaction, `prepare` (which may lock and
  * write, e.g. keep the solution's current revision) says what run to create; the issue must have
  * no active run; one unit of the plan's quota is reserved; the run is inserted queued. An insert
  * that loses the race for the issue (23505 on the one-active-run index) answers the winner.
@@ -58,6 +63,7 @@ export async function start(
         model_id: req.modelId,
         kind: req.kind,
         solution_id: req.solutionId ?? null,
+        backtest_id: req.backtestId ?? null,
         input: req.input,
         quotaPeriodStart: reserved.periodStart,
       });

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { backtests, ClaimLost } from "@fixloop/db";
+import { backtests, ClaimLost, runs } from "@fixloop/db";
 import { BacktestJob, QUEUES } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { failureText, runBacktest } from "../backtest/backtest.run";
@@ -37,7 +37,11 @@ export const processBacktest = defineProcessor({
     }
   },
   async onLockLost({ job, ctx, claim }) {
-    await backtests.releaseClaim(ctx.db, BacktestJob.parse(job.data).backtestId, claim);
+    const { backtestId } = BacktestJob.parse(job.data);
+    await backtests.releaseClaim(ctx.db, backtestId, claim);
+    // Its solve run carries the same claim: given up as any run's whose worker lost its job.
+    for (const runId of await runs.activeOfBacktest(ctx.db, backtestId))
+      await runs.releaseClaim(ctx.db, { runId, token: claim });
   },
 });
 
