@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database, Issue } from "../schema";
 import type { FileChange } from "@fixloop/contract";
+import { ClaimLost, type Claim } from "./claims";
 import { filesChanged, solutionMetadata } from "./json-columns";
 
 /**
@@ -47,11 +48,13 @@ export async function forTestsRerun(
 /**
  * Replaces the solution's test evidence (`metadata.tests`) and the verdict drawn from it (whether
  * it is unverified, and whether the reproduction test passes) only while it is still at `revision`:
- * a later edit made this evidence stale before it landed. False when it was not replaced.
+ * a later edit made this evidence stale before it landed. False when it was not replaced; ClaimLost
+ * when the re-run's claim (see solutions.claimTestsRerun) is no longer on the solution: another
+ * worker took this re-run since, and its evidence is the one that lands.
  */
 export async function replaceTests(
   db: Kysely<Database>,
-  solutionId: string,
+  claim: Claim,
   revision: number,
   tests: unknown,
   verdict: { unverified: unknown; reproduction: unknown },
@@ -59,13 +62,14 @@ export async function replaceTests(
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom("solutions")
-      .select(["metadata"])
-      .where("id", "=", solutionId)
-      .where("revision", "=", revision)
-      .where("status", "=", "pending")
+      .select(["metadata", "revision", "status", "tests_claim_token"])
+      .where("id", "=", claim.id)
       .forUpdate()
       .executeTakeFirst();
-    if (!row) return false;
+    // A newer revision's re-run took the claim over: superseded, not lost.
+    if (!row || row.revision !== revision || row.status !== "pending") return false;
+    if (row.tests_claim_token !== claim.token || claim.kind !== "testsRerun")
+      throw new ClaimLost(claim.id, "the tests re-run of solution");
     const { unverified: _was, ...before } = solutionMetadata.read(row.metadata);
     const metadata = solutionMetadata.write({
       ...before,
@@ -76,7 +80,7 @@ export async function replaceTests(
     await trx
       .updateTable("solutions")
       .set({ metadata, updated_at: sql`now()` })
-      .where("id", "=", solutionId)
+      .where("id", "=", claim.id)
       .execute();
     return true;
   });
