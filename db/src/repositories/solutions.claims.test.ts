@@ -7,7 +7,6 @@ import * as issues from "./issues.repository";
 import * as pullRequests from "./pull-requests.repository";
 import * as reviewAddressing from "./review-addressing.repository";
 import * as solutions from "./solutions.repository";
-import * as testsRerun from "./tests-rerun.repository";
 
 const { db } = await createTestDatabase();
 
@@ -92,17 +91,15 @@ describe("a tests re-run's claim fences its evidence", () => {
     const before = await stateOf(s.solutionId);
     expect(before.solution.tests_claim_token).toBe(second.token);
 
-    await expect(testsRerun.replaceTests(db, first, 1, tests("first's late evidence"), verdict)).rejects.toBeInstanceOf(
+    await expect(solutions.replaceTests(db, first, 1, tests("first's late evidence"), verdict)).rejects.toBeInstanceOf(
       ClaimLost,
     );
     expect(await stateOf(s.solutionId)).toEqual(before);
 
-    expect(await testsRerun.replaceTests(db, second, 1, tests("second's evidence"), verdict)).toBe(true);
+    expect(await solutions.replaceTests(db, second, 1, tests("second's evidence"), verdict)).toBe(true);
     expect((await stateOf(s.solutionId)).solution.metadata).toMatchObject({ tests: { summary: "second's evidence" } });
     // Even a repeat of the new holder's evidence is not the first worker's to write.
-    await expect(testsRerun.replaceTests(db, first, 1, tests("first again"), verdict)).rejects.toBeInstanceOf(
-      ClaimLost,
-    );
+    await expect(solutions.replaceTests(db, first, 1, tests("first again"), verdict)).rejects.toBeInstanceOf(ClaimLost);
     expect((await stateOf(s.solutionId)).solution.metadata).toMatchObject({ tests: { summary: "second's evidence" } });
   });
 
@@ -112,7 +109,7 @@ describe("a tests re-run's claim fences its evidence", () => {
     expect(await releaseClaim(db, claim)).toBe(true);
     expect(await releaseClaim(db, claim)).toBe(false);
     const before = await stateOf(s.solutionId);
-    await expect(testsRerun.replaceTests(db, claim, 1, tests("late"), verdict)).rejects.toBeInstanceOf(ClaimLost);
+    await expect(solutions.replaceTests(db, claim, 1, tests("late"), verdict)).rejects.toBeInstanceOf(ClaimLost);
     expect(await stateOf(s.solutionId)).toEqual(before);
   });
 
@@ -121,7 +118,7 @@ describe("a tests re-run's claim fences its evidence", () => {
     const first = await rerunClaim(s.solutionId);
     await db.updateTable("solutions").set({ revision: 2 }).where("id", "=", s.solutionId).execute();
     const before = await stateOf(s.solutionId);
-    expect(await testsRerun.replaceTests(db, first, 1, tests("stale"), verdict)).toBe(false);
+    expect(await solutions.replaceTests(db, first, 1, tests("stale"), verdict)).toBe(false);
     expect(await stateOf(s.solutionId)).toEqual(before);
     expect(await solutions.claimTestsRerun(db, s.solutionId, 1, randomUUID())).toBeNull();
     const approved = await solution("approved");
@@ -141,9 +138,9 @@ describe("a tests re-run's claim fences its evidence", () => {
     const swapped: Claim = { kind: "pullRequest", id: s.solutionId, token: rerun.token };
     await expect(solutions.returnToPending(db, s.solutionId, swapped)).rejects.toBeInstanceOf(ClaimLost);
     await expect(
-      testsRerun.replaceTests(db, { ...rerun, token: pr.token }, 1, tests("x"), verdict),
+      solutions.replaceTests(db, { ...rerun, token: pr.token }, 1, tests("x"), verdict),
     ).rejects.toBeInstanceOf(ClaimLost);
-    expect(await testsRerun.replaceTests(db, rerun, 1, tests("the re-run's own"), verdict)).toBe(true);
+    expect(await solutions.replaceTests(db, rerun, 1, tests("the re-run's own"), verdict)).toBe(true);
   });
 
   it("a new claim waits for the write its predecessor is making, then takes the job", async () => {

@@ -128,7 +128,7 @@ async function rerun(job: Job, ctx: WorkerContext, signal: AbortSignal, token: s
   // The verdict on the edited files, as the validating step draws it for a single attempt. Written
   // under the claim: after a lost lock (the tests were stopped) ClaimLost, and no end is said.
   const unverified = abstain([attemptEvidence(tests, found.blocked, repro)], kept);
-  const replaced = await testsRerun.replaceTests(ctx.db, claim, revision, SolutionTests.parse(tests), {
+  const replaced = await solutions.replaceTests(ctx.db, claim, revision, SolutionTests.parse(tests), {
     unverified,
     reproduction: reproduction && { ...reproduction, passesWithSolution: repro ? repro.status === "fixed" : null },
   });
