@@ -15,6 +15,8 @@ export { findOpenPullRequestForIssue } from "./repositories/pull-requests.reposi
 export * as issues from "./repositories/issues.repository";
 export * as runs from "./repositories/runs";
 export { ClaimLost, type RunClaim } from "./repositories/runs.claims";
+export * as claims from "./repositories/claims";
+export type { Claim } from "./repositories/claims";
 export * as steps from "./repositories/steps.repository";
 export * as runTestLogs from "./repositories/run-test-logs.repository";
 export * as repositories from "./repositories/repositories.repository";

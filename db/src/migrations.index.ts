@@ -50,4 +50,5 @@ export const MIGRATIONS: Readonly<Record<string, () => Promise<Migration>>> = {
   "2026-11-29T10-45-run-test-logs": () => import("./migrations/2026-11-29T10-45-run-test-logs"),
   "2026-11-29T13-45-run-claim-token": () => import("./migrations/2026-11-29T13-45-run-claim-token"),
   "2026-11-29T14-15-backtest-claim-token": () => import("./migrations/2026-11-29T14-15-backtest-claim-token"),
+  "2026-11-29T17-00-solution-job-claims": () => import("./migrations/2026-11-29T17-00-solution-job-claims"),
 };

@@ -236,6 +236,10 @@ export interface SolutionsTable {
   refinement_count: Generated<number>;
   revision: Generated<number>;
   base_commit_sha: string | null;
+  /** The token of the worker attempt that took the current revision's tests re-run last (see claims.ts). */
+  tests_claim_token: string | null;
+  /** The token of the worker attempt that took the solution's pull-request job last (see claims.ts). */
+  pr_claim_token: string | null;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }

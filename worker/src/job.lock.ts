@@ -9,16 +9,11 @@ export const JOB_LOCK_LOST = "job.lock_lost";
 /** Whether `signal` was aborted because the job's lock was lost (not by a cancel). */
 export const lockLost = (signal: AbortSignal): boolean => signal.aborted && signal.reason === JOB_LOCK_LOST;
 
-/** Thrown instead of writing anything once the job's lock is lost; `what` names the job's work ("run <id>"). */
+/** What a processor whose job's lock was lost ends with (see defineProcessor); `what` names the job's work ("run <id>"). */
 export class JobLockLost extends Error {
   readonly code = JOB_LOCK_LOST;
   constructor(what: string) {
     super(`${JOB_LOCK_LOST}: ${what} was left to the worker that now holds its job`);
     this.name = "JobLockLost";
   }
-}
-
-/** Throws JobLockLost once the job's lock is lost: called before each write, so nothing after it is written. */
-export function holdsJob(signal: AbortSignal | undefined, what: string): void {
-  if (signal && lockLost(signal)) throw new JobLockLost(what);
 }

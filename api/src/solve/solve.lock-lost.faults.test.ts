@@ -47,7 +47,10 @@ describe("a worker whose lock on a run's job lapsed", () => {
     const inFlight = first.control.requests[0];
     if (!inFlight) throw new Error("no model request in flight");
 
-    // The lock lapses and the job goes back to the queue, where the second worker takes it.
+    // The lock lapses and the job goes back to the queue, where the second worker takes it. The first
+    // takes no new job from now on: once its call is aborted it would otherwise race the second (whose
+    // sandbox self-check may still run) for this one.
+    await firstWorker.workers[0]?.pause(true);
     workers.start({ env: second.env });
     const job = await stack.deps.queues.solve.getJob(jobIds.solve(runId));
     const handedAt = await lapseLock(stack, QUEUES.solve, job);

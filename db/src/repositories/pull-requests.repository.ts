@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import { ACTIVE_RUN_STATUSES, type PullRequestStatus } from "@fixloop/contract";
 import type { Database, PullRequest } from "../schema";
+import { fenced, type Claim } from "./claims";
 import * as issues from "./issues.repository";
 import { pullRequestMetadata, type PullRequestMetadata } from "./json-columns";
 import { pageOf } from "./github-pages";
@@ -45,9 +46,12 @@ export interface NewPullRequestRow {
   headSha?: string;
 }
 
-/** Stores the pull request and moves solution and issue to pr_created, all in one transaction. */
-export async function record(db: Kysely<Database>, r: NewPullRequestRow): Promise<PullRequest> {
-  return db.transaction().execute(async (trx) => {
+/**
+ * Stores the pull request and moves solution and issue to pr_created, all in one transaction; with
+ * the pull-request job's claim (see solutions.claimPullRequest), only while the job is still the writer's.
+ */
+export async function record(db: Conn, r: NewPullRequestRow, claim?: Claim): Promise<PullRequest> {
+  return fenced(db, claim, async (trx) => {
     const row = await trx
       .insertInto("pull_requests")
       .values({

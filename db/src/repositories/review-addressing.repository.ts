@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { isFailingCheckState, type FileChange } from "@fixloop/contract";
+import { fenced, type Claim } from "./claims";
 import type { Conn } from "./conn";
 import { filesChanged } from "./json-columns";
 
@@ -102,33 +103,47 @@ export async function awaitingReply(
   return q.orderBy("occurred_at", "asc").execute();
 }
 
-/** The comment's thread got its reply for `commitSha`. */
-export async function markAddressed(db: Conn, pullRequestId: string, sourceId: string, commitSha: string) {
-  await db
-    .updateTable("pull_request_events")
-    .set({ addressed_commit: commitSha })
-    .where("pull_request_id", "=", pullRequestId)
-    .where("kind", "=", "review_comment")
-    .where("source_id", "=", sourceId)
-    .execute();
+/** The comment's thread got its reply for `commitSha` (fenced by the push's claim, see solutions.claimPullRequest). */
+export async function markAddressed(
+  db: Conn,
+  claim: Claim,
+  pullRequestId: string,
+  sourceId: string,
+  commitSha: string,
+) {
+  await fenced(db, claim, (trx) =>
+    trx
+      .updateTable("pull_request_events")
+      .set({ addressed_commit: commitSha })
+      .where("pull_request_id", "=", pullRequestId)
+      .where("kind", "=", "review_comment")
+      .where("source_id", "=", sourceId)
+      .execute(),
+  );
 }
 
-/** Fixloop pushed `revision` of the solution to the branch as `headSha` (the next push builds on it). */
+/**
+ * Fixloop pushed `revision` of the solution to the branch as `headSha` (the next push builds on it);
+ * fenced by the push's claim (see solutions.claimPullRequest).
+ */
 export async function recordPush(
   db: Conn,
+  claim: Claim,
   pullRequestId: string,
   p: { revision: number; headSha: string; body?: string },
 ): Promise<void> {
-  await db
-    .updateTable("pull_requests")
-    .set({
-      pushed_revision: p.revision,
-      head_sha: p.headSha,
-      ...(p.body !== undefined ? { body: p.body } : {}),
-      updated_at: sql`now()`,
-    })
-    .where("id", "=", pullRequestId)
-    .execute();
+  await fenced(db, claim, (trx) =>
+    trx
+      .updateTable("pull_requests")
+      .set({
+        pushed_revision: p.revision,
+        head_sha: p.headSha,
+        ...(p.body !== undefined ? { body: p.body } : {}),
+        updated_at: sql`now()`,
+      })
+      .where("id", "=", pullRequestId)
+      .execute(),
+  );
 }
 
 /** The files of one stored revision of a solution (its history), when kept. */

@@ -1,5 +1,11 @@
-import { sql, type Kysely } from "kysely";
-import type { Database } from "../schema";
+import { sql } from "kysely";
+import {
+  ClaimLost,
+  fenced as fencedRow,
+  holdClaim as holdRowClaim,
+  releaseClaim as releaseRowClaim,
+  type Claim,
+} from "./claims";
 import type { Conn } from "./conn";
 
 /**
@@ -21,44 +27,18 @@ export type RunRef = string | RunClaim;
 
 export const runIdOf = (ref: RunRef): string => (typeof ref === "string" ? ref : ref.runId);
 
-/** A write refused because the run is no longer the writer's: another worker claimed it since. */
-export class ClaimLost extends Error {
-  readonly code = "job.claim_lost";
-  constructor(readonly runId: string) {
-    super(`job.claim_lost: run ${runId} was claimed by another worker`);
-    this.name = "ClaimLost";
-  }
-}
+export { ClaimLost };
 
-/**
- * Inside a transaction: holds the run's row while it still carries the claim's token; ClaimLost
- * otherwise. A bare id holds nothing. FOR KEY SHARE: a new claim (which takes the row FOR UPDATE,
- * see runs.claim) waits until the transaction ends, while a Cancel request's update does not wait
- * behind a step write.
- */
+const claimOf = (ref: RunClaim): Claim => ({ kind: "run", id: ref.runId, token: ref.token });
+
+/** Inside a transaction: holds the run's row while it still carries the claim's token (see claims.holdClaim); a bare id holds nothing. */
 export async function holdClaim(trx: Conn, ref: RunRef): Promise<void> {
-  if (typeof ref === "string") return;
-  const held = await trx
-    .selectFrom("solve_runs")
-    .select("id")
-    .where("id", "=", ref.runId)
-    .where("claim_token", "=", ref.token)
-    .forKeyShare()
-    .executeTakeFirst();
-  if (!held) throw new ClaimLost(ref.runId);
+  if (typeof ref !== "string") await holdRowClaim(trx, claimOf(ref));
 }
 
 /** Runs `write` in a transaction that holds the run's claim first (see holdClaim); a bare id runs it as is. */
 export async function fenced<T>(db: Conn, ref: RunRef, write: (c: Conn) => Promise<T>): Promise<T> {
-  if (typeof ref === "string") return write(db);
-  if (db.isTransaction) {
-    await holdClaim(db, ref);
-    return write(db);
-  }
-  return (db as Kysely<Database>).transaction().execute(async (trx) => {
-    await holdClaim(trx, ref);
-    return write(trx);
-  });
+  return typeof ref === "string" ? write(db) : fencedRow(db, claimOf(ref), write);
 }
 
 /**
@@ -66,11 +46,5 @@ export async function fenced<T>(db: Conn, ref: RunRef, write: (c: Conn) => Promi
  * whether or not another worker claimed the run yet. False when the row no longer carried it.
  */
 export async function releaseClaim(db: Conn, claim: RunClaim): Promise<boolean> {
-  const r = await db
-    .updateTable("solve_runs")
-    .set({ claim_token: sql<string | null>`null` })
-    .where("id", "=", claim.runId)
-    .where("claim_token", "=", claim.token)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return releaseRowClaim(db, claimOf(claim));
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import { type DecidedSolutionStatus, type FileChange } from "@fixloop/contract";
 import type { Database } from "../schema";
+import { ClaimLost, fenced, type Claim } from "./claims";
 import * as issues from "./issues.repository";
 import { filesChanged, solutionMetadata, type SolutionMetadata } from "./json-columns";
 
@@ -228,15 +229,104 @@ export async function approvedRival(db: Conn, issueId: string, solutionId: strin
   return r?.id;
 }
 
-/** An approval whose pull request could not be opened goes back to pending (and frees the issue); false when it was not approved. */
-export async function returnToPending(db: Conn, solutionId: string): Promise<boolean> {
-  const r = await db
-    .updateTable("solutions")
-    .set({ status: "pending", updated_at: sql`now()` })
-    .where("id", "=", solutionId)
-    .where("status", "=", "approved")
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("pull_requests").select("id").where("solution_id", "=", solutionId))))
-    .executeTakeFirst();
+/**
+ * An approval whose pull request could not be opened goes back to pending (and frees the issue);
+ * false when it was not approved. With the pull-request job's claim: ClaimLost once another worker took the job.
+ */
+export async function returnToPending(db: Conn, solutionId: string, claim?: Claim): Promise<boolean> {
+  const r = await fenced(db, claim, (trx) =>
+    trx
+      .updateTable("solutions")
+      .set({ status: "pending", updated_at: sql`now()` })
+      .where("id", "=", solutionId)
+      .where("status", "=", "approved")
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom("pull_requests").select("id").where("solution_id", "=", solutionId))),
+      )
+      .executeTakeFirst(),
+  );
   return r.numUpdatedRows > 0n;
 }
+
+/**
+ * Takes the tests re-run of the solution's `revision` for this worker attempt (`token`), while the
+ * solution is still pending at that revision: an attempt that took it before writes nothing more.
+ * FOR UPDATE first, so this waits for that attempt's fenced writes. Null when there is nothing to re-run.
+ */
+export async function claimTestsRerun(
+  db: Conn,
+  solutionId: string,
+  revision: number,
+  token: string,
+): Promise<Claim | null> {
+  const r = await db
+    .updateTable("solutions")
+    .set({ tests_claim_token: token })
+    .where("id", "=", (eb) =>
+      eb
+        .selectFrom("solutions")
+        .select("id")
+        .where("id", "=", solutionId)
+        .where("revision", "=", revision)
+        .where("status", "=", "pending")
+        .forUpdate(),
+    )
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1 ? { kind: "testsRerun", id: solutionId, token } : null;
+}
+
+/**
+ * Takes the solution's pull-request job (opening its pull request, or pushing a revision to it) for
+ * this worker attempt: an attempt that took it before writes nothing more (see claimTestsRerun).
+ * Null for a solution that does not exist.
+ */
+export async function claimPullRequest(db: Conn, solutionId: string, token: string): Promise<Claim | null> {
+  const r = await db
+    .updateTable("solutions")
+    .set({ pr_claim_token: token })
+    .where("id", "=", (eb) => eb.selectFrom("solutions").select("id").where("id", "=", solutionId).forUpdate())
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1 ? { kind: "pullRequest", id: solutionId, token } : null;
+}
+/**
+ * Replaces the solution's test evidence (`metadata.tests`) and the verdict drawn from it (whether
+ * it is unverified, and whether the reproduction test passes) only while it is still at `revision`:
+ * a later edit made this evidence stale before it landed. False when it was not replaced; ClaimLost
+ * when the re-run's claim (see solutions.claimTestsRerun) is no longer on the solution: another
+ * worker took this re-run since, and its evidence is the one that lands.
+ */
+export async function replaceTests(
+  db: Kysely<Database>,
+  claim: Claim,
+  revision: number,
+  tests: unknown,
+  verdict: { unverified: unknown; reproduction: unknown },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("solutions")
+      .select(["metadata", "revision", "status", "tests_claim_token"])
+      .where("id", "=", claim.id)
+      .forUpdate()
+      .executeTakeFirst();
+    // A newer revision's re-run took the claim over: superseded, not lost.
+    if (!row || row.revision !== revision || row.status !== "pending") return false;
+    if (row.tests_claim_token !== claim.token || claim.kind !== "testsRerun")
+      throw new ClaimLost(claim.id, "the tests re-run of solution");
+    const { unverified: _was, ...before } = solutionMetadata.read(row.metadata);
+    const metadata = solutionMetadata.write({
+      ...before,
+      tests,
+      ...(verdict.unverified ? { unverified: verdict.unverified } : {}),
+      ...(verdict.reproduction ? { reproduction: verdict.reproduction } : {}),
+    });
+    await trx
+      .updateTable("solutions")
+      .set({ metadata, updated_at: sql`now()` })
+      .where("id", "=", claim.id)
+      .execute();
+    return true;
+  });
+}
+
 export * from "./solutions.reads";

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database, Issue } from "../schema";
 import type { FileChange } from "@fixloop/contract";
 import { filesChanged, solutionMetadata } from "./json-columns";
@@ -42,42 +42,4 @@ export async function forTestsRerun(
     blocked: (meta.blocked ?? []).length > 0,
     tests: meta.tests,
   };
-}
-
-/**
- * Replaces the solution's test evidence (`metadata.tests`) and the verdict drawn from it (whether
- * it is unverified, and whether the reproduction test passes) only while it is still at `revision`:
- * a later edit made this evidence stale before it landed. False when it was not replaced.
- */
-export async function replaceTests(
-  db: Kysely<Database>,
-  solutionId: string,
-  revision: number,
-  tests: unknown,
-  verdict: { unverified: unknown; reproduction: unknown },
-): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom("solutions")
-      .select(["metadata"])
-      .where("id", "=", solutionId)
-      .where("revision", "=", revision)
-      .where("status", "=", "pending")
-      .forUpdate()
-      .executeTakeFirst();
-    if (!row) return false;
-    const { unverified: _was, ...before } = solutionMetadata.read(row.metadata);
-    const metadata = solutionMetadata.write({
-      ...before,
-      tests,
-      ...(verdict.unverified ? { unverified: verdict.unverified } : {}),
-      ...(verdict.reproduction ? { reproduction: verdict.reproduction } : {}),
-    });
-    await trx
-      .updateTable("solutions")
-      .set({ metadata, updated_at: sql`now()` })
-      .where("id", "=", solutionId)
-      .execute();
-    return true;
-  });
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Job } from "bullmq";
-import { repositories, testsRerun } from "@fixloop/db";
+import { claims, repositories, solutions, testsRerun, type Claim } from "@fixloop/db";
 import {
   SolutionTests,
   solutionReproductionOf,
@@ -20,7 +20,7 @@ import { rerunEntry, rerunTests } from "../tests-run/rerun";
 import { testsConfig, testsDeps } from "../tests-run/tests.config";
 import { scrubHostPaths } from "../tests-run/workspace.cleanup";
 import { fetchTreeInto } from "../tests-run/workspace.github";
-import { holdsJob, lockLost } from "../job.lock";
+import { lockLost } from "../job.lock";
 import { defineProcessor } from "./processor.define";
 
 const STREAM_TTL_SECONDS = 24 * 3600;
@@ -40,26 +40,30 @@ const restartedEvent = (at: string): TestsEvent => ({
 /**
  * Runs a hand-edited solution's tests again and replaces its stale evidence, streaming the output
  * live (a Redis stream per solution revision, relayed by the API). A newer edit meanwhile wins: its
- * own job runs, and this one's evidence is dropped. A worker that lost the job's lock stops the
- * tests at once and writes neither output nor evidence: the worker that now holds the job runs them.
+ * own job runs, and this one's evidence is dropped. The re-run is claimed on the solution's row: a
+ * worker that lost the job's lock gives the claim up, stops the tests at once and writes neither
+ * output nor evidence (ClaimLost); the worker that now holds the job runs them.
  */
 export const processTestsRerun = defineProcessor({
   name: QUEUES.testsRerun,
   what: (job) => `the tests re-run of job ${job.id}`,
-  run: ({ job, ctx, signal }) => rerun(job, ctx, signal),
+  run: ({ job, ctx, signal, claim }) => rerun(job, ctx, signal, claim),
+  async onLockLost({ job, ctx, claim }) {
+    const { solutionId } = TestsRerunJob.parse(job.data);
+    await claims.releaseClaim(ctx.db, { kind: "testsRerun", id: solutionId, token: claim });
+  },
 });
 
-async function rerun(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise<TestsRerunResult> {
+async function rerun(job: Job, ctx: WorkerContext, signal: AbortSignal, token: string): Promise<TestsRerunResult> {
   const { userId, solutionId, revision } = TestsRerunJob.parse(job.data);
   const key = testsRerunKey(ctx.queues.prefix, solutionId, revision);
-  const what = `the tests re-run of solution ${solutionId} r${revision}`;
   const end = async (status: string) => {
-    holdsJob(signal, what);
     await ctx.redis.xadd(key, "*", "end", status);
     await ctx.redis.expire(key, STREAM_TTL_SECONDS);
   };
-  const found = await testsRerun.forTestsRerun(ctx.db, userId, solutionId);
-  if (!found || found.revision !== revision || !found.baseCommitSha) {
+  const claim: Claim | null = await solutions.claimTestsRerun(ctx.db, solutionId, revision, token);
+  const found = claim && (await testsRerun.forTestsRerun(ctx.db, userId, solutionId));
+  if (!claim || !found || found.revision !== revision || !found.baseCommitSha) {
     await end("skipped");
     return { replaced: false };
   }
@@ -116,17 +120,15 @@ async function rerun(job: Job, ctx: WorkerContext, signal: AbortSignal): Promise
       tests = rerun.tests;
       repro = kept && rerun.also ? { test: kept.filename, status: rerun.also } : null;
     } catch (err) {
-      // Not a failure of the tests: the worker that now holds the job runs them.
-      holdsJob(signal, what);
       const message = scrubHostPaths((err as Error).message, [cfg.cache.root, path.resolve(ctx.env.FIXLOOP_DATA_DIR)]);
       ctx.logger.warn({ solutionId, err: (err as Error).message }, "tests re-run failed");
       tests = { ...noTests(cfg.backend, "error", message), cause: "workspace" };
     }
   }
-  // The verdict on the edited files, as the validating step draws it for a single attempt.
-  holdsJob(signal, what);
+  // The verdict on the edited files, as the validating step draws it for a single attempt. Written
+  // under the claim: after a lost lock (the tests were stopped) ClaimLost, and no end is said.
   const unverified = abstain([attemptEvidence(tests, found.blocked, repro)], kept);
-  const replaced = await testsRerun.replaceTests(ctx.db, solutionId, revision, SolutionTests.parse(tests), {
+  const replaced = await solutions.replaceTests(ctx.db, claim, revision, SolutionTests.parse(tests), {
     unverified,
     reproduction: reproduction && { ...reproduction, passesWithSolution: repro ? repro.status === "fixed" : null },
   });

@@ -21,18 +21,19 @@ import { prErrors } from "./pull-requests.errors";
 import { GUIDELINE_DIRS, loadGuidelines } from "./pull-requests.guidelines";
 import { assertChangeAllowed } from "./pull-requests.limits";
 import { assertAllowedAtJobTime } from "./pull-requests.standing";
-import { findOpenPullRequestForIssue, issues, solutions } from "@fixloop/db";
+import { claims, findOpenPullRequestForIssue, issues, solutions, type Claim } from "@fixloop/db";
 import { findPullRequest, loadSolution, savePullRequest } from "./pull-requests.repository";
 import { type ForkAgain, resolveTarget, type PullRequestTarget } from "./pull-requests.target";
 import { forkOf } from "../fork/fork.github";
 import { loadTreeEntries } from "./pull-requests.tree";
-import { holdsJob } from "../job.lock";
 
 export interface OpenOptions {
   /** Stop once the branch is pushed (lets a test reproduce a crash between push and pull request). */
   stopAfterPush?: boolean;
-  /** Ends the wait for a fork made again; once aborted for a lost lock, nothing more is recorded. */
+  /** Ends the wait for a fork made again. */
   signal?: AbortSignal;
+  /** The job's claim (see solutions.claimPullRequest): once another worker took the job, nothing more is recorded (ClaimLost). */
+  claim?: Claim;
 }
 
 export function branchName(issueNumber: number, title: string): string {
@@ -55,7 +56,6 @@ export async function openPullRequest(
   job: PullRequestJob,
   opts: OpenOptions = {},
 ): Promise<PullRequestResult> {
-  const what = `the pull request of solution ${job.solutionId}`;
   const { solution, issue, reviewer } = await loadSolution(ctx.db, job.userId, job.solutionId);
   const stored = await findPullRequest(ctx.db, solution.id);
   if (stored) return { githubUrl: stored.html_url, prNumber: stored.pr_number, branch: stored.branch_name };
@@ -99,8 +99,7 @@ export async function openPullRequest(
   // The user deleted their fork: forked again as on import, and remembered for the issue.
   const forkAgain: ForkAgain = async (gone, upstream) => {
     const { fork } = await forkOf(gh, login, upstream, opts.signal ?? new AbortController().signal);
-    holdsJob(opts.signal, what);
-    await issues.replaceFork(ctx.db, job.userId, gone, fork.full_name);
+    await claims.fenced(ctx.db, opts.claim, (trx) => issues.replaceFork(trx, job.userId, gone, fork.full_name));
     ctx.logger.info({ userId: job.userId, gone, fork: fork.full_name }, "fork gone, forked again");
     return fork.full_name;
   };
@@ -160,9 +159,9 @@ export async function openPullRequest(
   const hasBreakingChanges =
     /breaking change/i.test(`${solution.proposed_solution}\n${solution.analysis}`) ||
     metadata.classification?.breaking === true;
-  // The worker that now holds the job records the pull request (it finds the same one on GitHub).
-  holdsJob(opts.signal, what);
-  await savePullRequest(ctx.db, {
+  // Under the claim: after a lost lock, the worker that now holds the job records the pull request
+  // (it finds the same one on GitHub).
+  await savePullRequest(ctx.db, opts.claim, {
     userId: job.userId,
     solutionId: solution.id,
     issueId: issue.id,

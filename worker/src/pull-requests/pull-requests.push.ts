@@ -5,7 +5,7 @@ import {
   type PullRequestResult,
   standing,
 } from "@fixloop/contract";
-import { pullRequests, reviewAddressing } from "@fixloop/db";
+import { claims, pullRequests, reviewAddressing, type Claim } from "@fixloop/db";
 import { githubForRepository, githubForUser, INSTALLATION_PERMISSIONS, type GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
 import { prErrors } from "./pull-requests.errors";
@@ -16,7 +16,6 @@ import { findPullRequest, loadSolution } from "./pull-requests.repository";
 import { replyOnThreads } from "./pull-requests.replies";
 import { loadTreeEntries } from "./pull-requests.tree";
 import { currentRepo } from "./pull-requests.target";
-import { holdsJob } from "../job.lock";
 
 const status = (err: unknown) => (err as { status?: number }).status;
 
@@ -43,15 +42,10 @@ async function tipOf(gh: GithubClient, head: { owner: string; repo: string }, br
  * after Fixloop, the commit builds on their head if none of the revision's files changed there;
  * otherwise nothing is written and the job is refused with the files that changed. Then each
  * review thread the revision addresses gets a reply and the body's evidence section is updated.
- * Safe to retry: a branch already carrying this revision's commit (by its marker) is kept.
+ * Safe to retry: a branch already carrying this revision's commit (by its marker) is kept. Every
+ * record is written under the job's `claim`: once another worker took the job, ClaimLost.
  */
-export async function pushRevision(
-  ctx: WorkerContext,
-  job: PullRequestJob,
-  signal?: AbortSignal,
-): Promise<PullRequestResult> {
-  // Checked before each record and reply: once the job's lock is lost they are the new holder's.
-  const held = () => holdsJob(signal, `the push of solution ${job.solutionId} r${job.revision}`);
+export async function pushRevision(ctx: WorkerContext, job: PullRequestJob, claim: Claim): Promise<PullRequestResult> {
   const { solution, issue, reviewer } = await loadSolution(ctx.db, job.userId, job.solutionId);
   const pr = await findPullRequest(ctx.db, solution.id);
   if (!pr) throw prErrors.notOpen("not opened yet");
@@ -75,13 +69,11 @@ export async function pushRevision(
     throw prErrors.branchMoved(`The branch ${branch} no longer exists on GitHub: ${pr.head_repo_full_name} is gone`);
   const base = pr.repo_full_name === pr.head_repo_full_name ? head : await currentRepo(gh, pr.repo_full_name);
   if (!base) throw prErrors.notOpen(`gone from GitHub with ${pr.repo_full_name}`);
-  held();
   // The stored names and page link follow too, so the pull request's page links where it lives now.
   const named = (r: { owner: string; repo: string }) => `${r.owner}/${r.repo}`;
-  const stored = await pullRequests.followNames(ctx.db, pr, {
-    repoFullName: named(base),
-    headRepoFullName: named(head),
-  });
+  const stored = await claims.fenced(ctx.db, claim, (trx) =>
+    pullRequests.followNames(trx, pr, { repoFullName: named(base), headRepoFullName: named(head) }),
+  );
   const marker = `Fixloop-Solution: ${solution.id}/r${solution.revision}`;
   const tip = await tipOf(gh, head, branch);
   const tipCommit = await gh.rest.git.getCommit({ ...head, commit_sha: tip });
@@ -142,12 +134,11 @@ export async function pushRevision(
     }
     commitSha = commit.data.sha;
   }
-  held();
-  await reviewAddressing.recordPush(ctx.db, pr.id, { revision: solution.revision, headSha: commitSha });
-  held();
+  await reviewAddressing.recordPush(ctx.db, claim, pr.id, { revision: solution.revision, headSha: commitSha });
   const commitUrl = `${stored.html_url}/commits/${commitSha}`;
   const replies = await replyOnThreads(
     ctx.db,
+    claim,
     gh,
     { ...base, pullRequestId: pr.id, number: pr.pr_number },
     {
@@ -178,7 +169,6 @@ export async function pushRevision(
     note,
   );
   await gh.rest.pulls.update({ ...base, pull_number: pr.pr_number, body });
-  held();
-  await reviewAddressing.recordPush(ctx.db, pr.id, { revision: solution.revision, headSha: commitSha, body });
+  await reviewAddressing.recordPush(ctx.db, claim, pr.id, { revision: solution.revision, headSha: commitSha, body });
   return { githubUrl: stored.html_url, prNumber: pr.pr_number, branch, commitSha, replies };
 }

@@ -1,13 +1,15 @@
-import { reviewAddressing, type Db } from "@fixloop/db";
+import { reviewAddressing, type Claim, type Db } from "@fixloop/db";
 import type { GithubClient } from "@fixloop/runtime";
 
 /**
  * Replies on each review thread the pushed revision addresses, with a short note linking the
  * commit, and marks it answered (a retried job skips those already answered). A comment deleted
- * on GitHub meanwhile (404) is marked answered without a reply.
+ * on GitHub meanwhile (404) is marked answered without a reply. Marked under the push's claim: once
+ * another worker took the job, ClaimLost stops the replies.
  */
 export async function replyOnThreads(
   db: Db,
+  claim: Claim,
   gh: GithubClient,
   pr: { owner: string; repo: string; pullRequestId: string; number: number },
   push: { commitSha: string; commitUrl: string; revision: number; solutionId: string },
@@ -31,7 +33,7 @@ export async function replyOnThreads(
         if ((err as { status?: number }).status !== 404) throw err;
       }
     }
-    await reviewAddressing.markAddressed(db, pr.pullRequestId, t.source_id, push.commitSha);
+    await reviewAddressing.markAddressed(db, claim, pr.pullRequestId, t.source_id, push.commitSha);
   }
   return replied;
 }

@@ -1,4 +1,4 @@
-import { issues, pullRequests, solutions, users, type Db, type PullRequest } from "@fixloop/db";
+import { issues, pullRequests, solutions, users, type Claim, type Db, type PullRequest } from "@fixloop/db";
 import { prErrors } from "./pull-requests.errors";
 
 /** The user's solution (decoded) with its issue and the reviewer who signs the pull request. */
@@ -14,9 +14,13 @@ export async function findPullRequest(db: Db, solutionId: string): Promise<PullR
   return pullRequests.findBySolution(db, solutionId);
 }
 
-/** Stores the pull request and moves solution and issue to pr_created, all at once. */
-export async function savePullRequest(db: Db, r: pullRequests.NewPullRequestRow): Promise<PullRequest> {
-  return pullRequests.record(db, r).catch((err: unknown) => {
+/** Stores the pull request and moves solution and issue to pr_created, all at once (under the job's claim). */
+export async function savePullRequest(
+  db: Db,
+  claim: Claim | undefined,
+  r: pullRequests.NewPullRequestRow,
+): Promise<PullRequest> {
+  return pullRequests.record(db, r, claim).catch((err: unknown) => {
     // Another solution's record holds this pull request: say so without the constraint's name.
     if ((err as { code?: string }).code === "23505") throw prErrors.duplicate();
     throw err;
