@@ -21,12 +21,12 @@ export function RunEndNote({
   return (
     <>
       {r.status === "failed" && (
-        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
+        <p role="alert" className="mt-3 text-sm text-red-700 first:mt-0 dark:text-red-400">
           The last run failed: {r.error?.message ?? "Failed to generate solution"}
         </p>
       )}
       {resume && (
-        <div className="mt-3 flex flex-wrap items-center gap-3">
+        <div className="mt-3 flex flex-wrap items-center gap-3 first:mt-0">
           <Button onClick={() => resume.mutate(r._id)} busy={resume.isPending}>
             <Play className="size-4" aria-hidden /> Resume
           </Button>
@@ -35,9 +35,9 @@ export function RunEndNote({
           </Link>
         </div>
       )}
-      {r.status === "cancelled" && !stopped && <p className="mt-3 text-sm">The last run was cancelled.</p>}
+      {r.status === "cancelled" && !stopped && <p className="mt-3 text-sm first:mt-0">The last run was cancelled.</p>}
       {stopped && (
-        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400" data-testid="run-stopped">
+        <p role="alert" className="mt-3 text-sm text-red-700 first:mt-0 dark:text-red-400" data-testid="run-stopped">
           {stopped}
         </p>
       )}

@@ -181,6 +181,7 @@ export function SolvePage({
   // The run's view serves its issue's actions as the issue's does; without a run, the issue's say.
   const actions = r?.actions ?? i.actions;
   const capStop = r?.status === "failed" && !!r.error?.code.startsWith("cost.");
+  const endNote = r && <RunEndNote run={r} resume={capStop && actions.resume.allowed ? resume : null} />;
   const active = !!r && (r.status === "queued" || r.status === "running");
   // Shown from the click on; the run's own cancelled event then ends it.
   const cancelling = !!r && cancel.variables === r._id && !cancel.isError;
@@ -219,6 +220,8 @@ export function SolvePage({
           {i.openPullRequest && <OpenPullRequestNotice pr={i.openPullRequest} />}
           <AwaitingReviewNote issue={i} />
           <LinkedPullRequestsNotice issue={i} />
+          {/* Refused, what happened comes before what cannot be done now. */}
+          {!actions.solve.allowed && endNote}
           {/* A solve (or a resume) the API would refuse is not offered; the notice says why (an open pull request, above, with its link). */}
           <ActionNotice
             actions={actions}
@@ -250,7 +253,7 @@ export function SolvePage({
               {model && <CostEstimate modelId={model} candidates={candidates} mode={mode} />}
             </>
           )}
-          {r && <RunEndNote run={r} resume={capStop && actions.resume.allowed ? resume : null} />}
+          {actions.solve.allowed && endNote}
           {!r && generate.isError && !isAwaitingReview(generate.error) && (
             <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
               The solve did not start: {errorMessage(generate.error, "Failed to generate solution")}
