@@ -4,5 +4,5 @@
  */
 export { issueView } from "./issues/issues.views";
 export { issueListPage } from "./issues/issues.list-cache";
-export { presentRun } from "./solve/runs.present";
+export { presentRun, runActionsOf } from "./solve/runs.present";
 export { SESSION_COOKIE, hashSecret } from "./auth/secrets";

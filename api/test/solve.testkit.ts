@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
+import { eventually } from "@fixloop/testkit";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack, type TestStackOptions } from "./stack";
 
@@ -54,4 +55,22 @@ export function solveKit(
   });
   beforeEach(() => kit.models.control.reset());
   return kit;
+}
+
+/**
+ * Lists octocat's repositories (which imports them) and waits until `fullName` is stored: test
+ * settings and `.fixloop.yml` choices belong to a stored repository.
+ */
+export async function importedRepository(kit: SolveKit, fullName: string): Promise<void> {
+  await kit.stack.app.request("/api/github/repositories", { headers: kit.headers });
+  await eventually(
+    async () =>
+      (await kit.stack.db
+        .selectFrom("repositories")
+        .select("id")
+        .where("user_id", "=", kit.userId)
+        .where("full_name", "=", fullName)
+        .executeTakeFirst()) ?? false,
+    { what: `${fullName} to be imported`, timeout: 10_000 },
+  );
 }

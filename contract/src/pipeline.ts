@@ -2,6 +2,7 @@ import { RunTrigger } from "./label-trigger";
 import { AgentEvent } from "./agent";
 import { CandidateEvent } from "./candidates";
 import { z } from "zod";
+import { ActionViews } from "./actions";
 import { type IssueGone, RunStatus, STEP_IDS, StepId, StepStatus, TERMINAL_RUN_STATUSES } from "./domain/statuses";
 import { SolutionTests, TestsEvent } from "./tests";
 
@@ -184,6 +185,8 @@ export const RunView = z.object({
       cost: StepCost,
     }),
   ),
+  /** What may be done with the run's issue (resume, a new solve...), or why not: the issue view's `actions`. */
+  actions: ActionViews,
 });
 export type RunView = z.infer<typeof RunView>;
 

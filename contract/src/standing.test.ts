@@ -155,6 +155,21 @@ describe("what each action allows of an issue", () => {
       reason: `${LEFT} no revision can be pushed to its pull request`,
     });
   });
+
+  it("says where a transferred issue went with the refusals its transfer makes, and only with them", () => {
+    const views = actionsOf({ ...CLEAR, gone: "transferred", movedTo: MOVED, repositoryLeft: true });
+    expect(views.solve).toMatchObject({ code: "issue.transferred", movedTo: MOVED });
+    expect(views.approve).toMatchObject({ code: "repository.access_lost" });
+    expect(views.approve).not.toHaveProperty("movedTo");
+    expect(views.refine).not.toHaveProperty("movedTo");
+    // Deleted, or transferred to a place not known: nothing to link.
+    expect(actionsOf({ ...CLEAR, gone: "deleted", movedTo: MOVED }).solve).not.toHaveProperty("movedTo");
+    expect(actionsOf({ ...CLEAR, gone: "transferred" }).resume).toEqual({
+      allowed: false,
+      code: "issue.transferred",
+      reason: "This issue was transferred to another repository on GitHub; import it from there to solve it",
+    });
+  });
 });
 
 describe("an issue's standing", () => {

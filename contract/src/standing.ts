@@ -1,10 +1,14 @@
 import { type IssueGone, OPEN_PULL_REQUEST_MESSAGE } from "./domain/statuses";
 import { REPOSITORY_ACCESS_LOST } from "./pipeline";
+import { ACTION_NAMES, type Action, type ActionView, type ActionViews } from "./actions";
+
+export { ACTION_NAMES, Action, ActionView, ActionViews } from "./actions";
 
 /**
  * Whether an issue may be acted on, decided once. Every entry point (the API's routes, the label
- * trigger's solve, the pull-request job at job time) asks `ACTIONS[action](standing(issue))`; the views serve `actionsOf(...)` and the web
- * shows the refusal's reason and offers only what is allowed.
+ * trigger's solve, the run and pull-request jobs at job time) asks `ACTIONS[action](standing(issue))`;
+ * the views (issue, run, solution, pull request) serve `actionsOf(...)` and the web shows the
+ * refusal's reason in one notice and offers only what is allowed.
  *
  * What each action refuses, by what is known of the issue (checked in this order; the first that
  * holds answers):
@@ -16,15 +20,13 @@ import { REPOSITORY_ACCESS_LOST } from "./pipeline";
  * | closed            | the issue is closed (Fixloop's or GitHub's)    | 3     |        |        |         |         |      |
  * | pull_request_open | a pull request of Fixloop's is open for it     | 4     |        |        |         | 3       |      |
  *
- * Not in the table, on purpose: a run already going on a gone issue is cancelled by the run job
- * itself (its own end, not a refusal); an imported issue never has `repository_left` (it is solved
- * in the user's fork, whatever becomes of the upstream in their list); refining and pushing a
- * solution of a closed issue or one with an open pull request is what addressing a review is.
+ * A run a worker takes asks `resume` too (a queued or interrupted run carrying on is resumed): a
+ * gone issue ends it cancelled, in the run's own words. Not in the table, on purpose: an imported
+ * issue never has `repository_left` (it is solved in the user's fork, whatever becomes of the
+ * upstream in their list); refining and pushing a solution of a closed issue or one with an open
+ * pull request is what addressing a review is.
  * The other refusals of those routes (quota, model, plan, solution status) are not about the issue.
  */
-export const ACTION_NAMES = ["solve", "resume", "refine", "address", "approve", "push"] as const;
-export type Action = (typeof ACTION_NAMES)[number];
-
 export const STANDING_CONDITIONS = ["gone", "repository_left", "closed", "pull_request_open"] as const;
 export type StandingCondition = (typeof STANDING_CONDITIONS)[number];
 
@@ -146,12 +148,12 @@ export const ACTIONS = Object.fromEntries(ACTION_NAMES.map((a) => [a, allowance(
   (s: Standing) => Allowance
 >;
 
-/** An action as a view serves it: allowed, or why not. */
-export type ActionView = { allowed: true } | { allowed: false; code: string; reason: string };
-
-/** Every action of an issue of this standing, as views serve them. */
-export function actionsOf(s: Standing): Record<Action, ActionView> {
-  const view = (a: Allowance): ActionView =>
-    a.allowed ? { allowed: true } : { allowed: false, code: a.code, reason: a.reason };
-  return Object.fromEntries(ACTION_NAMES.map((a) => [a, view(ACTIONS[a](s))])) as Record<Action, ActionView>;
+/** Every action of an issue of this standing, as views serve them; a refusal for a transfer says where the issue went. */
+export function actionsOf(s: Standing): ActionViews {
+  const view = (a: Allowance): ActionView => {
+    if (a.allowed) return { allowed: true };
+    const moved = a.condition === "gone" && s.gone === "transferred" && s.movedTo ? { movedTo: s.movedTo } : {};
+    return { allowed: false, code: a.code, reason: a.reason, ...moved };
+  };
+  return Object.fromEntries(ACTION_NAMES.map((a) => [a, view(ACTIONS[a](s))])) as ActionViews;
 }

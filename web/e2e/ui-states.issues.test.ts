@@ -97,6 +97,19 @@ describe("issue states at 1280 and 390 px", () => {
       // A solve would be refused (410): none is offered.
       expect(await page.getByRole("button", { name: "Generate Solution" }).count()).toBe(0);
       await screenshot(page, `issue-gone-solve-${w}`);
+      // A run of it a spending cap stopped: the run's view refuses the resume (410 too), so no Resume, one notice.
+      await page.goto(`/issues/${id}/solve?run=${await ui.capStoppedRunOf(id ?? "")}`);
+      await page.getByText("The last run failed: This run would pass its spending cap").waitFor();
+      await page.getByTestId("issue-gone").getByText("so it cannot be solved").waitFor();
+      expect(await page.getByTestId("issue-gone").count()).toBe(1);
+      expect(await page.getByRole("button", { name: "Resume" }).count()).toBe(0);
+      expect(await page.getByRole("button", { name: "Generate Solution" }).count()).toBe(0);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshot(page, `issue-gone-run-${w}`);
+      // The notice leads back to the list (on a phone the menu is folded away).
+      await page.getByTestId("issue-gone").getByRole("link", { name: "Back to Issues" }).click();
+      await page.waitForURL(/\/issues$/);
+      await page.getByRole("tab", { name: /^Closed/ }).waitFor();
     }
   });
 

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { Page } from "playwright-core";
 import { createDb } from "@fixloop/db";
-import { seedSolution, type SeedSolution } from "@fixloop/testkit";
+import { insertRun, seedSolution, type SeedSolution } from "@fixloop/testkit";
 import { signInWithTodoApi, startE2E, type E2E } from "./e2e.harness";
 
 export const EXPORT_TITLE = "CSV export drops the due date";
@@ -34,6 +34,26 @@ export class UiStates {
     try {
       const u = await db.selectFrom("users").select("id").where("username", "=", username).executeTakeFirstOrThrow();
       return await seedSolution(db, { ...s, userId: u.id });
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  /** A run of the issue a spending cap stopped (the one kind Resume takes), written to the stack's database; its id. */
+  async capStoppedRunOf(issueId: string) {
+    const db = createDb(this.e2e.stack.env.DATABASE_URL ?? "", { max: 1 });
+    try {
+      const issue = await db.selectFrom("issues").select("user_id").where("id", "=", issueId).executeTakeFirstOrThrow();
+      const run = await insertRun(db, {
+        user_id: issue.user_id,
+        issue_id: issueId,
+        status: "failed",
+        error_code: "cost.run_cap_exceeded",
+        error_message: "This run would pass its spending cap",
+        quota_state: "released",
+        finished_at: new Date(),
+      });
+      return run.id;
     } finally {
       await db.destroy();
     }

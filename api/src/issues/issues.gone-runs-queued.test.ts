@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DELETED, goneRunsStack, TRANSFERRED } from "../../test/gone-runs.testkit";
 import { until } from "../../test/faults.testkit";
+import { solveJobDone } from "../../test/jobs.testkit";
 
 const { t, models, syncedIssue, solve, run, solutionsOf, eventsOf, delivered } = await goneRunsStack();
 
@@ -39,7 +40,9 @@ describe("a solve still queued when its issue goes from GitHub", () => {
     await until("the first run to end", async () => (await run(q.running)).status === "cancelled", 10_000, 50);
     // A user's own Cancel still says so.
     expect(await run(q.running)).toMatchObject({ error_code: "run.cancelled", error_message: "The run was cancelled" });
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Neither job can do more: the first ended, the second's left the queue (or ended without starting).
+    await solveJobDone(t.stack.deps.queues, q.running);
+    await solveJobDone(t.stack.deps.queues, q.queued);
     expect(models.control.requests.length).toBe(1);
     expect(await run(q.queued)).toMatchObject({ status: "cancelled", started_at: null });
   });

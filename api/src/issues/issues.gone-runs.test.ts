@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DELETED, goneRunsStack, REPO, TRANSFERRED } from "../../test/gone-runs.testkit";
 import { until } from "../../test/faults.testkit";
+import { solveJobDone } from "../../test/jobs.testkit";
 
 const { t, models, syncedIssue, solve, run, solutionsOf, eventsOf, shown, delivered } = await goneRunsStack();
 
@@ -16,8 +17,8 @@ async function goneWhileRunning(title: string, gone: (number: number) => void) {
   expect(await delivered(() => gone(issue.number))).toEqual([["issues", 200]]);
   const asked = models.control.requests.length;
   const events = await eventsOf(runId);
-  // Long enough for the next model request of a run that kept going.
-  await new Promise((r) => setTimeout(r, 2_000));
+  // Its job has ended: a run that kept going would have asked the model again by then.
+  await solveJobDone(t.stack.deps.queues, runId);
   return { issue, runId, events, asked };
 }
 
@@ -76,7 +77,7 @@ describe("a solve running when the full issue sync finds its issue gone", () => 
     expect(res.status).toBe(200);
     const asked = models.control.requests.length;
     const events = await eventsOf(runId);
-    await new Promise((r) => setTimeout(r, 2_000));
+    await solveJobDone(t.stack.deps.queues, runId);
     expect(events.at(-1)).toMatchObject({ event: "cancelled", data: { error: DELETED } });
     expect(models.control.requests.length).toBe(asked);
     expect(await run(runId)).toMatchObject({ status: "cancelled", error_code: "issue.gone", quota_state: "released" });

@@ -43,10 +43,8 @@ export function presentSolution({ solution: s, issue }: OwnedSolution) {
       title: issue.title,
       issueNumber: issue.issue_number,
       repoFullName: issue.repo_full_name,
-      /** What may be done with the solution's issue (refine, approve, push...), or why not. */
+      /** What may be done with the solution's issue (refine, approve, push...), or why not (a transfer's with where it went). */
       actions: actionsOf(standing(issue)),
-      /** Where GitHub transferred the issue (null: it was not). */
-      movedTo: issue.moved_to,
     },
     analysis: s.analysis,
     proposedSolution: s.proposed_solution,

@@ -27,7 +27,6 @@ describe("solutions API (served under /api/validations)", () => {
         approve: { allowed: true },
         push: { allowed: true },
       },
-      movedTo: null,
     });
     expect(s).toMatchObject({ aiModel: "llama-3.3-70b-versatile", confidence: 88, status: "pending" });
     expect(s.filesChanged).toEqual([

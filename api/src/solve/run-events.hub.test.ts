@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestRedis, testPrefix } from "@fixloop/testkit";
+import { createTestRedis, eventually, testPrefix } from "@fixloop/testkit";
 import type { RunEvent } from "@fixloop/contract";
 import { compareIds, RunEventHub, type HubEntry } from "./run-events.hub";
 
@@ -28,13 +28,13 @@ describe("run event hub", () => {
     const offA1 = hub.subscribe(keyA, (e) => got.a1?.push(...e));
     const offA2 = hub.subscribe(keyA, (e) => got.a2?.push(...e));
     for (let i = 0; i < 5; i++) await redis.xadd(keyA, "*", "data", JSON.stringify(step(i)));
-    await new Promise((r) => setTimeout(r, 100));
+    // Delivered: the reader is blocked again, waiting for more.
+    await eventually(() => got.a1?.length === 5 && got.a2?.length === 5, { interval: 5 });
     // Joining while the reader is blocked must not wait for the block to time out.
     const t0 = performance.now();
     const offB = hub.subscribe(keyB, (e) => got.b?.push(...e));
-    await new Promise((r) => setTimeout(r, 50));
     await redis.xadd(keyB, "*", "data", JSON.stringify(step(99)));
-    while (got.b?.length === 0 && performance.now() - t0 < 3_000) await new Promise((r) => setTimeout(r, 5));
+    await eventually(() => got.b?.length === 1, { what: "the new run's entry", timeout: 3_000, interval: 5 });
     expect(performance.now() - t0).toBeLessThan(1_000);
     expect(got.a1?.map((e) => e.event.type === "step" && e.event.detail.info[0])).toEqual([
       "n0",

@@ -1,5 +1,8 @@
-import { runInput, runs, type Db, type SolveRun, type steps } from "@fixloop/db";
+import { issues, runInput, runs, type Db, type SolveRun, type steps } from "@fixloop/db";
 import {
+  actionsOf,
+  standing,
+  type ActionViews,
   queuedNote,
   STEPS,
   STEP_LABELS,
@@ -18,6 +21,12 @@ export async function queuedNoteOf(db: Db, caps: ActiveRunCaps, run: SolveRun): 
   return place ? queuedNote(place.ahead, caps[place.plan]) : null;
 }
 
+/** What may be done with the run's issue, as the issue's own view says it (the same table, the same reasons). */
+export async function runActionsOf(db: Db, run: Pick<SolveRun, "issue_id">): Promise<ActionViews> {
+  const issue = await issues.standingOf(db, run.issue_id);
+  return actionsOf(standing(issue ?? {}, { pullRequestOpen: issue?.pull_request_open === true }));
+}
+
 /** What started the run, when it was not a person pressing Solve. */
 function triggerOf(run: SolveRun): Pick<RunView, "trigger" | "triggerLabel" | "triggerSender"> {
   const input = runInput.read(run.input);
@@ -29,8 +38,11 @@ function triggerOf(run: SolveRun): Pick<RunView, "trigger" | "triggerLabel" | "t
   };
 }
 
-/** The run as the API shows it: every step in order with status, detail and timings (a queued run's first step: `note`). */
-export function presentRun(run: SolveRun, stored: steps.StepRow[], note: string | null = null): RunView {
+/**
+ * The run as the API shows it: every step in order with status, detail and timings (a queued run's
+ * first step: `note`), and what may be done with its issue (`runActionsOf`).
+ */
+export function presentRun(run: SolveRun, stored: steps.StepRow[], note: string | null, actions: ActionViews): RunView {
   const byStep = new Map(stored.map((s) => [s.step, s]));
   return {
     _id: run.id,
@@ -66,5 +78,6 @@ export function presentRun(run: SolveRun, stored: steps.StepRow[], note: string 
         cost: s ? stepCost(s) : { tokensIn: 0, tokensOut: 0, usd: 0 },
       };
     }),
+    actions,
   };
 }

@@ -4,7 +4,7 @@ import { serve } from "@hono/node-server";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { runEventsKey } from "@fixloop/contract";
 import { openSseStreams } from "../admin/metrics.registry";
-import { insertIssue, insertRun } from "@fixloop/testkit";
+import { eventually, insertIssue, insertRun } from "@fixloop/testkit";
 import { readSse } from "../../test/sse.testkit";
 import { HeartbeatTicker } from "./sse.heartbeat";
 
@@ -52,9 +52,6 @@ const step = (info: string) =>
     at: new Date().toISOString(),
   });
 const openGauge = async () => (await openSseStreams.get()).values.find((v) => v.labels.kind === "run")?.value ?? 0;
-const waitFor = async (ok: () => Promise<boolean>) => {
-  for (let i = 0; i < 200 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 10));
-};
 
 describe("run events over node:http", () => {
   it("sends the snapshot, stored and live events with stream ids, resumes after Last-Event-ID and ends after the terminal event", async () => {
@@ -99,7 +96,7 @@ describe("run events over node:http", () => {
     await readSse(res, (e) => e.event !== "snapshot");
     expect(await openGauge()).toBe(before + 1);
     ac.abort();
-    await waitFor(async () => (await openGauge()) === before);
+    await eventually(async () => (await openGauge()) === before, { what: "the stream's gauge to drop", interval: 10 });
     expect(await openGauge()).toBe(before);
   });
 

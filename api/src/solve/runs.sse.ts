@@ -5,7 +5,7 @@ import { runs, steps, type Db, type SolveRun } from "@fixloop/db";
 import { isTerminalRunStatus, RUN_CANCELLED, runEventsKey, type ActiveRunCaps, type RunEvent } from "@fixloop/contract";
 import { parseEntry } from "@fixloop/runtime";
 import type { AppEnv } from "../deps";
-import { presentRun, queuedNoteOf } from "./runs.present";
+import { presentRun, queuedNoteOf, runActionsOf } from "./runs.present";
 import { compareIds, runEventHub, type HubEntry } from "./run-events.hub";
 import { HeartbeatTicker } from "./sse.heartbeat";
 import { openSseSink, type SseSink } from "./sse.sink";
@@ -54,8 +54,8 @@ function snapshotOf(
 ): Promise<{ run: SolveRun; frame: Buffer }> {
   return shared(`snapshot ${key}`, async () => {
     const [run, stored] = await Promise.all([runs.loadExisting(db, runId), steps.listForView(db, runId)]);
-    const note = await queuedNoteOf(db, caps, run);
-    return { run, frame: frame("snapshot", JSON.stringify(presentRun(run, stored, note))) };
+    const [note, actions] = await Promise.all([queuedNoteOf(db, caps, run), runActionsOf(db, run)]);
+    return { run, frame: frame("snapshot", JSON.stringify(presentRun(run, stored, note, actions))) };
   });
 }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { TEST_ENCRYPTION_KEYS } from "../../test/testing";
+import { until } from "../../test/faults.testkit";
 import { parseEntry } from "@fixloop/runtime";
 import { runEventsKey } from "@fixloop/contract";
 import { insertIssue } from "@fixloop/testkit";
@@ -45,15 +46,6 @@ function startWorkerProcess(): ChildProcess {
   });
   children.push(child);
   return child;
-}
-
-async function until(what: string, ok: () => Promise<boolean>, ms: number) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await ok()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe("a worker killed during generation", () => {

@@ -1,5 +1,6 @@
+import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { insertIssue } from "@fixloop/testkit";
+import { eventually, insertIssue } from "@fixloop/testkit";
 import { GeneratingOutput, SolutionTests, type AgentEvent } from "@fixloop/contract";
 import { steps } from "@fixloop/db";
 import type { AgentScriptStep } from "@fixloop/testkit/sandbox";
@@ -150,11 +151,25 @@ describe("Investigate: an agent explores, reproduces, edits, tests and submits (
   });
 
   it("Cancel stops the agent within 2 s while its sandboxed command runs", async () => {
-    t.models.control.agentWith(isTrailing, [{ tool: "run", args: { command: "sleep 30" } }, submit]);
+    // A duration no other process on the host sleeps for: its process is this command's.
+    const command = "sleep 37.25";
+    /** Whether the agent's command runs now: its process is on this host (a sandbox's are seen from outside). */
+    const running = () =>
+      fs
+        .readdirSync("/proc")
+        .filter((d) => /^\d+$/.test(d))
+        .some((pid) => {
+          try {
+            return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim() === command;
+          } catch {
+            return false; // ended meanwhile
+          }
+        });
+    t.models.control.agentWith(isTrailing, [{ tool: "run", args: { command } }, submit]);
     const runId = await solve();
-    for (let i = 0; i < 400 && !agentTurns().length; i++) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => agentTurns().length > 0, { what: "the agent's first turn", timeout: 20_000 });
     expect(agentTurns()).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 1_000)); // the command is running now
+    await eventually(running, { what: `"${command}" to run in the sandbox`, timeout: 20_000, interval: 20 });
     const asked = Date.now();
     const res = await t.stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: t.headers });
     expect(res.status).toBeLessThan(300);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insertIssue } from "@fixloop/testkit";
+import { eventually, insertIssue } from "@fixloop/testkit";
 import { readSse } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
 
@@ -62,14 +62,13 @@ describe("model provider trouble", () => {
     const before = await used();
     const { runId } = await start();
     const stream = readSse(await t.events(runId));
-    for (let i = 0; i < 200 && t.models.control.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => t.models.control.requests.length > 0, { what: "the model request", timeout: 10_000 });
     expect(t.models.control.requests.length).toBe(1);
     const res = await t.stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: t.headers });
     expect(res.status).toBe(200);
     const got = await stream;
     expect(got.at(-1)?.event).toBe("cancelled");
-    for (let i = 0; i < 40 && t.models.control.abortedRequests === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(t.models.control.abortedRequests).toBe(1);
+    await eventually(() => expect(t.models.control.abortedRequests).toBe(1), { timeout: 2_000 });
     const r = await run(runId);
     expect([r.status, r.quota_state]).toEqual(["cancelled", "released"]);
     expect(await used()).toBe(before);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { insertRun } from "@fixloop/testkit";
 import { until, usedQuota } from "../../test/faults.testkit";
 import { readSse } from "../../test/sse.testkit";
+import { solveJobDone } from "../../test/jobs.testkit";
 import { ACCESS_LOST, REPO, repositoryLeavingKit } from "../../test/repository-leaving.testkit";
 
 /**
@@ -55,8 +56,9 @@ describe("a repository leaving the user's list while they solve its issues", () 
 
     // The queued run ended with the sync, before anything of it ran.
     await kit.stoppedForAccessLost(queued, running);
-    // Long enough for the next model request of a run that kept going.
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Both jobs have ended: a run that kept going would have asked the model again by then.
+    await solveJobDone(kit.stack.deps.queues, running);
+    await solveJobDone(kit.stack.deps.queues, queued);
     expect(kit.models.control.requests.length).toBe(asked);
     expect(kit.models.control.abortedRequests).toBe(1);
     expect(await run(running)).toMatchObject({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { steps } from "@fixloop/db";
-import { insertIssue } from "@fixloop/testkit";
+import { eventually, insertIssue } from "@fixloop/testkit";
 import {
   REPRODUCTION_TOOL,
   SolutionCandidates,
@@ -196,7 +196,7 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
     const issue = await insertIssue(t.stack.db, t.userId, { number: 63 });
     const res = await api("/ai/generate-solution", "POST", { issueId: issue.id, candidates: 2 });
     const { runId } = (await res.json()) as { runId: string };
-    for (let i = 0; i < 600 && !t.models.control.requests.length; i++) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => t.models.control.requests.length > 0, { what: "the reproduction request", timeout: 30_000 });
     expect(t.models.control.requests.map((r) => r.tool)).toEqual([REPRODUCTION_TOOL]);
     const cancelledAt = Date.now();
     expect((await api(`/runs/${runId}/cancel`, "POST")).status).toBe(200);

@@ -19,7 +19,7 @@ import { requireUser } from "../auth/auth.middleware";
 import { validate } from "../http/validate";
 import { presentSolution } from "../solutions/solutions.present";
 import { findOwnedSolution } from "../solutions/solutions.owned";
-import { presentRun, queuedNoteOf } from "./runs.present";
+import { presentRun, queuedNoteOf, runActionsOf } from "./runs.present";
 import { runModelRequests } from "@fixloop/db";
 import { acquireStreamSlot } from "./sse.limit";
 import { streamRunEvents } from "./runs.sse";
@@ -90,8 +90,12 @@ export const solveRoutes = new Hono<AppEnv>()
     const { db, env } = c.get("deps");
     const run = await runs.findOwned(db, c.get("user").id, c.req.valid("param").id);
     if (!run) throw solveErrors.runNotFound();
-    const note = await queuedNoteOf(db, env.MAX_ACTIVE_RUNS_PER_USER, run);
-    return c.json({ run: presentRun(run, await steps.listForView(db, run.id), note) });
+    const [stored, note, actions] = await Promise.all([
+      steps.listForView(db, run.id),
+      queuedNoteOf(db, env.MAX_ACTIVE_RUNS_PER_USER, run),
+      runActionsOf(db, run),
+    ]);
+    return c.json({ run: presentRun(run, stored, note, actions) });
   })
   .get("/runs/:id/events", requireUser, validate("param", RunParam), async (c) => {
     const run = await runs.findOwned(c.var.deps.db, c.var.user.id, c.req.valid("param").id);

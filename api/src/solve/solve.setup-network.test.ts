@@ -2,24 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { insertIssue } from "@fixloop/testkit";
 import { SolutionTests } from "@fixloop/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
-import { solveKit } from "../../test/solve.testkit";
+import { importedRepository, solveKit } from "../../test/solve.testkit";
 import { pushFiles } from "../../test/tests-run.testkit";
 
 // An imported repository's .fixloop.yml asks for network during setup: the user answers allow once / always / never.
 const t = solveKit({ workers: ["solve", "sync"] });
 
 beforeAll(async () => {
-  await t.stack.app.request("/api/github/repositories", { headers: t.headers }); // imports octocat's repositories
-  for (let i = 0; i < 100; i++) {
-    const row = await t.stack.db
-      .selectFrom("repositories")
-      .select("id")
-      .where("user_id", "=", t.userId)
-      .where("full_name", "=", "octocat/weather-cli")
-      .executeTakeFirst();
-    if (row) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await importedRepository(t, "octocat/weather-cli");
   // The setup says whether it was given the egress proxy; the tests print what it said.
   pushFiles(
     t.stack,

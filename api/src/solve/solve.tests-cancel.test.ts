@@ -2,24 +2,14 @@ import fs from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { insertIssue } from "@fixloop/testkit";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
-import { solveKit } from "../../test/solve.testkit";
+import { importedRepository, solveKit } from "../../test/solve.testkit";
 
 const t = solveKit({ workers: ["solve", "sync"] });
 const REPO = "octocat/weather-cli";
 const SETTINGS = `/api/github/repositories/${REPO}/test-settings`;
 
 beforeAll(async () => {
-  await t.stack.app.request("/api/github/repositories", { headers: t.headers }); // imports the user's repositories (test settings belong to one)
-  for (let i = 0; i < 100; i++) {
-    const row = await t.stack.db
-      .selectFrom("repositories")
-      .select("id")
-      .where("user_id", "=", t.userId)
-      .where("full_name", "=", REPO)
-      .executeTakeFirst();
-    if (row) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await importedRepository(t, REPO); // test settings belong to a stored repository
 });
 afterEach(async () => {
   await settings({ command: null, setup: null });

@@ -2,26 +2,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { insertIssue } from "@fixloop/testkit";
 import { SolutionTests, testsVerdict, type TestsEvent } from "@fixloop/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
-import { solveKit } from "../../test/solve.testkit";
+import { importedRepository, solveKit } from "../../test/solve.testkit";
 import { filesContaining, pushFiles, TAB_TEST } from "../../test/tests-run.testkit";
 
 const t = solveKit({ workers: ["solve", "sync"], logLevel: "debug" });
 
 beforeAll(async () => {
-  await t.stack.app.request("/api/github/repositories", { headers: t.headers }); // imports the user's repositories (test settings belong to one)
-  for (
-    let i = 0;
-    i < 100 &&
-    !(await t.stack.db
-      .selectFrom("repositories")
-      .select("id")
-      .where("user_id", "=", t.userId)
-      .where("full_name", "=", "octocat/weather-cli")
-      .executeTakeFirst());
-    i++
-  ) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await importedRepository(t, "octocat/weather-cli"); // test settings belong to a stored repository
   // A maintainer added a test for the bug in issue 3: it fails on the base commit.
   pushFiles(
     t.stack,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insertIssue, insertRun, seedSolution } from "@fixloop/testkit";
+import { eventually, insertIssue, insertRun, seedSolution } from "@fixloop/testkit";
 import { createApp } from "../app";
 import { createTestApp } from "../../test/testing";
 import { streamSlotsKey } from "./sse.limit";
@@ -38,7 +38,8 @@ describe("live streams per user", () => {
     expect((await theirs.res).status).toBe(200);
 
     a.ctl.abort();
-    await new Promise((r) => setTimeout(r, 50));
+    // Its slot is released (the other user's stream has its own).
+    await eventually(async () => (await t.redis.zcard(streamSlotsKey(t.prefix, me.user.id))) === 1);
     const d = open(run.id, me.headers);
     expect((await d.res).status).toBe(200);
     for (const s of [b, d, theirs]) s.ctl.abort();
@@ -72,8 +73,7 @@ describe("live streams per user", () => {
     expect([await openOfKind(t, "run"), await openOfKind(t, "tests")]).toEqual([runsBefore + 1, testsBefore + 1]);
 
     b.ctl.abort();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await openOfKind(t, "tests")).toBe(testsBefore);
+    await eventually(async () => expect(await openOfKind(t, "tests")).toBe(testsBefore));
     const d = open(rerun);
     expect((await d.res).status).toBe(200);
     for (const s of [a, d]) s.ctl.abort();
@@ -108,8 +108,7 @@ describe("live streams per user", () => {
     }
 
     a.ctl.abort();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await t.redis.zcard(streamSlotsKey(t.prefix, admin.user.id))).toBe(1);
+    await eventually(async () => expect(await t.redis.zcard(streamSlotsKey(t.prefix, admin.user.id))).toBe(1));
     expect(await openOfKind(t, "ops")).toBe(opsBefore + 1);
     const c = open(`/api/runs/${run.id}/events`);
     expect((await c.res).status).toBe(200);
@@ -142,12 +141,11 @@ describe("live streams per user", () => {
     // The other process dies with its streams open: nothing renews or releases them.
     otherRedis.disconnect();
     const t0 = Date.now();
-    let status = 429;
-    while (status === 429 && Date.now() - t0 < 10_000) {
-      await new Promise((r) => setTimeout(r, 250));
-      status = (await open(t.app)).status;
-    }
-    expect(status).toBe(200);
+    await eventually(async () => (await open(t.app)).status === 200, {
+      what: "a stream to open once the gone process's leases lapse",
+      timeout: 10_000,
+      interval: 250,
+    });
     expect(Date.now() - t0).toBeLessThan(4_500);
     for (const c of ctls) c.abort();
   });
@@ -161,7 +159,6 @@ describe("live streams per user", () => {
     gone.abort();
     const res = await t.app.request(`/api/runs/${run.id}/events`, { headers: me.headers, signal: gone.signal });
     expect(res.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await t.redis.zcard(streamSlotsKey(t.prefix, me.user.id))).toBe(0);
+    await eventually(async () => expect(await t.redis.zcard(streamSlotsKey(t.prefix, me.user.id))).toBe(0));
   });
 });

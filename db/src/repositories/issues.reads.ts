@@ -191,3 +191,32 @@ export async function count(db: Conn, userId: string, repoFullName: string): Pro
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * What decides what may be done with issue `issueId` (the contract's `standing`): its gone and
+ * closed marks, whether its repository left the user's list, and whether a pull request Fixloop
+ * opened for it is open. One read, for a view that serves the issue's actions beside something else.
+ */
+export async function standingOf(db: Conn, issueId: string) {
+  return db
+    .selectFrom("issues")
+    .select((eb) => [
+      "gone",
+      "moved_to",
+      "status",
+      "state",
+      "is_imported",
+      "repository_left_at",
+      eb
+        .exists(
+          eb
+            .selectFrom("pull_requests")
+            .select("pull_requests.id")
+            .whereRef("pull_requests.issue_id", "=", "issues.id")
+            .where("pull_requests.status", "=", "open"),
+        )
+        .as("pull_request_open"),
+    ])
+    .where("id", "=", issueId)
+    .executeTakeFirst();
+}

@@ -2,7 +2,7 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { createDb, runs, sessions, steps } from "@fixloop/db";
-import { SESSION_COOKIE, hashSecret, issueListPage, presentRun } from "@fixloop/api/views";
+import { SESSION_COOKIE, hashSecret, issueListPage, presentRun, runActionsOf } from "@fixloop/api/views";
 
 // Baseline for the API section: a bare Hono app on @hono/node-server running the same SQL as the
 // product routes (session lookup, then the listing or the run with its steps), without middleware.
@@ -26,7 +26,8 @@ const app = new Hono()
     if (!userId) return c.json({}, 401);
     const run = await runs.findOwned(db, userId, c.req.param("id"));
     if (!run) return c.json({}, 404);
-    return c.json({ run: presentRun(run, await steps.listForView(db, run.id)) });
+    const [stored, actions] = await Promise.all([steps.listForView(db, run.id), runActionsOf(db, run)]);
+    return c.json({ run: presentRun(run, stored, null, actions) });
   });
 
 const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) =>

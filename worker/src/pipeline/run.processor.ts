@@ -1,6 +1,5 @@
 import {
   type ErrorBody,
-  issueGoneStop,
   RESUMED_AFTER_RESTART,
   RUN_CANCELLED,
   RETRIED_AFTER_FAILURE,
@@ -27,6 +26,7 @@ import { copyOriginalSteps } from "./run.refine";
 import { noteQueued, RunDeferred } from "./run.queue";
 import { recordStepDuration } from "../metrics/step.metrics";
 import { testLogRecorder } from "./run.test-logs";
+import { runStopAtJobTime } from "./run.standing";
 
 export interface AttemptInfo {
   /** True when BullMQ will not retry this job after a failure. */
@@ -74,7 +74,7 @@ export async function processRun(
   const issue = await issues.find(ctx.db, run.issue_id);
   if (!issue) return fail(ctx, log, claim, run, null, { code: "issue.not_found", message: "The issue was deleted" });
   // GitHub no longer has the issue (marked while the run waited): it ends before anything is spent on it.
-  if (issue.gone) return cancel(ctx, log, run, null, claim);
+  if (runStopAtJobTime(issue)) return cancel(ctx, log, run, null, claim);
   if (run.kind === "solve") {
     await issues.markAnalyzing(ctx.db, issue.id);
   }
@@ -322,7 +322,7 @@ async function cancelReason(ctx: WorkerContext, run: SolveRun): Promise<ErrorBod
   const stored = await runs.cancelReasonOf(ctx.db, run.id);
   if (stored) return stored;
   const issue = await issues.find(ctx.db, run.issue_id);
-  return issue?.gone ? issueGoneStop(issue.gone) : RUN_CANCELLED;
+  return (issue && runStopAtJobTime(issue)) ?? RUN_CANCELLED;
 }
 
 const failedDetail = (message: string): StepDetail => ({ files: [], info: [], warnings: [message] });

@@ -1,5 +1,6 @@
+import type { ReactNode } from "react";
 import { Link } from "@tanstack/react-router";
-import type { Action, ActionView } from "@fixloop/contract";
+import type { Action, ActionViews } from "@fixloop/contract";
 
 /** The notice's test id by refusal code (pages and their tests find it by what it says). */
 const TEST_ID: Record<string, string> = {
@@ -21,24 +22,23 @@ const ALLOWED_AGAIN: Record<Action, string> = {
   push: "the revision can be pushed",
 };
 
-const TRANSFERRED = new Set(["issue.transferred", "pull_request.issue_gone"]);
-
 /**
  * Why the page does not offer an action: the reason the API serves for the first of `of` that the
  * issue's standing refuses (the API refuses it with the same words); nothing when all are allowed.
- * `except`: refusals the page says in its own way (an open pull request with its link).
+ * `except`: refusals the page says in its own way (an open pull request with its link). Where a
+ * transferred issue went (the view serves it with the refusal) is linked after the reason.
  */
 export function ActionNotice({
   actions,
   of,
   except = [],
-  movedTo = null,
+  next,
 }: {
-  actions: Record<Action, ActionView>;
+  actions: ActionViews;
   of: readonly Action[];
   except?: readonly string[];
-  /** Where a transferred issue went, linked after the reason. */
-  movedTo?: string | null;
+  /** What the page offers instead, on its own line under the reason (shown only with a refusal). */
+  next?: ReactNode;
 }) {
   const action = of.find((a) => {
     const v = actions[a];
@@ -62,14 +62,15 @@ export function ActionNotice({
           and {ALLOWED_AGAIN[action]}.
         </>
       )}
-      {movedTo && TRANSFERRED.has(refusal.code) && (
+      {refusal.movedTo && (
         <>
           {" "}
-          <a href={movedTo} target="_blank" rel="noreferrer" className="underline">
+          <a href={refusal.movedTo} target="_blank" rel="noreferrer" className="underline">
             Where it went
           </a>
         </>
       )}
+      {next && <span className="mt-3 block">{next}</span>}
     </p>
   );
 }

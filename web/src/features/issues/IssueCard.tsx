@@ -30,12 +30,7 @@ export function IssueCard({ issue }: { issue: Issue }) {
         </p>
       )}
       {/* A closed issue's badge says so; its open pull request is its status. */}
-      <ActionNotice
-        actions={issue.actions}
-        of={["solve"]}
-        except={["issue.closed", "issue.pull_request_open"]}
-        movedTo={issue.movedTo}
-      />
+      <ActionNotice actions={issue.actions} of={["solve"]} except={["issue.closed", "issue.pull_request_open"]} />
       <LinkedPullRequestsNotice issue={issue} compact />
       {issue.startedByLabel !== null && (
         <p

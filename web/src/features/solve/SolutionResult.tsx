@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { confidenceBand, FALLBACK_CONFIDENCE } from "@fixloop/contract";
+import { type ActionViews, confidenceBand, FALLBACK_CONFIDENCE } from "@fixloop/contract";
 import { solutionQuery } from "../../api/validations.queries";
 import { errorMessage } from "../../api/errors";
 import { Button, Card, Spinner, buttonClass } from "../../ui/ui";
@@ -8,6 +8,7 @@ import { DiffViewer } from "../diff/DiffViewer";
 import { SolutionSummary } from "../solution/SolutionSummary";
 import { TestsNotRunNotice } from "../solution/TestsNotRunNotice";
 import { SetupNetworkChoice } from "./SetupNetworkChoice";
+import { ActionNotice } from "../issues/ActionNotice";
 
 export const CONFIDENCE_TEXT = {
   green: "text-green-700 dark:text-green-400",
@@ -20,8 +21,11 @@ export function SolutionResult({
   onReset,
   onRun,
   modelId,
+  actions,
 }: {
   solutionId: string;
+  /** What may be done with the issue (the run's view): a new solve it refuses is not offered, and it says why. */
+  actions: ActionViews;
   /** The model the page would use for a new run. */
   modelId?: string;
   onReset: () => void;
@@ -36,7 +40,7 @@ export function SolutionResult({
   return (
     <div className="space-y-4" data-testid="solution-result">
       <TestsNotRunNotice tests={s.metadata.tests} />
-      {s.status === "pending" && s.metadata.tests?.networkWanted && (
+      {s.status === "pending" && s.metadata.tests?.networkWanted && actions.solve.allowed && (
         <SetupNetworkChoice issueId={s.issueId._id} modelId={modelId} onStarted={onRun} />
       )}
       <SolutionSummary
@@ -65,10 +69,13 @@ export function SolutionResult({
           <Link to="/validations/$solutionId" params={{ solutionId }} className={buttonClass("primary")}>
             Review &amp; Validate
           </Link>
-          <Button variant="secondary" onClick={onReset}>
-            Generate New Solution
-          </Button>
+          {actions.solve.allowed && (
+            <Button variant="secondary" onClick={onReset}>
+              Generate New Solution
+            </Button>
+          )}
         </div>
+        <ActionNotice actions={actions} of={["solve"]} />
       </Card>
     </div>
   );

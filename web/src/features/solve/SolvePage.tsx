@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { Play, Sparkles, Square } from "lucide-react";
+import { ArrowLeft, Sparkles, Square } from "lucide-react";
 import { toast } from "sonner";
 import { issueQuery, issuesQuery } from "../../api/issues.queries";
 import { modelsQuery } from "../../api/models.queries";
@@ -16,6 +16,7 @@ import { ActionNotice } from "../issues/ActionNotice";
 import { LoadFailure } from "../../ui/NotFound";
 import { ModelPicker, initialModel } from "./ModelPicker";
 import { isTerminal, stoppedReason, useLiveRun } from "./run-events";
+import { RunEndNote } from "./RunEndNote";
 import { SolutionResult } from "./SolutionResult";
 import { StepsPanel } from "./StepsPanel";
 import { RunEvidence } from "./RunEvidence";
@@ -84,6 +85,8 @@ export function SolvePage({
 
   const run = useLiveRun(runId, (r: Run) => {
     void qc.invalidateQueries({ queryKey: issuesQuery().queryKey });
+    // What may be done next is read again with the end (the issue may have gone meanwhile).
+    if (watchedLive.current) void qc.invalidateQueries({ queryKey: runQuery(r._id).queryKey, exact: true });
     if (r.status === "completed" && watchedLive.current) {
       const start = r.createdAt ?? r.steps[0]?.startedAt;
       const secs = start ? Math.round((Date.now() - Date.parse(start)) / 1000) : 0;
@@ -175,6 +178,10 @@ export function SolvePage({
     );
   const i = issue.data.issue;
   const r = run.data;
+  // The run's view serves its issue's actions as the issue's does; without a run, the issue's say.
+  const actions = r?.actions ?? i.actions;
+  const capStop = r?.status === "failed" && !!r.error?.code.startsWith("cost.");
+  const endNote = r && <RunEndNote run={r} resume={capStop && actions.resume.allowed ? resume : null} />;
   const active = !!r && (r.status === "queued" || r.status === "running");
   // Shown from the click on; the run's own cancelled event then ends it.
   const cancelling = !!r && cancel.variables === r._id && !cancel.isError;
@@ -213,9 +220,20 @@ export function SolvePage({
           {i.openPullRequest && <OpenPullRequestNotice pr={i.openPullRequest} />}
           <AwaitingReviewNote issue={i} />
           <LinkedPullRequestsNotice issue={i} />
-          {/* A solve the API would refuse is not offered; the notice says why (an open pull request, above, with its link). */}
-          <ActionNotice actions={i.actions} of={["solve"]} except={["issue.pull_request_open"]} movedTo={i.movedTo} />
-          {i.actions.solve.allowed && (
+          {/* Refused, what happened comes before what cannot be done now. */}
+          {!actions.solve.allowed && endNote}
+          {/* A solve (or a resume) the API would refuse is not offered; the notice says why (an open pull request, above, with its link). */}
+          <ActionNotice
+            actions={actions}
+            of={capStop ? ["resume", "solve"] : ["solve"]}
+            except={["issue.pull_request_open"]}
+            next={
+              <Link to="/issues" className="inline-flex items-center gap-1 font-medium underline">
+                <ArrowLeft className="size-4" aria-hidden /> Back to Issues
+              </Link>
+            }
+          />
+          {actions.solve.allowed && (
             <>
               {/* Labels on one line, controls on the next: the model's description below it must not push the others down. */}
               <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
@@ -235,29 +253,7 @@ export function SolvePage({
               {model && <CostEstimate modelId={model} candidates={candidates} mode={mode} />}
             </>
           )}
-          {r?.status === "failed" && (
-            <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
-              The last run failed: {r.error?.message ?? "Failed to generate solution"}
-            </p>
-          )}
-          {r?.status === "failed" && r.error?.code.startsWith("cost.") && i.actions.resume.allowed && (
-            <div className="mt-3 flex flex-wrap items-center gap-3">
-              <Button onClick={() => resume.mutate(r._id)} busy={resume.isPending}>
-                <Play className="size-4" aria-hidden /> Resume
-              </Button>
-              <Link to="/profile-settings" search={{ tab: "usage" }} className="text-sm underline">
-                Change caps in Profile → Usage
-              </Link>
-            </div>
-          )}
-          {r?.status === "cancelled" && !stoppedReason(r) && (
-            <p className="mt-3 text-sm">The last run was cancelled.</p>
-          )}
-          {stoppedReason(r) && (
-            <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400" data-testid="run-stopped">
-              {stoppedReason(r)}
-            </p>
-          )}
+          {actions.solve.allowed && endNote}
           {!r && generate.isError && !isAwaitingReview(generate.error) && (
             <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
               The solve did not start: {errorMessage(generate.error, "Failed to generate solution")}
@@ -281,6 +277,7 @@ export function SolvePage({
       {r?.status === "completed" && r.solutionId && (
         <SolutionResult
           solutionId={r.solutionId}
+          actions={r.actions}
           modelId={model || undefined}
           onReset={() => setRun(undefined)}
           onRun={(id) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { REPOSITORY_ACCESS_LOST, RUN_EVENT_TYPES, type RunEvent } from "@fixloop/contract";
+import { actionsOf, REPOSITORY_ACCESS_LOST, RUN_EVENT_TYPES, standing, type RunEvent } from "@fixloop/contract";
 import { QueryClient } from "@tanstack/react-query";
 import { runQuery, type Run } from "../../api/runs.queries";
 import { applyRunEvent, applySnapshot, applyStep, parseRunEvent, parseRunSnapshot, stoppedReason } from "./run-events";
@@ -145,12 +145,19 @@ describe("parseRunEvent", () => {
       startedAt: null,
       finishedAt: null,
       steps: run.steps.map((s) => ({ ...s, id: "context", durationMs: null, tokensIn: 0, tokensOut: 0 })),
+      actions: actionsOf(standing({ gone: "transferred", moved_to: "https://github.com/octocat/elsewhere/issues/7" })),
     };
     expect(parseRunSnapshot(JSON.stringify(snapshot))).toEqual(snapshot);
     expect(warn).not.toHaveBeenCalled();
     expect(parseRunSnapshot(JSON.stringify({ ...snapshot, status: "sleeping" }))).toBeNull();
     expect(parseRunSnapshot(JSON.stringify({ ...snapshot, steps: null }))).toBeNull();
-    expect(warn).toHaveBeenCalledTimes(2);
+    // What may be done next comes with the run: a snapshot missing an action, or one that says nothing of a refusal, is not a run.
+    const { push: _push, ...fewer } = snapshot.actions;
+    expect(parseRunSnapshot(JSON.stringify({ ...snapshot, actions: fewer }))).toBeNull();
+    expect(
+      parseRunSnapshot(JSON.stringify({ ...snapshot, actions: { ...fewer, push: { allowed: false } } })),
+    ).toBeNull();
+    expect(warn).toHaveBeenCalledTimes(4);
   });
 });
 

@@ -7,7 +7,7 @@ import { ApiError, errorMessage, unwrap } from "../../api/errors";
 import { AuthorizeReposLink } from "../repositories/AuthorizeReposLink";
 import { Button, Card } from "../../ui/ui";
 import { BaseBranchPicker } from "../branches/BaseBranchPicker";
-import type { Action, ActionView } from "@fixloop/contract";
+import type { ActionViews } from "@fixloop/contract";
 import { ActionNotice } from "../issues/ActionNotice";
 import { DraftNote } from "./DraftNote";
 
@@ -20,7 +20,6 @@ export function DecisionPanel({
   setComments,
   refining = false,
   actions,
-  movedTo = null,
 }: {
   solutionId: string;
   issueId: string;
@@ -33,9 +32,7 @@ export function DecisionPanel({
   /** A refinement of the solution is running: its result replaces the files, so the decision waits. */
   refining?: boolean;
   /** What the issue's standing allows: a refused approval is not offered (a rejection is always taken). */
-  actions: Record<Action, ActionView>;
-  /** Where a transferred issue went. */
-  movedTo?: string | null;
+  actions: ActionViews;
 }) {
   const approvable = actions.approve.allowed;
   const qc = useQueryClient();
@@ -81,7 +78,7 @@ export function DecisionPanel({
     <Card>
       <h2 className="font-semibold">Validation Decision</h2>
       {!approvable ? (
-        <ActionNotice actions={actions} of={["approve"]} movedTo={movedTo} />
+        <ActionNotice actions={actions} of={["approve"]} />
       ) : (
         <div className="mt-2">
           <BaseBranchPicker

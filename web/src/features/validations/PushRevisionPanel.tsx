@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { api } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
 import { Button, Card } from "../../ui/ui";
-import type { Action, ActionView } from "@fixloop/contract";
+import type { ActionViews } from "@fixloop/contract";
 import { ActionNotice } from "../issues/ActionNotice";
 
 /**
@@ -19,7 +19,7 @@ export function PushRevisionPanel(p: {
   number: number;
   revision: number;
   pushed: number;
-  actions: Record<Action, ActionView>;
+  actions: ActionViews;
 }) {
   const allowed = p.actions.push.allowed;
   const qc = useQueryClient();

@@ -218,7 +218,6 @@ export function ValidatePage({ solutionId }: { solutionId: string }) {
           )}
           <DecisionPanel
             actions={s.issueId.actions}
-            movedTo={s.issueId.movedTo}
             solutionId={s._id}
             issueId={s.issueId._id}
             madeOn={m.baseBranch}
