@@ -16,6 +16,11 @@ export default defineConfig({
           // has its own schema and queue prefix, and most of its time waits on Postgres, Redis and
           // HTTP, so two files at a time use the two cores better.
           maxWorkers: 2,
+          // Files share a worker's loaded modules instead of importing the whole product again each:
+          // every file already takes its own database, queue prefix, ports and stand-ins, and the
+          // code keeps no per-file state in modules. Measured on the 257 files: imports 48 s
+          // against about 400 s, the worker files' CPU time 53 s against 91 s.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
