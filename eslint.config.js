@@ -271,6 +271,8 @@ export default tseslint.config(
       "testkit/src/processes.ts",
       "testkit/src/sandbox/github/git-store.ts",
       "infra/src/bench/**",
+      // The test runner's own settings (how many fault files run at once).
+      "vitest.config.ts",
       ...TESTS,
     ],
     rules: {

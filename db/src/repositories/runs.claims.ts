@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import {
   ClaimLost,
   fenced as fencedRow,
