@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "@fixloop/testkit";
 import { backtests, backtestSolves } from "@fixloop/db";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until, usedQuota } from "../../test/faults.testkit";
@@ -15,7 +16,6 @@ beforeAll(async () => {
   stack = await createTestStack({
     env: { SWEEP_INTERVAL_SECONDS: "1" },
     workers: ["sync", "backtest"],
-    logLevel: "warn",
   });
 }, 60_000);
 
@@ -123,8 +123,12 @@ describe("the worker's sweep of backtests whose job was lost", () => {
     expect(await card(octocat, "octocat/todo-api")).toMatchObject({ id: stale, ...TIMED_OUT });
     expect(await card(hubot, "hubot/markdown-lint")).toMatchObject({ id: elsewhere, ...TIMED_OUT });
 
-    // Later sweeps leave the younger ones running and give nothing back again.
-    await new Promise((r) => setTimeout(r, 2_500));
+    // Later sweeps leave the younger ones running and give nothing back again: two more passes that
+    // found nothing to fix, then the rows are read.
+    const passes = () =>
+      stack.logs.filter((l) => l.includes('"reconciler":"stale-backtests"') && l.includes('"fixed":0')).length;
+    const seen = passes();
+    await eventually(() => passes() >= seen + 2, { timeout: 20_000, interval: 100 });
     expect(await backtestRow(stack.db, solving)).toEqual({ status: "running", error: null });
     expect(await backtestRow(stack.db, fresh)).toEqual({ status: "running", error: null });
     expect(await card(octocat, "octocat/weather-cli")).toMatchObject({ id: fresh, status: "running", error: null });

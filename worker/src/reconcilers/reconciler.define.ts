@@ -31,6 +31,7 @@ export async function reconcileOnce<R>(ctx: WorkerContext, r: Reconciler<R>, sec
   const result = await r.run(ctx);
   const n = r.count(result);
   if (n) ctx.logger.warn({ reconciler: r.name, fixed: n, result }, `reconciler ${r.name} fixed what it found`);
+  else ctx.logger.debug({ reconciler: r.name, fixed: 0 }, `reconciler ${r.name} found nothing to fix`);
   return result;
 }
 
