@@ -45,6 +45,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["web/e2e/**/*.test.ts"],
+          globalSetup: [...globalSetup, "./web/e2e/bundles.setup.ts"],
           sequence: { groupOrder: 2 },
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -20,6 +20,11 @@ export interface StackOptions {
   buildWeb?: "if-missing" | "always" | "never";
   log?: (source: string, line: string) => void;
   durable?: boolean;
+  /**
+   * The API's and workers' entries: their TypeScript sources (the default, run through tsx) or
+   * bundles infra/docker/bundle.mjs built, which start on plain node in a fraction of the time.
+   */
+  entries?: { api: string; worker: string };
 }
 
 export interface Stack {
@@ -81,12 +86,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       }).filter((e): e is [string, string] => typeof e[1] === "string"),
     );
     buildWebIfNeeded(opts.buildWeb ?? "if-missing", log);
-    const api = spawnTs("api", "api/src/main.ts", env, log);
+    const entries = opts.entries ?? { api: "api/src/main.ts", worker: "worker/src/main.ts" };
+    const api = spawnTs("api", entries.api, env, log);
     started.push(api);
     const workers: Child[] = [];
     const addWorker = () => {
       // A crashed worker is started again (with backoff, logged); a stopped stack stops it for good.
-      const w = superviseTs(`worker-${workers.length + 1}`, "worker/src/main.ts", env, {
+      const w = superviseTs(`worker-${workers.length + 1}`, entries.worker, env, {
         onLine: log,
         ...opts.restart,
       });

@@ -14,7 +14,7 @@ export interface Child {
 const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
 
 /**
- * Runs a TypeScript entry as a child process with an IPC channel: the child shuts down when the
+ * Runs a TypeScript entry (or its prebuilt .mjs bundle) as a child process with an IPC channel: the child shuts down when the
  * channel closes, so no orphan survives the launcher even if it is killed hard.
  */
 export function spawnTs(
@@ -23,7 +23,10 @@ export function spawnTs(
   env: Record<string, string>,
   onLine?: (name: string, line: string) => void,
 ): Child {
-  const proc = spawn(TSX, [path.join(ROOT, entry)], {
+  // A prebuilt bundle (infra/docker/bundle.mjs) runs on plain node; a TypeScript source through tsx.
+  const file = path.resolve(ROOT, entry);
+  const [cmd, args] = file.endsWith(".mjs") ? [process.execPath, [file]] : [TSX, [file]];
+  const proc = spawn(cmd, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe", "ipc"],

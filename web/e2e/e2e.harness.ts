@@ -4,7 +4,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import pg from "pg";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, inject } from "vitest";
 import { startStack, type Stack } from "@fixloop/infra/launcher";
 import type { GithubSandboxControl } from "@fixloop/testkit/sandbox";
 import type { ModelSandboxControl } from "@fixloop/testkit/sandbox";
@@ -100,6 +100,7 @@ export async function startE2E(name: string, extraEnv: Record<string, string> = 
       dataDir,
       port: 0,
       buildWeb: "if-missing",
+      entries: inject("e2eEntries"),
       env,
       log: (s, l) => {
         logs.push(l);

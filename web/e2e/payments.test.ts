@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startStack, type Stack } from "@fixloop/infra/launcher";
 import type { RazorpaySandboxControl } from "@fixloop/testkit/sandbox";
@@ -26,7 +26,7 @@ beforeAll(async () => {
     QUEUE_PREFIX: testPrefix(),
     RATE_LIMITS_ENABLED: "false",
   };
-  stack = await startStack({ dataDir, port: 0, buildWeb: "if-missing", env });
+  stack = await startStack({ dataDir, port: 0, buildWeb: "if-missing", entries: inject("e2eEntries"), env });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   page = await browser.newPage();
 });
