@@ -3,7 +3,7 @@ import { sql, type Transaction } from "kysely";
 import { z } from "zod";
 import { ACTIVE_RUN_STATUSES, BacktestIssue, solveFigures, type TrustCard } from "@fixloop/contract";
 import type { Database } from "../schema";
-import type { Conn } from "./conn";
+import { inTransaction, type Conn } from "./conn";
 import { endOfBacktest } from "./runs.repository";
 import { jsonColumn } from "./json-columns";
 
@@ -18,10 +18,6 @@ export const backtestIssues = jsonColumn(
 );
 
 const ACTIVE = ["queued", "running"];
-
-/** The backtest's end and its runs' commit together (inside a caller's transaction, with it). */
-const inTransaction = <T>(db: Conn, f: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
-  db.isTransaction ? f(db as Transaction<Database>) : db.transaction().execute(f);
 
 /**
  * Queues a backtest for a repository row; undefined when one is already queued or running there

@@ -1,6 +1,5 @@
-import { sql, type Kysely } from "kysely";
-import type { Database } from "../schema";
-import type { Conn } from "./conn";
+import { sql } from "kysely";
+import { inTransaction, type Conn } from "./conn";
 
 /**
  * Where each kind of job keeps its claim: a column on the row of that job's state. A worker
@@ -51,12 +50,6 @@ export async function holdClaim(trx: Conn, claim: Claim): Promise<void> {
     where id = ${claim.id} and ${sql.ref(column)} = ${claim.token}
     for key share`.execute(trx);
   if (held.rows.length === 0) throw new ClaimLost(claim.id, what);
-}
-
-/** Runs `write` in a transaction (the caller's, when `db` is one). */
-export async function inTransaction<T>(db: Conn, write: (trx: Conn) => Promise<T>): Promise<T> {
-  if (db.isTransaction) return write(db);
-  return (db as Kysely<Database>).transaction().execute(write);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Database, Payment, Subscription } from "../schema";
 import { type PlanId, PLANS } from "@fixloop/contract";
 import { webhookPayload } from "./json-columns";
 import { activatePlan, applyPaidPlan, periodBefore } from "./subscriptions.repository";
+import { inTransaction } from "./conn";
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -92,7 +93,7 @@ export async function activatePaidOrder(
       .execute();
     return { payment: won, activated: true, subscription };
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return inTransaction(db, run);
 }
 
 export interface Refund {
@@ -156,7 +157,7 @@ export async function refundPaidOrder(db: Conn, orderId: string, now = new Date(
       .execute();
     return { payment, planEnded };
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return inTransaction(db, run);
 }
 
 /** Records a failed attempt unless the order was already paid (failures may arrive late). */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database, Repository } from "../schema";
 import { endOfRepositories } from "./backtests.repository";
-import type { Conn } from "./conn";
+import { inTransaction, type Conn } from "./conn";
 import { pageOf } from "./github-pages";
 import { repositoryTestSettings } from "./json-columns";
 import * as pullRequests from "./pull-requests.repository";
@@ -124,7 +124,7 @@ export async function upsertSynced(db: Conn, userId: string, r: SyncedRepository
       .execute();
     return row;
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return inTransaction(db, run);
 }
 
 /** Where a repository lives now, as a GitHub webhook names it (its id never changes). */
@@ -168,7 +168,7 @@ export async function followRename(db: Conn, to: RepositoryLocation): Promise<nu
     }
     return rows.length;
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return inTransaction(db, run);
 }
 
 /**

@@ -9,9 +9,12 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 /**
  * What the seed is made of: the stand-in's sources (the seed data and everything that writes it)
- * and the git that writes its repositories. A change to any of them seeds afresh.
+ * and the git that writes its repositories. A change to any of them seeds afresh. Read once per
+ * process: the sources do not change while it runs.
  */
+let version: string | undefined;
 function seedVersion(): string {
+  if (version) return version;
   const hash = crypto.createHash("sha256");
   const sources = fs
     .readdirSync(HERE, { recursive: true, encoding: "utf8" })
@@ -24,7 +27,8 @@ function seedVersion(): string {
       .update(fs.readFileSync(path.join(HERE, f)))
       .update("\0");
   hash.update(spawnSync("git", ["--version"], { encoding: "utf8" }).stdout ?? "");
-  return hash.digest("hex").slice(0, 16);
+  version = hash.digest("hex").slice(0, 16);
+  return version;
 }
 
 /**
