@@ -8,7 +8,7 @@ let models: ModelSandbox;
 
 beforeAll(async () => {
   models = await startModelSandbox();
-  stack = await createTestStack({ workers: ["sync", "backtest"], env: models.env });
+  stack = await createTestStack({ workers: ["sync", "backtest", "solve"], env: models.env });
   await moveTodoApiToAcme(stack);
 }, 60_000);
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import { backtests, backtestSolves } from "@fixloop/db";
+import { backtests, backtestSolves, runs } from "@fixloop/db";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until, usedQuota } from "../../test/faults.testkit";
 
@@ -108,8 +108,8 @@ describe("a repository leaving the list while its backtest solves", () => {
     expect(await runRow(s.runId)).toEqual({ ...ENDED, backtest_id: null });
     expect(await usedQuota(stack.db, me.user._id)).toBe(before);
 
-    // The backtest's own ends, arriving after (its model answered, then it finished): nothing changes.
-    await backtestSolves.endSolveRun(stack.db, s.runId, { error: null });
+    // The run's and the backtest's own ends, arriving after (its model answered, then it finished): nothing changes.
+    expect(await runs.completeWithoutSolution(stack.db, s.runId)).toBe(false);
     await backtests.finish(stack.db, s.backtestId, { error: null });
     expect(await runRow(s.runId)).toEqual({ ...ENDED, backtest_id: null });
     expect(await usedQuota(stack.db, me.user._id)).toBe(before);

@@ -40,7 +40,7 @@ beforeAll(async () => {
   const port = (registry.address() as { port: number }).port;
   models = await startModelSandbox();
   stack = await createTestStack({
-    workers: ["sync", "backtest"],
+    workers: ["sync", "backtest", "solve"],
     env: { ...models.env, SANDBOX_ALLOWED_HOSTS: `127.0.0.1:${port}` },
   });
   await moveTodoApiToAcme(stack);

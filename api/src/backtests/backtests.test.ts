@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { currentUsagePeriod } from "@fixloop/db";
+import { jobIds } from "@fixloop/contract";
+import { backtests, backtestSolves, currentUsagePeriod } from "@fixloop/db";
+import { enqueueRun } from "@fixloop/runtime";
+import { eventually } from "@fixloop/testkit";
 import { startWorkers, type RunningWorkers } from "@fixloop/worker";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
@@ -68,7 +71,7 @@ describe("repository backtest", () => {
     const both = await Promise.all([start(me, { issues: 3 }, weather), start(me, { issues: 3 }, weather)]);
     expect(both.map((r) => r.status).sort()).toEqual([202, 409]);
 
-    backtestWorker = startWorkers(stack.ctx, { queues: ["backtest"], concurrency: 1 });
+    backtestWorker = startWorkers(stack.ctx, { queues: ["backtest", "solve"], concurrency: 1 });
     let got = await until(me, (v) => v.latest?.status === "done" || v.latest?.status === "failed");
     expect(got.latest.error).toBeNull();
     expect(got.card).toMatchObject({ id: queued.latest.id, status: "done", found: 3, checked: 3 });
@@ -135,7 +138,7 @@ describe("repository backtest", () => {
     const pullsBefore = stack.github.control.listPulls("octocat", "todo-api").length;
     const res = await start(me, { issues: 2, solve: true }, TODO);
     expect(res.status).toBe(202);
-    backtestWorker ??= startWorkers(stack.ctx, { queues: ["backtest"], concurrency: 1 });
+    backtestWorker ??= startWorkers(stack.ctx, { queues: ["backtest", "solve"], concurrency: 1 });
     const got = await until(me, (v) => v.latest?.status === "done" || v.latest?.status === "failed", TODO);
     expect(got.latest.error).toBeNull();
     expect(got.card).toMatchObject({ solve: true, found: 2, solved: 2, solvesVerified: 1 });
@@ -180,6 +183,27 @@ describe("repository backtest", () => {
       { kind: "backtest", status: "completed", solution_id: null, quota_state: "charged", issue: "closed" },
     ]);
     expect(stack.github.control.listPulls("octocat", "todo-api")).toHaveLength(pullsBefore);
+    // Each ran as any run, in its own job on the solve queue, from steps 1–3 as localized at its base commit.
+    for (const entry of [first, second]) {
+      const job = await stack.deps.queues.solve.getJob(jobIds.solve(entry.solve.runId));
+      expect(await job?.getState()).toBe("completed");
+      const stored = await stack.db
+        .selectFrom("run_steps")
+        .select(["step", "status", "detail"])
+        .where("run_id", "=", entry.solve.runId)
+        .orderBy("started_at")
+        .orderBy("step")
+        .execute();
+      expect(Object.fromEntries(stored.map((r) => [r.step, r.status]))).toEqual({
+        analyzing: "completed",
+        context: "completed",
+        dependencies: "completed",
+        generating: "completed",
+        validating: "completed",
+      });
+      const localized = stored.find((r) => r.step === "context")?.detail as { info: string[] };
+      expect(localized.info).toContain(`Localized at the pull request's base commit ${entry.baseSha.slice(0, 7)}`);
+    }
   }, 120_000);
 
   it("refuses solves the quota or the caps leave no room for, writing nothing; bad options are refused", async () => {
@@ -217,7 +241,7 @@ describe("repository backtest", () => {
     // One run left: the first solve takes it, the next issue says why it was not solved.
     await stack.db.updateTable("usage_counters").set({ used: 9 }).where("user_id", "=", id).execute();
     expect((await start(me, { issues: 2, solve: true }, TODO)).status).toBe(202);
-    backtestWorker ??= startWorkers(stack.ctx, { queues: ["backtest"], concurrency: 1 });
+    backtestWorker ??= startWorkers(stack.ctx, { queues: ["backtest", "solve"], concurrency: 1 });
     const got = await until(me, (v) => v.latest?.status === "done" && v.latest.id !== before.latest.id, TODO);
     expect(got.card).toMatchObject({ solve: true, found: 2, solved: 1 });
     expect(got.card.issues.map((i: any) => [i.issueNumber, i.solve.reason, i.solve.runId === null])).toEqual([
@@ -229,5 +253,57 @@ describe("repository backtest", () => {
       costUsd: 0,
     });
     expect(await usedQuota(stack.db, id)).toBe(10);
+  }, 60_000);
+
+  it("fails a backtest's solve whose job runs before its localization is stored: nothing is solved at the default branch", async () => {
+    await owner("octocat");
+    const { id: userId } = await stack.db
+      .selectFrom("users")
+      .select("id")
+      .where("username", "=", "octocat")
+      .executeTakeFirstOrThrow();
+    await stack.db.updateTable("usage_counters").set({ used: 0 }).where("user_id", "=", userId).execute();
+    const repo = await stack.db
+      .selectFrom("repositories")
+      .select("id")
+      .where("user_id", "=", userId)
+      .where("full_name", "=", "octocat/weather-cli")
+      .executeTakeFirstOrThrow();
+    const b = await backtests.start(stack.db, { repositoryId: repo.id, userId, requested: 1, solve: true });
+    if (!b) throw new Error("no backtest started");
+    expect(await backtests.begin(stack.db, b.id)).toBe(true);
+    const issueId = await backtestSolves.pastIssueId(stack.db, {
+      userId,
+      repositoryId: repo.id,
+      fullName: "octocat/weather-cli",
+      number: 1,
+      title: "A past issue",
+      body: "",
+      htmlUrl: "https://github.com/octocat/weather-cli/issues/1",
+    });
+    const started = await backtestSolves.startSolveRun(stack.db, {
+      userId,
+      issueId,
+      modelId: "llama-3.3-70b-versatile",
+      candidates: 1,
+      backtestId: b.id,
+    });
+    if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
+    const asked = models.control.requests.length;
+    await enqueueRun(stack.deps, started.runId);
+    backtestWorker ??= startWorkers(stack.ctx, { queues: ["backtest", "solve"], concurrency: 1 });
+    const run = () =>
+      stack.db.selectFrom("solve_runs").selectAll().where("id", "=", started.runId).executeTakeFirstOrThrow();
+    await eventually(async () => (await run()).status === "failed", { timeout: 30_000, interval: 100 });
+    expect(await run()).toMatchObject({
+      error_code: "backtest.not_localized",
+      quota_state: "released",
+      solution_id: null,
+    });
+    expect(models.control.requests).toHaveLength(asked);
+    expect(await stack.db.selectFrom("run_steps").select("step").where("run_id", "=", started.runId).execute()).toEqual(
+      [],
+    );
+    await backtests.finish(stack.db, b.id, { error: null });
   }, 60_000);
 });

@@ -302,7 +302,7 @@ export async function holdBacktestClaim(db: Conn, id: string, token: string): Pr
   if (row && (ACTIVE as readonly string[]).includes(row.status) && row.claim_token !== token) throw new ClaimLost(id);
 }
 
-/** Gives the backtest's claim up (its worker lost the job's lock; its solve runs' claims are given up as any run's, see runs.releaseClaim). */
+/** Gives the backtest's claim up (its worker lost the job's lock; its solve runs go on in their own jobs). */
 export async function releaseClaim(db: Conn, id: string, token: string): Promise<void> {
   await db
     .updateTable("repository_backtests")

@@ -2,11 +2,9 @@ import { sql, type Kysely } from "kysely";
 import { BACKTEST_INTERRUPTED } from "@fixloop/contract";
 import type { Database } from "../schema";
 import type { Conn } from "./conn";
-import { runSpent } from "./costs.repository";
-import { holdBacktestClaim } from "./backtests.repository";
-import { ClaimLost, releaseClaim, runIdOf, type RunRef } from "./runs.claims";
-import { load, loadExisting } from "./runs.reads";
-import { claim, completeWithoutSolution, end } from "./runs.repository";
+import { ClaimLost } from "./runs.claims";
+import { load } from "./runs.reads";
+import { end } from "./runs.repository";
 import { start, type StartOutcome } from "./runs.start";
 
 /**
@@ -54,20 +52,25 @@ export async function pastIssueId(
   return (await find())?.id ?? Promise.reject(new Error(`issue ${i.fullName}#${i.number} could not be stored`));
 }
 
-/** Why a backtest's solve was not started: the plan's quota is used up, or the backtest is no longer running. */
-export type SolveStart = { runId: string } | { refused: "quota" | "ended" };
+/**
+ * Why a backtest's solve was not started: the plan's quota is used up, or the backtest is no
+ * longer running. `runId` is a run still queued or running, new or (`adopted`) the one an earlier
+ * attempt of the same backtest started on the issue and that is still being solved.
+ */
+export type SolveStart = { runId: string; adopted: boolean } | { refused: "quota" | "ended" };
 
 /** Refuses the start inside its transaction: the backtest is no longer running. */
 class BacktestNotRunning extends Error {}
 
 /**
  * Starts a backtest's solve of one past issue through the one run start (`runs.start`: one unit of
- * the plan's quota reserved, the run inserted with backtest `backtestId` as its origin), then
- * claims it for the backtest's worker. Refused (nothing written) when the quota is used up, or
- * when the backtest is no longer running: a run started after its end would be left with nothing
- * to end it. A backtest solve of the issue still active was left by a backtest attempt that
- * stopped (one backtest per repository runs at a time): it ends failed (BACKTEST_INTERRUPTED), its
- * quota unit given back, and the issue is solved anew.
+ * the plan's quota reserved, the run inserted queued with backtest `backtestId` as its origin); the
+ * caller queues it as any run. Refused (nothing written) when the quota is used up, or when the
+ * backtest is no longer running: a run started after its end would be left with nothing to end it.
+ * The issue's active solve of this same backtest (an earlier attempt of the backtest stopped while
+ * it ran) is answered as it is: it goes on and is waited for, not paid twice. One of another
+ * backtest was left by a backtest that stopped without ending it: it ends failed
+ * (BACKTEST_INTERRUPTED), its quota unit given back, and the issue is solved anew.
  */
 export async function startSolveRun(
   db: Kysely<Database>,
@@ -77,7 +80,7 @@ export async function startSolveRun(
     modelId: string;
     candidates: number;
     backtestId: string;
-    /** The backtest's claim: the run carries it (see runs.claims); ClaimLost when the backtest no longer does. */
+    /** The backtest's claim: ClaimLost when the backtest no longer carries it (another worker holds it). */
     token?: string;
   },
 ): Promise<SolveStart> {
@@ -108,45 +111,11 @@ export async function startSolveRun(
       throw err;
     }
     if (outcome.status === "over_quota") return { refused: "quota" };
-    if (outcome.status === "started") return claimSolve(db, outcome.runId, r);
+    if (outcome.status === "started") return { runId: outcome.runId, adopted: false };
     const active = await load(db, outcome.runId);
     if (active?.kind !== "backtest") throw new Error("The issue has a run under way");
+    if (active.backtest_id === r.backtestId) return { runId: active.id, adopted: true };
     await end(db, active, "failed", BACKTEST_INTERRUPTED);
   }
   throw new Error("The issue's earlier backtest solve could not be ended");
-}
-
-/**
- * Claims a backtest's new solve run with the backtest's claim. Nothing is left to solve it for when
- * it ended with its backtest since its start. The backtest's claim is looked at again once the run
- * carries it: a worker that lost the backtest's job meanwhile gives the run's claim up (its
- * lock-lost handler, see backtest.processor, may have looked for the run before it was claimed).
- */
-async function claimSolve(db: Kysely<Database>, runId: string, r: { backtestId: string; token?: string }) {
-  if (!(await claim(db, runId, r.token))) return { refused: "ended" as const };
-  if (r.token !== undefined) {
-    const held = { runId, token: r.token };
-    await holdBacktestClaim(db, r.backtestId, r.token).catch(async (err: unknown) => {
-      await releaseClaim(db, held);
-      throw err;
-    });
-  }
-  return { runId };
-}
-
-/**
- * Ends a backtest solve through the run's own ends: completed (its quota unit charged) when the
- * model answered, else failed with the reason (its unit given back); a run that already ended
- * (with its backtest) keeps that end. Answers its cost as the ledger has it.
- */
-export async function endSolveRun(
-  db: Kysely<Database>,
-  ref: RunRef,
-  outcome: { error: { code: string; message: string } | null },
-): Promise<number> {
-  const runId = runIdOf(ref);
-  if (outcome.error)
-    await end(db, await loadExisting(db, runId), "failed", outcome.error, typeof ref === "string" ? undefined : ref);
-  else await completeWithoutSolution(db, ref);
-  return runSpent(db, runId);
 }

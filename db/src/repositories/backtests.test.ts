@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, insertUser } from "../../test/testing";
 import { currentUsagePeriod, usedInPeriod } from "./usage.repository";
@@ -117,6 +116,13 @@ async function startSolve(b: { id: string; userId: string }, issueId: string) {
   return started.runId;
 }
 
+/** The run's processor ends it completed: claimed, then completed without a solution. */
+async function complete(runId: string) {
+  const token = crypto.randomUUID();
+  expect(await runs.claim(db, runId, token)).not.toBeNull();
+  expect(await runs.completeWithoutSolution(db, { runId, token })).toBe(true);
+}
+
 const used = async (userId: string) => usedInPeriod(db, userId, (await currentUsagePeriod(db, userId)).periodStart);
 const solveRun = (id: string) =>
   db
@@ -136,7 +142,7 @@ describe("a backtest's solve left running by a worker that stopped", () => {
     const b = await solving(2);
     const other = await solving(1);
     const done = await startSolve(b, b.issueIds[0]!);
-    await backtestSolves.endSolveRun(db, done, { error: null });
+    await complete(done);
     const left = await startSolve(b, b.issueIds[1]!);
     const elsewhere = await startSolve(other, other.issueIds[0]!);
     expect(await used(b.userId)).toBe(2);
@@ -152,8 +158,8 @@ describe("a backtest's solve left running by a worker that stopped", () => {
     // The finished solve keeps its charge: the period counts what the backtest did.
     expect(await solveRun(done)).toMatchObject({ status: "completed", quota_state: "charged" });
     expect(await used(b.userId)).toBe(1);
-    // Another backtest's solve, still running, is its own.
-    expect(await solveRun(elsewhere)).toMatchObject({ status: "running", quota_state: "reserved" });
+    // Another backtest's solve, still queued, is its own.
+    expect(await solveRun(elsewhere)).toMatchObject({ status: "queued", quota_state: "reserved" });
     expect(await used(other.userId)).toBe(1);
     // No solve starts for a backtest that ended: none would be left to end it.
     expect(await backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]! })).toEqual({
@@ -183,31 +189,36 @@ describe("a backtest's solve left running by a worker that stopped", () => {
     await backtests.expireStale(db, { repositoryId: b.repositoryId }, { maxAgeMs: 0, solveMaxAgeMs: 0 });
     expect(await solveRun(left)).toEqual(ENDED);
     expect(await used(b.userId)).toBe(0);
-    // The worker that started the solve ends it late: the run keeps its end, nothing is charged or given back again.
-    await backtestSolves.endSolveRun(db, left, { error: null });
-    await backtestSolves.endSolveRun(db, left, { error: { code: "backtest.solve_failed", message: "late" } });
+    // The processor solving it ends it late: the run keeps its end, nothing is charged or given back again.
+    expect(await runs.completeWithoutSolution(db, left)).toBe(false);
+    const late = { code: "run.failed", message: "late" };
+    expect(await runs.end(db, await runs.loadExisting(db, left), "failed", late)).toBe(false);
     expect(await solveRun(left)).toEqual(ENDED);
+    // Flagged for cancellation too: the worker solving it stops at its next look, spending nothing more.
+    expect(await runs.cancelReasonOf(db, left)).toEqual({ code: ENDED.error_code, message: ENDED.error_message });
     expect(await used(b.userId)).toBe(0);
   });
 });
 
 describe("a backtest's solve is a run of the one run engine", () => {
-  it("is started by the run start with its backtest as origin, and claimed with the backtest's claim", async () => {
+  it("is started queued by the run start with its backtest as origin, only under the backtest's claim", async () => {
     const b = await solving(1);
     const token = crypto.randomUUID();
     await db.updateTable("repository_backtests").set({ claim_token: token }).where("id", "=", b.id).execute();
     const started = await backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]!, token });
     if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
+    expect(started.adopted).toBe(false);
+    // Its own job claims it as any run's (see run.processor): it carries none of the backtest's claim.
     expect(await runs.load(db, started.runId)).toMatchObject({
       kind: "backtest",
       backtest_id: b.id,
-      status: "running",
-      claim_token: token,
-      attempts: 1,
+      status: "queued",
+      claim_token: null,
+      attempts: 0,
       quota_state: "reserved",
       solution_id: null,
     });
-    // Another claim than the backtest's starts nothing.
+    // Another claim than the backtest's (another worker holds it now) starts nothing.
     await expect(
       backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]!, token: crypto.randomUUID() }),
     ).rejects.toThrow(/claim_lost/);
@@ -215,10 +226,26 @@ describe("a backtest's solve is a run of the one run engine", () => {
     expect(await used(b.userId)).toBe(1);
   });
 
-  it("ends the run a stopped attempt left on the issue as interrupted, its unit given back, and starts the issue's solve anew", async () => {
+  it("answers the issue's solve an earlier attempt of the same backtest left going, paying once", async () => {
     const b = await solving(1);
     const left = await startSolve(b, b.issueIds[0]!);
-    const again = await startSolve(b, b.issueIds[0]!);
+    expect(await runs.claim(db, left)).not.toBeNull();
+    const again = await backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]! });
+    expect(again).toEqual({ runId: left, adopted: true });
+    expect(await solveRun(left)).toMatchObject({ status: "running", quota_state: "reserved" });
+    expect(await runsOf(b.id)).toHaveLength(1);
+    expect(await used(b.userId)).toBe(1);
+  });
+
+  it("ends the run another backtest left on the issue as interrupted, its unit given back, and solves the issue anew", async () => {
+    const earlier = await solving(1);
+    const left = await startSolve(earlier, earlier.issueIds[0]!);
+    // The earlier backtest ended without ending its run (as a worker of an older version left it).
+    await db.updateTable("repository_backtests").set({ status: "failed" }).where("id", "=", earlier.id).execute();
+    const b = await backtests.start(db, { repositoryId: earlier.repositoryId, userId: earlier.userId, requested: 1 });
+    if (!b) throw new Error("no backtest started");
+    expect(await backtests.begin(db, b.id)).toBe(true);
+    const again = await startSolve({ id: b.id, userId: earlier.userId }, earlier.issueIds[0]!);
     expect(again).not.toBe(left);
     expect(await solveRun(left)).toEqual({
       status: "failed",
@@ -226,8 +253,8 @@ describe("a backtest's solve is a run of the one run engine", () => {
       error_message: "The backtest stopped",
       quota_state: "released",
     });
-    expect(await solveRun(again)).toMatchObject({ status: "running", quota_state: "reserved" });
-    expect(await used(b.userId)).toBe(1);
+    expect(await solveRun(again)).toMatchObject({ status: "queued", quota_state: "reserved" });
+    expect(await used(earlier.userId)).toBe(1);
   });
 
   it("does not end or stand beside the issue's own solve or refine run", async () => {
@@ -249,54 +276,21 @@ describe("a backtest's solve is a run of the one run engine", () => {
     expect(await solveRun(outcome.runId)).toMatchObject({ status: "running", quota_state: "reserved" });
   });
 
-  it("gives the run's claim up when the backtest's claim is lost between the run's start and its claim", async () => {
+  it("is not stopped with its issue nor resumed after a cap stop: it follows its backtest", async () => {
     const b = await solving(1);
-    const token = crypto.randomUUID();
-    await db.updateTable("repository_backtests").set({ claim_token: token }).where("id", "=", b.id).execute();
-    // The worker's lock lapses (its claim on the backtest given up) just as the run takes its claim.
-    await sql`create function lose_backtest_claim() returns trigger language plpgsql as $$
-      begin update repository_backtests set claim_token = null where id = new.backtest_id; return new; end $$`.execute(
-      db,
-    );
-    await sql`create trigger lose_backtest_claim before update of claim_token on solve_runs for each row
-      when (old.claim_token is null and new.claim_token is not null) execute function lose_backtest_claim()`.execute(
-      db,
-    );
-    try {
-      await expect(backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]!, token })).rejects.toThrow(
-        /claim_lost/,
-      );
-    } finally {
-      await sql`drop trigger lose_backtest_claim on solve_runs`.execute(db);
-      await sql`drop function lose_backtest_claim()`.execute(db);
-    }
-    const [left] = await runsOf(b.id);
-    if (!left) throw new Error("no run started");
-    // Left to the worker that takes the backtest over (it ends it as interrupted); this one can end it no more.
-    expect(await runs.load(db, left.id)).toMatchObject({
-      status: "running",
-      claim_token: null,
-      quota_state: "reserved",
-    });
-    const late = { error: { code: "run.cancelled", message: "The run was cancelled" } };
-    await expect(backtestSolves.endSolveRun(db, { runId: left.id, token }, late)).rejects.toThrow(/claim_lost/);
-  });
-
-  it("is ended by no worker whose claim was given up (its lock on the backtest's job lapsed)", async () => {
-    const b = await solving(1);
-    const token = crypto.randomUUID();
-    await db.updateTable("repository_backtests").set({ claim_token: token }).where("id", "=", b.id).execute();
-    const started = await backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]!, token });
-    if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
-    expect(await runs.activeOfBacktest(db, b.id)).toEqual([started.runId]);
-    expect(await runs.releaseClaim(db, { runId: started.runId, token })).toBe(true);
-
-    const claim = { runId: started.runId, token };
-    await expect(backtestSolves.endSolveRun(db, claim, { error: null })).rejects.toThrow(/claim_lost/);
-    const error = { code: "run.cancelled", message: "The run was cancelled" };
-    await expect(backtestSolves.endSolveRun(db, claim, { error })).rejects.toThrow(/claim_lost/);
-    expect(await solveRun(started.runId)).toMatchObject({ status: "running", quota_state: "reserved" });
-    expect(await used(b.userId)).toBe(1);
+    const runId = await startSolve(b, b.issueIds[0]!);
+    await db
+      .updateTable("issues")
+      .set({ gone: "deleted", repository_left_at: new Date() })
+      .where("id", "=", b.issueIds[0]!)
+      .execute();
+    expect(await runs.activeOfGoneIssue(db, "octocat/todo-api", 1)).toEqual([]);
+    expect(await runs.activeOfLeftRepositories(db, b.userId)).toEqual([]);
+    const cap = { code: "cost.run_cap", message: "The run's cost cap was reached" };
+    expect(await runs.end(db, await runs.loadExisting(db, runId), "failed", cap)).toBe(true);
+    const period = await currentUsagePeriod(db, b.userId);
+    expect(await db.transaction().execute((trx) => runs.requeueCapStop(trx, runId, period.periodStart))).toBe(false);
+    expect(await solveRun(runId)).toMatchObject({ status: "failed", error_code: "cost.run_cap" });
   });
 });
 

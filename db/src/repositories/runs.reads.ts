@@ -3,6 +3,7 @@ import { ACTIVE_RUN_STATUSES, type ErrorBody } from "@fixloop/contract";
 import type { SolveRun } from "../schema";
 import { isUuid, type Conn } from "./conn";
 import { issueOnGithub } from "./issues.reads";
+import { askedByUser } from "./runs.kinds";
 
 /** The run by id (the one run-by-id read). */
 export async function load(db: Conn, runId: string): Promise<SolveRun | undefined> {
@@ -69,7 +70,7 @@ export async function activeOfGoneIssue(
     .where(issueOnGithub(repoFullName, issueNumber, githubId))
     .where("issues.gone", "is not", null)
     .where("solve_runs.status", "in", ACTIVE_RUN_STATUSES)
-    .where("solve_runs.kind", "<>", "backtest")
+    .where(askedByUser)
     .orderBy("solve_runs.created_at")
     .execute();
 }
@@ -89,7 +90,7 @@ export async function activeOfLeftRepositories(db: Conn, userId?: string): Promi
     .where("issues.repository_left_at", "is not", null)
     .where("issues.is_imported", "=", false)
     .where("solve_runs.status", "in", ACTIVE_RUN_STATUSES)
-    .where("solve_runs.kind", "<>", "backtest");
+    .where(askedByUser);
   if (userId !== undefined) query = query.where("issues.user_id", "=", userId);
   return query.orderBy("solve_runs.created_at").execute();
 }
@@ -105,25 +106,12 @@ export async function activeRefineOf(db: Conn, solutionId: string) {
     .executeTakeFirst();
 }
 
-/** The runs of backtest `backtestId` still queued or running (its worker lost the backtest's job: their claims are given up). */
-export async function activeOfBacktest(db: Conn, backtestId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom("solve_runs")
-    .select("id")
-    .where("backtest_id", "=", backtestId)
-    .where("status", "in", ACTIVE_RUN_STATUSES)
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 /** Unfinished runs older than `graceSeconds`, oldest first (at most 500). */
 export async function unfinishedOlderThan(db: Conn, graceSeconds: number): Promise<string[]> {
   const rows = await db
     .selectFrom("solve_runs")
     .select(["id"])
     .where("status", "in", ACTIVE_RUN_STATUSES)
-    // A backtest's solve is no pipeline job: its backtest runs it (and ends one it left behind).
-    .where("kind", "<>", "backtest")
     .where("created_at", "<", sql<Date>`now() - make_interval(secs => ${graceSeconds})`)
     .orderBy("created_at")
     .limit(500)

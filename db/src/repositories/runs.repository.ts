@@ -14,6 +14,7 @@ import * as issues from "./issues.repository";
 import { runInput, type RunInput } from "./json-columns";
 import * as solutions from "./solutions.repository";
 import { chargeRunQuota, releaseRunQuota } from "./usage.repository";
+import { askedByUser, ofBacktest } from "./runs.kinds";
 import { ClaimLost, fenced, holdClaim, runIdOf, type RunClaim, type RunRef } from "./runs.claims";
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -137,7 +138,7 @@ export async function completeWithoutSolution(db: Kysely<Database>, ref: RunRef)
         .updateTable("solve_runs")
         .set({ status: "completed", finished_at: new Date() })
         .where("id", "=", runIdOf(ref))
-        .where("kind", "=", "backtest")
+        .where(ofBacktest)
         .where("status", "=", "running")
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) return false;
@@ -148,10 +149,12 @@ export async function completeWithoutSolution(db: Kysely<Database>, ref: RunRef)
 }
 
 /**
- * Ends, failed with BACKTEST_ENDED, every run of backtest `backtestId` still queued or running (a
- * worker that stopped or lost the backtest's job left it so), each with its quota unit given back.
- * Only rows still active change, each once, so two ends of the backtest at once, or one racing the
- * run's own end, settle a run once. Run in the transaction that ends the backtest. Answers the runs it ended.
+ * Ends, failed with BACKTEST_ENDED, every run of backtest `backtestId` still queued or running (its
+ * backtest ended before it did), each with its quota unit given back and flagged for cancellation,
+ * so the worker solving it stops at its next look at the flag (see watchCancel) and spends nothing
+ * more. Only rows still active change, each once, so two ends of the backtest at once, or one
+ * racing the run's own end, settle a run once. Run in the transaction that ends the backtest.
+ * Answers the runs it ended.
  */
 export async function endOfBacktest(trx: Transaction<Database>, backtestId: string): Promise<string[]> {
   const left = await trx
@@ -161,6 +164,9 @@ export async function endOfBacktest(trx: Transaction<Database>, backtestId: stri
       error_code: BACKTEST_ENDED.code,
       error_message: BACKTEST_ENDED.message,
       finished_at: new Date(),
+      cancel_requested_at: sql`coalesce(cancel_requested_at, now())`,
+      cancel_error_code: sql`coalesce(cancel_error_code, ${BACKTEST_ENDED.code})`,
+      cancel_error_message: sql`coalesce(cancel_error_message, ${BACKTEST_ENDED.message})`,
     })
     .where("backtest_id", "=", backtestId)
     .where("status", "in", ACTIVE_RUN_STATUSES)
@@ -295,8 +301,7 @@ export async function requeueCapStop(
     .where("id", "=", runId)
     .where("status", "=", "failed")
     .where("error_code", "like", "cost.%")
-    // A backtest's solve is not resumed: the backtest is run again instead.
-    .where("kind", "<>", "backtest")
+    .where(askedByUser)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

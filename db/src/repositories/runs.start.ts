@@ -8,8 +8,8 @@ import { currentUsagePeriod, reserveQuota } from "./usage.repository";
 
 /**
  * What a new run is: whose, of which issue, with which model, and (refine) of which solution with
- * which input, or (backtest) of which backtest: a backtest's solve of a past issue, run by its
- * backtest's job, which never makes a solution and never changes its issue.
+ * which input, or (backtest) of which backtest: a backtest's solve of a past issue, run as any run
+ * (its steps 1–3 stored by its backtest first), which never makes a solution and never changes its issue.
  */
 export interface RunRequest {
   userId: string;

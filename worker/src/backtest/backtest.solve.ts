@@ -1,10 +1,16 @@
-import { backtestSolves, ClaimLost, issues, runs, users } from "@fixloop/db";
-import { DEFAULT_MODEL_ID, type BacktestSolve, type FileChange } from "@fixloop/contract";
-import type { GithubClient } from "@fixloop/runtime";
+import { setTimeout as sleep } from "node:timers/promises";
+import { backtestSolves, runs, runSpent, steps, users, type SolveRun } from "@fixloop/db";
+import {
+  ACTIVE_RUN_STATUSES,
+  DEFAULT_MODEL_ID,
+  GeneratingOutput,
+  REUSED_ON_REFINE,
+  ValidatingOutput,
+  type BacktestSolve,
+  type FileChange,
+} from "@fixloop/contract";
+import { enqueueRun, type GithubClient } from "@fixloop/runtime";
 import type { WorkerContext } from "../context";
-import { CostCapExceeded, ledgerMeter } from "../pipeline/run.budget";
-import { generatingStep } from "../pipeline/steps/generating/generating.step";
-import { validatingStep } from "../pipeline/steps/validating/validating.step";
 import { filesAt, type FixedIssue } from "./backtest.github";
 import type { LocalizedAt } from "./backtest.localize";
 import { verifyAgainstPull } from "./backtest.verify";
@@ -33,11 +39,18 @@ const notSolved = (runId: string | null, detail: string, costUsd = 0): BacktestS
   networkNotGranted: false,
 });
 
+/** How often a backtest looks whether the solve run it waits for has ended. */
+export const SOLVE_POLL_MS = 500;
+
 /**
- * Solves one past issue at its pull request's base commit (the pipeline's steps 4 and 5 on what
- * localization found there) and checks the selected candidate against the pull request's own tests. The solve is a `backtest` run: its quota unit and every model request go
- * through the same quota, caps and ledger as any run (a refusal is said, not raised); it writes
- * no solution, opens no pull request and leaves the issue as it is.
+ * Solves one past issue at its pull request's base commit and checks the selected candidate
+ * against the pull request's own tests. The solve is a `backtest` run of the one run engine:
+ * started by `runs.start` (its quota unit reserved), its steps 1–3 stored as localization found
+ * them at the base commit, then queued and run by the solve queue's processor as any run (steps 4
+ * and 5, every model request through the same quota, caps and ledger; see run.processor). A
+ * refusal is said, not raised. It writes no solution, opens no pull request and leaves the issue
+ * as it is. The backtest waits for the run to end; a backtest attempt that stops leaves the run to
+ * go on, and the next attempt waits for that same run.
  */
 export async function solvePast(
   ctx: WorkerContext,
@@ -46,7 +59,7 @@ export async function solvePast(
   f: FixedIssue,
   at: LocalizedAt,
   signal: AbortSignal,
-  /** The backtest's claim, carried by its solve run: once another worker holds the backtest, nothing more is written. */
+  /** The backtest's claim: no solve starts once another worker holds the backtest (ClaimLost). */
   token: string,
 ): Promise<BacktestSolve> {
   const issueId = await backtestSolves.pastIssueId(ctx.db, {
@@ -72,38 +85,23 @@ export async function solvePast(
     return notSolved(null, "Not solved: your plan's quota for this period is used up");
   }
   const { runId } = started;
-  // The solve run left running by a worker that lost the job is ended (its quota unit given back)
-  // by the new holder's solve of the same issue, else with the backtest.
-  const claim = { runId, token };
-  const run = await runs.loadExisting(ctx.db, runId);
-  const issue = await issues.find(ctx.db, issueId);
-  let patch: FileChange[];
-  let networkNotGranted: boolean;
-  try {
-    if (!issue) throw new Error("The issue is gone");
-    // Steps 4 and 5 as a solve runs them (the reproduction test, then the user's candidates, selection by
-    // the repository's tests at the base commit), each model request through the ledger.
-    const env = { run, issue, signal };
-    const meter = (step: "generating" | "validating") => ledgerMeter(ctx.db, ctx.env, run, step, claim);
-    const generating = (await generatingStep.run(at.steps, { ...env, meter: meter("generating") }, ctx)).output;
-    const validating = await validatingStep.run(
-      { ...at.steps, generating },
-      { ...env, meter: meter("validating") },
-      ctx,
-    );
-    patch = (validating.output.generating ?? generating).filesChanged;
-    networkNotGranted = validating.output.tests.networkWanted === true;
-  } catch (err) {
-    if (err instanceof ClaimLost) throw err;
-    const error =
-      err instanceof CostCapExceeded
-        ? { code: err.code, message: err.message }
-        : { code: signal.aborted ? "run.cancelled" : "backtest.solve_failed", message: (err as Error).message };
-    const cost = await backtestSolves.endSolveRun(ctx.db, claim, { error });
-    if (signal.aborted) throw err;
-    return notSolved(runId, `Not solved: ${error.message}`, cost);
-  }
-  const costUsd = await backtestSolves.endSolveRun(ctx.db, claim, { error: null });
+  const info = [`Localized at the pull request's base commit ${f.baseSha.slice(0, 7)}`];
+  // Kept as the run's first three steps (an adopted run has them already): the processor starts after them.
+  await steps.copyCompleted(
+    ctx.db,
+    runId,
+    REUSED_ON_REFINE.map((step) => ({ step, detail: { files: [], info, warnings: [] }, output: at.steps[step] })),
+  );
+  // Queued under the run's own job id: an adopted run's job still queued or running is kept.
+  await enqueueRun(ctx, runId).catch(async (err: unknown) => {
+    await runs.failUnqueued(ctx.db, runId);
+    throw err;
+  });
+  const run = await runEnd(ctx, runId, signal);
+  const costUsd = await runSpent(ctx.db, runId);
+  const solved = run.status === "completed" ? await solvedPatch(ctx, runId) : null;
+  if (!solved) return notSolved(runId, `Not solved: ${run.error_message ?? "the solve did not finish"}`, costUsd);
+  const { patch, networkNotGranted } = solved;
   const testPaths = new Set(f.testFiles);
   try {
     const gold = await filesAt(gh, b.owner, b.name, f.headSha, f.changes, signal);
@@ -127,4 +125,28 @@ export async function solvePast(
     const detail = clip(`The pull request's tests could not be read: ${(err as Error).message}`);
     return { runId, verified: false, reason: "could_not_run", detail, costUsd, networkNotGranted };
   }
+}
+
+/** The run once it ended (completed, failed or cancelled), read every SOLVE_POLL_MS; throws when `signal` aborts first. */
+async function runEnd(ctx: WorkerContext, runId: string, signal: AbortSignal): Promise<SolveRun> {
+  for (;;) {
+    const run = await runs.loadExisting(ctx.db, runId);
+    if (!(ACTIVE_RUN_STATUSES as readonly string[]).includes(run.status)) return run;
+    await sleep(SOLVE_POLL_MS, undefined, { signal });
+  }
+}
+
+/** The patch a completed backtest run selected (step 5's, else step 4's) and whether its setup wanted the network. */
+async function solvedPatch(
+  ctx: WorkerContext,
+  runId: string,
+): Promise<{ patch: FileChange[]; networkNotGranted: boolean } | null> {
+  const stored = await steps.load(ctx.db, runId, ["generating", "validating"]);
+  const generating = GeneratingOutput.safeParse(stored.get("generating")?.output);
+  const validating = ValidatingOutput.safeParse(stored.get("validating")?.output);
+  if (!generating.success || !validating.success) return null;
+  return {
+    patch: (validating.data.generating ?? generating.data).filesChanged,
+    networkNotGranted: validating.data.tests.networkWanted === true,
+  };
 }

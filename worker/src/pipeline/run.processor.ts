@@ -1,5 +1,7 @@
 import {
+  BACKTEST_NOT_LOCALIZED,
   type ErrorBody,
+  REUSED_ON_REFINE,
   RESUMED_AFTER_RESTART,
   RUN_CANCELLED,
   RETRIED_AFTER_FAILURE,
@@ -52,8 +54,6 @@ export async function processRun(
   const log = await openRunEventLog(ctx.redis, ctx.queues.prefix, runId);
   const existing = await runs.load(ctx.db, runId);
   if (!existing) throw new UnrecoverableError(`Run ${runId} does not exist`);
-  // A backtest's solve runs inside its backtest, never as a pipeline job (no solution, no pull request).
-  if (existing.kind === "backtest") throw new UnrecoverableError(`Run ${runId} belongs to a backtest`);
   if (existing.status !== "queued" && existing.status !== "running") {
     await announceEnd(log, existing);
     return { status: existing.status };
@@ -74,7 +74,8 @@ export async function processRun(
   const issue = await issues.find(ctx.db, run.issue_id);
   if (!issue) return fail(ctx, log, claim, run, null, { code: "issue.not_found", message: "The issue was deleted" });
   // GitHub no longer has the issue (marked while the run waited): it ends before anything is spent on it.
-  if (runStopAtJobTime(issue)) return cancel(ctx, log, run, null, claim);
+  // A backtest's solve of a past issue follows its backtest, not its issue (see db's runs.kinds).
+  if (run.kind !== "backtest" && runStopAtJobTime(issue)) return cancel(ctx, log, run, null, claim);
   if (run.kind === "solve") {
     await issues.markAnalyzing(ctx.db, issue.id);
   }
@@ -86,6 +87,9 @@ export async function processRun(
   }
 
   const stored = await steps.load(ctx.db, runId);
+  // A backtest's solve starts from steps 1–3 as its backtest stored them at the past commit, never from the default branch.
+  if (run.kind === "backtest" && REUSED_ON_REFINE.some((id) => stored.get(id)?.status !== "completed"))
+    return fail(ctx, log, claim, run, null, BACKTEST_NOT_LOCALIZED);
   const resumeNote = attempt.retry ? RETRIED_AFTER_FAILURE : RESUMED_AFTER_RESTART;
   const state: RunState = {
     ctx,
@@ -103,6 +107,8 @@ export async function processRun(
     if (signal.aborted || (await cancelRequested(ctx, runId))) throw new RunCancelled();
     const { analyzing, context, generating, validating } = state.done;
     if (!analyzing || !context || !generating || !validating) throw new Error("A step ended without its output");
+    // A backtest's solve makes no solution: its backtest reads the patch from the stored steps.
+    if (run.kind === "backtest") return completeWithoutSolution(ctx, claim);
     // Abstention: an unverified result ends the run without a solution when the user asked for that.
     if (validating.unverified && !(await presentUnverified(ctx, run.user_id)))
       throw new RunUnverified(validating.unverified.reason);
@@ -253,6 +259,12 @@ async function runStep<K extends StepId>(step: PipelineStep<K>, s: RunState): Pr
     at: now(),
     cost,
   });
+}
+
+/** Ends a backtest's solve completed, its quota unit charged; one that ended with its backtest meanwhile keeps that end. */
+async function completeWithoutSolution(ctx: WorkerContext, claim: runs.RunClaim): Promise<{ status: string }> {
+  if (await runs.completeWithoutSolution(ctx.db, claim)) return { status: "completed" };
+  return { status: (await runs.loadExisting(ctx.db, claim.runId)).status };
 }
 
 /** The user's "present unverified solutions" setting, or the operator's default (PRESENT_UNVERIFIED). */

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { backtests, ClaimLost, runs } from "@fixloop/db";
+import { backtests, ClaimLost } from "@fixloop/db";
 import { BacktestJob, QUEUES } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { failureText, runBacktest } from "../backtest/backtest.run";
@@ -8,8 +8,9 @@ import { defineProcessor } from "./processor.define";
 /**
  * Runs a repository backtest. Any failure ends the backtest as failed with its reason (the card
  * says it, and the repository may be backtested again); a worker stopping mid-way hands the job
- * back, and the next worker starts it over. Every write of the backtest and of its solve runs
- * carries this attempt's claim: a worker that lost the job writes nothing more (see defineProcessor).
+ * back, and the next worker starts it over. Every write of the backtest carries this attempt's
+ * claim: a worker that lost the job writes nothing more (see defineProcessor). Its solves are runs
+ * of their own jobs (see solvePast): a lost lock leaves them going, for the next attempt to wait for.
  */
 export const processBacktest = defineProcessor({
   name: QUEUES.backtest,
@@ -39,9 +40,6 @@ export const processBacktest = defineProcessor({
   async onLockLost({ job, ctx, claim }) {
     const { backtestId } = BacktestJob.parse(job.data);
     await backtests.releaseClaim(ctx.db, backtestId, claim);
-    // Its solve run carries the same claim: given up as any run's whose worker lost its job.
-    for (const runId of await runs.activeOfBacktest(ctx.db, backtestId))
-      await runs.releaseClaim(ctx.db, { runId, token: claim });
   },
 });
 

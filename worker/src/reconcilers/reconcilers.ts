@@ -33,7 +33,7 @@ export const crashedReservations = defineReconciler({
 /**
  * Re-enqueues runs that Postgres says are unfinished but that no BullMQ job holds (e.g. after Redis
  * lost its data); a finished job whose run is unfinished ended without recording it, and runs
- * again (steps already stored are skipped). Answers the runs requeued and the reservations of
+ * again (steps already stored are skipped). A backtest's solves are runs as any other. Answers the runs requeued and the reservations of
  * theirs recorded at their worst case.
  */
 export const unheldRuns = defineReconciler({
