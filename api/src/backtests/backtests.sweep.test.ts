@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@fixloop/testkit";
+import { jobIds } from "@fixloop/contract";
 import { backtests, backtestSolves } from "@fixloop/db";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until, usedQuota } from "../../test/faults.testkit";
@@ -135,4 +136,45 @@ describe("the worker's sweep of backtests whose job was lost", () => {
     expect(await usedQuota(stack.db, octocat.user._id)).toBe(before);
     expect(await runRow(stack.db, started.runId)).toMatchObject({ status: "failed", quota_state: "released" });
   }, 60_000);
+
+  it("queues a backtest's solve run that no job holds, as it queues any run", async () => {
+    const octocat = await stack.signIn("octocat", { scopes: ["public_repo"] });
+    const mine = await repositoriesOf(octocat);
+    const backtestId = await leftBacktest(octocat, mine("octocat/todo-api"), { solve: true, minutesAgo: 0 });
+    const issueId = await backtestSolves.pastIssueId(stack.db, {
+      userId: octocat.user._id,
+      repositoryId: mine("octocat/todo-api"),
+      fullName: "octocat/todo-api",
+      number: 2,
+      title: "another past issue",
+      body: "",
+      htmlUrl: "https://github.com/octocat/todo-api/issues/2",
+    });
+    const started = await backtestSolves.startSolveRun(stack.db, {
+      userId: octocat.user._id,
+      issueId,
+      modelId: "llama-3.3-70b-versatile",
+      candidates: 1,
+      backtestId,
+    });
+    if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
+    // Its backtest's worker stopped before queuing it (Redis lost the job, or the worker died): a
+    // minute on, the sweep finds it unfinished with no job and queues it on the solve queue.
+    await stack.db
+      .updateTable("solve_runs")
+      .set({ created_at: new Date(Date.now() - MINUTE) })
+      .where("id", "=", started.runId)
+      .execute();
+    const job = await eventually(
+      async () => (await stack.deps.queues.solve.getJob(jobIds.solve(started.runId))) ?? false,
+      {
+        timeout: 20_000,
+        interval: 100,
+      },
+    );
+    expect(job.data).toEqual({ runId: started.runId });
+    expect(await runRow(stack.db, started.runId)).toMatchObject({ status: "queued", quota_state: "reserved" });
+    await backtests.finish(stack.db, backtestId, { error: null });
+    expect(await runRow(stack.db, started.runId)).toEqual(RUN_ENDED);
+  }, 30_000);
 });
