@@ -88,3 +88,10 @@ export async function backtestToEnd(
   }
   return got;
 }
+
+/** Steps 1–3 a backtest's solve run is started with, for a test that starts one itself (no job solves it). */
+export const LOCALIZED = (["analyzing", "context", "dependencies"] as const).map((step) => ({
+  step,
+  detail: { files: [], info: [], warnings: [] },
+  output: { localizedBy: "test" },
+}));

@@ -16,12 +16,6 @@ export const BACKTEST_ENDED: ErrorBody = {
 /** How a solve run another backtest left running (it stopped without ending it) ends when a new backtest solves its issue. */
 export const BACKTEST_INTERRUPTED: ErrorBody = { code: "backtest.interrupted", message: "The backtest stopped" };
 
-/** How a backtest's solve run ends when its steps 1–3 were not stored before its job ran (its backtest stopped in between). */
-export const BACKTEST_NOT_LOCALIZED: ErrorBody = {
-  code: "backtest.not_localized",
-  message: "The backtest stopped before this solve's issue was localized",
-};
-
 export const BACKTEST_STATUSES = ["queued", "running", "done", "failed"] as const;
 export type BacktestStatus = (typeof BACKTEST_STATUSES)[number];
 

@@ -113,7 +113,7 @@ async function leftWaiting(me: SignedIn, log: Array<Record<string, unknown>> = [
 }
 
 describe("a worker whose lock on a backtest's job lapsed", () => {
-  it("stops waiting and writes nothing more; its solve run goes on, and the new holder waits for that same run", async () => {
+  it("stops waiting and writes nothing more; its solve run goes on, its issue's standing aside, and the new holder waits for that same run", async () => {
     const me = await stack.signIn("octocat", { scopes: ["public_repo"] });
     const headers = { ...me.headers, "content-type": "application/json" };
     expect((await stack.app.request("/api/github/repositories", { headers })).status).toBe(200);
@@ -124,6 +124,14 @@ describe("a worker whose lock on a backtest's job lapsed", () => {
     expect(firstLog.filter((l) => String(l.msg).startsWith("lost the job's lock"))).toHaveLength(1);
     expect(await usedQuota(stack.db, me.user._id)).toBe(before + 1);
 
+    // GitHub no longer has the past issue: that would stop a user's run, not a backtest's, which
+    // follows its backtest (the run is still solved and charged below).
+    const { issue_id } = await stack.db
+      .selectFrom("solve_runs")
+      .select("issue_id")
+      .where("id", "=", left.runId)
+      .executeTakeFirstOrThrow();
+    await stack.db.updateTable("issues").set({ gone: "deleted" }).where("id", "=", issue_id).execute();
     // A second worker takes the backtest over and a solve worker takes the run: the backtest
     // starts over, finds the issue's run under way and waits for it rather than paying again.
     backtestWorkers.start();

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { backtests, backtestSolves, runs } from "@fixloop/db";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until, usedQuota } from "../../test/faults.testkit";
+import { LOCALIZED } from "../../test/backtests.testkit";
 
 /**
  * A repository leaves the user's list (the repository sync no longer sees it: access withdrawn on
@@ -53,6 +54,7 @@ async function solvingBacktest(me: SignedIn, fullName: string) {
     modelId: "llama-3.3-70b-versatile",
     candidates: 1,
     backtestId: b.id,
+    localized: LOCALIZED,
   });
   if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
   return { backtestId: b.id, runId: started.runId };

@@ -4,7 +4,7 @@ import { jobIds } from "@fixloop/contract";
 import { backtests, backtestSolves } from "@fixloop/db";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until, usedQuota } from "../../test/faults.testkit";
-import { RUN_ENDED, TIMED_OUT, backtestFailed, backtestRow, runRow } from "../../test/backtests.testkit";
+import { LOCALIZED, RUN_ENDED, TIMED_OUT, backtestFailed, backtestRow, runRow } from "../../test/backtests.testkit";
 
 /**
  * Backtests whose job was lost (no worker will end them) and no new backtest asked for: the
@@ -85,6 +85,7 @@ describe("the worker's sweep of backtests whose job was lost", () => {
       modelId: "llama-3.3-70b-versatile",
       candidates: 1,
       backtestId: stale,
+      localized: LOCALIZED,
     });
     if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
     expect(await usedQuota(stack.db, octocat.user._id)).toBe(before + 1);
@@ -156,6 +157,7 @@ describe("the worker's sweep of backtests whose job was lost", () => {
       modelId: "llama-3.3-70b-versatile",
       candidates: 1,
       backtestId,
+      localized: LOCALIZED,
     });
     if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
     // Its backtest's worker stopped before queuing it (Redis lost the job, or the worker died): a

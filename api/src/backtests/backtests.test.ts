@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobIds } from "@fixloop/contract";
-import { backtests, backtestSolves, currentUsagePeriod } from "@fixloop/db";
-import { enqueueRun } from "@fixloop/runtime";
-import { eventually } from "@fixloop/testkit";
+import { currentUsagePeriod } from "@fixloop/db";
 import { startWorkers, type RunningWorkers } from "@fixloop/worker";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
@@ -253,64 +251,5 @@ describe("repository backtest", () => {
       costUsd: 0,
     });
     expect(await usedQuota(stack.db, id)).toBe(10);
-  }, 60_000);
-
-  it("fails a backtest's solve whose job runs before its localization is stored, its issue's standing aside: nothing is solved at the default branch", async () => {
-    await owner("octocat");
-    const { id: userId } = await stack.db
-      .selectFrom("users")
-      .select("id")
-      .where("username", "=", "octocat")
-      .executeTakeFirstOrThrow();
-    await stack.db.updateTable("usage_counters").set({ used: 0 }).where("user_id", "=", userId).execute();
-    const repo = await stack.db
-      .selectFrom("repositories")
-      .select("id")
-      .where("user_id", "=", userId)
-      .where("full_name", "=", "octocat/weather-cli")
-      .executeTakeFirstOrThrow();
-    const b = await backtests.start(stack.db, { repositoryId: repo.id, userId, requested: 1, solve: true });
-    if (!b) throw new Error("no backtest started");
-    expect(await backtests.begin(stack.db, b.id)).toBe(true);
-    const issueId = await backtestSolves.pastIssueId(stack.db, {
-      userId,
-      repositoryId: repo.id,
-      fullName: "octocat/weather-cli",
-      number: 1,
-      title: "A past issue",
-      body: "",
-      htmlUrl: "https://github.com/octocat/weather-cli/issues/1",
-    });
-    const started = await backtestSolves.startSolveRun(stack.db, {
-      userId,
-      issueId,
-      modelId: "llama-3.3-70b-versatile",
-      candidates: 1,
-      backtestId: b.id,
-    });
-    if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
-    // The past issue is gone from GitHub: that stops a user's run, not a backtest's (it follows its
-    // backtest), so what ends this one is the missing localization, not the issue's standing.
-    await stack.db.updateTable("issues").set({ gone: "deleted" }).where("id", "=", issueId).execute();
-    const asked = models.control.requests.length;
-    await enqueueRun(stack.deps, started.runId);
-    backtestWorker ??= startWorkers(stack.ctx, { queues: ["backtest", "solve"], concurrency: 1 });
-    const run = () =>
-      stack.db.selectFrom("solve_runs").selectAll().where("id", "=", started.runId).executeTakeFirstOrThrow();
-    await eventually(async () => !["queued", "running"].includes((await run()).status), {
-      timeout: 30_000,
-      interval: 100,
-    });
-    expect(await run()).toMatchObject({
-      status: "failed",
-      error_code: "backtest.not_localized",
-      quota_state: "released",
-      solution_id: null,
-    });
-    expect(models.control.requests).toHaveLength(asked);
-    expect(await stack.db.selectFrom("run_steps").select("step").where("run_id", "=", started.runId).execute()).toEqual(
-      [],
-    );
-    await backtests.finish(stack.db, b.id, { error: null });
   }, 60_000);
 });

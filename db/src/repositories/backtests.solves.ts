@@ -1,8 +1,9 @@
 import { sql, type Kysely } from "kysely";
-import { BACKTEST_INTERRUPTED } from "@fixloop/contract";
+import { BACKTEST_INTERRUPTED, type StepDetail, type StepId } from "@fixloop/contract";
 import type { Database } from "../schema";
 import type { Conn } from "./conn";
 import { ClaimLost } from "./runs.claims";
+import { copyCompleted } from "./steps.repository";
 import { load } from "./runs.reads";
 import { end } from "./runs.repository";
 import { start, type StartOutcome } from "./runs.start";
@@ -64,8 +65,9 @@ class BacktestNotRunning extends Error {}
 
 /**
  * Starts a backtest's solve of one past issue through the one run start (`runs.start`: one unit of
- * the plan's quota reserved, the run inserted queued with backtest `backtestId` as its origin); the
- * caller queues it as any run. Refused (nothing written) when the quota is used up, or when the
+ * the plan's quota reserved, the run inserted queued with backtest `backtestId` as its origin and,
+ * in the same commit, `localized` as its completed steps 1–3, so its processor never runs them at
+ * the default branch); the caller queues it as any run. Refused (nothing written) when the quota is used up, or when the
  * backtest is no longer running: a run started after its end would be left with nothing to end it.
  * The issue's active solve of this same backtest (an earlier attempt of the backtest stopped while
  * it ran) is answered as it is: it goes on and is waited for, not paid twice. One of another
@@ -82,6 +84,8 @@ export async function startSolveRun(
     backtestId: string;
     /** The backtest's claim: ClaimLost when the backtest no longer carries it (another worker holds it). */
     token?: string;
+    /** Steps 1–3 as the backtest localized the issue at its pull request's base commit. */
+    localized: { step: StepId; detail: StepDetail; output: unknown }[];
   },
 ): Promise<SolveStart> {
   for (let left = 0; left < 2; left++) {
@@ -104,6 +108,7 @@ export async function startSolveRun(
           kind: "backtest",
           backtestId: r.backtestId,
           input: r.candidates > 1 ? { candidates: r.candidates } : {},
+          storedWith: (t, runId) => copyCompleted(t, runId, r.localized),
         };
       });
     } catch (err) {

@@ -111,6 +111,7 @@ async function startSolve(b: { id: string; userId: string }, issueId: string) {
     modelId: "llama-3.3-70b-versatile",
     candidates: 1,
     backtestId: b.id,
+    localized: LOCALIZED,
   });
   if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
   return started.runId;
@@ -208,6 +209,20 @@ describe("a backtest's solve is a run of the one run engine", () => {
     const started = await backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]!, token });
     if (!("runId" in started)) throw new Error(`solve refused: ${started.refused}`);
     expect(started.adopted).toBe(false);
+    // Stored with its steps 1–3 as the backtest localized them, in the start's commit: its processor starts after them.
+    const stored = await db
+      .selectFrom("run_steps")
+      .select(["step", "status", "output"])
+      .where("run_id", "=", started.runId)
+      .orderBy("step")
+      .execute();
+    expect(stored).toEqual(
+      ["analyzing", "context", "dependencies"].map((step) => ({
+        step,
+        status: "completed",
+        output: { localizedBy: "test" },
+      })),
+    );
     // Its own job claims it as any run's (see run.processor): it carries none of the backtest's claim.
     expect(await runs.load(db, started.runId)).toMatchObject({
       kind: "backtest",
@@ -224,6 +239,20 @@ describe("a backtest's solve is a run of the one run engine", () => {
     ).rejects.toThrow(/claim_lost/);
     expect(await runsOf(b.id)).toHaveLength(1);
     expect(await used(b.userId)).toBe(1);
+    // A start refused stores no step: the steps go in with the run or not at all.
+    const count = async () =>
+      (
+        await db
+          .selectFrom("run_steps")
+          .select((eb) => eb.fn.countAll<string>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n;
+    const before = await count();
+    await db.updateTable("repository_backtests").set({ status: "done" }).where("id", "=", b.id).execute();
+    expect(await backtestSolves.startSolveRun(db, { ...solveOf(b), issueId: b.issueIds[0]!, token })).toEqual({
+      refused: "ended",
+    });
+    expect(await count()).toBe(before);
   });
 
   it("answers the issue's solve an earlier attempt of the same backtest left going, paying once", async () => {
@@ -294,11 +323,17 @@ describe("a backtest's solve is a run of the one run engine", () => {
   });
 });
 
+const LOCALIZED = (["analyzing", "context", "dependencies"] as const).map((step) => ({
+  step,
+  detail: { files: [], info: [`${step} at the base commit`], warnings: [] },
+  output: { localizedBy: "test" },
+}));
 const solveOf = (b: { id: string; userId: string }) => ({
   userId: b.userId,
   modelId: "llama-3.3-70b-versatile",
   candidates: 1,
   backtestId: b.id,
+  localized: LOCALIZED,
 });
 const runsOf = (backtestId: string) =>
   db.selectFrom("solve_runs").select("id").where("backtest_id", "=", backtestId).execute();

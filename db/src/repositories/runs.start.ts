@@ -19,6 +19,8 @@ export interface RunRequest {
   solutionId?: string;
   backtestId?: string;
   input?: RunInput;
+  /** What is stored with the new run in its start's commit (a backtest's solve: its steps 1–3, see backtests.solves). */
+  storedWith?: (trx: Transaction<Database>, runId: string) => Promise<void>;
 }
 
 export type StartOutcome =
@@ -67,6 +69,7 @@ export async function start(
         input: req.input,
         quotaPeriodStart: reserved.periodStart,
       });
+      await req.storedWith?.(trx, runId);
       return {
         status: "started" as const,
         runId,

@@ -45,7 +45,7 @@ export const SOLVE_POLL_MS = 500;
 /**
  * Solves one past issue at its pull request's base commit and checks the selected candidate
  * against the pull request's own tests. The solve is a `backtest` run of the one run engine:
- * started by `runs.start` (its quota unit reserved), its steps 1–3 stored as localization found
+ * started by `runs.start` (its quota unit reserved) with its steps 1–3 as localization found
  * them at the base commit, then queued and run by the solve queue's processor as any run (steps 4
  * and 5, every model request through the same quota, caps and ledger; see run.processor). A
  * refusal is said, not raised. It writes no solution, opens no pull request and leaves the issue
@@ -71,6 +71,7 @@ export async function solvePast(
     body: f.body,
     htmlUrl: f.htmlUrl,
   });
+  const info = [`Localized at the pull request's base commit ${f.baseSha.slice(0, 7)}`];
   const started = await backtestSolves.startSolveRun(ctx.db, {
     userId: b.user_id,
     issueId,
@@ -78,6 +79,12 @@ export async function solvePast(
     candidates: await users.defaultCandidates(ctx.db, b.user_id),
     backtestId: b.id,
     token,
+    // Stored with the run: its processor starts after them.
+    localized: REUSED_ON_REFINE.map((step) => ({
+      step,
+      detail: { files: [], info, warnings: [] },
+      output: at.steps[step],
+    })),
   });
   if ("refused" in started) {
     // Ended meanwhile (not finished in time): the backtest's next progress stops it.
@@ -85,13 +92,6 @@ export async function solvePast(
     return notSolved(null, "Not solved: your plan's quota for this period is used up");
   }
   const { runId } = started;
-  const info = [`Localized at the pull request's base commit ${f.baseSha.slice(0, 7)}`];
-  // Kept as the run's first three steps (an adopted run has them already): the processor starts after them.
-  await steps.copyCompleted(
-    ctx.db,
-    runId,
-    REUSED_ON_REFINE.map((step) => ({ step, detail: { files: [], info, warnings: [] }, output: at.steps[step] })),
-  );
   // Queued under the run's own job id: an adopted run's job still queued or running is kept.
   await enqueueRun(ctx, runId).catch(async (err: unknown) => {
     await runs.failUnqueued(ctx.db, runId);

@@ -1,7 +1,5 @@
 import {
-  BACKTEST_NOT_LOCALIZED,
   type ErrorBody,
-  REUSED_ON_REFINE,
   RESUMED_AFTER_RESTART,
   RUN_CANCELLED,
   RETRIED_AFTER_FAILURE,
@@ -87,9 +85,6 @@ export async function processRun(
   }
 
   const stored = await steps.load(ctx.db, runId);
-  // A backtest's solve starts from steps 1–3 as its backtest stored them at the past commit, never from the default branch.
-  if (run.kind === "backtest" && REUSED_ON_REFINE.some((id) => stored.get(id)?.status !== "completed"))
-    return fail(ctx, log, claim, run, null, BACKTEST_NOT_LOCALIZED);
   const resumeNote = attempt.retry ? RETRIED_AFTER_FAILURE : RESUMED_AFTER_RESTART;
   const state: RunState = {
     ctx,
