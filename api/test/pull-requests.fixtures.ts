@@ -30,6 +30,8 @@ export async function prStack(o: Pick<Parameters<typeof createTestStack>[0] & ob
   return {
     stack,
     octocat,
+    /** octocat's typed client. */
+    octocatApi: stack.client(octocat.headers),
     control,
     upstreamDir,
     api,
