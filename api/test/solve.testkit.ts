@@ -26,6 +26,7 @@ export interface SolveKit {
       mode?: string;
       baseBranch?: string;
       solveAgain?: unknown;
+      setupNetwork?: string;
     },
     o?: { wait?: boolean },
   ): ReturnType<GenerateCall>;
