@@ -109,14 +109,13 @@ async function stop(child: ChildProcess) {
   if (child.exitCode === null) await new Promise((r) => child.once("exit", r));
 }
 
-type Health = { status: string; sandbox: (SandboxCheck & { worker: string })[] };
 /** Workers whose check an earlier case read (a stopped one stays listed until its heartbeat expires). */
 const seen = new Set<string>();
 /** A new worker's self-check as /api/health lists it, once there. */
 const healthCheck = async (): Promise<{ status: string; check: SandboxCheck }> => {
   const [status, check] = await eventually(
     async () => {
-      const b = (await (await stack.app.request("/api/health")).json()) as Health;
+      const b = await (await stack.client().health.$get()).json();
       const c = b.sandbox.find((x) => !seen.has(x.worker));
       return c ? ([b.status, c] as const) : false;
     },
@@ -135,13 +134,11 @@ describe("a solve worker run the production image's way", () => {
     const me = await stack.signIn("octocat");
     pushFiles(stack, "hubot", "markdown-lint", { "test/trailing-tabs.test.js": TAB_TEST }, "Add a failing test");
     const issue = await insertIssue(stack.db, me.user._id, {});
-    const res = await stack.app.request("/api/ai/generate-solution", {
-      method: "POST",
-      headers: { ...me.headers, "content-type": "application/json" },
-      body: JSON.stringify({ issueId: issue.id }),
-    });
+    const res = await stack
+      .client(me.headers)
+      .ai["generate-solution"].$post({ query: {}, json: { issueId: issue.id } });
     expect(res.status).toBe(202);
-    runId = ((await res.json()) as { runId: string }).runId;
+    runId = (await res.json()).runId;
 
     const child = startWorker({ prefix: AS_NOBODY, env: { NODE_ENV: "production", PATH: "/nonexistent" } });
     const health = await healthCheck();
