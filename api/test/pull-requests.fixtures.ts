@@ -1,4 +1,5 @@
 import { createTestStack, type TestStack } from "./stack";
+import type { TestClient } from "./testing";
 import { solutions, type Db } from "@fixloop/db";
 import { gitShow, insertRun } from "@fixloop/testkit";
 import { createGithubClient, type GithubClient } from "@fixloop/runtime";
@@ -29,6 +30,8 @@ export async function prStack(o: Pick<Parameters<typeof createTestStack>[0] & ob
   return {
     stack,
     octocat,
+    /** octocat's typed client. */
+    octocatApi: stack.client(octocat.headers),
     control,
     upstreamDir,
     api,
@@ -89,6 +92,20 @@ export const approve = async (
     headers: { ...headers, "content-type": "application/json" },
     body: JSON.stringify({ status: "approved", ...extra }),
   });
+
+/** `approve` through a user's typed client: the answer's body is the route's own type, not a cast. */
+export const approveVia = (
+  api: TestClient,
+  solutionId: string,
+  extra: { comments?: string; baseBranch?: string } = {},
+) => api.validations[":id"].validate.$post({ param: { id: solutionId }, json: { status: "approved", ...extra } });
+
+/** The pull request an approval opened (its answer's `githubUrl`); throws with the answer when it opened none. */
+export async function openedPullRequest(res: Awaited<ReturnType<typeof approveVia>>): Promise<string> {
+  const body = await res.json();
+  if (!("githubUrl" in body)) throw new Error(`the approval opened no pull request: ${JSON.stringify(body)}`);
+  return body.githubUrl;
+}
 
 /** What a finished "Address review" refinement records: the solution's next revision, with `content` in `filename`. */
 export async function recordRevision(db: Db, userId: string, solutionId: string, filename: string, content: string) {

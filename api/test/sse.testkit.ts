@@ -5,7 +5,10 @@ export interface SseEvent {
 }
 
 /** Reads an SSE response, calling `onEvent` per event; stops when the stream ends or `onEvent` returns false. */
-export async function readSse(res: Response, onEvent: (e: SseEvent) => boolean | void = () => {}): Promise<SseEvent[]> {
+export async function readSse(
+  res: { body: ReadableStream<Uint8Array> | null },
+  onEvent: (e: SseEvent) => boolean | void = () => {},
+): Promise<SseEvent[]> {
   const events: SseEvent[] = [];
   const reader = res.body?.getReader();
   if (!reader) throw new Error("no body");

@@ -135,9 +135,10 @@ export async function loginAs(deps: AppDeps, u: Partial<TestUser> = {}) {
   return { user, headers, token };
 }
 
-const ErrorAnswer = z.object({ error: ErrorBody });
+// Strict: an answer with anything beside `error`, or an error with more than its code and message, fails.
+const ErrorAnswer = z.object({ error: ErrorBody.strict() }).strict();
 
-/** The `{ error: { code, message } }` of a refused request, read and checked (not cast). */
+/** The `{ error: { code, message } }` of a refused request, exactly, read and checked (not cast). */
 export async function errorOf(res: { json(): Promise<unknown> }): Promise<ErrorBody> {
   return ErrorAnswer.parse(await res.json()).error;
 }

@@ -20,6 +20,9 @@ let page: Page;
 beforeAll(async () => {
   e2e = await startE2E("solve");
   ({ page } = await e2e.newPage());
+  // The page's timers run on Playwright's clock: time flows as usual, and a test can run it ahead
+  // to fire what is due at once (an elapsed counter's tick, a navigation put off by a timer).
+  await page.clock.install();
 });
 afterAll(async () => {
   await e2e?.stop();
@@ -68,7 +71,7 @@ describe("solving an issue of octocat's repository in the browser", () => {
     expect(await stepStatus("dependencies")).toBe("completed");
     expect(await stepStatus("validating")).toBe("pending");
     const elapsed = Number((await page.getByTestId("elapsed").textContent())?.replace("s", ""));
-    await page.waitForTimeout(1500);
+    await page.clock.runFor(1500);
     expect(Number((await page.getByTestId("elapsed").textContent())?.replace("s", ""))).toBeGreaterThan(elapsed);
     await page.getByRole("button", { name: /Gathering Context/ }).click();
     await screenshot(page, "solve-progress");
@@ -143,7 +146,9 @@ describe("solving an issue of octocat's repository in the browser", () => {
     await page.getByRole("button", { name: "Reject" }).click();
     await toast(page, "Solution rejected");
     await page.waitForURL(/\/validations$/, { timeout: 10_000 });
-    await page.waitForTimeout(2500);
+    // Every timer the decision set fires now (an approval's move to the pull requests comes 2 s on).
+    await page.clock.runFor(2500);
+    expect(await page.evaluate(() => location.pathname)).toBe("/validations");
     expect(new URL(page.url()).pathname).toBe("/validations");
     expect(
       await page.locator("[data-sonner-toast]").filter({ hasText: "Solution validated successfully!" }).count(),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { authorizeRepositories, screenshot, seriousA11yViolations, signIn, startE2E, type E2E } from "./e2e.harness";
+import { eventually } from "@fixloop/testkit";
 import { atBothWidths, sharePhoneSession } from "./walk.helpers";
 
 // The repositories page while each card's trust card loads, at desktop and phone width.
@@ -50,31 +51,48 @@ async function watchTrustForms(page: Page) {
   });
 }
 
-/** Holds every backtest answer until the returned function is called. */
+/**
+ * Holds every backtest answer until `release` is called; `held(fullName)` resolves once that
+ * repository's backtest request has been asked for and is held.
+ */
 async function holdBacktests(page: Page) {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const asked = new Set<string>();
   await page.route("**/api/github/repositories/*/*/backtest", async (route) => {
+    asked.add(new URL(route.request().url()).pathname);
     await gate;
     await route.continue();
   });
-  return async () => {
-    await page.evaluate(() => {
-      (window as unknown as { __trust: Watch }).__trust.released = true;
-    });
-    release();
+  return {
+    held: (fullName: string) =>
+      eventually(() => asked.has(`/api/github/repositories/${fullName}/backtest`), {
+        what: `${fullName}'s backtest request`,
+      }),
+    release: async () => {
+      await page.evaluate(() => {
+        (window as unknown as { __trust: Watch }).__trust.released = true;
+      });
+      open();
+    },
   };
 }
+
+/** Two animation frames: the page has painted what it rendered before this call. */
+const painted = (page: Page) =>
+  page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 
 describe("the trust card while it loads", () => {
   it("stays the closed disclosure from the first paint until its data arrives, without the card jumping", async () => {
     for (const [page, width] of atBothWidths(desk, phone)) {
       await watchTrustForms(page);
-      const release = await holdBacktests(page);
+      const { held, release } = await holdBacktests(page);
       await page.goto("/repositories");
       const card = trustCard(page, "octocat/url-shortener");
       await card.waitFor();
-      await page.waitForTimeout(500);
+      // The card has asked for its data and is waiting for it, and the page has painted since.
+      await held("octocat/url-shortener");
+      await painted(page);
       // Every card is the closed disclosure, under its accessible name, and none has shown the form.
       expect(await page.evaluate(() => (window as unknown as { __trust: Watch }).__trust.formSeen)).toEqual([]);
       expect(await page.getByRole("group", { name: "Trust card" }).count()).toBeGreaterThan(1);
@@ -101,7 +119,7 @@ describe("the trust card while it loads", () => {
   });
 
   it("keeps a disclosure opened while loading open when its data arrives", async () => {
-    const release = await holdBacktests(desk);
+    const { release } = await holdBacktests(desk);
     await desk.goto("/repositories");
     const card = trustCard(desk, "octocat/url-shortener");
     await card.getByText("How would Fixloop have done here?").click();

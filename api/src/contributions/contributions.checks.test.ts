@@ -1,31 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { createTestStack } from "../../test/stack";
+import { errorOf } from "../../test/testing";
 
 const stack = await createTestStack({ workers: ["fork"] });
-const { app, db } = stack;
+const { db } = stack;
 const OWNER = "opencommons";
 
-interface Finding {
-  code: string;
-  severity: string;
-  message: string;
-  source?: { path: string; sentence: string };
-}
-interface Preview {
-  findings: Finding[];
-  blocked: boolean;
-  needsAcknowledgement: boolean;
-}
-const post = (path: string, headers: Record<string, string>, body: unknown) =>
-  app.request(path, {
-    method: "POST",
-    headers: { ...headers, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
 const preview = async (headers: Record<string, string>, repo: string, issueNumber: number) => {
-  const res = await post("/api/contributions/fetch-issue", headers, { owner: OWNER, repo, issueNumber });
+  const res = await stack
+    .client(headers)
+    .contributions["fetch-issue"].$post({ json: { owner: OWNER, repo, issueNumber } });
   expect(res.status).toBe(200);
-  return (await res.json()) as Preview;
+  return res.json();
 };
 const importIssue = async (
   headers: Record<string, string>,
@@ -33,16 +19,9 @@ const importIssue = async (
   issueNumber: number,
   acknowledgeWarnings?: boolean,
 ) => {
-  const res = await post("/api/contributions/import-issue", headers, {
-    owner: OWNER,
-    repo,
-    issueNumber,
-    acknowledgeWarnings,
+  return stack.client(headers).contributions["import-issue"].$post({
+    json: { owner: OWNER, repo, issueNumber, acknowledgeWarnings },
   });
-  return {
-    status: res.status,
-    body: (await res.json()) as { error?: { code: string; message: string }; issue?: { _id: string } },
-  };
 };
 const forkCalls = (repo: string) =>
   stack.github.control.requestLog.filter((r) => r.method === "POST" && r.path === `/repos/${OWNER}/${repo}/forks`)
@@ -66,7 +45,8 @@ describe("contribution checks before importing an external issue", () => {
     });
     const res = await importIssue(headers, "welcome-kit", 1);
     expect(res.status).toBe(200);
-    expect(res.body.issue?._id).toBeTruthy();
+    const body = await res.json();
+    expect("issue" in body && body.issue._id).toBeTruthy();
   });
 
   it.each([
@@ -91,8 +71,9 @@ describe("contribution checks before importing an external issue", () => {
       const forksBefore = forkCalls(repo);
       const res = await importIssue(headers, repo, n, true);
       expect(res.status).toBe(409);
-      expect(res.body.error?.code).toBe("contributions.blocked");
-      expect(res.body.error?.message).toMatch(message);
+      const error = await errorOf(res);
+      expect(error.code).toBe("contributions.blocked");
+      expect(error.message).toMatch(message);
       expect(forkCalls(repo)).toBe(forksBefore);
       expect(await importedRows(user._id, repo, n)).toHaveLength(0);
     },
@@ -146,8 +127,9 @@ describe("contribution checks before importing an external issue", () => {
       for (const ack of [undefined, false]) {
         const refused = await importIssue(headers, repo, n, ack);
         expect(refused.status).toBe(422);
-        expect(refused.body.error?.code).toBe("contributions.acknowledgement_required");
-        expect(refused.body.error?.message).toContain(p.findings[0]?.message);
+        const error = await errorOf(refused);
+        expect(error.code).toBe("contributions.acknowledgement_required");
+        expect(error.message).toContain(p.findings[0]?.message);
       }
       expect(await importedRows(user._id, repo, n)).toHaveLength(0);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../../test/testing";
+import { createTestApp, errorOf } from "../../test/testing";
 
 const { app, loginAs } = await createTestApp();
 const { headers } = await loginAs();
@@ -96,7 +96,7 @@ describe("issue references in fetch-issue and import-issue", () => {
           body: JSON.stringify({ owner: "hubot", repo: "markdown-lint", issueNumber }),
         });
         expect(res.status, path).toBe(400);
-        expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+        expect((await errorOf(res)).code).toBe("request.invalid");
       }
     },
   );

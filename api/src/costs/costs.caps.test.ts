@@ -69,7 +69,7 @@ describe("spending caps", () => {
     expect(byStep.get("generating")?.prompt).not.toBeNull();
 
     await setCaps({ runCapUsd: 1, monthlyCapUsd: null });
-    const resumed = await stack.app.request(`/api/runs/${runId}/resume`, { method: "POST", headers });
+    const resumed = await stack.client(headers).runs[":id"].resume.$post({ param: { id: runId } });
     expect(resumed.status).toBe(202);
     const again = await follow(runId);
     expect(again.at(-1)?.event).toBe("completed");
@@ -105,7 +105,7 @@ describe("spending caps", () => {
     expect(await run(runId)).toMatchObject({ status: "failed", error_code: "cost.run_cap_exceeded" });
 
     await setCaps({ runCapUsd: 1, monthlyCapUsd: null });
-    const resumed = await stack.app.request(`/api/runs/${runId}/resume`, { method: "POST", headers });
+    const resumed = await stack.client(headers).runs[":id"].resume.$post({ param: { id: runId } });
     expect(resumed.status).toBe(202);
     const again = await follow(runId);
     expect(again.at(-1)?.event).toBe("completed");
@@ -140,14 +140,11 @@ describe("spending caps", () => {
       .where("user_id", "=", userId)
       .where("status", "=", "completed")
       .executeTakeFirstOrThrow();
-    const res = await stack.app.request(`/api/runs/${completed.id}/resume`, { method: "POST", headers });
+    const res = await stack.client(headers).runs[":id"].resume.$post({ param: { id: completed.id } });
     expect(res.status).toBe(409);
     expect((await errorOf(res)).code).toBe("run.not_resumable");
     const other = await stack.signIn("hubot");
-    const foreign = await stack.app.request(`/api/runs/${completed.id}/resume`, {
-      method: "POST",
-      headers: other.headers,
-    });
+    const foreign = await stack.client(other.headers).runs[":id"].resume.$post({ param: { id: completed.id } });
     expect(foreign.status).toBe(404);
   });
 
@@ -163,7 +160,7 @@ describe("spending caps", () => {
       quota_state: "released",
     });
     const usedBefore = await used();
-    const res = await stack.app.request(`/api/runs/${stopped.id}/resume`, { method: "POST", headers });
+    const res = await stack.client(headers).runs[":id"].resume.$post({ param: { id: stopped.id } });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({
       error: { code: "plan.model_not_allowed", message: "Premium subscription required" },
@@ -195,7 +192,7 @@ describe("spending caps", () => {
       .execute();
     const usedBefore = await used();
     const before = await run(stopped.id);
-    const res = await stack.app.request(`/api/runs/${stopped.id}/resume`, { method: "POST", headers });
+    const res = await stack.client(headers).runs[":id"].resume.$post({ param: { id: stopped.id } });
     expect(res.status).toBe(410);
     const body = await res.json();
     expect(body).toEqual({

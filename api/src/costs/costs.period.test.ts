@@ -37,12 +37,7 @@ describe("the Usage tab's spend after an upgrade", () => {
       outcome: "ok",
       confirmed: true,
     });
-    const caps = async () =>
-      (await (await stack.app.request("/api/costs/caps", { headers })).json()) as {
-        periodStart: string;
-        spentThisPeriodUsd: number;
-        previousPeriod: { start: string; spentUsd: number };
-      };
+    const caps = async () => (await stack.client(headers).costs.caps.$get()).json();
     expect((await caps()).spentThisPeriodUsd).toBeCloseTo(1.25, 6);
 
     // Paid a moment after that request (the period starts at the payment).

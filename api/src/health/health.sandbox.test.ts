@@ -48,7 +48,7 @@ describe("the sandbox self-check of a solve worker", () => {
     const job = await takeable(t);
     await until("the job taken", async () => (await job.getState()) === "failed");
     const health = await until("the check in the heartbeat", async () => {
-      const b = (await (await t.app.request("/api/health")).json()) as { sandbox: { ok: boolean }[] };
+      const b = await (await t.client().health.$get()).json();
       return b.sandbox.length ? b : null;
     });
     expect(health).toMatchObject({ checks: { sandbox: "ok" }, sandbox: [{ backend: "bwrap", ok: true }] });
@@ -65,7 +65,7 @@ describe("the sandbox self-check of a solve worker", () => {
     expect(check?.walls).toMatchObject({ network: "missing", "host-files": "held", userns: "held" });
     expect(check?.detail.network).toMatch(/^reached the host at 127\.0\.0\.1:\d+/);
     const health = await until("the failing check in /api/health", async () => {
-      const b = (await (await t.app.request("/api/health")).json()) as { sandbox: unknown[] };
+      const b = await (await t.client().health.$get()).json();
       return b.sandbox.length ? b : null;
     });
     expect(health).toMatchObject({

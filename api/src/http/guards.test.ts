@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../../test/testing";
+import { createTestApp, errorOf } from "../../test/testing";
 
 describe("HTTP guards", () => {
   it("sets security headers on every response, with a strict CSP", async () => {
@@ -37,7 +37,7 @@ describe("HTTP guards", () => {
     for (const h of cases) {
       const res = await t.app.request("/api/github/repositories", { headers: { cookie: headers.cookie, ...h } });
       expect(res.status).toBe(403);
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.cross_origin");
+      expect((await errorOf(res)).code).toBe("request.cross_origin");
     }
     expect(await t.deps.queues.sync.getJobCounts("waiting", "active", "completed", "failed", "delayed")).toEqual(
       before,
@@ -52,7 +52,7 @@ describe("HTTP guards", () => {
       headers: { ...headers, origin: "null", referer: "http://localhost:3000/dashboard" },
     });
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.cross_origin");
+    expect((await errorOf(res)).code).toBe("request.cross_origin");
   });
 
   it("answers 401 to an invalid bearer token and never falls back to the session cookie", async () => {

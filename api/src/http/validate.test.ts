@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seedSolution } from "@fixloop/testkit";
-import { createTestApp } from "../../test/testing";
+import { createTestApp, errorOf } from "../../test/testing";
 
 const ORIGINAL = "export const a = 1;\n";
 
@@ -37,7 +37,7 @@ describe("NUL characters and lone surrogates in request strings", () => {
     for (const [path, body] of cases) {
       const res = await post(path, body);
       expect(res.status, path).toBe(400);
-      const { error } = (await res.json()) as { error: { code: string; message: string } };
+      const error = await errorOf(res);
       expect(error.code).toBe("request.invalid");
       expect(error.message).toMatch(/NUL/);
     }
@@ -65,7 +65,7 @@ describe("NUL characters and lone surrogates in request strings", () => {
         body: JSON.stringify(body),
       });
       expect(res.status, path).toBe(400);
-      const { error } = (await res.json()) as { error: { code: string; message: string } };
+      const error = await errorOf(res);
       expect(error.code).toBe("request.invalid");
       expect(error.message).toMatch(/lone surrogates/);
     }

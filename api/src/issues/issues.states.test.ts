@@ -3,42 +3,29 @@ import { createTestStack } from "../../test/stack";
 import { seedSolution } from "@fixloop/testkit";
 
 const stack = await createTestStack({ workers: ["fork"] });
-const { app, db } = stack;
+const { db } = stack;
 
-const post = (path: string, headers: Record<string, string>, body: unknown) =>
-  app.request(path, {
-    method: "POST",
-    headers: { ...headers, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-interface IssueView {
-  _id: string;
-  status: string;
-  awaitingReview: { solutionId: string } | null;
-  linkedPullRequests: Array<{ number: number; htmlUrl: string; login: string; repoFullName: string; draft: boolean }>;
-}
 const getIssue = async (headers: Record<string, string>, id: string) => {
-  const res = await app.request(`/api/issues/${id}`, { headers });
+  const res = await stack.client(headers).issues[":id"].$get({ param: { id } });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { issue: IssueView }).issue;
+  return (await res.json()).issue;
 };
 const forkState = async (headers: Record<string, string>, owner: string, repo: string, issueNumber: number) => {
-  const res = await post("/api/contributions/fetch-issue", headers, { owner, repo, issueNumber });
+  const res = await stack.client(headers).contributions["fetch-issue"].$post({ json: { owner, repo, issueNumber } });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { fork: { state: string; fullName: string | null } }).fork;
+  return (await res.json()).fork;
 };
 
 describe("issue states the web app shows", () => {
   it("imports an issue with the open pull requests GitHub links to it, by number, author and address", async () => {
     const { headers } = await stack.signIn("octocat", { scopes: ["public_repo"] });
-    const res = await post("/api/contributions/import-issue", headers, {
-      owner: "opencommons",
-      repo: "welcome-kit",
-      issueNumber: 5,
-      acknowledgeWarnings: true,
+    const res = await stack.client(headers).contributions["import-issue"].$post({
+      json: { owner: "opencommons", repo: "welcome-kit", issueNumber: 5, acknowledgeWarnings: true },
     });
     expect(res.status).toBe(200);
-    const { issue } = (await res.json()) as { issue: { _id: string } };
+    const body = await res.json();
+    if (!("issue" in body)) throw new Error(`the import was queued: ${JSON.stringify(body)}`);
+    const { issue } = body;
     const view = await getIssue(headers, issue._id);
     expect(view.linkedPullRequests).toEqual([
       {
@@ -72,7 +59,10 @@ describe("issue states the web app shows", () => {
       files: [],
     });
     expect(await getIssue(headers, issueId)).toMatchObject({ status: "solved", awaitingReview: { solutionId } });
-    const rejected = await post(`/api/validations/${solutionId}/validate`, headers, { status: "rejected" });
+    const rejected = await stack.client(headers).validations[":id"].validate.$post({
+      param: { id: solutionId },
+      json: { status: "rejected" },
+    });
     expect(rejected.status).toBe(200);
     expect((await getIssue(headers, issueId)).awaitingReview).toBeNull();
   });

@@ -18,19 +18,11 @@ afterAll(async () => {
 const REPO = "octocat/todo-api";
 let me: { id: string; headers: Record<string, string> };
 
-const setting = async () =>
-  (await (
-    await stack.app.request(`/api/github/repositories/${REPO}/label-trigger`, { headers: me.headers })
-  ).json()) as {
-    trigger: { enabled: boolean; label: string; allowedSenders: string[] };
-    lastRefused: { issueNumber: number; sender: string | null; reason: string; at: string } | null;
-  };
-const put = (body: unknown) =>
-  stack.app.request(`/api/github/repositories/${REPO}/label-trigger`, {
-    method: "PUT",
-    headers: me.headers,
-    body: JSON.stringify(body),
-  });
+const param = { owner: "octocat", repo: "todo-api" };
+const repository = () => stack.client(me.headers).github.repositories[":owner"][":repo"];
+const setting = async () => (await repository()["label-trigger"].$get({ param })).json();
+const put = (json: { enabled: boolean; label: string; allowedSenders?: string[] }) =>
+  repository()["label-trigger"].$put({ param, json });
 const runsOf = () => stack.db.selectFrom("solve_runs").select(["id", "input"]).where("user_id", "=", me.id).execute();
 
 /** An issue `author` opened with the `bug` label already on it, as an issue template puts it there. */
@@ -42,7 +34,7 @@ const templatedIssue = (author: string, title: string) => {
 beforeAll(async () => {
   const signed = await stack.signIn("octocat", { scopes: ["public_repo"] });
   me = { id: signed.user._id, headers: { ...signed.headers, "content-type": "application/json" } };
-  expect((await stack.app.request("/api/github/repositories", { headers: me.headers })).status).toBe(200);
+  expect((await stack.client(me.headers).github.repositories.$get({ query: {} })).status).toBe(200);
   expect((await put({ enabled: true, label: "bug" })).status).toBe(200);
 });
 
@@ -74,9 +66,7 @@ describe("who may start a paid solve by label", () => {
     if (byOwner.status !== "started") return;
     const run = (await runsOf()).find((r) => r.id === byOwner.runId);
     expect(run?.input).toEqual({ trigger: "label", triggerLabel: "bug", triggerSender: "octocat" });
-    const view = (await (await stack.app.request(`/api/runs/${byOwner.runId}`, { headers: me.headers })).json()) as {
-      run: { triggerSender?: string };
-    };
+    const view = await (await stack.client(me.headers).runs[":id"].$get({ param: { id: byOwner.runId } })).json();
     expect(view.run.triggerSender).toBe("octocat");
   });
 
@@ -111,10 +101,7 @@ describe("who may start a paid solve by label", () => {
     expect((await put({ enabled: true, label: "bug", allowedSenders: [] })).status).toBe(200);
     const n = templatedIssue("monalisa", "Deleting a todo twice answers 500");
     const before = (await runsOf()).length;
-    const sync = await stack.app.request(`/api/github/repositories/${REPO}/sync`, {
-      method: "POST",
-      headers: me.headers,
-    });
+    const sync = await repository().sync.$post({ param });
     expect(sync.status).toBe(200);
     const started = await stack.db
       .selectFrom("solve_runs")

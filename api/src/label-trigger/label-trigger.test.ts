@@ -22,16 +22,22 @@ afterAll(async () => {
 async function owner(login: string) {
   const me = await stack.signIn(login, { scopes: ["public_repo"] });
   const headers = { ...me.headers, "content-type": "application/json" };
-  expect((await stack.app.request("/api/github/repositories", { headers })).status).toBe(200);
+  expect((await stack.client(headers).github.repositories.$get({ query: {} })).status).toBe(200);
   return { id: me.user._id, headers };
 }
 
-const setTrigger = (headers: Record<string, string>, full: string, body: unknown) =>
-  stack.app.request(`/api/github/repositories/${full}/label-trigger`, {
-    method: "PUT",
-    headers,
-    body: JSON.stringify(body),
-  });
+/** The `:owner/:repo` params of a repository's full name. */
+const repoOf = (full: string) => {
+  const [owner = "", repo = ""] = full.split("/");
+  return { owner, repo };
+};
+const repository = (headers: Record<string, string>) => stack.client(headers).github.repositories[":owner"][":repo"];
+const setTrigger = (headers: Record<string, string>, full: string, json: { enabled: boolean; label: string }) =>
+  repository(headers)["label-trigger"].$put({ param: repoOf(full), json });
+const getTrigger = (headers: Record<string, string>, full: string) =>
+  repository(headers)["label-trigger"].$get({ param: repoOf(full) });
+const syncRepository = (headers: Record<string, string>, full: string) =>
+  repository(headers).sync.$post({ param: repoOf(full) });
 
 /** A test user adds `label` to a new issue on the stand-in, through GitHub's REST API. */
 async function labelledIssue(login: string, ownerLogin: string, repo: string, label: string) {
@@ -80,14 +86,10 @@ describe("label trigger", () => {
     const said = await comments(gh, "octocat", "todo-api", n);
     expect(said).toHaveLength(1);
     expect(said[0]).toContain(`${stack.publicUrl}/issues/${started.issueId}/solve?run=${started.runId}`);
-    const view = (await (await stack.app.request(`/api/runs/${started.runId}`, { headers: me.headers })).json()) as {
-      run: { trigger?: string; triggerLabel?: string };
-    };
+    const view = await (await stack.client(me.headers).runs[":id"].$get({ param: { id: started.runId } })).json();
     expect(view.run).toMatchObject({ trigger: "label", triggerLabel: "fixloop" });
     // The issues list marks the issue whose newest run the label started, and no other.
-    const listed = (await (await stack.app.request("/api/issues", { headers: me.headers })).json()) as {
-      issues: { _id: string; startedByLabel: string | null }[];
-    };
+    const listed = await (await stack.client(me.headers).issues.$get({ query: {} })).json();
     expect(listed.issues.find((i) => i._id === started.issueId)?.startedByLabel).toBe("fixloop");
     expect(listed.issues.filter((i) => i._id !== started.issueId).map((i) => i.startedByLabel)).not.toContain(
       "fixloop",
@@ -117,19 +119,13 @@ describe("label trigger", () => {
     expect((await setTrigger(me.headers, "octocat/weather-cli", { enabled: true, label: "fixloop" })).status).toBe(200);
     const { n, gh } = await labelledIssue("octocat", "octocat", "weather-cli", "fixloop");
     const before = (await runsOf(me.id)).length;
-    const sync = await stack.app.request("/api/github/repositories/octocat/weather-cli/sync", {
-      method: "POST",
-      headers: me.headers,
-    });
+    const sync = await syncRepository(me.headers, "octocat/weather-cli");
     expect(sync.status).toBe(200);
     const runs = await runsOf(me.id);
     expect(runs).toHaveLength(before + 1);
     expect(runs.every((r) => (r.input as { trigger?: string }).trigger === "label")).toBe(true);
     expect(await comments(gh, "octocat", "weather-cli", n)).toHaveLength(1);
-    await stack.app.request("/api/github/repositories/octocat/weather-cli/sync", {
-      method: "POST",
-      headers: me.headers,
-    });
+    await syncRepository(me.headers, "octocat/weather-cli");
     expect(await runsOf(me.id)).toHaveLength(before + 1);
   });
 
@@ -197,9 +193,7 @@ describe("label trigger", () => {
       const res = await setTrigger(me.headers, "octocat/todo-api", { enabled: true, label });
       expect(res.status).toBe(400);
     }
-    const res = await stack.app.request("/api/github/repositories/octocat/todo-api/label-trigger", {
-      headers: me.headers,
-    });
+    const res = await getTrigger(me.headers, "octocat/todo-api");
     expect(await res.json()).toEqual({
       trigger: { enabled: true, label: "fixloop", allowedSenders: [] },
       lastRefused: null,
@@ -243,19 +237,11 @@ describe("label trigger", () => {
       status: "awaiting_review",
       issueId: first.issueId,
     });
-    const settings = async () =>
-      (await (
-        await stack.app.request(`/api/github/repositories/${full}/label-trigger`, { headers: me.headers })
-      ).json()) as {
-        lastRefused: { issueNumber: number; sender: string | null; reason: string } | null;
-      };
+    const settings = async () => (await getTrigger(me.headers, full)).json();
     expect((await settings()).lastRefused).toMatchObject({ issueNumber: n, sender: "octocat" });
     expect((await settings()).lastRefused?.reason).toContain(`a solution of issue #${n} awaits review`);
     // The sync's path (no webhook) takes the same rule: it finds the label and starts nothing.
-    const sync = await stack.app.request(`/api/github/repositories/${full}/sync`, {
-      method: "POST",
-      headers: me.headers,
-    });
+    const sync = await syncRepository(me.headers, full);
     expect(sync.status).toBe(200);
     expect(await runsOf(me.id)).toHaveLength(before);
     expect((await settings()).lastRefused).toMatchObject({ issueNumber: n, sender: null });

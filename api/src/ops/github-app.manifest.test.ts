@@ -3,7 +3,7 @@ import { GITHUB_APP_EVENTS, GITHUB_APP_PERMISSIONS } from "@fixloop/contract";
 import { githubApp, storedGithubApp } from "@fixloop/runtime";
 import { WebhookSender } from "@fixloop/testkit/sandbox";
 import type { SignedIn } from "../../test/stack";
-import { hashSecret } from "../../test/testing";
+import { errorOf, hashSecret, testClient } from "../../test/testing";
 import { webhookStack, type WebhookStack } from "../../test/webhooks.testkit";
 
 let s: WebhookStack;
@@ -11,23 +11,29 @@ let hubot: SignedIn;
 /** Every body Fixloop answered in this file, to look for secrets in. */
 const answered: string[] = [];
 
-async function call(path: string, who: SignedIn, init: RequestInit = {}) {
-  const res = await s.stack.app.request(path, {
-    ...init,
-    headers: { ...who.headers, "content-type": "application/json", ...(init.headers as Record<string, string>) },
-  });
-  answered.push(`${res.headers.get("location") ?? ""} ${await res.clone().text()}`);
-  return res;
+/** Fixloop's answer to a request, noted in `answered`. */
+async function noted(res: Response | Promise<Response>) {
+  const answer = await res;
+  answered.push(`${answer.headers.get("location") ?? ""} ${await answer.clone().text()}`);
+  return answer;
 }
+
+/** `who`'s typed client; every answer is noted in `answered`. */
+const api = (who: SignedIn) =>
+  testClient({ request: (input, init) => noted(s.stack.app.request(input, init)) }, who.headers);
+
+/** A raw request (for a table of routes walked by path), noted in `answered`. */
+const call = (path: string, who: SignedIn, init: RequestInit = {}) =>
+  noted(s.stack.app.request(path, { ...init, headers: { ...who.headers, "content-type": "application/json" } }));
+
+const manifest = (who: SignedIn, json: { name: string; organization?: string }) =>
+  api(who).ops["github-app"].manifest.$post({ json });
 
 /** Asks Fixloop for a manifest flow: where to post, the manifest, and the state in that URL. */
 async function start(name = "Fixloop Test", organization?: string) {
-  const res = await call("/api/ops/github-app/manifest", s.octocat, {
-    method: "POST",
-    body: JSON.stringify({ name, ...(organization ? { organization } : {}) }),
-  });
+  const res = await manifest(s.octocat, { name, ...(organization ? { organization } : {}) });
   expect(res.status).toBe(200);
-  const out = (await res.json()) as { action: string; manifest: string };
+  const out = await res.json();
   return { ...out, state: new URL(out.action).searchParams.get("state") ?? "" };
 }
 
@@ -60,7 +66,7 @@ async function createOnGithub(
 }
 
 async function callback(who: SignedIn, code: string, state: string) {
-  const res = await call(`/api/ops/github-app/manifest/callback?code=${code}&state=${state}`, who);
+  const res = await api(who).ops["github-app"].manifest.callback.$get({ query: { code, state } });
   expect(res.status).toBe(302);
   return new URL(res.headers.get("location") ?? "http://x/");
 }
@@ -80,11 +86,7 @@ describe("creating Fixloop's GitHub App from /ops (the manifest flow)", () => {
       ["/api/ops/github-app/manifest/callback?code=abc&state=def", "GET"],
     ] as const) {
       const res = await call(path, hubot, { method, ...(method === "POST" ? { body: '{"name":"x"}' } : {}) });
-      expect([path, res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([
-        path,
-        403,
-        "ops.forbidden",
-      ]);
+      expect([path, res.status, (await errorOf(res)).code]).toEqual([path, 403, "ops.forbidden"]);
     }
     expect(await storedCount()).toBe(0);
   });
@@ -113,20 +115,12 @@ describe("creating Fixloop's GitHub App from /ops (the manifest flow)", () => {
       },
       default_events: [...GITHUB_APP_EVENTS],
     });
-    const org = await call("/api/ops/github-app/manifest", s.octocat, {
-      method: "POST",
-      body: JSON.stringify({ name: "Fixloop", organization: "octo-org" }),
-    });
-    expect(((await org.json()) as { action: string }).action).toMatch(
-      /\/organizations\/octo-org\/settings\/apps\/new\?state=/,
-    );
+    const org = await manifest(s.octocat, { name: "Fixloop", organization: "octo-org" });
+    expect((await org.json()).action).toMatch(/\/organizations\/octo-org\/settings\/apps\/new\?state=/);
     // The browser may post that form to GitHub's web host, and to no other.
     const csp = org.headers.get("content-security-policy") ?? "";
     expect(csp).toContain(`form-action 'self' ${new URL(s.stack.github.url).origin};`);
-    const bad = await call("/api/ops/github-app/manifest", s.octocat, {
-      method: "POST",
-      body: JSON.stringify({ name: "x", organization: "../settings" }),
-    });
+    const bad = await manifest(s.octocat, { name: "x", organization: "../settings" });
     expect(bad.status).toBe(400);
   });
 
@@ -160,7 +154,9 @@ describe("creating Fixloop's GitHub App from /ops (the manifest flow)", () => {
   it("sends GitHub no code that is not a plain token (a path, say), and uses up no state for it", async () => {
     const flow = await start();
     const before = s.stack.github.control.requestLog.length;
-    const res = await call(`/api/ops/github-app/manifest/callback?code=..%2F..%2Fapp&state=${flow.state}`, s.octocat);
+    const res = await api(s.octocat).ops["github-app"].manifest.callback.$get({
+      query: { code: "../../app", state: flow.state },
+    });
     expect(res.status).toBe(400);
     expect(s.stack.github.control.requestLog.length).toBe(before);
     const row = await s.stack.db
@@ -200,9 +196,10 @@ describe("creating Fixloop's GitHub App from /ops (the manifest flow)", () => {
   });
 
   it("serves the next request with the new App, no restart: installation webhooks arrive at its hook, signed with its secret", async () => {
-    const status = await call("/api/ops/github-app", s.octocat);
-    const body = (await status.json()) as { source: string; stored: { slug: string }; inUse: { slug: string } };
+    const status = await api(s.octocat).ops["github-app"].$get();
+    const body = await status.json();
     expect(body.source).toBe("stored");
+    if (!body.stored || !body.inUse) throw new Error(`no stored App in use: ${JSON.stringify(body)}`);
     expect(body.inUse.slug).toBe(body.stored.slug);
     const slug = body.stored.slug;
     const app = s.control.app(slug);
@@ -212,9 +209,11 @@ describe("creating Fixloop's GitHub App from /ops (the manifest flow)", () => {
     expect(sent.map((d) => [d.event, d.status, d.headers["x-hub-signature-256"]])).toEqual([
       ["installation", 200, WebhookSender.sign(app.webhookSecret ?? "", sent[0]?.body ?? "")],
     ]);
-    const setup = await call(`/api/github/app/setup?installation_id=${installationId}&setup_action=install`, s.octocat);
+    const setup = await api(s.octocat).github.app.setup.$get({
+      query: { installation_id: String(installationId), setup_action: "install" },
+    });
     expect(setup.headers.get("location")).toBe("http://localhost:3000/repositories?installed=true");
-    const mine = await call("/api/github/app", s.octocat);
+    const mine = await api(s.octocat).github.app.$get();
     expect(await mine.json()).toMatchObject({
       configured: true,
       installUrl: `${s.stack.github.url}/apps/${slug}/installations/new`,
@@ -238,8 +237,7 @@ describe("creating Fixloop's GitHub App from /ops (the manifest flow)", () => {
       const sent = (await s.control.webhookDeliveries()).slice(before);
       // Signed with the stored App's secret, which Fixloop decrypts to check it: GITHUB_WEBHOOK_SECRET differs.
       expect(sent.map((d) => [d.event, d.status])).toEqual([["pull_request_review_comment", 200]]);
-      const slug = ((await (await call("/api/ops/github-app", s.octocat)).json()) as { stored: { slug: string } })
-        .stored.slug;
+      const slug = (await (await api(s.octocat).ops["github-app"].$get()).json()).stored?.slug ?? "";
       const app = s.control.app(slug);
       expect(sent[0]?.headers["x-hub-signature-256"]).toBe(
         WebhookSender.sign(app.webhookSecret ?? "", sent[0]?.body ?? ""),

@@ -6,8 +6,7 @@ import type { OpsSnapshot } from "./ops.snapshot";
 
 const t = await createTestApp({ ADMIN_GITHUB_LOGINS: "boss" });
 const admin = await t.loginAs({ username: "boss" });
-const snapshot = async () =>
-  (await (await t.app.request("/api/ops", { headers: admin.headers })).json()) as OpsSnapshot;
+const snapshot = async (): Promise<OpsSnapshot> => (await t.client(admin.headers).ops.$get()).json();
 const dismiss = (id: string) =>
   t.app.request(`/api/ops/workers/${id}/dismiss`, { method: "POST", headers: admin.headers });
 

@@ -15,14 +15,9 @@ async function reserve(userId: string, times: number) {
 }
 
 async function stats(headers: Record<string, string>) {
-  const res = await t.app.request("/api/payments/usage/stats", { headers });
+  const res = await t.client(headers).payments.usage.stats.$get();
   expect(res.status).toBe(200);
-  return (await res.json()) as {
-    totalSolutions: number;
-    monthlySolutions: number;
-    monthlyLimit: number;
-    lastResetDate: string;
-  };
+  return res.json();
 }
 
 async function payFor(headers: Record<string, string>, planId: string) {
@@ -38,11 +33,7 @@ async function payFor(headers: Record<string, string>, planId: string) {
 }
 
 const notices = async (headers: Record<string, string>) =>
-  (
-    (await (await t.app.request("/api/notifications", { headers })).json()) as {
-      notifications: Array<{ id: string; type: string; read: boolean }>;
-    }
-  ).notifications;
+  (await (await t.client(headers).notifications.$get()).json()).notifications;
 
 describe("quota and plan changes", () => {
   it("refuses the 11th solution of a FREE month, and a PRO upgrade lifts the limit and unlocks premium models", async () => {
@@ -74,7 +65,7 @@ describe("quota and plan changes", () => {
     await stats(headers);
     await reserve(user.id, 1);
     await stats(headers);
-    await t.app.request("/api/payments/subscription", { headers });
+    await t.client(headers).payments.subscription.$get();
     const warned = (await notices(headers)).filter((n) => n.type === "usage_80");
     expect(warned).toHaveLength(1);
     const counter = await t.db
@@ -92,7 +83,7 @@ describe("quota and plan changes", () => {
     const [notice] = await notices(owner.headers);
     expect(notice?.read).toBe(false);
     const post = (headers: Record<string, string>, id: string) =>
-      t.app.request(`/api/notifications/${id}/read`, { method: "POST", headers });
+      t.client(headers).notifications[":id"].read.$post({ param: { id } });
     expect((await post(other.headers, notice!.id)).status).toBe(404);
     expect((await post(owner.headers, notice!.id)).status).toBe(200);
     expect((await notices(owner.headers))[0]?.read).toBe(true);

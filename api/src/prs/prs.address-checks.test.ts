@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "@fixloop/testkit";
 import { addressReviewStack, REPO } from "../../test/address-review.testkit";
 
 let t: Awaited<ReturnType<typeof addressReviewStack>>;
@@ -85,18 +86,17 @@ describe("a failing GitHub Actions job's log reaches the user and the model", ()
 
   /** The pull request's entry for check run `id`, once `ready` holds (the log is read by a sync job). */
   async function entry(prId: string, id: number, ready: (body: string) => boolean) {
-    const until = Date.now() + 30_000;
-    for (;;) {
-      const timeline = (await t.api(`/prs/${prId}/timeline`)).body.timeline as {
-        kind: string;
-        sourceId: string;
-        body: string | null;
-      }[];
-      const found = timeline.find((e) => e.kind === "check" && e.sourceId === String(id));
-      if (found && ready(found.body ?? "")) return found;
-      if (Date.now() > until) throw new Error(`check ${id}: ${JSON.stringify(found)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    let found: { kind: string; sourceId: string; body: string | null } | undefined;
+    return eventually(
+      async () => {
+        const timeline = (await t.api(`/prs/${prId}/timeline`)).body.timeline as NonNullable<typeof found>[];
+        found = timeline.find((e) => e.kind === "check" && e.sourceId === String(id));
+        return found && ready(found.body ?? "") ? found : false;
+      },
+      { timeout: 30_000, interval: 100, what: `check ${id} in the timeline` },
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; last: ${JSON.stringify(found)}`);
+    });
   }
 
   it("reads the failed job's log through the 302, without the token, and keeps its end, bounded and plain", async () => {
@@ -153,11 +153,11 @@ describe("a failing GitHub Actions job's log reaches the user and the model", ()
       });
       await t.control.webhookDeliveries();
       // The sync job ran (it read the jobs API) and recorded the check without a log.
-      const until = Date.now() + 30_000;
-      while (!t.control.requestLog.some((r) => r.path.endsWith(`/actions/jobs/${id}/logs`))) {
-        if (Date.now() > until) throw new Error("the job log was never asked for");
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await eventually(() => t.control.requestLog.some((r) => r.path.endsWith(`/actions/jobs/${id}/logs`)), {
+        timeout: 30_000,
+        interval: 100,
+        what: "the job log to be asked for",
+      });
       const check = await entry(job.id, id, () => true);
       expect(check.body).toContain("Process completed with exit code 1.");
       expect(check.body).not.toContain("stolen");

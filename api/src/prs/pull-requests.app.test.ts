@@ -3,7 +3,7 @@ import { Octokit } from "@octokit/rest";
 import { pullRequestEvents, reviewAddressing } from "@fixloop/db";
 import { gitShow, seedSolution } from "@fixloop/testkit";
 import { branchName } from "@fixloop/worker";
-import { approve, prStack, recordRevision, writes } from "../../test/pull-requests.fixtures";
+import { approveVia, openedPullRequest, prStack, recordRevision, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
@@ -15,8 +15,8 @@ beforeAll(async () => {
   });
   // Two repositories: a job's token is narrowed to one of them.
   const id = t.control.install("octocat", "octocat", ["todo-api", "url-shortener"]);
-  const setup = await t.stack.app.request(`/api/github/app/setup?installation_id=${id}&setup_action=install`, {
-    headers: t.octocat.headers,
+  const setup = await t.octocatApi.github.app.setup.$get({
+    query: { installation_id: String(id), setup_action: "install" },
   });
   expect(setup.headers.get("location")).toMatch(/installed=true$/);
 });
@@ -30,9 +30,9 @@ describe("a pull request on a repository the App is installed on", () => {
       files: [{ filename: "src/paginate.ts", action: "modify", originalContent: t.paginate, content: t.fixedPaginate }],
     });
     t.control.clearRequestLog();
-    const res = await approve(t.stack, solutionId, t.octocat.headers, { comments: "LGTM" });
+    const res = await approveVia(t.octocatApi, solutionId, { comments: "LGTM" });
     expect(res.status, JSON.stringify(await res.clone().json())).toBe(200);
-    const { githubUrl } = (await res.json()) as { githubUrl: string };
+    const githubUrl = await openedPullRequest(res);
     const pull = t.control.listPulls("octocat", "todo-api").find((p) => p.htmlUrl === githubUrl);
     expect(pull?.user).toBe("fixloop-sandbox[bot]");
     expect(pull?.body).toContain("octocat");
@@ -56,7 +56,7 @@ describe("a new revision of a pull request on a repository the App is installed 
       title: "Second page repeats an item",
       files: [{ filename: "src/paginate.ts", action: "modify", originalContent: t.paginate, content: fixed }],
     });
-    expect((await approve(t.stack, solutionId, t.octocat.headers)).status).toBe(200);
+    expect((await approveVia(t.octocatApi, solutionId)).status).toBe(200);
     const row = await t.stack.db
       .selectFrom("pull_requests")
       .select(["id", "pr_number", "branch_name"])
@@ -94,8 +94,8 @@ describe("a new revision of a pull request on a repository the App is installed 
     const revised = `${fixed}\n// pages start at 1\n`;
     await recordRevision(t.stack.db, t.octocat.user._id, solutionId, "src/paginate.ts", revised);
     t.control.clearRequestLog();
-    const res = await t.api(`/prs/${row.id}/push`, { method: "POST" });
-    const body = (await res.json()) as Record<string, unknown>;
+    const res = await t.octocatApi.prs[":id"].push.$post({ param: { id: row.id } });
+    const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body).toMatchObject({ status: "pushed", revision: 2, replies: 1 });
     const thread = await reviewer.rest.pulls.listReviewComments({

@@ -57,9 +57,7 @@ describe("a draft pull request on a private repository without drafts (GitHub Fr
     expect(pr.body).not.toContain("opened this pull request as a draft");
     expect(pr.body).toContain("Fixes #1");
 
-    const { pullRequests } = (await (await t.api("/prs", { headers })).json()) as {
-      pullRequests: Record<string, any>[];
-    };
+    const { pullRequests } = await (await t.stack.client(headers).prs.$get()).json();
     expect(pullRequests.find((p) => p.repoFullName === "octocat/secret-notes")?.metadata).toMatchObject({
       draft: false,
       draftRefused: true,

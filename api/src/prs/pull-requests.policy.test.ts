@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
-import { approve, prStack, pushCommit } from "../../test/pull-requests.fixtures";
+import { approveVia, prStack, pushCommit } from "../../test/pull-requests.fixtures";
+import { errorOf } from "../../test/testing";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
@@ -25,24 +26,24 @@ describe("a contribution policy added upstream after the import", () => {
     await pushCommit(t.asUser("octocat"), "octocat", "todo-api", "main", {
       "AI_POLICY.md": "# AI policy\n\nAI-generated contributions are not accepted in this project.\n",
     });
-    const as = { headers: hubot.headers };
+    const asHubot = t.stack.client(hubot.headers);
 
-    const solve = await t.api("/ai/generate-solution", { ...as, method: "POST", body: { issueId } });
+    const solve = await asHubot.ai["generate-solution"].$post({ query: {}, json: { issueId } });
     expect(solve.status).toBe(409);
-    const refused = (await solve.json()) as { error: { code: string; message: string } };
-    expect(refused.error.code).toBe("contributions.blocked");
-    expect(refused.error.message).toContain("AI_POLICY.md does not accept AI-assisted contributions");
+    const refused = await errorOf(solve);
+    expect(refused.code).toBe("contributions.blocked");
+    expect(refused.message).toContain("AI_POLICY.md does not accept AI-assisted contributions");
     expect(await t.stack.db.selectFrom("solve_runs").select("id").where("issue_id", "=", issueId).execute()).toEqual(
       [],
     );
 
     // The pull-request job reads the rules itself (not only the cache the solve filled).
     await t.stack.deps.redis.del(`${t.stack.deps.queues.prefix}:contribution-policy:octocat/todo-api`);
-    const approved = await approve(t.stack, solutionId, hubot.headers);
+    const approved = await approveVia(asHubot, solutionId);
     expect(approved.status).toBe(409);
-    const blocked = (await approved.json()) as { error: { code: string; message: string } };
-    expect(blocked.error.code).toBe("contributions.blocked");
-    expect(blocked.error.message).toContain("AI_POLICY.md");
+    const blocked = await errorOf(approved);
+    expect(blocked.code).toBe("contributions.blocked");
+    expect(blocked.message).toContain("AI_POLICY.md");
     const solution = await t.stack.db
       .selectFrom("solutions")
       .select("status")

@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitBranches, gitShow, gitTree, seedSolution } from "@fixloop/testkit";
+import { eventually, gitBranches, gitShow, gitTree, seedSolution } from "@fixloop/testkit";
 import { branchName, openPullRequest } from "@fixloop/worker";
-import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
+import { approveVia, openedPullRequest, prStack, writes } from "../../test/pull-requests.fixtures";
+import { errorOf } from "../../test/testing";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
@@ -26,9 +27,9 @@ describe("approving a solution on the user's own repository", () => {
       ],
     });
     const edited = 'import { test } from "node:test";\n// page 2 starts after page 1\n';
-    const mod = await t.api(`/validations/${solutionId}/modify`, {
-      method: "POST",
-      body: {
+    const mod = await t.octocatApi.validations[":id"].modify.$post({
+      param: { id: solutionId },
+      json: {
         modifications: [
           {
             filename: "test/boundary.test.ts",
@@ -42,9 +43,9 @@ describe("approving a solution on the user's own repository", () => {
     expect(mod.status).toBe(200);
 
     t.control.clearRequestLog();
-    const res = await approve(t.stack, solutionId, t.octocat.headers, { comments: "LGTM" });
+    const res = await approveVia(t.octocatApi, solutionId, { comments: "LGTM" });
     expect(res.status).toBe(200);
-    const { githubUrl } = (await res.json()) as { githubUrl: string };
+    const githubUrl = await openedPullRequest(res);
     // Four writes whatever the number of files (the tree carries the contents): GitHub paces writes.
     expect(
       writes(t.control.requestLog).map((r) => `${r.method} ${r.path.replace(/^\/repos\/octocat\/todo-api/, "")}`),
@@ -79,7 +80,7 @@ describe("approving a solution on the user's own repository", () => {
     expect(pr.body).toContain("llama-3.3-70b-versatile");
     expect(pr.body).toContain("Risk: low");
 
-    const { pullRequests } = (await (await t.api("/prs")).json()) as { pullRequests: Record<string, any>[] };
+    const { pullRequests } = await (await t.octocatApi.prs.$get()).json();
     expect(pullRequests.find((p) => p.prNumber === pr.number)).toMatchObject({
       title: pr.title,
       repoFullName: "octocat/todo-api",
@@ -90,7 +91,7 @@ describe("approving a solution on the user's own repository", () => {
       metadata: { labels: [], hasBreakingChanges: false, generatedWithGuidelines: true, draft: true },
     });
     // The solution's page says where it went.
-    const view = (await (await t.api(`/validations/${solutionId}`)).json()) as { pullRequest: unknown };
+    const view = await (await t.octocatApi.validations[":id"].$get({ param: { id: solutionId } })).json();
     // The revision on the branch (2: the manual edit) is what a later "Address review" push builds on.
     expect(view.pullRequest).toEqual({
       id: expect.any(String),
@@ -101,7 +102,7 @@ describe("approving a solution on the user's own repository", () => {
       pushedRevision: 2,
     });
     // The issue list says the open pull request is a draft.
-    const { issues: listed } = (await (await t.api("/issues")).json()) as { issues: Record<string, any>[] };
+    const { issues: listed } = await (await t.octocatApi.issues.$get({ query: {} })).json();
     expect(listed.find((i) => i._id === issueId)?.openPullRequest).toMatchObject({ number: pr.number, draft: true });
     const issue = await t.stack.db
       .selectFrom("issues")
@@ -116,8 +117,8 @@ describe("approving a solution on the user's own repository", () => {
     expect([issue.status, solution.status]).toEqual(["pr_created", "pr_created"]);
 
     // A double click answers the same pull request.
-    const again = await approve(t.stack, solutionId, t.octocat.headers);
-    expect(((await again.json()) as { githubUrl: string }).githubUrl).toBe(githubUrl);
+    const again = await approveVia(t.octocatApi, solutionId);
+    expect(await openedPullRequest(again)).toBe(githubUrl);
     expect(t.control.listPulls("octocat", "todo-api").filter((p) => p.head.ref === branch)).toHaveLength(1);
   });
 
@@ -167,9 +168,9 @@ describe("approving a solution on the user's own repository", () => {
     });
     const branchesBefore = gitBranches(t.upstreamDir);
     t.control.clearRequestLog();
-    const res = await approve(t.stack, solutionId, t.octocat.headers);
+    const res = await approveVia(t.octocatApi, solutionId);
     expect(res.status).toBe(422);
-    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    const error = await errorOf(res);
     expect(error.code).toBe("pull_request.path_denied");
     expect(error.message).toContain(".github/workflows/ci.yml");
     expect(writes(t.control.requestLog)).toEqual([]);
@@ -187,19 +188,18 @@ describe("approving a solution on the user's own repository", () => {
     const env = t.stack.deps.env;
     const wait = env.JOB_WAIT_SECONDS;
     env.JOB_WAIT_SECONDS = 0;
-    const res = await approve(t.stack, solutionId, t.octocat.headers).finally(() => {
+    const res = await approveVia(t.octocatApi, solutionId).finally(() => {
       env.JOB_WAIT_SECONDS = wait;
     });
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ status: "approved", jobId: `pr-${solutionId}` });
-    const deadline = Date.now() + 20_000;
-    let found: unknown;
-    while (!found && Date.now() < deadline) {
-      const { pullRequests } = (await (await t.api("/prs")).json()) as { pullRequests: { branchName: string }[] };
-      found = pullRequests.find((p) => p.branchName === branchName(44, "Slow job"));
-      if (!found) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(found).toBeTruthy();
+    await eventually(
+      async () => {
+        const { pullRequests } = await (await t.octocatApi.prs.$get()).json();
+        return pullRequests.some((p) => p.branchName === branchName(44, "Slow job"));
+      },
+      { timeout: 20_000, interval: 200, what: "the pull request in /api/prs" },
+    );
   });
 
   it("waits out a secondary rate limit while opening the pull request and opens exactly one", async () => {
@@ -212,7 +212,7 @@ describe("approving a solution on the user's own repository", () => {
     });
     t.control.clearRequestLog();
     t.control.failNext({ path: /\/pulls$/, status: 403, kind: "secondary", retryAfter: 1, times: 1 });
-    const res = await approve(t.stack, solutionId, t.octocat.headers);
+    const res = await approveVia(t.octocatApi, solutionId);
     expect(res.status).toBe(200);
     const pulls = t.control.requestLog.filter((r) => r.path.split("?")[0]?.endsWith("/pulls"));
     expect(pulls.map((r) => r.status)).toContain(403);
@@ -258,8 +258,8 @@ describe("a policy refusal of the pull-request job", () => {
     });
     const branchesBefore = gitBranches(t.upstreamDir);
     t.control.clearRequestLog();
-    const res = await approve(t.stack, solutionId, t.octocat.headers);
-    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    const res = await approveVia(t.octocatApi, solutionId);
+    const error = await errorOf(res);
     expect({ status: res.status, code: error.code }).toEqual({ status: 422, code: "pull_request.symlink" });
     expect(error.message).toContain("docs/readme-link.md");
     expect(writes(t.control.requestLog)).toEqual([]);
@@ -277,14 +277,14 @@ describe("a second solution while the issue's pull request is open", () => {
       title: "Second solution",
       files: [{ filename: "docs/first.md", action: "create", originalContent: "", content: "first fix\n" }],
     });
-    const opened = await approve(t.stack, first, t.octocat.headers);
+    const opened = await approveVia(t.octocatApi, first);
     expect(opened.status).toBe(200);
     const branch = "fixloop/issue-46-second-solution";
     const tip = revList(branch)[0];
 
-    const solve = await t.api("/ai/generate-solution", {
-      method: "POST",
-      body: { issueId, modelId: "llama-3.3-70b-versatile" },
+    const solve = await t.octocatApi.ai["generate-solution"].$post({
+      query: {},
+      json: { issueId, modelId: "llama-3.3-70b-versatile" },
     });
     expect(solve.status).toBe(409);
     expect(await solve.json()).toEqual({
@@ -311,9 +311,9 @@ describe("a second solution while the issue's pull request is open", () => {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const refused = await approve(t.stack, second.id, t.octocat.headers);
+    const refused = await approveVia(t.octocatApi, second.id);
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("issue.pull_request_open");
+    expect((await errorOf(refused)).code).toBe("issue.pull_request_open");
     expect(revList(branch)[0]).toBe(tip);
 
     // The job refuses on its own, and so does the branch step when our database lost the record.
@@ -338,26 +338,22 @@ describe("approving after the repository grant is gone", () => {
       title: `Grant ${issueNumber}`,
       files: [{ filename: `docs/grant-${issueNumber}.md`, action: "create", originalContent: "", content: "grant\n" }],
     });
-    const res = await approve(t.stack, solutionId, headers);
-    return {
-      status: res.status,
-      body: (await res.json()) as { githubUrl?: string; error?: { code: string; message: string } },
-    };
+    return approveVia(t.stack.client(headers), solutionId);
   };
 
   it("keeps the grant across a plain sign-in and opens the pull request", async () => {
     const again = await t.stack.signIn("octocat");
-    const { status, body } = await approveAs(again.headers, 47);
-    expect(status).toBe(200);
-    expect(body.githubUrl).toMatch(/\/pull\/\d+$/);
+    const res = await approveAs(again.headers, 47);
+    expect(res.status).toBe(200);
+    expect(await openedPullRequest(res)).toMatch(/\/pull\/\d+$/);
   });
 
   it("says the access was revoked, with its own code, when GitHub refuses the write for a missing grant", async () => {
     t.control.revokeGrant("octocat");
     const again = await t.stack.signIn("octocat");
-    const { status, body } = await approveAs(again.headers, 48);
-    expect(status).toBe(403);
-    expect(body.error).toEqual({
+    const res = await approveAs(again.headers, 48);
+    expect(res.status).toBe(403);
+    expect(await errorOf(res)).toEqual({
       code: "github.reauthorize_required",
       message: "Repository access was revoked: authorize again",
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { currentUsagePeriod, repositories } from "@fixloop/db";
 import { seedSolution } from "@fixloop/testkit";
-import { createTestApp } from "../../test/testing";
+import { createTestApp, errorOf } from "../../test/testing";
 
 const REPO = "octocat/todo-api";
 
@@ -34,21 +34,15 @@ async function setup() {
     default_branch: "main",
     can_push: true,
   });
-  const call = (path: string, body?: unknown) =>
-    t.app.request(`/api/validations/${solutionId}${path}`, {
-      ...(body === undefined
-        ? { headers: me.headers }
-        : {
-            method: "POST",
-            headers: { ...me.headers, "content-type": "application/json" },
-            body: JSON.stringify(body),
-          }),
-    });
+  /** The solution's routes, as its owner. */
+  const api = t.client(me.headers).validations[":id"];
+  const param = { id: solutionId };
+  const refine = (feedback: string) => api.refine.$post({ param, json: { feedback } });
+  const decide = (status: "approved" | "rejected") => api.validate.$post({ param, json: { status } });
   const view = async () => {
-    const res = await call("");
+    const res = await api.$get({ param });
     expect(res.status).toBe(200);
-    return ((await res.json()) as { solution: { issueId: { actions: Record<string, unknown> } } }).solution.issueId
-      .actions;
+    return (await res.json()).solution.issueId.actions;
   };
   const leave = async () => {
     expect(await repositories.removeUnseen(t.db, me.user.id, [])).toEqual([REPO]);
@@ -61,7 +55,7 @@ async function setup() {
     used: (await t.db.selectFrom("usage_counters").select("used").executeTakeFirstOrThrow()).used,
     pullRequestJobs: await t.deps.queues.pullRequest.getJobCounts(),
   });
-  return { ...t, me, issueId, call, view, leave, state };
+  return { ...t, me, issueId, refine, decide, view, leave, state };
 }
 
 const refused = (what: string) => ({
@@ -81,9 +75,9 @@ describe("a solution whose issue's repository left the user's list", () => {
       approve: { allowed: false, code, reason: refused("its pull request cannot be opened").message },
     });
     const before = await t.state();
-    const res = await t.call("/refine", { feedback: "Add a test" });
+    const res = await t.refine("Add a test");
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: unknown }).error).toEqual(refused("its solution cannot be refined"));
+    expect(await errorOf(res)).toEqual(refused("its solution cannot be refined"));
     expect(await t.state()).toEqual(before);
     expect(before.used).toBe(2);
   });
@@ -92,13 +86,13 @@ describe("a solution whose issue's repository left the user's list", () => {
     const t = await setup();
     await t.leave();
     const before = await t.state();
-    const res = await t.call("/validate", { status: "approved" });
+    const res = await t.decide("approved");
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: unknown }).error).toEqual(refused("its pull request cannot be opened"));
+    expect(await errorOf(res)).toEqual(refused("its pull request cannot be opened"));
     expect(await t.state()).toEqual(before);
     expect(before.solution?.status).toBe("pending");
     // Rejecting asks nothing of GitHub: it is taken as for any solution.
-    expect((await t.call("/validate", { status: "rejected" })).status).toBe(200);
+    expect((await t.decide("rejected")).status).toBe(200);
     expect((await t.state()).solution?.status).toBe("rejected");
   });
 });
@@ -114,9 +108,9 @@ describe("a solution whose issue is known gone from GitHub", () => {
       approve: { allowed: false, code: "pull_request.issue_gone", reason },
     });
     const before = await t.state();
-    const res = await t.call("/validate", { status: "approved" });
+    const res = await t.decide("approved");
     expect(res.status).toBe(410);
-    expect(((await res.json()) as { error: unknown }).error).toEqual({
+    expect(await errorOf(res)).toEqual({
       code: "pull_request.issue_gone",
       message: reason,
     });

@@ -21,30 +21,15 @@ const HALF_RUN: TestsEvent = {
   at: "2026-11-24T12:00:00.000Z",
 };
 
-interface View {
-  solution: {
-    _id: string;
-    revision: number;
-    filesChanged: { filename: string; content: string }[];
-    metadata: {
-      tests: unknown;
-      unverified: { reason: string } | null;
-      reproduction: { status: string; passesWithSolution: boolean | null } | null;
-      reproductionPasses: boolean;
-    };
-  };
-}
-const view = async (id: string) =>
-  (await (await t.stack.app.request(`/api/validations/${id}`, { headers: t.headers })).json()) as View;
-const testsOf = (v: View) => SolutionTests.parse(v.solution.metadata.tests);
+const view = async (id: string) => (await t.api.validations[":id"].$get({ param: { id } })).json();
+const testsOf = (v: { solution: { metadata: { tests?: unknown } } }) => SolutionTests.parse(v.solution.metadata.tests);
 
 async function edit(id: string, from: string, to: string) {
   const v = await view(id);
   const file = v.solution.filesChanged.find((f) => f.filename === FILE);
-  const res = await t.stack.app.request(`/api/validations/${id}/modify`, {
-    method: "POST",
-    headers: t.headers,
-    body: JSON.stringify({
+  const res = await t.api.validations[":id"].modify.$post({
+    param: { id },
+    json: {
       modifications: [
         {
           filename: FILE,
@@ -52,15 +37,15 @@ async function edit(id: string, from: string, to: string) {
           modifiedContent: (file?.content ?? "").replace(from, to),
         },
       ],
-    }),
+    },
   });
   expect(res.status).toBe(200);
-  return testsOf((await res.json()) as View);
+  return testsOf(await res.json());
 }
 
 /** Follows the re-run of the solution's current revision to its end. */
 async function follow(id: string): Promise<SseEvent[]> {
-  const res = await t.stack.app.request(`/api/validations/${id}/tests/events`, { headers: t.headers });
+  const res = await t.api.validations[":id"].tests.events.$get({ param: { id } });
   expect(res.headers.get("content-type")).toContain("text/event-stream");
   return readSse(res, (e) => e.event !== "end");
 }
@@ -77,7 +62,7 @@ describe("a manual edit re-runs the tests (real bubblewrap)", () => {
       ],
     });
     const issue = await insertIssue(t.stack.db, t.userId, {});
-    const started = (await (await t.generate({ issueId: issue.id })).json()) as { runId: string };
+    const started = await (await t.generate({ issueId: issue.id })).json();
     const end = (await readSse(await t.events(started.runId))).at(-1) as SseEvent;
     expect(end.event).toBe("completed");
     const id = (end.data as { solutionId: string }).solutionId;
@@ -138,13 +123,12 @@ describe("a manual edit re-runs the tests (real bubblewrap)", () => {
 
     // A refinement is a new run: its validating step runs the tests, and its evidence is fresh too.
     await edit(id, "\n", "\n// checked by hand\n");
-    const refine = await t.stack.app.request(`/api/validations/${id}/refine`, {
-      method: "POST",
-      headers: t.headers,
-      body: JSON.stringify({ feedback: "Keep the pattern readable" }),
+    const refine = await t.api.validations[":id"].refine.$post({
+      param: { id },
+      json: { feedback: "Keep the pattern readable" },
     });
     expect(refine.status).toBe(202);
-    const { runId } = (await refine.json()) as { runId: string };
+    const { runId } = await refine.json();
     expect((await readSse(await t.events(runId))).at(-1)?.event).toBe("completed");
     const refined = testsOf(await view(id));
     expect(refined.stale).toBeUndefined();

@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { insertIssue } from "@fixloop/testkit";
-import { solveKit } from "../../test/solve.testkit";
+import { solutionOf, solveKit } from "../../test/solve.testkit";
 
 // One solve per issue at a time: a second solution while one awaits review is asked for explicitly.
 const t = solveKit();
-
-type Pending = {
-  _id: string;
-  issueId: { _id: string; issueNumber: number; repoFullName: string };
-  createdAt: string;
-  revision: number;
-};
 
 const runsOf = (issueId: string) =>
   t.stack.db.selectFrom("solve_runs").select("id").where("issue_id", "=", issueId).execute();
@@ -18,17 +11,12 @@ const used = async () =>
   (await t.stack.db.selectFrom("usage_counters").select("used").where("user_id", "=", t.userId).execute()).map(
     (r) => r.used,
   );
-const pending = async () =>
-  (
-    (await (await t.stack.app.request("/api/validations/pending", { headers: t.headers })).json()) as {
-      solutions: Pending[];
-    }
-  ).solutions;
+const pending = async () => (await (await t.api.validations.pending.$get()).json()).solutions;
 
 async function solved(issueId: string, extra: { solveAgain?: boolean } = {}) {
   const res = await t.generate({ issueId, ...extra }, { wait: true });
   expect(res.status, await res.clone().text()).toBe(200);
-  return ((await res.json()) as { solution: { _id: string } }).solution._id;
+  return (await solutionOf(res))._id;
 }
 
 describe("solving an issue whose solution awaits review", () => {
@@ -69,10 +57,9 @@ describe("solving an issue whose solution awaits review", () => {
     const issue = await insertIssue(t.stack.db, t.userId, { number: 6 });
     const first = await solved(issue.id);
     expect((await t.generate({ issueId: issue.id })).status).toBe(409);
-    const rejected = await t.stack.app.request(`/api/validations/${first}/validate`, {
-      method: "POST",
-      headers: t.headers,
-      body: JSON.stringify({ status: "rejected", comments: "Not this way" }),
+    const rejected = await t.api.validations[":id"].validate.$post({
+      param: { id: first },
+      json: { status: "rejected", comments: "Not this way" },
     });
     expect(rejected.status, await rejected.clone().text()).toBe(200);
     const again = await t.generate({ issueId: issue.id });

@@ -4,7 +4,8 @@ import { insertIssue } from "@fixloop/testkit";
 import { createGithubClient } from "@fixloop/runtime";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
-import { approve, pushCommit } from "../../test/pull-requests.fixtures";
+import { approveVia, openedPullRequest, pushCommit } from "../../test/pull-requests.fixtures";
+import { errorOf } from "../../test/testing";
 
 // Seeded: octocat/todo-api has main and release-1.x, whose tree adds RELEASE-1.x.md.
 const t = solveKit({ workers: ["solve", "pull-request", "syntax-check", "fork"], logLevel: "warn" });
@@ -29,20 +30,13 @@ beforeAll(async () => {
   issue = await insertIssue(t.stack.db, t.userId, DUE);
 });
 
-const api = (path: string, body?: unknown) =>
-  t.stack.app.request(`/api${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: t.headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-
 async function runsOf(issueId: string) {
   return t.stack.db.selectFrom("solve_runs").select(["id", "input"]).where("issue_id", "=", issueId).execute();
 }
 
 describe("choosing the base branch", () => {
   it("lists the repository's branches from GitHub, the default branch first, without Fixloop's own fixloop/issue-<n> branches", async () => {
-    const res = await api(`/issues/${issue.id}/branches`);
+    const res = await t.api.issues[":id"].branches.$get({ param: { id: issue.id } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       repository: "octocat/todo-api",
@@ -50,26 +44,27 @@ describe("choosing the base branch", () => {
       defaultBranch: "main",
       truncated: false,
     });
-    expect((await api("/issues/00000000-0000-4000-8000-000000000000/branches")).status).toBe(404);
+    const unknown = await t.api.issues[":id"].branches.$get({ param: { id: "00000000-0000-4000-8000-000000000000" } });
+    expect(unknown.status).toBe(404);
   });
 
   it("refuses a branch that is not on GitHub, or not a branch name, and starts nothing", async () => {
     const missing = await t.generate({ issueId: issue.id, baseBranch: "release-9.x" });
     expect(missing.status).toBe(422);
-    expect(((await missing.json()) as { error: { code: string; message: string } }).error).toEqual({
+    expect(await errorOf(missing)).toEqual({
       code: "branch.not_found",
       message: "The branch release-9.x does not exist in octocat/todo-api on GitHub",
     });
     const malformed = await t.generate({ issueId: issue.id, baseBranch: "main..evil" });
     expect(malformed.status).toBe(400);
-    expect(((await malformed.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+    expect((await errorOf(malformed)).code).toBe("request.invalid");
     expect(await runsOf(issue.id)).toEqual([]);
   });
 
   it("reads, tests and opens the pull request against the chosen branch; approval on another branch is refused", async () => {
     const started = await t.generate({ issueId: issue.id, baseBranch: "release-1.x" });
     expect(started.status).toBe(202);
-    const { runId } = (await started.json()) as { runId: string };
+    const { runId } = await started.json();
     expect((await runsOf(issue.id)).map((r) => r.input)).toEqual([{ baseBranch: "release-1.x" }]);
     const end = (await readSse(await t.events(runId))).at(-1) as SseEvent;
     expect(end.event, JSON.stringify(end.data)).toBe("completed");
@@ -86,9 +81,7 @@ describe("choosing the base branch", () => {
     expect(out.commitSha).toBe(head("release-1.x"));
     expect(out.commitSha).not.toBe(head("main"));
     expect(out.allPaths).toContain("RELEASE-1.x.md");
-    const view = (await (await api(`/validations/${solutionId}`)).json()) as {
-      solution: { metadata: { baseBranch: string } };
-    };
+    const view = await (await t.api.validations[":id"].$get({ param: { id: solutionId } })).json();
     expect(view.solution.metadata.baseBranch).toBe("release-1.x");
     // The tests ran on release-1.x's tree: its own test is among them.
     const stored = await t.stack.db
@@ -99,9 +92,9 @@ describe("choosing the base branch", () => {
     const tests = (stored.metadata as { tests: { logTail: string } }).tests;
     expect(tests.logTail).toContain("the 1.x line states its support policy");
 
-    const wrong = await approve(t.stack, solutionId, t.headers, { baseBranch: "main" });
+    const wrong = await approveVia(t.api, solutionId, { baseBranch: "main" });
     expect(wrong.status).toBe(409);
-    expect(((await wrong.json()) as { error: { code: string; message: string } }).error).toEqual({
+    expect(await errorOf(wrong)).toEqual({
       code: "solution.base_branch_mismatch",
       message:
         "This solution was made and tested against release-1.x; solve the issue again on main to open a pull request against it",
@@ -113,9 +106,9 @@ describe("choosing the base branch", () => {
       .executeTakeFirstOrThrow();
     expect(still.status).toBe("pending");
 
-    const ok = await approve(t.stack, solutionId, t.headers, { baseBranch: "release-1.x" });
+    const ok = await approveVia(t.api, solutionId, { baseBranch: "release-1.x" });
     expect(ok.status, await ok.clone().text()).toBe(200);
-    const { githubUrl } = (await ok.json()) as { githubUrl: string };
+    const githubUrl = await openedPullRequest(ok);
     const number = Number(githubUrl.split("/").at(-1));
     const gh = createGithubClient({
       baseUrl: t.stack.github.url,
@@ -133,20 +126,14 @@ describe("choosing the base branch", () => {
 
   it("solves an imported issue on a branch of the upstream: the fork is brought to it and the pull request targets it upstream", async () => {
     const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
-    const as = (path: string, body?: unknown) =>
-      t.stack.app.request(`/api${path}`, {
-        method: body === undefined ? "GET" : "POST",
-        headers: { ...hubot.headers, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    const imported = await as("/contributions/import-issue", {
-      owner: "octocat",
-      repo: "todo-api",
-      issueNumber: DUE.number,
-      acknowledgeWarnings: true,
+    const as = t.stack.client(hubot.headers);
+    const imported = await as.contributions["import-issue"].$post({
+      json: { owner: "octocat", repo: "todo-api", issueNumber: DUE.number, acknowledgeWarnings: true },
     });
     expect(imported.status, await imported.clone().text()).toBe(200);
-    const { issue: mine, fork } = (await imported.json()) as { issue: { _id: string }; fork: { fullName: string } };
+    const body = await imported.json();
+    if (!("issue" in body)) throw new Error(`the import was queued: ${JSON.stringify(body)}`);
+    const { issue: mine, fork } = body;
     expect(fork.fullName).toBe("hubot/todo-api");
     // The upstream's release-1.x moves on after the fork was made: the run must read the upstream's head, not the fork's stale copy.
     const octocatGh = createGithubClient({
@@ -156,17 +143,17 @@ describe("choosing the base branch", () => {
     const upstreamHead = await pushCommit(octocatGh, "octocat", "todo-api", "release-1.x", {
       "NOTES-1.x.md": "moved on after the fork\n",
     });
-    const listed = (await (await as(`/issues/${mine._id}/branches`)).json()) as {
-      repository: string;
-      branches: string[];
-    };
+    const listed = await (await as.issues[":id"].branches.$get({ param: { id: mine._id } })).json();
     expect(listed.repository).toBe("octocat/todo-api");
     expect(listed.branches.slice(0, 1)).toEqual(["main"]);
     expect(listed.branches).toContain("release-1.x");
 
-    const started = await as("/ai/generate-solution", { issueId: mine._id, baseBranch: "release-1.x" });
+    const started = await as.ai["generate-solution"].$post({
+      query: {},
+      json: { issueId: mine._id, baseBranch: "release-1.x" },
+    });
     expect(started.status, await started.clone().text()).toBe(202);
-    const { runId } = (await started.json()) as { runId: string };
+    const { runId } = await started.json();
     const end = (await readSse(await t.stack.app.request(`/api/runs/${runId}/events`, { headers: hubot.headers }))).at(
       -1,
     ) as SseEvent;
@@ -192,9 +179,9 @@ describe("choosing the base branch", () => {
     expect(ran.status).toBe("passed");
     expect(ran.selection?.files.length).toBeGreaterThan(0);
 
-    const ok = await approve(t.stack, solutionId, hubot.headers, { baseBranch: "release-1.x" });
+    const ok = await approveVia(as, solutionId, { baseBranch: "release-1.x" });
     expect(ok.status, await ok.clone().text()).toBe(200);
-    const { githubUrl } = (await ok.json()) as { githubUrl: string };
+    const githubUrl = await openedPullRequest(ok);
     const { data: pr } = await octocatGh.rest.pulls.get({
       owner: "octocat",
       repo: "todo-api",

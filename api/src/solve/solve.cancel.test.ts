@@ -24,13 +24,10 @@ describe("cancelling a queued run", () => {
       (await stack.db.selectFrom("usage_counters").select("used").where("user_id", "=", me.user._id).executeTakeFirst())
         ?.used ?? 0;
     const issue = await insertIssue(stack.db, me.user._id, { number: 41 });
-    const started = await stack.app.request("/api/ai/generate-solution", {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ issueId: issue.id }),
-    });
+    const api = stack.client(headers);
+    const started = await api.ai["generate-solution"].$post({ query: {}, json: { issueId: issue.id } });
     expect(started.status).toBe(202);
-    const { runId } = (await started.json()) as { runId: string };
+    const { runId } = await started.json();
     expect(await used()).toBe(1);
     expect(await stack.deps.queues.solve.getJobCounts("waiting", "prioritized", "delayed")).not.toEqual({
       waiting: 0,
@@ -38,7 +35,7 @@ describe("cancelling a queued run", () => {
       delayed: 0,
     });
 
-    const res = await stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers });
+    const res = await api.runs[":id"].cancel.$post({ param: { id: runId } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ runId, status: "cancelled" });
     const run = await stack.db.selectFrom("solve_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
@@ -49,11 +46,11 @@ describe("cancelling a queued run", () => {
       prioritized: 0,
       delayed: 0,
     });
-    const events = await readSse(await stack.app.request(`/api/runs/${runId}/events`, { headers }));
+    const events = await readSse(await api.runs[":id"].events.$get({ param: { id: runId } }));
     expect(events.at(-1)?.event).toBe("cancelled");
 
     // Cancelling again changes nothing and says the run has ended.
-    const again = await stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers });
+    const again = await api.runs[":id"].cancel.$post({ param: { id: runId } });
     expect(again.status).toBe(409);
     expect(await used()).toBe(0);
   });
@@ -61,18 +58,20 @@ describe("cancelling a queued run", () => {
 
 describe("solving again right after Cancel", () => {
   const generate = (headers: Record<string, string>, issueId: string) =>
-    stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify({ issueId }) });
+    stack.client(headers).ai["generate-solution"].$post({ query: {}, json: { issueId } });
+  const cancel = (headers: Record<string, string>, id: string) =>
+    stack.client(headers).runs[":id"].cancel.$post({ param: { id } });
 
   it("starts a new run once a queued run is cancelled, never answering the cancelled run's id", async () => {
     const me = await stack.signIn("octocat");
     const headers = { ...me.headers, "content-type": "application/json" };
     const issue = await insertIssue(stack.db, me.user._id, { number: 42 });
-    const { runId: first } = (await (await generate(headers, issue.id)).json()) as { runId: string };
-    expect((await stack.app.request(`/api/runs/${first}/cancel`, { method: "POST", headers })).status).toBe(200);
+    const { runId: first } = await (await generate(headers, issue.id)).json();
+    expect((await cancel(headers, first)).status).toBe(200);
 
     const again = await generate(headers, issue.id);
     expect(again.status).toBe(202);
-    const { runId: second } = (await again.json()) as { runId: string };
+    const { runId: second } = await again.json();
     expect(second).not.toBe(first);
     const run = await stack.db
       .selectFrom("solve_runs")
@@ -86,11 +85,11 @@ describe("solving again right after Cancel", () => {
     const me = await stack.signIn("octocat");
     const headers = { ...me.headers, "content-type": "application/json" };
     const issue = await insertIssue(stack.db, me.user._id, { number: 43 });
-    const { runId } = (await (await generate(headers, issue.id)).json()) as { runId: string };
+    const { runId } = await (await generate(headers, issue.id)).json();
     // A worker holds the run: Cancel only flags it, and the run ends when the worker sees the flag.
     await stack.db.updateTable("solve_runs").set({ status: "running" }).where("id", "=", runId).execute();
-    const cancel = await stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers });
-    expect(await cancel.json()).toEqual({ runId, status: "cancelling" });
+    const cancelled = await cancel(headers, runId);
+    expect(await cancelled.json()).toEqual({ runId, status: "cancelling" });
 
     const again = await generate(headers, issue.id);
     expect(again.status).toBe(409);

@@ -3,6 +3,7 @@ import { insertIssue } from "@fixloop/testkit";
 import { SolutionCandidates, SolutionTests, type CandidateEvent } from "@fixloop/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
+import { errorOf } from "../../test/testing";
 import { pushFiles, TAB_TEST } from "../../test/tests-run.testkit";
 
 const t = solveKit({ workers: ["solve", "syntax-check"] });
@@ -34,7 +35,7 @@ async function solve(o: { number: number; candidates?: number; issueId?: string 
   const issue = o.issueId ? { id: o.issueId } : await insertIssue(t.stack.db, t.userId, { number: o.number });
   const res = await t.generate({ issueId: issue.id, ...(o.candidates ? { candidates: o.candidates } : {}) });
   expect(res.status).toBe(202);
-  const { runId } = (await res.json()) as { runId: string };
+  const { runId } = await res.json();
   const events = await readSse(await t.events(runId));
   const end = events.at(-1) as SseEvent;
   expect(end.event, JSON.stringify(end.data)).toBe("completed");
@@ -43,14 +44,8 @@ async function solve(o: { number: number; candidates?: number; issueId?: string 
 }
 
 async function view(solutionId: string) {
-  const res = await t.stack.app.request(`/api/validations/${solutionId}`, { headers: t.headers });
-  const { solution } = (await res.json()) as {
-    solution: {
-      filesChanged: { content: string }[];
-      revision: number;
-      metadata: { tests: unknown; candidates: unknown };
-    };
-  };
+  const res = await t.api.validations[":id"].$get({ param: { id: solutionId } });
+  const { solution } = await res.json();
   return {
     solution,
     tests: SolutionTests.parse(solution.metadata.tests),
@@ -59,7 +54,7 @@ async function view(solutionId: string) {
 }
 
 const select = (id: string, n: number | string) =>
-  t.stack.app.request(`/api/validations/${id}/candidates/${n}/select`, { method: "POST", headers: t.headers });
+  t.api.validations[":id"].candidates[":n"].select.$post({ param: { id, n: String(n) } });
 
 describe("several candidates, chosen by evidence (real bubblewrap)", () => {
   let solved: Awaited<ReturnType<typeof solve>>;
@@ -114,7 +109,7 @@ describe("several candidates, chosen by evidence (real bubblewrap)", () => {
     const id = solved.solutionId;
     const res = await select(id, 1);
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { switched: boolean }).switched).toBe(true);
+    expect((await res.json()).switched).toBe(true);
     const after = await view(id);
     expect(after.solution.filesChanged[0]?.content).toContain("const TRAILING = /\\t+$/;");
     expect(after.solution.revision).toBe(solved.solution.revision + 1);
@@ -132,7 +127,7 @@ describe("several candidates, chosen by evidence (real bubblewrap)", () => {
     // Back to the winner, then the same again: nothing changes.
     expect((await select(id, 2)).status).toBe(200);
     const again = await select(id, 2);
-    expect(((await again.json()) as { switched: boolean }).switched).toBe(false);
+    expect((await again.json()).switched).toBe(false);
     expect((await view(id)).solution.filesChanged[0]?.content).toContain("const TRAILING = /[ \\t]+$/;");
   });
 
@@ -141,11 +136,11 @@ describe("several candidates, chosen by evidence (real bubblewrap)", () => {
     const before = (await view(id)).solution.revision;
     const folded = await select(id, 3);
     expect(folded.status).toBe(404);
-    expect(((await folded.json()) as { error: { code: string } }).error.code).toBe("solution.candidate_not_found");
+    expect((await errorOf(folded)).code).toBe("solution.candidate_not_found");
     for (const bad of [0, 5, "x"]) {
       const r = await select(id, bad);
       expect(r.status).toBe(400);
-      expect(((await r.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+      expect((await errorOf(r)).code).toBe("request.invalid");
     }
     expect((await view(id)).solution.revision).toBe(before);
   });
@@ -156,15 +151,10 @@ describe("several candidates, chosen by evidence (real bubblewrap)", () => {
     for (const candidates of [0, 5, 2.5, "2"]) {
       const res = await t.generate({ issueId: issue.id, candidates });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+      expect((await errorOf(res)).code).toBe("request.invalid");
     }
     expect(await t.stack.db.selectFrom("solve_runs").select("id").execute()).toHaveLength(runsBefore.length);
-    const put = (n: unknown) =>
-      t.stack.app.request("/api/settings/candidates", {
-        method: "PUT",
-        headers: t.headers,
-        body: JSON.stringify({ defaultCandidates: n }),
-      });
+    const put = (n: number) => t.api.settings.candidates.$put({ json: { defaultCandidates: n } });
     expect((await put(9)).status).toBe(400);
     expect((await put(2)).status).toBe(200);
     try {
@@ -182,11 +172,7 @@ describe("several candidates, chosen by evidence (real bubblewrap)", () => {
       await put(1);
     }
     const estimate = async (n: number) =>
-      (await (await t.stack.app.request(`/api/costs/estimate?candidates=${n}`, { headers: t.headers })).json()) as {
-        lowUsd: number;
-        highUsd: number;
-        reproductionUsd: number;
-      };
+      await (await t.api.costs.estimate.$get({ query: { candidates: String(n) } })).json();
     const [one, four] = [await estimate(1), await estimate(4)];
     // N answer requests, and one reproduction-test request whatever N.
     expect(four.lowUsd).toBeCloseTo(one.lowUsd * 4, 10);

@@ -3,7 +3,7 @@ import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { insertIssue } from "@fixloop/testkit";
 import { startWorkers } from "@fixloop/worker";
-import { runEventsKey, type RunView } from "@fixloop/contract";
+import { runEventsKey } from "@fixloop/contract";
 import { parseEntry } from "@fixloop/runtime";
 import { until } from "../../test/faults.testkit";
 
@@ -32,13 +32,9 @@ async function solveMany(u: Awaited<ReturnType<typeof user>>, numbers: number[])
   const ids: string[] = [];
   for (const number of numbers) {
     const issue = await insertIssue(stack.db, u.userId, { number });
-    const res = await stack.app.request("/api/ai/generate-solution", {
-      method: "POST",
-      headers: u.headers,
-      body: JSON.stringify({ issueId: issue.id }),
-    });
+    const res = await stack.client(u.headers).ai["generate-solution"].$post({ query: {}, json: { issueId: issue.id } });
     expect(res.status).toBe(202);
-    ids.push(((await res.json()) as { runId: string }).runId);
+    ids.push((await res.json()).runId);
   }
   return ids;
 }
@@ -51,8 +47,8 @@ const runRows = (ids: string[]) =>
     .execute();
 
 async function firstStepNote(u: { headers: Record<string, string> }, runId: string): Promise<string | undefined> {
-  const res = await stack.app.request(`/api/runs/${runId}`, { headers: u.headers });
-  return ((await res.json()) as { run: RunView }).run.steps[0]?.detail.info[0];
+  const res = await stack.client(u.headers).runs[":id"].$get({ param: { id: runId } });
+  return (await res.json()).run.steps[0]?.detail.info[0];
 }
 
 /** Most runs whose [started, finished] intervals overlap at one instant. */

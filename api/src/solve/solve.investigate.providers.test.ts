@@ -61,7 +61,7 @@ describe.each([
     t.models.control.agentWith((task) => task.includes("trailing-spaces"), SCRIPT);
     const res = await t.generate({ issueId, modelId, mode: "investigate", solveAgain: true });
     expect(res.status).toBe(202);
-    const { runId } = (await res.json()) as { runId: string };
+    const { runId } = await res.json();
     const events = await readSse(await t.events(runId));
     const end = events.at(-1) as SseEvent;
     expect(end.event, JSON.stringify(end.data)).toBe("completed");
@@ -141,7 +141,7 @@ describe("Investigate's run starts from the tree the tests step prepares", () =>
     );
     const res = await t.generate({ issueId, mode: "investigate", solveAgain: true });
     expect(res.status).toBe(202);
-    const { runId } = (await res.json()) as { runId: string };
+    const { runId } = await res.json();
     const events = await readSse(await t.events(runId));
     const end = events.at(-1) as SseEvent;
     expect(end.event, JSON.stringify(end.data)).toBe("completed");

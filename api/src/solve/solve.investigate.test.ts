@@ -34,7 +34,7 @@ const isTrailing = (task: string) => task.includes("trailing-spaces");
 async function solve() {
   const res = await t.generate({ issueId, mode: "investigate", solveAgain: true });
   expect(res.status).toBe(202);
-  const { runId } = (await res.json()) as { runId: string };
+  const { runId } = await res.json();
   return runId;
 }
 
@@ -75,8 +75,8 @@ describe("Investigate: an agent explores, reproduces, edits, tests and submits (
     expect(output?.confidence).toBe(85);
     // Step 5 ran the repository's tests on what the agent submitted.
     const solutionId = (end.data as { solutionId: string }).solutionId;
-    const res = await t.stack.app.request(`/api/validations/${solutionId}`, { headers: t.headers });
-    const { solution } = (await res.json()) as { solution: { metadata: { tests: unknown } } };
+    const res = await t.api.validations[":id"].$get({ param: { id: solutionId } });
+    const { solution } = await res.json();
     const tests = SolutionTests.parse(solution.metadata.tests);
     expect(tests.status).toBe("passed");
     const turns = await t.stack.db
@@ -98,9 +98,7 @@ describe("Investigate: an agent explores, reproduces, edits, tests and submits (
     expect(agent.at(-1)?.ended).toEqual({ by: "max_turns", turns: MAX_TURNS });
     expect(output?.agent?.[0]?.endedBy).toBe("max_turns");
     expect(output?.filesChanged.map((f) => f.filename)).toEqual([RULE]);
-    const { run } = (await (await t.stack.app.request(`/api/runs/${runId}`, { headers: t.headers })).json()) as {
-      run: { steps: { id: string; detail: { warnings: string[] } }[] };
-    };
+    const { run } = await (await t.api.runs[":id"].$get({ param: { id: runId } })).json();
     const warnings = run.steps.find((s) => s.id === "generating")?.detail.warnings ?? [];
     expect(warnings.join("\n")).toContain("turn limit (AGENT_MAX_TURNS)");
   });
@@ -171,7 +169,7 @@ describe("Investigate: an agent explores, reproduces, edits, tests and submits (
     expect(agentTurns()).toHaveLength(1);
     await eventually(running, { what: `"${command}" to run in the sandbox`, timeout: 20_000, interval: 20 });
     const asked = Date.now();
-    const res = await t.stack.app.request(`/api/runs/${runId}/cancel`, { method: "POST", headers: t.headers });
+    const res = await t.api.runs[":id"].cancel.$post({ param: { id: runId } });
     expect(res.status).toBeLessThan(300);
     const { end } = await finished(runId);
     expect(end.event).toBe("cancelled");

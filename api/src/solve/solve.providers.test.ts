@@ -10,7 +10,7 @@ let n = 10;
 async function start() {
   const issue = await insertIssue(t.stack.db, t.userId, { number: n++ });
   const res = await t.generate({ issueId: issue.id });
-  const { runId } = (await res.json()) as { runId: string };
+  const { runId } = await res.json();
   return { issueId: issue.id, runId };
 }
 

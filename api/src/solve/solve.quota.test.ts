@@ -3,7 +3,7 @@ import { currentUsagePeriod } from "@fixloop/db";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { insertIssue } from "@fixloop/testkit";
-import { createTestApp } from "../../test/testing";
+import { createTestApp, errorOf, type TestClient } from "../../test/testing";
 
 let models: ModelSandbox;
 let stack: TestStack;
@@ -22,8 +22,13 @@ async function user(login: string) {
   return { id: me.user._id, headers: { ...me.headers, "content-type": "application/json" } };
 }
 
-const post = (headers: Record<string, string>, body: unknown) =>
-  stack.app.request("/api/ai/generate-solution", { method: "POST", headers, body: JSON.stringify(body) });
+type GenerateBody = Parameters<TestClient["ai"]["generate-solution"]["$post"]>[0]["json"];
+/** A solve request; the body may be one the route refuses (the cases below send some). */
+const post = (headers: Record<string, string>, body: { issueId?: string; modelId?: string }) =>
+  stack.client(headers).ai["generate-solution"].$post({
+    query: {},
+    json: body as GenerateBody,
+  });
 
 describe("generate-solution admission", () => {
   it("accepts exactly one of 50 concurrent requests from a FREE user with 9 of 10 used", async () => {
@@ -34,13 +39,13 @@ describe("generate-solution admission", () => {
     const { periodStart } = await currentUsagePeriod(stack.db, u.id);
     await stack.db.insertInto("usage_counters").values({ user_id: u.id, period_start: periodStart, used: 9 }).execute();
     const answers = await Promise.all(issues.map((i) => post(u.headers, { issueId: i.id })));
-    const statuses = answers.map((r) => r.status);
+    // The client types only the route's own answers (200, 202); refusals come from the error handler.
+    const statuses: number[] = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 202)).toHaveLength(1);
     expect(statuses.filter((s) => s === 429)).toHaveLength(49);
-    const refused = (await answers.find((r) => r.status === 429)?.json()) as {
-      error: { code: string; message: string };
-    };
-    expect(refused.error).toEqual({ code: "usage.limit_exceeded", message: "Usage limit exceeded" });
+    const refused = answers.find((_, i) => statuses[i] === 429);
+    if (!refused) throw new Error("no request was refused");
+    expect(await errorOf(refused)).toEqual({ code: "usage.limit_exceeded", message: "Usage limit exceeded" });
     const counter = await stack.db
       .selectFrom("usage_counters")
       .select("used")
@@ -61,7 +66,7 @@ describe("generate-solution admission", () => {
       .set({ status: "closed", state: "closed" })
       .where("id", "=", closed.id)
       .execute();
-    const cases: [Record<string, string>, unknown, number, string][] = [
+    const cases: [Record<string, string>, { issueId?: string; modelId?: string }, number, string][] = [
       [other.headers, { issueId: open.id, modelId: "nope" }, 404, "issue.not_found"],
       [u.headers, { issueId: "not-a-uuid" }, 404, "issue.not_found"],
       [u.headers, { issueId: closed.id, modelId: "nope" }, 409, "issue.closed"],
@@ -71,9 +76,9 @@ describe("generate-solution admission", () => {
     ];
     for (const [headers, body, status, code] of cases) {
       const res = await post(headers, body);
-      const json = (await res.json()) as { error: { code: string; message: string } };
-      expect([res.status, json.error.code]).toEqual([status, code]);
-      if (code === "plan.model_not_allowed") expect(json.error.message).toBe("Premium subscription required");
+      const error = await errorOf(res);
+      expect([res.status, error.code]).toEqual([status, code]);
+      if (code === "plan.model_not_allowed") expect(error.message).toBe("Premium subscription required");
     }
     expect(await stack.db.selectFrom("solve_runs").select("id").where("user_id", "=", u.id).execute()).toEqual([]);
     await stack.db.insertInto("subscriptions").values({ user_id: u.id, plan: "PRO" }).execute();
@@ -83,11 +88,8 @@ describe("generate-solution admission", () => {
 
   it("lists the configured models with what the caller's plan allows", async () => {
     const u = await user("monalisa");
-    const res = await stack.app.request("/api/ai/models", { headers: u.headers });
-    const body = (await res.json()) as {
-      allModels: { id: string; provider: string; allowed: boolean }[];
-      defaultModelId: string;
-    };
+    const res = await stack.client(u.headers).ai.models.$get();
+    const body = await res.json();
     expect(body.defaultModelId).toBe("llama-3.3-70b-versatile");
     expect(body.allModels.find((m) => m.id === "llama-3.3-70b-versatile")?.allowed).toBe(true);
     expect(body.allModels.filter((m) => m.provider === "anthropic").every((m) => !m.allowed)).toBe(true);
@@ -101,11 +103,7 @@ describe("generate-solution when the job queue refuses the job", () => {
     const me = await t.loginAs();
     const issue = await insertIssue(t.db, me.user.id, { number: 7 });
     await t.deps.queues.solve.close();
-    const res = await t.app.request("/api/ai/generate-solution", {
-      method: "POST",
-      headers: { ...me.headers, "content-type": "application/json" },
-      body: JSON.stringify({ issueId: issue.id }),
-    });
+    const res = await t.client(me.headers).ai["generate-solution"].$post({ query: {}, json: { issueId: issue.id } });
     expect(res.status).toBeGreaterThanOrEqual(500);
     const runs = await t.db.selectFrom("solve_runs").select(["status", "error_code", "quota_state"]).execute();
     expect(runs).toEqual([{ status: "failed", error_code: "queue.unavailable", quota_state: "released" }]);

@@ -8,18 +8,12 @@ import { solveKit } from "../../test/solve.testkit";
 const t = solveKit({ workers: ["solve", "sync"], logLevel: "warn" });
 
 beforeAll(async () => {
-  await t.stack.app.request("/api/github/repositories", { headers: t.headers });
+  await t.api.github.repositories.$get({ query: {} });
 });
 
-interface Solution {
-  proposedSolution: string;
-  filesChanged: { filename: string; action: string; content: string }[];
-  metadata: { tests: unknown };
-}
-
 async function view(solutionId: string) {
-  const res = await t.stack.app.request(`/api/validations/${solutionId}`, { headers: t.headers });
-  const { solution } = (await res.json()) as { solution: Solution };
+  const res = await t.api.validations[":id"].$get({ param: { id: solutionId } });
+  const { solution } = await res.json();
   return { solution, tests: SolutionTests.parse(solution.metadata.tests) };
 }
 
@@ -54,16 +48,12 @@ const ISSUES = {
 /** Solves a seeded issue, then refines its solution with `feedback`. */
 async function solveThenRefine(seeded: (typeof ISSUES)[keyof typeof ISSUES], feedback: string) {
   const issue = await insertIssue(t.stack.db, t.userId, seeded);
-  const { runId } = (await (await t.generate({ issueId: issue.id })).json()) as { runId: string };
+  const { runId } = await (await t.generate({ issueId: issue.id })).json();
   const solutionId = await finished(runId);
   const solved = await view(solutionId);
-  const res = await t.stack.app.request(`/api/validations/${solutionId}/refine`, {
-    method: "POST",
-    headers: t.headers,
-    body: JSON.stringify({ feedback }),
-  });
+  const res = await t.api.validations[":id"].refine.$post({ param: { id: solutionId }, json: { feedback } });
   expect(res.status).toBe(202);
-  const refine = (await res.json()) as { runId: string };
+  const refine = await res.json();
   expect(await finished(refine.runId)).toBe(solutionId);
   return { solved, refined: await view(solutionId) };
 }

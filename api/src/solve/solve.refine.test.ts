@@ -7,6 +7,7 @@ import { jobIds } from "@fixloop/contract";
 import { sweepOnce } from "@fixloop/worker";
 import { insertIssue, insertRun } from "@fixloop/testkit";
 import { readSse } from "../../test/sse.testkit";
+import { solutionOf } from "../../test/solve.testkit";
 
 let models: ModelSandbox;
 let stack: TestStack;
@@ -24,13 +25,12 @@ describe("refine runs and the sweeper", () => {
     const me = await stack.signIn("octocat");
     const headers = { ...me.headers, "content-type": "application/json" };
     const issue = await insertIssue(stack.db, me.user._id, { number: 3 });
-    const res = await stack.app.request("/api/ai/generate-solution?wait=true", {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ issueId: issue.id }),
+    const res = await stack.client(headers).ai["generate-solution"].$post({
+      query: { wait: "true" },
+      json: { issueId: issue.id },
     });
     expect(res.status).toBe(200);
-    const { solution } = (await res.json()) as { solution: { _id: string; metadata: { refinementCount: number } } };
+    const solution = await solutionOf(res);
     expect(solution.metadata.refinementCount).toBe(0);
 
     const run = await insertRun(stack.db, {

@@ -10,7 +10,8 @@ import {
 } from "@fixloop/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { solveKit } from "../../test/solve.testkit";
-import { approve } from "../../test/pull-requests.fixtures";
+import { approveVia } from "../../test/pull-requests.fixtures";
+import { errorOf } from "../../test/testing";
 
 const t = solveKit({ workers: ["solve", "syntax-check", "pull-request"] });
 
@@ -40,10 +41,10 @@ const headers = () => as?.headers ?? t.headers;
 
 async function run(number: number, candidates: number) {
   const issue = await insertIssue(t.stack.db, as?.userId ?? t.userId, { number });
-  const res = await api("/ai/generate-solution", "POST", { issueId: issue.id, candidates });
+  const res = await api().ai["generate-solution"].$post({ query: {}, json: { issueId: issue.id, candidates } });
   expect(res.status).toBe(202);
-  const { runId } = (await res.json()) as { runId: string };
-  const events = await readSse(await api(`/runs/${runId}/events`));
+  const { runId } = await res.json();
+  const events = await readSse(await api().runs[":id"].events.$get({ param: { id: runId } }));
   return { issueId: issue.id, runId, events, end: events.at(-1) as SseEvent };
 }
 
@@ -55,19 +56,8 @@ async function solve(number: number, candidates: number) {
 }
 
 async function view(id: string) {
-  const res = await api(`/validations/${id}`);
-  const { solution } = (await res.json()) as {
-    solution: {
-      filesChanged: { filename: string }[];
-      metadata: {
-        candidates: unknown;
-        reproduction: unknown;
-        reproductionPasses: boolean;
-        unverified: unknown;
-        validation: { stats: { filesChanged: number; newFiles: number } };
-      };
-    };
-  };
+  const res = await api().validations[":id"].$get({ param: { id } });
+  const { solution } = await res.json();
   return { solution, files: solution.filesChanged.map((f) => f.filename), meta: solution.metadata };
 }
 
@@ -95,8 +85,8 @@ async function resumedAtValidating(number: number, from: string): Promise<string
   await queue.pause();
   try {
     const issue = await insertIssue(t.stack.db, t.userId, { number });
-    const res = await api("/ai/generate-solution", "POST", { issueId: issue.id, candidates: 3 });
-    const { runId } = (await res.json()) as { runId: string };
+    const res = await api().ai["generate-solution"].$post({ query: {}, json: { issueId: issue.id, candidates: 3 } });
+    const { runId } = await res.json();
     const done = await t.stack.db
       .selectFrom("run_steps")
       .select(["step", "detail", "output"])
@@ -114,8 +104,9 @@ async function resumedAtValidating(number: number, from: string): Promise<string
   }
 }
 
-const api = (path: string, method = "GET", body?: unknown) =>
-  t.stack.app.request(`/api${path}`, { method, headers: headers(), ...(body ? { body: JSON.stringify(body) } : {}) });
+/** The typed client of whoever the requests are made as (see `as`). */
+const api = () => t.stack.client(headers());
+const includeReproduction = (id: string) => api().validations[":id"].reproduction.include.$post({ param: { id } });
 
 describe("reproduction test and abstention (real bubblewrap)", () => {
   it("keeps a reproduction test that fails on the base tree and picks the candidate that makes it pass", async () => {
@@ -155,20 +146,20 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
     expect(live.indexOf(repro.note)).toBeGreaterThan(-1);
     expect(live.indexOf(repro.note)).toBeLessThan(live.findIndex((l) => l.startsWith("Sent ")));
     // The reviewer asks for the test in the pull request: it joins the files once.
-    const inc = await api(`/validations/${solutionId}/reproduction/include`, "POST");
-    expect(((await inc.json()) as { included: boolean }).included).toBe(true);
+    const inc = await includeReproduction(solutionId);
+    expect((await inc.json()).included).toBe(true);
     const withTest = await view(solutionId);
     expect(withTest.files).toEqual(["src/rules/trailing-spaces.js", REPRO]);
     expect(withTest.meta.validation.stats).toMatchObject({ filesChanged: 2, newFiles: 1 });
-    const again = await api(`/validations/${solutionId}/reproduction/include`, "POST");
-    expect(((await again.json()) as { included: boolean }).included).toBe(false);
+    const again = await includeReproduction(solutionId);
+    expect((await again.json()).included).toBe(false);
   });
 
   it("resumed at step 5 with no base tree left by step 4 in this process, scores the candidates on step 4's stored test without asking again", async () => {
     expect(keptRun).not.toBe("");
     // As after a worker restart: steps 1-4 are stored; step 5 runs where step 4 never prepared its base tree.
     const runId = await resumedAtValidating(53, keptRun);
-    const events = await readSse(await api(`/runs/${runId}/events`));
+    const events = await readSse(await api().runs[":id"].events.$get({ param: { id: runId } }));
     const end = events.at(-1) as SseEvent;
     expect(end.event, JSON.stringify(end.data)).toBe("completed");
     const { meta } = await view((end.data as { solutionId: string }).solutionId);
@@ -194,13 +185,13 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
   it("cancelled while step 4 waits for the reproduction test: that request is aborted, no candidate is asked, the run ends within 2 s", async () => {
     t.models.control.hangNext();
     const issue = await insertIssue(t.stack.db, t.userId, { number: 63 });
-    const res = await api("/ai/generate-solution", "POST", { issueId: issue.id, candidates: 2 });
-    const { runId } = (await res.json()) as { runId: string };
+    const res = await api().ai["generate-solution"].$post({ query: {}, json: { issueId: issue.id, candidates: 2 } });
+    const { runId } = await res.json();
     await eventually(() => t.models.control.requests.length > 0, { what: "the reproduction request", timeout: 30_000 });
     expect(t.models.control.requests.map((r) => r.tool)).toEqual([REPRODUCTION_TOOL]);
     const cancelledAt = Date.now();
-    expect((await api(`/runs/${runId}/cancel`, "POST")).status).toBe(200);
-    const events = await readSse(await api(`/runs/${runId}/events`));
+    expect((await api().runs[":id"].cancel.$post({ param: { id: runId } })).status).toBe(200);
+    const events = await readSse(await api().runs[":id"].events.$get({ param: { id: runId } }));
     expect(Date.now() - cancelledAt).toBeLessThan(2000);
     expect(events.at(-1)?.event).toBe("cancelled");
     expect(t.models.control.requests.map((r) => r.tool)).toEqual([REPRODUCTION_TOOL]);
@@ -219,9 +210,9 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
     expect((await stepDetail(runId, "generating")).info[0]).toBe(repro.note);
     // No reproduction kept and no test that failed before passes after: no regression found, unverified.
     expect(SolutionUnverified.parse(meta.unverified).reason).toMatch(/^No regression found, but no test that concerns/);
-    const inc = await api(`/validations/${solutionId}/reproduction/include`, "POST");
+    const inc = await includeReproduction(solutionId);
     expect(inc.status).toBe(409);
-    expect(((await inc.json()) as { error: { code: string } }).error.code).toBe("solution.reproduction_unavailable");
+    expect((await errorOf(inc)).code).toBe("solution.reproduction_unavailable");
   });
 
   it("marks the solution unverified when every candidate regresses; approving opens a draft pull request that says so", async () => {
@@ -233,12 +224,12 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
     const reason = "Every candidate breaks tests that passed before.";
     expect(SolutionUnverified.parse(meta.unverified)).toEqual({ reason });
     expect((await validatingDetail(runId)).warnings).toContain(`Unverified: ${reason}`);
-    const { issue } = (await (await api(`/issues/${issueId}`)).json()) as { issue: { awaitingReview: unknown } };
+    const { issue } = await (await api().issues[":id"].$get({ param: { id: issueId } })).json();
     expect(issue.awaitingReview).toEqual({ solutionId, unverified: reason });
     // Drafts are off for this reviewer; an unverified solution is a draft all the same.
-    expect((await api("/settings/pull-requests", "PUT", { draftPullRequests: false })).status).toBe(200);
+    expect((await api().settings["pull-requests"].$put({ json: { draftPullRequests: false } })).status).toBe(200);
     try {
-      const res = await approve(t.stack, solutionId, headers());
+      const res = await approveVia(api(), solutionId);
       expect(res.status, await res.clone().text()).toBe(200);
       const pull = t.stack.github.control.listPulls("hubot", "markdown-lint").at(-1);
       expect(pull?.draft).toBe(true);
@@ -249,9 +240,14 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
   });
 
   it("with unverified solutions not presented, ends such a run failed with no solution and its quota unit back", async () => {
-    for (const bad of [{}, { presentUnverified: "no" }, { presentUnverified: false, extra: 1 }])
-      expect((await api("/settings/candidates", "PUT", bad)).status).toBe(400);
-    const put = await api("/settings/candidates", "PUT", { presentUnverified: false });
+    // Bodies the route must refuse: sent raw, as the typed client would not build them.
+    for (const bad of [{}, { presentUnverified: "no" }, { presentUnverified: false, extra: 1 }]) {
+      const body = JSON.stringify(bad);
+      expect(
+        (await t.stack.app.request("/api/settings/candidates", { method: "PUT", headers: headers(), body })).status,
+      ).toBe(400);
+    }
+    const put = await api().settings.candidates.$put({ json: { presentUnverified: false } });
     expect(await put.json()).toMatchObject({ presentUnverified: false, presentUnverifiedDefault: true });
     try {
       t.models.control.respondPerCandidate(isTrailing, [answer(BREAKING), answer(BREAKING_2)]);
@@ -277,7 +273,7 @@ describe("reproduction test and abstention (real bubblewrap)", () => {
         .execute();
       expect(spent.length).toBeGreaterThan(0);
     } finally {
-      await api("/settings/candidates", "PUT", { presentUnverified: true });
+      await api().settings.candidates.$put({ json: { presentUnverified: true } });
     }
   });
 });

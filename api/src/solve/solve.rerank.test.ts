@@ -20,7 +20,7 @@ async function solve() {
     body: "With the default limit of 80, a line of exactly 80 characters is reported as too long. Only lines longer than the limit should be reported.",
   });
   const res = await t.generate({ issueId: issue.id });
-  const { runId } = (await res.json()) as { runId: string };
+  const { runId } = await res.json();
   const events = await readSse(await t.events(runId));
   const step = await t.stack.db
     .selectFrom("run_steps")

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertIssue } from "@fixloop/testkit";
 import { SolutionTests } from "@fixloop/contract";
+import { errorOf } from "../../test/testing";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { importedRepository, solveKit } from "../../test/solve.testkit";
 import { pushFiles } from "../../test/tests-run.testkit";
@@ -34,20 +35,18 @@ async function importedIssue(number: number, fork: string | null) {
   return issue.id;
 }
 
-const post = (body: unknown) =>
-  t.stack.app.request("/api/ai/generate-solution", { method: "POST", headers: t.headers, body: JSON.stringify(body) });
+const post = (body: Parameters<typeof t.generate>[0]) => t.generate(body);
 
 async function solve(issueId: string, setupNetwork?: string) {
   // Each run solves the same issue again while the last solution waits for review: asked for explicitly.
   const res = await post({ issueId, solveAgain: true, ...(setupNetwork ? { setupNetwork } : {}) });
   expect(res.status).toBe(202);
-  const { runId } = (await res.json()) as { runId: string };
+  const { runId } = await res.json();
   const end = (await readSse(await t.events(runId))).at(-1) as SseEvent;
   expect(end.event, JSON.stringify(end.data)).toBe("completed");
-  const view = await t.stack.app.request(`/api/validations/${(end.data as { solutionId: string }).solutionId}`, {
-    headers: t.headers,
-  });
-  const { solution } = (await view.json()) as { solution: { metadata: { tests: unknown } } };
+  const solutionId = (end.data as { solutionId: string }).solutionId;
+  const view = await t.api.validations[":id"].$get({ param: { id: solutionId } });
+  const { solution } = await view.json();
   return { runId, tests: SolutionTests.parse(solution.metadata.tests) };
 }
 
@@ -88,10 +87,10 @@ describe("an imported repository's setup that wants network asks first (real bub
   it("always: stored in the test settings of the user's fork, so every later run's setup gets network", async () => {
     const issueId = await importedIssue(16, "octocat/weather-cli");
     await solve(issueId, "always");
-    const settings = await t.stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
-      headers: t.headers,
+    const settings = await t.api.github.repositories[":owner"][":repo"]["test-settings"].$get({
+      param: { owner: "octocat", repo: "weather-cli" },
     });
-    expect(((await settings.json()) as { settings: { setupNetwork: boolean } }).settings.setupNetwork).toBe(true);
+    expect((await settings.json()).settings.setupNetwork).toBe(true);
     const later = await solve(issueId);
     expect(later.tests.logTail).toMatch(/proxy=http:\/\/127\.0\.0\.1:\d+/);
     expect(later.tests.networkWanted).toBeUndefined();
@@ -107,12 +106,12 @@ describe("an imported repository's setup that wants network asks first (real bub
     const before = await runCount();
     const unknown = await post({ issueId, setupNetwork: "sometimes" });
     expect(unknown.status).toBe(400);
-    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+    expect((await errorOf(unknown)).code).toBe("request.invalid");
     const nowhere = await post({ issueId, setupNetwork: "always" });
     expect(nowhere.status).toBe(409);
-    const body = (await nowhere.json()) as { error: { code: string; message: string } };
-    expect(body.error.code).toBe("setup_network.no_repository");
-    expect(body.error.message).toContain("hubot/markdown-lint");
+    const error = await errorOf(nowhere);
+    expect(error.code).toBe("setup_network.no_repository");
+    expect(error.message).toContain("hubot/markdown-lint");
     expect(await runCount()).toBe(before);
   });
 });

@@ -9,10 +9,7 @@ const t = solveKit();
 
 async function generate(issueId: string, modelId?: string) {
   const res = await t.generate({ issueId, modelId });
-  return {
-    status: res.status,
-    body: (await res.json()) as { runId?: string; error?: { code: string; message: string } },
-  };
+  return { status: res.status, body: await res.json() };
 }
 
 describe("solving an issue", () => {
@@ -75,10 +72,8 @@ describe("solving an issue", () => {
       .where("id", "=", issue.id)
       .executeTakeFirstOrThrow();
     expect(issueRow.status).toBe("solved");
-    const run = await t.stack.app.request(`/api/runs/${body.runId}`, { headers: t.headers });
-    const view = (await run.json()) as {
-      run: { status: string; quota?: unknown; tokensIn: number; steps: { status: string }[] };
-    };
+    const run = await t.api.runs[":id"].$get({ param: { id: body.runId } });
+    const view = await run.json();
     expect(view.run.status).toBe("completed");
     expect(view.run.tokensIn).toBeGreaterThan(0);
     expect(view.run.steps.every((s) => s.status === "completed")).toBe(true);
@@ -136,15 +131,11 @@ describe("solving an issue", () => {
     const issue = await insertIssue(t.stack.db, t.userId, { number: 6 });
     const { body } = await generate(issue.id);
     const other = await t.stack.signIn("monalisa");
-    for (const path of [`/api/runs/${body.runId}`, `/api/runs/${body.runId}/events`]) {
-      const res = await t.stack.app.request(path, { headers: other.headers });
+    const theirs = t.stack.client(other.headers);
+    const param = { id: body.runId };
+    for (const res of [await theirs.runs[":id"].$get({ param }), await theirs.runs[":id"].events.$get({ param })])
       expect(res.status).toBe(404);
-    }
-    const res = await t.stack.app.request("/api/ai/generate-solution", {
-      method: "POST",
-      headers: { ...other.headers, "content-type": "application/json" },
-      body: JSON.stringify({ issueId: issue.id }),
-    });
+    const res = await theirs.ai["generate-solution"].$post({ query: {}, json: { issueId: issue.id } });
     expect(res.status).toBe(404);
     await readSse(await t.events(body.runId ?? ""));
   });

@@ -66,7 +66,7 @@ async function cancelDuring(phase: "base" | "patched" | "repair", number: number
     body: "See `weather/units.py`.",
   });
   const res = await t.generate({ issueId: issue.id });
-  const { runId } = (await res.json()) as { runId: string };
+  const { runId } = await res.json();
   let cancelledAt = 0;
   let cancelStatus = 0;
   let endedAt = 0;

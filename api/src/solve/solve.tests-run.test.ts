@@ -3,9 +3,13 @@ import { insertIssue } from "@fixloop/testkit";
 import { SolutionTests, testsVerdict, type TestsEvent } from "@fixloop/contract";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
 import { importedRepository, solveKit } from "../../test/solve.testkit";
+import { errorOf } from "../../test/testing";
 import { filesContaining, pushFiles, TAB_TEST } from "../../test/tests-run.testkit";
 
 const t = solveKit({ workers: ["solve", "sync"], logLevel: "debug" });
+const WEATHER = { owner: "octocat", repo: "weather-cli" };
+/** octocat's test settings of a repository, through the typed client. */
+const testSettings = () => t.api.github.repositories[":owner"][":repo"]["test-settings"];
 
 beforeAll(async () => {
   await importedRepository(t, "octocat/weather-cli"); // test settings belong to a stored repository
@@ -31,19 +35,13 @@ const answer = (edit: { search: string; replace: string }, confidence = 80) => (
 async function solve(o: { number?: number; repo?: string; title?: string; body?: string } = {}) {
   const issue = await insertIssue(t.stack.db, t.userId, o);
   const res = await t.generate({ issueId: issue.id });
-  const { runId } = (await res.json()) as { runId: string };
+  const { runId } = await res.json();
   const events = await readSse(await t.events(runId));
   const end = events.at(-1) as SseEvent;
   expect(end.event, JSON.stringify(end.data)).toBe("completed");
   const solutionId = (end.data as { solutionId: string }).solutionId;
-  const view = await t.stack.app.request(`/api/validations/${solutionId}`, { headers: t.headers });
-  const { solution } = (await view.json()) as {
-    solution: {
-      confidence: number;
-      filesChanged: { content: string }[];
-      metadata: { tests: unknown; riskScore: number };
-    };
-  };
+  const view = await t.api.validations[":id"].$get({ param: { id: solutionId } });
+  const { solution } = await view.json();
   return {
     runId,
     events,
@@ -83,11 +81,9 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
     const lastPatched = testEvents.filter((e) => e.phase === "patched").at(-1);
     expect(lastPatched?.counts).toMatchObject({ failed: 0 });
     // The finished run keeps its log in Postgres: a page opened after the live stream expired shows it.
-    const stored = await t.stack.app.request(`/api/runs/${runId}/tests-log`, { headers: t.headers });
+    const stored = await t.api.runs[":id"]["tests-log"].$get({ param: { id: runId } });
     expect(stored.status).toBe(200);
-    const { phases: kept } = (await stored.json()) as {
-      phases: { phase: string; output: string; dropped: number; counts: { failed: number }; done: boolean }[];
-    };
+    const { phases: kept } = await stored.json();
     expect(kept.map((p) => [p.phase, p.done, p.dropped])).toEqual([
       ["base", true, 0],
       ["patched", true, 0],
@@ -103,7 +99,8 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
     expect(kept.map((p) => p.counts.failed)).toEqual([1, 0]);
     // Another user's run is not found.
     const other = await t.stack.signIn("hubot");
-    expect((await t.stack.app.request(`/api/runs/${runId}/tests-log`, { headers: other.headers })).status).toBe(404);
+    const hidden = await t.stack.client(other.headers).runs[":id"]["tests-log"].$get({ param: { id: runId } });
+    expect(hidden.status).toBe(404);
   });
 
   it("detects a regression, gives the model one repair round with the failing output, and keeps the repaired attempt", async () => {
@@ -152,15 +149,14 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
   });
 
   it("stops tests at the repository's timeout (user setting) and says so; the token never lands in a workspace or a log", async () => {
-    const put = await t.stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
-      method: "PUT",
-      headers: t.headers,
-      body: JSON.stringify({
+    const put = await testSettings().$put({
+      param: WEATHER,
+      json: {
         command: "python3 -m unittest discover -s tests -t . -v; sleep 600",
         setup: null,
         timeoutSeconds: 5,
         setupNetwork: false,
-      }),
+      },
     });
     expect(put.status).toBe(200);
     try {
@@ -183,10 +179,9 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
       expect(tests.cause).toBe("timeout");
       expect(Date.now() - started).toBeLessThan(60_000);
     } finally {
-      await t.stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
-        method: "PUT",
-        headers: t.headers,
-        body: JSON.stringify({ command: null, setup: null, timeoutSeconds: null, setupNetwork: false }),
+      await testSettings().$put({
+        param: WEATHER,
+        json: { command: null, setup: null, timeoutSeconds: null, setupNetwork: false },
       });
     }
     const account = await t.stack.db
@@ -201,21 +196,16 @@ describe("proving a fix with the repository's tests (real bubblewrap)", () => {
   });
 
   it("rejects bad test settings with a clear error and changes nothing", async () => {
-    const bad = await t.stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
-      method: "PUT",
-      headers: t.headers,
-      body: JSON.stringify({ command: "", setup: null, timeoutSeconds: 1, setupNetwork: false }),
+    const bad = await testSettings().$put({
+      param: WEATHER,
+      json: { command: "", setup: null, timeoutSeconds: 1, setupNetwork: false },
     });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
-    const missing = await t.stack.app.request("/api/github/repositories/octocat/nope/test-settings", {
-      headers: t.headers,
-    });
+    expect((await errorOf(bad)).code).toBe("request.invalid");
+    const missing = await testSettings().$get({ param: { owner: "octocat", repo: "nope" } });
     expect(missing.status).toBe(404);
-    const got = await t.stack.app.request("/api/github/repositories/octocat/weather-cli/test-settings", {
-      headers: t.headers,
-    });
-    expect(((await got.json()) as { settings: unknown }).settings).toEqual({
+    const got = await testSettings().$get({ param: WEATHER });
+    expect((await got.json()).settings).toEqual({
       command: null,
       setup: null,
       timeoutSeconds: null,

@@ -5,8 +5,8 @@ import path from "node:path";
 import url from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
-import { insertIssue } from "@fixloop/testkit";
-import { SolutionTests, type SandboxCheck } from "@fixloop/contract";
+import { eventually, insertIssue } from "@fixloop/testkit";
+import { jobIds, SolutionTests, type SandboxCheck } from "@fixloop/contract";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { TEST_ENCRYPTION_KEYS } from "../../test/testing";
 import { pushFiles, TAB_TEST } from "../../test/tests-run.testkit";
@@ -23,6 +23,8 @@ let models: ModelSandbox;
 let stack: TestStack;
 let home: string;
 const children: ChildProcess[] = [];
+/** Each started worker's log lines (pino JSON on stdout), as they arrive. */
+const logs = new Map<ChildProcess, string[]>();
 
 beforeAll(async () => {
   models = await startModelSandbox();
@@ -68,10 +70,38 @@ function startWorker(o: { prefix: string[]; env: Record<string, string> }): Chil
       ...models.env,
       ...o.env,
     },
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
+  const lines: string[] = [];
+  logs.set(child, lines);
+  let rest = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    const parts = (rest + chunk).split("\n");
+    rest = parts.pop() ?? "";
+    lines.push(...parts);
+    process.stdout.write(chunk);
+  });
   return child;
+}
+
+/** The worker's log line saying its failed self-check keeps it from taking solve jobs. */
+const refusal = (child: ChildProcess) =>
+  eventually(
+    () =>
+      logs.get(child)?.find((l) => l.includes("sandbox self-check failed: this worker takes no solve job")) ?? false,
+    { timeout: 60_000, interval: 100, what: "the worker's refusal in its log" },
+  );
+
+/**
+ * After the worker has exited: the run is still queued and its job was never taken (no worker
+ * ever moved it to active), so nothing this worker did in its whole life touched it.
+ */
+async function untouched(runId: string) {
+  expect(await runStatus(runId)).toBe("queued");
+  const job = await stack.deps.queues.solve.getJob(jobIds.solve(runId));
+  expect(job?.processedOn).toBeUndefined();
+  expect(job?.attemptsMade).toBe(0);
 }
 
 async function stop(child: ChildProcess) {
@@ -79,29 +109,17 @@ async function stop(child: ChildProcess) {
   if (child.exitCode === null) await new Promise((r) => child.once("exit", r));
 }
 
-async function until<T>(what: string, read: () => Promise<T | null | undefined | false>, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await read();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-type Health = { status: string; sandbox: (SandboxCheck & { worker: string })[] };
 /** Workers whose check an earlier case read (a stopped one stays listed until its heartbeat expires). */
 const seen = new Set<string>();
 /** A new worker's self-check as /api/health lists it, once there. */
 const healthCheck = async (): Promise<{ status: string; check: SandboxCheck }> => {
-  const [status, check] = await until(
-    "the worker's sandbox self-check in /api/health",
+  const [status, check] = await eventually(
     async () => {
-      const b = (await (await stack.app.request("/api/health")).json()) as Health;
+      const b = await (await stack.client().health.$get()).json();
       const c = b.sandbox.find((x) => !seen.has(x.worker));
-      return c ? ([b.status, c] as const) : null;
+      return c ? ([b.status, c] as const) : false;
     },
-    60_000,
+    { timeout: 60_000, interval: 200, what: "the worker's sandbox self-check in /api/health" },
   );
   seen.add(check.worker);
   return { status, check };
@@ -116,21 +134,19 @@ describe("a solve worker run the production image's way", () => {
     const me = await stack.signIn("octocat");
     pushFiles(stack, "hubot", "markdown-lint", { "test/trailing-tabs.test.js": TAB_TEST }, "Add a failing test");
     const issue = await insertIssue(stack.db, me.user._id, {});
-    const res = await stack.app.request("/api/ai/generate-solution", {
-      method: "POST",
-      headers: { ...me.headers, "content-type": "application/json" },
-      body: JSON.stringify({ issueId: issue.id }),
-    });
+    const res = await stack
+      .client(me.headers)
+      .ai["generate-solution"].$post({ query: {}, json: { issueId: issue.id } });
     expect(res.status).toBe(202);
-    runId = ((await res.json()) as { runId: string }).runId;
+    runId = (await res.json()).runId;
 
     const child = startWorker({ prefix: AS_NOBODY, env: { NODE_ENV: "production", PATH: "/nonexistent" } });
     const health = await healthCheck();
     expect(health.status).toBe("degraded");
     expect(health.check).toMatchObject({ backend: "off", mode: "off-missing", ok: false });
-    await new Promise((r) => setTimeout(r, 2_000));
-    expect(await runStatus(runId)).toBe("queued");
+    await refusal(child);
     await stop(child);
+    await untouched(runId);
   }, 90_000);
 
   it("as nobody without user namespaces, finds its walls missing and leaves solves in the queue", async () => {
@@ -152,9 +168,9 @@ describe("a solve worker run the production image's way", () => {
     const { check } = await healthCheck();
     expect(check).toMatchObject({ backend: "bwrap", mode: "on", ok: false, walls: { network: "missing" } });
     expect(check.detail.network).toMatch(/namespace/);
-    await new Promise((r) => setTimeout(r, 2_000));
-    expect(await runStatus(runId)).toBe("queued");
+    await refusal(child);
     await stop(child);
+    await untouched(runId);
   }, 90_000);
 
   it("as nobody with no capabilities, passes its self-check and proves a fix with the repository's tests", async () => {
@@ -177,7 +193,11 @@ describe("a solve worker run the production image's way", () => {
     const { check } = await healthCheck();
     expect(check).toMatchObject({ backend: "bwrap", mode: "on", ok: true, totals: "per process" });
     expect(Object.values(check.walls)).toEqual(Array(7).fill("held"));
-    await until("the run to end", async () => ["completed", "failed"].includes(await runStatus(runId)), 120_000);
+    await eventually(async () => ["completed", "failed"].includes(await runStatus(runId)), {
+      timeout: 120_000,
+      interval: 200,
+      what: "the run to end",
+    });
     expect(await runStatus(runId)).toBe("completed");
     const run = await stack.db
       .selectFrom("solve_runs")

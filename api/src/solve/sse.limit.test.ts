@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { eventually, insertIssue, insertRun, seedSolution } from "@fixloop/testkit";
 import { createApp } from "../app";
-import { createTestApp } from "../../test/testing";
+import { createTestApp, errorOf } from "../../test/testing";
 import { streamSlotsKey } from "./sse.limit";
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -32,7 +32,7 @@ describe("live streams per user", () => {
     expect([(await a.res).status, (await b.res).status]).toEqual([200, 200]);
     const c = await open(run.id, me.headers).res;
     expect(c.status).toBe(429);
-    expect(((await c.json()) as { error: { code: string } }).error.code).toBe("sse.too_many_streams");
+    expect((await errorOf(c)).code).toBe("sse.too_many_streams");
     // Another user's streams are counted apart.
     const theirs = open(theirRun.id, other.headers);
     expect((await theirs.res).status).toBe(200);
@@ -68,7 +68,7 @@ describe("live streams per user", () => {
     expect((await b.res).headers.get("content-type")).toContain("text/event-stream");
     const c = await open(rerun).res;
     expect(c.status).toBe(429);
-    expect(((await c.json()) as { error: { code: string } }).error.code).toBe("sse.too_many_streams");
+    expect((await errorOf(c)).code).toBe("sse.too_many_streams");
     // The operator's gauge counts each open stream under its kind, and not the refused one.
     expect([await openOfKind(t, "run"), await openOfKind(t, "tests")]).toEqual([runsBefore + 1, testsBefore + 1]);
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PR_POLL_SCHEDULER, SyncResult } from "@fixloop/contract";
 import { pollPullRequests, schedulePullRequestPoll } from "@fixloop/worker";
+import { errorOf } from "../../test/testing";
 import { webhookStack } from "../../test/webhooks.testkit";
 
 // No webhook configured: the pull-request sync reads the timeline itself. The timed poll reads one pull request per tick.
@@ -166,7 +167,7 @@ describe("the user's pull-request sync", () => {
     t.control.clearRequestLog();
     const res = await t.stack.app.request("/api/prs/sync", { method: "POST", headers: t.octocat.headers });
     expect(res.status).toBe(429);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("github.rate_limited");
+    expect((await errorOf(res)).code).toBe("github.rate_limited");
     expect(t.control.requestLog.filter((r) => /\/pulls\/\d+$/.test(r.path)).map((r) => r.status)).toEqual([403]);
   });
 });

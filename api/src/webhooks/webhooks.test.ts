@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pushEvent, webhookStack } from "../../test/webhooks.testkit";
+import { errorOf } from "../../test/testing";
 
 const t = await webhookStack();
 
@@ -21,10 +22,10 @@ describe("POST /api/github/webhook", () => {
     const body = pushEvent(pr.branch, "d".repeat(40));
     const bad = await t.post("push", body, { signature: `sha256=${"0".repeat(64)}` });
     expect(bad.status).toBe(401);
-    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("webhook.bad_signature");
+    expect((await errorOf(bad)).code).toBe("webhook.bad_signature");
     const missing = await t.post("push", body, { signature: null });
     expect(missing.status).toBe(401);
-    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("webhook.missing_signature");
+    expect((await errorOf(missing)).code).toBe("webhook.missing_signature");
     expect(await t.countEvents()).toBe(count);
     const logged = t.stack.logs.filter((l) => l.includes("github webhook refused"));
     expect(logged.some((l) => l.includes("webhook.bad_signature"))).toBe(true);
@@ -48,14 +49,14 @@ describe("POST /api/github/webhook", () => {
     const big = JSON.stringify({ ...pushEvent("main", "f".repeat(40)), padding: "x".repeat(1_100_000) });
     const res = await t.post("push", null, { raw: big });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.too_large");
+    expect((await errorOf(res)).code).toBe("request.too_large");
     expect(await t.countEvents()).toBe(count);
   });
 
   it("answers 400 to a signed body that is not JSON and 202 to an event type it does not handle", async () => {
     const bad = await t.post("push", null, { raw: "{not json" });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("webhook.invalid_json");
+    expect((await errorOf(bad)).code).toBe("webhook.invalid_json");
     const other = await t.post("star", { action: "created", repository: { full_name: "octocat/todo-api" } });
     expect(other.status).toBe(202);
     expect(await other.json()).toEqual({ status: "ignored", reason: "unsupported_event" });

@@ -12,9 +12,16 @@ describe("a running solve's cancel signal", () => {
     const issue = await insertIssue(db, userId);
     const run = await insertRun(db, { user_id: userId, issue_id: issue.id, status: "running", model_id: "m" });
     const channel = new AbortController(); // never aborted: the published message was lost
-    const watch = watchCancel({ db, logger }, run.id, channel.signal, 50);
+    // The watch's reads of the flag, counted as their answers arrive.
+    let answered = 0;
+    const counted = db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => (answered++, args.result),
+    });
+    const watch = watchCancel({ db: counted, logger }, run.id, channel.signal, 50);
     try {
-      await new Promise((r) => setTimeout(r, 200));
+      // Several reads found the flag unset, and the watch stayed as it was.
+      await eventually(() => answered >= 3, { what: "three reads of the cancel flag" });
       expect(watch.signal.aborted).toBe(false);
       expect(await runs.requestCancel(db, run.id)).toBe(true);
       await eventually(() => watch.signal.aborted, { timeout: 2_000, interval: 20, what: "the watch to abort" });

@@ -3,6 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "@fixloop/testkit";
 import { SANDBOX_RUN_UID_BASE, sandboxRunUid, type SandboxLimits, type SandboxRunSpec } from "./sandbox";
 import { bwrapRunner } from "./sandbox.bwrap";
 
@@ -124,18 +125,19 @@ describe("the bubblewrap sandbox", () => {
     });
     expect(r.timedOut).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
-    await new Promise((res) => setTimeout(res, 300));
-    const alive = fs
-      .readdirSync("/proc")
-      .filter((p) => /^\d+$/.test(p))
-      .some((p) => {
-        try {
-          return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
-        } catch {
-          return false;
-        }
-      });
-    expect(alive).toBe(false);
+    // The killed processes leave /proc as soon as they are reaped; a survivor of the kill stays there.
+    const alive = () =>
+      fs
+        .readdirSync("/proc")
+        .filter((p) => /^\d+$/.test(p))
+        .some((p) => {
+          try {
+            return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
+          } catch {
+            return false;
+          }
+        });
+    await eventually(() => expect(alive()).toBe(false), { timeout: 1_000, what: "the orphan to be gone" });
   });
 
   it("keeps only the last bytes of a flood of output and caps file size", async () => {
