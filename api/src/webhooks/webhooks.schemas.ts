@@ -14,7 +14,11 @@ const logText = z
   .nullish()
   .transform((s) => (s == null ? null : s.slice(-TIMELINE_TEXT_MAX)));
 const login = z.object({ login: z.string() }).nullish();
-const Repository = z.object({ full_name: z.string().min(1) });
+/** A delivery's repository: known by its GitHub id (the name is for the logs). */
+const Repository = z.object({
+  id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  full_name: z.string().min(1),
+});
 const PullRef = z.object({ number: z.number().int().positive() });
 
 /**

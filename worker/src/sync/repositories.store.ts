@@ -15,6 +15,11 @@ export interface GithubRepo {
   permissions?: { push?: boolean; admin?: boolean };
 }
 
+/** GitHub's repository object as the one row Fixloop keeps of it (see `githubRepositories.upsert`). */
+export function githubFieldsOf(r: Pick<GithubRepo, "id" | "full_name" | "html_url" | "default_branch">) {
+  return { github_id: r.id, full_name: r.full_name, html_url: r.html_url, default_branch: r.default_branch };
+}
+
 export async function upsertRepository(db: Db, userId: string, r: GithubRepo) {
   return repositories.upsertSynced(db, userId, {
     github_id: r.id,
