@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { QueueName } from "@fixloop/contract";
-import { pullRequests } from "@fixloop/db";
+import { githubRepositories, issues, pullRequests, repositories } from "@fixloop/db";
+import { seedRepository } from "@fixloop/testkit";
 import { createGithubClient } from "@fixloop/runtime";
 import { WebhookSender, type GithubSandboxControl } from "@fixloop/testkit/sandbox";
 import { upsertRepository, type GithubRepo } from "@fixloop/worker";
@@ -84,11 +85,13 @@ export async function webhookStack(
     });
     await g.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha: commit.data.sha });
     const pr = await g.rest.pulls.create({ ...repo, title: "Fix pagination", head: branch, base: "main" });
+    const { data: github } = await g.rest.repos.get({ ...repo });
+    const stored = { github_id: github.id, full_name: github.full_name, html_url: github.html_url };
     const issue = await stack.db
       .insertInto("issues")
       .values({
         user_id: octocat.user._id,
-        repo_full_name: fullName,
+        repository_github_id: await githubRepositories.upsert(stack.db, stored),
         issue_number: 1000 + branches,
         title: "Pagination skips an item",
         html_url: `https://github.com/${fullName}/issues/${1000 + branches}`,
@@ -104,8 +107,8 @@ export async function webhookStack(
       userId: octocat.user._id,
       solutionId: solution.id,
       issueId: issue.id,
-      repoFullName: fullName,
-      headRepoFullName: fullName,
+      base: stored,
+      head: stored,
       number: pr.data.number,
       title: pr.data.title,
       body: "",
@@ -197,7 +200,7 @@ export function renameRows(t: WebhookStack) {
       .insertInto("issues")
       .values({
         user_id: userId,
-        repo_full_name: repo,
+        repository_github_id: await seedRepository(t.stack.db, repo),
         issue_number: number,
         title: `Issue ${number}`,
         html_url: `https://github.com/${repo}/issues/${number}`,
@@ -206,20 +209,22 @@ export function renameRows(t: WebhookStack) {
   }
 
   const repositoryRows = (githubId: number) =>
-    t.stack.db
-      .selectFrom("repositories")
-      .select(["user_id", "owner", "name", "full_name", "html_url"])
-      .where("github_id", "=", String(githubId))
-      .orderBy("user_id")
+    repositories
+      .selectWithGithub(t.stack.db)
+      .clearSelect()
+      .select(["repositories.user_id", "g.owner", "g.name", "g.full_name", "g.html_url"])
+      .where("repositories.github_id", "=", String(githubId))
+      .orderBy("repositories.user_id")
       .execute();
 
   const issueNames = (userId: string) =>
-    t.stack.db
-      .selectFrom("issues")
-      .select(["repo_full_name", "issue_number"])
-      .where("user_id", "=", userId)
-      .orderBy("repo_full_name")
-      .orderBy("issue_number")
+    issues
+      .selectIssues(t.stack.db)
+      .clearSelect()
+      .select(["issue_repo.full_name as repo_full_name", "issues.issue_number"])
+      .where("issues.user_id", "=", userId)
+      .orderBy("issue_repo.full_name")
+      .orderBy("issues.issue_number")
       .execute();
 
   const countDeliveries = async () =>
