@@ -69,9 +69,10 @@ export async function assertIssueOnGithub(
 export async function assertInstallationActive(
   deps: AppDeps,
   userId: string,
-  issue: { is_imported: boolean; repo_full_name: string },
+  issue: { is_imported: boolean; repo_full_name: string; repository_github_id: string },
 ): Promise<void> {
   if (issue.is_imported || !(await githubApp(githubUserContext(deps)))) return;
-  const inst = await installations.forRepository(deps.db, userId, issue.repo_full_name);
+  const [owner = ""] = issue.repo_full_name.split("/");
+  const inst = await installations.forRepository(deps.db, userId, { githubId: issue.repository_github_id, owner });
   if (inst?.suspended_at) throw failureError(suspendedError(inst.account_login));
 }

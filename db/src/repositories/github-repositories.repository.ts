@@ -27,7 +27,11 @@ export async function upsert(db: Conn, r: GithubRepositoryFields): Promise<strin
     .where("github_id", "<", "0")
     .where(sql<string>`lower(full_name)`, "=", r.full_name.toLowerCase())
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("github_repositories as taken").select("taken.github_id").where("taken.github_id", "=", githubId))),
+      not(
+        exists(
+          selectFrom("github_repositories as taken").select("taken.github_id").where("taken.github_id", "=", githubId),
+        ),
+      ),
     )
     .execute();
   const [owner, name] = r.full_name.split("/") as [string, string];

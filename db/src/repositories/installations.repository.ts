@@ -141,11 +141,12 @@ export async function ofUser(db: Conn, userId: string) {
 }
 
 /**
- * The user's installation that reaches repository `fullName` (by GitHub id when known): one listing
- * it, or one on all repositories of its owner. A suspended one is returned too (the caller refuses).
+ * The user's installation that reaches the repository with GitHub id `githubId` (owned by `owner`
+ * now): one listing it, or one on all repositories of its owner. A suspended one is returned too
+ * (the caller refuses).
  */
-export async function forRepository(db: Conn, userId: string, fullName: string, githubId?: number | string | null) {
-  const owner = fullName.split("/")[0] ?? "";
+export async function forRepository(db: Conn, userId: string, repo: { githubId: number | string; owner: string }) {
+  const { owner } = repo;
   return db
     .selectFrom("github_installations as i")
     .innerJoin("github_installation_users as u", "u.installation_id", "i.installation_id")
@@ -158,11 +159,7 @@ export async function forRepository(db: Conn, userId: string, fullName: string, 
             .selectFrom("github_installation_repositories as r")
             .select("r.github_id")
             .whereRef("r.installation_id", "=", "i.installation_id")
-            .where((w) =>
-              githubId != null
-                ? w("r.github_id", "=", String(githubId))
-                : w(sql`lower(r.full_name)`, "=", fullName.toLowerCase()),
-            ),
+            .where("r.github_id", "=", String(repo.githubId)),
         ),
         eb.and([eb("i.repository_selection", "=", "all"), eb(sql`lower(i.account_login)`, "=", owner.toLowerCase())]),
       ]),

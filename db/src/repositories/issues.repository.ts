@@ -258,30 +258,28 @@ export async function upsertSynced(
     .insertInto("issues")
     .values(rows)
     .onConflict((oc) =>
-      oc
-        .columns(["user_id", "repository_github_id", "issue_number"])
-        .doUpdateSet((eb) => ({
-          repository_id: sql`coalesce(excluded.repository_id, issues.repository_id)`,
-          github_id: eb.ref("excluded.github_id"),
-          title: eb.ref("excluded.title"),
-          body: eb.ref("excluded.body"),
-          labels: eb.ref("excluded.labels"),
-          state: eb.ref("excluded.state"),
-          html_url: eb.ref("excluded.html_url"),
-          author_login: eb.ref("excluded.author_login"),
-          is_locked: eb.ref("excluded.is_locked"),
-          assignees: eb.ref("excluded.assignees"),
-          github_created_at: eb.ref("excluded.github_created_at"),
-          github_updated_at: eb.ref("excluded.github_updated_at"),
-          // An issue GitHub answered 410 or 301 for stays closed whatever a listing says.
-          status: sql`case
+      oc.columns(["user_id", "repository_github_id", "issue_number"]).doUpdateSet((eb) => ({
+        repository_id: sql`coalesce(excluded.repository_id, issues.repository_id)`,
+        github_id: eb.ref("excluded.github_id"),
+        title: eb.ref("excluded.title"),
+        body: eb.ref("excluded.body"),
+        labels: eb.ref("excluded.labels"),
+        state: eb.ref("excluded.state"),
+        html_url: eb.ref("excluded.html_url"),
+        author_login: eb.ref("excluded.author_login"),
+        is_locked: eb.ref("excluded.is_locked"),
+        assignees: eb.ref("excluded.assignees"),
+        github_created_at: eb.ref("excluded.github_created_at"),
+        github_updated_at: eb.ref("excluded.github_updated_at"),
+        // An issue GitHub answered 410 or 301 for stays closed whatever a listing says.
+        status: sql`case
           when issues.gone is not null then issues.status
           when excluded.state = 'closed' and issues.status in ('open', 'pending') then 'closed'
           when excluded.state = 'open' and issues.status = 'closed' then 'open'
           else issues.status end`,
-          // A sync that finds the issue unchanged on GitHub leaves it out of "recently changed".
-          updated_at: sql`case when excluded.github_updated_at is distinct from issues.github_updated_at then now() else issues.updated_at end`,
-        })),
+        // A sync that finds the issue unchanged on GitHub leaves it out of "recently changed".
+        updated_at: sql`case when excluded.github_updated_at is distinct from issues.github_updated_at then now() else issues.updated_at end`,
+      })),
     )
     .execute();
 }

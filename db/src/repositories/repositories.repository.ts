@@ -157,7 +157,11 @@ export async function removeUnseen(db: Kysely<Database>, userId: string, seen: s
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     await endOfRepositories(trx, ids);
-    await trx.updateTable("repositories").set({ left_at: sql`now()` }).where("id", "in", ids).execute();
+    await trx
+      .updateTable("repositories")
+      .set({ left_at: sql`now()` })
+      .where("id", "in", ids)
+      .execute();
     return rows.map((r) => r.full_name);
   });
 }

@@ -85,6 +85,7 @@ export async function handleLabeledIssue(deps: LabelTriggerDeps, event: LabeledI
       userId: repo.userId,
       issueId: stored.id,
       label: repo.label,
+      repositoryId: repo.githubId,
       owner,
       repo: name,
       number: event.issueNumber,

@@ -78,16 +78,12 @@ export async function openPullRequest(
     : await githubForRepository(
         ctx,
         job.userId,
-        { fullName: issue.repo_full_name },
+        { fullName: issue.repo_full_name, githubId: issue.repository_github_id },
         INSTALLATION_PERMISSIONS.pullRequest,
       );
   // The upstream's rules may have changed since the import: checked again before anything is written.
   if (issue.is_imported)
-    await assertPolicyStillAllows(
-      gh,
-      { redis: ctx.redis, prefix: ctx.queues.prefix },
-      issue.repo_full_name,
-    );
+    await assertPolicyStillAllows(gh, { redis: ctx.redis, prefix: ctx.queues.prefix }, issue.repo_full_name);
   // A pull request that says it fixes an issue GitHub deleted or moved elsewhere is never opened.
   const gone = await checkIssueOnGithub(
     ctx,

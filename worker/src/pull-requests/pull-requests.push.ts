@@ -61,7 +61,12 @@ export async function pushRevision(ctx: WorkerContext, job: PullRequestJob, clai
   // App's bot pushes and replies when installed on the repository, with a token minted for this job.
   const { client: gh } = issue.is_imported
     ? await githubForUser(ctx, job.userId)
-    : await githubForRepository(ctx, job.userId, { fullName: pr.repo_full_name }, INSTALLATION_PERMISSIONS.pullRequest);
+    : await githubForRepository(
+        ctx,
+        job.userId,
+        { fullName: pr.repo_full_name, githubId: pr.base_github_id },
+        INSTALLATION_PERMISSIONS.pullRequest,
+      );
   const branch = pr.branch_name;
   // The names stored may be stale (renamed or transferred since, no webhook heard): the repositories
   // are read by their ids, and writes go to the names GitHub gives them now.
