@@ -10,6 +10,9 @@ import { sql, type Kysely } from "kysely";
  * import, sync or delivery that shows the real repository under that name gives it its real id.
  */
 export async function up(db: Kysely<any>): Promise<void> {
+  // The issue-list version triggers are deferred to commit: an ALTER TABLE of a table with such
+  // events pending fails, so the rows moved below bump their lists as each statement ends.
+  await sql`set constraints all immediate`.execute(db);
   await sql`create table github_repositories (
     github_id bigint primary key,
     owner text not null,
@@ -51,8 +54,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await sql`alter table repositories
     add column left_at timestamptz,
+    add column permission text not null default 'pull'
+      check (permission in ('admin', 'maintain', 'push', 'triage', 'pull')),
     add constraint repositories_github_repository_fk foreign key (github_id)
       references github_repositories (github_id) on update cascade`.execute(db);
+  await sql`update repositories set permission = case when can_push then 'push' else 'pull' end`.execute(db);
 
   // An issue is known by its repository's id: the user's own row of that name first, else the name's.
   await sql`alter table issues
@@ -103,7 +109,23 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table pull_requests drop column repo_full_name, drop column head_repo_full_name`.execute(db);
   await sql`alter table repositories
     drop column owner, drop column name, drop column full_name, drop column html_url, drop column description,
-    drop column is_private, drop column is_fork, drop column language, drop column default_branch`.execute(db);
+    drop column is_private, drop column is_fork, drop column language, drop column default_branch,
+    drop column can_push`.execute(db);
+  // Whether the user may push there follows from their permission: one column says it.
+  await sql`alter table repositories add column can_push boolean
+    generated always as (permission in ('admin', 'maintain', 'push')) stored`.execute(db);
+
+  // An installation's repositories are named on their one row too.
+  await sql`insert into github_repositories (github_id, owner, name, full_name, html_url)
+    select distinct on (github_id) github_id, split_part(full_name, '/', 1), split_part(full_name, '/', 2), full_name,
+      'https://github.com/' || full_name
+    from github_installation_repositories
+    where not exists (select 1 from github_repositories g where g.github_id = github_installation_repositories.github_id)
+    order by github_id`.execute(db);
+  await sql`alter table github_installation_repositories
+    drop column full_name,
+    add constraint github_installation_repositories_repository_fk foreign key (github_id)
+      references github_repositories (github_id) on update cascade`.execute(db);
   await bumpListsOnRename(db);
 }
 
