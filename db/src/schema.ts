@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from "kysely";
 import type {
   FileChange,
   IssueGone,
@@ -124,8 +124,8 @@ export interface GithubInstallationsTable {
 /** The repositories an installation reaches, as GitHub last said. */
 export interface GithubInstallationRepositoriesTable {
   installation_id: BigIntCol;
+  /** The repository (see `github_repositories`). */
   github_id: BigIntCol;
-  full_name: string;
 }
 
 /** Users who answered the one-time prompt to install the GitHub App instead of their OAuth grant. */
@@ -156,12 +156,18 @@ export interface GithubRepositoriesTable {
   updated_at: GeneratedTimestamp;
 }
 
+/** What a user may do in a repository, GitHub's roles from most to least. */
+export type RepositoryPermission = "admin" | "maintain" | "push" | "triage" | "pull";
+
 /** A user's access to a GitHub repository (see `github_repositories`), with the user's settings for it. */
 export interface RepositoriesTable {
   id: Generated<string>;
   user_id: string;
   github_id: BigIntCol;
-  can_push: Generated<boolean>;
+  /** The user's permission there, as GitHub last said (an App installation writes: push). */
+  permission: ColumnType<RepositoryPermission, RepositoryPermission | undefined, RepositoryPermission>;
+  /** The user can push there (admin, maintain or push), computed from `permission`. */
+  can_push: GeneratedAlways<boolean>;
   /** When the repository sync no longer found it in the user's list (access revoked, deleted); null while listed. */
   left_at: NullableTimestamp;
   issues_etag: string | null;

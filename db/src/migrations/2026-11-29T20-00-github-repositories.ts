@@ -85,6 +85,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table issues add constraint issues_user_repository_number_uq
     unique (user_id, repository_github_id, issue_number)`.execute(db);
   await sql`create index issues_repository_github_idx on issues (repository_github_id, issue_number)`.execute(db);
+  // A delivery for a fork Fixloop pushes to is known by it (see `knowsRepository`).
+  await sql`create index issues_fork_github_idx on issues (fork_github_id) where fork_github_id is not null`.execute(
+    db,
+  );
 
   await sql`alter table pull_requests
     add column base_github_id bigint references github_repositories (github_id) on update cascade,

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Conn } from "./conn";
+import * as githubRepositories from "./github-repositories.repository";
 
 export interface InstallationWrite {
   installationId: number;
@@ -45,18 +46,18 @@ export async function remove(db: Conn, installationId: number): Promise<string[]
   return users;
 }
 
+/** Repositories GitHub lists for the installation: each stored by its GitHub id (its name on its one row). */
 export async function addRepositories(
   db: Conn,
   installationId: number,
   repos: { githubId: number; fullName: string }[],
 ): Promise<void> {
   if (repos.length === 0) return;
+  for (const r of repos) await githubRepositories.upsert(db, { github_id: r.githubId, full_name: r.fullName });
   await db
     .insertInto("github_installation_repositories")
-    .values(repos.map((r) => ({ installation_id: installationId, github_id: r.githubId, full_name: r.fullName })))
-    .onConflict((oc) =>
-      oc.columns(["installation_id", "github_id"]).doUpdateSet((eb) => ({ full_name: eb.ref("excluded.full_name") })),
-    )
+    .values(repos.map((r) => ({ installation_id: installationId, github_id: r.githubId })))
+    .onConflict((oc) => oc.columns(["installation_id", "github_id"]).doNothing())
     .execute();
 }
 

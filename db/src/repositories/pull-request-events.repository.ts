@@ -25,16 +25,26 @@ export async function findByHeadBranch(db: Conn, headRepositoryId: number | stri
 }
 
 /**
- * True when Fixloop keeps the repository with this GitHub id: some user synced it, imported an
- * issue from it or into a fork of it, or Fixloop opened a pull request in it.
+ * True when Fixloop works on the repository with this GitHub id: some user has it in their list
+ * (or had: its issues stay theirs), imported an issue from it or into a fork of it, or Fixloop
+ * opened a pull request in it or from it. One indexed lookup each, in that order.
  */
 export async function knowsRepository(db: Conn, githubId: number | string): Promise<boolean> {
-  const row = await db
-    .selectFrom("github_repositories")
-    .select("github_id")
-    .where("github_id", "=", String(githubId))
-    .executeTakeFirst();
-  return row !== undefined;
+  const lookups = [
+    ["repositories", "github_id"],
+    ["issues", "repository_github_id"],
+    ["issues", "fork_github_id"],
+    ["pull_requests", "base_github_id"],
+    ["pull_requests", "head_github_id"],
+  ] as const;
+  for (const [table, column] of lookups) {
+    const { rows } =
+      await sql`select 1 from ${sql.table(table)} where ${sql.ref(column)} = ${String(githubId)}::bigint limit 1`.execute(
+        db,
+      );
+    if (rows.length > 0) return true;
+  }
+  return false;
 }
 
 /** Kinds whose GitHub object can change (edited text, a re-run check); the others are kept as first seen. */

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database, Repository } from "../schema";
+import type { Database, Repository, RepositoryPermission } from "../schema";
 import { endOfRepositories } from "./backtests.repository";
 import type { Conn } from "./conn";
 import * as githubRepositories from "./github-repositories.repository";
@@ -114,7 +114,7 @@ export interface SyncedRepository {
   language: string | null;
   html_url: string;
   default_branch: string;
-  can_push: boolean;
+  permission: RepositoryPermission;
 }
 
 /**
@@ -123,13 +123,13 @@ export interface SyncedRepository {
  * issue-list ETag. A repository renamed or transferred on GitHub keeps its rows: only its name changes.
  */
 export async function upsertSynced(db: Conn, userId: string, r: SyncedRepository) {
-  const { can_push, owner: _owner, name: _name, ...github } = r;
+  const { permission, owner: _owner, name: _name, ...github } = r;
   const githubId = await githubRepositories.upsert(db, github);
   return db
     .insertInto("repositories")
-    .values({ user_id: userId, github_id: githubId, can_push })
+    .values({ user_id: userId, github_id: githubId, permission })
     .onConflict((oc) =>
-      oc.columns(["user_id", "github_id"]).doUpdateSet({ can_push, left_at: null, updated_at: sql`now()` }),
+      oc.columns(["user_id", "github_id"]).doUpdateSet({ permission, left_at: null, updated_at: sql`now()` }),
     )
     .returning(["id", "issues_etag"])
     .executeTakeFirstOrThrow();
