@@ -4,24 +4,26 @@ import { createTestDatabase, insertUser } from "../../test/testing";
 import { currentUsagePeriod, usedInPeriod } from "./usage.repository";
 import * as backtests from "./backtests.repository";
 import * as backtestSolves from "./backtests.solves";
+import * as repositories from "./repositories.repository";
 import * as runs from "./runs";
 
 const { db } = await createTestDatabase();
 
 async function queued(opts: { createdMinutesAgo?: number; solve?: boolean } = {}) {
   const userId = await insertUser(db);
-  const repo = await db
-    .insertInto("repositories")
-    .values({
-      user_id: userId,
-      github_id: Math.floor(Math.random() * 1e9),
-      owner: "octocat",
-      name: "todo-api",
-      full_name: "octocat/todo-api",
-      html_url: "https://github.com/octocat/todo-api",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const repo = await repositories.upsertSynced(db, userId, {
+    github_id: Math.floor(Math.random() * 1e9),
+    owner: "octocat",
+    name: "todo-api",
+    full_name: "octocat/todo-api",
+    description: null,
+    is_private: false,
+    is_fork: false,
+    language: null,
+    html_url: "https://github.com/octocat/todo-api",
+    default_branch: "main",
+    can_push: true,
+  });
   const b = await backtests.start(db, { repositoryId: repo.id, userId, requested: 5, solve: opts.solve });
   if (!b) throw new Error("no backtest started");
   if (opts.createdMinutesAgo)
