@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import { backtests, backtestSolves } from "@fixloop/db";
+import { backtests, backtestSolves, repositories } from "@fixloop/db";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until, usedQuota } from "../../test/faults.testkit";
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
   stack = await createTestStack({ workers: ["sync"], logLevel: "warn" });
 }, 60_000);
 
-/** Lists the user's repositories (the sync stores them, dropping those GitHub no longer shows). */
+/** Lists the user's repositories (the sync stores them, marking those GitHub no longer shows as left). */
 async function list(me: SignedIn): Promise<string[]> {
   const res = await stack.app.request("/api/github/repositories", { headers: me.headers });
   expect(res.status).toBe(200);
@@ -24,11 +24,10 @@ async function list(me: SignedIn): Promise<string[]> {
 
 const repositoryId = async (me: SignedIn, fullName: string) =>
   (
-    await stack.db
-      .selectFrom("repositories")
-      .select("id")
-      .where("user_id", "=", me.user._id)
-      .where("full_name", "=", fullName)
+    await repositories
+      .selectWithGithub(stack.db)
+      .where("repositories.user_id", "=", me.user._id)
+      .where("g.full_name", "=", fullName)
       .executeTakeFirstOrThrow()
   ).id;
 
@@ -102,6 +101,13 @@ describe("a repository leaving the list while its backtest solves", () => {
 
     withdraw();
     expect(await list(me)).not.toContain("acme/service");
+    // The user's access row stays, marked as having left the list.
+    const access = await stack.db
+      .selectFrom("repositories")
+      .select("left_at")
+      .where("id", "=", await repositoryId(me, "acme/service"))
+      .executeTakeFirstOrThrow();
+    expect(access.left_at).toBeInstanceOf(Date);
     expect(
       await stack.db.selectFrom("repository_backtests").select("id").where("id", "=", s.backtestId).execute(),
     ).toEqual([]);
