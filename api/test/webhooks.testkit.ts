@@ -12,10 +12,26 @@ import { createTestStack } from "./stack";
 export const WEBHOOK_SECRET = "webhook-test-secret";
 const REPO = { owner: "octocat", repo: "todo-api" };
 
-/** A push delivery's body: one commit by monalisa, `sha`, on `branch` of octocat/todo-api. */
-export const pushEvent = (branch: string, sha: string) => ({
+/** A repository as a delivery names it: its GitHub id and where it lives now. */
+export interface DeliveredRepository {
+  id: number;
+  name: string;
+  full_name: string;
+  owner: { login: string };
+}
+
+/** `r` (GitHub's repository object) as a delivery names it. */
+export const deliveredRepository = (r: DeliveredRepository): DeliveredRepository => ({
+  id: r.id,
+  name: r.name,
+  full_name: r.full_name,
+  owner: { login: r.owner.login },
+});
+
+/** A push delivery's body: one commit by monalisa, `sha`, on `branch` of `repository` (see `WebhookStack.repository`). */
+export const pushEvent = (repository: DeliveredRepository, branch: string, sha: string) => ({
   ref: `refs/heads/${branch}`,
-  repository: { full_name: "octocat/todo-api" },
+  repository,
   sender: { login: "monalisa" },
   commits: [
     {
@@ -64,6 +80,8 @@ export async function webhookStack(
   const gh = (login: string) =>
     createGithubClient({ baseUrl: stack.github.url, token: control.issueToken(login, ["public_repo"]) });
   let branches = 0;
+  /** octocat/todo-api on the stand-in, as its deliveries name it (the rename tests move it: read it first). */
+  const repository = deliveredRepository((await gh("octocat").rest.repos.get(REPO)).data);
 
   /** `repo` (octocat's todo-api unless told) must have a `main` branch. */
   async function openFixloopPull(repo: { owner: string; repo: string } = REPO) {
@@ -180,6 +198,7 @@ export async function webhookStack(
     post,
     countEvents,
     REPO,
+    repository,
   };
 }
 
