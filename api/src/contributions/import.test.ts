@@ -180,7 +180,7 @@ describe("import of a public issue", () => {
       alreadyImported: true,
       existingIssueId: a.issue._id,
     });
-    // One row, shown under the name GitHub gave the fork job (its repository's one row took it).
+    // One row. Its repository's one row keeps the name Fixloop last heard (a webhook or sync moves it).
     const rows = await issues
       .selectIssues(db)
       .clearSelect()
@@ -189,6 +189,6 @@ describe("import of a public issue", () => {
       .where("issues.issue_number", "=", issueNumber)
       .where("issues.title", "=", "Notes lose order")
       .execute();
-    expect(rows).toEqual([{ id: a.issue._id, repo_full_name: "hubot/notes-core" }]);
+    expect(rows).toEqual([{ id: a.issue._id, repo_full_name: "hubot/notes-lib" }]);
   });
 });
