@@ -72,6 +72,15 @@ const waiting = async () =>
       where datname = current_database() and wait_event_type = 'Lock'`.execute(stack.db)
   ).rows[0]?.n ?? 0;
 
+const backtestRow = (id: string) =>
+  stack.db
+    .selectFrom("repository_backtests")
+    .select(["status", "error"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+
+const REMOVED = { status: "failed", error: backtests.REPOSITORY_REMOVED };
+
 const ENDED = {
   status: "failed",
   error_code: "backtest.ended",
@@ -108,16 +117,16 @@ describe("a repository leaving the list while its backtest solves", () => {
       .where("id", "=", await repositoryId(me, "acme/service"))
       .executeTakeFirstOrThrow();
     expect(access.left_at).toBeInstanceOf(Date);
-    expect(
-      await stack.db.selectFrom("repository_backtests").select("id").where("id", "=", s.backtestId).execute(),
-    ).toEqual([]);
-    expect(await runRow(s.runId)).toEqual({ ...ENDED, backtest_id: null });
+    // The backtest stays with the access row, ended for the repository leaving.
+    expect(await backtestRow(s.backtestId)).toEqual(REMOVED);
+    expect(await runRow(s.runId)).toEqual({ ...ENDED, backtest_id: s.backtestId });
     expect(await usedQuota(stack.db, me.user._id)).toBe(before);
 
     // The backtest's own ends, arriving after (its model answered, then it finished): nothing changes.
     await backtestSolves.endSolveRun(stack.db, s.runId, { error: null });
     await backtests.finish(stack.db, s.backtestId, { error: null });
-    expect(await runRow(s.runId)).toEqual({ ...ENDED, backtest_id: null });
+    expect(await backtestRow(s.backtestId)).toEqual(REMOVED);
+    expect(await runRow(s.runId)).toEqual({ ...ENDED, backtest_id: s.backtestId });
     expect(await usedQuota(stack.db, me.user._id)).toBe(before);
     // A later sync of the same list removes nothing more and gives nothing back again.
     expect(await list(me)).not.toContain("acme/service");
