@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
+import { issues, pullRequests } from "@fixloop/db";
 import { createGithubClient } from "@fixloop/runtime";
 import { branchName } from "@fixloop/worker";
 import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
@@ -25,8 +26,7 @@ async function seedImported(userId: string, issueNumber: number, title: string, 
 }
 
 const rememberedFork = async (issueId: string) =>
-  (await t.stack.db.selectFrom("issues").select("fork_full_name").where("id", "=", issueId).executeTakeFirstOrThrow())
-    .fork_full_name;
+  (await issues.selectIssues(t.stack.db).where("issues.id", "=", issueId).executeTakeFirstOrThrow()).fork_full_name;
 
 describe("the fork of an imported issue at pull request time", () => {
   it("forks again when the user deleted the remembered fork, remembers the new one and opens the pull request", async () => {
@@ -58,10 +58,9 @@ describe("the fork of an imported issue at pull request time", () => {
     const pulls = t.control.listPulls("octocat", "todo-api").filter((p) => p.head.ref === branch);
     expect(pulls).toHaveLength(1);
     expect(pulls[0]).toMatchObject({ head: { owner: "hubot", repo: "todo-api" }, user: "hubot" });
-    const row = await t.stack.db
-      .selectFrom("pull_requests")
-      .select("head_repo_full_name")
-      .where("solution_id", "=", solutionId)
+    const row = await pullRequests
+      .selectPullRequests(t.stack.db)
+      .where("pull_requests.solution_id", "=", solutionId)
       .executeTakeFirstOrThrow();
     expect(row.head_repo_full_name).toBe("hubot/todo-api");
   });

@@ -125,14 +125,27 @@ describe("the pull-request job, when it runs", () => {
     const branches = gitBranches(t.upstreamDir);
     t.control.clearRequestLog();
 
-    await t.stack.db.updateTable("issues").set({ repository_left_at: new Date() }).where("id", "=", issueId).execute();
+    // The repository sync finds it no longer in the user's list: their access row is marked left.
+    const leave = (leftAt: Date | null) =>
+      t.stack.db
+        .insertInto("repositories")
+        .values({ user_id: t.octocat.user._id, github_id: repositoryGithubId, left_at: leftAt })
+        .onConflict((oc) => oc.columns(["user_id", "github_id"]).doUpdateSet({ left_at: leftAt }))
+        .execute();
+    const { repository_github_id: repositoryGithubId } = await t.stack.db
+      .selectFrom("issues")
+      .select("repository_github_id")
+      .where("id", "=", issueId)
+      .executeTakeFirstOrThrow();
+    await leave(new Date());
     await expect(openPullRequest(t.stack.ctx, job)).rejects.toMatchObject({
       code: "repository.access_lost",
       detail: "You no longer have access to this issue's repository on GitHub, so its pull request cannot be opened",
     });
+    await leave(null);
     await t.stack.db
       .updateTable("issues")
-      .set({ repository_left_at: null, gone: "deleted", status: "closed" })
+      .set({ gone: "deleted", status: "closed" })
       .where("id", "=", issueId)
       .execute();
     await expect(openPullRequest(t.stack.ctx, job)).rejects.toMatchObject({
