@@ -22,7 +22,7 @@ async function queued(opts: { createdMinutesAgo?: number; solve?: boolean } = {}
     language: null,
     html_url: "https://github.com/octocat/todo-api",
     default_branch: "main",
-    can_push: true,
+    permission: "admin",
   });
   const b = await backtests.start(db, { repositoryId: repo.id, userId, requested: 5, solve: opts.solve });
   if (!b) throw new Error("no backtest started");

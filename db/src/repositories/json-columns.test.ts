@@ -257,7 +257,7 @@ describe("repository test settings", () => {
       language: null,
       html_url: "https://github.com/hubot/markdown-lint",
       default_branch: "main",
-      can_push: true,
+      permission: "admin",
     });
     const settings = { command: "npm test", setup: null, timeoutSeconds: 60, setupNetwork: false };
     await repositories.saveTestSettings(db, repo.id, settings);

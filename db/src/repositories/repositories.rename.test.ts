@@ -23,7 +23,7 @@ const repo = (github_id: number, fullName: string): repositories.SyncedRepositor
     language: "TypeScript",
     html_url: `https://github.com/${fullName}`,
     default_branch: "main",
-    can_push: true,
+    permission: "admin",
   };
 };
 

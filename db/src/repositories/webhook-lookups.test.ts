@@ -135,7 +135,11 @@ beforeAll(async () => {
 
 describe("the lookups a GitHub delivery makes across all users", () => {
   it("finds a repository by id, and a pull request by number or head branch, through an index", async () => {
-    expect(await wholeTableReads((d) => pullRequestEvents.knowsRepository(d, 900008))).toEqual([]);
+    // Known from a user's list, known only as pull requests' head (the last lookup), and not known.
+    for (const githubId of [900008, 800001, 123]) {
+      expect(await wholeTableReads((d) => pullRequestEvents.knowsRepository(d, githubId))).toEqual([]);
+      expect(await pullRequestEvents.knowsRepository(db, githubId)).toBe(githubId !== 123);
+    }
     expect(await wholeTableReads((d) => pullRequestEvents.findPullRequest(d, 900008, 7))).toEqual([]);
     expect(await wholeTableReads((d) => pullRequestEvents.findByHeadBranch(d, 800001, "fixloop/issue-7"))).toEqual([]);
     expect(await wholeTableReads((d) => labelTriggers.enabledFor(d, 900008, "fixloop"))).toEqual([]);
