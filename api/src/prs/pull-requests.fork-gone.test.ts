@@ -3,12 +3,13 @@ import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
 import { issues, pullRequests } from "@fixloop/db";
 import { createGithubClient } from "@fixloop/runtime";
 import { branchName } from "@fixloop/worker";
-import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, writes, storedAsOnGithub } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let validate: string;
 beforeAll(async () => {
   t = await prStack();
+  await storedAsOnGithub(t, "octocat", "todo-api");
   validate = gitShow(t.upstreamDir, "main", "src/validate.ts");
 });
 
@@ -32,6 +33,7 @@ describe("the fork of an imported issue at pull request time", () => {
   it("forks again when the user deleted the remembered fork, remembers the new one and opens the pull request", async () => {
     const hubotGh = t.asUser("hubot");
     await hubotGh.rest.repos.createFork({ owner: "octocat", repo: "todo-api", name: "todo-api-fork" });
+    await storedAsOnGithub(t, "hubot", "todo-api-fork");
     const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
     const { solutionId, issueId } = await seedImported(
       hubot.user._id,
@@ -69,6 +71,7 @@ describe("the fork of an imported issue at pull request time", () => {
     await t.asUser("monalisa").rest.repos.createFork({ owner: "octocat", repo: "todo-api" });
     // GitHub support detached it from the fork network: a standalone repository now.
     t.control.detachFork("monalisa", "todo-api");
+    await storedAsOnGithub(t, "monalisa", "todo-api");
     const monalisa = await t.stack.signIn("monalisa", { scopes: ["public_repo"] });
     const { solutionId, issueId } = await seedImported(monalisa.user._id, 8, "Detached fork", "monalisa/todo-api");
     const forkDir = t.control.gitDir("monalisa", "todo-api");

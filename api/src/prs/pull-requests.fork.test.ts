@@ -1,13 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
-import { githubRepositories, pullRequests } from "@fixloop/db";
+import { pullRequests } from "@fixloop/db";
 import { branchName } from "@fixloop/worker";
-import { approve, prStack, pushCommit, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, pushCommit, writes, storedAsOnGithub } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
   t = await prStack();
+  await storedAsOnGithub(t, "octocat", "todo-api");
 });
 
 const rev = (dir: string, r: string) =>
@@ -23,18 +24,8 @@ describe("pull requests from a fork and on a moving base", () => {
       "NOTES.md": "moved\n",
     });
     const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
-    // Upstream and the fork as the import stores them, under the stand-in's ids.
-    for (const [owner, gh] of [
-      ["octocat", t.asUser("octocat")],
-      ["hubot", hubotGh],
-    ] as const) {
-      const { data } = await gh.rest.repos.get({ owner, repo: "todo-api" });
-      await githubRepositories.upsert(t.stack.db, {
-        github_id: data.id,
-        full_name: data.full_name,
-        html_url: data.html_url,
-      });
-    }
+    // The fork as the import stores it, under the stand-in's id (upstream is, see beforeAll).
+    await storedAsOnGithub(t, "hubot", "todo-api");
     const validate = gitShow(t.upstreamDir, "main", "src/validate.ts");
     const fixed = validate.replace("title.length === 0", "title.trim().length === 0");
     expect(fixed).not.toBe(validate);

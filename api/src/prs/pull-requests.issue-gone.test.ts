@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, insertIssue, insertRun, seedSolution } from "@fixloop/testkit";
 import { openPullRequest } from "@fixloop/worker";
-import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, writes, storedAsOnGithub } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let validate: string;
 beforeAll(async () => {
   t = await prStack();
+  await storedAsOnGithub(t, "octocat", "todo-api");
   validate = gitShow(t.upstreamDir, "main", "src/validate.ts");
 });
 
@@ -78,6 +79,7 @@ describe("approving a solution of an issue GitHub no longer has", () => {
 
   it("refuses an imported issue deleted upstream, marking every user's row of it gone and stopping its runs", async () => {
     await t.asUser("hubot").rest.repos.createFork({ owner: "octocat", repo: "todo-api" });
+    await storedAsOnGithub(t, "hubot", "todo-api");
     const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
     const title = "Deleted upstream after the import";
     const [n = 0] = t.control.addIssues("octocat", "todo-api", [{ title }]);

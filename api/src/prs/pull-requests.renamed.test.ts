@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
-import { githubRepositories, pullRequests } from "@fixloop/db";
+import { pullRequests } from "@fixloop/db";
 import { branchName } from "@fixloop/worker";
-import { approve, prStack, recordRevision, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, recordRevision, storedAsOnGithub, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let validate: string;
@@ -23,16 +23,6 @@ const pullRow = async (solutionId: string) => {
   return { repo_full_name: pr.repo_full_name, head_repo_full_name: pr.head_repo_full_name, pr_number: pr.pr_number };
 };
 
-/** `owner/repo` stored under the stand-in's id, as an import or sync stores it (the seeds then find it by name). */
-async function storedAsOnGithub(owner: string, repo: string) {
-  const { data } = await t.asUser(owner).rest.repos.get({ owner, repo });
-  await githubRepositories.upsert(t.stack.db, {
-    github_id: data.id,
-    full_name: data.full_name,
-    html_url: data.html_url,
-  });
-}
-
 /** Every write GitHub answered with a redirect: a client re-sends a redirected POST as a GET, so it never happens. */
 const redirectedWrites = () => writes(t.control.requestLog).filter((r) => r.status === 301);
 
@@ -40,8 +30,8 @@ const redirectedWrites = () => writes(t.control.requestLog).filter((r) => r.stat
 describe("a pull request on a repository renamed on GitHub before Fixloop heard of it", () => {
   it("is opened on an imported issue's upstream under its new name", async () => {
     await t.asUser("hubot").rest.repos.createFork({ owner: "octocat", repo: "todo-api" });
-    await storedAsOnGithub("octocat", "todo-api");
-    await storedAsOnGithub("hubot", "todo-api");
+    await storedAsOnGithub(t, "octocat", "todo-api");
+    await storedAsOnGithub(t, "hubot", "todo-api");
     const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
     const { solutionId } = await seedSolution(t.stack.db, {
       userId: hubot.user._id,

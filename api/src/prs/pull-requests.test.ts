@@ -2,11 +2,12 @@ import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, gitTree, seedSolution } from "@fixloop/testkit";
 import { branchName, openPullRequest } from "@fixloop/worker";
-import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, writes, storedAsOnGithub } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
   t = await prStack();
+  await storedAsOnGithub(t, "octocat", "todo-api");
 });
 
 const revList = (range: string) =>
