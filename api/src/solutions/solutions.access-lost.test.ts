@@ -32,7 +32,7 @@ async function setup() {
     language: "TypeScript",
     html_url: `https://github.com/${REPO}`,
     default_branch: "main",
-    can_push: true,
+    permission: "admin",
   });
   const call = (path: string, body?: unknown) =>
     t.app.request(`/api/validations/${solutionId}${path}`, {

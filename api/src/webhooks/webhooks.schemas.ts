@@ -127,7 +127,7 @@ export const IssuesEvent = z.object({
   repository: Repository,
   issue: z.object({
     number: z.number().int().positive(),
-    // GitHub's id of the issue (always sent); matches rows stored under another name of its repository.
+    // GitHub's id of the issue (always sent); stored on the issue's row.
     id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullish(),
   }),
   label: z.object({ name: z.string().min(1).max(100) }).nullish(),
