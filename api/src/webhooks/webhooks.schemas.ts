@@ -127,7 +127,7 @@ export const IssuesEvent = z.object({
   repository: Repository,
   issue: z.object({
     number: z.number().int().positive(),
-    // GitHub's id of the issue (always sent); stored on the issue's row.
+    // GitHub's id of the issue (always sent); the issue is found by its repository's id and its number.
     id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullish(),
   }),
   label: z.object({ name: z.string().min(1).max(100) }).nullish(),
