@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
+import { githubRepositories } from "@fixloop/db";
 import { createGithubClient } from "@fixloop/runtime";
 import { insertIssue } from "@fixloop/testkit";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
@@ -36,6 +37,13 @@ export async function addressReviewStack() {
   const octocat = await stack.signIn("octocat", { scopes: ["public_repo"] });
   const gh = (login: string) =>
     createGithubClient({ baseUrl: stack.github.url, token: control.issueToken(login, ["public_repo"]) });
+  // octocat/todo-api under the stand-in's id, as a sync stores it: the issues `openPull` seeds name it by that id.
+  const { data: upstream } = await gh("octocat").rest.repos.get(REPO);
+  await githubRepositories.upsert(stack.db, {
+    github_id: upstream.id,
+    full_name: upstream.full_name,
+    html_url: upstream.html_url,
+  });
 
   async function api(path: string, init: { method?: string; body?: unknown } = {}) {
     const res = await stack.app.request(`/api${path}`, {

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { issues } from "@fixloop/db";
 import type { SignedIn, TestStack } from "./stack";
 
 /**
@@ -22,12 +23,11 @@ export async function syncNewIssues(
     headers: me.headers,
   });
   expect(res.status).toBe(200);
-  const rows = await stack.db
-    .selectFrom("issues")
-    .select(["id", "issue_number"])
-    .where("user_id", "=", me.user._id)
-    .where("repo_full_name", "=", repo)
-    .where("issue_number", "in", numbers)
+  const rows = await issues
+    .selectIssues(stack.db)
+    .where("issues.user_id", "=", me.user._id)
+    .where("issue_repo.full_name", "=", repo)
+    .where("issues.issue_number", "in", numbers)
     .execute();
   return numbers.map((number) => {
     const row = rows.find((r) => r.issue_number === number);

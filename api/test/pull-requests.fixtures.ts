@@ -1,6 +1,6 @@
 import { createTestStack, type TestStack } from "./stack";
 import type { TestClient } from "./testing";
-import { solutions, type Db } from "@fixloop/db";
+import { githubRepositories, solutions, type Db } from "@fixloop/db";
 import { gitShow, insertRun } from "@fixloop/testkit";
 import { createGithubClient, type GithubClient } from "@fixloop/runtime";
 
@@ -131,4 +131,22 @@ export async function recordRevision(db: Db, userId: string, solutionId: string,
       feedback: "Compare with the empty string.",
     });
   });
+}
+
+/**
+ * `owner/repo` stored under the stand-in's GitHub id, as a sync or an import stores it: rows seeded
+ * afterwards by its name (`seedSolution`, `insertIssue`) name it by that id, as the product's own do.
+ */
+export async function storedAsOnGithub(
+  t: { stack: Pick<TestStack, "db">; asUser: (login: string) => GithubClient },
+  owner: string,
+  repo: string,
+): Promise<number> {
+  const { data } = await t.asUser(owner).rest.repos.get({ owner, repo });
+  await githubRepositories.upsert(t.stack.db, {
+    github_id: data.id,
+    full_name: data.full_name,
+    html_url: data.html_url,
+  });
+  return data.id;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { eventually } from "@fixloop/testkit";
+import { repositories } from "@fixloop/db";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack, type TestStackOptions } from "./stack";
 import type { TestClient } from "./testing";
@@ -74,11 +75,10 @@ export async function importedRepository(kit: SolveKit, fullName: string): Promi
   await kit.stack.app.request("/api/github/repositories", { headers: kit.headers });
   await eventually(
     async () =>
-      (await kit.stack.db
-        .selectFrom("repositories")
-        .select("id")
-        .where("user_id", "=", kit.userId)
-        .where("full_name", "=", fullName)
+      (await repositories
+        .selectWithGithub(kit.stack.db)
+        .where("repositories.user_id", "=", kit.userId)
+        .where("g.full_name", "=", fullName)
         .executeTakeFirst()) ?? false,
     { what: `${fullName} to be imported`, timeout: 10_000 },
   );

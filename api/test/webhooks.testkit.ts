@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { QueueName } from "@fixloop/contract";
-import { pullRequests } from "@fixloop/db";
+import { githubRepositories, issues, pullRequests, repositories } from "@fixloop/db";
+import { seedRepository } from "@fixloop/testkit";
 import { createGithubClient } from "@fixloop/runtime";
 import { WebhookSender, type GithubSandboxControl } from "@fixloop/testkit/sandbox";
 import { upsertRepository, type GithubRepo } from "@fixloop/worker";
@@ -11,10 +12,26 @@ import { createTestStack } from "./stack";
 export const WEBHOOK_SECRET = "webhook-test-secret";
 const REPO = { owner: "octocat", repo: "todo-api" };
 
-/** A push delivery's body: one commit by monalisa, `sha`, on `branch` of octocat/todo-api. */
-export const pushEvent = (branch: string, sha: string) => ({
+/** A repository as a delivery names it: its GitHub id and where it lives now. */
+export interface DeliveredRepository {
+  id: number;
+  name: string;
+  full_name: string;
+  owner: { login: string };
+}
+
+/** `r` (GitHub's repository object) as a delivery names it. */
+export const deliveredRepository = (r: DeliveredRepository): DeliveredRepository => ({
+  id: r.id,
+  name: r.name,
+  full_name: r.full_name,
+  owner: { login: r.owner.login },
+});
+
+/** A push delivery's body: one commit by monalisa, `sha`, on `branch` of `repository` (see `WebhookStack.repository`). */
+export const pushEvent = (repository: DeliveredRepository, branch: string, sha: string) => ({
   ref: `refs/heads/${branch}`,
-  repository: { full_name: "octocat/todo-api" },
+  repository,
   sender: { login: "monalisa" },
   commits: [
     {
@@ -63,6 +80,8 @@ export async function webhookStack(
   const gh = (login: string) =>
     createGithubClient({ baseUrl: stack.github.url, token: control.issueToken(login, ["public_repo"]) });
   let branches = 0;
+  /** octocat/todo-api on the stand-in, as its deliveries name it (the rename tests move it: read it first). */
+  const repository = deliveredRepository((await gh("octocat").rest.repos.get(REPO)).data);
 
   /** `repo` (octocat's todo-api unless told) must have a `main` branch. */
   async function openFixloopPull(repo: { owner: string; repo: string } = REPO) {
@@ -84,11 +103,13 @@ export async function webhookStack(
     });
     await g.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha: commit.data.sha });
     const pr = await g.rest.pulls.create({ ...repo, title: "Fix pagination", head: branch, base: "main" });
+    const { data: github } = await g.rest.repos.get({ ...repo });
+    const stored = { github_id: github.id, full_name: github.full_name, html_url: github.html_url };
     const issue = await stack.db
       .insertInto("issues")
       .values({
         user_id: octocat.user._id,
-        repo_full_name: fullName,
+        repository_github_id: await githubRepositories.upsert(stack.db, stored),
         issue_number: 1000 + branches,
         title: "Pagination skips an item",
         html_url: `https://github.com/${fullName}/issues/${1000 + branches}`,
@@ -104,8 +125,8 @@ export async function webhookStack(
       userId: octocat.user._id,
       solutionId: solution.id,
       issueId: issue.id,
-      repoFullName: fullName,
-      headRepoFullName: fullName,
+      base: stored,
+      head: stored,
       number: pr.data.number,
       title: pr.data.title,
       body: "",
@@ -177,6 +198,7 @@ export async function webhookStack(
     post,
     countEvents,
     REPO,
+    repository,
   };
 }
 
@@ -197,7 +219,7 @@ export function renameRows(t: WebhookStack) {
       .insertInto("issues")
       .values({
         user_id: userId,
-        repo_full_name: repo,
+        repository_github_id: await seedRepository(t.stack.db, repo),
         issue_number: number,
         title: `Issue ${number}`,
         html_url: `https://github.com/${repo}/issues/${number}`,
@@ -206,20 +228,22 @@ export function renameRows(t: WebhookStack) {
   }
 
   const repositoryRows = (githubId: number) =>
-    t.stack.db
-      .selectFrom("repositories")
-      .select(["user_id", "owner", "name", "full_name", "html_url"])
-      .where("github_id", "=", String(githubId))
-      .orderBy("user_id")
+    repositories
+      .selectWithGithub(t.stack.db)
+      .clearSelect()
+      .select(["repositories.user_id", "g.owner", "g.name", "g.full_name", "g.html_url"])
+      .where("repositories.github_id", "=", String(githubId))
+      .orderBy("repositories.user_id")
       .execute();
 
   const issueNames = (userId: string) =>
-    t.stack.db
-      .selectFrom("issues")
-      .select(["repo_full_name", "issue_number"])
-      .where("user_id", "=", userId)
-      .orderBy("repo_full_name")
-      .orderBy("issue_number")
+    issues
+      .selectIssues(t.stack.db)
+      .clearSelect()
+      .select(["issue_repo.full_name as repo_full_name", "issues.issue_number"])
+      .where("issues.user_id", "=", userId)
+      .orderBy("issue_repo.full_name")
+      .orderBy("issues.issue_number")
       .execute();
 
   const countDeliveries = async () =>

@@ -20,6 +20,7 @@ export type { Claim } from "./repositories/claims";
 export * as steps from "./repositories/steps.repository";
 export * as runTestLogs from "./repositories/run-test-logs.repository";
 export * as repositories from "./repositories/repositories.repository";
+export * as githubRepositories from "./repositories/github-repositories.repository";
 export * as solutions from "./repositories/solutions.repository";
 export * as pullRequests from "./repositories/pull-requests.repository";
 export * as testsRerun from "./repositories/tests-rerun.repository";

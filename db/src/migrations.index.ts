@@ -51,4 +51,5 @@ export const MIGRATIONS: Readonly<Record<string, () => Promise<Migration>>> = {
   "2026-11-29T13-45-run-claim-token": () => import("./migrations/2026-11-29T13-45-run-claim-token"),
   "2026-11-29T14-15-backtest-claim-token": () => import("./migrations/2026-11-29T14-15-backtest-claim-token"),
   "2026-11-29T17-00-solution-job-claims": () => import("./migrations/2026-11-29T17-00-solution-job-claims"),
+  "2026-11-29T20-00-github-repositories": () => import("./migrations/2026-11-29T20-00-github-repositories"),
 };

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from "kysely";
 import type {
   FileChange,
   IssueGone,
@@ -124,8 +124,8 @@ export interface GithubInstallationsTable {
 /** The repositories an installation reaches, as GitHub last said. */
 export interface GithubInstallationRepositoriesTable {
   installation_id: BigIntCol;
+  /** The repository (see `github_repositories`). */
   github_id: BigIntCol;
-  full_name: string;
 }
 
 /** Users who answered the one-time prompt to install the GitHub App instead of their OAuth grant. */
@@ -140,9 +140,8 @@ export interface GithubInstallationUsersTable {
   user_id: string;
 }
 
-export interface RepositoriesTable {
-  id: Generated<string>;
-  user_id: string;
+/** A repository on GitHub, known by its id: the name is display data (a rename is one update). */
+export interface GithubRepositoriesTable {
   github_id: BigIntCol;
   owner: string;
   name: string;
@@ -153,7 +152,24 @@ export interface RepositoriesTable {
   language: string | null;
   html_url: string;
   default_branch: Generated<string>;
-  can_push: Generated<boolean>;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+/** What a user may do in a repository, GitHub's roles from most to least. */
+export type RepositoryPermission = "admin" | "maintain" | "push" | "triage" | "pull";
+
+/** A user's access to a GitHub repository (see `github_repositories`), with the user's settings for it. */
+export interface RepositoriesTable {
+  id: Generated<string>;
+  user_id: string;
+  github_id: BigIntCol;
+  /** The user's permission there, as GitHub last said (an App installation writes: push). */
+  permission: ColumnType<RepositoryPermission, RepositoryPermission | undefined, RepositoryPermission>;
+  /** The user can push there (admin, maintain or push), computed from `permission`. */
+  can_push: GeneratedAlways<boolean>;
+  /** When the repository sync no longer found it in the user's list (access revoked, deleted); null while listed. */
+  left_at: NullableTimestamp;
   issues_etag: string | null;
   /** The user's test command override for this repository; null = detect. */
   test_settings: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
@@ -176,7 +192,8 @@ export interface IssuesTable {
   id: Generated<string>;
   user_id: string;
   repository_id: string | null;
-  repo_full_name: string;
+  /** The GitHub repository the issue lives in (an imported issue's upstream). */
+  repository_github_id: BigIntCol;
   github_id: BigIntCol | null;
   issue_number: number;
   title: string;
@@ -194,10 +211,8 @@ export interface IssuesTable {
   /** Set when GitHub no longer has the issue here: deleted, or transferred to `moved_to`. */
   gone: ColumnType<IssueGone | null, IssueGone | null | undefined, IssueGone | null>;
   moved_to: ColumnType<string | null, string | null | undefined, string | null>;
-  /** When the repository sync removed the issue's repository from the user's list; null while listed. */
-  repository_left_at: NullableTimestamp;
-  upstream_full_name: string | null;
-  fork_full_name: string | null;
+  /** An imported issue's fork, where it is worked on. */
+  fork_github_id: ColumnType<string | null, number | string | null | undefined, number | string | null>;
   github_created_at: NullableTimestamp;
   github_updated_at: NullableTimestamp;
   created_at: GeneratedTimestamp;
@@ -375,8 +390,9 @@ export interface PullRequestsTable {
   user_id: string;
   solution_id: string;
   issue_id: string;
-  repo_full_name: string;
-  head_repo_full_name: string;
+  /** The repository the pull request is opened in, and the one its branch is in (a fork, or the same). */
+  base_github_id: BigIntCol;
+  head_github_id: BigIntCol;
   pr_number: number;
   title: string;
   body: string | null;
@@ -560,6 +576,7 @@ export interface Database {
   github_installation_repositories: GithubInstallationRepositoriesTable;
   github_installation_users: GithubInstallationUsersTable;
   github_app_prompts: GithubAppPromptsTable;
+  github_repositories: GithubRepositoriesTable;
   repositories: RepositoriesTable;
   issues: IssuesTable;
   issue_list_versions: IssueListVersionsTable;
@@ -587,14 +604,28 @@ export interface Database {
 
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
-export type Issue = Selectable<IssuesTable>;
+/** The names an issue is shown and worked under, read from its repositories' rows (see `issues.reads.ts`). */
+export interface IssueNames {
+  /** Its repository's name now (an imported issue's upstream). */
+  repo_full_name: string;
+  /** An imported issue's upstream (the same as `repo_full_name`); null for the others. */
+  upstream_full_name: string | null;
+  fork_full_name: string | null;
+  /** When the user's list lost the issue's repository (never for an imported issue); null while listed. */
+  repository_left_at: Date | null;
+}
+export type IssueRow = Selectable<IssuesTable>;
+export type Issue = IssueRow & IssueNames;
 export type NewIssue = Insertable<IssuesTable>;
 export type IssueUpdate = Updateable<IssuesTable>;
-export type Repository = Selectable<RepositoriesTable>;
+export type GithubRepository = Selectable<GithubRepositoriesTable>;
+/** A user's access row with its GitHub repository's fields (names, page, default branch). */
+export type Repository = Selectable<RepositoriesTable> & Omit<GithubRepository, "created_at" | "updated_at">;
 export type Solution = Selectable<SolutionsTable>;
 export type SolveRun = Selectable<SolveRunsTable>;
 export type NewSolveRun = Insertable<SolveRunsTable>;
 export type RunStep = Selectable<RunStepsTable>;
-export type PullRequest = Selectable<PullRequestsTable>;
+/** A pull request with its base and head repositories' names now. */
+export type PullRequest = Selectable<PullRequestsTable> & { repo_full_name: string; head_repo_full_name: string };
 export type Subscription = Selectable<SubscriptionsTable>;
 export type Payment = Selectable<PaymentsTable>;

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import type { Db } from "../src/client";
+import * as githubRepositories from "../src/repositories/github-repositories.repository";
 import type { FileChange } from "@fixloop/contract";
 import type { NewSolveRun } from "../src/schema";
 
@@ -16,6 +18,17 @@ export async function insertUser(db: Db): Promise<string> {
   return u.id;
 }
 
+/**
+ * The GitHub id repository `fullName` is stored under: the one already stored under that name (a
+ * sync's, GitHub's own), else `githubId`, else one derived from the name; stored as a sync would.
+ */
+export async function seedRepository(db: Db, fullName: string, githubId?: number): Promise<string> {
+  const known = githubId === undefined ? await githubRepositories.idOf(db, fullName) : undefined;
+  if (known) return known;
+  const id = githubId ?? 1_000_000 + (createHash("sha256").update(fullName).digest().readUInt32BE(0) % 1_000_000_000);
+  return githubRepositories.upsert(db, { github_id: id, full_name: fullName });
+}
+
 export async function insertIssue(
   db: Db,
   userId: string,
@@ -27,7 +40,7 @@ export async function insertIssue(
     .insertInto("issues")
     .values({
       user_id: userId,
-      repo_full_name: repo,
+      repository_github_id: await seedRepository(db, repo),
       issue_number: number,
       title: o.title ?? "trailing-spaces ignores trailing tabs",
       body:
@@ -67,7 +80,7 @@ export async function seedSolution(db: Db, s: SeedSolution) {
     .insertInto("issues")
     .values({
       user_id: s.userId,
-      repo_full_name: s.imported?.upstream ?? s.repoFullName,
+      repository_github_id: await seedRepository(db, s.imported?.upstream ?? s.repoFullName),
       issue_number: s.issueNumber,
       title: s.title ?? "Pagination skips a todo at every page boundary",
       body: "The offset is computed in paginate().",
@@ -76,8 +89,7 @@ export async function seedSolution(db: Db, s: SeedSolution) {
       html_url: `https://github.com/${s.imported?.upstream ?? s.repoFullName}/issues/${s.issueNumber}`,
       assignees: JSON.stringify([]),
       is_imported: !!s.imported,
-      upstream_full_name: s.imported?.upstream ?? null,
-      fork_full_name: s.imported?.fork ?? null,
+      fork_github_id: s.imported ? await seedRepository(db, s.imported.fork) : null,
     })
     .returning(["id"])
     .executeTakeFirstOrThrow();
@@ -124,7 +136,7 @@ export async function seedSolution(db: Db, s: SeedSolution) {
  * Pull request #12 (or `number`) "Fix #5" (or of `issueNumber`) from `head` into `base`, recorded for
  * a seeded solution (see `seedSolution`).
  */
-export function insertPullRequest(
+export async function insertPullRequest(
   db: Db,
   p: {
     userId: string;
@@ -145,8 +157,8 @@ export function insertPullRequest(
       user_id: p.userId,
       solution_id: p.solutionId,
       issue_id: p.issueId,
-      repo_full_name: p.base,
-      head_repo_full_name: p.head,
+      base_github_id: await seedRepository(db, p.base),
+      head_github_id: await seedRepository(db, p.head),
       pr_number: number,
       title: `Fix #${issueNumber}`,
       body: null,

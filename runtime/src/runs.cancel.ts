@@ -49,27 +49,30 @@ export async function cancelRun(
   return "cancelling";
 }
 
+/** A repository by its GitHub id, with its name (for GitHub's URLs and the logs). */
+export interface RepositoryRef {
+  githubId: number | string;
+  fullName: string;
+}
+
 /**
- * Marks issue `number` of `fullName` gone for every user who has it (see `issues.markGone`), then
- * stops every solve or refine run of it still queued or running, of any user: nothing more is
- * spent on an issue GitHub no longer has, and no solution is written for it. Runs are stopped also
- * when the rows were already marked (a redelivery, or a marker that failed before stopping them).
- * `githubId`, the issue's GitHub id, comes only from a signed webhook delivery of a repository
- * Fixloop knows: rows that stored an id are then matched by it (see `issueOnGithub`).
- * Returns how many rows were newly marked.
+ * Marks issue `number` of repository `repo` (by its GitHub id) gone for every user who has it (see
+ * `issues.markGone`), then stops every solve or refine run of it still queued or running, of any
+ * user: nothing more is spent on an issue GitHub no longer has, and no solution is written for it.
+ * Runs are stopped also when the rows were already marked (a redelivery, or a marker that failed
+ * before stopping them). Returns how many rows were newly marked.
  */
 export async function markIssueGone(
   deps: RunCancelDeps & { logger: Pick<Logger, "info"> },
-  fullName: string,
+  repo: RepositoryRef,
   number: number,
   gone: { reason: IssueGone; movedTo?: string | null },
-  githubId?: number | null,
 ): Promise<number> {
-  const marked = await issues.markGone(deps.db, fullName, number, gone, githubId);
-  const active = await runs.activeOfGoneIssue(deps.db, fullName, number, githubId);
+  const marked = await issues.markGone(deps.db, repo.githubId, number, gone);
+  const active = await runs.activeOfGoneIssue(deps.db, repo.githubId, number);
   for (const run of active) {
     const outcome = await cancelRun(deps, run, issueGoneStop(gone.reason));
-    deps.logger.info({ runId: run.id, repo: fullName, issue: number, outcome }, "run stopped: its issue is gone");
+    deps.logger.info({ runId: run.id, repo: repo.fullName, issue: number, outcome }, "run stopped: its issue is gone");
   }
   return marked;
 }

@@ -11,6 +11,7 @@ export {
   insertPullRequest,
   insertRun,
   insertUser,
+  seedRepository,
   seedSolution,
   type SeedSolution,
 } from "@fixloop/db/testing";

@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createDb } from "@fixloop/db";
+import { seedRepository } from "@fixloop/testkit";
 import { SCREENSHOTS } from "./e2e.harness";
 import { uiStates } from "./ui-states.setup";
 
@@ -28,16 +29,17 @@ describe("the issue list past 100 issues", () => {
     try {
       const me = await db.selectFrom("users").select("id").where("username", "=", "octocat").executeTakeFirstOrThrow();
       const before = await db.selectFrom("issues").select("status").where("user_id", "=", me.id).execute();
+      const backlog = await seedRepository(db, "octocat/backlog");
       // One statement: the seeded issues share their creation time, so pages split them by id.
       await sql`
-        insert into issues (user_id, repo_full_name, issue_number, title, html_url, status)
-        select ${me.id}, 'octocat/backlog', g, 'Backlog item ' || g,
+        insert into issues (user_id, repository_github_id, issue_number, title, html_url, status)
+        select ${me.id}, ${backlog}::bigint, g, 'Backlog item ' || g,
                'https://github.com/octocat/backlog/issues/' || g, case when g <= ${CLOSED} then 'closed' else 'open' end
         from generate_series(1, ${OPEN + CLOSED}) g`.execute(db);
       // Older than every other issue: never on a first page, found by the palette's search all the same.
       await sql`
-        insert into issues (user_id, repo_full_name, issue_number, title, html_url, created_at)
-        values (${me.id}, 'octocat/backlog', 999, ${ANCIENT}, 'https://github.com/octocat/backlog/issues/999',
+        insert into issues (user_id, repository_github_id, issue_number, title, html_url, created_at)
+        values (${me.id}, ${backlog}::bigint, 999, ${ANCIENT}, 'https://github.com/octocat/backlog/issues/999',
                 now() - interval '1 day')`.execute(db);
       const openBefore = before.filter((i) => !["solved", "pr_created", "failed", "closed"].includes(i.status)).length;
       const openTotal = OPEN + openBefore + 1;

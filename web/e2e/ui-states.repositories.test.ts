@@ -105,10 +105,11 @@ describe("an organisation's repositories the user can only read, at 1280 and 390
     try {
       const repo = await db
         .selectFrom("repositories as r")
+        .innerJoin("github_repositories as g", "g.github_id", "r.github_id")
         .innerJoin("users as u", "u.id", "r.user_id")
         .select(["r.id", "r.user_id"])
         .where("u.username", "=", "octocat")
-        .where("r.full_name", "=", full)
+        .where("g.full_name", "=", full)
         .executeTakeFirstOrThrow();
       const b = await backtests.start(db, { repositoryId: repo.id, userId: repo.user_id, requested: 1, solve: true });
       expect(b).toBeDefined();

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import { backtests, backtestSolves, runs } from "@fixloop/db";
+import { backtests, backtestSolves, repositories, runs } from "@fixloop/db";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until, usedQuota } from "../../test/faults.testkit";
 import { LOCALIZED } from "../../test/backtests.testkit";
@@ -16,7 +16,7 @@ beforeAll(async () => {
   stack = await createTestStack({ workers: ["sync"], logLevel: "warn" });
 }, 60_000);
 
-/** Lists the user's repositories (the sync stores them, dropping those GitHub no longer shows). */
+/** Lists the user's repositories (the sync stores them, marking those GitHub no longer shows as left). */
 async function list(me: SignedIn): Promise<string[]> {
   const res = await stack.app.request("/api/github/repositories", { headers: me.headers });
   expect(res.status).toBe(200);
@@ -25,11 +25,10 @@ async function list(me: SignedIn): Promise<string[]> {
 
 const repositoryId = async (me: SignedIn, fullName: string) =>
   (
-    await stack.db
-      .selectFrom("repositories")
-      .select("id")
-      .where("user_id", "=", me.user._id)
-      .where("full_name", "=", fullName)
+    await repositories
+      .selectWithGithub(stack.db)
+      .where("repositories.user_id", "=", me.user._id)
+      .where("g.full_name", "=", fullName)
       .executeTakeFirstOrThrow()
   ).id;
 
@@ -75,6 +74,15 @@ const waiting = async () =>
       where datname = current_database() and wait_event_type = 'Lock'`.execute(stack.db)
   ).rows[0]?.n ?? 0;
 
+const backtestRow = (id: string) =>
+  stack.db
+    .selectFrom("repository_backtests")
+    .select(["status", "error"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+
+const REMOVED = { status: "failed", error: backtests.REPOSITORY_REMOVED };
+
 const ENDED = {
   status: "failed",
   error_code: "backtest.ended",
@@ -104,16 +112,23 @@ describe("a repository leaving the list while its backtest solves", () => {
 
     withdraw();
     expect(await list(me)).not.toContain("acme/service");
-    expect(
-      await stack.db.selectFrom("repository_backtests").select("id").where("id", "=", s.backtestId).execute(),
-    ).toEqual([]);
-    expect(await runRow(s.runId)).toEqual({ ...ENDED, backtest_id: null });
+    // The user's access row stays, marked as having left the list.
+    const access = await stack.db
+      .selectFrom("repositories")
+      .select("left_at")
+      .where("id", "=", await repositoryId(me, "acme/service"))
+      .executeTakeFirstOrThrow();
+    expect(access.left_at).toBeInstanceOf(Date);
+    // The backtest stays with the access row, ended for the repository leaving.
+    expect(await backtestRow(s.backtestId)).toEqual(REMOVED);
+    expect(await runRow(s.runId)).toEqual({ ...ENDED, backtest_id: s.backtestId });
     expect(await usedQuota(stack.db, me.user._id)).toBe(before);
 
     // The run's and the backtest's own ends, arriving after (its model answered, then it finished): nothing changes.
     expect(await runs.completeWithoutSolution(stack.db, s.runId)).toBe(false);
     await backtests.finish(stack.db, s.backtestId, { error: null });
-    expect(await runRow(s.runId)).toEqual({ ...ENDED, backtest_id: null });
+    expect(await backtestRow(s.backtestId)).toEqual(REMOVED);
+    expect(await runRow(s.runId)).toEqual({ ...ENDED, backtest_id: s.backtestId });
     expect(await usedQuota(stack.db, me.user._id)).toBe(before);
     // A later sync of the same list removes nothing more and gives nothing back again.
     expect(await list(me)).not.toContain("acme/service");

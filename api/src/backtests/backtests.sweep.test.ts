@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@fixloop/testkit";
 import { jobIds } from "@fixloop/contract";
-import { backtests, backtestSolves } from "@fixloop/db";
+import { backtests, backtestSolves, repositories } from "@fixloop/db";
 import { createTestStack, type SignedIn, type TestStack } from "../../test/stack";
 import { until, usedQuota } from "../../test/faults.testkit";
 import { LOCALIZED, RUN_ENDED, TIMED_OUT, backtestFailed, backtestRow, runRow } from "../../test/backtests.testkit";
@@ -25,11 +25,7 @@ const MINUTE = 60_000;
 /** The user's repositories, as listing them stores them: the row id of each full name. */
 async function repositoriesOf(me: SignedIn) {
   expect((await stack.app.request("/api/github/repositories", { headers: me.headers })).status).toBe(200);
-  const rows = await stack.db
-    .selectFrom("repositories")
-    .select(["id", "full_name"])
-    .where("user_id", "=", me.user._id)
-    .execute();
+  const rows = await repositories.selectWithGithub(stack.db).where("repositories.user_id", "=", me.user._id).execute();
   return (fullName: string) => {
     const row = rows.find((r) => r.full_name === fullName);
     if (!row) throw new Error(`no repository ${fullName}`);

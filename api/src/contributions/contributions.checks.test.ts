@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { issues } from "@fixloop/db";
 import { createTestStack } from "../../test/stack";
 import { errorOf } from "../../test/testing";
 
@@ -27,12 +28,11 @@ const forkCalls = (repo: string) =>
   stack.github.control.requestLog.filter((r) => r.method === "POST" && r.path === `/repos/${OWNER}/${repo}/forks`)
     .length;
 const importedRows = (userId: string, repo: string, n: number) =>
-  db
-    .selectFrom("issues")
-    .select("id")
-    .where("user_id", "=", userId)
-    .where("repo_full_name", "=", `${OWNER}/${repo}`)
-    .where("issue_number", "=", n)
+  issues
+    .selectIssues(db)
+    .where("issues.user_id", "=", userId)
+    .where("issue_repo.full_name", "=", `${OWNER}/${repo}`)
+    .where("issues.issue_number", "=", n)
     .execute();
 
 describe("contribution checks before importing an external issue", () => {

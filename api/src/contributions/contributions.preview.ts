@@ -17,8 +17,8 @@ export async function previewIssue(gh: GithubClient, login: string, ref: IssueRe
   ]);
   return {
     isPullRequest: Boolean(issue.pull_request),
-    /** GitHub's id of the issue: finds the user's import of it made under a former name of the repository. */
-    githubId: issue.id,
+    /** GitHub's id of the repository: finds the user's import of the issue whatever its name was then. */
+    repositoryId: repo.id,
     repository: {
       fullName: repo.full_name,
       language: repo.language ?? null,

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { domain, jobIds } from "@fixloop/contract";
-import { importedIssue } from "@fixloop/db";
+import { githubRepositories, importedIssue } from "@fixloop/db";
 import { githubForUser, toGithubError } from "@fixloop/runtime";
 import type { AppEnv } from "../deps";
 import { requireUser } from "../auth/auth.middleware";
@@ -33,13 +33,7 @@ export const contributionsRoutes = new Hono<AppEnv>()
       });
     if (preview.isPullRequest)
       throw new AppError(400, "github.not_an_issue", `#${ref.issueNumber} is a pull request, not an issue`);
-    const existing = await importedIssue(
-      deps.db,
-      c.var.user.id,
-      preview.repository.fullName,
-      preview.issue.number,
-      preview.githubId,
-    );
+    const existing = await importedIssue(deps.db, c.var.user.id, preview.repositoryId, preview.issue.number);
     return c.json({
       parsed: { type: "issue" as const, owner: ref.owner, repo: ref.repo, issueNumber: ref.issueNumber },
       repository: preview.repository,
@@ -55,7 +49,9 @@ export const contributionsRoutes = new Hono<AppEnv>()
   .post("/contributions/import-issue", requireUser, validate("json", ImportIssueRequest), async (c) => {
     const ref = c.req.valid("json");
     const userId = c.var.user.id;
-    const known = await importedIssue(c.var.deps.db, userId, `${ref.owner}/${ref.repo}`, ref.issueNumber);
+    // By the name the user gave: the repository stored under it now, if any (the fork job reads GitHub's id).
+    const repositoryId = await githubRepositories.idOf(c.var.deps.db, `${ref.owner}/${ref.repo}`);
+    const known = repositoryId ? await importedIssue(c.var.deps.db, userId, repositoryId, ref.issueNumber) : undefined;
     if (known?.is_imported && known.fork_full_name) {
       return c.json({
         fork: { isNew: false, fullName: known.fork_full_name },

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { issues } from "@fixloop/db";
 import { webhookStack } from "../../test/webhooks.testkit";
 
 type Stack = Awaited<ReturnType<typeof webhookStack>>;
@@ -100,11 +101,10 @@ describe("Fixloop as a GitHub App", () => {
       headers: s.octocat.headers,
     });
     expect(sync.status).toBe(200);
-    const issue = await s.stack.db
-      .selectFrom("issues")
-      .select("id")
-      .where("repo_full_name", "=", "octocat/url-shortener")
-      .where("issue_number", "=", n)
+    const issue = await issues
+      .selectIssues(s.stack.db)
+      .where("issue_repo.full_name", "=", "octocat/url-shortener")
+      .where("issues.issue_number", "=", n)
       .executeTakeFirstOrThrow();
     control.suspendInstallation(installationId, "octocat");
     await control.webhookDeliveries();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { issues, repositories } from "@fixloop/db";
 import { json, type RepoItem } from "../../test/github.testkit";
 import { createTestStack } from "../../test/stack";
 
@@ -72,18 +73,20 @@ describe("organisation repositories", () => {
     expect(trigger.status).toBe(403);
     expect((await json<{ error: { code: string } }>(trigger)).error.code).toBe("label_trigger.not_allowed");
     const issuesOf = (repo: string) =>
-      db
-        .selectFrom("issues")
-        .select("issue_number")
-        .where("user_id", "=", user._id)
-        .where("repo_full_name", "=", repo)
+      issues
+        .selectIssues(db)
+        .clearSelect()
+        .select("issues.issue_number")
+        .where("issues.user_id", "=", user._id)
+        .where("issue_repo.full_name", "=", repo)
         .execute();
     expect(await issuesOf("globex/docs")).toEqual([]);
-    const settings = await db
-      .selectFrom("repositories")
-      .select(["solve_label", "can_push"])
-      .where("user_id", "=", user._id)
-      .where("full_name", "=", "globex/docs")
+    const settings = await repositories
+      .selectWithGithub(db)
+      .clearSelect()
+      .select(["repositories.solve_label", "repositories.can_push"])
+      .where("repositories.user_id", "=", user._id)
+      .where("g.full_name", "=", "globex/docs")
       .executeTakeFirstOrThrow();
     expect(settings).toEqual({ solve_label: null, can_push: false });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { issues, repositories } from "@fixloop/db";
 import { json, type RepoItem } from "../../test/github.testkit";
 import { createTestStack } from "../../test/stack";
 
@@ -46,7 +47,7 @@ describe("repositories", () => {
     expect(after.repositories.some((r) => r.isPrivate)).toBe(true);
     expect(after.repositories.filter((r) => r.fullName.startsWith("octocat/")).every((r) => r.canPush)).toBe(true);
     // Listing twice leaves one row per repository.
-    const rows = await db.selectFrom("repositories").select("full_name").execute();
+    const rows = await repositories.selectWithGithub(db).execute();
     expect(new Set(rows.map((r) => r.full_name)).size).toBe(rows.length);
   });
 
@@ -74,11 +75,10 @@ describe("issue sync", () => {
     );
     expect(second.count).toBe(expected);
 
-    const rows = await db
-      .selectFrom("issues")
-      .selectAll()
-      .where("user_id", "=", user._id)
-      .where("repo_full_name", "=", repo.fullName)
+    const rows = await issues
+      .selectIssues(db)
+      .where("issues.user_id", "=", user._id)
+      .where("issue_repo.full_name", "=", repo.fullName)
       .execute();
     expect(rows).toHaveLength(expected);
     const labelled = rows.find((r) => r.issue_number === n1);
@@ -92,10 +92,9 @@ describe("issue sync", () => {
     const repo = repos.repositories.find((r) => r.fullName.startsWith("octocat/") && !r.isPrivate);
     if (!repo) throw new Error("no public octocat repository seeded");
     await app.request(`/api/github/repositories/${repo.fullName}/sync`, { method: "POST", headers });
-    const stored = await db
-      .selectFrom("repositories")
-      .select("issues_etag")
-      .where("full_name", "=", repo.fullName)
+    const stored = await repositories
+      .selectWithGithub(db)
+      .where("g.full_name", "=", repo.fullName)
       .executeTakeFirstOrThrow();
     expect(stored.issues_etag).toBeTruthy();
     stack.github.control.clearRequestLog();
@@ -125,11 +124,10 @@ describe("issue sync", () => {
     expect(res.count).toBe(expected);
     const pages = stack.github.control.requestLog.filter((r) => r.path.includes("/issues") && r.status === 200);
     expect(pages.length).toBeGreaterThanOrEqual(3);
-    const numbers = await db
-      .selectFrom("issues")
-      .select("issue_number")
-      .where("user_id", "=", user._id)
-      .where("repo_full_name", "=", repo.fullName)
+    const numbers = await issues
+      .selectIssues(db)
+      .where("issues.user_id", "=", user._id)
+      .where("issue_repo.full_name", "=", repo.fullName)
       .execute();
     expect(new Set(numbers.map((n) => n.issue_number)).size).toBe(expected);
   });
@@ -175,19 +173,17 @@ describe("issue sync", () => {
       expect((await json<{ error: { code: string } }>(res)).error.code).toBe("github.not_your_repository");
     }
     expect(
-      await db
-        .selectFrom("issues")
-        .select("id")
-        .where("user_id", "=", user._id)
-        .where("repo_full_name", "=", "octocat/todo-api")
+      await issues
+        .selectIssues(db)
+        .where("issues.user_id", "=", user._id)
+        .where("issue_repo.full_name", "=", "octocat/todo-api")
         .execute(),
     ).toEqual([]);
     expect(
-      await db
-        .selectFrom("repositories")
-        .select("id")
-        .where("user_id", "=", user._id)
-        .where("full_name", "=", "octocat/todo-api")
+      await repositories
+        .selectWithGithub(db)
+        .where("repositories.user_id", "=", user._id)
+        .where("g.full_name", "=", "octocat/todo-api")
         .execute(),
     ).toEqual([]);
   });

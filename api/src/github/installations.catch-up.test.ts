@@ -72,7 +72,13 @@ describe("the installations catch-up on start", () => {
     expect(await catchUpInstallations(stack.ctx)).toEqual({ count: 1 });
     expect(await installationsOf()).toEqual([expect.objectContaining({ id, suspended: false, repositoryCount: 2 })]);
     expect(await installations.byId(stack.db, other)).toBeUndefined();
-    expect(await installations.forRepository(stack.db, octocatId, "octocat/weather-cli")).toBeDefined();
+    const token = control.issueToken("octocat", ["repo"]);
+    const weatherCli = (await (
+      await fetch(`${stack.github.url}/repos/octocat/weather-cli`, { headers: { authorization: `token ${token}` } })
+    ).json()) as { id: number };
+    expect(
+      await installations.forRepository(stack.db, octocatId, { githubId: weatherCli.id, owner: "octocat" }),
+    ).toBeDefined();
     expect(await repositories()).toEqual(["octocat/todo-api", "octocat/weather-cli"]);
 
     control.suspendInstallation(id, "octocat");

@@ -5,6 +5,7 @@ import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { approve } from "../../test/pull-requests.fixtures";
 import { RESUMED_AFTER_RESTART, STEPS, runEventsKey } from "@fixloop/contract";
+import { issues } from "@fixloop/db";
 import { parseEntry } from "@fixloop/runtime";
 import { seedSolution } from "@fixloop/testkit";
 import { insertIssue } from "@fixloop/testkit";
@@ -244,12 +245,11 @@ describe("a worker SIGKILLed between forking and storing the imported issue", ()
     figures.faultsInjected += 1;
     const second = workers.start(workerEnv("fork"));
     const imported = () =>
-      stack.db
-        .selectFrom("issues")
-        .selectAll()
-        .where("user_id", "=", me.user._id)
-        .where("repo_full_name", "=", `hubot/${repo}`)
-        .where("issue_number", "=", issueNumber ?? 0)
+      issues
+        .selectIssues(stack.db)
+        .where("issues.user_id", "=", me.user._id)
+        .where("issue_repo.full_name", "=", `hubot/${repo}`)
+        .where("issues.issue_number", "=", issueNumber ?? 0)
         .execute();
     await until("imported issue stored", async () => (await imported()).length === 1, 90_000, 500);
     await workers.stop(second);

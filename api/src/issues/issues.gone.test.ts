@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { issues as issueRows } from "@fixloop/db";
+import { seedRepository } from "@fixloop/testkit";
 import { webhookStack } from "../../test/webhooks.testkit";
 
 const t = await webhookStack({ workers: ["sync"] });
@@ -26,12 +28,13 @@ async function syncedIssues(titles: string[], repo = REPO): Promise<number[]> {
 }
 
 const row = (n: number, repo = REPO) =>
-  t.stack.db
-    .selectFrom("issues")
-    .select(["id", "status", "state", "gone", "moved_to"])
-    .where("user_id", "=", t.octocat.user._id)
-    .where("repo_full_name", "=", repo)
-    .where("issue_number", "=", n)
+  issueRows
+    .selectIssues(t.stack.db)
+    .clearSelect()
+    .select(["issues.id", "issues.status", "issues.state", "issues.gone", "issues.moved_to"])
+    .where("issues.user_id", "=", t.octocat.user._id)
+    .where("issue_repo.full_name", "=", repo)
+    .where("issues.issue_number", "=", n)
     .executeTakeFirstOrThrow();
 
 /** The user's runs and usage: a refused solve changes neither. */
@@ -96,9 +99,10 @@ describe("an issue deleted or transferred on GitHub, told by the issues webhook"
   it("is not marked by an unsigned or badly signed delivery, nor one that is not an address", async () => {
     const [n = 0] = await syncedIssues(["Still here"]);
     t.control.setWebhook(t.hook);
+    const { data: repo } = await t.gh("octocat").rest.repos.get({ owner: "octocat", repo: "todo-api" });
     const event = {
       action: "deleted",
-      repository: { full_name: REPO },
+      repository: { id: repo.id, name: repo.name, full_name: repo.full_name, owner: { login: repo.owner.login } },
       issue: { number: n },
       sender: { login: "octocat" },
     };
@@ -207,7 +211,7 @@ describe("the full issue sync", () => {
       .insertInto("issues")
       .values({
         user_id: t.octocat.user._id,
-        repo_full_name: REPO,
+        repository_github_id: await seedRepository(t.stack.db, REPO),
         issue_number: 9_999,
         title: "Not on GitHub",
         status: "open",

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDb, issues } from "@fixloop/db";
+import { seedRepository } from "@fixloop/testkit";
 import { createTestStack } from "../../test/stack";
 
 /**
@@ -11,6 +12,8 @@ import { createTestStack } from "../../test/stack";
 const stack = await createTestStack();
 const { app } = stack;
 const worker = createDb(stack.deps.env.DATABASE_URL, { max: 2 });
+/** The GitHub id octocat/cache is stored under. */
+const CACHE = await seedRepository(stack.db, "octocat/cache");
 
 afterAll(async () => {
   await worker.destroy();
@@ -37,8 +40,8 @@ async function list(headers: Record<string, string>, query = "") {
 
 async function newIssue(userId: string, n: number): Promise<string> {
   const { rows } = await sql<{ id: string }>`
-    insert into issues (user_id, repo_full_name, issue_number, title, html_url)
-    values (${userId}, 'octocat/cache', ${n}, ${`issue ${n}`}, ${`https://github.com/octocat/cache/issues/${n}`})
+    insert into issues (user_id, repository_github_id, issue_number, title, html_url)
+    values (${userId}, ${CACHE}::bigint, ${n}, ${`issue ${n}`}, ${`https://github.com/octocat/cache/issues/${n}`})
     returning id`.execute(worker);
   return rows[0]?.id ?? "";
 }
@@ -63,9 +66,9 @@ describe("the kept issue list", () => {
     expect((await byId(id))?.awaitingReview?.solutionId).toBe(solutionId);
 
     await sql`
-      insert into pull_requests (user_id, solution_id, issue_id, repo_full_name, head_repo_full_name, pr_number, title,
+      insert into pull_requests (user_id, solution_id, issue_id, base_github_id, head_github_id, pr_number, title,
                                  branch_name, base_branch, status, html_url)
-      values (${user._id}, ${solutionId}, ${id}, 'octocat/cache', 'octocat/cache', 7, 't', 'fixloop/x', 'main', 'open',
+      values (${user._id}, ${solutionId}, ${id}, ${CACHE}::bigint, ${CACHE}::bigint, 7, 't', 'fixloop/x', 'main', 'open',
               'https://github.com/octocat/cache/pull/7')`.execute(worker);
     expect((await byId(id))?.openPullRequest?.number).toBe(7);
 
@@ -116,8 +119,8 @@ describe("the kept issue list", () => {
     let id = "";
     await worker.transaction().execute(async (trx) => {
       const { rows } = await sql<{ id: string }>`
-        insert into issues (user_id, repo_full_name, issue_number, title, html_url)
-        values (${user._id}, 'octocat/cache', 40, 'in flight', 'https://github.com/octocat/cache/issues/40')
+        insert into issues (user_id, repository_github_id, issue_number, title, html_url)
+        values (${user._id}, ${CACHE}::bigint, 40, 'in flight', 'https://github.com/octocat/cache/issues/40')
         returning id`.execute(trx);
       id = rows[0]?.id ?? "";
       expect((await list(headers)).body.issues).toHaveLength(before);
@@ -152,9 +155,9 @@ describe("the kept issue list after a TRUNCATE", () => {
       insert into solutions (user_id, issue_id, status, analysis, proposed_solution, ai_model)
       values (${user._id}, ${id}, 'approved', 'a', 'p', 'm') returning id`.execute(worker);
     await sql`
-      insert into pull_requests (user_id, solution_id, issue_id, repo_full_name, head_repo_full_name, pr_number, title,
+      insert into pull_requests (user_id, solution_id, issue_id, base_github_id, head_github_id, pr_number, title,
                                  branch_name, base_branch, status, html_url)
-      values (${user._id}, ${rows[0]?.id ?? ""}, ${id}, 'octocat/cache', 'octocat/cache', 8, 't', 'fixloop/y', 'main',
+      values (${user._id}, ${rows[0]?.id ?? ""}, ${id}, ${CACHE}::bigint, ${CACHE}::bigint, 8, 't', 'fixloop/y', 'main',
               'open', 'https://github.com/octocat/cache/pull/8')`.execute(worker);
     const shown = async () => (await list(headers)).body.issues.find((i) => i._id === id)?.openPullRequest ?? null;
     expect((await shown())?.number).toBe(8);

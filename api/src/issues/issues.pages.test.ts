@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import { seedRepository } from "@fixloop/testkit";
 import { createTestStack } from "../../test/stack";
 
 const stack = await createTestStack();
@@ -13,9 +14,10 @@ interface Page {
 
 /** `n` issues of `userId`'s repository `repo`, all stored in one statement: they share one creation time. */
 async function seedIssues(userId: string, repo: string, n: number, status = "open") {
+  const repositoryId = await seedRepository(db, repo);
   await sql`
-    insert into issues (user_id, repo_full_name, issue_number, title, html_url, status)
-    select ${userId}, ${repo}, g, ${repo} || ' issue ' || g, 'https://github.com/' || ${repo} || '/issues/' || g, ${status}
+    insert into issues (user_id, repository_github_id, issue_number, title, html_url, status)
+    select ${userId}, ${repositoryId}::bigint, g, ${repo} || ' issue ' || g, 'https://github.com/' || ${repo} || '/issues/' || g, ${status}
     from generate_series(1, ${n}) g`.execute(db);
 }
 
@@ -108,7 +110,8 @@ describe("searching the issue list", () => {
   it("finds issues by title or owner/repo#number on the server, taking % and _ literally", async () => {
     const { headers, user } = await stack.signIn("hubot");
     await seedIssues(user._id, "hubot/app", 120);
-    await sql`update issues set title = '100% CPU on_idle' where user_id = ${user._id} and repo_full_name = 'hubot/app' and issue_number = 3`.execute(
+    const appRepo = await seedRepository(db, "hubot/app");
+    await sql`update issues set title = '100% CPU on_idle' where user_id = ${user._id} and repository_github_id = ${appRepo}::bigint and issue_number = 3`.execute(
       db,
     );
     const titles = async (q: string) => {

@@ -51,7 +51,9 @@ async function enabledLabelledIssue(me: { headers: Record<string, string> }, own
   const [n = 0] = stack.github.control.addIssues(owner, repo, [{ title: "Crash on empty input" }]);
   const gh = new Octokit({ baseUrl: stack.github.url, auth: stack.github.control.issueToken(owner, ["repo"]) });
   await gh.rest.issues.addLabels({ owner, repo, issue_number: n, labels: ["fixloop"] });
+  const repositoryId = (await gh.rest.repos.get({ owner, repo })).data.id;
   const outcome = await handleLabeledIssue(stack.deps, {
+    repositoryId,
     repoFullName: `${owner}/${repo}`,
     issueNumber: n,
     label: "fixloop",

@@ -21,13 +21,20 @@ export function labelTriggerDeps(deps: AppDeps): LabelTriggerDeps {
 }
 
 /**
- * For an `issues.labeled` webhook: `repoFullName` is `repository.full_name`, `issueNumber`
+ * For an `issues.labeled` webhook: `repositoryId` is `repository.id`, `repoFullName`
+ * `repository.full_name`, `issueNumber`
  * `issue.number`, `label` `label.name`, `senderLogin` `sender.login`. Solves the issue when the
  * repository's user enabled that label (see runtime's `handleLabeledIssue`); otherwise does nothing.
  */
 export async function handleLabeledIssue(
   deps: AppDeps,
-  event: { repoFullName: string; issueNumber: number; label: string; senderLogin: string | null },
+  event: {
+    repositoryId: number;
+    repoFullName: string;
+    issueNumber: number;
+    label: string;
+    senderLogin: string | null;
+  },
 ): Promise<LabelTriggerOutcome> {
   const labeled: LabeledIssue = event;
   return handle(labelTriggerDeps(deps), labeled);

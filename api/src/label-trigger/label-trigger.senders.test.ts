@@ -17,6 +17,8 @@ afterAll(async () => {
 
 const REPO = "octocat/todo-api";
 let me: { id: string; headers: Record<string, string> };
+/** The stand-in's id of REPO: what a webhook names it by. */
+let repositoryId: number;
 
 const param = { owner: "octocat", repo: "todo-api" };
 const repository = () => stack.client(me.headers).github.repositories[":owner"][":repo"];
@@ -36,6 +38,9 @@ beforeAll(async () => {
   me = { id: signed.user._id, headers: { ...signed.headers, "content-type": "application/json" } };
   expect((await stack.client(me.headers).github.repositories.$get({ query: {} })).status).toBe(200);
   expect((await put({ enabled: true, label: "bug" })).status).toBe(200);
+  const token = stack.github.control.issueToken("octocat", ["repo"]);
+  const res = await fetch(`${stack.github.url}/repos/${REPO}`, { headers: { authorization: `token ${token}` } });
+  repositoryId = ((await res.json()) as { id: number }).id;
 });
 
 describe("who may start a paid solve by label", () => {
@@ -43,6 +48,7 @@ describe("who may start a paid solve by label", () => {
     const n = templatedIssue("hubot", "Crash when the title is empty");
     const before = (await runsOf()).length;
     const outcome = await handleLabeledIssue(stack.deps, {
+      repositoryId,
       repoFullName: REPO,
       issueNumber: n,
       label: "bug",
@@ -57,6 +63,7 @@ describe("who may start a paid solve by label", () => {
     );
     // Nothing is claimed: a maintainer adding the label later still starts the run, and it records who.
     const byOwner = await handleLabeledIssue(stack.deps, {
+      repositoryId,
       repoFullName: REPO,
       issueNumber: n,
       label: "bug",
@@ -72,7 +79,7 @@ describe("who may start a paid solve by label", () => {
 
   it("a bot's or auto-labeler's label starts nothing until the owner lists it, then starts the run with the bot as sender", async () => {
     const n = templatedIssue("hubot", "Sorting by due date puts undated todos first");
-    const bot = { repoFullName: REPO, issueNumber: n, label: "bug", senderLogin: "issue-labeler[bot]" };
+    const bot = { repositoryId, repoFullName: REPO, issueNumber: n, label: "bug", senderLogin: "issue-labeler[bot]" };
     const before = (await runsOf()).length;
     expect(await handleLabeledIssue(stack.deps, bot)).toMatchObject({ status: "refused" });
     expect((await setting()).lastRefused?.reason).toMatch(

@@ -44,7 +44,9 @@ async function labelledIssue(login: string, ownerLogin: string, repo: string, la
   const [n = 0] = stack.github.control.addIssues(ownerLogin, repo, [{ title: `Crash on empty input ${label}` }]);
   const gh = new Octokit({ baseUrl: stack.github.url, auth: stack.github.control.issueToken(login, ["repo"]) });
   await gh.rest.issues.addLabels({ owner: ownerLogin, repo, issue_number: n, labels: [label] });
-  return { n, gh };
+  // A webhook names the repository by its GitHub id.
+  const repositoryId = (await gh.rest.repos.get({ owner: ownerLogin, repo })).data.id;
+  return { n, gh, repositoryId };
 }
 
 const comments = async (gh: Octokit, owner: string, repo: string, n: number) =>
@@ -61,8 +63,14 @@ describe("label trigger", () => {
   it("solves a labelled issue of an enabled repository: one run marked label, one comment linking it, once however often seen", async () => {
     const me = await owner("octocat");
     expect((await setTrigger(me.headers, "octocat/todo-api", { enabled: true, label: "fixloop" })).status).toBe(200);
-    const { n, gh } = await labelledIssue("octocat", "octocat", "todo-api", "fixloop");
-    const event = { repoFullName: "octocat/todo-api", issueNumber: n, label: "FixLoop", senderLogin: "octocat" };
+    const { n, gh, repositoryId } = await labelledIssue("octocat", "octocat", "todo-api", "fixloop");
+    const event = {
+      repositoryId,
+      repoFullName: "octocat/todo-api",
+      issueNumber: n,
+      label: "FixLoop",
+      senderLogin: "octocat",
+    };
     const [first, second] = await Promise.all([
       handleLabeledIssue(stack.deps, event),
       handleLabeledIssue(stack.deps, event),
@@ -101,6 +109,7 @@ describe("label trigger", () => {
     const before = (await runsOf(me.id)).length;
     const off = await labelledIssue("octocat", "octocat", "url-shortener", "fixloop");
     const event = {
+      repositoryId: off.repositoryId,
       repoFullName: "octocat/url-shortener",
       issueNumber: off.n,
       label: "fixloop",
@@ -108,7 +117,13 @@ describe("label trigger", () => {
     };
     expect(await handleLabeledIssue(stack.deps, event)).toEqual({ status: "disabled" });
     const other = await labelledIssue("octocat", "octocat", "todo-api", "bug");
-    const bug = { repoFullName: "octocat/todo-api", issueNumber: other.n, label: "bug", senderLogin: "octocat" };
+    const bug = {
+      repositoryId: other.repositoryId,
+      repoFullName: "octocat/todo-api",
+      issueNumber: other.n,
+      label: "bug",
+      senderLogin: "octocat",
+    };
     expect(await handleLabeledIssue(stack.deps, bug)).toEqual({ status: "disabled" });
     expect(await runsOf(me.id)).toHaveLength(before);
     expect(await comments(off.gh, "octocat", "url-shortener", off.n)).toEqual([]);
@@ -137,8 +152,14 @@ describe("label trigger", () => {
       .insertInto("usage_counters")
       .values({ user_id: me.id, period_start: periodStart, used: 10_000 })
       .execute();
-    const { n, gh } = await labelledIssue("hubot", "hubot", "markdown-lint", "fixloop");
-    const event = { repoFullName: "hubot/markdown-lint", issueNumber: n, label: "fixloop", senderLogin: "hubot" };
+    const { n, gh, repositoryId } = await labelledIssue("hubot", "hubot", "markdown-lint", "fixloop");
+    const event = {
+      repositoryId,
+      repoFullName: "hubot/markdown-lint",
+      issueNumber: n,
+      label: "fixloop",
+      senderLogin: "hubot",
+    };
     expect((await handleLabeledIssue(stack.deps, event)).status).toBe("over_quota");
     expect((await handleLabeledIssue(stack.deps, event)).status).toBe("duplicate");
     expect(await runsOf(me.id)).toEqual([]);
@@ -153,8 +174,9 @@ describe("label trigger", () => {
     expect((await setTrigger(me.headers, "opencommons/no-robots", { enabled: true, label: "fixloop" })).status).toBe(
       200,
     );
-    const { n, gh } = await labelledIssue("opencommons", "opencommons", "no-robots", "fixloop");
+    const { n, gh, repositoryId } = await labelledIssue("opencommons", "opencommons", "no-robots", "fixloop");
     const event = {
+      repositoryId,
       repoFullName: "opencommons/no-robots",
       issueNumber: n,
       label: "fixloop",
@@ -173,8 +195,14 @@ describe("label trigger", () => {
     expect((await setTrigger(me.headers, "octocat/url-shortener", { enabled: true, label: "fixloop" })).status).toBe(
       200,
     );
-    const { n } = await labelledIssue("octocat", "octocat", "url-shortener", "fixloop");
-    const event = { repoFullName: "octocat/url-shortener", issueNumber: n, label: "fixloop", senderLogin: null };
+    const { n, repositoryId } = await labelledIssue("octocat", "octocat", "url-shortener", "fixloop");
+    const event = {
+      repositoryId,
+      repoFullName: "octocat/url-shortener",
+      issueNumber: n,
+      label: "fixloop",
+      senderLogin: null,
+    };
     // The contribution rules (7 files, read at once) are read after the claim: rate-limited for an hour, that read fails.
     stack.github.control.failNext({
       path: /url-shortener\/contents\//,
@@ -203,8 +231,9 @@ describe("label trigger", () => {
     const me = await owner("octocat");
     const full = "octocat/weather-cli";
     expect((await setTrigger(me.headers, full, { enabled: true, label: "fixloop" })).status).toBe(200);
-    const { n, gh } = await labelledIssue("octocat", "octocat", "weather-cli", "fixloop");
+    const { n, gh, repositoryId } = await labelledIssue("octocat", "octocat", "weather-cli", "fixloop");
     const first = await handleLabeledIssue(stack.deps, {
+      repositoryId,
       repoFullName: full,
       issueNumber: n,
       label: "fixloop",
@@ -232,7 +261,7 @@ describe("label trigger", () => {
     // Another label the trigger now watches, added by a maintainer: refused, no claim taken.
     expect((await setTrigger(me.headers, full, { enabled: true, label: "ai-fix" })).status).toBe(200);
     await gh.rest.issues.addLabels({ owner: "octocat", repo: "weather-cli", issue_number: n, labels: ["ai-fix"] });
-    const event = { repoFullName: full, issueNumber: n, label: "ai-fix", senderLogin: "octocat" };
+    const event = { repositoryId, repoFullName: full, issueNumber: n, label: "ai-fix", senderLogin: "octocat" };
     expect(await handleLabeledIssue(stack.deps, event)).toMatchObject({
       status: "awaiting_review",
       issueId: first.issueId,

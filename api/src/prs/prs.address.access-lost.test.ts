@@ -36,6 +36,19 @@ describe("a pull request whose issue's repository left the user's list", () => {
     // octocat gives the repository away: the next listing drops it from their list.
     await t.control.transferRepository("octocat", "todo-api", "hubot");
     expect(await listed()).not.toContain("octocat/todo-api");
+    // The user's access row stays (the issue and pull request are still theirs), marked as having left the list.
+    const access = await t.stack.db
+      .selectFrom("pull_requests")
+      .innerJoin("issues", "issues.id", "pull_requests.issue_id")
+      .innerJoin("repositories", (join) =>
+        join
+          .onRef("repositories.user_id", "=", "issues.user_id")
+          .onRef("repositories.github_id", "=", "issues.repository_github_id"),
+      )
+      .select("repositories.left_at")
+      .where("pull_requests.id", "=", pr.id)
+      .executeTakeFirstOrThrow();
+    expect(access.left_at).toBeInstanceOf(Date);
     // The pull requests page is told, so it can say why instead of offering "Address review".
     const lost = "You no longer have access to this issue's repository on GitHub, so";
     expect(await pullRequest(pr.id)).toMatchObject({

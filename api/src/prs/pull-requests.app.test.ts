@@ -3,7 +3,14 @@ import { Octokit } from "@octokit/rest";
 import { pullRequestEvents, reviewAddressing } from "@fixloop/db";
 import { gitShow, seedSolution } from "@fixloop/testkit";
 import { branchName } from "@fixloop/worker";
-import { approveVia, openedPullRequest, prStack, recordRevision, writes } from "../../test/pull-requests.fixtures";
+import {
+  approveVia,
+  openedPullRequest,
+  prStack,
+  recordRevision,
+  storedAsOnGithub,
+  writes,
+} from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
@@ -13,6 +20,7 @@ beforeAll(async () => {
       return { GITHUB_APP_ID: String(app.id), GITHUB_APP_SLUG: app.slug, GITHUB_APP_PRIVATE_KEY: app.pem };
     },
   });
+  await storedAsOnGithub(t, "octocat", "todo-api");
   // Two repositories: a job's token is narrowed to one of them.
   const id = t.control.install("octocat", "octocat", ["todo-api", "url-shortener"]);
   const setup = await t.octocatApi.github.app.setup.$get({

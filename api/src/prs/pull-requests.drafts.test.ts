@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitShow, seedSolution } from "@fixloop/testkit";
 import { openPullRequest } from "@fixloop/worker";
-import { approve, prStack } from "../../test/pull-requests.fixtures";
+import { approve, prStack, storedAsOnGithub } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let headers: Record<string, string>;
 let readme: string;
 beforeAll(async () => {
   t = await prStack();
+  await storedAsOnGithub(t, "octocat", "todo-api");
   // Private repositories need the `repo` scope; octocat's account is on GitHub Free (no drafts there).
   headers = (await t.stack.signIn("octocat", { scopes: ["repo"] })).headers;
   readme = gitShow(t.control.gitDir("octocat", "secret-notes"), "main", "README.md");

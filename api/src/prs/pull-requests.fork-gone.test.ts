@@ -1,13 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
+import { issues, pullRequests } from "@fixloop/db";
 import { createGithubClient } from "@fixloop/runtime";
 import { branchName } from "@fixloop/worker";
-import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, writes, storedAsOnGithub } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let validate: string;
 beforeAll(async () => {
   t = await prStack();
+  await storedAsOnGithub(t, "octocat", "todo-api");
   validate = gitShow(t.upstreamDir, "main", "src/validate.ts");
 });
 
@@ -25,13 +27,13 @@ async function seedImported(userId: string, issueNumber: number, title: string, 
 }
 
 const rememberedFork = async (issueId: string) =>
-  (await t.stack.db.selectFrom("issues").select("fork_full_name").where("id", "=", issueId).executeTakeFirstOrThrow())
-    .fork_full_name;
+  (await issues.selectIssues(t.stack.db).where("issues.id", "=", issueId).executeTakeFirstOrThrow()).fork_full_name;
 
 describe("the fork of an imported issue at pull request time", () => {
   it("forks again when the user deleted the remembered fork, remembers the new one and opens the pull request", async () => {
     const hubotGh = t.asUser("hubot");
     await hubotGh.rest.repos.createFork({ owner: "octocat", repo: "todo-api", name: "todo-api-fork" });
+    await storedAsOnGithub(t, "hubot", "todo-api-fork");
     const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
     const { solutionId, issueId } = await seedImported(
       hubot.user._id,
@@ -58,10 +60,9 @@ describe("the fork of an imported issue at pull request time", () => {
     const pulls = t.control.listPulls("octocat", "todo-api").filter((p) => p.head.ref === branch);
     expect(pulls).toHaveLength(1);
     expect(pulls[0]).toMatchObject({ head: { owner: "hubot", repo: "todo-api" }, user: "hubot" });
-    const row = await t.stack.db
-      .selectFrom("pull_requests")
-      .select("head_repo_full_name")
-      .where("solution_id", "=", solutionId)
+    const row = await pullRequests
+      .selectPullRequests(t.stack.db)
+      .where("pull_requests.solution_id", "=", solutionId)
       .executeTakeFirstOrThrow();
     expect(row.head_repo_full_name).toBe("hubot/todo-api");
   });
@@ -70,6 +71,7 @@ describe("the fork of an imported issue at pull request time", () => {
     await t.asUser("monalisa").rest.repos.createFork({ owner: "octocat", repo: "todo-api" });
     // GitHub support detached it from the fork network: a standalone repository now.
     t.control.detachFork("monalisa", "todo-api");
+    await storedAsOnGithub(t, "monalisa", "todo-api");
     const monalisa = await t.stack.signIn("monalisa", { scopes: ["public_repo"] });
     const { solutionId, issueId } = await seedImported(monalisa.user._id, 8, "Detached fork", "monalisa/todo-api");
     const forkDir = t.control.gitDir("monalisa", "todo-api");

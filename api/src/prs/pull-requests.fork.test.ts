@@ -1,12 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
+import { pullRequests } from "@fixloop/db";
 import { branchName } from "@fixloop/worker";
-import { approve, prStack, pushCommit, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, pushCommit, writes, storedAsOnGithub } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
   t = await prStack();
+  await storedAsOnGithub(t, "octocat", "todo-api");
 });
 
 const rev = (dir: string, r: string) =>
@@ -22,6 +24,8 @@ describe("pull requests from a fork and on a moving base", () => {
       "NOTES.md": "moved\n",
     });
     const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
+    // The fork as the import stores it, under the stand-in's id (upstream is, see beforeAll).
+    await storedAsOnGithub(t, "hubot", "todo-api");
     const validate = gitShow(t.upstreamDir, "main", "src/validate.ts");
     const fixed = validate.replace("title.length === 0", "title.trim().length === 0");
     expect(fixed).not.toBe(validate);
@@ -51,12 +55,22 @@ describe("pull requests from a fork and on a moving base", () => {
       user: "hubot",
     });
     expect(pulls[0]?.body).toContain("Fixes #4");
-    const row = await t.stack.db
-      .selectFrom("pull_requests")
-      .selectAll()
-      .where("issue_id", "=", issueId)
+    const issue = await t.stack.db
+      .selectFrom("issues")
+      .select(["repository_github_id", "fork_github_id"])
+      .where("id", "=", issueId)
       .executeTakeFirstOrThrow();
+    const row = await pullRequests
+      .selectPullRequests(t.stack.db)
+      .where("pull_requests.issue_id", "=", issueId)
+      .executeTakeFirstOrThrow();
+    // Stored by the ids GitHub answered for upstream and the fork, which the seeded issue names too.
+    const { data: upstream } = await t.asUser("octocat").rest.repos.get({ owner: "octocat", repo: "todo-api" });
+    const { data: fork } = await hubotGh.rest.repos.get({ owner: "hubot", repo: "todo-api" });
+    expect([issue.repository_github_id, issue.fork_github_id]).toEqual([String(upstream.id), String(fork.id)]);
     expect(row).toMatchObject({
+      base_github_id: issue.repository_github_id,
+      head_github_id: issue.fork_github_id,
       repo_full_name: "octocat/todo-api",
       head_repo_full_name: "hubot/todo-api",
       base_branch: "main",

@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, insertIssue, insertRun, seedSolution } from "@fixloop/testkit";
 import { openPullRequest } from "@fixloop/worker";
-import { approve, prStack, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, writes, storedAsOnGithub } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let validate: string;
 beforeAll(async () => {
   t = await prStack();
+  await storedAsOnGithub(t, "octocat", "todo-api");
   validate = gitShow(t.upstreamDir, "main", "src/validate.ts");
 });
 
@@ -78,6 +79,7 @@ describe("approving a solution of an issue GitHub no longer has", () => {
 
   it("refuses an imported issue deleted upstream, marking every user's row of it gone and stopping its runs", async () => {
     await t.asUser("hubot").rest.repos.createFork({ owner: "octocat", repo: "todo-api" });
+    await storedAsOnGithub(t, "hubot", "todo-api");
     const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
     const title = "Deleted upstream after the import";
     const [n = 0] = t.control.addIssues("octocat", "todo-api", [{ title }]);
@@ -125,14 +127,27 @@ describe("the pull-request job, when it runs", () => {
     const branches = gitBranches(t.upstreamDir);
     t.control.clearRequestLog();
 
-    await t.stack.db.updateTable("issues").set({ repository_left_at: new Date() }).where("id", "=", issueId).execute();
+    // The repository sync finds it no longer in the user's list: their access row is marked left.
+    const leave = (leftAt: Date | null) =>
+      t.stack.db
+        .insertInto("repositories")
+        .values({ user_id: t.octocat.user._id, github_id: repositoryGithubId, left_at: leftAt })
+        .onConflict((oc) => oc.columns(["user_id", "github_id"]).doUpdateSet({ left_at: leftAt }))
+        .execute();
+    const { repository_github_id: repositoryGithubId } = await t.stack.db
+      .selectFrom("issues")
+      .select("repository_github_id")
+      .where("id", "=", issueId)
+      .executeTakeFirstOrThrow();
+    await leave(new Date());
     await expect(openPullRequest(t.stack.ctx, job)).rejects.toMatchObject({
       code: "repository.access_lost",
       detail: "You no longer have access to this issue's repository on GitHub, so its pull request cannot be opened",
     });
+    await leave(null);
     await t.stack.db
       .updateTable("issues")
-      .set({ repository_left_at: null, gone: "deleted", status: "closed" })
+      .set({ gone: "deleted", status: "closed" })
       .where("id", "=", issueId)
       .execute();
     await expect(openPullRequest(t.stack.ctx, job)).rejects.toMatchObject({

@@ -1,16 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
-import { approveVia, prStack, pushCommit } from "../../test/pull-requests.fixtures";
+import { approveVia, prStack, pushCommit, storedAsOnGithub } from "../../test/pull-requests.fixtures";
 import { errorOf } from "../../test/testing";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
   t = await prStack();
+  await storedAsOnGithub(t, "octocat", "todo-api");
 });
 
 describe("a contribution policy added upstream after the import", () => {
   it("refuses the solve and the approval with the policy's reason, and nothing is written upstream", async () => {
     await t.asUser("hubot").rest.repos.createFork({ owner: "octocat", repo: "todo-api" });
+    await storedAsOnGithub(t, "hubot", "todo-api");
     const forkDir = t.control.gitDir("hubot", "todo-api");
     const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
     const readme = gitShow(t.upstreamDir, "main", "README.md");

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitShow, seedSolution } from "@fixloop/testkit";
-import { approve, prStack } from "../../test/pull-requests.fixtures";
+import { approve, prStack, storedAsOnGithub } from "../../test/pull-requests.fixtures";
 import { processPullRequest } from "@fixloop/worker";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
   t = await prStack();
+  await storedAsOnGithub(t, "octocat", "todo-api");
 });
 
 const status = async (id: string) =>

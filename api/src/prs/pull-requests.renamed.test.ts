@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { gitBranches, gitShow, seedSolution } from "@fixloop/testkit";
+import { pullRequests } from "@fixloop/db";
 import { branchName } from "@fixloop/worker";
-import { approve, prStack, recordRevision, writes } from "../../test/pull-requests.fixtures";
+import { approve, prStack, recordRevision, storedAsOnGithub, writes } from "../../test/pull-requests.fixtures";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 let validate: string;
@@ -14,12 +15,13 @@ const fixed = () => validate.replace("title.length === 0", "title.trim().length 
 
 const trimmed = () => validate.replace("title.length === 0", 'title.trim() === ""');
 
-const pullRow = (solutionId: string) =>
-  t.stack.db
-    .selectFrom("pull_requests")
-    .select(["repo_full_name", "head_repo_full_name", "pr_number"])
-    .where("solution_id", "=", solutionId)
+const pullRow = async (solutionId: string) => {
+  const pr = await pullRequests
+    .selectPullRequests(t.stack.db)
+    .where("pull_requests.solution_id", "=", solutionId)
     .executeTakeFirstOrThrow();
+  return { repo_full_name: pr.repo_full_name, head_repo_full_name: pr.head_repo_full_name, pr_number: pr.pr_number };
+};
 
 /** Every write GitHub answered with a redirect: a client re-sends a redirected POST as a GET, so it never happens. */
 const redirectedWrites = () => writes(t.control.requestLog).filter((r) => r.status === 301);
@@ -28,6 +30,8 @@ const redirectedWrites = () => writes(t.control.requestLog).filter((r) => r.stat
 describe("a pull request on a repository renamed on GitHub before Fixloop heard of it", () => {
   it("is opened on an imported issue's upstream under its new name", async () => {
     await t.asUser("hubot").rest.repos.createFork({ owner: "octocat", repo: "todo-api" });
+    await storedAsOnGithub(t, "octocat", "todo-api");
+    await storedAsOnGithub(t, "hubot", "todo-api");
     const hubot = await t.stack.signIn("hubot", { scopes: ["public_repo"] });
     const { solutionId } = await seedSolution(t.stack.db, {
       userId: hubot.user._id,
@@ -111,7 +115,7 @@ const pageOnGithub = async (owner: string, repo: string, number: number) =>
   (await t.asUser(owner).rest.pulls.get({ owner, repo, pull_number: number })).data.html_url;
 
 describe("a new revision pushed to a pull request whose repository was renamed on GitHub before Fixloop heard of it", () => {
-  it("lands on the branch of the user's own repository under its new name", async () => {
+  it("lands on the branch of the user's own repository under its new name, not on a new one that took the old name", async () => {
     // Fixloop knows the repository as octocat/todo-app (above).
     const { solutionId } = await seedSolution(t.stack.db, {
       userId: t.octocat.user._id,
@@ -125,6 +129,8 @@ describe("a new revision pushed to a pull request whose repository was renamed o
     const opened = await headCommit("octocat", "todo-app", branch);
     await recordRevision(t.stack.db, t.octocat.user._id, solutionId, "src/validate.ts", trimmed());
     await t.control.renameRepository("octocat", "todo-app", "todo-web");
+    // A new repository takes the former name: the push reads the pull request's repository by id, never by that name.
+    await t.control.createRepository("octocat", "todo-app");
     t.control.clearRequestLog();
 
     const res = await t.api(`/prs/${await pullId(solutionId)}/push`, { method: "POST" });
@@ -133,6 +139,7 @@ describe("a new revision pushed to a pull request whose repository was renamed o
     expect(body).toMatchObject({ status: "pushed", revision: 2 });
     expect(redirectedWrites()).toEqual([]);
     expect(gitShow(t.control.gitDir("octocat", "todo-web"), branch, "src/validate.ts")).toBe(trimmed());
+    expect(gitBranches(t.control.gitDir("octocat", "todo-app"))).toEqual(["main"]);
     const pushed = await headCommit("octocat", "todo-web", branch);
     expect(pushed.sha).toBe(body.commitSha);
     expect(pushed.parents.map((p) => p.sha)).toEqual([opened.sha]);

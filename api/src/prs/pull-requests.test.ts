@@ -2,12 +2,13 @@ import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eventually, gitBranches, gitShow, gitTree, seedSolution } from "@fixloop/testkit";
 import { branchName, openPullRequest } from "@fixloop/worker";
-import { approveVia, openedPullRequest, prStack, writes } from "../../test/pull-requests.fixtures";
+import { approveVia, openedPullRequest, prStack, storedAsOnGithub, writes } from "../../test/pull-requests.fixtures";
 import { errorOf } from "../../test/testing";
 
 let t: Awaited<ReturnType<typeof prStack>>;
 beforeAll(async () => {
   t = await prStack();
+  await storedAsOnGithub(t, "octocat", "todo-api");
 });
 
 const revList = (range: string) =>

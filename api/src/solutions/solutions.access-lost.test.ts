@@ -32,7 +32,7 @@ async function setup() {
     language: "TypeScript",
     html_url: `https://github.com/${REPO}`,
     default_branch: "main",
-    can_push: true,
+    permission: "admin",
   });
   /** The solution's routes, as its owner. */
   const api = t.client(me.headers).validations[":id"];

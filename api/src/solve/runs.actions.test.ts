@@ -13,8 +13,8 @@ const api = t.client(me.headers);
 const MOVED = "https://github.com/octocat/elsewhere/issues/7";
 
 /** A run a spending cap stopped (the one kind a Resume takes), of a new issue of the user's. */
-async function capStopped(number: number) {
-  const issue = await insertIssue(t.db, me.user.id, { repo: "octocat/todo-api", number });
+async function capStopped(number: number, repo = "octocat/todo-api") {
+  const issue = await insertIssue(t.db, me.user.id, { repo, number });
   const run = await insertRun(t.db, {
     user_id: me.user.id,
     issue_id: issue.id,
@@ -78,8 +78,17 @@ describe("a run's view", () => {
   });
 
   it("refuses a new solve, not a resume, of an issue whose repository left the user's list", async () => {
-    const { issueId, runId } = await capStopped(803);
-    await t.db.updateTable("issues").set({ repository_left_at: new Date() }).where("id", "=", issueId).execute();
+    // A repository of its own: the user's access row to it is marked as having left the list.
+    const { issueId, runId } = await capStopped(803, "octocat/left-behind");
+    const { repository_github_id } = await t.db
+      .selectFrom("issues")
+      .select("repository_github_id")
+      .where("id", "=", issueId)
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto("repositories")
+      .values({ user_id: me.user.id, github_id: repository_github_id, permission: "admin", left_at: new Date() })
+      .execute();
     const actions = await runActions(runId);
     expect(actions.solve).toMatchObject({ allowed: false, code: "repository.access_lost" });
     expect(actions.resume).toEqual({ allowed: true });

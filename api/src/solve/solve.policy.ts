@@ -43,13 +43,18 @@ export async function assertContributionAllowed(
 export async function assertIssueOnGithub(
   deps: AppDeps,
   userId: string,
-  issue: { issue_number: number; upstream_full_name: string | null; repo_full_name: string; github_id: string | null },
+  issue: { issue_number: number; repo_full_name: string; repository_github_id: string },
 ): Promise<void> {
-  const fullName = issue.upstream_full_name ?? issue.repo_full_name;
+  const fullName = issue.repo_full_name;
   let gone;
   try {
     const gh = await githubForUser(githubUserContext(deps), userId);
-    gone = await checkIssueOnGithub(deps, gh.client, fullName, issue.issue_number, issue.github_id);
+    gone = await checkIssueOnGithub(
+      deps,
+      gh.client,
+      { githubId: issue.repository_github_id, fullName },
+      issue.issue_number,
+    );
   } catch (err) {
     deps.logger.warn({ userId, repo: fullName, err }, "could not read the issue from GitHub before a run");
     return;
@@ -64,9 +69,10 @@ export async function assertIssueOnGithub(
 export async function assertInstallationActive(
   deps: AppDeps,
   userId: string,
-  issue: { is_imported: boolean; repo_full_name: string },
+  issue: { is_imported: boolean; repo_full_name: string; repository_github_id: string },
 ): Promise<void> {
   if (issue.is_imported || !(await githubApp(githubUserContext(deps)))) return;
-  const inst = await installations.forRepository(deps.db, userId, issue.repo_full_name);
+  const [owner = ""] = issue.repo_full_name.split("/");
+  const inst = await installations.forRepository(deps.db, userId, { githubId: issue.repository_github_id, owner });
   if (inst?.suspended_at) throw failureError(suspendedError(inst.account_login));
 }

@@ -32,11 +32,10 @@ describe("the runs a failed sync left going after removing their repository", ()
     // octocat gives the repository away, and a sync removes it from the list, then dies before
     // stopping anything (as a Redis error or a killed job would leave it).
     await kit.stack.github.control.transferRepository("octocat", "todo-api", "hubot");
-    const kept = await kit.stack.db
-      .selectFrom("repositories")
-      .select("github_id")
-      .where("user_id", "=", kit.me.user._id)
-      .where("full_name", "<>", repo)
+    const kept = await repositories
+      .selectWithGithub(kit.stack.db)
+      .where("repositories.user_id", "=", kit.me.user._id)
+      .where("g.full_name", "<>", repo)
       .execute();
     expect(
       await repositories.removeUnseen(
@@ -45,6 +44,16 @@ describe("the runs a failed sync left going after removing their repository", ()
         kept.map((r) => String(r.github_id)),
       ),
     ).toEqual([repo]);
+    // The user's access row stays, marked as having left the list.
+    expect(
+      await repositories
+        .selectWithGithub(kit.stack.db)
+        .clearSelect()
+        .select(["g.full_name", "repositories.left_at"])
+        .where("repositories.user_id", "=", kit.me.user._id)
+        .where("g.full_name", "=", repo)
+        .execute(),
+    ).toEqual([{ full_name: repo, left_at: expect.any(Date) as Date }]);
     expect(await run(queued)).toMatchObject({ status: "queued", error_code: null, quota_state: "reserved" });
     expect(await run(running)).toMatchObject({ status: "running", cancel_requested_at: null });
 
@@ -79,11 +88,10 @@ describe("the runs a failed sync left going after removing their repository", ()
     await until("the run's first model request", async () => kit.models.control.requests.length > asked, 30_000, 20);
     const queued = await solve(second);
     await kit.stack.github.control.transferRepository("octocat", "ledger", "hubot");
-    const kept = await kit.stack.db
-      .selectFrom("repositories")
-      .select("github_id")
-      .where("user_id", "=", kit.me.user._id)
-      .where("full_name", "<>", repo)
+    const kept = await repositories
+      .selectWithGithub(kit.stack.db)
+      .where("repositories.user_id", "=", kit.me.user._id)
+      .where("g.full_name", "<>", repo)
       .execute();
     await repositories.removeUnseen(
       kit.stack.db,

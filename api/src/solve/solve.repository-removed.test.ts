@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insertRun } from "@fixloop/testkit";
+import { insertRun, seedRepository } from "@fixloop/testkit";
 import { until, usedQuota } from "../../test/faults.testkit";
 import { readSse } from "../../test/sse.testkit";
 import { solveJobDone } from "../../test/jobs.testkit";
@@ -30,14 +30,13 @@ describe("a repository leaving the user's list while they solve its issues", () 
       .insertInto("issues")
       .values({
         user_id: kit.me.user._id,
-        repo_full_name: REPO,
+        repository_github_id: await seedRepository(kit.stack.db, REPO),
         issue_number: 9_001,
         title: "Imported from upstream",
         status: "open",
         html_url: `https://github.com/${REPO}/issues/9001`,
         is_imported: true,
-        upstream_full_name: REPO,
-        fork_full_name: "octocat/url-shortener-fork",
+        fork_github_id: await seedRepository(kit.stack.db, "octocat/url-shortener-fork"),
       })
       .returning("id")
       .executeTakeFirstOrThrow();

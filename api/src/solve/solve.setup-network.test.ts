@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { insertIssue } from "@fixloop/testkit";
+import { insertIssue, seedRepository } from "@fixloop/testkit";
 import { SolutionTests } from "@fixloop/contract";
 import { errorOf } from "../../test/testing";
 import { readSse, type SseEvent } from "../../test/sse.testkit";
@@ -26,10 +26,13 @@ beforeAll(async () => {
 
 /** An issue of hubot/markdown-lint imported by octocat (worked on in a fork). */
 async function importedIssue(number: number, fork: string | null) {
-  const issue = await insertIssue(t.stack.db, t.userId, { number });
+  // Stored under the stand-in's id, as the import stores it.
+  const upstream = (await (await fetch(`${t.stack.github.url}/repos/hubot/markdown-lint`)).json()) as { id: number };
+  await seedRepository(t.stack.db, "hubot/markdown-lint", upstream.id);
+  const issue = await insertIssue(t.stack.db, t.userId, { repo: "hubot/markdown-lint", number });
   await t.stack.db
     .updateTable("issues")
-    .set({ is_imported: true, upstream_full_name: "hubot/markdown-lint", fork_full_name: fork })
+    .set({ is_imported: true, fork_github_id: fork && (await seedRepository(t.stack.db, fork)) })
     .where("id", "=", issue.id)
     .execute();
   return issue.id;

@@ -8,10 +8,10 @@ async function storeRepository() {
   await t.storeRepository(t.octocat.user._id, t.REPO.owner, t.REPO.repo);
 }
 
-/** An issues.labeled delivery's body for issue `number` of octocat/todo-api. */
+/** An issues.labeled delivery's body for issue `number` of octocat/todo-api (by its stand-in id). */
 const labeledEvent = (number: number, label = "fixloop") => ({
   action: "labeled",
-  repository: { full_name: "octocat/todo-api" },
+  repository: t.repository,
   issue: { number },
   label: { name: label },
   sender: { login: "octocat" },
@@ -47,7 +47,7 @@ describe("POST /api/github/webhook", () => {
       .innerJoin("issues", "issues.id", "solve_runs.issue_id")
       .select(["solve_runs.input"])
       .where("issues.issue_number", "=", n)
-      .where("issues.repo_full_name", "=", "octocat/todo-api")
+      .where("issues.repository_github_id", "=", String(t.repository.id))
       .execute();
     expect(runs).toHaveLength(1);
     expect(runs[0]?.input).toMatchObject({ trigger: "label" });

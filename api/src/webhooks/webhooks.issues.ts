@@ -16,19 +16,18 @@ export const onIssues = handler(
   async (ctx, e) => {
     if (e.action === "deleted" || e.action === "transferred") {
       const movedTo = e.action === "transferred" ? safeUrl(e.changes?.new_issue?.html_url) : null;
-      // By the issue's id too: an importer's row keeps the upstream name it was imported under.
       const marked = await markIssueGone(
         ctx.deps,
-        e.repository.full_name,
+        { githubId: e.repository.id, fullName: e.repository.full_name },
         e.issue.number,
         { reason: e.action, movedTo },
-        e.issue.id,
       );
       ctx.logger.info({ deliveryId: ctx.deliveryId, action: e.action, marked }, "issue gone from GitHub");
       return marked > 0 ? applied(marked) : ignored("no_issue_to_mark");
     }
     if (e.action !== "labeled" || !e.label) return ignored(`action_${e.action}`);
     const outcome = await handleLabeledIssue(ctx.deps, {
+      repositoryId: e.repository.id,
       repoFullName: e.repository.full_name,
       issueNumber: e.issue.number,
       label: e.label.name,

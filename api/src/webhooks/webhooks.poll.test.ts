@@ -322,7 +322,7 @@ describe("a state read by the sync, then an older webhook", () => {
     expect(await status()).toBe("open");
     const late = await t.post("pull_request", {
       action: "closed",
-      repository: { full_name: "octocat/todo-api" },
+      repository: t.repository,
       sender: { login: "octocat" },
       pull_request: {
         number: pr.number,

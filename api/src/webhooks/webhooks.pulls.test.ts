@@ -170,11 +170,11 @@ describe("POST /api/github/webhook", () => {
   it("records commits pushed to the pull request's branch by others, once for a push and its synchronize", async () => {
     const pr = await t.openFixloopPull();
     const sha = "a".repeat(40);
-    expect((await t.post("push", pushEvent(pr.branch, sha))).status).toBe(200);
+    expect((await t.post("push", pushEvent(t.repository, pr.branch, sha))).status).toBe(200);
     const sync = {
       action: "synchronize",
       after: sha,
-      repository: { full_name: "octocat/todo-api" },
+      repository: t.repository,
       sender: { login: "monalisa" },
       pull_request: { number: pr.number, updated_at: "2026-11-24T06:00:01Z" },
     };

@@ -6,8 +6,9 @@ import { CheckRunEvent, PullRequestEvent, PushEvent, ReviewCommentEvent, ReviewE
 const NOT_OURS = "not_a_fixloop_pull_request";
 const empty = { actor: null, state: null, title: null, body: null, path: null, line: null, url: null };
 
-async function ours(ctx: WebhookContext, repo: string, number: number) {
-  const pr = await pullRequestEvents.findPullRequest(ctx.db, repo, number);
+async function ours(ctx: WebhookContext, repository: { id: number; full_name: string }, number: number) {
+  const repo = repository.full_name;
+  const pr = await pullRequestEvents.findPullRequest(ctx.db, repository.id, number);
   if (!pr)
     ctx.logger.debug({ deliveryId: ctx.deliveryId, repo, number }, "webhook for a pull request Fixloop did not open");
   return pr;
@@ -16,7 +17,7 @@ async function ours(ctx: WebhookContext, repo: string, number: number) {
 /** `pull_request_review_comment`: a comment on a line of the diff. */
 export const onReviewComment = handler(ReviewCommentEvent, async (ctx, e) => {
   if (e.action !== "created" && e.action !== "edited") return ignored(`action_${e.action}`);
-  const pr = await ours(ctx, e.repository.full_name, e.pull_request.number);
+  const pr = await ours(ctx, e.repository, e.pull_request.number);
   if (!pr) return ignored(NOT_OURS);
   const c = e.comment;
   await pullRequestEvents.recordEvent(ctx.db, pr.id, {
@@ -38,7 +39,7 @@ export const onReviewComment = handler(ReviewCommentEvent, async (ctx, e) => {
 
 /** `pull_request_review`: approved, changes requested or commented (dismissed updates the same row). */
 export const onReview = handler(ReviewEvent, async (ctx, e) => {
-  const pr = await ours(ctx, e.repository.full_name, e.pull_request.number);
+  const pr = await ours(ctx, e.repository, e.pull_request.number);
   if (!pr) return ignored(NOT_OURS);
   const r = e.review;
   await pullRequestEvents.recordEvent(ctx.db, pr.id, {
@@ -60,7 +61,7 @@ export const onReview = handler(ReviewEvent, async (ctx, e) => {
 export const onPullRequest = handler(PullRequestEvent, async (ctx, e) => {
   if (e.action !== "closed" && e.action !== "reopened" && e.action !== "synchronize")
     return ignored(`action_${e.action}`);
-  const pr = await ours(ctx, e.repository.full_name, e.pull_request.number);
+  const pr = await ours(ctx, e.repository, e.pull_request.number);
   if (!pr) return ignored(NOT_OURS);
   const p = e.pull_request;
   const at = p.closed_at ?? p.updated_at ?? new Date().toISOString();
@@ -117,7 +118,7 @@ function stale(ctx: WebhookContext, pr: { id: string; status: string }, action: 
 export const onPush = handler(PushEvent, async (ctx, e) => {
   const branch = /^refs\/heads\/(.+)$/.exec(e.ref)?.[1];
   if (!branch) return ignored("not_a_branch");
-  const prs = await pullRequestEvents.findByHeadBranch(ctx.db, e.repository.full_name, branch);
+  const prs = await pullRequestEvents.findByHeadBranch(ctx.db, e.repository.id, branch);
   if (prs.length === 0) return ignored(NOT_OURS);
   for (const pr of prs) {
     for (const c of e.commits) {
@@ -146,7 +147,7 @@ export const onCheckRun = handler(
   async (ctx, e) => {
     const run = e.check_run;
     if (e.action !== "completed" || !run.conclusion) return ignored(`action_${e.action}`);
-    const repo = e.repository.full_name;
+    const repo = e.repository.id;
     const ids = new Set<string>();
     for (const p of run.pull_requests) {
       const pr = await pullRequestEvents.findPullRequest(ctx.db, repo, p.number);

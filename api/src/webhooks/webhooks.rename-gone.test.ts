@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { issues } from "@fixloop/db";
+import { issues, repositories } from "@fixloop/db";
 import { issueColumns, type GithubIssue } from "@fixloop/runtime";
 import { insertRun } from "@fixloop/testkit";
 import { renameRows, webhookStack } from "../../test/webhooks.testkit";
@@ -18,9 +18,9 @@ describe("an issue deleted on GitHub after its repository was renamed", () => {
 
   /**
    * octocat's repository octocat/`name` with issue #n, stored for octocat as a sync stores it and
-   * imported by hubot by URL (an import keeps the upstream's name of the day), each row with a
-   * queued run; then renamed to octocat/`name`-next. Also hubot's row of #n of a repository that
-   * had the new name before: another issue, with another id.
+   * imported by hubot by URL, each row with a queued run; then renamed to octocat/`name`-next, which
+   * both rows show at once. Also hubot's row of #n of another repository (another id) that is known
+   * under the new name too (it had it before, say): another issue.
    */
   async function importedThenRenamed(name: string) {
     const renamed = `${name}-next`;
@@ -28,26 +28,26 @@ describe("an issue deleted on GitHub after its repository was renamed", () => {
     const [n = 0] = t.control.addIssues("octocat", name, [{ title: "Notes lose their order" }]);
     const found = (await t.gh("octocat").rest.issues.get({ owner: "octocat", repo: name, issue_number: n }))
       .data as GithubIssue;
-    await t.storeRepository(t.octocat.user._id, "octocat", name);
-    const repo = await t.stack.db
-      .selectFrom("repositories")
-      .select("id")
-      .where("user_id", "=", t.octocat.user._id)
-      .where("full_name", "=", `octocat/${name}`)
+    const githubId = await t.storeRepository(t.octocat.user._id, "octocat", name);
+    const repo = await repositories
+      .selectWithGithub(t.stack.db)
+      .where("repositories.user_id", "=", t.octocat.user._id)
+      .where("repositories.github_id", "=", String(githubId))
       .executeTakeFirstOrThrow();
-    await issues.upsertSynced(t.stack.db, t.octocat.user._id, { id: repo.id, fullName: `octocat/${name}` }, [
-      issueColumns(found),
-    ]);
+    await issues.upsertSynced(t.stack.db, t.octocat.user._id, { id: repo.id, githubId }, [issueColumns(found)]);
     const owners = await t.stack.db
       .selectFrom("issues")
       .select("id")
       .where("user_id", "=", t.octocat.user._id)
-      .where("repo_full_name", "=", `octocat/${name}`)
+      .where("repository_github_id", "=", String(githubId))
       .executeTakeFirstOrThrow();
     const imported = await issues.recordImported(
       t.stack.db,
       hubot.user._id,
-      { upstream: `octocat/${name}`, fork: `hubot/${name}` },
+      {
+        upstream: { github_id: githubId, full_name: `octocat/${name}` },
+        fork: { github_id: githubId + 5_000_000, full_name: `hubot/${name}` },
+      },
       issueColumns(found),
     );
     const sent = (await t.control.webhookDeliveries()).length;
@@ -55,16 +55,16 @@ describe("an issue deleted on GitHub after its repository was renamed", () => {
     expect((await t.control.webhookDeliveries()).slice(sent).map((d) => [d.event, d.status])).toEqual([
       ["repository", 200],
     ]);
-    // The owner's row followed the rename; the importer's stayed under the name it was imported from.
-    expect(await issueNames(t.octocat.user._id)).toContainEqual({
-      repo_full_name: `octocat/${renamed}`,
-      issue_number: n,
-    });
-    expect(await issueNames(hubot.user._id)).toContainEqual({ repo_full_name: `octocat/${name}`, issue_number: n });
+    // One update of the repository's row: the owner's and the importer's rows both show the new name.
+    for (const user of [t.octocat.user._id, hubot.user._id])
+      expect(await issueNames(user)).toContainEqual({ repo_full_name: `octocat/${renamed}`, issue_number: n });
     const other = await issues.recordImported(
       t.stack.db,
       hubot.user._id,
-      { upstream: `octocat/${renamed}`, fork: `hubot/${renamed}` },
+      {
+        upstream: { github_id: githubId + 7_000_000, full_name: `octocat/${renamed}` },
+        fork: { github_id: githubId + 8_000_000, full_name: `hubot/${renamed}` },
+      },
       { ...issueColumns(found), github_id: found.id + 7_000_000, title: "Another repository's issue" },
     );
     return {
@@ -77,7 +77,7 @@ describe("an issue deleted on GitHub after its repository was renamed", () => {
     };
   }
 
-  it("is marked gone, its runs stopped, for the owner and for the importer's row under the former name", async () => {
+  it("is marked gone, its runs stopped, for the owner and the importer, by its repository's id", async () => {
     const s = await importedThenRenamed("notes-app");
     const sent = (await t.control.webhookDeliveries()).length;
     t.control.deleteIssue("octocat", s.renamed, s.n);
@@ -88,12 +88,12 @@ describe("an issue deleted on GitHub after its repository was renamed", () => {
       expect(await issueRow(row.issue)).toEqual({ status: "closed", gone: "deleted" });
       expect(await runRow(row.run)).toEqual({ status: "cancelled", error_code: "issue.gone" });
     }
-    // Same name and number, another id: left alone, its run still queued.
+    // Same name and number, another repository id: left alone, its run still queued.
     expect(await issueRow(s.other.issue)).toMatchObject({ gone: null });
     expect(await runRow(s.other.run)).toEqual({ status: "queued", error_code: null });
   });
 
-  it("is marked gone for the importer's row under the former name too when the owner's solve start finds it deleted", async () => {
+  it("is marked gone for the importer too when the owner's solve start finds it deleted", async () => {
     const s = await importedThenRenamed("journal-app");
     // No webhook tells of the delete: only the solve start's read of the issue does.
     t.control.setWebhook(null);
@@ -111,19 +111,19 @@ describe("an issue deleted on GitHub after its repository was renamed", () => {
       expect(await issueRow(row.issue)).toEqual({ status: "closed", gone: "deleted" });
       expect(await runRow(row.run)).toEqual({ status: "cancelled", error_code: "issue.gone" });
     }
-    // Same name and number, another id: left alone, its run still queued.
+    // Same name and number, another repository id: left alone, its run still queued.
     expect(await issueRow(s.other.issue)).toMatchObject({ gone: null });
     expect(await runRow(s.other.run)).toEqual({ status: "queued", error_code: null });
   });
 
-  it("marks nothing for a signed delivery whose issue id and number do not go together", async () => {
+  it("marks nothing for a signed delivery of another number of the repository", async () => {
     const s = await importedThenRenamed("diary-app");
     const repo = (await t.gh("octocat").rest.repos.get({ owner: "octocat", repo: s.renamed })).data;
     const before = await Promise.all([s.owners, s.imported, s.other].map((r) => issueRow(r.issue)));
-    // A repository Fixloop knows, the issue's id, but another number (a number the other row has, too).
+    // A repository Fixloop knows, the issue's id, but a number none of its rows has.
     for (const issue of [
       { id: s.githubId, number: s.n + 1 },
-      { id: s.githubId + 7_000_000 + 1, number: s.n },
+      { id: s.githubId + 1, number: s.n + 1 },
     ]) {
       const res = await t.post("issues", {
         action: "deleted",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { repositories } from "@fixloop/db";
 import { insertPullRequest, seedSolution } from "@fixloop/testkit";
 import { webhookStack } from "../../test/webhooks.testkit";
 
@@ -64,13 +65,12 @@ describe("a repository renamed on GitHub, its stored pull requests", () => {
     });
   });
 
-  it("move except one whose number another stored pull request holds under the new name, and the rename still applies", async () => {
+  it("all move, and one whose number another repository's stored pull request has under the new name stays apart", async () => {
     const repo = await createStored("abacus");
     const held = await t.openFixloopPull(repo);
     const free = await t.openFixloopPull(repo);
-    // hubot's pull request #held of a repository that had the name octocat/abacus-next before.
+    // hubot's pull request #held of another repository, known under the name octocat/abacus-next (it had it before).
     const holder = await storeHolder("octocat/abacus-next", held.number);
-    const before = await listed(t.octocat.headers);
     const hubotsBefore = await listed(hubot.headers);
 
     const sent = (await t.control.webhookDeliveries()).length;
@@ -78,34 +78,35 @@ describe("a repository renamed on GitHub, its stored pull requests", () => {
     expect(await deliveredSince(sent)).toEqual([["repository", 200]]);
 
     const after = await listed(t.octocat.headers);
-    expect(after.get(free.id)).toMatchObject({
-      repoFullName: "octocat/abacus-next",
-      headRepoFullName: "octocat/abacus-next",
-      htmlUrl: await pageOnGithub("abacus-next", free.number),
-    });
-    // Which of the two GitHub means by that number is not known: this one keeps its names.
-    expect(after.get(held.id)).toEqual(before.get(held.id));
+    for (const pr of [held, free])
+      expect(after.get(pr.id)).toMatchObject({
+        repoFullName: "octocat/abacus-next",
+        headRepoFullName: "octocat/abacus-next",
+        htmlUrl: await pageOnGithub("abacus-next", pr.number),
+      });
     expect(await listed(hubot.headers)).toEqual(hubotsBefore);
-    expect(hubotsBefore.get(holder.id)).toMatchObject({ repoFullName: "octocat/abacus-next" });
+    expect(hubotsBefore.get(holder.id)).toMatchObject({ repoFullName: "octocat/abacus-next", status: "open" });
     expect(
-      await t.stack.db
-        .selectFrom("repositories")
-        .select("full_name")
-        .where("user_id", "=", t.octocat.user._id)
-        .where("name", "like", "abacus%")
+      await repositories
+        .selectWithGithub(t.stack.db)
+        .clearSelect()
+        .select("g.full_name")
+        .where("repositories.user_id", "=", t.octocat.user._id)
+        .where("g.name", "like", "abacus%")
         .execute(),
     ).toEqual([{ full_name: "octocat/abacus-next" }]);
 
-    // The repository's next deliveries apply too.
+    // The repository's next deliveries apply to its own pull requests: the number both have too.
     const next = (await t.control.webhookDeliveries()).length;
     await t.gh("octocat").rest.pulls.update({
       owner: "octocat",
       repo: "abacus-next",
-      pull_number: free.number,
+      pull_number: held.number,
       state: "closed",
     });
     expect(await deliveredSince(next)).toEqual([["pull_request", 200]]);
-    expect((await listed(t.octocat.headers)).get(free.id)).toMatchObject({ status: "closed" });
+    expect((await listed(t.octocat.headers)).get(held.id)).toMatchObject({ status: "closed" });
+    expect((await listed(hubot.headers)).get(holder.id)).toMatchObject({ status: "open" });
   });
 
   it("take the current names and page from the pull-request sync when the rename was never delivered", async () => {
@@ -128,12 +129,12 @@ describe("a repository renamed on GitHub, its stored pull requests", () => {
     });
   });
 
-  it("move in the repository sync when the rename was never delivered, one whose number is held keeping its names", async () => {
+  it("move in the repository sync when the rename was never delivered, apart from another repository's of that name", async () => {
     const repo = await createStored("quill");
     const held = await t.openFixloopPull(repo);
     const free = await t.openFixloopPull(repo);
-    await storeHolder("octocat/quill-pen", held.number);
-    const before = await listed(t.octocat.headers);
+    const holder = await storeHolder("octocat/quill-pen", held.number);
+    const hubotsBefore = await listed(hubot.headers);
     t.control.setWebhook(null);
     await t.control.renameRepository("octocat", "quill", "quill-pen");
     t.control.setWebhook(t.hook);
@@ -145,11 +146,13 @@ describe("a repository renamed on GitHub, its stored pull requests", () => {
       "octocat/quill-pen",
     ]);
     const after = await listed(t.octocat.headers);
-    expect(after.get(free.id)).toMatchObject({
-      repoFullName: "octocat/quill-pen",
-      headRepoFullName: "octocat/quill-pen",
-      htmlUrl: await pageOnGithub("quill-pen", free.number),
-    });
-    expect(after.get(held.id)).toEqual(before.get(held.id));
+    for (const pr of [held, free])
+      expect(after.get(pr.id)).toMatchObject({
+        repoFullName: "octocat/quill-pen",
+        headRepoFullName: "octocat/quill-pen",
+        htmlUrl: await pageOnGithub("quill-pen", pr.number),
+      });
+    expect(await listed(hubot.headers)).toEqual(hubotsBefore);
+    expect(hubotsBefore.get(holder.id)).toMatchObject({ repoFullName: "octocat/quill-pen" });
   });
 });

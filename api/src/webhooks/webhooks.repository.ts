@@ -1,18 +1,18 @@
-import { repositories } from "@fixloop/db";
+import { githubRepositories } from "@fixloop/db";
 import { applied, handler, ignored } from "./webhooks.handler";
 import { RepositoryEvent } from "./webhooks.schemas";
 
 /**
- * `repository` `renamed` or `transferred`: every user's row of the repository (found by its
- * GitHub id) and the issues and pull requests that name it move to the new name at once, in the
- * delivery's transaction, rather than at each user's next sync.
+ * `repository` `renamed` or `transferred`: the repository's one row (found by its GitHub id) takes
+ * the new name, in the delivery's transaction; every user's issues, pull requests and settings
+ * name it by id, so they show the new name at once.
  */
 export const onRepository = handler(
   RepositoryEvent,
   async (ctx, e) => {
     if (e.action !== "renamed" && e.action !== "transferred") return ignored(`action_${e.action}`);
     const r = e.repository;
-    const moved = await repositories.followRename(ctx.db, {
+    const moved = await githubRepositories.follow(ctx.db, {
       githubId: r.id,
       owner: r.owner.login,
       name: r.name,

@@ -5,7 +5,7 @@ import {
   markWebhookProcessed,
   pullRequestEvents,
   recordWebhookEvent,
-  repositories,
+  githubRepositories,
 } from "@fixloop/db";
 import type { AppEnv } from "../deps";
 import { webhookErrors } from "./webhooks.errors";
@@ -23,8 +23,8 @@ function repositoryOf(body: Record<string, unknown>): string | null {
   return isObject(repo) && typeof repo.full_name === "string" ? repo.full_name : null;
 }
 
-/** The delivery's repository with its GitHub id and valid names, or null (then it is known by name only). */
-function locationOf(body: Record<string, unknown>): repositories.RepositoryLocation | null {
+/** The delivery's repository with its GitHub id and valid names, or null (then Fixloop does not know it). */
+function locationOf(body: Record<string, unknown>): githubRepositories.RepositoryLocation | null {
   const r = RepositoryLocation.safeParse(body.repository);
   if (!r.success) return null;
   return { githubId: r.data.id, owner: r.data.owner.login, name: r.data.name, fullName: r.data.full_name };
@@ -32,16 +32,15 @@ function locationOf(body: Record<string, unknown>): repositories.RepositoryLocat
 
 /**
  * GitHub webhooks. Order: signature (401) → JSON (400) → event type (202 when unsupported) →
- * repository Fixloop knows, by GitHub id or name (202 ignored otherwise, logged; not asked of the
+ * repository Fixloop knows, by GitHub id (202 ignored otherwise, logged; not asked of the
  * App's installation events, which are about an account) → delivery id
  * seen before (200, duplicate) → the handler, in the same transaction as the stored delivery (or
  * after it, for a handler that works `outside` one).
  *
- * A known repository that arrives under another name than a user's row holds was renamed or
- * transferred on GitHub since the last sync: before the handler, its rows move to the new name
- * exactly as the `repository` event and the sync move them, so every handler (and what it calls,
- * e.g. the label trigger) keeps finding rows by the name GitHub uses now. Done for new
- * deliveries only: a replayed delivery id (an old name, maybe) moves nothing.
+ * A known repository that arrives under another name than its row holds was renamed or
+ * transferred on GitHub since Fixloop last heard of it: before the handler, its row takes the new
+ * name, as the `repository` event and the sync do. Done for new deliveries only: a replayed
+ * delivery id (an old name, maybe) moves nothing.
  */
 export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (c) => {
   const { db, logger } = c.var.deps;
@@ -73,7 +72,7 @@ export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (
   const repo = repositoryOf(body);
   const location = locationOf(body);
   const accountEvent = ACCOUNT_EVENTS.has(event);
-  if (!accountEvent && (!repo || !(await pullRequestEvents.knowsRepository(db, repo, location?.githubId)))) {
+  if (!accountEvent && (!location || !(await pullRequestEvents.knowsRepository(db, location.githubId)))) {
     logger.warn({ ...where, repository: repo }, "github webhook for a repository Fixloop does not know: ignored");
     return c.json({ status: "ignored", reason: "unknown_repository" }, 202);
   }
@@ -90,7 +89,7 @@ export const webhooksRoutes = new Hono<AppEnv>().post("/github/webhook", async (
     });
   const apply = async (conn: Conn) => {
     if (location && !handler.movesRepository) {
-      const moved = await repositories.followRename(conn, location);
+      const moved = await githubRepositories.follow(conn, location);
       if (moved > 0) logger.info({ ...where, repository: repo, moved }, "github webhook: repository renamed on GitHub");
     }
     return handler.apply({ db: conn, logger, deliveryId, deps: c.var.deps }, parsed.data);

@@ -14,7 +14,11 @@ const logText = z
   .nullish()
   .transform((s) => (s == null ? null : s.slice(-TIMELINE_TEXT_MAX)));
 const login = z.object({ login: z.string() }).nullish();
-const Repository = z.object({ full_name: z.string().min(1) });
+/** A delivery's repository: known by its GitHub id (the name is for the logs). */
+const Repository = z.object({
+  id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  full_name: z.string().min(1),
+});
 const PullRef = z.object({ number: z.number().int().positive() });
 
 /**
@@ -123,7 +127,7 @@ export const IssuesEvent = z.object({
   repository: Repository,
   issue: z.object({
     number: z.number().int().positive(),
-    // GitHub's id of the issue (always sent); matches rows stored under another name of its repository.
+    // GitHub's id of the issue (always sent); the issue is found by its repository's id and its number.
     id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullish(),
   }),
   label: z.object({ name: z.string().min(1).max(100) }).nullish(),

@@ -85,6 +85,7 @@ export async function find(db: Conn, id: string) {
   return db
     .selectFrom("repository_backtests as b")
     .innerJoin("repositories as r", "r.id", "b.repository_id")
+    .innerJoin("github_repositories as g", "g.github_id", "r.github_id")
     .select([
       "b.id",
       "b.user_id",
@@ -93,9 +94,9 @@ export async function find(db: Conn, id: string) {
       "b.requested",
       "b.solve",
       "b.model_id",
-      "r.owner",
-      "r.name",
-      "r.full_name",
+      "g.owner",
+      "g.name",
+      "g.full_name",
     ])
     .where("b.id", "=", id)
     .executeTakeFirst();
@@ -256,9 +257,11 @@ const toCard = (r: Row): TrustCard => {
 export async function cardOf(db: Conn, userId: string, fullName: string) {
   const repo = await db
     .selectFrom("repositories")
-    .select(["id"])
-    .where("user_id", "=", userId)
-    .where(sql<string>`lower(full_name)`, "=", fullName.toLowerCase())
+    .innerJoin("github_repositories as g", "g.github_id", "repositories.github_id")
+    .select(["repositories.id"])
+    .where("repositories.user_id", "=", userId)
+    .where("repositories.left_at", "is", null)
+    .where(sql<string>`lower(g.full_name)`, "=", fullName.toLowerCase())
     .executeTakeFirst();
   if (!repo) return undefined;
   const base = db

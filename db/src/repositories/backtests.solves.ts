@@ -25,12 +25,17 @@ export async function pastIssueId(
     htmlUrl: string;
   },
 ): Promise<string> {
+  const { github_id: repositoryGithubId } = await db
+    .selectFrom("repositories")
+    .select("github_id")
+    .where("id", "=", i.repositoryId)
+    .executeTakeFirstOrThrow();
   const find = () =>
     db
       .selectFrom("issues")
       .select("id")
       .where("user_id", "=", i.userId)
-      .where(sql<string>`lower(repo_full_name)`, "=", i.fullName.toLowerCase())
+      .where("repository_github_id", "=", repositoryGithubId)
       .where("issue_number", "=", i.number)
       .executeTakeFirst();
   const found = await find();
@@ -40,7 +45,7 @@ export async function pastIssueId(
     .values({
       user_id: i.userId,
       repository_id: i.repositoryId,
-      repo_full_name: i.fullName,
+      repository_github_id: repositoryGithubId,
       issue_number: i.number,
       title: i.title,
       body: i.body,
@@ -48,7 +53,7 @@ export async function pastIssueId(
       state: "closed",
       status: "closed",
     })
-    .onConflict((oc) => oc.columns(["user_id", "repo_full_name", "issue_number"]).doNothing())
+    .onConflict((oc) => oc.columns(["user_id", "repository_github_id", "issue_number"]).doNothing())
     .execute();
   return (await find())?.id ?? Promise.reject(new Error(`issue ${i.fullName}#${i.number} could not be stored`));
 }

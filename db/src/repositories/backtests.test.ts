@@ -3,24 +3,26 @@ import { createTestDatabase, insertUser } from "../../test/testing";
 import { currentUsagePeriod, usedInPeriod } from "./usage.repository";
 import * as backtests from "./backtests.repository";
 import * as backtestSolves from "./backtests.solves";
+import * as repositories from "./repositories.repository";
 import * as runs from "./runs";
 
 const { db } = await createTestDatabase();
 
 async function queued(opts: { createdMinutesAgo?: number; solve?: boolean } = {}) {
   const userId = await insertUser(db);
-  const repo = await db
-    .insertInto("repositories")
-    .values({
-      user_id: userId,
-      github_id: Math.floor(Math.random() * 1e9),
-      owner: "octocat",
-      name: "todo-api",
-      full_name: "octocat/todo-api",
-      html_url: "https://github.com/octocat/todo-api",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const repo = await repositories.upsertSynced(db, userId, {
+    github_id: Math.floor(Math.random() * 1e9),
+    owner: "octocat",
+    name: "todo-api",
+    full_name: "octocat/todo-api",
+    description: null,
+    is_private: false,
+    is_fork: false,
+    language: null,
+    html_url: "https://github.com/octocat/todo-api",
+    default_branch: "main",
+    permission: "admin",
+  });
   const b = await backtests.start(db, { repositoryId: repo.id, userId, requested: 5, solve: opts.solve });
   if (!b) throw new Error("no backtest started");
   if (opts.createdMinutesAgo)
@@ -308,12 +310,21 @@ describe("a backtest's solve is a run of the one run engine", () => {
   it("is not stopped with its issue nor resumed after a cap stop: it follows its backtest", async () => {
     const b = await solving(1);
     const runId = await startSolve(b, b.issueIds[0]!);
-    await db
+    const issue = await db
       .updateTable("issues")
-      .set({ gone: "deleted", repository_left_at: new Date() })
+      .set({ gone: "deleted" })
       .where("id", "=", b.issueIds[0]!)
-      .execute();
-    expect(await runs.activeOfGoneIssue(db, "octocat/todo-api", 1)).toEqual([]);
+      .returning(["user_id", "repository_github_id", "issue_number"])
+      .executeTakeFirstOrThrow();
+    // Its repository left the user's list too: the access row says so.
+    const left = await db
+      .updateTable("repositories")
+      .set({ left_at: new Date() })
+      .where("user_id", "=", issue.user_id)
+      .where("github_id", "=", issue.repository_github_id)
+      .executeTakeFirst();
+    expect(Number(left.numUpdatedRows)).toBe(1);
+    expect(await runs.activeOfGoneIssue(db, issue.repository_github_id, issue.issue_number)).toEqual([]);
     expect(await runs.activeOfLeftRepositories(db, b.userId)).toEqual([]);
     const cap = { code: "cost.run_cap", message: "The run's cost cap was reached" };
     expect(await runs.end(db, await runs.loadExisting(db, runId), "failed", cap)).toBe(true);

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Conn } from "./conn";
+import * as githubRepositories from "./github-repositories.repository";
 
 export interface InstallationWrite {
   installationId: number;
@@ -45,18 +46,18 @@ export async function remove(db: Conn, installationId: number): Promise<string[]
   return users;
 }
 
+/** Repositories GitHub lists for the installation: each stored by its GitHub id (its name on its one row). */
 export async function addRepositories(
   db: Conn,
   installationId: number,
   repos: { githubId: number; fullName: string }[],
 ): Promise<void> {
   if (repos.length === 0) return;
+  for (const r of repos) await githubRepositories.upsert(db, { github_id: r.githubId, full_name: r.fullName });
   await db
     .insertInto("github_installation_repositories")
-    .values(repos.map((r) => ({ installation_id: installationId, github_id: r.githubId, full_name: r.fullName })))
-    .onConflict((oc) =>
-      oc.columns(["installation_id", "github_id"]).doUpdateSet((eb) => ({ full_name: eb.ref("excluded.full_name") })),
-    )
+    .values(repos.map((r) => ({ installation_id: installationId, github_id: r.githubId })))
+    .onConflict((oc) => oc.columns(["installation_id", "github_id"]).doNothing())
     .execute();
 }
 
@@ -141,11 +142,12 @@ export async function ofUser(db: Conn, userId: string) {
 }
 
 /**
- * The user's installation that reaches repository `fullName` (by GitHub id when known): one listing
- * it, or one on all repositories of its owner. A suspended one is returned too (the caller refuses).
+ * The user's installation that reaches the repository with GitHub id `githubId` (owned by `owner`
+ * now): one listing it, or one on all repositories of its owner. A suspended one is returned too
+ * (the caller refuses).
  */
-export async function forRepository(db: Conn, userId: string, fullName: string, githubId?: number | string | null) {
-  const owner = fullName.split("/")[0] ?? "";
+export async function forRepository(db: Conn, userId: string, repo: { githubId: number | string; owner: string }) {
+  const { owner } = repo;
   return db
     .selectFrom("github_installations as i")
     .innerJoin("github_installation_users as u", "u.installation_id", "i.installation_id")
@@ -158,11 +160,7 @@ export async function forRepository(db: Conn, userId: string, fullName: string, 
             .selectFrom("github_installation_repositories as r")
             .select("r.github_id")
             .whereRef("r.installation_id", "=", "i.installation_id")
-            .where((w) =>
-              githubId != null
-                ? w("r.github_id", "=", String(githubId))
-                : w(sql`lower(r.full_name)`, "=", fullName.toLowerCase()),
-            ),
+            .where("r.github_id", "=", String(repo.githubId)),
         ),
         eb.and([eb("i.repository_selection", "=", "all"), eb(sql`lower(i.account_login)`, "=", owner.toLowerCase())]),
       ]),

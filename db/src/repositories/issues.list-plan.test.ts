@@ -38,14 +38,25 @@ function nodes(n: PlanNode): PlanNode[] {
 /** Users with the bench's sizes: 100 issues, 1,000 runs, 200 solutions (40 of them with an open pull request) each. */
 async function seed(users: number): Promise<string[]> {
   const ids: string[] = [];
+  await sql`
+    insert into github_repositories (github_id, owner, name, full_name, html_url)
+    values (4242, 'hubot', 'markdown-lint', 'hubot/markdown-lint', 'https://github.com/hubot/markdown-lint')`.execute(
+    db,
+  );
   for (let u = 0; u < users; u++) {
     const { rows } = await sql<{ id: string }>`
       insert into users (github_id, username) values (${900_000 + u}, ${`plan-user-${u}`}) returning id`.execute(db);
     const userId = rows[0]?.id ?? "";
     ids.push(userId);
     await sql`
-      insert into issues (user_id, repo_full_name, issue_number, title, html_url)
-      select ${userId}, 'hubot/markdown-lint', n, 'issue ' || n, 'https://github.com/hubot/markdown-lint/issues/' || n
+      insert into github_repositories (github_id, owner, name, full_name, html_url)
+      values (${5_000 + u}, 'plan', ${`repo-${u}`}, ${`plan/repo-${u}`}, ${`https://github.com/plan/repo-${u}`})`.execute(
+      db,
+    );
+    await sql`insert into repositories (user_id, github_id) values (${userId}, 4242)`.execute(db);
+    await sql`
+      insert into issues (user_id, repository_github_id, issue_number, title, html_url)
+      select ${userId}, 4242, n, 'issue ' || n, 'https://github.com/hubot/markdown-lint/issues/' || n
       from generate_series(1, 100) n`.execute(db);
     await sql`
       insert into solve_runs (user_id, issue_id, model_id, status, input)
@@ -57,9 +68,9 @@ async function seed(users: number): Promise<string[]> {
       select ${userId}, i.id, case when s = 1 then 'pending' else 'approved' end, 'a', 'p', 'plan'
       from issues i cross join generate_series(1, 2) s where i.user_id = ${userId}`.execute(db);
     await sql`
-      insert into pull_requests (user_id, solution_id, issue_id, repo_full_name, head_repo_full_name, pr_number, title,
+      insert into pull_requests (user_id, solution_id, issue_id, base_github_id, head_github_id, pr_number, title,
                                  branch_name, base_branch, status, html_url)
-      select ${userId}, s.id, s.issue_id, ${`plan/repo-${u}`}, ${`plan/repo-${u}`}, row_number() over (), 't',
+      select ${userId}, s.id, s.issue_id, ${5_000 + u}, ${5_000 + u}, row_number() over (), 't',
              'fixloop/' || s.id, 'main', 'open', 'https://github.com/hubot/markdown-lint/pull/1'
       from solutions s where s.user_id = ${userId} and s.status = 'approved' limit 40`.execute(db);
   }

@@ -48,7 +48,7 @@ export async function listOwnedPage(
   if (o.q) {
     const pattern = `%${o.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q = q.where(
-      sql<boolean>`(issues.title ilike ${pattern} or (issues.repo_full_name || '#' || issues.issue_number) ilike ${pattern})`,
+      sql<boolean>`(issues.title ilike ${pattern} or (issue_repo.full_name || '#' || issues.issue_number) ilike ${pattern})`,
     );
   }
   if (o.tab === "open") q = q.where(inOpenTab);

@@ -4,22 +4,35 @@ import type { Issue } from "../schema";
 import type { Conn } from "./conn";
 import { issueAssignees, issueLabels, issueLinkedPulls } from "./json-columns";
 
+/** When the user's list lost the issue's repository (see `IssueNames`), over the `issue_access` join. */
+export const repositoryLeftAt = sql<Date | null>`case when issues.is_imported then null else issue_access.left_at end`;
+
 /**
- * The rows (of any user) of issue `issueNumber` of `repoFullName`, matched by the name Fixloop
- * reads the issue under on GitHub: an imported issue's upstream, any other issue's repository.
- * The two columns of an imported row can differ, when a rename was followed onto a name another
- * row already held: its repo_full_name then stays the former name, which a new repository may take.
- *
- * With the issue's GitHub id (a webhook delivery carries it), a row that stored an id is matched by
- * it instead, with the number: an import keeps the upstream name it was made under while the
- * repository may since have been renamed, and a row under the same name with another id is another
- * issue (of a repository that had the name before). Rows without a stored id keep the name match.
+ * Issues with the names they are shown and worked under (see `IssueNames`): each a join on its
+ * repository's one row, so a rename on GitHub is read here at once, with nothing to move.
  */
-export const issueOnGithub = (repoFullName: string, issueNumber: number, githubId?: number | null) => {
-  const byName = sql<boolean>`lower(coalesce(issues.upstream_full_name, issues.repo_full_name)) = lower(${repoFullName}) and issues.issue_number = ${issueNumber}`;
-  if (githubId == null) return byName;
-  return sql<boolean>`issues.issue_number = ${issueNumber} and (issues.github_id = ${String(githubId)}::bigint or (issues.github_id is null and ${byName}))`;
-};
+export function selectIssues(db: Conn) {
+  return db
+    .selectFrom("issues")
+    .innerJoin("github_repositories as issue_repo", "issue_repo.github_id", "issues.repository_github_id")
+    .leftJoin("github_repositories as issue_fork", "issue_fork.github_id", "issues.fork_github_id")
+    .leftJoin("repositories as issue_access", (join) =>
+      join
+        .onRef("issue_access.user_id", "=", "issues.user_id")
+        .onRef("issue_access.github_id", "=", "issues.repository_github_id"),
+    )
+    .selectAll("issues")
+    .select([
+      "issue_repo.full_name as repo_full_name",
+      sql<string | null>`case when issues.is_imported then issue_repo.full_name end`.as("upstream_full_name"),
+      "issue_fork.full_name as fork_full_name",
+      repositoryLeftAt.as("repository_left_at"),
+    ]);
+}
+
+/** Issue `issueNumber` of the repository with GitHub id `repositoryId`, every user's row of it. */
+export const issueOnGithub = (repositoryId: number | string, issueNumber: number) =>
+  sql<boolean>`issues.repository_github_id = ${String(repositoryId)}::bigint and issues.issue_number = ${issueNumber}`;
 
 /** An issue with its JSON columns decoded. */
 export type IssueRecord = Omit<Issue, "labels" | "assignees" | "linked_pull_requests"> & {
@@ -56,7 +69,7 @@ export function decodeIssue<R extends Pick<Issue, "labels" | "assignees" | "link
 }
 
 export async function find(db: Conn, issueId: string): Promise<IssueRecord | undefined> {
-  const row = await db.selectFrom("issues").selectAll().where("id", "=", issueId).executeTakeFirst();
+  const row = await selectIssues(db).where("issues.id", "=", issueId).executeTakeFirst();
   return row && decodeIssue(row);
 }
 
@@ -66,8 +79,7 @@ export async function find(db: Conn, issueId: string): Promise<IssueRecord | und
  * column.
  */
 export function selectWithPullRequest(db: Conn) {
-  return db
-    .selectFrom("issues")
+  return selectIssues(db)
     .leftJoinLateral(
       (eb) =>
         eb
@@ -113,7 +125,6 @@ export function selectWithPullRequest(db: Conn) {
           .as("latest_run"),
       (join) => join.onTrue(),
     )
-    .selectAll("issues")
     .select([
       "open_pr.html_url as open_pr_url",
       "open_pr.pr_number as open_pr_number",
@@ -160,34 +171,16 @@ export async function findOwned(db: Conn, userId: string, id: string): Promise<I
 
 /** The fields a run start checks, of the user's issue. */
 export async function findForRun(db: Conn, userId: string, id: string) {
-  return db
-    .selectFrom("issues")
-    .select([
-      "id",
-      "status",
-      "state",
-      "gone",
-      "moved_to",
-      "issue_number",
-      "github_id",
-      "is_imported",
-      "upstream_full_name",
-      "repo_full_name",
-      "fork_full_name",
-      "repository_left_at",
-    ])
-    .where("id", "=", id)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  return selectIssues(db).where("issues.id", "=", id).where("issues.user_id", "=", userId).executeTakeFirst();
 }
 
-/** How many issues of the repository the user has. */
-export async function count(db: Conn, userId: string, repoFullName: string): Promise<number> {
+/** How many issues of the repository (by GitHub id) the user has. */
+export async function count(db: Conn, userId: string, repositoryId: number | string): Promise<number> {
   const row = await db
     .selectFrom("issues")
     .select((eb) => eb.fn.countAll<string>().as("n"))
     .where("user_id", "=", userId)
-    .where("repo_full_name", "=", repoFullName)
+    .where("repository_github_id", "=", String(repositoryId))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -200,13 +193,18 @@ export async function count(db: Conn, userId: string, repoFullName: string): Pro
 export async function standingOf(db: Conn, issueId: string) {
   return db
     .selectFrom("issues")
+    .leftJoin("repositories as issue_access", (join) =>
+      join
+        .onRef("issue_access.user_id", "=", "issues.user_id")
+        .onRef("issue_access.github_id", "=", "issues.repository_github_id"),
+    )
     .select((eb) => [
-      "gone",
-      "moved_to",
-      "status",
-      "state",
-      "is_imported",
-      "repository_left_at",
+      "issues.gone",
+      "issues.moved_to",
+      "issues.status",
+      "issues.state",
+      "issues.is_imported",
+      repositoryLeftAt.as("repository_left_at"),
       eb
         .exists(
           eb
@@ -217,6 +215,6 @@ export async function standingOf(db: Conn, issueId: string) {
         )
         .as("pull_request_open"),
     ])
-    .where("id", "=", issueId)
+    .where("issues.id", "=", issueId)
     .executeTakeFirst();
 }

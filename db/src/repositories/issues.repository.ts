@@ -1,4 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
+import { inTransaction } from "./conn";
+import * as githubRepositories from "./github-repositories.repository";
+import type { GithubRepositoryFields } from "./github-repositories.repository";
 import { ANSWERING_SOLUTION_STATUSES, type IssueGone, type LinkedPullRequest } from "@fixloop/contract";
 import type { Database, NewIssue } from "../schema";
 import { issueOnGithub } from "./issues.reads";
@@ -7,34 +10,17 @@ import { issueAssignees, issueLabels, issueLinkedPulls } from "./json-columns";
 type Conn = Kysely<Database> | Transaction<Database>;
 
 /**
- * The issue a user already imported from `repoFullName`, with its fork, if any. With the issue's
- * GitHub id (read from GitHub), an imported row of it stored under another name is found too: an
- * import keeps the upstream name it was made under, and the upstream may have been renamed since.
- * The row under `repoFullName` comes first.
+ * The user's row of issue `issueNumber` of the repository with GitHub id `repositoryId`, with its
+ * fork's name when it was imported.
  */
-export async function importedIssue(
-  db: Conn,
-  userId: string,
-  repoFullName: string,
-  issueNumber: number,
-  githubId?: number | null,
-) {
+export async function importedIssue(db: Conn, userId: string, repositoryId: number | string, issueNumber: number) {
   return db
     .selectFrom("issues")
-    .select(["id", "fork_full_name", "is_imported"])
-    .where("user_id", "=", userId)
-    .where("issue_number", "=", issueNumber)
-    .where((eb) =>
-      githubId == null
-        ? eb("repo_full_name", "=", repoFullName)
-        : eb.or([
-            eb("repo_full_name", "=", repoFullName),
-            eb.and([eb("is_imported", "=", true), eb("github_id", "=", String(githubId))]),
-          ]),
-    )
-    .orderBy(sql`repo_full_name = ${repoFullName}`, "desc")
-    .orderBy("created_at")
-    .limit(1)
+    .leftJoin("github_repositories as fork", "fork.github_id", "issues.fork_github_id")
+    .select(["issues.id", "fork.full_name as fork_full_name", "issues.is_imported"])
+    .where("issues.user_id", "=", userId)
+    .where("issues.repository_github_id", "=", String(repositoryId))
+    .where("issues.issue_number", "=", issueNumber)
     .executeTakeFirst();
 }
 
@@ -107,16 +93,15 @@ export async function markPullRequestCreated(db: Conn, issueId: string): Promise
 }
 
 /**
- * GitHub no longer has issue `issueNumber` of `repoFullName` (deleted, or transferred to
- * `movedTo`): every user's row of it (see `issueOnGithub`, by `githubId` when known) is closed with
- * that reason, so it can be neither solved nor given a pull request. Returns how many rows changed.
+ * GitHub no longer has issue `issueNumber` of the repository with GitHub id `repositoryId`
+ * (deleted, or transferred to `movedTo`): every user's row of it is closed with that reason, so it
+ * can be neither solved nor given a pull request. Returns how many rows changed.
  */
 export async function markGone(
   db: Conn,
-  repoFullName: string,
+  repositoryId: number | string,
   issueNumber: number,
   gone: { reason: IssueGone; movedTo?: string | null },
-  githubId?: number | null,
 ): Promise<number> {
   const res = await db
     .updateTable("issues")
@@ -127,7 +112,7 @@ export async function markGone(
       moved_to: gone.movedTo ?? null,
       updated_at: sql`now()`,
     })
-    .where(issueOnGithub(repoFullName, issueNumber, githubId))
+    .where(issueOnGithub(repositoryId, issueNumber))
     .where((eb) => eb.or([eb("gone", "is", null), eb("gone", "!=", gone.reason)]))
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
@@ -144,17 +129,17 @@ export async function goneState(db: Conn, issueId: string) {
   return q.executeTakeFirst();
 }
 
-/** The user's issues of one repository GitHub had and that are not marked gone: number and stored GitHub id. */
+/** The user's issues of one repository (by GitHub id) GitHub had and that are not marked gone: number and stored GitHub id. */
 export async function present(
   db: Conn,
   userId: string,
-  repoFullName: string,
+  repositoryId: number | string,
 ): Promise<{ issue_number: number; github_id: string | null }[]> {
   return db
     .selectFrom("issues")
     .select(["issue_number", "github_id"])
     .where("user_id", "=", userId)
-    .where("repo_full_name", "=", repoFullName)
+    .where("repository_github_id", "=", String(repositoryId))
     .where("gone", "is", null)
     .execute();
 }
@@ -190,27 +175,43 @@ const rowOf = (cols: GithubIssueColumns): GithubIssueRow => ({
   assignees: issueAssignees.write(cols.assignees),
 });
 
-/** An issue imported from someone else's repository, worked on in the user's fork; a repeated import refreshes it. */
+/**
+ * An issue imported from someone else's repository, worked on in the user's fork; a repeated
+ * import refreshes it. Both repositories are stored as GitHub showed them (see `githubRepositories.upsert`).
+ */
 export async function recordImported(
   db: Conn,
   userId: string,
-  repos: { upstream: string; fork: string },
+  repos: { upstream: GithubRepositoryFields; fork: GithubRepositoryFields },
   cols: GithubIssueColumns,
 ): Promise<string> {
-  const imported = { is_imported: true, upstream_full_name: repos.upstream, fork_full_name: repos.fork };
+  return inTransaction(db, async (trx) => {
+    const upstreamId = await githubRepositories.upsert(trx, repos.upstream);
+    const forkId = await githubRepositories.upsert(trx, repos.fork);
+    return storeImported(trx, userId, { upstreamId, forkId }, cols);
+  });
+}
+
+async function storeImported(
+  db: Conn,
+  userId: string,
+  repos: { upstreamId: string; forkId: string },
+  cols: GithubIssueColumns,
+): Promise<string> {
+  const imported = { is_imported: true, fork_github_id: repos.forkId };
   const values = rowOf(cols);
   const row = await db
     .insertInto("issues")
     .values({
       user_id: userId,
-      repo_full_name: repos.upstream,
+      repository_github_id: repos.upstreamId,
       status: statusFromState(cols.state),
       ...values,
       ...imported,
     })
     .onConflict((oc) =>
       oc
-        .columns(["user_id", "repo_full_name", "issue_number"])
+        .columns(["user_id", "repository_github_id", "issue_number"])
         .doUpdateSet({ ...values, ...imported, updated_at: sql`now()` }),
     )
     .returning("id")
@@ -218,14 +219,21 @@ export async function recordImported(
   return row.id;
 }
 
-/** The user's fork `gone` was deleted and forked again as `fork`: the imported issues that used it move to the new one. */
-export async function replaceFork(db: Conn, userId: string, gone: string, fork: string): Promise<void> {
-  await db
-    .updateTable("issues")
-    .set({ fork_full_name: fork, updated_at: sql`now()` })
-    .where("user_id", "=", userId)
-    .where("fork_full_name", "=", gone)
-    .execute();
+/** The user's fork `goneId` was deleted and forked again as `fork`: the imported issues that used it move to the new one. */
+export async function replaceFork(
+  db: Conn,
+  userId: string,
+  forks: { goneId: number | string; fork: GithubRepositoryFields },
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const forkId = await githubRepositories.upsert(trx, forks.fork);
+    await trx
+      .updateTable("issues")
+      .set({ fork_github_id: forkId, updated_at: sql`now()` })
+      .where("user_id", "=", userId)
+      .where("fork_github_id", "=", String(forks.goneId))
+      .execute();
+  });
 }
 
 /**
@@ -235,14 +243,14 @@ export async function replaceFork(db: Conn, userId: string, gone: string, fork: 
 export async function upsertSynced(
   db: Conn,
   userId: string,
-  repo: { id: string | null; fullName: string },
+  repo: { id: string | null; githubId: number | string },
   issues: GithubIssueColumns[],
 ): Promise<void> {
   if (issues.length === 0) return;
   const rows = issues.map((cols) => ({
     user_id: userId,
     repository_id: repo.id,
-    repo_full_name: repo.fullName,
+    repository_github_id: String(repo.githubId),
     status: statusFromState(cols.state),
     ...rowOf(cols),
   }));
@@ -250,50 +258,47 @@ export async function upsertSynced(
     .insertInto("issues")
     .values(rows)
     .onConflict((oc) =>
-      oc
-        .columns(["user_id", "repo_full_name", "issue_number"])
-        .doUpdateSet((eb) => ({
-          repository_id: sql`coalesce(excluded.repository_id, issues.repository_id)`,
-          github_id: eb.ref("excluded.github_id"),
-          title: eb.ref("excluded.title"),
-          body: eb.ref("excluded.body"),
-          labels: eb.ref("excluded.labels"),
-          state: eb.ref("excluded.state"),
-          html_url: eb.ref("excluded.html_url"),
-          author_login: eb.ref("excluded.author_login"),
-          is_locked: eb.ref("excluded.is_locked"),
-          assignees: eb.ref("excluded.assignees"),
-          github_created_at: eb.ref("excluded.github_created_at"),
-          github_updated_at: eb.ref("excluded.github_updated_at"),
-          // An issue GitHub answered 410 or 301 for stays closed whatever a listing says.
-          status: sql`case
+      oc.columns(["user_id", "repository_github_id", "issue_number"]).doUpdateSet((eb) => ({
+        repository_id: sql`coalesce(excluded.repository_id, issues.repository_id)`,
+        github_id: eb.ref("excluded.github_id"),
+        title: eb.ref("excluded.title"),
+        body: eb.ref("excluded.body"),
+        labels: eb.ref("excluded.labels"),
+        state: eb.ref("excluded.state"),
+        html_url: eb.ref("excluded.html_url"),
+        author_login: eb.ref("excluded.author_login"),
+        is_locked: eb.ref("excluded.is_locked"),
+        assignees: eb.ref("excluded.assignees"),
+        github_created_at: eb.ref("excluded.github_created_at"),
+        github_updated_at: eb.ref("excluded.github_updated_at"),
+        // An issue GitHub answered 410 or 301 for stays closed whatever a listing says.
+        status: sql`case
           when issues.gone is not null then issues.status
           when excluded.state = 'closed' and issues.status in ('open', 'pending') then 'closed'
           when excluded.state = 'open' and issues.status = 'closed' then 'open'
           else issues.status end`,
-          // A sync that finds the issue unchanged on GitHub leaves it out of "recently changed".
-          updated_at: sql`case when excluded.github_updated_at is distinct from issues.github_updated_at then now() else issues.updated_at end`,
-        }))
-        // A row of another repository that held this name (renamed since, see `renameRepository`) is not overwritten.
-        .where(
-          sql<boolean>`issues.repository_id is null or excluded.repository_id is null or issues.repository_id = excluded.repository_id`,
-        ),
+        // A sync that finds the issue unchanged on GitHub leaves it out of "recently changed".
+        updated_at: sql`case when excluded.github_updated_at is distinct from issues.github_updated_at then now() else issues.updated_at end`,
+      })),
     )
     .execute();
 }
 
 /**
- * Records the open pull requests GitHub links to issues of one repository (by issue number). With
- * `complete`, the map covers the whole repository: its other issues are linked to none.
+ * Records the open pull requests GitHub links to issues of one repository (by GitHub id and issue
+ * number). With `complete`, the map covers the whole repository: its other issues are linked to none.
  */
 export async function setLinkedPulls(
   db: Conn,
   userId: string,
-  repoFullName: string,
+  repositoryId: number | string,
   byNumber: Map<number, LinkedPullRequest[]>,
   complete = false,
 ): Promise<void> {
-  const scope = db.updateTable("issues").where("user_id", "=", userId).where("repo_full_name", "=", repoFullName);
+  const scope = db
+    .updateTable("issues")
+    .where("user_id", "=", userId)
+    .where("repository_github_id", "=", String(repositoryId));
   if (complete) {
     let reset = scope.set({ linked_pull_requests: "[]" }).where(sql<boolean>`linked_pull_requests <> '[]'::jsonb`);
     if (byNumber.size) reset = reset.where("issue_number", "not in", [...byNumber.keys()]);

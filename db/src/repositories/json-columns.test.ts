@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestDatabase, insertIssue, insertUser } from "../../test/testing";
+import { createTestDatabase, insertIssue, insertUser, seedRepository } from "../../test/testing";
 import type { FileChange } from "@fixloop/contract";
 import * as issues from "./issues.repository";
 import { filesChanged, issueAssignees, issueLabels, runInput, stepPrompt, webhookPayload } from "./json-columns";
@@ -50,7 +50,7 @@ const synced = (labels: string[], assignees: string[]): issues.GithubIssueColumn
 describe("issue labels and assignees", () => {
   it("a label that is not a name is refused and no issue is written", async () => {
     const u = await user();
-    const repo = { id: null, fullName: "hubot/markdown-lint" };
+    const repo = { id: null, githubId: await seedRepository(db, "hubot/markdown-lint") };
     await refused(issues.upsertSynced(db, u, repo, [synced(wrong([{ name: "bug" }]), ["hubot"])]));
     await refused(issues.upsertSynced(db, u, repo, [synced(["bug"], wrong([7]))]));
     expect(await db.selectFrom("issues").select("id").where("user_id", "=", u).execute()).toEqual([]);
@@ -246,19 +246,19 @@ describe("run steps", () => {
 describe("repository test settings", () => {
   it("settings of the wrong shape are refused and the stored ones are kept; another stored shape reads as none", async () => {
     const u = await user();
-    const repo = await db
-      .insertInto("repositories")
-      .values({
-        user_id: u,
-        github_id: 100,
-        owner: "hubot",
-        name: "markdown-lint",
-        full_name: "hubot/markdown-lint",
-        html_url: "https://github.com/hubot/markdown-lint",
-        default_branch: "main",
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const repo = await repositories.upsertSynced(db, u, {
+      github_id: 100,
+      owner: "hubot",
+      name: "markdown-lint",
+      full_name: "hubot/markdown-lint",
+      description: null,
+      is_private: false,
+      is_fork: false,
+      language: null,
+      html_url: "https://github.com/hubot/markdown-lint",
+      default_branch: "main",
+      permission: "admin",
+    });
     const settings = { command: "npm test", setup: null, timeoutSeconds: 60, setupNetwork: false };
     await repositories.saveTestSettings(db, repo.id, settings);
     await refused(repositories.saveTestSettings(db, repo.id, { ...settings, timeoutSeconds: wrong("1m") }));

@@ -5,6 +5,8 @@ import type { Conn } from "./conn";
 export interface LabelTriggerRepository {
   id: string;
   userId: string;
+  /** The repository's GitHub id, and its name now. */
+  githubId: string;
   fullName: string;
   label: string;
   /** Logins trusted besides those with write access. */
@@ -15,18 +17,20 @@ export interface LabelTriggerRepository {
 export async function findSetting(db: Conn, userId: string, fullName: string) {
   return db
     .selectFrom("repositories")
+    .innerJoin("github_repositories as g", "g.github_id", "repositories.github_id")
     .select([
-      "id",
-      "solve_label",
-      "can_push",
-      "solve_label_senders",
-      "solve_label_refused_at",
-      "solve_label_refused_issue",
-      "solve_label_refused_sender",
-      "solve_label_refused_reason",
+      "repositories.id",
+      "repositories.solve_label",
+      "repositories.can_push",
+      "repositories.solve_label_senders",
+      "repositories.solve_label_refused_at",
+      "repositories.solve_label_refused_issue",
+      "repositories.solve_label_refused_sender",
+      "repositories.solve_label_refused_reason",
     ])
-    .where("user_id", "=", userId)
-    .where(sql<string>`lower(full_name)`, "=", fullName.toLowerCase())
+    .where("repositories.user_id", "=", userId)
+    .where("repositories.left_at", "is", null)
+    .where(sql<string>`lower(g.full_name)`, "=", fullName.toLowerCase())
     .executeTakeFirst();
 }
 
@@ -51,28 +55,39 @@ export async function saveSetting(
 }
 
 /**
- * The repository row that solves issues of `fullName` labelled `label` (both case-insensitive): of
- * the users who enabled it with that label and may still push there, the first to do so.
+ * The repository row that solves issues of the repository with GitHub id `repositoryId` labelled
+ * `label` (case-insensitive): of the users who enabled it with that label and may still push
+ * there, the first to do so.
  */
 export async function enabledFor(
   db: Conn,
-  fullName: string,
+  repositoryId: number | string,
   label: string,
 ): Promise<LabelTriggerRepository | undefined> {
   const row = await db
     .selectFrom("repositories")
-    .select(["id", "user_id", "full_name", "solve_label", "solve_label_senders"])
-    .where(sql<string>`lower(full_name)`, "=", fullName.toLowerCase())
-    .where(sql<string>`lower(solve_label)`, "=", label.toLowerCase())
-    // Only while the user may still push there (the sync keeps can_push current).
-    .where("can_push", "=", true)
-    .orderBy("solve_label_enabled_at")
-    .orderBy("id")
+    .innerJoin("github_repositories as g", "g.github_id", "repositories.github_id")
+    .select([
+      "repositories.id",
+      "repositories.user_id",
+      "repositories.github_id",
+      "g.full_name",
+      "repositories.solve_label",
+      "repositories.solve_label_senders",
+    ])
+    .where("repositories.github_id", "=", String(repositoryId))
+    .where(sql<string>`lower(repositories.solve_label)`, "=", label.toLowerCase())
+    // Only while the user may still push there (the sync keeps can_push current) and has it listed.
+    .where("repositories.can_push", "=", true)
+    .where("repositories.left_at", "is", null)
+    .orderBy("repositories.solve_label_enabled_at")
+    .orderBy("repositories.id")
     .executeTakeFirst();
   return row && row.solve_label
     ? {
         id: row.id,
         userId: row.user_id,
+        githubId: row.github_id,
         fullName: row.full_name,
         label: row.solve_label,
         allowedSenders: row.solve_label_senders,

@@ -2,61 +2,47 @@ import { sql } from "kysely";
 import { PullRequestTimelineEntry, type PullRequestStatus } from "@fixloop/contract";
 import type { Conn } from "./conn";
 
-/** A Fixloop pull request as a GitHub event names it (repository and number), when there is one. */
-export async function findPullRequest(db: Conn, repoFullName: string, number: number) {
+/** A Fixloop pull request as a GitHub event names it (its base repository's GitHub id and number), when there is one. */
+export async function findPullRequest(db: Conn, repositoryId: number | string, number: number) {
   return db
     .selectFrom("pull_requests")
-    .select(["id", "user_id", "status", "branch_name", "head_repo_full_name"])
-    .where(sql`lower(repo_full_name)`, "=", repoFullName.toLowerCase())
+    .select(["id", "user_id", "status", "branch_name", "head_github_id"])
+    .where("base_github_id", "=", String(repositoryId))
     .where("pr_number", "=", number)
     .orderBy("created_at", "desc")
     .executeTakeFirst();
 }
 
-/** Fixloop's pull requests whose head is `branch` of `headRepoFullName` (a push names only the branch). */
-export async function findByHeadBranch(db: Conn, headRepoFullName: string, branch: string) {
+/** Fixloop's pull requests whose head is `branch` of the repository with GitHub id `headRepositoryId` (a push names only the branch). */
+export async function findByHeadBranch(db: Conn, headRepositoryId: number | string, branch: string) {
   return db
     .selectFrom("pull_requests")
     .select(["id", "user_id", "status"])
-    .where(sql`lower(head_repo_full_name)`, "=", headRepoFullName.toLowerCase())
+    .where("head_github_id", "=", String(headRepositoryId))
     .where("branch_name", "=", branch)
     .where("status", "=", "open")
     .execute();
 }
 
 /**
- * True when some user synced this repository into Fixloop (found by its GitHub id when the
- * delivery gives one, so a repository renamed or transferred since the last sync is still known,
- * or by name) or Fixloop opened a pull request in it.
+ * True when Fixloop works on the repository with this GitHub id: some user has it in their list
+ * (or had: its issues stay theirs), imported an issue from it or into a fork of it, or Fixloop
+ * opened a pull request in it or from it. One indexed lookup each, in that order.
  */
-export async function knowsRepository(db: Conn, fullName: string, githubId?: number | null): Promise<boolean> {
-  if (githubId != null) {
-    const byId = await db
-      .selectFrom("repositories")
-      .select("id")
-      .where("github_id", "=", String(githubId))
-      .limit(1)
-      .executeTakeFirst();
-    if (byId) return true;
-  }
-  const lower = fullName.toLowerCase();
-  const synced = await db
-    .selectFrom("repositories")
-    .select("id")
-    .where(sql`lower(full_name)`, "=", lower)
-    .limit(1)
-    .executeTakeFirst();
-  if (synced) return true;
-  // One lookup per column: with `or` and `limit 1` Postgres reckons on finding a row early and reads
-  // the whole table, which it does for every delivery of a repository with no pull request of Fixloop.
-  for (const column of ["repo_full_name", "head_repo_full_name"] as const) {
-    const opened = await db
-      .selectFrom("pull_requests")
-      .select("id")
-      .where(sql`lower(${sql.ref(column)})`, "=", lower)
-      .limit(1)
-      .executeTakeFirst();
-    if (opened) return true;
+export async function knowsRepository(db: Conn, githubId: number | string): Promise<boolean> {
+  const lookups = [
+    ["repositories", "github_id"],
+    ["issues", "repository_github_id"],
+    ["issues", "fork_github_id"],
+    ["pull_requests", "base_github_id"],
+    ["pull_requests", "head_github_id"],
+  ] as const;
+  for (const [table, column] of lookups) {
+    const { rows } =
+      await sql`select 1 from ${sql.table(table)} where ${sql.ref(column)} = ${String(githubId)}::bigint limit 1`.execute(
+        db,
+      );
+    if (rows.length > 0) return true;
   }
   return false;
 }
@@ -198,7 +184,14 @@ export async function setTimelineEtags(db: Conn, pullRequestId: string, etags: R
 export async function findForTimeline(db: Conn, pullRequestId: string) {
   return db
     .selectFrom("pull_requests")
-    .select(["id", "user_id", "repo_full_name", "pr_number", "status"])
-    .where("id", "=", pullRequestId)
+    .innerJoin("github_repositories as base_repo", "base_repo.github_id", "pull_requests.base_github_id")
+    .select([
+      "pull_requests.id",
+      "pull_requests.user_id",
+      "base_repo.full_name as repo_full_name",
+      "pull_requests.pr_number",
+      "pull_requests.status",
+    ])
+    .where("pull_requests.id", "=", pullRequestId)
     .executeTakeFirst();
 }

@@ -4,7 +4,8 @@ import type { Database, PullRequest } from "../schema";
 import { fenced, type Claim } from "./claims";
 import * as issues from "./issues.repository";
 import { pullRequestMetadata, type PullRequestMetadata } from "./json-columns";
-import { pageOf } from "./github-pages";
+import * as githubRepositories from "./github-repositories.repository";
+import type { GithubRepositoryFields } from "./github-repositories.repository";
 import * as solutions from "./solutions.repository";
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -31,8 +32,9 @@ export interface NewPullRequestRow {
   userId: string;
   solutionId: string;
   issueId: string;
-  repoFullName: string;
-  headRepoFullName: string;
+  /** The repository the pull request is opened in and the one its branch is in, as GitHub answered. */
+  base: GithubRepositoryFields;
+  head: GithubRepositoryFields;
   number: number;
   title: string;
   body: string;
@@ -52,14 +54,16 @@ export interface NewPullRequestRow {
  */
 export async function record(db: Conn, r: NewPullRequestRow, claim?: Claim): Promise<PullRequest> {
   return fenced(db, claim, async (trx) => {
+    const baseId = await githubRepositories.upsert(trx, r.base);
+    const headId = await githubRepositories.upsert(trx, r.head);
     const row = await trx
       .insertInto("pull_requests")
       .values({
         user_id: r.userId,
         solution_id: r.solutionId,
         issue_id: r.issueId,
-        repo_full_name: r.repoFullName,
-        head_repo_full_name: r.headRepoFullName,
+        base_github_id: baseId,
+        head_github_id: headId,
         pr_number: r.number,
         title: r.title,
         body: r.body,
@@ -75,21 +79,57 @@ export async function record(db: Conn, r: NewPullRequestRow, claim?: Claim): Pro
       .onConflict((oc) =>
         oc.column("solution_id").doUpdateSet({ pr_number: r.number, html_url: r.htmlUrl, updated_at: sql`now()` }),
       )
-      .returningAll()
+      .returning("id")
       .executeTakeFirstOrThrow();
     await solutions.markPullRequestCreated(trx, r.solutionId);
     await issues.markPullRequestCreated(trx, r.issueId);
-    return { ...row, metadata: pullRequestMetadata.read(row.metadata) };
+    const stored = await selectPullRequests(trx).where("pull_requests.id", "=", row.id).executeTakeFirstOrThrow();
+    return { ...stored, metadata: pullRequestMetadata.read(stored.metadata) };
   });
+}
+
+/**
+ * Pull requests with their base and head repositories' names now, and their page under the base's
+ * page, each a join on the repository's one row: a rename on GitHub is read here at once, with
+ * nothing to move.
+ */
+export function selectPullRequests(db: Conn) {
+  return db
+    .selectFrom("pull_requests")
+    .innerJoin("github_repositories as base_repo", "base_repo.github_id", "pull_requests.base_github_id")
+    .innerJoin("github_repositories as head_repo", "head_repo.github_id", "pull_requests.head_github_id")
+    .select([
+      "pull_requests.id",
+      "pull_requests.user_id",
+      "pull_requests.solution_id",
+      "pull_requests.issue_id",
+      "pull_requests.base_github_id",
+      "pull_requests.head_github_id",
+      "pull_requests.pr_number",
+      "pull_requests.title",
+      "pull_requests.body",
+      "pull_requests.branch_name",
+      "pull_requests.base_branch",
+      "pull_requests.status",
+      "pull_requests.metadata",
+      "pull_requests.etag",
+      "pull_requests.synced_at",
+      "pull_requests.created_at",
+      "pull_requests.updated_at",
+      "pull_requests.pushed_revision",
+      "pull_requests.head_sha",
+      "pull_requests.github_updated_at",
+      "base_repo.full_name as repo_full_name",
+      "head_repo.full_name as head_repo_full_name",
+      sql<string>`base_repo.html_url || '/pull/' || pull_requests.pr_number`.as("html_url"),
+    ]);
 }
 
 /** The user's pull requests a sync reads again (merged is final). */
 export async function listToSync(db: Conn, userId: string) {
-  const rows = await db
-    .selectFrom("pull_requests")
-    .select(["id", "repo_full_name", "head_repo_full_name", "html_url", "pr_number", "etag", "metadata", "status"])
-    .where("user_id", "=", userId)
-    .where("status", "!=", "merged")
+  const rows = await selectPullRequests(db)
+    .where("pull_requests.user_id", "=", userId)
+    .where("pull_requests.status", "!=", "merged")
     .execute();
   return rows.map((r) => ({ ...r, metadata: pullRequestMetadata.read(r.metadata) }));
 }
@@ -100,21 +140,9 @@ export async function listToSync(db: Conn, userId: string) {
  * the last `quietSeconds` (there the webhook already brings the news).
  */
 export async function listToPoll(db: Conn, o: { limit: number; quietSeconds: number }) {
-  const rows = await db
-    .selectFrom("pull_requests as pr")
-    .innerJoin("github_accounts as ga", "ga.user_id", "pr.user_id")
-    .select([
-      "pr.id",
-      "pr.user_id",
-      "pr.repo_full_name",
-      "pr.head_repo_full_name",
-      "pr.html_url",
-      "pr.pr_number",
-      "pr.etag",
-      "pr.metadata",
-      "pr.status",
-    ])
-    .where("pr.status", "=", "open")
+  const rows = await selectPullRequests(db)
+    .innerJoin("github_accounts as ga", "ga.user_id", "pull_requests.user_id")
+    .where("pull_requests.status", "=", "open")
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
@@ -122,33 +150,39 @@ export async function listToPoll(db: Conn, o: { limit: number; quietSeconds: num
             .select("w.event_id")
             .where("w.provider", "=", "github")
             .where("w.received_at", ">", sql<Date>`now() - make_interval(secs => ${o.quietSeconds})`)
-            .where(sql`lower(w.payload->'repository'->>'full_name')`, "=", sql`lower(pr.repo_full_name)`),
+            .where(sql`w.payload->'repository'->>'id'`, "=", sql`pull_requests.base_github_id::text`),
         ),
       ),
     )
-    .orderBy(sql`pr.synced_at asc nulls first`)
-    .orderBy("pr.id")
+    .orderBy(sql`pull_requests.synced_at asc nulls first`)
+    .orderBy("pull_requests.id")
     .limit(o.limit)
     .execute();
   return rows.map((r) => ({ ...r, metadata: pullRequestMetadata.read(r.metadata) }));
+}
+
+/** A repository as GitHub names it in an answer: its id and where it lives now. */
+export interface RepositorySeen {
+  githubId: number;
+  fullName: string;
 }
 
 /**
  * What GitHub answered for a pull request: its state (with GitHub's `updated_at` of it), title and
  * labels. A webhook that already set a newer state keeps it (the read may have raced the webhook).
  * The base and head repositories' names GitHub answered with (a rename or transfer no webhook
- * brought) move the row as `followNames` does.
+ * brought) are followed (see `followRepositories`).
  */
 export async function refresh(
   db: Conn,
-  pr: PullRequestNames & Pick<PullRequest, "id" | "pr_number">,
+  pr: Pick<PullRequest, "id">,
   seen: {
     status: PullRequestStatus;
     githubUpdatedAt: Date | null;
     title: string;
     etag: string | null;
     metadata: PullRequestMetadata;
-    names: { repoFullName: string; headRepoFullName: string };
+    repositories: RepositorySeen[];
   },
 ): Promise<void> {
   const at = seen.githubUpdatedAt;
@@ -167,10 +201,8 @@ export async function refresh(
     })
     .where("id", "=", pr.id)
     .execute();
-  await followNames(db, pr, seen.names);
+  await followRepositories(db, seen.repositories);
 }
-
-type PullRequestNames = Pick<PullRequest, "repo_full_name" | "head_repo_full_name" | "html_url">;
 
 const NAME_PART = /^[A-Za-z0-9_.-]{1,100}$/;
 const isFullName = (name: unknown) =>
@@ -179,76 +211,17 @@ const isFullName = (name: unknown) =>
   name.split("/").every((p) => NAME_PART.test(p) && p !== "." && p !== "..");
 
 /**
- * Records the names GitHub gives a pull request's base and head repositories now (learnt when a
- * push reads them; a rename or transfer may not have been delivered), and its page under the base's
- * name on the stored page's host. Only this row changes. When another stored pull request already
- * holds this number under the base's new name (a repository that had the name before), or one is
- * stored with it at the same moment, the row keeps its names: which of the two GitHub means is not
- * known here. Answers the names the row holds.
+ * Records the names GitHub gives repositories now (learnt when a push or sync reads a pull
+ * request; a rename or transfer may not have been delivered): each is one update of that
+ * repository's row. A name that is no `owner/name` is ignored (it never becomes a page path).
  */
-export async function followNames(
-  db: Conn,
-  pr: PullRequestNames & Pick<PullRequest, "id" | "pr_number">,
-  to: { repoFullName: string; headRepoFullName: string },
-): Promise<PullRequestNames> {
-  const kept = {
-    repo_full_name: pr.repo_full_name,
-    head_repo_full_name: pr.head_repo_full_name,
-    html_url: pr.html_url,
-  };
-  if (pr.repo_full_name === to.repoFullName && pr.head_repo_full_name === to.headRepoFullName) return kept;
-  // The names come from GitHub's answers: one that is no `owner/name` never becomes a page path.
-  if (!isFullName(to.repoFullName) || !isFullName(to.headRepoFullName)) return kept;
-  const move = (conn: Conn) =>
-    conn
-      .updateTable("pull_requests")
-      .set({
-        repo_full_name: to.repoFullName,
-        head_repo_full_name: to.headRepoFullName,
-        html_url: `${pageOf(pr.html_url, to.repoFullName)}/pull/${pr.pr_number}`,
-        updated_at: sql`now()`,
-      })
-      .where("id", "=", pr.id)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("pull_requests as taken")
-              .select("taken.id")
-              .where("taken.repo_full_name", "=", to.repoFullName)
-              .where("taken.pr_number", "=", pr.pr_number)
-              .where("taken.id", "!=", pr.id),
-          ),
-        ),
-      )
-      .returning(["repo_full_name", "head_repo_full_name", "html_url"])
-      .executeTakeFirst();
-  // The check above sees only committed rows: a pull request stored under the new name and number
-  // at the same moment still breaks the unique key. That row keeps its names too, and inside a
-  // transaction only this statement is undone (a savepoint), so the caller's other writes stand.
-  if (!db.isTransaction) {
-    try {
-      return (await move(db)) ?? kept;
-    } catch (err) {
-      if (isNumberTaken(err)) return kept;
-      throw err;
-    }
-  }
-  await sql`savepoint pull_request_follow_names`.execute(db);
-  try {
-    const moved = await move(db);
-    await sql`release savepoint pull_request_follow_names`.execute(db);
-    return moved ?? kept;
-  } catch (err) {
-    if (!isNumberTaken(err)) throw err;
-    await sql`rollback to savepoint pull_request_follow_names`.execute(db);
-    await sql`release savepoint pull_request_follow_names`.execute(db);
-    return kept;
+export async function followRepositories(db: Conn, seen: RepositorySeen[]): Promise<void> {
+  for (const r of seen) {
+    if (!isFullName(r.fullName)) continue;
+    const [owner, name] = r.fullName.split("/") as [string, string];
+    await githubRepositories.follow(db, { githubId: r.githubId, owner, name, fullName: r.fullName });
   }
 }
-
-const isNumberTaken = (err: unknown) =>
-  (err as { code?: string; constraint?: string }).code === "23505" &&
-  (err as { constraint?: string }).constraint === "pull_requests_repo_number_uq";
 
 /** GitHub answered 304: only the time of the check changes. */
 export async function markUnchanged(db: Conn, id: string): Promise<void> {
@@ -281,7 +254,7 @@ export async function forSolution(db: Conn, solutionId: string) {
 
 /** The stored pull request of a solution, as stored. */
 export async function findBySolution(db: Conn, solutionId: string): Promise<PullRequest | undefined> {
-  return db.selectFrom("pull_requests").selectAll().where("solution_id", "=", solutionId).executeTakeFirst();
+  return selectPullRequests(db).where("pull_requests.solution_id", "=", solutionId).executeTakeFirst();
 }
 
 /**
@@ -289,12 +262,19 @@ export async function findBySolution(db: Conn, solutionId: string): Promise<Pull
  * fields that say whether its repository left the user's list.
  */
 export async function listOwned(db: Conn, userId: string) {
-  const rows = await db
-    .selectFrom("pull_requests")
+  const rows = await selectPullRequests(db)
     .innerJoin("issues", "issues.id", "pull_requests.issue_id")
+    .leftJoin("repositories as issue_access", (join) =>
+      join
+        .onRef("issue_access.user_id", "=", "issues.user_id")
+        .onRef("issue_access.github_id", "=", "issues.repository_github_id"),
+    )
     .innerJoin("solutions", "solutions.id", "pull_requests.solution_id")
-    .selectAll("pull_requests")
-    .select(["issues.is_imported", "issues.repository_left_at", "solutions.revision as solution_revision"])
+    .select([
+      "issues.is_imported",
+      sql<Date | null>`case when issues.is_imported then null else issue_access.left_at end`.as("repository_left_at"),
+      "solutions.revision as solution_revision",
+    ])
     // The refinement of the solution still queued or running ("Address review" in progress): it
     // outlives the page that started it.
     .select((eb) =>

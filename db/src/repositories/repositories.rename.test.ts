@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, insertPullRequest, insertRun, insertUser, seedSolution } from "../../test/testing";
+import * as pullRequests from "./pull-requests.repository";
 import * as issues from "./issues.repository";
 import * as repositories from "./repositories.repository";
 import * as runs from "./runs.reads";
@@ -22,7 +23,7 @@ const repo = (github_id: number, fullName: string): repositories.SyncedRepositor
     language: "TypeScript",
     html_url: `https://github.com/${fullName}`,
     default_branch: "main",
-    can_push: true,
+    permission: "admin",
   };
 };
 
@@ -41,14 +42,29 @@ const issue = (n: number, title: string): issues.GithubIssueColumns => ({
   github_updated_at: new Date("2026-11-02T00:00:00Z"),
 });
 
-const issuesOf = (userId: string) =>
-  db
-    .selectFrom("issues")
-    .select(["repo_full_name", "issue_number", "title", "repository_id", "fork_full_name"])
-    .where("user_id", "=", userId)
-    .orderBy("repo_full_name")
-    .orderBy("issue_number")
-    .execute();
+const issuesOf = async (userId: string) =>
+  (
+    await issues
+      .selectIssues(db)
+      .where("issues.user_id", "=", userId)
+      .orderBy("repo_full_name")
+      .orderBy("issue_number")
+      .execute()
+  ).map((i) => ({
+    repo_full_name: i.repo_full_name,
+    issue_number: i.issue_number,
+    title: i.title,
+    repository_id: i.repository_id,
+    fork_full_name: i.fork_full_name,
+  }));
+
+const pullRequestOf = async (userId: string) => {
+  const pr = await pullRequests
+    .selectPullRequests(db)
+    .where("pull_requests.user_id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return { repo_full_name: pr.repo_full_name, head_repo_full_name: pr.head_repo_full_name, issue_id: pr.issue_id };
+};
 
 async function openPullRequest(userId: string, solutionId: string, issueId: string, base: string, head: string) {
   await insertPullRequest(db, { userId, solutionId, issueId, base, head });
@@ -59,7 +75,7 @@ describe("a repository renamed on GitHub", () => {
     const userId = await insertUser(db);
     const gid = githubId();
     const first = await repositories.upsertSynced(db, userId, repo(gid, "octocat/todo-api"));
-    await issues.upsertSynced(db, userId, { id: first.id, fullName: "octocat/todo-api" }, [
+    await issues.upsertSynced(db, userId, { id: first.id, githubId: gid }, [
       issue(1, "Pagination skips a todo"),
       issue(2, "Dates lose their zone"),
     ]);
@@ -69,7 +85,7 @@ describe("a repository renamed on GitHub", () => {
     const renamed = await repositories.upsertSynced(db, userId, repo(gid, "octocat/todo-service"));
     expect(renamed.id).toBe(first.id);
     // The next issue sync reads the issues under the new name.
-    await issues.upsertSynced(db, userId, { id: renamed.id, fullName: "octocat/todo-service" }, [
+    await issues.upsertSynced(db, userId, { id: renamed.id, githubId: gid }, [
       issue(1, "Pagination skips a todo at page boundaries"),
       issue(2, "Dates lose their zone"),
     ]);
@@ -79,28 +95,51 @@ describe("a repository renamed on GitHub", () => {
       ["octocat/todo-service", 2, "Dates lose their zone"],
       ["octocat/todo-service", 5, "Pagination skips a todo at every page boundary"],
     ]);
-    const pr = await db
-      .selectFrom("pull_requests")
-      .select(["repo_full_name", "head_repo_full_name", "issue_id"])
-      .where("user_id", "=", userId)
-      .executeTakeFirstOrThrow();
-    expect(pr).toEqual({
+    expect(await pullRequestOf(userId)).toEqual({
       repo_full_name: "octocat/todo-service",
       head_repo_full_name: "octocat/todo-service",
       issue_id: seeded.issueId,
     });
   });
 
+  it("shows every user's issues, pull requests and list under the new name at once, from one row", async () => {
+    const [alice, bob] = [await insertUser(db), await insertUser(db)];
+    const gid = githubId();
+    for (const userId of [alice, bob]) {
+      const own = await repositories.upsertSynced(db, userId, repo(gid, "octocat/shared"));
+      await issues.upsertSynced(db, userId, { id: own.id, githubId: gid }, [issue(1, "Shared #1")]);
+    }
+    const seeded = await seedSolution(db, { userId: bob, repoFullName: "octocat/shared", issueNumber: 5, files: [] });
+    await openPullRequest(bob, seeded.solutionId, seeded.issueId, "octocat/shared", "octocat/shared");
+
+    // Only Alice's sync saw the rename; Bob reads the new name without a sync of his own.
+    await repositories.upsertSynced(db, alice, repo(gid, "octocat/shared-next"));
+    expect((await issuesOf(bob)).map((i) => [i.repo_full_name, i.issue_number])).toEqual([
+      ["octocat/shared-next", 1],
+      ["octocat/shared-next", 5],
+    ]);
+    expect(await pullRequestOf(bob)).toMatchObject({
+      repo_full_name: "octocat/shared-next",
+      head_repo_full_name: "octocat/shared-next",
+    });
+    expect((await repositories.listOf(db, bob)).map((r) => [r.github_id, r.full_name])).toEqual([
+      [String(gid), "octocat/shared-next"],
+    ]);
+    const rows = await db.selectFrom("github_repositories").select("full_name").where("github_id", "=", String(gid));
+    expect(await rows.execute()).toEqual([{ full_name: "octocat/shared-next" }]);
+  });
+
   it("does not hand its issues to a new repository that takes the old name", async () => {
     const userId = await insertUser(db);
     const oldId = githubId();
     const old = await repositories.upsertSynced(db, userId, repo(oldId, "octocat/todo-api"));
-    await issues.upsertSynced(db, userId, { id: old.id, fullName: "octocat/todo-api" }, [issue(1, "Old repo's #1")]);
+    await issues.upsertSynced(db, userId, { id: old.id, githubId: oldId }, [issue(1, "Old repo's #1")]);
 
     // Renamed, and a new repository created under the old name; the list is read in name order.
-    const taker = await repositories.upsertSynced(db, userId, repo(githubId(), "octocat/todo-api"));
+    const takerId = githubId();
+    const taker = await repositories.upsertSynced(db, userId, repo(takerId, "octocat/todo-api"));
     await repositories.upsertSynced(db, userId, repo(oldId, "octocat/todo-legacy"));
-    await issues.upsertSynced(db, userId, { id: taker.id, fullName: "octocat/todo-api" }, [issue(1, "New repo's #1")]);
+    await issues.upsertSynced(db, userId, { id: taker.id, githubId: takerId }, [issue(1, "New repo's #1")]);
 
     const rows = await issuesOf(userId);
     expect(rows.map((i) => [i.repo_full_name, i.issue_number, i.title, i.repository_id])).toEqual([
@@ -111,22 +150,16 @@ describe("a repository renamed on GitHub", () => {
 
   it("never overwrites an issue row that belongs to another repository of the same name", async () => {
     const userId = await insertUser(db);
-    const a = await repositories.upsertSynced(db, userId, repo(githubId(), "octocat/todo-api"));
-    const b = await db
-      .insertInto("repositories")
-      .values({
-        user_id: userId,
-        github_id: githubId(),
-        owner: "octocat",
-        name: "todo-api",
-        full_name: "octocat/todo-api",
-        html_url: "https://github.com/octocat/todo-api",
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await issues.upsertSynced(db, userId, { id: a.id, fullName: "octocat/todo-api" }, [issue(1, "A's #1")]);
-    await issues.upsertSynced(db, userId, { id: b.id, fullName: "octocat/todo-api" }, [issue(1, "B's #1")]);
-    expect((await issuesOf(userId)).map((i) => [i.title, i.repository_id])).toEqual([["A's #1", a.id]]);
+    const [aId, bId] = [githubId(), githubId()];
+    const a = await repositories.upsertSynced(db, userId, repo(aId, "octocat/todo-api"));
+    const b = await repositories.upsertSynced(db, userId, repo(bId, "octocat/todo-api"));
+    await issues.upsertSynced(db, userId, { id: a.id, githubId: aId }, [issue(1, "A's #1")]);
+    await issues.upsertSynced(db, userId, { id: b.id, githubId: bId }, [issue(1, "B's #1")]);
+    const rows = await issuesOf(userId);
+    expect(rows.map((i) => [i.title, i.repository_id]).sort()).toEqual([
+      ["A's #1", a.id],
+      ["B's #1", b.id],
+    ]);
   });
 
   it("moves an imported issue's fork name when the user's fork is renamed", async () => {
@@ -145,64 +178,65 @@ describe("a repository renamed on GitHub", () => {
     expect((await issuesOf(userId)).map((i) => [i.repo_full_name, i.fork_full_name])).toEqual([
       ["psf/requests", "octocat/requests-fork"],
     ]);
-    const pr = await db
-      .selectFrom("pull_requests")
-      .select(["repo_full_name", "head_repo_full_name"])
-      .where("user_id", "=", userId)
-      .executeTakeFirstOrThrow();
-    expect(pr).toEqual({ repo_full_name: "psf/requests", head_repo_full_name: "octocat/requests-fork" });
+    expect(await pullRequestOf(userId)).toMatchObject({
+      repo_full_name: "psf/requests",
+      head_repo_full_name: "octocat/requests-fork",
+    });
   });
 });
 
-describe("an issue imported from a repository renamed onto a name another row of it held", () => {
+describe("an issue gone from a renamed repository", () => {
   /**
-   * The user imported issue #5 of their own repository, then it was renamed, and #5 was stored
-   * under the new name (say, by a sync of the renamed repository) before the rename reached the
-   * repository list: the imported row keeps its repo_full_name, its upstream moves on.
+   * Alice synced her repository's #5 and Bob imported it (with a refinement running); then it was
+   * renamed, and a new repository (Carol's) took the former name, with a #5 of its own.
    */
-  async function splitImport() {
-    const userId = await insertUser(db);
+  async function renamedAndTaken() {
+    const [alice, bob, carol] = [await insertUser(db), await insertUser(db), await insertUser(db)];
     const gid = githubId();
-    // Names of their own: markGone reaches every user's rows of a name.
     const before = `octocat/app-${gid}`;
     const after = `octocat/app-${gid}-renamed`;
-    await repositories.upsertSynced(db, userId, repo(gid, before));
+    const own = await repositories.upsertSynced(db, alice, repo(gid, before));
+    await issues.upsertSynced(db, alice, { id: own.id, githubId: gid }, [issue(5, "The same #5")]);
     const imported = await seedSolution(db, {
-      userId,
+      userId: bob,
       repoFullName: before,
       issueNumber: 5,
       files: [],
-      imported: { upstream: before, fork: before },
+      imported: { upstream: before, fork: `bob/app-${gid}` },
     });
-    await issues.upsertSynced(db, userId, { id: null, fullName: after }, [issue(5, "The same #5")]);
-    await repositories.upsertSynced(db, userId, repo(gid, after));
-    const run = await insertRun(db, { user_id: userId, issue_id: imported.issueId, kind: "refine", status: "running" });
-    const row = () =>
-      db
-        .selectFrom("issues")
-        .select(["repo_full_name", "upstream_full_name", "status", "gone"])
-        .where("id", "=", imported.issueId)
+    const run = await insertRun(db, { user_id: bob, issue_id: imported.issueId, kind: "refine", status: "running" });
+    await repositories.upsertSynced(db, alice, repo(gid, after));
+    const takerId = githubId();
+    const taker = await repositories.upsertSynced(db, carol, repo(takerId, before));
+    await issues.upsertSynced(db, carol, { id: taker.id, githubId: takerId }, [issue(5, "Another #5")]);
+    const row = (userId: string) =>
+      issues
+        .selectIssues(db)
+        .where("issues.user_id", "=", userId)
+        .where("issues.issue_number", "=", 5)
         .executeTakeFirstOrThrow();
-    expect(await row()).toMatchObject({
-      repo_full_name: before,
-      upstream_full_name: after,
-    });
-    return { before, after, issueId: imported.issueId, runId: run.id, row };
+    expect(await row(bob)).toMatchObject({ repo_full_name: after, upstream_full_name: after });
+    expect(await row(carol)).toMatchObject({ repo_full_name: before });
+    return { gid, takerId, runId: run.id, row, alice, bob, carol };
   }
 
-  it("is marked gone, and its runs found, by the upstream name Fixloop reads it under", async () => {
-    const s = await splitImport();
+  it("is marked gone for every user, and its runs found, by its repository's id whatever its name", async () => {
+    const s = await renamedAndTaken();
     // What the solve start or the pull-request job reports after asking GitHub for the upstream's #5.
-    expect(await issues.markGone(db, s.after.toUpperCase(), 5, { reason: "deleted" })).toBe(2);
-    expect(await s.row()).toMatchObject({ status: "closed", gone: "deleted" });
-    const active = await runs.activeOfGoneIssue(db, s.after, 5);
+    expect(await issues.markGone(db, s.gid, 5, { reason: "deleted" })).toBe(2);
+    for (const userId of [s.alice, s.bob]) expect(await s.row(userId)).toMatchObject({ gone: "deleted" });
+    expect(await s.row(s.bob)).toMatchObject({ status: "closed" });
+    expect(await s.row(s.carol)).toMatchObject({ status: "open", gone: null });
+    const active = await runs.activeOfGoneIssue(db, s.gid, 5);
     expect(active.map((r) => r.id)).toEqual([s.runId]);
   });
 
   it("is not marked gone for issue #5 of a new repository that took its former name", async () => {
-    const s = await splitImport();
-    expect(await issues.markGone(db, s.before, 5, { reason: "deleted" })).toBe(0);
-    expect(await s.row()).toMatchObject({ status: "solved", gone: null });
-    expect(await runs.activeOfGoneIssue(db, s.before, 5)).toEqual([]);
+    const s = await renamedAndTaken();
+    expect(await issues.markGone(db, s.takerId, 5, { reason: "deleted" })).toBe(1);
+    expect(await s.row(s.carol)).toMatchObject({ gone: "deleted" });
+    expect(await s.row(s.bob)).toMatchObject({ status: "solved", gone: null });
+    expect(await s.row(s.alice)).toMatchObject({ gone: null });
+    expect(await runs.activeOfGoneIssue(db, s.takerId, 5)).toEqual([]);
   });
 });

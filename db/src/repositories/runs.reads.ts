@@ -54,20 +54,19 @@ export async function activeOf(db: Conn, issueId: string) {
 
 /**
  * The solve and refine runs still queued or running of every user's row of issue `issueNumber` of
- * `repoFullName` (see `issueOnGithub`, by `githubId` when known) that is marked gone from GitHub (a backtest's solves of past
- * issues are its own).
+ * the repository with GitHub id `repositoryId` that is marked gone from GitHub (a backtest's solves
+ * of past issues are its own).
  */
 export async function activeOfGoneIssue(
   db: Conn,
-  repoFullName: string,
+  repositoryId: number | string,
   issueNumber: number,
-  githubId?: number | null,
 ): Promise<SolveRun[]> {
   return db
     .selectFrom("solve_runs")
     .innerJoin("issues", "issues.id", "solve_runs.issue_id")
     .selectAll("solve_runs")
-    .where(issueOnGithub(repoFullName, issueNumber, githubId))
+    .where(issueOnGithub(repositoryId, issueNumber))
     .where("issues.gone", "is not", null)
     .where("solve_runs.status", "in", ACTIVE_RUN_STATUSES)
     .where(askedByUser)
@@ -86,8 +85,13 @@ export async function activeOfLeftRepositories(db: Conn, userId?: string): Promi
   let query = db
     .selectFrom("solve_runs")
     .innerJoin("issues", "issues.id", "solve_runs.issue_id")
+    .innerJoin("repositories as issue_access", (join) =>
+      join
+        .onRef("issue_access.user_id", "=", "issues.user_id")
+        .onRef("issue_access.github_id", "=", "issues.repository_github_id"),
+    )
     .selectAll("solve_runs")
-    .where("issues.repository_left_at", "is not", null)
+    .where("issue_access.left_at", "is not", null)
     .where("issues.is_imported", "=", false)
     .where("solve_runs.status", "in", ACTIVE_RUN_STATUSES)
     .where(askedByUser);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { createTestDatabase, insertPullRequest, insertUser, seedSolution } from "../../test/testing";
+import { createTestDatabase, insertPullRequest, insertUser, seedRepository, seedSolution } from "../../test/testing";
 import { ClaimLost, fenced, releaseClaim, type Claim } from "./claims";
 import * as issues from "./issues.repository";
 import * as pullRequests from "./pull-requests.repository";
@@ -9,6 +9,8 @@ import * as reviewAddressing from "./review-addressing.repository";
 import * as solutions from "./solutions.repository";
 
 const { db } = await createTestDatabase();
+const UPSTREAM = { github_id: await seedRepository(db, "upstream/todo-api"), full_name: "upstream/todo-api" };
+const HEAD = { github_id: await seedRepository(db, "octocat/todo-api"), full_name: "octocat/todo-api" };
 
 const FILES = [{ filename: "a.js", action: "modify" as const, content: "b", originalContent: "a" }];
 const tests = (summary: string) => ({ status: "passed", summary });
@@ -36,23 +38,30 @@ async function stateOf(solutionId: string) {
     .select(["status", "metadata", "revision", "tests_claim_token", "pr_claim_token", "issue_id"])
     .where("id", "=", solutionId)
     .executeTakeFirstOrThrow();
-  const issue = await db
-    .selectFrom("issues")
-    .select(["status", "fork_full_name"])
-    .where("id", "=", s.issue_id)
-    .executeTakeFirstOrThrow();
-  const prs = await db
-    .selectFrom("pull_requests")
-    .select(["id", "pr_number", "repo_full_name", "html_url", "pushed_revision", "head_sha", "body"])
-    .where("solution_id", "=", solutionId)
-    .execute();
+  const issue = await issues.selectIssues(db).where("issues.id", "=", s.issue_id).executeTakeFirstOrThrow();
+  const pulls = await pullRequests.selectPullRequests(db).where("pull_requests.solution_id", "=", solutionId).execute();
+  const prs = pulls.map((p) => ({
+    id: p.id,
+    pr_number: p.pr_number,
+    repo_full_name: p.repo_full_name,
+    head_repo_full_name: p.head_repo_full_name,
+    html_url: p.html_url,
+    pushed_revision: p.pushed_revision,
+    head_sha: p.head_sha,
+    body: p.body,
+  }));
   const threads = await db
     .selectFrom("pull_request_events")
     .select(["source_id", "addressed_commit"])
     .where("pull_request_id", "in", prs.length ? prs.map((p) => p.id) : [randomUUID()])
     .orderBy("source_id")
     .execute();
-  return { solution: s, issue, prs, threads };
+  return {
+    solution: s,
+    issue: { status: issue.status, fork_github_id: issue.fork_github_id, fork_full_name: issue.fork_full_name },
+    prs,
+    threads,
+  };
 }
 
 const rerunClaim = async (solutionId: string, revision = 1) => {
@@ -70,8 +79,8 @@ const newPullRequest = (s: { userId: string; solutionId: string; issueId: string
   userId: s.userId,
   solutionId: s.solutionId,
   issueId: s.issueId,
-  repoFullName: "upstream/todo-api",
-  headRepoFullName: "octocat/todo-api",
+  base: UPSTREAM,
+  head: HEAD,
   number,
   title: "Fix",
   body: `opened by #${number}'s worker`,
@@ -185,7 +194,10 @@ describe("a pull-request job's claim fences its records", () => {
         "replaceFork",
         () =>
           fenced(db, first, (trx) =>
-            issues.replaceFork(trx, s.userId, before.issue.fork_full_name ?? "", "octocat/late-fork"),
+            issues.replaceFork(trx, s.userId, {
+              goneId: before.issue.fork_github_id ?? "",
+              fork: { github_id: 31_337, full_name: "octocat/late-fork" },
+            }),
           ),
       ],
     ];
@@ -230,13 +242,13 @@ describe("a pull-request job's claim fences its records", () => {
 
     const late: Array<[string, () => Promise<unknown>]> = [
       [
-        "followNames",
+        "followRepositories",
         () =>
           fenced(db, first, (trx) =>
-            pullRequests.followNames(trx, pr, {
-              repoFullName: "upstream/renamed",
-              headRepoFullName: "octocat/renamed",
-            }),
+            pullRequests.followRepositories(trx, [
+              { githubId: Number(pr.base_github_id), fullName: "upstream/renamed" },
+              { githubId: Number(pr.head_github_id), fullName: "octocat/renamed" },
+            ]),
           ),
       ],
       ["recordPush", () => reviewAddressing.recordPush(db, first, pr.id, { revision: 2, headSha: "f1rst" })],

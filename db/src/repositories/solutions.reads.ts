@@ -1,6 +1,7 @@
 import { ANSWERING_SOLUTION_STATUSES, type FileChange, type IssueGone } from "@fixloop/contract";
 import type { Solution } from "../schema";
 import { isUuid, type Conn } from "./conn";
+import { repositoryLeftAt } from "./issues.reads";
 import { filesChanged, solutionMetadata, type SolutionMetadata } from "./json-columns";
 
 export interface SolutionIssue {
@@ -33,10 +34,10 @@ const ISSUE_COLS = [
   "issues.id as i_id",
   "issues.title as i_title",
   "issues.issue_number as i_number",
-  "issues.repo_full_name as i_repo",
+  "issue_repo.full_name as i_repo",
   "issues.status as i_status",
   "issues.is_imported as i_imported",
-  "issues.repository_left_at as i_left_at",
+  repositoryLeftAt.as("i_left_at"),
   "issues.gone as i_gone",
   "issues.moved_to as i_moved_to",
 ] as const;
@@ -84,6 +85,12 @@ export async function findOwned(db: Conn, userId: string, id: string): Promise<O
   const row = await db
     .selectFrom("solutions")
     .innerJoin("issues", "issues.id", "solutions.issue_id")
+    .innerJoin("github_repositories as issue_repo", "issue_repo.github_id", "issues.repository_github_id")
+    .leftJoin("repositories as issue_access", (join) =>
+      join
+        .onRef("issue_access.user_id", "=", "issues.user_id")
+        .onRef("issue_access.github_id", "=", "issues.repository_github_id"),
+    )
     .selectAll("solutions")
     .select(ISSUE_COLS)
     .where("solutions.id", "=", id)
@@ -111,6 +118,12 @@ export async function listAnswering(db: Conn, userId: string): Promise<OwnedSolu
   const rows = await db
     .selectFrom("solutions")
     .innerJoin("issues", "issues.id", "solutions.issue_id")
+    .innerJoin("github_repositories as issue_repo", "issue_repo.github_id", "issues.repository_github_id")
+    .leftJoin("repositories as issue_access", (join) =>
+      join
+        .onRef("issue_access.user_id", "=", "issues.user_id")
+        .onRef("issue_access.github_id", "=", "issues.repository_github_id"),
+    )
     .selectAll("solutions")
     .select(ISSUE_COLS)
     .where("solutions.user_id", "=", userId)

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database, Issue } from "../schema";
 import type { FileChange } from "@fixloop/contract";
+import { selectIssues } from "./issues.reads";
 import { filesChanged, solutionMetadata } from "./json-columns";
 
 /**
@@ -30,7 +31,7 @@ export async function forTestsRerun(
     .where("user_id", "=", userId)
     .executeTakeFirst();
   if (!row || row.status !== "pending") return null;
-  const issue = await db.selectFrom("issues").selectAll().where("id", "=", row.issue_id).executeTakeFirst();
+  const issue = await selectIssues(db).where("issues.id", "=", row.issue_id).executeTakeFirst();
   if (!issue) return null;
   const meta = solutionMetadata.read(row.metadata);
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { issueGoneStop, RUN_CANCELLED } from "@fixloop/contract";
-import { createTestDatabase, insertIssue, insertUser } from "../../test/testing";
+import { createTestDatabase, insertIssue, insertUser, seedRepository } from "../../test/testing";
 import type { Db } from "../client";
 import * as issues from "./issues.repository";
 import { JsonColumnError, solutionMetadata, type RunInput } from "./json-columns";
@@ -255,8 +255,8 @@ describe("solution transitions", () => {
       userId: second.u,
       solutionId: second.solution.id,
       issueId: second.issue.id,
-      repoFullName: "hubot/markdown-lint",
-      headRepoFullName: "hubot/markdown-lint",
+      base: { github_id: await seedRepository(db, "hubot/markdown-lint"), full_name: "hubot/markdown-lint" },
+      head: { github_id: await seedRepository(db, "hubot/markdown-lint"), full_name: "hubot/markdown-lint" },
       number: 7,
       title: "Fix",
       body: "",

@@ -25,7 +25,7 @@ const db = new Kysely<Database>({
   },
 });
 
-const GROWING = ["issues", "pull_requests", "repositories"];
+const GROWING = ["issues", "pull_requests", "repositories", "github_repositories"];
 
 interface PlanNode {
   "Node Type": string;
@@ -62,19 +62,31 @@ function wholeReads(node: PlanNode, keys: Map<string, { table: string; first: st
   return [...own, ...(node.Plans ?? []).flatMap((p) => wholeReads(p, keys))];
 }
 
-/** 200 users with 25 repositories, 100 issues and 25 pull requests each, and fresh statistics. */
+/**
+ * 2,000 GitHub repositories and 200 forks; 200 users with 25 of the repositories each (some shared),
+ * 100 issues and 25 pull requests each from their own fork; and fresh statistics.
+ */
 async function seed(c: pg.PoolClient): Promise<void> {
   await c.query(
     `insert into users (github_id, username) select 700000 + g, 'user' || g from generate_series(1, 200) g`,
   );
   await c.query(
-    `insert into repositories (user_id, github_id, owner, name, full_name, html_url)
-     select u.id, 900000 + r, 'org' || (r % 7), 'repo' || r, 'org' || (r % 7) || '/repo' || r, 'https://github.com/x/y'
-       from users u cross join generate_series(1, 25) r`,
+    `insert into github_repositories (github_id, owner, name, full_name, html_url)
+     select 900000 + r, 'org' || (r % 7), 'repo' || r, 'org' || (r % 7) || '/repo' || r, 'https://github.com/x/y'
+       from generate_series(1, 2000) r
+     union all
+     select 800000 + g, 'fork' || g, 'repo', 'fork' || g || '/repo', 'https://github.com/x/y'
+       from generate_series(1, 200) g`,
+  );
+  // User g (from 0) has repositories 900001 + (10g + r) mod 2000, r < 25.
+  await c.query(
+    `insert into repositories (user_id, github_id)
+     select u.id, 900001 + ((u.github_id - 700001) * 10 + r) % 2000 from users u cross join generate_series(0, 24) r`,
   );
   await c.query(
-    `insert into issues (user_id, repo_full_name, issue_number, title, html_url, github_id)
-     select u.id, 'org' || (n % 7) || '/repo' || (n % 25), n, 'title', 'https://github.com/x/y/issues/1', u.github_id * 1000 + n
+    `insert into issues (user_id, repository_github_id, issue_number, title, html_url, github_id)
+     select u.id, 900001 + ((u.github_id - 700001) * 10 + n % 25) % 2000, n, 'title', 'https://github.com/x/y/issues/1',
+            u.github_id * 1000 + n
        from users u cross join generate_series(1, 100) n`,
   );
   await c.query(
@@ -82,9 +94,9 @@ async function seed(c: pg.PoolClient): Promise<void> {
      select user_id, id, 'a', 'p', 'm' from issues where issue_number <= 25`,
   );
   await c.query(
-    `insert into pull_requests (user_id, solution_id, issue_id, repo_full_name, head_repo_full_name, pr_number, title,
+    `insert into pull_requests (user_id, solution_id, issue_id, base_github_id, head_github_id, pr_number, title,
                                 branch_name, base_branch, html_url)
-     select s.user_id, s.id, s.issue_id, i.repo_full_name, 'fork' || u.github_id || '/repo', row_number() over (), 't',
+     select s.user_id, s.id, s.issue_id, i.repository_github_id, 100000 + u.github_id, row_number() over (), 't',
             'fixloop/issue-' || i.issue_number, 'main', 'https://github.com/x/y/pull/1'
        from solutions s join issues i on i.id = s.issue_id join users u on u.id = s.user_id`,
   );
@@ -122,21 +134,20 @@ beforeAll(async () => {
 });
 
 describe("the lookups a GitHub delivery makes across all users", () => {
-  it("finds a repository by name or id, and a pull request by number or head branch, through an index", async () => {
-    expect(await wholeTableReads((d) => pullRequestEvents.knowsRepository(d, "Octo/Repo", 4242))).toEqual([]);
-    expect(await wholeTableReads((d) => pullRequestEvents.knowsRepository(d, "Octo/Repo"))).toEqual([]);
-    expect(await wholeTableReads((d) => pullRequestEvents.findPullRequest(d, "Octo/Repo", 7))).toEqual([]);
-    expect(await wholeTableReads((d) => pullRequestEvents.findByHeadBranch(d, "me/Repo", "fixloop/issue-7"))).toEqual(
-      [],
-    );
-    expect(await wholeTableReads((d) => labelTriggers.enabledFor(d, "Octo/Repo", "fixloop"))).toEqual([]);
+  it("finds a repository by id, and a pull request by number or head branch, through an index", async () => {
+    // Known from a user's list, known only as pull requests' head (the last lookup), and not known.
+    for (const githubId of [900008, 800001, 123]) {
+      expect(await wholeTableReads((d) => pullRequestEvents.knowsRepository(d, githubId))).toEqual([]);
+      expect(await pullRequestEvents.knowsRepository(db, githubId)).toBe(githubId !== 123);
+    }
+    expect(await wholeTableReads((d) => pullRequestEvents.findPullRequest(d, 900008, 7))).toEqual([]);
+    expect(await wholeTableReads((d) => pullRequestEvents.findByHeadBranch(d, 800001, "fixloop/issue-7"))).toEqual([]);
+    expect(await wholeTableReads((d) => labelTriggers.enabledFor(d, 900008, "fixloop"))).toEqual([]);
   });
 
-  it("marks an issue gone, and finds its runs, by GitHub id or by name and number through an index", async () => {
-    expect(await wholeTableReads((d) => issues.markGone(d, "Octo/Repo", 7, { reason: "deleted" }, 991))).toEqual([]);
-    expect(await wholeTableReads((d) => issues.markGone(d, "Octo/Repo", 7, { reason: "deleted" }))).toEqual([]);
-    expect(await wholeTableReads((d) => runs.activeOfGoneIssue(d, "Octo/Repo", 7, 991))).toEqual([]);
-    expect(await wholeTableReads((d) => runs.activeOfGoneIssue(d, "Octo/Repo", 7))).toEqual([]);
+  it("marks an issue gone, and finds its runs, by its repository's id and number through an index", async () => {
+    expect(await wholeTableReads((d) => issues.markGone(d, 900008, 7, { reason: "deleted" }))).toEqual([]);
+    expect(await wholeTableReads((d) => runs.activeOfGoneIssue(d, 900008, 7))).toEqual([]);
   });
 });
 

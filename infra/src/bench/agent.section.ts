@@ -10,6 +10,7 @@ import {
 import { bwrapAvailable } from "@fixloop/worker/tests-run";
 import { authorizeRepos } from "./approve-pr.section";
 import { startBenchStack, type BenchStack } from "./bench-stack";
+import { storedRepository } from "./bench-seed";
 import { measureRun, startAndWait, type ModeSolve } from "./agent-solve";
 import { percentile, type Figure } from "./report";
 import type { BenchContext, Section } from "./section.types";
@@ -58,7 +59,7 @@ async function storeIssues(bs: BenchStack, me: Session): Promise<{ id: string; t
       html_url: `https://github.com/${REPO}/issues/${f.issueNumber}`,
     };
   });
-  await issues.upsertSynced(bs.db, me.userId, { id: null, fullName: REPO }, rows);
+  await issues.upsertSynced(bs.db, me.userId, { id: null, githubId: await storedRepository(bs.db, REPO) }, rows);
   const stored = (await issues.listOwned(bs.db, me.userId)).filter((i) => i.repo_full_name === REPO);
   return rows.map((r) => {
     const found = stored.find((i) => i.issue_number === r.issue_number);

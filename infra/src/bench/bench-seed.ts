@@ -1,5 +1,6 @@
 import type { FileChange } from "@fixloop/contract";
-import { issues, runs, type Db } from "@fixloop/db";
+import { createHash } from "node:crypto";
+import { githubRepositories, issues, runs, type Db } from "@fixloop/db";
 
 /** What the bench needs in the database before it measures, written through db's repositories as sync and the pipeline write it. */
 
@@ -17,6 +18,17 @@ const issueColumns = (
   html_url: `https://github.com/${repo}/issues/${number}`,
 });
 
+/**
+ * The GitHub id the bench's repository `fullName` is stored under (one derived from the name, as
+ * no GitHub answers here), stored as a sync would.
+ */
+export async function storedRepository(db: Db, fullName: string): Promise<string> {
+  const known = await githubRepositories.idOf(db, fullName);
+  if (known) return known;
+  const githubId = 1_000_000 + (createHash("sha256").update(fullName).digest().readUInt32BE(0) % 1_000_000_000);
+  return githubRepositories.upsert(db, { github_id: githubId, full_name: fullName });
+}
+
 /** Open issues `numbers` of `repo`, as a repository sync stores them; their ids in the same order. */
 export async function seedIssues(
   db: Db,
@@ -28,7 +40,7 @@ export async function seedIssues(
   await issues.upsertSynced(
     db,
     userId,
-    { id: null, fullName: repo },
+    { id: null, githubId: await storedRepository(db, repo) },
     numbers.map((n) => issueColumns(repo, n, o)),
   );
   const byNumber = new Map(
@@ -63,7 +75,15 @@ export async function seedSolution(db: Db, s: BenchSolution): Promise<{ issueId:
   const upstream = s.imported?.upstream ?? s.repoFullName;
   const cols = issueColumns(upstream, s.issueNumber, { title: s.title, labels: ["bug"] });
   const issueId = s.imported
-    ? await issues.recordImported(db, s.userId, s.imported, cols)
+    ? await issues.recordImported(
+        db,
+        s.userId,
+        {
+          upstream: { github_id: await storedRepository(db, s.imported.upstream), full_name: s.imported.upstream },
+          fork: { github_id: await storedRepository(db, s.imported.fork), full_name: s.imported.fork },
+        },
+        cols,
+      )
     : (await seedIssues(db, s.userId, [s.issueNumber], { repo: upstream, title: s.title, labels: ["bug"] }))[0]!;
   const runId = await startedRun(db, s.userId, issueId);
   const solutionId = await runs.finish(db, runId, {

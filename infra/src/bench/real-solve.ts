@@ -1,5 +1,6 @@
 import type { Db } from "@fixloop/db";
 import { issues } from "@fixloop/db";
+import { storedRepository } from "./bench-seed";
 import type { RunMode } from "@fixloop/contract";
 import {
   agentFromSolution,
@@ -87,7 +88,7 @@ export async function prepareReal(
   // The stand-in's unscripted agent plays the seeded fixes' answers, not the oracle's rules above:
   // script it to make the oracle's answer turn by turn (list, open, one edit per file, submit).
   deps.models.agentWith((task) => task.includes(marker), agentFromSolution(oracle.solution));
-  await issues.upsertSynced(deps.db, deps.userId, { id: null, fullName }, [
+  await issues.upsertSynced(deps.db, deps.userId, { id: null, githubId: await storedRepository(deps.db, fullName) }, [
     {
       issue_number: 1,
       title,

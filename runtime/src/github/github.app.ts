@@ -49,7 +49,7 @@ export const suspendedError = (account: string) =>
   );
 
 /**
- * A client for writes to `fullName` on behalf of `userId`: through the App's installation on it
+ * A client for writes to repository `githubId` (named `fullName` now) on behalf of `userId`: through the App's installation on it
  * (a token minted for this job, narrowed to this one repository and `permissions`, never stored),
  * or, for a user who has not installed the App (or when no App is configured), the user's own
  * OAuth grant as before. A suspended installation refuses with `github.installation_suspended`.
@@ -57,11 +57,12 @@ export const suspendedError = (account: string) =>
 export async function githubForRepository(
   ctx: GithubRepositoryContext,
   userId: string,
-  repo: { fullName: string; githubId?: string | number | null },
+  repo: { fullName: string; githubId: string | number },
   permissions: Record<string, "read" | "write">,
 ): Promise<GithubForRepository> {
   const app = await githubApp(ctx);
-  const inst = app ? await installations.forRepository(ctx.db, userId, repo.fullName, repo.githubId) : undefined;
+  const [owner = ""] = repo.fullName.split("/");
+  const inst = app ? await installations.forRepository(ctx.db, userId, { githubId: repo.githubId, owner }) : undefined;
   if (!app || !inst) {
     const gh = await githubForUser(ctx, userId);
     return { client: gh.client, login: gh.login, installationId: null };

@@ -1,7 +1,9 @@
 import type { GithubClient } from "./github.client";
 
 export interface RepoRef {
+  id: number;
   full_name: string;
+  html_url: string;
   name: string;
   owner: { login: string };
   default_branch: string;
@@ -23,6 +25,13 @@ export async function findFork(gh: GithubClient, login: string, upstream: RepoRe
   });
   const mine = forks.find((f) => f.owner.login.toLowerCase() === login.toLowerCase());
   return mine
-    ? { full_name: mine.full_name, name: mine.name, owner: mine.owner, default_branch: mine.default_branch ?? "main" }
+    ? {
+        id: mine.id,
+        full_name: mine.full_name,
+        html_url: mine.html_url,
+        name: mine.name,
+        owner: mine.owner,
+        default_branch: mine.default_branch ?? "main",
+      }
     : null;
 }

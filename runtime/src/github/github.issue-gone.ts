@@ -1,7 +1,7 @@
 import type { IssueGone } from "@fixloop/contract";
 import type { Logger } from "pino";
 import type { GithubClient } from "./github.client";
-import { markIssueGone, type RunCancelDeps } from "../runs.cancel";
+import { markIssueGone, type RepositoryRef, type RunCancelDeps } from "../runs.cancel";
 
 /** GitHub's word that an issue is no longer where it was: deleted, or transferred (to `movedTo`). */
 export interface IssueGoneOnGithub {
@@ -58,27 +58,18 @@ export async function issueGoneOnGithub(
 }
 
 /**
- * Asks GitHub whether issue `number` of `fullName` is still there (see `issueGoneOnGithub`); when
- * GitHub says it is gone, every user's row of it is marked so, and their runs of it stopped (see
- * `markIssueGone`), before the answer is returned. `githubId` is the GitHub id the asking row
- * stored (null when it stored none): rows are then matched by it as a webhook's are, so an import
- * made under the repository's former name is found too.
+ * Asks GitHub whether issue `number` of repository `repo` is still there (see `issueGoneOnGithub`);
+ * when GitHub says it is gone, every user's row of it is marked so, and their runs of it stopped
+ * (see `markIssueGone`), before the answer is returned.
  */
 export async function checkIssueOnGithub(
   deps: RunCancelDeps & { logger: Pick<Logger, "info"> },
   gh: GithubClient,
-  fullName: string,
+  repo: RepositoryRef,
   number: number,
-  githubId?: string | number | null,
 ): Promise<IssueGoneOnGithub | null> {
-  const [owner = "", repo = ""] = fullName.split("/");
-  const gone = await issueGoneOnGithub(gh, owner, repo, number);
-  if (gone) await markIssueGone(deps, fullName, number, gone, storedId(githubId));
+  const [owner = "", name = ""] = repo.fullName.split("/");
+  const gone = await issueGoneOnGithub(gh, owner, name, number);
+  if (gone) await markIssueGone(deps, repo, number, gone);
   return gone;
-}
-
-/** A stored bigint id as a number; anything that is not a positive safe integer matches by name. */
-function storedId(value: string | number | null | undefined): number | null {
-  const id = typeof value === "string" && /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : value;
-  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : null;
 }

@@ -35,6 +35,8 @@ export async function solveClaimed(
     userId: string;
     issueId: string;
     label: string;
+    /** The repository's GitHub id, and its name now. */
+    repositoryId: string;
     owner: string;
     repo: string;
     number: number;
@@ -86,7 +88,12 @@ export async function solveClaimed(
   // bot writes it when it is installed on the repository (a token minted for this comment, narrowed
   // to the repository and issues: write); otherwise the user's grant, as before.
   const comment = (body: string) =>
-    githubForRepository(deps, c.userId, { fullName: `${c.owner}/${c.repo}` }, INSTALLATION_PERMISSIONS.issue)
+    githubForRepository(
+      deps,
+      c.userId,
+      { fullName: `${c.owner}/${c.repo}`, githubId: c.repositoryId },
+      INSTALLATION_PERMISSIONS.issue,
+    )
       .then((w) => w.client.rest.issues.createComment({ owner: c.owner, repo: c.repo, issue_number: c.number, body }))
       .catch((err: Error) => logger.warn({ ...log, err: err.message }, "label trigger: comment failed"));
   if (outcome.status === "over_quota") {

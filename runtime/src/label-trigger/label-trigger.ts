@@ -21,13 +21,13 @@ export { labelTriggerComments, runPageUrl } from "./label-trigger.comments";
  */
 export async function handleLabeledIssue(deps: LabelTriggerDeps, event: LabeledIssue): Promise<LabelTriggerOutcome> {
   const { db, logger } = deps;
-  const repo = await labelTriggers.enabledFor(db, event.repoFullName, event.label);
+  const repo = await labelTriggers.enabledFor(db, event.repositoryId, event.label);
   if (!repo) {
     logger.debug({ repo: event.repoFullName, label: event.label }, "label trigger: not enabled for this label");
     return { status: "disabled" };
   }
   const [owner = "", name = ""] = repo.fullName.split("/");
-  const known = await issues.importedIssue(db, repo.userId, repo.fullName, event.issueNumber);
+  const known = await issues.importedIssue(db, repo.userId, repo.githubId, event.issueNumber);
   if (known && (await labelTriggers.ofIssue(db, known.id)).some((t) => t.label === repo.label.toLowerCase()))
     return { status: "duplicate" };
   const gh = await githubForUser(deps, repo.userId);
@@ -53,8 +53,8 @@ export async function handleLabeledIssue(deps: LabelTriggerDeps, event: LabeledI
     );
     return { status: "refused", reason: verdict.reason };
   }
-  await issues.upsertSynced(db, repo.userId, { id: repo.id, fullName: repo.fullName }, [issueColumns(found)]);
-  const stored = await issues.importedIssue(db, repo.userId, repo.fullName, event.issueNumber);
+  await issues.upsertSynced(db, repo.userId, { id: repo.id, githubId: repo.githubId }, [issueColumns(found)]);
+  const stored = await issues.importedIssue(db, repo.userId, repo.githubId, event.issueNumber);
   if (!stored) throw new Error(`label trigger: ${repo.fullName}#${event.issueNumber} was not stored`);
   // One solve per issue at a time: while its last solution awaits review, a label (another one, or
   // the same after its claim) starts nothing. Refused like an outsider's label, without a claim, so
@@ -85,6 +85,7 @@ export async function handleLabeledIssue(deps: LabelTriggerDeps, event: LabeledI
       userId: repo.userId,
       issueId: stored.id,
       label: repo.label,
+      repositoryId: repo.githubId,
       owner,
       repo: name,
       number: event.issueNumber,

@@ -17,6 +17,8 @@ export interface LabelTriggerDeps extends GithubRepositoryContext {
 
 /** A label seen on an issue: from an `issues.labeled` webhook, or found by the repository sync. */
 export interface LabeledIssue {
+  /** The repository's GitHub id, and its name (for the logs). */
+  repositoryId: number | string;
   repoFullName: string;
   issueNumber: number;
   label: string;

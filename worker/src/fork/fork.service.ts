@@ -11,6 +11,7 @@ import { type ForkJob, type ImportResult } from "@fixloop/contract";
 import type { WorkerContext } from "../context";
 import { asGithubJob } from "../github/github.jobs";
 import { issueColumns, type GithubIssue } from "../sync/issues.store";
+import { githubFieldsOf } from "../sync/repositories.store";
 import { forkOf } from "./fork.github";
 
 /**
@@ -38,7 +39,7 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
     if (issue.pull_request)
       throw new GithubError("github.not_an_issue", `#${job.issueNumber} is a pull request, not an issue`, 400);
 
-    const known = await importedIssue(ctx.db, job.userId, upstream.full_name, issue.number, issue.id);
+    const known = await importedIssue(ctx.db, job.userId, upstream.id, issue.number);
     if (known?.fork_full_name)
       return { fork: { isNew: false, fullName: known.fork_full_name }, issueId: known.id, alreadyImported: true };
     const findings = await checkContribution(gh.client, {
@@ -55,12 +56,12 @@ export async function importIssue(job: ForkJob, ctx: WorkerContext, signal: Abor
     const issueId = await issues.recordImported(
       ctx.db,
       job.userId,
-      { upstream: upstream.full_name, fork: fork.full_name },
+      { upstream: githubFieldsOf(upstream), fork: githubFieldsOf(fork) },
       issueColumns(issue as GithubIssue),
     );
     // Someone's open pull request for it (say, from their fork) is shown on the issue before a solve.
     const linked = await linkedOpenPullRequests(gh.client, upstream.owner.login, upstream.name, issue.number);
-    await issues.setLinkedPulls(ctx.db, job.userId, upstream.full_name, new Map([[issue.number, linked]]));
+    await issues.setLinkedPulls(ctx.db, job.userId, upstream.id, new Map([[issue.number, linked]]));
     // A row of the issue already stored under this name (not imported, so without a fork) is the one
     // the import takes over: it existed before, with whatever the user did on it.
     return { fork: { isNew, fullName: fork.full_name }, issueId, alreadyImported: known?.id === issueId };

@@ -25,6 +25,7 @@ import { claims, findOpenPullRequestForIssue, issues, solutions, type Claim } fr
 import { findPullRequest, loadSolution, savePullRequest } from "./pull-requests.repository";
 import { type ForkAgain, resolveTarget, type PullRequestTarget } from "./pull-requests.target";
 import { forkOf } from "../fork/fork.github";
+import { githubFieldsOf } from "../sync/repositories.store";
 import { loadTreeEntries } from "./pull-requests.tree";
 
 export interface OpenOptions {
@@ -77,29 +78,26 @@ export async function openPullRequest(
     : await githubForRepository(
         ctx,
         job.userId,
-        { fullName: issue.repo_full_name },
+        { fullName: issue.repo_full_name, githubId: issue.repository_github_id },
         INSTALLATION_PERMISSIONS.pullRequest,
       );
   // The upstream's rules may have changed since the import: checked again before anything is written.
   if (issue.is_imported)
-    await assertPolicyStillAllows(
-      gh,
-      { redis: ctx.redis, prefix: ctx.queues.prefix },
-      issue.upstream_full_name ?? issue.repo_full_name,
-    );
+    await assertPolicyStillAllows(gh, { redis: ctx.redis, prefix: ctx.queues.prefix }, issue.repo_full_name);
   // A pull request that says it fixes an issue GitHub deleted or moved elsewhere is never opened.
   const gone = await checkIssueOnGithub(
     ctx,
     gh,
-    issue.upstream_full_name ?? issue.repo_full_name,
+    { githubId: issue.repository_github_id, fullName: issue.repo_full_name },
     issue.issue_number,
-    issue.github_id,
   );
   if (gone) assertAllowedAtJobTime("approve", standing({ gone: gone.reason, moved_to: gone.movedTo }));
   // The user deleted their fork: forked again as on import, and remembered for the issue.
   const forkAgain: ForkAgain = async (gone, upstream) => {
     const { fork } = await forkOf(gh, login, upstream, opts.signal ?? new AbortController().signal);
-    await claims.fenced(ctx.db, opts.claim, (trx) => issues.replaceFork(trx, job.userId, gone, fork.full_name));
+    await claims.fenced(ctx.db, opts.claim, (trx) =>
+      issues.replaceFork(trx, job.userId, { goneId: issue.fork_github_id ?? "0", fork: githubFieldsOf(fork) }),
+    );
     ctx.logger.info({ userId: job.userId, gone, fork: fork.full_name }, "fork gone, forked again");
     return fork.full_name;
   };
@@ -165,8 +163,8 @@ export async function openPullRequest(
     userId: job.userId,
     solutionId: solution.id,
     issueId: issue.id,
-    repoFullName: target.base.fullName,
-    headRepoFullName: target.head.fullName,
+    base: githubFieldsOf(target.base.github),
+    head: githubFieldsOf(target.head.github),
     number: pr.number,
     title: pr.title,
     body,

@@ -15,7 +15,7 @@ import { assertAllowedAtJobTime } from "./pull-requests.standing";
 import { findPullRequest, loadSolution } from "./pull-requests.repository";
 import { replyOnThreads } from "./pull-requests.replies";
 import { loadTreeEntries } from "./pull-requests.tree";
-import { currentRepo } from "./pull-requests.target";
+import { currentRepoById } from "./pull-requests.target";
 
 const status = (err: unknown) => (err as { status?: number }).status;
 
@@ -61,19 +61,29 @@ export async function pushRevision(ctx: WorkerContext, job: PullRequestJob, clai
   // App's bot pushes and replies when installed on the repository, with a token minted for this job.
   const { client: gh } = issue.is_imported
     ? await githubForUser(ctx, job.userId)
-    : await githubForRepository(ctx, job.userId, { fullName: pr.repo_full_name }, INSTALLATION_PERMISSIONS.pullRequest);
+    : await githubForRepository(
+        ctx,
+        job.userId,
+        { fullName: pr.repo_full_name, githubId: pr.base_github_id },
+        INSTALLATION_PERMISSIONS.pullRequest,
+      );
   const branch = pr.branch_name;
-  // The names recorded at opening may be stale (renamed or transferred since): writes go to the current ones.
-  const head = await currentRepo(gh, pr.head_repo_full_name);
+  // The names stored may be stale (renamed or transferred since, no webhook heard): the repositories
+  // are read by their ids, and writes go to the names GitHub gives them now.
+  const head = await currentRepoById(gh, pr.head_github_id);
   if (!head)
     throw prErrors.branchMoved(`The branch ${branch} no longer exists on GitHub: ${pr.head_repo_full_name} is gone`);
-  const base = pr.repo_full_name === pr.head_repo_full_name ? head : await currentRepo(gh, pr.repo_full_name);
+  const base = pr.base_github_id === pr.head_github_id ? head : await currentRepoById(gh, pr.base_github_id);
   if (!base) throw prErrors.notOpen(`gone from GitHub with ${pr.repo_full_name}`);
-  // The stored names and page link follow too, so the pull request's page links where it lives now.
+  // The stored names follow too, so the pull request's page links where it lives now.
   const named = (r: { owner: string; repo: string }) => `${r.owner}/${r.repo}`;
-  const stored = await claims.fenced(ctx.db, claim, (trx) =>
-    pullRequests.followNames(trx, pr, { repoFullName: named(base), headRepoFullName: named(head) }),
-  );
+  const stored = await claims.fenced(ctx.db, claim, async (trx) => {
+    await pullRequests.followRepositories(trx, [
+      { githubId: Number(pr.base_github_id), fullName: named(base) },
+      { githubId: Number(pr.head_github_id), fullName: named(head) },
+    ]);
+    return (await pullRequests.findBySolution(trx, solution.id)) ?? pr;
+  });
   const marker = `Fixloop-Solution: ${solution.id}/r${solution.revision}`;
   const tip = await tipOf(gh, head, branch);
   const tipCommit = await gh.rest.git.getCommit({ ...head, commit_sha: tip });

@@ -5,9 +5,9 @@ import { splitRepo, type RepoRef } from "./pull-requests.tree";
 
 export interface PullRequestTarget {
   /** Repository the pull request is opened on, and its base branch (the solution's, else the default branch). */
-  base: RepoRef & { fullName: string; branch: string };
+  base: RepoRef & { fullName: string; branch: string; github: GithubRepo };
   /** Repository the branch is pushed to: the same one, or the user's fork of it. */
-  head: RepoRef & { fullName: string };
+  head: RepoRef & { fullName: string; github: GithubRepo };
   /** Commit the new branch starts from: the base branch head. */
   baseSha: string;
   /** Repository holding the issue, for the Fixes line. */
@@ -34,7 +34,7 @@ async function syncFork(gh: GithubClient, fork: RepoRef, branch: string) {
   }
 }
 
-type GithubRepo = Awaited<ReturnType<GithubClient["rest"]["repos"]["get"]>>["data"];
+export type GithubRepo = Awaited<ReturnType<GithubClient["rest"]["repos"]["get"]>>["data"];
 
 /**
  * The repository as GitHub names it now. A repository renamed or transferred since Fixloop last
@@ -69,6 +69,21 @@ async function repoOrGone(gh: GithubClient, r: RepoRef): Promise<GithubRepo | nu
 export type ForkAgain = (gone: string, upstream: GithubRepo) => Promise<string>;
 
 /**
+ * The repository with GitHub id `githubId` under the name GitHub gives it now (see `currentName`),
+ * read by its id: a repository that took a former name of it is never mistaken for it. Null when
+ * GitHub answers 404 (deleted).
+ */
+export async function currentRepoById(gh: GithubClient, githubId: number | string): Promise<RepoRef | null> {
+  try {
+    const { data } = await gh.request("GET /repositories/{repository_id}", { repository_id: Number(githubId) });
+    return currentName(data as GithubRepo);
+  } catch (err) {
+    if ((err as { status?: number }).status === 404) return null;
+    throw err;
+  }
+}
+
+/**
  * Own repository: branch and pull request on it. Imported issue: bring the fork up to date
  * with upstream, push to the fork, open the pull request on upstream. A deleted fork is made
  * again with `forkAgain`; a repository under the fork's name that is no fork of upstream (detached,
@@ -86,8 +101,8 @@ export async function resolveTarget(
     const base = currentName(head.repo);
     const fullName = head.repo.full_name;
     return {
-      base: { ...base, fullName, branch: head.branch },
-      head: { ...base, fullName },
+      base: { ...base, fullName, branch: head.branch, github: head.repo },
+      head: { ...base, fullName, github: head.repo },
       baseSha: head.sha,
       issueRepo: fullName,
     };
@@ -113,8 +128,8 @@ export async function resolveTarget(
   // A non-default base: the fork's copy of that branch brings its commits within reach of the new branch.
   if (up.branch !== forkRepo.default_branch) await syncFork(gh, fork, up.branch);
   return {
-    base: { ...currentName(up.repo), fullName: up.repo.full_name, branch: up.branch },
-    head: { ...fork, fullName: forkRepo.full_name },
+    base: { ...currentName(up.repo), fullName: up.repo.full_name, branch: up.branch, github: up.repo },
+    head: { ...fork, fullName: forkRepo.full_name, github: forkRepo },
     baseSha: up.sha,
     issueRepo: up.repo.full_name,
   };

@@ -7,15 +7,14 @@ export { issueColumns, labelNames, type GithubIssue } from "@fixloop/runtime";
 export async function upsertIssues(
   db: Db,
   userId: string,
-  repositoryId: string | null,
-  repoFullName: string,
+  repo: { id: string | null; githubId: number | string },
   found: GithubIssue[],
 ) {
   for (let i = 0; i < found.length; i += 200) {
     await issues.upsertSynced(
       db,
       userId,
-      { id: repositoryId, fullName: repoFullName },
+      repo,
       found.slice(i, i + 200).map(issueColumns),
     );
   }

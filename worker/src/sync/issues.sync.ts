@@ -65,7 +65,7 @@ export async function syncIssues(
       notModified = true;
     }
     if (!notModified) {
-      await upsertIssues(ctx.db, job.userId, stored.id, repo.full_name, issues);
+      await upsertIssues(ctx.db, job.userId, { id: stored.id, githubId: repo.id }, issues);
       const listed = new Set([...issues, ...pulls].map((i) => i.number));
       await confirmMissing(ctx, gh.client, job.userId, repo, listed, signal);
       // Open pull requests (forks' too) that reference an issue: shown before anyone solves it again.
@@ -74,12 +74,12 @@ export async function syncIssues(
         pulls,
         issues.map((i) => i.number),
       );
-      await issuesTable.setLinkedPulls(ctx.db, job.userId, repo.full_name, linked, true);
+      await issuesTable.setLinkedPulls(ctx.db, job.userId, repo.id, linked, true);
       // With no webhook configured, this is how a label added on GitHub reaches the label trigger.
-      await triggerLabeledIssues(ctx, job.userId, repo.full_name, issues);
+      await triggerLabeledIssues(ctx, job.userId, { githubId: repo.id, fullName: repo.full_name }, issues);
     }
     await repositories.markSynced(ctx.db, stored.id, notModified ? undefined : etag);
-    const count = await issuesTable.count(ctx.db, job.userId, repo.full_name);
+    const count = await issuesTable.count(ctx.db, job.userId, repo.id);
     ctx.logger.info(
       { userId: job.userId, repo: repo.full_name, fetched: issues.length, notModified, count },
       "issues synced",
@@ -101,16 +101,14 @@ async function confirmMissing(
   ctx: WorkerContext,
   gh: GithubClient,
   userId: string,
-  repo: { full_name: string },
+  repo: { id: number; full_name: string },
   listed: Set<number>,
   signal: AbortSignal,
 ): Promise<void> {
-  const missing = (await issuesTable.present(ctx.db, userId, repo.full_name)).filter(
-    (i) => !listed.has(i.issue_number),
-  );
-  for (const { issue_number: n, github_id } of missing.slice(0, MISSING_CHECKS_MAX)) {
+  const missing = (await issuesTable.present(ctx.db, userId, repo.id)).filter((i) => !listed.has(i.issue_number));
+  for (const { issue_number: n } of missing.slice(0, MISSING_CHECKS_MAX)) {
     if (signal.aborted) throw new Error("sync aborted");
-    const gone = await checkIssueOnGithub(ctx, gh, repo.full_name, n, github_id);
+    const gone = await checkIssueOnGithub(ctx, gh, { githubId: repo.id, fullName: repo.full_name }, n);
     if (gone) ctx.logger.info({ userId, repo: repo.full_name, issue: n, gone: gone.reason }, "issue gone from GitHub");
   }
   if (missing.length > MISSING_CHECKS_MAX)

@@ -12,9 +12,10 @@ import type { WorkerContext } from "../context";
 export async function triggerLabeledIssues(
   ctx: WorkerContext,
   userId: string,
-  repoFullName: string,
+  repo: { githubId: number | string; fullName: string },
   found: GithubIssue[],
 ): Promise<number> {
+  const repoFullName = repo.fullName;
   const setting = await labelTriggers.findSetting(ctx.db, userId, repoFullName);
   const label = setting?.solve_label;
   if (!label) return 0;
@@ -24,6 +25,7 @@ export async function triggerLabeledIssues(
     if (issue.state !== "open" || !hasLabel(issue, label)) continue;
     try {
       const outcome = await handleLabeledIssue(deps, {
+        repositoryId: repo.githubId,
         repoFullName,
         issueNumber: issue.number,
         label,

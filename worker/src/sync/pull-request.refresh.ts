@@ -53,10 +53,10 @@ export async function refreshPullRequest(gh: GithubClient, ctx: WorkerContext, r
       metadata: { ...row.metadata, labels: pr.labels.map((l) => l.name), draft: pr.draft === true },
       // GitHub answers a read under a former name with the current ones. A deleted fork has no
       // head repository: its name stays as stored.
-      names: {
-        repoFullName: pr.base.repo.full_name,
-        headRepoFullName: pr.head.repo?.full_name ?? row.head_repo_full_name,
-      },
+      repositories: [pr.base.repo, ...(pr.head.repo ? [pr.head.repo] : [])].map((r) => ({
+        githubId: r.id,
+        fullName: r.full_name,
+      })),
     });
     if (status !== "open" && status !== row.status) await recordClosed(ctx.db, row.id, pr, status);
     await timeline(pr.head.sha);

@@ -6,7 +6,7 @@ import type { GithubRepo } from "./repositories.store";
 /**
  * The repositories of the user's App installations, as GitHub lists them now (each installation's
  * listing refreshed on the way), or null when the user has none (or no App is configured): then
- * the list is the OAuth grant's, as before. The App writes to every one of them (`can_push`);
+ * the list is the OAuth grant's, as before. The App writes to every one of them (push);
  * a suspended installation's are listed, and solving them is refused.
  */
 export async function installationRepositories(

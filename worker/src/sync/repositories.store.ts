@@ -1,4 +1,4 @@
-import { repositories, type Db } from "@fixloop/db";
+import { repositories, type Db, type RepositoryPermission } from "@fixloop/db";
 
 /** The fields of GitHub's repository object we keep. */
 export interface GithubRepo {
@@ -12,7 +12,21 @@ export interface GithubRepo {
   language?: string | null;
   html_url: string;
   default_branch?: string;
-  permissions?: { push?: boolean; admin?: boolean };
+  permissions?: { admin?: boolean; maintain?: boolean; push?: boolean; triage?: boolean; pull?: boolean };
+}
+
+/** GitHub's repository object as the one row Fixloop keeps of it (see `githubRepositories.upsert`). */
+export function githubFieldsOf(r: Pick<GithubRepo, "id" | "full_name" | "html_url" | "default_branch">) {
+  return { github_id: r.id, full_name: r.full_name, html_url: r.html_url, default_branch: r.default_branch };
+}
+
+/** GitHub's permission flags as the user's role there, the highest one set (none: pull). */
+export function permissionOf(p: GithubRepo["permissions"]): RepositoryPermission {
+  if (p?.admin) return "admin";
+  if (p?.maintain) return "maintain";
+  if (p?.push) return "push";
+  if (p?.triage) return "triage";
+  return "pull";
 }
 
 export async function upsertRepository(db: Db, userId: string, r: GithubRepo) {
@@ -27,6 +41,6 @@ export async function upsertRepository(db: Db, userId: string, r: GithubRepo) {
     language: r.language ?? null,
     html_url: r.html_url,
     default_branch: r.default_branch ?? "main",
-    can_push: r.permissions?.push === true,
+    permission: permissionOf(r.permissions),
   });
 }
