@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { eventually } from "@fixloop/testkit";
 import type { Db } from "@fixloop/db";
 import type { TestStack } from "./stack";
 
@@ -79,14 +80,15 @@ export async function backtestToEnd(
 ) {
   const res = await stack.app.request(`${base}/backtest`, { method: "POST", headers, body: JSON.stringify(body) });
   expect(res.status).toBe(202);
-  let got = { card: null as any, latest: null as any };
-  for (let i = 0; i < 900 && !["done", "failed"].includes(got.latest?.status); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    const read = await stack.app.request(`${base}/backtest`, { headers });
-    expect(read.status).toBe(200);
-    got = (await read.json()) as typeof got;
-  }
-  return got;
+  return eventually(
+    async () => {
+      const read = await stack.app.request(`${base}/backtest`, { headers });
+      expect(read.status).toBe(200);
+      const got = (await read.json()) as { card: any; latest: any };
+      return ["done", "failed"].includes(got.latest?.status) ? got : false;
+    },
+    { what: `the backtest of ${base} to end`, timeout: 90_000, interval: 100 },
+  );
 }
 
 /** Steps 1–3 a backtest's solve run is started with, for a test that starts one itself (no job solves it). */

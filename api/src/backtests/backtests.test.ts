@@ -3,6 +3,7 @@ import { jobIds } from "@fixloop/contract";
 import { currentUsagePeriod } from "@fixloop/db";
 import { startWorkers, type RunningWorkers } from "@fixloop/worker";
 import { startModelSandbox, type ModelSandbox } from "@fixloop/testkit/sandbox";
+import { eventually } from "@fixloop/testkit";
 import { createTestStack, type TestStack } from "../../test/stack";
 import { usedQuota } from "../../test/faults.testkit";
 import { TODO_REMOVE_FIX } from "../../test/backtests.testkit";
@@ -37,14 +38,14 @@ const read = async (headers: Record<string, string>, path = PATH) => {
   return (await res.json()) as { card: any; latest: any };
 };
 
-async function until(headers: Record<string, string>, done: (v: { card: any; latest: any }) => boolean, path = PATH) {
-  let got = await read(headers, path);
-  for (let i = 0; i < 600 && !done(got); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    got = await read(headers, path);
-  }
-  return got;
-}
+const until = (headers: Record<string, string>, done: (v: { card: any; latest: any }) => boolean, path = PATH) =>
+  eventually(
+    async () => {
+      const got = await read(headers, path);
+      return done(got) ? got : false;
+    },
+    { what: `the backtest of ${path}`, timeout: 60_000, interval: 100 },
+  );
 
 describe("repository backtest", () => {
   it("localizes the seeded past fixes at their base commits and keeps the counts as the trust card; one at a time", async () => {

@@ -186,11 +186,10 @@ export async function finish(
 export const REPOSITORY_REMOVED = "The repository left your list before the backtest finished";
 
 /**
- * Ends, failed, every backtest still queued or running of the repository rows about to be deleted,
- * and every solve run of any of their backtests still queued or running (see runs.endOfBacktest),
- * each once and with its quota unit given back. Run in the transaction that deletes the rows,
- * after locking them: the delete takes the backtests with it and unlinks their runs
- * (`solve_runs.backtest_id` is set null), so no end of the backtest could reach those runs after.
+ * Ends, failed, every backtest still queued or running of the user's repository rows leaving their
+ * list, and every solve run of any of their backtests still queued or running (see
+ * runs.endOfBacktest), each once and with its quota unit given back. Run in the transaction that
+ * marks the rows left, after locking them; the backtests stay, ended, for their trust card.
  */
 export async function endOfRepositories(trx: Transaction<Database>, repositoryIds: string[]): Promise<string[]> {
   if (repositoryIds.length === 0) return [];
