@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { BACKTEST_INTERRUPTED, type StepDetail, type StepId } from "@fixloop/contract";
 import type { Database } from "../schema";
 import type { Conn } from "./conn";

@@ -11,11 +11,6 @@ export async function upsertIssues(
   found: GithubIssue[],
 ) {
   for (let i = 0; i < found.length; i += 200) {
-    await issues.upsertSynced(
-      db,
-      userId,
-      repo,
-      found.slice(i, i + 200).map(issueColumns),
-    );
+    await issues.upsertSynced(db, userId, repo, found.slice(i, i + 200).map(issueColumns));
   }
 }
