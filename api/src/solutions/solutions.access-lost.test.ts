@@ -13,12 +13,6 @@ const REPO = "octocat/todo-api";
 async function setup() {
   const t = await createTestApp();
   const me = await t.loginAs();
-  const { solutionId, issueId } = await seedSolution(t.db, {
-    userId: me.user.id,
-    repoFullName: REPO,
-    issueNumber: 3,
-    files: [{ filename: "src/paginate.ts", action: "modify", originalContent: "a\n", content: "b\n" }],
-  });
   const { periodStart } = await currentUsagePeriod(t.db, me.user.id);
   await t.db.insertInto("usage_counters").values({ user_id: me.user.id, period_start: periodStart, used: 2 }).execute();
   await repositories.upsertSynced(t.db, me.user.id, {
@@ -33,6 +27,13 @@ async function setup() {
     html_url: `https://github.com/${REPO}`,
     default_branch: "main",
     permission: "admin",
+  });
+  // Seeded after the sync stored the repository: the issue names the listed repository's id.
+  const { solutionId, issueId } = await seedSolution(t.db, {
+    userId: me.user.id,
+    repoFullName: REPO,
+    issueNumber: 3,
+    files: [{ filename: "src/paginate.ts", action: "modify", originalContent: "a\n", content: "b\n" }],
   });
   /** The solution's routes, as its owner. */
   const api = t.client(me.headers).validations[":id"];
